@@ -1,0 +1,72 @@
+/// A JSON object whose members keep the order they were written in.
+///
+/// CouchDB returns members in the order a client wrote them; so do we. Two objects are equal when they
+/// hold the same members, whatever their order, as JSON defines it.
+public struct JSONObject: Sendable, Hashable {
+    /// The members in written order.
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    /// Creates an empty object.
+    public init() { members = [] }
+
+    /// Creates an object from members in order; a repeated key keeps its last value in its first place.
+    public init(_ members: some Sequence<(String, JSONValue)>) {
+        self.members = []
+        for (key, value) in members { self[key] = value }
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// Whether the object has no members.
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The member keys in written order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The value of the member `key`; setting `nil` removes the member, setting a new key appends it.
+    public subscript(key: String) -> JSONValue? {
+        get { members.first(where: { $0.key == key })?.value }
+        set {
+            let index = members.firstIndex(where: { $0.key == key })
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append((key, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Removes and returns the member `key`.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        return members.remove(at: index).value
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, to agree with `==`.
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Creates an object whose members keep the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}

@@ -1,0 +1,41 @@
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+@Suite("Store directory")
+struct StoreDirectoryTests {
+    @Test func storesLiveInTheDataFolderOneSQLiteFileEach() throws {
+        let stores = StoreDirectory(path: "/tmp/data")
+        #expect(try stores.fileURL(forStore: "patients").path == "/tmp/data/patients.sqlite")
+        #expect(StoreDirectory().path == "cloudant-data")
+    }
+
+    @Test func aSlashInAStoreNameCannotLeaveTheFolder() throws {
+        let url = try StoreDirectory(path: "/tmp/data").fileURL(forStore: "clinic/patients")
+        #expect(url.path == "/tmp/data/clinic%2Fpatients.sqlite")
+    }
+
+    @Test(arguments: ["", "Patients", "1db", "_users", "../etc", "a b", "a.b", "ünicode"])
+    func namesBreakingCouchDBsRuleAreInvalidValues(name: String) {
+        let error = #expect(throws: CloudantError.self) { try StoreDirectory.validate(storeName: name) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.context.database == name)
+    }
+
+    @Test(arguments: ["a", "patients", "db_1", "a$()+-/b"])
+    func namesFollowingCouchDBsRuleAreAccepted(name: String) throws {
+        try StoreDirectory.validate(storeName: name)
+    }
+
+    @Test func listingAMissingFolderIsEmptyAndListingFindsStoreFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stores-\(UUID().uuidString)")
+        #expect(try StoreDirectory(path: folder.path).storeNames().isEmpty)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in ["b.sqlite", "a%2Fx.sqlite", "notes.txt", "Bad.sqlite"] {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(file).path, contents: Data())
+        }
+        #expect(try StoreDirectory(path: folder.path).storeNames() == ["a/x", "b"])
+    }
+}
