@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "CloudantCareHealth", targets: ["CloudantCareHealth"]),
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
+        .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -169,6 +170,11 @@ let package = Package(
         .testTarget(
             name: "CloudantCareHealthTests",
             dependencies: ["CloudantCareHealth"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CloudantServerTests",
+            dependencies: ["CloudantServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Fails if a flavour's graph contains what the flavour does not name.
+
+Three independent checks:
+  1. the declared target graph of each product (from `swift package describe`);
+  2. the imports written in each module's sources;
+  3. what each flavour executable in Examples/Flavours actually linked (libxml2 in `ldd`,
+     module symbols in `nm`), after it was built; each executable is also run.
+Positive controls (Health links libxml2, CareHealth links both modules) keep the checks honest.
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CONSUMER = ROOT / "Examples" / "Flavours"
+
+# What each flavour must contain and must not contain.
+RULES = {
+    "CloudantOnly": {"must": {"CloudantCore", "CloudantStore"},
+                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
+    "CloudantCare": {"must": {"CloudantCore", "CloudantStore", "CloudantCareModule"},
+                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
+    "CloudantHealth": {"must": {"CloudantCore", "CloudantStore", "CloudantHealthModule", "CLibXML2"},
+                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"}},
+    "CloudantCareHealth": {"must": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"},
+                           "never": set()},
+}
+EXECUTABLES = {"CloudantOnly": "OnlyFlavour", "CloudantCare": "CareFlavour",
+               "CloudantHealth": "HealthFlavour", "CloudantCareHealth": "CareHealthFlavour"}
+# Modules a module's sources may never import.
+FORBIDDEN_IMPORTS = {
+    "CloudantCareModule": {"CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge"},
+    "CloudantHealthModule": {"CloudantCareModule", "CloudantCareHealthBridge"},
+    "CloudantCore": {"CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"},
+}
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print(f"FAIL: {message}")
+
+
+def declared_graph():
+    out = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT,
+                         check=True, capture_output=True, text=True).stdout
+    description = json.loads(out[out.index("{"):])
+    targets = {t["name"]: t for t in description["targets"]}
+    products = {p["name"]: p for p in description["products"]}
+
+    def closure(names):
+        seen, stack = set(), list(names)
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in targets:
+                continue
+            seen.add(name)
+            stack.extend(targets[name].get("target_dependencies", []))
+        return seen
+
+    for flavour, rule in RULES.items():
+        graph = closure(products[flavour]["targets"])
+        for module in sorted(rule["must"] - graph):
+            fail(f"{flavour}'s declared graph lacks {module}")
+        for module in sorted(rule["never"] & graph):
+            fail(f"{flavour}'s declared graph contains {module}")
+        print(f"declared  {flavour:20} {sorted(graph)}")
+
+
+def written_imports():
+    pattern = re.compile(r"^\s*(?:@\w+(?:\(\w+\))?\s+)*(?:public |internal |package |private |fileprivate )?import\s+(\w+)", re.M)
+    for module, forbidden in FORBIDDEN_IMPORTS.items():
+        for source in (ROOT / "Sources" / module).rglob("*.swift"):
+            for imported in pattern.findall(source.read_text()):
+                if imported in forbidden:
+                    fail(f"{source.relative_to(ROOT)} imports {imported}")
+
+
+def linked_binaries():
+    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=CONSUMER,
+                             check=True, capture_output=True, text=True).stdout.strip()
+    for flavour, executable in EXECUTABLES.items():
+        binary = pathlib.Path(bin_dir) / executable
+        if not binary.exists():
+            fail(f"{binary} was not built")
+            continue
+        libraries = subprocess.run(["ldd", str(binary)], check=True, capture_output=True, text=True).stdout
+        mangled = subprocess.run(["nm", str(binary)], check=True, capture_output=True, text=True).stdout
+        symbols = subprocess.run(["swift", "demangle"], input=mangled, check=True, capture_output=True, text=True).stdout
+        linked = set()
+        if "libxml2" in libraries:
+            linked.add("CLibXML2")
+        for module in ["CloudantCore", "CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge"]:
+            # Demangled symbols name their module: `Module.Type…` or `(extension in Module):…`.
+            if re.search(rf"\b{module}[.):]", symbols):
+                linked.add(module)
+        rule = RULES[flavour]
+        for module in sorted(rule["never"] & linked):
+            fail(f"{executable} ({flavour}) linked {module}")
+        for module in sorted((rule["must"] - {"CloudantStore"}) - linked):
+            fail(f"{executable} ({flavour}) did not link {module} (positive control)")
+        run = subprocess.run([str(binary)], capture_output=True, text=True, cwd="/tmp")
+        if run.returncode != 0:
+            fail(f"{executable} exited {run.returncode}: {run.stderr.strip()}")
+        print(f"linked    {flavour:20} {sorted(linked)}  -> {run.stdout.strip()}")
+
+
+declared_graph()
+written_imports()
+linked_binaries()
+if failures:
+    print(f"\nflavour isolation: {len(failures)} failure(s)")
+    sys.exit(1)
+print("\nflavour isolation: ok")

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One benchmark: a name, a baseline measured in the same run, and candidates compared against it.
+struct BenchmarkGroup {
+    /// A timed body; `setUp` runs untimed before every repetition, `body` is timed.
+    struct Case {
+        var name: String
+        var setUp: () throws -> Void = {}
+        var body: () throws -> Void
+        var tearDown: () throws -> Void = {}
+    }
+
+    var name: String
+    var unit: String
+    var operations: Int
+    var baseline: Case
+    var candidates: [Case]
+    var target: Double?
+
+    /// Runs every case `repetitions` times, interleaved so drift in the machine hits all of them alike,
+    /// and prints medians and the ratio of each candidate to the baseline.
+    func run(repetitions: Int) throws {
+        let cases = [baseline] + candidates
+        var samples = Array(repeating: [Double](), count: cases.count)
+        for _ in 0..<repetitions {
+            for (index, benchmarkCase) in cases.enumerated() {
+                try benchmarkCase.setUp()
+                let start = ContinuousClock.now
+                try benchmarkCase.body()
+                let elapsed = ContinuousClock.now - start
+                try benchmarkCase.tearDown()
+                samples[index].append(elapsed.seconds)
+            }
+        }
+        let medians = samples.map(Statistics.median)
+        print("\n\(name)  (\(operations) \(unit), median of \(repetitions) runs)")
+        for (index, benchmarkCase) in cases.enumerated() {
+            let ratio = medians[index] / medians[0]
+            let rate = Double(operations) / medians[index]
+            var line = "  \(benchmarkCase.name.padding(toLength: 34, withPad: " ", startingAt: 0))"
+            line += String(format: "%9.3f s  %12.0f %@/s", medians[index], rate, unit)
+            if index > 0 {
+                line += String(format: "  %5.2f× baseline", ratio)
+                if let target { line += ratio <= target ? "  (target ≤ \(target)×: met)" : "  (target ≤ \(target)×: MISSED)" }
+            } else {
+                line += "  (baseline)"
+            }
+            print(line)
+        }
+    }
+}
+
+enum Statistics {
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 0 ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+//
+// A consumer of OTFCloudantStore with one executable per flavour. Each depends on exactly one product
+// and imports only it, so building them (one package, dependencies built once) proves each flavour
+// compiles on its own; `.ci/check-flavours.py` then checks what each one linked.
+
+import PackageDescription
+
+let package = Package(
+    name: "Flavours",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "OTFCloudantStore", path: "../..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "OnlyFlavour",
+            dependencies: [.product(name: "CloudantOnly", package: "OTFCloudantStore")]),
+        .executableTarget(
+            name: "CareFlavour",
+            dependencies: [.product(name: "CloudantCare", package: "OTFCloudantStore")]),
+        .executableTarget(
+            name: "HealthFlavour",
+            dependencies: [.product(name: "CloudantHealth", package: "OTFCloudantStore")]),
+        .executableTarget(
+            name: "CareHealthFlavour",
+            dependencies: [.product(name: "CloudantCareHealth", package: "OTFCloudantStore")]),
+    ]
+)
