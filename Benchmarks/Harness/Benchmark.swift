@@ -5,9 +5,9 @@ struct BenchmarkGroup {
     /// A timed body; `setUp` runs untimed before every repetition, `body` is timed.
     struct Case {
         var name: String
-        var setUp: () throws -> Void = {}
-        var body: () throws -> Void
-        var tearDown: () throws -> Void = {}
+        var setUp: () async throws -> Void = {}
+        var body: () async throws -> Void
+        var tearDown: () async throws -> Void = {}
     }
 
     var name: String
@@ -19,16 +19,16 @@ struct BenchmarkGroup {
 
     /// Runs every case `repetitions` times, interleaved so drift in the machine hits all of them alike,
     /// and prints medians and the ratio of each candidate to the baseline.
-    func run(repetitions: Int) throws {
+    func run(repetitions: Int) async throws {
         let cases = [baseline] + candidates
         var samples = Array(repeating: [Double](), count: cases.count)
         for _ in 0..<repetitions {
             for (index, benchmarkCase) in cases.enumerated() {
-                try benchmarkCase.setUp()
+                try await benchmarkCase.setUp()
                 let start = ContinuousClock.now
-                try benchmarkCase.body()
+                try await benchmarkCase.body()
                 let elapsed = ContinuousClock.now - start
-                try benchmarkCase.tearDown()
+                try await benchmarkCase.tearDown()
                 samples[index].append(elapsed.seconds)
             }
         }
@@ -37,7 +37,7 @@ struct BenchmarkGroup {
         for (index, benchmarkCase) in cases.enumerated() {
             let ratio = medians[index] / medians[0]
             let rate = Double(operations) / medians[index]
-            var line = "  \(benchmarkCase.name.padding(toLength: 34, withPad: " ", startingAt: 0))"
+            var line = "  \(benchmarkCase.name.padding(toLength: 40, withPad: " ", startingAt: 0))"
             line += String(format: "%9.3f s  %12.0f %@/s", medians[index], rate, unit)
             if index > 0 {
                 line += String(format: "  %5.2f× baseline", ratio)

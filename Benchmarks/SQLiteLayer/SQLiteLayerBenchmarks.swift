@@ -3,7 +3,7 @@ import Foundation
 /// The measurement behind the README's choice of SQLite access layer: GRDB versus a thin wrapper of
 /// our own, both divided by raw SQLite in the same run.
 enum SQLiteLayerBenchmarks {
-    static func run(documents: Int, repetitions: Int) throws {
+    static func run(documents: Int, repetitions: Int) async throws {
         let workload = Workload(count: documents, batchSize: 1000)
         let batches = workload.batches
         let reads = workload.readOrder(count: documents)
@@ -24,7 +24,7 @@ enum SQLiteLayerBenchmarks {
             thin = nil
         }
 
-        try BenchmarkGroup(
+        try await BenchmarkGroup(
             name: "SQLite layer: insert \(documents) × ~1 KB rows in 1000-row transactions",
             unit: "rows", operations: documents,
             baseline: .init(
@@ -44,7 +44,7 @@ enum SQLiteLayerBenchmarks {
         // One populated file, read by all three layers.
         let readPath = freshPath("read")
         try RawSQLite(path: readPath).insert(batches)
-        try BenchmarkGroup(
+        try await BenchmarkGroup(
             name: "SQLite layer: \(documents) point reads by id",
             unit: "reads", operations: documents,
             baseline: .init(

@@ -2,7 +2,7 @@ internal import ArgumentParser
 
 /// The `cloudant` command: a CouchDB-compatible document store on an embedded SQLite folder.
 @main
-struct Cloudant: ParsableCommand {
+struct Cloudant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloudant",
         abstract: "An offline-first, CouchDB-compatible document store on embedded SQLite.",
@@ -10,7 +10,9 @@ struct Cloudant: ParsableCommand {
             Stores live in one folder (--data, default ./cloudant-data), one SQLite file per store.
             Every command prints JSON; errors go to standard error with a non-zero exit status.
             """,
-        version: "0.1.0",
-        subcommands: [VersionCommand.self]
+        subcommands: [
+            DatabaseCommand.self, PutCommand.self, GetCommand.self, DeleteCommand.self, BulkCommand.self,
+            ChangesCommand.self, CompactCommand.self, VersionCommand.self,
+        ]
     )
 }

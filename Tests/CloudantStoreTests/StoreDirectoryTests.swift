@@ -34,7 +34,7 @@ struct StoreDirectoryTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for file in ["b.sqlite", "a%2Fx.sqlite", "notes.txt", "Bad.sqlite"] {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(file).path, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder.appendingPathComponent(file).path, contents: Data())
         }
         #expect(try StoreDirectory(path: folder.path).storeNames() == ["a/x", "b"])
     }

@@ -15,6 +15,12 @@ public struct JSONObject: Sendable, Hashable {
         for (key, value) in members { self[key] = value }
     }
 
+    /// Creates an object from members whose keys the caller has already made unique (the parser does, in
+    /// O(n) rather than the O(n²) of repeated subscript assignment). Repeated keys here would break `==`.
+    init(uniqueMembers members: [(key: String, value: JSONValue)]) {
+        self.members = members
+    }
+
     /// The number of members.
     public var count: Int { members.count }
 

@@ -26,7 +26,7 @@ public struct CouchErrorBody: Sendable, Hashable {
 
     /// Maps a store error to the status and error name CouchDB uses for the same failure (spec D-66).
     public init(_ storeError: CloudantError) {
-        let (status, name) = Self.statusAndName[storeError.code] ?? (500, "internal_server_error")
+        let (status, name) = storeError.couchDB
         self.init(status: status, error: name, reason: storeError.message)
     }
 
@@ -34,12 +34,4 @@ public struct CouchErrorBody: Sendable, Hashable {
     public var json: JSONValue {
         ["error": .string(error), "reason": .string(reason)]
     }
-
-    private static let statusAndName: [CloudantError.Code: (Int, String)] = [
-        .conflict: (409, "conflict"),
-        .notFound: (404, "not_found"),
-        .invalidValue: (400, "bad_request"),
-        .timedOut: (408, "timeout"),
-        .unknownEntityType: (400, "bad_request"),
-    ]
 }

@@ -49,6 +49,33 @@ public struct StoreDirectory: Sendable, Hashable {
             .sorted()
     }
 
+    /// Whether the store `name` exists in the folder.
+    /// - Throws: ``CloudantError/Code/invalidValue`` for a bad name.
+    public func containsStore(_ name: String) throws -> Bool {
+        FileManager.default.fileExists(atPath: try fileURL(forStore: name).path)
+    }
+
+    /// Deletes the store `name`: its SQLite file and the file's WAL and shared-memory companions.
+    /// Close every `DocumentStore` on it first.
+    /// - Throws: ``CloudantError/Code/notFound`` when there is no such store.
+    public func deleteStore(_ name: String) throws {
+        let url = try fileURL(forStore: name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let path = url.path + suffix
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw CloudantError(
+                    .deleteFailed, "Could not delete the store's files; check permissions.",
+                    context: .init(database: name), underlying: error)
+            }
+        }
+    }
+
     /// Checks a store name against CouchDB's database-name rule.
     /// - Throws: ``CloudantError/Code/invalidValue`` with the name as `database` context.
     public static func validate(storeName name: String) throws {

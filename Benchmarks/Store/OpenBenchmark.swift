@@ -1,0 +1,43 @@
+import CSQLite
+import CloudantOnly
+import Foundation
+
+/// P8: opening a store that holds `documents` documents must not scan them (target < 100 ms).
+enum OpenBenchmark {
+    static func run(documents: Int, repetitions: Int) async throws {
+        let folder = Scratch.folder("p8")
+        defer { Scratch.remove(folder) }
+        let directory = StoreDirectory(path: folder.path)
+        print("\nP8: building a store of \(documents) small documents (untimed)…")
+        do {
+            let store = try DocumentStore.open(name: "p8", in: directory)
+            let batchSize = 10_000
+            for start in stride(from: 0, to: documents, by: batchSize) {
+                let batch: [JSONValue] = (start..<min(start + batchSize, documents)).map { index in
+                    ["_id": .string(String(format: "doc-%08d", index)), "v": .number(JSONNumber(index))]
+                }
+                _ = try await store.bulkDocs(batch)
+            }
+        }
+        let path = try directory.fileURL(forStore: "p8").path
+        try await BenchmarkGroup(
+            name: "P8: open a store of \(documents) documents and read its info row",
+            unit: "opens", operations: 1,
+            baseline: .init(
+                name: "raw sqlite3_open_v2 + one query",
+                body: {
+                    var db: OpaquePointer?
+                    sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil)
+                    sqlite3_exec(db, "SELECT value FROM store_info WHERE key = 'uuid'", nil, nil, nil)
+                    sqlite3_close_v2(db)
+                }),
+            candidates: [
+                .init(
+                    name: "DocumentStore.open",
+                    body: { _ = try DocumentStore.open(name: "p8", in: directory) })
+            ],
+            target: nil
+        ).run(repetitions: repetitions)
+        print("  (target: DocumentStore.open < 100 ms)")
+    }
+}

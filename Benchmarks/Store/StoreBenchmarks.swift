@@ -1,0 +1,91 @@
+import CloudantOnly
+import Foundation
+
+/// P1 and P2: the document store against raw SQLite writing equivalent rows in the same run.
+enum StoreBenchmarks {
+    /// P1: `documents` documents of ~1 KB in 1000-document `_bulk_docs` batches.
+    static func bulkInsert(documents: Int, repetitions: Int) async throws {
+        let workload = Workload(count: documents, batchSize: 1000)
+        let batches = workload.batches
+        let parsedBatches = try batches.map { batch in try batch.map { try JSONValue(parsing: $0.body) } }
+
+        var folder = Scratch.folder("p1")
+        var raw: RawSQLite?
+        var store: DocumentStore?
+        func fresh() -> URL {
+            Scratch.remove(folder)
+            folder = Scratch.folder("p1")
+            return folder
+        }
+        let release: () async throws -> Void = {
+            raw = nil
+            store = nil
+        }
+        try await BenchmarkGroup(
+            name: "P1: insert \(documents) × ~1 KB documents in 1000-document batches",
+            unit: "docs", operations: documents,
+            baseline: .init(
+                name: "raw SQLite (id, rev, body, seq)",
+                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
+                body: { try raw?.insert(batches) }, tearDown: release),
+            candidates: [
+                .init(
+                    name: "store.bulkDocs (parsed JSON in)",
+                    setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
+                    body: {
+                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
+                    }, tearDown: release),
+                .init(
+                    name: "parse + store.bulkDocs (bytes in)",
+                    setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
+                    body: {
+                        for batch in batches {
+                            _ = try await store?.bulkDocs(try batch.map { try JSONValue(parsing: $0.body) })
+                        }
+                    }, tearDown: release),
+            ],
+            target: 1.3
+        ).run(repetitions: repetitions)
+        Scratch.remove(folder)
+    }
+
+    /// P2: `documents` single-document writes, each in its own transaction.
+    static func singleWrites(documents: Int, repetitions: Int) async throws {
+        let workload = Workload(count: documents, batchSize: 1)
+        let rows = workload.rows
+        let parsed = try rows.map { row -> JSONObject in
+            guard case .object(let object) = try JSONValue(parsing: row.body) else { throw BenchmarkError.unexpected("body") }
+            return object
+        }
+        var folder = Scratch.folder("p2")
+        var raw: RawSQLite?
+        var store: DocumentStore?
+        func fresh() -> URL {
+            Scratch.remove(folder)
+            folder = Scratch.folder("p2")
+            return folder
+        }
+        let release: () async throws -> Void = {
+            raw = nil
+            store = nil
+        }
+        try await BenchmarkGroup(
+            name: "P2: \(documents) single-document writes, one transaction each",
+            unit: "writes", operations: documents,
+            baseline: .init(
+                name: "raw SQLite (one row per transaction)",
+                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
+                body: { try raw?.insert(workload.batches) }, tearDown: release),
+            candidates: [
+                .init(
+                    name: "store.put",
+                    setUp: { store = try DocumentStore.open(name: "p2", in: StoreDirectory(path: fresh().path)) },
+                    body: {
+                        for document in parsed { _ = try await store?.put(document) }
+                    }, tearDown: release)
+            ],
+            target: 1.2
+        ).run(repetitions: repetitions)
+        Scratch.remove(folder)
+    }
+}

@@ -1,0 +1,69 @@
+internal import ArgumentParser
+internal import CloudantOnly
+
+/// `cloudant db create|list|info|delete`: manage the stores in the data folder.
+struct DatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db", abstract: "Create, list, inspect and delete stores.",
+        subcommands: [Create.self, List.self, Info.self, Check.self, Delete.self])
+
+    struct Create: CloudantCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a store; prints {\"ok\":true}.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The store name (CouchDB's database-name rule).") var name: String
+
+        func execute() async throws {
+            guard try !global.stores.containsStore(name) else {
+                throw CloudantError(
+                    .conflict, "The database could not be created, the file already exists.",
+                    context: .init(database: name))
+            }
+            _ = try global.openOrCreate(name)
+            Output.print(["ok": true])
+        }
+    }
+
+    struct List: CloudantCommand {
+        static let configuration = CommandConfiguration(abstract: "List the stores as a JSON array (like /_all_dbs).")
+        @OptionGroup var global: GlobalOptions
+
+        func execute() async throws {
+            Output.print(.array(try global.stores.storeNames().map { .string($0) }))
+        }
+    }
+
+    struct Info: CloudantCommand {
+        static let configuration = CommandConfiguration(abstract: "Print CouchDB's database info JSON for a store.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The store name.") var name: String
+
+        func execute() async throws {
+            Output.print(try await global.openExisting(name).info().json)
+        }
+    }
+
+    struct Check: CloudantCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run SQLite's integrity check on a store; exits non-zero unless it reports ok.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The store name.") var name: String
+
+        func execute() async throws {
+            let problems = try await global.openExisting(name).integrityCheck()
+            let ok = problems == ["ok"]
+            Output.print(["ok": .bool(ok), "integrity_check": .array(problems.map { .string($0) })])
+            if !ok { throw ExitCode(2) }
+        }
+    }
+
+    struct Delete: CloudantCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a store and its files.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The store name.") var name: String
+
+        func execute() async throws {
+            try global.stores.deleteStore(name)
+            Output.print(["ok": true])
+        }
+    }
+}

@@ -1,0 +1,38 @@
+internal import ArgumentParser
+internal import CloudantOnly
+
+/// `cloudant changes --db NAME`: the changes feed as CouchDB's `_changes` JSON.
+struct ChangesCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes", abstract: "Print the changes feed as CouchDB's _changes JSON.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "Only changes after this sequence.") var since: Int64 = 0
+    @Option(help: "At most this many rows.") var limit: Int?
+    @Option(help: "main_only (the winner) or all_docs (every leaf).") var style = "main_only"
+    @Flag(name: .customLong("include-docs"), help: "Include each document.") var includeDocs = false
+    @Flag(help: "Newest first.") var descending = false
+
+    func execute() async throws {
+        guard let style = ChangesOptions.Style(rawValue: style) else {
+            throw CloudantError(.invalidValue, "--style must be main_only or all_docs.", context: .init(field: "style"))
+        }
+        let store = try global.openExisting(database.db)
+        let options = ChangesOptions(
+            since: since, limit: limit, descending: descending, style: style, includeDocs: includeDocs)
+        Output.print(try await store.changes(options).json)
+    }
+}
+
+/// `cloudant compact --db NAME`: drop bodies of non-leaf revisions.
+struct CompactCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact", abstract: "Drop bodies of old revisions, keeping every revision tree.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+
+    func execute() async throws {
+        let dropped = try await global.openExisting(database.db).compact()
+        Output.print(["ok": true, "revisions_compacted": .number(JSONNumber(dropped))])
+    }
+}

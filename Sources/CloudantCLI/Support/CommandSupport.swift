@@ -1,0 +1,54 @@
+internal import ArgumentParser
+internal import CloudantOnly
+internal import Foundation
+
+/// The `--db NAME` option of every document command, and how a command opens its store.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store to use (a CouchDB database name).", valueName: "NAME"))
+    var db: String
+}
+
+extension GlobalOptions {
+    /// Opens `name` for reading: a missing store is CouchDB's "Database does not exist.".
+    func openExisting(_ name: String) throws -> DocumentStore {
+        guard try stores.containsStore(name) else {
+            throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
+        }
+        return try DocumentStore.open(name: name, in: stores)
+    }
+
+    /// Opens `name` for writing, creating it when missing (an embedded store, like a SQLite file).
+    func openOrCreate(_ name: String) throws -> DocumentStore {
+        try DocumentStore.open(name: name, in: stores)
+    }
+}
+
+/// A command that prints CouchDB-shaped errors to standard error and exits non-zero.
+protocol CloudantCommand: AsyncParsableCommand {
+    func execute() async throws
+}
+
+extension CloudantCommand {
+    func run() async throws {
+        do {
+            try await execute()
+        } catch let error as CloudantError {
+            Output.printError(error)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Reads a JSON object from an argument, or from standard input when the argument is absent or `-`.
+func readJSONObject(_ argument: String?) throws -> JSONObject {
+    let bytes: [UInt8]
+    if let argument, argument != "-" {
+        bytes = Array(argument.utf8)
+    } else {
+        bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+    guard case .object(let object) = try JSONValue(parsing: bytes) else {
+        throw CloudantError(.invalidValue, "Document must be a JSON object.")
+    }
+    return object
+}

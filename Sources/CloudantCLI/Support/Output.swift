@@ -1,0 +1,30 @@
+internal import CloudantOnly
+internal import Foundation
+
+/// Everything the CLI prints: JSON on standard output, CouchDB-shaped errors on standard error.
+enum Output {
+    /// Prints one compact JSON value and a newline, unbuffered so a reader sees it at once.
+    static func print(_ value: JSONValue) {
+        var bytes = value.jsonBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
+    /// Prints an error as CouchDB's `{"error","reason"}` to standard error.
+    static func printError(_ error: any Error) {
+        let body: JSONValue
+        if let error = error as? CloudantError {
+            var object: JSONObject = ["error": .string(error.couchDB.error), "reason": .string(error.message)]
+            if let id = error.context.documentID { object["id"] = .string(id) }
+            if let database = error.context.database { object["db"] = .string(database) }
+            if let field = error.context.field { object["field"] = .string(field) }
+            if let position = error.context.position { object["position"] = .number(JSONNumber(position)) }
+            body = .object(object)
+        } else {
+            body = ["error": "unknown_error", "reason": .string(String(describing: error))]
+        }
+        var bytes = body.jsonBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        FileHandle.standardError.write(Data(bytes))
+    }
+}

@@ -1,0 +1,102 @@
+/// A document as a client wrote it, split into CouchDB's metadata and the body (spec D-3).
+///
+/// ```swift
+/// let incoming = try IncomingDocument(["_id": "a", "_rev": "1-…", "title": "Walk"])
+/// incoming.id        // "a"
+/// incoming.body      // ["title": "Walk"]
+/// ```
+public struct IncomingDocument: Sendable, Hashable {
+    /// `_id`, when given.
+    public var id: String?
+    /// `_rev`, when given.
+    public var rev: RevisionID?
+    /// `_deleted`.
+    public var deleted: Bool
+    /// `_revisions`, newest first, when given (used by replicated writes).
+    public var revisions: [RevisionID]?
+    /// `_attachments` by name, when given.
+    public var attachments: [String: IncomingAttachment]?
+    /// Every member that is not CouchDB metadata, in written order.
+    public var body: JSONObject
+
+    /// Members accepted and consumed as metadata.
+    static let metadata: Set<String> = ["_id", "_rev", "_revisions", "_deleted", "_attachments"]
+    /// Members CouchDB accepts on write and ignores.
+    static let ignored: Set<String> = ["_revs_info", "_conflicts", "_deleted_conflicts", "_local_seq"]
+
+    /// Splits a written document.
+    /// - Throws: ``CloudantError/Code/invalidValue`` naming the member: a non-string or illegal `_id`,
+    ///   a malformed `_rev` or `_revisions`, a non-boolean `_deleted`, a bad attachment, or an unknown
+    ///   `_`-member (CouchDB's "Bad special document member").
+    public init(_ object: JSONObject) throws {
+        var id: String?
+        if let rawID = object["_id"] {
+            guard case .string(let string) = rawID else {
+                throw CloudantError(.invalidValue, "Document id must be a string.", context: .init(field: "_id"))
+            }
+            try DocumentID.validate(string)
+            id = string
+        }
+        self.id = id
+
+        func invalid(_ field: String, _ message: String) -> CloudantError {
+            CloudantError(.invalidValue, message, context: .init(documentID: id, field: field))
+        }
+
+        if let rawRev = object["_rev"] {
+            guard case .string(let string) = rawRev else { throw invalid("_rev", "_rev must be a string like \"1-abc…\".") }
+            rev = try RevisionID(parsing: string)
+        }
+        switch object["_deleted"] {
+        case nil, .null?: deleted = false
+        case .bool(let flag)?: deleted = flag
+        default: throw invalid("_deleted", "_deleted must be true or false.")
+        }
+        if let rawRevisions = object["_revisions"] {
+            revisions = try Self.parseRevisions(rawRevisions, documentID: id)
+        }
+        if let rawAttachments = object["_attachments"] {
+            guard case .object(let members) = rawAttachments else {
+                throw invalid("_attachments", "_attachments must be an object of attachments by name.")
+            }
+            var parsed: [String: IncomingAttachment] = [:]
+            for (name, value) in members.members {
+                parsed[name] = try IncomingAttachment(name: name, json: value, documentID: id)
+            }
+            attachments = parsed
+        }
+
+        var body = JSONObject()
+        for (key, value) in object.members {
+            if key.hasPrefix("_") {
+                if Self.metadata.contains(key) || Self.ignored.contains(key) { continue }
+                guard key == "_access" || key.hasPrefix("_replication_") else {
+                    throw CloudantError(
+                        .documentValidation, "Bad special document member: \(key)",
+                        context: .init(documentID: id, field: key))
+                }
+            }
+            body[key] = value
+        }
+        self.body = body
+    }
+
+    /// Parses `{"start": N, "ids": [newest … oldest]}` into revisions, newest first (spec D-21).
+    static func parseRevisions(_ json: JSONValue, documentID: String?) throws -> [RevisionID] {
+        guard let start = json["start"]?.numberValue?.int64Value, start > 0,
+            case .array(let ids)? = json["ids"], !ids.isEmpty, Int64(ids.count) <= start
+        else {
+            throw CloudantError(
+                .invalidValue, "_revisions must be {\"start\": N, \"ids\": [newest … oldest]} with N ≥ the number of ids.",
+                context: .init(documentID: documentID, field: "_revisions"))
+        }
+        return try ids.enumerated().map { offset, id in
+            guard case .string(let hash) = id else {
+                throw CloudantError(
+                    .invalidValue, "_revisions ids must be strings.",
+                    context: .init(documentID: documentID, field: "_revisions"))
+            }
+            return try RevisionID(parsing: "\(Int(start) - offset)-\(hash)")
+        }
+    }
+}

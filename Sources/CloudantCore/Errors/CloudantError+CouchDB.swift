@@ -1,0 +1,28 @@
+extension CloudantError.Code {
+    /// An attachment stub names an attachment the parent revision does not have (CouchDB 412 `missing_stub`).
+    public static let missingStub = CloudantError.Code(rawValue: "missingStub")
+    /// A document member or attachment is not allowed (CouchDB 400 `doc_validation`).
+    public static let documentValidation = CloudantError.Code(rawValue: "documentValidation")
+}
+
+extension CloudantError {
+    /// The HTTP status and error name CouchDB uses for the same failure (spec D-66), for edges that speak
+    /// CouchDB's JSON: the HTTP endpoint, the CLI and `_bulk_docs`-shaped results.
+    public var couchDB: (status: Int, error: String) {
+        switch code {
+        case .conflict: (409, "conflict")
+        case .notFound: (404, "not_found")
+        case .missingStub: (412, "missing_stub")
+        case .documentValidation: (400, "doc_validation")
+        case .invalidValue, .unknownEntityType:
+            context.field == "_id" ? (400, "illegal_docid") : (400, "bad_request")
+        case .timedOut: (408, "timeout")
+        default: (500, "internal_server_error")
+        }
+    }
+
+    /// CouchDB's `{"error": …, "reason": …}` object for this error.
+    public var couchDBBody: JSONValue {
+        ["error": .string(couchDB.error), "reason": .string(message)]
+    }
+}

@@ -1,0 +1,58 @@
+public import Foundation
+
+extension JSONValue {
+    /// Parses JSON text given as UTF-8 bytes.
+    ///
+    /// The parser is strict RFC 8259 (no comments, trailing commas, `NaN`, leading zeros or `+`, raw control
+    /// characters, lone surrogates or invalid UTF-8) and keeps what `JSONSerialization` loses: integers that
+    /// fit in `Int64` stay exact integers, and object members keep their written order. A member name written
+    /// twice keeps its last value. Nesting is limited to 512 levels.
+    ///
+    /// ```swift
+    /// let value = try JSONValue(parsing: Array(#"{"id": 9007199254740993, "tags": ["a"]}"#.utf8))
+    /// value["id"]   // .number(.integer(9007199254740993)), exact
+    /// ```
+    ///
+    /// - Parameter bytes: The UTF-8 encoded JSON text; contiguous collections are read in place.
+    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte offset of the problem in
+    ///   ``CloudantError/Context/position``; the message never quotes the input.
+    public init(parsing bytes: some Collection<UInt8>) throws {
+        if let value = try bytes.withContiguousStorageIfAvailable({ buffer throws(CloudantError) in
+            try JSONParser.parse(buffer)
+        }) {
+            self = value
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { buffer throws(CloudantError) in
+                try JSONParser.parse(buffer)
+            }
+        }
+    }
+
+    /// Parses JSON text given as a string.
+    ///
+    /// ```swift
+    /// let body = try JSONValue(parsing: #"{"title": "Walk", "minutes": 30}"#)
+    /// ```
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` with the UTF-8 byte offset of the problem in
+    ///   ``CloudantError/Context/position``.
+    public init(parsing text: String) throws {
+        var text = text
+        // A native string is already contiguous UTF-8, so this reads it in place.
+        self = try text.withUTF8 { buffer throws(CloudantError) in try JSONParser.parse(buffer) }
+    }
+
+    /// Parses JSON text given as `Data` (a request body, a file, a stored row).
+    ///
+    /// ```swift
+    /// let value = try JSONValue(parsing: try Data(contentsOf: url))
+    /// ```
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte offset of the problem in
+    ///   ``CloudantError/Context/position``.
+    public init(parsing data: Data) throws {
+        self = try data.withUnsafeBytes { raw throws(CloudantError) in
+            try JSONParser.parse(raw.bindMemory(to: UInt8.self))
+        }
+    }
+}

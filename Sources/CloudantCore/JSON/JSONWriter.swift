@@ -1,0 +1,187 @@
+/// Writes `JSONValue`s as compact UTF-8 JSON into one growing byte buffer.
+///
+/// Why our own: Foundation's `JSONSerialization` writes about 8 MB/s on Linux (see
+/// `swift-on-linux.md`), far too slow for a store that serialises every document it saves. The public entry
+/// points are ``JSONValue/jsonBytes(sortedKeys:)`` and friends.
+///
+/// Output rules:
+/// - No whitespace. Members in stored order, or sorted by the UTF-8 bytes of their names.
+/// - Strings escape `"`, `\` and control characters (`\b \f \n \r \t`, others as `\u00XX`); `/` and non-ASCII
+///   characters are written as they are.
+/// - Integers as decimal digits. Doubles as Swift's shortest text that reads back to the same `Double`
+///   (`0.1`, `1e-07`, `5e+20`, `1.0`): a double stays recognisably a double, so `1.0` read in is `1.0` written
+///   out. Canonical numbers (see ``Options/canonicalNumbers``) write every integral double as an integer.
+/// - A non-finite double (never produced by the parser, but constructible) is written as `null`, as
+///   JavaScript's `JSON.stringify` does, because JSON has no way to spell it.
+///
+/// Nesting depth is not limited here: values read by the parser are at most 512 deep, and values built in
+/// code are the caller's responsibility.
+struct JSONWriter {
+    /// How to write.
+    struct Options {
+        /// Write object members sorted by the UTF-8 bytes of their names.
+        var sortedKeys = false
+        /// Write a double that equals an `Int64` as that integer (`1.0` → `1`, `-0.0` → `0`), so numbers are
+        /// written by value alone and `1` and `1.0`, which compare equal, also serialise the same.
+        var canonicalNumbers = false
+    }
+
+    private let options: Options
+    private(set) var output: [UInt8] = []
+
+    init(options: Options, capacity: Int = 256) {
+        self.options = options
+        output.reserveCapacity(capacity)
+    }
+
+    /// Writes `value` with `options` and returns the bytes.
+    static func bytes(of value: JSONValue, options: Options) -> [UInt8] {
+        var writer = JSONWriter(options: options)
+        writer.write(value)
+        return writer.output
+    }
+
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: appendLiteral("null")
+        case .bool(let flag): appendLiteral(flag ? "true" : "false")
+        case .number(let number): write(number)
+        case .string(let string): write(string)
+        case .array(let elements):
+            output.append(JSONByte.openBracket)
+            var first = true
+            for element in elements {
+                if !first { output.append(JSONByte.comma) }
+                first = false
+                write(element)
+            }
+            output.append(JSONByte.closeBracket)
+        case .object(let object):
+            write(object)
+        }
+    }
+
+    mutating func write(_ object: JSONObject) {
+        output.append(JSONByte.openBrace)
+        let members = object.members
+        if options.sortedKeys, members.count > 1 {
+            let order = members.indices.sorted { Self.precedesInUTF8(members[$0].key, members[$1].key) }
+            for (position, index) in order.enumerated() {
+                writeMember(members[index], first: position == 0)
+            }
+        } else {
+            for (position, member) in members.enumerated() {
+                writeMember(member, first: position == 0)
+            }
+        }
+        output.append(JSONByte.closeBrace)
+    }
+
+    @inline(__always)
+    private mutating func writeMember(_ member: (key: String, value: JSONValue), first: Bool) {
+        if !first { output.append(JSONByte.comma) }
+        write(member.key)
+        output.append(JSONByte.colon)
+        write(member.value)
+    }
+
+    /// Whether `lhs` sorts before `rhs` by UTF-8 bytes (the same as by Unicode scalar values, and unlike
+    /// `String.<`, independent of Unicode normalisation).
+    static func precedesInUTF8(_ lhs: String, _ rhs: String) -> Bool {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                let shared = min(left.count, right.count)
+                for index in 0..<shared where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        if let fast, let result = fast { return result }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    // MARK: Scalars
+
+    private mutating func appendLiteral(_ literal: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    mutating func write(_ string: String) {
+        output.append(JSONByte.quote)
+        var string = string
+        // A native string is already contiguous, so this does not copy.
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash else { continue }
+                if runStart < index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                }
+                appendEscape(for: byte)
+                runStart = index + 1
+            }
+            if runStart < utf8.count {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            }
+        }
+        output.append(JSONByte.quote)
+    }
+
+    private mutating func appendEscape(for byte: UInt8) {
+        output.append(JSONByte.backslash)
+        switch byte {
+        case JSONByte.quote, JSONByte.backslash: output.append(byte)
+        case JSONByte.backspace: output.append(UInt8(ascii: "b"))
+        case JSONByte.formFeed: output.append(UInt8(ascii: "f"))
+        case JSONByte.lineFeed: output.append(UInt8(ascii: "n"))
+        case JSONByte.carriageReturn: output.append(UInt8(ascii: "r"))
+        case JSONByte.tab: output.append(UInt8(ascii: "t"))
+        default:
+            appendLiteral("u00")
+            output.append(Self.hexDigits[Int(byte >> 4)])
+            output.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    mutating func write(_ number: JSONNumber) {
+        switch number {
+        case .integer(let integer):
+            write(integer)
+        case .double(let double):
+            guard double.isFinite else {
+                appendLiteral("null")
+                return
+            }
+            if options.canonicalNumbers, let integer = Int64(exactly: double) {
+                write(integer)
+                return
+            }
+            // `description` is the shortest text that reads back to the same value, and always valid JSON
+            // for finite values: "1.0", "0.1", "1e-07", "5e+20", "-0.0".
+            output.append(contentsOf: double.description.utf8)
+        }
+    }
+
+    mutating func write(_ integer: Int64) {
+        if integer < 0 { output.append(JSONByte.minus) }
+        var magnitude = integer.magnitude
+        if magnitude < 10 {
+            output.append(JSONByte.zero + UInt8(magnitude))
+            return
+        }
+        // 20 digits hold UInt64.max; digits are produced last first.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = JSONByte.zero + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+internal import Crypto
+
+/// Mints the hash half of a new revision id (`"<generation>-<hash>"`), deterministically (spec D-12).
+///
+/// The hash is the lowercase hex MD5 of the canonical JSON (``JSONValue/canonicalJSONBytes()``) of
+///
+/// ```json
+/// {"attachments":[[name,content_type,digest],…],"body":{…},"deleted":false,"parent":"1-abc…"}
+/// ```
+///
+/// where `attachments` are sorted by the UTF-8 bytes of their names, `body` leaves out every top-level member
+/// whose name starts with `_` (CouchDB metadata), and `parent` is `null` for a first revision.
+///
+/// Why deterministic: the same edit of the same parent gets the same revision id, so a write retried after a
+/// timeout (that in fact committed) is recognised instead of creating a conflicting sibling. Peers never
+/// recompute our hashes (spec D-11), so the choice of fields is ours; it is 32 lowercase hex characters
+/// because CouchDB stores such hashes as 16 raw bytes (spec D-7).
+///
+/// - Important: The input layout and the canonical JSON format are frozen: changing either once data exists
+///   would make retried writes of old documents create spurious conflicts. `RevisionHashTests` pins known
+///   hashes.
+///
+/// ```swift
+/// let hash = RevisionHash.mint(body: ["title": "Walk"], parentRevision: nil, deleted: false, attachments: [])
+/// let rev = "1-\(hash)"
+/// ```
+public enum RevisionHash {
+    /// What a revision hash records about one attachment: its name, MIME type and content digest.
+    public struct AttachmentDigest: Sendable, Hashable {
+        /// The attachment's name in `_attachments`.
+        public var name: String
+        /// The attachment's MIME type.
+        public var contentType: String
+        /// The content identity, `"md5-" + base64(md5(bytes))` (spec D-37).
+        public var digest: String
+
+        /// Creates an attachment entry for ``RevisionHash/mint(body:parentRevision:deleted:attachments:)``.
+        public init(name: String, contentType: String, digest: String) {
+            self.name = name
+            self.contentType = contentType
+            self.digest = digest
+        }
+    }
+
+    /// The 32-character lowercase hex hash of a new revision.
+    ///
+    /// ```swift
+    /// let hash = RevisionHash.mint(
+    ///     body: ["title": "Walk"], parentRevision: "1-967a00dff5e02add41819138abb3284d", deleted: false,
+    ///     attachments: [.init(name: "photo.jpg", contentType: "image/jpeg", digest: "md5-…")])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - body: The document's members; top-level members whose names start with `_` are ignored.
+    ///   - parentRevision: The full id (`"2-…"`) of the revision this one edits, or `nil` for a new document.
+    ///   - deleted: Whether the new revision is a deletion.
+    ///   - attachments: The new revision's attachments, in any order.
+    /// - Returns: 32 lowercase hexadecimal characters. Equal inputs give equal hashes; a change in any
+    ///   input (a body member, the parent, the deleted flag, an attachment) gives a different one.
+    public static func mint(
+        body: JSONObject, parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
+    ) -> String {
+        let sortedAttachments = attachments.sorted { lhs, rhs in
+            // Names are unique within a revision; the other fields only make the order total regardless.
+            if lhs.name != rhs.name { return JSONWriter.precedesInUTF8(lhs.name, rhs.name) }
+            if lhs.contentType != rhs.contentType { return JSONWriter.precedesInUTF8(lhs.contentType, rhs.contentType) }
+            return JSONWriter.precedesInUTF8(lhs.digest, rhs.digest)
+        }
+        let input: JSONValue = [
+            "attachments": .array(
+                sortedAttachments.map { [.string($0.name), .string($0.contentType), .string($0.digest)] }),
+            "body": .object(JSONObject(uniqueMembers: body.members.filter { !$0.key.hasPrefix("_") })),
+            "deleted": .bool(deleted),
+            "parent": parentRevision.map(JSONValue.string) ?? .null,
+        ]
+        return lowercaseHex(Insecure.MD5.hash(data: input.canonicalJSONBytes()))
+    }
+
+    private static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,162 @@
+/// A CouchDB revision identifier, `"<generation>-<hash>"` (spec D-5).
+///
+/// ```swift
+/// let rev = try RevisionID(parsing: "2-7051CBE5C8FAECD085A3FA619E6E6337")
+/// rev.generation    // 2
+/// rev.hash          // "7051cbe5c8faecd085a3fa619e6e6337": 32-character hex is lowercased (D-7)
+/// rev.description   // "2-7051cbe5c8faecd085a3fa619e6e6337"
+/// ```
+///
+/// Revisions order by generation, then by hash compared byte by byte (D-26, D-27): the order CouchDB uses
+/// to pick a winning revision. Equality is byte equality too, so that ordering and equality agree even for
+/// hashes that Swift's `String` would call canonically equivalent.
+public struct RevisionID: Sendable {
+    /// The depth of the revision from the document's first revision; stemming never changes it (D-5).
+    public let generation: Int
+    /// The opaque hash part: 32 lowercase hex characters when we minted it, verbatim otherwise (D-7).
+    public let hash: String
+
+    /// Creates a revision from its parts, taking `hash` verbatim.
+    ///
+    /// Use it for revisions you mint (always 32 lowercase hex characters, spec D-7); use
+    /// ``init(parsing:)`` for revisions that come from outside.
+    ///
+    /// - Precondition: `generation` is not negative.
+    public init(generation: Int, hash: String) {
+        precondition(generation >= 0, "A revision generation is never negative.")
+        self.generation = generation
+        self.hash = hash
+    }
+
+    /// Parses a revision string such as `"3-917fa2381192822767f010b95b45325b"` (spec D-6, D-7).
+    ///
+    /// The text is split at its first `-`. The generation must be decimal digits; `0` is accepted because
+    /// `_local` documents use `0-N` revisions (D-8), but a revision tree never holds generation 0. A hash
+    /// of exactly 32 characters must be hexadecimal and is lowercased, as CouchDB stores it as 16 bytes;
+    /// a hash of any other non-zero length is kept verbatim.
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` ("Invalid rev format") with field `_rev` and the text
+    ///   in `revision`, when there is no `-`, the generation is not a non-negative integer, the hash is
+    ///   empty, or a 32-character hash is not hexadecimal.
+    public init(parsing text: String) throws {
+        let bytes = text.utf8
+        guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else {
+            throw Self.invalidFormat(text, "there is no \"-\" between generation and hash.")
+        }
+        let digits = bytes[..<dash]
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let generation = Int(String(decoding: digits, as: UTF8.self))
+        else {
+            throw Self.invalidFormat(text, "the generation before the first \"-\" must be a non-negative integer.")
+        }
+        let hashBytes = bytes[bytes.index(after: dash)...]
+        guard !hashBytes.isEmpty else {
+            throw Self.invalidFormat(text, "the hash after the \"-\" is empty.")
+        }
+        if hashBytes.count == 32 {
+            guard hashBytes.allSatisfy(Self.isHexDigit) else {
+                throw Self.invalidFormat(text, "a 32-character revision hash must be hexadecimal.")
+            }
+            self.init(generation: generation, hash: String(decoding: hashBytes.map(Self.lowercased), as: UTF8.self))
+        } else {
+            self.init(generation: generation, hash: String(decoding: hashBytes, as: UTF8.self))
+        }
+    }
+
+    private static func invalidFormat(_ text: String, _ detail: String) -> CloudantError {
+        CloudantError(
+            .invalidValue,
+            "Invalid rev format: \(detail) Send a revision exactly as the store returned it, such as \"1-967a00dff5e02add41819138abb3284d\".",
+            context: .init(revision: String(text.prefix(120)), field: "_rev"))
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+            UInt8(ascii: "A")...UInt8(ascii: "F"):
+            true
+        default: false
+        }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+}
+
+extension RevisionID: Hashable {
+    public static func == (lhs: RevisionID, rhs: RevisionID) -> Bool {
+        lhs.generation == rhs.generation && compareBytes(lhs.hash, rhs.hash) == 0
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(generation)
+        let hashedContiguously: Void? = hash.utf8.withContiguousStorageIfAvailable { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+        if hashedContiguously == nil {
+            for byte in hash.utf8 { hasher.combine(byte) }
+        }
+        // Terminates the variable-length bytes so adjacent values cannot run together.
+        hasher.combine(hash.utf8.count)
+    }
+}
+
+extension RevisionID: Comparable {
+    /// Orders by generation, then by hash bytes (spec D-26, D-27).
+    public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {
+        if lhs.generation != rhs.generation { return lhs.generation < rhs.generation }
+        return compareBytes(lhs.hash, rhs.hash) < 0
+    }
+
+    /// Compares two strings' UTF-8 bytes: negative, zero or positive like `memcmp`. Revision trees compare
+    /// hashes constantly (dictionary lookups, sorting), so native strings take the buffer fast path.
+    static func compareBytes(_ lhs: String, _ rhs: String) -> Int {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compare(left, right) }
+        }
+        if let result = fast ?? nil { return result }
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        return left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { compare(left, $0) } }
+    }
+
+    private static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+            return left[index] < right[index] ? -1 : 1
+        }
+        return left.count == right.count ? 0 : left.count < right.count ? -1 : 1
+    }
+}
+
+extension RevisionID: LosslessStringConvertible {
+    /// The revision as CouchDB writes it: `"<generation>-<hash>"`.
+    public var description: String { "\(generation)-\(hash)" }
+
+    /// Parses a revision string, returning `nil` where ``init(parsing:)`` would throw.
+    public init?(_ description: String) {
+        guard let parsed = try? RevisionID(parsing: description) else { return nil }
+        self = parsed
+    }
+}
+
+extension RevisionID: Codable {
+    /// Decodes a revision from its string form.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the string is not a valid revision.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: String(describing: error))
+        }
+    }
+
+    /// Encodes the revision as its string form, `"<generation>-<hash>"`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,232 @@
+// The storage form of a revision tree: one small BLOB per document.
+//
+// Layout (version 1), all integers unsigned LEB128 varints:
+//
+//     version byte (1) · node count · nodes…
+//     node = flags byte · generation delta · [parent distance] · hash
+//     flags: 1 = deleted, 2 = body available, 4 = has a parent, 8 = hash is 32 lowercase hex (stored as 16 bytes)
+//     generation delta = generation − previous node's generation (the first node counts from 0)
+//     parent distance  = this node's index − its parent's index (≥ 1; parents sort before children)
+//     hash = 16 raw bytes when flag 8 is set, else byte length · UTF-8 bytes
+//
+// Nodes are written in revision order (generation, then hash bytes), so equal trees encode to equal bytes
+// and a linear history costs 19 bytes per revision. Decoding checks every invariant, so a corrupt BLOB is
+// an error, never a malformed tree. The layout is frozen once data exists: change it only with a new
+// version byte and a decoder for every older one.
+
+extension RevisionTree {
+    private static let formatVersion: UInt8 = 1
+
+    private enum Flag {
+        static let deleted: UInt8 = 1
+        static let bodyAvailable: UInt8 = 2
+        static let hasParent: UInt8 = 4
+        static let hexHash: UInt8 = 8
+        static let all: UInt8 = 15
+    }
+
+    /// The tree's compact storage form; equal trees give equal bytes.
+    ///
+    /// ```swift
+    /// let blob = tree.encoded()
+    /// let same = try RevisionTree(decoding: blob)   // same == tree
+    /// ```
+    public func encoded() -> [UInt8] {
+        let ordered = entries.sorted { $0.key < $1.key }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 + ordered.count * 20)
+        bytes.append(Self.formatVersion)
+        Self.appendVarint(UInt64(ordered.count), to: &bytes)
+
+        var previousGeneration = 0
+        var generationStart = 0
+        // A parent is one generation older, so it lies in the previous generation's run of the sorted
+        // nodes: a binary search there finds it without hashing.
+        var parentCandidates = 0..<0
+        for (index, (revision, entry)) in ordered.enumerated() {
+            if revision.generation != previousGeneration {
+                parentCandidates = revision.generation == previousGeneration + 1 ? generationStart..<index : index..<index
+                generationStart = index
+            }
+            let parentIndex = entry.parent.flatMap { Self.index(of: $0, in: ordered, within: parentCandidates) }
+            let hex = Self.isLowercaseHex32(revision.hash)
+            var flags: UInt8 = 0
+            if entry.deleted { flags |= Flag.deleted }
+            if entry.bodyAvailable { flags |= Flag.bodyAvailable }
+            if parentIndex != nil { flags |= Flag.hasParent }
+            if hex { flags |= Flag.hexHash }
+            bytes.append(flags)
+            Self.appendVarint(UInt64(revision.generation - previousGeneration), to: &bytes)
+            previousGeneration = revision.generation
+            if let parentIndex { Self.appendVarint(UInt64(index - parentIndex), to: &bytes) }
+            if hex {
+                Self.appendHexBytes(of: revision.hash, to: &bytes)
+            } else {
+                Self.appendVarint(UInt64(revision.hash.utf8.count), to: &bytes)
+                bytes.append(contentsOf: revision.hash.utf8)
+            }
+        }
+        return bytes
+    }
+
+    /// Decodes a tree from the bytes ``encoded()`` produced.
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte `position` when the bytes are not a
+    ///   valid encoded tree (an unknown version, truncation, revisions out of order, a parent that is not
+    ///   one generation older, trailing bytes).
+    public init(decoding bytes: some Collection<UInt8>) throws {
+        let decoded = try bytes.withContiguousStorageIfAvailable { try Self.decode($0) } ?? Self.decode(Array(bytes))
+        self.init(entries: decoded)
+    }
+
+    private static func decode(_ bytes: [UInt8]) throws -> [RevisionID: Entry] {
+        try bytes.withUnsafeBufferPointer { try decode($0) }
+    }
+
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [RevisionID: Entry] {
+        var reader = Reader(bytes: bytes)
+        guard try reader.byte() == formatVersion else {
+            throw reader.corrupt("it has an unknown format version")
+        }
+        let count = try reader.varint()
+        // Every node takes at least three bytes, which bounds what a corrupt count can make us reserve.
+        guard count <= UInt64(bytes.count) / 3 else { throw reader.corrupt("its node count is too large") }
+
+        var entries: [RevisionID: Entry] = [:]
+        entries.reserveCapacity(Int(count))
+        var ordered: [RevisionID] = []
+        ordered.reserveCapacity(Int(count))
+        var generation = 0
+        for index in 0..<Int(count) {
+            let flags = try reader.byte()
+            guard flags & ~Flag.all == 0 else { throw reader.corrupt("a node has unknown flags") }
+            let delta = try reader.varint()
+            guard delta <= UInt64(Int.max - generation) else { throw reader.corrupt("a generation overflows") }
+            generation += Int(delta)
+            guard generation >= 1 else { throw reader.corrupt("a node has generation 0") }
+
+            var parent: RevisionID?
+            if flags & Flag.hasParent != 0 {
+                let distance = try reader.varint()
+                guard distance >= 1, distance <= UInt64(index) else { throw reader.corrupt("a parent link is out of range") }
+                let candidate = ordered[index - Int(distance)]
+                guard candidate.generation == generation - 1 else {
+                    throw reader.corrupt("a parent is not one generation older than its child")
+                }
+                parent = candidate
+            }
+
+            let hash: String
+            if flags & Flag.hexHash != 0 {
+                hash = hexString(try reader.bytes(16))
+            } else {
+                let length = try reader.varint()
+                guard length >= 1, length <= UInt64(reader.remaining) else { throw reader.corrupt("a hash length is invalid") }
+                guard let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self) else {
+                    throw reader.corrupt("a hash is not valid UTF-8")
+                }
+                hash = text
+            }
+
+            let revision = RevisionID(generation: generation, hash: hash)
+            if let previous = ordered.last, !(previous < revision) {
+                throw reader.corrupt("its revisions are out of order or repeated")
+            }
+            ordered.append(revision)
+            entries[revision] = Entry(
+                parent: parent, deleted: flags & Flag.deleted != 0, bodyAvailable: flags & Flag.bodyAvailable != 0)
+        }
+        guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
+        return entries
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        var remaining: Int { bytes.count - offset }
+
+        func corrupt(_ problem: String) -> CloudantError {
+            CloudantError(
+                .invalidValue,
+                "The stored revision tree is corrupt: \(problem). Restore the database from a backup or replicate the document again.",
+                context: .init(position: offset))
+        }
+
+        mutating func byte() throws -> UInt8 {
+            guard offset < bytes.count else { throw corrupt("it ends early") }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func bytes(_ count: Int) throws -> UnsafeBufferPointer<UInt8> {
+            guard count <= remaining else { throw corrupt("it ends early") }
+            defer { offset += count }
+            return UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
+
+        mutating func varint() throws -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let next = try byte()
+                guard shift < 63 || (shift == 63 && next <= 1) else { throw corrupt("a number overflows") }
+                value |= UInt64(next & 0x7F) << shift
+                if next & 0x80 == 0 { return value }
+                shift += 7
+            }
+        }
+    }
+
+    private static func index(
+        of revision: RevisionID, in ordered: [(key: RevisionID, value: Entry)], within range: Range<Int>
+    ) -> Int? {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if ordered[middle].key < revision { low = middle + 1 } else { high = middle }
+        }
+        return low < range.upperBound && ordered[low].key == revision ? low : nil
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    private static func isLowercaseHex32(_ hash: String) -> Bool {
+        hash.utf8.count == 32
+            && hash.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    private static func appendHexBytes(of hash: String, to bytes: inout [UInt8]) {
+        var high: UInt8?
+        for character in hash.utf8 {
+            let nibble = character <= 0x39 ? character - 0x30 : character - 0x61 + 10
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+    }
+
+    private static func hexString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            digits.withUTF8Buffer { digit in
+                for (index, byte) in bytes.enumerated() {
+                    output[2 * index] = digit[Int(byte >> 4)]
+                    output[2 * index + 1] = digit[Int(byte & 0x0F)]
+                }
+            }
+            return bytes.count * 2
+        }
+    }
+}

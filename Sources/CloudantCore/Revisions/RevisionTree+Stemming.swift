@@ -1,0 +1,55 @@
+extension RevisionTree {
+    /// Forgets old history: keeps the newest `limit` revisions of every leaf's history (spec D-16).
+    ///
+    /// A revision survives when some leaf below it is fewer than `limit` generations deeper; a parent link
+    /// survives only when both ends are among the newest `limit` of one leaf's history, so a branch can be
+    /// cut loose as a separate root. A history can still reach further back through an ancestor that a
+    /// shorter sibling branch needs. Generations never change and leaves are never removed. This is
+    /// CouchDB's and PouchDB's "cut every root-to-leaf path, re-merge the pieces", computed without
+    /// materialising the paths.
+    ///
+    /// ```swift
+    /// tree.stem(to: 2)   // 1-a → 2-b → 3-c becomes 2-b → 3-c and returns [1-a]
+    /// ```
+    ///
+    /// - Parameter limit: The `revs_limit`; values below 1 are treated as 1.
+    /// - Returns: The revisions removed, newest first. Stemmed revisions are forgotten: `_revs_diff`
+    ///   reports them missing again.
+    @discardableResult
+    public mutating func stem(to limit: Int) -> [RevisionID] {
+        let limit = max(1, limit)
+        // No path can be longer than the span of generations; most trees stop here in O(n).
+        var lowest = Int.max
+        var highest = Int.min
+        for revision in entries.keys {
+            lowest = min(lowest, revision.generation)
+            highest = max(highest, revision.generation)
+        }
+        guard !entries.isEmpty, highest - lowest + 1 > limit else { return [] }
+
+        // distance[r] = generations from r down to its nearest leaf. Children have higher generations,
+        // so visiting newest first settles each revision before its parent is reached.
+        let newestFirst = entries.keys.sorted { $0.generation > $1.generation }
+        var distance: [RevisionID: Int] = [:]
+        distance.reserveCapacity(entries.count)
+        for revision in newestFirst {
+            let own = distance[revision] ?? 0
+            distance[revision] = own
+            if let parent = entries[revision]?.parent {
+                distance[parent] = min(distance[parent] ?? Int.max, own + 1)
+            }
+        }
+
+        var removed: [RevisionID] = []
+        for revision in newestFirst {
+            let own = distance[revision] ?? 0
+            if own >= limit {
+                entries[revision] = nil
+                removed.append(revision)
+            } else if own + 1 >= limit {
+                entries[revision]?.parent = nil
+            }
+        }
+        return removed.sorted(by: >)
+    }
+}

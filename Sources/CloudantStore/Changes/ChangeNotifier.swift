@@ -1,0 +1,30 @@
+internal import Foundation
+
+/// Wakes live-change observers after a write commits. Observers then read the changes feed from their
+/// last sequence, so a wake-up carries no data and a missed one loses nothing.
+final class ChangeNotifier: @unchecked Sendable {
+    // `lock` protects `observers` and `nextID`.
+    private let lock = NSLock()
+    private var observers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var nextID = 0
+
+    /// A stream that yields once (coalesced) after each committed write.
+    func subscribe() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = lock.withLock {
+            nextID += 1
+            observers[nextID] = continuation
+            return nextID
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func publish(from store: DocumentStore) {
+        let current = lock.withLock { Array(observers.values) }
+        for continuation in current { continuation.yield() }
+    }
+}

@@ -1,0 +1,88 @@
+public import CloudantCore
+
+/// What to read from the changes feed, as CouchDB's `_changes` parameters (spec D-59).
+public struct ChangesOptions: Sendable {
+    /// Which leaves a row lists.
+    public enum Style: String, Sendable {
+        /// The winning revision only (`main_only`).
+        case mainOnly = "main_only"
+        /// Every leaf, winner first (`all_docs`).
+        case allDocs = "all_docs"
+    }
+
+    /// Rows after this sequence (0 = from the start).
+    public var since: Int64
+    /// At most this many rows.
+    public var limit: Int?
+    /// Newest first.
+    public var descending: Bool
+    /// Which leaves a row lists.
+    public var style: Style
+    /// Include each row's winning document.
+    public var includeDocs: Bool
+    /// With `includeDocs`, add `_conflicts` to each document.
+    public var conflicts: Bool
+    /// Only these document ids (`filter=_doc_ids`).
+    public var documentIDs: [String]?
+    /// Only documents the predicate accepts (`filter=_selector`: the query engine supplies a Mango matcher).
+    public var filter: (@Sendable (JSONObject) -> Bool)?
+
+    /// Creates options with CouchDB's defaults.
+    public init(
+        since: Int64 = 0, limit: Int? = nil, descending: Bool = false, style: Style = .mainOnly,
+        includeDocs: Bool = false, conflicts: Bool = false, documentIDs: [String]? = nil,
+        filter: (@Sendable (JSONObject) -> Bool)? = nil
+    ) {
+        self.since = since
+        self.limit = limit
+        self.descending = descending
+        self.style = style
+        self.includeDocs = includeDocs
+        self.conflicts = conflicts
+        self.documentIDs = documentIDs
+        self.filter = filter
+    }
+}
+
+/// One row of the changes feed: a document at the sequence of its latest update (spec D-57, D-61).
+public struct Change: Sendable, Hashable {
+    /// The update sequence.
+    public var seq: Int64
+    /// The document id.
+    public var id: String
+    /// The winning revision (`main_only`) or every leaf, winner first (`all_docs`).
+    public var changes: [String]
+    /// Whether the winner is deleted.
+    public var deleted: Bool
+    /// The winning document, when asked for.
+    public var doc: JSONObject?
+
+    /// CouchDB's row: `{"seq","id","changes":[{"rev"}],"deleted"?,"doc"?}`.
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "seq": .number(JSONNumber(seq)), "id": .string(id),
+            "changes": .array(changes.map { ["rev": .string($0)] }),
+        ]
+        if deleted { object["deleted"] = true }
+        if let doc { object["doc"] = .object(doc) }
+        return .object(object)
+    }
+}
+
+/// A page of the changes feed.
+public struct ChangesResult: Sendable, Hashable {
+    /// The rows.
+    public var results: [Change]
+    /// The sequence to pass as `since` for the next page.
+    public var lastSeq: Int64
+    /// How many later changes were not returned.
+    public var pending: Int
+
+    /// CouchDB's body: `{"results":[…],"last_seq":S,"pending":N}`.
+    public var json: JSONValue {
+        [
+            "results": .array(results.map(\.json)), "last_seq": .number(JSONNumber(lastSeq)),
+            "pending": .number(JSONNumber(pending)),
+        ]
+    }
+}

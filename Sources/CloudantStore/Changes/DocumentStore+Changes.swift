@@ -1,0 +1,92 @@
+internal import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    private typealias Columns = StoreSchema.Documents
+
+    /// Reads the changes feed: each document once, at the sequence of its latest update (spec D-57 … D-62).
+    ///
+    /// ```swift
+    /// var since: Int64 = 0
+    /// let page = try await store.changes(ChangesOptions(since: since, limit: 100))
+    /// since = page.lastSeq
+    /// ```
+    public func changes(_ options: ChangesOptions = ChangesOptions()) async throws -> ChangesResult {
+        try await read(.fetchFailed) { db in try Self.readChanges(options, in: db) }
+    }
+
+    /// Every change after `options.since`, then each new change as writes commit, until the task is
+    /// cancelled. No change is missed or repeated between the backlog and the live part.
+    public func liveChanges(_ options: ChangesOptions = ChangesOptions()) -> AsyncThrowingStream<Change, any Error> {
+        let wakeUps = notifier.subscribe()
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                var since = options.since
+                var wakeUpIterator = wakeUps.makeAsyncIterator()
+                do {
+                    while !Task.isCancelled {
+                        var page = options
+                        page.since = since
+                        page.descending = false
+                        let result = try await self.changes(page)
+                        for change in result.results { continuation.yield(change) }
+                        since = result.lastSeq
+                        if result.pending > 0 { continue }
+                        guard await wakeUpIterator.next() != nil else { break }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func readChanges(_ options: ChangesOptions, in db: Database) throws -> ChangesResult {
+        var sql = "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
+        var arguments: StatementArguments = [options.since]
+        if let ids = options.documentIDs {
+            sql += " AND \(Columns.id) IN (\(databaseQuestionMarks(count: ids.count)))"
+            arguments += StatementArguments(ids)
+        }
+        sql += " ORDER BY \(Columns.seq) " + (options.descending ? "DESC" : "ASC")
+        let limit = options.limit ?? Int.max
+        var results: [Change] = []
+        var lastSeq = options.since
+        var scanned = 0
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while results.count < limit, let row = try cursor.next() {
+            let record = try DocumentRecord(row: row)
+            scanned += 1
+            lastSeq = record.seq
+            var doc: JSONObject?
+            if options.includeDocs || options.filter != nil {
+                doc = try DocumentAssembler(db: db, record: record).document(
+                    rev: record.winnerRev, options: ReadOptions(conflicts: options.conflicts))
+            }
+            if let filter = options.filter {
+                guard let candidate = doc, filter(candidate) else { continue }
+            }
+            let revs = options.style == .allDocs ? record.tree.leaves : [record.winnerRev]
+            results.append(
+                Change(
+                    seq: record.seq, id: record.id, changes: revs.map(\.description), deleted: record.deleted,
+                    doc: options.includeDocs ? doc : nil))
+        }
+        var pending = 0
+        if !options.descending {
+            var pendingSQL = "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
+            var pendingArguments: StatementArguments = [lastSeq]
+            if let ids = options.documentIDs {
+                pendingSQL += " AND \(Columns.id) IN (\(databaseQuestionMarks(count: ids.count)))"
+                pendingArguments += StatementArguments(ids)
+            }
+            pending = try Int.fetchOne(db, sql: pendingSQL, arguments: pendingArguments) ?? 0
+        }
+        if results.isEmpty, scanned == 0, !options.descending {
+            lastSeq = max(options.since, try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db))
+        }
+        return ChangesResult(results: results, lastSeq: lastSeq, pending: pending)
+    }
+}

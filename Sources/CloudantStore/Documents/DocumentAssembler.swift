@@ -1,0 +1,75 @@
+internal import CloudantCore
+internal import GRDB
+
+/// Builds the JSON CouchDB returns for one revision of a stored document: `_id`, `_rev`, the body, then
+/// `_deleted`, `_attachments`, `_conflicts`, `_deleted_conflicts`, `_revisions`, `_revs_info` as asked.
+struct DocumentAssembler {
+    let db: Database
+    let record: DocumentRecord
+
+    struct StoredRevision {
+        var body: JSONObject
+        var attachments: AttachmentTable
+    }
+
+    /// The stored body and attachments of `rev`, or nil when the revision or its body is gone.
+    func stored(rev: RevisionID) throws -> StoredRevision? {
+        guard record.tree.node(rev)?.bodyAvailable == true else { return nil }
+        let bodyBytes: [UInt8]?
+        let attachmentBytes: [UInt8]?
+        if rev == record.winnerRev {
+            bodyBytes = record.body
+            attachmentBytes = record.attachments
+        } else if let rowID = record.rowID, let stored = try RevisionBody.fetch(documentRowID: rowID, rev: rev, in: db) {
+            bodyBytes = stored.body
+            attachmentBytes = stored.attachments
+        } else {
+            return nil
+        }
+        guard let bodyBytes, case .object(let body) = try JSONValue(parsing: bodyBytes) else { return nil }
+        let attachments = try attachmentBytes.map { try AttachmentTable(storageJSON: JSONValue(parsing: $0)) }
+        return StoredRevision(body: body, attachments: attachments ?? AttachmentTable())
+    }
+
+    /// The document JSON of `rev`, or nil when its body is not available.
+    func document(rev: RevisionID, options: ReadOptions) throws -> JSONObject? {
+        guard let stored = try stored(rev: rev) else { return nil }
+        let tree = record.tree
+        var document: JSONObject = ["_id": .string(record.id), "_rev": .string(rev.description)]
+        for (key, value) in stored.body.members { document[key] = value }
+        if tree.node(rev)?.deleted == true { document["_deleted"] = true }
+        if !stored.attachments.isEmpty {
+            document["_attachments"] = try attachmentsJSON(stored.attachments, rev: rev, options: options)
+        }
+        if options.conflicts, rev == record.winnerRev, !tree.conflicts.isEmpty {
+            document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) })
+        }
+        if options.deletedConflicts, rev == record.winnerRev, !tree.deletedConflicts.isEmpty {
+            document["_deleted_conflicts"] = .array(tree.deletedConflicts.map { .string($0.description) })
+        }
+        if options.localSeq { document["_local_seq"] = .number(JSONNumber(record.seq)) }
+        if options.revs, let revisions = tree.revisionsJSON(for: rev) { document["_revisions"] = revisions }
+        if options.revsInfo {
+            document["_revs_info"] = .array(tree.revsInfo(for: rev).map(\.json))
+        }
+        return document
+    }
+
+    /// Stubs, or inline data for attachments newer than `atts_since` (spec D-40, D-43).
+    private func attachmentsJSON(_ table: AttachmentTable, rev: RevisionID, options: ReadOptions) throws -> JSONValue {
+        let ancestry = Set(record.tree.ancestry(of: rev))
+        let since = options.attachmentsSince.compactMap { try? RevisionID(parsing: $0) }
+            .filter { ancestry.contains($0) }.map(\.generation).max()
+        var object = JSONObject()
+        for name in table.sortedNames {
+            guard let info = table.entries[name] else { continue }
+            let inline = options.attachments || (!options.attachmentsSince.isEmpty && info.revpos > (since ?? 0))
+            if inline, let bytes = try AttachmentBlob.fetch(digest: info.digest, in: db) {
+                object[name] = info.inline(base64: Base64.encode(bytes))
+            } else {
+                object[name] = info.stub
+            }
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,65 @@
+internal import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    private typealias Columns = StoreSchema.Documents
+
+    /// Lists documents by id in raw byte order, deleted and local documents excluded (spec D-54 … D-56).
+    public func allDocs(_ options: AllDocsOptions = AllDocsOptions()) async throws -> AllDocsResult {
+        try await read(.fetchFailed) { db in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.deleted) = 0") ?? 0
+            if let keys = options.keys {
+                let rows = try keys.dropFirst(options.skip).prefix(options.limit ?? Int.max).map { key in
+                    try Self.keyedRow(key, options: options, in: db)
+                }
+                return AllDocsResult(totalRows: total, offset: options.skip, rows: rows)
+            }
+            var conditions = ["\(Columns.deleted) = 0"]
+            var arguments = StatementArguments()
+            let (lower, upper) = options.descending ? (options.endKey, options.startKey) : (options.startKey, options.endKey)
+            let lowerInclusive = options.descending ? options.inclusiveEnd : true
+            let upperInclusive = options.descending ? true : options.inclusiveEnd
+            if let lower {
+                conditions.append("\(Columns.id) \(lowerInclusive ? ">=" : ">") ?")
+                arguments += [lower]
+            }
+            if let upper {
+                conditions.append("\(Columns.id) \(upperInclusive ? "<=" : "<") ?")
+                arguments += [upper]
+            }
+            let sql =
+                "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(conditions.joined(separator: " AND ")) "
+                + "ORDER BY \(Columns.id) \(options.descending ? "DESC" : "ASC") LIMIT ? OFFSET ?"
+            arguments += [options.limit ?? -1, options.skip]
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                try Self.row(for: DocumentRecord(row: row), options: options, in: db)
+            }
+            return AllDocsResult(totalRows: total, offset: options.skip, rows: rows)
+        }
+    }
+
+    private static func row(for record: DocumentRecord, options: AllDocsOptions, in db: Database) throws -> JSONValue {
+        var row: JSONObject = [
+            "id": .string(record.id), "key": .string(record.id), "value": ["rev": .string(record.winnerRev.description)],
+        ]
+        if options.includeDocs {
+            let document = try DocumentAssembler(db: db, record: record).document(
+                rev: record.winnerRev, options: ReadOptions(conflicts: options.conflicts))
+            row["doc"] = document.map(JSONValue.object) ?? .null
+        }
+        return .object(row)
+    }
+
+    private static func keyedRow(_ key: String, options: AllDocsOptions, in db: Database) throws -> JSONValue {
+        guard let record = try DocumentRecord.fetch(id: key, in: db) else {
+            return ["key": .string(key), "error": "not_found"]
+        }
+        guard record.deleted else { return try row(for: record, options: options, in: db) }
+        var row: JSONObject = [
+            "id": .string(record.id), "key": .string(key),
+            "value": ["rev": .string(record.winnerRev.description), "deleted": true],
+        ]
+        if options.includeDocs { row["doc"] = .null }
+        return .object(row)
+    }
+}

@@ -1,0 +1,92 @@
+public import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    /// Reads a document: its winning revision, or the one `options.rev` names.
+    ///
+    /// ```swift
+    /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))
+    /// ```
+    /// - Throws: ``CloudantError`` `.notFound` with message "missing" (never existed, or that revision's
+    ///   body is gone) or "deleted" (the winner is a tombstone), as CouchDB (spec D-28).
+    public func document(id: String, options: ReadOptions = ReadOptions()) async throws -> JSONObject {
+        if DocumentID.isLocal(id) { return try await localDocument(id: id) }
+        try DocumentID.validate(id)
+        let requested = try options.rev.map { try RevisionID(parsing: $0) }
+        return try await read(.fetchFailed) { db in
+            guard let record = try DocumentRecord.fetch(id: id, in: db) else {
+                throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: options.rev))
+            }
+            guard let rev = requested ?? (record.deleted ? nil : record.winnerRev) else {
+                throw CloudantError(.notFound, "deleted", context: .init(documentID: id))
+            }
+            guard let document = try DocumentAssembler(db: db, record: record).document(rev: rev, options: options) else {
+                throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: rev.description))
+            }
+            return document
+        }
+    }
+
+    /// Reads several leaves of a document at once (CouchDB `open_revs`, spec D-31), optionally following
+    /// each requested revision to the leaves that descend from it (`latest`).
+    /// - Throws: ``CloudantError`` `.notFound` when the document does not exist and `which` is `.all`.
+    public func openRevisions(
+        id: String, _ which: OpenRevisions, latest: Bool = false, options: ReadOptions = ReadOptions()
+    ) async throws -> [OpenRevisionResult] {
+        try DocumentID.validate(id)
+        let requested: [RevisionID]?
+        switch which {
+        case .all: requested = nil
+        case .revisions(let revs): requested = try revs.map { try RevisionID(parsing: $0) }
+        }
+        return try await read(.fetchFailed) { db in
+            guard let record = try DocumentRecord.fetch(id: id, in: db) else {
+                if let requested { return requested.map { .missing($0.description) } }
+                throw CloudantError(.notFound, "missing", context: .init(documentID: id))
+            }
+            let assembler = DocumentAssembler(db: db, record: record)
+            var revisions: [RevisionID] = []
+            for rev in requested ?? record.tree.leaves {
+                let targets = latest ? record.tree.leaves(descendingFrom: rev) : [rev]
+                revisions.append(contentsOf: targets.isEmpty ? [rev] : targets)
+            }
+            var seen = Set<RevisionID>()
+            return try revisions.filter { seen.insert($0).inserted }.map { rev in
+                try assembler.document(rev: rev, options: options).map { .ok($0) } ?? .missing(rev.description)
+            }
+        }
+    }
+
+    /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`.
+    /// - Throws: ``CloudantError`` `.notFound` when the document, revision or attachment does not exist.
+    public func attachment(documentID: String, name: String, rev: String? = nil) async throws -> Attachment {
+        try DocumentID.validate(documentID)
+        let requested = try rev.map { try RevisionID(parsing: $0) }
+        return try await read(.fetchFailed) { db in
+            guard let record = try DocumentRecord.fetch(id: documentID, in: db),
+                let rev = requested ?? (record.deleted ? nil : record.winnerRev)
+            else {
+                throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev))
+            }
+            let assembler = DocumentAssembler(db: db, record: record)
+            guard let stored = try assembler.stored(rev: rev), let info = stored.attachments.entries[name],
+                let bytes = try AttachmentBlob.fetch(digest: info.digest, in: db)
+            else {
+                throw CloudantError(
+                    .notFound, "Document is missing attachment",
+                    context: .init(documentID: documentID, revision: rev.description, field: name))
+            }
+            return Attachment(name: name, info: info, data: bytes)
+        }
+    }
+}
+
+/// An attachment's bytes and metadata.
+public struct Attachment: Sendable, Hashable {
+    /// The attachment name.
+    public var name: String
+    /// Its metadata (content type, digest, length, revpos).
+    public var info: AttachmentInfo
+    /// Its bytes.
+    public var data: [UInt8]
+}

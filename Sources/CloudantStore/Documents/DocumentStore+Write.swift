@@ -1,0 +1,105 @@
+public import CloudantCore
+
+extension DocumentStore {
+    /// Writes one document: a new document without `_rev`, or an edit naming the leaf it edits in `_rev`.
+    ///
+    /// ```swift
+    /// let first = try await store.put(["_id": "walk", "minutes": 20])
+    /// let second = try await store.put(["_id": "walk", "_rev": .string(first.rev), "minutes": 25])
+    /// ```
+    /// `_local/` ids are written as local documents (see ``putLocal(id:body:rev:)``).
+    /// - Throws: ``CloudantError`` `.conflict` when `_rev` is missing for an existing document or is not a
+    ///   current leaf; `.invalidValue` for a bad id, revision or body; `.missingStub` for a stub naming an
+    ///   attachment the parent lacks; `.documentValidation` for an unknown `_` member.
+    @discardableResult
+    public func put(_ document: JSONObject) async throws -> WriteResult {
+        if let id = document["_id"]?.stringValue, DocumentID.isLocal(id) {
+            var body = document
+            body.removeValue(forKey: "_id")
+            let rev = body.removeValue(forKey: "_rev")?.stringValue
+            return try await putLocal(id: id, body: body, rev: rev)
+        }
+        let incoming = try IncomingDocument(document)
+        let makeID = options.makeDocumentID
+        return try await write(.updateFailed) { db in
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            let result = try writer.writeInteractive(incoming)
+            try writer.finish()
+            return result
+        }.notifying(notifier, store: self)
+    }
+
+    /// Deletes a document by writing a tombstone child of `rev` (spec D-19).
+    /// - Throws: ``CloudantError`` `.conflict` when `rev` is not a current leaf, `.notFound` when the
+    ///   document does not exist.
+    @discardableResult
+    public func delete(id: String, rev: String) async throws -> WriteResult {
+        if DocumentID.isLocal(id) { return try await deleteLocal(id: id, rev: rev) }
+        try DocumentID.validate(id)
+        guard try await documentExists(id: id) else {
+            throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: rev))
+        }
+        return try await put(["_id": .string(id), "_rev": .string(rev), "_deleted": true])
+    }
+
+    /// Writes a batch of documents in one transaction, like CouchDB's `_bulk_docs` (spec D-45 … D-47).
+    ///
+    /// With `newEdits` (the default) each document is an interactive write and gets its own result; a
+    /// document that fails (a conflict, a bad id) does not stop the others. With `newEdits: false` each
+    /// document is a replicated revision merged into its tree, and only failures are returned, as
+    /// CouchDB 3 does.
+    /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
+    public func bulkDocs(_ documents: [JSONValue], newEdits: Bool = true) async throws -> [BulkDocsResult] {
+        // Parse and validate outside the writer, so the write transaction only does storage work.
+        let parsed: [Result<IncomingDocument, CloudantError>] = documents.enumerated().map { index, value in
+            guard case .object(let object) = value else {
+                return .failure(
+                    CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index)))
+            }
+            do {
+                return .success(try IncomingDocument(object))
+            } catch let error as CloudantError {
+                return .failure(error.adding { $0.documentID = $0.documentID ?? object["_id"]?.stringValue })
+            } catch {
+                return .failure(CloudantError(.invalidValue, "The document is invalid.", underlying: error))
+            }
+        }
+        let makeID = options.makeDocumentID
+        let results = try await write(newEdits ? .updateFailed : .remoteSynchronizationFailed) { db in
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            var results: [BulkDocsResult] = []
+            for entry in parsed {
+                switch entry {
+                case .failure(let error):
+                    results.append(.failure(id: error.context.documentID, error: error))
+                case .success(let incoming):
+                    do {
+                        if newEdits {
+                            results.append(.ok(try writer.writeInteractive(incoming)))
+                        } else {
+                            try writer.writeReplicated(incoming)
+                        }
+                    } catch let error as CloudantError {
+                        results.append(.failure(id: incoming.id, error: error.adding { $0.documentID = incoming.id }))
+                    }
+                }
+            }
+            try writer.finish()
+            return results
+        }
+        notifier.publish(from: self)
+        return results
+    }
+
+    func documentExists(id: String) async throws -> Bool {
+        try await read(.fetchFailed) { db in try DocumentRecord.fetch(id: id, in: db) != nil }
+    }
+}
+
+extension WriteResult {
+    /// Tells observers of live changes that a write committed, then returns the result.
+    func notifying(_ notifier: ChangeNotifier, store: DocumentStore) -> WriteResult {
+        notifier.publish(from: store)
+        return self
+    }
+}

@@ -1,0 +1,202 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// Applies document writes inside one write transaction: decides the parent revision, resolves
+/// attachments, mints the revision, merges it into the tree and moves bodies so that the winner's body is
+/// always inline in `documents` and every other kept body is in `revision_bodies`.
+///
+/// Each document is validated completely before anything of it is written, so a failing document in a
+/// batch leaves no trace while the others go through (CouchDB's `_bulk_docs`, spec D-46).
+struct DocumentWriter {
+    let db: Database
+    let makeDocumentID: @Sendable () -> String
+    let revsLimit: Int
+    var sequence: SequenceAllocator
+
+    init(db: Database, makeDocumentID: @escaping @Sendable () -> String) throws {
+        self.db = db
+        self.makeDocumentID = makeDocumentID
+        revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
+        sequence = try SequenceAllocator(db: db)
+    }
+
+    func finish() throws {
+        try sequence.commit(in: db)
+    }
+
+    // MARK: Interactive writes (new_edits=true)
+
+    /// Writes `incoming` as an edit of the revision it names (spec D-17 … D-20).
+    mutating func writeInteractive(_ incoming: IncomingDocument) throws -> WriteResult {
+        let id = incoming.id ?? makeDocumentID()
+        let existing = try DocumentRecord.fetch(id: id, in: db)
+        var tree = existing?.tree ?? RevisionTree()
+        let parent = try tree.parentForInteractiveWrite(named: incoming.rev, deleting: incoming.deleted, documentID: id)
+        let generation = (parent?.generation ?? 0) + 1
+        let parentAttachments = try parent.map { try attachments(of: $0, in: existing) } ?? AttachmentTable()
+        let (table, blobs) = try resolveAttachments(
+            incoming.attachments ?? [:], against: parentAttachments, generation: generation, documentID: id)
+
+        let hash = RevisionHash.mint(
+            body: incoming.body, parentRevision: parent?.description, deleted: incoming.deleted,
+            attachments: table.sortedNames.compactMap { name in
+                table.entries[name].map {
+                    RevisionHash.AttachmentDigest(name: name, contentType: $0.contentType, digest: $0.digest)
+                }
+            })
+        let rev = RevisionID(generation: generation, hash: hash)
+        try tree.addChild(rev, of: parent, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
+
+        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
+        try persist(
+            id: id, existing: existing, tree: tree, newRev: rev, body: JSONValue.object(incoming.body).jsonBytes(),
+            kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
+        return WriteResult(id: id, rev: rev.description)
+    }
+
+    // MARK: Replicated writes (new_edits=false)
+
+    /// Merges a replicated revision and its history into the tree without conflict checks (spec D-21 … D-25).
+    /// Returns `false` when the revision was already known (a silent no-op).
+    @discardableResult
+    mutating func writeReplicated(_ incoming: IncomingDocument) throws -> Bool {
+        guard let id = incoming.id else {
+            throw CloudantError(.invalidValue, "A replicated document needs an _id.", context: .init(field: "_id"))
+        }
+        let path: [RevisionID]
+        if let revisions = incoming.revisions {
+            path = revisions
+        } else if let rev = incoming.rev {
+            path = [rev]
+        } else {
+            throw CloudantError(
+                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                context: .init(documentID: id, field: "_rev"))
+        }
+        let newest = path[0]
+        let existing = try DocumentRecord.fetch(id: id, in: db)
+        var tree = existing?.tree ?? RevisionTree()
+        // A revision already in the tree, leaf or internal, is a silent no-op (D-22).
+        if tree.contains(newest) { return false }
+
+        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have (D-23).
+        var base = AttachmentTable()
+        if let existing {
+            for ancestor in path.dropFirst() where tree.node(ancestor)?.bodyAvailable == true {
+                base = try attachments(of: ancestor, in: existing)
+                break
+            }
+        }
+        let (table, blobs) = try resolveAttachments(
+            incoming.attachments ?? [:], against: base, generation: newest.generation, documentID: id)
+        guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
+            return false
+        }
+
+        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
+        try persist(
+            id: id, existing: existing, tree: tree, newRev: newest, body: JSONValue.object(incoming.body).jsonBytes(),
+            kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
+        return true
+    }
+
+    // MARK: Shared steps
+
+    /// The attachment table of a stored revision.
+    func attachments(of rev: RevisionID, in record: DocumentRecord?) throws -> AttachmentTable {
+        guard let record, let rowID = record.rowID else { return AttachmentTable() }
+        let bytes: [UInt8]?
+        if rev == record.winnerRev {
+            bytes = record.attachments
+        } else {
+            bytes = try RevisionBody.fetch(documentRowID: rowID, rev: rev, in: db)?.attachments
+        }
+        guard let bytes else { return AttachmentTable() }
+        return try AttachmentTable(storageJSON: JSONValue(parsing: bytes))
+    }
+
+    /// Turns the written `_attachments` into the new revision's table and the blobs to store (D-37 … D-39).
+    func resolveAttachments(
+        _ incoming: [String: IncomingAttachment], against parent: AttachmentTable, generation: Int, documentID: String
+    ) throws -> (AttachmentTable, [(String, [UInt8])]) {
+        var table = AttachmentTable()
+        var blobs: [(String, [UInt8])] = []
+        for (name, attachment) in incoming {
+            switch attachment {
+            case .stub(let digest, _):
+                guard let kept = parent.entries[name], digest == nil || digest == kept.digest else {
+                    throw CloudantError(
+                        .missingStub, "Invalid attachment stub in \(documentID) for \(name): the parent revision "
+                            + "has no such attachment. Send its data instead of a stub.",
+                        context: .init(documentID: documentID, field: "_attachments.\(name)"))
+                }
+                table.entries[name] = kept
+            case .data(let contentType, let bytes, let revpos):
+                let digest = AttachmentDigest.of(bytes)
+                table.entries[name] = AttachmentInfo(
+                    contentType: contentType, digest: digest, length: bytes.count, revpos: revpos ?? generation)
+                blobs.append((digest, bytes))
+            }
+        }
+        return (table, blobs)
+    }
+
+    /// Stores the new tree and the new revision's body, keeping the winner's body inline.
+    mutating func persist(
+        id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8], kind: String?,
+        attachments: AttachmentTable
+    ) throws {
+        guard let winner = tree.winner else { return }
+        let attachmentBytes = attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes()
+        let newBody = RevisionBody(body: body, attachments: attachmentBytes)
+        var record =
+            existing
+            ?? DocumentRecord(
+                rowID: nil, id: id, tree: tree, winnerRev: winner, deleted: false, seq: 0, kind: nil, body: nil,
+                attachments: nil)
+        var bodiesToKeep: [(RevisionID, RevisionBody)] = []
+
+        if existing == nil || winner != record.winnerRev {
+            // The old winner (if still in the tree and kept) moves to revision_bodies.
+            if existing != nil, tree.contains(record.winnerRev), let oldBody = record.body {
+                bodiesToKeep.append((record.winnerRev, RevisionBody(body: oldBody, attachments: record.attachments)))
+            }
+            if winner == newRev {
+                record.body = newBody.body
+                record.attachments = newBody.attachments
+                record.kind = kind
+            } else {
+                let promoted = try record.rowID.flatMap {
+                    try RevisionBody.fetch(documentRowID: $0, rev: winner, in: db)
+                }
+                if let rowID = record.rowID { try RevisionBody.delete(documentRowID: rowID, revs: [winner], in: db) }
+                record.body = promoted?.body
+                record.attachments = promoted?.attachments
+                record.kind = promoted.flatMap { Self.kind(of: $0.body) }
+                bodiesToKeep.append((newRev, newBody))
+            }
+        } else {
+            bodiesToKeep.append((newRev, newBody))
+        }
+
+        // Revisions stemmed away (D-16) lose their kept bodies.
+        let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
+
+        record.tree = tree
+        record.winnerRev = winner
+        record.deleted = tree.isDeleted
+        record.seq = sequence.next()
+        try record.save(in: db)
+        guard let rowID = record.rowID else { return }
+        for (rev, body) in bodiesToKeep where tree.contains(rev) {
+            try body.save(documentRowID: rowID, rev: rev, in: db)
+        }
+        if !forgotten.isEmpty { try RevisionBody.delete(documentRowID: rowID, revs: forgotten, in: db) }
+    }
+
+    /// The entity kind a stored body declares (its `entityType` member), for the kind index.
+    static func kind(of body: [UInt8]) -> String? {
+        (try? JSONValue(parsing: body))?[EntityField.kind]?.stringValue
+    }
+}

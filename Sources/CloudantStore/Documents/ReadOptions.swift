@@ -1,0 +1,66 @@
+public import CloudantCore
+
+/// What to include when reading a document, as CouchDB's `GET /db/{docid}` query parameters (spec §1.9).
+public struct ReadOptions: Sendable, Hashable {
+    /// `rev`: read this revision instead of the winner.
+    public var rev: String?
+    /// `revs`: add `_revisions`.
+    public var revs: Bool
+    /// `revs_info`: add `_revs_info`.
+    public var revsInfo: Bool
+    /// `conflicts`: add `_conflicts`.
+    public var conflicts: Bool
+    /// `deleted_conflicts`: add `_deleted_conflicts`.
+    public var deletedConflicts: Bool
+    /// `attachments`: inline attachment data instead of stubs.
+    public var attachments: Bool
+    /// `atts_since`: inline only attachments changed after these revisions (spec D-43).
+    public var attachmentsSince: [String]
+    /// `local_seq`: add `_local_seq`.
+    public var localSeq: Bool
+
+    /// Creates options; everything is off by default, as in CouchDB.
+    public init(
+        rev: String? = nil, revs: Bool = false, revsInfo: Bool = false, conflicts: Bool = false,
+        deletedConflicts: Bool = false, attachments: Bool = false, attachmentsSince: [String] = [],
+        localSeq: Bool = false
+    ) {
+        self.rev = rev
+        self.revs = revs
+        self.revsInfo = revsInfo
+        self.conflicts = conflicts
+        self.deletedConflicts = deletedConflicts
+        self.attachments = attachments
+        self.attachmentsSince = attachmentsSince
+        self.localSeq = localSeq
+    }
+
+    /// `meta`: conflicts, deleted conflicts and revs_info.
+    public static var meta: ReadOptions {
+        ReadOptions(revsInfo: true, conflicts: true, deletedConflicts: true)
+    }
+}
+
+/// Which leaves to read with ``DocumentStore/openRevisions(id:_:latest:options:)`` (CouchDB `open_revs`).
+public enum OpenRevisions: Sendable, Hashable {
+    /// Every leaf, deleted leaves included.
+    case all
+    /// These revisions.
+    case revisions([String])
+}
+
+/// One element of an `open_revs` answer.
+public enum OpenRevisionResult: Sendable, Hashable {
+    /// The revision's document.
+    case ok(JSONObject)
+    /// The revision is not in the tree (or its body is gone).
+    case missing(String)
+
+    /// CouchDB's JSON form: `{"ok": {…}}` or `{"missing": "3-abc"}`.
+    public var json: JSONValue {
+        switch self {
+        case .ok(let document): ["ok": .object(document)]
+        case .missing(let rev): ["missing": .string(rev)]
+        }
+    }
+}

@@ -1,0 +1,154 @@
+public import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    private typealias Documents = StoreSchema.Documents
+
+    /// Adds new entities in one transaction: all are stored, or none is.
+    ///
+    /// ```swift
+    /// let saved = try await store.add([Note(id: "n1", text: "Call the clinic", revId: nil)])
+    /// saved[0].revId   // "1-…"
+    /// ```
+    /// - Returns: the entities with their new `revId`.
+    /// - Throws: ``CloudantError`` naming the failing item (`itemIndex`, `documentID`): `.conflict` when an id
+    ///   already exists, `.unknownEntityType` when the type is not registered, `.invalidValue` when
+    ///   validation rejects it.
+    @discardableResult
+    public func add<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
+    where Entity.ID: CustomStringConvertible {
+        try await writeEntities(items, code: .addFailed) { codec, item, index in
+            var document = try codec.document(for: item, index: index, includeRev: false)
+            document["_rev"] = nil
+            return document
+        }
+    }
+
+    /// Updates entities in one transaction; each must carry the revision it was read at.
+    /// - Throws: ``CloudantError`` `.conflict` naming the item when its `revId` is missing or stale.
+    @discardableResult
+    public func update<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
+    where Entity.ID: CustomStringConvertible {
+        try await writeEntities(items, code: .updateFailed) { codec, item, index in
+            guard item.revId != nil else {
+                throw CloudantError(
+                    .conflict, "An update must carry the revision it was read at (revId); read the entity first.",
+                    context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
+            }
+            return try codec.document(for: item, index: index)
+        }
+    }
+
+    /// Deletes entities in one transaction; each must carry the revision it was read at.
+    /// - Returns: the entities with the tombstone's `revId`.
+    /// - Throws: ``CloudantError`` `.conflict` naming the item when its `revId` is missing or stale.
+    @discardableResult
+    public func delete<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
+    where Entity.ID: CustomStringConvertible {
+        try await writeEntities(items, code: .deleteFailed) { codec, item, index in
+            guard let rev = item.revId else {
+                throw CloudantError(
+                    .conflict, "A delete must carry the revision it was read at (revId); read the entity first.",
+                    context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
+            }
+            return ["_id": .string(item.id.description), "_rev": .string(rev), "_deleted": true]
+        }
+    }
+
+    /// Every live entity of a kind, ordered by id.
+    /// - Throws: ``CloudantError`` `.unknownEntityType`, or `.invalidValue` naming a document that no
+    ///   longer decodes (nothing is dropped silently).
+    public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
+    where Entity.ID: CustomStringConvertible {
+        let codec = EntityCodec(kind: try options.registry.requireKind(for: type))
+        let documents = try await read(.fetchFailed) { db in
+            let sql =
+                "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) "
+                + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 ORDER BY \(Documents.id)"
+            return try Row.fetchAll(db, sql: sql, arguments: [codec.kind.name]).compactMap { row in
+                let record = try DocumentRecord(row: row)
+                return try DocumentAssembler(db: db, record: record).document(rev: record.winnerRev, options: ReadOptions())
+            }
+        }
+        return try documents.map(codec.entity(from:))
+    }
+
+    /// The entity with this id.
+    /// - Throws: ``CloudantError`` `.notFound` when there is no live entity of this kind with the id.
+    public func get<Entity: CloudantEntity>(_ type: Entity.Type, id: Entity.ID) async throws -> Entity
+    where Entity.ID: CustomStringConvertible {
+        let found = try await get(type, ids: [id])
+        guard let entity = found.first else {
+            throw CloudantError(.notFound, "missing", context: .init(documentID: id.description))
+        }
+        return entity
+    }
+
+    /// The entities with these ids, in the order given.
+    /// - Throws: ``CloudantError`` `.notFound` naming the first id with no live entity of this kind.
+    public func get<Entity: CloudantEntity>(_ type: Entity.Type, ids: [Entity.ID]) async throws -> [Entity]
+    where Entity.ID: CustomStringConvertible {
+        let codec = EntityCodec(kind: try options.registry.requireKind(for: type))
+        let keys = ids.map(\.description)
+        let kindName = codec.kind.name
+        let documents = try await read(.fetchFailed) { db in
+            try keys.enumerated().map { index, id -> JSONObject in
+                guard let record = try DocumentRecord.fetch(id: id, in: db), !record.deleted,
+                    let document = try DocumentAssembler(db: db, record: record).document(
+                        rev: record.winnerRev, options: ReadOptions())
+                else {
+                    throw CloudantError(.notFound, "missing", context: .init(documentID: id, kind: kindName, itemIndex: index))
+                }
+                guard record.kind == kindName else {
+                    throw CloudantError(
+                        .notFound, "The document is a '\(record.kind ?? "plain document")', not a '\(kindName)'.",
+                        context: .init(documentID: id, kind: kindName, itemIndex: index))
+                }
+                return document
+            }
+        }
+        return try documents.map(codec.entity(from:))
+    }
+
+    /// Writes every item in one transaction; the first failure rolls everything back and is thrown.
+    private func writeEntities<Entity: CloudantEntity>(
+        _ items: [Entity], code: CloudantError.Code,
+        document: (EntityCodec<Entity>, Entity, Int) throws -> JSONObject
+    ) async throws -> [Entity] where Entity.ID: CustomStringConvertible {
+        let codec = EntityCodec(kind: try options.registry.requireKind(for: Entity.self))
+        let incoming = try items.enumerated().map { index, item in
+            do {
+                return try IncomingDocument(document(codec, item, index))
+            } catch let error as CloudantError {
+                throw error.adding {
+                    $0.itemIndex = index
+                    $0.kind = codec.kind.name
+                }
+            }
+        }
+        let makeID = options.makeDocumentID
+        let kindName = codec.kind.name
+        let revisions = try await write(code) { db in
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            let revisions = try incoming.enumerated().map { index, document in
+                do {
+                    return try writer.writeInteractive(document).rev
+                } catch let error as CloudantError {
+                    throw error.adding {
+                        $0.itemIndex = index
+                        $0.kind = kindName
+                        $0.documentID = document.id
+                    }
+                }
+            }
+            try writer.finish()
+            return revisions
+        }
+        notifier.publish(from: self)
+        return zip(items, revisions).map { item, rev in
+            var stored = item
+            stored.revId = rev
+            return stored
+        }
+    }
+}

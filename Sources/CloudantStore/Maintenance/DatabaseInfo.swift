@@ -1,0 +1,34 @@
+public import CloudantCore
+
+/// What `GET /db` reports about a store (spec D-64).
+public struct DatabaseInfo: Sendable, Hashable {
+    /// The store name.
+    public var name: String
+    /// Live documents.
+    public var documentCount: Int
+    /// Deleted documents (tombstones).
+    public var deletedDocumentCount: Int
+    /// The latest update sequence.
+    public var updateSeq: Int64
+    /// How many purges were applied.
+    public var purgeSeq: Int64
+    /// The SQLite file's size in bytes.
+    public var fileSize: Int64
+    /// The stored document bytes (bodies and attachments).
+    public var activeSize: Int64
+
+    /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
+    /// `instance_start_time`, `sizes`, `compact_running`, `disk_format_version`.
+    public var json: JSONValue {
+        [
+            "db_name": .string(name), "doc_count": .number(JSONNumber(documentCount)),
+            "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": .number(JSONNumber(updateSeq)),
+            "purge_seq": .number(JSONNumber(purgeSeq)), "instance_start_time": "0",
+            "sizes": [
+                "file": .number(JSONNumber(fileSize)), "active": .number(JSONNumber(activeSize)),
+                "external": .number(JSONNumber(activeSize)),
+            ],
+            "compact_running": false, "disk_format_version": 8,
+        ]
+    }
+}

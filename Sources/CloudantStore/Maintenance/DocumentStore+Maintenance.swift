@@ -1,0 +1,129 @@
+public import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    private typealias Documents = StoreSchema.Documents
+    private typealias Bodies = StoreSchema.RevisionBodies
+
+    /// Counts and sequences, as CouchDB's database info (spec D-64).
+    public func info() async throws -> DatabaseInfo {
+        try await read(.fetchFailed) { db in
+            let counts = try Row.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "
+                    + "COALESCE(SUM(LENGTH(\(Documents.body))), 0) FROM \(Documents.table)")
+            let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            return DatabaseInfo(
+                name: self.name, documentCount: counts?[0] ?? 0, deletedDocumentCount: counts?[1] ?? 0,
+                updateSeq: try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db),
+                purgeSeq: try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
+                fileSize: pageCount * pageSize, activeSize: counts?[2] ?? 0)
+        }
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems it found.
+    public func integrityCheck() async throws -> [String] {
+        try await read(.fetchFailed) { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// The number of revisions each document's history keeps (`_revs_limit`, default 1000; spec D-16).
+    public func revsLimit() async throws -> Int {
+        try await read(.fetchFailed) { db in Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db)) }
+    }
+
+    /// Sets `_revs_limit`; histories are stemmed to it on their next write.
+    /// - Throws: ``CloudantError`` `.invalidValue` when `limit` is below 1.
+    public func setRevsLimit(_ limit: Int) async throws {
+        guard limit >= 1 else {
+            throw CloudantError(.invalidValue, "revs_limit must be a positive integer.", context: .init(field: "revs_limit"))
+        }
+        try await write(.updateFailed) { db in try StoreInfo.set(StoreSchema.StoreInfo.revsLimit, to: limit, in: db) }
+    }
+
+    /// For each document, the revisions this store lacks and the leaves that may be their ancestors
+    /// (`_revs_diff`, spec D-49, D-50). Documents with nothing missing are left out.
+    public func revsDiff(_ request: [String: [String]]) async throws -> [String: RevisionDiff] {
+        let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
+        return try await read(.fetchFailed) { db in
+            var answer: [String: RevisionDiff] = [:]
+            for (id, revs) in parsed {
+                let tree = try DocumentRecord.fetch(id: id, in: db)?.tree ?? RevisionTree()
+                let diff = tree.revsDiff(revs)
+                guard !diff.missing.isEmpty else { continue }
+                answer[id] = diff
+            }
+            return answer
+        }
+    }
+
+    /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, and deletes
+    /// attachment bytes no kept revision refers to (spec D-14). Returns how many bodies were dropped.
+    @discardableResult
+    public func compact() async throws -> Int {
+        try await write(.updateFailed) { db in
+            let rowIDs = try Int64.fetchAll(db, sql: "SELECT DISTINCT \(Bodies.documentRowID) FROM \(Bodies.table)")
+            var dropped = 0
+            for rowID in rowIDs {
+                guard
+                    let row = try Row.fetchOne(
+                        db, sql: "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) WHERE \(Documents.rowID) = ?",
+                        arguments: [rowID])
+                else { continue }
+                var record = try DocumentRecord(row: row)
+                let released = record.tree.markBodiesMissingExceptLeaves()
+                guard !released.isEmpty else { continue }
+                try RevisionBody.delete(documentRowID: rowID, revs: released, in: db)
+                dropped += released.count
+                try record.save(in: db)
+            }
+            _ = try AttachmentBlob.deleteUnreferenced(in: db)
+            return dropped
+        }
+    }
+
+    /// Removes revisions completely, as if they had never been written (`_purge`). A document whose
+    /// every leaf is purged disappears. Returns the revisions purged per document.
+    @discardableResult
+    public func purge(_ request: [String: [String]]) async throws -> [String: [String]] {
+        let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
+        let makeID = options.makeDocumentID
+        let purged = try await write(.deleteFailed) { db in
+            var purged: [String: [String]] = [:]
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            for (id, revs) in parsed {
+                guard var record = try DocumentRecord.fetch(id: id, in: db), let rowID = record.rowID else { continue }
+                let before = Set(record.tree.allRevisions)
+                let removedLeaves = record.tree.purge(revs)
+                guard !removedLeaves.isEmpty else { continue }
+                purged[id] = removedLeaves.map(\.description)
+                let gone = before.subtracting(record.tree.allRevisions)
+                guard let winner = record.tree.winner else {
+                    try DocumentRecord.delete(rowID: rowID, in: db)
+                    continue
+                }
+                try RevisionBody.delete(documentRowID: rowID, revs: Array(gone), in: db)
+                if winner != record.winnerRev {
+                    let promoted = try RevisionBody.fetch(documentRowID: rowID, rev: winner, in: db)
+                    try RevisionBody.delete(documentRowID: rowID, revs: [winner], in: db)
+                    record.body = promoted?.body
+                    record.attachments = promoted?.attachments
+                    record.kind = promoted.flatMap { DocumentWriter.kind(of: $0.body) }
+                    record.winnerRev = winner
+                }
+                record.deleted = record.tree.isDeleted
+                record.seq = writer.sequence.next()
+                try record.save(in: db)
+            }
+            try writer.finish()
+            if !purged.isEmpty {
+                let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+                try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
+                _ = try AttachmentBlob.deleteUnreferenced(in: db)
+            }
+            return purged
+        }
+        notifier.publish(from: self)
+        return purged
+    }
+}

@@ -1,0 +1,161 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// One row of `documents`: a document's tree and its winner. Internal to the storage layer.
+struct DocumentRecord {
+    private typealias Columns = StoreSchema.Documents
+
+    var rowID: Int64?
+    var id: String
+    var tree: RevisionTree
+    var winnerRev: RevisionID
+    var deleted: Bool
+    var seq: Int64
+    var kind: String?
+    /// The winner's body (JSON bytes without `_` members); nil only when the winner's body was never
+    /// received (a replicated stub history).
+    var body: [UInt8]?
+    /// The winner's attachment metadata (storage JSON bytes); nil when it has none.
+    var attachments: [UInt8]?
+
+    static let selectColumns =
+        "\(Columns.rowID), \(Columns.id), \(Columns.tree), \(Columns.winnerRev), \(Columns.deleted), \(Columns.seq), "
+        + "\(Columns.kind), \(Columns.body), \(Columns.attachments)"
+
+    init(
+        rowID: Int64?, id: String, tree: RevisionTree, winnerRev: RevisionID, deleted: Bool, seq: Int64,
+        kind: String?, body: [UInt8]?, attachments: [UInt8]?
+    ) {
+        self.rowID = rowID
+        self.id = id
+        self.tree = tree
+        self.winnerRev = winnerRev
+        self.deleted = deleted
+        self.seq = seq
+        self.kind = kind
+        self.body = body
+        self.attachments = attachments
+    }
+
+    init(row: Row) throws {
+        rowID = row[0]
+        id = row[1]
+        let treeBytes: Data = row[2]
+        tree = try RevisionTree(decoding: Array(treeBytes))
+        winnerRev = try RevisionID(parsing: row[3] as String)
+        deleted = row[4]
+        seq = row[5]
+        kind = row[6]
+        body = (row[7] as Data?).map { Array($0) }
+        attachments = (row[8] as Data?).map { Array($0) }
+    }
+
+    static func fetch(id: String, in db: Database) throws -> DocumentRecord? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map(DocumentRecord.init(row:))
+    }
+
+    /// Inserts or updates the row, setting `rowID` on insert.
+    mutating func save(in db: Database) throws {
+        let treeData = Data(tree.encoded())
+        let bodyData = body.map { String(decoding: $0, as: UTF8.self) }
+        let attachmentData = attachments.map { String(decoding: $0, as: UTF8.self) }
+        if let rowID {
+            let statement = try db.cachedStatement(
+                sql: "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.winnerRev) = ?, \(Columns.deleted) = ?, "
+                    + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? "
+                    + "WHERE \(Columns.rowID) = ?")
+            try statement.execute(arguments: [
+                treeData, winnerRev.description, deleted, seq, kind, bodyData, attachmentData, rowID,
+            ])
+        } else {
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
+                    + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            try statement.execute(arguments: [
+                id, treeData, winnerRev.description, deleted, seq, kind, bodyData, attachmentData,
+            ])
+            rowID = db.lastInsertedRowID
+        }
+    }
+
+    static func delete(rowID: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(Columns.table) WHERE \(Columns.rowID) = ?", arguments: [rowID])
+    }
+}
+
+/// A stored revision body other than the winner's. Internal to the storage layer.
+struct RevisionBody {
+    private typealias Columns = StoreSchema.RevisionBodies
+
+    var body: [UInt8]
+    var attachments: [UInt8]?
+
+    static func fetch(documentRowID: Int64, rev: RevisionID, in db: Database) throws -> RevisionBody? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(Columns.body), \(Columns.attachments) FROM \(Columns.table) "
+                + "WHERE \(Columns.documentRowID) = ? AND \(Columns.rev) = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [documentRowID, rev.description]) else { return nil }
+        let body: Data = row[0]
+        let attachments: Data? = row[1]
+        return RevisionBody(body: Array(body), attachments: attachments.map { Array($0) })
+    }
+
+    func save(documentRowID: Int64, rev: RevisionID, in db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(Columns.table) (\(Columns.documentRowID), \(Columns.rev), \(Columns.body), "
+                + "\(Columns.attachments)) VALUES (?, ?, ?, ?)")
+        try statement.execute(arguments: [
+            documentRowID, rev.description, String(decoding: body, as: UTF8.self),
+            attachments.map { String(decoding: $0, as: UTF8.self) },
+        ])
+    }
+
+    static func delete(documentRowID: Int64, revs: [RevisionID], in db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "DELETE FROM \(Columns.table) WHERE \(Columns.documentRowID) = ? AND \(Columns.rev) = ?")
+        for rev in revs { try statement.execute(arguments: [documentRowID, rev.description]) }
+    }
+
+    static func revisions(documentRowID: Int64, in db: Database) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT \(Columns.rev) FROM \(Columns.table) WHERE \(Columns.documentRowID) = ?",
+            arguments: [documentRowID])
+    }
+}
+
+/// Attachment bytes, stored once per digest. Internal to the storage layer.
+enum AttachmentBlob {
+    private typealias Columns = StoreSchema.AttachmentBlobs
+
+    static func save(digest: String, bytes: [UInt8], in db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO \(Columns.table) (\(Columns.digest), \(Columns.data)) VALUES (?, ?)")
+        try statement.execute(arguments: [digest, Data(bytes)])
+    }
+
+    static func fetch(digest: String, in db: Database) throws -> [UInt8]? {
+        try Data.fetchOne(
+            db, sql: "SELECT \(Columns.data) FROM \(Columns.table) WHERE \(Columns.digest) = ?", arguments: [digest]
+        ).map { Array($0) }
+    }
+
+    /// Deletes blobs no stored revision refers to any more; returns how many were deleted.
+    static func deleteUnreferenced(in db: Database) throws -> Int {
+        // Referenced digests are found in the attachment JSON of winners and of kept revisions.
+        let documents = StoreSchema.Documents.self, bodies = StoreSchema.RevisionBodies.self
+        try db.execute(
+            sql: """
+                DELETE FROM \(Columns.table) WHERE \(Columns.digest) NOT IN (
+                    SELECT json_extract(value, '$.digest') FROM \(documents.table), json_each(\(documents.table).\(documents.attachments))
+                    WHERE \(documents.table).\(documents.attachments) IS NOT NULL
+                    UNION
+                    SELECT json_extract(value, '$.digest') FROM \(bodies.table), json_each(\(bodies.table).\(bodies.attachments))
+                    WHERE \(bodies.table).\(bodies.attachments) IS NOT NULL)
+                """)
+        return db.changesCount
+    }
+}

@@ -1,0 +1,111 @@
+internal import GRDB
+
+/// The SQLite schema of a store: every table and column name in one place, and the named, append-only
+/// migrations that create them. Never edit a shipped migration; append a new one.
+///
+/// Bodies and attachment metadata are JSON text, so SQLite's JSON functions (and the query engine's
+/// indexes) can read them.
+///
+/// - `documents`: one row per document: its revision tree, its winner's revision, deletion flag, update
+///   sequence, entity kind, and the winner's body and attachment metadata inline (so the common case, a
+///   document with one live leaf, is one row).
+/// - `revision_bodies`: bodies of every other revision still kept (losing leaves, and ancestors until
+///   compaction).
+/// - `attachment_blobs`: attachment bytes, stored once per digest.
+/// - `local_documents`: `_local/` documents (no history, never replicated).
+/// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
+enum StoreSchema {
+    enum Documents {
+        static let table = "documents"
+        static let rowID = "rowid"
+        static let id = "id"
+        static let tree = "tree"
+        static let winnerRev = "winner_rev"
+        static let deleted = "deleted"
+        static let seq = "seq"
+        static let kind = "kind"
+        static let body = "body"
+        static let attachments = "attachments"
+    }
+
+    enum RevisionBodies {
+        static let table = "revision_bodies"
+        static let documentRowID = "doc_rowid"
+        static let rev = "rev"
+        static let body = "body"
+        static let attachments = "attachments"
+    }
+
+    enum AttachmentBlobs {
+        static let table = "attachment_blobs"
+        static let digest = "digest"
+        static let data = "data"
+    }
+
+    enum LocalDocuments {
+        static let table = "local_documents"
+        static let id = "id"
+        static let rev = "rev"
+        static let body = "body"
+    }
+
+    enum StoreInfo {
+        static let table = "store_info"
+        static let key = "key"
+        static let value = "value"
+        static let updateSeq = "update_seq"
+        static let purgeSeq = "purge_seq"
+        static let revsLimit = "revs_limit"
+        static let uuid = "uuid"
+    }
+
+    /// The migrations in the order they apply; the identifiers are data and never change.
+    static func migrator(uuid: String) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("2026-11-21-documents-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE documents (
+                        rowid INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        tree BLOB NOT NULL,
+                        winner_rev TEXT NOT NULL,
+                        deleted INTEGER NOT NULL,
+                        seq INTEGER NOT NULL,
+                        kind TEXT,
+                        body TEXT,
+                        attachments TEXT
+                    );
+                    CREATE UNIQUE INDEX documents_by_seq ON documents(seq);
+                    CREATE INDEX documents_by_kind ON documents(kind, id) WHERE kind IS NOT NULL AND deleted = 0;
+                    CREATE TABLE revision_bodies (
+                        doc_rowid INTEGER NOT NULL REFERENCES documents(rowid) ON DELETE CASCADE,
+                        rev TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        attachments TEXT,
+                        PRIMARY KEY (doc_rowid, rev)
+                    );
+                    CREATE TABLE attachment_blobs (
+                        digest TEXT PRIMARY KEY,
+                        data BLOB NOT NULL
+                    );
+                    CREATE TABLE local_documents (
+                        id TEXT PRIMARY KEY,
+                        rev INTEGER NOT NULL,
+                        body TEXT NOT NULL
+                    );
+                    CREATE TABLE store_info (
+                        key TEXT PRIMARY KEY,
+                        value NOT NULL
+                    );
+                    """)
+            try db.execute(
+                sql: "INSERT INTO store_info (key, value) VALUES (?, 0), (?, 0), (?, 1000), (?, ?)",
+                arguments: [StoreInfo.updateSeq, StoreInfo.purgeSeq, StoreInfo.revsLimit, StoreInfo.uuid, uuid])
+        }
+        return migrator
+    }
+
+    /// The identifiers of every migration, in order (tests assert the applied list equals this).
+    static let migrationIdentifiers = ["2026-11-21-documents-v1"]
+}

@@ -1,0 +1,116 @@
+internal import CloudantCore
+public import Foundation
+internal import GRDB
+
+/// A CouchDB-compatible document store in one SQLite file.
+///
+/// Documents are JSON objects with CouchDB revision trees: every write names the revision it edits, the
+/// store mints the next one, keeps conflicts as branches and picks the same winner CouchDB would. Typed
+/// `Codable` entities are stored as documents of a registered kind (see `add(_:)`).
+///
+/// ```swift
+/// let store = try DocumentStore.open(name: "patients")          // ./cloudant-data/patients.sqlite
+/// let created = try await store.put(["_id": "p1", "name": "Ada"])
+/// let doc = try await store.document(id: "p1")                   // ["_id": "p1", "_rev": "1-…", "name": "Ada"]
+/// ```
+///
+/// The store is `Sendable`: share one instance. SQLite runs in WAL mode with one writer and concurrent
+/// readers; every write call is one transaction.
+public final class DocumentStore: Sendable {
+    /// The store's name (its database name for CouchDB).
+    public let name: String
+    /// The SQLite file.
+    public let fileURL: URL
+    /// How the store was opened.
+    public let options: StoreOptions
+    /// A stable identity for this store, used by replication ids.
+    public let uuid: String
+
+    let pool: DatabasePool
+    let notifier = ChangeNotifier()
+
+    private init(name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, uuid: String) {
+        self.name = name
+        self.fileURL = fileURL
+        self.options = options
+        self.pool = pool
+        self.uuid = uuid
+    }
+
+    /// Opens (creating if needed) the store `name` in `directory`.
+    ///
+    /// Opening never scans documents: it opens the file, applies pending migrations and reads one row.
+    /// - Throws: ``CloudantError`` `.invalidValue` for a bad name, `.fetchFailed` when the file cannot be
+    ///   opened (the underlying SQLite error is attached).
+    public static func open(
+        name: String, in directory: StoreDirectory = StoreDirectory(), options: StoreOptions = StoreOptions()
+    ) throws -> DocumentStore {
+        let url = try directory.fileURL(forStore: name)
+        return try open(name: name, fileURL: url, options: options)
+    }
+
+    /// Opens (creating if needed) a store at an explicit file location.
+    public static func open(name: String, fileURL: URL, options: StoreOptions = StoreOptions()) throws -> DocumentStore {
+        do {
+            if !options.readOnly {
+                try FileManager.default.createDirectory(
+                    at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            }
+            var configuration = Configuration()
+            configuration.readonly = options.readOnly
+            configuration.foreignKeysEnabled = true
+            configuration.busyMode = .timeout(10)
+            configuration.label = name
+            configuration.prepareDatabase { db in
+                // WAL (set by DatabasePool) with NORMAL sync: a commit survives a process crash
+                // (kill -9); only an OS crash or power loss can lose the last commits.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+            let uuid = StoreOptions.randomHexID()
+            if !options.readOnly {
+                try StoreSchema.migrator(uuid: uuid).migrate(pool)
+            }
+            let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
+            return DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = name }
+        } catch {
+            throw CloudantError(
+                .fetchFailed, "Could not open the store file; check the path and its permissions.",
+                context: .init(database: name), underlying: error)
+        }
+    }
+
+    /// The identifiers of the schema migrations applied to this file, in order.
+    public func appliedMigrations() async throws -> [String] {
+        try await read(.fetchFailed) { db in try StoreSchema.migrator(uuid: "").appliedMigrations(db) }
+    }
+
+    // MARK: Transactions with typed errors
+
+    /// Runs `body` in the write transaction, mapping SQLite errors to `code`.
+    func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch {
+            throw CloudantError(
+                code, "The store could not complete the write; nothing was changed.",
+                context: .init(database: name), underlying: error)
+        }
+    }
+
+    /// Runs `body` on a reader, mapping SQLite errors to `code`.
+    func read<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch {
+            throw CloudantError(
+                code, "The store could not be read.", context: .init(database: name), underlying: error)
+        }
+    }
+}

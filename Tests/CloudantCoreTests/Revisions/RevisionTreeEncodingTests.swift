@@ -1,0 +1,76 @@
+import CloudantCore
+import Testing
+
+@Suite("Revision tree: storage encoding")
+struct RevisionTreeEncodingTests {
+    @Test func emptyTreeRoundTrips() throws {
+        let bytes = RevisionTree().encoded()
+        #expect(bytes == [1, 0])
+        #expect(try RevisionTree(decoding: bytes) == RevisionTree())
+    }
+
+    @Test func craftedTreeRoundTripsWithEveryFlagAndHashForm() throws {
+        var tree = try makeTree(
+            "1-967a00dff5e02add41819138abb3284d 2-ABC 3-7051cbe5c8faecd085a3fa619e6e6337",
+            "1-967a00dff5e02add41819138abb3284d 2-ünï-cödé*", "7-x-y", "300-z 301-q*")
+        try tree.write("4-d", naming: "3-7051cbe5c8faecd085a3fa619e6e6337")
+        tree.markBodiesMissingExceptLeaves()
+        let unusual = RevisionID(generation: 1, hash: "7051CBE5C8FAECD085A3FA619E6E6337")  // minted verbatim
+        var second = RevisionTree()
+        try second.addChild(unusual, of: nil, deleted: false)
+
+        for original in [tree, second] {
+            let decoded = try RevisionTree(decoding: original.encoded())
+            #expect(decoded == original)
+            #expect(decoded.winner == original.winner)
+            #expect(decoded.description == original.description)
+        }
+    }
+
+    @Test func equalTreesEncodeToEqualBytes() throws {
+        let oneWay = try makeTree("1-a 2-b 3-c", "1-a 2-x", "5-q")
+        let otherWay = try makeTree("5-q", "1-a 2-x", "1-a 2-b 3-c")
+        #expect(oneWay.encoded() == otherWay.encoded())
+        #expect(try RevisionTree(decoding: oneWay.encoded()[...]) == oneWay)  // any byte collection
+    }
+
+    @Test func linearHistoryOfHexRevisionsCostsNineteenBytesARevision() throws {
+        var tree = RevisionTree()
+        var parent: RevisionID?
+        for generation in 1...1000 {
+            let hash = String(repeating: String(generation % 16, radix: 16), count: 24) + hexSuffix(generation)
+            let revision = RevisionID(generation: generation, hash: hash)
+            try tree.addChild(revision, of: parent, deleted: false)
+            parent = revision
+        }
+        let bytes = tree.encoded()
+        #expect(bytes.count <= 2 + 3 + 1000 * 19)
+        #expect(try RevisionTree(decoding: bytes) == tree)
+    }
+
+    @Test func corruptBytesAreRejectedWithAPosition() throws {
+        let good = try makeTree("1-967a00dff5e02add41819138abb3284d 2-b", "1-967a00dff5e02add41819138abb3284d 2-c")
+            .encoded()
+        var badFlags = good
+        badFlags[badFlags.count - 5] |= 0x10  // the last node's flags now claim an unknown bit
+        let candidates: [[UInt8]] = [
+            [], [2, 0], [1], [1, 1], Array(good.dropLast()), good + [0], badFlags,
+            [1, 1, 0x02, 0, 1, 0x61],  // generation 0
+            [1, 2, 0x02, 1, 1, 0x62, 0x02, 0, 1, 0x61],  // out of order
+            [1, 2, 0x02, 1, 1, 0x61, 0x06, 0, 1, 1, 0x62],  // parent not one generation older
+            [1, 1, 0x06, 1, 1, 1, 0x61],  // parent link out of range
+            [1, 1, 0x02, 1, 2, 0xC3, 0x28],  // invalid UTF-8
+            [1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],  // absurd count
+        ]
+        for bytes in candidates {
+            let error = expectError(.invalidValue) { _ = try RevisionTree(decoding: bytes) }
+            #expect(error?.context.position != nil)
+            #expect(error?.message.hasPrefix("The stored revision tree is corrupt") == true)
+        }
+    }
+
+    private func hexSuffix(_ value: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - text.count) + text
+    }
+}

@@ -1,0 +1,174 @@
+import CloudantCore
+import CloudantStore
+import Testing
+
+@Suite("Interactive writes (new_edits=true)")
+struct InteractiveWriteTests {
+    @Test func aNewDocumentGetsGenerationOneAndA32HexRevision() async throws {
+        let temp = try TemporaryStore()
+        let result = try await temp.store.put(["_id": "a", "v": 1])
+        #expect(result.id == "a")
+        let parsed = try RevisionID(parsing: result.rev)
+        #expect(parsed.generation == 1)
+        #expect(parsed.hash.count == 32)
+        #expect(parsed.hash.allSatisfy { "0123456789abcdef".contains($0) })
+        let doc = try await temp.store.document(id: "a")
+        #expect(doc == ["_id": "a", "_rev": .string(result.rev), "v": 1])
+    }
+
+    @Test func revisionsAreDeterministicForTheSameEditOnTheSameParent_D12() async throws {
+        let one = try TemporaryStore(), two = try TemporaryStore()
+        let first = try await one.store.put(["_id": "a", "v": 1, "w": ["x": 1, "y": 2]])
+        let second = try await two.store.put(["_id": "a", "w": ["y": 2, "x": 1], "v": 1])
+        #expect(first.rev == second.rev)
+        let other = try TemporaryStore()
+        #expect(try await other.store.put(["_id": "a", "v": 2]).rev != first.rev)
+    }
+
+    @Test func anEditNamingTheCurrentLeafCreatesTheNextGeneration_D17() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a", "v": 1])
+        let second = try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
+        #expect(try RevisionID(parsing: second.rev).generation == 2)
+        #expect(try await temp.store.document(id: "a")["v"] == 2)
+    }
+
+    @Test func aStaleRevisionIsAConflictAndChangesNothing_D17() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a", "v": 1])
+        try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
+        let before = try await temp.store.info()
+        let error = await #expect(throws: CloudantError.self) {
+            try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 3])
+        }
+        #expect(error?.code == .conflict)
+        #expect(error?.message.hasPrefix("Document update conflict.") == true)
+        #expect(error?.context.documentID == "a")
+        #expect(try await temp.store.document(id: "a")["v"] == 2)
+        #expect(try await temp.store.info().updateSeq == before.updateSeq)
+    }
+
+    @Test func writingAnExistingDocumentWithoutARevisionIsAConflict_D18() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a", "v": 1])
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "a", "v": 2]) }
+        #expect(error?.code == .conflict)
+    }
+
+    @Test func aDeletedDocumentIsRecreatedAsAChildOfItsTombstone_D18() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a", "v": 1])
+        let tombstone = try await temp.store.delete(id: "a", rev: first.rev)
+        #expect(try RevisionID(parsing: tombstone.rev).generation == 2)
+        let deleted = await #expect(throws: CloudantError.self) { try await temp.store.document(id: "a") }
+        #expect(deleted?.code == .notFound)
+        #expect(deleted?.message == "deleted")
+
+        // COUCHDB-292: while the whole document is deleted, naming any revision is a conflict.
+        let named = await #expect(throws: CloudantError.self) {
+            try await temp.store.put(["_id": "a", "_rev": .string(tombstone.rev), "v": 2])
+        }
+        #expect(named?.code == .conflict)
+
+        let recreated = try await temp.store.put(["_id": "a", "v": 3])
+        #expect(try RevisionID(parsing: recreated.rev).generation == 3)
+        #expect(try await temp.store.document(id: "a")["v"] == 3)
+    }
+
+    @Test func aTombstoneForANeverSeenIdIsGenerationOne_D19() async throws {
+        let temp = try TemporaryStore()
+        let result = try await temp.store.put(["_id": "ghost", "_deleted": true])
+        #expect(try RevisionID(parsing: result.rev).generation == 1)
+        #expect(try await temp.store.info().deletedDocumentCount == 1)
+    }
+
+    @Test func deletingAMissingDocumentIsNotFound() async throws {
+        let temp = try TemporaryStore()
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.delete(id: "nope", rev: rev(1, "a")) }
+        #expect(error?.code == .notFound)
+    }
+
+    @Test func documentsWithoutAnIdGetAGeneratedOne_D2() async throws {
+        let temp = try TemporaryStore()
+        let result = try await temp.store.put(["v": 1])
+        #expect(result.id == "generated-0001")
+    }
+
+    @Test(arguments: ["_bad", "_design/", "_local/", ""])
+    func illegalIdsAreTypedErrorsAndWriteNothing_D1(id: String) async throws {
+        let temp = try TemporaryStore()
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": .string(id), "v": 1]) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.couchDB.error == "illegal_docid")
+        #expect(try await temp.store.info().updateSeq == 0)
+    }
+
+    @Test func aNonStringIdIsIllegal_D1() async throws {
+        let temp = try TemporaryStore()
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": 7]) }
+        #expect(error?.couchDB.error == "illegal_docid")
+    }
+
+    @Test(arguments: ["abc", "0-", "x-abc", "1-" + String(repeating: "z", count: 32), "-1-a"])
+    func malformedRevisionsAreTypedErrors_D6(revision: String) async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a"])
+        let error = await #expect(throws: CloudantError.self) {
+            try await temp.store.put(["_id": "a", "_rev": .string(revision)])
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(try await temp.store.info().updateSeq == 1)
+    }
+
+    @Test func anUnknownSpecialMemberIsADocumentValidationError_D3() async throws {
+        let temp = try TemporaryStore()
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "a", "_weird": 1]) }
+        #expect(error?.code == .documentValidation)
+        #expect(error?.message == "Bad special document member: _weird")
+    }
+
+    @Test func ignoredSpecialMembersAreDroppedAndPassThroughMembersKept_D3() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a", "_conflicts": ["x"], "_access": ["u"], "v": 1])
+        let doc = try await temp.store.document(id: "a")
+        #expect(doc["_conflicts"] == nil)
+        #expect(doc["_access"] == ["u"])
+    }
+
+    @Test func memberOrderIsKeptAsWritten() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a", "zeta": 1, "alpha": 2, "mid": 3])
+        #expect(try await temp.store.document(id: "a").keys == ["_id", "_rev", "zeta", "alpha", "mid"])
+    }
+
+    @Test func bulkDocsReportsEachDocumentAndAFailureDoesNotStopTheOthers_D46() async throws {
+        let temp = try TemporaryStore()
+        let results = try await temp.store.bulkDocs([
+            ["_id": "a", "v": 1], ["_id": "_bad"], "not an object", ["_id": "b", "_rev": .string(rev(1, "c"))],
+            ["_id": "c"],
+        ])
+        #expect(results.count == 5)
+        #expect(results[0].result?.id == "a")
+        #expect(results[1].error?.couchDB.error == "illegal_docid")
+        #expect(results[2].error?.code == .invalidValue)
+        #expect(results[3].error?.code == .conflict)
+        #expect(results[3].json["error"] == "conflict")
+        #expect(results[3].json["id"] == "b")
+        #expect(results[4].result?.id == "c")
+        #expect(try await temp.store.allDocs().rows.count == 2)
+    }
+
+    @Test func theSameIdTwiceInOneBatchConflictsOnTheSecond() async throws {
+        let temp = try TemporaryStore()
+        let results = try await temp.store.bulkDocs([["_id": "a", "v": 1], ["_id": "a", "v": 2]])
+        #expect(results[0].result != nil)
+        #expect(results[1].error?.code == .conflict)
+    }
+
+    @Test func committedWritesSurviveReopeningTheFile() async throws {
+        let temp = try TemporaryStore()
+        let written = try await temp.store.put(["_id": "a", "v": 1])
+        let reopened = try temp.reopen()
+        #expect(try await reopened.document(id: "a").rev == written.rev)
+    }
+}

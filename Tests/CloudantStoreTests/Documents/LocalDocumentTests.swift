@@ -1,0 +1,41 @@
+import CloudantCore
+import CloudantStore
+import Testing
+
+@Suite("Local documents")
+struct LocalDocumentTests {
+    @Test func localDocumentsHaveZeroGenerationRevisionsAndNoHistory_D35() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "_local/checkpoint", "seq": 1])
+        #expect(first.rev == "0-1")
+        let second = try await temp.store.putLocal(id: "_local/checkpoint", body: ["seq": 2], rev: first.rev)
+        #expect(second.rev == "0-2")
+        #expect(try await temp.store.document(id: "_local/checkpoint") == ["_id": "_local/checkpoint", "_rev": "0-2", "seq": 2])
+    }
+
+    @Test func aStaleLocalRevisionIsAConflictLikePouchDB_D35() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.putLocal(id: "_local/x", body: ["v": 1])
+        let error = await #expect(throws: CloudantError.self) {
+            try await temp.store.putLocal(id: "_local/x", body: ["v": 2])
+        }
+        #expect(error?.code == .conflict)
+    }
+
+    @Test func localDocumentsStayOutOfChangesAndAllDocs_D34() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.putLocal(id: "_local/x", body: ["v": 1])
+        try await temp.store.put(["_id": "a"])
+        #expect(try await temp.store.changes().results.map(\.id) == ["a"])
+        #expect(try await temp.store.allDocs().totalRows == 1)
+        #expect(try await temp.store.info().updateSeq == 1)
+    }
+
+    @Test func deletingALocalDocumentNeedsItsRevision() async throws {
+        let temp = try TemporaryStore()
+        let written = try await temp.store.putLocal(id: "_local/x", body: [:])
+        #expect(try await temp.store.deleteLocal(id: "_local/x", rev: written.rev).rev == "0-0")
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.localDocument(id: "_local/x") }
+        #expect(error?.code == .notFound)
+    }
+}

@@ -1,0 +1,91 @@
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+@Suite("Compaction, purge, info and schema")
+struct MaintenanceTests {
+    @Test func compactionDropsOldBodiesButKeepsTheTreeAndLeaves_D14() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a", "v": 1])
+        let second = try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
+        #expect(try await temp.store.document(id: "a", options: ReadOptions(rev: first.rev))["v"] == 1)
+        #expect(try await temp.store.compact() == 1)
+        let gone = await #expect(throws: CloudantError.self) {
+            try await temp.store.document(id: "a", options: ReadOptions(rev: first.rev))
+        }
+        #expect(gone?.code == .notFound)
+        let doc = try await temp.store.document(id: "a", options: ReadOptions(revs: true, revsInfo: true))
+        #expect(doc.rev == second.rev)
+        #expect(doc["_revisions"]?["ids"]?.arrayValue?.count == 2)
+        #expect(doc["_revs_info"]?.arrayValue?.map { $0["status"] } == ["available", "missing"])
+    }
+
+    @Test func compactionKeepsLosingLeafBodiesAndDeletesUnreferencedAttachmentBytes() async throws {
+        let temp = try TemporaryStore()
+        _ = try await temp.store.bulkDocs([["_id": "d", "_rev": .string(rev(1, "b")), "side": "b"]], newEdits: false)
+        _ = try await temp.store.bulkDocs([["_id": "d", "_rev": .string(rev(1, "c")), "side": "c"]], newEdits: false)
+        let first = try await temp.store.put(["_id": "e", "_attachments": ["x": ["content_type": "text/plain", "data": "YQ=="]]])
+        try await temp.store.put(["_id": "e", "_rev": .string(first.rev)])
+        try await temp.store.compact()
+        #expect(try await temp.store.document(id: "d", options: ReadOptions(rev: rev(1, "b")))["side"] == "b")
+        let error = await #expect(throws: CloudantError.self) {
+            try await temp.store.attachment(documentID: "e", name: "x", rev: first.rev)
+        }
+        #expect(error?.code == .notFound)
+    }
+
+    @Test func purgingTheOnlyLeafRemovesTheDocumentEntirely() async throws {
+        let temp = try TemporaryStore()
+        let written = try await temp.store.put(["_id": "a"])
+        let purged = try await temp.store.purge(["a": [written.rev]])
+        #expect(purged == ["a": [written.rev]])
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.document(id: "a") }
+        #expect(error?.message == "missing")
+        #expect(try await temp.store.info().purgeSeq == 1)
+        #expect(try await temp.store.revsDiff(["a": [written.rev]])["a"]?.missing.map(\.description) == [written.rev])
+    }
+
+    @Test func purgingTheWinnerPromotesTheOtherLeaf() async throws {
+        let temp = try TemporaryStore()
+        _ = try await temp.store.bulkDocs([["_id": "d", "_rev": .string(rev(1, "b")), "side": "b"]], newEdits: false)
+        _ = try await temp.store.bulkDocs([["_id": "d", "_rev": .string(rev(1, "c")), "side": "c"]], newEdits: false)
+        try await temp.store.purge(["d": [rev(1, "c")]])
+        let doc = try await temp.store.document(id: "d", options: ReadOptions(conflicts: true))
+        #expect(doc.rev == rev(1, "b"))
+        #expect(doc["side"] == "b")
+        #expect(doc["_conflicts"] == nil)
+    }
+
+    @Test func infoCountsLiveAndDeletedDocumentsLikeCouchDB_D64() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a"])
+        let b = try await temp.store.put(["_id": "b"])
+        try await temp.store.delete(id: "b", rev: b.rev)
+        let info = try await temp.store.info()
+        #expect(info.documentCount == 1)
+        #expect(info.deletedDocumentCount == 1)
+        #expect(info.updateSeq == 3)
+        #expect(info.json["db_name"] == "test")
+        #expect(info.json["instance_start_time"] == "0")
+    }
+
+    @Test func theAppliedMigrationsAreTheNamedAppendOnlyList() async throws {
+        let temp = try TemporaryStore()
+        #expect(try await temp.store.appliedMigrations() == ["2026-11-21-documents-v1"])
+        #expect(try await temp.reopen().appliedMigrations() == ["2026-11-21-documents-v1"])
+    }
+
+    @Test func theStoreFileIsInWALModeAndPassesIntegrityCheck() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a"])
+        #expect(FileManager.default.fileExists(atPath: temp.store.fileURL.path + "-wal"))
+        #expect(try await temp.store.integrityCheck() == ["ok"])
+    }
+
+    @Test func aStoreUUIDIsStableAcrossReopening() async throws {
+        let temp = try TemporaryStore()
+        #expect(temp.store.uuid.count == 32)
+        #expect(try temp.reopen().uuid == temp.store.uuid)
+    }
+}
