@@ -38,7 +38,11 @@ struct BenchmarkGroup {
             let ratio = medians[index] / medians[0]
             let rate = Double(operations) / medians[index]
             var line = "  \(benchmarkCase.name.padding(toLength: 40, withPad: " ", startingAt: 0))"
-            line += String(format: "%9.3f s  %12.0f %@/s", medians[index], rate, unit)
+            if medians[index] < 0.1 {
+                line += String(format: "%8.2f ms  %12.0f %@/s", medians[index] * 1000, rate, unit)
+            } else {
+                line += String(format: "%9.3f s  %12.0f %@/s", medians[index], rate, unit)
+            }
             if index > 0 {
                 line += String(format: "  %5.2f× baseline", ratio)
                 if let target { line += ratio <= target ? "  (target ≤ \(target)×: met)" : "  (target ≤ \(target)×: MISSED)" }

@@ -16,4 +16,9 @@ struct CouchErrorBodyTests {
         #expect(body.error == name)
         #expect(body.json == ["error": .string(name), "reason": "Document update conflict."])
     }
+
+    @Test func aConflictAlwaysCarriesCouchDBsExactReason() {
+        let body = CouchErrorBody(CloudantError(.conflict, "Document update conflict. Read the document again."))
+        #expect(body.reason == "Document update conflict.")
+    }
 }

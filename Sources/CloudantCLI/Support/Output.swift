@@ -14,7 +14,9 @@ enum Output {
     static func printError(_ error: any Error) {
         let body: JSONValue
         if let error = error as? CloudantError {
-            var object: JSONObject = ["error": .string(error.couchDB.error), "reason": .string(error.message)]
+            var object: JSONObject = ["error": .string(error.couchDB.error), "reason": .string(error.couchDBReason)]
+            // CouchDB's reason, then what to do about it (for a person at a terminal).
+            if error.message != error.couchDBReason { object["advice"] = .string(error.message) }
             if let id = error.context.documentID { object["id"] = .string(id) }
             if let database = error.context.database { object["db"] = .string(database) }
             if let field = error.context.field { object["field"] = .string(field) }

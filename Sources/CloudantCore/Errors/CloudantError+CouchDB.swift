@@ -21,8 +21,14 @@ extension CloudantError {
         }
     }
 
+    /// The `reason` CouchDB writes for this error. Clients match some reasons exactly (a conflict is always
+    /// "Document update conflict."), so those are CouchDB's words; the rest are this error's message.
+    public var couchDBReason: String {
+        code == .conflict ? "Document update conflict." : message
+    }
+
     /// CouchDB's `{"error": …, "reason": …}` object for this error.
     public var couchDBBody: JSONValue {
-        ["error": .string(couchDB.error), "reason": .string(message)]
+        ["error": .string(couchDB.error), "reason": .string(couchDBReason)]
     }
 }

@@ -32,7 +32,7 @@ extension RevisionTree {
     /// let same = try RevisionTree(decoding: blob)   // same == tree
     /// ```
     public func encoded() -> [UInt8] {
-        let ordered = entries.sorted { $0.key < $1.key }
+        let ordered = orderedPositions()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(2 + ordered.count * 20)
         bytes.append(Self.formatVersion)
@@ -43,24 +43,24 @@ extension RevisionTree {
         // A parent is one generation older, so it lies in the previous generation's run of the sorted
         // nodes: a binary search there finds it without hashing.
         var parentCandidates = 0..<0
-        for (index, (revision, entry)) in ordered.enumerated() {
+        for (index, position) in ordered.enumerated() {
+            let (revision, entry) = entries[position]
             if revision.generation != previousGeneration {
                 parentCandidates = revision.generation == previousGeneration + 1 ? generationStart..<index : index..<index
                 generationStart = index
             }
-            let parentIndex = entry.parent.flatMap { Self.index(of: $0, in: ordered, within: parentCandidates) }
-            let hex = Self.isLowercaseHex32(revision.hash)
+            let parentIndex = entry.parent.flatMap { self.index(of: $0, in: ordered, within: parentCandidates) }
             var flags: UInt8 = 0
             if entry.deleted { flags |= Flag.deleted }
             if entry.bodyAvailable { flags |= Flag.bodyAvailable }
             if parentIndex != nil { flags |= Flag.hasParent }
-            if hex { flags |= Flag.hexHash }
+            let flagsPosition = bytes.count
             bytes.append(flags)
             Self.appendVarint(UInt64(revision.generation - previousGeneration), to: &bytes)
             previousGeneration = revision.generation
             if let parentIndex { Self.appendVarint(UInt64(index - parentIndex), to: &bytes) }
-            if hex {
-                Self.appendHexBytes(of: revision.hash, to: &bytes)
+            if Self.appendHexBytes(of: revision.hash, to: &bytes) {
+                bytes[flagsPosition] |= Flag.hexHash
             } else {
                 Self.appendVarint(UInt64(revision.hash.utf8.count), to: &bytes)
                 bytes.append(contentsOf: revision.hash.utf8)
@@ -178,16 +178,43 @@ extension RevisionTree {
         }
     }
 
-    private static func index(
-        of revision: RevisionID, in ordered: [(key: RevisionID, value: Entry)], within range: Range<Int>
+    /// The positions of the entries in revision order. Generations are small dense integers, so a counting
+    /// sort on them (then sorting the rare same-generation runs by hash) beats comparing and moving whole
+    /// entries; sorting positions rather than entries avoids copying their strings.
+    private func orderedPositions() -> [Dictionary<RevisionID, Entry>.Index] {
+        let positions = Array(entries.indices)
+        guard let lowest = entries.keys.lazy.map(\.generation).min(),
+            let highest = entries.keys.lazy.map(\.generation).max(), highest - lowest <= 4 * entries.count + 16
+        else {
+            return positions.sorted { entries[$0].key < entries[$1].key }
+        }
+        var starts = [Int](repeating: 0, count: highest - lowest + 2)
+        for revision in entries.keys { starts[revision.generation - lowest + 1] += 1 }
+        for slot in starts.indices.dropFirst() { starts[slot] += starts[slot - 1] }
+        var ordered = positions
+        var next = starts
+        for position in positions {
+            let slot = entries[position].key.generation - lowest
+            ordered[next[slot]] = position
+            next[slot] += 1
+        }
+        for slot in 0..<(starts.count - 1) where starts[slot + 1] - starts[slot] > 1 {
+            ordered[starts[slot]..<starts[slot + 1]].sort { entries[$0].key < entries[$1].key }
+        }
+        return ordered
+    }
+
+    /// The index in `ordered` of `revision`, searched for within `range` (one generation's run).
+    private func index(
+        of revision: RevisionID, in ordered: [Dictionary<RevisionID, Entry>.Index], within range: Range<Int>
     ) -> Int? {
         var low = range.lowerBound
         var high = range.upperBound
         while low < high {
             let middle = low + (high - low) / 2
-            if ordered[middle].key < revision { low = middle + 1 } else { high = middle }
+            if entries[ordered[middle]].key < revision { low = middle + 1 } else { high = middle }
         }
-        return low < range.upperBound && ordered[low].key == revision ? low : nil
+        return low < range.upperBound && entries[ordered[low]].key == revision ? low : nil
     }
 
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
@@ -199,22 +226,28 @@ extension RevisionTree {
         bytes.append(UInt8(rest))
     }
 
-    private static func isLowercaseHex32(_ hash: String) -> Bool {
-        hash.utf8.count == 32
-            && hash.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
-    private static func appendHexBytes(of hash: String, to bytes: inout [UInt8]) {
-        var high: UInt8?
-        for character in hash.utf8 {
-            let nibble = character <= 0x39 ? character - 0x30 : character - 0x61 + 10
-            if let first = high {
-                bytes.append(first << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+    /// Appends the 16 bytes a 32-character lowercase hex hash stands for and returns `true`, or returns
+    /// `false` and appends nothing for any other hash. Uppercase hex stays text: it was minted verbatim
+    /// and must read back verbatim.
+    private static func appendHexBytes(of hash: String, to bytes: inout [UInt8]) -> Bool {
+        func append(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard text.count == 32 else { return false }
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<32 {
+                let character = text[index]
+                let digit = character &- 0x30
+                let letter = character &- 0x61
+                let nibble: UInt8
+                if digit < 10 { nibble = digit } else if letter < 6 { nibble = letter &+ 10 } else { return false }
+                if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
             }
+            withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
+            return true
         }
+        guard hash.utf8.count == 32 else { return false }
+        if let appended = hash.utf8.withContiguousStorageIfAvailable(append) { return appended }
+        return Array(hash.utf8).withUnsafeBufferPointer(append)
     }
 
     private static func hexString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {

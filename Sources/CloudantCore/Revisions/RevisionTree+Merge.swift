@@ -1,30 +1,30 @@
-/// How a merged path relates to the tree it joined (spec D-15).
-public enum MergeOutcome: Sendable, Hashable {
-    /// The path extended an existing leaf, or started an empty tree: a normal edit.
-    case newLeaf
-    /// The path added a sibling under a revision that already had children, or a new disjoint root:
-    /// the document now has (another) conflict.
-    case newBranch
-    /// The path's newest revision was already in the tree (as a leaf or an internal node).
-    case alreadyKnown
-}
-
-/// Everything the storage layer needs to know after a merge.
-public struct MergeResult: Sendable, Hashable {
-    /// How the path related to the tree.
-    public let outcome: MergeOutcome
-    /// Whether the tree changed at all: new revisions, re-grown history, a restored body or stemming.
-    /// Give the document a new update sequence only when it did (spec D-25).
-    public let changed: Bool
-    /// Whether the caller must store the body of the path's newest revision: it is new, or it was known
-    /// only as an ancestor without a body.
-    public let needsBody: Bool
-    /// Revisions that were in the tree before the merge and were stemmed away by it (spec D-16): delete
-    /// whatever is stored for them.
-    public let stemmed: [RevisionID]
-}
-
 extension RevisionTree {
+    /// How a merged path relates to the tree it joined (spec D-15).
+    public enum MergeOutcome: Sendable, Hashable {
+        /// The path extended an existing leaf, or started an empty tree: a normal edit.
+        case newLeaf
+        /// The path added a sibling under a revision that already had children, or a new disjoint root:
+        /// the document now has (another) conflict.
+        case newBranch
+        /// The path's newest revision was already in the tree (as a leaf or an internal node).
+        case alreadyKnown
+    }
+
+    /// Everything the storage layer needs to know after a merge.
+    public struct MergeResult: Sendable, Hashable {
+        /// How the path related to the tree.
+        public let outcome: MergeOutcome
+        /// Whether the tree changed at all: new revisions, re-grown history, a restored body or stemming.
+        /// Give the document a new update sequence only when it did (spec D-25).
+        public let changed: Bool
+        /// Whether the caller must store the body of the path's newest revision: it is new, or it was known
+        /// only as an ancestor without a body.
+        public let needsBody: Bool
+        /// Revisions that were in the tree before the merge and were stemmed away by it (spec D-16): delete
+        /// whatever is stored for them.
+        public let stemmed: [RevisionID]
+    }
+
     /// Merges a linear history into the tree without any conflict check, then stems it (spec D-15, D-16,
     /// D-22). This is how replicated writes (`new_edits=false`) are stored.
     ///

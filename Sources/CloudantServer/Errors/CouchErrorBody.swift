@@ -27,7 +27,7 @@ public struct CouchErrorBody: Sendable, Hashable {
     /// Maps a store error to the status and error name CouchDB uses for the same failure (spec D-66).
     public init(_ storeError: CloudantError) {
         let (status, name) = storeError.couchDB
-        self.init(status: status, error: name, reason: storeError.message)
+        self.init(status: status, error: name, reason: storeError.couchDBReason)
     }
 
     /// The body as CouchDB writes it, with `error` before `reason`.

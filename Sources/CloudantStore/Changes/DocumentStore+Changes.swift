@@ -85,7 +85,7 @@ extension DocumentStore {
             pending = try Int.fetchOne(db, sql: pendingSQL, arguments: pendingArguments) ?? 0
         }
         if results.isEmpty, scanned == 0, !options.descending {
-            lastSeq = max(options.since, try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db))
+            lastSeq = max(options.since, try SequenceAllocator.latest(in: db))
         }
         return ChangesResult(results: results, lastSeq: lastSeq, pending: pending)
     }

@@ -65,7 +65,11 @@ extension DocumentStore {
             }
         }
         let makeID = options.makeDocumentID
+        // Interactive writes mint their revisions and serialise their bodies before taking the writer.
+        let valid = parsed.compactMap { try? $0.get() }
+        let prepared = newEdits ? await PreparedWrite.prepareAll(valid) : []
         let results = try await write(newEdits ? .updateFailed : .remoteSynchronizationFailed) { db in
+            var nextPrepared = prepared.makeIterator()
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
             var results: [BulkDocsResult] = []
             for entry in parsed {
@@ -74,8 +78,8 @@ extension DocumentStore {
                     results.append(.failure(id: error.context.documentID, error: error))
                 case .success(let incoming):
                     do {
-                        if newEdits {
-                            results.append(.ok(try writer.writeInteractive(incoming)))
+                        if newEdits, let ready = nextPrepared.next() {
+                            results.append(.ok(try writer.writeInteractive(ready)))
                         } else {
                             try writer.writeReplicated(incoming)
                         }

@@ -21,15 +21,25 @@ struct DocumentWriter {
         sequence = try SequenceAllocator(db: db)
     }
 
-    func finish() throws {
-        try sequence.commit(in: db)
-    }
+    /// Ends the writer's work in the transaction. (Sequences need no bookkeeping; see `SequenceAllocator`.)
+    func finish() throws {}
 
     // MARK: Interactive writes (new_edits=true)
 
     /// Writes `incoming` as an edit of the revision it names (spec D-17 … D-20).
     mutating func writeInteractive(_ incoming: IncomingDocument) throws -> WriteResult {
+        try writeInteractive(PreparedWrite(incoming))
+    }
+
+    /// Writes a prepared interactive write (spec D-17 … D-20).
+    mutating func writeInteractive(_ prepared: PreparedWrite) throws -> WriteResult {
+        let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()
+        if incoming.rev == nil, let hash = prepared.speculativeHash,
+            let result = try insertIfNew(prepared, id: id, hash: hash)
+        {
+            return result
+        }
         let existing = try DocumentRecord.fetch(id: id, in: db)
         var tree = existing?.tree ?? RevisionTree()
         let parent = try tree.parentForInteractiveWrite(named: incoming.rev, deleting: incoming.deleted, documentID: id)
@@ -38,20 +48,35 @@ struct DocumentWriter {
         let (table, blobs) = try resolveAttachments(
             incoming.attachments ?? [:], against: parentAttachments, generation: generation, documentID: id)
 
-        let hash = RevisionHash.mint(
-            body: incoming.body, parentRevision: parent?.description, deleted: incoming.deleted,
-            attachments: table.sortedNames.compactMap { name in
-                table.entries[name].map {
-                    RevisionHash.AttachmentDigest(name: name, contentType: $0.contentType, digest: $0.digest)
-                }
-            })
+        let hash =
+            parent == incoming.rev ? prepared.speculativeHash ?? PreparedWrite.mint(incoming, parent: parent, attachments: table)
+            : PreparedWrite.mint(incoming, parent: parent, attachments: table)
         let rev = RevisionID(generation: generation, hash: hash)
         try tree.addChild(rev, of: parent, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
 
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         try persist(
-            id: id, existing: existing, tree: tree, newRev: rev, body: JSONValue.object(incoming.body).jsonBytes(),
-            kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
+            id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, kind: prepared.kind,
+            attachments: table)
+        return WriteResult(id: id, rev: rev.description)
+    }
+
+    /// The common case of a bulk load: a document without `_rev` whose id is free becomes one INSERT with
+    /// no lookup. Returns nil (writing nothing) when the id is taken, for the general path to decide.
+    private mutating func insertIfNew(_ prepared: PreparedWrite, id: String, hash: String) throws -> WriteResult? {
+        let incoming = prepared.incoming
+        let (table, blobs) = try resolveAttachments(
+            incoming.attachments ?? [:], against: AttachmentTable(), generation: 1, documentID: id)
+        let rev = RevisionID(generation: 1, hash: hash)
+        var tree = RevisionTree()
+        try tree.addChild(rev, of: nil, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
+        let record = DocumentRecord(
+            rowID: nil, id: id, tree: tree, winnerRev: rev, deleted: incoming.deleted, seq: sequence.current + 1,
+            kind: prepared.kind, body: prepared.body,
+            attachments: table.isEmpty ? nil : table.storageJSON.jsonBytes())
+        guard try record.insertIfAbsent(in: db) else { return nil }
+        _ = sequence.next()
+        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         return WriteResult(id: id, rev: rev.description)
     }
 

@@ -34,7 +34,7 @@ public enum BulkDocsResult: Sendable {
             if let id { object["id"] = .string(id) }
             if let rev = error.context.revision { object["rev"] = .string(rev) }
             object["error"] = .string(error.couchDB.error)
-            object["reason"] = .string(error.message)
+            object["reason"] = .string(error.couchDBReason)
             return .object(object)
         }
     }

@@ -16,7 +16,7 @@ extension DocumentStore {
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return DatabaseInfo(
                 name: self.name, documentCount: counts?[0] ?? 0, deletedDocumentCount: counts?[1] ?? 0,
-                updateSeq: try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db),
+                updateSeq: try SequenceAllocator.latest(in: db),
                 purgeSeq: try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
                 fileSize: pageCount * pageSize, activeSize: counts?[2] ?? 0)
         }
@@ -117,6 +117,7 @@ extension DocumentStore {
             }
             try writer.finish()
             if !purged.isEmpty {
+                try writer.sequence.recordFloor(in: db)
                 let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
                 try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
                 _ = try AttachmentBlob.deleteUnreferenced(in: db)

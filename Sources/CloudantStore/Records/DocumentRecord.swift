@@ -82,6 +82,19 @@ struct DocumentRecord {
         }
     }
 
+    /// Inserts the row unless a document with its id exists; returns whether it was inserted.
+    func insertIfAbsent(in db: Database) throws -> Bool {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
+                + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(\(Columns.id)) DO NOTHING")
+        try statement.execute(arguments: [
+            id, Data(tree.encoded()), winnerRev.description, deleted, seq, kind,
+            body.map { String(decoding: $0, as: UTF8.self) }, attachments.map { String(decoding: $0, as: UTF8.self) },
+        ])
+        return db.changesCount > 0
+    }
+
     static func delete(rowID: Int64, in db: Database) throws {
         try db.execute(sql: "DELETE FROM \(Columns.table) WHERE \(Columns.rowID) = ?", arguments: [rowID])
     }

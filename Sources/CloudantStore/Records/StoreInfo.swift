@@ -5,7 +5,8 @@ enum StoreInfo {
     private typealias Info = StoreSchema.StoreInfo
 
     static func integer(_ key: String, in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM \(Info.table) WHERE \(Info.key) = ?", arguments: [key]) ?? 0
+        let statement = try db.cachedStatement(sql: "SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?")
+        return try Int64.fetchOne(statement, arguments: [key]) ?? 0
     }
 
     static func string(_ key: String, in db: Database) throws -> String? {
@@ -13,21 +14,23 @@ enum StoreInfo {
     }
 
     static func set(_ key: String, to value: some DatabaseValueConvertible, in db: Database) throws {
-        try db.execute(
+        let statement = try db.cachedStatement(
             sql: "INSERT INTO \(Info.table) (\(Info.key), \(Info.value)) VALUES (?, ?) "
-                + "ON CONFLICT(\(Info.key)) DO UPDATE SET \(Info.value) = excluded.\(Info.value)",
-            arguments: [key, value])
+                + "ON CONFLICT(\(Info.key)) DO UPDATE SET \(Info.value) = excluded.\(Info.value)")
+        try statement.execute(arguments: [key, value])
     }
 }
 
-/// Hands out update sequence numbers within one write transaction and stores the last one at the end.
+/// Hands out update sequence numbers within one write transaction.
+///
+/// The latest sequence is the highest `documents.seq` (one step down the sequence index), so an ordinary
+/// write transaction touches no counter row. `store_info.update_seq` is a floor, written only when a purge
+/// removes the document that held the highest sequence, so sequences never go backwards.
 struct SequenceAllocator {
     private(set) var current: Int64
-    private let start: Int64
 
     init(db: Database) throws {
-        current = try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db)
-        start = current
+        current = try Self.latest(in: db)
     }
 
     mutating func next() -> Int64 {
@@ -35,7 +38,16 @@ struct SequenceAllocator {
         return current
     }
 
-    func commit(in db: Database) throws {
-        if current != start { try StoreInfo.set(StoreSchema.StoreInfo.updateSeq, to: current, in: db) }
+    /// Records the current sequence as the floor (after a purge).
+    func recordFloor(in db: Database) throws {
+        try StoreInfo.set(StoreSchema.StoreInfo.updateSeq, to: current, in: db)
+    }
+
+    /// The latest update sequence of the store.
+    static func latest(in db: Database) throws -> Int64 {
+        let documents = StoreSchema.Documents.self
+        let statement = try db.cachedStatement(sql: "SELECT MAX(\(documents.seq)) FROM \(documents.table)")
+        let highest = try Int64.fetchOne(statement) ?? 0
+        return max(highest, try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db))
     }
 }

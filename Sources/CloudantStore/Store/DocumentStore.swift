@@ -92,7 +92,7 @@ public final class DocumentStore: Sendable {
     /// Runs `body` in the write transaction, mapping SQLite errors to `code`.
     func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.write(body)
+            return try writeNow(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch {
@@ -100,6 +100,13 @@ public final class DocumentStore: Sendable {
                 code, "The store could not complete the write; nothing was changed.",
                 context: .init(database: name), underlying: error)
         }
+    }
+
+    /// Runs `body` in the write transaction on the calling thread. SQLite transactions here are short and
+    /// never await, so blocking is cheaper than GRDB's async hop to its writer queue and back (measured:
+    /// the hop dominated single-document writes).
+    private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.write(body)
     }
 
     /// Runs `body` on a reader, mapping SQLite errors to `code`.

@@ -23,7 +23,7 @@ func makeTree(_ histories: String..., revsLimit: Int = RevisionTree.defaultRevsL
 extension RevisionTree {
     /// Merges a history written oldest first (see ``makeTree(_:revsLimit:)``).
     @discardableResult
-    mutating func merge(_ history: String, revsLimit: Int = RevisionTree.defaultRevsLimit) throws -> MergeResult {
+    mutating func merge(_ history: String, revsLimit: Int = RevisionTree.defaultRevsLimit) throws -> RevisionTree.MergeResult {
         let deleted = history.hasSuffix("*")
         let path = revs(deleted ? String(history.dropLast()) : history).reversed()
         return try merge(path: Array(path), deleted: deleted, revsLimit: revsLimit)

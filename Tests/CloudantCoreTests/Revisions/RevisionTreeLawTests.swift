@@ -72,6 +72,19 @@ extension RevisionTree {
 /// (D-16), which `stemmedHistoryComesBackAsADisjointRoot` covers.
 @Suite("Revision tree: merge laws")
 struct RevisionTreeLawTests {
+    @Test func scenariosReallyProduceConflictsDisjointRootsAndTombstones() throws {
+        // Guards the generator: laws checked only on conflict-free linear histories would prove little.
+        var rng = SystemRandomNumberGenerator()
+        var (conflicted, disjoint, tombstoned) = (0, 0, 0)
+        for _ in 0..<400 {
+            let tree = try RevisionTree().merging(Scenario.random(using: &rng).writes)
+            if tree.leaves.count > 1 { conflicted += 1 }
+            if tree.roots.count > 1 { disjoint += 1 }
+            if tree.leafNodes.contains(where: { $0.deleted }) { tombstoned += 1 }
+        }
+        #expect(conflicted >= 100 && disjoint >= 40 && tombstoned >= 40)
+    }
+
     @Test func mergingAPathTwiceIsTheSameAsMergingItOnce() async throws {
         await propertyCheck(count: 300, input: Scenario.generator) { scenario in
             let base = try RevisionTree().merging(scenario.writes.dropLast())

@@ -1,0 +1,59 @@
+internal import CloudantCore
+internal import Foundation
+
+/// The part of an interactive write that does not need the stored tree, done before the write
+/// transaction and in parallel: the body's bytes, and the revision hash minted on the assumption that
+/// the parent is the revision the write names. That assumption holds for every write except the
+/// recreation of a deleted document; the writer checks it and mints again when it does not hold.
+struct PreparedWrite: Sendable {
+    let incoming: IncomingDocument
+    let body: [UInt8]
+    let kind: String?
+    /// The hash for parent `incoming.rev`, or nil when an attachment stub needs the parent's table.
+    let speculativeHash: String?
+
+    init(_ incoming: IncomingDocument) {
+        self.incoming = incoming
+        body = JSONValue.object(incoming.body).jsonBytes()
+        kind = incoming.body[EntityField.kind]?.stringValue
+        var table = AttachmentTable()
+        var needsParent = false
+        for (name, attachment) in incoming.attachments ?? [:] {
+            switch attachment {
+            case .stub: needsParent = true
+            case .data(let contentType, let bytes, _):
+                table.entries[name] = AttachmentInfo(
+                    contentType: contentType, digest: AttachmentDigest.of(bytes), length: bytes.count, revpos: 0)
+            }
+        }
+        speculativeHash =
+            needsParent ? nil : Self.mint(incoming, parent: incoming.rev, attachments: table)
+    }
+
+    /// The revision hash of `incoming` as a child of `parent` with these attachments (spec D-12).
+    static func mint(_ incoming: IncomingDocument, parent: RevisionID?, attachments: AttachmentTable) -> String {
+        RevisionHash.mint(
+            body: incoming.body, parentRevision: parent?.description, deleted: incoming.deleted,
+            attachments: attachments.sortedNames.compactMap { name in
+                attachments.entries[name].map {
+                    RevisionHash.AttachmentDigest(name: name, contentType: $0.contentType, digest: $0.digest)
+                }
+            })
+    }
+
+    /// Prepares every write, spreading the work over the machine's cores.
+    static func prepareAll(_ documents: [IncomingDocument]) async -> [PreparedWrite] {
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, documents.count / 64))
+        guard workers > 1 else { return documents.map(PreparedWrite.init) }
+        let chunk = (documents.count + workers - 1) / workers
+        return await withTaskGroup(of: (Int, [PreparedWrite]).self) { group in
+            for start in stride(from: 0, to: documents.count, by: chunk) {
+                let slice = Array(documents[start..<min(start + chunk, documents.count)])
+                group.addTask { (start, slice.map(PreparedWrite.init)) }
+            }
+            var parts: [(Int, [PreparedWrite])] = []
+            for await part in group { parts.append(part) }
+            return parts.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        }
+    }
+}
