@@ -19,11 +19,12 @@ extension DocumentStore {
             let rev = body.removeValue(forKey: "_rev")?.stringValue
             return try await putLocal(id: id, body: body, rev: rev)
         }
-        let incoming = try IncomingDocument(document)
+        // Mint and serialise before taking the writer.
+        let prepared = PreparedWrite(try IncomingDocument(document))
         let makeID = options.makeDocumentID
         return try await write(.updateFailed) { db in
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
-            let result = try writer.writeInteractive(incoming)
+            let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
         }.notifying(notifier, store: self)

@@ -26,12 +26,7 @@ struct DocumentWriter {
 
     // MARK: Interactive writes (new_edits=true)
 
-    /// Writes `incoming` as an edit of the revision it names (spec D-17 … D-20).
-    mutating func writeInteractive(_ incoming: IncomingDocument) throws -> WriteResult {
-        try writeInteractive(PreparedWrite(incoming))
-    }
-
-    /// Writes a prepared interactive write (spec D-17 … D-20).
+    /// Writes a prepared interactive write as an edit of the revision it names (spec D-17 … D-20).
     mutating func writeInteractive(_ prepared: PreparedWrite) throws -> WriteResult {
         let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()

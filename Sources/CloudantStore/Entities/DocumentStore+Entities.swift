@@ -128,16 +128,17 @@ extension DocumentStore {
         }
         let makeID = options.makeDocumentID
         let kindName = codec.kind.name
+        let prepared = await PreparedWrite.prepareAll(incoming)
         let revisions = try await write(code) { db in
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
-            let revisions = try incoming.enumerated().map { index, document in
+            let revisions = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document).rev
                 } catch let error as CloudantError {
                     throw error.adding {
                         $0.itemIndex = index
                         $0.kind = kindName
-                        $0.documentID = document.id
+                        $0.documentID = document.incoming.id
                     }
                 }
             }
