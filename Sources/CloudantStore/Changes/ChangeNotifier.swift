@@ -23,7 +23,7 @@ final class ChangeNotifier: @unchecked Sendable {
         return stream
     }
 
-    func publish(from store: DocumentStore) {
+    func publish() {
         let current = lock.withLock { Array(observers.values) }
         for continuation in current { continuation.yield() }
     }

@@ -145,7 +145,7 @@ extension DocumentStore {
             try writer.finish()
             return revisions
         }
-        notifier.publish(from: self)
+        notifier.publish()
         return zip(items, revisions).map { item, rev in
             var stored = item
             stored.revId = rev

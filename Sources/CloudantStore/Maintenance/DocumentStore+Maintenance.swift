@@ -124,7 +124,7 @@ extension DocumentStore {
             }
             return purged
         }
-        notifier.publish(from: self)
+        notifier.publish()
         return purged
     }
 }
