@@ -1,0 +1,147 @@
+internal import Foundation
+
+extension Collation {
+    /// Compares two strings in an approximation of ICU's root collation (UCA, tertiary strength), which is
+    /// what CouchDB uses for view keys and Mango comparisons (spec M-10).
+    ///
+    /// Each string is put in canonical decomposition (NFD) and turned into collation elements, which are
+    /// compared level by level over the whole string, as the UCA does:
+    ///
+    /// 1. **Primary** — the base character: whitespace and punctuation/symbols first, then digits, then
+    ///    letters, case- and accent-blind. ASCII follows ICU's root order exactly:
+    ///    `TAB LF VT FF CR SPACE _ - , ; : ! ? . ' " ( ) [ ] { } @ * / \ & # % ` ^ + < = > | ~ $ 0 … 9 a … z`.
+    ///    A shorter string whose elements are a prefix of the other's sorts first (`"a" < "aa"`).
+    /// 2. **Secondary** — accents: an unaccented letter before an accented one (`"e" < "é" < "f"`).
+    /// 3. **Tertiary** — case: lowercase before uppercase (`"a" < "A" < "aa" < "b"`).
+    /// 4. **Identical** — the NFD code points, so only canonically equivalent strings compare equal.
+    ///
+    /// Where it can differ from ICU:
+    /// - Non-ASCII punctuation and symbols all sort after the ASCII ones (by code point) and before digits;
+    ///   ICU interleaves them (for example `«` or `§` among the ASCII punctuation).
+    /// - Letters outside Latin sort after `z` by code point of their lowercase form; that matches ICU's
+    ///   script order for Greek, Cyrillic, Hebrew, Arabic, CJK, but not its order *within* complex scripts,
+    ///   contractions, or locale-independent special cases (Hangul, Thai reordering, …).
+    /// - Compatibility variants (fullwidth `Ａ`, ligature `ﬁ`, superscript `²`) are not folded to their base
+    ///   letter; ICU gives them the base's primary weight. Only `æ œ ß` (expansions) and `ø ł đ ħ` (letter
+    ///   plus stroke) are special-cased.
+    /// - Non-ASCII decimal digits share the ASCII digit's primary weight and differ at the tertiary level.
+    /// - ICU compares strings that differ only in ignorable characters (most control and format characters)
+    ///   as equal; here the identical level still tells them apart.
+    ///
+    /// - Returns: `-1`, `0` or `1`.
+    public static func compareStrings(_ a: String, _ b: String) -> Int {
+        // Swift's `==` is canonical equivalence, which is exactly when the keys below are all equal.
+        if a == b { return 0 }
+        let left = StringCollationKey(a)
+        let right = StringCollationKey(b)
+        let intCompare: (UInt32, UInt32) -> Int = { $0 == $1 ? 0 : ($0 < $1 ? -1 : 1) }
+        for level in [\StringCollationKey.primary, \.secondary, \.tertiary, \.scalars] {
+            let result = compareSequences(left[keyPath: level], right[keyPath: level], by: intCompare)
+            if result != 0 { return result }
+        }
+        return 0
+    }
+}
+
+/// The weights of one string at each collation level; see ``Collation/compareStrings(_:_:)``.
+struct StringCollationKey {
+    var primary: [UInt32] = []
+    var secondary: [UInt32] = []
+    var tertiary: [UInt32] = []
+    var scalars: [UInt32] = []
+
+    // Primary weight groups, far enough apart that no weight in one reaches the next.
+    static let punctuationGroup: UInt32 = 0
+    static let digitGroup: UInt32 = 0x0200_0000
+    static let letterGroup: UInt32 = 0x0400_0000
+    /// The secondary weight of a base character; every accent weighs more.
+    static let commonSecondary: UInt32 = 1
+    /// The secondary weight of the stroke in `ø ł đ ħ` (U+0335 COMBINING SHORT STROKE OVERLAY).
+    static let strokeSecondary: UInt32 = 0x335
+
+    /// ICU root's order of ASCII whitespace, punctuation and symbols; everything here sorts before digits.
+    static let asciiPunctuationOrder: [UInt8] = Array("\t\n\u{0B}\u{0C}\r _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$".utf8)
+    static let asciiPunctuationRank: [UInt8: UInt32] = Dictionary(
+        uniqueKeysWithValues: asciiPunctuationOrder.enumerated().map { ($0.element, UInt32($0.offset + 1)) }
+    )
+    static let spaceRank: UInt32 = asciiPunctuationRank[0x20] ?? 6
+
+    /// Latin letters that ICU expands or treats as a base letter plus a stroke, but NFD leaves alone.
+    static let specialLatin: [UInt32: (letters: String, stroke: Bool, upper: Bool)] = [
+        0xE6: ("ae", false, false), 0xC6: ("ae", false, true),  // æ Æ
+        0x153: ("oe", false, false), 0x152: ("oe", false, true),  // œ Œ
+        0xDF: ("ss", false, false), 0x1E9E: ("ss", false, true),  // ß ẞ
+        0xF8: ("o", true, false), 0xD8: ("o", true, true),  // ø Ø
+        0x142: ("l", true, false), 0x141: ("l", true, true),  // ł Ł
+        0x111: ("d", true, false), 0x110: ("d", true, true),  // đ Đ
+        0x127: ("h", true, false), 0x126: ("h", true, true),  // ħ Ħ
+    ]
+
+    init(_ string: String) {
+        for scalar in string.decomposedStringWithCanonicalMapping.unicodeScalars {
+            scalars.append(scalar.value)
+            append(scalar)
+        }
+    }
+
+    private mutating func append(_ scalar: Unicode.Scalar) {
+        let value = scalar.value
+        if value < 0x80 {
+            appendASCII(UInt8(value))
+            return
+        }
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark:
+            // An accent only weighs at the secondary level, after the base it follows.
+            secondary.append(Self.commonSecondary + value)
+            return
+        case .control, .format:
+            return  // Ignorable, as in ICU.
+        default:
+            break
+        }
+        if let special = Self.specialLatin[value] {
+            for letter in special.letters.utf8 {
+                appendElement(Self.letterGroup + UInt32(letter), tertiary: special.upper ? 1 : 0)
+            }
+            // ICU gives æ œ ß a tertiary difference from the plain letters they expand to.
+            if !special.stroke { tertiary[tertiary.count - 1] += 2 }
+            if special.stroke { secondary.append(Self.strokeSecondary) }
+            return
+        }
+        if properties.isWhitespace {
+            appendElement(Self.punctuationGroup + Self.spaceRank, tertiary: 2)
+        } else if properties.numericType == .decimal, let digit = properties.numericValue {
+            appendElement(Self.digitGroup + UInt32(max(0, min(9, Int(digit)))), tertiary: 2)
+        } else if properties.isAlphabetic {
+            let lower = properties.lowercaseMapping.unicodeScalars.first?.value ?? value
+            let upper = properties.isUppercase || properties.generalCategory == .titlecaseLetter
+            appendElement(Self.letterGroup + lower, tertiary: upper ? 1 : 0)
+        } else {
+            appendElement(Self.punctuationGroup + 0x100 + value, tertiary: 0)
+        }
+    }
+
+    private mutating func appendASCII(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            appendElement(Self.digitGroup + UInt32(byte - UInt8(ascii: "0")), tertiary: 0)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"):
+            appendElement(Self.letterGroup + UInt32(byte), tertiary: 0)
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            appendElement(Self.letterGroup + UInt32(byte + 0x20), tertiary: 1)
+        default:
+            // Other control characters (NUL, ESC, DEL, …) are ignorable in ICU.
+            if let rank = Self.asciiPunctuationRank[byte] {
+                appendElement(Self.punctuationGroup + rank, tertiary: 0)
+            }
+        }
+    }
+
+    private mutating func appendElement(_ primaryWeight: UInt32, tertiary tertiaryWeight: UInt32) {
+        primary.append(primaryWeight)
+        secondary.append(Self.commonSecondary)
+        tertiary.append(tertiaryWeight)
+    }
+}

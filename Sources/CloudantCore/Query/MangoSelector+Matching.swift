@@ -1,0 +1,150 @@
+extension MangoSelector {
+    /// Whether the document satisfies the selector, with CouchDB's in-memory matcher semantics (spec §3.3).
+    ///
+    /// Every condition on a missing field is false except `$exists: false` (M-7); comparisons use
+    /// ``Collation/compare(_:_:)``, or ``Collation/rawCompare(_:_:)`` on `_id`. A `$text` search counts as
+    /// matched: the text index that answers it has already filtered. The M-8 quirk is not applied here; see
+    /// ``isTopLevelEmptyAndOr``.
+    ///
+    /// ```swift
+    /// let adults = try MangoSelector(["age": ["$gte": 18]])
+    /// adults.matches(["age": 30])   // true
+    /// adults.matches(["name": "x"]) // false: age is missing
+    /// ```
+    public func matches(_ document: JSONObject) -> Bool {
+        root.matches(.object(document), rawOrder: false)
+    }
+}
+
+extension MangoSelector.Node {
+    /// Whether `value` (a document, or an element under `$elemMatch`) satisfies this node.
+    ///
+    /// - Parameter rawOrder: Compare by raw bytes, as CouchDB does below an `_id` field.
+    func matches(_ value: JSONValue, rawOrder: Bool) -> Bool {
+        switch self {
+        case .empty, .text:
+            return true
+        case .and(let children):
+            return children.allSatisfy { $0.matches(value, rawOrder: rawOrder) }
+        case .or(let children):
+            // CouchDB: `$or: []` matches (it only returns nothing as a whole selector, M-8).
+            return children.isEmpty || children.contains { $0.matches(value, rawOrder: rawOrder) }
+        case .field(let path, let condition):
+            switch path.lookup(in: value) {
+            case .found(let found):
+                return condition.matches(found, rawOrder: rawOrder || path.segments == ["_id"])
+            case .missing:
+                return condition == .exists(false)
+            case .badPath:
+                return false
+            }
+        }
+    }
+}
+
+extension MangoSelector.Condition {
+    /// Whether a present value satisfies this condition.
+    func matches(_ value: JSONValue, rawOrder: Bool) -> Bool {
+        let compare: (JSONValue, JSONValue) -> Int = { left, right in
+            rawOrder ? Collation.rawCompare(left, right) : Collation.compare(left, right)
+        }
+        switch self {
+        case .eq(let argument): return compare(value, argument) == 0
+        case .ne(let argument): return compare(value, argument) != 0
+        case .lt(let argument): return compare(value, argument) < 0
+        case .lte(let argument): return compare(value, argument) <= 0
+        case .gt(let argument): return compare(value, argument) > 0
+        case .gte(let argument): return compare(value, argument) >= 0
+        case .exists(let shouldExist): return shouldExist
+        case .type(let name): return Self.typeName(of: value) == name
+        case .in(let arguments):
+            if case .array(let elements) = value {
+                return arguments.contains { argument in elements.contains { compare($0, argument) == 0 } }
+            }
+            return arguments.contains { compare(value, $0) == 0 }
+        case .nin(let arguments):
+            return !MangoSelector.Condition.in(arguments).matches(value, rawOrder: rawOrder)
+        case .size(let size):
+            guard case .array(let elements) = value else { return false }
+            return elements.count == size
+        case .mod(let divisor, let remainder):
+            guard case .number(.integer(let integer)) = value else { return false }
+            // Swift's `%` truncates like Erlang's `rem` (the sign follows the dividend); the overflow
+            // variant spares `Int64.min % -1` from trapping (its remainder is 0).
+            let result = integer.remainderReportingOverflow(dividingBy: divisor)
+            return (result.overflow ? 0 : result.partialValue) == remainder
+        case .regex(let pattern):
+            guard case .string(let string) = value else { return false }
+            return pattern.matches(string)
+        case .beginsWith(let prefix):
+            guard case .string(let string) = value else { return false }
+            return string.utf8.starts(with: prefix.utf8)
+        case .all(let arguments):
+            guard !arguments.isEmpty, case .array(let elements) = value else { return false }
+            if arguments.allSatisfy({ argument in elements.contains { JSONTerm.identical($0, argument) } }) {
+                return true
+            }
+            // `$all: [[x, y]]` also matches a field equal to `[x, y]` (Erlang `==`: 1 equals 1.0 here).
+            if arguments.count == 1, case .array = arguments[0] { return JSONTerm.equal(arguments[0], value) }
+            return false
+        case .elemMatch(let node):
+            guard case .array(let elements) = value else { return false }
+            return elements.contains { node.matches($0, rawOrder: rawOrder) }
+        case .allMatch(let node):
+            guard case .array(let elements) = value, !elements.isEmpty else { return false }
+            return elements.allSatisfy { node.matches($0, rawOrder: rawOrder) }
+        case .keyMapMatch(let node):
+            guard case .object(let object) = value else { return false }
+            return object.keys.contains { node.matches(.string($0), rawOrder: rawOrder) }
+        case .not(let inner):
+            return !inner.matches(value, rawOrder: rawOrder)
+        }
+    }
+
+    /// The name `$type` compares with.
+    static func typeName(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+/// Erlang term comparisons on JSON as jiffy decodes it, for `$all`, which CouchDB evaluates with
+/// `lists:member` (exact match, `=:=`) and `==` rather than collation.
+enum JSONTerm {
+    /// Erlang `=:=`: same structure, integers and floats never equal (`1` ≠ `1.0`), strings by bytes,
+    /// objects member by member in stored order.
+    static func identical(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        compare(a, b, exact: true)
+    }
+
+    /// Erlang `==`: as ``identical(_:_:)`` but numbers compare by value (`1 == 1.0`).
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        compare(a, b, exact: false)
+    }
+
+    private static func compare(_ a: JSONValue, _ b: JSONValue, exact: Bool) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)):
+            switch (x, y) {
+            case (.integer(let i), .integer(let j)): return i == j
+            case (.double(let i), .double(let j)): return i == j
+            default: return !exact && Collation.compareNumbers(x, y) == 0
+            }
+        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { compare($0, $1, exact: exact) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count
+                && zip(x.members, y.members).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && compare($0.value, $1.value, exact: exact) }
+        default: return false
+        }
+    }
+}

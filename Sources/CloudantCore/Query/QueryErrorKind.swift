@@ -1,0 +1,49 @@
+/// Which of CouchDB's Mango errors a selector problem is (spec §3.10), so an HTTP edge can answer with the
+/// same `error` name CouchDB would.
+///
+/// MangoSelector errors are ``CloudantError``s with code ``CloudantError/Code/invalidValue``, the offending path or
+/// operator in ``CloudantError/Context/field``, and this kind as the ``CloudantError/underlying`` error; read
+/// it back with ``CloudantError/queryErrorKind``. Every such error is an HTTP 400.
+///
+/// ```swift
+/// do {
+///     _ = try MangoSelector(["age": ["$mod": [0, 1]]])
+/// } catch {
+///     error.queryErrorKind?.rawValue   // "bad_arg"
+/// }
+/// ```
+public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
+    /// An operator's argument has the wrong type or value (`$in` not an array, `$mod` by zero, a `$regex`
+    /// that does not compile).
+    case badArg = "bad_arg"
+    /// A key starting with `$` is not a Mango operator (or, as CouchDB answers, `$regex`/`$beginsWith` was
+    /// given a non-string).
+    case invalidOperator = "invalid_operator"
+    /// A known operator CouchDB does not support (`$where`, `$geoWithin`, `$geoIntersects`, `$near`,
+    /// `$nearSphere`).
+    case notSupported = "not_supported"
+    /// A condition has no field name (an empty key, or an operator at the top level that needs a field).
+    case invalidSelector = "invalid_selector"
+    /// A field path has an empty segment.
+    case invalidFieldName = "invalid_field_name"
+    /// The selector is not a JSON object.
+    case invalidSelectorJSON = "invalid_selector_json"
+    /// The selector uses `$text` more than once.
+    case multipleTextSelector = "multiple_text_selector"
+
+    /// Makes the ``CloudantError`` for this kind.
+    func error(_ message: String, field: String?) -> CloudantError {
+        CloudantError(.invalidValue, message, context: .init(field: field), underlying: self)
+    }
+}
+
+extension CloudantError {
+    /// The CouchDB Mango error this is, when it came from parsing a selector; `nil` otherwise.
+    ///
+    /// ```swift
+    /// let name = error.queryErrorKind?.rawValue ?? error.couchDB.error
+    /// ```
+    public var queryErrorKind: QueryErrorKind? {
+        underlying as? QueryErrorKind
+    }
+}

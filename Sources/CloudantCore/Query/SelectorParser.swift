@@ -1,0 +1,189 @@
+/// A selector after validation and field-name push-down (CouchDB's `norm_ops` and `norm_fields`), before
+/// negations are pushed to the leaves. `$not` and `$nor` only exist here.
+indirect enum ParsedNode {
+    case empty
+    case and([ParsedNode])
+    case or([ParsedNode])
+    case nor([ParsedNode])
+    case not(ParsedNode)
+    case field(FieldPath, MangoSelector.Condition)
+    case text(JSONValue)
+}
+
+/// Validates a selector's JSON and makes its implicit forms explicit (spec M-4, M-6), giving a
+/// ``ParsedNode`` whose every condition sits on a full field path.
+struct SelectorParser {
+    /// Where the selector applies: to a document, or to each element (or key) under `$elemMatch`,
+    /// `$allMatch` or `$keyMapMatch`, where a condition without a field applies to the element itself.
+    enum Scope { case document, element }
+
+    let scope: Scope
+
+    static let unsupportedOperators: Set<String> = ["$where", "$geoWithin", "$geoIntersects", "$near", "$nearSphere"]
+
+    /// Parses `value` found at `path` (the fields named by enclosing keys).
+    func parse(_ value: JSONValue, at path: FieldPath) throws(CloudantError) -> ParsedNode {
+        guard case .object(let object) = value else {
+            // A bare value is an implicit `$eq` (M-4).
+            return try condition(.eq(value), at: path, operator: "$eq")
+        }
+        guard let first = object.members.first else {
+            // `{}` is the empty selector; on a field it is `$eq: {}`, as in CouchDB.
+            return path.isEmpty ? .empty : .field(path, .eq(value))
+        }
+        guard object.count > 1 else { return try member(first.key, first.value, at: path) }
+        // Several members are an implicit `$and` (M-4).
+        var children: [ParsedNode] = []
+        for member in object.members { children.append(try self.member(member.key, member.value, at: path)) }
+        return .and(children)
+    }
+
+    private func member(_ key: String, _ value: JSONValue, at path: FieldPath) throws(CloudantError) -> ParsedNode {
+        if key.hasPrefix("$") { return try operatorNode(key, value, at: path) }
+        guard !key.isEmpty else {
+            throw QueryErrorKind.invalidSelector.error(
+                "One or more conditions is missing a field name: a selector key is the empty string.",
+                field: path.isEmpty ? "" : path.description)
+        }
+        // A nested plain object is a sub-field path (M-4).
+        return try parse(value, at: path.appending(FieldPath(parsing: key)))
+    }
+
+    private func operatorNode(_ name: String, _ value: JSONValue, at path: FieldPath) throws(CloudantError) -> ParsedNode {
+        switch name {
+        case "$and", "$or", "$nor":
+            guard case .array(let items) = value else {
+                throw badArgument(name, at: path, expected: "an array of selectors", got: value)
+            }
+            var children: [ParsedNode] = []
+            for item in items { children.append(try parse(item, at: path)) }
+            return name == "$and" ? .and(children) : (name == "$or" ? .or(children) : .nor(children))
+        case "$not":
+            guard case .object = value else {
+                throw badArgument(name, at: path, expected: "a selector object", got: value)
+            }
+            return .not(try parse(value, at: path))
+        case "$text":
+            guard scope == .document, path.isEmpty else {
+                throw QueryErrorKind.badArg.error(
+                    "Bad argument for operator $text: use it at the top level of the selector (or inside "
+                        + "$and/$or), not on field \"\(path.description)\" or inside $elemMatch.",
+                    field: path.isEmpty ? "$text" : path.description)
+            }
+            switch value {
+            case .string, .number, .bool: return .text(value)
+            default: throw badArgument(name, at: path, expected: "a string, number or boolean", got: value)
+            }
+        case "$elemMatch", "$allMatch", "$keyMapMatch":
+            guard case .object = value else {
+                throw badArgument(name, at: path, expected: "a selector object", got: value)
+            }
+            // The argument is a selector on each element (or key) and is normalised on its own: field names
+            // and negations do not cross these operators.
+            let inner = try SelectorNormaliser.normalise(SelectorParser(scope: .element).parse(value, at: FieldPath([])))
+            let built: MangoSelector.Condition =
+                switch name {
+                case "$elemMatch": .elemMatch(inner)
+                case "$allMatch": .allMatch(inner)
+                default: .keyMapMatch(inner)
+                }
+            return try condition(built, at: path, operator: name)
+        default:
+            if Self.unsupportedOperators.contains(name) {
+                throw QueryErrorKind.notSupported.error(
+                    "Unsupported operator \(name): CouchDB does not support it in selectors.", field: name)
+            }
+            return try condition(terminal(name, value, at: path), at: path, operator: name)
+        }
+    }
+
+    /// Validates the argument of an operator that takes no selector.
+    private func terminal(_ name: String, _ value: JSONValue, at path: FieldPath) throws(CloudantError) -> MangoSelector.Condition {
+        switch name {
+        case "$eq": return .eq(value)
+        case "$ne": return .ne(value)
+        case "$lt": return .lt(value)
+        case "$lte": return .lte(value)
+        case "$gt": return .gt(value)
+        case "$gte": return .gte(value)
+        case "$exists":
+            guard case .bool(let flag) = value else { throw badArgument(name, at: path, expected: "true or false", got: value) }
+            return .exists(flag)
+        case "$type":
+            guard case .string(let type) = value else {
+                throw badArgument(name, at: path, expected: "a type name string like \"number\"", got: value)
+            }
+            return .type(type)
+        case "$in", "$nin", "$all":
+            guard case .array(let values) = value else { throw badArgument(name, at: path, expected: "an array", got: value) }
+            return name == "$in" ? .in(values) : (name == "$nin" ? .nin(values) : .all(values))
+        case "$size":
+            guard case .number(.integer(let size)) = value, size >= 0, let count = Int(exactly: size) else {
+                throw badArgument(name, at: path, expected: "a non-negative integer", got: value)
+            }
+            return .size(count)
+        case "$mod":
+            guard case .array(let pair) = value, pair.count == 2,
+                case .number(.integer(let divisor)) = pair[0], case .number(.integer(let remainder)) = pair[1],
+                divisor != 0
+            else {
+                throw badArgument(name, at: path, expected: "[divisor, remainder] with two integers and a non-zero divisor", got: value)
+            }
+            return .mod(divisor: divisor, remainder: remainder)
+        case "$regex":
+            // CouchDB 3.5 answers a non-string pattern with invalid_operator (O-11).
+            guard case .string(let source) = value else { throw nonStringArgument(name, at: path, got: value) }
+            do {
+                return .regex(try RegexPattern(source))
+            } catch {
+                throw error.adding { $0.field = path.isEmpty ? name : path.description }
+            }
+        case "$beginsWith":
+            guard case .string(let prefix) = value else { throw nonStringArgument(name, at: path, got: value) }
+            return .beginsWith(prefix)
+        default:
+            throw QueryErrorKind.invalidOperator.error(
+                "Invalid operator: \(name). Use a Mango operator such as $eq or $in, or write \\\(name) for a "
+                    + "field whose name starts with a dollar.", field: name)
+        }
+    }
+
+    /// A leaf condition, which needs a field unless it applies to an element.
+    private func condition(_ condition: MangoSelector.Condition, at path: FieldPath, operator name: String) throws(CloudantError) -> ParsedNode {
+        if path.isEmpty, scope == .document {
+            throw QueryErrorKind.invalidSelector.error(
+                "One or more conditions is missing a field name: \(name) must be applied to a field, like "
+                    + "{\"field\": {\"\(name)\": …}}.", field: name)
+        }
+        return .field(path, condition)
+    }
+
+    private func badArgument(_ name: String, at path: FieldPath, expected: String, got value: JSONValue) -> CloudantError {
+        // The argument itself is not quoted: it may hold personal data.
+        QueryErrorKind.badArg.error(
+            "Bad argument for operator \(name)\(Self.location(path)): expected \(expected), got \(Self.kind(of: value)).",
+            field: path.isEmpty ? name : path.description)
+    }
+
+    private func nonStringArgument(_ name: String, at path: FieldPath, got value: JSONValue) -> CloudantError {
+        QueryErrorKind.invalidOperator.error(
+            "Invalid operator: \(name)\(Self.location(path)) needs a string argument, got \(Self.kind(of: value)).",
+            field: path.isEmpty ? name : path.description)
+    }
+
+    private static func location(_ path: FieldPath) -> String {
+        path.isEmpty ? "" : " on field \"\(path.description)\""
+    }
+
+    static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number(.integer): "an integer"
+        case .number(.double): "a non-integer number"
+        case .string: "a string"
+        case .array(let items): "an array of \(items.count)"
+        case .object: "an object"
+        }
+    }
+}
