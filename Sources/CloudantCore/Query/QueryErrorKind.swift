@@ -30,9 +30,25 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case invalidSelectorJSON = "invalid_selector_json"
     /// The selector uses `$text` more than once.
     case multipleTextSelector = "multiple_text_selector"
+    /// A `_find` request has a key CouchDB does not know.
+    case invalidKey = "invalid_key"
+    /// `sort` is not an array of field names or one-key `{"field": "asc"|"desc"}` objects.
+    case invalidSortJSON = "invalid_sort_json"
+    /// A sort direction is neither `asc` nor `desc`.
+    case invalidSortDirection = "invalid_sort_dir"
+    /// A sort mixes ascending and descending fields.
+    case unsupportedMixedSort = "unsupported_mixed_sort"
+    /// `fields` is not an array of field names.
+    case invalidFields = "invalid_fields"
+    /// `limit`, `skip` or a flag has the wrong type or a negative value.
+    case invalidValue = "invalid_value"
+    /// The bookmark was not made by this store for this query.
+    case invalidBookmark = "invalid_bookmark"
+    /// A `_find` request has no selector.
+    case missingRequiredKey = "missing_required_key"
 
     /// Makes the ``CloudantError`` for this kind.
-    func error(_ message: String, field: String?) -> CloudantError {
+    public func error(_ message: String, field: String?) -> CloudantError {
         CloudantError(.invalidValue, message, context: .init(field: field), underlying: self)
     }
 }

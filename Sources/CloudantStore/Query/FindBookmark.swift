@@ -1,0 +1,51 @@
+internal import CloudantCore
+internal import Foundation
+
+/// The position after the last document of a `_find` page: its sort key and `_id`, base64-encoded JSON.
+/// Opaque to clients; valid only with the same selector and sort (spec M-18).
+struct FindBookmark {
+    static let empty = "nil"
+
+    var keys: [JSONValue]
+    var id: String
+
+    var encoded: String {
+        let json: JSONValue = ["k": .array(keys), "id": .string(id)]
+        return Base64.encode(json.jsonBytes())
+    }
+
+    init(keys: [JSONValue], id: String) {
+        self.keys = keys
+        self.id = id
+    }
+
+    init(decoding text: String) throws {
+        guard let bytes = Base64.decode(text), let json = try? JSONValue(parsing: bytes),
+            case .array(let keys)? = json["k"], let id = json["id"]?.stringValue
+        else {
+            throw QueryErrorKind.invalidBookmark.error(
+                "Invalid bookmark value; pass back the bookmark of a previous result of the same query.",
+                field: "bookmark")
+        }
+        self.init(keys: keys, id: id)
+    }
+
+    static func position(of document: JSONObject, sort: [SortField]) -> FindBookmark {
+        let keys = sort.map { field -> JSONValue in
+            if case .found(let value) = field.path.lookup(in: .object(document)) { return value }
+            return .null
+        }
+        return FindBookmark(keys: keys, id: document["_id"]?.stringValue ?? "")
+    }
+
+    /// Whether this position comes after `other` in the query's order.
+    func isAfter(_ other: FindBookmark, sort: [SortField]) -> Bool {
+        let descending = sort.first?.descending == true
+        for (index, _) in sort.enumerated() where index < keys.count && index < other.keys.count {
+            let order = Collation.compare(keys[index], other.keys[index])
+            if order != 0 { return descending ? order < 0 : order > 0 }
+        }
+        let byID = Collation.compareBytes(id, other.id)
+        return descending ? byID < 0 : byID > 0
+    }
+}

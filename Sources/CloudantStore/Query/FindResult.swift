@@ -1,0 +1,43 @@
+public import CloudantCore
+
+/// The answer to a ``FindRequest`` (CouchDB `_find`, spec §3.1 and M-17 … M-20).
+public struct FindResult: Sendable, Hashable {
+    /// How the query ran, when `execution_stats` was asked for (spec M-19).
+    public struct ExecutionStats: Sendable, Hashable {
+        /// Index keys examined (0 without an index).
+        public var totalKeysExamined: Int
+        /// Documents read and checked against the selector.
+        public var totalDocsExamined: Int
+        /// Documents returned.
+        public var resultsReturned: Int
+        /// Wall time of the query in milliseconds.
+        public var executionTimeMs: Double
+
+        /// CouchDB's `execution_stats` object.
+        public var json: JSONValue {
+            [
+                "total_keys_examined": .number(JSONNumber(totalKeysExamined)),
+                "total_docs_examined": .number(JSONNumber(totalDocsExamined)),
+                "total_quorum_docs_examined": 0, "results_returned": .number(JSONNumber(resultsReturned)),
+                "execution_time_ms": .number(JSONNumber(executionTimeMs)),
+            ]
+        }
+    }
+
+    /// The matching documents (projected when `fields` was given).
+    public var docs: [JSONObject]
+    /// Pass back as `bookmark` with the same query for the next page.
+    public var bookmark: String
+    /// Advice, as CouchDB gives it (for example when no index could be used).
+    public var warning: String?
+    /// Statistics, when asked for.
+    public var executionStats: ExecutionStats?
+
+    /// CouchDB's body: `{"docs":[…],"bookmark":"…","warning"?:…,"execution_stats"?:{…}}`.
+    public var json: JSONValue {
+        var object: JSONObject = ["docs": .array(docs.map(JSONValue.object)), "bookmark": .string(bookmark)]
+        if let warning { object["warning"] = .string(warning) }
+        if let executionStats { object["execution_stats"] = executionStats.json }
+        return .object(object)
+    }
+}

@@ -1,0 +1,109 @@
+import CloudantCore
+import CloudantStore
+import Testing
+
+@Suite("Cloudant Query (_find) without indexes")
+struct FindTests {
+    func people() async throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        let rows: [JSONValue] = [
+            ["_id": "ada", "name": "Ada", "age": 36, "tags": ["math", "engines"]],
+            ["_id": "bob", "name": "Bob", "age": 20, "address": ["city": "Leeds"]],
+            ["_id": "cy", "name": "Cy", "age": 20],
+            ["_id": "dee", "name": "Dee"],
+            ["_id": "_design/x", "language": "query"],
+        ]
+        _ = try await temp.store.bulkDocs(rows)
+        return temp
+    }
+
+    func find(_ store: DocumentStore, _ body: String) async throws -> FindResult {
+        try await store.find(FindRequest(JSONValue(parsing: body)))
+    }
+
+    @Test func matchesWithCouchDBSemanticsAndNeverReturnsDesignDocuments_M2() async throws {
+        let temp = try await people()
+        let all = try await find(temp.store, #"{"selector":{}}"#)
+        #expect(all.docs.map { $0["_id"] } == ["ada", "bob", "cy", "dee"])
+        let adults = try await find(temp.store, #"{"selector":{"age":{"$gt":20}}}"#)
+        #expect(adults.docs.map { $0["_id"] } == ["ada"])
+        // $ne needs the field to exist (M-7): Dee has no age.
+        let notTwenty = try await find(temp.store, #"{"selector":{"age":{"$ne":20}}}"#)
+        #expect(notTwenty.docs.map { $0["_id"] } == ["ada"])
+        let nested = try await find(temp.store, #"{"selector":{"address":{"city":"Leeds"}}}"#)
+        #expect(nested.docs.map { $0["_id"] } == ["bob"])
+        let inArray = try await find(temp.store, #"{"selector":{"tags":{"$in":["engines"]}}}"#)
+        #expect(inArray.docs.map { $0["_id"] } == ["ada"])
+    }
+
+    @Test func sortWorksWithoutAnIndexAndLeavesOutDocumentsMissingTheField_M15() async throws {
+        let temp = try await people()
+        let ascending = try await find(temp.store, #"{"selector":{},"sort":["age"]}"#)
+        #expect(ascending.docs.map { $0["_id"] } == ["bob", "cy", "ada"])
+        let descending = try await find(temp.store, #"{"selector":{},"sort":[{"age":"desc"}]}"#)
+        #expect(descending.docs.map { $0["_id"] } == ["ada", "cy", "bob"])
+    }
+
+    @Test func limitSkipAndBookmarksPageThroughResults_M18() async throws {
+        let temp = try await people()
+        let first = try await find(temp.store, #"{"selector":{},"sort":["name"],"limit":2}"#)
+        #expect(first.docs.map { $0["_id"] } == ["ada", "bob"])
+        var request = try FindRequest(JSONValue(parsing: #"{"selector":{},"sort":["name"],"limit":2}"#))
+        request.bookmark = first.bookmark
+        let second = try await temp.store.find(request)
+        #expect(second.docs.map { $0["_id"] } == ["cy", "dee"])
+        request.bookmark = second.bookmark
+        let empty = try await temp.store.find(request)
+        #expect(empty.docs.isEmpty)
+        #expect(empty.bookmark == second.bookmark)
+        let skipped = try await find(temp.store, #"{"selector":{},"skip":3}"#)
+        #expect(skipped.docs.map { $0["_id"] } == ["dee"])
+    }
+
+    @Test func fieldsProjectNestedPathsAndDoNotAddIdOrRev_M17() async throws {
+        let temp = try await people()
+        let result = try await find(temp.store, #"{"selector":{"_id":"bob"},"fields":["name","address.city","nope"]}"#)
+        #expect(result.docs == [["name": "Bob", "address": ["city": "Leeds"]]])
+    }
+
+    @Test func executionStatsAndTheNoIndexWarningAreReported_M19() async throws {
+        let temp = try await people()
+        let result = try await find(temp.store, #"{"selector":{"age":20},"execution_stats":true}"#)
+        #expect(result.executionStats?.totalDocsExamined == 4)
+        #expect(result.executionStats?.resultsReturned == 2)
+        #expect(result.warning?.contains("No matching index found") == true)
+        let byID = try await find(temp.store, #"{"selector":{"_id":{"$gt":"b"}},"execution_stats":true}"#)
+        #expect(byID.executionStats?.totalDocsExamined == 3)
+        #expect(byID.warning == nil)
+    }
+
+    @Test func theTopLevelEmptyOrReturnsNothing_M8() async throws {
+        let temp = try await people()
+        #expect(try await find(temp.store, #"{"selector":{"$or":[]}}"#).docs.isEmpty)
+        #expect(try await find(temp.store, #"{"selector":{"age":20,"$or":[]}}"#).docs.count == 2)
+    }
+
+    @Test(arguments: [
+        (#"{"selector":{"a":{"$bad":1}}}"#, "invalid_operator"),
+        (#"{"selector":{"a":{"$in":5}}}"#, "bad_arg"),
+        (#"{"limit":1}"#, "missing_required_key"),
+        (#"{"selector":{},"wat":1}"#, "invalid_key"),
+        (#"{"selector":{},"sort":["a",{"b":"desc"}]}"#, "unsupported_mixed_sort"),
+        (#"{"selector":{},"sort":[{"b":"up"}]}"#, "invalid_sort_dir"),
+        (#"{"selector":{},"fields":"a"}"#, "invalid_fields"),
+        (#"{"selector":{},"limit":-1}"#, "invalid_value"),
+    ])
+    func invalidRequestsAreTypedErrorsWithCouchDBsNames(body: String, name: String) async throws {
+        let error = #expect(throws: CloudantError.self) { try FindRequest(JSONValue(parsing: body)) }
+        #expect(error?.couchDB.error == name)
+        #expect(error?.couchDB.status == 400)
+    }
+
+    @Test func aForeignBookmarkIsInvalid() async throws {
+        let temp = try await people()
+        var request = FindRequest()
+        request.bookmark = "not-a-bookmark"
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.find(request) }
+        #expect(error?.couchDB.error == "invalid_bookmark")
+    }
+}
