@@ -78,7 +78,7 @@ struct DocumentCommandTests {
     @Test func bulkWritesBatchesAndPrintsOneResultLinePerBatch() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let lines = (0..<25).map { #"{"_id":"d\#($0)","n":\#($0)}"# } + [#"{"_id":"_bad"}"#]
+        let lines = (0..<25).map { #"{"_id":"d\#($0)","n":\#($0)}"# } + [#"{"_id":"d0"}"#]
         let file = folder.appendingPathComponent("docs.jsonl")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let bulk = try CLIRunner.run(["bulk", "--db", "demo", "--batch-size", "10", file.path], in: folder)
@@ -87,7 +87,7 @@ struct DocumentCommandTests {
         #expect(batches.count == 3)
         let last = try #require(try JSONSerialization.jsonObject(with: Data(batches[2].utf8)) as? [[String: Any]])
         #expect(last.count == 6)
-        #expect(last.last?["error"] as? String == "illegal_docid")
+        #expect(last.last?["error"] as? String == "conflict")
 
         let changes = try jsonObject(try CLIRunner.run(["changes", "--db", "demo", "--since", "20", "--limit", "3"], in: folder).stdout)
         #expect((changes["results"] as? [[String: Any]])?.count == 3)
@@ -114,5 +114,22 @@ struct DocumentCommandTests {
         _ = try CLIRunner.run(["put", "--db", "demo", "--rev", try #require(first["rev"] as? String), #"{"_id":"a","v":2}"#], in: folder)
         let compact = try jsonObject(try CLIRunner.run(["compact", "--db", "demo"], in: folder).stdout)
         #expect(compact["revisions_compacted"] as? Int == 1)
+    }
+}
+
+@Suite("cloudant bulk validation")
+struct BulkValidationTests {
+    @Test func aMalformedDocumentFailsItsBatchAndEarlierBatchesStayCommitted() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = (0..<10).map { #"{"_id":"d\#($0)"}"# } + [#"{"_id":"_bad"}"#]
+        let file = folder.appendingPathComponent("docs.jsonl")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let bulk = try CLIRunner.run(["bulk", "--db", "demo", "--batch-size", "5", file.path], in: folder)
+        #expect(bulk.status != 0)
+        #expect(bulk.stdout.split(separator: "\n").count == 2)
+        #expect(try jsonObject(bulk.stderr)["error"] as? String == "illegal_docid")
+        let info = try jsonObject(try CLIRunner.run(["db", "info", "demo"], in: folder).stdout)
+        #expect(info["doc_count"] as? Int == 10)
     }
 }

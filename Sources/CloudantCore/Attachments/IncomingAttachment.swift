@@ -2,9 +2,9 @@
 public enum IncomingAttachment: Sendable, Hashable {
     /// `"stub": true`: keep the attachment of the parent revision (its digest, when given, must match).
     case stub(digest: String?, revpos: Int?)
-    /// `"data": "<base64>"`: new content. `revpos` is kept from replicated documents; interactive writes
-    /// set it to the new revision's generation.
-    case data(contentType: String, bytes: [UInt8], revpos: Int?)
+    /// `"data": "<base64>"`: new content. `revpos` and `digest` are kept from replicated documents;
+    /// interactive writes compute their own.
+    case data(contentType: String, bytes: [UInt8], revpos: Int?, digest: String?)
 
     /// Parses one `_attachments` member.
     /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment when it is neither a stub nor
@@ -30,6 +30,6 @@ public enum IncomingAttachment: Sendable, Hashable {
         guard let bytes = Base64.decode(base64) else { throw invalid("The attachment's 'data' is not valid base64.") }
         let contentType = object["content_type"]?.stringValue ?? "application/octet-stream"
         let revpos = object["revpos"]?.numberValue?.int64Value.map { Int($0) }
-        self = .data(contentType: contentType, bytes: bytes, revpos: revpos)
+        self = .data(contentType: contentType, bytes: bytes, revpos: revpos, digest: object["digest"]?.stringValue)
     }
 }

@@ -54,6 +54,8 @@ public struct IncomingDocument: Sendable, Hashable {
         }
         if let rawRevisions = object["_revisions"] {
             revisions = try Self.parseRevisions(rawRevisions, documentID: id)
+            // Without `_rev`, an edit's parent is the newest revision of `_revisions`, as in CouchDB.
+            if rev == nil { rev = revisions?.first }
         }
         if let rawAttachments = object["_attachments"] {
             guard case .object(let members) = rawAttachments else {
@@ -96,7 +98,13 @@ public struct IncomingDocument: Sendable, Hashable {
                     .invalidValue, "_revisions ids must be strings.",
                     context: .init(documentID: documentID, field: "_revisions"))
             }
-            return try RevisionID(parsing: "\(Int(start) - offset)-\(hash)")
+            do {
+                return try RevisionID(parsing: "\(Int(start) - offset)-\(hash)")
+            } catch {
+                throw CloudantError(
+                    .documentValidation, "RevId isn't a valid hexadecimal",
+                    context: .init(documentID: documentID, field: "_revisions"))
+            }
         }
     }
 }

@@ -65,10 +65,16 @@ extension DocumentStore {
                 doc = try DocumentAssembler(db: db, record: record).document(
                     rev: record.winnerRev, options: ReadOptions(conflicts: options.conflicts))
             }
+            var revs = options.style == .allDocs ? record.tree.leaves : [record.winnerRev]
             if let filter = options.filter {
-                guard let candidate = doc, filter(candidate) else { continue }
+                // Only the leaves that pass the filter are listed; a row with none is skipped (spec D-61).
+                let assembler = DocumentAssembler(db: db, record: record)
+                revs = try revs.filter { rev in
+                    let leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())
+                    return leaf.map(filter) ?? false
+                }
+                if revs.isEmpty { continue }
             }
-            let revs = options.style == .allDocs ? record.tree.leaves : [record.winnerRev]
             results.append(
                 Change(
                     seq: record.seq, id: record.id, changes: revs.map(\.description), deleted: record.deleted,

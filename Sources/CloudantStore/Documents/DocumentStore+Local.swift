@@ -14,21 +14,8 @@ extension DocumentStore {
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String? = nil) async throws -> WriteResult {
         try Self.validateLocal(id)
-        var cleaned = body
-        for key in cleaned.keys where key.hasPrefix("_") { cleaned.removeValue(forKey: key) }
-        let bytes = String(decoding: JSONValue.object(cleaned).jsonBytes(), as: UTF8.self)
         return try await write(.updateFailed) { db in
-            let stored = try Int64.fetchOne(
-                db, sql: "SELECT \(Local.rev) FROM \(Local.table) WHERE \(Local.id) = ?", arguments: [id])
-            let supplied = try rev.map { try Self.localRevision($0, id: id) }
-            guard stored == supplied else {
-                throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id, revision: rev))
-            }
-            let next = (stored ?? 0) + 1
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO \(Local.table) (\(Local.id), \(Local.rev), \(Local.body)) VALUES (?, ?, ?)",
-                arguments: [id, next, bytes])
-            return WriteResult(id: id, rev: "0-\(next)")
+            try LocalDocumentRecord.write(id: id, body: body, rev: rev, deleted: false, in: db)
         }
     }
 
@@ -54,16 +41,8 @@ extension DocumentStore {
     @discardableResult
     public func deleteLocal(id: String, rev: String) async throws -> WriteResult {
         try Self.validateLocal(id)
-        let supplied = try Self.localRevision(rev, id: id)
         return try await write(.deleteFailed) { db in
-            let stored = try Int64.fetchOne(
-                db, sql: "SELECT \(Local.rev) FROM \(Local.table) WHERE \(Local.id) = ?", arguments: [id])
-            guard let stored else { throw CloudantError(.notFound, "missing", context: .init(documentID: id)) }
-            guard stored == supplied else {
-                throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id, revision: rev))
-            }
-            try db.execute(sql: "DELETE FROM \(Local.table) WHERE \(Local.id) = ?", arguments: [id])
-            return WriteResult(id: id, rev: "0-0")
+            try LocalDocumentRecord.write(id: id, body: JSONObject(), rev: rev, deleted: true, in: db)
         }
     }
 
@@ -73,14 +52,5 @@ extension DocumentStore {
             throw CloudantError(
                 .invalidValue, "Local document ids start with '_local/'.", context: .init(documentID: id, field: "_id"))
         }
-    }
-
-    private static func localRevision(_ rev: String, id: String) throws -> Int64 {
-        guard rev.hasPrefix("0-"), let number = Int64(rev.dropFirst(2)) else {
-            throw CloudantError(
-                .invalidValue, "Local document revisions look like \"0-N\".",
-                context: .init(documentID: id, revision: rev, field: "_rev"))
-        }
-        return number
     }
 }

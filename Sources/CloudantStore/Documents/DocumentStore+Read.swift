@@ -51,7 +51,9 @@ extension DocumentStore {
                 revisions.append(contentsOf: targets.isEmpty ? [rev] : targets)
             }
             var seen = Set<RevisionID>()
-            return try revisions.filter { seen.insert($0).inserted }.map { rev in
+            // An explicit list comes back sorted by revision, as CouchDB answers (spec O-7).
+            let ordered = requested == nil ? revisions : revisions.sorted()
+            return try ordered.filter { seen.insert($0).inserted }.map { rev in
                 try assembler.document(rev: rev, options: options).map { .ok($0) } ?? .missing(rev.description)
             }
         }

@@ -13,14 +13,15 @@ extension DocumentStore {
     ///   attachment the parent lacks; `.documentValidation` for an unknown `_` member.
     @discardableResult
     public func put(_ document: JSONObject) async throws -> WriteResult {
-        if let id = document["_id"]?.stringValue, DocumentID.isLocal(id) {
-            var body = document
-            body.removeValue(forKey: "_id")
-            let rev = body.removeValue(forKey: "_rev")?.stringValue
-            return try await putLocal(id: id, body: body, rev: rev)
+        let incoming = try IncomingDocument(document)
+        if let id = incoming.id, DocumentID.isLocal(id) {
+            return try await write(.updateFailed) { db in
+                try LocalDocumentRecord.write(
+                    id: id, body: incoming.body, rev: incoming.rev?.description, deleted: incoming.deleted, in: db)
+            }
         }
         // Mint and serialise before taking the writer.
-        let prepared = PreparedWrite(try IncomingDocument(document))
+        let prepared = PreparedWrite(incoming)
         let makeID = options.makeDocumentID
         return try await write(.updateFailed) { db in
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
@@ -51,44 +52,46 @@ extension DocumentStore {
     /// CouchDB 3 does.
     /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
     public func bulkDocs(_ documents: [JSONValue], newEdits: Bool = true) async throws -> [BulkDocsResult] {
-        // Parse and validate outside the writer, so the write transaction only does storage work.
-        let parsed: [Result<IncomingDocument, CloudantError>] = documents.enumerated().map { index, value in
+        // Validation is all or nothing, as in CouchDB (spec O-4): one malformed document rejects the batch.
+        // Conflicts and missing stubs, found while writing, are reported per document (D-46).
+        let incoming = try documents.enumerated().map { index, value -> IncomingDocument in
             guard case .object(let object) = value else {
-                return .failure(
-                    CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index)))
+                throw CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index))
             }
             do {
-                return .success(try IncomingDocument(object))
+                return try IncomingDocument(object)
             } catch let error as CloudantError {
-                return .failure(error.adding { $0.documentID = $0.documentID ?? object["_id"]?.stringValue })
-            } catch {
-                return .failure(CloudantError(.invalidValue, "The document is invalid.", underlying: error))
+                throw error.adding {
+                    $0.itemIndex = index
+                    $0.documentID = $0.documentID ?? object["_id"]?.stringValue
+                }
             }
         }
-        let makeID = options.makeDocumentID
+        let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
         // Interactive writes mint their revisions and serialise their bodies before taking the writer, so
         // the writer is free for another batch meanwhile. (Measured: overlapping preparation with the
         // transaction instead kept the writer waiting and made two batches in flight slower, 2.04× vs 1.66×.)
-        let valid = parsed.compactMap { try? $0.get() }
-        let prepared = newEdits ? await PreparedWrite.prepareAll(valid) : []
+        let prepared = newEdits ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0)) : []
+        let makeID = options.makeDocumentID
         let results = try await write(newEdits ? .updateFailed : .remoteSynchronizationFailed) { db in
-            var nextPrepared = prepared.makeIterator()
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            var nextPrepared = prepared.makeIterator()
             var results: [BulkDocsResult] = []
-            for entry in parsed {
-                switch entry {
-                case .failure(let error):
-                    results.append(.failure(id: error.context.documentID, error: error))
-                case .success(let incoming):
-                    do {
-                        if newEdits, let ready = nextPrepared.next() {
-                            results.append(.ok(try writer.writeInteractive(ready)))
-                        } else {
-                            try writer.writeReplicated(incoming)
-                        }
-                    } catch let error as CloudantError {
-                        results.append(.failure(id: incoming.id, error: error.adding { $0.documentID = incoming.id }))
+            for (document, local) in zip(incoming, isLocal) {
+                do {
+                    if local, let id = document.id {
+                        results.append(
+                            .ok(
+                                try LocalDocumentRecord.write(
+                                    id: id, body: document.body, rev: document.rev?.description,
+                                    deleted: document.deleted, in: db)))
+                    } else if newEdits, let ready = nextPrepared.next() {
+                        results.append(.ok(try writer.writeInteractive(ready)))
+                    } else {
+                        try writer.writeReplicated(document)
                     }
+                } catch let error as CloudantError {
+                    results.append(.failure(id: document.id, error: error.adding { $0.documentID = document.id }))
                 }
             }
             try writer.finish()

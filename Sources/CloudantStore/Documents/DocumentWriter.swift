@@ -41,7 +41,8 @@ struct DocumentWriter {
         let generation = (parent?.generation ?? 0) + 1
         let parentAttachments = try parent.map { try attachments(of: $0, in: existing) } ?? AttachmentTable()
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: parentAttachments, generation: generation, documentID: id)
+            incoming.attachments ?? [:], against: parentAttachments, generation: generation, interactive: true,
+            documentID: id)
 
         let hash =
             parent == incoming.rev ? prepared.speculativeHash ?? PreparedWrite.mint(incoming, parent: parent, attachments: table)
@@ -61,7 +62,7 @@ struct DocumentWriter {
     private mutating func insertIfNew(_ prepared: PreparedWrite, id: String, hash: String) throws -> WriteResult? {
         let incoming = prepared.incoming
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: AttachmentTable(), generation: 1, documentID: id)
+            incoming.attachments ?? [:], against: AttachmentTable(), generation: 1, interactive: true, documentID: id)
         let rev = RevisionID(generation: 1, hash: hash)
         var tree = RevisionTree()
         try tree.addChild(rev, of: nil, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
@@ -109,7 +110,8 @@ struct DocumentWriter {
             }
         }
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: base, generation: newest.generation, documentID: id)
+            incoming.attachments ?? [:], against: base, generation: newest.generation, interactive: false,
+            documentID: id)
         guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
             return false
         }
@@ -137,25 +139,32 @@ struct DocumentWriter {
     }
 
     /// Turns the written `_attachments` into the new revision's table and the blobs to store (D-37 … D-39).
+    ///
+    /// A stub keeps the parent's attachment of that name; like CouchDB's `merge_stubs`, it is matched by name
+    /// and (when given) revpos, never by digest, because CouchDB digests compressible types after gzip.
+    /// New data gets `revpos` = the new generation in an interactive edit (CouchDB's `set_new_att_revpos`);
+    /// a replicated revision keeps the revpos and digest its peer sent.
     func resolveAttachments(
-        _ incoming: [String: IncomingAttachment], against parent: AttachmentTable, generation: Int, documentID: String
+        _ incoming: [String: IncomingAttachment], against parent: AttachmentTable, generation: Int, interactive: Bool,
+        documentID: String
     ) throws -> (AttachmentTable, [(String, [UInt8])]) {
         var table = AttachmentTable()
         var blobs: [(String, [UInt8])] = []
         for (name, attachment) in incoming {
             switch attachment {
-            case .stub(let digest, _):
-                guard let kept = parent.entries[name], digest == nil || digest == kept.digest else {
+            case .stub(_, let revpos):
+                guard let kept = parent.entries[name], revpos == nil || revpos == kept.revpos else {
                     throw CloudantError(
                         .missingStub, "Invalid attachment stub in \(documentID) for \(name): the parent revision "
                             + "has no such attachment. Send its data instead of a stub.",
                         context: .init(documentID: documentID, field: "_attachments.\(name)"))
                 }
                 table.entries[name] = kept
-            case .data(let contentType, let bytes, let revpos):
-                let digest = AttachmentDigest.of(bytes)
+            case .data(let contentType, let bytes, let revpos, let sentDigest):
+                let digest = interactive ? AttachmentDigest.of(bytes) : sentDigest ?? AttachmentDigest.of(bytes)
                 table.entries[name] = AttachmentInfo(
-                    contentType: contentType, digest: digest, length: bytes.count, revpos: revpos ?? generation)
+                    contentType: contentType, digest: digest, length: bytes.count,
+                    revpos: interactive ? generation : revpos ?? generation)
                 blobs.append((digest, bytes))
             }
         }

@@ -21,7 +21,7 @@ struct PreparedWrite: Sendable {
         for (name, attachment) in incoming.attachments ?? [:] {
             switch attachment {
             case .stub: needsParent = true
-            case .data(let contentType, let bytes, _):
+            case .data(let contentType, let bytes, _, _):
                 table.entries[name] = AttachmentInfo(
                     contentType: contentType, digest: AttachmentDigest.of(bytes), length: bytes.count, revpos: 0)
             }

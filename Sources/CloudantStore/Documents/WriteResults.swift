@@ -32,7 +32,8 @@ public enum BulkDocsResult: Sendable {
         case .failure(let id, let error):
             var object = JSONObject()
             if let id { object["id"] = .string(id) }
-            if let rev = error.context.revision { object["rev"] = .string(rev) }
+            // CouchDB 3 writes conflict rows as {"id","error","reason"}; other errors may name the revision.
+            if error.code != .conflict, let rev = error.context.revision { object["rev"] = .string(rev) }
             object["error"] = .string(error.couchDB.error)
             object["reason"] = .string(error.couchDBReason)
             return .object(object)

@@ -9,6 +9,11 @@ struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConverti
     func document(for entity: Entity, index: Int, includeRev: Bool = true) throws -> JSONObject {
         let id = entity.id.description
         do {
+            guard !id.isEmpty, !id.hasPrefix("_") else {
+                throw CloudantError(
+                    .invalidValue, "An entity id must be non-empty and must not start with '_' (reserved by CouchDB).",
+                    context: .init(field: "id"))
+            }
             try kind.validate(entity)
             guard case .object(let members) = try JSONValue(encoding: entity) else {
                 throw CloudantError(.invalidValue, "An entity must encode as a JSON object (a keyed container).")

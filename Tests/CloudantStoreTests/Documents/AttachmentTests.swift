@@ -48,6 +48,41 @@ struct AttachmentTests {
         #expect(old.data.count == 11)
     }
 
+    @Test func newDataInAnEditGetsTheNewGenerationAsRevposEvenIfTheClientSentAnOldOne_D38() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put([
+            "_id": "a", "_attachments": ["n": ["content_type": "text/plain", "data": .string(helloBase64)]],
+        ])
+        try await temp.store.put([
+            "_id": "a", "_rev": .string(first.rev),
+            "_attachments": ["n": ["content_type": "text/plain", "data": "Ynll", "revpos": 1]],
+        ])
+        let doc = try await temp.store.document(id: "a", options: ReadOptions(attachmentsSince: [first.rev]))
+        #expect(doc["_attachments"]?["n"]?["revpos"] == 2)
+        #expect(doc["_attachments"]?["n"]?["data"] == "Ynll")
+    }
+
+    @Test func aReplicatedStubMatchesByNameAndRevposNotByDigest() async throws {
+        let temp = try TemporaryStore()
+        // As CouchDB sends it: data with its own (gzip-based) digest, then an edit carrying a stub.
+        _ = try await temp.store.bulkDocs(
+            [[
+                "_id": "x", "_rev": .string(rev(1, "a")),
+                "_attachments": ["a": ["content_type": "text/plain", "data": .string(helloBase64), "revpos": 1, "digest": "md5-couchdbGzipDigest=="]],
+            ]], newEdits: false)
+        let failures = try await temp.store.bulkDocs(
+            [[
+                "_id": "x", "_rev": .string(rev(2, "b")),
+                "_revisions": ["start": 2, "ids": [.string(String(repeating: "b", count: 32)), .string(String(repeating: "a", count: 32))]],
+                "_attachments": ["a": ["stub": true, "revpos": 1, "digest": "md5-somethingElse=="]],
+            ]], newEdits: false)
+        #expect(failures.isEmpty)
+        let doc = try await temp.store.document(id: "x")
+        #expect(doc.rev == rev(2, "b"))
+        #expect(doc["_attachments"]?["a"]?["digest"] == "md5-couchdbGzipDigest==")
+        #expect(try await temp.store.attachment(documentID: "x", name: "a").data == Array("hello world".utf8))
+    }
+
     @Test func aStubForAnUnknownAttachmentIsMissingStub_D39() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a"])

@@ -31,6 +31,24 @@ struct LocalDocumentTests {
         #expect(try await temp.store.info().updateSeq == 1)
     }
 
+    @Test func localDocumentsWrittenInABatchStayLocal_D34() async throws {
+        let temp = try TemporaryStore()
+        let results = try await temp.store.bulkDocs([["_id": "_local/ck", "v": 1], ["_id": "a"]])
+        #expect(results[0].result?.rev == "0-1")
+        #expect(try await temp.store.changes().results.map(\.id) == ["a"])
+        #expect(try await temp.store.allDocs().totalRows == 1)
+        #expect(try await temp.store.document(id: "_local/ck")["v"] == 1)
+    }
+
+    @Test func putWithDeletedTrueDeletesALocalDocument() async throws {
+        let temp = try TemporaryStore()
+        let written = try await temp.store.put(["_id": "_local/c", "v": 1])
+        let deleted = try await temp.store.put(["_id": "_local/c", "_rev": .string(written.rev), "_deleted": true])
+        #expect(deleted.rev == "0-0")
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.localDocument(id: "_local/c") }
+        #expect(error?.code == .notFound)
+    }
+
     @Test func deletingALocalDocumentNeedsItsRevision() async throws {
         let temp = try TemporaryStore()
         let written = try await temp.store.putLocal(id: "_local/x", body: [:])
