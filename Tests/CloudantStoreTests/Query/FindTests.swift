@@ -106,4 +106,14 @@ struct FindTests {
         let error = await #expect(throws: CloudantError.self) { try await temp.store.find(request) }
         #expect(error?.couchDB.error == "invalid_bookmark")
     }
+
+    @Test func explainNamesTheIndexTheNormalisedSelectorAndTheSQLNarrowing_M27() async throws {
+        let temp = try await people()
+        let request = try FindRequest(JSONValue(parsing: #"{"selector":{"_id":{"$gte":"b"},"age":{"$not":{"$lt":20}}},"sort":["age"]}"#))
+        let plan = temp.store.explain(request)
+        #expect(plan["index"]?["name"] == "_all_docs")
+        #expect(plan["sql_narrowing"] == ["_id >=": "b"])
+        #expect(plan["in_memory_sort"] == true)
+        #expect(plan["selector"]?["$and"]?.arrayValue?.contains(["age": ["$gte": 20]]) == true)
+    }
 }
