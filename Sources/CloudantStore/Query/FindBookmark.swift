@@ -40,12 +40,13 @@ struct FindBookmark {
 
     /// Whether this position comes after `other` in the query's order.
     func isAfter(_ other: FindBookmark, sort: [SortField]) -> Bool {
-        let descending = sort.first?.descending == true
-        for (index, _) in sort.enumerated() where index < keys.count && index < other.keys.count {
+        // Each field in its own direction (the builder allows mixed sorts); ties by `_id` in the first
+        // field's direction, as `find` orders them.
+        for (index, field) in sort.enumerated() where index < keys.count && index < other.keys.count {
             let order = Collation.compare(keys[index], other.keys[index])
-            if order != 0 { return descending ? order < 0 : order > 0 }
+            if order != 0 { return field.descending ? order < 0 : order > 0 }
         }
         let byID = Collation.compareBytes(id, other.id)
-        return descending ? byID < 0 : byID > 0
+        return sort.first?.descending == true ? byID < 0 : byID > 0
     }
 }

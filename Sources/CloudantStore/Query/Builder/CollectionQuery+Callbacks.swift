@@ -1,0 +1,45 @@
+public import CloudantCore
+public import Dispatch
+
+/// The callback API OTFCloudantStore users know, over the async one. Each completion is called exactly
+/// once, on `callbackQueue`.
+extension CollectionQuery {
+    /// Runs the query and passes the documents to `completion`; see ``get()``.
+    ///
+    /// ```swift
+    /// store.collection("OCKContact").where(field: "title", value: "Nurse").get { result in
+    ///     if case .success(let docs) = result { print(docs.count) }
+    /// }
+    /// ```
+    public func get(
+        callbackQueue: DispatchQueue = .main,
+        completion: @escaping @Sendable (Result<[JSONObject], CloudantError>) -> Void
+    ) {
+        Self.deliver(on: callbackQueue, to: completion) { try await self.get() }
+    }
+
+    /// Runs the query and passes the decoded entities to `completion`; see ``get(_:)``.
+    public func get<Entity: CloudantEntity>(
+        _ type: Entity.Type, callbackQueue: DispatchQueue = .main,
+        completion: @escaping @Sendable (Result<[Entity], CloudantError>) -> Void
+    ) where Entity.ID: CustomStringConvertible {
+        Self.deliver(on: callbackQueue, to: completion) { try await self.get(type) }
+    }
+
+    private static func deliver<Value: Sendable>(
+        on queue: DispatchQueue, to completion: @escaping @Sendable (Result<Value, CloudantError>) -> Void,
+        _ work: @escaping @Sendable () async throws -> Value
+    ) {
+        Task {
+            let result: Result<Value, CloudantError>
+            do {
+                result = .success(try await work())
+            } catch let error as CloudantError {
+                result = .failure(error)
+            } catch {
+                result = .failure(CloudantError(.fetchFailed, "The query failed unexpectedly.", underlying: error))
+            }
+            queue.async { completion(result) }
+        }
+    }
+}
