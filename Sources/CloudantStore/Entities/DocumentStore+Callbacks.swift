@@ -45,7 +45,9 @@ extension DocumentStore {
         deliver(on: callbackQueue, to: completion) { try await self.get(type, ids: ids) }
     }
 
-    private func deliver<Value: Sendable>(
+    /// Runs `work` and calls `completion` exactly once with its result, on `queue`. Shared by every
+    /// callback adapter of the store.
+    func deliver<Value: Sendable>(
         on queue: DispatchQueue, to completion: (@Sendable (Result<Value, CloudantError>) -> Void)?,
         _ work: @escaping @Sendable () async throws -> Value
     ) {

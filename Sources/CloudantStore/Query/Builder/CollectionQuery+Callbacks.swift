@@ -15,7 +15,7 @@ extension CollectionQuery {
         callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[JSONObject], CloudantError>) -> Void
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.get() }
+        store.deliver(on: callbackQueue, to: completion) { try await self.get() }
     }
 
     /// Runs the query and passes the decoded entities to `completion`; see ``get(_:)``.
@@ -23,23 +23,6 @@ extension CollectionQuery {
         _ type: Entity.Type, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[Entity], CloudantError>) -> Void
     ) where Entity.ID: CustomStringConvertible {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.get(type) }
-    }
-
-    private static func deliver<Value: Sendable>(
-        on queue: DispatchQueue, to completion: @escaping @Sendable (Result<Value, CloudantError>) -> Void,
-        _ work: @escaping @Sendable () async throws -> Value
-    ) {
-        Task {
-            let result: Result<Value, CloudantError>
-            do {
-                result = .success(try await work())
-            } catch let error as CloudantError {
-                result = .failure(error)
-            } catch {
-                result = .failure(CloudantError(.fetchFailed, "The query failed unexpectedly.", underlying: error))
-            }
-            queue.async { completion(result) }
-        }
+        store.deliver(on: callbackQueue, to: completion) { try await self.get(type) }
     }
 }
