@@ -18,6 +18,10 @@ struct FindCommandTests {
         #expect((result["docs"] as? [[String: String]]) == [["name": "A"], ["name": "B"]])
         #expect(result["bookmark"] is String)
 
+        let changes = try CLIRunner.run(["changes", "--db", "demo", "--selector", #"{"age":{"$lt":25}}"#], in: folder)
+        let rows = try #require(try jsonObject(changes.stdout)["results"] as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? String } == ["b"])
+
         let bad = try CLIRunner.run(["find", "--db", "demo", #"{"age":{"$in":3}}"#], in: folder)
         #expect(bad.status != 0)
         #expect(try jsonObject(bad.stderr)["error"] as? String == "bad_arg")

@@ -12,14 +12,19 @@ struct ChangesCommand: CloudantCommand {
     @Option(help: "main_only (the winner) or all_docs (every leaf).") var style = "main_only"
     @Flag(name: .customLong("include-docs"), help: "Include each document.") var includeDocs = false
     @Flag(help: "Newest first.") var descending = false
+    @Option(help: "Only documents this Mango selector matches (filter=_selector).") var selector: String?
 
     func execute() async throws {
         guard let style = ChangesOptions.Style(rawValue: style) else {
             throw CloudantError(.invalidValue, "--style must be main_only or all_docs.", context: .init(field: "style"))
         }
         let store = try global.openExisting(database.db)
-        let options = ChangesOptions(
+        var options = ChangesOptions(
             since: since, limit: limit, descending: descending, style: style, includeDocs: includeDocs)
+        if let selector {
+            let mango = try MangoSelector(.object(try readJSONObject(selector)))
+            options.filter = { mango.matches($0) }
+        }
         Output.print(try await store.changes(options).json)
     }
 }

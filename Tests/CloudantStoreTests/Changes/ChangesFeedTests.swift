@@ -55,6 +55,16 @@ struct ChangesFeedTests {
         #expect(filtered.results.first?.doc == nil)
     }
 
+    @Test func aMangoSelectorFiltersTheFeed_D60() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a", "type": "note", "n": 1])
+        try await temp.store.put(["_id": "b", "type": "task", "n": 2])
+        try await temp.store.put(["_id": "c", "type": "note", "n": 3])
+        let selector = try MangoSelector(["type": "note", "n": ["$gt": 1]])
+        let feed = try await temp.store.changes(ChangesOptions(selector: selector))
+        #expect(feed.results.map(\.id) == ["c"])
+    }
+
     @Test func liveChangesReplayTheBacklogThenDeliverNewWritesInOrder() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "before"])
