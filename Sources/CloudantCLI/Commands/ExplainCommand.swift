@@ -7,17 +7,12 @@ struct ExplainCommand: CloudantCommand {
         commandName: "explain", abstract: "Show how a Cloudant Query selector would run (CouchDB's _explain JSON).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
-    @Option(help: "Sort fields, comma-separated; append :desc for descending.") var sort: String?
+    @Option(help: "Sort fields, comma-separated; append :desc for descending, e.g. age:desc.") var sort: String?
     @Argument(help: "The selector JSON (or - for standard input).") var selector: String
 
     func execute() async throws {
         var body: JSONObject = ["selector": .object(try readJSONObject(selector))]
-        if let sort {
-            body["sort"] = .array(
-                sort.split(separator: ",").map { field in
-                    field.hasSuffix(":desc") ? [String(field.dropLast(5)): "desc"] : .string(String(field))
-                })
-        }
+        if let sort { body["sort"] = sortJSON(sort) }
         let request = try FindRequest(.object(body))
         Output.print(try global.openExisting(database.db).explain(request))
     }

@@ -25,14 +25,7 @@ struct FindCommand: CloudantCommand {
         var body: JSONObject = ["selector": .object(try readJSONObject(selector))]
         body["limit"] = .number(JSONNumber(limit))
         body["skip"] = .number(JSONNumber(skip))
-        if let sort {
-            body["sort"] = .array(
-                sort.split(separator: ",").map { field in
-                    if field.hasSuffix(":desc") { return [String(field.dropLast(5)): "desc"] }
-                    if field.hasSuffix(":asc") { return [String(field.dropLast(4)): "asc"] }
-                    return .string(String(field))
-                })
-        }
+        if let sort { body["sort"] = sortJSON(sort) }
         if let fields { body["fields"] = .array(fields.split(separator: ",").map { .string(String($0)) }) }
         if let bookmark { body["bookmark"] = .string(bookmark) }
         if executionStats { body["execution_stats"] = true }

@@ -39,6 +39,16 @@ extension CloudantCommand {
     }
 }
 
+/// Turns `--sort a,b:desc` into a Mango `sort` array: a bare name ascends, `:asc`/`:desc` set the direction.
+func sortJSON(_ option: String) -> JSONValue {
+    .array(
+        option.split(separator: ",").map { field in
+            if field.hasSuffix(":desc") { return [String(field.dropLast(5)): "desc"] }
+            if field.hasSuffix(":asc") { return [String(field.dropLast(4)): "asc"] }
+            return .string(String(field))
+        })
+}
+
 /// Reads a JSON object from an argument, or from standard input when the argument is absent or `-`.
 func readJSONObject(_ argument: String?) throws -> JSONObject {
     let bytes: [UInt8]

@@ -3,25 +3,11 @@ internal import CloudantCore
 /// The part of a selector SQL can answer exactly, on the columns every document has: a range or prefix
 /// on `_id` (raw byte order, spec M-11) and the entity kind. Everything else is checked in memory, and
 /// every candidate is re-checked against the whole selector (spec M-23).
-struct QueryScan: Sendable, Hashable {
+struct QueryScan: Sendable {
     var idLowerBound: (value: String, inclusive: Bool)?
     var idUpperBound: (value: String, inclusive: Bool)?
     var idPrefix: String?
     var kind: String?
-
-    static func == (lhs: QueryScan, rhs: QueryScan) -> Bool {
-        lhs.idLowerBound?.value == rhs.idLowerBound?.value && lhs.idLowerBound?.inclusive == rhs.idLowerBound?.inclusive
-            && lhs.idUpperBound?.value == rhs.idUpperBound?.value
-            && lhs.idUpperBound?.inclusive == rhs.idUpperBound?.inclusive && lhs.idPrefix == rhs.idPrefix
-            && lhs.kind == rhs.kind
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(idLowerBound?.value)
-        hasher.combine(idUpperBound?.value)
-        hasher.combine(idPrefix)
-        hasher.combine(kind)
-    }
 
     /// Extracts the pushable conditions from the top-level `$and` of a normalised selector.
     init(_ selector: MangoSelector) {
