@@ -14,6 +14,6 @@ struct ExplainCommand: CloudantCommand {
         var body: JSONObject = ["selector": .object(try readJSONObject(selector))]
         if let sort { body["sort"] = sortJSON(sort) }
         let request = try FindRequest(.object(body))
-        Output.print(try global.openExisting(database.db).explain(request))
+        Output.print(try await global.openExisting(database.db).explain(request))
     }
 }

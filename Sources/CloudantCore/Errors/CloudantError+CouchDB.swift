@@ -9,7 +9,7 @@ extension CloudantError {
     /// The HTTP status and error name CouchDB uses for the same failure (spec D-66), for edges that speak
     /// CouchDB's JSON: the HTTP endpoint, the CLI and `_bulk_docs`-shaped results.
     public var couchDB: (status: Int, error: String) {
-        if let kind = queryErrorKind { return (400, kind.rawValue) }
+        if let kind = queryErrorKind { return (kind.httpStatus, kind.rawValue) }
         return switch code {
         case .conflict: (409, "conflict")
         case .notFound: (404, "not_found")

@@ -52,16 +52,32 @@ public struct IndexDefinition: Sendable, Hashable {
     public var partialFilterSelector: JSONValue?
     /// JSON or full-text.
     public var type: IndexType
+    /// How a text index splits and normalises words; ignored by JSON indexes.
+    public var analyzer: TextAnalyzer
 
     /// Creates an index definition.
+    ///
+    /// A text index with no `fields` indexes every string, number and boolean in the document (CouchDB's
+    /// `"fields": "all_fields"`).
     public init(
         name: String, designDocument: String? = nil, fields: [Field], partialFilterSelector: JSONValue? = nil,
-        type: IndexType = .json
+        type: IndexType = .json, analyzer: TextAnalyzer = .standard
     ) {
         self.name = name
         self.designDocument = designDocument
         self.fields = fields
         self.partialFilterSelector = partialFilterSelector
         self.type = type
+        self.analyzer = analyzer
     }
+}
+
+/// How a text index turns text into searchable terms (Cloudant Search's analyzer names).
+public enum TextAnalyzer: String, Sendable, Hashable, CaseIterable {
+    /// Words by Unicode word boundaries, lowercased, accents folded: `"Café-Owner"` → `cafe`, `owner`.
+    case standard
+    /// As ``standard``, then reduced to English stems: `"running"` and `"runs"` both → `run`.
+    case porter
+    /// Runs of letters only, lowercased: digits and punctuation separate words.
+    case simple
 }

@@ -39,12 +39,15 @@ public struct FindRequest: Sendable, Hashable {
     public var executionStats: Bool
     /// The index to use: a design document name, optionally with an index name.
     public var useIndex: [String]?
+    /// Whether a `use_index` that cannot answer the query falls back to the best index that can (CouchDB's
+    /// `allow_fallback`, default true).
+    public var allowFallback: Bool
 
     /// Creates a request.
     public init(
         selector: MangoSelector = .all, sort: [SortField] = [], limit: Int = 25, skip: Int = 0,
         fields: [FieldPath]? = nil, bookmark: String? = nil, conflicts: Bool = false, executionStats: Bool = false,
-        useIndex: [String]? = nil
+        useIndex: [String]? = nil, allowFallback: Bool = true
     ) {
         self.selector = selector
         self.sort = sort
@@ -55,6 +58,7 @@ public struct FindRequest: Sendable, Hashable {
         self.conflicts = conflicts
         self.executionStats = executionStats
         self.useIndex = useIndex
+        self.allowFallback = allowFallback
     }
 
     /// Keys a `_find` body may have (others are CouchDB's `invalid_key`).
@@ -100,6 +104,7 @@ public struct FindRequest: Sendable, Hashable {
         }
         conflicts = try Self.boolean(object["conflicts"], name: "conflicts") ?? false
         executionStats = try Self.boolean(object["execution_stats"], name: "execution_stats") ?? false
+        allowFallback = try Self.boolean(object["allow_fallback"], name: "allow_fallback") ?? true
         switch object["use_index"] {
         case nil: useIndex = nil
         case .string(let name)?: useIndex = [name]

@@ -3,7 +3,7 @@
 ///
 /// MangoSelector errors are ``CloudantError``s with code ``CloudantError/Code/invalidValue``, the offending path or
 /// operator in ``CloudantError/Context/field``, and this kind as the ``CloudantError/underlying`` error; read
-/// it back with ``CloudantError/queryErrorKind``. Every such error is an HTTP 400.
+/// it back with ``CloudantError/queryErrorKind``. Almost every such error is an HTTP 400 (see ``httpStatus``).
 ///
 /// ```swift
 /// do {
@@ -46,10 +46,36 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case invalidBookmark = "invalid_bookmark"
     /// A `_find` request has no selector.
     case missingRequiredKey = "missing_required_key"
+    /// An index definition is malformed, or `use_index` names an index that cannot answer the query and
+    /// `allow_fallback` is false.
+    case invalidIndex = "invalid_index"
+    /// An index's `fields` is not a list of field names or one-key `{"field": "asc"|"desc"}` objects.
+    case invalidIndexFieldsDefinition = "invalid_index_fields_definition"
+    /// An index or design document name is not a non-empty string.
+    case invalidIndexName = "invalid_index_name"
+    /// No index has that design document and name (HTTP 404).
+    case indexNotFound = "index_not_found"
+    /// No index can answer the query: `$text` without a text index.
+    case noUsableIndex = "no_usable_index"
+    /// `$text` needs a text index, and several could answer it.
+    case multipleTextIndexes = "multiple_text_indexes"
+    /// A text index is asked to do something it cannot, such as an analyzer this store does not have
+    /// (HTTP 501, CouchDB's answer when no text search service is configured).
+    case indexNotImplemented = "index_not_implemented"
 
     /// Makes the ``CloudantError`` for this kind.
     public func error(_ message: String, field: String?) -> CloudantError {
-        CloudantError(.invalidValue, message, context: .init(field: field), underlying: self)
+        CloudantError(self == .indexNotFound ? .notFound : .invalidValue, message, context: .init(field: field), underlying: self)
+    }
+
+    /// The HTTP status CouchDB answers with: 400 for all but a missing index (404) and an unavailable
+    /// text search feature (501).
+    public var httpStatus: Int {
+        switch self {
+        case .indexNotFound: 404
+        case .indexNotImplemented: 501
+        default: 400
+        }
     }
 }
 

@@ -13,12 +13,14 @@ struct DocumentWriter {
     let makeDocumentID: @Sendable () -> String
     let revsLimit: Int
     var sequence: SequenceAllocator
+    var indexer: IndexMaintainer
 
     init(db: Database, makeDocumentID: @escaping @Sendable () -> String) throws {
         self.db = db
         self.makeDocumentID = makeDocumentID
         revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
         sequence = try SequenceAllocator(db: db)
+        indexer = try IndexMaintainer(db: db)
     }
 
     /// Ends the writer's work in the transaction. (Sequences need no bookkeeping; see `SequenceAllocator`.)
@@ -52,8 +54,8 @@ struct DocumentWriter {
 
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         try persist(
-            id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, kind: prepared.kind,
-            attachments: table)
+            id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, parsedBody: incoming.body,
+            kind: prepared.kind, attachments: table)
         return WriteResult(id: id, rev: rev.description)
     }
 
@@ -72,6 +74,8 @@ struct DocumentWriter {
             attachments: table.isEmpty ? nil : table.storageJSON.jsonBytes())
         guard try record.insertIfAbsent(in: db) else { return nil }
         _ = sequence.next()
+        try indexer.documentChanged(
+            rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, isNew: true, in: db)
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         return WriteResult(id: id, rev: rev.description)
     }
@@ -119,7 +123,7 @@ struct DocumentWriter {
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: newest, body: JSONValue.object(incoming.body).jsonBytes(),
-            kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
+            parsedBody: incoming.body, kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
         return true
     }
 
@@ -171,10 +175,11 @@ struct DocumentWriter {
         return (table, blobs)
     }
 
-    /// Stores the new tree and the new revision's body, keeping the winner's body inline.
+    /// Stores the new tree and the new revision's body, keeping the winner's body inline, and re-indexes
+    /// the document when its winner changed.
     mutating func persist(
-        id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8], kind: String?,
-        attachments: AttachmentTable
+        id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8],
+        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable
     ) throws {
         guard let winner = tree.winner else { return }
         let attachmentBytes = attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes()
@@ -212,12 +217,17 @@ struct DocumentWriter {
         // Revisions stemmed away (D-16) lose their kept bodies.
         let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
 
+        let winnerChanged = existing == nil || winner != existing?.winnerRev || tree.isDeleted != existing?.deleted
         record.tree = tree
         record.winnerRev = winner
         record.deleted = tree.isDeleted
         record.seq = sequence.next()
         try record.save(in: db)
         guard let rowID = record.rowID else { return }
+        if winnerChanged {
+            let winnerBody = record.deleted ? nil : winner == newRev ? parsedBody : try IndexMaintainer.parse(record.body)
+            try indexer.documentChanged(rowID: rowID, id: id, body: winnerBody, isNew: existing == nil, in: db)
+        }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, in: db)
         }

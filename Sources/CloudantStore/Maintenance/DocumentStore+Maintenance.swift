@@ -100,6 +100,7 @@ extension DocumentStore {
                 let gone = before.subtracting(record.tree.allRevisions)
                 guard let winner = record.tree.winner else {
                     try DocumentRecord.delete(rowID: rowID, in: db)
+                    try writer.indexer.documentChanged(rowID: rowID, id: id, body: nil, isNew: false, in: db)
                     continue
                 }
                 try RevisionBody.delete(documentRowID: rowID, revs: Array(gone), in: db)
@@ -114,6 +115,9 @@ extension DocumentStore {
                 record.deleted = record.tree.isDeleted
                 record.seq = writer.sequence.next()
                 try record.save(in: db)
+                try writer.indexer.documentChanged(
+                    rowID: rowID, id: id, body: record.deleted ? nil : try IndexMaintainer.parse(record.body), isNew: false,
+                    in: db)
             }
             try writer.finish()
             if !purged.isEmpty {

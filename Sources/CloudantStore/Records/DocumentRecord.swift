@@ -19,9 +19,19 @@ struct DocumentRecord {
     /// The winner's attachment metadata (storage JSON bytes); nil when it has none.
     var attachments: [UInt8]?
 
-    static let selectColumns =
-        "\(Columns.rowID), \(Columns.id), \(Columns.tree), \(Columns.winnerRev), \(Columns.deleted), \(Columns.seq), "
-        + "\(Columns.kind), \(Columns.body), \(Columns.attachments)"
+    static let selectColumns = selectColumns(table: nil)
+
+    /// How many columns ``selectColumns`` reads (a query may select more after them).
+    static let columnCount = 9
+
+    /// The columns ``init(row:)`` reads, qualified by a table alias for joins.
+    static func selectColumns(table: String?) -> String {
+        let prefix = table.map { $0 + "." } ?? ""
+        return [
+            Columns.rowID, Columns.id, Columns.tree, Columns.winnerRev, Columns.deleted, Columns.seq, Columns.kind,
+            Columns.body, Columns.attachments,
+        ].map { prefix + $0 }.joined(separator: ", ")
+    }
 
     init(
         rowID: Int64?, id: String, tree: RevisionTree, winnerRev: RevisionID, deleted: Bool, seq: Int64,

@@ -14,6 +14,8 @@ internal import GRDB
 /// - `attachment_blobs`: attachment bytes, stored once per digest.
 /// - `local_documents`: `_local/` documents (no history, never replicated).
 /// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
+/// - `mango_indexes`: the Cloudant Query indexes the store keeps, one row each, naming the table that holds
+///   its entries (`mango_json_<n>` or the FTS5 table `mango_text_<n>`; `<n>` is a counter, never user text).
 enum StoreSchema {
     enum Documents {
         static let table = "documents"
@@ -57,6 +59,17 @@ enum StoreSchema {
         static let purgeSeq = "purge_seq"
         static let revsLimit = "revs_limit"
         static let uuid = "uuid"
+    }
+
+    enum MangoIndexes {
+        static let table = "mango_indexes"
+        static let tableName = "table_name"
+        static let designDocument = "ddoc"
+        static let name = "name"
+        static let type = "type"
+        static let definition = "definition"
+        static let jsonTablePrefix = "mango_json_"
+        static let textTablePrefix = "mango_text_"
     }
 
     /// The migrations in the order they apply; the identifiers are data and never change.
@@ -103,9 +116,22 @@ enum StoreSchema {
                 sql: "INSERT INTO store_info (key, value) VALUES (?, 0), (?, 0), (?, 1000), (?, ?)",
                 arguments: [StoreInfo.updateSeq, StoreInfo.purgeSeq, StoreInfo.revsLimit, StoreInfo.uuid, uuid])
         }
+        migrator.registerMigration("2026-11-21-mango-indexes-v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE mango_indexes (
+                        table_name TEXT PRIMARY KEY,
+                        ddoc TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        type TEXT NOT NULL,
+                        definition TEXT NOT NULL,
+                        UNIQUE (ddoc, name, type)
+                    );
+                    """)
+        }
         return migrator
     }
 
     /// The identifiers of every migration, in order (tests assert the applied list equals this).
-    static let migrationIdentifiers = ["2026-11-21-documents-v1"]
+    static let migrationIdentifiers = ["2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1"]
 }

@@ -39,7 +39,8 @@ public final class DocumentStore: Sendable {
 
     /// Opens (creating if needed) the store `name` in `directory`.
     ///
-    /// Opening never scans documents: it opens the file, applies pending migrations and reads one row.
+    /// Opening never scans documents, except once to fill an index a registered entity kind declares and
+    /// the file does not have yet: it opens the file, applies pending migrations and reads one row.
     /// - Throws: ``CloudantError`` `.invalidValue` for a bad name, `.fetchFailed` when the file cannot be
     ///   opened (the underlying SQLite error is attached).
     public static func open(
@@ -70,6 +71,9 @@ public final class DocumentStore: Sendable {
             let uuid = StoreOptions.randomHexID()
             if !options.readOnly {
                 try StoreSchema.migrator(uuid: uuid).migrate(pool)
+                if options.registry.kinds.contains(where: { !$0.indexes.isEmpty }) {
+                    try pool.write { db in try Self.createDeclaredIndexes(options, in: db) }
+                }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
             return DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)

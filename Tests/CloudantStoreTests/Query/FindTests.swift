@@ -107,13 +107,13 @@ struct FindTests {
         #expect(error?.couchDB.error == "invalid_bookmark")
     }
 
-    @Test func explainNamesTheIndexTheNormalisedSelectorAndTheSQLNarrowing_M27() async throws {
+    @Test func explainNamesTheIndexTheNormalisedSelectorAndTheIDRange_M27() async throws {
         let temp = try await people()
         let request = try FindRequest(JSONValue(parsing: #"{"selector":{"_id":{"$gte":"b"},"age":{"$not":{"$lt":20}}},"sort":["age"]}"#))
-        let plan = temp.store.explain(request)
+        let plan = try await temp.store.explain(request)
         #expect(plan["index"]?["name"] == "_all_docs")
-        #expect(plan["sql_narrowing"] == ["_id >=": "b"])
-        #expect(plan["in_memory_sort"] == true)
+        #expect(plan["mrargs"]?["ranges"] == [["field": "_id", "conditions": [["_id": ["$gte": "b"]]]]])
+        #expect(plan["mrargs"]?["in_memory_sort"] == true)
         #expect(plan["selector"]?["$and"]?.arrayValue?.contains(["age": ["$gte": 20]]) == true)
     }
 }

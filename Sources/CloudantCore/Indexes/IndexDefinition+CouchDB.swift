@@ -1,0 +1,281 @@
+internal import Crypto
+
+/// CouchDB's JSON for indexes: the `POST /db/_index` body, the `def` that `GET /db/_index` lists, and the
+/// `language: "query"` design documents indexes live in (spec §3.1, M-1), so indexes replicate like any
+/// design document and come back as the same indexes on the other side.
+extension IndexDefinition {
+    /// The design document id, `_design/<ddoc>`.
+    public var designDocumentID: String { "_design/" + (designDocument ?? name) }
+
+    /// Parses a `POST /db/_index` body:
+    /// `{"index": {"fields": […], "partial_filter_selector"?: {…}}, "ddoc"?: "x", "name"?: "y", "type"?: "json"}`.
+    ///
+    /// Without `name` or `ddoc`, both default to the hex SHA-1 of the definition, so creating the same index
+    /// twice finds the first (M-1). A text index (`"type": "text"`) takes `fields` as
+    /// `[{"name": "title", "type": "string"}]` or `"all_fields"`, and an `analyzer` (or `default_analyzer`)
+    /// named `standard`, `porter` or `simple`.
+    ///
+    /// ```swift
+    /// let index = try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["age"]},"name":"by-age"}"#))
+    /// ```
+    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidIndex``,
+    ///   ``QueryErrorKind/invalidIndexFieldsDefinition``, ``QueryErrorKind/invalidIndexName`` or a selector
+    ///   error for a bad `partial_filter_selector`; ``QueryErrorKind/indexNotImplemented`` for an analyzer this
+    ///   store lacks.
+    public init(indexRequest body: JSONValue) throws {
+        guard case .object(let request) = body, case .object(let index)? = request["index"] else {
+            throw QueryErrorKind.invalidIndex.error(
+                "The request needs an \"index\" object, like {\"index\": {\"fields\": [\"foo\"]}}.", field: "index")
+        }
+        let type: IndexType
+        switch request["type"] {
+        case nil, .string("json")?: type = .json
+        case .string("text")?: type = .text
+        case .string(let other)?:
+            throw QueryErrorKind.invalidIndex.error("Index type \(other) is not supported; use json or text.", field: "type")
+        default: throw QueryErrorKind.invalidIndex.error("The index type must be a string.", field: "type")
+        }
+        if let partitioned = request["partitioned"], partitioned != .bool(false) {
+            throw QueryErrorKind.invalidIndex.error("Partitioned indexes need a partitioned database.", field: "partitioned")
+        }
+        let fields = try type == .json ? Self.jsonFields(index["fields"]) : Self.textFields(index["fields"])
+        let partial = index["partial_filter_selector"] ?? (type == .text ? index["selector"] : nil)
+        if let partial {
+            _ = try MangoSelector(partial)  // Validates; an invalid filter is the same error as in _find.
+        }
+        let analyzer = type == .text ? try Self.analyzer(index["analyzer"] ?? index["default_analyzer"] ?? request["analyzer"]) : .standard
+        let name = try Self.name(request["name"], field: "name")
+        let designDocument = try Self.name(request["ddoc"], field: "ddoc").map(Self.strippingDesignPrefix)
+        self.init(name: "", fields: fields, partialFilterSelector: partial, type: type, analyzer: analyzer)
+        let fingerprint = self.fingerprint
+        self.name = name ?? fingerprint
+        self.designDocument = designDocument ?? fingerprint
+    }
+
+    /// The index's `def` as `GET /db/_index` lists it: `{"fields": [{"foo": "asc"}], …}`.
+    public var definitionJSON: JSONValue {
+        var def = JSONObject()
+        switch type {
+        case .json:
+            def["fields"] = .array(fields.map { .object(JSONObject([($0.path, .string($0.order.rawValue))])) })
+        case .text:
+            def["default_analyzer"] = .string(analyzer.rawValue)
+            def["default_field"] = ["enabled": true, "analyzer": .string(analyzer.rawValue)]
+            def["fields"] =
+                fields.isEmpty
+                ? "all_fields" : .array(fields.map { .object(JSONObject([($0.path, .string("string"))])) })
+            def["index_array_lengths"] = true
+        }
+        if let partialFilterSelector { def["partial_filter_selector"] = partialFilterSelector }
+        return .object(def)
+    }
+
+    /// The entry `GET /db/_index` lists for this index.
+    public var listingJSON: JSONValue {
+        [
+            "ddoc": .string(designDocumentID), "name": .string(name), "type": .string(type.rawValue),
+            "partitioned": false, "def": definitionJSON,
+        ]
+    }
+
+    /// The hex SHA-1 of the definition (type, fields, filter, analyzer): the default name and design
+    /// document of an index created without them.
+    public var fingerprint: String {
+        var canonical = JSONObject()
+        canonical["type"] = .string(type.rawValue)
+        canonical["def"] = definitionJSON
+        let digest = Insecure.SHA1.hash(data: JSONValue.object(canonical).canonicalJSONBytes())
+        return digest.map { byte in
+            let hex = Array("0123456789abcdef".utf8)
+            return String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+        }.joined()
+    }
+
+    // MARK: Design documents
+
+    /// The indexes a design document declares: the `views` of a `language: "query"` design document (JSON
+    /// indexes) and its `indexes` (text indexes). Entries that are not index definitions are skipped: a
+    /// replicated design document is data, not a request to validate.
+    public static func declared(inDesignDocument id: String, body: JSONObject) -> [IndexDefinition] {
+        guard body["language"]?.stringValue == "query", id.hasPrefix("_design/") else { return [] }
+        let ddoc = strippingDesignPrefix(id)
+        var found: [IndexDefinition] = []
+        for (name, view) in body["views"]?.objectValue?.members ?? [] {
+            guard let map = view["map"]?.objectValue, let fields = map["fields"]?.objectValue, !fields.isEmpty,
+                fields.keys.allSatisfy({ (try? FieldPath(parsing: $0)) != nil })
+            else { continue }
+            let parsed = fields.members.map { path, order in
+                Field(path, order: order.stringValue == "desc" ? .descending : .ascending)
+            }
+            let partial = nonEmpty(map["partial_filter_selector"])
+            if let partial, (try? MangoSelector(partial)) == nil { continue }
+            found.append(IndexDefinition(name: name, designDocument: ddoc, fields: parsed, partialFilterSelector: partial))
+        }
+        for (name, entry) in body["indexes"]?.objectValue?.members ?? [] {
+            guard let index = entry["index"]?.objectValue,
+                let fields = try? textFields(index["fields"]), Set(fields.map(\.path)).count == fields.count,
+                let analyzer = try? analyzer(index["default_analyzer"])
+            else { continue }
+            let partial = nonEmpty(index["selector"])
+            if let partial, (try? MangoSelector(partial)) == nil { continue }
+            found.append(
+                IndexDefinition(
+                    name: name, designDocument: ddoc, fields: fields, partialFilterSelector: partial, type: .text,
+                    analyzer: analyzer))
+        }
+        return found
+    }
+
+    /// `body` (a design document's, or a new one's) with this index added under its name, in CouchDB's
+    /// shape; any other index or view of the same name in that section is replaced.
+    public func adding(toDesignDocument body: JSONObject?) -> JSONObject {
+        var document = body ?? JSONObject()
+        document["language"] = "query"
+        switch type {
+        case .json:
+            var views = document["views"]?.objectValue ?? JSONObject()
+            views[name] = [
+                "map": [
+                    "fields": .object(JSONObject(fields.map { ($0.path, .string($0.order.rawValue)) })),
+                    "partial_filter_selector": partialFilterSelector ?? .object(JSONObject()),
+                ],
+                "reduce": "_count",
+                "options": ["def": ["fields": .array(fields.map { .string($0.path) })]],
+            ]
+            document["views"] = .object(views)
+        case .text:
+            var indexes = document["indexes"]?.objectValue ?? JSONObject()
+            indexes[name] = [
+                "index": [
+                    "default_analyzer": .string(analyzer.rawValue),
+                    "default_field": ["enabled": true, "analyzer": .string(analyzer.rawValue)],
+                    "selector": partialFilterSelector ?? .object(JSONObject()),
+                    "fields": fields.isEmpty
+                        ? "all_fields" : .array(fields.map { ["name": .string($0.path), "type": "string"] }),
+                    "index_array_lengths": true,
+                ],
+                "analyzer": [
+                    "name": "perfield", "default": .string(analyzer.rawValue),
+                    "fields": ["$default": .string(analyzer.rawValue)],
+                ],
+            ]
+            document["indexes"] = .object(indexes)
+        }
+        return document
+    }
+
+    /// `body` without the index `name` of this type; `nil` when the design document then declares nothing
+    /// else (views, indexes or anything else non-empty), so it can be deleted.
+    public static func removing(_ name: String, type: IndexType, fromDesignDocument body: JSONObject) -> JSONObject? {
+        var document = body
+        let section = type == .json ? "views" : "indexes"
+        var entries = document[section]?.objectValue ?? JSONObject()
+        entries[name] = nil
+        document[section] = entries.isEmpty ? nil : .object(entries)
+        let meaningful = document.keys.filter { !$0.hasPrefix("_") && $0 != "language" }
+        return meaningful.isEmpty ? nil : document
+    }
+
+    /// A stored filter selector, or nil for none (`{}` in a design document means no filter). Spelled
+    /// out because `nil` in a closure over `JSONValue` would read as JSON `null`.
+    private static func nonEmpty(_ selector: JSONValue?) -> JSONValue? {
+        guard let selector, selector != .object(JSONObject()) else { return Optional<JSONValue>.none }
+        return selector
+    }
+
+    static func strippingDesignPrefix(_ name: String) -> String {
+        name.hasPrefix("_design/") ? String(name.dropFirst("_design/".count)) : name
+    }
+
+    // MARK: Parsing helpers
+
+    private static func jsonFields(_ json: JSONValue?) throws -> [Field] {
+        guard case .array(let entries)? = json, !entries.isEmpty else {
+            throw QueryErrorKind.invalidIndexFieldsDefinition.error(
+                "An index needs a non-empty \"fields\" list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
+        }
+        let fields = try entries.map { entry -> Field in
+            switch entry {
+            case .string(let path):
+                return try Field(validating: path)
+            case .object(let object) where object.count == 1:
+                let (path, order) = object.members[0]
+                guard let order = order.stringValue.flatMap(Order.init(rawValue:)) else {
+                    throw QueryErrorKind.invalidIndexFieldsDefinition.error(
+                        "The sort order of \(path) must be \"asc\" or \"desc\".", field: path)
+                }
+                var field = try Field(validating: path)
+                field.order = order
+                return field
+            default:
+                throw QueryErrorKind.invalidIndexFieldsDefinition.error(
+                    "Each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.", field: "fields")
+            }
+        }
+        if Set(fields.map(\.order)).count > 1 {
+            throw QueryErrorKind.unsupportedMixedSort.error(
+                "Sorts currently only support a single direction for all fields.", field: "fields")
+        }
+        if Set(fields.map(\.path)).count != fields.count {
+            throw QueryErrorKind.invalidIndexFieldsDefinition.error("An index lists each field once.", field: "fields")
+        }
+        return fields
+    }
+
+    /// Text fields: `"all_fields"`/absent (→ `[]`), or `[{"name": "f", "type": "string"}]`, or names.
+    private static func textFields(_ json: JSONValue?) throws -> [Field] {
+        switch json {
+        case nil, .string("all_fields")?: return []
+        case .array(let entries)?:
+            return try entries.map { entry in
+                switch entry {
+                case .string(let path): return try Field(validating: path)
+                case .object(let object):
+                    if let path = object["name"]?.stringValue { return try Field(validating: path) }
+                    if object.count == 1 { return try Field(validating: object.members[0].key) }
+                    fallthrough
+                default:
+                    throw QueryErrorKind.invalidIndexFieldsDefinition.error(
+                        "Text index fields are [{\"name\": \"field\", \"type\": \"string\"}] or \"all_fields\".",
+                        field: "fields")
+                }
+            }
+        default:
+            throw QueryErrorKind.invalidIndexFieldsDefinition.error(
+                "Text index fields are [{\"name\": \"field\", \"type\": \"string\"}] or \"all_fields\".", field: "fields")
+        }
+    }
+
+    private static func analyzer(_ json: JSONValue?) throws -> TextAnalyzer {
+        let name: String
+        switch json {
+        case nil: return .standard
+        case .string(let text)?: name = text
+        case .object(let object)? where object["name"]?.stringValue != nil:
+            name = object["name"]?.stringValue ?? ""
+        default:
+            throw QueryErrorKind.invalidIndex.error("An analyzer is a name, like \"standard\".", field: "analyzer")
+        }
+        guard let analyzer = TextAnalyzer(rawValue: name) else {
+            throw QueryErrorKind.indexNotImplemented.error(
+                "The \(name) analyzer is not available; use standard, porter or simple.", field: "analyzer")
+        }
+        return analyzer
+    }
+
+    private static func name(_ json: JSONValue?, field: String) throws -> String? {
+        switch json {
+        case nil: return nil
+        case .string(let text)? where !text.isEmpty && text != "_design/": return text
+        default: throw QueryErrorKind.invalidIndexName.error("\(field) must be a non-empty string.", field: field)
+        }
+    }
+}
+
+extension IndexDefinition.Field {
+    /// A field whose path is a valid Mango field path.
+    init(validating path: String) throws {
+        _ = try FieldPath(parsing: path)
+        self.init(path)
+    }
+}

@@ -1,0 +1,214 @@
+/// A byte string whose plain byte order (`memcmp`) is CouchDB view collation: for any JSON values `a` and
+/// `b`, comparing `CollationKey.of(a)` with `CollationKey.of(b)` byte by byte gives exactly
+/// ``Collation/compare(_:_:)``, and equal keys mean collation-equal values.
+///
+/// This is what lets a JSON index live in an ordinary SQLite index: the key is computed once when a
+/// document is written, and SQLite's fast binary comparison then sorts and range-scans in CouchDB's order
+/// (an ICU sort key plays the same role for strings in CouchDB itself). A custom SQLite collation would
+/// recompute string weights on every comparison inside the B-tree instead.
+///
+/// ```swift
+/// CollationKey.of("a").lexicographicallyPrecedes(CollationKey.of("A"))   // true, as "a" < "A"
+/// CollationKey.of(1) == CollationKey.of(1.0)                             // true
+/// ```
+///
+/// Layout: one type byte in CouchDB's type order, then
+/// - numbers: the value as an order-preserving double, then an exact tie-break for integers beyond 2^53;
+/// - strings: the collation weights of each level (primary, secondary, tertiary, code points), each level
+///   a run of order-preserving variable-length weights ended by `0x00`;
+/// - arrays: each element's key, then `0x00` (so a prefix sorts first);
+/// - objects: `0x01` + the member name's string levels + the value's key per member, then `0x00`.
+public enum CollationKey {
+    /// The type bytes, in CouchDB's order (M-9). `0x00` is kept for terminators.
+    enum TypeByte {
+        static let null: UInt8 = 0x01
+        static let `false`: UInt8 = 0x02
+        static let `true`: UInt8 = 0x03
+        static let number: UInt8 = 0x04
+        static let string: UInt8 = 0x05
+        static let array: UInt8 = 0x06
+        static let object: UInt8 = 0x07
+    }
+
+    static let terminator: UInt8 = 0x00
+    static let memberMarker: UInt8 = 0x01
+
+    /// The collation key of a JSON value.
+    public static func of(_ value: JSONValue) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(24)
+        append(value, to: &key)
+        return key
+    }
+
+    /// The smallest key of any value of `value`'s JSON type, and the smallest key of the next type: every
+    /// value of that type has a key in `lower ..< upper`.
+    public static func typeRange(of value: JSONValue) -> (lower: [UInt8], upper: [UInt8]) {
+        let type = typeByte(value)
+        return ([type], [type + 1])
+    }
+
+    /// A bound below every key of strings whose bytes start with `prefix`, and one above them all, when the
+    /// prefix is ASCII (whose weights do not depend on what follows); `nil` otherwise.
+    ///
+    /// Strings that start with the same bytes share their leading primary weights, so they sit in one key
+    /// range, together with strings that differ from the prefix only in case or accents; `$beginsWith`
+    /// re-checks the bytes of every candidate.
+    public static func prefixRange(_ prefix: String) -> (lower: [UInt8], upper: [UInt8])? {
+        guard prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var lower: [UInt8] = [TypeByte.string]
+        for weight in StringCollationKey(prefix).primary { appendWeight(primaryWeight(weight), to: &lower) }
+        return (lower, lower + [0xFF])
+    }
+
+    // MARK: - Encoding
+
+    static func typeByte(_ value: JSONValue) -> UInt8 {
+        switch value {
+        case .null: TypeByte.null
+        case .bool(false): TypeByte.false
+        case .bool(true): TypeByte.true
+        case .number: TypeByte.number
+        case .string: TypeByte.string
+        case .array: TypeByte.array
+        case .object: TypeByte.object
+        }
+    }
+
+    static func append(_ value: JSONValue, to key: inout [UInt8]) {
+        key.append(typeByte(value))
+        switch value {
+        case .null, .bool: break
+        case .number(let number): appendNumber(number, to: &key)
+        case .string(let string): appendString(string, to: &key)
+        case .array(let elements):
+            for element in elements { append(element, to: &key) }
+            key.append(terminator)
+        case .object(let object):
+            for (name, member) in object.members {
+                key.append(memberMarker)
+                appendString(name, to: &key)
+                append(member, to: &key)
+            }
+            key.append(terminator)
+        }
+    }
+
+    /// A double in 8 bytes whose byte order is numeric order, then 9 bytes that break ties between
+    /// integers that round to the same double (`2^53` and `2^53 + 1`).
+    ///
+    /// Rounding to the nearest double never reverses an order, so the first 8 bytes are non-decreasing in
+    /// the exact value; values with equal doubles are integral (or identical), and the tie-break orders
+    /// them by exact value, with doubles beyond Int64's range after every integer.
+    static func appendNumber(_ number: JSONNumber, to key: inout [UInt8]) {
+        let approximate: Double
+        var exact: (flag: UInt8, bits: UInt64)
+        switch number {
+        case .integer(let integer):
+            approximate = Double(integer)
+            exact = (1, UInt64(bitPattern: integer) ^ (1 << 63))
+        case .double(let double):
+            approximate = double
+            if double.isNaN {
+                key.append(contentsOf: [UInt8](repeating: 0, count: 17))  // below every number, as Collation has it
+                return
+            } else if double >= 9_223_372_036_854_775_808.0 {
+                exact = (2, 0)
+            } else if double >= -9_223_372_036_854_775_808.0, double.rounded(.towardZero) == double {
+                exact = (1, UInt64(bitPattern: Int64(double)) ^ (1 << 63))
+            } else {
+                exact = (1, 0)  // Not integral (or below every Int64): the double alone decides.
+            }
+        }
+        // -0.0 equals 0.0; order-preserving bits: flip every bit of negatives, the sign bit of positives.
+        let bits = (approximate == 0 ? 0.0 : approximate).bitPattern
+        let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+        appendBigEndian(ordered, to: &key)
+        key.append(exact.flag)
+        appendBigEndian(exact.bits, to: &key)
+    }
+
+    /// The four collation levels of ``Collation/compareStrings(_:_:)``, each ended by a terminator so that
+    /// a string whose weights are a prefix of another's sorts first, level by level.
+    static func appendString(_ string: String, to key: inout [UInt8]) {
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            appendPrintableASCII(string, to: &key)
+            return
+        }
+        let weights = StringCollationKey(string)
+        for weight in weights.primary { appendWeight(primaryWeight(weight), to: &key) }
+        key.append(terminator)
+        for level in [weights.secondary, weights.tertiary, weights.scalars] {
+            for weight in level { appendWeight(weight, to: &key) }
+            key.append(terminator)
+        }
+    }
+
+    /// The same bytes as the general path for printable ASCII, without building weight arrays: most keys
+    /// (ids, codes, enum-like values) are ASCII.
+    private static func appendPrintableASCII(_ string: String, to key: inout [UInt8]) {
+        let utf8 = string.utf8
+        var secondaryCount = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                appendWeight(primaryWeight(StringCollationKey.digitGroup + UInt32(byte - 0x30)), to: &key)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"):
+                appendWeight(primaryWeight(StringCollationKey.letterGroup + UInt32(byte)), to: &key)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                appendWeight(primaryWeight(StringCollationKey.letterGroup + UInt32(byte + 0x20)), to: &key)
+            default:
+                guard let rank = StringCollationKey.asciiPunctuationRank[byte] else { continue }
+                appendWeight(primaryWeight(StringCollationKey.punctuationGroup + rank), to: &key)
+            }
+            secondaryCount += 1
+        }
+        key.append(terminator)
+        for _ in 0..<secondaryCount { appendWeight(StringCollationKey.commonSecondary, to: &key) }
+        key.append(terminator)
+        for byte in utf8 where StringCollationKey.asciiPunctuationRank[byte] != nil || byte.isASCIIAlphanumeric {
+            appendWeight(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 1 : 0, to: &key)
+        }
+        key.append(terminator)
+        for byte in utf8 { appendWeight(UInt32(byte), to: &key) }
+        key.append(terminator)
+    }
+
+    /// Primary weights come in groups far apart (punctuation, digits, letters); closing the gaps keeps
+    /// common weights short without changing their order.
+    static func primaryWeight(_ weight: UInt32) -> UInt32 {
+        if weight < StringCollationKey.digitGroup { return weight }
+        if weight < StringCollationKey.letterGroup { return 0x12_0000 + (weight - StringCollationKey.digitGroup) }
+        return 0x13_0000 + (weight - StringCollationKey.letterGroup)
+    }
+
+    /// An order-preserving variable-length weight whose first byte is never the terminator:
+    /// 1 byte below 0x7F, 2 bytes below 0x407F, 3 bytes below 0x20_407F, else 5 bytes.
+    static func appendWeight(_ weight: UInt32, to key: inout [UInt8]) {
+        if weight < 0x7F {
+            key.append(UInt8(weight + 1))
+        } else if weight < 0x7F + 0x4000 {
+            let value = weight - 0x7F
+            key.append(0x80 | UInt8(value >> 8))
+            key.append(UInt8(truncatingIfNeeded: value))
+        } else if weight < 0x7F + 0x4000 + 0x20_0000 {
+            let value = weight - 0x7F - 0x4000
+            key.append(0xC0 | UInt8(value >> 16))
+            key.append(UInt8(truncatingIfNeeded: value >> 8))
+            key.append(UInt8(truncatingIfNeeded: value))
+        } else {
+            key.append(0xE0)
+            for shift in stride(from: 24, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: weight >> UInt32(shift))) }
+        }
+    }
+
+    private static func appendBigEndian(_ value: UInt64, to key: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+    }
+}

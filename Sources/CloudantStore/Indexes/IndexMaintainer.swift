@@ -1,0 +1,47 @@
+internal import CloudantCore
+internal import GRDB
+
+/// Keeps every index in step with the documents, inside the write transaction that changes them (so an
+/// index is never behind its data, and a crash loses neither or both).
+///
+/// The writer calls it after each document row changes. A store without indexes pays one small query per
+/// transaction (loading the list) and nothing per document.
+struct IndexMaintainer {
+    private(set) var indexes: [StoredIndex]
+
+    init(db: Database) throws {
+        indexes = try IndexCatalog.all(in: db)
+    }
+
+    /// The document as indexes and partial filters see it: the body with `_id` first (CouchDB indexes may
+    /// name `_id`).
+    static func indexable(id: String, body: JSONObject) -> JSONObject {
+        JSONObject([("_id", .string(id))] + body.members.filter { $0.key != "_id" })
+    }
+
+    /// Re-indexes one document after its row changed.
+    ///
+    /// - Parameters:
+    ///   - body: The winner's body when the document is live, nil when it is deleted or gone.
+    ///   - isNew: The row was just inserted, so it has no old entries to remove.
+    mutating func documentChanged(rowID: Int64, id: String, body: @autoclosure () throws -> JSONObject?, isNew: Bool, in db: Database) throws {
+        if id.hasPrefix("_design/") {
+            try IndexCatalog.synchronise(designDocument: id, body: try body(), in: db)
+            indexes = try IndexCatalog.all(in: db)
+            return
+        }
+        guard !indexes.isEmpty else { return }
+        if !isNew {
+            for index in indexes { try IndexTable.removeEntry(index, rowID: rowID, in: db) }
+        }
+        guard let body = try body() else { return }
+        let document = Self.indexable(id: id, body: body)
+        for index in indexes { try IndexTable.addEntry(index, rowID: rowID, id: id, document: document, in: db) }
+    }
+
+    /// Parses a stored body for indexing.
+    static func parse(_ bytes: [UInt8]?) throws -> JSONObject? {
+        guard let bytes, case .object(let object) = try JSONValue(parsing: bytes) else { return nil }
+        return object
+    }
+}

@@ -1,0 +1,190 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// Runs a ``QueryPlan`` in one read transaction: SQL yields candidate rows from the chosen index (key
+/// ranges on its columns, or `_id` ranges on `documents`), each candidate is checked against the whole
+/// selector in memory (spec M-23), and the page is cut.
+///
+/// When the scan order is the query's order, rows stream and reading stops once the page is full, with the
+/// bookmark as a SQL bound; otherwise every match is collected and sorted by collation.
+struct QueryExecutor {
+    private typealias Documents = StoreSchema.Documents
+
+    let db: Database
+    let request: FindRequest
+    let plan: QueryPlan
+    let after: FindBookmark?
+    let indexes: [StoredIndex]
+
+    struct Outcome {
+        var page: [JSONObject] = []
+        var keysExamined = 0
+        var docsExamined = 0
+        /// Where the page ended, for the next bookmark.
+        var last: FindBookmark?
+    }
+
+    /// A candidate row with the keys that order it.
+    private struct Match {
+        var document: JSONObject
+        var keys: [JSONValue]
+        var id: String
+    }
+
+    func run() throws -> Outcome {
+        var outcome = Outcome()
+        let (sql, arguments, hasRank) = try statement()
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        let readOptions = ReadOptions(conflicts: request.conflicts)
+        var matches: [Match] = []
+        var skipped = 0
+        while let row = try cursor.next() {
+            outcome.keysExamined += 1
+            let record = try DocumentRecord(row: row)
+            guard
+                let document = try DocumentAssembler(db: db, record: record).document(
+                    rev: record.winnerRev, options: readOptions)
+            else { continue }
+            outcome.docsExamined += 1
+            guard request.selector.matches(document) else { continue }
+            let keys: [JSONValue]
+            if hasRank {
+                let rank: Double = row[DocumentRecord.columnCount]
+                keys = [.number(.double(rank))]
+            } else {
+                guard let ordered = Self.keys(of: document, order: plan.order) else { continue }
+                keys = ordered
+            }
+            let match = Match(document: document, keys: keys, id: record.id)
+            if plan.scanIsOrdered && !hasRank {
+                if skipped < request.skip {
+                    skipped += 1
+                    continue
+                }
+                matches.append(match)
+                if matches.count >= request.limit { break }
+            } else {
+                matches.append(match)
+            }
+        }
+        if !plan.scanIsOrdered || hasRank {
+            let order = hasRank ? [SortField(FieldPath(["$rank"]))] : plan.order
+            matches.sort { Self.precedes($0, $1, order: order) }
+            if let after {
+                matches = matches.filter { FindBookmark(keys: $0.keys, id: $0.id).isAfter(after, sort: order) }
+            }
+            matches = Array(matches.dropFirst(request.skip).prefix(request.limit))
+        }
+        outcome.page = matches.map(\.document)
+        outcome.last = matches.last.map { FindBookmark(keys: $0.keys, id: $0.id) }
+        return outcome
+    }
+
+    // MARK: SQL
+
+    /// The SELECT for the plan's access path; the bookmark becomes a bound when the scan is ordered.
+    private func statement() throws -> (String, StatementArguments, hasRank: Bool) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        let descending = plan.order.first?.descending ?? false
+        let direction = descending ? "DESC" : "ASC"
+        switch plan.access {
+        case .allDocuments:
+            let scan = QueryScan(request.selector)
+            conditions += ["d.\(Documents.deleted) = 0", "d.\(Documents.id) NOT LIKE '\\_design/%' ESCAPE '\\'"]
+            if let (value, inclusive) = scan.idLowerBound {
+                conditions.append("d.\(Documents.id) \(inclusive ? ">=" : ">") ?")
+                arguments += [value]
+            }
+            if let (value, inclusive) = scan.idUpperBound {
+                conditions.append("d.\(Documents.id) \(inclusive ? "<=" : "<") ?")
+                arguments += [value]
+            }
+            if let prefix = scan.idPrefix {
+                // A byte-order range: every id with the prefix sorts between the prefix and prefix + U+10FFFF.
+                conditions.append("d.\(Documents.id) >= ? AND d.\(Documents.id) < ?")
+                arguments += [prefix, prefix + "\u{10FFFF}"]
+            }
+            if let kind = scan.kind {
+                conditions.append("d.\(Documents.kind) = ?")
+                arguments += [kind]
+            }
+            if plan.scanIsOrdered, let after {
+                conditions.append("d.\(Documents.id) \(descending ? "<" : ">") ?")
+                arguments += [after.id]
+            }
+            let sql =
+                "SELECT \(DocumentRecord.selectColumns(table: "d")) FROM \(Documents.table) AS d WHERE "
+                + conditions.joined(separator: " AND ") + " ORDER BY d.\(Documents.id) \(direction)"
+            return (sql, arguments, false)
+
+        case .json(let definition, let ranges):
+            let index = try stored(definition)
+            for (column, range) in ranges.enumerated() {
+                let name = "i.\(IndexTable.keyColumn(column))"
+                if let lower = range.lower {
+                    conditions.append("\(name) \(lower.inclusive ? ">=" : ">") ?")
+                    arguments += [Data(lower.key)]
+                }
+                if let upper = range.upper {
+                    conditions.append("\(name) \(upper.inclusive ? "<=" : "<") ?")
+                    arguments += [Data(upper.key)]
+                }
+            }
+            let columns = ranges.indices.map { "i.\(IndexTable.keyColumn($0))" } + ["i.\(IndexTable.id)"]
+            if plan.scanIsOrdered, let after {
+                let bounded = Array(columns[plan.orderColumnOffset...])
+                conditions.append("(" + bounded.joined(separator: ", ") + ") \(descending ? "<" : ">") ("
+                    + Array(repeating: "?", count: bounded.count).joined(separator: ", ") + ")")
+                for key in after.keys { arguments += [Data(CollationKey.of(key))] }
+                arguments += [after.id]
+            }
+            let sql =
+                "SELECT \(DocumentRecord.selectColumns(table: "d")) FROM \(index.tableName) AS i "
+                + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = i.\(IndexTable.documentRowID)"
+                + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+                + " ORDER BY " + columns.map { "\($0) \(direction)" }.joined(separator: ", ")
+            return (sql, arguments, false)
+
+        case .text(let definition, let match):
+            let index = try stored(definition)
+            let sql =
+                "SELECT \(DocumentRecord.selectColumns(table: "d")), t.rank FROM \(index.tableName) AS t "
+                + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
+            arguments += [match]
+            return (sql, arguments, request.sort.isEmpty)
+        }
+    }
+
+    private func stored(_ definition: IndexDefinition) throws -> StoredIndex {
+        guard let index = indexes.first(where: { $0.definition == definition }) else {
+            throw QueryErrorKind.indexNotFound.error("The index \(definition.name) was deleted meanwhile.", field: definition.name)
+        }
+        return index
+    }
+
+    // MARK: Ordering
+
+    /// The values of the order fields, or nil when one is missing (such documents sort nowhere and are
+    /// left out, as an index would leave them out).
+    static func keys(of document: JSONObject, order: [SortField]) -> [JSONValue]? {
+        var keys: [JSONValue] = []
+        for field in order {
+            guard case .found(let value) = field.path.lookup(in: .object(document)) else { return nil }
+            keys.append(value)
+        }
+        return keys
+    }
+
+    /// Each field in its own direction (the builder allows mixed sorts); ties by `_id` bytes in the first
+    /// field's direction.
+    private static func precedes(_ lhs: Match, _ rhs: Match, order: [SortField]) -> Bool {
+        for (index, field) in order.enumerated() {
+            let comparison = Collation.compare(lhs.keys[index], rhs.keys[index])
+            if comparison != 0 { return field.descending ? comparison > 0 : comparison < 0 }
+        }
+        let byID = Collation.compareBytes(lhs.id, rhs.id)
+        return order.first?.descending == true ? byID > 0 : byID < 0
+    }
+}
