@@ -8,7 +8,7 @@ struct FindCommand: CloudantCommand {
         abstract: "Run a Cloudant Query (Mango) selector; prints CouchDB's _find JSON.",
         discussion: """
             Example: cloudant find --db demo '{"age":{"$gt":20}}' --sort age:desc --limit 10 --fields name,age
-            Sorting works with or without an index.
+            Sorting works with or without an index; `cloudant explain` shows which index a query uses.
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
@@ -19,6 +19,7 @@ struct FindCommand: CloudantCommand {
     @Option(help: "Return only these fields, comma-separated.") var fields: String?
     @Option(help: "Continue from the bookmark of a previous page.") var bookmark: String?
     @Flag(name: .customLong("execution-stats"), help: "Add execution statistics.") var executionStats = false
+    @Option(name: .customLong("use-index"), help: "Use this index: DDOC or DDOC/NAME.") var useIndex: String?
     @Argument(help: "The selector JSON (or - for standard input).") var selector: String
 
     func execute() async throws {
@@ -29,6 +30,10 @@ struct FindCommand: CloudantCommand {
         if let fields { body["fields"] = .array(fields.split(separator: ",").map { .string(String($0)) }) }
         if let bookmark { body["bookmark"] = .string(bookmark) }
         if executionStats { body["execution_stats"] = true }
+        if let useIndex {
+            let parts = useIndex.hasPrefix("_design/") ? [useIndex] : useIndex.split(separator: "/").map(String.init)
+            body["use_index"] = .array(parts.map { .string($0) })
+        }
         let request = try FindRequest(.object(body))
         Output.print(try await global.openExisting(database.db).find(request).json)
     }

@@ -72,7 +72,11 @@ struct SelectorParser {
             }
             switch value {
             case .string, .number, .bool: return .text(value)
-            default: throw badArgument(name, at: path, expected: "a string, number or boolean", got: value)
+            // CDTDatastore's spelling, `{"$text": {"$search": "…"}}`, which its users' queries carry.
+            case .object(let object) where object.count == 1 && object["$search"]?.stringValue != nil:
+                return .text(value)
+            default:
+                throw badArgument(name, at: path, expected: "a string, number, boolean or {\"$search\": string}", got: value)
             }
         case "$elemMatch", "$allMatch", "$keyMapMatch":
             guard case .object = value else {

@@ -70,6 +70,10 @@ public enum TextSearchQuery {
                 while let next = characters.first, !next.isWhitespace, !"()\"".contains(next) {
                     if next == "\\", characters.count > 1 {
                         characters.removeFirst()
+                    } else if "~^[]{}?".contains(next) {
+                        throw QueryErrorKind.badArg.error(
+                            "The $text search uses \(next), which this store's full-text search does not support.",
+                            field: "$text")
                     }
                     word.append(characters.removeFirst())
                     if next == ":" && word.count > 1 { break }
