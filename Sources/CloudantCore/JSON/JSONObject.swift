@@ -21,6 +21,19 @@ public struct JSONObject: Sendable, Hashable {
         self.members = members
     }
 
+    /// This object with `leading` members first (replacing members of the same names), in O(n): how a
+    /// stored body becomes a document with `_id` and `_rev` in front.
+    ///
+    /// ```swift
+    /// let document = body.prepending([("_id", "walk"), ("_rev", "1-abc")])
+    /// ```
+    public func prepending(_ leading: [(key: String, value: JSONValue)]) -> JSONObject {
+        var merged = leading
+        merged.reserveCapacity(leading.count + members.count)
+        for member in members where !leading.contains(where: { $0.key == member.key }) { merged.append(member) }
+        return JSONObject(uniqueMembers: merged)
+    }
+
     /// The number of members.
     public var count: Int { members.count }
 

@@ -35,8 +35,7 @@ struct DocumentAssembler {
     func document(rev: RevisionID, options: ReadOptions) throws -> JSONObject? {
         guard let stored = try stored(rev: rev) else { return nil }
         let tree = record.tree
-        var document: JSONObject = ["_id": .string(record.id), "_rev": .string(rev.description)]
-        for (key, value) in stored.body.members { document[key] = value }
+        var document = stored.body.prepending([("_id", .string(record.id)), ("_rev", .string(rev.description))])
         if tree.node(rev)?.deleted == true { document["_deleted"] = true }
         if !stored.attachments.isEmpty {
             document["_attachments"] = try attachmentsJSON(stored.attachments, rev: rev, options: options)

@@ -15,12 +15,12 @@ struct DocumentWriter {
     var sequence: SequenceAllocator
     var indexer: IndexMaintainer
 
-    init(db: Database, makeDocumentID: @escaping @Sendable () -> String) throws {
+    init(db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil) throws {
         self.db = db
         self.makeDocumentID = makeDocumentID
         revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
         sequence = try SequenceAllocator(db: db)
-        indexer = try IndexMaintainer(db: db)
+        indexer = try IndexMaintainer(db: db, cache: indexCache)
     }
 
     /// Ends the writer's work in the transaction. (Sequences need no bookkeeping; see `SequenceAllocator`.)

@@ -128,9 +128,10 @@ extension DocumentStore {
         }
         let makeID = options.makeDocumentID
         let kindName = codec.kind.name
+        let cache = indexCache
         let prepared = await PreparedWrite.prepareAll(incoming)
         let revisions = try await write(code) { db in
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
             let revisions = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document).rev

@@ -67,7 +67,7 @@ enum IndexCatalog {
             let id: String = row[1]
             let body: Data = row[2]
             guard case .object(let object) = try JSONValue(parsing: Array(body)) else { continue }
-            try IndexTable.addEntry(index, rowID: rowID, id: id, document: IndexMaintainer.indexable(id: id, body: object), in: db)
+            try IndexTable.addEntry(index, rowID: rowID, id: id, body: object, in: db)
         }
     }
 

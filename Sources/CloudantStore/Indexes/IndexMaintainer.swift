@@ -9,14 +9,14 @@ internal import GRDB
 struct IndexMaintainer {
     private(set) var indexes: [StoredIndex]
 
-    init(db: Database) throws {
-        indexes = try IndexCatalog.all(in: db)
+    init(db: Database, cache: IndexCatalogCache?) throws {
+        indexes = try cache?.indexes(in: db) ?? IndexCatalog.all(in: db)
     }
 
     /// The document as indexes and partial filters see it: the body with `_id` first (CouchDB indexes may
     /// name `_id`).
     static func indexable(id: String, body: JSONObject) -> JSONObject {
-        JSONObject([("_id", .string(id))] + body.members.filter { $0.key != "_id" })
+        body.prepending([("_id", .string(id))])
     }
 
     /// Re-indexes one document after its row changed.
@@ -35,8 +35,7 @@ struct IndexMaintainer {
             for index in indexes { try IndexTable.removeEntry(index, rowID: rowID, in: db) }
         }
         guard let body = try body() else { return }
-        let document = Self.indexable(id: id, body: body)
-        for index in indexes { try IndexTable.addEntry(index, rowID: rowID, id: id, document: document, in: db) }
+        for index in indexes { try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db) }
     }
 
     /// Parses a stored body for indexing.

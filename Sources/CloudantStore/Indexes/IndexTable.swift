@@ -51,29 +51,24 @@ enum IndexTable {
 
     /// Removes the entry of a document (no-op when it has none).
     static func removeEntry(_ index: StoredIndex, rowID: Int64, in db: Database) throws {
-        let column = index.definition.type == .json ? documentRowID : "rowid"
-        try db.cachedStatement(sql: "DELETE FROM \(index.tableName) WHERE \(column) = ?").execute(arguments: [rowID])
+        try db.cachedStatement(sql: index.deleteSQL).execute(arguments: [rowID])
     }
 
     /// Adds the entry of a live document the index admits (the caller removed any old entry).
-    static func addEntry(_ index: StoredIndex, rowID: Int64, id documentID: String, document: JSONObject, in db: Database) throws {
-        guard index.admits(document) else { return }
+    ///
+    /// - Parameter body: The document's body, without `_id`.
+    static func addEntry(_ index: StoredIndex, rowID: Int64, id documentID: String, body: JSONObject, in db: Database) throws {
+        guard index.admits(id: documentID, body: body) else { return }
         switch index.definition.type {
         case .json:
-            guard let keys = index.jsonKeys(of: document) else { return }
-            let placeholders = Array(repeating: "?", count: keys.count + 2).joined(separator: ", ")
-            let statement = try db.cachedStatement(sql: "INSERT INTO \(index.tableName) VALUES (\(placeholders))")
+            guard let keys = index.jsonKeys(id: documentID, body: body) else { return }
             var arguments: StatementArguments = [rowID, documentID]
             for key in keys { arguments += [Data(key)] }
-            try statement.execute(arguments: arguments)
+            try db.cachedStatement(sql: index.insertSQL).execute(arguments: arguments)
         case .text:
-            guard let columns = index.textColumns(of: document) else { return }
-            let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO \(index.tableName) (rowid, "
-                    + (index.paths.indices.map(textColumn) + [allText]).joined(separator: ", ")
-                    + ") VALUES (\(placeholders))")
-            try statement.execute(arguments: StatementArguments([rowID] + columns.map { $0 as any DatabaseValueConvertible }))
+            guard let columns = index.textColumns(of: body) else { return }
+            try db.cachedStatement(sql: index.insertSQL)
+                .execute(arguments: StatementArguments([rowID] + columns.map { $0 as any DatabaseValueConvertible }))
         }
     }
 }

@@ -1,52 +1,74 @@
 internal import CloudantCore
 
-/// An index the store keeps: its definition, the table holding its entries, and what computing an entry
-/// needs (parsed paths and the partial filter).
+/// An index the store keeps: its definition, the table holding its entries, and what computing and
+/// writing an entry needs (parsed paths, the partial filter, and its SQL, built once).
 struct StoredIndex: Sendable {
     let tableName: String
     let definition: IndexDefinition
     let paths: [FieldPath]
     let partialFilter: MangoSelector?
+    /// `INSERT` of one entry, and `DELETE` of a document's entry.
+    let insertSQL: String
+    let deleteSQL: String
 
     init(tableName: String, definition: IndexDefinition) throws {
         self.tableName = tableName
         self.definition = definition
         paths = try definition.fields.map { try FieldPath(parsing: $0.path) }
         partialFilter = try definition.partialFilterSelector.map { try MangoSelector($0) }
+        switch definition.type {
+        case .json:
+            insertSQL =
+                "INSERT INTO \(tableName) VALUES ("
+                + Array(repeating: "?", count: paths.count + 2).joined(separator: ", ") + ")"
+            deleteSQL = "DELETE FROM \(tableName) WHERE \(IndexTable.documentRowID) = ?"
+        case .text:
+            insertSQL =
+                "INSERT INTO \(tableName) (rowid, "
+                + (paths.indices.map(IndexTable.textColumn) + [IndexTable.allText]).joined(separator: ", ") + ") VALUES ("
+                + Array(repeating: "?", count: paths.count + 2).joined(separator: ", ") + ")"
+            deleteSQL = "DELETE FROM \(tableName) WHERE rowid = ?"
+        }
     }
 
-    /// Whether the index holds `document` at all: it passes the partial filter (M-21).
-    func admits(_ document: JSONObject) -> Bool {
-        partialFilter?.matches(document) ?? true
+    /// Whether the index holds the document at all: it passes the partial filter (M-21). The filter sees
+    /// the document with its `_id`.
+    func admits(id: String, body: JSONObject) -> Bool {
+        guard let partialFilter else { return true }
+        return partialFilter.matches(IndexMaintainer.indexable(id: id, body: body))
     }
 
-    /// The JSON index key columns of `document`: one collation key per field, or nil when a field is
+    /// The JSON index key columns of a document: one collation key per field, or nil when a field is
     /// missing (such documents are not in the index, spec M-21).
-    func jsonKeys(of document: JSONObject) -> [[UInt8]]? {
+    func jsonKeys(id: String, body: JSONObject) -> [[UInt8]]? {
         var keys: [[UInt8]] = []
         keys.reserveCapacity(paths.count)
         for path in paths {
-            guard case .found(let value) = path.lookup(in: .object(document)) else { return nil }
+            let lookup: FieldPath.Lookup
+            if path.segments.first == "_id" {
+                lookup = FieldPath(Array(path.segments.dropFirst())).lookup(in: .string(id))
+            } else {
+                lookup = path.lookup(in: .object(body))
+            }
+            guard case .found(let value) = lookup else { return nil }
             keys.append(CollationKey.of(value))
         }
         return keys
     }
 
-    /// The text of each text-index column of `document` (one per field, then the default field, which
+    /// The text of each text-index column of a document (one per field, then the default field, which
     /// holds every indexed word), or nil when the document has none of the fields.
-    func textColumns(of document: JSONObject) -> [String]? {
+    func textColumns(of body: JSONObject) -> [String]? {
         if paths.isEmpty {
             var words: [String] = []
-            for (key, value) in document.members where key != "_id" && key != "_rev" {
-                Self.collectText(value, into: &words)
-            }
+            for (_, value) in body.members { Self.collectText(value, into: &words) }
             return words.isEmpty ? nil : [words.joined(separator: " ")]
         }
         var columns: [String] = []
         var all: [String] = []
         for path in paths {
             var words: [String] = []
-            if case .found(let value) = path.lookup(in: .object(document)) { Self.collectText(value, into: &words) }
+            if case .found(let value) = path.lookup(in: .object(body)) { Self.collectText(value, into: &words) }
             columns.append(words.joined(separator: " "))
             all.append(contentsOf: words)
         }

@@ -88,9 +88,10 @@ extension DocumentStore {
     public func purge(_ request: [String: [String]]) async throws -> [String: [String]] {
         let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
         let makeID = options.makeDocumentID
+        let cache = indexCache
         let purged = try await write(.deleteFailed) { db in
             var purged: [String: [String]] = [:]
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
             for (id, revs) in parsed {
                 guard var record = try DocumentRecord.fetch(id: id, in: db), let rowID = record.rowID else { continue }
                 let before = Set(record.tree.allRevisions)

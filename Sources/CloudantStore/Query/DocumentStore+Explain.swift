@@ -84,12 +84,7 @@ extension DocumentStore {
     }
 
     private static func topLevelConditions(_ root: MangoSelector.Node) -> [(FieldPath, MangoSelector.Condition)] {
-        let nodes: [MangoSelector.Node]
-        if case .and(let children) = root { nodes = children } else { nodes = [root] }
-        return nodes.compactMap { node in
-            if case .field(let path, let condition) = node { return (path, condition) }
-            return nil
-        }
+        QueryPlannerConjuncts.of(root)
     }
 }
 

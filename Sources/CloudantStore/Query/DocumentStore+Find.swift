@@ -23,8 +23,9 @@ extension DocumentStore {
         if request.selector.isTopLevelEmptyAndOr {  // M-8: `{"$or": []}` alone returns nothing
             return FindResult(docs: [], bookmark: request.bookmark ?? FindBookmark.empty, warning: nil, executionStats: nil)
         }
+        let cache = indexCache
         let (plan, outcome) = try await read(.fetchFailed) { db in
-            let indexes = try IndexCatalog.all(in: db)
+            let indexes = try cache.indexes(in: db)
             let plan = try QueryPlanner.plan(request, indexes: indexes.map(\.definition))
             let outcome = try QueryExecutor(db: db, request: request, plan: plan, after: after, indexes: indexes).run()
             return (plan, outcome)

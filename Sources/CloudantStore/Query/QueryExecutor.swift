@@ -36,27 +36,23 @@ struct QueryExecutor {
         var outcome = Outcome()
         let (sql, arguments, hasRank) = try statement()
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        let readOptions = ReadOptions(conflicts: request.conflicts)
         var matches: [Match] = []
         var skipped = 0
         while let row = try cursor.next() {
             outcome.keysExamined += 1
-            let record = try DocumentRecord(row: row)
-            guard
-                let document = try DocumentAssembler(db: db, record: record).document(
-                    rev: record.winnerRev, options: readOptions)
-            else { continue }
+            guard let document = try Self.document(from: row, conflicts: request.conflicts) else { continue }
             outcome.docsExamined += 1
             guard request.selector.matches(document) else { continue }
+            let id: String = row[1]
             let keys: [JSONValue]
             if hasRank {
-                let rank: Double = row[DocumentRecord.columnCount]
+                let rank: Double = row[Self.columns.count]
                 keys = [.number(.double(rank))]
             } else {
                 guard let ordered = Self.keys(of: document, order: plan.order) else { continue }
                 keys = ordered
             }
-            let match = Match(document: document, keys: keys, id: record.id)
+            let match = Match(document: document, keys: keys, id: id)
             if plan.scanIsOrdered && !hasRank {
                 if skipped < request.skip {
                     skipped += 1
@@ -85,6 +81,9 @@ struct QueryExecutor {
 
     /// The SELECT for the plan's access path; the bookmark becomes a bound when the scan is ordered.
     private func statement() throws -> (String, StatementArguments, hasRank: Bool) {
+        // Conditions SQLite can check on the body before a row is parsed; appended last, after the index
+        // ranges, so the arguments line up.
+        let (pushed, pushedArguments) = BodyPushdown.conditions(for: request.selector, body: "d.\(Documents.body)")
         var conditions: [String] = []
         var arguments = StatementArguments()
         let descending = plan.order.first?.descending ?? false
@@ -114,8 +113,10 @@ struct QueryExecutor {
                 conditions.append("d.\(Documents.id) \(descending ? "<" : ">") ?")
                 arguments += [after.id]
             }
+            conditions += pushed
+            arguments += pushedArguments
             let sql =
-                "SELECT \(DocumentRecord.selectColumns(table: "d")) FROM \(Documents.table) AS d WHERE "
+                "SELECT \(Self.selectColumns) FROM \(Documents.table) AS d WHERE "
                 + conditions.joined(separator: " AND ") + " ORDER BY d.\(Documents.id) \(direction)"
             return (sql, arguments, false)
 
@@ -140,8 +141,10 @@ struct QueryExecutor {
                 for key in after.keys { arguments += [Data(CollationKey.of(key))] }
                 arguments += [after.id]
             }
+            conditions += pushed
+            arguments += pushedArguments
             let sql =
-                "SELECT \(DocumentRecord.selectColumns(table: "d")) FROM \(index.tableName) AS i "
+                "SELECT \(Self.selectColumns) FROM \(index.tableName) AS i "
                 + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = i.\(IndexTable.documentRowID)"
                 + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
                 + " ORDER BY " + columns.map { "\($0) \(direction)" }.joined(separator: ", ")
@@ -150,9 +153,11 @@ struct QueryExecutor {
         case .text(let definition, let match):
             let index = try stored(definition)
             let sql =
-                "SELECT \(DocumentRecord.selectColumns(table: "d")), t.rank FROM \(index.tableName) AS t "
+                "SELECT \(Self.selectColumns), t.rank FROM \(index.tableName) AS t "
                 + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
+                + pushed.map { " AND " + $0 }.joined()
             arguments += [match]
+            arguments += pushedArguments
             return (sql, arguments, request.sort.isEmpty)
         }
     }
@@ -162,6 +167,33 @@ struct QueryExecutor {
             throw QueryErrorKind.indexNotFound.error("The index \(definition.name) was deleted meanwhile.", field: definition.name)
         }
         return index
+    }
+
+    // MARK: Rows
+
+    /// The columns a candidate row needs: no revision tree unless `_conflicts` is asked for.
+    static let columns = [Documents.rowID, Documents.id, Documents.winnerRev, Documents.body, Documents.attachments, Documents.tree]
+    static let selectColumns = columns.map { "d." + $0 }.joined(separator: ", ")
+
+    /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
+    /// `_conflicts` when asked; nil when the winner's body was never received.
+    static func document(from row: Row, conflicts: Bool) throws -> JSONObject? {
+        let parsed = try row.withUnsafeData(atIndex: 3) { data in try data.map { try JSONValue(parsing: $0) } }
+        guard case .object(let body)? = parsed else { return nil }
+        let id: String = row[1]
+        let rev: String = row[2]
+        var document = body.prepending([("_id", .string(id)), ("_rev", .string(rev))])
+        if let attachmentsText: String = row[4] {
+            let table = try AttachmentTable(storageJSON: JSONValue(parsing: attachmentsText))
+            document["_attachments"] = .object(
+                JSONObject(table.sortedNames.compactMap { name in table.entries[name].map { (name, $0.stub) } }))
+        }
+        if conflicts {
+            let treeBytes: Data = row[5]
+            let tree = try RevisionTree(decoding: Array(treeBytes))
+            if !tree.conflicts.isEmpty { document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) }) }
+        }
+        return document
     }
 
     // MARK: Ordering

@@ -28,6 +28,7 @@ public final class DocumentStore: Sendable {
 
     let pool: DatabasePool
     let notifier = ChangeNotifier()
+    let indexCache = IndexCatalogCache()
 
     private init(name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, uuid: String) {
         self.name = name

@@ -69,12 +69,14 @@ struct FindTests {
     @Test func executionStatsAndTheNoIndexWarningAreReported_M19() async throws {
         let temp = try await people()
         let result = try await find(temp.store, #"{"selector":{"age":20},"execution_stats":true}"#)
-        #expect(result.executionStats?.totalDocsExamined == 4)
+        // SQLite's JSON functions check `age = 20` before a body is parsed; only the two survivors are examined.
+        #expect(result.executionStats?.totalDocsExamined == 2)
         #expect(result.executionStats?.resultsReturned == 2)
         #expect(result.warning?.contains("No matching index found") == true)
         let byID = try await find(temp.store, #"{"selector":{"_id":{"$gt":"b"}},"execution_stats":true}"#)
         #expect(byID.executionStats?.totalDocsExamined == 3)
-        #expect(byID.warning == nil)
+        // _all_docs answered it (narrowed to the _id range), so CouchDB's warning still applies (M-20).
+        #expect(byID.warning?.contains("No matching index found") == true)
     }
 
     @Test func theTopLevelEmptyOrReturnsNothing_M8() async throws {

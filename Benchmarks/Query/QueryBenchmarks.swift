@@ -1,0 +1,217 @@
+import CSQLite
+import CloudantOnly
+import Foundation
+
+/// P3, P4 and the index costs: Cloudant Query on the store against hand-written SQL over the same data in
+/// raw SQLite, in the same run.
+///
+/// Both sides return documents an application can use: the baseline's SQL rows are parsed with the same
+/// JSON parser the store uses, so the ratio is what the query engine costs over doing it by hand.
+enum QueryBenchmarks {
+    /// Small health-sample documents: 10 types, `value` in 0..<10 000, so `value == v` matches
+    /// `documents / 10 000` documents (100 at one million).
+    static func document(_ index: Int, generator: inout SplitMix64) -> String {
+        let types = ["StepCount", "HeartRate", "BodyMass", "Height", "BloodGlucose", "RespiratoryRate",
+                     "OxygenSaturation", "BodyTemperature", "DistanceWalkingRunning", "ActiveEnergyBurned"]
+        let id = String(format: "sample-%08d", index)
+        let type = types[Int(generator.next() % 10)]
+        let value = Int(generator.next() % 10_000)
+        return #"{"_id":"\#(id)","type":"HKQuantityTypeIdentifier\#(type)","value":\#(value),"unit":"count/min","#
+            + #""startDate":"2026-11-\#(10 + index % 10)T10:00:00.000Z","patient":"p\#(index % 500)"}"#
+    }
+
+    static func run(documents: Int, repetitions: Int) async throws {
+        print("\nSetting up \(documents) documents in the store and in raw SQLite (untimed)…")
+        var generator = SplitMix64(seed: 11)
+        let bodies = (0..<documents).map { document($0, generator: &generator) }
+        let folder = Scratch.folder("query")
+        defer { Scratch.remove(folder) }
+
+        let raw = try QueryBaseline(path: folder.appendingPathComponent("raw.sqlite").path)
+        try raw.load(bodies)
+        let store = try DocumentStore.open(name: "query", in: StoreDirectory(path: folder.path))
+        for start in stride(from: 0, to: bodies.count, by: 5_000) {
+            let batch = try bodies[start..<min(start + 5_000, bodies.count)].map { try JSONValue(parsing: Array($0.utf8)) }
+            _ = try await store.bulkDocs(batch)
+        }
+
+        // Index build: the store's JSON index against SQLite's own expression index on the same JSON.
+        try await BenchmarkGroup(
+            name: "Index build over \(documents) documents", unit: "docs", operations: documents,
+            baseline: .init(
+                name: "raw CREATE INDEX on json_extract",
+                body: { try raw.execute("CREATE INDEX by_value_expr ON docs(json_extract(body, '$.value'))") },
+                tearDown: { try raw.execute("DROP INDEX by_value_expr") }),
+            candidates: [
+                .init(
+                    name: "store.createIndex([value])",
+                    body: { try await store.createIndex(IndexDefinition(name: "by-value", fields: [.ascending("value")])) },
+                    tearDown: { try await store.deleteIndex(designDocument: "by-value", name: "by-value") })
+            ]
+        ).run(repetitions: max(1, repetitions / 2))
+
+        try await store.createIndex(IndexDefinition(name: "by-value", fields: [.ascending("value")]))
+        try raw.execute("CREATE INDEX docs_by_value ON docs(value, id)")
+        let queries = 200
+        var values = SplitMix64(seed: 5)
+        let probes = (0..<queries).map { _ in Int(values.next() % 10_000) }
+        var returned = 0
+
+        try await BenchmarkGroup(
+            name: "P3a: indexed $eq over \(documents) documents, ~\(documents / 10_000) rows each",
+            unit: "queries", operations: queries,
+            baseline: .init(
+                name: "hand-written SQL + parse rows",
+                body: { for value in probes { returned += try raw.query("SELECT id, body FROM docs WHERE value = ?1 ORDER BY value, id LIMIT 100", value) } }),
+            candidates: [
+                .init(
+                    name: "store.find {value: v}",
+                    body: {
+                        for value in probes {
+                            returned += try await store.find(
+                                FindRequest(selector: MangoSelector(["value": .number(JSONNumber(value))]), limit: 100)).docs.count
+                        }
+                    })
+            ],
+            target: 1.5
+        ).run(repetitions: repetitions)
+
+        try await BenchmarkGroup(
+            name: "P3b: indexed range over \(documents) documents, first 100 rows",
+            unit: "queries", operations: queries,
+            baseline: .init(
+                name: "hand-written SQL + parse rows",
+                body: { for value in probes { returned += try raw.query("SELECT id, body FROM docs WHERE value >= ?1 ORDER BY value, id LIMIT 100", value) } }),
+            candidates: [
+                .init(
+                    name: "store.find {value: {$gte: v}}",
+                    body: {
+                        for value in probes {
+                            returned += try await store.find(
+                                FindRequest(selector: MangoSelector(["value": ["$gte": .number(JSONNumber(value))]]), limit: 100)).docs.count
+                        }
+                    })
+            ],
+            target: 1.5
+        ).run(repetitions: repetitions)
+
+        let scanType = "HKQuantityTypeIdentifierHeartRate"
+        try await BenchmarkGroup(
+            name: "P4: unindexed scan of \(documents) documents (type = HeartRate and patient = p42)",
+            unit: "docs scanned", operations: documents,
+            baseline: .init(
+                name: "SQLite json_extract scan + parse rows",
+                body: {
+                    returned += try raw.query(
+                        "SELECT id, body FROM docs WHERE json_extract(body, '$.type') = ?2 AND json_extract(body, '$.patient') = 'p' || ?1",
+                        42, scanType)
+                }),
+            candidates: [
+                .init(
+                    name: "store.find (no usable index)",
+                    body: {
+                        returned += try await store.find(
+                            FindRequest(selector: MangoSelector(["type": .string(scanType), "patient": "p42"]), limit: 1_000_000)
+                        ).docs.count
+                    })
+            ],
+            target: 2
+        ).run(repetitions: repetitions)
+        if returned < 0 { print(returned) }  // Keeps the results alive.
+    }
+
+    /// Write throughput with 0, 1 and 3 JSON indexes: `documents` documents in 1000-document batches.
+    static func writesWithIndexes(documents: Int, repetitions: Int) async throws {
+        var generator = SplitMix64(seed: 13)
+        let batches = try stride(from: 0, to: documents, by: 1_000).map { start in
+            try (start..<min(start + 1_000, documents)).map { try JSONValue(parsing: Array(document($0, generator: &generator).utf8)) }
+        }
+        var folder = Scratch.folder("writes")
+        var store: DocumentStore?
+        func fresh(indexes: [IndexDefinition]) async throws {
+            Scratch.remove(folder)
+            folder = Scratch.folder("writes")
+            let opened = try DocumentStore.open(name: "writes", in: StoreDirectory(path: folder.path))
+            for index in indexes { try await opened.createIndex(index) }
+            store = opened
+        }
+        let write: () async throws -> Void = { for batch in batches { _ = try await store?.bulkDocs(batch) } }
+        let byValue = IndexDefinition(name: "by-value", fields: [.ascending("value")])
+        let three = [
+            byValue, IndexDefinition(name: "by-type-date", fields: [.ascending("type"), .ascending("startDate")]),
+            IndexDefinition(name: "by-patient", fields: [.ascending("patient")]),
+        ]
+        try await BenchmarkGroup(
+            name: "Write throughput with indexes: \(documents) documents in 1000-document batches",
+            unit: "docs", operations: documents,
+            baseline: .init(name: "store, no index", setUp: { try await fresh(indexes: []) }, body: write),
+            candidates: [
+                .init(name: "store, 1 JSON index", setUp: { try await fresh(indexes: [byValue]) }, body: write),
+                .init(name: "store, 3 JSON indexes", setUp: { try await fresh(indexes: three) }, body: write),
+            ]
+        ).run(repetitions: repetitions)
+        store = nil
+        Scratch.remove(folder)
+    }
+}
+
+/// The hand-written side: the same documents in a plain table with the queried field as a column.
+final class QueryBaseline {
+    private var db: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
+        }
+        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try execute("CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL, value INTEGER NOT NULL)")
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
+        }
+    }
+
+    func load(_ bodies: [String]) throws {
+        let statement = try prepare("INSERT INTO docs (id, body, value) VALUES (?, ?, ?)")
+        defer { sqlite3_finalize(statement) }
+        try execute("BEGIN")
+        for body in bodies {
+            let json = try JSONValue(parsing: Array(body.utf8))
+            sqlite3_bind_text(statement, 1, json["_id"]?.stringValue ?? "", -1, SQLITE_TRANSIENT)
+            sqlite3_bind_text(statement, 2, body, -1, SQLITE_TRANSIENT)
+            sqlite3_bind_int64(statement, 3, json["value"]?.numberValue?.int64Value ?? 0)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(statement)
+        }
+        try execute("COMMIT")
+    }
+
+    /// Runs a query binding an integer as ?1 (and a text as ?2) and parses every returned body; returns
+    /// the row count.
+    func query(_ sql: String, _ integer: Int, _ text: String? = nil) throws -> Int {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, Int64(integer))
+        if let text { sqlite3_bind_text(statement, 2, text, -1, SQLITE_TRANSIENT) }
+        var rows = 0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let count = Int(sqlite3_column_bytes(statement, 1))
+            guard let pointer = sqlite3_column_text(statement, 1) else { continue }
+            _ = try JSONValue(parsing: Array(UnsafeBufferPointer(start: pointer, count: count)))
+            rows += 1
+        }
+        return rows
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
+        }
+        return statement
+    }
+}

@@ -1,0 +1,22 @@
+internal import Foundation
+internal import GRDB
+
+/// The store's index list, parsed once and reused until the schema changes.
+///
+/// Index tables are created and dropped with the index, so SQLite's `schema_version` (which any process
+/// writing the file bumps on CREATE or DROP) says exactly when the cached list is stale; reading it costs
+/// one header read instead of parsing every definition on every query and every write transaction.
+final class IndexCatalogCache: @unchecked Sendable {
+    // `lock` protects `cached`.
+    private let lock = NSLock()
+    private var cached: (schemaVersion: Int, indexes: [StoredIndex])?
+
+    /// The indexes as of `db`'s transaction.
+    func indexes(in db: Database) throws -> [StoredIndex] {
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        if let cached = lock.withLock({ cached }), cached.schemaVersion == version { return cached.indexes }
+        let indexes = try IndexCatalog.all(in: db)
+        lock.withLock { cached = (version, indexes) }
+        return indexes
+    }
+}
