@@ -1,0 +1,36 @@
+internal import CloudantCore
+internal import Foundation
+
+// CareKit's own JSON (a plain `JSONEncoder`) writes dates as seconds since 2001-01-01, the store writes ISO 8601
+// text. Care entities accept both whatever the decoder's date strategy is, so one `JSONDecoder` reads JSON from
+// either source. The decoder's own strategy is tried first so that a caller's explicit choice still wins.
+extension KeyedDecodingContainer {
+    func decodeCareDate(forKey key: Key) throws -> Date {
+        if let date = try? decode(Date.self, forKey: key) { return date }
+        if let seconds = try? decode(Double.self, forKey: key) {
+            return Date(timeIntervalSinceReferenceDate: seconds)
+        }
+        if let text = try? decode(String.self, forKey: key), let date = FlexibleDate.date(fromISO8601: text) {
+            return date
+        }
+        throw DecodingError.dataCorruptedError(
+            forKey: key, in: self,
+            debugDescription: "Expected an ISO 8601 date-time or CareKit's seconds since 2001-01-01.")
+    }
+
+    func decodeCareDateIfPresent(forKey key: Key) throws -> Date? {
+        guard contains(key), try decodeNil(forKey: key) == false else { return nil }
+        return try decodeCareDate(forKey: key)
+    }
+}
+
+enum FlexibleDate {
+    // The store's one ISO 8601 reader lives behind CloudantJSONCoding; reading a one-element array through it
+    // keeps a single definition of which texts are valid dates.
+    static let decoder = CloudantJSONCoding.makeDecoder()
+
+    static func date(fromISO8601 text: String) -> Date? {
+        guard let json = try? JSONEncoder().encode([text]) else { return nil }
+        return try? decoder.decode([Date].self, from: json).first
+    }
+}

@@ -1,0 +1,28 @@
+/// How a task's outcomes come from HealthKit (CareKit's `OCKHealthKitLinkage`). The bridge module acts on it;
+/// here it is only data.
+///
+/// JSON: `{"quantityIdentifier":"HKQuantityTypeIdentifierStepCount","quantityType":"cumulative",
+/// "unitString":"count"}`.
+public struct HealthKitLinkage: Codable, Hashable, Sendable {
+    /// Whether HealthKit sums a quantity over time or reads single samples.
+    public enum QuantityType: String, Codable, Hashable, Sendable, CaseIterable {
+        /// Summed over a period (steps, energy burned).
+        case cumulative
+        /// Sampled at a point in time (heart rate, weight).
+        case discrete
+    }
+
+    /// The HealthKit quantity type identifier (`HKQuantityTypeIdentifierStepCount`).
+    public var quantityIdentifier: String
+    /// How the quantity is read.
+    public var quantityType: QuantityType
+    /// The HealthKit unit string (`"count"`, `"count/min"`, `"kg"`).
+    public var unitString: String
+
+    /// Creates a linkage.
+    public init(quantityIdentifier: String, quantityType: QuantityType, unitString: String) {
+        self.quantityIdentifier = quantityIdentifier
+        self.quantityType = quantityType
+        self.unitString = unitString
+    }
+}

@@ -1,0 +1,31 @@
+public import CloudantCore
+
+extension CloudantError.Code {
+    /// A schedule CareKit would reject or loop on for ever: no elements, an element whose `end` is not after
+    /// its `start`, an interval that does not move forward in time, or an all-day element whose interval is
+    /// shorter than a day (CareKit's event loop never leaves that day).
+    ///
+    /// Fix the schedule element named in the error's `field` (for example `elements[1].interval`).
+    public static let invalidSchedule = Self(rawValue: "invalidSchedule")
+
+    /// A new task version would start at or before an outcome recorded against an older version, so that
+    /// outcome's event would vanish (CareKit's `confirmUpdateWillNotCauseDataLoss`).
+    ///
+    /// Move the new version's `effectiveDate` past the latest outcome's event, or delete those outcomes first.
+    public static let updateWouldHideOutcomes = Self(rawValue: "updateWouldHideOutcomes")
+
+    /// An outcome points at no event: its task version is unknown, its occurrence index is not in the
+    /// schedule, or its event lies where a newer task version has taken over.
+    public static let orphanedOutcome = Self(rawValue: "orphanedOutcome")
+
+    /// A second live outcome for one event, that is for one (task version uuid, occurrence index).
+    ///
+    /// Update the existing outcome instead of adding another.
+    public static let duplicateOutcome = Self(rawValue: "duplicateOutcome")
+
+    /// An entity id whose history contains a deleted version cannot be updated or deleted again locally.
+    public static let entityDeleted = Self(rawValue: "entityDeleted")
+
+    /// A version was added whose `uuid` or `id` is already in the history.
+    public static let duplicateVersion = Self(rawValue: "duplicateVersion")
+}

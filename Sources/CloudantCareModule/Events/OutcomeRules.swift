@@ -1,0 +1,95 @@
+internal import CloudantCore
+public import Foundation
+
+/// CareKit's guards that keep outcomes attached to events (carekit-anchors §2 rules 5 and 6), as pure checks
+/// the store runs before it writes.
+///
+/// ```swift
+/// try OutcomeRules.validateNewOutcome(outcome, tasks: taskHistory, outcomes: outcomeHistory, in: zone)
+/// try OutcomeRules.validateTaskUpdate(newVersion, tasks: taskHistory, outcomes: outcomeHistory, in: zone)
+/// ```
+public enum OutcomeRules {
+    /// Checks that a new outcome (or a new version of one) points at a real, visible, free event.
+    ///
+    /// - Parameters:
+    ///   - outcome: The outcome to write.
+    ///   - tasks: The task versions.
+    ///   - outcomes: The outcomes already stored.
+    ///   - timeZone: The zone in which schedules are computed.
+    /// - Throws: ``CloudantCore/CloudantError/Code/orphanedOutcome`` when the task version is unknown, the
+    ///   occurrence is not in its schedule, or a newer task version took over before the event starts;
+    ///   ``CloudantCore/CloudantError/Code/duplicateOutcome`` when another live outcome has that event;
+    ///   ``CloudantCore/CloudantError/Code/invalidSchedule`` when the task's schedule is invalid.
+    public static func validateNewOutcome<Version: SchedulableTask>(
+        _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
+    ) throws {
+        let context = CloudantError.Context(documentID: outcome.id, kind: "outcome", field: "taskUUID")
+        guard let task = tasks.version(uuid: outcome.taskUUID) else {
+            throw CloudantError(
+                .orphanedOutcome, "No task version has this taskUUID; add the task first.", context: context)
+        }
+        guard let event = try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone) else {
+            throw CloudantError(
+                .orphanedOutcome, "The task's schedule has no event with this occurrence index.",
+                context: context.with(field: "taskOccurrenceIndex"))
+        }
+        if tasks.next(of: task).contains(where: { $0.effectiveDate <= event.start }) {
+            throw CloudantError(
+                .orphanedOutcome,
+                "A newer task version took over before this event; record the outcome against that version.",
+                context: context)
+        }
+        let taken = outcomes.liveTips.contains {
+            $0.id != outcome.id && $0.taskUUID == outcome.taskUUID
+                && $0.taskOccurrenceIndex == outcome.taskOccurrenceIndex
+        }
+        if taken {
+            throw CloudantError(
+                .duplicateOutcome, "This event already has an outcome; update that outcome instead.",
+                context: context.with(field: "taskOccurrenceIndex"))
+        }
+    }
+
+    /// Checks that a new task version does not take over at or before an event that already has an outcome
+    /// (CareKit's `confirmUpdateWillNotCauseDataLoss`).
+    ///
+    /// Walks the task's chain back from its tips through the first previous version and finds the latest event
+    /// start among the live outcomes of those versions.
+    ///
+    /// - Throws: ``CloudantCore/CloudantError/Code/updateWouldHideOutcomes`` when `newVersion.effectiveDate` is
+    ///   at or before that start; ``CloudantCore/CloudantError/Code/invalidSchedule`` for an invalid schedule.
+    public static func validateTaskUpdate<Version: SchedulableTask>(
+        _ newVersion: Version, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
+    ) throws {
+        var chain: [UUID: Version] = [:]
+        for tip in tasks.tips(id: newVersion.id) {
+            var current: Version? = tip
+            while let version = current, chain[version.uuid] == nil {
+                chain[version.uuid] = version
+                current = version.previousVersionUUIDs.first.flatMap { tasks.version(uuid: $0) }
+            }
+        }
+        var latest: Date?
+        for outcome in outcomes.liveTips {
+            guard let task = chain[outcome.taskUUID],
+                let event = try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone)
+            else { continue }
+            latest = max(latest ?? event.start, event.start)
+        }
+        if let latest, newVersion.effectiveDate <= latest {
+            throw CloudantError(
+                .updateWouldHideOutcomes,
+                "The new version takes effect at or before an event that has an outcome; move effectiveDate past "
+                    + "the last outcome's event, or delete those outcomes first.",
+                context: .init(documentID: newVersion.id, kind: "task", field: "effectiveDate"))
+        }
+    }
+}
+
+extension CloudantError.Context {
+    func with(field: String) -> Self {
+        var copy = self
+        copy.field = field
+        return copy
+    }
+}

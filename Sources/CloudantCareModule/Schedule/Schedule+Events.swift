@@ -1,0 +1,84 @@
+internal import CloudantCore
+public import Foundation
+
+extension Schedule {
+    /// Throws unless the schedule has elements, each ends after it starts, and each one's interval moves its
+    /// events forward when computed in `timeZone`.
+    ///
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule``, with the element in `context.field`.
+    public func validate(in timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) throws {
+        guard !elements.isEmpty else {
+            throw CloudantError(
+                .invalidSchedule, "A schedule needs at least one element.", context: .init(field: "elements"))
+        }
+        for (index, element) in elements.enumerated() {
+            try element.validate(in: element.calendar(in: timeZone), elementIndex: index)
+        }
+    }
+
+    /// The events overlapping `[start, end)`, computed in `timeZone`, with their schedule-wide occurrence indices.
+    ///
+    /// As CareKit computes them: an event is returned when it starts before `end` and ends at or after `start`
+    /// (so an event ending exactly at `start` is returned). Events are ordered by start, then element order.
+    /// Occurrence indices count every event of every element from the schedule's start, including events a
+    /// query does not return: an event of an element that ended at or before `start` keeps its index but is
+    /// not returned.
+    ///
+    /// ```swift
+    /// let wednesday = try schedule.events(from: wedMidnight, to: thuMidnight, in: parisTimeZone)
+    /// ```
+    ///
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit would reject or
+    ///   loop on for ever.
+    public func events(from start: Date, to end: Date, in timeZone: TimeZone) throws -> [ScheduleEvent] {
+        try validate(in: timeZone)
+        guard start < end else { return [] }
+        var all: [ScheduleEvent] = []
+        for (index, element) in elements.enumerated() {
+            let calendar = element.calendar(in: timeZone)
+            all += try element.events(calendar: calendar, elementIndex: index) { event in
+                element.startsBefore(end, eventStart: event.start, calendar: calendar)
+            }
+        }
+        let before = all.count { $0.end < start }
+        let overlapping = Self.ordered(all.filter { $0.end >= start })
+        var result: [ScheduleEvent] = []
+        for (offset, var event) in overlapping.enumerated() {
+            event.occurrence = before + offset
+            if let elementEnd = event.element.end, elementEnd <= start { continue }
+            result.append(event)
+        }
+        return result
+    }
+
+    /// The event with schedule-wide index `occurrence`, computed in `timeZone`, or `nil` when the schedule ends
+    /// before it.
+    ///
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit would reject or
+    ///   loop on for ever, ``CloudantCore/CloudantError/Code/invalidValue`` for a negative occurrence.
+    public func event(forOccurrence occurrence: Int, in timeZone: TimeZone) throws -> ScheduleEvent? {
+        guard occurrence >= 0 else {
+            throw CloudantError(
+                .invalidValue, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
+        }
+        try validate(in: timeZone)
+        var all: [ScheduleEvent] = []
+        for (index, element) in elements.enumerated() {
+            all += try element.events(calendar: element.calendar(in: timeZone), elementIndex: index) {
+                $0.occurrence <= occurrence
+            }
+        }
+        let sorted = Self.ordered(all)
+        guard occurrence < sorted.count else { return nil }
+        var event = sorted[occurrence]
+        event.occurrence = occurrence
+        return event
+    }
+
+    /// Orders events by start, then by element (stably, whatever the sort algorithm).
+    static func ordered(_ events: [ScheduleEvent]) -> [ScheduleEvent] {
+        events.sorted {
+            ($0.start, $0.elementIndex, $0.occurrence) < ($1.start, $1.elementIndex, $1.occurrence)
+        }
+    }
+}
