@@ -57,7 +57,7 @@ public enum CollationKey {
     public static func prefixRange(_ prefix: String) -> (lower: [UInt8], upper: [UInt8])? {
         guard prefix.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var lower: [UInt8] = [TypeByte.string]
-        for weight in StringCollationKey(prefix).primary { appendWeight(primaryWeight(weight), to: &lower) }
+        for weight in StringCollationKey(prefix).primary { appendPrimary(weight, to: &lower) }
         return (lower, lower + [0xFF])
     }
 
@@ -136,7 +136,7 @@ public enum CollationKey {
             return
         }
         let weights = StringCollationKey(string)
-        for weight in weights.primary { appendWeight(primaryWeight(weight), to: &key) }
+        for weight in weights.primary { appendPrimary(weight, to: &key) }
         key.append(terminator)
         for level in [weights.secondary, weights.tertiary, weights.scalars] {
             for weight in level { appendWeight(weight, to: &key) }
@@ -152,14 +152,14 @@ public enum CollationKey {
         for byte in utf8 {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                appendWeight(primaryWeight(StringCollationKey.digitGroup + UInt32(byte - 0x30)), to: &key)
+                key.append(PrimaryByte.digitZero + (byte - 0x30))
             case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                appendWeight(primaryWeight(StringCollationKey.letterGroup + UInt32(byte)), to: &key)
+                key.append(PrimaryByte.letterA + (byte - 0x61))
             case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                appendWeight(primaryWeight(StringCollationKey.letterGroup + UInt32(byte + 0x20)), to: &key)
+                key.append(PrimaryByte.letterA + (byte - 0x41))
             default:
                 guard let rank = StringCollationKey.asciiPunctuationRank[byte] else { continue }
-                appendWeight(primaryWeight(StringCollationKey.punctuationGroup + rank), to: &key)
+                key.append(UInt8(rank))
             }
             secondaryCount += 1
         }
@@ -174,12 +174,43 @@ public enum CollationKey {
         key.append(terminator)
     }
 
-    /// Primary weights come in groups far apart (punctuation, digits, letters); closing the gaps keeps
-    /// common weights short without changing their order.
-    static func primaryWeight(_ weight: UInt32) -> UInt32 {
-        if weight < StringCollationKey.digitGroup { return weight }
-        if weight < StringCollationKey.letterGroup { return 0x12_0000 + (weight - StringCollationKey.digitGroup) }
-        return 0x13_0000 + (weight - StringCollationKey.letterGroup)
+    /// First bytes of primary weights. ASCII punctuation (ranks 1…33), digits and Latin letters take one
+    /// byte each, in ICU's group order; other symbols and letters take an escape byte placed where their
+    /// group sorts, then their code point in 3 bytes. Keys stay short (index entries are mostly ASCII) and
+    /// the order is that of the weights.
+    enum PrimaryByte {
+        static let otherPunctuation: UInt8 = 0x22  // after ASCII punctuation, before digits
+        static let digitZero: UInt8 = 0x30
+        static let letterA: UInt8 = 0x41
+        static let otherLetter: UInt8 = 0x5B  // after z
+    }
+
+    /// Appends one primary weight in the compact form ``PrimaryByte`` describes.
+    static func appendPrimary(_ weight: UInt32, to key: inout [UInt8]) {
+        if weight < StringCollationKey.digitGroup {
+            let rank = weight - StringCollationKey.punctuationGroup
+            if rank < 0x100 {
+                key.append(UInt8(rank))  // ASCII punctuation: ranks 1…33
+            } else {
+                appendEscaped(PrimaryByte.otherPunctuation, rank - 0x100, to: &key)
+            }
+        } else if weight < StringCollationKey.letterGroup {
+            key.append(PrimaryByte.digitZero + UInt8(weight - StringCollationKey.digitGroup))
+        } else {
+            let letter = weight - StringCollationKey.letterGroup
+            if letter >= 0x61 && letter <= 0x7A {
+                key.append(PrimaryByte.letterA + UInt8(letter - 0x61))
+            } else {
+                appendEscaped(PrimaryByte.otherLetter, letter, to: &key)
+            }
+        }
+    }
+
+    private static func appendEscaped(_ escape: UInt8, _ value: UInt32, to key: inout [UInt8]) {
+        key.append(escape)
+        key.append(UInt8(truncatingIfNeeded: value >> 16))
+        key.append(UInt8(truncatingIfNeeded: value >> 8))
+        key.append(UInt8(truncatingIfNeeded: value))
     }
 
     /// An order-preserving variable-length weight whose first byte is never the terminator:

@@ -75,7 +75,7 @@ struct DocumentWriter {
         guard try record.insertIfAbsent(in: db) else { return nil }
         _ = sequence.next()
         try indexer.documentChanged(
-            rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, isNew: true, in: db)
+            rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, in: db)
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         return WriteResult(id: id, rev: rev.description)
     }
@@ -226,7 +226,9 @@ struct DocumentWriter {
         guard let rowID = record.rowID else { return }
         if winnerChanged {
             let winnerBody = record.deleted ? nil : winner == newRev ? parsedBody : try IndexMaintainer.parse(record.body)
-            try indexer.documentChanged(rowID: rowID, id: id, body: winnerBody, isNew: existing == nil, in: db)
+            try indexer.documentChanged(
+                rowID: rowID, id: id, body: winnerBody,
+                previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, in: db)

@@ -11,6 +11,10 @@ final class IndexCatalogCache: @unchecked Sendable {
     private let lock = NSLock()
     private var cached: (schemaVersion: Int, indexes: [StoredIndex])?
 
+    /// The indexes last read, without checking they are current: good enough to guess how a query will
+    /// run before opening a transaction, never to run it.
+    var lastKnown: [StoredIndex] { lock.withLock { cached?.indexes ?? [] } }
+
     /// The indexes as of `db`'s transaction.
     func indexes(in db: Database) throws -> [StoredIndex] {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0

@@ -23,16 +23,22 @@ struct IndexMaintainer {
     ///
     /// - Parameters:
     ///   - body: The winner's body when the document is live, nil when it is deleted or gone.
-    ///   - isNew: The row was just inserted, so it has no old entries to remove.
-    mutating func documentChanged(rowID: Int64, id: String, body: @autoclosure () throws -> JSONObject?, isNew: Bool, in db: Database) throws {
+    ///   - previousBody: The previous winner's body when it was live (its entries are removed); nil for a
+    ///     new document or one that was deleted.
+    mutating func documentChanged(
+        rowID: Int64, id: String, body: @autoclosure () throws -> JSONObject?,
+        previousBody: @autoclosure () throws -> JSONObject?, in db: Database
+    ) throws {
         if id.hasPrefix("_design/") {
             try IndexCatalog.synchronise(designDocument: id, body: try body(), in: db)
             indexes = try IndexCatalog.all(in: db)
             return
         }
         guard !indexes.isEmpty else { return }
-        if !isNew {
-            for index in indexes { try IndexTable.removeEntry(index, rowID: rowID, in: db) }
+        if let previous = try previousBody() {
+            for index in indexes {
+                try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
+            }
         }
         guard let body = try body() else { return }
         for index in indexes { try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db) }

@@ -5,9 +5,10 @@ internal import GRDB
 /// The SQL of the tables that hold index entries. Table names come from `mango_indexes` (a prefix and a
 /// counter), never from user text; every value is bound.
 ///
-/// - A JSON index is a table `(doc_rowid PRIMARY KEY, id, k0, k1, …)` whose `k` columns are
-///   ``CollationKey``s, plus a SQLite index on `(k0, k1, …, id)`: byte order there is CouchDB's index order,
-///   key then `_id` (spec M-16, M-21).
+/// - A JSON index is a `WITHOUT ROWID` table whose primary key is `(k0, k1, …, id)` — the `k` columns are
+///   ``CollationKey``s, so byte order there is CouchDB's index order, key then `_id` (spec M-16, M-21) —
+///   plus the document's rowid for the join. Keys are stored once (no separate SQLite index), and an entry
+///   is removed by recomputing its key from the document's previous body.
 /// - A text index is an FTS5 table whose rowid is the document's rowid, with one column per field and a
 ///   last `all_text` column (Cloudant's `default` field) that `$text` searches.
 enum IndexTable {
@@ -33,10 +34,9 @@ enum IndexTable {
         case .json:
             let keys = index.paths.indices.map(keyColumn)
             try db.execute(
-                sql: "CREATE TABLE \(table) (\(documentRowID) INTEGER PRIMARY KEY, \(id) TEXT NOT NULL, "
-                    + keys.map { "\($0) BLOB NOT NULL" }.joined(separator: ", ") + ")")
-            try db.execute(
-                sql: "CREATE INDEX \(table)_keys ON \(table) (" + (keys + [id]).joined(separator: ", ") + ")")
+                sql: "CREATE TABLE \(table) (" + keys.map { "\($0) BLOB NOT NULL" }.joined(separator: ", ")
+                    + ", \(id) TEXT NOT NULL, \(documentRowID) INTEGER NOT NULL, "
+                    + "PRIMARY KEY (" + (keys + [id]).joined(separator: ", ") + ")) WITHOUT ROWID")
         case .text:
             let columns = index.paths.indices.map(textColumn) + [allText]
             try db.execute(
@@ -49,9 +49,24 @@ enum IndexTable {
         try db.execute(sql: "DROP TABLE IF EXISTS \(tableName)")
     }
 
-    /// Removes the entry of a document (no-op when it has none).
-    static func removeEntry(_ index: StoredIndex, rowID: Int64, in db: Database) throws {
-        try db.cachedStatement(sql: index.deleteSQL).execute(arguments: [rowID])
+    /// Removes the entry a document's previous winner made (no-op when it made none).
+    ///
+    /// - Parameter previousBody: The body the entry was computed from.
+    static func removeEntry(
+        _ index: StoredIndex, rowID: Int64, id documentID: String, previousBody: JSONObject, in db: Database
+    ) throws {
+        switch index.definition.type {
+        case .json:
+            guard index.admits(id: documentID, body: previousBody),
+                let keys = index.jsonKeys(id: documentID, body: previousBody)
+            else { return }
+            var arguments = StatementArguments()
+            for key in keys { arguments += [Data(key)] }
+            arguments += [documentID]
+            try db.cachedStatement(sql: index.deleteSQL).execute(arguments: arguments)
+        case .text:
+            try db.cachedStatement(sql: index.deleteSQL).execute(arguments: [rowID])
+        }
     }
 
     /// Adds the entry of a live document the index admits (the caller removed any old entry).
@@ -62,8 +77,9 @@ enum IndexTable {
         switch index.definition.type {
         case .json:
             guard let keys = index.jsonKeys(id: documentID, body: body) else { return }
-            var arguments: StatementArguments = [rowID, documentID]
+            var arguments = StatementArguments()
             for key in keys { arguments += [Data(key)] }
+            arguments += [documentID, rowID]
             try db.cachedStatement(sql: index.insertSQL).execute(arguments: arguments)
         case .text:
             guard let columns = index.textColumns(of: body) else { return }

@@ -19,9 +19,11 @@ struct StoredIndex: Sendable {
         switch definition.type {
         case .json:
             insertSQL =
-                "INSERT INTO \(tableName) VALUES ("
+                "INSERT OR REPLACE INTO \(tableName) VALUES ("
                 + Array(repeating: "?", count: paths.count + 2).joined(separator: ", ") + ")"
-            deleteSQL = "DELETE FROM \(tableName) WHERE \(IndexTable.documentRowID) = ?"
+            deleteSQL =
+                "DELETE FROM \(tableName) WHERE "
+                + (paths.indices.map { "\(IndexTable.keyColumn($0)) = ?" } + ["\(IndexTable.id) = ?"]).joined(separator: " AND ")
         case .text:
             insertSQL =
                 "INSERT INTO \(tableName) (rowid, "

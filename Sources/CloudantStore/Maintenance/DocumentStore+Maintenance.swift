@@ -94,6 +94,7 @@ extension DocumentStore {
             var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
             for (id, revs) in parsed {
                 guard var record = try DocumentRecord.fetch(id: id, in: db), let rowID = record.rowID else { continue }
+                let previous = record
                 let before = Set(record.tree.allRevisions)
                 let removedLeaves = record.tree.purge(revs)
                 guard !removedLeaves.isEmpty else { continue }
@@ -101,7 +102,9 @@ extension DocumentStore {
                 let gone = before.subtracting(record.tree.allRevisions)
                 guard let winner = record.tree.winner else {
                     try DocumentRecord.delete(rowID: rowID, in: db)
-                    try writer.indexer.documentChanged(rowID: rowID, id: id, body: nil, isNew: false, in: db)
+                    try writer.indexer.documentChanged(
+                        rowID: rowID, id: id, body: nil,
+                        previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
                     continue
                 }
                 try RevisionBody.delete(documentRowID: rowID, revs: Array(gone), in: db)
@@ -117,8 +120,8 @@ extension DocumentStore {
                 record.seq = writer.sequence.next()
                 try record.save(in: db)
                 try writer.indexer.documentChanged(
-                    rowID: rowID, id: id, body: record.deleted ? nil : try IndexMaintainer.parse(record.body), isNew: false,
-                    in: db)
+                    rowID: rowID, id: id, body: record.deleted ? nil : try IndexMaintainer.parse(record.body),
+                    previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
             }
             try writer.finish()
             if !purged.isEmpty {

@@ -24,12 +24,18 @@ extension DocumentStore {
             return FindResult(docs: [], bookmark: request.bookmark ?? FindBookmark.empty, warning: nil, executionStats: nil)
         }
         let cache = indexCache
-        let (plan, outcome) = try await read(.fetchFailed) { db in
+        let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome) in
             let indexes = try cache.indexes(in: db)
             let plan = try QueryPlanner.plan(request, indexes: indexes.map(\.definition))
             let outcome = try QueryExecutor(db: db, request: request, plan: plan, after: after, indexes: indexes).run()
             return (plan, outcome)
         }
+        // An indexed query is short: run it on this thread, as the async hop to a reader and back costs
+        // more than the query (measured: 1.6× instead of 2.5× hand-written SQL). A scan of every document
+        // may take seconds, so it runs on GRDB's reader queue and leaves this thread to other tasks.
+        let expected = try? QueryPlanner.plan(request, indexes: cache.lastKnown.map(\.definition))
+        let isIndexed = if case .allDocuments? = expected?.access { false } else { expected != nil }
+        let (plan, outcome) = isIndexed ? try readNow(.fetchFailed, run) : try await read(.fetchFailed, run)
         let bookmark = outcome.last?.encoded ?? request.bookmark ?? FindBookmark.empty
         var warnings = plan.warnings
         if outcome.docsExamined > 10 * max(outcome.page.count, 1) {

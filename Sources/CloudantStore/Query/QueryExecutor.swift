@@ -17,7 +17,7 @@ struct QueryExecutor {
     let after: FindBookmark?
     let indexes: [StoredIndex]
 
-    struct Outcome {
+    struct Outcome: Sendable {
         var page: [JSONObject] = []
         var keysExamined = 0
         var docsExamined = 0
@@ -35,7 +35,7 @@ struct QueryExecutor {
     func run() throws -> Outcome {
         var outcome = Outcome()
         let (sql, arguments, hasRank) = try statement()
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         var matches: [Match] = []
         var skipped = 0
         while let row = try cursor.next() {

@@ -67,6 +67,10 @@ public final class DocumentStore: Sendable {
                 // WAL (set by DatabasePool) with NORMAL sync: a commit survives a process crash
                 // (kill -9); only an OS crash or power loss can lose the last commits.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Reads through a memory map instead of a read() per page: queries that jump from an
+                // index entry to its document row touch pages all over the file (measured: page reads
+                // were a tenth of an indexed query's time). Address space only; the OS shares the pages.
+                try db.execute(sql: "PRAGMA mmap_size = 1073741824")
             }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
             let uuid = StoreOptions.randomHexID()
@@ -112,6 +116,19 @@ public final class DocumentStore: Sendable {
     /// the hop dominated single-document writes).
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.write(body)
+    }
+
+    /// Runs `body` on a reader on the calling thread, mapping SQLite errors to `code`: for short reads
+    /// (an indexed query) the async hop to GRDB's reader queue and back costs more than the read itself.
+    func readNow<T>(_ code: CloudantError.Code, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch {
+            throw CloudantError(
+                code, "The store could not be read.", context: .init(database: name), underlying: error)
+        }
     }
 
     /// Runs `body` on a reader, mapping SQLite errors to `code`.

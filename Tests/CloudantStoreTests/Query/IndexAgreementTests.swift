@@ -87,6 +87,18 @@ struct IndexAgreementTests {
         try await temp.store.createIndex(IndexDefinition(name: "ia", fields: [.ascending("a")]))
         try await temp.store.createIndex(IndexDefinition(name: "iba", fields: [.ascending("b"), .ascending("a")]))
         try await temp.store.createIndex(IndexDefinition(name: "ic", fields: [.descending("c")]))
+        // Edits and deletions after the indexes exist: their old entries must go.
+        for number in 0..<40 {
+            let id = "doc\(Int.random(in: 0..<150, using: &rng))"
+            guard let current = try? await temp.store.document(id: id), let rev = current.rev else { continue }
+            if number % 4 == 0 {
+                try await temp.store.delete(id: id, rev: rev)
+            } else {
+                var edited: JSONObject = ["_id": .string(id), "_rev": .string(rev)]
+                for field in ["a", "b", "c"] where Bool.random(using: &rng) { edited[field] = Self.value(&rng) }
+                try await temp.store.put(edited)
+            }
+        }
         let stored = try await temp.store.allDocs(AllDocsOptions(includeDocs: true)).rows.compactMap { $0["doc"]?.objectValue }
             .filter { !($0["_id"]?.stringValue ?? "").hasPrefix("_design/") }
 
