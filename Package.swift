@@ -75,6 +75,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Sync (the replicator: CouchDB's replication protocol over a store or HTTP)
+
+        .target(
+            name: "CloudantSync",
+            dependencies: ["CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Entity modules
 
         .target(
@@ -97,7 +105,7 @@ let package = Package(
 
         .target(
             name: "CloudantOnly",
-            dependencies: ["CloudantCore", "CloudantStore"],
+            dependencies: ["CloudantCore", "CloudantStore", "CloudantSync"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -150,6 +158,11 @@ let package = Package(
         .testTarget(
             name: "CloudantCoreTests",
             dependencies: ["CloudantCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CloudantSyncTests",
+            dependencies: ["CloudantSync", "CloudantStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

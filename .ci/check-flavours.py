@@ -34,7 +34,8 @@ EXECUTABLES = {"CloudantOnly": "OnlyFlavour", "CloudantCare": "CareFlavour",
 FORBIDDEN_IMPORTS = {
     "CloudantCareModule": {"CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge"},
     "CloudantHealthModule": {"CloudantCareModule", "CloudantCareHealthBridge"},
-    "CloudantCore": {"CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"},
+    "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"},
+    "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB"},
 }
 
 failures = []

@@ -1,0 +1,103 @@
+public import CloudantCore
+public import CloudantStore
+
+/// A store in this process as a replication peer: the replicator calls the store directly, with no HTTP
+/// and no JSON encoding between them.
+///
+/// ```swift
+/// let stats = try await Replicator(source: LocalPeer(phone), target: LocalPeer(backup)).run()
+/// ```
+public struct LocalPeer: ReplicationPeer {
+    /// The store.
+    public let store: DocumentStore
+
+    /// Wraps a store.
+    public init(_ store: DocumentStore) {
+        self.store = store
+    }
+
+    public func identity() async throws -> String { "local:" + store.uuid }
+
+    public func info() async throws -> PeerInfo {
+        let info = try await store.info()
+        return PeerInfo(updateSeq: .number(JSONNumber(info.updateSeq)), instanceStartTime: "0")
+    }
+
+    public func localDocument(id: String) async throws -> JSONObject? {
+        do {
+            return try await store.localDocument(id: id)
+        } catch let error as CloudantError where error.code == .notFound {
+            return nil
+        }
+    }
+
+    public func putLocalDocument(id: String, body: JSONObject) async throws {
+        // Local documents are this replicator's own; replace whatever revision is there.
+        let current = try await localDocument(id: id)?["_rev"]?.stringValue
+        var body = body
+        body["_id"] = nil
+        body["_rev"] = nil
+        _ = try await store.putLocal(id: id, body: body, rev: current)
+    }
+
+    public func changes(_ request: ChangesRequest) async throws -> ChangesPage {
+        let since = Self.sequence(request.since)
+        var options = ChangesOptions(since: since, limit: request.limit, style: .allDocs)
+        switch request.filter {
+        case .none: break
+        case .documentIDs(let ids): options.documentIDs = ids
+        case .selector(let selector): options.filter = { selector.matches($0) }
+        case .closure(_, let accept): options.filter = accept
+        }
+        var result = try await store.changes(options)
+        if result.results.isEmpty, let wait = request.longpoll,
+            try await store.waitForChange(after: result.lastSeq, timeout: wait)
+        {
+            options.since = result.lastSeq
+            result = try await store.changes(options)
+        }
+        return ChangesPage(
+            changes: result.results.map {
+                PeerChange(seq: .number(JSONNumber($0.seq)), id: $0.id, revs: $0.changes, deleted: $0.deleted)
+            },
+            lastSeq: .number(JSONNumber(result.lastSeq)), pending: result.pending)
+    }
+
+    public func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] {
+        try await store.revsDiff(revisions).mapValues {
+            MissingRevisions(missing: $0.missing.map(\.description), possibleAncestors: $0.possibleAncestors.map(\.description))
+        }
+    }
+
+    public func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        let results = try await store.bulkGet(
+            requests.map { BulkGetRequest(id: $0.id, rev: $0.rev, attachmentsSince: $0.attachmentsSince) })
+        return zip(requests, results).flatMap { request, result in
+            result.docs.map { document -> FetchedRevision in
+                switch document {
+                case .ok(let body): .document(body)
+                case .missing(let rev): .missing(id: request.id, rev: rev)
+                }
+            }
+        }
+    }
+
+    public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
+        try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false).compactMap { result in
+            guard case .failure(let id, let error) = result else { return nil }
+            let (_, name) = error.couchDB
+            return WriteFailure(id: id, error: name, reason: error.couchDBReason)
+        }
+    }
+
+    public func ensureFullCommit() async throws {}
+
+    /// Our sequences are integers; a peer may have written them as numbers or strings.
+    static func sequence(_ value: JSONValue) -> Int64 {
+        switch value {
+        case .number(let number): number.int64Value ?? 0
+        case .string(let text): Int64(text.prefix { $0.isNumber }) ?? 0
+        default: 0
+        }
+    }
+}

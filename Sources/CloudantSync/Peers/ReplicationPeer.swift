@@ -1,0 +1,176 @@
+public import CloudantCore
+
+/// One side of a replication: a store in this process (``LocalPeer``) or a CouchDB-compatible database
+/// over HTTP (``HTTPPeer``). The replicator only ever uses these operations, which are exactly the
+/// requests of CouchDB's replication protocol (spec §2.1), so any peer that answers them can sync.
+public protocol ReplicationPeer: Sendable {
+    /// What identifies this database in a replication id: a store's uuid, or a URL without credentials.
+    func identity() async throws -> String
+    /// `GET /db`: the update sequence and instance start time.
+    func info() async throws -> PeerInfo
+    /// `GET /db/_local/{id}`; nil when it does not exist.
+    func localDocument(id: String) async throws -> JSONObject?
+    /// `PUT /db/_local/{id}`, replacing whatever is stored.
+    func putLocalDocument(id: String, body: JSONObject) async throws
+    /// `GET|POST /db/_changes?style=all_docs&since=…&limit=…` with the filter; with `longpoll`, waits up
+    /// to that long for a change when there is none.
+    func changes(_ request: ChangesRequest) async throws -> ChangesPage
+    /// `POST /db/_revs_diff`: which of these revisions the peer lacks.
+    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions]
+    /// `POST /db/_bulk_get?revs=true&latest=true` (or `open_revs`): the documents with `_revisions` and
+    /// attachment data.
+    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision]
+    /// `POST /db/_bulk_docs` with `new_edits: false`; returns the documents that were not written.
+    func write(_ documents: [JSONObject]) async throws -> [WriteFailure]
+    /// `POST /db/_ensure_full_commit`.
+    func ensureFullCommit() async throws
+}
+
+/// What a peer says about itself (`GET /db`).
+public struct PeerInfo: Sendable, Hashable {
+    /// The current update sequence (opaque; used for progress estimates).
+    public var updateSeq: JSONValue
+    /// Changes when the database is recreated (spec D-65).
+    public var instanceStartTime: String
+
+    /// Creates peer information.
+    public init(updateSeq: JSONValue, instanceStartTime: String) {
+        self.updateSeq = updateSeq
+        self.instanceStartTime = instanceStartTime
+    }
+}
+
+/// Which changes a replication reads (spec R-13). The three filters are exclusive, as in CouchDB.
+public enum ReplicationFilter: Sendable {
+    /// Every document.
+    case none
+    /// Only these document ids (`filter=_doc_ids`).
+    case documentIDs([String])
+    /// Only documents the selector matches (`filter=_selector`).
+    case selector(MangoSelector)
+    /// Only documents the closure accepts; evaluated where the documents are, so a local source only.
+    case closure(name: String, @Sendable (JSONObject) -> Bool)
+
+    /// The filter as it enters the replication id: a closure is known only by its name.
+    var identity: JSONValue {
+        switch self {
+        case .none: nil
+        case .documentIDs(let ids): ["doc_ids": .array(ids.sorted().map { .string($0) })]
+        case .selector(let selector): ["selector": selector.json]
+        case .closure(let name, _): ["closure": .string(name)]
+        }
+    }
+}
+
+/// A page of the changes feed to read.
+public struct ChangesRequest: Sendable {
+    /// Read changes after this sequence (opaque; `0` from the start).
+    public var since: JSONValue
+    /// At most this many changes.
+    public var limit: Int
+    /// Which documents.
+    public var filter: ReplicationFilter
+    /// When set and nothing has changed, wait up to this long for a change (continuous replication).
+    public var longpoll: Duration?
+
+    /// Creates a request.
+    public init(since: JSONValue, limit: Int, filter: ReplicationFilter = .none, longpoll: Duration? = nil) {
+        self.since = since
+        self.limit = limit
+        self.filter = filter
+        self.longpoll = longpoll
+    }
+}
+
+/// One row of the changes feed with every leaf (`style=all_docs`).
+public struct PeerChange: Sendable, Hashable {
+    /// The change's sequence (opaque).
+    public var seq: JSONValue
+    /// The document id.
+    public var id: String
+    /// Every leaf revision.
+    public var revs: [String]
+    /// Whether the winner is deleted.
+    public var deleted: Bool
+
+    /// Creates a change.
+    public init(seq: JSONValue, id: String, revs: [String], deleted: Bool = false) {
+        self.seq = seq
+        self.id = id
+        self.revs = revs
+        self.deleted = deleted
+    }
+}
+
+/// A page of the changes feed.
+public struct ChangesPage: Sendable, Hashable {
+    /// The changes, in feed order.
+    public var changes: [PeerChange]
+    /// The sequence to continue from.
+    public var lastSeq: JSONValue
+    /// How many changes remain after this page, when the peer says.
+    public var pending: Int?
+
+    /// Creates a page.
+    public init(changes: [PeerChange], lastSeq: JSONValue, pending: Int? = nil) {
+        self.changes = changes
+        self.lastSeq = lastSeq
+        self.pending = pending
+    }
+}
+
+/// What `_revs_diff` answers for one document.
+public struct MissingRevisions: Sendable, Hashable {
+    /// Revisions the peer lacks.
+    public var missing: [String]
+    /// Revisions the peer has that may be ancestors of the missing ones (for `atts_since`).
+    public var possibleAncestors: [String]
+
+    /// Creates an answer.
+    public init(missing: [String], possibleAncestors: [String] = []) {
+        self.missing = missing
+        self.possibleAncestors = possibleAncestors
+    }
+}
+
+/// One revision to fetch from the source.
+public struct RevisionRequest: Sendable, Hashable {
+    /// The document id.
+    public var id: String
+    /// The revision.
+    public var rev: String
+    /// Revisions the target has: attachments they carry need not be sent.
+    public var attachmentsSince: [String]
+
+    /// Creates a request.
+    public init(id: String, rev: String, attachmentsSince: [String] = []) {
+        self.id = id
+        self.rev = rev
+        self.attachmentsSince = attachmentsSince
+    }
+}
+
+/// A fetched revision, or why it could not be fetched.
+public enum FetchedRevision: Sendable, Hashable {
+    /// The document with `_revisions` (and attachments inline or as stubs).
+    case document(JSONObject)
+    /// The revision vanished from the source (compaction or purge, spec R-16).
+    case missing(id: String, rev: String)
+}
+
+/// A document the target did not write.
+public struct WriteFailure: Sendable, Hashable {
+    /// The document id.
+    public var id: String?
+    /// CouchDB's error name (`forbidden`, `unauthorized`, …).
+    public var error: String
+    /// Why.
+    public var reason: String
+
+    /// Creates a failure.
+    public init(id: String?, error: String, reason: String) {
+        self.id = id
+        self.error = error
+        self.reason = reason
+    }
+}

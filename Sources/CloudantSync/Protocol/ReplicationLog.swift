@@ -1,0 +1,102 @@
+public import CloudantCore
+
+/// A replication's checkpoint document (`_local/<replication id>`, spec §2.3), written on both peers after
+/// each batch, in CouchDB's shape plus PouchDB's `last_seq` names so either tool can read it when debugging.
+///
+/// Only our own reader depends on it: `session_id`, `source_last_seq` and each history entry's
+/// `session_id` and `recorded_seq` (spec §2.3).
+public struct ReplicationLog: Sendable, Hashable {
+    /// One checkpoint of one session (newest first in ``history``).
+    public struct Entry: Sendable, Hashable {
+        /// The session that wrote it.
+        public var sessionID: String
+        /// The source sequence every change up to which was written.
+        public var recordedSeq: JSONValue
+        /// Statistics of the session so far (spec R-26).
+        public var stats: ReplicationStats
+        /// When the session started and when this checkpoint was written (HTTP dates, as CouchDB writes).
+        public var startTime: String
+        public var endTime: String
+        /// The sequence the session started from.
+        public var startLastSeq: JSONValue
+    }
+
+    /// The session that wrote the log last.
+    public var sessionID: String
+    /// The source sequence replicated up to.
+    public var sourceLastSeq: JSONValue
+    /// Earlier checkpoints, newest first, at most ``maximumHistory``.
+    public var history: [Entry]
+
+    /// CouchDB keeps 50 history entries (spec R-5).
+    public static let maximumHistory = 50
+
+    /// The document body (without `_id`/`_rev`).
+    public var json: JSONObject {
+        [
+            "session_id": .string(sessionID), "source_last_seq": sourceLastSeq, "last_seq": sourceLastSeq,
+            "replication_id_version": 4, "replicator": "otfcloudantstore", "version": 1,
+            "history": .array(
+                history.map { entry in
+                    [
+                        "session_id": .string(entry.sessionID), "recorded_seq": entry.recordedSeq,
+                        "last_seq": entry.recordedSeq, "start_last_seq": entry.startLastSeq,
+                        "end_last_seq": entry.recordedSeq, "start_time": .string(entry.startTime),
+                        "end_time": .string(entry.endTime),
+                        "missing_checked": .number(JSONNumber(entry.stats.missingChecked)),
+                        "missing_found": .number(JSONNumber(entry.stats.missingFound)),
+                        "docs_read": .number(JSONNumber(entry.stats.docsRead)),
+                        "docs_written": .number(JSONNumber(entry.stats.docsWritten)),
+                        "doc_write_failures": .number(JSONNumber(entry.stats.docWriteFailures)),
+                    ]
+                }),
+        ]
+    }
+
+    /// Where to resume, given the logs read from both peers (spec R-7 … R-9): the source's sequence when
+    /// both were written by the same session, else the newest checkpoint both sides recorded, else `0`.
+    public static func startSequence(source: JSONObject?, target: JSONObject?) -> JSONValue {
+        guard let source, let target else { return 0 }
+        if let sourceSession = source["session_id"]?.stringValue, sourceSession == target["session_id"]?.stringValue,
+            let seq = source["source_last_seq"] ?? source["last_seq"]
+        {
+            return seq
+        }
+        var sourceHistory = entries(source)
+        var targetHistory = entries(target)
+        while let sourceHead = sourceHistory.first, let targetHead = targetHistory.first {
+            if targetHistory.contains(where: { $0.session == sourceHead.session }) { return sourceHead.seq }
+            if sourceHistory.dropFirst().contains(where: { $0.session == targetHead.session }) { return targetHead.seq }
+            sourceHistory.removeFirst()
+            targetHistory.removeFirst()
+        }
+        return 0
+    }
+
+    private static func entries(_ log: JSONObject) -> [(session: String, seq: JSONValue)] {
+        (log["history"]?.arrayValue ?? []).compactMap { entry in
+            guard let session = entry["session_id"]?.stringValue, let seq = entry["recorded_seq"] ?? entry["last_seq"]
+            else { return nil }
+            return (session, seq)
+        }
+    }
+}
+
+/// What a replication did (spec R-26).
+public struct ReplicationStats: Sendable, Hashable {
+    /// Revisions whose presence on the target was checked (`_revs_diff`).
+    public var missingChecked = 0
+    /// Revisions the target lacked.
+    public var missingFound = 0
+    /// Revisions read from the source.
+    public var docsRead = 0
+    /// Revisions the target accepted.
+    public var docsWritten = 0
+    /// Revisions the target refused (`forbidden`, `unauthorized`), or that vanished from the source.
+    public var docWriteFailures = 0
+    /// Changes-feed rows processed.
+    public var changesRead = 0
+
+    /// No work yet.
+    public init() {}
+}

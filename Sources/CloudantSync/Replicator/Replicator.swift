@@ -1,0 +1,193 @@
+internal import CloudantCore
+internal import Foundation
+
+/// Replicates one way, source → target, with CouchDB's replication protocol (spec §2): checkpoints on both
+/// sides so a restarted replication resumes, `_revs_diff` so only missing revisions move, fetches in
+/// parallel, uploads with `new_edits: false` so histories and conflicts arrive intact, and retries with
+/// backoff on dropped connections, 408, 429 and 5xx.
+///
+/// ```swift
+/// let pull = Replicator(source: HTTPPeer(url: cluster), target: LocalPeer(store))
+/// Task { for await step in pull.progress { print(step.documentsProcessed, step.pending ?? 0) } }
+/// let stats = try await pull.run()
+/// ```
+///
+/// The protocol itself is ``ReplicationStateMachine``; this type performs its requests. Cancel the task
+/// running ``run()`` (or call ``cancel()``) to stop; a continuous replication runs until then.
+public final class Replicator: Sendable {
+    /// Where documents come from.
+    public let source: any ReplicationPeer
+    /// Where they go.
+    public let target: any ReplicationPeer
+    /// How.
+    public let options: ReplicationOptions
+    /// Told of every step, on the replicator's task.
+    public let delegate: (any ReplicatorDelegate)?
+    /// Every step, as it happens; finishes when the replication stops.
+    public let progress: AsyncStream<ReplicationProgress>
+
+    private let progressContinuation: AsyncStream<ReplicationProgress>.Continuation
+    private let running = RunningTask()
+
+    /// Creates a replicator; nothing happens until ``run()``.
+    public init(
+        source: any ReplicationPeer, target: any ReplicationPeer, options: ReplicationOptions = ReplicationOptions(),
+        delegate: (any ReplicatorDelegate)? = nil
+    ) {
+        self.source = source
+        self.target = target
+        self.options = options
+        self.delegate = delegate
+        (progress, progressContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// Stops a running replication (as cancelling its task does).
+    public func cancel() { running.cancel() }
+
+    /// Runs the replication: until the source is drained (one-shot), or until cancelled (continuous).
+    ///
+    /// - Returns: What moved.
+    /// - Throws: The failure that stopped it after retries (a ``PeerFailure`` or the peer's error), or
+    ///   `CancellationError`.
+    @discardableResult
+    public func run() async throws -> ReplicationStats {
+        let work = Task { try await self.replicate() }
+        running.set(work)
+        return try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
+    }
+
+    // MARK: The shell
+
+    private func replicate() async throws -> ReplicationStats {
+        let clock = options.now
+        var machine = ReplicationStateMachine(
+            ReplicationStateMachine.Configuration(
+                batchSize: options.batchSize, continuous: options.continuous, longpoll: options.longpoll,
+                filter: options.filter, sessionID: options.makeSessionID(), useCheckpoints: options.useCheckpoints,
+                clock: { HTTPDate.format(clock()) }))
+        let retry = options.retry
+        let (source, target) = (self.source, self.target)
+        var writeSourceCheckpoints = true
+        var action = machine.event(.start)
+        do {
+            while true {
+                try Task.checkCancellation()
+                switch action {
+                case .readPeers:
+                    async let sourceIdentity = retry.run { try await source.identity() }
+                    async let targetIdentity = retry.run { try await target.identity() }
+                    _ = try await retry.run { try await source.info() }
+                    _ = try await retry.run { try await target.info() }
+                    action = machine.event(.peersRead(sourceIdentity: try await sourceIdentity, targetIdentity: try await targetIdentity))
+                case .readCheckpoints(let id):
+                    let documentID = "_local/" + id
+                    async let sourceLog = retry.run { try await source.localDocument(id: documentID) }
+                    async let targetLog = retry.run { try await target.localDocument(id: documentID) }
+                    action = machine.event(.checkpointsRead(source: try await sourceLog, target: try await targetLog))
+                case .readChanges(let request):
+                    if request.longpoll != nil { report(machine, .idle) }
+                    let page = try await retry.run { try await source.changes(request) }
+                    action = machine.event(.changesRead(page))
+                    report(machine, .active)
+                case .revsDiff(let revisions):
+                    action = machine.event(.diffed(try await retry.run { try await target.revsDiff(revisions) }))
+                case .fetch(let requests):
+                    action = machine.event(.fetched(try await fetch(requests)))
+                case .write(let documents):
+                    action = machine.event(.written(try await retry.run { try await target.write(documents) }))
+                    report(machine, .active)
+                case .writeCheckpoint(let id, let log):
+                    let documentID = "_local/" + id
+                    try await retry.run { try await target.ensureFullCommit() }
+                    try await retry.run { try await target.putLocalDocument(id: documentID, body: log.json) }
+                    if writeSourceCheckpoints {
+                        do {
+                            try await retry.run { try await source.putLocalDocument(id: documentID, body: log.json) }
+                        } catch let failure as PeerFailure where failure.status.map({ (400..<500).contains($0) }) == true {
+                            // A read-only source (spec R-22): keep going with target checkpoints only.
+                            writeSourceCheckpoints = false
+                        }
+                    }
+                    action = machine.event(.checkpointWritten)
+                case .finish(let stats):
+                    report(machine, .complete)
+                    progressContinuation.finish()
+                    return stats
+                }
+            }
+        } catch {
+            report(machine, error is CancellationError || Task.isCancelled ? .cancelled : .failed)
+            progressContinuation.finish()
+            throw error
+        }
+    }
+
+    /// Fetches in chunks, several at once; results keep the requests' order.
+    private func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        let chunk = max(1, options.fetchChunk)
+        let chunks = stride(from: 0, to: requests.count, by: chunk).map { Array(requests[$0..<min($0 + chunk, requests.count)]) }
+        if chunks.count == 1 { return try await options.retry.run { [source] in try await source.fetch(chunks[0]) } }
+        let (source, retry, width) = (self.source, options.retry, max(1, options.fetchConcurrency))
+        return try await withThrowingTaskGroup(of: (Int, [FetchedRevision]).self) { group in
+            var results: [[FetchedRevision]] = Array(repeating: [], count: chunks.count)
+            var next = 0
+            func launch() {
+                let index = next
+                let part = chunks[index]
+                group.addTask { (index, try await retry.run { try await source.fetch(part) }) }
+                next += 1
+            }
+            while next < min(width, chunks.count) { launch() }
+            while let (index, part) = try await group.next() {
+                results[index] = part
+                if next < chunks.count { launch() }
+            }
+            return results.flatMap { $0 }
+        }
+    }
+
+    private func report(_ machine: ReplicationStateMachine, _ state: ReplicationProgress.State) {
+        let step = ReplicationProgress(state: state, stats: machine.stats, pending: machine.pending)
+        progressContinuation.yield(step)
+        delegate?.replicator(self, didReport: step)
+    }
+}
+
+/// The task of a running replication, so ``Replicator/cancel()`` can reach it.
+final class RunningTask: @unchecked Sendable {
+    // `lock` protects `task` and `cancelled`.
+    private let lock = NSLock()
+    private var task: Task<ReplicationStats, any Error>?
+    private var cancelled = false
+
+    func set(_ task: Task<ReplicationStats, any Error>) {
+        let cancelNow = lock.withLock {
+            self.task = task
+            return cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let current = lock.withLock {
+            cancelled = true
+            return task
+        }
+        current?.cancel()
+    }
+}
+
+/// CouchDB's history timestamps: RFC 1123 dates in GMT.
+enum HTTPDate {
+    static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}
