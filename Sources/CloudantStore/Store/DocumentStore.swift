@@ -137,6 +137,8 @@ public final class DocumentStore: Sendable {
             return try await pool.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
+        } catch let cancellation as CancellationError {
+            throw cancellation  // The caller's task was cancelled: not a store failure.
         } catch {
             throw CloudantError(
                 code, "The store could not be read.", context: .init(database: name), underlying: error)

@@ -120,9 +120,10 @@ public final class Replicator: Sendable {
                 }
             }
         } catch {
-            report(machine, error is CancellationError || Task.isCancelled ? .cancelled : .failed)
+            let cancelled = error is CancellationError || Task.isCancelled
+            report(machine, cancelled ? .cancelled : .failed)
             progressContinuation.finish()
-            throw error
+            throw cancelled ? CancellationError() : error
         }
     }
 
