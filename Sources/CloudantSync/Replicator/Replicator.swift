@@ -72,6 +72,7 @@ public final class Replicator: Sendable {
         let retry = options.retry
         let (source, target) = (self.source, self.target)
         var writeSourceCheckpoints = true
+        var ahead: Speculation?
         var action = machine.event(.start)
         do {
             while true {
@@ -90,15 +91,49 @@ public final class Replicator: Sendable {
                     action = machine.event(.checkpointsRead(source: try await sourceLog, target: try await targetLog))
                 case .readChanges(let request):
                     if request.longpoll != nil { report(machine, .idle) }
-                    let page = try await retry.run { try await source.changes(request) }
+                    let page: ChangesPage
+                    if let ready = ahead?.page, ahead?.since == request.since {
+                        page = ready
+                    } else {
+                        ahead = nil
+                        page = try await retry.run { try await source.changes(request) }
+                    }
                     action = machine.event(.changesRead(page))
                     report(machine, .active)
                 case .revsDiff(let revisions):
-                    action = machine.event(.diffed(try await retry.run { try await target.revsDiff(revisions) }))
+                    let diff: [String: MissingRevisions]
+                    if let ready = ahead?.diff, ahead?.diffRequest == revisions {
+                        diff = ready
+                    } else {
+                        ahead = nil
+                        diff = try await retry.run { try await target.revsDiff(revisions) }
+                    }
+                    action = machine.event(.diffed(diff))
                 case .fetch(let requests):
-                    action = machine.event(.fetched(try await fetch(requests)))
+                    let fetched: [FetchedRevision]
+                    if let ready = ahead?.fetched, ahead?.fetchRequests == requests {
+                        fetched = ready
+                    } else {
+                        fetched = try await fetch(requests)
+                    }
+                    ahead = nil
+                    action = machine.event(.fetched(fetched))
                 case .write(let documents):
-                    action = machine.event(.written(try await retry.run { try await target.write(documents) }))
+                    // Read the next batch while this one is written (see `Speculation`).
+                    let snapshot = machine
+                    let reading = Task { [weak self] () -> Speculation? in
+                        guard let self else { return nil }
+                        return await Speculation.run(after: snapshot, source: source, target: target) { try await self.fetch($0) }
+                    }
+                    let failures: [WriteFailure]
+                    do {
+                        failures = try await retry.run { try await target.write(documents) }
+                    } catch {
+                        reading.cancel()
+                        throw error
+                    }
+                    action = machine.event(.written(failures))
+                    ahead = await reading.value
                     report(machine, .active)
                 case .writeCheckpoint(let id, let log):
                     let documentID = "_local/" + id
