@@ -1,0 +1,232 @@
+public import CloudantCore
+public import Foundation
+
+/// A CouchDB-compatible database over HTTP as a replication peer: Apache CouchDB 3, IBM Cloudant, a
+/// PouchDB server, or another store served by `cloudant serve`.
+///
+/// ```swift
+/// let remote = try HTTPPeer(url: URL(string: "https://account.cloudant.com/patients")!, authentication: .session(user: "u", password: p))
+/// try await Replicator(source: LocalPeer(store), target: remote).run()
+/// ```
+///
+/// Credentials written in the URL (`https://user:pass@host/db`) become basic authentication and never
+/// enter the replication id. Requests follow spec §2.1: `_changes` with `style=all_docs` (POST with
+/// `filter=_doc_ids` / `_selector`), `_revs_diff`, `_bulk_get` (falling back to `open_revs` on servers
+/// without it), `_bulk_docs` with `new_edits: false` (halving a batch the server finds too large),
+/// `_local` checkpoints.
+public struct HTTPPeer: ReplicationPeer {
+    /// The database URL, without credentials.
+    public let url: URL
+    private let client: CouchHTTPClient
+    private let bulkGetSupport = BulkGetSupport()
+
+    /// Creates a peer.
+    ///
+    /// - Parameters:
+    ///   - headers: Extra headers on every request (an API key, a client id).
+    ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
+    /// - Throws: ``PeerFailure`` for a URL that names no database.
+    public init(
+        url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
+        timeout: Duration = .seconds(60)
+    ) throws {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.host != nil,
+            components.path.count > 1
+        else {
+            throw PeerFailure(status: nil, error: "bad_url", reason: "\(url) is not a database URL like http://host:5984/db.")
+        }
+        var authentication = authentication
+        if let user = components.user, case .none = authentication {
+            authentication = .basic(user: user.removingPercentEncoding ?? user, password: components.password?.removingPercentEncoding ?? "")
+        }
+        components.user = nil
+        components.password = nil
+        guard let clean = components.url else {
+            throw PeerFailure(status: nil, error: "bad_url", reason: "\(url) is not a valid URL.")
+        }
+        self.url = clean
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        client = CouchHTTPClient(database: clean, authentication: authentication, headers: headers, timeout: seconds)
+    }
+
+    public func identity() async throws -> String {
+        // Scheme, host, port and path; never credentials (spec R-2).
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        return components?.string ?? url.absoluteString
+    }
+
+    public func info() async throws -> PeerInfo {
+        let body = try await client.send("GET", "").body
+        return PeerInfo(
+            updateSeq: body?["update_seq"] ?? 0,
+            instanceStartTime: body?["instance_start_time"]?.stringValue ?? "0")
+    }
+
+    /// Creates the database when it does not exist (`create_target`, spec §2.1 step 1).
+    public func createIfMissing() async throws {
+        _ = try await client.send("PUT", "", accept: [412])
+    }
+
+    public func localDocument(id: String) async throws -> JSONObject? {
+        let response = try await client.send("GET", Self.path(id), accept: [404])
+        return response.status == 404 ? nil : response.body?.objectValue
+    }
+
+    public func putLocalDocument(id: String, body: JSONObject) async throws {
+        for _ in 0..<3 {
+            var document = body
+            document["_rev"] = try await localDocument(id: id)?["_rev"]
+            let response = try await client.send("PUT", Self.path(id), body: .object(document), accept: [409])
+            if response.status != 409 { return }
+            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again (spec R-22).
+        }
+        throw PeerFailure(status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
+    }
+
+    public func changes(_ request: ChangesRequest) async throws -> ChangesPage {
+        var query: [(String, String)] = [
+            ("style", "all_docs"), ("since", Self.sequenceParameter(request.since)), ("limit", String(request.limit)),
+        ]
+        var waitSeconds: TimeInterval?
+        if let longpoll = request.longpoll {
+            let milliseconds = longpoll.components.seconds * 1000 + longpoll.components.attoseconds / 1_000_000_000_000_000
+            query += [("feed", "longpoll"), ("timeout", String(milliseconds)), ("heartbeat", "10000")]
+            waitSeconds = Double(milliseconds) / 1000 + 30
+        }
+        let response: CouchHTTPClient.Response
+        switch request.filter {
+        case .none:
+            response = try await client.send("GET", "_changes", query: query, timeout: waitSeconds)
+        case .documentIDs(let ids):
+            response = try await client.send(
+                "POST", "_changes", query: query + [("filter", "_doc_ids")],
+                body: ["doc_ids": .array(ids.map { .string($0) })], timeout: waitSeconds)
+        case .selector(let selector):
+            response = try await client.send(
+                "POST", "_changes", query: query + [("filter", "_selector")], body: ["selector": selector.json],
+                timeout: waitSeconds)
+        case .closure(let name, _):
+            throw PeerFailure(
+                status: nil, error: "not_supported",
+                reason: "The closure filter \(name) runs where the documents are; use it with a local source.")
+        }
+        let rows = response.body?["results"]?.arrayValue ?? []
+        let changes = rows.compactMap { row -> PeerChange? in
+            guard let id = row["id"]?.stringValue, let seq = row["seq"] else { return nil }
+            let revs = (row["changes"]?.arrayValue ?? []).compactMap { $0["rev"]?.stringValue }
+            return PeerChange(seq: seq, id: id, revs: revs, deleted: row["deleted"]?.boolValue ?? false)
+        }
+        let pending = response.body?["pending"]?.numberValue?.int64Value.map { Int($0) }
+        return ChangesPage(changes: changes, lastSeq: response.body?["last_seq"] ?? request.since, pending: pending)
+    }
+
+    public func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] {
+        let body = JSONValue.object(JSONObject(revisions.map { ($0.key, .array($0.value.map { .string($0) })) }))
+        let answer = try await client.send("POST", "_revs_diff", body: body).body?.objectValue ?? JSONObject()
+        var result: [String: MissingRevisions] = [:]
+        for (id, entry) in answer.members {
+            result[id] = MissingRevisions(
+                missing: (entry["missing"]?.arrayValue ?? []).compactMap(\.stringValue),
+                possibleAncestors: (entry["possible_ancestors"]?.arrayValue ?? []).compactMap(\.stringValue))
+        }
+        return result
+    }
+
+    public func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        if await bulkGetSupport.isAvailable {
+            do {
+                return try await bulkGet(requests)
+            } catch let failure as PeerFailure where [400, 404, 405, 501].contains(failure.status ?? 0) {
+                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs (spec R-16).
+            }
+        }
+        var fetched: [FetchedRevision] = []
+        for request in requests { fetched += try await openRevisions(request) }
+        return fetched
+    }
+
+    private func bulkGet(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        let body: JSONValue = [
+            "docs": .array(
+                requests.map { request in
+                    var entry: JSONObject = ["id": .string(request.id), "rev": .string(request.rev)]
+                    if !request.attachmentsSince.isEmpty {
+                        entry["atts_since"] = .array(request.attachmentsSince.map { .string($0) })
+                    }
+                    return .object(entry)
+                })
+        ]
+        let response = try await client.send(
+            "POST", "_bulk_get", query: [("revs", "true"), ("latest", "true"), ("attachments", "true")], body: body)
+        var fetched: [FetchedRevision] = []
+        for result in response.body?["results"]?.arrayValue ?? [] {
+            let id = result["id"]?.stringValue ?? ""
+            for entry in result["docs"]?.arrayValue ?? [] {
+                if let document = entry["ok"]?.objectValue {
+                    fetched.append(.document(document))
+                } else {
+                    fetched.append(.missing(id: id, rev: entry["error"]?["rev"]?.stringValue ?? ""))
+                }
+            }
+        }
+        return fetched
+    }
+
+    private func openRevisions(_ request: RevisionRequest) async throws -> [FetchedRevision] {
+        var query: [(String, String)] = [
+            ("open_revs", JSONValue.array([.string(request.rev)]).jsonString()), ("revs", "true"), ("latest", "true"),
+            ("attachments", "true"),
+        ]
+        if !request.attachmentsSince.isEmpty {
+            query.append(("atts_since", JSONValue.array(request.attachmentsSince.map { .string($0) }).jsonString()))
+        }
+        let response = try await client.send("GET", CouchHTTPClient.encode(request.id), query: query, accept: [404])
+        guard response.status != 404 else { return [.missing(id: request.id, rev: request.rev)] }
+        return (response.body?.arrayValue ?? []).map { entry in
+            if let document = entry["ok"]?.objectValue { return .document(document) }
+            return .missing(id: request.id, rev: entry["missing"]?.stringValue ?? request.rev)
+        }
+    }
+
+    public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
+        guard !documents.isEmpty else { return [] }
+        do {
+            let response = try await client.send(
+                "POST", "_bulk_docs", body: ["docs": .array(documents.map(JSONValue.object)), "new_edits": false])
+            return (response.body?.arrayValue ?? []).compactMap { entry in
+                guard let error = entry["error"]?.stringValue else { return nil }
+                return WriteFailure(id: entry["id"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
+            }
+        } catch let failure as PeerFailure where failure.status == 413 {
+            // Too large: halve the batch (spec R-17); a single document too large is a write failure.
+            guard documents.count > 1 else {
+                return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: failure.reason)]
+            }
+            let middle = documents.count / 2
+            return try await write(Array(documents[..<middle])) + write(Array(documents[middle...]))
+        }
+    }
+
+    public func ensureFullCommit() async throws {
+        _ = try await client.send("POST", "_ensure_full_commit", accept: [404, 405])
+    }
+
+    /// `_local/<id>` with the part after `_local/` percent-encoded.
+    static func path(_ localID: String) -> String {
+        let name = localID.hasPrefix("_local/") ? String(localID.dropFirst("_local/".count)) : localID
+        return "_local/" + CouchHTTPClient.encode(name)
+    }
+
+    /// A sequence as a query parameter: strings as they are, numbers as written.
+    static func sequenceParameter(_ seq: JSONValue) -> String {
+        if case .string(let text) = seq { return text }
+        return seq.jsonString()
+    }
+}
+
+/// Whether the server answers `_bulk_get`, learned on first use.
+actor BulkGetSupport {
+    private(set) var isAvailable = true
+    func markUnavailable() { isAvailable = false }
+}
