@@ -35,6 +35,9 @@ extension CloudantCommand {
         } catch let error as CloudantError {
             Output.printError(error)
             throw ExitCode(1)
+        } catch let failure as PeerFailure {
+            Output.printError(failure)
+            throw ExitCode(1)
         }
     }
 }

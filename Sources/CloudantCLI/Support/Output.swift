@@ -22,6 +22,11 @@ enum Output {
             if let field = error.context.field { object["field"] = .string(field) }
             if let position = error.context.position { object["position"] = .number(JSONNumber(position)) }
             body = .object(object)
+        } else if let failure = error as? PeerFailure {
+            // A replication peer's answer, as the peer wrote it.
+            var object: JSONObject = ["error": .string(failure.error), "reason": .string(failure.reason)]
+            if let status = failure.status { object["status"] = .number(JSONNumber(status)) }
+            body = .object(object)
         } else {
             body = ["error": "unknown_error", "reason": .string(String(describing: error))]
         }

@@ -72,7 +72,8 @@ actor CouchHTTPClient {
             (data, urlResponse) = try await session.data(for: request)
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw PeerFailure(status: nil, error: "transport", reason: "\(method) \(path): \(error.localizedDescription)")
+            let target = request.url?.absoluteString ?? path
+            throw PeerFailure(status: nil, error: "transport", reason: "\(method) \(target): \(error.localizedDescription)")
         }
         let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
         let json = data.isEmpty ? nil : try? JSONValue(parsing: data)

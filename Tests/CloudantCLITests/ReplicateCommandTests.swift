@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@Suite("cloudant replicate")
+struct ReplicateCommandTests {
+    @Test func replicatesBetweenLocalStoresAndResumesFromTheCheckpoint() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("docs.jsonl")
+        try (0..<40).map { #"{"_id":"d\#($0)","kind":"\#($0 % 2 == 0 ? "even" : "odd")"}"# }.joined(separator: "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(try CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
+
+        let first = try CLIRunner.run(["replicate", "phone", "backup"], in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try jsonObject(first.stdout)["docs_written"] as? Int == 40)
+        #expect(try CLIRunner.run(["put", "--db", "phone", #"{"_id":"late"}"#], in: folder).status == 0)
+        let second = try jsonObject(try CLIRunner.run(["replicate", "phone", "backup"], in: folder).stdout)
+        #expect(second["docs_written"] as? Int == 1 && second["missing_checked"] as? Int == 1)
+
+        let filtered = try CLIRunner.run(["replicate", "phone", "evens", "--selector", #"{"kind":"even"}"#], in: folder)
+        #expect(try jsonObject(filtered.stdout)["docs_written"] as? Int == 20)
+        let picked = try CLIRunner.run(["replicate", "phone", "two", "--doc-ids", "d1,d2"], in: folder)
+        #expect(try jsonObject(picked.stdout)["docs_written"] as? Int == 2)
+    }
+
+    @Test func aMissingSourceAndExclusiveFiltersAreCouchDBShapedErrors() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = try CLIRunner.run(["replicate", "nope", "backup"], in: folder)
+        #expect(missing.status != 0)
+        #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
+        #expect(try CLIRunner.run(["put", "--db", "a", #"{"_id":"x"}"#], in: folder).status == 0)
+        let both = try CLIRunner.run(["replicate", "a", "b", "--selector", "{}", "--doc-ids", "x"], in: folder)
+        #expect(both.status != 0)
+        #expect(try jsonObject(both.stderr)["error"] as? String == "bad_request")
+    }
+}
