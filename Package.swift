@@ -6,7 +6,7 @@
 // module that re-exports exactly the modules its flavour names, so `import CloudantCare` is all a user
 // writes, and a flavour never compiles what it does not name:
 //
-//   CloudantOnly        = CloudantCore + CloudantStore
+//   CloudantOnly        = CloudantCore + CloudantStore + CloudantSync
 //   CloudantCare        = CloudantOnly + CloudantCareModule
 //   CloudantHealth      = CloudantOnly + CloudantHealthModule (the only module that imports libxml2)
 //   CloudantCareHealth  = everything + CloudantCareHealthBridge
@@ -39,6 +39,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: C libraries (one system-library target each)
@@ -87,12 +93,15 @@ let package = Package(
 
         .target(
             name: "CloudantCareModule",
-            dependencies: ["CloudantCore"],
+            dependencies: ["CloudantCore", "CloudantStore"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "CloudantHealthModule",
-            dependencies: ["CloudantCore", "CLibXML2"],
+            dependencies: [
+                "CloudantCore", "CloudantStore", "CLibXML2",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -128,7 +137,17 @@ let package = Package(
 
         .target(
             name: "CloudantServer",
-            dependencies: ["CloudantCore"],
+            dependencies: [
+                "CloudantCore",
+                "CloudantStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -138,6 +157,9 @@ let package = Package(
             name: "CloudantCLI",
             dependencies: [
                 "CloudantOnly",
+                "CloudantCare",
+                "CloudantHealth",
+                "CloudantServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -147,6 +169,8 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 "CloudantOnly",
+                "CloudantCare",
+                "CloudantServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
@@ -162,7 +186,14 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantSyncTests",
-            dependencies: ["CloudantSync", "CloudantStore"],
+            dependencies: [
+                "CloudantSync", "CloudantStore", "CloudantServer",
+                // The fault-injecting proxy the reliability tests put between the peers.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -172,12 +203,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantCareModuleTests",
-            dependencies: ["CloudantCareModule"],
+            dependencies: ["CloudantCareModule", "CloudantStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantHealthModuleTests",
-            dependencies: ["CloudantHealthModule"],
+            dependencies: ["CloudantHealthModule", "CloudantStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -187,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantServerTests",
-            dependencies: ["CloudantServer"],
+            dependencies: ["CloudantServer", "CloudantStore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

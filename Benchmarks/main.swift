@@ -1,7 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|all]
-//            [--documents N] [--single-writes N] [--open-documents N] [--query-documents N] [--repetitions N]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|all]
+//            [--documents N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -11,6 +11,7 @@ var singleWrites = 5_000
 var openDocuments = 1_000_000
 var repetitions = 5
 var queryDocuments = 1_000_000
+var syncDocuments = 100_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--documents": documents = arguments.popFirst().flatMap { Int($0) } ?? documents
@@ -18,6 +19,7 @@ while let argument = arguments.popFirst() {
     case "--open-documents": openDocuments = arguments.popFirst().flatMap { Int($0) } ?? openDocuments
     case "--repetitions": repetitions = arguments.popFirst().flatMap { Int($0) } ?? repetitions
     case "--query-documents": queryDocuments = arguments.popFirst().flatMap { Int($0) } ?? queryDocuments
+    case "--sync-documents": syncDocuments = arguments.popFirst().flatMap { Int($0) } ?? syncDocuments
     default: selectionArgument = argument
     }
 }
@@ -36,6 +38,8 @@ do {
     if selected("p8", "store") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
     if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
+    if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
+    if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

@@ -1,28 +1,55 @@
 public import CloudantCore
 
 /// Registers the health sample kinds (quantity, category, correlation, workout, workout route, CDA document)
-/// with a store.
+/// with a store, each with the index health queries use.
 ///
 /// ```swift
 /// import CloudantHealth
 /// let registry = try EntityRegistry(plugins: [HealthPlugin()])
+/// let store = try DocumentStore.open(name: "health", options: StoreOptions(registry: registry))
+/// try await store.add([heartRate])
 /// ```
 ///
-/// The sample kinds themselves arrive with the Health module's own issue; until then the plugin registers
-/// no kinds, and says so in ``kindNames``.
+/// Kind names are HealthKit's class names (`HKQuantitySample`, `HKWorkout`…), see ``HealthSampleType``.
 public struct HealthPlugin: EntityPlugin {
     /// The plugin's registry name.
     public static let pluginName = "org.theraforge.cloudant.health"
+
+    /// The index every health kind declares: kind, HealthKit type identifier, then start date, so
+    /// "heart rates in June" and "all quantity samples by date" are both range scans. The kinds share one
+    /// definition; the store creates it once (a second identical declaration is a no-op).
+    public static let sampleIndex = IndexDefinition(
+        name: "health-samples-by-type-and-start", designDocument: "health",
+        fields: [.ascending("entityType"), .ascending("typeIdentifier"), .ascending("startDate")])
 
     /// The plugin's registry name.
     public var name: String { Self.pluginName }
 
     /// The kind names this plugin registers, in order.
-    public var kindNames: [String] { [] }
+    public var kindNames: [String] { HealthSampleType.allCases.map(\.kindName) }
 
     /// Creates the plugin.
     public init() {}
 
     /// Registers the health kinds.
-    public func register(in registry: inout EntityRegistry) throws {}
+    /// - Throws: ``CloudantError`` `.duplicateEntityType` or `.duplicateKindName` when another plugin
+    ///   already registered one of them.
+    public func register(in registry: inout EntityRegistry) throws {
+        try registry.register(Self.kind(CategorySample.self))
+        try registry.register(Self.kind(QuantitySample.self))
+        try registry.register(Self.kind(CorrelationSample.self))
+        try registry.register(Self.kind(WorkoutSample.self))
+        try registry.register(Self.kind(WorkoutRouteSample.self))
+        try registry.register(Self.kind(CDADocumentSample.self))
+    }
+
+    private static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {
+        EntityKind(type, name: type.sampleType.kindName, indexes: [sampleIndex]) { sample in
+            guard sample.endDate >= sample.startDate else {
+                throw CloudantError(
+                    .invalidValue, "A sample's endDate must not be before its startDate.",
+                    context: .init(documentID: sample.id, kind: type.sampleType.kindName, field: "endDate"))
+            }
+        }
+    }
 }

@@ -1,0 +1,128 @@
+internal import CloudantCare
+internal import Foundation
+
+/// Reads care entities from standard input and stores them: exact versions are imported, others added or
+/// updated. Prints what was stored: one object for one object in, an array for an array.
+struct CareWriting {
+    let care: CareStore
+    let updating: Bool
+
+    func run(kind: CareKindArgument) async throws {
+        let input = try JSONValue(parsing: Array(FileHandle.standardInput.readDataToEndOfFile()))
+        let items: [JSONValue]
+        switch input {
+        case .array(let values): items = values
+        case .object: items = [input]
+        default: throw CloudantError(.invalidValue, "Standard input must be a JSON object or an array of objects.")
+        }
+        let stored: [JSONValue]
+        switch kind {
+        case .patient: stored = try await write(Patient.self, items)
+        case .careplan: stored = try await write(CarePlan.self, items)
+        case .contact: stored = try await write(Contact.self, items)
+        case .task: stored = try await write(CareTask.self, items)
+        case .outcome: stored = try await write(Outcome.self, items)
+        case .note: stored = try await appendNotes(items)
+        }
+        if case .array = input { Output.print(.array(stored)) } else { Output.print(stored.first ?? .null) }
+    }
+
+    private func write<Entity: CareStorable>(_ type: Entity.Type, _ items: [JSONValue]) async throws -> [JSONValue] {
+        var results: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            guard case .object(let object) = item else {
+                throw CloudantError(.invalidValue, "Each entity must be a JSON object.", context: .init(itemIndex: index))
+            }
+            let entity = try Self.decode(type, item, index: index)
+            let isExactVersion = object["uuid"] != nil && object["previousVersionUUIDs"] != nil
+            let stored: [Entity]
+            if isExactVersion {
+                _ = try await care.importVersions([entity])
+                stored = [entity]
+            } else if updating {
+                stored = try await care.update([entity])
+            } else {
+                stored = try await care.add([entity])
+            }
+            results += try stored.map(JSONValue.init(encoding:))
+        }
+        return results
+    }
+
+    private func appendNotes(_ items: [JSONValue]) async throws -> [JSONValue] {
+        var results: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            guard let kindName = item["kind"]?.stringValue, let kind = CareKindArgument(rawValue: kindName.lowercased()),
+                let id = item["id"]?.stringValue, let noteJSON = item["note"]
+            else {
+                throw CloudantError(
+                    .invalidValue, #"A note is {"kind":KIND,"id":ID,"note":{"author","title","content"}}."#,
+                    context: .init(field: "note", itemIndex: index))
+            }
+            let note = try noteJSON.decode(Note.self)
+            switch kind {
+            case .patient: results.append(try await append(note, to: Patient.self, id: id))
+            case .careplan: results.append(try await append(note, to: CarePlan.self, id: id))
+            case .contact: results.append(try await append(note, to: Contact.self, id: id))
+            case .task: results.append(try await append(note, to: CareTask.self, id: id))
+            case .outcome: results.append(try await append(note, to: Outcome.self, id: id))
+            case .note:
+                throw CloudantError(.invalidValue, "A note annotates an entity, not a note.", context: .init(field: "kind"))
+            }
+        }
+        return results
+    }
+
+    /// Notes are not versioned on their own (as in CareKit): adding one adds a version of the object it annotates.
+    private func append<Entity: CareStorable>(_ note: Note, to type: Entity.Type, id: String) async throws -> JSONValue {
+        let tips = try await care.history(type, ids: [id]).tips(id: id)
+        guard var current = tips.max(by: { $0.effectiveDate < $1.effectiveDate }) else {
+            throw CloudantError(.notFound, "No object has this id; add it first.", context: .init(documentID: id))
+        }
+        current.notes = (current.notes ?? []) + [note]
+        return try JSONValue(encoding: try await care.update([current])[0])
+    }
+
+    private static func decode<Entity: CareStorable>(_ type: Entity.Type, _ item: JSONValue, index: Int) throws -> Entity {
+        let decoder = CloudantJSONCoding.makeDecoder()
+        decoder.userInfo[CareDecodingDefaults.userInfoKey] = CareDecodingDefaults()
+        do {
+            return try decoder.decode(type, from: Data(item.jsonBytes()))
+        } catch {
+            throw CloudantError(
+                .invalidValue, "The entity does not have CareKit's JSON shape for this kind; check its fields.",
+                context: .init(kind: Entity.careKindName, itemIndex: index), underlying: error)
+        }
+    }
+}
+
+/// Date text in and out of the care commands.
+enum CareCLIDates {
+    static func parse(_ text: String, field: String) throws -> Date {
+        let decoder = CloudantJSONCoding.makeDecoder()
+        guard let json = try? JSONEncoder().encode([text]), let date = try? decoder.decode([Date].self, from: json).first
+        else {
+            throw CloudantError(
+                .invalidValue, "Expected an ISO 8601 date-time such as 2024-05-01T09:30:00Z.", context: .init(field: field))
+        }
+        return date
+    }
+
+    static func timeZone(_ identifier: String?) throws -> TimeZone {
+        guard let identifier else { return .current }
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw CloudantError(.invalidValue, "Unknown time zone; use an IANA name such as Europe/Paris.", context: .init(field: "tz"))
+        }
+        return zone
+    }
+
+    /// ISO 8601 with the zone's offset, `2024-03-31T08:00:00+02:00` (`+00:00` in UTC, never `Z`).
+    static func format(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return formatter.string(from: date)
+    }
+}

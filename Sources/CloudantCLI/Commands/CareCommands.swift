@@ -1,0 +1,136 @@
+internal import ArgumentParser
+internal import CloudantCare
+internal import Foundation
+
+/// `cloudant care …`: CareKit entities in a store, JSON in and JSON out.
+struct CareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "care",
+        abstract: "Store CareKit entities with versions; list what is in effect; compute task events.",
+        discussion: """
+            Entities are CareKit 4 JSON, one object or an array, on standard input. Dates may be ISO 8601 text or
+            CareKit's JSONEncoder numbers (seconds since 2001-01-01).
+            Example: cloudant care add --db clinic task < tasks.json
+            """,
+        subcommands: [CareAddCommand.self, CareUpdateCommand.self, CareEventsCommand.self, CareListCommand.self])
+}
+
+/// The kinds the care commands accept.
+enum CareKindArgument: String, ExpressibleByArgument, CaseIterable {
+    case patient, careplan, contact, task, outcome, note
+}
+
+/// `cloudant care add --db NAME KIND`.
+struct CareAddCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add entities (or import exact versions); prints what was stored.",
+        discussion: """
+            An entity carrying both `uuid` and `previousVersionUUIDs` is stored as that exact version (importing a
+            CareKit history; a version already stored is skipped). Otherwise it is a new object: the store mints a
+            missing uuid and stamps its dates. KIND note appends a note to an object's current version:
+            {"kind":"task","id":"meds","note":{"author":…,"title":…,"content":…}}.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
+
+    func execute() async throws {
+        let care = try global.openCare(database.db)
+        try await CareWriting(care: care, updating: false).run(kind: kind)
+    }
+}
+
+/// `cloudant care update --db NAME KIND`.
+struct CareUpdateCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Add a new version of each entity (or import exact versions); prints what was stored.",
+        discussion: """
+            The store mints the new version's uuid and chains it after the current versions, unless the entity
+            carries both `uuid` and `previousVersionUUIDs` (then it is imported as that exact version).
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
+
+    func execute() async throws {
+        let care = try global.openCare(database.db)
+        try await CareWriting(care: care, updating: true).run(kind: kind)
+    }
+}
+
+/// `cloudant care events --db NAME --task ID --from ISO8601 --to ISO8601 [--tz ZONE]`.
+struct CareEventsCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Print a task's events in a date range, computed in a time zone.",
+        discussion: """
+            Prints [{"taskId","taskUUID","occurrence","elementIndex","start","end"}] with dates in ISO 8601 with the
+            zone's offset. Each event comes from the task version in effect at that time.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "The task's id.") var task: String
+    @Option(help: "The range start (ISO 8601).") var from: String
+    @Option(help: "The range end, exclusive (ISO 8601).") var to: String
+    @Option(help: "An IANA time zone such as Europe/Paris; the system's when absent.") var tz: String?
+
+    func execute() async throws {
+        let zone = try CareCLIDates.timeZone(tz)
+        let care = try global.openCare(database.db, timeZone: zone)
+        let events = try await care.events(
+            forTask: task, from: try CareCLIDates.parse(from, field: "from"), to: try CareCLIDates.parse(to, field: "to"),
+            in: zone)
+        Output.print(
+            .array(
+                events.map { event in
+                    [
+                        "taskId": .string(event.task.id), "taskUUID": .string(event.task.uuid.uuidString),
+                        "occurrence": .number(JSONNumber(event.occurrence)),
+                        "elementIndex": .number(JSONNumber(event.scheduleEvent.elementIndex)),
+                        "start": .string(CareCLIDates.format(event.scheduleEvent.start, in: zone)),
+                        "end": .string(CareCLIDates.format(event.scheduleEvent.end, in: zone)),
+                    ]
+                }))
+    }
+}
+
+/// `cloudant care list --db NAME KIND [--at ISO8601]`.
+struct CareListCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the versions in effect at a time (now by default).",
+        discussion: "Prints a JSON array; while versions are concurrent, each concurrent version is listed.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: "patient, careplan, contact, task or outcome.") var kind: CareKindArgument
+    @Option(help: "The instant (ISO 8601); now when absent.") var at: String?
+
+    func execute() async throws {
+        let care = try global.openCare(database.db)
+        let date = try at.map { try CareCLIDates.parse($0, field: "at") } ?? Date()
+        let values: [JSONValue]
+        switch kind {
+        case .patient: values = try await care.fetchInEffect(Patient.self, at: date).map(JSONValue.init(encoding:))
+        case .careplan: values = try await care.fetchInEffect(CarePlan.self, at: date).map(JSONValue.init(encoding:))
+        case .contact: values = try await care.fetchInEffect(Contact.self, at: date).map(JSONValue.init(encoding:))
+        case .task: values = try await care.fetchInEffect(CareTask.self, at: date).map(JSONValue.init(encoding:))
+        case .outcome: values = try await care.fetchInEffect(Outcome.self, at: date).map(JSONValue.init(encoding:))
+        case .note:
+            throw CloudantError(
+                .invalidValue, "Notes live inside the entity they annotate; list that kind instead.",
+                context: .init(field: "KIND"))
+        }
+        Output.print(.array(values))
+    }
+}
+
+extension GlobalOptions {
+    /// Opens (creating if needed) `name` with the care kinds registered, so their indexes exist.
+    func openCare(_ name: String, timeZone: TimeZone = .current) throws -> CareStore {
+        let registry = try EntityRegistry(plugins: [CarePlugin()])
+        let store = try DocumentStore.open(name: name, in: stores, options: StoreOptions(registry: registry))
+        return CareStore(store: store, timeZone: timeZone)
+    }
+}

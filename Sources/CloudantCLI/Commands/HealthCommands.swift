@@ -1,0 +1,263 @@
+internal import ArgumentParser
+internal import CloudantHealth
+internal import Foundation
+
+// The health commands: `cloudant health import|samples`, `cloudant cda`, `cloudant route export`.
+// One file because they share the store helper, the date parsing and the progress bar; each command is small.
+
+/// `cloudant health …`: Apple Health exports and HealthKit-style samples in a store.
+struct HealthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health",
+        abstract: "Import Apple Health exports and read HealthKit-style samples.",
+        discussion: """
+            Examples:
+              cloudant health import ~/Downloads/export.zip
+              cloudant health samples --db health --type HKQuantityTypeIdentifierHeartRate --from 2024-06-01T00:00:00Z
+            """,
+        subcommands: [HealthImportCommand.self, HealthSamplesCommand.self])
+}
+
+/// `cloudant health import PATH [--db NAME] [--batch-size N]`.
+struct HealthImportCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import an Apple Health export.zip or its apple_health_export folder.",
+        discussion: """
+            A progress bar goes to standard error when it is a terminal, then a summary table; the full import
+            report is JSON on standard output. Importing the same export again writes nothing.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("The store to import into (created if missing).", valueName: "NAME")) var db = "health"
+    @Option(name: .customLong("batch-size"), help: "Documents per transaction.") var batchSize = 2_000
+    @Argument(help: "export.zip, or the apple_health_export folder (or a folder containing it).") var path: String
+
+    func execute() async throws {
+        let store = try global.openHealth(db)
+        let importer = AppleHealthImporter(store: store, batchSize: batchSize)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report: HealthImportReport
+        do {
+            report = try await importer.importExport(at: URL(fileURLWithPath: path)) { HealthProgressBar.show($0) }
+        } catch {
+            HealthProgressBar.finish()
+            throw error
+        }
+        HealthProgressBar.finish()
+        let elapsed = clock.now - started
+        FileHandle.standardError.write(Data(HealthImportSummary.table(report, elapsed: elapsed).utf8))
+        Output.print(try JSONValue(encoding: report))
+    }
+}
+
+/// `cloudant health samples --db NAME --type ID [--from ISO8601] [--to ISO8601]`.
+struct HealthSamplesCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "Print the samples of one HealthKit type as a JSON array, ordered by start date.",
+        discussion: """
+            --from includes samples starting at that instant, --to excludes them. Dates are ISO 8601
+            (2024-06-01T13:00:00-07:00, 2024-06-01T20:00:00Z or 2024-06-01 for midnight UTC).
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Option(help: ArgumentHelp("A HealthKit type identifier.", valueName: "HK…Identifier")) var type: String
+    @Option(help: "Only samples starting at or after this instant (ISO 8601).") var from: String?
+    @Option(help: "Only samples starting before this instant (ISO 8601).") var to: String?
+
+    func execute() async throws {
+        let store = try global.openHealth(database.db, mustExist: true)
+        var interval: DateInterval?
+        if from != nil || to != nil {
+            let start = try from.map { try HealthCLIDates.parse($0, field: "from") } ?? .distantPast
+            let end = try to.map { try HealthCLIDates.parse($0, field: "to") } ?? .distantFuture
+            guard end >= start else {
+                throw CloudantError(.invalidValue, "--to must not be before --from.", context: .init(field: "to"))
+            }
+            interval = DateInterval(start: start, end: end)
+        }
+        let samples = try await store.samples(ofType: type, in: interval)
+        Output.print(.array(try samples.map { try JSONValue(encoding: $0.sample) }))
+    }
+}
+
+/// `cloudant cda PATH`: the fields of an HL7 CDA document, as JSON.
+struct CDACommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cda",
+        abstract: "Print an HL7 CDA document's title, names, effective time, type and sections as JSON.",
+        discussion: """
+            The names are HKCDADocument's: title, patientName, authorName, custodianName. XML that is not a CDA
+            document exits non-zero with a CouchDB-style {"error","reason"} on standard error.
+            """)
+    @Argument(help: "A CDA XML file (export_cda.xml, a C-CDA document).") var path: String
+
+    func execute() async throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CloudantError(.notFound, "Cannot read \(path); check the path.", context: .init(field: "PATH"))
+        }
+        let document: CDADocument
+        do {
+            document = try CDADocument(parsing: data)
+        } catch let error as CloudantError {
+            // The module's codes have no CouchDB name; at this edge a bad input is a bad request.
+            throw CloudantError(.invalidValue, error.message, context: .init(field: "PATH"), underlying: error)
+        }
+        var object: JSONObject = [
+            "title": document.title.map(JSONValue.string) ?? .null,
+            "patientName": document.patientName.map(JSONValue.string) ?? .null,
+            "authorName": document.authorName.map(JSONValue.string) ?? .null,
+            "custodianName": document.custodianName.map(JSONValue.string) ?? .null,
+            "effectiveTime": document.effectiveTime.map { .string($0.text) } ?? .null,
+            "documentType": try JSONValue(encoding: document.documentType),
+            "sections": try JSONValue(encoding: document.sections),
+        ]
+        if let time = document.effectiveTime { object["effectiveDate"] = try JSONValue(encoding: time.date) }
+        if !document.recoveredErrors.isEmpty { object["recoveredErrors"] = try JSONValue(encoding: document.recoveredErrors) }
+        Output.print(.object(object))
+    }
+}
+
+/// `cloudant route …`: workout routes.
+struct RouteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route", abstract: "Export workout routes.", subcommands: [RouteExportCommand.self])
+}
+
+/// `cloudant route export --db NAME --workout ID --gpx`.
+struct RouteExportCommand: CloudantCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print a workout's route as GPX 1.1 on standard output.",
+        discussion: """
+            ID is the workout's document id or its uuid. A workout with several routes prints one track with
+            all their points in time order.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "The workout's document id or uuid.") var workout: String
+    @Flag(help: "Write GPX 1.1 (the only format so far).") var gpx = false
+
+    func execute() async throws {
+        guard gpx else {
+            throw CloudantError(.invalidValue, "Name the format: pass --gpx.", context: .init(field: "gpx"))
+        }
+        let store = try global.openHealth(database.db, mustExist: true)
+        let found = try await findWorkout(in: store)
+        var routes = try await store.get(WorkoutRouteSample.self, ids: found.routeIDs)
+        if routes.isEmpty {
+            routes = try await store.collection(healthKitSampleType: .workoutRoute)
+                .where(field: "workoutID", value: .string(found.uuid)).get(WorkoutRouteSample.self)
+        }
+        guard !routes.isEmpty else {
+            throw CloudantError(
+                .notFound, "The workout has no route.", context: .init(documentID: found.id, database: database.db))
+        }
+        let locations = routes.flatMap(\.locations).sorted { $0.timestamp < $1.timestamp }
+        let name = "\(found.activityType) \(HealthCLIDates.format(found.startDate))"
+        FileHandle.standardOutput.write(GPXRoute(name: name, locations: locations).gpxData())
+    }
+
+    private func findWorkout(in store: DocumentStore) async throws -> WorkoutSample {
+        let byUUID = try await store.collection(healthKitSampleType: .workout)
+            .where(field: "uuid", value: .string(workout)).get(WorkoutSample.self)
+        if let match = byUUID.first { return match }
+        let byID = try await store.collection(healthKitSampleType: .workout)
+            .where(field: "_id", value: .string(workout)).get(WorkoutSample.self)
+        guard let match = byID.first else {
+            throw CloudantError(
+                .notFound, "No workout with this id or uuid; list them with "
+                    + "`cloudant health samples --type HKWorkoutTypeIdentifier`.",
+                context: .init(documentID: workout, database: database.db))
+        }
+        return match
+    }
+}
+
+extension GlobalOptions {
+    /// Opens `name` with the health kinds registered, so their indexes exist; creates it unless `mustExist`.
+    func openHealth(_ name: String, mustExist: Bool = false) throws -> DocumentStore {
+        if mustExist, try !stores.containsStore(name) {
+            throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
+        }
+        let registry = try EntityRegistry(plugins: [HealthPlugin()])
+        return try DocumentStore.open(name: name, in: stores, options: StoreOptions(registry: registry))
+    }
+}
+
+/// ISO 8601 dates on the command line.
+enum HealthCLIDates {
+    static func parse(_ text: String, field: String) throws -> Date {
+        let formats: [ISO8601DateFormatter.Options] = [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
+        ]
+        for options in formats {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        throw CloudantError(
+            .invalidValue, "'\(text)' is not an ISO 8601 date; write 2024-06-01T13:00:00-07:00 or 2024-06-01.",
+            context: .init(field: field))
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
+
+/// `[#####-----]  42% 12000 documents` on standard error, redrawn in place when it is a terminal.
+enum HealthProgressBar {
+    static let isTerminal = isatty(FileHandle.standardError.fileDescriptor) == 1
+
+    static func show(_ step: HealthImportProgress) {
+        guard isTerminal else { return }
+        let width = 30
+        let fraction = step.totalBytes > 0 ? min(1, Double(step.bytesRead) / Double(step.totalBytes)) : 0
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percent = Int(fraction * 100)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)% \(step.documentsProcessed) documents   ".utf8))
+    }
+
+    static func finish() {
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
+
+/// The human-readable table that ends `cloudant health import`.
+enum HealthImportSummary {
+    static func table(_ report: HealthImportReport, elapsed: Duration) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var rows: [(String, String)] = [("records read", "\(report.recordsRead)")]
+        rows += report.samplesByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        rows.append(("correlations", "\(report.correlationsByType.values.reduce(0, +))"))
+        rows.append(("correlation member records", "\(report.correlationMemberRecords)"))
+        rows.append(("workouts", "\(report.workoutsByType.values.reduce(0, +))"))
+        rows.append(("workout routes", "\(report.workoutRoutes)"))
+        rows.append(("route points", "\(report.routePoints)"))
+        rows.append(("CDA documents", "\(report.cdaDocuments)"))
+        rows.append(("documents written", "\(report.documentsWritten)"))
+        rows.append(("documents already stored", "\(report.documentsAlreadyStored)"))
+        rows.append(("skipped", "\(report.skippedCount)"))
+        rows += report.skippedByReason.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        if report.parserDiagnosticCount > 0 { rows.append(("parser diagnostics", "\(report.parserDiagnosticCount)")) }
+        let rate = seconds > 0 ? Int(Double(report.recordsRead) / seconds) : 0
+        rows.append(("time", String(format: "%.2f s (%ld records/s)", seconds, rate)))
+        let keyWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = rows.map(\.1.count).max() ?? 0
+        let rule = String(repeating: "-", count: keyWidth + valueWidth + 3) + "\n"
+        let body = rows.map { key, value in
+            key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "   "
+                + String(repeating: " ", count: valueWidth - value.count) + value + "\n"
+        }.joined()
+        return "Apple Health import\n" + rule + body + rule
+    }
+}

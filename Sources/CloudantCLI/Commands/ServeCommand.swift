@@ -1,0 +1,52 @@
+internal import ArgumentParser
+internal import CloudantOnly
+internal import CloudantServer
+internal import Foundation
+
+/// `cloudant serve`: serves the stores of the data folder over CouchDB's HTTP API.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the stores over CouchDB's HTTP API, for curl, CouchDB's and PouchDB's replicators.",
+        discussion: """
+            Each store in --data is a database. Prints one JSON line with the URL once listening; stops \
+            gracefully on SIGINT or SIGTERM. The admin may also come from the CLOUDANT_ADMIN environment \
+            variable (USER:PASSWORD), which keeps the password off the command line. Without an admin the \
+            server only binds a loopback address, and every request acts as an admin ("admin party").
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "ADDRESS"))
+    var bind = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("The TCP port (0 picks a free one).", valueName: "PORT"))
+    var port = 5984
+
+    @Option(name: .long, help: ArgumentHelp("The server admin (or set CLOUDANT_ADMIN).", valueName: "USER:PASSWORD"))
+    var admin: String?
+
+    @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "BYTES"))
+    var maxBodySize = 64 * 1024 * 1024
+
+    func run() async throws {
+        do {
+            let adminText = admin ?? ProcessInfo.processInfo.environment["CLOUDANT_ADMIN"]
+            let configuration = ServerConfiguration(
+                host: bind, port: port, directory: global.stores,
+                admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize)
+            let server = try CouchServer(configuration: configuration)
+            try await server.runUntilTerminated { url in
+                Output.print([
+                    "ok": true, "url": .string(url), "data": .string(global.data), "uuid": .string(server.uuid),
+                    "admin": configuration.admin.map { .string($0.name) } ?? .null,
+                ])
+            }
+        } catch let error as ServerError {
+            // CouchDB-shaped like every other CLI error, with the server's own code as the error name.
+            let body: JSONValue = ["error": .string(error.code.rawValue), "reason": .string(error.message)]
+            FileHandle.standardError.write(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))
+            throw ExitCode.failure
+        }
+    }
+}

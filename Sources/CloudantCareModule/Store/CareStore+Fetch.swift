@@ -1,0 +1,162 @@
+public import Foundation
+public import CloudantCore
+internal import CloudantStore
+
+extension CareStore {
+    /// The versions of kind `type` that match `query`, as CareKit's `fetchX(query:)` returns them.
+    ///
+    /// Matching runs as one Cloudant Query on the care indexes; the version-in-effect rule, the order, the
+    /// offset and the limit then apply to the matches (the limit counts versions in effect, so it cannot be
+    /// given to the query engine, which would count every matching version).
+    ///
+    /// ```swift
+    /// let plans = try await care.fetch(CarePlan.self, query: CareQuery(for: today, calendar: calendar))
+    /// ```
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` for relation fields the kind does not have,
+    ///   or a stored version that no longer decodes.
+    public func fetch<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery = CareQuery()) async throws
+        -> [Entity]
+    {
+        guard var conditions = try await selector(for: type, query: query) else { return [] }
+        let candidates: [JSONObject]
+        let history: VersionHistory<Entity>
+        let keep: Set<UUID>
+        if Entity.self == Outcome.self, query.dateInterval != nil {
+            // An outcome's newest live version only (CareKit #565: never two versions of one outcome for a day).
+            // Its later versions and tombstones record the same event, so they are in the same event window:
+            // one indexed range finds them all, instead of loading every version of every outcome by id.
+            conditions.removeValue(forKey: "deletedDate")
+            candidates = try await versionDocuments(kind: Entity.careKindName, where: conditions)
+            history = try VersionHistory(candidates.map { try CareDocument.entity(type, from: $0) })
+            keep = Set(history.versions.filter { $0.deletedDate == nil && history.next(of: $0).isEmpty }.map(\.uuid))
+        } else {
+            candidates = try await versionDocuments(kind: Entity.careKindName, where: conditions)
+            var seenIDs = Set<String>()
+            let ids = candidates.compactMap { $0["id"]?.stringValue }.filter { seenIDs.insert($0).inserted }
+            history = try await self.history(type, ids: ids)
+            keep = Set(history.inEffect(during: query.dateInterval).map(\.uuid))
+        }
+        let matching = candidates.filter { document in
+            document["uuid"]?.stringValue.flatMap(UUID.init(uuidString:)).map(keep.contains) ?? false
+        }
+        let ordered = Self.sorted(matching, by: query.sort)
+        let page = ordered.dropFirst(query.offset).prefix(query.limit ?? Int.max)
+        return page.compactMap { $0["uuid"]?.stringValue.flatMap(UUID.init(uuidString:)).flatMap(history.version(uuid:)) }
+    }
+
+    /// The versions in effect at `date` (every kind's `list`): one per object unless versions are concurrent.
+    public func fetchInEffect<Entity: CareStorable>(_ type: Entity.Type, at date: Date) async throws -> [Entity] {
+        let history = try await allVersions(type)
+        return history.inEffect(at: date)
+    }
+
+    /// The Cloudant Query ``fetch(_:query:)`` runs for `query` (for `store.explain`), or `nil` when a relation
+    /// matches nothing and no query runs.
+    public func findRequest<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery) async throws -> FindRequest? {
+        guard var conditions = try await selector(for: type, query: query) else { return nil }
+        conditions[CareDocument.kindField] = .string(Entity.careKindName)
+        return try Self.request(conditions)
+    }
+
+    /// The Mango conditions for `query` on kind `type`, or `nil` when a relation matches nothing.
+    func selector<Entity: CareStorable>(for type: Entity.Type, query: CareQuery) async throws -> JSONObject? {
+        var conditions: JSONObject = ["deletedDate": ["$exists": false]]
+        var clauses: [JSONValue] = []
+        if let ids = query.ids { conditions["id"] = Self.oneOf(ids.map { .string($0) }) }
+        if let uuids = query.uuids { conditions["uuid"] = Self.oneOf(uuids.map { .string($0.uuidString) }) }
+        if let remoteIDs = query.remoteIDs { clauses.append(Self.optionalOneOf("remoteID", remoteIDs)) }
+        if let groups = query.groupIdentifiers { clauses.append(Self.optionalOneOf("groupIdentifier", groups)) }
+        if let tags = query.tags { conditions["tags"] = ["$elemMatch": ["$in": .array(tags.map { .string($0) })]] }
+        if let relation = try await relatedUUIDs(for: type, query: query) {
+            guard !relation.uuids.isEmpty else { return nil }
+            conditions[relation.field] = Self.oneOf(relation.uuids.map { .string($0.uuidString) })
+        }
+        if let interval = query.dateInterval {
+            if Entity.self == Outcome.self {
+                conditions[CareDocument.eventStartField] = ["$lt": try JSONValue(encoding: interval.end)]
+                conditions[CareDocument.eventEndField] = ["$gte": try JSONValue(encoding: interval.start)]
+            } else {
+                conditions["effectiveDate"] = ["$lt": try JSONValue(encoding: interval.end)]
+            }
+        } else {
+            conditions["effectiveDate"] = ["$exists": true]
+        }
+        if !clauses.isEmpty { conditions["$and"] = .array(clauses) }
+        return conditions
+    }
+
+    /// The uuids the kind's relation must point at, or `nil` when the query names no relation.
+    private func relatedUUIDs<Entity: CareStorable>(for type: Entity.Type, query: CareQuery) async throws
+        -> (field: String, uuids: [UUID])?
+    {
+        let criteria: [(field: String, ids: [String]?, uuids: [UUID]?, remoteIDs: [String]?)] = [
+            ("patientUUID", query.patientIDs, query.patientUUIDs, query.patientRemoteIDs),
+            ("carePlanUUID", query.carePlanIDs, query.carePlanUUIDs, query.carePlanRemoteIDs),
+            ("taskUUID", query.taskIDs, query.taskUUIDs, query.taskRemoteIDs),
+        ]
+        var result: Set<UUID>?
+        var field: String?
+        for criterion in criteria where criterion.ids != nil || criterion.uuids != nil || criterion.remoteIDs != nil {
+            guard let relation = Entity.careRelation, relation.field == criterion.field else {
+                throw CloudantError(
+                    .invalidValue, "\(Entity.careKindName) has no \(criterion.field) relation; remove that query field.",
+                    context: .init(kind: Entity.careKindName, field: criterion.field))
+            }
+            field = relation.field
+            if let uuids = criterion.uuids { result = (result ?? Set(uuids)).intersection(uuids) }
+            for (member, values) in [("id", criterion.ids), ("remoteID", criterion.remoteIDs)] {
+                guard let values else { continue }
+                var found = Set<UUID>()
+                for kind in relation.kindNames {
+                    let documents = try await versionDocuments(
+                        kind: kind, where: [member: Self.oneOf(values.map { .string($0) })])
+                    found.formUnion(documents.compactMap { $0["uuid"]?.stringValue.flatMap(UUID.init(uuidString:)) })
+                }
+                result = (result ?? found).intersection(found)
+            }
+        }
+        guard let field, let result else { return nil }
+        return (field, result.sorted { $0.uuidString < $1.uuidString })
+    }
+
+    /// `$eq` for one value (an index range), `$in` for several.
+    static func oneOf(_ values: [JSONValue]) -> JSONValue {
+        values.count == 1 ? ["$eq": values[0]] : ["$in": .array(values)]
+    }
+
+    private static func optionalOneOf(_ field: String, _ values: [String?]) -> JSONValue {
+        var branches: [JSONValue] = []
+        let present = values.compactMap { $0 }
+        if !present.isEmpty {
+            let anyOf: JSONValue = ["$in": .array(present.map { .string($0) })]
+            branches.append(.object(JSONObject([(field, anyOf)])))
+        }
+        if values.contains(nil) {
+            let missing: JSONValue = ["$exists": false]
+            branches.append(.object(JSONObject([(field, missing)])))
+        }
+        return ["$or": .array(branches)]
+    }
+
+    /// Orders documents by the query's keys, then CareKit's default (`createdDate` descending), then uuid.
+    static func sorted(_ documents: [JSONObject], by sort: [CareSort]) -> [JSONObject] {
+        let keys = sort + [CareSort(.createdDate, ascending: false)]
+        return documents.sorted { left, right in
+            for key in keys {
+                let a = value(key.field.path, in: left)
+                let b = value(key.field.path, in: right)
+                if a == b { continue }
+                guard let a else { return false }
+                guard let b else { return true }
+                return key.ascending ? a < b : a > b
+            }
+            return (left["_id"]?.stringValue ?? "") < (right["_id"]?.stringValue ?? "")
+        }
+    }
+
+    private static func value(_ path: [String], in document: JSONObject) -> String? {
+        var current: JSONValue? = .object(document)
+        for key in path { current = current?[key] }
+        return current?.stringValue
+    }
+}

@@ -1,0 +1,60 @@
+internal import Foundation
+internal import CloudantCore
+internal import CloudantStore
+
+extension CareStore {
+    /// Every stored version of the objects of kind `type` with these ids (tombstones included), with version
+    /// links rebuilt in both directions.
+    ///
+    /// ```swift
+    /// let meds = try await care.history(CareTask.self, ids: ["meds"])
+    /// meds.tips(id: "meds")   // more than one while versions are concurrent
+    /// ```
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` naming a stored version that no longer decodes.
+    public func history<Entity: CareStorable>(_ type: Entity.Type, ids: [String]) async throws
+        -> VersionHistory<Entity>
+    {
+        let documents = try await versionDocuments(kind: Entity.careKindName, field: "id", values: ids.map { .string($0) })
+        return try VersionHistory(documents.map { try CareDocument.entity(type, from: $0) })
+    }
+
+    /// Every stored version of kind `type`.
+    public func allVersions<Entity: CareStorable>(_ type: Entity.Type) async throws -> VersionHistory<Entity> {
+        let documents = try await versionDocuments(kind: Entity.careKindName, where: ["effectiveDate": ["$exists": true]])
+        return try VersionHistory(documents.map { try CareDocument.entity(type, from: $0) })
+    }
+
+    /// The version with this uuid, of any of `kinds`.
+    func versionDocument(uuid: UUID, kinds: [String]) async throws -> JSONObject? {
+        for kind in kinds {
+            let found = try await versionDocuments(kind: kind, where: ["uuid": .string(uuid.uuidString)])
+            if let first = found.first { return first }
+        }
+        return nil
+    }
+
+    /// The version documents of `kind` whose `field` is one of `values`. `$in` is not an index range, so a
+    /// few values are looked up one `$eq` range each; many values scan the kind's range once.
+    func versionDocuments(kind: String, field: String, values: [JSONValue]) async throws -> [JSONObject] {
+        guard !values.isEmpty else { return [] }
+        guard values.count <= 32 else { return try await versionDocuments(kind: kind, where: [field: ["$in": .array(values)]]) }
+        var documents: [JSONObject] = []
+        var seen = Set<JSONValue>()
+        for value in values where seen.insert(value).inserted {
+            documents += try await versionDocuments(kind: kind, where: [field: ["$eq": value]])
+        }
+        return documents
+    }
+
+    /// The version documents of `kind` matching `conditions` (a Mango object ANDed with the kind), through
+    /// the care indexes.
+    func versionDocuments(kind: String, where conditions: JSONObject) async throws -> [JSONObject] {
+        var selector: JSONObject = [CareDocument.kindField: .string(kind)]
+        for (key, value) in conditions.members { selector[key] = value }
+        return try await store.find(Self.request(selector)).docs
+    }
+
+    static func request(_ selector: JSONObject) throws -> FindRequest {
+        FindRequest(selector: try MangoSelector(.object(selector)), limit: Int.max)
+    }
+}

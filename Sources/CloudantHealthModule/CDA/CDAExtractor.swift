@@ -1,0 +1,111 @@
+internal import CloudantCore
+
+/// Reads the CDA header and sections from a parsed element tree.
+enum CDAExtractor {
+    static let hl7Namespace = "urn:hl7-org:v3"
+
+    /// Element names that only occur inside a CDA document; a root with one of them is a fragment.
+    private static let fragmentRoots: Set<String> = [
+        "section", "component", "structuredBody", "entry", "observation", "organizer", "recordTarget",
+        "patientRole", "patient", "author", "custodian", "substanceAdministration", "act", "title",
+    ]
+
+    static func document(from root: XMLElementView) throws(CloudantError) -> CDADocument {
+        try checkRoot(root)
+        let typeCode = root.child("code").map(code(of:))
+        let templates = templateIDs(of: root)
+        let documentType = CDADocumentType(
+            templateIDs: templates, code: typeCode,
+            templateName: templates.lazy.compactMap { id in
+                CDADocumentType.knownTemplates[id.split(separator: ":").first.map(String.init) ?? id]
+            }.first(where: { $0 != "US Realm Header" })
+                ?? templates.lazy.compactMap { CDADocumentType.knownTemplates[$0] }.first)
+        return CDADocument(
+            title: root.child("title")?.text,
+            patientName: root.child("recordTarget", "patientRole", "patient", "name").flatMap(personName),
+            authorName: authorName(root),
+            custodianName: root.child("custodian", "assignedCustodian", "representedCustodianOrganization", "name")?.text,
+            effectiveTime: timestamp(root.child("effectiveTime")?.attribute("value")),
+            documentType: documentType,
+            sections: sections(of: root))
+    }
+
+    private static func checkRoot(_ root: XMLElementView) throws(CloudantError) {
+        guard root.name == "ClinicalDocument" else {
+            let why =
+                fragmentRoots.contains(root.name)
+                ? "it is a fragment (a <\(root.name)> element) of a CDA document, not a whole document"
+                : "its root element is <\(root.name)>"
+            throw CloudantError(
+                .notCDADocument, "This XML is not an HL7 CDA document: \(why); a CDA document's root is "
+                    + "<ClinicalDocument xmlns=\"urn:hl7-org:v3\">.", context: .init(field: root.name))
+        }
+        guard root.namespaceURI == hl7Namespace else {
+            throw CloudantError(
+                .notCDADocument,
+                "<ClinicalDocument> is in namespace '\(root.namespaceURI ?? "(none)")', not HL7 v3's "
+                    + "'urn:hl7-org:v3', so it is not a CDA document.", context: .init(field: "ClinicalDocument"))
+        }
+    }
+
+    static func code(of element: XMLElementView) -> CDACode {
+        CDACode(
+            code: element.attribute("code"), codeSystem: element.attribute("codeSystem"),
+            codeSystemName: element.attribute("codeSystemName"),
+            displayName: element.attribute("displayName") ?? element.child("originalText")?.text)
+    }
+
+    static func templateIDs(of element: XMLElementView) -> [String] {
+        element.children(named: "templateId").compactMap { template in
+            guard let root = template.attribute("root") else { return nil }
+            return template.attribute("extension").map { "\(root):\($0)" } ?? root
+        }
+    }
+
+    /// `<name><prefix/><given/>…<family/><suffix/></name>`, or a name written as plain text.
+    static func personName(_ name: XMLElementView) -> String? {
+        let parts = name.children.filter { ["prefix", "given", "family", "suffix"].contains($0.name) }
+        guard !parts.isEmpty else { return name.text }
+        let ordered = parts.filter { $0.name == "prefix" } + parts.filter { $0.name == "given" }
+            + parts.filter { $0.name == "family" } + parts.filter { $0.name == "suffix" }
+        let text = ordered.compactMap(\.text).joined(separator: " ")
+        return text.isEmpty ? nil : text
+    }
+
+    private static func authorName(_ root: XMLElementView) -> String? {
+        for author in root.children(named: "author") {
+            guard let assigned = author.child("assignedAuthor") else { continue }
+            if let name = assigned.child("assignedPerson", "name").flatMap(personName) { return name }
+            if let software = assigned.child("assignedAuthoringDevice", "softwareName")?.text { return software }
+            if let device = assigned.child("assignedAuthoringDevice", "manufacturerModelName")?.text { return device }
+            if let organization = assigned.child("representedOrganization", "name")?.text { return organization }
+        }
+        return nil
+    }
+
+    /// A timestamp, or `nil` for an absent or malformed one (a bad time in one entry must not lose the rest).
+    static func timestamp(_ text: String?) -> HL7Timestamp? {
+        guard let text, !text.isEmpty else { return nil }
+        return try? HL7Timestamp(parsing: text)
+    }
+
+    /// Sections under `component/structuredBody/component/section`, or directly under `component/section`
+    /// as Apple Health writes them.
+    private static func sections(of root: XMLElementView) -> [CDASection] {
+        root.children(named: "component").flatMap { component -> [XMLElementView] in
+            if let body = component.child("structuredBody") {
+                return body.children(named: "component").compactMap { $0.child("section") }
+            }
+            return component.children(named: "section")
+        }.map(section(from:))
+    }
+
+    private static func section(from element: XMLElementView) -> CDASection {
+        let code = element.child("code").map(code(of:))
+        let templates = templateIDs(of: element)
+        let entries = element.children(named: "entry").flatMap(CDAEntryExtractor.entries(in:))
+        return CDASection(
+            kind: CDASection.kind(code: code?.code, templateIDs: templates), code: code, templateIDs: templates,
+            title: element.child("title")?.text, entries: entries)
+    }
+}

@@ -1,0 +1,116 @@
+public import Foundation
+
+/// A point in time as a record wrote it, with the UTC offset it was written in: the three spellings found in
+/// Apple Health exports and GPX files.
+///
+/// - `2023-06-06 13:31:09 -0700` (export.xml since iOS 9)
+/// - `20140104084300-0800` (iOS 8 exports)
+/// - `2023-11-17T15:14:18Z`, `2023-11-17T15:14:18.250+05:30` (ISO 8601, GPX)
+///
+/// ```swift
+/// let time = LocalTimestamp(parsing: "2023-06-06 13:31:09 -0700")
+/// time?.utcOffset   // -25200
+/// ```
+///
+/// Hand-written rather than `DateFormatter`, because the importer reads millions of them.
+public struct LocalTimestamp: Hashable, Sendable {
+    /// The instant.
+    public var date: Date
+    /// The offset east of UTC in seconds the text was written in.
+    public var utcOffset: Int
+
+    /// Creates a timestamp.
+    public init(date: Date, utcOffset: Int) {
+        self.date = date
+        self.utcOffset = utcOffset
+    }
+
+    /// Parses one of the supported spellings; `nil` when the text is none of them or a field is out of range.
+    public init?(parsing text: String) {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(4) else { return nil }
+        let compact = scanner.peek != UInt8(ascii: "-")
+        if !compact { scanner.skip() }
+        guard let month = scanner.number(2) else { return nil }
+        if !compact { guard scanner.expect("-") else { return nil } }
+        guard let day = scanner.number(2) else { return nil }
+        if !compact { guard scanner.expect(" ") || scanner.expect("T") else { return nil } }
+        guard let hour = scanner.number(2) else { return nil }
+        if !compact { guard scanner.expect(":") else { return nil } }
+        guard let minute = scanner.number(2) else { return nil }
+        if !compact { guard scanner.expect(":") else { return nil } }
+        guard let second = scanner.number(2) else { return nil }
+        var fraction = 0.0
+        if scanner.expect(".") {
+            var scale = 0.1
+            while let digit = scanner.digit() { fraction += Double(digit) * scale; scale /= 10 }
+        }
+        _ = scanner.expect(" ")
+        var offset = 0
+        if scanner.expect("Z") {
+            offset = 0
+        } else if let sign = scanner.sign() {
+            guard let hours = scanner.number(2) else { return nil }
+            _ = scanner.expect(":")
+            guard let minutes = scanner.number(2), hours <= 14, minutes < 60 else { return nil }
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard scanner.atEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        let days = Self.daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
+        self.init(date: Date(timeIntervalSince1970: Double(seconds) + fraction), utcOffset: offset)
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// Reads ASCII digits and separators from UTF-8 bytes.
+private struct DigitScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var atEnd: Bool { index == bytes.count }
+
+    mutating func skip() { index += 1 }
+
+    mutating func digit() -> Int? {
+        guard let byte = peek, byte >= 48, byte <= 57 else { return nil }
+        index += 1
+        return Int(byte - 48)
+    }
+
+    mutating func number(_ count: Int) -> Int? {
+        var value = 0
+        for _ in 0..<count {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    mutating func expect(_ character: Unicode.Scalar) -> Bool {
+        guard peek == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func sign() -> Int? {
+        if expect("+") { return 1 }
+        if expect("-") { return -1 }
+        return nil
+    }
+}

@@ -1,0 +1,59 @@
+@preconcurrency internal import CLibXML2
+internal import CloudantCore
+internal import Foundation
+
+/// Parses a whole XML document with libxml2 under ``XMLParseLimits`` and hands its root to a closure.
+enum XMLDocumentReader {
+    /// The libxml2 options every document parse uses: no network, errors collected rather than printed.
+    /// Deliberately absent: `NOENT` (substitute entities), `DTDLOAD`/`DTDATTR` (fetch or apply a DTD),
+    /// `HUGE` (lift the entity-amplification and depth limits), `XINCLUDE`.
+    static func options(recover: Bool) -> Int32 {
+        var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue
+        if recover { options |= XML_PARSE_RECOVER.rawValue }
+        return Int32(bitPattern: options)
+    }
+
+    /// Parses `data` and calls `body` with the root element; the document is freed when `body` returns.
+    /// - Throws: ``CloudantError`` `.invalidXML` (with the byte size or libxml2's message, line and column)
+    ///   when the input is too large, not well formed, or uses an entity libxml2 refuses.
+    static func withRoot<T>(
+        of data: Data, limits: XMLParseLimits, _ body: (XMLElementView, _ recoveredErrors: [String]) throws -> T
+    ) throws -> T {
+        ExternalEntityGuard.install()
+        guard data.count <= limits.maximumBytes else {
+            throw CloudantError(
+                .invalidXML,
+                "The XML is \(data.count) bytes, over the \(limits.maximumBytes)-byte limit; raise "
+                    + "XMLParseLimits.maximumBytes if the input is trusted.",
+                context: .init(position: limits.maximumBytes))
+        }
+        guard data.count < Int(Int32.max), let context = xmlNewParserCtxt() else {
+            throw CloudantError(.invalidXML, "libxml2 could not allocate a parser.")
+        }
+        defer { xmlFreeParserCtxt(context) }
+        let document = data.withUnsafeBytes { buffer -> xmlDocPtr? in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return xmlCtxtReadMemory(context, base, Int32(buffer.count), nil, nil, options(recover: limits.recover))
+        }
+        let lastError = Self.describeLastError(of: context)
+        guard let document, let root = xmlDocGetRootElement(document) else {
+            if let document { xmlFreeDoc(document) }
+            throw CloudantError(
+                .invalidXML, "The input is not well-formed XML: \(lastError?.message ?? "no root element").",
+                context: .init(field: lastError.map { "line \($0.line)" }))
+        }
+        defer { xmlFreeDoc(document) }
+        let recovered = context.pointee.wellFormed == 0 ? [lastError?.message ?? "malformed XML recovered"] : []
+        return try body(XMLElementView(node: root), recovered)
+    }
+
+    /// libxml2's last error for `context`: message (with line and column) and line.
+    static func describeLastError(of context: xmlParserCtxtPtr) -> (message: String, line: Int)? {
+        guard let error = xmlCtxtGetLastError(context), error.pointee.code != 0 else { return nil }
+        let text = error.pointee.message.map { String(cString: $0) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "error \(error.pointee.code)"
+        let line = Int(error.pointee.line)
+        return ("\(text) (line \(line), column \(error.pointee.int2))", line)
+    }
+}

@@ -1,0 +1,86 @@
+internal import CloudantCore
+internal import CloudantStore
+
+/// A `_changes` request's parameters (spec D-59, D-60), parsed with CouchDB's errors.
+struct ChangesParameters: Sendable {
+    /// How results are delivered.
+    enum Feed: String, Sendable {
+        case normal, longpoll, continuous, eventsource
+    }
+
+    var feed: Feed
+    /// The store-level options (since, limit, style, filters, include_docs…).
+    var options: ChangesOptions
+    /// `since=now`: start at the current update sequence.
+    var sinceNow: Bool
+    /// Newline heartbeats while idle (`heartbeat`, ms; `true` is 60 s).
+    var heartbeat: Duration?
+    /// How long a longpoll or continuous feed waits with nothing to send (`timeout`, default 60 s).
+    var timeout: Duration
+
+    /// Parses the query string and, for `POST`, the body's `doc_ids` or `selector`.
+    /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500, spec O-13).
+    init(_ query: QueryParameters, body: JSONObject?) throws {
+        // `live` is CouchDB's alias of `continuous`.
+        let feedName = query["feed"] == "live" ? "continuous" : query["feed"] ?? "normal"
+        guard let feed = Feed(rawValue: feedName) else {
+            throw HTTPFailure.badRequest("Supported `feed` types: normal, continuous, live, longpoll, eventsource")
+        }
+        self.feed = feed
+        var options = ChangesOptions()
+        sinceNow = query["since"] == "now"
+        if let since = query["since"], !sinceNow { options.since = try Self.parseSeq(since) }
+        if let limit = try query.int("limit") { options.limit = limit < 0 ? nil : limit }
+        options.descending = try query.bool("descending", default: false)
+        if let style = query["style"] {
+            guard let parsed = ChangesOptions.Style(rawValue: style) else {
+                throw HTTPFailure.badRequest("Invalid style: \(style). Supported styles: main_only, all_docs")
+            }
+            options.style = parsed
+        }
+        options.includeDocs = try query.bool("include_docs", default: false)
+        options.conflicts = try query.bool("conflicts", default: false)
+        switch query["filter"] {
+        case nil: break
+        case "_doc_ids":
+            let ids = try body?["doc_ids"] ?? query.json("doc_ids")
+            guard let list = ids?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw HTTPFailure.badRequest("`doc_ids` filter parameter is not a list of doc ids.")
+            }
+            options.documentIDs = list.compactMap(\.stringValue)
+        case "_selector":
+            guard let selectorJSON = body?["selector"] else {
+                throw HTTPFailure.badRequest("Selector must be specified in POST payload")
+            }
+            let selector = try MangoSelector(selectorJSON)
+            options.filter = { selector.matches($0) }
+        case "_design":
+            options.filter = { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
+        case let other?:
+            throw HTTPFailure.badRequest(
+                "Filter '\(other)' is not supported: this server runs no JavaScript; use _doc_ids, _selector or _design.")
+        }
+        self.options = options
+        if let heartbeat = query["heartbeat"] {
+            if heartbeat == "true" {
+                self.heartbeat = .milliseconds(60_000)
+            } else if let milliseconds = Int(heartbeat), milliseconds > 0 {
+                self.heartbeat = .milliseconds(milliseconds)
+            } else if heartbeat != "false" {
+                throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value.")
+            }
+        }
+        timeout = .milliseconds(max(0, try query.int("timeout") ?? 60_000))
+    }
+
+    /// A `since` value: an integer, or a string starting with one (`"12"`, `"12-g1AAAA"`).
+    private static func parseSeq(_ text: String) throws -> Int64 {
+        var digits = text
+        if digits.hasPrefix("\"") && digits.hasSuffix("\"") && digits.count >= 2 { digits = String(digits.dropFirst().dropLast()) }
+        let prefix = digits.prefix { $0.isNumber }
+        guard let seq = Int64(prefix), prefix.count == digits.count || digits.dropFirst(prefix.count).hasPrefix("-") else {
+            throw HTTPFailure.badRequest("Malformed sequence supplied in 'since' parameter.")
+        }
+        return seq
+    }
+}

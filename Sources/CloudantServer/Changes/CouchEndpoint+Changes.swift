@@ -1,0 +1,115 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds (spec D-57 … D-62).
+    func changes(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .get || request.method == .post else { throw unsupported("GET,POST,HEAD") }
+        var body: JSONObject?
+        if request.method == .post, !request.body.isEmpty {
+            try request.requireJSONContentType()
+            body = try request.jsonObjectBody()
+        }
+        var parameters = try ChangesParameters(request.query, body: body)
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
+        let feed = parameters
+        switch parameters.feed {
+        case .normal:
+            return CouchResponse.json(try await store.changes(parameters.options).json)
+        case .longpoll:
+            let first = try await store.changes(parameters.options)
+            if !first.results.isEmpty || parameters.options.descending { return CouchResponse.json(first.json) }
+            return streaming(contentType: "application/json") { writer in
+                try await Self.longpoll(store: store, parameters: feed, writer: &writer)
+            }
+        case .continuous, .eventsource:
+            let eventSource = parameters.feed == .eventsource
+            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
+                try await Self.continuous(store: store, parameters: feed, eventSource: eventSource, writer: &writer)
+            }
+        }
+    }
+
+    private func streaming(
+        contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
+        Response(
+            status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: []),
+            body: ResponseBody { writer in
+                try await body(&writer)
+                try await writer.finish(nil)
+            })
+    }
+
+    /// Waits for the first change (sending heartbeats), then answers every change since `since` at once.
+    private static func longpoll(
+        store: DocumentStore, parameters: ChangesParameters, writer: inout any ResponseBodyWriter
+    ) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + parameters.timeout
+        let events = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+        var changed = false
+        for await event in events {
+            switch event {
+            case .change: changed = true
+            case .failed(let error): throw error
+            case .tick:
+                if clock.now >= deadline { break }
+                if parameters.heartbeat != nil { try await writer.write(ByteBuffer(bytes: [UInt8(ascii: "\n")])) }
+                continue
+            }
+            break
+        }
+        var result: JSONValue = ["results": [], "last_seq": .number(JSONNumber(parameters.options.since)), "pending": 0]
+        if changed { result = try await store.changes(parameters.options).json }
+        try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
+    }
+
+    /// One line per change (or one server-sent event), heartbeats while idle, and a final
+    /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed.
+    private static func continuous(
+        store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, writer: inout any ResponseBodyWriter
+    ) async throws {
+        let clock = ContinuousClock()
+        var lastActivity = clock.now
+        var lastSeq = parameters.options.since
+        var sent = 0
+        let limit = parameters.options.limit ?? Int.max
+        if limit > 0 {
+            let events = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+            feed: for await event in events {
+                switch event {
+                case .change(let change):
+                    let json = change.json.jsonBytes()
+                    let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
+                    try await writer.write(ByteBuffer(bytes: line))
+                    lastSeq = change.seq
+                    lastActivity = clock.now
+                    sent += 1
+                    if sent >= limit { break feed }
+                case .tick:
+                    if parameters.heartbeat != nil {
+                        try await writer.write(ByteBuffer(bytes: eventSource ? Array("event: heartbeat\ndata: \n\n".utf8) : [10]))
+                    } else if clock.now - lastActivity >= parameters.timeout {
+                        break feed
+                    }
+                case .failed(let error):
+                    throw error
+                }
+            }
+        }
+        if !eventSource {
+            let pending = try await store.changes(ChangesOptions(since: lastSeq, limit: 0)).pending
+            let last: JSONValue = ["last_seq": .number(JSONNumber(lastSeq)), "pending": .number(JSONNumber(pending))]
+            try await writer.write(ByteBuffer(bytes: last.jsonBytes() + [10]))
+        }
+    }
+
+    /// Heartbeats at their interval; without them, check the timeout a few times per period.
+    private static func tickInterval(_ parameters: ChangesParameters) -> Duration {
+        if let heartbeat = parameters.heartbeat { return heartbeat }
+        return max(.milliseconds(10), parameters.timeout / 4)
+    }
+}

@@ -1,0 +1,51 @@
+internal import CloudantCore
+internal import HTTPTypes
+internal import Hummingbird
+
+/// Builds responses the way CouchDB writes them: JSON with a trailing newline, `Cache-Control:
+/// must-revalidate`, and `{"error","reason"}` bodies for failures.
+enum CouchResponse {
+    /// A JSON response.
+    static func json(_ value: JSONValue, status: Int = 200, headers extra: [(String, String)] = []) -> Response {
+        var bytes = value.jsonBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        return raw(bytes, status: status, contentType: "application/json", headers: extra)
+    }
+
+    /// `{"ok":true}` with `status`.
+    static func ok(status: Int = 200) -> Response { json(["ok": true], status: status) }
+
+    /// A response with raw bytes.
+    static func raw(
+        _ bytes: [UInt8], status: Int = 200, contentType: String, headers extra: [(String, String)] = []
+    ) -> Response {
+        var headers = baseHeaders(contentType: contentType, extra: extra)
+        headers[.contentLength] = String(bytes.count)
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A response with headers only (HEAD).
+    static func headOnly(status: Int = 200, contentType: String = "application/json", headers extra: [(String, String)] = [])
+        -> Response
+    {
+        Response(status: HTTPResponse.Status(code: status), headers: baseHeaders(contentType: contentType, extra: extra))
+    }
+
+    /// An error body.
+    static func failure(_ failure: HTTPFailure) -> Response {
+        json(failure.body.json, status: failure.body.status, headers: failure.headers)
+    }
+
+    /// The headers every response carries.
+    static func baseHeaders(contentType: String, extra: [(String, String)]) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "must-revalidate"
+        for (name, value) in extra {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        return headers
+    }
+}

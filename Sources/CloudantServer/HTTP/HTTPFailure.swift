@@ -1,0 +1,38 @@
+internal import CloudantCore
+
+/// A request that must be answered with a CouchDB error body: thrown by route handlers and turned into a
+/// response by ``CouchResponder`` only.
+struct HTTPFailure: Error, Sendable {
+    /// The status and body.
+    var body: CouchErrorBody
+    /// Extra response headers (for example `WWW-Authenticate`).
+    var headers: [(String, String)] = []
+
+    init(status: Int, error: String, reason: String) {
+        body = CouchErrorBody(status: status, error: error, reason: reason)
+    }
+
+    static func badRequest(_ reason: String) -> HTTPFailure {
+        HTTPFailure(status: 400, error: "bad_request", reason: reason)
+    }
+
+    static func notFound(_ reason: String = "missing") -> HTTPFailure {
+        HTTPFailure(status: 404, error: "not_found", reason: reason)
+    }
+
+    static let databaseNotFound = HTTPFailure.notFound("Database does not exist.")
+
+    static func unauthorized(_ reason: String) -> HTTPFailure {
+        HTTPFailure(status: 401, error: "unauthorized", reason: reason)
+    }
+
+    static func forbidden(_ reason: String) -> HTTPFailure {
+        HTTPFailure(status: 403, error: "forbidden", reason: reason)
+    }
+
+    static func methodNotAllowed(_ allowed: String) -> HTTPFailure {
+        HTTPFailure(status: 405, error: "method_not_allowed", reason: "Only \(allowed) allowed")
+    }
+
+    static let tooLarge = HTTPFailure(status: 413, error: "too_large", reason: "the request entity is too large")
+}

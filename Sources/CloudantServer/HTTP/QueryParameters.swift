@@ -1,0 +1,59 @@
+internal import CloudantCore
+
+/// A request's query parameters with CouchDB's parsing rules and error bodies.
+struct QueryParameters: Sendable {
+    private var values: [String: String] = [:]
+
+    /// Parses `a=1&b=2`; a repeated name keeps its last value.
+    init(rawQuery: String) {
+        for pair in rawQuery.split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0], plusIsSpace: true)
+            values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
+        }
+    }
+
+    /// The raw value of `name`.
+    subscript(name: String) -> String? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    /// Whether `name` was given.
+    func contains(_ name: String) -> Bool { values[name] != nil }
+
+    /// A boolean parameter (`true`/`false`).
+    /// - Throws: ``HTTPFailure`` `400 query_parse_error` for any other value, as CouchDB.
+    func bool(_ name: String) throws -> Bool? {
+        guard let value = values[name] else { return nil }
+        switch value {
+        case "true": return true
+        case "false": return false
+        default: throw HTTPFailure(status: 400, error: "query_parse_error", reason: "Invalid boolean parameter: \"\(value)\"")
+        }
+    }
+
+    /// A boolean parameter with a default.
+    func bool(_ name: String, default fallback: Bool) throws -> Bool { try bool(name) ?? fallback }
+
+    /// An integer parameter.
+    /// - Throws: ``HTTPFailure`` `400 query_parse_error` when it is not an integer.
+    func int(_ name: String) throws -> Int? {
+        guard let value = values[name] else { return nil }
+        guard let number = Int(value) else {
+            throw HTTPFailure(status: 400, error: "query_parse_error", reason: "Invalid value for integer: \"\(value)\"")
+        }
+        return number
+    }
+
+    /// A JSON-encoded parameter (`startkey="a"`, `keys=["a","b"]`, `open_revs=["1-a"]`).
+    /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid_json".
+    func json(_ name: String) throws -> JSONValue? {
+        guard let value = values[name] else { return nil }
+        do {
+            return try JSONValue(parsing: value)
+        } catch {
+            throw HTTPFailure.badRequest("invalid_json")
+        }
+    }
+}

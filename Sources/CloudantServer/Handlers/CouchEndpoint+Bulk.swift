@@ -1,0 +1,97 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `POST /{db}/_bulk_docs` (spec D-45 … D-47).
+    func bulkDocs(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
+        let body = try request.jsonObjectBody()
+        guard let docsValue = body["docs"] else { throw HTTPFailure.badRequest("POST body must include `docs` parameter.") }
+        guard var docs = docsValue.arrayValue else { throw HTTPFailure.badRequest("`docs` parameter must be an array.") }
+        var newEdits = true
+        if let value = body["new_edits"] {
+            guard let flag = value.boolValue else { throw HTTPFailure.badRequest("`new_edits` parameter must be a boolean.") }
+            newEdits = flag
+        }
+        let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
+        let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
+        if database == UsersDatabase.name {
+            docs = try docs.map { value in
+                guard case .object(let object) = value else { return value }
+                return .object(try UsersDatabase.prepare(object, iterations: configuration.passwordIterations))
+            }
+        }
+        let results = try await store.bulkDocs(docs, newEdits: newEdits)
+        return CouchResponse.json(.array(results.map(\.json)), status: 201)
+    }
+
+    /// `POST /{db}/_bulk_get` (spec D-51 … D-53): JSON answers only.
+    func bulkGet(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
+        for rejected in ["rev", "open_revs", "atts_since", "new_edits", "w"] where request.query.contains(rejected) {
+            throw HTTPFailure.badRequest("`\(rejected)` is not a valid _bulk_get query parameter")
+        }
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        let body = try request.jsonObjectBody()
+        guard let entries = body["docs"]?.arrayValue else {
+            throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (O-13)
+        }
+        let latest = try request.query.bool("latest") ?? body["latest"]?.boolValue ?? false
+        var options = try Self.readOptions(request.query)
+        if body["revs"]?.boolValue == true { options.revs = true }
+        options.rev = nil
+        var results: [JSONValue] = []
+        for entry in entries {
+            results.append(try await bulkGetEntry(entry, store: store, latest: latest, options: options))
+        }
+        return CouchResponse.json(["results": .array(results)])
+    }
+
+    private func bulkGetEntry(
+        _ entry: JSONValue, store: DocumentStore, latest: Bool, options: ReadOptions
+    ) async throws -> JSONValue {
+        func failure(_ id: JSONValue, _ rev: JSONValue, _ error: String, _ reason: String) -> JSONValue {
+            ["id": id, "docs": [["error": ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)]]]]
+        }
+        guard case .object(let object) = entry else {
+            return failure(.null, .null, "bad_request", "Each entry must be a JSON object.")
+        }
+        guard let id = object["id"]?.stringValue else {
+            return failure(object["id"] ?? .null, object["rev"] ?? .null, "bad_request", "Document id must be a string.")
+        }
+        var entryOptions = options
+        if let since = object["atts_since"] {
+            guard let list = since.arrayValue?.compactMap(\.stringValue) else {
+                return failure(.string(id), object["rev"] ?? .null, "bad_request", "atts_since must be a list of revisions.")
+            }
+            entryOptions.attachmentsSince = list
+        }
+        let which: OpenRevisions
+        if let rev = object["rev"] {
+            guard let rev = rev.stringValue else {
+                return failure(.string(id), rev, "bad_request", "Invalid rev format")
+            }
+            which = .revisions([rev])
+        } else {
+            which = .all
+        }
+        do {
+            let revisions = try await store.openRevisions(id: id, which, latest: latest, options: entryOptions)
+            let docs: [JSONValue] = revisions.map { result in
+                switch result {
+                case .ok(let document): return ["ok": .object(document)]
+                case .missing(let rev):
+                    return ["error": ["id": .string(id), "rev": .string(rev), "error": "not_found", "reason": "missing"]]
+                }
+            }
+            return ["id": .string(id), "docs": .array(docs)]
+        } catch let error as CloudantError {
+            // A document never seen reports `"rev": "undefined"` (spec O-8).
+            let body = CouchErrorBody(error)
+            return failure(.string(id), object["rev"] ?? "undefined", body.error, body.reason)
+        }
+    }
+}

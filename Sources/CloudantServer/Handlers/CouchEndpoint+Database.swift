@@ -1,0 +1,103 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `PUT|GET|HEAD|DELETE|POST /{db}`.
+    func database(_ request: CouchRequest, name: String) async throws -> Response {
+        switch request.method {
+        case .put:
+            try requireServerAdmin(request.user)
+            try registry.create(name)
+            return CouchResponse.json(["ok": true], status: 201, headers: [("Location", "/\(name)")])
+        case .delete:
+            try requireServerAdmin(request.user)
+            try registry.delete(name)
+            return CouchResponse.ok()
+        case .get, .head:
+            let store = try await authorizedStore(name, for: request.user, access: .member)
+            let info = try await store.info().json
+            return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
+        case .post:
+            return try await postDocument(request, database: name)
+        default:
+            throw unsupported("DELETE,GET,HEAD,POST,PUT")
+        }
+    }
+
+    /// `POST /{db}/_ensure_full_commit`: every commit is already durable, so this only answers as CouchDB
+    /// does (201, `instance_start_time` "0"; spec D-65).
+    func ensureFullCommit(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        _ = try await authorizedStore(database, for: request.user, access: .member)
+        return CouchResponse.json(["ok": true, "instance_start_time": "0"], status: 201)
+    }
+
+    /// `POST /{db}/_compact`: runs compaction before answering 202.
+    func compact(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
+        let store = try await authorizedStore(database, for: request.user, access: .admin)
+        try await store.compact()
+        return CouchResponse.ok(status: 202)
+    }
+
+    /// `GET|PUT /{db}/_security`.
+    func security(_ request: CouchRequest, database: String) async throws -> Response {
+        switch request.method {
+        case .get:
+            let store = try await authorizedStore(database, for: request.user, access: .member)
+            return CouchResponse.json(try await securityObject(of: store).json)
+        case .put:
+            let store = try await authorizedStore(database, for: request.user, access: .admin)
+            let object = try SecurityObject(json: try request.jsonBody())
+            try await store.setSecurityObject(object.json)
+            return CouchResponse.ok()
+        default:
+            throw unsupported("GET,PUT")
+        }
+    }
+
+    /// `GET|PUT /{db}/_revs_limit`.
+    func revsLimit(_ request: CouchRequest, database: String) async throws -> Response {
+        switch request.method {
+        case .get:
+            let store = try await authorizedStore(database, for: request.user, access: .member)
+            return CouchResponse.json(.number(JSONNumber(try await store.revsLimit())))
+        case .put:
+            let store = try await authorizedStore(database, for: request.user, access: .admin)
+            guard let limit = try request.jsonBody().numberValue?.int64Value, limit > 0 else {
+                throw HTTPFailure.badRequest("Revs limit must be a positive integer.")  // CouchDB answers 500 (O-13)
+            }
+            try await store.setRevsLimit(Int(limit))
+            return CouchResponse.ok()
+        default:
+            throw unsupported("GET,PUT")
+        }
+    }
+
+    /// `POST /{db}/_revs_diff` (spec D-49, D-50).
+    func revsDiff(_ request: CouchRequest, database: String) async throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        var query: [String: [String]] = [:]
+        for (id, value) in try request.jsonObjectBody().members {
+            guard let list = value.arrayValue else {
+                throw HTTPFailure.badRequest("Revisions for \(id) must be a JSON list.")  // CouchDB: 500 (O-13)
+            }
+            let revs = list.compactMap(\.stringValue)
+            guard revs.count == list.count else { throw HTTPFailure.badRequest("Revisions must be strings.") }
+            query[id] = revs
+        }
+        let diff: [String: RevisionDiff]
+        do {
+            diff = try await store.revsDiff(query)
+        } catch let error as CloudantError where error.code == .invalidValue {
+            throw HTTPFailure.badRequest("Invalid rev format")
+        }
+        // Answer in request order.
+        let ordered = try request.jsonObjectBody().keys.compactMap { id in diff[id].map { (id, $0.json) } }
+        return CouchResponse.json(.object(JSONObject(ordered)))
+    }
+}

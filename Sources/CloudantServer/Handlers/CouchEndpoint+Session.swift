@@ -1,0 +1,56 @@
+internal import CloudantCore
+internal import HTTPTypes
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `GET|POST|DELETE /_session`: cookie sessions, as CouchDB's `couch_httpd_auth`.
+    func session(_ request: CouchRequest) async throws -> Response {
+        switch request.method {
+        case .get:
+            return CouchResponse.json([
+                "ok": true, "userCtx": request.user.json,
+                "info": [
+                    "authentication_handlers": ["cookie", "default"],
+                    "authenticated": request.user.isAuthenticated ? "default" : nil,
+                ],
+            ])
+        case .post:
+            let (name, password) = try credentials(in: request)
+            guard let user = await authenticator.authenticate(name: name, password: password),
+                let cookie = await authenticator.cookie(for: user)
+            else {
+                throw HTTPFailure.unauthorized("Name or password is incorrect.")
+            }
+            return CouchResponse.json(
+                ["ok": true, "name": .string(name), "roles": .array(user.roles.map(JSONValue.string))],
+                headers: [("Set-Cookie", authenticator.setCookieHeader(cookie))])
+        case .delete:
+            return CouchResponse.json(
+                ["ok": true], headers: [("Set-Cookie", "AuthSession=; Version=1; Path=/; HttpOnly; Max-Age=0")])
+        default:
+            throw unsupported("GET,HEAD,POST,DELETE")
+        }
+    }
+
+    /// The name and password of a `POST /_session`, from a form or a JSON body.
+    private func credentials(in request: CouchRequest) throws -> (String, String) {
+        let contentType = request.header(.contentType)?.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            let form = QueryParameters(rawQuery: String(decoding: request.body, as: UTF8.self))
+            guard let name = form["name"], let password = form["password"] else {
+                throw HTTPFailure.badRequest("name and password are required")
+            }
+            return (name, password)
+        }
+        guard contentType.hasPrefix("application/json") else {
+            throw HTTPFailure(
+                status: 415, error: "bad_content_type",
+                reason: "Content-Type must be application/x-www-form-urlencoded or application/json")
+        }
+        let body = try request.jsonObjectBody()
+        guard let name = body["name"]?.stringValue, let password = body["password"]?.stringValue else {
+            throw HTTPFailure.badRequest("name and password are required")
+        }
+        return (name, password)
+    }
+}

@@ -1,0 +1,76 @@
+internal import Crypto
+internal import CryptoExtras
+
+/// A password as CouchDB 3 keeps it in a `_users` document: PBKDF2 with a random salt.
+struct PasswordHash: Sendable, Hashable {
+    /// The salt, as hex text (its UTF-8 bytes salt the derivation, as in CouchDB).
+    var salt: String
+    /// The derived key, lower-case hex.
+    var derivedKey: String
+    /// PBKDF2 iterations.
+    var iterations: Int
+    /// The PRF: `sha256` (CouchDB 3.4+) or `sha` (older documents, HMAC-SHA1).
+    var prf: String
+}
+
+/// Derives and checks PBKDF2 password hashes (CouchDB's `password_scheme: "pbkdf2"`).
+enum PasswordHasher {
+    /// Hashes `password` with a fresh random salt.
+    static func hash(_ password: String, iterations: Int) throws -> PasswordHash {
+        let salt = Hex.encode(SecureRandom.bytes(16))
+        return PasswordHash(
+            salt: salt, derivedKey: try derive(password, salt: salt, iterations: iterations, prf: "sha256"),
+            iterations: iterations, prf: "sha256")
+    }
+
+    /// The hex derived key of `password`.
+    static func derive(_ password: String, salt: String, iterations: Int, prf: String) throws -> String {
+        let function: KDF.Insecure.PBKDF2.HashFunction = prf == "sha256" ? .sha256 : .insecureSHA1
+        let length = prf == "sha256" ? 32 : 20
+        // Iterations come from stored documents and configuration, so the library's 210 000 floor (meant
+        // for new keys) must not reject CouchDB documents hashed with fewer.
+        let key = try KDF.Insecure.PBKDF2.deriveKey(
+            from: Array(password.utf8), salt: Array(salt.utf8), using: function, outputByteCount: length,
+            unsafeUncheckedRounds: max(1, iterations))
+        return Hex.encode(key.withUnsafeBytes { Array($0) })
+    }
+
+    /// Whether `password` matches `hash`, comparing in constant time.
+    static func verify(_ password: String, against hash: PasswordHash) -> Bool {
+        guard let derived = try? derive(password, salt: hash.salt, iterations: hash.iterations, prf: hash.prf) else {
+            return false
+        }
+        return ConstantTime.equal(Array(derived.utf8), Array(hash.derivedKey.lowercased().utf8))
+    }
+}
+
+/// Comparisons whose time does not depend on where the inputs differ.
+enum ConstantTime {
+    static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}
+
+/// Lower-case hex text.
+enum Hex {
+    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Cryptographically secure random bytes.
+enum SecureRandom {
+    static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,76 @@
+internal import CloudantCore
+
+/// A database's `_security` object: who administers it and who may read and write it.
+///
+/// Rules, as CouchDB 3: a server admin may do anything; a database admin is listed in `admins` by name or
+/// role; a member is listed in `members` by name or role, or is a database admin. A `members` with no names
+/// and no roles makes the database open to every *authenticated* user (this server always requires
+/// authentication, like CouchDB with `require_valid_user = true`). A database without a stored object
+/// gets CouchDB 3's `default_security = admin_only` object, members and admins both `["_admin"]`.
+struct SecurityObject: Sendable, Hashable {
+    /// One side of the object: names and roles.
+    struct Principals: Sendable, Hashable {
+        var names: [String] = []
+        var roles: [String] = []
+
+        var isEmpty: Bool { names.isEmpty && roles.isEmpty }
+
+        func includes(_ user: UserContext) -> Bool {
+            if let name = user.name, names.contains(name) { return true }
+            return user.roles.contains(where: roles.contains)
+        }
+    }
+
+    var admins = Principals()
+    var members = Principals()
+    /// The object exactly as stored, so a `GET` returns what a `PUT` sent (other members included).
+    var json: JSONValue
+
+    /// CouchDB 3's default for new databases: only server admins.
+    static let adminOnly = SecurityObject(
+        admins: Principals(roles: ["_admin"]), members: Principals(roles: ["_admin"]),
+        json: ["members": ["roles": ["_admin"]], "admins": ["roles": ["_admin"]]])
+
+    init(admins: Principals, members: Principals, json: JSONValue) {
+        self.admins = admins
+        self.members = members
+        self.json = json
+    }
+
+    /// Parses and validates a `_security` body.
+    /// - Throws: ``HTTPFailure`` `400 bad_request` when `admins`/`members` or their `names`/`roles` have the
+    ///   wrong shape.
+    init(json: JSONValue) throws {
+        guard case .object(let object) = json else { throw HTTPFailure.badRequest("Security object must be a JSON object") }
+        self.json = json
+        admins = try Self.principals(object["admins"], side: "admins")
+        members = try Self.principals(object["members"], side: "members")
+    }
+
+    private static func principals(_ value: JSONValue?, side: String) throws -> Principals {
+        guard let value, value != .null else { return Principals() }
+        guard case .object(let object) = value else { throw HTTPFailure.badRequest("\(side) must be a JSON object") }
+        func strings(_ key: String) throws -> [String] {
+            guard let list = object[key], list != .null else { return [] }
+            guard let array = list.arrayValue, let strings = Optional(array.compactMap(\.stringValue)),
+                strings.count == array.count
+            else {
+                throw HTTPFailure.badRequest("\(side).\(key) must be a JSON list of strings")
+            }
+            return strings
+        }
+        return Principals(names: try strings("names"), roles: try strings("roles"))
+    }
+
+    /// Whether `user` administers the database.
+    func isAdmin(_ user: UserContext) -> Bool {
+        user.isServerAdmin || admins.includes(user)
+    }
+
+    /// Whether `user` may read and write documents.
+    func isMember(_ user: UserContext) -> Bool {
+        guard user.isAuthenticated else { return false }
+        if isAdmin(user) || members.isEmpty { return true }
+        return members.includes(user)
+    }
+}

@@ -1,0 +1,54 @@
+internal import Crypto
+internal import Foundation
+
+/// CouchDB's `AuthSession` cookie: `base64url("name:HEXTIME:" + HMAC)`, signed with the server secret and
+/// the user's password salt, so a password change ends the user's sessions.
+///
+/// CouchDB signs with HMAC-SHA1; this server uses HMAC-SHA256. Cookies are opaque to clients, so only a
+/// cookie minted by CouchDB itself would not verify here, which no client expects anyway.
+struct SessionCookie: Sendable {
+    /// The server secret.
+    var secret: [UInt8]
+
+    /// A cookie value for `name`, issued at `time` (seconds since 1970).
+    func make(name: String, salt: String, time: Int) -> String {
+        let payload = "\(name):\(String(time, radix: 16, uppercase: true))"
+        let mac = signature(payload, salt: salt)
+        return Self.base64URL(Array(payload.utf8) + [UInt8(ascii: ":")] + mac)
+    }
+
+    /// The name and issue time in a cookie value, before the signature is checked.
+    static func parse(_ value: String) -> (name: String, time: Int, payload: String, mac: [UInt8])? {
+        guard let bytes = decodeBase64URL(value) else { return nil }
+        let colon = UInt8(ascii: ":")
+        guard let first = bytes.firstIndex(of: colon),
+            let second = bytes[(first + 1)...].firstIndex(of: colon)
+        else { return nil }
+        let name = String(decoding: bytes[..<first], as: UTF8.self)
+        let timeText = String(decoding: bytes[(first + 1)..<second], as: UTF8.self)
+        guard let time = Int(timeText, radix: 16) else { return nil }
+        return (name, time, String(decoding: bytes[..<second], as: UTF8.self), Array(bytes[(second + 1)...]))
+    }
+
+    /// Whether `mac` signs `payload` for a user with `salt`, in constant time.
+    func verify(payload: String, mac: [UInt8], salt: String) -> Bool {
+        ConstantTime.equal(signature(payload, salt: salt), mac)
+    }
+
+    private func signature(_ payload: String, salt: String) -> [UInt8] {
+        let key = SymmetricKey(data: secret + Array(salt.utf8))
+        return Array(HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: key))
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeBase64URL(_ text: String) -> [UInt8]? {
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while standard.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map { Array($0) }
+    }
+}

@@ -1,0 +1,99 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+/// The access a route needs on its database.
+enum Access {
+    /// Read and write documents: a member (or admin) of the database.
+    case member
+    /// Change the database's design or security: a database admin.
+    case admin
+}
+
+extension CouchEndpoint {
+    /// Dispatches a request by its path, exactly as CouchDB lays out its URLs.
+    func route(_ request: CouchRequest) async throws -> Response {
+        let segments = request.segments
+        guard let first = segments.first else { return try root(request) }
+        switch first {
+        case "_up": return try up(request)
+        case "_session": return try await session(request)
+        default: break
+        }
+        // Everything else needs a logged-in user, like CouchDB with `require_valid_user = true`.
+        guard request.user.isAuthenticated else {
+            var failure = HTTPFailure.unauthorized("Authentication required.")
+            failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
+            throw failure
+        }
+        switch first {
+        case "_all_dbs": return try allDatabases(request)
+        case "_uuids": return try uuids(request)
+        default: break
+        }
+        if first.hasPrefix("_"), !DatabaseRegistry.systemDatabases.contains(first) {
+            throw HTTPFailure.badRequest("Unknown server endpoint: \(first)")
+        }
+        guard segments.count > 1 else { return try await database(request, name: first) }
+        let second = segments[1]
+        let rest = Array(segments.dropFirst(2))
+        switch second {
+        case "_all_docs": return try await allDocs(request, database: first)
+        case "_design_docs": return try await allDocs(request, database: first, designOnly: true)
+        case "_changes": return try await changes(request, database: first)
+        case "_bulk_docs": return try await bulkDocs(request, database: first)
+        case "_bulk_get": return try await bulkGet(request, database: first)
+        case "_revs_diff": return try await revsDiff(request, database: first)
+        case "_ensure_full_commit": return try await ensureFullCommit(request, database: first)
+        case "_compact": return try await compact(request, database: first)
+        case "_security": return try await security(request, database: first)
+        case "_revs_limit": return try await revsLimit(request, database: first)
+        case "_find": return try await find(request, database: first)
+        case "_explain": return try await explain(request, database: first)
+        case "_index": return try await index(request, database: first, path: rest)
+        case "_design", "_local":
+            guard let name = rest.first else { throw HTTPFailure.notFound() }
+            let id = second + "/" + name
+            if rest.count == 1 { return try await document(request, database: first, id: id) }
+            return try await attachment(request, database: first, id: id, name: rest.dropFirst().joined(separator: "/"))
+        default:
+            if second.hasPrefix("_"), !second.hasPrefix("_design/"), !second.hasPrefix("_local/") {
+                throw HTTPFailure.badRequest("Only reserved document ids may start with underscore.")
+            }
+            if rest.isEmpty { return try await document(request, database: first, id: second) }
+            return try await attachment(request, database: first, id: second, name: rest.joined(separator: "/"))
+        }
+    }
+
+    /// The store of `name` once `user` may use it with `access`.
+    /// - Throws: ``HTTPFailure`` `404` for an unknown database, `401`/`403` as CouchDB.
+    func authorizedStore(_ name: String, for user: UserContext, access: Access) async throws -> DocumentStore {
+        let store = try registry.store(name)
+        if user.isServerAdmin { return store }
+        // `_users` holds password hashes: only server admins use it directly (users reach their own
+        // document through ``ownUserDocument(_:id:)``).
+        if name == UsersDatabase.name { throw HTTPFailure.forbidden("Only admins can access _users.") }
+        let security = try await securityObject(of: store)
+        switch access {
+        case .member:
+            guard security.isMember(user) else { throw HTTPFailure.forbidden("You are not allowed to access this db.") }
+        case .admin:
+            guard security.isAdmin(user) else { throw HTTPFailure.unauthorized("You are not a db or server admin.") }
+        }
+        return store
+    }
+
+    /// The database's security object, or CouchDB 3's admin-only default.
+    func securityObject(of store: DocumentStore) async throws -> SecurityObject {
+        guard let stored = try await store.securityObject() else { return .adminOnly }
+        return (try? SecurityObject(json: stored)) ?? .adminOnly
+    }
+
+    /// Requires a server admin.
+    func requireServerAdmin(_ user: UserContext) throws {
+        guard user.isServerAdmin else { throw HTTPFailure.unauthorized("You are not a server admin.") }
+    }
+
+    /// Rejects a method the route does not serve.
+    func unsupported(_ allowed: String) -> HTTPFailure { .methodNotAllowed(allowed) }
+}

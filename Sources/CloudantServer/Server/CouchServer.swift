@@ -1,0 +1,153 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+internal import Logging
+internal import NIOCore
+public import ServiceLifecycle
+
+/// A CouchDB-compatible HTTP server for the stores in a folder: one database per store, opened on first
+/// use. CouchDB's and PouchDB's replicators, curl and other CouchDB tools can use it as a CouchDB.
+///
+/// It is a `Service`: run it in a `ServiceGroup` for graceful shutdown on SIGTERM, or call ``run()`` in a
+/// task and cancel the task to stop.
+///
+/// ```swift
+/// let server = try CouchServer(configuration: ServerConfiguration(
+///     port: 0, directory: StoreDirectory(path: "cloudant-data"),
+///     admin: ServerAdmin(name: "admin", password: "secret")))
+/// let running = Task { try await server.run() }
+/// let port = try await server.port()        // the free port picked for port 0
+/// // … curl http://admin:secret@127.0.0.1:\(port)/_all_dbs …
+/// running.cancel()
+/// ```
+public final class CouchServer: Service, Sendable {
+    /// The configuration the server was created with.
+    public let configuration: ServerConfiguration
+    private let endpoint: CouchEndpoint
+    private let binding = Locked<Binding>(Binding())
+
+    private struct Binding {
+        var port: Int?
+        var failure: (any Error)?
+        var waiters: [CheckedContinuation<Int, any Error>] = []
+        var group: ServiceGroup?
+        var stopRequested = false
+    }
+
+    /// Prepares a server: checks the configuration, reads (or creates) the server identity in the data
+    /// folder, opens `_users` and hashes the admin password. Nothing listens until ``run()``.
+    /// - Throws: ``ServerError`` `.adminRequired` when binding a non-loopback address with no admin,
+    ///   `.dataFolderUnusable` when the data folder cannot be written.
+    public init(configuration: ServerConfiguration) throws {
+        guard configuration.admin != nil || configuration.isLoopback else {
+            throw ServerError(
+                .adminRequired,
+                "Refusing to listen on \(configuration.host) without an admin: anyone who can reach it could read and "
+                    + "change every database. Configure an admin (--admin USER:PASSWORD or the CLOUDANT_ADMIN "
+                    + "environment variable), or bind 127.0.0.1.",
+                host: configuration.host)
+        }
+        self.configuration = configuration
+        endpoint = try CouchEndpoint(configuration: configuration)
+    }
+
+    /// The server's stable identity (`GET /` `uuid`).
+    public var uuid: String { endpoint.identity.uuid }
+
+    /// Serves requests until the task is cancelled or a graceful shutdown is requested.
+    /// - Throws: ``ServerError`` `.bindFailed` when the address cannot be bound.
+    public func run() async throws {
+        var logger = Logger(label: "CloudantServer")
+        logger.logLevel = .error
+        let application = Application(
+            responder: CouchResponder(endpoint: endpoint),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "CouchDB/\(CouchEndpoint.couchDBVersion) (OTFCloudantStore \(CloudantVersion.current))"),
+            onServerRunning: { [binding, configuration] channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                let waiters = binding.withLock { state in
+                    state.port = port
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+                for waiter in waiters { waiter.resume(returning: port) }
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        let stopRequested = binding.withLock { state in
+            state.group = group
+            return state.stopRequested
+        }
+        if stopRequested { return }
+        do {
+            try await group.run()
+        } catch {
+            let failure = ServerError(
+                .bindFailed, "Could not serve on \(configuration.host):\(configuration.port); is the port in use?",
+                host: configuration.host, underlying: error)
+            let waiters = binding.withLock { state in
+                state.failure = failure
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(throwing: failure) }
+            throw failure
+        }
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish, and makes ``run()`` return.
+    public func shutdown() async {
+        let group = binding.withLock { state in
+            state.stopRequested = true
+            return state.group
+        }
+        await group?.triggerGracefulShutdown()
+    }
+
+    /// The port the server listens on, once it does (the picked port when configured with port 0).
+    /// - Throws: ``ServerError`` `.bindFailed` when the server could not start.
+    public func port() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<Int, any Error>? = binding.withLock { state in
+                if let port = state.port { return .success(port) }
+                if let failure = state.failure { return .failure(failure) }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    /// The server's base URL, such as `http://127.0.0.1:5984`, once it listens.
+    public func url() async throws -> String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(try await port())"
+    }
+}
+
+/// Hands every request to the endpoint; all routing is CouchDB's, not Hummingbird's router, because
+/// CouchDB paths carry ids with `/` (`_design/x`, `_local/x`) and percent-encoded database names.
+struct CouchResponder: HTTPResponder {
+    let endpoint: CouchEndpoint
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        await endpoint.respond(to: request)
+    }
+}
+
+extension CouchServer {
+    /// Runs the server until SIGTERM or SIGINT, then shuts down gracefully (in-flight requests finish).
+    ///
+    /// `onListening` runs once with the base URL when the server accepts connections.
+    public func runUntilTerminated(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [self], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "CloudantServer")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask { onListening(try await self.url()) }
+            try await tasks.waitForAll()
+        }
+    }
+}

@@ -1,0 +1,74 @@
+public import CloudantStore
+
+/// How a ``CouchServer`` listens, who may use it and how much it accepts.
+///
+/// ```swift
+/// let configuration = ServerConfiguration(
+///     host: "127.0.0.1", port: 5984, directory: StoreDirectory(path: "cloudant-data"),
+///     admin: ServerAdmin(name: "admin", password: "secret"))
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: `127.0.0.1` (the default) keeps the server on this machine.
+    public var host: String
+    /// The TCP port; `0` picks a free port, which ``CouchServer/port()`` then reports.
+    public var port: Int
+    /// The folder whose stores the server serves, one database per SQLite file.
+    public var directory: StoreDirectory
+    /// The server admin. Without one the server runs in "admin party" mode, which it allows only on a
+    /// loopback address (see ``ServerError/Code/adminRequired``).
+    public var admin: ServerAdmin?
+    /// The largest request body accepted, in bytes; a larger one is answered `413 too_large`.
+    public var maxRequestBodySize: Int
+    /// How long an `AuthSession` cookie stays valid, in seconds (CouchDB's `[chttpd_auth] timeout`).
+    public var sessionTimeout: Int
+    /// PBKDF2 iterations for new `_users` password hashes (CouchDB 3.5's default is 600 000).
+    public var passwordIterations: Int
+    /// The server's stable identity (`GET /` `uuid`); `nil` reads or creates one in the data folder.
+    public var uuid: String?
+
+    /// Creates a configuration with CouchDB's defaults where CouchDB has one.
+    public init(
+        host: String = "127.0.0.1", port: Int = 5984, directory: StoreDirectory = StoreDirectory(),
+        admin: ServerAdmin? = nil, maxRequestBodySize: Int = 64 * 1024 * 1024, sessionTimeout: Int = 600,
+        passwordIterations: Int = 600_000, uuid: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.directory = directory
+        self.admin = admin
+        self.maxRequestBodySize = maxRequestBodySize
+        self.sessionTimeout = sessionTimeout
+        self.passwordIterations = passwordIterations
+        self.uuid = uuid
+    }
+
+    /// Whether ``host`` only accepts connections from this machine.
+    public var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// The server admin, as CouchDB's `[admins]` section: a name and a password, kept only as a PBKDF2 hash.
+public struct ServerAdmin: Sendable {
+    /// The admin's user name.
+    public var name: String
+    /// The admin's password (hashed when the server starts, never written anywhere).
+    public var password: String
+
+    /// Creates an admin.
+    public init(name: String, password: String) {
+        self.name = name
+        self.password = password
+    }
+
+    /// Parses `USER:PASSWORD` (the password may contain `:`).
+    /// - Throws: ``ServerError`` `.invalidAdmin` when there is no `:` or a part is empty.
+    public init(parsing text: String) throws(ServerError) {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
+            text.index(after: colon) != text.endIndex
+        else {
+            throw ServerError(.invalidAdmin, "Give the admin as USER:PASSWORD, both non-empty.")
+        }
+        self.init(name: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
+    }
+}

@@ -1,0 +1,159 @@
+import CloudantCareModule
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+/// carekit-anchors §4: CareKit's query fields, run on the plugin's indexes.
+@Suite("Care queries")
+struct CareQueryTests {
+    /// Two plans (one for each patient), two tasks on the first plan, one on the second.
+    private func seeded() async throws -> CareFixture {
+        let fixture = try CareFixture()
+        var jane = Patient(id: "jane", name: PersonNameComponents(), uuid: testUUID(1), effectiveDate: fixture.clock.now)
+        jane.remoteID = "remote-jane"
+        try await fixture.care.add([jane])
+        var diabetes = fixture.plan(id: "diabetes", uuid: 10, patientUUID: jane.uuid)
+        diabetes.groupIdentifier = "chronic"
+        diabetes.tags = ["a", "b"]
+        var asthma = fixture.plan(id: "asthma", uuid: 11)
+        asthma.tags = ["c"]
+        try await fixture.care.add([diabetes, asthma])
+        let start = try fixture.utc.date(2024, 1, 1, 8)
+        try await fixture.care.add([
+            try fixture.dailyTask(id: "meds", uuid: 20, start: start, carePlanUUID: diabetes.uuid),
+            try fixture.dailyTask(id: "walk", uuid: 21, start: start, carePlanUUID: diabetes.uuid),
+            try fixture.dailyTask(id: "inhaler", uuid: 22, start: start, carePlanUUID: asthma.uuid),
+        ])
+        return fixture
+    }
+
+    @Test func idsUUIDsRemoteIDsGroupsAndTagsFilter() async throws {
+        let fixture = try await seeded()
+        var query = CareQuery()
+        query.ids = ["asthma"]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["asthma"])
+        query = CareQuery()
+        query.uuids = [testUUID(10)]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
+        query = CareQuery()
+        query.groupIdentifiers = [nil]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["asthma"])
+        query = CareQuery()
+        query.tags = ["b", "z"]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
+        query = CareQuery()
+        query.remoteIDs = ["remote-jane"]
+        #expect(try await fixture.care.fetch(Patient.self, query: query).map(\.id) == ["jane"])
+    }
+
+    @Test func relationsMatchByIDUUIDAndRemoteID() async throws {
+        let fixture = try await seeded()
+        var query = CareQuery()
+        query.carePlanIDs = ["diabetes"]
+        query.sort = [CareSort(.title)]
+        #expect(try await fixture.care.fetch(CareTask.self, query: query).map(\.id) == ["meds", "walk"])
+        query = CareQuery()
+        query.carePlanUUIDs = [testUUID(11)]
+        #expect(try await fixture.care.fetch(CareTask.self, query: query).map(\.id) == ["inhaler"])
+        query = CareQuery()
+        query.patientRemoteIDs = ["remote-jane"]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
+    }
+
+    @Test func aRelationTheKindLacksIsAnInvalidValue() async throws {
+        let fixture = try await seeded()
+        var query = CareQuery()
+        query.taskIDs = ["meds"]
+        let error = await #expect(throws: CloudantError.self) { try await fixture.care.fetch(CarePlan.self, query: query) }
+        #expect(error?.code == .invalidValue)
+    }
+
+    @Test func sortLimitAndOffsetApplyToTheVersionsInEffect() async throws {
+        let fixture = try await seeded()
+        var query = CareQuery(dateInterval: DateInterval(start: try fixture.utc.date(2024, 1, 2), duration: 86_399))
+        query.sort = [CareSort(.title, ascending: false)]
+        query.offset = 1
+        query.limit = 1
+        #expect(try await fixture.care.fetch(CareTask.self, query: query).map(\.id) == ["meds"])
+    }
+
+    @Test func aDateIntervalReturnsTheVersionInEffectAndNoIntervalReturnsEveryVersion() async throws {
+        let fixture = try await seeded()
+        let utc = fixture.utc
+        var plan = try await fixture.care.fetch(CarePlan.self, query: CareQuery(id: "asthma"))[0]
+        plan.title = "Asthma v2"
+        plan.effectiveDate = try utc.date(2024, 2, 1)
+        fixture.clock.set(try utc.date(2024, 1, 15))
+        try await fixture.care.update([plan])
+        let january = CareQuery(for: try utc.date(2024, 1, 20), calendar: utc.calendar)
+        let february = CareQuery(for: try utc.date(2024, 2, 2), calendar: utc.calendar)
+        var queryJan = january
+        queryJan.ids = ["asthma"]
+        var queryFeb = february
+        queryFeb.ids = ["asthma"]
+        #expect(try await fixture.care.fetch(CarePlan.self, query: queryJan).map(\.title) == ["Asthma"])
+        #expect(try await fixture.care.fetch(CarePlan.self, query: queryFeb).map(\.title) == ["Asthma v2"])
+        #expect(try await fixture.care.fetch(CarePlan.self, query: CareQuery(id: "asthma")).count == 2)
+    }
+
+    @Test func outcomesAreFilteredByEventDateNotCreationDate() async throws {
+        let fixture = try await seeded()
+        let utc = fixture.utc
+        // Recorded on Jan 20 for the events of Jan 3 and Jan 4.
+        fixture.clock.set(try utc.date(2024, 1, 20))
+        try await fixture.care.add([
+            try fixture.outcome(task: testUUID(20), occurrence: 2, uuid: 30),
+            try fixture.outcome(task: testUUID(20), occurrence: 3, uuid: 31),
+        ])
+        let jan3 = CareQuery(for: try utc.date(2024, 1, 3), calendar: utc.calendar)
+        #expect(try await fixture.care.fetch(Outcome.self, query: jan3).map(\.uuid) == [testUUID(30)])
+        let jan20 = CareQuery(for: try utc.date(2024, 1, 20), calendar: utc.calendar)
+        #expect(try await fixture.care.fetch(Outcome.self, query: jan20).isEmpty)
+        var byTask = CareQuery()
+        byTask.taskIDs = ["meds"]
+        #expect(try await fixture.care.fetch(Outcome.self, query: byTask).count == 2)
+    }
+
+    @Test func anEventQueryReturnsOnlyAnOutcomesNewestLiveVersion() async throws {
+        // CareKit #558/#565: a date query returned several versions of one outcome.
+        let fixture = try await seeded()
+        let utc = fixture.utc
+        let first = try await fixture.care.add([try fixture.outcome(task: testUUID(20), occurrence: 2, uuid: 30)])[0]
+        var edited = first
+        edited.values = [OutcomeValue(.integer(5), createdDate: fixture.clock.now)]
+        let second = try await fixture.care.update([edited])[0]
+        let jan3 = CareQuery(for: try utc.date(2024, 1, 3), calendar: utc.calendar)
+        #expect(try await fixture.care.fetch(Outcome.self, query: jan3).map(\.uuid) == [second.uuid])
+        try await fixture.care.delete([second])
+        #expect(try await fixture.care.fetch(Outcome.self, query: jan3).isEmpty)
+    }
+
+    @Test func everyQueryShapeRunsOnACareIndexNotAllDocs() async throws {
+        let fixture = try await seeded()
+        let utc = fixture.utc
+        var byID = CareQuery()
+        byID.ids = ["meds"]
+        var byUUID = CareQuery()
+        byUUID.uuids = [testUUID(20)]
+        var byPlan = CareQuery()
+        byPlan.carePlanUUIDs = [testUUID(10)]
+        var byTag = CareQuery()
+        byTag.tags = ["a"]
+        let day = CareQuery(for: try utc.date(2024, 1, 3), calendar: utc.calendar)
+        let requests = [
+            try await fixture.care.findRequest(CareTask.self, query: byID),
+            try await fixture.care.findRequest(CareTask.self, query: byUUID),
+            try await fixture.care.findRequest(CareTask.self, query: byPlan),
+            try await fixture.care.findRequest(CareTask.self, query: day),
+            try await fixture.care.findRequest(Outcome.self, query: day),
+            try await fixture.care.findRequest(CarePlan.self, query: byTag),
+        ]
+        for optional in requests {
+            let request = try #require(optional)
+            let plan = try await fixture.documents.explain(request)
+            let name = plan["index"]?["name"]?.stringValue
+            #expect(name?.hasPrefix("care-") == true, "\(request.selector.json) used \(name ?? "nil")")
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import CloudantCareModule
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+/// Versioned writes on a real store: carekit-anchors §2 rules 1–3, 5 and 6.
+@Suite("Care store writes")
+struct CareStoreWriteTests {
+    @Test func theStoreCreatesEveryDeclaredCareIndexWhenItOpens() async throws {
+        let fixture = try CareFixture()
+        let names = Set(try await fixture.documents.indexes().map(\.name))
+        #expect(names.isSuperset(of: ["care-id", "care-uuid", "care-effective-date", "care-task-uuid", "care-event-start"]))
+    }
+
+    @Test func eachVersionIsItsOwnDocumentKeyedByItsUUID() async throws {
+        let fixture = try CareFixture()
+        let plan = fixture.plan(id: "diabetes", uuid: 1)
+        try await fixture.care.add([plan])
+        var edited = plan
+        edited.title = "Diabetes (revised)"
+        let updated = try await fixture.care.update([edited])[0]
+        let first = try await fixture.documents.document(id: testUUID(1).uuidString)
+        let second = try await fixture.documents.document(id: updated.uuid.uuidString)
+        #expect(first["entityType"] == "carePlan")
+        #expect(first["title"] == "Diabetes")
+        #expect(second["title"] == "Diabetes (revised)")
+        #expect(updated.previousVersionUUIDs == [testUUID(1)])
+        #expect(updated.updatedDate == fixture.clock.now)
+    }
+
+    @Test func addingAnIDTwiceIsADuplicateVersion() async throws {
+        let fixture = try CareFixture()
+        try await fixture.care.add([fixture.plan(id: "p", uuid: 1)])
+        let error = await #expect(throws: CloudantError.self) {
+            try await fixture.care.add([fixture.plan(id: "p", uuid: 2)])
+        }
+        #expect(error?.code == .duplicateVersion)
+    }
+
+    @Test func addingAUUIDAnotherObjectHasIsADuplicateVersion() async throws {
+        let fixture = try CareFixture()
+        try await fixture.care.add([fixture.plan(id: "p", uuid: 1)])
+        let error = await #expect(throws: CloudantError.self) {
+            try await fixture.care.add([fixture.plan(id: "q", uuid: 1)])
+        }
+        #expect(error?.code == .duplicateVersion)
+    }
+
+    @Test func aDeletedObjectCannotBeUpdated() async throws {
+        let fixture = try CareFixture()
+        let plan = try await fixture.care.add([fixture.plan(id: "p", uuid: 1)])[0]
+        try await fixture.care.delete([plan])
+        let error = await #expect(throws: CloudantError.self) { try await fixture.care.update([plan]) }
+        #expect(error?.code == .entityDeleted)
+        #expect(try await fixture.care.fetch(CarePlan.self, query: CareQuery(dateInterval: DateInterval(start: fixture.clock.now, duration: 60))).isEmpty)
+    }
+
+    @Test func importingAHistoryKeepsItsUUIDsAndIsIdempotent() async throws {
+        let fixture = try CareFixture()
+        var first = fixture.plan(id: "p", uuid: 1)
+        var second = first
+        second.uuid = testUUID(2)
+        second.previousVersionUUIDs = [testUUID(1)]
+        second.title = "Second"
+        first.nextVersionUUIDs = [testUUID(2)]
+        #expect(try await fixture.care.importVersions([first, second]).count == 2)
+        #expect(try await fixture.care.importVersions([first, second]).isEmpty)
+        let history = try await fixture.care.history(CarePlan.self, ids: ["p"])
+        #expect(history.tips(id: "p").map(\.uuid) == [testUUID(2)])
+        #expect(history.version(uuid: testUUID(1))?.nextVersionUUIDs == [testUUID(2)])
+    }
+
+    @Test func anOutcomeForAMissingTaskIsOrphaned() async throws {
+        let fixture = try CareFixture()
+        let error = await #expect(throws: CloudantError.self) {
+            try await fixture.care.add([try fixture.outcome(task: testUUID(99), occurrence: 0, uuid: 5)])
+        }
+        #expect(error?.code == .orphanedOutcome)
+    }
+
+    @Test func aSecondOutcomeForOneEventIsADuplicateOutcome() async throws {
+        let fixture = try CareFixture()
+        let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))
+        try await fixture.care.add([task])
+        try await fixture.care.add([try fixture.outcome(task: task.uuid, occurrence: 2, uuid: 5)])
+        let error = await #expect(throws: CloudantError.self) {
+            try await fixture.care.add([try fixture.outcome(task: task.uuid, occurrence: 2, uuid: 6)])
+        }
+        #expect(error?.code == .duplicateOutcome)
+    }
+
+    @Test func aTaskUpdateThatWouldHideAnOutcomeIsRejectedAndALaterOneSucceeds() async throws {
+        // carekit-anchors §2 rule 7: the meds example.
+        let fixture = try CareFixture()
+        let utc = fixture.utc
+        let task = try fixture.dailyTask(id: "meds", uuid: 1, start: utc.date(2024, 1, 1, 8))
+        try await fixture.care.add([task])
+        try await fixture.care.add([try fixture.outcome(task: task.uuid, occurrence: 9, uuid: 5)])  // Jan 10 08:00
+        var evening = task
+        evening.schedule = try Schedule.dailyAtTime(
+            hour: 20, minutes: 0, start: utc.date(2024, 1, 10), end: nil, text: nil, calendar: utc.calendar)
+        evening.effectiveDate = try utc.date(2024, 1, 10)
+        let error = await #expect(throws: CloudantError.self) { try await fixture.care.update([evening]) }
+        #expect(error?.code == .updateWouldHideOutcomes)
+        evening.effectiveDate = try utc.date(2024, 1, 11)
+        let stored = try await fixture.care.update([evening])
+        #expect(stored[0].previousVersionUUIDs == [task.uuid])
+    }
+
+    @Test func outcomesStoreTheirEventStartAndEnd() async throws {
+        let fixture = try CareFixture()
+        let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))
+        try await fixture.care.add([task])
+        try await fixture.care.add([try fixture.outcome(task: task.uuid, occurrence: 2, uuid: 5)])
+        let document = try await fixture.documents.document(id: testUUID(5).uuidString)
+        #expect(document["startDate"] == "2024-01-03T08:00:00.000Z")
+        #expect(document["endDate"] == "2024-01-03T09:00:00.000Z")
+    }
+}

@@ -1,0 +1,154 @@
+import CloudantCore
+import CloudantHealthModule
+import CloudantStore
+import Foundation
+import Testing
+
+@Suite("Apple Health export import")
+struct AppleHealthImporterTests {
+    private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
+
+    private func counts(_ value: JSONValue?) -> [String: Int] {
+        (value?.objectValue?.members ?? []).reduce(into: [:]) { $0[$1.key] = int($1.value) }
+    }
+
+    @Test func importsExactlyTheGeneratorsExpectedCounts() async throws {
+        let export = try GeneratedExport.make(records: 3000, seed: 3, extra: ["--route-points", "6", "--cda-entries", "4"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let report = try await AppleHealthImporter(store: harness.store, batchSize: 500).importExport(at: export.root)
+        let expected = export.expected
+        #expect(report.recordsRead == int(expected["records_total"]))
+        #expect(report.samplesByType == counts(expected["records_by_type"]))
+        #expect(report.correlationsByType == counts(expected["correlations_by_type"]))
+        #expect(report.correlationMemberRecords == int(expected["correlation_member_records"]))
+        #expect(report.workoutsByType == counts(expected["workouts_by_type"]))
+        #expect(report.workoutRoutes == int(expected["workout_routes"]))
+        #expect(report.routePoints == int(expected["gpx_points"]))
+        #expect(report.metadataEntries == int(expected["metadata_entries"]))
+        #expect(report.heartbeatEntries == int(expected["hrv_instantaneous_bpm"]))
+        #expect(report.cdaDocuments == 1)
+        #expect(report.skippedByReason["activity summaries have no entity kind yet"] == int(expected["activity_summaries"]))
+        let clinical = counts(expected["clinical_records_by_type"]).values.reduce(0, +)
+        #expect(report.skippedByReason.filter { $0.key.hasPrefix("FHIR") }.values.reduce(0, +) == clinical)
+        #expect(report.documentsAlreadyStored == 0)
+        #expect(report.futureDatedSamples == 0)
+        #expect(report.exportDate != nil)
+
+        // What the store holds matches, family by family, type by type.
+        let quantities = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
+        let categories = try await harness.store.collection(healthKitSampleType: .category).getSamples()
+        let byType = (quantities + categories).reduce(into: [String: Int]()) { $0[$1.typeIdentifier, default: 0] += 1 }
+        #expect(byType == counts(expected["records_by_type"]))
+        let workouts = try await harness.store.get(WorkoutSample.self)
+        #expect(workouts.count == counts(expected["workouts_by_type"]).values.reduce(0, +))
+        #expect(workouts.allSatisfy { $0.startUTCOffset == -7 * 3600 || $0.startUTCOffset == -8 * 3600 })
+        #expect(workouts.allSatisfy { !$0.statistics.isEmpty && $0.totalEnergyBurned != nil })
+        let routes = try await harness.store.get(WorkoutRouteSample.self)
+        #expect(routes.reduce(0) { $0 + $1.locations.count } == int(expected["gpx_points"]))
+        let cda = try await harness.store.get(CDADocumentSample.self)
+        #expect(cda.first?.document.title == expected["export_cda_xml"]?["title"]?.stringValue)
+        #expect(report.documentsWritten == report.recordsRead + clinicalFreeDocuments(report))
+    }
+
+    /// Documents an import writes besides top-level records: correlations, workouts, routes and the CDA.
+    private func clinicalFreeDocuments(_ report: HealthImportReport) -> Int {
+        report.correlationsByType.values.reduce(0, +) + report.workoutsByType.values.reduce(0, +) + report.workoutRoutes
+            + report.cdaDocuments
+    }
+
+    @Test func reimportingTheSameExportWritesNothing() async throws {
+        let export = try GeneratedExport.make(records: 800, seed: 4, extra: ["--route-points", "3"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let importer = AppleHealthImporter(store: harness.store, batchSize: 250)
+        let first = try await importer.importExport(at: export.exportFolder)
+        let second = try await importer.importExport(at: export.exportFolder)
+        #expect(first.documentsWritten > 0)
+        #expect(second.documentsWritten == 0)
+        #expect(second.documentsAlreadyStored == first.documentsWritten)
+        #expect(try await harness.store.collection(healthKitSampleType: .quantity).getSamples().count
+            == first.samplesByType.filter { $0.key.hasPrefix("HKQuantity") }.values.reduce(0, +))
+    }
+
+    @Test func everyGeneratorQuirkIsToleratedAndReported() async throws {
+        let quirks = ["dtd-ios16", "vt-char", "cda-trailing-junk", "future-dates", "duplicate-route",
+                      "missing-route-file", "no-me"]
+        let export = try GeneratedExport.make(
+            records: 3000, seed: 2, extra: ["--route-points", "4"] + quirks.flatMap { ["--quirk", $0] })
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let report = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
+        #expect(report.recordsRead == int(export.expected["records_total"]))
+        #expect(report.samplesByType == counts(export.expected["records_by_type"]))
+        #expect(report.workoutRoutes == int(export.expected["workout_routes"]))
+        #expect(report.replacedControlCharacters > 0)
+        #expect(report.repairedDTDDeclarations == 1)
+        #expect(report.futureDatedSamples > 0)
+        #expect(report.skippedByReason["missing route file (route stored without locations)"] == 1)
+        #expect(report.parserDiagnostics.contains { $0.hasPrefix("export_cda.xml") })
+        #expect(report.cdaDocuments == 1)
+        let lifesum = try await harness.store.collection(healthKitSampleType: .correlation).getSamples()
+            .compactMap { sample -> String? in
+                if case .correlation(let correlation) = sample { return correlation.source?.name } else { return nil }
+            }
+        #expect(lifesum.contains("Life sum"))
+    }
+
+    @Test func oldDateFormatKeepsEachRecordsOffset() async throws {
+        let export = try GeneratedExport.make(records: 300, seed: 5, extra: ["--quirk", "old-date-format", "--no-routes"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let report = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
+        #expect(report.recordsRead == int(export.expected["records_total"]))
+        #expect(report.skippedByReason.keys.allSatisfy { !$0.contains("unreadable") })
+        let offsets = Set(try await harness.store.get(QuantitySample.self).compactMap(\.startUTCOffset))
+        #expect(offsets == [-8 * 3600, -7 * 3600])
+    }
+
+    @Test func aFolderWithoutAnExportIsATypedError() async throws {
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let error = await #expect(throws: CloudantError.self) {
+            try await AppleHealthImporter(store: harness.store).importExport(at: empty)
+        }
+        #expect(error?.code == .invalidHealthExport)
+    }
+}
+
+@Suite("Apple Health export.zip import")
+struct AppleHealthZipImportTests {
+    @Test func theZipImportsTheSameAsItsFolder() async throws {
+        let export = try GeneratedExport.make(records: 600, seed: 6, extra: ["--zip", "--route-points", "3"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let zipped = try HealthTestStore(name: "zipped")
+        defer { zipped.remove() }
+        let unzipped = try HealthTestStore(name: "unzipped")
+        defer { unzipped.remove() }
+        let fromZip = try await AppleHealthImporter(store: zipped.store).importExport(at: export.zipFile)
+        let fromFolder = try await AppleHealthImporter(store: unzipped.store).importExport(at: export.exportFolder)
+        #expect(fromZip.documentsWritten == fromFolder.documentsWritten)
+        #expect(fromZip.samplesByType == fromFolder.samplesByType)
+        #expect(fromZip.routePoints == fromFolder.routePoints)
+        #expect(fromZip.recordsRead == export.expected["records_total"]?.numberValue?.int64Value.map(Int.init))
+    }
+
+    @Test func aFileThatIsNotAZipIsATypedError() async throws {
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let bogus = FileManager.default.temporaryDirectory.appendingPathComponent("bogus-\(UUID().uuidString).zip")
+        try Data("not a zip".utf8).write(to: bogus)
+        defer { try? FileManager.default.removeItem(at: bogus) }
+        let error = await #expect(throws: CloudantError.self) {
+            try await AppleHealthImporter(store: harness.store).importExport(at: bogus)
+        }
+        #expect(error?.code == .invalidHealthExport)
+    }
+}

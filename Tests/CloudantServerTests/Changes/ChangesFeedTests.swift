@@ -1,0 +1,104 @@
+import CloudantCore
+import Foundation
+import Testing
+
+@Suite("The _changes feed over HTTP")
+struct ChangesFeedTests {
+    private func seeded(_ server: LiveServer) async throws -> TestClient {
+        let client = server.admin
+        _ = try await client.send("PUT", "/db")
+        _ = try await client.post("/db/_bulk_docs", ["docs": [["_id": "a", "type": "x"], ["_id": "b", "type": "y"]]])
+        return client
+    }
+
+    @Test func theNormalFeedListsEachDocumentOnceWithLastSeqAndPending() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let all = try await client.get("/db/_changes").json
+            #expect(all["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["a", "b"])
+            #expect(all["last_seq"] == 2)
+            #expect(all["pending"] == 0)
+            let page = try await client.get("/db/_changes?limit=1&include_docs=true").json
+            #expect(page["results"]?.arrayValue?.first?["doc"]?["type"] == "x")
+            #expect(page["pending"] == 1)
+            #expect(try await client.get("/db/_changes?since=now").json["results"] == [])
+            #expect(try await client.get("/db/_changes?style=bogus").status == 400)
+        }
+    }
+
+    @Test func longpollWaitsForTheNextWrite() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            async let waiting = client.get("/db/_changes?feed=longpoll&since=2&timeout=5000")
+            try await Task.sleep(for: .milliseconds(200))
+            _ = try await client.put("/db/c", ["type": "z"])
+            let answer = try await waiting.json
+            #expect(answer["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["c"])
+            #expect(answer["last_seq"] == 3)
+        }
+    }
+
+    @Test func longpollAnswersEmptyAfterItsTimeout() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let started = ContinuousClock.now
+            let answer = try await client.get("/db/_changes?feed=longpoll&since=now&timeout=150").json
+            #expect(answer == ["results": [], "last_seq": 2, "pending": 0])
+            #expect(ContinuousClock.now - started >= .milliseconds(140))
+        }
+    }
+
+    @Test func continuousWritesOneLinePerChangeAndEndsAtItsLimit() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let lines = try await client.get("/db/_changes?feed=continuous&limit=2").text.split(separator: "\n")
+            #expect(lines.count == 3)
+            #expect(try JSONValue(parsing: String(lines[2])) == ["last_seq": 2, "pending": 0])
+        }
+    }
+
+    @Test func continuousEndsAfterTimeoutAndStreamsLiveWritesBeforeThat() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            async let feed = client.get("/db/_changes?feed=continuous&since=2&timeout=600")
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await client.put("/db/live", ["type": "z"])
+            let lines = try await feed.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+            #expect(lines.first?["id"] == "live")
+            #expect(lines.last == ["last_seq": 3, "pending": 0])
+        }
+    }
+
+    @Test func heartbeatsAreBlankLines() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let text = try await client.get("/db/_changes?feed=longpoll&since=now&heartbeat=20&timeout=200").text
+            #expect(text.hasPrefix("\n"))
+            #expect(try JSONValue(parsing: text)["results"] == [])
+        }
+    }
+
+    @Test func eventSourceSendsServerSentEvents() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let answer = try await client.get("/db/_changes?feed=eventsource&limit=1")
+            #expect(answer.header("Content-Type") == "text/event-stream")
+            #expect(answer.text.hasPrefix("data: {\"seq\":1"))
+            #expect(answer.text.contains("\nid: 1\n"))
+        }
+    }
+
+    @Test func docIdsAndSelectorFiltersComeFromThePOSTBody() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let ids = try await client.post("/db/_changes?filter=_doc_ids", ["doc_ids": ["b"]]).json
+            #expect(ids["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b"])
+            let byQuery = try await client.get("/db/_changes?filter=_doc_ids&doc_ids=%5B%22a%22%5D").json
+            #expect(byQuery["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["a"])
+            let selected = try await client.post("/db/_changes?filter=_selector", ["selector": ["type": "y"]]).json
+            #expect(selected["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b"])
+            let noSelector = try await client.post("/db/_changes?filter=_selector", [:])
+            #expect(noSelector.json == ["error": "bad_request", "reason": "Selector must be specified in POST payload"])
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import CloudantCore
+import CloudantServer
+import CloudantStore
+import Foundation
+import Testing
+
+@Suite("Server endpoints")
+struct ServerEndpointTests {
+    @Test func welcomeAnswersAnonymouslyWithStableUUIDAndFeatures() async throws {
+        try await withLiveServer { server in
+            let answer = try await server.anonymous.get("/")
+            #expect(answer.status == 200)
+            #expect(answer.json["couchdb"] == "Welcome")
+            #expect(answer.json["version"] == "3.5.1")
+            #expect(answer.json["uuid"]?.stringValue == server.server.uuid)
+            #expect(answer.json["features"]?.arrayValue?.contains("mango") == true)
+            #expect(try await server.anonymous.get("/_up").json["status"] == "ok")
+        }
+    }
+
+    @Test func everythingElseRequiresAuthentication() async throws {
+        try await withLiveServer { server in
+            let answer = try await server.anonymous.get("/_all_dbs")
+            #expect(answer.status == 401)
+            #expect(answer.json == ["error": "unauthorized", "reason": "Authentication required."])
+            let wrong = try await server.client("admin", "wrong").get("/_all_dbs")
+            #expect(wrong.status == 401)
+            #expect(wrong.json["reason"] == "Name or password is incorrect.")
+        }
+    }
+
+    @Test func uuidsHonourCountAndRefuseMoreThanAThousand() async throws {
+        try await withLiveServer { server in
+            let answer = try await server.admin.get("/_uuids?count=3")
+            #expect(answer.json["uuids"]?.arrayValue?.count == 3)
+            #expect(try await server.admin.get("/_uuids?count=1001").status == 400)
+        }
+    }
+
+    @Test func databasesAreCreatedListedDescribedAndDeleted() async throws {
+        try await withLiveServer { server in
+            let created = try await server.admin.send("PUT", "/patients")
+            #expect(created.status == 201)
+            #expect(created.json == ["ok": true])
+            let again = try await server.admin.send("PUT", "/patients")
+            #expect(again.status == 412)
+            #expect(again.json["error"] == "file_exists")
+            #expect(try await server.admin.get("/_all_dbs").json == ["_users", "patients"])
+            let info = try await server.admin.get("/patients").json
+            #expect(info["db_name"] == "patients")
+            #expect(info["doc_count"] == 0)
+            #expect(info["instance_start_time"] == "0")
+            #expect(try await server.admin.send("HEAD", "/patients").status == 200)
+            #expect(try await server.admin.delete("/patients").json == ["ok": true])
+            let gone = try await server.admin.get("/patients")
+            #expect(gone.status == 404)
+            #expect(gone.json == ["error": "not_found", "reason": "Database does not exist."])
+        }
+    }
+
+    @Test(arguments: ["/Caps", "/1abc", "/..%2F..%2Fetc", "/a%20b", "/_nope"])
+    func illegalDatabaseNamesAreRejected(path: String) async throws {
+        try await withLiveServer { server in
+            let answer = try await server.admin.send("PUT", path)
+            #expect(answer.status == 400)
+            #expect(["illegal_database_name", "bad_request"].contains(answer.json["error"]?.stringValue))
+            #expect(!FileManager.default.fileExists(atPath: server.folder + "/../etc.sqlite"))
+        }
+    }
+
+    @Test func aGETOnAnIllegalNameIsNotFoundAsInCouchDB() async throws {
+        try await withLiveServer { server in
+            let answer = try await server.admin.get("/Caps")
+            #expect(answer.status == 404)
+        }
+    }
+
+    @Test func bindingBeyondLoopbackWithoutAnAdminRefusesToStart() throws {
+        let configuration = ServerConfiguration(host: "0.0.0.0", port: 0, admin: nil)
+        #expect {
+            _ = try CouchServer(configuration: configuration)
+        } throws: { error in
+            (error as? ServerError)?.code == .adminRequired
+        }
+    }
+
+    @Test func loopbackWithoutAnAdminIsAnAdminParty() async throws {
+        try await withLiveServer({ $0.admin = nil }) { server in
+            let answer = try await server.anonymous.send("PUT", "/open")
+            #expect(answer.status == 201)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bare, blocking TCP connection to 127.0.0.1: the transport of ``TestClient``, and a way to hang up
+/// half-way through a request. Reads time out after 20 s so a broken server fails a test instead of
+/// hanging it.
+final class RawConnection {
+    private let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            Glibc.close(socket)
+            throw URLError(.cannotConnectToHost)
+        }
+    }
+
+    /// Sends text.
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    /// Sends bytes (ignoring a peer that hung up).
+    func send(_ bytes: [UInt8]) {
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return }
+            sent += written
+        }
+    }
+
+    /// Reads until the peer closes the connection.
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s.
+    func readToEnd() throws -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return received }
+            if count < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
+                return received  // a reset after the response (the server closed first) still leaves it intact
+            }
+            received.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Closes the connection.
+    func close() { Glibc.close(socket) }
+}

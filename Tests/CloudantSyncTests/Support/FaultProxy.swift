@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP proxy on 127.0.0.1 in front of a live server that misbehaves on purpose, with a seeded random
+/// plan: it answers 500 or 429 without forwarding, adds latency, or forwards the request (so the server
+/// applies it) and then drops the connection halfway through the response — the failures a phone on a
+/// train sees.
+final class FaultProxy: Sendable {
+    enum Fault: Sendable { case none, serverError, tooManyRequests, latency, dropResponse }
+
+    struct Counters: Sendable {
+        var forwarded = 0
+        var injected = 0
+    }
+
+    let upstream: String
+    private let state: LockedState
+
+    final class LockedState: @unchecked Sendable {
+        // `lock` protects `random`, `counters` and `enabled`.
+        let lock = NSLock()
+        var random: UInt64
+        var counters = Counters()
+        var enabled = true
+        let faultRate: Double
+
+        init(seed: UInt64, faultRate: Double) {
+            random = seed
+            self.faultRate = faultRate
+        }
+
+        func nextFault() -> Fault {
+            lock.withLock {
+                guard enabled else { return .none }
+                random &+= 0x9E37_79B9_7F4A_7C15
+                var z = random
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                z ^= z >> 31
+                let roll = Double(z % 10_000) / 10_000
+                guard roll < faultRate else {
+                    counters.forwarded += 1
+                    return .none
+                }
+                counters.injected += 1
+                switch z % 4 {
+                case 0: return .serverError
+                case 1: return .tooManyRequests
+                case 2: return .latency
+                default: return .dropResponse
+                }
+            }
+        }
+    }
+
+    private let session: URLSession
+    private let task: Task<Void, any Error>
+    let url: String
+
+    private init(upstream: String, state: LockedState, session: URLSession, task: Task<Void, any Error>, url: String) {
+        self.upstream = upstream
+        self.state = state
+        self.session = session
+        self.task = task
+        self.url = url
+    }
+
+    var counters: Counters { state.lock.withLock { state.counters } }
+
+    /// Turns faults off (to let a final sync finish) or back on.
+    func setFaults(enabled: Bool) { state.lock.withLock { state.enabled = enabled } }
+
+    static func start(upstream: String, seed: UInt64, faultRate: Double) async throws -> FaultProxy {
+        let state = LockedState(seed: seed, faultRate: faultRate)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        let session = URLSession(configuration: configuration)
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "FaultProxy")
+        logger.logLevel = .critical
+        let application = Application(
+            responder: ProxyResponder(upstream: upstream, state: state, session: session),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let task = Task { try await application.runService() }
+        var iterator = portStream.makeAsyncIterator()
+        let port = await iterator.next() ?? 0
+        return FaultProxy(upstream: upstream, state: state, session: session, task: task, url: "http://127.0.0.1:\(port)")
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    struct ProxyResponder: HTTPResponder {
+        let upstream: String
+        let state: LockedState
+        let session: URLSession
+
+        struct Dropped: Error {}
+
+        func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+            let fault = state.nextFault()
+            switch fault {
+            case .serverError:
+                return Self.json(.internalServerError, #"{"error":"unknown_error","reason":"injected by the proxy"}"#)
+            case .tooManyRequests:
+                return Self.json(.tooManyRequests, #"{"error":"too_many_requests","reason":"injected by the proxy"}"#)
+            case .latency:
+                try await Task.sleep(for: .milliseconds(150))
+            case .none, .dropResponse:
+                break
+            }
+            let body = try await request.body.collect(upTo: 64 * 1024 * 1024)
+            guard let target = URL(string: upstream + (request.uri.path) + (request.uri.query.map { "?" + $0 } ?? "")) else {
+                return Self.json(.badGateway, #"{"error":"bad_gateway","reason":"bad upstream URL"}"#)
+            }
+            var forward = URLRequest(url: target)
+            forward.httpMethod = request.method.rawValue
+            for field in request.headers where ![.contentLength, .connection, .transferEncoding].contains(field.name) {
+                forward.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+            }
+            if body.readableBytes > 0 { forward.httpBody = Data(body.readableBytesView) }
+            let (data, response) = try await session.data(for: forward)
+            let http = response as? HTTPURLResponse
+            var headers = HTTPFields()
+            headers[.contentType] = http?.value(forHTTPHeaderField: "Content-Type") ?? "application/json"
+            if let cookie = http?.value(forHTTPHeaderField: "Set-Cookie") { headers[.setCookie] = cookie }
+            let status = HTTPResponse.Status(code: http?.statusCode ?? 502)
+            let buffer = ByteBuffer(bytes: data)
+            if case .dropResponse = fault, data.count > 1 {
+                // The server did the work; the client never hears back.
+                let half = buffer.getSlice(at: 0, length: data.count / 2) ?? buffer
+                return Response(status: status, headers: headers, body: ResponseBody(contentLength: data.count) { writer in
+                    try await writer.write(half)
+                    throw Dropped()
+                })
+            }
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+        }
+
+        static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
+    }
+}
