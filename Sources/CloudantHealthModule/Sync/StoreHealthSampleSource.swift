@@ -38,7 +38,9 @@ public struct StoreHealthSampleSource: HealthSampleSource {
         var idsByFamily: [HealthSampleType: [String]] = [:]
         var order: [String: Int] = [:]
         for (index, change) in page.results.enumerated() {
-            if change.deleted {
+            if change.id.hasPrefix("_design/") {
+                continue
+            } else if change.deleted {
                 deleted.append(change.id)
             } else if case .string(let kind)? = change.doc?["entityType"], let family = HealthSampleType(kindName: kind) {
                 idsByFamily[family, default: []].append(change.id)

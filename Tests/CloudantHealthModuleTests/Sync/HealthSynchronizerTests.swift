@@ -78,6 +78,11 @@ struct HealthSynchronizerTests {
         let stored = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
         #expect(uuids(stored) == uuids(await phone.samples))
         #expect(stored.contains { if case .quantity(let q) = $0 { q.uuid == heartRate(7).sample.uuid && q.value >= 120 } else { false } })
+
+        // A uuid deleted and then saved again comes back.
+        await phone.save([heartRate(2)])
+        #expect(try await sync.synchronize().storeWrites == 1)
+        #expect(try await storedUUIDs(harness.store).contains(heartRate(2).sample.uuid))
     }
 
     @Test func twoRealStoresConvergeBothWaysAndResyncingIsIdempotent() async throws {
