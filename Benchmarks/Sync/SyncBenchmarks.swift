@@ -70,5 +70,44 @@ enum SyncBenchmarks {
         ).run(repetitions: repetitions)
         print("  targets (issue 6, P5): ≤ 5 s between two of our stores; ≤ 15 s from a CouchDB-speed source")
         await server.shutdown()
+        try fresh()
+        if let target { try await phases(source: source, target: target, revisions: revisions) }
+    }
+
+    /// Where a local pull spends its time: each step of the protocol alone, over every document, in the
+    /// replicator's batch sizes (1000 changes per batch, 250 revisions per fetch), one at a time.
+    private static func phases(source: DocumentStore, target: DocumentStore, revisions: [JSONValue]) async throws {
+        func timed(_ name: String, _ body: () async throws -> Void) async throws {
+            let start = ContinuousClock.now
+            try await body()
+            print("    \(name.padding(toLength: 44, withPad: " ", startingAt: 0))\(String(format: "%7.3f s", (ContinuousClock.now - start).seconds))")
+        }
+        print("  one pass of each step of a local pull, alone:")
+        var pages: [[Change]] = []
+        try await timed("changes (style=all_docs, 1000 per page)") {
+            var since: Int64 = 0
+            while true {
+                let page = try await source.changes(ChangesOptions(since: since, limit: 1_000, style: .allDocs))
+                if page.results.isEmpty { break }
+                pages.append(page.results)
+                since = page.lastSeq
+            }
+        }
+        try await timed("revsDiff against an empty target") {
+            for page in pages {
+                _ = try await target.revsDiff(Dictionary(page.map { ($0.id, $0.changes) }, uniquingKeysWith: { first, _ in first }))
+            }
+        }
+        try await timed("bulkGet with histories (250 per request)") {
+            let requests = pages.flatMap { $0 }.map { BulkGetRequest(id: $0.id) }
+            for start in stride(from: 0, to: requests.count, by: 250) {
+                _ = try await source.bulkGet(Array(requests[start..<min(start + 250, requests.count)]))
+            }
+        }
+        try await timed("bulkDocs(newEdits: false), 1000 per batch") {
+            for start in stride(from: 0, to: revisions.count, by: 1_000) {
+                _ = try await target.bulkDocs(Array(revisions[start..<min(start + 1_000, revisions.count)]), newEdits: false)
+            }
+        }
     }
 }

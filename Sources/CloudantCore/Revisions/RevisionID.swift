@@ -39,28 +39,47 @@ public struct RevisionID: Sendable {
     ///   in `revision`, when there is no `-`, the generation is not a non-negative integer, the hash is
     ///   empty, or a 32-character hash is not hexadecimal.
     public init(parsing text: String) throws {
-        let bytes = text.utf8
+        // Replication parses a revision for every row it touches, so this works on the contiguous UTF-8
+        // buffer and allocates only the hash string.
+        var contiguous = text
+        let parsed = contiguous.withUTF8 { Self.parse($0) }
+        switch parsed {
+        case .success(let generation, let hash): self.init(generation: generation, hash: hash)
+        case .failure(let detail): throw Self.invalidFormat(text, detail)
+        }
+    }
+
+    private enum Parsed {
+        case success(Int, String)
+        case failure(String)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed {
         guard let dash = bytes.firstIndex(of: UInt8(ascii: "-")) else {
-            throw Self.invalidFormat(text, "there is no \"-\" between generation and hash.")
+            return .failure("there is no \"-\" between generation and hash.")
         }
-        let digits = bytes[..<dash]
-        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            let generation = Int(String(decoding: digits, as: UTF8.self))
-        else {
-            throw Self.invalidFormat(text, "the generation before the first \"-\" must be a non-negative integer.")
+        var generation = 0
+        var overflow = dash == 0
+        for byte in bytes[..<dash] where !overflow {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { overflow = true; break }
+            let (times10, o1) = generation.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+            generation = sum
+            overflow = o1 || o2
         }
-        let hashBytes = bytes[bytes.index(after: dash)...]
-        guard !hashBytes.isEmpty else {
-            throw Self.invalidFormat(text, "the hash after the \"-\" is empty.")
+        if overflow {
+            return .failure("the generation before the first \"-\" must be a non-negative integer.")
         }
-        if hashBytes.count == 32 {
-            guard hashBytes.allSatisfy(Self.isHexDigit) else {
-                throw Self.invalidFormat(text, "a 32-character revision hash must be hexadecimal.")
-            }
-            self.init(generation: generation, hash: String(decoding: hashBytes.map(Self.lowercased), as: UTF8.self))
-        } else {
-            self.init(generation: generation, hash: String(decoding: hashBytes, as: UTF8.self))
+        let hashBytes = UnsafeBufferPointer(rebasing: bytes[(dash + 1)...])
+        guard !hashBytes.isEmpty else { return .failure("the hash after the \"-\" is empty.") }
+        guard hashBytes.count == 32 else { return .success(generation, String(decoding: hashBytes, as: UTF8.self)) }
+        guard hashBytes.allSatisfy(isHexDigit) else {
+            return .failure("a 32-character revision hash must be hexadecimal.")
         }
+        if !hashBytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }) {
+            return .success(generation, String(decoding: hashBytes, as: UTF8.self))
+        }
+        return .success(generation, String(decoding: hashBytes.map(lowercased), as: UTF8.self))
     }
 
     private static func invalidFormat(_ text: String, _ detail: String) -> CloudantError {

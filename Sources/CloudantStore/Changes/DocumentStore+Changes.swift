@@ -44,7 +44,10 @@ extension DocumentStore {
     }
 
     static func readChanges(_ options: ChangesOptions, in db: Database) throws -> ChangesResult {
-        var sql = "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
+        // Without documents to return or filter, the bodies are not read (NULL in their columns).
+        let needsBodies = options.includeDocs || options.filter != nil
+        let columns = needsBodies ? DocumentRecord.selectColumns : DocumentRecord.selectColumnsWithoutBodies
+        var sql = "SELECT \(columns) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
         var arguments: StatementArguments = [options.since]
         if let ids = options.documentIDs {
             sql += " AND \(Columns.id) IN (\(databaseQuestionMarks(count: ids.count)))"

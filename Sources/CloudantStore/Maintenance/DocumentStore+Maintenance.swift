@@ -48,7 +48,7 @@ extension DocumentStore {
         return try await read(.fetchFailed) { db in
             var answer: [String: RevisionDiff] = [:]
             for (id, revs) in parsed {
-                let tree = try DocumentRecord.fetch(id: id, in: db)?.tree ?? RevisionTree()
+                let tree = try DocumentRecord.fetchTree(id: id, in: db) ?? RevisionTree()
                 let diff = tree.revsDiff(revs)
                 guard !diff.missing.isEmpty else { continue }
                 answer[id] = diff

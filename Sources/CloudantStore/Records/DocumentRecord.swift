@@ -21,6 +21,11 @@ struct DocumentRecord {
 
     static let selectColumns = selectColumns(table: nil)
 
+    /// ``selectColumns`` with NULL for the body and attachments, for reads that need only the tree.
+    static let selectColumnsWithoutBodies = [
+        Columns.rowID, Columns.id, Columns.tree, Columns.winnerRev, Columns.deleted, Columns.seq, Columns.kind, "NULL", "NULL",
+    ].joined(separator: ", ")
+
     /// How many columns ``selectColumns`` reads (a query may select more after them).
     static let columnCount = 9
 
@@ -65,6 +70,12 @@ struct DocumentRecord {
         let statement = try db.cachedStatement(
             sql: "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?")
         return try Row.fetchOne(statement, arguments: [id]).map(DocumentRecord.init(row:))
+    }
+
+    /// Only the revision tree of a document (what `_revs_diff` needs), without reading its body.
+    static func fetchTree(id: String, in db: Database) throws -> RevisionTree? {
+        let statement = try db.cachedStatement(sql: "SELECT \(Columns.tree) FROM \(Columns.table) WHERE \(Columns.id) = ?")
+        return try Data.fetchOne(statement, arguments: [id]).map { try RevisionTree(decoding: Array($0)) }
     }
 
     /// Inserts or updates the row, setting `rowID` on insert.
