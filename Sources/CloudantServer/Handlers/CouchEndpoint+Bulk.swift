@@ -43,55 +43,64 @@ extension CouchEndpoint {
         var options = try Self.readOptions(request.query)
         if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil
-        var results: [JSONValue] = []
-        for entry in entries {
-            results.append(try await bulkGetEntry(entry, store: store, latest: latest, options: options))
+        // Entries are checked first; the valid ones are read together in one transaction.
+        let parsed = entries.map { Self.bulkGetEntry($0, options: options) }
+        let requests = parsed.compactMap { if case .read(let request, _) = $0 { request } else { nil } }
+        var answers = try await store.openRevisions(requests, latest: latest).makeIterator()
+        let results: [JSONValue] = parsed.map { entry in
+            switch entry {
+            case .invalid(let answer): return answer
+            case .read(let request, let rev):
+                switch answers.next() {
+                case .success(let revisions)?:
+                    let docs: [JSONValue] = revisions.map { result in
+                        switch result {
+                        case .ok(let document): return ["ok": .object(document)]
+                        case .missing(let missing):
+                            return ["error": ["id": .string(request.id), "rev": .string(missing), "error": "not_found", "reason": "missing"]]
+                        }
+                    }
+                    return ["id": .string(request.id), "docs": .array(docs)]
+                case .failure(let error)?:
+                    // A document never seen reports `"rev": "undefined"` (spec O-8).
+                    let body = CouchErrorBody(error)
+                    return Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason)
+                case nil:
+                    return Self.bulkGetFailure(.string(request.id), rev ?? .null, "unknown_error", "no answer")
+                }
+            }
         }
         return CouchResponse.json(["results": .array(results)])
     }
 
-    private func bulkGetEntry(
-        _ entry: JSONValue, store: DocumentStore, latest: Bool, options: ReadOptions
-    ) async throws -> JSONValue {
-        func failure(_ id: JSONValue, _ rev: JSONValue, _ error: String, _ reason: String) -> JSONValue {
-            ["id": id, "docs": [["error": ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)]]]]
-        }
+    /// One `_bulk_get` entry: a request to read, or the error answer for an entry that cannot be one.
+    private enum BulkGetEntry {
+        case read(OpenRevisionsRequest, rev: JSONValue?)
+        case invalid(JSONValue)
+    }
+
+    private static func bulkGetFailure(_ id: JSONValue, _ rev: JSONValue, _ error: String, _ reason: String) -> JSONValue {
+        ["id": id, "docs": [["error": ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)]]]]
+    }
+
+    private static func bulkGetEntry(_ entry: JSONValue, options: ReadOptions) -> BulkGetEntry {
         guard case .object(let object) = entry else {
-            return failure(.null, .null, "bad_request", "Each entry must be a JSON object.")
+            return .invalid(bulkGetFailure(.null, .null, "bad_request", "Each entry must be a JSON object."))
         }
         guard let id = object["id"]?.stringValue else {
-            return failure(object["id"] ?? .null, object["rev"] ?? .null, "bad_request", "Document id must be a string.")
+            return .invalid(bulkGetFailure(object["id"] ?? .null, object["rev"] ?? .null, "bad_request", "Document id must be a string."))
         }
         var entryOptions = options
         if let since = object["atts_since"] {
             guard let list = since.arrayValue?.compactMap(\.stringValue) else {
-                return failure(.string(id), object["rev"] ?? .null, "bad_request", "atts_since must be a list of revisions.")
+                return .invalid(bulkGetFailure(.string(id), object["rev"] ?? .null, "bad_request", "atts_since must be a list of revisions."))
             }
             entryOptions.attachmentsSince = list
         }
-        let which: OpenRevisions
-        if let rev = object["rev"] {
-            guard let rev = rev.stringValue else {
-                return failure(.string(id), rev, "bad_request", "Invalid rev format")
-            }
-            which = .revisions([rev])
-        } else {
-            which = .all
+        guard let rev = object["rev"] else { return .read(OpenRevisionsRequest(id: id, .all, options: entryOptions), rev: nil) }
+        guard let text = rev.stringValue else {
+            return .invalid(bulkGetFailure(.string(id), rev, "bad_request", "Invalid rev format"))
         }
-        do {
-            let revisions = try await store.openRevisions(id: id, which, latest: latest, options: entryOptions)
-            let docs: [JSONValue] = revisions.map { result in
-                switch result {
-                case .ok(let document): return ["ok": .object(document)]
-                case .missing(let rev):
-                    return ["error": ["id": .string(id), "rev": .string(rev), "error": "not_found", "reason": "missing"]]
-                }
-            }
-            return ["id": .string(id), "docs": .array(docs)]
-        } catch let error as CloudantError {
-            // A document never seen reports `"rev": "undefined"` (spec O-8).
-            let body = CouchErrorBody(error)
-            return failure(.string(id), object["rev"] ?? "undefined", body.error, body.reason)
-        }
+        return .read(OpenRevisionsRequest(id: id, .revisions([text]), options: entryOptions), rev: rev)
     }
 }

@@ -33,30 +33,9 @@ extension DocumentStore {
     public func openRevisions(
         id: String, _ which: OpenRevisions, latest: Bool = false, options: ReadOptions = ReadOptions()
     ) async throws -> [OpenRevisionResult] {
-        try DocumentID.validate(id)
-        let requested: [RevisionID]?
-        switch which {
-        case .all: requested = nil
-        case .revisions(let revs): requested = try revs.map { try RevisionID(parsing: $0) }
-        }
-        return try await read(.fetchFailed) { db in
-            guard let record = try DocumentRecord.fetch(id: id, in: db) else {
-                if let requested { return requested.map { .missing($0.description) } }
-                throw CloudantError(.notFound, "missing", context: .init(documentID: id))
-            }
-            let assembler = DocumentAssembler(db: db, record: record)
-            var revisions: [RevisionID] = []
-            for rev in requested ?? record.tree.leaves {
-                let targets = latest ? record.tree.leaves(descendingFrom: rev) : [rev]
-                revisions.append(contentsOf: targets.isEmpty ? [rev] : targets)
-            }
-            var seen = Set<RevisionID>()
-            // An explicit list comes back sorted by revision, as CouchDB answers (spec O-7).
-            let ordered = requested == nil ? revisions : revisions.sorted()
-            return try ordered.filter { seen.insert($0).inserted }.map { rev in
-                try assembler.document(rev: rev, options: options).map { .ok($0) } ?? .missing(rev.description)
-            }
-        }
+        let request = OpenRevisionsRequest(id: id, which, options: options)
+        let requested = try request.parsedRevisions()
+        return try await read(.fetchFailed) { db in try Self.openRevisions(request, requested: requested, latest: latest, in: db) }
     }
 
     /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`.

@@ -1,0 +1,85 @@
+public import CloudantCore
+internal import GRDB
+
+/// One document's part of a batched `open_revs` read (``DocumentStore/openRevisions(_:latest:)``).
+public struct OpenRevisionsRequest: Sendable, Hashable {
+    /// The document id.
+    public var id: String
+    /// Which revisions.
+    public var which: OpenRevisions
+    /// How each revision is read (`revs`, attachments, `atts_since`, …).
+    public var options: ReadOptions
+
+    /// Creates a request.
+    public init(id: String, _ which: OpenRevisions, options: ReadOptions = ReadOptions()) {
+        self.id = id
+        self.which = which
+        self.options = options
+    }
+
+    /// The requested revisions parsed (nil for every leaf), after checking the id.
+    func parsedRevisions() throws -> [RevisionID]? {
+        try DocumentID.validate(id)
+        switch which {
+        case .all: return nil
+        case .revisions(let revs): return try revs.map { try RevisionID(parsing: $0) }
+        }
+    }
+}
+
+extension DocumentStore {
+    /// Reads the `open_revs` of many documents in one read transaction, as `_bulk_get` serves a
+    /// replicator: one consistent snapshot, and no per-document hop to the database.
+    ///
+    /// ```swift
+    /// let answers = try await store.openRevisions([OpenRevisionsRequest(id: "walk", .all)], latest: true)
+    /// ```
+    /// - Returns: One result per request, in order: the revisions as ``openRevisions(id:_:latest:options:)``
+    ///   returns them, or the typed error it would throw for that document alone (a bad id or revision,
+    ///   or `.notFound` for an unknown document asked for `.all`).
+    /// - Throws: Only when the database itself cannot be read.
+    public func openRevisions(
+        _ requests: [OpenRevisionsRequest], latest: Bool = false
+    ) async throws -> [Result<[OpenRevisionResult], CloudantError>] {
+        let parsed = requests.map { request in Result { try request.parsedRevisions() }.mapError(Self.cloudantError) }
+        return try await read(.fetchFailed) { db in
+            try zip(requests, parsed).map { request, revisions -> Result<[OpenRevisionResult], CloudantError> in
+                switch revisions {
+                case .failure(let error): return .failure(error)
+                case .success(let requested):
+                    do {
+                        return .success(try Self.openRevisions(request, requested: requested, latest: latest, in: db))
+                    } catch let error as CloudantError {
+                        return .failure(error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The revisions of one document, inside a read (shared by the single and the batched forms).
+    static func openRevisions(
+        _ request: OpenRevisionsRequest, requested: [RevisionID]?, latest: Bool, in db: Database
+    ) throws -> [OpenRevisionResult] {
+        guard let record = try DocumentRecord.fetch(id: request.id, in: db) else {
+            if let requested { return requested.map { .missing($0.description) } }
+            throw CloudantError(.notFound, "missing", context: .init(documentID: request.id))
+        }
+        let assembler = DocumentAssembler(db: db, record: record)
+        var revisions: [RevisionID] = []
+        for rev in requested ?? record.tree.leaves {
+            let targets = latest ? record.tree.leaves(descendingFrom: rev) : [rev]
+            revisions.append(contentsOf: targets.isEmpty ? [rev] : targets)
+        }
+        var seen = Set<RevisionID>()
+        // An explicit list comes back sorted by revision, as CouchDB answers (spec O-7).
+        let ordered = requested == nil ? revisions : revisions.sorted()
+        return try ordered.filter { seen.insert($0).inserted }.map { rev in
+            try assembler.document(rev: rev, options: request.options).map { .ok($0) } ?? .missing(rev.description)
+        }
+    }
+
+    private static func cloudantError(_ error: any Error) -> CloudantError {
+        error as? CloudantError ?? CloudantError(.invalidValue, "\(error)")
+    }
+}
