@@ -4,14 +4,6 @@ internal import HTTPTypes
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `PUT /{db}/{docid}` with `Content-Type: multipart/related` (spec D-41).
-    func putMultipartDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
-        var document = try MultipartRelated.document(from: request.body, contentType: request.header(.contentType) ?? "")
-        document["_id"] = .string(id)
-        if let rev = request.query["rev"] { document["_rev"] = .string(rev) }
-        return try await write(document, request: request, database: database)
-    }
-
     /// `GET|HEAD|PUT|DELETE /{db}/{docid}/{attname}` (spec D-44).
     func attachment(_ request: CouchRequest, database: String, id: String, name: String) async throws -> Response {
         switch request.method {

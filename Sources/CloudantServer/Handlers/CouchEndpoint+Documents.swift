@@ -41,8 +41,11 @@ extension CouchEndpoint {
             if which != .revisions([]) {
                 options.rev = nil
                 let latest = try request.query.bool("latest", default: false)
+                let multipart = MediaType.accepts("multipart/mixed", in: request.header(.accept))
+                // Parts carry every attachment's bytes except those `atts_since` says the asker holds (D-43).
+                if multipart { options.attachments = options.attachmentsSince.isEmpty }
                 let results = try await store.openRevisions(id: id, which, latest: latest, options: options)
-                // Answered as JSON whatever the Accept header asks; multipart/mixed is not produced.
+                if multipart { return Self.openRevisionsMultipart(results) }
                 return CouchResponse.json(.array(results.map(\.json)))
             }
         }
@@ -52,11 +55,16 @@ extension CouchEndpoint {
         let etag = "\"\(document["_rev"]?.stringValue ?? "")\""
         if request.header(.ifNoneMatch) == etag { return CouchResponse.headOnly(status: 304, headers: [("ETag", etag)]) }
         if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
+        if options.attachments || !options.attachmentsSince.isEmpty,
+            MediaType.accepts("multipart/related", in: request.header(.accept))
+        {
+            return Self.multipartDocument(document, headers: [("ETag", etag)])
+        }
         return CouchResponse.json(.object(document), headers: [("ETag", etag)])
     }
 
     private func putDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
-        if request.header(.contentType)?.lowercased().hasPrefix("multipart/related") == true {
+        if request.header(.contentType).flatMap({ MediaType(parsing: $0) })?.isMultipart("related") == true {
             return try await putMultipartDocument(request, database: database, id: id)
         }
         var document = try request.jsonObjectBody()

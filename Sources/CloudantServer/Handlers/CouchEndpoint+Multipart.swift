@@ -1,0 +1,48 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import HTTPTypes
+internal import Hummingbird
+
+/// The MIME forms of documents that CouchDB's replicator uses for documents with attachments (spec D-31,
+/// D-41, D-42, R-16): it fetches them with `open_revs` as `multipart/mixed` and uploads each one as a
+/// `multipart/related` `PUT …?new_edits=false`, so attachment bytes travel raw instead of as base64.
+extension CouchEndpoint {
+    /// `PUT /{db}/{docid}[?new_edits=false]` with `Content-Type: multipart/related` (spec D-41): answered as
+    /// a JSON `PUT` is, with the same access checks and body-size limit.
+    func putMultipartDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
+        // A gzip-encoded attachment may decode to no more than the body limit allows unencoded.
+        var document = try MultipartRelated.document(
+            from: request.body, contentType: request.header(.contentType),
+            maxDecodedSize: configuration.maxRequestBodySize)
+        document["_id"] = .string(id)
+        if let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote) { document["_rev"] = .string(rev) }
+        return try await write(document, request: request, database: database)
+    }
+
+    /// The `open_revs` answer as `multipart/mixed` (spec D-31): one part per requested leaf, in the order
+    /// of `results`. A leaf with attachment bytes to send is a nested `multipart/related` part, one without
+    /// is an `application/json` part, and a missing revision is a JSON part flagged `error="true"`.
+    static func openRevisionsMultipart(_ results: [OpenRevisionResult]) -> Response {
+        var writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
+        // One inner boundary serves every nested part: each is closed before the next outer delimiter.
+        let inner = MultipartWriter.randomBoundary()
+        for result in results {
+            switch result {
+            case .ok(let document):
+                let encoded = MultipartRelated.encode(document, boundary: inner)
+                writer.addPart(headers: [("Content-Type", encoded.contentType)], body: encoded.body)
+            case .missing(let rev):
+                writer.addPart(
+                    headers: [("Content-Type", "application/json; error=\"true\"")],
+                    body: JSONValue.object(["missing": .string(rev)]).jsonBytes())
+            }
+        }
+        return CouchResponse.raw(writer.finish(), contentType: writer.contentType("mixed"))
+    }
+
+    /// One document as `multipart/related` (spec D-42), or JSON when no attachment bytes are to be sent.
+    static func multipartDocument(_ document: JSONObject, headers: [(String, String)]) -> Response {
+        let encoded = MultipartRelated.encode(document, boundary: MultipartWriter.randomBoundary())
+        return CouchResponse.raw(encoded.body, contentType: encoded.contentType, headers: headers)
+    }
+}

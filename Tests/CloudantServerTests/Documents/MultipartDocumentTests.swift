@@ -1,0 +1,169 @@
+import CloudantCore
+@testable import CloudantServer
+import Foundation
+import Testing
+
+@Suite("Documents as MIME multipart")
+struct MultipartDocumentTests {
+    private static let mixed = ["Accept": "multipart/mixed"]
+
+    @Test func openRevsAllAnswersEachLeafAsAPartAndAMissingRevisionAsAnErrorPart() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let docs: JSONValue = [
+                ["_id": "c", "_rev": "1-aaaa", "v": 1, "_attachments": ["a.bin": ["content_type": "application/octet-stream", "data": "AAEC"]]],
+                ["_id": "c", "_rev": "1-bbbb", "v": 2],
+            ]
+            #expect(try await client.post("/db/_bulk_docs", ["docs": docs, "new_edits": false]).json == [])
+
+            let all = try await client.get("/db/c?open_revs=all", headers: Self.mixed)
+            #expect(all.status == 200)
+            #expect(all.header("Content-Type")?.hasPrefix("multipart/mixed; boundary=\"") == true)
+            let leaves = try all.parts()
+            #expect(leaves.count == 2)
+            let related = try #require(leaves.first { $0.essence == "multipart/related" })
+            let inner = try related.parts()
+            #expect(inner.count == 2)
+            #expect(inner[0].json["_rev"] == "1-aaaa")
+            #expect(inner[0].json["_attachments"]?["a.bin"]?["follows"] == true)
+            #expect(inner[0].json["_attachments"]?["a.bin"]?["length"] == 3)
+            #expect(inner[0].json["_attachments"]?["a.bin"]?["data"] == nil)
+            #expect(inner[1].body == [0, 1, 2])
+            #expect(inner[1].header("Content-Disposition") == "attachment; filename=\"a.bin\"")
+            #expect(inner[1].header("Content-Type") == "application/octet-stream")
+            let plain = try #require(leaves.first { $0.essence == "application/json" })
+            #expect(plain.json == ["_id": "c", "_rev": "1-bbbb", "v": 2])
+
+            let some = try await client.get("/db/c?open_revs=%5B%221-bbbb%22,%221-zzzz%22%5D", headers: Self.mixed).parts()
+            #expect(some.count == 2)
+            #expect(some[0].json["_rev"] == "1-bbbb")
+            #expect(some[1].header("Content-Type") == "application/json; error=\"true\"")
+            #expect(some[1].json == ["missing": "1-zzzz"])
+
+            // Without Accept: multipart/mixed the answer stays JSON.
+            #expect(try await client.get("/db/c?open_revs=all").json.arrayValue?.count == 2)
+        }
+    }
+
+    @Test func attsSinceSendsOnlyNewerAttachmentsAsPartsAndOlderOnesAsStubs() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let first: JSONValue = ["_attachments": ["old.txt": ["content_type": "text/plain", "data": "b2xk"]]]
+            let rev1 = try #require(try await client.put("/db/d", first).json["rev"]?.stringValue)
+            let second: JSONValue = [
+                "_rev": .string(rev1),
+                "_attachments": [
+                    "old.txt": ["stub": true], "new.bin": ["content_type": "application/octet-stream", "data": "/wA="],
+                ],
+            ]
+            let rev2 = try #require(try await client.put("/db/d", second).json["rev"]?.stringValue)
+
+            let path = "/db/d?revs=true&latest=true&open_revs=%5B%22\(rev2)%22%5D&atts_since=%5B%22\(rev1)%22%5D"
+            let leaves = try await client.get(path, headers: Self.mixed).parts()
+            #expect(leaves.count == 1)
+            let inner = try leaves[0].parts()
+            let attachments = inner[0].json["_attachments"]
+            #expect(attachments?["old.txt"]?["stub"] == true)
+            #expect(attachments?["new.bin"]?["follows"] == true)
+            #expect(inner.count == 2)
+            #expect(inner[1].body == [0xFF, 0x00])
+
+            // The asker holds every attachment: the leaf is a plain JSON part.
+            let current = "/db/d?open_revs=%5B%22\(rev2)%22%5D&atts_since=%5B%22\(rev2)%22%5D"
+            let stubsOnly = try await client.get(current, headers: Self.mixed).parts()
+            #expect(stubsOnly[0].essence == "application/json")
+            #expect(stubsOnly[0].json["_attachments"]?["new.bin"]?["stub"] == true)
+        }
+    }
+
+    @Test func attachmentsTrueWithAcceptMultipartRelatedSendsRawParts() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let doc: JSONValue = ["_attachments": ["x.txt": ["content_type": "text/plain", "data": "eHl6"]]]
+            let rev = try #require(try await client.put("/db/r", doc).json["rev"]?.stringValue)
+            let answer = try await client.get("/db/r?attachments=true", headers: ["Accept": "multipart/related"])
+            #expect(answer.header("Content-Type")?.hasPrefix("multipart/related") == true)
+            #expect(answer.header("ETag") == "\"\(rev)\"")
+            let parts = try answer.parts()
+            #expect(parts[0].json["_attachments"]?["x.txt"]?["follows"] == true)
+            #expect(parts[1].body == Array("xyz".utf8))
+        }
+    }
+
+    @Test func multipartUploadsAreCheckedBeforeAnythingIsWritten() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let json = #"{"_attachments":{"x.txt":{"content_type":"text/plain","follows":true,"length":5}}}"#
+            let cases: [(contentType: String, body: String, reason: String)] = [
+                ("multipart/related", "--B\r\n\r\n{}\r\n--B--", "boundary"),
+                ("multipart/related; boundary=B", "--B\r\n\r\n\(json)\r\n--B\r\n\r\nabc", "closing boundary"),
+                ("multipart/related; boundary=B", "--B\r\n\r\nnot json\r\n--B--", "JSON document"),
+                ("multipart/related; boundary=B", "--B\r\n\r\n\(json)\r\n--B\r\n\r\nabc\r\n--B--", "attachment shorter than expected"),
+                ("multipart/related; boundary=B", "--B\r\n\r\n\(json)\r\n--B\r\n\r\nabcdef\r\n--B--", "attachment longer than expected"),
+                ("multipart/related; boundary=B", "--B\r\n\r\n\(json)\r\n--B--", "has no part"),
+                ("multipart/related; boundary=B", "--B\r\n\r\n{}\r\n--B\r\n\r\nextra\r\n--B--", "more part"),
+            ]
+            for entry in cases {
+                let answer = try await client.send("PUT", "/db/bad", body: Data(entry.body.utf8), contentType: entry.contentType)
+                #expect(answer.status == 400, "\(entry.reason)")
+                #expect(answer.json["error"] == "bad_request")
+                #expect(answer.json["reason"]?.stringValue?.contains(entry.reason) == true, "\(answer.json)")
+            }
+            #expect(try await client.get("/db/bad").status == 404)
+            let anonymous = try await server.anonymous.send(
+                "PUT", "/db/bad", body: Data("--B\r\n\r\n{}\r\n--B--".utf8), contentType: "multipart/related; boundary=B")
+            #expect(anonymous.status == 401)
+        }
+    }
+
+    /// CouchDB's replicator sends compressible attachments as CouchDB stores them: gzip-encoded, with the
+    /// digest of the compressed bytes (spec O-1).
+    @Test func gzipEncodedPartsAreStoredDecodedWithTheDigestTheyCameWith() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            func upload(encoding: String) async throws -> HTTPAnswer {
+                let json = #"{"_revisions":{"start":1,"ids":["abcd"]},"_rev":"1-abcd","_attachments":{"hello.txt":"#
+                    + #"{"content_type":"text/plain","revpos":1,"digest":"md5-7mkg+nM0HN26sZkLN8KVSA==","length":11,"#
+                    + #""follows":true,"encoding":"\#(encoding)","encoded_length":31}}}"#
+                var writer = MultipartWriter(boundary: "gz")
+                writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+                writer.addPart(
+                    headers: [("Content-Type", "text/plain"), ("Content-Encoding", encoding)], body: GzipTests.couchHelloWorld)
+                return try await client.send(
+                    "PUT", "/db/z?new_edits=false", body: Data(writer.finish()), contentType: writer.contentType("related"))
+            }
+            let refused = try await upload(encoding: "br")
+            #expect(refused.status == 415)
+            #expect(refused.json["error"] == "bad_content_type")
+            let stored = try await upload(encoding: "gzip")
+            #expect(stored.status == 201)
+            #expect(stored.json["rev"] == "1-abcd")
+            #expect(try await client.get("/db/z/hello.txt").text == "hello world")
+            let stub = try await client.get("/db/z").json["_attachments"]?["hello.txt"]
+            #expect(stub?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+            #expect(stub?["length"] == 11)
+        }
+    }
+
+    @Test func anOversizedMultipartUploadIsTooLarge() async throws {
+        try await withLiveServer({ $0.maxRequestBodySize = 16 * 1024 }) { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let blob = [UInt8](repeating: 7, count: 64 * 1024)
+            var writer = MultipartWriter(boundary: "big")
+            let json = #"{"_attachments":{"b.bin":{"content_type":"application/octet-stream","follows":true,"length":65536}}}"#
+            writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+            writer.addPart(headers: [], body: blob)
+            let answer = try await client.send(
+                "PUT", "/db/big", body: Data(writer.finish()), contentType: writer.contentType("related"))
+            #expect(answer.status == 413)
+            #expect(answer.json["error"] == "too_large")
+            #expect(try await client.get("/db/big").status == 404)
+        }
+    }
+}
