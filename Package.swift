@@ -173,9 +173,11 @@ let package = Package(
                 "CloudantOnly",
                 "CloudantCare",
                 "CloudantServer",
+                "CloudantHealth",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
+            exclude: ["Baselines/cda_lxml.py"],
             swiftSettings: strictSettings
         ),
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|all]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p7|cda|all]
 //            [--documents N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
@@ -39,6 +39,7 @@ do {
     if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
     if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
+    if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {

@@ -17,7 +17,7 @@ private struct GeneratedHealthExport {
     var zipFile: URL { root.appendingPathComponent("export.zip") }
     var cdaFile: URL { exportFolder.appendingPathComponent("export_cda.xml") }
 
-    init(in folder: URL, records: Int, seed: Int) throws {
+    init(in folder: URL, records: Int, seed: Int, extra: [String] = []) throws {
         root = folder.appendingPathComponent("export")
         let generator = ProcessInfo.processInfo.environment["GEN_HEALTH_EXPORT"] ?? "/work/shared/tools/gen_health_export.py"
         let process = Process()
@@ -25,7 +25,7 @@ private struct GeneratedHealthExport {
         process.arguments = [
             "python3", generator, "--records", "\(records)", "--seed", "\(seed)", "--route-points", "7",
             "--workouts-per-10k", "60", "--zip", "--out", root.path,
-        ]
+        ] + extra
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -97,7 +97,8 @@ struct HealthCommandTests {
     @Test func cdaPrintsHealthKitsFieldNamesAndRefusesOtherXML() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 100, seed: 9)
+        let export = try GeneratedHealthExport(
+            in: folder, records: 100, seed: 9, extra: ["--cda-entries", "4", "--cda-patient-name", "Jane Appleseed"])
         let cda = export.expected["export_cda_xml"] as? [String: Any] ?? [:]
 
         let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
@@ -105,10 +106,19 @@ struct HealthCommandTests {
         let document = try jsonObject(result.stdout)
         #expect(document["title"] as? String == cda["title"] as? String)
         #expect(document["effectiveTime"] as? String == cda["effective_time"] as? String)
+        #expect(document["patientName"] as? String == cda["patient_name"] as? String)
         for key in ["patientName", "authorName", "custodianName", "documentType", "sections"] {
             #expect(document.keys.contains(key), "missing \(key)")
         }
-        #expect((document["sections"] as? [Any])?.isEmpty == false)
+        let type = try #require(document["documentType"] as? [String: Any])
+        #expect((type["templateIDs"] as? [String])?.contains("2.16.840.1.113883.10.20.22.1.2") == true)
+        #expect((type["code"] as? [String: Any])?["code"] as? String == "34109-9")
+        let sections = try #require(document["sections"] as? [[String: Any]])
+        #expect(sections.first?["kind"] as? String == "vitalSigns")
+        let entry = try #require((sections.first?["entries"] as? [[String: Any]])?.first)
+        #expect((entry["code"] as? [String: Any])?["displayName"] is String)
+        #expect(entry["value"] is String && entry["unit"] is String)
+        #expect((entry["time"] as? [String: Any])?["text"] is String)
 
         let other = folder.appendingPathComponent("note.xml")
         try #"<?xml version="1.0"?><note><to>Tove</to></note>"#.write(to: other, atomically: true, encoding: .utf8)
@@ -118,6 +128,43 @@ struct HealthCommandTests {
         let error = try jsonObject(refused.stderr)
         #expect(error["error"] as? String == "bad_request")
         #expect((error["reason"] as? String)?.isEmpty == false)
+    }
+
+    @Test func cdaRefusesMalformedXMLAndFragmentsWithTheErrorOnStandardError() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = [
+            ("plain.txt", "this is not XML at all", "not well-formed"),
+            ("section.xml", #"<section xmlns="urn:hl7-org:v3"><title>Problems</title></section>"#, "fragment"),
+            ("elsewhere.xml", "<ClinicalDocument><title>t</title></ClinicalDocument>", "urn:hl7-org:v3"),
+        ]
+        for (name, text, why) in inputs {
+            let file = folder.appendingPathComponent(name)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let refused = try CLIRunner.run(["cda", file.path], in: folder)
+            #expect(refused.status != 0, "\(name)")
+            #expect(refused.stdout.isEmpty, "\(name)")
+            let error = try jsonObject(refused.stderr)
+            #expect(error["error"] as? String == "bad_request", "\(name)")
+            #expect((error["reason"] as? String)?.contains(why) == true, "\(name): \(refused.stderr)")
+        }
+        let missing = try CLIRunner.run(["cda", folder.appendingPathComponent("absent.xml").path], in: folder)
+        #expect(missing.status != 0 && missing.stdout.isEmpty)
+        #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
+    }
+
+    @Test func cdaReadsAnAppleExportThatGoesOnAfterTheDocumentAndSaysItRecovered() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = try GeneratedHealthExport(in: folder, records: 100, seed: 11, extra: ["--quirk", "cda-trailing-junk"])
+        let cda = export.expected["export_cda_xml"] as? [String: Any] ?? [:]
+
+        let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try jsonObject(result.stdout)
+        #expect(document["title"] as? String == cda["title"] as? String)
+        #expect((document["recoveredErrors"] as? [String])?.first?.contains("Extra content") == true)
+        #expect(result.stderr.contains("warning"))
     }
 
     @Test func routeExportWritesTheWorkoutsPointsAsGPX() throws {

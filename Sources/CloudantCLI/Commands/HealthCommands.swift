@@ -89,7 +89,9 @@ struct CDACommand: CloudantCommand {
         abstract: "Print an HL7 CDA document's title, names, effective time, type and sections as JSON.",
         discussion: """
             The names are HKCDADocument's: title, patientName, authorName, custodianName. XML that is not a CDA
-            document exits non-zero with a CouchDB-style {"error","reason"} on standard error.
+            document exits non-zero with a CouchDB-style {"error","reason"} on standard error. A CDA document
+            that libxml2 can only read by recovering (Apple's export_cda.xml from iOS 13 to 17 goes on after
+            </ClinicalDocument>) is printed with "recoveredErrors" and a warning on standard error.
             """)
     @Argument(help: "A CDA XML file (export_cda.xml, a C-CDA document).") var path: String
 
@@ -102,7 +104,7 @@ struct CDACommand: CloudantCommand {
         }
         let document: CDADocument
         do {
-            document = try CDADocument(parsing: data)
+            document = try Self.read(data)
         } catch let error as CloudantError {
             // The module's codes have no CouchDB name; at this edge a bad input is a bad request.
             throw CloudantError(.invalidValue, error.message, context: .init(field: "PATH"), underlying: error)
@@ -117,8 +119,26 @@ struct CDACommand: CloudantCommand {
             "sections": try JSONValue(encoding: document.sections),
         ]
         if let time = document.effectiveTime { object["effectiveDate"] = try JSONValue(encoding: time.date) }
-        if !document.recoveredErrors.isEmpty { object["recoveredErrors"] = try JSONValue(encoding: document.recoveredErrors) }
+        if !document.recoveredErrors.isEmpty {
+            object["recoveredErrors"] = try JSONValue(encoding: document.recoveredErrors)
+            let why = document.recoveredErrors.joined(separator: "; ")
+            let warning = "warning: \(path) is not well-formed XML; read by recovering: \(why)\n"
+            FileHandle.standardError.write(Data(warning.utf8))
+        }
         Output.print(.object(object))
+    }
+
+    /// Reads strictly, and recovering only when strict reading fails on malformed XML and what libxml2 recovers
+    /// is a CDA document; otherwise the strict error stands, so other XML is still refused.
+    private static func read(_ data: Data) throws -> CDADocument {
+        do {
+            return try CDADocument(parsing: data)
+        } catch let strict as CloudantError where strict.code == .invalidXML {
+            guard let recovered = try? CDADocument(parsing: data, limits: XMLParseLimits(recover: true)) else {
+                throw strict
+            }
+            return recovered
+        }
     }
 }
 

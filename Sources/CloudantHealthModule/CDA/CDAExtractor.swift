@@ -22,9 +22,11 @@ enum CDAExtractor {
                 ?? templates.lazy.compactMap { CDADocumentType.knownTemplates[$0] }.first)
         return CDADocument(
             title: root.child("title")?.text,
-            patientName: root.child("recordTarget", "patientRole", "patient", "name").flatMap(personName),
+            patientName: root.child("recordTarget")?.child("patientRole")?.child("patient")?.child("name")
+                .flatMap(personName),
             authorName: authorName(root),
-            custodianName: root.child("custodian", "assignedCustodian", "representedCustodianOrganization", "name")?.text,
+            custodianName: root.child("custodian")?.child("assignedCustodian")?.child("representedCustodianOrganization")?
+                .child("name")?.text,
             effectiveTime: timestamp(root.child("effectiveTime")?.attribute("value")),
             documentType: documentType,
             sections: sections(of: root))
@@ -56,7 +58,8 @@ enum CDAExtractor {
     }
 
     static func templateIDs(of element: XMLElementView) -> [String] {
-        element.children(named: "templateId").compactMap { template in
+        element.elements.compactMap { template in
+            guard template.isNamed("templateId") else { return nil }
             guard let root = template.attribute("root") else { return nil }
             return template.attribute("extension").map { "\(root):\($0)" } ?? root
         }
@@ -64,21 +67,20 @@ enum CDAExtractor {
 
     /// `<name><prefix/><given/>…<family/><suffix/></name>`, or a name written as plain text.
     static func personName(_ name: XMLElementView) -> String? {
-        let parts = name.children.filter { ["prefix", "given", "family", "suffix"].contains($0.name) }
-        guard !parts.isEmpty else { return name.text }
-        let ordered = parts.filter { $0.name == "prefix" } + parts.filter { $0.name == "given" }
-            + parts.filter { $0.name == "family" } + parts.filter { $0.name == "suffix" }
-        let text = ordered.compactMap(\.text).joined(separator: " ")
+        let parts = ["prefix", "given", "family", "suffix"].map { part in name.elements.filter { $0.isNamed(part) } }
+        guard parts.contains(where: { !$0.isEmpty }) else { return name.text }
+        let text = parts.joined().compactMap(\.text).joined(separator: " ")
         return text.isEmpty ? nil : text
     }
 
     private static func authorName(_ root: XMLElementView) -> String? {
-        for author in root.children(named: "author") {
+        for author in root.elements where author.isNamed("author") {
             guard let assigned = author.child("assignedAuthor") else { continue }
-            if let name = assigned.child("assignedPerson", "name").flatMap(personName) { return name }
-            if let software = assigned.child("assignedAuthoringDevice", "softwareName")?.text { return software }
-            if let device = assigned.child("assignedAuthoringDevice", "manufacturerModelName")?.text { return device }
-            if let organization = assigned.child("representedOrganization", "name")?.text { return organization }
+            if let name = assigned.child("assignedPerson")?.child("name").flatMap(personName) { return name }
+            let device = assigned.child("assignedAuthoringDevice")
+            if let software = device?.child("softwareName")?.text { return software }
+            if let model = device?.child("manufacturerModelName")?.text { return model }
+            if let organization = assigned.child("representedOrganization")?.child("name")?.text { return organization }
         }
         return nil
     }
@@ -92,18 +94,26 @@ enum CDAExtractor {
     /// Sections under `component/structuredBody/component/section`, or directly under `component/section`
     /// as Apple Health writes them.
     private static func sections(of root: XMLElementView) -> [CDASection] {
-        root.children(named: "component").flatMap { component -> [XMLElementView] in
+        var sections: [CDASection] = []
+        for component in root.elements where component.isNamed("component") {
             if let body = component.child("structuredBody") {
-                return body.children(named: "component").compactMap { $0.child("section") }
+                for inner in body.elements where inner.isNamed("component") {
+                    if let element = inner.child("section") { sections.append(section(from: element)) }
+                }
+            } else {
+                for element in component.elements where element.isNamed("section") {
+                    sections.append(section(from: element))
+                }
             }
-            return component.children(named: "section")
-        }.map(section(from:))
+        }
+        return sections
     }
 
     private static func section(from element: XMLElementView) -> CDASection {
         let code = element.child("code").map(code(of:))
         let templates = templateIDs(of: element)
-        let entries = element.children(named: "entry").flatMap(CDAEntryExtractor.entries(in:))
+        var entries: [CDAEntry] = []
+        for entry in element.elements where entry.isNamed("entry") { CDAEntryExtractor.append(entry, to: &entries) }
         return CDASection(
             kind: CDASection.kind(code: code?.code, templateIDs: templates), code: code, templateIDs: templates,
             title: element.child("title")?.text, entries: entries)

@@ -39,21 +39,24 @@ public struct CDASection: Codable, Hashable, Sendable {
 
     /// Section kinds by LOINC code and by C-CDA section template root (entries-required and optional).
     static func kind(code: String?, templateIDs: [String]) -> Kind {
-        let byCode: [String: Kind] = [
-            "11450-4": .problems, "10160-0": .medications, "48765-2": .allergies, "30954-2": .results,
-            "8716-3": .vitalSigns,
-        ]
-        let byTemplate: [String: Kind] = [
-            "2.16.840.1.113883.10.20.22.2.5": .problems, "2.16.840.1.113883.10.20.22.2.5.1": .problems,
-            "2.16.840.1.113883.10.20.22.2.1": .medications, "2.16.840.1.113883.10.20.22.2.1.1": .medications,
-            "2.16.840.1.113883.10.20.22.2.6": .allergies, "2.16.840.1.113883.10.20.22.2.6.1": .allergies,
-            "2.16.840.1.113883.10.20.22.2.3": .results, "2.16.840.1.113883.10.20.22.2.3.1": .results,
-            "2.16.840.1.113883.10.20.22.2.4": .vitalSigns, "2.16.840.1.113883.10.20.22.2.4.1": .vitalSigns,
-        ]
-        if let code, let kind = byCode[code] { return kind }
-        let roots = templateIDs.map { $0.split(separator: ":").first.map(String.init) ?? $0 }
-        return roots.lazy.compactMap { byTemplate[$0] }.first ?? .other
+        if let code, let kind = kindByCode[code] { return kind }
+        for id in templateIDs {
+            if let kind = kindByTemplate[id.split(separator: ":").first.map(String.init) ?? id] { return kind }
+        }
+        return .other
     }
+
+    private static let kindByCode: [String: Kind] = [
+        "11450-4": .problems, "10160-0": .medications, "48765-2": .allergies, "30954-2": .results,
+        "8716-3": .vitalSigns,
+    ]
+    private static let kindByTemplate: [String: Kind] = [
+        "2.16.840.1.113883.10.20.22.2.5": .problems, "2.16.840.1.113883.10.20.22.2.5.1": .problems,
+        "2.16.840.1.113883.10.20.22.2.1": .medications, "2.16.840.1.113883.10.20.22.2.1.1": .medications,
+        "2.16.840.1.113883.10.20.22.2.6": .allergies, "2.16.840.1.113883.10.20.22.2.6.1": .allergies,
+        "2.16.840.1.113883.10.20.22.2.3": .results, "2.16.840.1.113883.10.20.22.2.3.1": .results,
+        "2.16.840.1.113883.10.20.22.2.4": .vitalSigns, "2.16.840.1.113883.10.20.22.2.4.1": .vitalSigns,
+    ]
 }
 
 /// One clinical statement of a section: an observation (a vital sign, a result, a problem, an allergy) or a

@@ -39,7 +39,8 @@ public struct HL7Timestamp: Codable, Hashable, Sendable, CustomStringConvertible
     public var precision: Precision
     /// The offset from UTC in seconds, when written (`-0700` → `-25200`); offsets need not be whole hours.
     public var utcOffset: Int?
-    /// The start of the instant or period, read in the written offset (UTC when none is written).
+    /// The start of the instant or period, read in the written offset (UTC when none is written), on the
+    /// proleptic Gregorian calendar.
     public var date: Date
 
     /// The text as written.
@@ -49,55 +50,25 @@ public struct HL7Timestamp: Codable, Hashable, Sendable, CustomStringConvertible
     /// - Throws: ``CloudantError`` `.invalidTimestamp` naming the text when a part is missing, out of range
     ///   or followed by junk.
     public init(parsing text: String) throws(CloudantError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        func failure(_ why: String) -> CloudantError {
-            CloudantError(.invalidTimestamp, "'\(trimmed)' is not an HL7 TS timestamp: \(why).", context: .init(field: "effectiveTime"))
+        var trimmed = Self.trimmingSpaces(text)
+        switch trimmed.withUTF8(HL7TimestampParser.parse) {
+        case .success(let parsed):
+            self.text = trimmed
+            self.precision = parsed.precision
+            self.utcOffset = parsed.utcOffset
+            self.date = Date(timeIntervalSince1970: Double(parsed.secondsSince1970)).addingTimeInterval(parsed.fraction)
+        case .failure(let failure):
+            throw CloudantError(
+                .invalidTimestamp, "'\(trimmed)' is not an HL7 TS timestamp: \(failure.reason).",
+                context: .init(field: "effectiveTime"))
         }
-        var body = Substring(trimmed)
-        var offset: Int?
-        if let signIndex = body.firstIndex(where: { $0 == "+" || $0 == "-" }) {
-            let zone = body[body.index(after: signIndex)...]
-            guard zone.count == 4, zone.allSatisfy(\.isASCII), let hours = Int(zone.prefix(2)), let minutes = Int(zone.suffix(2)),
-                hours <= 14, minutes < 60
-            else { throw failure("the offset must be ±HHMM") }
-            offset = (body[signIndex] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-            body = body[..<signIndex]
-        }
-        var fraction = Decimal(0)
-        var hasFraction = false
-        if let dot = body.firstIndex(of: ".") {
-            let digits = body[body.index(after: dot)...]
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let value = Decimal(string: "0." + digits, locale: Locale(identifier: "en_US_POSIX"))
-            else { throw failure("the fraction of a second must be digits") }
-            fraction = value
-            hasFraction = true
-            body = body[..<dot]
-        }
-        guard body.allSatisfy({ $0.isASCII && $0.isNumber }), [4, 6, 8, 10, 12, 14].contains(body.count) else {
-            throw failure("expected 4, 6, 8, 10, 12 or 14 digits before any fraction or offset")
-        }
-        guard !hasFraction || body.count == 14 else { throw failure("a fraction needs whole seconds before it") }
-        let digits = Array(body)
-        func field(_ start: Int, _ length: Int, default value: Int) -> Int {
-            guard digits.count >= start + length else { return value }
-            return Int(String(digits[start..<start + length])) ?? value
-        }
-        var components = DateComponents()
-        components.year = field(0, 4, default: 0)
-        components.month = field(4, 2, default: 1)
-        components.day = field(6, 2, default: 1)
-        components.hour = field(8, 2, default: 0)
-        components.minute = field(10, 2, default: 0)
-        components.second = field(12, 2, default: 0)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard components.isValidDate(in: calendar), (components.second ?? 0) < 60, let date = calendar.date(from: components) else {
-            throw failure("a month, day, hour, minute or second is out of range")
-        }
-        self.text = trimmed
-        self.precision = hasFraction ? .fraction : [4: .year, 6: .month, 8: .day, 10: .hour, 12: .minute][digits.count] ?? .second
-        self.utcOffset = offset
-        self.date = date.addingTimeInterval(NSDecimalNumber(decimal: fraction).doubleValue)
+    }
+
+    /// `text` without surrounding spaces and tabs; almost every timestamp has none, so look before trimming.
+    private static func trimmingSpaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") }
+        return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -4,12 +4,13 @@ internal import Foundation
 
 /// Parses a whole XML document with libxml2 under ``XMLParseLimits`` and hands its root to a closure.
 enum XMLDocumentReader {
-    /// The libxml2 options every document parse uses: no network, errors collected rather than printed.
+    /// The libxml2 options every document parse uses: no network, errors collected rather than printed,
+    /// short text kept inside its node (`COMPACT`: one allocation fewer per text node, as lxml parses).
     /// Deliberately absent: `NOENT` (substitute entities), `DTDLOAD`/`DTDATTR` (fetch or apply a DTD),
     /// `HUGE` (lift the entity-amplification and depth limits), `XINCLUDE`.
     static func options(recover: Bool) -> Int32 {
         var options = XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-            | XML_PARSE_NOCDATA.rawValue
+            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
         if recover { options |= XML_PARSE_RECOVER.rawValue }
         return Int32(bitPattern: options)
     }
@@ -31,12 +32,19 @@ enum XMLDocumentReader {
         guard data.count < Int(Int32.max), let context = xmlNewParserCtxt() else {
             throw CloudantError(.invalidXML, "libxml2 could not allocate a parser.")
         }
-        defer { xmlFreeParserCtxt(context) }
+        // libxml2 2.9 copies a memory input whole; read through a callback instead, so its buffer stays a few
+        // kilobytes and freeing it does not make glibc consolidate the tree's freed nodes (P7 profile).
         let document = data.withUnsafeBytes { buffer -> xmlDocPtr? in
-            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return xmlCtxtReadMemory(context, base, Int32(buffer.count), nil, nil, options(recover: limits.recover))
+            let input = XMLChunkedInput(buffer)
+            return withExtendedLifetime(input) {
+                xmlCtxtReadIO(
+                    context, XMLChunkedInput.read, nil, Unmanaged.passUnretained(input).toOpaque(), nil, nil,
+                    options(recover: limits.recover))
+            }
         }
         let lastError = Self.describeLastError(of: context)
+        let wellFormed = context.pointee.wellFormed != 0
+        xmlFreeParserCtxt(context)  // before the tree is used and freed: nothing below needs it
         guard let document, let root = xmlDocGetRootElement(document) else {
             if let document { xmlFreeDoc(document) }
             throw CloudantError(
@@ -44,7 +52,7 @@ enum XMLDocumentReader {
                 context: .init(field: lastError.map { "line \($0.line)" }))
         }
         defer { xmlFreeDoc(document) }
-        let recovered = context.pointee.wellFormed == 0 ? [lastError?.message ?? "malformed XML recovered"] : []
+        let recovered = !wellFormed ? [lastError?.message ?? "malformed XML recovered"] : []
         return try body(XMLElementView(node: root), recovered)
     }
 

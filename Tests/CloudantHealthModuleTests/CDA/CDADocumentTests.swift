@@ -5,77 +5,12 @@ import Testing
 
 @Suite("CDA documents")
 struct CDADocumentTests {
-    static let ccd = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <ClinicalDocument xmlns="urn:hl7-org:v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-          <typeId root="2.16.840.1.113883.1.3" extension="POCD_HD000040"/>
-          <templateId root="2.16.840.1.113883.10.20.22.1.1" extension="2015-08-01"/>
-          <templateId root="2.16.840.1.113883.10.20.22.1.2" extension="2015-08-01"/>
-          <code code="34133-9" codeSystem="2.16.840.1.113883.6.1" displayName="Summary of episode note"/>
-          <title>Continuity of Care Document</title>
-          <effectiveTime value="20240601130000.250+0530"/>
-          <recordTarget><patientRole><patient>
-            <name use="L"><prefix>Ms.</prefix><given>Jane</given><given>Q</given><family>Appleseed</family></name>
-          </patient></patientRole></recordTarget>
-          <author><time value="20240601"/><assignedAuthor>
-            <assignedPerson><name><given>Henry</given><family>Seven</family></name></assignedPerson>
-          </assignedAuthor></author>
-          <custodian><assignedCustodian><representedCustodianOrganization>
-            <name>Community Health &amp; Hospitals</name>
-          </representedCustodianOrganization></assignedCustodian></custodian>
-          <component><structuredBody>
-            <component><section>
-              <templateId root="2.16.840.1.113883.10.20.22.2.5.1"/>
-              <code code="11450-4" codeSystem="2.16.840.1.113883.6.1"/>
-              <title>Problems</title>
-              <entry><act><entryRelationship><observation>
-                <code code="55607006" codeSystem="2.16.840.1.113883.6.96" displayName="Problem"/>
-                <effectiveTime><low value="201001"/></effectiveTime>
-                <value xsi:type="CD" code="38341003" codeSystem="2.16.840.1.113883.6.96" displayName="Hypertension"/>
-              </observation></entryRelationship></act></entry>
-            </section></component>
-            <component><section>
-              <code code="10160-0" codeSystem="2.16.840.1.113883.6.1"/>
-              <title>Medications</title>
-              <entry><substanceAdministration>
-                <effectiveTime xsi:type="IVL_TS"><low value="20231001"/></effectiveTime>
-                <consumable><manufacturedProduct><manufacturedMaterial>
-                  <code code="197361" codeSystem="2.16.840.1.113883.6.88" displayName="Amlodipine 5 MG"/>
-                </manufacturedMaterial></manufacturedProduct></consumable>
-              </substanceAdministration></entry>
-            </section></component>
-            <component><section>
-              <code code="48765-2" codeSystem="2.16.840.1.113883.6.1"/>
-              <title>Allergies</title>
-              <entry><act><entryRelationship><observation>
-                <code code="ASSERTION" codeSystem="2.16.840.1.113883.5.4"/>
-                <value xsi:type="CD" code="416098002" displayName="Drug allergy"/>
-                <participant><participantRole><playingEntity>
-                  <code code="7980" codeSystem="2.16.840.1.113883.6.88" displayName="Penicillin G"/>
-                </playingEntity></participantRole></participant>
-              </observation></entryRelationship></act></entry>
-            </section></component>
-            <component><section>
-              <code code="30954-2" codeSystem="2.16.840.1.113883.6.1"/>
-              <title>Results</title>
-              <entry><organizer><component><observation>
-                <code code="2345-7" codeSystem="2.16.840.1.113883.6.1" displayName="Glucose"/>
-                <effectiveTime value="202405011015"/>
-                <value xsi:type="PQ" value="99" unit="mg/dL"/>
-              </observation></component></organizer></entry>
-            </section></component>
-            <component><section>
-              <code code="8716-3" codeSystem="2.16.840.1.113883.6.1"/>
-              <title>Vital Signs</title>
-              <entry><organizer><component><observation>
-                <code code="8867-4" codeSystem="2.16.840.1.113883.6.1" displayName="Heart rate"/>
-                <effectiveTime value="20240601120000-0330"/>
-                <value xsi:type="PQ" value="72" unit="/min"/>
-              </observation></component></organizer></entry>
-            </section></component>
-          </structuredBody></component>
-        </ClinicalDocument>
-        """
+    /// A C-CDA R2.1 Continuity of Care Document with one entry in each kind of section; the P7 benchmark
+    /// reads the same file.
+    static let ccd = (try? String(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/CDA/continuity-of-care.xml"),
+        encoding: .utf8)) ?? ""
 
     @Test func extractsHealthKitsHeaderFieldsFromACCD() throws {
         let document = try CDADocument(parsing: Data(Self.ccd.utf8))
@@ -116,6 +51,46 @@ struct CDADocumentTests {
         let vitals = document.sections.filter { $0.kind == .vitalSigns }
         #expect(vitals.count == 1)
         #expect(vitals.first?.entries.isEmpty == false)
+    }
+
+    @Test func textGathersCDATAAndNestedElementsAndNamesMatchWhateverThePrefix() throws {
+        let xml = """
+            <cda:ClinicalDocument xmlns:cda="urn:hl7-org:v3">
+              <cda:title>  Care <![CDATA[& Plan]]><cda:b> Summary</cda:b>\n</cda:title>
+              <cda:recordTarget><cda:patientRole><cda:patient><cda:name> Jane Appleseed </cda:name></cda:patient>
+              </cda:patientRole></cda:recordTarget>
+              <cda:component><cda:section><cda:code code="8716-3"/><cda:entry><cda:observation>
+                <cda:code code="8867-4"><cda:originalText>Pulse</cda:originalText></cda:code>
+                <cda:value>  61 </cda:value>
+              </cda:observation></cda:entry></cda:section></cda:component>
+            </cda:ClinicalDocument>
+            """
+        let document = try CDADocument(parsing: Data(xml.utf8))
+        #expect(document.title == "Care & Plan Summary")
+        #expect(document.patientName == "Jane Appleseed")
+        let entry = try #require(document.sections.first?.entries.first)
+        #expect(document.sections.first?.kind == .vitalSigns)
+        #expect(entry.code?.displayName == "Pulse" && entry.value == "61" && entry.unit == nil)
+    }
+
+    @Test(arguments: [String.Encoding.utf8, .isoLatin1, .utf16LittleEndian])
+    func readsLargeDocumentsInTheirDeclaredEncodingAcrossInputChunks(_ encoding: String.Encoding) throws {
+        // libxml2 reads the input a few kilobytes at a time: characters and names must survive every boundary.
+        let name = encoding == .utf8 ? "UTF-8" : encoding == .isoLatin1 ? "ISO-8859-1" : "UTF-16"
+        var xml = #"<?xml version="1.0" encoding="\#(name)"?><ClinicalDocument xmlns="urn:hl7-org:v3">"#
+        xml += "<title>Données de santé</title><component><section><code code=\"8716-3\"/>"
+        for index in 0..<3_000 {
+            xml += #"<entry><observation><code code="8867-4" displayName="Fréquence cardiaque \#(index)"/>"#
+            xml += #"<value value="\#(60 + index % 40)" unit="/min"/></observation></entry>"#
+        }
+        xml += "</section></component></ClinicalDocument>"
+        let data = try #require(xml.data(using: encoding))
+        let document = try CDADocument(parsing: encoding == .utf16LittleEndian ? Data([0xFF, 0xFE]) + data : data)
+        #expect(document.title == "Données de santé")
+        let entries = try #require(document.sections.first?.entries)
+        #expect(entries.count == 3_000)
+        #expect(entries.enumerated().allSatisfy { $1.code?.displayName == "Fréquence cardiaque \($0)" })
+        #expect(entries.last?.value == "99" && entries.last?.unit == "/min")
     }
 
     @Test func anotherRootIsATypedErrorSayingWhatTheRootIs() {
