@@ -60,7 +60,7 @@ enum CareBenchmarks {
         let tasks = (0..<50).map { task($0) }
         try await care.add(tasks)
         let raw = try CareBaseline(path: folder.appendingPathComponent("raw.sqlite").path)
-        try raw.load(tasks.map { (id: $0.id, start: "", end: "", body: try JSONValue(encoding: $0).jsonString()) })
+        try raw.load(tasks.map { (id: $0.id, body: try JSONValue(encoding: $0).jsonString()) })
         var count = 0
         try await BenchmarkGroup(
             name: "Events for one year of 50 tasks", unit: "tasks", operations: tasks.count,
@@ -117,30 +117,33 @@ enum CareBenchmarks {
                 let slice = Array(batch[start..<min(start + 2_000, batch.count)])
                 try await care.merge([RevisionRecord(entities: slice.map { .outcome($0) }, knowledgeVector: KnowledgeVector())])
             }
+        }
+        // The raw table holds the very documents the care store wrote (read back per task, untimed), with an
+        // expression index equivalent to the care store's `care-event-key` index.
+        for task in tasks {
+            let selector = try MangoSelector(["entityType": "outcome", "taskUUID": .string(task.uuid.uuidString)])
+            let documents = try await care.store.find(FindRequest(selector: selector, limit: Int.max)).docs
             try raw.load(
-                try batch.map { outcome in
-                    let start = yearStart.addingTimeInterval(Double(8 * 3600 + outcome.taskOccurrenceIndex * 3600))
-                    return (
-                        id: outcome.uuid.uuidString, start: iso(start), end: iso(start.addingTimeInterval(3600)),
-                        body: try JSONValue(encoding: outcome).jsonString()
-                    )
+                documents.map { document in
+                    var body = document
+                    body.removeValue(forKey: "_id")
+                    body.removeValue(forKey: "_rev")
+                    return (id: document["_id"]?.stringValue ?? "", body: JSONValue.object(body).jsonString())
                 })
         }
-        try raw.execute("CREATE INDEX rows_by_start ON rows(start)")
+        try raw.execute("CREATE INDEX rows_by_event_key ON rows(json_extract(body, '$.careEventKey'))")
         var generator = SplitMix64(seed: 8)
         let days = (0..<10).map { _ in yearStart.addingTimeInterval(Double(generator.next() % 360) * 86_400) }
+        try await explain(care, day: days[0])
         var returned = 0
         try await BenchmarkGroup(
             name: "Outcomes by event date (one day) over \(outcomes) outcomes, \(24 * taskCount) per day",
             unit: "queries", operations: days.count,
             baseline: .init(
-                name: "SQL start < e AND end >= s + parse",
+                name: "SQL per span class + decode + sort",
                 body: {
                     for day in days {
-                        returned += try raw.bodies(
-                            "SELECT body FROM rows WHERE start < ?1 AND end >= ?2", iso(day.addingTimeInterval(86_399)),
-                            iso(day)
-                        ).count
+                        returned += try raw.outcomes(overlapping: DateInterval(start: day, duration: 86_399)).count
                     }
                 }),
             candidates: [
@@ -154,6 +157,22 @@ enum CareBenchmarks {
                     })
             ]
         ).run(repetitions: repetitions)
+        print("  (\(returned) outcomes returned in all)")
+    }
+
+    /// Prints what the care store's finds for one day examine, so a regression to a one-sided range shows.
+    private static func explain(_ care: CareStore, day: Date) async throws {
+        let query = CareQuery(dateInterval: DateInterval(start: day, duration: 86_399))
+        var (keys, docs, returned) = (0, 0, 0)
+        let requests = try await care.findRequests(Outcome.self, query: query)
+        for var request in requests {
+            request.executionStats = true
+            let result = try await care.store.find(request)
+            keys += result.executionStats?.totalKeysExamined ?? 0
+            docs += result.executionStats?.totalDocsExamined ?? 0
+            returned += result.docs.count
+        }
+        print("  one day's \(requests.count) finds examine \(keys) index keys and \(docs) documents for \(returned) outcomes")
     }
 
     private static func iso(_ date: Date) -> String {
@@ -161,16 +180,22 @@ enum CareBenchmarks {
     }
 }
 
-/// Raw SQLite rows (id, event start, event end, JSON body) for the baselines.
+/// Raw SQLite rows (id, JSON body) for the baselines, queried by hand-written SQL.
 private final class CareBaseline {
     private var db: OpaquePointer?
+
+    /// The care store's outcome length classes (`EventSpan.classes`: bound in seconds, label), repeated so the
+    /// raw query does the same work: one two-sided range per class on the same key.
+    private static let spans: [(bound: Int?, label: String)] = [
+        (3_600, "a"), (90_000, "b"), (8 * 86_400, "c"), (32 * 86_400, "d"), (367 * 86_400, "e"), (nil, "f"),
+    ]
 
     init(path: String) throws {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
         }
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-        try execute("CREATE TABLE rows (id TEXT PRIMARY KEY, start TEXT, end TEXT, body TEXT NOT NULL)")
+        try execute("CREATE TABLE rows (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
     }
 
     deinit { sqlite3_close_v2(db) }
@@ -181,14 +206,13 @@ private final class CareBaseline {
         }
     }
 
-    func load(_ rows: [(id: String, start: String, end: String, body: String)]) throws {
-        let statement = try prepare("INSERT INTO rows (id, start, end, body) VALUES (?, ?, ?, ?)")
+    func load(_ rows: [(id: String, body: String)]) throws {
+        let statement = try prepare("INSERT INTO rows (id, body) VALUES (?, ?)")
         defer { sqlite3_finalize(statement) }
         try execute("BEGIN")
         for row in rows {
-            for (index, text) in [row.id, row.start, row.end, row.body].enumerated() {
-                sqlite3_bind_text(statement, Int32(index + 1), text, -1, SQLITE_TRANSIENT)
-            }
+            sqlite3_bind_text(statement, 1, row.id, -1, SQLITE_TRANSIENT)
+            sqlite3_bind_text(statement, 2, row.body, -1, SQLITE_TRANSIENT)
             guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
             sqlite3_reset(statement)
         }
@@ -203,11 +227,38 @@ private final class CareBaseline {
         var result: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW {
             guard let pointer = sqlite3_column_text(statement, 0) else { continue }
-            let body = String(cString: pointer)
-            _ = try JSONValue(parsing: Array(body.utf8))
-            result.append(body)
+            result.append(String(cString: pointer))
         }
         return result
+    }
+
+    /// What `care.fetch(Outcome.self, query:)` returns for an interval when every outcome has one version:
+    /// outcomes whose event overlaps it (`start < end && end >= start`), newest `createdDate` first.
+    func outcomes(overlapping interval: DateInterval) throws -> [Outcome] {
+        let statement = try prepare(
+            "SELECT body FROM rows WHERE json_extract(body, '$.careEventKey') >= ?1 "
+                + "AND json_extract(body, '$.careEventKey') < ?2 AND json_extract(body, '$.entityType') = 'outcome' "
+                + "AND json_extract(body, '$.endDate') >= ?3")
+        defer { sqlite3_finalize(statement) }
+        var result: [Outcome] = []
+        for span in Self.spans {
+            let lower = span.label + (span.bound.map { iso(interval.start.addingTimeInterval(-Double($0 + 1))) } ?? "")
+            for (index, text) in [lower, span.label + iso(interval.end), iso(interval.start)].enumerated() {
+                sqlite3_bind_text(statement, Int32(index + 1), text, -1, SQLITE_TRANSIENT)
+            }
+            while sqlite3_step(statement) == SQLITE_ROW {
+                guard let pointer = sqlite3_column_text(statement, 0) else { continue }
+                let length = Int(sqlite3_column_bytes(statement, 0))
+                let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
+                result.append(try JSONValue(parsing: Array(bytes)).decode(Outcome.self))
+            }
+            sqlite3_reset(statement)
+        }
+        return result.sorted { ($0.createdDate ?? .distantPast) > ($1.createdDate ?? .distantPast) }
+    }
+
+    private func iso(_ date: Date) -> String {
+        (try? JSONValue(encoding: date).stringValue) ?? ""
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {

@@ -96,6 +96,20 @@ struct CareCommandTests {
         #expect(try jsonObject(result.stderr)["error"] is String)
     }
 
+    @Test func anArrayIsAddedAtomicallySoAFailingItemStoresNothing() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = #"{"id":"taken","title":"Taken","effectiveDate":"2024-01-01T00:00:00Z"}"#
+        #expect(try run(["care", "add", "--db", "clinic", "careplan"], stdin: first, in: folder).status == 0)
+        let batch = #"[{"id":"fresh","title":"Fresh","effectiveDate":"2024-01-01T00:00:00Z"},"# + first + "]"
+        let failed = try run(["care", "add", "--db", "clinic", "careplan"], stdin: batch, in: folder)
+        #expect(failed.status != 0)
+        #expect(try jsonObject(failed.stderr)["error"] is String)
+        #expect(try jsonObject(failed.stderr)["item"] as? Int == 1)  // the second element of the input
+        let listed = try run(["care", "list", "--db", "clinic", "careplan", "--at", "2024-02-01T00:00:00Z"], in: folder)
+        #expect(try titles(listed.stdout) == ["Taken"])
+    }
+
     @Test func aNoteIsAddedAsANewVersionOfTheObjectItAnnotates() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

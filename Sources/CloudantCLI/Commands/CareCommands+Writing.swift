@@ -27,26 +27,37 @@ struct CareWriting {
         if case .array = input { Output.print(.array(stored)) } else { Output.print(stored.first ?? .null) }
     }
 
+    /// Exact versions are imported first (importing is idempotent, so a failed command can simply be run
+    /// again); the other entities are then added or updated in one batch, which CareKit makes atomic: when one
+    /// fails, none of them is stored, and the error names the failing item's position in the input.
     private func write<Entity: CareStorable>(_ type: Entity.Type, _ items: [JSONValue]) async throws -> [JSONValue] {
-        var results: [JSONValue] = []
+        var exact: [(index: Int, entity: Entity)] = []
+        var fresh: [(index: Int, entity: Entity)] = []
         for (index, item) in items.enumerated() {
             guard case .object(let object) = item else {
                 throw CloudantError(.invalidValue, "Each entity must be a JSON object.", context: .init(itemIndex: index))
             }
             let entity = try Self.decode(type, item, index: index)
-            let isExactVersion = object["uuid"] != nil && object["previousVersionUUIDs"] != nil
-            let stored: [Entity]
-            if isExactVersion {
-                _ = try await care.importVersions([entity])
-                stored = [entity]
-            } else if updating {
-                stored = try await care.update([entity])
+            if object["uuid"] != nil && object["previousVersionUUIDs"] != nil {
+                exact.append((index, entity))
             } else {
-                stored = try await care.add([entity])
+                fresh.append((index, entity))
             }
-            results += try stored.map(JSONValue.init(encoding:))
         }
-        return results
+        var stored: [(index: Int, entity: Entity)] = exact
+        if !exact.isEmpty { _ = try await care.importVersions(exact.map(\.entity)) }
+        if !fresh.isEmpty {
+            do {
+                let entities = fresh.map(\.entity)
+                let written = updating ? try await care.update(entities) : try await care.add(entities)
+                stored += zip(fresh.map(\.index), written).map { ($0, $1) }
+            } catch let error as CloudantError {
+                throw error.adding { context in
+                    context.itemIndex = context.itemIndex.map { fresh.indices.contains($0) ? fresh[$0].index : $0 }
+                }
+            }
+        }
+        return try stored.sorted { $0.index < $1.index }.map { try JSONValue(encoding: $0.entity) }
     }
 
     private func appendNotes(_ items: [JSONValue]) async throws -> [JSONValue] {

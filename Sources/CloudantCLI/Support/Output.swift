@@ -21,6 +21,8 @@ enum Output {
             if let database = error.context.database { object["db"] = .string(database) }
             if let field = error.context.field { object["field"] = .string(field) }
             if let position = error.context.position { object["position"] = .number(JSONNumber(position)) }
+            // Which element of an input array was refused (0-based), for `care add`, `bulk` and the like.
+            if let item = error.context.itemIndex { object["item"] = .number(JSONNumber(item)) }
             body = .object(object)
         } else if let failure = error as? PeerFailure {
             // A replication peer's answer, as the peer wrote it.

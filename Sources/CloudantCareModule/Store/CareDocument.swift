@@ -6,7 +6,8 @@ internal import Foundation
 ///
 /// The body is the entity's CareKit JSON plus store members: the kind name, the knowledge stamp the version
 /// was written or received with, the process that authored it locally, and for outcomes the event's
-/// start and end (so outcomes can be filtered by event date). Version documents are never edited:
+/// start, end and a key of its length class and start (so outcomes can be filtered by event date on a
+/// two-sided range, see ``EventSpan``). Version documents are never edited:
 /// `nextVersionUUIDs` is stored empty and rebuilt from the other versions' `previousVersionUUIDs` on read,
 /// so two devices that both extend a version write two new documents instead of a CouchDB conflict.
 enum CareDocument {
@@ -36,6 +37,7 @@ enum CareDocument {
         if let event {
             document[eventStartField] = try JSONValue(encoding: event.start)
             document[eventEndField] = try JSONValue(encoding: event.end)
+            document[EventSpan.field] = try EventSpan.key(of: event)
         }
         return document
     }

@@ -1,8 +1,8 @@
 public import CloudantCore
 
-/// The JSON indexes care queries run on. Every index leads with `entityType`, so one index serves every kind
-/// (a document is only in an index when it has all of the index's fields, so `care-task-uuid` holds outcomes
-/// only and costs other kinds nothing).
+/// The JSON indexes care queries run on. Every index but ``byEventKey`` leads with `entityType`, so one index
+/// serves every kind (a document is only in an index when it has all of the index's fields, so
+/// `care-task-uuid` holds outcomes only and costs other kinds nothing).
 public enum CareIndexes {
     /// The design document holding the care indexes.
     public static let designDocument = "care"
@@ -25,8 +25,11 @@ public enum CareIndexes {
     public static let byCarePlanUUID = index("care-care-plan-uuid", "carePlanUUID")
     /// By kind and task version: outcomes of a task.
     public static let byTaskUUID = index("care-task-uuid", "taskUUID")
-    /// By kind and event start: outcomes by event date.
-    public static let byEventStart = index("care-event-start", "startDate")
+    /// By `careEventKey`, one member holding an outcome's event length class and event start: outcomes by
+    /// event date, one two-sided range per class. The only index not led by the kind: only outcomes have the
+    /// member, and an equality on a leading column would keep the store from seeking on the ones after it.
+    public static let byEventKey = IndexDefinition(
+        name: "care-event-key", designDocument: designDocument, fields: [.ascending(EventSpan.field)])
 
     /// The indexes every care kind needs.
     public static let common = [byID, byUUID, byEffectiveDate, byRemoteID, byGroupIdentifier, byTags]
@@ -37,7 +40,7 @@ public enum CareIndexes {
         switch relation?.field {
         case "patientUUID"?: result.append(byPatientUUID)
         case "carePlanUUID"?: result.append(byCarePlanUUID)
-        case "taskUUID"?: result += [byTaskUUID, byEventStart]
+        case "taskUUID"?: result += [byTaskUUID, byEventKey]
         default: break
         }
         return result

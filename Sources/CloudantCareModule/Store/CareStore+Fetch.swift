@@ -5,7 +5,8 @@ internal import CloudantStore
 extension CareStore {
     /// The versions of kind `type` that match `query`, as CareKit's `fetchX(query:)` returns them.
     ///
-    /// Matching runs as one Cloudant Query on the care indexes; the version-in-effect rule, the order, the
+    /// Matching runs as Cloudant Queries on the care indexes (one; for outcomes by date one two-sided range per
+    /// event length class, see ``findRequests(_:query:)``); the version-in-effect rule, the order, the
     /// offset and the limit then apply to the matches (the limit counts versions in effect, so it cannot be
     /// given to the query engine, which would count every matching version).
     ///
@@ -17,20 +18,20 @@ extension CareStore {
     public func fetch<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery = CareQuery()) async throws
         -> [Entity]
     {
-        guard var conditions = try await selector(for: type, query: query) else { return [] }
-        let candidates: [JSONObject]
+        guard let selectors = try await selectors(for: type, query: query) else { return [] }
+        var candidates: [JSONObject] = []
+        for conditions in selectors {
+            candidates += try await versionDocuments(kind: Entity.careKindName, where: conditions)
+        }
         let history: VersionHistory<Entity>
         let keep: Set<UUID>
         if Entity.self == Outcome.self, query.dateInterval != nil {
             // An outcome's newest live version only (CareKit #565: never two versions of one outcome for a day).
             // Its later versions and tombstones record the same event, so they are in the same event window:
-            // one indexed range finds them all, instead of loading every version of every outcome by id.
-            conditions.removeValue(forKey: "deletedDate")
-            candidates = try await versionDocuments(kind: Entity.careKindName, where: conditions)
+            // the indexed ranges find them all, instead of loading every version of every outcome by id.
             history = try VersionHistory(candidates.map { try CareDocument.entity(type, from: $0) })
             keep = Set(history.versions.filter { $0.deletedDate == nil && history.next(of: $0).isEmpty }.map(\.uuid))
         } else {
-            candidates = try await versionDocuments(kind: Entity.careKindName, where: conditions)
             var seenIDs = Set<String>()
             let ids = candidates.compactMap { $0["id"]?.stringValue }.filter { seenIDs.insert($0).inserted }
             history = try await self.history(type, ids: ids)
@@ -50,16 +51,28 @@ extension CareStore {
         return history.inEffect(at: date)
     }
 
-    /// The Cloudant Query ``fetch(_:query:)`` runs for `query` (for `store.explain`), or `nil` when a relation
-    /// matches nothing and no query runs.
-    public func findRequest<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery) async throws -> FindRequest? {
-        guard var conditions = try await selector(for: type, query: query) else { return nil }
-        conditions[CareDocument.kindField] = .string(Entity.careKindName)
-        return try Self.request(conditions)
+    /// The Cloudant Queries ``fetch(_:query:)`` runs for `query` (for `store.explain`): one, except for
+    /// outcomes by date, which take one two-sided range per event length class; empty when a relation matches
+    /// nothing and no query runs.
+    ///
+    /// ```swift
+    /// for request in try await care.findRequests(Outcome.self, query: CareQuery(for: today, calendar: calendar)) {
+    ///     print(try await care.store.explain(request)["index"]?["name"]?.stringValue ?? "all_docs")
+    /// }
+    /// ```
+    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` for relation fields the kind does not have.
+    public func findRequests<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery) async throws -> [FindRequest] {
+        guard let selectors = try await selectors(for: type, query: query) else { return [] }
+        return try selectors.map { conditions in
+            var selector: JSONObject = [CareDocument.kindField: .string(Entity.careKindName)]
+            for (key, value) in conditions.members { selector[key] = value }
+            return try Self.request(selector)
+        }
     }
 
-    /// The Mango conditions for `query` on kind `type`, or `nil` when a relation matches nothing.
-    func selector<Entity: CareStorable>(for type: Entity.Type, query: CareQuery) async throws -> JSONObject? {
+    /// The Mango conditions for `query` on kind `type` (several for outcomes by date: one per event length
+    /// class, see ``EventSpan``), or `nil` when a relation matches nothing.
+    func selectors<Entity: CareStorable>(for type: Entity.Type, query: CareQuery) async throws -> [JSONObject]? {
         var conditions: JSONObject = ["deletedDate": ["$exists": false]]
         var clauses: [JSONValue] = []
         if let ids = query.ids { conditions["id"] = Self.oneOf(ids.map { .string($0) }) }
@@ -71,18 +84,22 @@ extension CareStore {
             guard !relation.uuids.isEmpty else { return nil }
             conditions[relation.field] = Self.oneOf(relation.uuids.map { .string($0.uuidString) })
         }
-        if let interval = query.dateInterval {
-            if Entity.self == Outcome.self {
-                conditions[CareDocument.eventStartField] = ["$lt": try JSONValue(encoding: interval.end)]
-                conditions[CareDocument.eventEndField] = ["$gte": try JSONValue(encoding: interval.start)]
-            } else {
-                conditions["effectiveDate"] = ["$lt": try JSONValue(encoding: interval.end)]
-            }
-        } else {
-            conditions["effectiveDate"] = ["$exists": true]
-        }
         if !clauses.isEmpty { conditions["$and"] = .array(clauses) }
-        return conditions
+        guard let interval = query.dateInterval else {
+            conditions["effectiveDate"] = ["$exists": true]
+            return [conditions]
+        }
+        guard Entity.self == Outcome.self else {
+            conditions["effectiveDate"] = ["$lt": try JSONValue(encoding: interval.end)]
+            return [conditions]
+        }
+        // Tombstones and later versions of a matching outcome are needed too, to find its newest live version.
+        conditions.removeValue(forKey: "deletedDate")
+        return try EventSpan.conditions(overlapping: interval).map { span in
+            var bySpan = conditions
+            for (key, value) in span.members { bySpan[key] = value }
+            return bySpan
+        }
     }
 
     /// The uuids the kind's relation must point at, or `nil` when the query names no relation.

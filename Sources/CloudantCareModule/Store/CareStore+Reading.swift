@@ -54,7 +54,28 @@ extension CareStore {
         return try await store.find(Self.request(selector)).docs
     }
 
+    /// A find request for `selector` without a limit.
+    ///
+    /// Nested `$and`s are flattened into one: the parser keeps `{"startDate": {"$gte": a, "$lt": b}}` as an
+    /// `$and` inside the top-level one, and the planner takes key ranges from top-level conditions only, so
+    /// without this a two-sided range would scan its whole index column.
+    ///
+    /// A selector on the outcome event key names its index: the planner counts indexed fields, and a relation
+    /// condition (`taskUUID`) would otherwise win with an index that reads every version of the task.
     static func request(_ selector: JSONObject) throws -> FindRequest {
-        FindRequest(selector: try MangoSelector(.object(selector)), limit: Int.max)
+        let parsed = try MangoSelector(.object(selector))
+        let eventKeyIndex = [CareIndexes.designDocument, CareIndexes.byEventKey.name]
+        return FindRequest(
+            selector: MangoSelector(root: flattened(parsed.root)), limit: Int.max,
+            useIndex: selector[EventSpan.field] == nil ? nil : eventKeyIndex)
+    }
+
+    private static func flattened(_ node: MangoSelector.Node) -> MangoSelector.Node {
+        guard case .and(let children) = node else { return node }
+        return .and(
+            children.flatMap { child -> [MangoSelector.Node] in
+                if case .and(let grandchildren) = flattened(child) { return grandchildren }
+                return [child]
+            })
     }
 }

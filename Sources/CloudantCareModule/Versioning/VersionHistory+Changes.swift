@@ -11,7 +11,7 @@ extension VersionHistory {
     ///   exists, deleted ones included.
     @discardableResult
     public mutating func add(_ entity: Entity) throws -> Entity {
-        if version(uuid: entity.uuid) != nil || versions.contains(where: { $0.id == entity.id }) {
+        if version(uuid: entity.uuid) != nil || !versions(id: entity.id).isEmpty {
             throw CloudantError(
                 .duplicateVersion, "An object with this id or uuid exists; update it instead of adding it.",
                 context: .init(documentID: entity.id, field: "id"))

@@ -16,13 +16,19 @@ public import Foundation
 public struct VersionHistory<Entity: VersionedEntity>: Sendable {
     /// Every version, in the order it joined the history.
     public private(set) var versions: [Entity]
+    // Lookups that keep reading a history of n versions O(n): a fetch builds one from thousands of outcomes.
     private var positionByUUID: [UUID: Int]
+    private var positionsByID: [String: [Int]]
+    /// The uuids of the versions that name a uuid as previous, whether or not that uuid is present yet.
+    private var successorsByUUID: [UUID: [UUID]]
 
     /// Creates a history from versions as stored (for example, read back from the store). A version whose uuid
     /// is already present is ignored, so a list with repeats reads as if each version were given once.
     public init(_ versions: [Entity] = []) {
         self.versions = []
         self.positionByUUID = [:]
+        self.positionsByID = [:]
+        self.successorsByUUID = [:]
         for version in versions { insert(version) }
     }
 
@@ -33,7 +39,7 @@ public struct VersionHistory<Entity: VersionedEntity>: Sendable {
 
     /// Every version of the object with `id`, in the order they joined the history.
     public func versions(id: String) -> [Entity] {
-        versions.filter { $0.id == id }
+        (positionsByID[id] ?? []).map { versions[$0] }
     }
 
     /// The versions of `id` that no other version replaces; more than one means concurrent versions.
@@ -60,7 +66,7 @@ public struct VersionHistory<Entity: VersionedEntity>: Sendable {
 
     /// Whether any version of `id` is a tombstone.
     public func isDeleted(id: String) -> Bool {
-        versions.contains { $0.id == id && $0.deletedDate != nil }
+        versions(id: id).contains { $0.deletedDate != nil }
     }
 
     /// Adds `version` exactly as given (its uuid and links), as sync and imports do. Links the other direction
@@ -72,12 +78,14 @@ public struct VersionHistory<Entity: VersionedEntity>: Sendable {
     public mutating func insert(_ version: Entity) -> Bool {
         guard positionByUUID[version.uuid] == nil else { return false }
         var version = version
-        for other in versions where other.previousVersionUUIDs.contains(version.uuid) {
-            if !version.nextVersionUUIDs.contains(other.uuid) { version.nextVersionUUIDs.append(other.uuid) }
+        for successor in successorsByUUID[version.uuid] ?? [] where !version.nextVersionUUIDs.contains(successor) {
+            version.nextVersionUUIDs.append(successor)
         }
         positionByUUID[version.uuid] = versions.count
+        positionsByID[version.id, default: []].append(versions.count)
         versions.append(version)
         for previous in version.previousVersionUUIDs {
+            successorsByUUID[previous, default: []].append(version.uuid)
             guard let position = positionByUUID[previous] else { continue }
             if !versions[position].nextVersionUUIDs.contains(version.uuid) {
                 versions[position].nextVersionUUIDs.append(version.uuid)

@@ -3,14 +3,16 @@
 /// `$nor: [a, b]` becomes `$and: [¬a, ¬b]`; `¬$and` and `¬$or` swap by De Morgan; a negated field
 /// condition becomes its opposite (`$lt`↔`$gte`, `$lte`↔`$gt`, `$eq`↔`$ne`, `$in`↔`$nin`,
 /// `$exists: b`→`$exists: !b`) or, when it has none, keeps an explicit `$not` under the field; a double
-/// negation cancels.
+/// negation cancels. An `$and` inside an `$and` is spliced into it, as CouchDB does, so that
+/// `{"f": {"$gte": a, "$lt": b}}` puts both bounds beside the other conditions, where the planner finds
+/// a two-sided range.
 enum SelectorNormaliser {
     static func normalise(_ node: ParsedNode) throws(CloudantError) -> MangoSelector.Node {
         switch node {
         case .empty: return .empty
-        case .and(let children): return .and(try normaliseAll(children))
+        case .and(let children): return flattenedAnd(try normaliseAll(children))
         case .or(let children): return .or(try normaliseAll(children))
-        case .nor(let children): return .and(try negateAll(children))
+        case .nor(let children): return flattenedAnd(try negateAll(children))
         case .not(let inner): return try negate(inner)
         case .field(let path, let condition): return .field(path, condition)
         case .text(let argument): return .text(argument)
@@ -20,7 +22,7 @@ enum SelectorNormaliser {
     static func negate(_ node: ParsedNode) throws(CloudantError) -> MangoSelector.Node {
         switch node {
         case .and(let children): return .or(try negateAll(children))
-        case .or(let children): return .and(try negateAll(children))
+        case .or(let children): return flattenedAnd(try negateAll(children))
         case .nor(let children): return .or(try normaliseAll(children))
         case .not(let inner): return try normalise(inner)
         case .field(let path, let condition): return .field(path, negate(condition))
@@ -48,6 +50,16 @@ enum SelectorNormaliser {
         case .not(let inner): inner
         default: .not(condition)
         }
+    }
+
+    /// `$and` of `children`, with the children that are themselves `$and` spliced in (true ∧ x = x, so an
+    /// empty one simply disappears).
+    private static func flattenedAnd(_ children: [MangoSelector.Node]) -> MangoSelector.Node {
+        var flat: [MangoSelector.Node] = []
+        for child in children {
+            if case .and(let grandchildren) = child { flat += grandchildren } else { flat.append(child) }
+        }
+        return .and(flat)
     }
 
     private static func normaliseAll(_ nodes: [ParsedNode]) throws(CloudantError) -> [MangoSelector.Node] {

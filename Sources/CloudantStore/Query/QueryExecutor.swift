@@ -124,6 +124,12 @@ struct QueryExecutor {
             let index = try stored(definition)
             for (column, range) in ranges.enumerated() {
                 let name = "i.\(IndexTable.keyColumn(column))"
+                if range.isSingleKey, let key = range.lower?.key {
+                    // `=` rather than `>= AND <=`: SQLite seeks on the columns after an equality only.
+                    conditions.append("\(name) = ?")
+                    arguments += [Data(key)]
+                    continue
+                }
                 if let lower = range.lower {
                     conditions.append("\(name) \(lower.inclusive ? ">=" : ">") ?")
                     arguments += [Data(lower.key)]

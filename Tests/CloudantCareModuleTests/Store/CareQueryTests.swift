@@ -142,18 +142,59 @@ struct CareQueryTests {
         byTag.tags = ["a"]
         let day = CareQuery(for: try utc.date(2024, 1, 3), calendar: utc.calendar)
         let requests = [
-            try await fixture.care.findRequest(CareTask.self, query: byID),
-            try await fixture.care.findRequest(CareTask.self, query: byUUID),
-            try await fixture.care.findRequest(CareTask.self, query: byPlan),
-            try await fixture.care.findRequest(CareTask.self, query: day),
-            try await fixture.care.findRequest(Outcome.self, query: day),
-            try await fixture.care.findRequest(CarePlan.self, query: byTag),
+            try await fixture.care.findRequests(CareTask.self, query: byID),
+            try await fixture.care.findRequests(CareTask.self, query: byUUID),
+            try await fixture.care.findRequests(CareTask.self, query: byPlan),
+            try await fixture.care.findRequests(CareTask.self, query: day),
+            try await fixture.care.findRequests(Outcome.self, query: day),
+            try await fixture.care.findRequests(CarePlan.self, query: byTag),
         ]
-        for optional in requests {
-            let request = try #require(optional)
+        for request in requests.joined() {
             let plan = try await fixture.documents.explain(request)
             let name = plan["index"]?["name"]?.stringValue
             #expect(name?.hasPrefix("care-") == true, "\(request.selector.json) used \(name ?? "nil")")
+        }
+    }
+
+    @Test func outcomesByEventDateScanTwoSidedRangesOnTheEventKeyIndex() async throws {
+        let fixture = try await seeded()
+        var day = CareQuery(for: try fixture.utc.date(2024, 1, 3), calendar: fixture.utc.calendar)
+        day.taskIDs = ["meds"]  // a relation must not pull the query onto the task index
+        let requests = try await fixture.care.findRequests(Outcome.self, query: day)
+        #expect(requests.count > 1)
+        for request in requests {
+            let plan = try await fixture.documents.explain(request)
+            #expect(plan["index"]?["name"]?.stringValue == "care-event-key")
+            let ranges = plan["mrargs"]?["ranges"]?.arrayValue ?? []
+            let key = ranges.first { $0["field"]?.stringValue == "careEventKey" }?["conditions"]?.arrayValue ?? []
+            #expect(key.count == 2, "\(plan["mrargs"]?.jsonString() ?? "")")
+        }
+    }
+
+    @Test func outcomesOfEveryEventLengthAreFoundByEventDate() async throws {
+        let fixture = try await seeded()
+        let utc = fixture.utc
+        let jan1 = try utc.date(2024, 1, 1)
+        var lengths: [(String, Double)] = [("minute", 60), ("hour", 3_600), ("all-day", 86_399), ("week", 7 * 86_400)]
+        lengths += [("month", 31 * 86_400), ("year", 366 * 86_400), ("two-years", 2 * 366 * 86_400)]
+        for (offset, (name, seconds)) in lengths.enumerated() {
+            let element = ScheduleElement(
+                start: jan1, end: nil, interval: ScheduleInterval(days: 800), duration: .seconds(seconds),
+                calendar: utc.calendar)
+            let task = CareTask(
+                id: "long-\(name)", title: name, carePlanUUID: nil, schedule: Schedule(composing: [element]),
+                uuid: testUUID(500 + offset), effectiveDate: jan1)
+            try await fixture.care.add([task])
+            try await fixture.care.add([try fixture.outcome(task: task.uuid, occurrence: 0, uuid: 600 + offset)])
+        }
+        // Each event started on Jan 1 and overlaps exactly the days before its end.
+        for (offset, (name, seconds)) in lengths.enumerated() {
+            let lastDay = jan1.addingTimeInterval(seconds - 1)
+            let onLastDay = try await fixture.care.fetch(Outcome.self, query: CareQuery(for: lastDay, calendar: utc.calendar))
+            #expect(onLastDay.contains { $0.uuid == testUUID(600 + offset) }, "\(name) missing on its last day")
+            let after = jan1.addingTimeInterval(seconds + 86_400)
+            let dayAfter = try await fixture.care.fetch(Outcome.self, query: CareQuery(for: after, calendar: utc.calendar))
+            #expect(!dayAfter.contains { $0.uuid == testUUID(600 + offset) }, "\(name) found after its end")
         }
     }
 }

@@ -10,7 +10,7 @@ struct CareStoreWriteTests {
     @Test func theStoreCreatesEveryDeclaredCareIndexWhenItOpens() async throws {
         let fixture = try CareFixture()
         let names = Set(try await fixture.documents.indexes().map(\.name))
-        #expect(names.isSuperset(of: ["care-id", "care-uuid", "care-effective-date", "care-task-uuid", "care-event-start"]))
+        #expect(names.isSuperset(of: ["care-id", "care-uuid", "care-effective-date", "care-task-uuid", "care-event-key"]))
     }
 
     @Test func eachVersionIsItsOwnDocumentKeyedByItsUUID() async throws {
@@ -108,7 +108,7 @@ struct CareStoreWriteTests {
         #expect(stored[0].previousVersionUUIDs == [task.uuid])
     }
 
-    @Test func outcomesStoreTheirEventStartAndEnd() async throws {
+    @Test func outcomesStoreTheirEventStartEndAndLengthClassKey() async throws {
         let fixture = try CareFixture()
         let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))
         try await fixture.care.add([task])
@@ -116,5 +116,6 @@ struct CareStoreWriteTests {
         let document = try await fixture.documents.document(id: testUUID(5).uuidString)
         #expect(document["startDate"] == "2024-01-03T08:00:00.000Z")
         #expect(document["endDate"] == "2024-01-03T09:00:00.000Z")
+        #expect(document["careEventKey"] == "a2024-01-03T08:00:00.000Z")  // "a": at most an hour long
     }
 }

@@ -18,6 +18,17 @@ struct SelectorNormalisationTests {
         #expect(try normalised(#"{"a":{"$gt":1,"$lt":5}}"#) == #"{"$and":[{"a":{"$gt":1}},{"a":{"$lt":5}}]}"#)
     }
 
+    @Test func anAndInsideAnAndIsSplicedSoBothBoundsOfARangeSitBesideTheOtherConditionsM4() throws {
+        #expect(try normalised(#"{"k":"x","a":{"$gte":1,"$lt":5}}"#)
+            == #"{"$and":[{"k":{"$eq":"x"}},{"a":{"$gte":1}},{"a":{"$lt":5}}]}"#)
+        #expect(try normalised(#"{"$and":[{"$and":[{"a":1},{"$and":[]}]},{"b":2}]}"#)
+            == #"{"$and":[{"a":{"$eq":1}},{"b":{"$eq":2}}]}"#)
+        #expect(try normalised(#"{"$nor":[{"$or":[{"a":1},{"b":2}]}]}"#)
+            == #"{"$and":[{"a":{"$ne":1}},{"b":{"$ne":2}}]}"#)
+        // An empty $or inside an $or is not spliced: `{"$or":[]}` matches, so dropping it would change the answer.
+        #expect(try normalised(#"{"$or":[{"a":1},{"$or":[]}]}"#) == #"{"$or":[{"a":{"$eq":1}},{"$or":[]}]}"#)
+    }
+
     @Test func nestedObjectIsASubFieldPathM4() throws {
         #expect(try normalised(#"{"imdb":{"rating":8}}"#) == #"{"imdb.rating":{"$eq":8}}"#)
         #expect(try normalised(#"{"a":{"$eq":{"b":1}}}"#) == #"{"a":{"$eq":{"b":1}}}"#)

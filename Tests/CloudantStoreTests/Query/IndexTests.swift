@@ -142,6 +142,19 @@ struct IndexTests {
         #expect(ids(result) == ["bob", "cy", "dee"])
     }
 
+    @Test func bothBoundsOfARangeBesideAnEqualityNarrowTheIndex_M22() async throws {
+        let temp = try await people()
+        try await temp.store.createIndex(IndexDefinition(name: "by-city-age", fields: [.ascending("city"), .ascending("age")]))
+        let body = #"{"selector":{"city":"London","age":{"$gte":20,"$lt":36}},"execution_stats":true}"#
+        let plan = try await temp.store.explain(FindRequest(JSONValue(parsing: body)))
+        #expect(plan["index"]?["name"] == "by-city-age")
+        let ageRange = plan["mrargs"]?["ranges"]?.arrayValue?.first { $0["field"] == "age" }
+        #expect(ageRange?["conditions"]?.arrayValue?.count == 2)
+        let result = try await find(temp.store, body)
+        #expect(ids(result) == ["cy"])
+        #expect(result.executionStats?.totalKeysExamined == 1)
+    }
+
     @Test func partialIndexesAreUsedOnlyWhenNamed_M24_M26() async throws {
         let temp = try await people()
         try await temp.store.createIndex(
