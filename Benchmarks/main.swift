@@ -12,6 +12,7 @@ var openDocuments = 1_000_000
 var repetitions = 5
 var queryDocuments = 1_000_000
 var syncDocuments = 100_000
+var healthRecords = 1_000_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--documents": documents = arguments.popFirst().flatMap { Int($0) } ?? documents
@@ -20,6 +21,7 @@ while let argument = arguments.popFirst() {
     case "--repetitions": repetitions = arguments.popFirst().flatMap { Int($0) } ?? repetitions
     case "--query-documents": queryDocuments = arguments.popFirst().flatMap { Int($0) } ?? queryDocuments
     case "--sync-documents": syncDocuments = arguments.popFirst().flatMap { Int($0) } ?? syncDocuments
+    case "--health-records": healthRecords = arguments.popFirst().flatMap { Int($0) } ?? healthRecords
     default: selectionArgument = argument
     }
 }
@@ -40,6 +42,7 @@ do {
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
     if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
     if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
+    if selected("p6", "health") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {

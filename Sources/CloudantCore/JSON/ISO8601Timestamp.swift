@@ -1,16 +1,17 @@
-internal import Foundation
+public import Foundation
 
 /// ISO 8601 / RFC 3339 timestamps with millisecond precision, without `DateFormatter`.
 ///
 /// Why our own: the original store wrote whole seconds and so lost sub-second precision; Foundation's
 /// ISO 8601 formatters are either not `Sendable` or truncate instead of rounding, and all of them are slow
 /// next to arithmetic. Writing milliseconds exactly matches JavaScript's `Date.prototype.toISOString()`,
-/// which every CouchDB and PouchDB peer reads.
-enum ISO8601Timestamp {
+/// which every CouchDB and PouchDB peer reads. Public so that modules writing documents by hand (the
+/// Health importer) write dates exactly as the entity coding does.
+public enum ISO8601Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ` in UTC, rounded to the nearest millisecond; years outside
     /// 0…9999 use JavaScript's six-digit signed form (`+010000-01-01T00:00:00.000Z`). `nil` for dates beyond
     /// ±999999 years or not finite.
-    static func string(from date: Date) -> String? {
+    public static func string(from date: Date) -> String? {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         // ±999999 years is about ±3.2e16 ms; anything past that (or NaN) has no ISO 8601 text.
         guard milliseconds.magnitude < 3.0e16 else { return nil }
@@ -56,7 +57,7 @@ enum ISO8601Timestamp {
     /// Reads an RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS`, optional fraction of any length (digits past the
     /// ninth are ignored), then `Z` or an offset `±HH:MM`. Also accepts JavaScript's six-digit signed years
     /// and lowercase `t`/`z`. `nil` when the text is anything else or names an impossible date.
-    static func date(from text: String) -> Date? {
+    public static func date(from text: String) -> Date? {
         var bytes = Array(text.utf8)
         bytes.append(0)  // A terminator, so reads past the end see a non-digit instead of trapping.
         var index = 0

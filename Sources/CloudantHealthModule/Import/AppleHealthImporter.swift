@@ -11,9 +11,11 @@ public import Foundation
 /// print(report.documentsWritten, report.skippedByReason)
 /// ```
 ///
-/// - Documents are written with `bulkDocs` in batches of ``batchSize``, one transaction each.
+/// - Documents are written with ``DocumentStore/insertNew(_:)`` in batches of ``batchSize``, one transaction
+///   each, while the next batch is parsed (two batches in memory at most).
 /// - Ids are derived from each element's content, so importing the same export again writes nothing
-///   (``HealthImportReport/documentsAlreadyStored`` counts those).
+///   (``HealthImportReport/documentsAlreadyStored`` counts those). A sample deleted since an earlier import
+///   stays deleted.
 /// - Tolerant of real export defects: the broken `<!ATTLIST>` of iOS 16 (libxml2 recovers), forbidden control
 ///   characters (replaced and counted), trailing content in `export_cda.xml` (recovered), missing route
 ///   files. Everything not imported is listed in the report with a reason.
@@ -34,7 +36,8 @@ public struct AppleHealthImporter: Sendable {
 
     /// Imports `export.zip`, or the export folder (`apple_health_export/`, or a folder containing it).
     ///
-    /// A zip is unpacked into a fresh folder under `workDirectory` first, and that folder is removed after.
+    /// From a zip, `export.xml` is parsed as it is inflated; the small members (route files, the CDA) are
+    /// unpacked into a fresh folder under `workDirectory` first, and that folder is removed after.
     /// - Parameter progress: called after each batch.
     /// - Throws: ``CloudantError`` `.invalidHealthExport` when no `export.xml` is found or it cannot be opened,
     ///   or a store error when a batch cannot be written (earlier batches stay written).
@@ -48,9 +51,20 @@ public struct AppleHealthImporter: Sendable {
         let folder = workDirectory.appendingPathComponent("health-import-\(RevisionHash.mint(body: ["zip": .string(location.path)], parentRevision: nil, deleted: false, attachments: []))-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.removeItem(at: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let refused = try HealthExportArchive.unpack(location, into: folder)
-        var report = try await importFolder(at: folder, progress: progress)
-        for name in refused { report.skip(name, line: nil, reason: "an archive member whose path leaves the export folder") }
+        let unpacked = try HealthExportArchive.unpack(location, into: folder, keepingMainXMLInArchive: true)
+        var report: HealthImportReport
+        if let main = unpacked.mainXML {
+            // export.xml is read as it is inflated, never written to disk.
+            let input = try SanitizingFileInput(
+                zip: ZipMemberStream(archive: location, member: main.member, uncompressedSize: main.size))
+            let stream = try HealthExportStream(input: input, name: main.member)
+            report = try await importStream(stream, folder: unpacked.exportFolder, totalBytes: main.size, progress: progress)
+        } else {
+            report = try await importFolder(at: folder, progress: progress)
+        }
+        for name in unpacked.refused {
+            report.skip(name, line: nil, reason: "an archive member whose path leaves the export folder")
+        }
         return report
     }
 
@@ -60,23 +74,40 @@ public struct AppleHealthImporter: Sendable {
         let folder = try Self.exportFolder(at: location)
         let exportXML = try Self.mainXML(in: folder)
         let totalBytes = (try? FileManager.default.attributesOfItem(atPath: exportXML.path)[.size] as? Int) ?? 0
+        return try await importStream(
+            try HealthExportStream(url: exportXML), folder: folder, totalBytes: totalBytes, progress: progress)
+    }
+
+    /// Imports the main XML from `stream`, then `export_cda.xml` from `folder` (where route files are too).
+    private func importStream(
+        _ stream: HealthExportStream, folder: URL, totalBytes: Int, progress: (@Sendable (HealthImportProgress) -> Void)?
+    ) async throws -> HealthImportReport {
         var report = HealthImportReport()
         var writer = BatchWriter(store: store, batchSize: batchSize)
-        let stream = try HealthExportStream(url: exportXML)
-        while let (element, line) = try stream.next() {
-            ExportElementImporter.handle(element, line: line, folder: folder, report: &report, writer: &writer)
-            if writer.isFull {
-                try await writer.flush(into: &report)
-                try Task.checkCancellation()
-                progress?(HealthImportProgress(
-                    bytesRead: stream.bytesRead, totalBytes: totalBytes, documentsProcessed: writer.processed))
+        let cache = ExportValueCache()
+        // The writer pages for a bulk load meanwhile (no memory map, a larger cache); see `bulkLoading`.
+        try await store.bulkLoading {
+            do {
+                while let (element, line) = try stream.next() {
+                    ExportElementImporter.handle(
+                        element, line: line, folder: folder, cache: cache, report: &report, writer: &writer)
+                    if writer.isFull {
+                        try await writer.flush(into: &report)
+                        try Task.checkCancellation()
+                        progress?(HealthImportProgress(
+                            bytesRead: stream.bytesRead, totalBytes: totalBytes, documentsProcessed: writer.processed))
+                    }
+                }
+                if stream.rootName != "HealthData" {
+                    report.skip(stream.rootName ?? "(none)", line: nil, reason: "the root element is not <HealthData>")
+                }
+                try importCDA(in: folder, report: &report, writer: &writer)
+                try await writer.finish(into: &report)
+            } catch {
+                await writer.abandon()
+                throw error
             }
         }
-        if stream.rootName != "HealthData" {
-            report.skip(stream.rootName ?? "(none)", line: nil, reason: "the root element is not <HealthData>")
-        }
-        try importCDA(in: folder, report: &report, writer: &writer)
-        try await writer.flush(into: &report)
         report.replacedControlCharacters = stream.replacedCharacters
         report.repairedDTDDeclarations = stream.repairedDeclarations
         report.parserDiagnostics = stream.diagnostics + report.parserDiagnostics

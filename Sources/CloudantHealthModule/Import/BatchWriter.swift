@@ -1,11 +1,19 @@
 internal import CloudantCore
 internal import CloudantStore
 
-/// Collects sample documents and writes them with `bulkDocs`, one transaction per batch.
+/// Collects sample documents and writes them with ``DocumentStore/insertNew(_:)``, one transaction per
+/// batch, while the importer goes on parsing: at most one batch is being written and one filled, so the
+/// parser and SQLite work on two cores and memory stays at two batches.
+///
+/// A batch ends at ``batchSize`` documents or ``batchBytes`` of JSON, whichever comes first: workout
+/// routes hold hundreds of points each, and a batch of two thousand of them measured 700 MB in memory.
 struct BatchWriter {
     let store: DocumentStore
     let batchSize: Int
-    private var pending: [JSONValue] = []
+    static let batchBytes = 2 << 20
+    private var pending: [(id: String, body: JSONObject)] = []
+    private var pendingBytes = 0
+    private var writing: Task<(NewDocumentsOutcome, refused: [(String, CloudantError)]), any Error>?
     /// Documents written or found already stored so far.
     private(set) var processed = 0
 
@@ -15,34 +23,63 @@ struct BatchWriter {
         pending.reserveCapacity(batchSize)
     }
 
-    var isFull: Bool { pending.count >= batchSize }
+    var isFull: Bool { pending.count >= batchSize || pendingBytes >= Self.batchBytes }
 
-    /// Queues a sample as the document the entity API would write (`entityType`, `entitySchemaVersion`,
-    /// no `revId`), so typed reads and queries see imported samples like any other.
+    /// Queues a sample as the document the entity API would write, so typed reads and queries see imported
+    /// samples like any other.
     mutating func add(_ sample: AnyHealthSample) throws {
-        guard case .object(var body) = try JSONValue(encoding: sample.sample) else { return }
-        body.removeValue(forKey: "revId")
-        body["_id"] = .string(sample.id)
-        // The entity API's member names (CloudantStore's internal EntityField).
-        body["entityType"] = .string(sample.sampleType.kindName)
-        body["entitySchemaVersion"] = .number(JSONNumber(1))
-        pending.append(.object(body))
+        let body = try SampleDocument.body(sample)
+        pending.append((sample.id, body))
+        if case .workoutRoute(let route) = sample { pendingBytes += route.locations.count * 200 }
+        pendingBytes += 800
     }
 
-    /// Writes what is queued; an id already stored is a conflict that leaves the stored document unchanged.
+    /// Waits for the batch being written, then starts writing what is queued and returns at once. Ids
+    /// already stored are left unchanged and counted.
     mutating func flush(into report: inout HealthImportReport) async throws {
+        try await settle(into: &report)
         guard !pending.isEmpty else { return }
-        let results = try await store.bulkDocs(pending)
-        for result in results {
-            switch result {
-            case .ok: report.documentsWritten += 1
-            case .failure(_, let error) where error.code == .conflict:
-                report.documentsAlreadyStored += 1
-            case .failure(let id, let error):
-                report.skip("document \(id ?? "?")", line: nil, reason: "the store refused it: \(error.code)")
-            }
-        }
-        processed += pending.count
+        let batch = pending
         pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+        let store = store
+        // Minting revisions and serialising bodies happens here, beside the parser rather than after it:
+        // the parsing side was the busier of the two.
+        writing = Task {
+            var documents: [NewDocument] = []
+            var refused: [(String, CloudantError)] = []
+            documents.reserveCapacity(batch.count)
+            for (id, body) in batch {
+                do { documents.append(try NewDocument(id: id, body: body)) } catch let error as CloudantError {
+                    refused.append((id, error))
+                }
+            }
+            return (try await store.insertNew(documents), refused)
+        }
+    }
+
+    /// Writes what is queued and waits until every batch is written.
+    mutating func finish(into report: inout HealthImportReport) async throws {
+        try await flush(into: &report)
+        try await settle(into: &report)
+    }
+
+    /// After a failure elsewhere: lets the batch being written commit (or fail) before the import returns,
+    /// so nothing is still writing once the caller sees the error.
+    mutating func abandon() async {
+        if let task = writing { _ = await task.result }
+        writing = nil
+    }
+
+    private mutating func settle(into report: inout HealthImportReport) async throws {
+        guard let task = writing else { return }
+        writing = nil
+        let (outcome, refused) = try await task.value
+        for (id, error) in refused {
+            report.skip("document \(id)", line: nil, reason: "the store refused it: \(error.code)")
+        }
+        report.documentsWritten += outcome.written
+        report.documentsAlreadyStored += outcome.alreadyStored.count
+        processed += outcome.written + outcome.alreadyStored.count
     }
 }

@@ -1,3 +1,4 @@
+@preconcurrency internal import CLibXML2
 internal import CloudantCore
 internal import Foundation
 
@@ -5,15 +6,53 @@ internal import Foundation
 /// source, device, dates with their offsets, metadata entries.
 struct ExportAttributes {
     let element: XMLElementView
+    /// Parsed values shared across the import, when the caller keeps one.
+    var cache: ExportValueCache?
 
-    func string(_ name: String) -> String? { element.attribute(name) }
+    /// The attribute's value. libxml2 finds it by comparing C strings, and only the value becomes a Swift
+    /// `String`: the importer reads about ten attributes of each of millions of elements, and making a
+    /// `String` of every attribute name on each lookup was a measurable share of its time.
+    func string(_ name: String) -> String? { Self.value(of: Self.find(name, in: element.node)) }
 
-    func double(_ name: String) -> Double? { element.attribute(name).flatMap(Double.init) }
+    /// The element's attribute with local name `name`, whatever its namespace, as `XMLElementView` matches.
+    /// (Not `xmlHasProp`, which may hand back a DTD attribute declaration instead of an attribute.)
+    private static func find(_ name: String, in node: xmlNodePtr) -> xmlAttrPtr? {
+        name.withCString { wanted in
+            let wanted = UnsafeRawPointer(wanted).assumingMemoryBound(to: xmlChar.self)
+            var cursor = node.pointee.properties
+            while let attribute = cursor {
+                if xmlStrEqual(attribute.pointee.name, wanted) != 0 { return attribute }
+                cursor = attribute.pointee.next
+            }
+            return nil
+        }
+    }
+
+    func double(_ name: String) -> Double? { string(name).flatMap(Double.init) }
+
+    /// The text of an attribute: its one text child (the usual case), else its children's text joined.
+    static func value(of attribute: xmlAttrPtr?) -> String? {
+        guard let attribute else { return nil }
+        guard let child = attribute.pointee.children else { return "" }
+        if child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE, let content = child.pointee.content {
+            return String(cString: content)
+        }
+        var text = ""
+        var cursor: xmlNodePtr? = child
+        while let current = cursor {
+            // Entity references stay unexpanded, as in `XMLElementView`: their text is never trusted content.
+            if current.pointee.type == XML_TEXT_NODE, let content = current.pointee.content {
+                text += String(cString: content)
+            }
+            cursor = current.pointee.next
+        }
+        return text
+    }
 
     /// A required timestamp.
     /// - Throws: ``ImportSkip`` naming the attribute when it is absent or unreadable.
     func time(_ name: String) throws(ImportSkip) -> LocalTimestamp {
-        guard let text = element.attribute(name) else { throw ImportSkip("missing \(name)") }
+        guard let text = string(name) else { throw ImportSkip("missing \(name)") }
         guard let time = LocalTimestamp(parsing: text) else { throw ImportSkip("unreadable \(name) '\(text)'") }
         return time
     }
@@ -25,6 +64,11 @@ struct ExportAttributes {
     /// `<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.4>`.
     var device: HealthDevice? {
         guard let text = string("device") else { return nil }
+        guard let cache else { return Self.parseDevice(text) }
+        return cache.device(text, parse: Self.parseDevice)
+    }
+
+    private static func parseDevice(_ text: String) -> HealthDevice {
         var fields: [String: String] = [:]
         for part in text.components(separatedBy: ", ") {
             guard let colon = part.firstIndex(of: ":"), !part.hasPrefix("<<") else { continue }
@@ -65,24 +109,7 @@ struct ExportAttributes {
 
     /// A stable uuid from the element's content: the same record always gets the same id, so importing an
     /// export twice writes nothing new. It hashes every attribute and child, in document order.
-    var contentUUID: String {
-        let digest = RevisionHash.mint(
-            body: ["export": Self.fingerprint(element)], parentRevision: nil, deleted: false, attachments: [])
-        let hex = Array(digest.uppercased())
-        guard hex.count == 32 else { return digest }
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
-    }
-
-    private static func fingerprint(_ element: XMLElementView) -> JSONValue {
-        var attributes: [JSONValue] = []
-        var cursor = element.node.pointee.properties
-        while let attribute = cursor {
-            let name = attribute.pointee.name.map { String(cString: $0) } ?? ""
-            attributes.append(.array([.string(name), .string(element.attribute(name) ?? "")]))
-            cursor = attribute.pointee.next
-        }
-        return .array([.string(element.name), .array(attributes), .array(element.children.map(fingerprint))])
-    }
+    var contentUUID: String { ContentFingerprint.uuid(of: element.node) }
 }
 
 /// Why one element of an export was not imported; collected into the report, never thrown out of the import.

@@ -4,13 +4,14 @@ internal import Foundation
 /// Routes each top-level element of `export.xml` to its decoder and records the outcome in the report.
 enum ExportElementImporter {
     static func handle(
-        _ element: XMLElementView, line: Int, folder: URL, report: inout HealthImportReport, writer: inout BatchWriter
+        _ element: XMLElementView, line: Int, folder: URL, cache: ExportValueCache, report: inout HealthImportReport,
+        writer: inout BatchWriter
     ) {
         do {
             switch element.name {
             case "Record":
                 report.recordsRead += 1
-                let decoded = try ExportRecordDecoder.record(element)
+                let decoded = try ExportRecordDecoder.record(element, cache: cache)
                 report.metadataEntries += decoded.metadata
                 report.heartbeatEntries += decoded.beats
                 report.samplesByType[decoded.sample.typeIdentifier, default: 0] += 1
@@ -19,7 +20,7 @@ enum ExportElementImporter {
                 }
                 try add(decoded.sample, to: &writer)
             case "Correlation":
-                let decoded = try ExportRecordDecoder.correlation(element)
+                let decoded = try ExportRecordDecoder.correlation(element, cache: cache)
                 report.metadataEntries += decoded.metadata
                 report.correlationMemberRecords += decoded.members
                 report.correlationsByType[decoded.sample.typeIdentifier, default: 0] += 1

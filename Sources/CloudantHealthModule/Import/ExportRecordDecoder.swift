@@ -4,8 +4,10 @@ internal import Foundation
 /// Turns `<Record>` and `<Correlation>` elements into samples.
 enum ExportRecordDecoder {
     /// A quantity or category sample from a `<Record>`, with its metadata counts.
-    static func record(_ element: XMLElementView) throws(ImportSkip) -> (sample: AnyHealthSample, metadata: Int, beats: Int) {
-        let attributes = ExportAttributes(element: element)
+    static func record(_ element: XMLElementView, cache: ExportValueCache = ExportValueCache()) throws(ImportSkip)
+        -> (sample: AnyHealthSample, metadata: Int, beats: Int)
+    {
+        let attributes = ExportAttributes(element: element, cache: cache)
         guard let type = attributes.string("type") else { throw ImportSkip("a <Record> without a type") }
         let start = try attributes.time("startDate")
         let end = try attributes.time("endDate")
@@ -17,7 +19,7 @@ enum ExportRecordDecoder {
             guard let text = attributes.string("value") else { throw ImportSkip("a quantity without a value") }
             guard let value = Double(text), value.isFinite else { throw ImportSkip("a non-numeric value '\(text)'") }
             let unit = attributes.string("unit") ?? "count"
-            guard (try? HealthUnit(parsing: unit)) != nil else { throw ImportSkip("an unknown unit '\(unit)'") }
+            guard cache.isUnit(unit) else { throw ImportSkip("an unknown unit '\(unit)'") }
             let sample = QuantitySample(
                 uuid: uuid, typeIdentifier: type, value: value, unit: unit, startDate: start.date, endDate: end.date,
                 startUTCOffset: start.utcOffset, endUTCOffset: end.utcOffset, creationDate: creation?.date,
@@ -37,8 +39,10 @@ enum ExportRecordDecoder {
     }
 
     /// A correlation with its member records embedded.
-    static func correlation(_ element: XMLElementView) throws(ImportSkip) -> (sample: CorrelationSample, metadata: Int, members: Int) {
-        let attributes = ExportAttributes(element: element)
+    static func correlation(_ element: XMLElementView, cache: ExportValueCache = ExportValueCache()) throws(ImportSkip)
+        -> (sample: CorrelationSample, metadata: Int, members: Int)
+    {
+        let attributes = ExportAttributes(element: element, cache: cache)
         guard let type = attributes.string("type") else { throw ImportSkip("a <Correlation> without a type") }
         let start = try attributes.time("startDate")
         let end = try attributes.time("endDate")
@@ -47,7 +51,7 @@ enum ExportRecordDecoder {
         var quantities: [QuantitySample] = []
         var categories: [CategorySample] = []
         for child in element.children(named: "Record") {
-            let member = try record(child)
+            let member = try record(child, cache: cache)
             entries += member.metadata
             switch member.sample {
             case .quantity(let sample): quantities.append(sample)

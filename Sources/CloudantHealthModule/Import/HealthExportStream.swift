@@ -17,9 +17,14 @@ final class HealthExportStream {
     private(set) var diagnosticCount = 0
     static let diagnosticLimit = 100
 
-    init(url: URL) throws {
+    convenience init(url: URL) throws {
+        try self.init(input: SanitizingFileInput(url: url), name: url.path)
+    }
+
+    /// Streams from `input`; `name` is what libxml2 calls the document in its messages.
+    init(input: SanitizingFileInput, name: String) throws {
         ExternalEntityGuard.install()
-        input = try SanitizingFileInput(url: url)
+        self.input = input
         let context = Unmanaged.passUnretained(input).toOpaque()
         let options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
@@ -29,7 +34,7 @@ final class HealthExportStream {
                 let input = Unmanaged<SanitizingFileInput>.fromOpaque(context).takeUnretainedValue()
                 return input.read(into: buffer, capacity: Int(length))
             },
-            { _ in 0 }, context, url.path, nil, Int32(bitPattern: options))
+            { _ in 0 }, context, name, nil, Int32(bitPattern: options))
         guard let reader else {
             throw CloudantError(.invalidHealthExport, "libxml2 could not open the export for reading.")
         }

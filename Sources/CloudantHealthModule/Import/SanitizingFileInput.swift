@@ -8,7 +8,13 @@ internal import Foundation
 /// these code points are single bytes that never occur inside a multi-byte sequence, so a byte-wise pass
 /// is exact. The head of the file also goes through ``InternalSubsetRepair``.
 final class SanitizingFileInput {
-    private let handle: FileHandle
+    /// Where the bytes come from: a file, or a member inflated out of a zip.
+    private enum Source {
+        case file(FileHandle)
+        case zip(ZipMemberStream)
+    }
+
+    private let source: Source
     /// How many forbidden characters were replaced.
     private(set) var replacedCharacters = 0
     /// Bytes handed to libxml2 so far.
@@ -22,15 +28,41 @@ final class SanitizingFileInput {
     private let head: [UInt8]
     private var headOffset = 0
 
-    init(url: URL) throws {
-        handle = try FileHandle(forReadingFrom: url)
-        let prefix = [UInt8](try handle.read(upToCount: InternalSubsetRepair.headLimit) ?? Data())
+    convenience init(url: URL) throws {
+        try self.init(.file(try FileHandle(forReadingFrom: url)))
+    }
+
+    /// Reads a member of a zip as it is inflated.
+    convenience init(zip: ZipMemberStream) throws {
+        try self.init(.zip(zip))
+    }
+
+    private init(_ source: Source) throws {
+        self.source = source
+        var prefix: [UInt8] = []
+        while prefix.count < InternalSubsetRepair.headLimit {
+            let chunk = try Self.next(from: source, upTo: InternalSubsetRepair.headLimit - prefix.count)
+            if chunk.isEmpty { break }
+            prefix.append(contentsOf: chunk)
+        }
         let repaired = InternalSubsetRepair.repair(prefix)
         head = repaired.bytes
         repairedDeclarations = repaired.repairs
     }
 
-    deinit { try? handle.close() }
+    deinit {
+        switch source {
+        case .file(let handle): try? handle.close()
+        case .zip(let stream): stream.stop()
+        }
+    }
+
+    private static func next(from source: Source, upTo count: Int) throws -> Data {
+        switch source {
+        case .file(let handle): try handle.read(upToCount: count) ?? Data()
+        case .zip(let stream): try stream.read(upTo: count)
+        }
+    }
 
     /// Fills `buffer` with up to `capacity` sanitised bytes; 0 at the end, -1 on error.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int32 {
@@ -41,7 +73,8 @@ final class SanitizingFileInput {
                 chunk = Data(head[headOffset..<end])
                 headOffset = end
             } else {
-                guard let next = try handle.read(upToCount: capacity), !next.isEmpty else { return 0 }
+                let next = try Self.next(from: source, upTo: capacity)
+                guard !next.isEmpty else { return 0 }
                 chunk = next
             }
             chunk.withUnsafeBytes { bytes in

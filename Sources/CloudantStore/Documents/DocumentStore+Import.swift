@@ -1,0 +1,50 @@
+internal import CloudantCore
+internal import GRDB
+
+extension DocumentStore {
+    /// Inserts documents known to be new, in one transaction: the write path of bulk imports.
+    ///
+    /// ```swift
+    /// let batch = try samples.map { try NewDocument(id: $0.id, body: $0.body) }
+    /// let outcome = try await store.insertNew(batch)
+    /// print(outcome.written, outcome.alreadyStored.count)
+    /// ```
+    ///
+    /// Each document becomes what `bulkDocs` writes for a new id: a one-revision tree, the body inline, the
+    /// next update sequence (so the changes feed and replication see it), and its entries in every Mango
+    /// index, all in the same transaction. What it skips is the general path's per-document lookup and
+    /// conflict handling: an id that is already stored, live or deleted, is left exactly as it is and
+    /// listed in ``NewDocumentsOutcome/alreadyStored`` (where `bulkDocs` would report a conflict, or
+    /// recreate a deleted document). So importing the same data twice writes nothing the second time.
+    ///
+    /// - Throws: ``CloudantError`` `.updateFailed` when the transaction fails; then nothing of the batch
+    ///   was written.
+    public func insertNew(_ documents: [NewDocument]) async throws -> NewDocumentsOutcome {
+        guard !documents.isEmpty else { return NewDocumentsOutcome() }
+        let cache = indexCache
+        let outcome = try await write(.updateFailed) { db in
+            var sequence = try SequenceAllocator(db: db)
+            var indexer = try IndexMaintainer(db: db, cache: cache)
+            let revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
+            var outcome = NewDocumentsOutcome()
+            for document in documents {
+                var tree = RevisionTree()
+                try tree.addChild(document.revision, of: nil, deleted: false, revsLimit: revsLimit, documentID: document.id)
+                let record = DocumentRecord(
+                    rowID: nil, id: document.id, tree: tree, winnerRev: document.revision, deleted: false,
+                    seq: sequence.current + 1, kind: document.kind, body: document.bytes, attachments: nil)
+                guard try record.insertIfAbsent(in: db) else {
+                    outcome.alreadyStored.append(document.id)
+                    continue
+                }
+                _ = sequence.next()
+                try indexer.documentChanged(
+                    rowID: db.lastInsertedRowID, id: document.id, body: document.body, previousBody: nil, in: db)
+                outcome.written += 1
+            }
+            return outcome
+        }
+        if outcome.written > 0 { notifier.publish() }
+        return outcome
+    }
+}

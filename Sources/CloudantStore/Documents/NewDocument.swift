@@ -1,0 +1,63 @@
+public import CloudantCore
+
+/// A document an import knows to be new, ready for ``DocumentStore/insertNew(_:)``: its first revision is
+/// minted and its body serialised when it is created, on the caller's thread, so the write transaction
+/// only inserts rows.
+///
+/// ```swift
+/// let document = try NewDocument(id: "sample-1", body: ["entityType": "HKQuantitySample", "value": 71])
+/// document.rev   // "1-…", the same revision `put` would mint for this body
+/// ```
+public struct NewDocument: Sendable {
+    /// The document id.
+    public let id: String
+    /// The body, without `_` members.
+    public let body: JSONObject
+    /// The first revision, `1-<hash>`, minted exactly as an interactive write of the same body would.
+    public let revision: RevisionID
+    /// The body's JSON bytes, as stored.
+    let bytes: [UInt8]
+    /// The entity kind the body declares (`entityType`).
+    let kind: String?
+
+    /// Prepares a new document.
+    /// - Throws: ``CloudantError`` `.invalidValue` when the id is not a plain document id (empty, or a
+    ///   reserved `_` id: design and local documents take the general write path), or when the body has
+    ///   a member whose name starts with `_`.
+    public init(id: String, body: JSONObject) throws {
+        try DocumentID.validate(id)
+        guard !id.hasPrefix("_") else {
+            throw CloudantError(
+                .invalidValue, "Design and local documents cannot be inserted as new documents; write them with put.",
+                context: .init(documentID: id, field: "_id"))
+        }
+        if let reserved = body.keys.first(where: { $0.hasPrefix("_") }) {
+            throw CloudantError(
+                .invalidValue, "A new document's body must not carry `_` members; pass the id separately.",
+                context: .init(documentID: id, field: reserved))
+        }
+        self.id = id
+        self.body = body
+        revision = RevisionID(
+            generation: 1, hash: RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: []))
+        bytes = JSONValue.object(body).jsonBytes()
+        kind = body[EntityField.kind]?.stringValue
+    }
+
+    /// The first revision as text (`1-…`).
+    public var rev: String { revision.description }
+}
+
+/// What ``DocumentStore/insertNew(_:)`` did with a batch.
+public struct NewDocumentsOutcome: Sendable, Hashable {
+    /// Documents inserted.
+    public var written: Int
+    /// Ids that were already in the store (live or deleted) and were left as they were, in batch order.
+    public var alreadyStored: [String]
+
+    /// Creates an outcome.
+    public init(written: Int = 0, alreadyStored: [String] = []) {
+        self.written = written
+        self.alreadyStored = alreadyStored
+    }
+}
