@@ -19,30 +19,48 @@ extension CareStore {
     }
 
     /// Checks an outcome against its task and the other outcomes (stored, and `pending` in the same batch), and
-    /// returns the event it records.
-    func checkOutcome(_ outcome: Outcome, pending: [Outcome]) async throws -> ScheduleEvent? {
+    /// returns the event it records. What it reads is kept in `cache`, so a batch of k outcomes for one task
+    /// reads the task and its stored outcomes once, not k times.
+    func checkOutcome(_ outcome: Outcome, pending: [Outcome], cache: OutcomeCheckCache) async throws -> ScheduleEvent? {
         let kinds = Outcome.careRelation?.kindNames ?? []
-        guard let document = try await versionDocument(uuid: outcome.taskUUID, kinds: kinds) else {
+        let document: JSONObject?
+        if let read = cache.taskDocuments[outcome.taskUUID] {
+            document = read
+        } else {
+            document = try await versionDocument(uuid: outcome.taskUUID, kinds: kinds)
+            cache.taskDocuments[outcome.taskUUID] = .some(document)
+        }
+        guard let document else {
             throw CloudantError(
                 .orphanedOutcome, "No task version has this taskUUID; add the task first.",
                 context: .init(documentID: outcome.id, kind: Outcome.careKindName, field: "taskUUID"))
         }
         if CareDocument.kind(of: document) == HealthKitLinkedTask.careKindName {
             let task = try CareDocument.entity(HealthKitLinkedTask.self, from: document)
-            return try await checkOutcome(outcome, task: task, pending: pending)
+            return try await checkOutcome(outcome, task: task, pending: pending, cache: cache)
         }
         let task = try CareDocument.entity(CareTask.self, from: document)
-        return try await checkOutcome(outcome, task: task, pending: pending)
+        return try await checkOutcome(outcome, task: task, pending: pending, cache: cache)
     }
 
-    private func checkOutcome<Task: SchedulableTask & CareStorable>(_ outcome: Outcome, task: Task, pending: [Outcome])
-        async throws -> ScheduleEvent?
-    {
-        let tasks = try await history(Task.self, ids: [task.id])
-        let stored = try await outcomeVersions(taskUUIDs: [outcome.taskUUID])
-        let others = pending.filter { $0.uuid != outcome.uuid }
-        var outcomes = VersionHistory(stored + others)
-        outcomes.insert(outcome)
+    private func checkOutcome<Task: SchedulableTask & CareStorable>(
+        _ outcome: Outcome, task: Task, pending: [Outcome], cache: OutcomeCheckCache
+    ) async throws -> ScheduleEvent? {
+        let tasks: VersionHistory<Task>
+        if let read = cache.taskHistories[task.id] as? VersionHistory<Task> {
+            tasks = read
+        } else {
+            tasks = try await history(Task.self, ids: [task.id])
+            cache.taskHistories[task.id] = tasks
+        }
+        let outcomes: VersionHistory<Outcome>
+        if let built = cache.outcomeHistories[outcome.taskUUID] {
+            outcomes = built
+        } else {
+            // The stored outcomes of this task version and the whole batch, the outcome itself included.
+            outcomes = VersionHistory(try await outcomeVersions(taskUUIDs: [outcome.taskUUID]) + pending)
+            cache.outcomeHistories[outcome.taskUUID] = outcomes
+        }
         try OutcomeRules.validateNewOutcome(outcome, tasks: tasks, outcomes: outcomes, in: timeZone)
         return try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone)
     }
@@ -95,4 +113,14 @@ extension CareStore {
                 context: .init(documentID: taken["_id"]?.stringValue, field: "uuid"))
         }
     }
+}
+
+/// What one batch's outcome checks have read, by task version uuid and task id; lives for one write.
+final class OutcomeCheckCache {
+    /// The task version document of each taskUUID (`.some(nil)`: none is stored).
+    var taskDocuments: [UUID: JSONObject?] = [:]
+    /// Each task id's version history (a `VersionHistory` of its task type).
+    var taskHistories: [String: Any] = [:]
+    /// The stored outcomes of each task version plus the batch's.
+    var outcomeHistories: [UUID: VersionHistory<Outcome>] = [:]
 }

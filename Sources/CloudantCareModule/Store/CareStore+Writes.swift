@@ -104,11 +104,15 @@ extension CareStore {
         async throws
     {
         var events: [UUID: ScheduleEvent] = [:]
+        let pending = versions.compactMap { $0 as? Outcome }
+        let cache = OutcomeCheckCache()
         for (index, version) in versions.enumerated() {
             if let task = version as? any SchedulableTask { try Self.itemError(index) { try task.schedule.validate(in: timeZone) } }
             guard let outcome = version as? Outcome else { continue }
-            events[outcome.uuid] = try await itemError(index) {
-                try await checkOutcome(outcome, pending: versions.compactMap { $0 as? Outcome })
+            do {
+                events[outcome.uuid] = try await checkOutcome(outcome, pending: pending, cache: cache)
+            } catch let error as CloudantError {
+                throw error.adding { $0.itemIndex = index }
             }
         }
         let state = try await clock()

@@ -79,6 +79,23 @@ struct CareStoreWriteTests {
         #expect(error?.code == .orphanedOutcome)
     }
 
+    @Test func aBatchOfOutcomesIsCheckedOnceAgainstTheStoreAndStillCatchesDuplicates() async throws {
+        let fixture = try CareFixture()
+        let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))
+        try await fixture.care.add([task])
+        let batch = try (0..<300).map { try fixture.outcome(task: task.uuid, occurrence: $0, uuid: 10_000 + $0) }
+        try await fixture.care.add(batch)
+        #expect(try await fixture.care.fetch(Outcome.self).count == 300)
+        // One event recorded twice in the next batch: the second item, stored and pending checked alike.
+        let again = [
+            try fixture.outcome(task: task.uuid, occurrence: 300, uuid: 20_000),
+            try fixture.outcome(task: task.uuid, occurrence: 299, uuid: 20_001),
+        ]
+        let error = await #expect(throws: CloudantError.self) { try await fixture.care.add(again) }
+        #expect(error?.code == .duplicateOutcome)
+        #expect(error?.context.itemIndex == 1)
+    }
+
     @Test func aSecondOutcomeForOneEventIsADuplicateOutcome() async throws {
         let fixture = try CareFixture()
         let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))
