@@ -79,20 +79,25 @@ struct CareEventsCommand: CloudantCommand {
     func execute() async throws {
         let zone = try CareCLIDates.timeZone(tz)
         let care = try global.openCare(database.db, timeZone: zone)
-        let events = try await care.events(
-            forTask: task, from: try CareCLIDates.parse(from, field: "from"), to: try CareCLIDates.parse(to, field: "to"),
-            in: zone)
-        Output.print(
-            .array(
-                events.map { event in
-                    [
-                        "taskId": .string(event.task.id), "taskUUID": .string(event.task.uuid.uuidString),
-                        "occurrence": .number(JSONNumber(event.occurrence)),
-                        "elementIndex": .number(JSONNumber(event.scheduleEvent.elementIndex)),
-                        "start": .string(CareCLIDates.format(event.scheduleEvent.start, in: zone)),
-                        "end": .string(CareCLIDates.format(event.scheduleEvent.end, in: zone)),
-                    ]
-                }))
+        let (start, end) = (try CareCLIDates.parse(from, field: "from"), try CareCLIDates.parse(to, field: "to"))
+        var events = Self.json(try await care.events(forTask: task, from: start, to: end, in: zone), in: zone)
+        if events.isEmpty {
+            // The id may name a HealthKit-linked task; its events are computed the same way.
+            events = Self.json(try await care.events(forHealthKitLinkedTask: task, from: start, to: end, in: zone), in: zone)
+        }
+        Output.print(.array(events))
+    }
+
+    private static func json<Task: SchedulableTask>(_ events: [TaskEvent<Task>], in zone: TimeZone) -> [JSONValue] {
+        events.map { event in
+            [
+                "taskId": .string(event.task.id), "taskUUID": .string(event.task.uuid.uuidString),
+                "occurrence": .number(JSONNumber(event.occurrence)),
+                "elementIndex": .number(JSONNumber(event.scheduleEvent.elementIndex)),
+                "start": .string(CareCLIDates.format(event.scheduleEvent.start, in: zone)),
+                "end": .string(CareCLIDates.format(event.scheduleEvent.end, in: zone)),
+            ]
+        }
     }
 }
 

@@ -14,7 +14,25 @@ extension CareStore {
     public func events(forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone? = nil) async throws
         -> [TaskEvent<CareTask>]
     {
-        let tasks = try await history(CareTask.self, ids: [id])
+        try await events(CareTask.self, forTask: id, from: start, to: end, in: timeZone)
+    }
+
+    /// The events of HealthKit-linked task `id` overlapping `[start, end)`, as ``events(forTask:from:to:in:)``
+    /// computes them for a ``CareTask``: the same schedules, versions and outcome matching.
+    ///
+    /// ```swift
+    /// let steps = try await care.events(forHealthKitLinkedTask: "steps", from: monday, to: nextMonday)
+    /// ```
+    public func events(
+        forHealthKitLinkedTask id: String, from start: Date, to end: Date, in timeZone: TimeZone? = nil
+    ) async throws -> [TaskEvent<HealthKitLinkedTask>] {
+        try await events(HealthKitLinkedTask.self, forTask: id, from: start, to: end, in: timeZone)
+    }
+
+    private func events<Task: SchedulableTask & CareStorable>(
+        _ type: Task.Type, forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone?
+    ) async throws -> [TaskEvent<Task>] {
+        let tasks = try await history(Task.self, ids: [id])
         let outcomes = try await outcomeVersions(taskUUIDs: tasks.versions.map(\.uuid))
         return try tasks.events(forTask: id, from: start, to: end, in: timeZone ?? self.timeZone, outcomes: outcomes)
     }

@@ -27,6 +27,23 @@ struct CareEventsTests {
         #expect(events[1].outcome == nil)
     }
 
+    @Test func aHealthKitLinkedTaskHasEventsAndOutcomesLikeAnyTask() async throws {
+        let fixture = try CareFixture()
+        let utc = fixture.utc
+        let linked = HealthKitLinkedTask(
+            task: try fixture.dailyTask(id: "steps", uuid: 1, start: utc.date(2024, 1, 1, 8)),
+            healthKitLinkage: HealthKitLinkage(
+                quantityIdentifier: "HKQuantityTypeIdentifierStepCount", quantityType: .cumulative, unitString: "count"))
+        try await fixture.care.add([linked])
+        try await fixture.care.add([try fixture.outcome(task: linked.uuid, occurrence: 1, uuid: 5)])
+        let events = try await fixture.care.events(
+            forHealthKitLinkedTask: "steps", from: utc.date(2024, 1, 1), to: utc.date(2024, 1, 4))
+        #expect(events.map(\.scheduleEvent.occurrence) == [0, 1, 2])
+        #expect(events.map(\.task.healthKitLinkage.quantityIdentifier) == Array(repeating: "HKQuantityTypeIdentifierStepCount", count: 3))
+        #expect(events[1].outcome?.uuid == testUUID(5))
+        #expect(try await fixture.care.events(forTask: "steps", from: utc.date(2024, 1, 1), to: utc.date(2024, 1, 4)).isEmpty)
+    }
+
     @Test func eventsAreComputedInTheZoneTheCallNames() async throws {
         let fixture = try CareFixture()
         let paris = try Zone.paris()
