@@ -18,7 +18,7 @@ struct BulkLoadTests {
             _ = try await temp.store.insertNew([try NewDocument(id: "a", body: ["v": 1])])
             return try writerSettings(temp.store)
         }
-        #expect(during == [0, -40_960, 16_384])
+        #expect(during == [0, -16_384, 16_384])
         #expect(try writerSettings(temp.store) == before)
         struct Stop: Error {}
         await #expect(throws: Stop.self) { try await temp.store.bulkLoading { () async throws -> Int in throw Stop() } }
