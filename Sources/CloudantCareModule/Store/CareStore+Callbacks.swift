@@ -22,7 +22,7 @@ extension CareStore {
         _ entities: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], CloudantError>) -> Void)? = nil
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.add(entities) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.add(entities) }
     }
 
     /// Adds a new version of each object; see ``update(_:)``.
@@ -30,7 +30,7 @@ extension CareStore {
         _ entities: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], CloudantError>) -> Void)? = nil
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.update(entities) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.update(entities) }
     }
 
     /// Adds a tombstone version of each object; see ``delete(_:)``.
@@ -38,7 +38,7 @@ extension CareStore {
         _ entities: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], CloudantError>) -> Void)? = nil
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.delete(entities) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.delete(entities) }
     }
 
     /// Stores versions exactly as given; see ``importVersions(_:)``.
@@ -46,7 +46,7 @@ extension CareStore {
         _ entities: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], CloudantError>) -> Void)? = nil
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.importVersions(entities) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.importVersions(entities) }
     }
 
     /// The versions that match `query` (outcomes by event date); see ``fetch(_:query:)``.
@@ -60,7 +60,7 @@ extension CareStore {
         _ type: Entity.Type, query: CareQuery = CareQuery(), callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[Entity], CloudantError>) -> Void
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.fetch(type, query: query) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.fetch(type, query: query) }
     }
 
     /// The versions in effect at `date`; see ``fetchInEffect(_:at:)``.
@@ -68,7 +68,7 @@ extension CareStore {
         _ type: Entity.Type, at date: Date, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[Entity], CloudantError>) -> Void
     ) {
-        Self.deliver(on: callbackQueue, to: completion) { try await self.fetchInEffect(type, at: date) }
+        store.deliver(on: callbackQueue, to: completion) { try await self.fetchInEffect(type, at: date) }
     }
 
     /// The events of task `id` in `[start, end)` with their outcomes; see ``events(forTask:from:to:in:)``.
@@ -77,27 +77,8 @@ extension CareStore {
         callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[TaskEvent<CareTask>], CloudantError>) -> Void
     ) {
-        Self.deliver(on: callbackQueue, to: completion) {
+        store.deliver(on: callbackQueue, to: completion) {
             try await self.events(forTask: id, from: start, to: end, in: timeZone)
-        }
-    }
-
-    /// Runs `work` and calls `completion` exactly once with its result, on `queue`. An error that is not a
-    /// ``CloudantCore/CloudantError`` (none is expected) arrives wrapped as `fetchFailed`.
-    static func deliver<Value: Sendable>(
-        on queue: DispatchQueue, to completion: (@Sendable (Result<Value, CloudantError>) -> Void)?,
-        _ work: @escaping @Sendable () async throws -> Value
-    ) {
-        Task {
-            let result: Result<Value, CloudantError>
-            do {
-                result = .success(try await work())
-            } catch let error as CloudantError {
-                result = .failure(error)
-            } catch {
-                result = .failure(CloudantError(.fetchFailed, "The care operation failed unexpectedly.", underlying: error))
-            }
-            queue.async { completion?(result) }
         }
     }
 }

@@ -15,16 +15,6 @@ extension CollectionQuery {
         callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[AnyHealthSample], CloudantError>) -> Void
     ) {
-        Task {
-            let result: Result<[AnyHealthSample], CloudantError>
-            do {
-                result = .success(try await getSamples())
-            } catch let error as CloudantError {
-                result = .failure(error)
-            } catch {
-                result = .failure(CloudantError(.fetchFailed, "Reading health samples failed.", underlying: error))
-            }
-            callbackQueue.async { completion(result) }
-        }
+        store.deliver(on: callbackQueue, to: completion) { try await self.getSamples() }
     }
 }

@@ -45,9 +45,14 @@ extension DocumentStore {
         deliver(on: callbackQueue, to: completion) { try await self.get(type, ids: ids) }
     }
 
-    /// Runs `work` and calls `completion` exactly once with its result, on `queue`. Shared by every
-    /// callback adapter of the store.
-    func deliver<Value: Sendable>(
+    /// Runs `work` and calls `completion` exactly once with its result, on `queue`: the one way every
+    /// callback adapter (the store's, and those of plugins such as Care and Health) turns an async call
+    /// into a callback. An error that is not a ``CloudantCore/CloudantError`` arrives wrapped as `fetchFailed`.
+    ///
+    /// ```swift
+    /// store.deliver(on: .global(), to: completion) { try await store.info() }
+    /// ```
+    public func deliver<Value: Sendable>(
         on queue: DispatchQueue, to completion: (@Sendable (Result<Value, CloudantError>) -> Void)?,
         _ work: @escaping @Sendable () async throws -> Value
     ) {
