@@ -26,6 +26,7 @@ struct CustomKindStoreTests {
         var registry = try EntityRegistry(plugins: [CarePlugin()])
         try registry.register(CarePlugin.kind(for: CancerPatient.self))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("care-custom-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let store = try DocumentStore.open(
             name: "custom", fileURL: folder.appendingPathComponent("custom.sqlite"),
             options: StoreOptions(registry: registry))

@@ -6,9 +6,10 @@ import Synchronization
 import Testing
 
 /// A real SQLite store with the care plugin in a fresh temporary directory, with a settable clock and
-/// sequential uuids.
-struct CareFixture {
+/// sequential uuids. The folder it made is deleted when the fixture goes away, so runs leave nothing in /tmp.
+final class CareFixture: Sendable {
     let directory: URL
+    private let ownsDirectory: Bool
     let documents: DocumentStore
     let care: CareStore
     let clock: TestClock
@@ -19,6 +20,7 @@ struct CareFixture {
         let folder = directory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("care-tests-\(UUID().uuidString)")
         self.directory = folder
+        ownsDirectory = directory == nil
         let registry = try EntityRegistry(plugins: [CarePlugin()])
         documents = try DocumentStore.open(
             name: name, fileURL: folder.appendingPathComponent("\(name).sqlite"),
@@ -34,6 +36,11 @@ struct CareFixture {
                     return testUUID(value)
                 }
             })
+    }
+
+    deinit {
+        // SQLite keeps its open descriptors valid after the unlink, so this is safe while the store lives on.
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// A daily 08:00 task (1 h events) from `start`, effective from it.
