@@ -59,4 +59,20 @@ extension JSONValue {
     public func canonicalJSONBytes() -> [UInt8] {
         JSONWriter.bytes(of: self, options: .init(sortedKeys: true, canonicalNumbers: true))
     }
+
+    /// The value with sorted keys (``jsonBytes(sortedKeys:)``), and its canonical form
+    /// (``canonicalJSONBytes()``) computed from one serialisation whenever the two are the same bytes, which
+    /// they are unless a double equal to an integer (`74.0`) is written.
+    ///
+    /// For writers that store the first and hash the second, such as bulk imports.
+    ///
+    /// ```swift
+    /// let (stored, canonical) = JSONValue.object(["b": 2, "a": 1.5]).sortedAndCanonicalJSONBytes()
+    /// // both {"a":1.5,"b":2}
+    /// ```
+    public func sortedAndCanonicalJSONBytes() -> (sorted: [UInt8], canonical: [UInt8]) {
+        var writer = JSONWriter(options: .init(sortedKeys: true))
+        writer.write(self)
+        return (writer.output, writer.wroteIntegralDouble ? canonicalJSONBytes() : writer.output)
+    }
 }

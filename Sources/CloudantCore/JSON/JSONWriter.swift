@@ -28,6 +28,8 @@ struct JSONWriter {
 
     private let options: Options
     private(set) var output: [UInt8] = []
+    /// Whether a double equal to an `Int64` was written as a double: then the output is not canonical.
+    private(set) var wroteIntegralDouble = false
 
     init(options: Options, capacity: Int = 256) {
         self.options = options
@@ -156,9 +158,12 @@ struct JSONWriter {
                 appendLiteral("null")
                 return
             }
-            if options.canonicalNumbers, let integer = Int64(exactly: double) {
-                write(integer)
-                return
+            if let integer = Int64(exactly: double) {
+                if options.canonicalNumbers {
+                    write(integer)
+                    return
+                }
+                wroteIntegralDouble = true
             }
             // `description` is the shortest text that reads back to the same value, and always valid JSON
             // for finite values: "1.0", "0.1", "1e-07", "5e+20", "-0.0".

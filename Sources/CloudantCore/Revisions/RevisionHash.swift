@@ -76,6 +76,30 @@ public enum RevisionHash {
         return lowercaseHex(Insecure.MD5.hash(data: input.canonicalJSONBytes()))
     }
 
+    /// The hash of a document's first revision without attachments, from its body's canonical JSON: what
+    /// ``mint(body:parentRevision:deleted:attachments:)`` returns for that body with no parent, not deleted,
+    /// without serialising the body again.
+    ///
+    /// ```swift
+    /// let canonical = JSONValue.object(body).canonicalJSONBytes()
+    /// RevisionHash.mintFirst(canonicalBody: canonical) == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: [])
+    /// ```
+    ///
+    /// - Parameter canonicalBody: ``JSONValue/canonicalJSONBytes()`` of a body with no `_` members (this
+    ///   function cannot filter them out of bytes; the caller checks).
+    public static func mintFirst(canonicalBody: [UInt8]) -> String {
+        // The canonical input of `mint` with `attachments: []`, `parent: null`, `deleted: false`, its keys
+        // in sorted order around the body.
+        var md5 = Insecure.MD5()
+        md5.update(data: firstRevisionPrefix)
+        md5.update(data: canonicalBody)
+        md5.update(data: firstRevisionSuffix)
+        return lowercaseHex(md5.finalize())
+    }
+
+    private static let firstRevisionPrefix = Array(#"{"attachments":[],"body":"#.utf8)
+    private static let firstRevisionSuffix = Array(#","deleted":false,"parent":null}"#.utf8)
+
     private static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

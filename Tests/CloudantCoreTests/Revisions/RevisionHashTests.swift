@@ -66,6 +66,20 @@ struct RevisionHashTests {
         #expect(Set(variants + [base]).count == variants.count + 1)
     }
 
+    @Test(arguments: [
+        ["title": "Walk", "minutes": 30, "tags": ["am"]],
+        ["value": 74.0, "nested": ["b": 1.5, "a": -0.0], "unicode": "Jane\u{2019}s \u{1F3C3}"],
+        [:],
+    ] as [JSONObject])
+    func aFirstRevisionMintedFromCanonicalBytesEqualsTheGeneralMint(body: JSONObject) {
+        let (sorted, canonical) = JSONValue.object(body).sortedAndCanonicalJSONBytes()
+        #expect(canonical == JSONValue.object(body).canonicalJSONBytes())
+        #expect(sorted == JSONValue.object(body).jsonBytes(sortedKeys: true))
+        #expect(
+            RevisionHash.mintFirst(canonicalBody: canonical)
+                == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: []))
+    }
+
     @Test func hashesOfKnownInputsNeverChange() {
         // Frozen (spec D-12): md5 of
         // {"attachments":[["a.jpg","image/jpeg","md5-aaa"],["b.txt","text/plain","md5-bbb"]],
