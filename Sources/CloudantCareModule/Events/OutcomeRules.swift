@@ -23,12 +23,23 @@ public enum OutcomeRules {
     public static func validateNewOutcome<Version: SchedulableTask>(
         _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
     ) throws {
+        try validateNewOutcome(outcome, tasks: tasks, outcomes: outcomes) { task in
+            try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone)
+        }
+    }
+
+    /// ``validateNewOutcome(_:tasks:outcomes:in:)`` with the event found by `event` (from its task version),
+    /// so a batch can compute its events once.
+    static func validateNewOutcome<Version: SchedulableTask>(
+        _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>,
+        event findEvent: (Version) throws -> ScheduleEvent?
+    ) throws {
         let context = CloudantError.Context(documentID: outcome.id, kind: "outcome", field: "taskUUID")
         guard let task = tasks.version(uuid: outcome.taskUUID) else {
             throw CloudantError(
                 .orphanedOutcome, "No task version has this taskUUID; add the task first.", context: context)
         }
-        guard let event = try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone) else {
+        guard let event = try findEvent(task) else {
             throw CloudantError(
                 .orphanedOutcome, "The task's schedule has no event with this occurrence index.",
                 context: context.with(field: "taskOccurrenceIndex"))

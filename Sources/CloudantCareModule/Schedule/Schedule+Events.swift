@@ -61,6 +61,23 @@ extension Schedule {
             throw CloudantError(
                 .invalidValue, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
         }
+        let events = try self.events(throughOccurrence: occurrence, in: timeZone)
+        return occurrence < events.count ? events[occurrence] : nil
+    }
+
+    /// The events with schedule-wide indices `0...occurrence` in order (fewer when the schedule ends first),
+    /// computed once: `events(throughOccurrence: k, in: zone)[j]` is `event(forOccurrence: j, in: zone)` for
+    /// every `j <= k`, so a batch of outcomes finds all its events for the cost of the largest.
+    ///
+    /// Why the prefix is exact: the event at index `j` has at most `j` events before it, so it is among the
+    /// first `j + 1` of its own element, and an element's later events sort after its earlier ones.
+    ///
+    /// - Throws: as ``event(forOccurrence:in:)``.
+    func events(throughOccurrence occurrence: Int, in timeZone: TimeZone) throws -> [ScheduleEvent] {
+        guard occurrence >= 0 else {
+            throw CloudantError(
+                .invalidValue, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
+        }
         try validate(in: timeZone)
         var all: [ScheduleEvent] = []
         for (index, element) in elements.enumerated() {
@@ -68,11 +85,9 @@ extension Schedule {
                 $0.occurrence <= occurrence
             }
         }
-        let sorted = Self.ordered(all)
-        guard occurrence < sorted.count else { return nil }
-        var event = sorted[occurrence]
-        event.occurrence = occurrence
-        return event
+        var sorted = Array(Self.ordered(all).prefix(occurrence + 1))
+        for index in sorted.indices { sorted[index].occurrence = index }
+        return sorted
     }
 
     /// Orders events by start, then by element (stably, whatever the sort algorithm).

@@ -39,6 +39,29 @@ public enum Collation {
         }
     }
 
+    /// Whether two values are collation-equal: `compare(a, b) == 0`, without computing string weights.
+    ///
+    /// Equality is what `$eq`, `$ne`, `$in` and `$nin` ask, and for strings it needs no weights: two strings
+    /// have equal weights at every level exactly when they are canonically equivalent, which is Swift's
+    /// `==` (see ``compareStrings(_:_:)``). A `$in` of 300 ids measured half of a care write computing
+    /// weights for strings that differed in their first character.
+    ///
+    /// ```swift
+    /// Collation.equals(1, 1.0)                  // true
+    /// Collation.equals("caf\u{E9}", "cafe\u{301}")   // true: canonically equivalent
+    /// Collation.equals("a", "A")                // false
+    /// ```
+    public static func equals(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)):
+            return x == y
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equals($0, $1) }
+        default:
+            return compare(a, b) == 0
+        }
+    }
+
     /// Compares two JSON values the way CouchDB compares `_id` and `_all_docs` keys: strings by their raw
     /// UTF-8 bytes (so `"A" < "Z" < "a"`), not by ICU collation (spec M-11).
     ///

@@ -48,9 +48,12 @@ extension MangoSelector.Condition {
         let compare: (JSONValue, JSONValue) -> Int = { left, right in
             rawOrder ? Collation.rawCompare(left, right) : Collation.compare(left, right)
         }
+        let equal: (JSONValue, JSONValue) -> Bool = { left, right in
+            rawOrder ? Collation.rawCompare(left, right) == 0 : Collation.equals(left, right)
+        }
         switch self {
-        case .eq(let argument): return compare(value, argument) == 0
-        case .ne(let argument): return compare(value, argument) != 0
+        case .eq(let argument): return equal(value, argument)
+        case .ne(let argument): return !equal(value, argument)
         case .lt(let argument): return compare(value, argument) < 0
         case .lte(let argument): return compare(value, argument) <= 0
         case .gt(let argument): return compare(value, argument) > 0
@@ -59,9 +62,9 @@ extension MangoSelector.Condition {
         case .type(let name): return Self.typeName(of: value) == name
         case .in(let arguments):
             if case .array(let elements) = value {
-                return arguments.contains { argument in elements.contains { compare($0, argument) == 0 } }
+                return arguments.contains { argument in elements.contains { equal($0, argument) } }
             }
-            return arguments.contains { compare(value, $0) == 0 }
+            return arguments.contains { equal(value, $0) }
         case .nin(let arguments):
             return !MangoSelector.Condition.in(arguments).matches(value, rawOrder: rawOrder)
         case .size(let size):

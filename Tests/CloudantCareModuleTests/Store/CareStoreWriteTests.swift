@@ -96,6 +96,39 @@ struct CareStoreWriteTests {
         #expect(error?.context.itemIndex == 1)
     }
 
+    @Test func outcomesAddedInOneBatchRecordTheSameEventsAsOutcomesAddedOneByOne() async throws {
+        // Two interleaved elements, one of them ending: the events a batch computes once must be exactly
+        // the ones each outcome alone would find.
+        let batched = try CareFixture()
+        let single = try CareFixture()
+        let utc = batched.utc
+        let daily = ScheduleElement(
+            start: try utc.date(2024, 1, 1, 8), end: try utc.date(2024, 1, 20), interval: .daily, calendar: utc.calendar)
+        let everyOtherDay = ScheduleElement(
+            start: try utc.date(2024, 1, 1, 20), end: nil, interval: ScheduleInterval(days: 2), calendar: utc.calendar)
+        let task = CareTask(
+            id: "meds", title: "meds", carePlanUUID: nil, schedule: Schedule(composing: [everyOtherDay, daily]),
+            uuid: testUUID(1), timezone: utc.timeZone)
+        try await batched.care.add([task])
+        try await single.care.add([task])
+        let occurrences = [41, 0, 7, 19, 20, 3, 33]
+        let outcomes = try occurrences.enumerated().map { index, occurrence in
+            try batched.outcome(task: task.uuid, occurrence: occurrence, uuid: 100 + index)
+        }
+        try await batched.care.add(outcomes)
+        for outcome in outcomes { try await single.care.add([outcome]) }
+        for outcome in outcomes {
+            let id = outcome.uuid.uuidString
+            let fromBatch = try await batched.documents.document(id: id)
+            let alone = try await single.documents.document(id: id)
+            #expect(fromBatch["startDate"] == alone["startDate"], "occurrence \(outcome.taskOccurrenceIndex)")
+            #expect(fromBatch["endDate"] == alone["endDate"])
+            #expect(fromBatch["careEventKey"] == alone["careEventKey"])
+            let event = try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: utc.timeZone)
+            #expect(fromBatch["startDate"]?.stringValue == event.flatMap { ISO8601Timestamp.string(from: $0.start) })
+        }
+    }
+
     @Test func aSecondOutcomeForOneEventIsADuplicateOutcome() async throws {
         let fixture = try CareFixture()
         let task = try fixture.dailyTask(id: "meds", uuid: 1, start: fixture.utc.date(2024, 1, 1, 8))

@@ -62,6 +62,19 @@ struct CollationTests {
         #expect(Collation.compare("\u{E9}", "e\u{301}") == 0)
     }
 
+    @Test func equalityWithoutWeightsAgreesWithCompareOnEveryPair() throws {
+        let values: [JSONValue] = [
+            nil, false, true, 0, 1, 1.0, -0.0, 2.5, "", "a", "A", "aa", "caf\u{E9}", "cafe\u{301}", "Cafe\u{301}",
+            "\u{1}", "a\u{1}", "\u{212B}", "\u{C5}", "\u{1F3C3}", [], [1], [1.0], ["caf\u{E9}"], ["cafe\u{301}"],
+            ["a", 1], ["a", "1"], ["x": 1], ["x": 1.0], ["y": 1],
+        ]
+        for a in values {
+            for b in values {
+                #expect(Collation.equals(a, b) == (Collation.compare(a, b) == 0), "\(a) vs \(b)")
+            }
+        }
+    }
+
     @Test func arraysCompareElementWiseWithPrefixFirstM10() {
         #expect(Collation.compare(["a"], ["b"]) == -1)
         #expect(Collation.compare(["b"], ["b", "c"]) == -1)
