@@ -1,7 +1,7 @@
 public import CloudantCore
 
-/// Registers the health sample kinds (quantity, category, correlation, workout, workout route, CDA document)
-/// with a store, each with the index health queries use.
+/// Registers the health sample kinds (quantity, category, correlation, workout, workout route, CDA document,
+/// activity summary, clinical record) with a store, each with the index health queries use.
 ///
 /// ```swift
 /// import CloudantHealth
@@ -41,6 +41,8 @@ public struct HealthPlugin: EntityPlugin {
         try registry.register(Self.kind(WorkoutSample.self))
         try registry.register(Self.kind(WorkoutRouteSample.self))
         try registry.register(Self.kind(CDADocumentSample.self))
+        try registry.register(Self.kind(ActivitySummarySample.self))
+        try registry.register(Self.kind(ClinicalRecordSample.self))
     }
 
     private static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {

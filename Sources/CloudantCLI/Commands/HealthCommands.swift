@@ -264,6 +264,9 @@ enum HealthImportSummary {
         rows.append(("workout routes", "\(report.workoutRoutes)"))
         rows.append(("route points", "\(report.routePoints)"))
         rows.append(("CDA documents", "\(report.cdaDocuments)"))
+        rows.append(("activity summaries", "\(report.activitySummaries)"))
+        rows.append(("clinical records", "\(report.clinicalRecordsByType.values.reduce(0, +))"))
+        rows += report.clinicalRecordsByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
         rows.append(("documents written", "\(report.documentsWritten)"))
         rows.append(("documents already stored", "\(report.documentsAlreadyStored)"))
         rows.append(("skipped", "\(report.skippedCount)"))

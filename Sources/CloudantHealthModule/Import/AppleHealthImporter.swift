@@ -3,7 +3,8 @@ public import CloudantStore
 public import Foundation
 
 /// Imports an Apple Health export ("Export All Health Data") into a store: `export.xml` streamed with
-/// libxml2's reader in constant memory, `workout-routes/*.gpx`, and `export_cda.xml`.
+/// libxml2's reader in constant memory, `workout-routes/*.gpx`, the FHIR resources in `clinical-records/*.json`
+/// its `<ClinicalRecord>` elements name, and `export_cda.xml`.
 ///
 /// ```swift
 /// let importer = AppleHealthImporter(store: store, batchSize: 5_000)
@@ -18,7 +19,10 @@ public import Foundation
 ///   stays deleted.
 /// - Tolerant of real export defects: the broken `<!ATTLIST>` of iOS 16 (libxml2 recovers), forbidden control
 ///   characters (replaced and counted), trailing content in `export_cda.xml` (recovered), missing route
-///   files. Everything not imported is listed in the report with a reason.
+///   files, missing or malformed FHIR resource files. Everything not imported is listed in the report with a
+///   reason. A `resourceFilePath` that would leave the export folder is refused.
+/// - Activity summaries get one id per day, so a later export does not add a second summary of a day already
+///   stored (the stored one is kept, like every other already-stored document).
 /// - Apple's internal DTD is accepted; external entities and DTDs are never loaded.
 /// - Samples from different sources stay separate documents; nothing is merged across sources.
 /// - Cancel the calling task to stop between batches; what was written stays written.

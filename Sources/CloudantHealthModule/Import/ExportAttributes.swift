@@ -115,5 +115,10 @@ struct ExportAttributes {
 /// Why one element of an export was not imported; collected into the report, never thrown out of the import.
 struct ImportSkip: Error {
     let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// What the report names instead of the element, such as the file at fault.
+    let subject: String?
+    init(_ reason: String, subject: String? = nil) {
+        self.reason = reason
+        self.subject = subject
+    }
 }

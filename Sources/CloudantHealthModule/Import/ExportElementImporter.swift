@@ -39,15 +39,17 @@ enum ExportElementImporter {
             case "Me":
                 return  // The owner's characteristics (birth date, sex): not samples.
             case "ActivitySummary":
-                report.skip(element.name, line: line, reason: "activity summaries have no entity kind yet")
+                try add(.activitySummary(try ExportActivitySummaryDecoder.summary(element)), to: &writer)
+                report.activitySummaries += 1
             case "ClinicalRecord":
-                let type = element.attribute("type") ?? "ClinicalRecord"
-                report.skip(element.name, line: line, reason: "FHIR clinical records have no entity kind yet (\(type))")
+                let decoded = try ExportClinicalRecordDecoder.record(element, exportFolder: folder)
+                try add(.clinicalRecord(decoded.sample), to: &writer)
+                report.clinicalRecordsByType[decoded.exportType, default: 0] += 1
             default:
                 report.skip(element.name, line: line, reason: "an element the importer does not know")
             }
         } catch let skip as ImportSkip {
-            report.skip(element.name, line: line, reason: skip.reason)
+            report.skip(skip.subject ?? element.name, line: line, reason: skip.reason)
         } catch {
             report.skip(element.name, line: line, reason: "could not be encoded: \(error)")
         }

@@ -9,7 +9,8 @@ public import Foundation
 public struct HealthImportReport: Codable, Hashable, Sendable {
     /// One element that was not imported (or imported only in part).
     public struct Skipped: Codable, Hashable, Sendable {
-        /// The element (`Record`, `ActivitySummary`, `WorkoutRoute`, a file name).
+        /// The element (`Record`, `ActivitySummary`, `WorkoutRoute`), or the file at fault (an archive member,
+        /// a `<ClinicalRecord>`'s `resourceFilePath`).
         public var element: String
         /// The line in `export.xml`, when the element came from it.
         public var line: Int?
@@ -41,6 +42,11 @@ public struct HealthImportReport: Codable, Hashable, Sendable {
     public var heartbeatEntries = 0
     /// CDA documents imported (`export_cda.xml`).
     public var cdaDocuments = 0
+    /// `<ActivitySummary>` elements imported, one per day.
+    public var activitySummaries = 0
+    /// `<ClinicalRecord>` elements imported with their FHIR resource, by the export's `type` (`Observation`,
+    /// `MedicationOrder`, or an `HKClinicalTypeIdentifier…`, as the export writes it).
+    public var clinicalRecordsByType: [String: Int] = [:]
     /// Documents newly written to the store.
     public var documentsWritten = 0
     /// Documents already in the store with the same content-derived id: a re-import, or a record the export

@@ -29,8 +29,8 @@ extension DocumentStore {
         guard let family = HealthSampleType(typeIdentifier: typeIdentifier) else {
             throw CloudantError(
                 .invalidValue,
-                "'\(typeIdentifier)' is not a HealthKit quantity, category, correlation, workout, route or "
-                    + "document type identifier.", context: .init(field: "typeIdentifier"))
+                "'\(typeIdentifier)' is not a HealthKit quantity, category, correlation, workout, route, document, "
+                    + "activity summary or clinical type identifier.", context: .init(field: "typeIdentifier"))
         }
         var query = collection(healthKitSampleType: family).where(typeIdentifier: typeIdentifier)
         if let interval { query = try query.where(startDateIn: interval) }
@@ -70,6 +70,8 @@ extension CollectionQuery {
         case .workout: return try await get(WorkoutSample.self).map(AnyHealthSample.workout)
         case .workoutRoute: return try await get(WorkoutRouteSample.self).map(AnyHealthSample.workoutRoute)
         case .cdaDocument: return try await get(CDADocumentSample.self).map(AnyHealthSample.cdaDocument)
+        case .activitySummary: return try await get(ActivitySummarySample.self).map(AnyHealthSample.activitySummary)
+        case .clinicalRecord: return try await get(ClinicalRecordSample.self).map(AnyHealthSample.clinicalRecord)
         }
     }
 }

@@ -20,6 +20,10 @@ public enum AnyHealthSample: Hashable, Sendable {
     case workoutRoute(WorkoutRouteSample)
     /// A CDA document.
     case cdaDocument(CDADocumentSample)
+    /// One day's activity summary.
+    case activitySummary(ActivitySummarySample)
+    /// A clinical record with its FHIR resource.
+    case clinicalRecord(ClinicalRecordSample)
 
     /// The wrapped sample.
     public var sample: any HealthSample {
@@ -30,6 +34,8 @@ public enum AnyHealthSample: Hashable, Sendable {
         case .workout(let sample): sample
         case .workoutRoute(let sample): sample
         case .cdaDocument(let sample): sample
+        case .activitySummary(let sample): sample
+        case .clinicalRecord(let sample): sample
         }
     }
 
@@ -45,12 +51,15 @@ public enum AnyHealthSample: Hashable, Sendable {
 
 extension HealthSampleType {
     /// The family a HealthKit type identifier belongs to, by its prefix
-    /// (`HKQuantityTypeIdentifier…` → ``quantity``); `nil` for an identifier the store does not keep.
+    /// (`HKQuantityTypeIdentifier…` → ``quantity``, `HKClinicalTypeIdentifier…` → ``clinicalRecord``);
+    /// `nil` for an identifier the store does not keep.
     public init?(typeIdentifier: String) {
         let prefixes: [(String, HealthSampleType)] = [
             ("HKQuantityTypeIdentifier", .quantity), ("HKCategoryTypeIdentifier", .category),
             ("HKCorrelationTypeIdentifier", .correlation), (WorkoutRouteSample.routeTypeIdentifier, .workoutRoute),
             (WorkoutSample.workoutTypeIdentifier, .workout), ("HKDocumentTypeIdentifier", .cdaDocument),
+            (ActivitySummarySample.activitySummaryTypeIdentifier, .activitySummary),
+            (ClinicalTypeIdentifier.healthKitPrefix, .clinicalRecord), (ClinicalTypeIdentifier.otherRecord, .clinicalRecord),
         ]
         guard let match = prefixes.first(where: { typeIdentifier.hasPrefix($0.0) }) else { return nil }
         self = match.1

@@ -19,6 +19,10 @@ public enum HealthSampleType: String, Codable, Hashable, Sendable, CaseIterable 
     case workoutRoute
     /// `HKCDADocumentSample`: an HL7 CDA document with its extracted fields.
     case cdaDocument
+    /// `HKActivitySummary`: one day of the Activity rings and their goals.
+    case activitySummary
+    /// `HKClinicalRecord`: a FHIR resource from a healthcare institution.
+    case clinicalRecord
 
     /// The entity kind name documents of this family carry in `entityType` (HealthKit's class name).
     public var kindName: String {
@@ -29,6 +33,8 @@ public enum HealthSampleType: String, Codable, Hashable, Sendable, CaseIterable 
         case .workout: "HKWorkout"
         case .workoutRoute: "HKWorkoutRoute"
         case .cdaDocument: "HKCDADocumentSample"
+        case .activitySummary: "HKActivitySummary"
+        case .clinicalRecord: "HKClinicalRecord"
         }
     }
 

@@ -21,6 +21,8 @@ extension AnyHealthSample {
         case .workout(var sample): sample.revId = nil; return .workout(sample)
         case .workoutRoute(var sample): sample.revId = nil; return .workoutRoute(sample)
         case .cdaDocument(var sample): sample.revId = nil; return .cdaDocument(sample)
+        case .activitySummary(var sample): sample.revId = nil; return .activitySummary(sample)
+        case .clinicalRecord(var sample): sample.revId = nil; return .clinicalRecord(sample)
         }
     }
 }

@@ -107,6 +107,10 @@ public struct StoreHealthSampleSource: HealthSampleSource {
         case .workout: return try await store.get(WorkoutSample.self, ids: ids).map(AnyHealthSample.workout)
         case .workoutRoute: return try await store.get(WorkoutRouteSample.self, ids: ids).map(AnyHealthSample.workoutRoute)
         case .cdaDocument: return try await store.get(CDADocumentSample.self, ids: ids).map(AnyHealthSample.cdaDocument)
+        case .activitySummary:
+            return try await store.get(ActivitySummarySample.self, ids: ids).map(AnyHealthSample.activitySummary)
+        case .clinicalRecord:
+            return try await store.get(ClinicalRecordSample.self, ids: ids).map(AnyHealthSample.clinicalRecord)
         }
     }
 }

@@ -29,9 +29,8 @@ struct AppleHealthImporterTests {
         #expect(report.metadataEntries == int(expected["metadata_entries"]))
         #expect(report.heartbeatEntries == int(expected["hrv_instantaneous_bpm"]))
         #expect(report.cdaDocuments == 1)
-        #expect(report.skippedByReason["activity summaries have no entity kind yet"] == int(expected["activity_summaries"]))
-        let clinical = counts(expected["clinical_records_by_type"]).values.reduce(0, +)
-        #expect(report.skippedByReason.filter { $0.key.hasPrefix("FHIR") }.values.reduce(0, +) == clinical)
+        #expect(report.activitySummaries == int(expected["activity_summaries"]))
+        #expect(report.clinicalRecordsByType == counts(expected["clinical_records_by_type"]))
         #expect(report.documentsAlreadyStored == 0)
         #expect(report.futureDatedSamples == 0)
         #expect(report.exportDate != nil)
@@ -49,13 +48,14 @@ struct AppleHealthImporterTests {
         #expect(routes.reduce(0) { $0 + $1.locations.count } == int(expected["gpx_points"]))
         let cda = try await harness.store.get(CDADocumentSample.self)
         #expect(cda.first?.document.title == expected["export_cda_xml"]?["title"]?.stringValue)
-        #expect(report.documentsWritten == report.recordsRead + clinicalFreeDocuments(report))
+        #expect(report.documentsWritten == report.recordsRead + otherDocuments(report))
     }
 
-    /// Documents an import writes besides top-level records: correlations, workouts, routes and the CDA.
-    private func clinicalFreeDocuments(_ report: HealthImportReport) -> Int {
+    /// Documents an import writes besides top-level records: correlations, workouts, routes, the CDA,
+    /// activity summaries and clinical records.
+    private func otherDocuments(_ report: HealthImportReport) -> Int {
         report.correlationsByType.values.reduce(0, +) + report.workoutsByType.values.reduce(0, +) + report.workoutRoutes
-            + report.cdaDocuments
+            + report.cdaDocuments + report.activitySummaries + report.clinicalRecordsByType.values.reduce(0, +)
     }
 
     @Test func reimportingTheSameExportWritesNothing() async throws {

@@ -59,6 +59,54 @@ struct HealthQueriesTests {
         #expect(plan["index"]?["name"] == .string(HealthPlugin.sampleIndex.name))
     }
 
+    @Test func activitySummariesComeBackByTypeIdentifierAndDayInterval() async throws {
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let days = (1...10).compactMap { CalendarDay(year: 2024, month: 3, day: $0) }
+        try await harness.store.add(days.map {
+            ActivitySummarySample(day: $0, appleExerciseTime: HealthQuantity(value: Double($0.day), unit: .minute))
+        })
+        let type = ActivitySummarySample.activitySummaryTypeIdentifier
+        #expect(try await harness.store.samples(ofType: type).count == 10)
+        let window = DateInterval(start: days[2].floatingInterval.start, end: days[5].floatingInterval.start)
+        let found = try await harness.store.samples(ofType: type, in: window)
+        #expect(found.map(\.sampleType) == [.activitySummary, .activitySummary, .activitySummary])
+        let summaries = found.compactMap { if case .activitySummary(let summary) = $0 { summary } else { nil } }
+        #expect(summaries.map(\.day) == Array(days[2..<5]))
+        #expect(summaries.map(\.appleExerciseTime?.value) == [3, 4, 5])
+        #expect(try await harness.store.collection(healthKitSampleType: .activitySummary).getSamples().count == 10)
+    }
+
+    @Test func clinicalRecordsComeBackByClinicalTypeAndClinicalDate() async throws {
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let labs = (0..<6).map { index in
+            ActivitySummaryAndClinicalRecordTests.labResult(
+                uuid: String(format: "C1000000-0000-4000-8000-%012d", index),
+                at: start.addingTimeInterval(Double(index) * 86_400))
+        }
+        try await harness.store.add(labs)
+        let condition = ClinicalRecordSample(
+            uuid: "C2000000-0000-4000-8000-000000000001", displayName: "High blood pressure",
+            fhirResource: FHIRResource(
+                resourceType: "Condition", identifier: "c1", fhirVersion: "4.0.1",
+                data: ["resourceType": "Condition", "onsetDateTime": "2024-06-02T00:00:00Z"]),
+            receivedDate: start, startDate: start.addingTimeInterval(86_400))
+        try await harness.store.add([condition])
+
+        let window = DateInterval(start: start.addingTimeInterval(86_400), end: start.addingTimeInterval(4 * 86_400))
+        let found = try await harness.store.samples(ofType: ClinicalTypeIdentifier.labResultRecord, in: window)
+        #expect(found.map(\.id) == labs[1..<4].map(\.id))
+        #expect(found.allSatisfy { $0.sampleType == .clinicalRecord })
+        let conditions = try await harness.store.samples(ofType: ClinicalTypeIdentifier.conditionRecord, in: window)
+        #expect(conditions.map(\.id) == [condition.id])
+        #expect(try await harness.store.samples(ofType: ClinicalTypeIdentifier.immunizationRecord).isEmpty)
+        let plan = try await harness.store.explain(
+            try harness.store.collection(healthKitSampleType: .clinicalRecord)
+                .where(typeIdentifier: ClinicalTypeIdentifier.labResultRecord).where(startDateIn: window).request)
+        #expect(plan["index"]?["name"] == .string(HealthPlugin.sampleIndex.name))
+    }
+
     @Test func getSamplesOnANonHealthKindIsATypedError() async throws {
         let harness = try HealthTestStore()
         defer { harness.remove() }

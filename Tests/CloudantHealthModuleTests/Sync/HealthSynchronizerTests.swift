@@ -114,4 +114,35 @@ struct HealthSynchronizerTests {
         let third = try await sync.synchronize()
         #expect(third == HealthSyncReport())
     }
+
+    @Test func activitySummariesAndClinicalRecordsSyncBothWaysAndThenRest() async throws {
+        let phone = try HealthTestStore(name: "phone")
+        let backup = try HealthTestStore(name: "backup")
+        defer { phone.remove(); backup.remove() }
+        let days = (1...3).compactMap { CalendarDay(year: 2024, month: 6, day: $0) }
+        let summaries = days.map { ActivitySummarySample(day: $0, appleStandHours: HealthQuantity(value: 9, unit: .count)) }
+        try await phone.store.add(summaries)
+        let record = ActivitySummaryAndClinicalRecordTests.labResult(
+            uuid: "C1000000-0000-4000-8000-000000000009", at: TestDates.june1)
+        try await backup.store.add([record])
+        let sync = HealthSynchronizer(store: phone.store, source: StoreHealthSampleSource(store: backup.store), name: "backup")
+
+        // The pull sees the three pushed summaries echoed back, identical, and writes only the record.
+        let first = try await sync.synchronize()
+        #expect(first.pushedSamples == 3 && first.storeWrites == 1)
+        var pulled = try await phone.store.get(ClinicalRecordSample.self, id: record.id)
+        pulled.revId = nil
+        #expect(pulled == record)
+        var pushed = try await backup.store.get(ActivitySummarySample.self, ids: summaries.map(\.id))
+        for index in pushed.indices { pushed[index].revId = nil }
+        #expect(Set(pushed) == Set(summaries))
+
+        var edited = try await phone.store.get(ActivitySummarySample.self, id: summaries[0].id)
+        edited.appleStandHours = HealthQuantity(value: 12, unit: .count)
+        try await phone.store.update([edited])
+        let second = try await sync.synchronize()
+        #expect(second.pushedSamples == 1 && second.storeWrites == 0)
+        #expect(try await backup.store.get(ActivitySummarySample.self, id: edited.id).appleStandHours?.value == 12)
+        #expect(try await sync.synchronize() == HealthSyncReport())
+    }
 }

@@ -1,0 +1,103 @@
+public import CloudantCore
+public import Foundation
+
+/// One day of the Activity rings (`HKActivitySummary`): move energy, move time, exercise minutes and stand
+/// hours, each with its goal, stored as an `HKActivitySummary` document.
+///
+/// ```swift
+/// let day = CalendarDay(parsing: "2024-03-05")!
+/// let summary = ActivitySummarySample(
+///     day: day, activeEnergyBurned: HealthQuantity(value: 512.3, unit: .kilocalorie),
+///     activeEnergyBurnedGoal: HealthQuantity(value: 600, unit: .kilocalorie))
+/// summary.id == ActivitySummarySample.uuid(for: day)   // one document per day, whoever writes it
+/// ```
+///
+/// The day is a calendar day with no time zone (the export writes none). So that days range-query like any
+/// other sample, ``startDate`` and ``endDate`` are the day's midnights in UTC (``CalendarDay/floatingInterval``)
+/// and the offsets are `nil`; use ``CalendarDay/interval(in:)`` for the day in a particular time zone.
+/// Every value is optional: older exports lack the move-time and goal attributes, and absent is not zero.
+public struct ActivitySummarySample: HealthSample {
+    /// The family of the sample.
+    public static let sampleType = HealthSampleType.activitySummary
+    /// The type identifier every activity summary carries (HealthKit's `HKActivitySummaryType`).
+    public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
+    /// The document id (defaults to ``uuid``).
+    public var id: String
+    /// The summary's uuid; HealthKit gives activity summaries none, so it defaults to ``uuid(for:)``.
+    public var uuid: String
+    /// Always ``activitySummaryTypeIdentifier``.
+    public var typeIdentifier: String
+    /// The calendar day summarised.
+    public var day: CalendarDay
+    /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
+    public var activeEnergyBurned: HealthQuantity?
+    /// The Move goal, in the same unit.
+    public var activeEnergyBurnedGoal: HealthQuantity?
+    /// Move minutes, for users whose Move ring counts time (`min`).
+    public var appleMoveTime: HealthQuantity?
+    /// The Move-time goal (`min`).
+    public var appleMoveTimeGoal: HealthQuantity?
+    /// Exercise minutes (the Exercise ring, `min`).
+    public var appleExerciseTime: HealthQuantity?
+    /// The Exercise goal (`min`).
+    public var appleExerciseTimeGoal: HealthQuantity?
+    /// Hours with at least a minute of standing (the Stand ring, `count`).
+    public var appleStandHours: HealthQuantity?
+    /// The Stand goal (`count`).
+    public var appleStandHoursGoal: HealthQuantity?
+    /// Midnight UTC starting ``day`` (set by the initialiser).
+    public var startDate: Date
+    /// Midnight UTC ending ``day`` (set by the initialiser).
+    public var endDate: Date
+    /// `nil`: the day has no time zone.
+    public var startUTCOffset: Int?
+    /// `nil`: the day has no time zone.
+    public var endUTCOffset: Int?
+    /// The app or device that wrote it, if known (exports name none).
+    public var source: HealthSource?
+    /// The hardware that measured it, if known.
+    public var device: HealthDevice?
+    /// Metadata, any JSON value per key.
+    public var metadata: [String: JSONValue]
+    /// The revision the summary was read at.
+    public var revId: String?
+
+    /// Creates the summary of `day`; `uuid` defaults to ``uuid(for:)`` and `id` to the uuid.
+    public init(
+        id: String? = nil, uuid: String? = nil, day: CalendarDay, activeEnergyBurned: HealthQuantity? = nil,
+        activeEnergyBurnedGoal: HealthQuantity? = nil, appleMoveTime: HealthQuantity? = nil,
+        appleMoveTimeGoal: HealthQuantity? = nil, appleExerciseTime: HealthQuantity? = nil,
+        appleExerciseTimeGoal: HealthQuantity? = nil, appleStandHours: HealthQuantity? = nil,
+        appleStandHoursGoal: HealthQuantity? = nil, source: HealthSource? = nil, device: HealthDevice? = nil,
+        metadata: [String: JSONValue] = [:], revId: String? = nil
+    ) {
+        let uuid = uuid ?? Self.uuid(for: day)
+        self.id = id ?? uuid
+        self.uuid = uuid
+        self.typeIdentifier = Self.activitySummaryTypeIdentifier
+        self.day = day
+        self.activeEnergyBurned = activeEnergyBurned
+        self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
+        self.appleMoveTime = appleMoveTime
+        self.appleMoveTimeGoal = appleMoveTimeGoal
+        self.appleExerciseTime = appleExerciseTime
+        self.appleExerciseTimeGoal = appleExerciseTimeGoal
+        self.appleStandHours = appleStandHours
+        self.appleStandHoursGoal = appleStandHoursGoal
+        let interval = day.floatingInterval
+        self.startDate = interval.start
+        self.endDate = interval.end
+        self.startUTCOffset = nil
+        self.endUTCOffset = nil
+        self.source = source
+        self.device = device
+        self.metadata = metadata
+        self.revId = revId
+    }
+
+    /// The uuid of the summary of `day`: derived from the day alone, so importing an export again, or a
+    /// later export, names the same document.
+    public static func uuid(for day: CalendarDay) -> String {
+        DerivedUUID.of(["HKActivitySummary": .string(day.description)])
+    }
+}
