@@ -108,8 +108,9 @@ struct ExportAttributes {
     }
 
     /// A stable uuid from the element's content: the same record always gets the same id, so importing an
-    /// export twice writes nothing new. It hashes every attribute and child, in document order.
-    var contentUUID: String { ContentFingerprint.uuid(of: element.node) }
+    /// export twice writes nothing new. It hashes every attribute and child, in document order, and starts
+    /// with `start` so that ids sort by time (see ``ContentFingerprint/uuid(of:startingAt:)``).
+    func contentUUID(startingAt start: Date) -> String { ContentFingerprint.uuid(of: element.node, startingAt: start) }
 }
 
 /// Why one element of an export was not imported; collected into the report, never thrown out of the import.

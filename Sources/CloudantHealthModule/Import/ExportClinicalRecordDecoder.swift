@@ -60,7 +60,7 @@ enum ExportClinicalRecordDecoder {
             sourceURL: attributes.string("sourceURL").flatMap { URL(string: $0) },
             fhirVersion: attributes.string("fhirVersion") ?? "", data: resource)
         let sample = ClinicalRecordSample(
-            uuid: attributes.contentUUID,
+            uuid: attributes.contentUUID(startingAt: start),
             typeIdentifier: type.hasPrefix(ClinicalTypeIdentifier.healthKitPrefix) ? type : nil,
             displayName: FHIRFields.displayName(of: resource) ?? resourceType, fhirResource: fhir,
             receivedDate: received?.date ?? start, receivedUTCOffset: received?.utcOffset ?? startOffset,

@@ -13,7 +13,7 @@ enum ExportRecordDecoder {
         let end = try attributes.time("endDate")
         let creation = attributes.string("creationDate").flatMap(LocalTimestamp.init(parsing:))
         let metadata = attributes.metadata
-        let uuid = attributes.contentUUID
+        let uuid = attributes.contentUUID(startingAt: start.date)
         switch HealthSampleType(typeIdentifier: type) {
         case .quantity:
             guard let text = attributes.string("value") else { throw ImportSkip("a quantity without a value") }
@@ -60,7 +60,7 @@ enum ExportRecordDecoder {
             }
         }
         let sample = CorrelationSample(
-            uuid: attributes.contentUUID, typeIdentifier: type, startDate: start.date, endDate: end.date,
+            uuid: attributes.contentUUID(startingAt: start.date), typeIdentifier: type, startDate: start.date, endDate: end.date,
             startUTCOffset: start.utcOffset, endUTCOffset: end.utcOffset,
             creationDate: attributes.string("creationDate").flatMap(LocalTimestamp.init(parsing:))?.date,
             source: attributes.source, device: attributes.device, metadata: metadata.values,

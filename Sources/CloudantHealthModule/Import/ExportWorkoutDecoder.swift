@@ -25,7 +25,7 @@ enum ExportWorkoutDecoder {
         let metadata = attributes.metadata
         var entries = metadata.entries
         let statistics = element.children(named: "WorkoutStatistics").compactMap(Self.statistics)
-        let uuid = attributes.contentUUID
+        let uuid = attributes.contentUUID(startingAt: start.date)
         var notes: [(String, String)] = []
         var routes: [WorkoutRouteSample] = []
         var files: Set<String> = []
@@ -124,7 +124,7 @@ enum ExportWorkoutDecoder {
             }
         }
         let sample = WorkoutRouteSample(
-            uuid: attributes.contentUUID, workoutID: workoutID, locations: locations, startDate: start.date,
+            uuid: attributes.contentUUID(startingAt: start.date), workoutID: workoutID, locations: locations, startDate: start.date,
             endDate: end.date, startUTCOffset: start.utcOffset, endUTCOffset: end.utcOffset,
             source: attributes.source, device: attributes.device, metadata: metadata)
         return (sample, attributes.metadata.entries, note)

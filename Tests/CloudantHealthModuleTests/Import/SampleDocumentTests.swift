@@ -30,20 +30,35 @@ struct SampleDocumentTests {
         #expect(routes > 0)
     }
 
-    @Test func contentIDsAreTheRevisionHashOfTheElementsFingerprint() throws {
+    @Test func contentIDsAreTimeOrderedVersion7UUIDsCarryingTheFingerprintsHash() throws {
         let export = try GeneratedExport.make(
             records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char", "--quirk", "duplicate-route"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0
+        var previous: (type: String, start: Date, id: String)?
         while let (element, _) = try stream.next() {
-            #expect(ExportAttributes(element: element).contentUUID == Self.fingerprintUUID(element))
+            guard let startText = element.attribute("startDate"), let start = LocalTimestamp(parsing: startText)?.date
+            else { continue }
+            let id = ExportAttributes(element: element).contentUUID(startingAt: start)
+            let hash = Self.fingerprintUUID(element)
+            // 48 bits of milliseconds, the version, 12 bits of hash, the variant, 62 bits of hash.
+            let milliseconds = UInt64(start.timeIntervalSince1970 * 1000)
+            #expect(UInt64(id.prefix(8) + id.dropFirst(9).prefix(4), radix: 16) == milliseconds)
+            #expect(id.dropFirst(14).first == "7")
+            #expect(id.dropFirst(15).prefix(3) == hash.dropFirst(15).prefix(3))
+            #expect("89AB".contains(id.dropFirst(19).first ?? "?"))
+            #expect(id.dropFirst(20) == hash.dropFirst(20))
+            // Within one type the export lists records by time, so ids come in order.
+            let type = element.attribute("type") ?? element.name
+            if let previous, previous.type == type, previous.start < start { #expect(previous.id < id) }
+            previous = (type, start, id)
             compared += 1
         }
         #expect(compared > 1500)
     }
 
-    /// How ids were first derived: the revision hash of the fingerprint built as `JSONValue`s.
+    /// The fingerprint's hash as an uppercase uuid: the revision hash of the fingerprint built as `JSONValue`s.
     private static func fingerprintUUID(_ element: XMLElementView) -> String {
         func fingerprint(_ element: XMLElementView) -> JSONValue {
             var attributes: [JSONValue] = []
