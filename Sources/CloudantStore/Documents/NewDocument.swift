@@ -47,6 +47,10 @@ public struct NewDocument: Sendable {
 
     /// The first revision as text (`1-…`).
     public var rev: String { revision.description }
+
+    /// The size of the stored body (its JSON text), in bytes: what a caller batching documents by memory
+    /// can count.
+    public var byteCount: Int { bytes.count }
 }
 
 /// What ``DocumentStore/insertNew(_:)`` did with a batch.
