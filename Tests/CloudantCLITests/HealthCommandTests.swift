@@ -54,8 +54,11 @@ struct HealthCommandTests {
         #expect(report["workoutRoutes"] as? Int == export.count("workout_routes"))
         #expect(report["routePoints"] as? Int == export.count("gpx_points"))
         #expect(report["cdaDocuments"] as? Int == 1)
+        #expect(report["activitySummaries"] as? Int == export.count("activity_summaries"))
+        #expect(report["clinicalRecordsByType"] as? [String: Int] == export.counts("clinical_records_by_type"))
         #expect(report["documentsAlreadyStored"] as? Int == 0)
         #expect(first.stderr.contains("Apple Health import") && first.stderr.contains("records read"))
+        #expect(first.stderr.contains("activity summaries") && first.stderr.contains("clinical records"))
 
         let again = try CLIRunner.run(["health", "import", export.exportFolder.path, "--db", "health"], in: folder)
         #expect(again.status == 0, "\(again.stderr)")
