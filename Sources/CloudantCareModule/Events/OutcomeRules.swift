@@ -23,15 +23,22 @@ public enum OutcomeRules {
     public static func validateNewOutcome<Version: SchedulableTask>(
         _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
     ) throws {
-        try validateNewOutcome(outcome, tasks: tasks, outcomes: outcomes) { task in
+        let holders = liveOutcomeIDsByOccurrence(outcomes, taskUUID: outcome.taskUUID)
+        try validateNewOutcome(outcome, tasks: tasks, liveOutcomeIDs: { holders[$0] ?? [] }) { task in
             try task.schedule.event(forOccurrence: outcome.taskOccurrenceIndex, in: timeZone)
         }
     }
 
-    /// ``validateNewOutcome(_:tasks:outcomes:in:)`` with the event found by `event` (from its task version),
-    /// so a batch can compute its events once.
+    /// The ids of the live outcomes recorded against task version `taskUUID`, by occurrence index.
+    static func liveOutcomeIDsByOccurrence(_ outcomes: VersionHistory<Outcome>, taskUUID: UUID) -> [Int: [String]] {
+        Dictionary(grouping: outcomes.liveTips.filter { $0.taskUUID == taskUUID }, by: \.taskOccurrenceIndex)
+            .mapValues { $0.map(\.id) }
+    }
+
+    /// ``validateNewOutcome(_:tasks:outcomes:in:)`` with the event found by `event` (from its task version)
+    /// and the live outcomes of the task version given by occurrence, so a batch computes both once.
     static func validateNewOutcome<Version: SchedulableTask>(
-        _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>,
+        _ outcome: Outcome, tasks: VersionHistory<Version>, liveOutcomeIDs: (Int) -> [String],
         event findEvent: (Version) throws -> ScheduleEvent?
     ) throws {
         let context = CloudantError.Context(documentID: outcome.id, kind: "outcome", field: "taskUUID")
@@ -50,11 +57,7 @@ public enum OutcomeRules {
                 "A newer task version took over before this event; record the outcome against that version.",
                 context: context)
         }
-        let taken = outcomes.liveTips.contains {
-            $0.id != outcome.id && $0.taskUUID == outcome.taskUUID
-                && $0.taskOccurrenceIndex == outcome.taskOccurrenceIndex
-        }
-        if taken {
+        if liveOutcomeIDs(outcome.taskOccurrenceIndex).contains(where: { $0 != outcome.id }) {
             throw CloudantError(
                 .duplicateOutcome, "This event already has an outcome; update that outcome instead.",
                 context: context.with(field: "taskOccurrenceIndex"))

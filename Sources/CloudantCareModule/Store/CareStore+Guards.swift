@@ -53,16 +53,17 @@ extension CareStore {
             tasks = try await history(Task.self, ids: [task.id])
             cache.taskHistories[task.id] = tasks
         }
-        let outcomes: VersionHistory<Outcome>
-        if let built = cache.outcomeHistories[outcome.taskUUID] {
-            outcomes = built
+        let holders: [Int: [String]]
+        if let built = cache.liveOutcomeIDs[outcome.taskUUID] {
+            holders = built
         } else {
             // The stored outcomes of this task version and the whole batch, the outcome itself included.
-            outcomes = VersionHistory(try await outcomeVersions(taskUUIDs: [outcome.taskUUID]) + pending)
-            cache.outcomeHistories[outcome.taskUUID] = outcomes
+            let outcomes = VersionHistory(try await outcomeVersions(taskUUIDs: [outcome.taskUUID]) + pending)
+            holders = OutcomeRules.liveOutcomeIDsByOccurrence(outcomes, taskUUID: outcome.taskUUID)
+            cache.liveOutcomeIDs[outcome.taskUUID] = holders
         }
         var event: ScheduleEvent?
-        try OutcomeRules.validateNewOutcome(outcome, tasks: tasks, outcomes: outcomes) { version in
+        try OutcomeRules.validateNewOutcome(outcome, tasks: tasks, liveOutcomeIDs: { holders[$0] ?? [] }) { version in
             event = try cache.event(of: outcome, in: version, pending: pending, timeZone: timeZone)
             return event
         }
@@ -117,8 +118,8 @@ final class OutcomeCheckCache {
     var taskDocuments: [UUID: JSONObject?] = [:]
     /// Each task id's version history (a `VersionHistory` of its task type).
     var taskHistories: [String: Any] = [:]
-    /// The stored outcomes of each task version plus the batch's.
-    var outcomeHistories: [UUID: VersionHistory<Outcome>] = [:]
+    /// The live outcomes (stored, and the batch's) of each task version: their ids by occurrence index.
+    var liveOutcomeIDs: [UUID: [Int: [String]]] = [:]
     /// Each task version's events through the largest occurrence the batch records against it.
     private var events: [UUID: [ScheduleEvent]] = [:]
 
