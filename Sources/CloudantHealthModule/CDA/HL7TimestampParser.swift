@@ -44,11 +44,11 @@ enum HL7TimestampParser {
         let hour = field(8, default: 0)
         let minute = field(10, default: 0)
         let second = field(12, default: 0)
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
-            minute < 60, second < 60
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= LocalTimestamp.daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60
         else { return .failure(.range) }
-        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-            - (offset ?? 0)
+        let days = LocalTimestamp.daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - (offset ?? 0)
         let precision = hasFraction ? .fraction : precisions[end / 2 - 2]
         return .success(Parsed(precision: precision, utcOffset: offset, secondsSince1970: seconds, fraction: fraction))
     }
@@ -94,23 +94,5 @@ enum HL7TimestampParser {
         var scale = 1.0
         for _ in 0..<count { scale *= 10 }
         return Double(digits) / scale
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -20,7 +20,7 @@ public struct CalendarDay: Hashable, Sendable, Comparable, Codable, CustomString
     /// Creates a day; `nil` when the fields are no day of the Gregorian calendar (`2023-02-29`).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-            day <= Self.length(ofMonth: month, in: year)
+            day <= LocalTimestamp.daysIn(month: month, year: year)
         else { return nil }
         self.year = year
         self.month = month
@@ -97,13 +97,5 @@ public struct CalendarDay: Hashable, Sendable, Comparable, Codable, CustomString
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
-    }
-
-    private static func length(ofMonth month: Int, in year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 }

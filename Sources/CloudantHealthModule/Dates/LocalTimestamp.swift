@@ -64,6 +64,15 @@ public struct LocalTimestamp: Hashable, Sendable {
         self.init(date: Date(timeIntervalSince1970: Double(seconds) + fraction), utcOffset: offset)
     }
 
+    /// The number of days in `month` (1…12) of `year` in the proleptic Gregorian calendar.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
     static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

@@ -98,6 +98,10 @@ public struct ActivitySummarySample: HealthSample {
     /// The uuid of the summary of `day`: derived from the day alone, so importing an export again, or a
     /// later export, names the same document.
     public static func uuid(for day: CalendarDay) -> String {
-        DerivedUUID.of(["HKActivitySummary": .string(day.description)])
+        // The revision hash of `{"HKActivitySummary": "YYYY-MM-DD"}`, uppercase, in 8-4-4-4-12 groups.
+        let digest = RevisionHash.mint(
+            body: ["HKActivitySummary": .string(day.description)], parentRevision: nil, deleted: false, attachments: [])
+        let hex = Array(digest.uppercased())
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }
 }
