@@ -78,6 +78,9 @@ let package = Package(
             dependencies: [
                 "CloudantCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -182,6 +185,10 @@ let package = Package(
         ),
 
         // MARK: Tests (mirror Sources/)
+        //
+        // Test targets that see CloudantStore list NIOCore: debug test builds compile modules with testing
+        // enabled, which makes the store's internal import of compress-nio (gzip for attachments) visible
+        // to them, and SwiftPM only hands a target the module maps of its declared dependencies.
 
         .testTarget(
             name: "CloudantCoreTests",
@@ -202,32 +209,32 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantStoreTests",
-            dependencies: ["CloudantStore"],
+            dependencies: ["CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantCareModuleTests",
-            dependencies: ["CloudantCareModule", "CloudantStore"],
+            dependencies: ["CloudantCareModule", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantHealthModuleTests",
-            dependencies: ["CloudantHealthModule", "CloudantStore"],
+            dependencies: ["CloudantHealthModule", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantCareHealthTests",
-            dependencies: ["CloudantCareHealth"],
+            dependencies: ["CloudantCareHealth", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantServerTests",
-            dependencies: ["CloudantServer", "CloudantStore"],
+            dependencies: ["CloudantServer", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantCLITests",
-            dependencies: ["CloudantCLI"],
+            dependencies: ["CloudantCLI", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
     ]

@@ -78,7 +78,7 @@ struct HTTPReplicationTests {
         let here = try await setup.local.document(id: "note", options: ReadOptions(conflicts: true))
         let there = try await serverCopy.document(id: "note", options: ReadOptions(conflicts: true))
         #expect(here == there && here["_conflicts"]?.arrayValue?.count == 1)
-        #expect(try await serverCopy.attachment(documentID: "photo", name: "a.txt").data == Array("hi".utf8))
+        #expect(try await serverCopy.attachment(documentID: "photo", name: "a.txt").data() == Array("hi".utf8))
         await setup.stop()
     }
 

@@ -2,9 +2,8 @@
 public enum IncomingAttachment: Sendable, Hashable {
     /// `"stub": true`: keep the attachment of the parent revision (its digest, when given, must match).
     case stub(digest: String?, revpos: Int?)
-    /// `"data": "<base64>"`: new content. `revpos` and `digest` are kept from replicated documents;
-    /// interactive writes compute their own.
-    case data(contentType: String, bytes: [UInt8], revpos: Int?, digest: String?)
+    /// New content: inline base64 `data`, or the bytes of a multipart part.
+    case data(IncomingAttachmentData)
 
     /// Parses one `_attachments` member.
     /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment when it is neither a stub nor
@@ -13,8 +12,7 @@ public enum IncomingAttachment: Sendable, Hashable {
         func invalid(_ message: String) -> CloudantError {
             CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
         }
-        guard !name.hasPrefix("_") else { throw invalid("Attachment names must not start with '_'.") }
-        guard !name.isEmpty else { throw invalid("Attachment names must not be empty.") }
+        try Self.validate(name: name, documentID: documentID)
         guard case .object(let object) = json else { throw invalid("An attachment must be a JSON object.") }
         if object["stub"] == true {
             let revpos = object["revpos"]?.numberValue?.int64Value.map { Int($0) }
@@ -28,8 +26,64 @@ public enum IncomingAttachment: Sendable, Hashable {
             throw invalid("An attachment needs base64 'data' or 'stub': true.")
         }
         guard let bytes = Base64.decode(base64) else { throw invalid("The attachment's 'data' is not valid base64.") }
-        let contentType = object["content_type"]?.stringValue ?? "application/octet-stream"
-        let revpos = object["revpos"]?.numberValue?.int64Value.map { Int($0) }
-        self = .data(contentType: contentType, bytes: bytes, revpos: revpos, digest: object["digest"]?.stringValue)
+        self = .data(
+            IncomingAttachmentData(
+                contentType: object["content_type"]?.stringValue ?? "application/octet-stream", bytes: bytes,
+                revpos: object["revpos"]?.numberValue?.int64Value.map { Int($0) }, digest: object["digest"]?.stringValue,
+                senderEncoding: object["encoding"]?.stringValue.flatMap(AttachmentEncoding.init(rawValue:))))
+    }
+
+    /// Checks an attachment name as CouchDB does: not empty, not starting with `_`.
+    /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment.
+    public static func validate(name: String, documentID: String?) throws {
+        func invalid(_ message: String) -> CloudantError {
+            CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
+        }
+        guard !name.hasPrefix("_") else {
+            throw invalid("Attachment name '\(name)' starts with prohibited character '_'")
+        }
+        guard !name.isEmpty else { throw invalid("Attachment names must not be empty.") }
+    }
+}
+
+/// New attachment content as it arrived, before the store decides how to keep it.
+///
+/// Inline JSON `data` is always the content as written (CouchDB decodes gzip-stored attachments for
+/// JSON); a multipart part may carry the gzip bytes its sender stores (`"encoding": "gzip"`). A `digest`
+/// sent with the bytes is checked against them before anything is stored.
+public struct IncomingAttachmentData: Sendable, Hashable {
+    /// The MIME type (`content_type`, else the part's `Content-Type`, else `application/octet-stream`).
+    public var contentType: String
+    /// The bytes as they arrived, in ``encoding``.
+    public var bytes: [UInt8]
+    /// The encoding of ``bytes``: gzip only for a part sent encoded.
+    public var encoding: AttachmentEncoding
+    /// The length of the content as written, as the sender declared it (`length`); checked for gzip bytes.
+    public var length: Int?
+    /// The generation the sender says last set this content (kept by replicated writes).
+    public var revpos: Int?
+    /// The digest the sender computed, when it sent one.
+    public var digest: String?
+    /// For inline data, the encoding the sender says it stores the content in (`"encoding"` in the JSON,
+    /// `att_encoding_info`): its `digest` then describes bytes we were not sent.
+    public var senderEncoding: AttachmentEncoding?
+    /// Whether the bytes came as a part of a multipart body rather than inline base64: a part's `digest` is
+    /// always checked, as CouchDB checks it.
+    public var isMultipartPart: Bool
+
+    /// Creates incoming content.
+    public init(
+        contentType: String, bytes: [UInt8], encoding: AttachmentEncoding = .identity, length: Int? = nil,
+        revpos: Int? = nil, digest: String? = nil, senderEncoding: AttachmentEncoding? = nil,
+        isMultipartPart: Bool = false
+    ) {
+        self.contentType = contentType
+        self.bytes = bytes
+        self.encoding = encoding
+        self.length = length
+        self.revpos = revpos
+        self.digest = digest
+        self.senderEncoding = senderEncoding
+        self.isMultipartPart = isMultipartPart
     }
 }

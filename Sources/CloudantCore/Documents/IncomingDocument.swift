@@ -42,25 +42,30 @@ public struct IncomingDocument: Sendable, Hashable {
         func invalid(_ field: String, _ message: String) -> CloudantError {
             CloudantError(.invalidValue, message, context: .init(documentID: id, field: field))
         }
+        // A metadata member of the wrong JSON type is not that member at all to CouchDB: it is an unknown
+        // special member, refused with `doc_validation`.
+        func badSpecialMember(_ field: String) -> CloudantError {
+            CloudantError(
+                .documentValidation, "Bad special document member: \(field)", context: .init(documentID: id, field: field))
+        }
 
         if let rawRev = object["_rev"] {
             guard case .string(let string) = rawRev else { throw invalid("_rev", "_rev must be a string like \"1-abc…\".") }
             rev = try RevisionID(parsing: string)
         }
         switch object["_deleted"] {
-        case nil, .null?: deleted = false
+        case nil: deleted = false
         case .bool(let flag)?: deleted = flag
-        default: throw invalid("_deleted", "_deleted must be true or false.")
+        default: throw badSpecialMember("_deleted")
         }
         if let rawRevisions = object["_revisions"] {
+            guard case .object = rawRevisions else { throw badSpecialMember("_revisions") }
             revisions = try Self.parseRevisions(rawRevisions, documentID: id)
             // Without `_rev`, an edit's parent is the newest revision of `_revisions`, as in CouchDB.
             if rev == nil { rev = revisions?.first }
         }
         if let rawAttachments = object["_attachments"] {
-            guard case .object(let members) = rawAttachments else {
-                throw invalid("_attachments", "_attachments must be an object of attachments by name.")
-            }
+            guard case .object(let members) = rawAttachments else { throw badSpecialMember("_attachments") }
             var parsed: [String: IncomingAttachment] = [:]
             for (name, value) in members.members {
                 parsed[name] = try IncomingAttachment(name: name, json: value, documentID: id)

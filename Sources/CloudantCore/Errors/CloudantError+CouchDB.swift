@@ -3,6 +3,10 @@ extension CloudantError.Code {
     public static let missingStub = CloudantError.Code(rawValue: "missingStub")
     /// A document member or attachment is not allowed (CouchDB 400 `doc_validation`).
     public static let documentValidation = CloudantError.Code(rawValue: "documentValidation")
+    /// A design document breaks CouchDB's rules for its members (CouchDB 400 `invalid_design_doc`).
+    public static let invalidDesignDocument = CloudantError.Code(rawValue: "invalidDesignDocument")
+    /// Attachment bytes do not match the digest sent with them (CouchDB 400 `content_md5_mismatch`).
+    public static let attachmentDigestMismatch = CloudantError.Code(rawValue: "attachmentDigestMismatch")
 }
 
 extension CloudantError {
@@ -15,6 +19,8 @@ extension CloudantError {
         case .notFound: (404, "not_found")
         case .missingStub: (412, "missing_stub")
         case .documentValidation: (400, "doc_validation")
+        case .invalidDesignDocument: (400, "invalid_design_doc")
+        case .attachmentDigestMismatch: (400, "content_md5_mismatch")
         case .invalidValue, .unknownEntityType:
             context.field == "_id" ? (400, "illegal_docid") : (400, "bad_request")
         case .timedOut: (408, "timeout")

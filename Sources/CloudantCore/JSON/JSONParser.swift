@@ -8,7 +8,8 @@
 /// `NaN`/`Infinity`, leading `+` or leading zeros; no byte order mark; no raw control characters in strings;
 /// `\u` escapes must pair surrogates; the text must be well-formed UTF-8 and hold exactly one value.
 ///
-/// Numbers: a literal without fraction or exponent that fits in `Int64` becomes ``JSONNumber/integer(_:)``;
+/// Numbers: a literal without fraction or exponent that fits in `Int64` becomes ``JSONNumber/integer(_:)``,
+/// a larger one ``JSONNumber/bigInteger(_:)`` with its digits as written;
 /// every other number becomes ``JSONNumber/double(_:)``, correctly rounded. `-0` becomes `.double(-0.0)` so the
 /// sign survives (as it does in JavaScript). A number beyond `Double`'s range is an error rather than infinity,
 /// because infinity cannot be written back as JSON.
@@ -490,6 +491,11 @@ struct JSONParser {
             exponent += exponentNegative ? -written : written
         }
 
+        if isInteger, droppedDigits || significand > UInt64(Int64.max) + (negative ? 1 : 0) {
+            // Beyond Int64: kept digit for digit, as CouchDB keeps it.
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            return .bigInteger(text)
+        }
         if isInteger, !droppedDigits {
             if negative {
                 if significand == 0 { return .double(-0.0) }

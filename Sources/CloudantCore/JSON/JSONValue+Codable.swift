@@ -62,6 +62,8 @@ extension JSONValue: Codable {
         case .bool(let flag): try container.encode(flag)
         case .number(.integer(let integer)): try container.encode(integer)
         case .number(.double(let double)): try container.encode(double)
+        // Coders have no integer type beyond 64 bits: the nearest double is what they can carry.
+        case .number(.bigInteger(let digits)): try container.encode(JSONNumber.bigInteger(digits).doubleValue)
         case .string(let string): try container.encode(string)
         case .array(let elements): try container.encode(elements)
         case .object: break  // Encoded through a keyed container above.

@@ -153,6 +153,8 @@ struct JSONWriter {
         switch number {
         case .integer(let integer):
             write(integer)
+        case .bigInteger(let digits):
+            output.append(contentsOf: digits.utf8)
         case .double(let double):
             guard double.isFinite else {
                 appendLiteral("null")

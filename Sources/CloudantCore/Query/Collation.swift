@@ -118,6 +118,16 @@ public enum Collation {
             return compareIntegerToDouble(x, y)
         case (.double(let x), .integer(let y)):
             return -compareIntegerToDouble(y, x)
+        case (.bigInteger(let x), .bigInteger(let y)):
+            return BigDecimalDigits.compare(x, y)
+        case (.bigInteger(let x), .integer(let y)):
+            return BigDecimalDigits.compare(x, String(y))
+        case (.integer(let x), .bigInteger(let y)):
+            return BigDecimalDigits.compare(String(x), y)
+        case (.bigInteger(let x), .double(let y)):
+            return BigDecimalDigits.compare(x, double: y)
+        case (.double(let x), .bigInteger(let y)):
+            return -BigDecimalDigits.compare(y, double: x)
         }
     }
 

@@ -107,6 +107,11 @@ public enum CollationKey {
         case .integer(let integer):
             approximate = Double(integer)
             exact = (1, UInt64(bitPattern: integer) ^ (1 << 63))
+        case .bigInteger:
+            // Beyond Int64 the key keeps the nearest double only: big integers that round to the same double
+            // tie in an index (the query engine's in-memory comparison still orders them exactly).
+            approximate = number.doubleValue
+            exact = approximate < 0 ? (0, 0) : (2, 0)
         case .double(let double):
             approximate = double
             if double.isNaN {

@@ -183,7 +183,7 @@ struct SelectorParser {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
-        case .number(.integer): "an integer"
+        case .number(.integer), .number(.bigInteger): "an integer"
         case .number(.double): "a non-integer number"
         case .string: "a string"
         case .array(let items): "an array of \(items.count)"

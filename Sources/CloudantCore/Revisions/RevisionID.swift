@@ -19,7 +19,7 @@ public struct RevisionID: Sendable {
     /// Creates a revision from its parts, taking `hash` verbatim.
     ///
     /// Use it for revisions you mint (always 32 lowercase hex characters, spec D-7); use
-    /// ``init(parsing:)`` for revisions that come from outside.
+    /// ``init(parsing:)`` for revisions that come from outside. A 32-character hash is taken to be hex.
     ///
     /// - Precondition: `generation` is not negative.
     public init(generation: Int, hash: String) {
@@ -32,7 +32,8 @@ public struct RevisionID: Sendable {
     ///
     /// The text is split at its first `-`. The generation must be decimal digits; `0` is accepted because
     /// `_local` documents use `0-N` revisions (D-8), but a revision tree never holds generation 0. A hash
-    /// of exactly 32 characters must be hexadecimal and is lowercased, as CouchDB stores it as 16 bytes;
+    /// of exactly 32 characters must be hexadecimal and is lowercased, as CouchDB stores it as 16 bytes; a
+    /// hash of exactly 16 bytes becomes the 32 hex digits of those bytes, as CouchDB writes it back;
     /// a hash of any other non-zero length is kept verbatim.
     ///
     /// - Throws: ``CloudantError/Code/invalidValue`` ("Invalid rev format") with field `_rev` and the text
@@ -72,6 +73,9 @@ public struct RevisionID: Sendable {
         }
         let hashBytes = UnsafeBufferPointer(rebasing: bytes[(dash + 1)...])
         guard !hashBytes.isEmpty else { return .failure("the hash after the \"-\" is empty.") }
+        // CouchDB keeps a hash as bytes and writes any 16-byte one as 32 hex digits, so a 16-byte hash that
+        // is not hex comes back as the hex of its bytes: the same revision, spelled as CouchDB spells it.
+        if hashBytes.count == 16 { return .success(generation, String(decoding: hashBytes.flatMap(hexDigits), as: UTF8.self)) }
         guard hashBytes.count == 32 else { return .success(generation, String(decoding: hashBytes, as: UTF8.self)) }
         guard hashBytes.allSatisfy(isHexDigit) else {
             return .failure("a 32-character revision hash must be hexadecimal.")
@@ -98,6 +102,11 @@ public struct RevisionID: Sendable {
         }
     }
 
+    private static func hexDigits(_ byte: UInt8) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+    }
+
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
@@ -122,10 +131,37 @@ extension RevisionID: Hashable {
 }
 
 extension RevisionID: Comparable {
-    /// Orders by generation, then by hash bytes (spec D-26, D-27).
+    /// Orders by generation, then by the hash as CouchDB stores it (spec D-26, D-27): a 32-digit hex hash
+    /// as its 16 bytes, any other hash as its UTF-8 bytes. So `2-fff…f` (bytes `0xff…`) sorts after `2-zzz`
+    /// (bytes `0x7a…`), as in CouchDB, though its text sorts before.
     public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {
         if lhs.generation != rhs.generation { return lhs.generation < rhs.generation }
-        return compareBytes(lhs.hash, rhs.hash) < 0
+        return compareStoredHashes(lhs.hash, rhs.hash) < 0
+    }
+
+    /// Compares hashes as CouchDB's stored keys. Two hex hashes compare as their text (hex digits keep the
+    /// order of the bytes they spell), so only mixed pairs pay for decoding.
+    static func compareStoredHashes(_ lhs: String, _ rhs: String) -> Int {
+        let leftIsHex = lhs.utf8.count == 32
+        let rightIsHex = rhs.utf8.count == 32
+        guard leftIsHex != rightIsHex else { return compareBytes(lhs, rhs) }
+        let left = leftIsHex ? hexDecoded(lhs) : Array(lhs.utf8)
+        let right = rightIsHex ? hexDecoded(rhs) : Array(rhs.utf8)
+        return left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { compare(left, $0) } }
+    }
+
+    /// The 16 bytes a 32-digit hex hash spells.
+    static func hexDecoded(_ hash: String) -> [UInt8] {
+        func value(_ byte: UInt8) -> UInt8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: 0
+            }
+        }
+        let digits = Array(hash.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
     }
 
     /// Compares two strings' UTF-8 bytes: negative, zero or positive like `memcmp`. Revision trees compare

@@ -38,3 +38,34 @@ extension RevisionTree {
         }
     }
 }
+
+extension RevisionTree {
+    /// `revisions` in the order CouchDB's batched `_bulk_get` lists them (`fabric_open_revs`): the paths
+    /// from each revision up to its root are merged into a tree, and its leaves are read as
+    /// `couch_key_tree:get_all_leafs` reads them: the roots from last to first (by generation, then hash
+    /// as stored), each depth first with children in stored-hash order. A revision the tree does not hold
+    /// is a root of its own. A revision that is an ancestor of another one asked for is not a leaf of that
+    /// tree, and CouchDB leaves it out; so does this.
+    public func bulkGetOrder(_ revisions: [RevisionID]) -> [RevisionID] {
+        var parents: [RevisionID: RevisionID] = [:]
+        var nodes = Set<RevisionID>()
+        for revision in revisions {
+            let path = ancestry(of: revision)
+            guard !path.isEmpty else {
+                nodes.insert(revision)
+                continue
+            }
+            for (child, parent) in zip(path, path.dropFirst()) { parents[child] = parent }
+            nodes.formUnion(path)
+        }
+        var children: [RevisionID: [RevisionID]] = [:]
+        for (child, parent) in parents { children[parent, default: []].append(child) }
+        var result: [RevisionID] = []
+        func collectLeaves(_ node: RevisionID) {
+            guard let below = children[node] else { return result.append(node) }
+            for child in below.sorted() { collectLeaves(child) }
+        }
+        for root in nodes.filter({ parents[$0] == nil }).sorted().reversed() { collectLeaves(root) }
+        return result
+    }
+}

@@ -1,7 +1,7 @@
 /// What one document's `_revs_diff` entry reports (spec D-49, D-50).
 public struct RevisionDiff: Sendable, Hashable {
-    /// The requested revisions the tree does not hold, in request order without repeats. Stemmed
-    /// revisions count as missing again.
+    /// The requested revisions the tree does not hold, in CouchDB's order (see
+    /// ``RevisionTree/revsDiff(_:)``). Stemmed revisions count as missing again.
     public let missing: [RevisionID]
     /// Leaves whose generation is lower than the highest missing one, best first: ancestors the sender can
     /// use for `atts_since`. Empty when nothing is missing.
@@ -31,19 +31,43 @@ extension RevisionTree {
     /// Which of `revisions` the tree lacks, for `POST /db/_revs_diff` (spec D-49, D-50).
     ///
     /// An internal revision counts as present. For a document never seen (an empty tree) every revision
-    /// is missing and there are no possible ancestors.
+    /// is missing, in request order, and there are no possible ancestors. Otherwise the missing revisions
+    /// come in the order CouchDB's `couch_key_tree:find_missing` leaves them: the request sorted, then
+    /// walked down each root of the tree (roots and children in stored-key order), each revision found
+    /// dropped and the ones below a branch's start moved ahead. Possible ancestors are the leaves, best
+    /// first, below the highest missing generation.
     ///
     /// ```swift
     /// let diff = tree.revsDiff([try RevisionID(parsing: "2-b"), try RevisionID(parsing: "3-c")])
     /// diff.json   // {"missing": ["3-c"], "possible_ancestors": ["2-b"]}
     /// ```
     public func revsDiff(_ revisions: [RevisionID]) -> RevisionDiff {
-        var seen = Set<RevisionID>()
-        let missing = revisions.filter { entries[$0] == nil && seen.insert($0).inserted }
-        guard let highest = missing.map(\.generation).max() else {
+        guard !isEmpty else { return RevisionDiff(missing: revisions, possibleAncestors: []) }
+        let children = childrenIndex()
+        var search = revisions.sorted()
+        for root in roots {
+            let impossible = search.prefix { $0.generation < root.generation }
+            let possible = Array(search.dropFirst(impossible.count))
+            search = Array(impossible) + missing(from: possible, at: root.generation, among: [root][...], children: children)
+        }
+        guard let highest = search.map(\.generation).max() else {
             return RevisionDiff(missing: [], possibleAncestors: [])
         }
-        let ancestors = leaves.filter { $0.generation < highest }
-        return RevisionDiff(missing: missing, possibleAncestors: ancestors)
+        return RevisionDiff(missing: search, possibleAncestors: leaves.filter { $0.generation < highest })
+    }
+
+    /// CouchDB's `find_missing_simple`: `keys` less the revisions found in `nodes` (siblings at generation
+    /// `generation`) and below them, keys of lower generations kept in front.
+    private func missing(
+        from keys: [RevisionID], at generation: Int, among nodes: ArraySlice<RevisionID>,
+        children: [RevisionID: [RevisionID]]
+    ) -> [RevisionID] {
+        guard !keys.isEmpty else { return [] }
+        guard let node = nodes.first else { return keys }
+        let impossible = keys.prefix { $0.generation < generation }
+        var possible = Array(keys.dropFirst(impossible.count))
+        if let found = possible.firstIndex(of: node) { possible.remove(at: found) }
+        let below = missing(from: possible, at: generation + 1, among: (children[node] ?? [])[...], children: children)
+        return Array(impossible) + missing(from: below, at: generation, among: nodes.dropFirst(), children: children)
     }
 }

@@ -51,7 +51,7 @@ public struct StoreHealthSampleSource: HealthSampleSource {
         for (family, ids) in idsByFamily { samples += try await Self.read(family, ids: ids, from: store) }
         samples.sort { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) }
         return HealthSourceChanges(
-            samples: samples, deletedUUIDs: deleted, anchor: String(page.lastSeq), hasMore: page.pending > 0)
+            samples: samples, deletedUUIDs: deleted, anchor: String(page.lastSeq), hasMore: page.hasMore)
     }
 
     /// Writes the samples that differ from the stored ones and deletes the uuids stored.

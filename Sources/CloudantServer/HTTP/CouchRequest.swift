@@ -17,13 +17,17 @@ struct CouchRequest: Sendable {
     var body: [UInt8]
     /// Who is asking.
     var user: UserContext
+    /// The host (and port) the client addressed: HTTP/1.1's `Host`.
+    var authority: String?
 
     /// The header's value, if present.
     func header(_ name: HTTPField.Name) -> String? { headers[name] }
 
-    /// Whether the client sent a JSON content type.
+    /// Whether the client sent a JSON content type, by CouchDB's test (`couch_httpd:validate_ctype`): the
+    /// media type before any `;` parameters is exactly `application/json`.
     var hasJSONContentType: Bool {
-        header(.contentType)?.lowercased().hasPrefix("application/json") ?? false
+        guard let value = header(.contentType) else { return false }
+        return value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first == "application/json"
     }
 
     /// The body parsed as JSON.
@@ -41,6 +45,16 @@ struct CouchRequest: Sendable {
     func jsonObjectBody() throws -> JSONObject {
         guard case .object(let object) = try jsonBody() else {
             throw HTTPFailure.badRequest("Request body must be a JSON object")
+        }
+        return object
+    }
+
+    /// The body as a document to write.
+    /// - Throws: ``HTTPFailure`` `400 bad_request` for malformed JSON, or "Document must be a JSON object"
+    ///   for another JSON value, as CouchDB words it.
+    func documentBody() throws -> JSONObject {
+        guard case .object(let object) = try jsonBody() else {
+            throw HTTPFailure.badRequest("Document must be a JSON object")
         }
         return object
     }

@@ -27,15 +27,27 @@ extension CouchEndpoint {
             guard let list = value.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
             keys = list
         }
-        if keys == nil, let key = try query.json("key") { keys = [key] }
+        // `key` is a one-key range, not a list: CouchDB reports its offset.
+        if keys == nil, let key = try query.json("key") {
+            query["startkey"] = key.jsonString()
+            query["endkey"] = key.jsonString()
+            query["inclusive_end"] = "true"
+            for alias in ["start_key", "end_key"] { query[alias] = nil }
+        }
         let store = try await authorizedStore(database, for: request.user, access: .member)
         var options = AllDocsOptions(
             inclusiveEnd: try query.bool("inclusive_end", default: true), descending: try query.bool("descending", default: false),
             limit: try query.int("limit"), skip: max(0, try query.int("skip") ?? 0),
-            includeDocs: try query.bool("include_docs", default: false), conflicts: try query.bool("conflicts", default: false))
+            includeDocs: try query.bool("include_docs", default: false), conflicts: try query.bool("conflicts", default: false),
+            updateSeq: try query.bool("update_seq", default: false),
+            documentOptions: ReadOptions(
+                attachments: try query.bool("attachments", default: false),
+                attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
         if let limit = options.limit, limit < 0 { options.limit = nil }
         if let keys {
-            return CouchResponse.json(try await keyedRows(keys, options: options, store: store))
+            // CouchDB walks the keys backwards for `descending=true`.
+            let ordered = options.descending ? Array(keys.reversed()) : keys
+            return CouchResponse.json(try await keyedRows(ordered, options: options, store: store))
         }
         let start = try query.json("startkey") ?? query.json("start_key")
         let end = try query.json("endkey") ?? query.json("end_key")
@@ -59,33 +71,64 @@ extension CouchEndpoint {
             if options.endKey == high || options.startKey == high { options.inclusiveEnd = options.endKey != high && options.inclusiveEnd }
         }
         if empty {
-            let total = try await store.allDocs(AllDocsOptions(limit: 0)).totalRows
-            return CouchResponse.json(Self.allDocsBody(total: total, offset: options.skip, rows: []))
+            // A range that holds no id: CouchDB's offset is then every row before the range.
+            var none = options
+            none.limit = 0
+            none.startKey = nil
+            none.endKey = nil
+            var answer = try await store.allDocs(none)
+            answer.offset = Self.sortsAfterStrings(lower ?? .null) != options.descending ? answer.totalRows : 0
+            return CouchResponse.json(answer.json)
         }
         return CouchResponse.json(try await store.allDocs(options).json)
     }
 
     private func keyedRows(_ keys: [JSONValue], options: AllDocsOptions, store: DocumentStore) async throws -> JSONValue {
         var keyed = options
-        keyed.keys = keys.compactMap(\.stringValue)
+        let ids = keys.map(Self.documentID(ofKey:))
+        keyed.keys = ids.compactMap { $0 }
         keyed.skip = 0
         keyed.limit = nil
         let found = try await store.allDocs(keyed)
-        var stringRows = found.rows.makeIterator()
+        var idRows = found.rows.makeIterator()
         var rows: [JSONValue] = []
-        for key in keys {
-            if key.stringValue != nil, let row = stringRows.next() {
-                rows.append(row)
-            } else {
+        for (key, id) in zip(keys, ids) {
+            guard id != nil, case .object(var row)? = idRows.next() else {
                 rows.append(["key": key, "error": "not_found"])
+                continue
             }
+            // CouchDB echoes the key as sent, even when it named the id as a list of pieces.
+            if row["id"] != nil { row["id"] = key }
+            row["key"] = key
+            rows.append(.object(row))
         }
         let page = Array(rows.dropFirst(options.skip).prefix(options.limit ?? Int.max))
-        return Self.allDocsBody(total: found.totalRows, offset: options.skip, rows: page)
+        return AllDocsResult(totalRows: found.totalRows, offset: nil, rows: page, updateSeq: found.updateSeq).json
     }
 
-    private static func allDocsBody(total: Int, offset: Int, rows: [JSONValue]) -> JSONValue {
-        ["total_rows": .number(JSONNumber(total)), "offset": .number(JSONNumber(offset)), "rows": .array(rows)]
+    /// The id a `keys` entry names. CouchDB looks ids up as Erlang iolists, so besides a string, a list of
+    /// strings, byte values (0…255) and such lists names the id its bytes spell (`["d", [49]]` is `"d1"`);
+    /// anything else names no document.
+    static func documentID(ofKey key: JSONValue) -> String? {
+        var bytes: [UInt8] = []
+        func flatten(_ value: JSONValue) -> Bool {
+            switch value {
+            case .string(let text):
+                bytes += text.utf8
+                return true
+            case .number(let number):
+                guard let byte = number.int64Value, (0...255).contains(byte) else { return false }
+                bytes.append(UInt8(byte))
+                return true
+            case .array(let items):
+                return items.allSatisfy(flatten)
+            default:
+                return false
+            }
+        }
+        if case .string(let id) = key { return id }
+        guard case .array = key, flatten(key) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func sortsAfterStrings(_ value: JSONValue) -> Bool {

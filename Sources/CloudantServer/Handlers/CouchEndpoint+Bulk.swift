@@ -83,24 +83,42 @@ extension CouchEndpoint {
         ["id": id, "docs": [["error": ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)]]]]
     }
 
+    /// One `_bulk_get` entry, checked as CouchDB's `bulk_get_parse_arg` checks it; a bad entry's error names
+    /// the id and revision CouchDB names (`null` for both when the entry is not an object or has no id).
     private static func bulkGetEntry(_ entry: JSONValue, options: ReadOptions) -> BulkGetEntry {
-        guard case .object(let object) = entry else {
-            return .invalid(bulkGetFailure(.null, .null, "bad_request", "Each entry must be a JSON object."))
+        guard case .object(let object) = entry, !object.isEmpty else {
+            return .invalid(bulkGetFailure(.null, .null, "bad_request", "document must be a JSON object"))
         }
-        guard let id = object["id"]?.stringValue else {
-            return .invalid(bulkGetFailure(object["id"] ?? .null, object["rev"] ?? .null, "bad_request", "Document id must be a string."))
+        guard let rawID = object["id"] else {
+            return .invalid(bulkGetFailure(.null, .null, "bad_request", "document id missed"))
+        }
+        guard let id = rawID.stringValue else {
+            return .invalid(bulkGetFailure(rawID, .null, "illegal_docid", "Document id must be a string"))
+        }
+        do {
+            try DocumentID.validate(id)
+        } catch let error as CloudantError {
+            return .invalid(bulkGetFailure(.string(id), .null, "illegal_docid", error.message))
+        } catch {
+            return .invalid(bulkGetFailure(.string(id), .null, "illegal_docid", "\(error)"))
         }
         var entryOptions = options
-        if let since = object["atts_since"] {
-            guard let list = since.arrayValue?.compactMap(\.stringValue) else {
-                return .invalid(bulkGetFailure(.string(id), object["rev"] ?? .null, "bad_request", "atts_since must be a list of revisions."))
-            }
-            entryOptions.attachmentsSince = list
-        }
-        guard let rev = object["rev"] else { return .read(OpenRevisionsRequest(id: id, .all, options: entryOptions), rev: nil) }
-        guard let text = rev.stringValue else {
+        let rev = object["rev"]
+        if let rev, rev.stringValue.flatMap({ try? RevisionID(parsing: $0) }) == nil {
             return .invalid(bulkGetFailure(.string(id), rev, "bad_request", "Invalid rev format"))
         }
-        return .read(OpenRevisionsRequest(id: id, .revisions([text]), options: entryOptions), rev: rev)
+        if let since = object["atts_since"], since != .null, since != .array([]) {
+            guard let list = since.arrayValue else {
+                return .invalid(bulkGetFailure(.string(id), since, "bad_request", "att_since value must be array of revs."))
+            }
+            for value in list where value.stringValue.flatMap({ try? RevisionID(parsing: $0) }) == nil {
+                return .invalid(bulkGetFailure(.string(id), value, "bad_request", "Invalid rev format"))
+            }
+            entryOptions.attachmentsSince = list.compactMap(\.stringValue)
+        }
+        guard let text = rev?.stringValue else {
+            return .read(OpenRevisionsRequest(id: id, .all, options: entryOptions, order: .bulkGet), rev: nil)
+        }
+        return .read(OpenRevisionsRequest(id: id, .revisions([text]), options: entryOptions, order: .bulkGet), rev: rev)
     }
 }

@@ -9,7 +9,7 @@ extension CouchEndpoint {
         case .put:
             try requireServerAdmin(request.user)
             try registry.create(name)
-            return CouchResponse.json(["ok": true], status: 201, headers: [("Location", "/\(name)")])
+            return CouchResponse.json(["ok": true], status: 201, headers: [("Location", request.absoluteURI("/" + URLEncoding.couchDB(name)))])
         case .delete:
             try requireServerAdmin(request.user)
             try registry.delete(name)
@@ -29,6 +29,7 @@ extension CouchEndpoint {
     /// does (201, `instance_start_time` "0"; spec D-65).
     func ensureFullCommit(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
         _ = try await authorizedStore(database, for: request.user, access: .member)
         return CouchResponse.json(["ok": true, "instance_start_time": "0"], status: 201)
     }

@@ -1,5 +1,6 @@
 internal import CloudantCore
 internal import CloudantStore
+internal import Crypto
 internal import HTTPTypes
 internal import Hummingbird
 
@@ -42,8 +43,12 @@ extension CouchEndpoint {
                 options.rev = nil
                 let latest = try request.query.bool("latest", default: false)
                 let multipart = MediaType.accepts("multipart/mixed", in: request.header(.accept))
-                // Parts carry every attachment's bytes except those `atts_since` says the asker holds (D-43).
-                if multipart { options.attachments = options.attachmentsSince.isEmpty }
+                // Parts carry every attachment's bytes except those `atts_since` says the asker holds (D-43),
+                // as stored: CouchDB's multipart answers always send encoded attachments encoded.
+                if multipart {
+                    options.attachments = options.attachmentsSince.isEmpty
+                    options.attachmentsAsStored = true
+                }
                 let results = try await store.openRevisions(id: id, which, latest: latest, options: options)
                 if multipart { return Self.openRevisionsMultipart(results) }
                 return CouchResponse.json(.array(results.map(\.json)))
@@ -51,58 +56,108 @@ extension CouchEndpoint {
         }
         // `?rev=X&latest=true` answers the winner (CouchDB's quirk, spec D-32).
         if try request.query.bool("latest", default: false) { options.rev = nil }
+        let multipart =
+            (options.attachments || !options.attachmentsSince.isEmpty)
+            && MediaType.accepts("multipart/related", in: request.header(.accept))
+        options.attachmentsAsStored = multipart
         let document = try await store.document(id: id, options: options)
-        let etag = "\"\(document["_rev"]?.stringValue ?? "")\""
-        if request.header(.ifNoneMatch) == etag { return CouchResponse.headOnly(status: 304, headers: [("ETag", etag)]) }
-        if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
-        if options.attachments || !options.attachmentsSince.isEmpty,
-            MediaType.accepts("multipart/related", in: request.header(.accept))
-        {
-            return Self.multipartDocument(document, headers: [("ETag", etag)])
+        // CouchDB sends an ETag only for the document as stored: not when the answer carries metadata
+        // computed for this request (`_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq`).
+        let etag = Self.hasRequestMetadata(document) ? nil : Self.etag(of: document, id: id)
+        let etagHeader = etag.map { [("ETag", $0)] } ?? []
+        if let etag, request.header(.ifNoneMatch) == etag {
+            return CouchResponse.headOnly(status: 304, headers: etagHeader)
         }
-        return CouchResponse.json(.object(document), headers: [("ETag", etag)])
+        if request.method == .head { return CouchResponse.headOnly(headers: etagHeader) }
+        if multipart { return Self.multipartDocument(document, headers: etagHeader) }
+        return CouchResponse.json(.object(document), headers: etagHeader)
+    }
+
+    /// Whether a read answer holds members computed for the request rather than stored with the revision.
+    private static func hasRequestMetadata(_ document: JSONObject) -> Bool {
+        ["_revs_info", "_conflicts", "_deleted_conflicts", "_local_seq"].contains { document[$0] != nil }
+    }
+
+    /// CouchDB's ETag of a document: its quoted revision, or for a `_local` document (whose `0-N` revision
+    /// says little) a digest of its revision and body.
+    static func etag(of document: JSONObject, id: String) -> String {
+        let rev = document["_rev"]?.stringValue ?? ""
+        guard DocumentID.isLocal(id) else { return "\"\(rev)\"" }
+        let digest = Insecure.MD5.hash(data: JSONValue.object(document).jsonBytes())
+        return "\"" + digest.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + "\""
     }
 
     private func putDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         if request.header(.contentType).flatMap({ MediaType(parsing: $0) })?.isMultipart("related") == true {
             return try await putMultipartDocument(request, database: database, id: id)
         }
-        var document = try request.jsonObjectBody()
+        var document = try request.documentBody()
         document["_id"] = .string(id)
         if let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote) { document["_rev"] = .string(rev) }
         return try await write(document, request: request, database: database)
     }
 
-    /// Writes one document the way `PUT` and `POST` do: `_users` hashing, `new_edits=false`, `_local`
-    /// last-writer-wins, status 201 (200 for a deletion, spec O-3).
-    func write(_ incoming: JSONObject, request: CouchRequest, database: String) async throws -> Response {
-        let id = incoming["_id"]?.stringValue
+    /// Writes one JSON document the way `PUT` and `POST` do; see ``write(parsed:request:database:)``.
+    func write(_ document: JSONObject, request: CouchRequest, database: String) async throws -> Response {
+        try await write(parsed: try IncomingDocument(prepareForDatabase(document, database)), request: request, database: database)
+    }
+
+    /// The document as `database` stores it: `_users` documents get their password hashed.
+    func prepareForDatabase(_ document: JSONObject, _ database: String) throws -> JSONObject {
+        guard database == UsersDatabase.name else { return document }
+        return try UsersDatabase.prepare(document, iterations: configuration.passwordIterations)
+    }
+
+    /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,
+    /// `batch=ok`, and CouchDB's status and headers: 201 (200 for a deletion, spec O-3; 202 for
+    /// `batch=ok`), `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
+    func write(parsed incoming: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
+        let id = incoming.id
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id ?? ""))
-        var document = incoming
-        if database == UsersDatabase.name {
-            document = try UsersDatabase.prepare(document, iterations: configuration.passwordIterations)
+        if request.query["batch"] == "ok" {
+            return try await writeInBatchMode(incoming, store: store)
         }
+        let result: WriteResult
         if let id, DocumentID.isLocal(id) {
-            let result = try await writeLocal(document, id: id, in: store)
-            return CouchResponse.json(result.json, status: 201, headers: [("ETag", "\"\(result.rev)\"")])
-        }
-        if try !request.query.bool("new_edits", default: true) {
-            let failures = try await store.bulkDocs([.object(document)], newEdits: false)
+            result = try await writeLocal(incoming, id: id, in: store)
+        } else if try !request.query.bool("new_edits", default: true) {
+            let failures = try await store.bulkDocs(parsed: [incoming], newEdits: false)
             if let error = failures.first?.error { throw error }
-            let rev = document["_rev"]?.stringValue ?? ""
-            return CouchResponse.json(WriteResult(id: id ?? "", rev: rev).json, status: 201)
+            result = WriteResult(id: id ?? "", rev: incoming.rev?.description ?? "")
+        } else {
+            result = try await store.put(incoming)
         }
-        let result = try await store.put(document)
-        let status = document["_deleted"] == true ? 200 : (request.query["batch"] == "ok" ? 202 : 201)
-        return CouchResponse.json(
-            result.json, status: status,
-            headers: [("ETag", "\"\(result.rev)\""), ("Location", "/\(database)/\(result.id)")])
+        var headers = [("Location", request.location(database: database, id: result.id))]
+        if request.method != .post {
+            let stored = incoming.body.prepending([("_id", .string(result.id)), ("_rev", .string(result.rev))])
+            headers.insert(("ETag", Self.etag(of: stored, id: result.id)), at: 0)
+        }
+        return CouchResponse.json(result.json, status: incoming.deleted ? 200 : 201, headers: headers)
+    }
+
+    /// `batch=ok`: CouchDB answers 202 `{"ok":true,"id":…}` before writing and logs a write that fails.
+    /// We write first (so an answered write is durable), but answer as CouchDB does; a conflict in batch
+    /// mode is lost, as it is in CouchDB.
+    private func writeInBatchMode(_ incoming: IncomingDocument, store: DocumentStore) async throws -> Response {
+        var incoming = incoming
+        let id = incoming.id ?? store.options.makeDocumentID()
+        incoming.id = id
+        do {
+            if DocumentID.isLocal(id) {
+                _ = try await writeLocal(incoming, id: id, in: store)
+            } else {
+                _ = try await store.put(incoming)
+            }
+        } catch let error as CloudantError where error.code == .conflict {
+            // Dropped, as CouchDB drops a batch-mode write that conflicts.
+        }
+        return CouchResponse.json(["ok": true, "id": .string(id)], status: 202)
     }
 
     /// `POST /{db}`: a new document, its id from the body or generated.
     func postDocument(_ request: CouchRequest, database: String) async throws -> Response {
         try request.requireJSONContentType()
-        return try await write(try request.jsonObjectBody(), request: request, database: database)
+        return try await write(try request.documentBody(), request: request, database: database)
     }
 
     private func deleteDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
@@ -121,25 +176,14 @@ extension CouchEndpoint {
         return CouchResponse.json(result.json, headers: [("ETag", "\"\(result.rev)\"")])
     }
 
-    /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3 (spec O-2): the stored revision is
-    /// used whatever the client sent, retrying if another writer got in between.
-    private func writeLocal(_ document: JSONObject, id: String, in store: DocumentStore) async throws -> WriteResult {
-        var body = document
-        for key in ["_id", "_rev", "_revisions"] { _ = body.removeValue(forKey: key) }
-        if document["_deleted"] == true {
+    /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3 (spec O-2): no conflict check, the
+    /// new revision is the one named plus one, and a deletion needs no revision.
+    private func writeLocal(_ incoming: IncomingDocument, id: String, in store: DocumentStore) async throws -> WriteResult {
+        if incoming.deleted {
             let current = try await store.localDocument(id: id)
             return try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
         }
-        _ = body.removeValue(forKey: "_deleted")
-        var attempts = 0
-        while true {
-            let current = try? await store.localDocument(id: id)
-            do {
-                return try await store.putLocal(id: id, body: body, rev: current?["_rev"]?.stringValue)
-            } catch let error as CloudantError where error.code == .conflict && attempts < 5 {
-                attempts += 1
-            }
-        }
+        return try await store.putLocal(id: id, body: incoming.body, rev: incoming.rev?.description, lastWriterWins: true)
     }
 
     /// CouchDB's document read parameters (spec §1.9).
@@ -148,7 +192,8 @@ extension CouchEndpoint {
             rev: query["rev"], revs: try query.bool("revs", default: false),
             revsInfo: try query.bool("revs_info", default: false), conflicts: try query.bool("conflicts", default: false),
             deletedConflicts: try query.bool("deleted_conflicts", default: false),
-            attachments: try query.bool("attachments", default: false), localSeq: try query.bool("local_seq", default: false))
+            attachments: try query.bool("attachments", default: false), localSeq: try query.bool("local_seq", default: false),
+            attachmentEncodingInfo: try query.bool("att_encoding_info", default: false))
         if let since = try query.json("atts_since") {
             guard let list = since.arrayValue?.compactMap(\.stringValue) else {
                 throw HTTPFailure.badRequest("atts_since must be a JSON list of revisions")
@@ -166,5 +211,12 @@ extension CouchEndpoint {
     /// `"1-abc"` → `1-abc` (ETag and If-Match values are quoted).
     static func unquote(_ value: String) -> String {
         value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+    }
+}
+
+extension String {
+    /// The string with `0`s in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -11,12 +11,17 @@ extension CouchEndpoint {
     /// a JSON `PUT` is, with the same access checks and body-size limit.
     func putMultipartDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         // A gzip-encoded attachment may decode to no more than the body limit allows unencoded.
-        var document = try MultipartRelated.document(
+        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let document = try MultipartRelated.document(
             from: request.body, contentType: request.header(.contentType),
-            maxDecodedSize: configuration.maxRequestBodySize)
-        document["_id"] = .string(id)
-        if let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote) { document["_rev"] = .string(rev) }
-        return try await write(document, request: request, database: database)
+            maxDecodedSize: configuration.maxRequestBodySize
+        ) { json in
+            var json = json
+            json["_id"] = .string(id)
+            if let rev { json["_rev"] = .string(rev) }
+            return try self.prepareForDatabase(json, database)
+        }
+        return try await write(parsed: document, request: request, database: database)
     }
 
     /// The `open_revs` answer as `multipart/mixed` (spec D-31): one part per requested leaf, in the order

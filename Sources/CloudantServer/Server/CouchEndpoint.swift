@@ -55,7 +55,8 @@ final class CouchEndpoint: Sendable {
         }
         let user = try await authenticate(request.headers)
         return CouchRequest(
-            method: request.method, segments: segments, query: query, headers: request.headers, body: body, user: user)
+            method: request.method, segments: segments, query: query, headers: request.headers, body: body, user: user,
+            authority: request.head.authority)
     }
 
     /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.

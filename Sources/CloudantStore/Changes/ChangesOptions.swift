@@ -75,8 +75,19 @@ public struct ChangesResult: Sendable, Hashable {
     public var results: [Change]
     /// The sequence to pass as `since` for the next page.
     public var lastSeq: Int64
-    /// How many later changes were not returned.
+    /// CouchDB's `pending`: how many changes after this page's position the feed has not looked at
+    /// (unfiltered: the changes after the last row; a filter's `doc_ids` are not the only ones counted).
     public var pending: Int
+    /// Whether more rows passing the filter follow: the page stopped at its limit before them.
+    public var hasMore: Bool
+
+    /// Creates a page.
+    public init(results: [Change], lastSeq: Int64, pending: Int, hasMore: Bool) {
+        self.results = results
+        self.lastSeq = lastSeq
+        self.pending = pending
+        self.hasMore = hasMore
+    }
 
     /// CouchDB's body: `{"results":[…],"last_seq":S,"pending":N}`.
     public var json: JSONValue {

@@ -31,7 +31,7 @@ extension DocumentStore {
                         let result = try await self.changes(page)
                         for change in result.results { continuation.yield(change) }
                         since = result.lastSeq
-                        if result.pending > 0 { continue }
+                        if result.hasMore { continue }
                         guard await wakeUpIterator.next() != nil else { break }
                     }
                     continuation.finish()
@@ -57,12 +57,15 @@ extension DocumentStore {
         let limit = options.limit ?? Int.max
         var results: [Change] = []
         var lastSeq = options.since
-        var scanned = 0
+        // CouchDB's `pending` counts down from every change after `since` as changes are looked at
+        // (`fabric_rpc:changes`): with `doc_ids` only those documents are looked at; with another filter,
+        // changes that fail it count as looked at too. Reading stops at the first change after a full page:
+        // one that passes is pending, one that fails is not.
+        var lookedAt = 0
+        var hasMore = false
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while results.count < limit, let row = try cursor.next() {
+        while let row = try cursor.next() {
             let record = try DocumentRecord(row: row)
-            scanned += 1
-            lastSeq = record.seq
             var doc: JSONObject?
             if options.includeDocs || options.filter != nil {
                 doc = try DocumentAssembler(db: db, record: record).document(
@@ -76,26 +79,29 @@ extension DocumentStore {
                     let leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())
                     return leaf.map(filter) ?? false
                 }
-                if revs.isEmpty { continue }
             }
+            if results.count >= limit {
+                if revs.isEmpty { lookedAt += 1 } else { hasMore = true }
+                break
+            }
+            lookedAt += 1
+            lastSeq = record.seq
+            if revs.isEmpty { continue }
             results.append(
                 Change(
                     seq: record.seq, id: record.id, changes: revs.map(\.description), deleted: record.deleted,
                     doc: options.includeDocs ? doc : nil))
         }
-        var pending = 0
-        if !options.descending {
-            var pendingSQL = "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
-            var pendingArguments: StatementArguments = [lastSeq]
-            if let ids = options.documentIDs {
-                pendingSQL += " AND \(Columns.id) IN (\(databaseQuestionMarks(count: ids.count)))"
-                pendingArguments += StatementArguments(ids)
-            }
-            pending = try Int.fetchOne(db, sql: pendingSQL, arguments: pendingArguments) ?? 0
+        let total =
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?", arguments: [options.since])
+            ?? 0
+        let pending = max(0, total - lookedAt)
+        if !options.descending, options.documentIDs != nil || !hasMore && results.count < limit {
+            // The feed was read to its end: CouchDB's `last_seq` is then the database's (the `doc_ids` path
+            // looks only at those documents, so its last row can be far behind).
+            lastSeq = max(lastSeq, try SequenceAllocator.latest(in: db))
         }
-        if results.isEmpty, scanned == 0, !options.descending {
-            lastSeq = max(options.since, try SequenceAllocator.latest(in: db))
-        }
-        return ChangesResult(results: results, lastSeq: lastSeq, pending: pending)
+        if options.descending, results.isEmpty { lastSeq = max(options.since, lastSeq) }
+        return ChangesResult(results: results, lastSeq: lastSeq, pending: pending, hasMore: hasMore)
     }
 }

@@ -54,21 +54,44 @@ struct DocumentAssembler {
         return document
     }
 
-    /// Stubs, or inline data for attachments newer than `atts_since` (spec D-40, D-43).
+    /// Stubs, or inline data for attachments newer than `atts_since` (spec D-40, D-43): the content as
+    /// written for JSON (gzip-stored attachments decoded, as CouchDB does), or the stored bytes for
+    /// multipart writers (``ReadOptions/attachmentsAsStored``).
     private func attachmentsJSON(_ table: AttachmentTable, rev: RevisionID, options: ReadOptions) throws -> JSONValue {
         let ancestry = Set(record.tree.ancestry(of: rev))
         let since = options.attachmentsSince.compactMap { try? RevisionID(parsing: $0) }
             .filter { ancestry.contains($0) }.map(\.generation).max()
+        let showEncoding = options.attachmentEncodingInfo || options.attachmentsAsStored
         var object = JSONObject()
         for name in table.sortedNames {
             guard let info = table.entries[name] else { continue }
-            let inline = options.attachments || (!options.attachmentsSince.isEmpty && info.revpos > (since ?? 0))
-            if inline, let bytes = try AttachmentBlob.fetch(digest: info.digest, in: db) {
-                object[name] = info.inline(base64: Base64.encode(bytes))
+            // `atts_since` decides on its own when given, even with `attachments=true` (CouchDB's
+            // `apply_open_options`): only content newer than the newest known ancestor is sent.
+            let inline = options.attachmentsSince.isEmpty ? options.attachments : info.revpos > (since ?? 0)
+            if inline, let stored = try AttachmentBlob.fetch(digest: info.digest, in: db) {
+                if options.attachmentsAsStored {
+                    object[name] = info.stored(base64: Base64.encode(stored))
+                } else {
+                    let content = try Self.content(of: stored, info: info, documentID: record.id, name: name)
+                    object[name] = info.inline(base64: Base64.encode(content), showEncoding: showEncoding)
+                }
             } else {
-                object[name] = info.stub
+                object[name] = info.stub(showEncoding: showEncoding)
             }
         }
         return .object(object)
+    }
+
+    /// The content as written of an attachment's stored bytes: decoded when it is kept gzip-encoded.
+    /// - Throws: ``CloudantError`` `.invalidValue` when stored gzip bytes no longer decode (a damaged file).
+    static func content(of stored: [UInt8], info: AttachmentInfo, documentID: String, name: String) throws -> [UInt8] {
+        guard info.encoding == .gzip else { return stored }
+        do {
+            return try Gzip.decode(stored, limit: info.length)
+        } catch {
+            throw CloudantError(
+                .invalidValue, "The stored bytes of attachment \(name) are damaged (\(error.reason)).",
+                context: .init(documentID: documentID, field: "_attachments.\(name)"))
+        }
     }
 }

@@ -12,7 +12,10 @@ extension DocumentStore {
                 let rows = try keys.dropFirst(options.skip).prefix(options.limit ?? Int.max).map { key in
                     try Self.keyedRow(key, options: options, in: db)
                 }
-                return AllDocsResult(totalRows: total, offset: options.skip, rows: rows)
+                // CouchDB reports no offset for a multi-key request: the keys are not one range.
+                return AllDocsResult(
+                    totalRows: total, offset: nil, rows: rows,
+                    updateSeq: options.updateSeq ? try SequenceAllocator.latest(in: db) : nil)
             }
             var conditions = ["\(Columns.deleted) = 0"]
             var arguments = StatementArguments()
@@ -34,7 +37,20 @@ extension DocumentStore {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 try Self.row(for: DocumentRecord(row: row), options: options, in: db)
             }
-            return AllDocsResult(totalRows: total, offset: options.skip, rows: rows)
+            // The offset is the number of rows before the first one returned, in the direction read, skipped
+            // rows included, as CouchDB's view engine counts it (never more than the total).
+            var before = 0
+            if let start = options.startKey {
+                before =
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.deleted) = 0 AND \(Columns.id) "
+                            + (options.descending ? "> ?" : "< ?"),
+                        arguments: [start]) ?? 0
+            }
+            return AllDocsResult(
+                totalRows: total, offset: min(total, before + options.skip), rows: rows,
+                updateSeq: options.updateSeq ? try SequenceAllocator.latest(in: db) : nil)
         }
     }
 
@@ -43,8 +59,11 @@ extension DocumentStore {
             "id": .string(record.id), "key": .string(record.id), "value": ["rev": .string(record.winnerRev.description)],
         ]
         if options.includeDocs {
+            var documentOptions = options.documentOptions
+            documentOptions.rev = nil
+            documentOptions.conflicts = options.conflicts
             let document = try DocumentAssembler(db: db, record: record).document(
-                rev: record.winnerRev, options: ReadOptions(conflicts: options.conflicts))
+                rev: record.winnerRev, options: documentOptions)
             row["doc"] = document.map(JSONValue.object) ?? .null
         }
         return .object(row)

@@ -13,9 +13,18 @@ extension DocumentStore {
     ///   non-local id.
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String? = nil) async throws -> WriteResult {
+        try await putLocal(id: id, body: body, rev: rev, lastWriterWins: false)
+    }
+
+    /// Writes a `_local/` document; with `lastWriterWins`, as CouchDB 3 does over HTTP (spec O-2): no
+    /// conflict check, and the new revision is the one named plus one (`0-1` when none is named).
+    /// - Throws: ``CloudantError`` `.conflict` (unless `lastWriterWins`) when `rev` is not the stored
+    ///   revision, `.invalidValue` for a non-local id or a malformed revision.
+    @discardableResult
+    public func putLocal(id: String, body: JSONObject, rev: String?, lastWriterWins: Bool) async throws -> WriteResult {
         try Self.validateLocal(id)
         return try await write(.updateFailed) { db in
-            try LocalDocumentRecord.write(id: id, body: body, rev: rev, deleted: false, in: db)
+            try LocalDocumentRecord.write(id: id, body: body, rev: rev, deleted: false, lastWriterWins: lastWriterWins, in: db)
         }
     }
 

@@ -9,12 +9,23 @@ public struct OpenRevisionsRequest: Sendable, Hashable {
     public var which: OpenRevisions
     /// How each revision is read (`revs`, attachments, `atts_since`, …).
     public var options: ReadOptions
+    /// The order of the answer.
+    public var order: Order
+
+    /// The order CouchDB answers in, which differs between its two ways of reading revisions.
+    public enum Order: Sendable, Hashable {
+        /// `GET …?open_revs=`: the revisions found by generation and hash, then the missing ones.
+        case sorted
+        /// `_bulk_get`: the leaves of the tree of their paths (``RevisionTree/bulkGetOrder(_:)``).
+        case bulkGet
+    }
 
     /// Creates a request.
-    public init(id: String, _ which: OpenRevisions, options: ReadOptions = ReadOptions()) {
+    public init(id: String, _ which: OpenRevisions, options: ReadOptions = ReadOptions(), order: Order = .sorted) {
         self.id = id
         self.which = which
         self.options = options
+        self.order = order
     }
 
     /// The requested revisions parsed (nil for every leaf), after checking the id.
@@ -72,10 +83,25 @@ extension DocumentStore {
             revisions.append(contentsOf: targets.isEmpty ? [rev] : targets)
         }
         var seen = Set<RevisionID>()
-        // An explicit list comes back sorted by revision, as CouchDB answers (spec O-7).
-        let ordered = requested == nil ? revisions : revisions.sorted()
-        return try ordered.filter { seen.insert($0).inserted }.map { rev in
-            try assembler.document(rev: rev, options: request.options).map { .ok($0) } ?? .missing(rev.description)
+        var found: [(RevisionID, JSONObject)] = []
+        var missing: [RevisionID] = []
+        for rev in revisions where seen.insert(rev).inserted {
+            if let document = try assembler.document(rev: rev, options: request.options) {
+                found.append((rev, document))
+            } else {
+                missing.append(rev)
+            }
+        }
+        switch request.order {
+        case .sorted:
+            // CouchDB's order (fabric sorts the replies, spec O-7): the revisions found, by generation and
+            // then hash as stored (different revisions of one document never share both), then the missing.
+            return found.sorted { $0.0 < $1.0 }.map { .ok($0.1) } + missing.sorted().map { .missing($0.description) }
+        case .bulkGet:
+            let documents = Dictionary(found, uniquingKeysWith: { first, _ in first })
+            return record.tree.bulkGetOrder(found.map(\.0) + missing).map { rev in
+                documents[rev].map { .ok($0) } ?? .missing(rev.description)
+            }
         }
     }
 

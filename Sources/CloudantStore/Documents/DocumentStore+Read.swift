@@ -57,7 +57,7 @@ extension DocumentStore {
                     .notFound, "Document is missing attachment",
                     context: .init(documentID: documentID, revision: rev.description, field: name))
             }
-            return Attachment(name: name, info: info, data: bytes)
+            return Attachment(name: name, info: info, storedData: bytes)
         }
     }
 }
@@ -66,8 +66,21 @@ extension DocumentStore {
 public struct Attachment: Sendable, Hashable {
     /// The attachment name.
     public var name: String
-    /// Its metadata (content type, digest, length, revpos).
+    /// Its metadata (content type, digest, lengths, encoding, revpos).
     public var info: AttachmentInfo
-    /// Its bytes.
-    public var data: [UInt8]
+    /// The bytes as stored: gzip when ``AttachmentInfo/encoding`` is `.gzip`; their MD5 is the digest.
+    public var storedData: [UInt8]
+
+    /// Creates an attachment from its stored form.
+    public init(name: String, info: AttachmentInfo, storedData: [UInt8]) {
+        self.name = name
+        self.info = info
+        self.storedData = storedData
+    }
+
+    /// The content as written (decoded when stored gzip-encoded).
+    /// - Throws: ``CloudantError`` `.invalidValue` when stored gzip bytes no longer decode.
+    public func data() throws -> [UInt8] {
+        try DocumentAssembler.content(of: storedData, info: info, documentID: "", name: name)
+    }
 }

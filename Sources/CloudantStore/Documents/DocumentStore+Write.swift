@@ -13,7 +13,15 @@ extension DocumentStore {
     ///   attachment the parent lacks; `.documentValidation` for an unknown `_` member.
     @discardableResult
     public func put(_ document: JSONObject) async throws -> WriteResult {
-        let incoming = try IncomingDocument(document)
+        try await put(try IncomingDocument(document))
+    }
+
+    /// Writes one document already split into metadata and body: the form a multipart upload arrives in,
+    /// whose attachments may be bytes that JSON cannot carry (gzip-encoded parts).
+    /// - Throws: as ``put(_:)-(JSONObject)``, and `.attachmentDigestMismatch` when a part's bytes do not
+    ///   match the digest sent with them.
+    @discardableResult
+    public func put(_ incoming: IncomingDocument) async throws -> WriteResult {
         if let id = incoming.id, DocumentID.isLocal(id) {
             return try await write(.updateFailed) { db in
                 try LocalDocumentRecord.write(
@@ -21,11 +29,13 @@ extension DocumentStore {
             }
         }
         // Mint and serialise before taking the writer.
-        let prepared = PreparedWrite(incoming)
+        let compression = options.attachmentCompression
+        let prepared = PreparedWrite(incoming, compression: compression)
         let makeID = options.makeDocumentID
         let cache = indexCache
         return try await write(.updateFailed) { db in
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
+            var writer = try DocumentWriter(
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
             let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
@@ -68,15 +78,31 @@ extension DocumentStore {
                 }
             }
         }
+        return try await bulkDocs(parsed: incoming, newEdits: newEdits)
+    }
+
+    /// Writes a batch of documents already split into metadata and body, as ``bulkDocs(_:newEdits:)`` does.
+    /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
+    public func bulkDocs(parsed incoming: [IncomingDocument], newEdits: Bool = true) async throws -> [BulkDocsResult] {
         let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
+        // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
+        if !newEdits, let index = incoming.indices.first(where: { incoming[$0].rev == nil && !isLocal[$0] }) {
+            throw CloudantError(
+                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                context: .init(documentID: incoming[index].id, field: "_rev", itemIndex: index))
+        }
         // Interactive writes mint their revisions and serialise their bodies before taking the writer, so
         // the writer is free for another batch meanwhile. (Measured: overlapping preparation with the
         // transaction instead kept the writer waiting and made two batches in flight slower, 2.04× vs 1.66×.)
-        let prepared = newEdits ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0)) : []
+        let compression = options.attachmentCompression
+        let prepared =
+            newEdits
+            ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0), compression: compression) : []
         let makeID = options.makeDocumentID
         let cache = indexCache
         let results = try await write(newEdits ? .updateFailed : .remoteSynchronizationFailed) { db in
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
+            var writer = try DocumentWriter(
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
             var nextPrepared = prepared.makeIterator()
             var results: [BulkDocsResult] = []
             for (document, local) in zip(incoming, isLocal) {

@@ -14,10 +14,16 @@ struct DocumentWriter {
     let revsLimit: Int
     var sequence: SequenceAllocator
     var indexer: IndexMaintainer
+    /// Keeps new attachment content as CouchDB would (replicated writes; interactive ones come prepared).
+    let attachmentEncoder: AttachmentEncoder
 
-    init(db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil) throws {
+    init(
+        db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil,
+        attachmentCompression: AttachmentCompression = .couchDB
+    ) throws {
         self.db = db
         self.makeDocumentID = makeDocumentID
+        attachmentEncoder = AttachmentEncoder(compression: attachmentCompression)
         revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
         sequence = try SequenceAllocator(db: db)
         indexer = try IndexMaintainer(db: db, cache: indexCache)
@@ -32,6 +38,7 @@ struct DocumentWriter {
     mutating func writeInteractive(_ prepared: PreparedWrite) throws -> WriteResult {
         let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()
+        try Self.checkDesignDocument(incoming, id: id)
         if incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
@@ -43,8 +50,8 @@ struct DocumentWriter {
         let generation = (parent?.generation ?? 0) + 1
         let parentAttachments = try parent.map { try attachments(of: $0, in: existing) } ?? AttachmentTable()
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: parentAttachments, generation: generation, interactive: true,
-            documentID: id)
+            incoming.attachments ?? [:], encoded: try prepared.encodedAttachments.get(), against: parentAttachments,
+            generation: generation, interactive: true, documentID: id)
 
         let hash =
             parent == incoming.rev ? prepared.speculativeHash ?? PreparedWrite.mint(incoming, parent: parent, attachments: table)
@@ -64,7 +71,8 @@ struct DocumentWriter {
     private mutating func insertIfNew(_ prepared: PreparedWrite, id: String, hash: String) throws -> WriteResult? {
         let incoming = prepared.incoming
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: AttachmentTable(), generation: 1, interactive: true, documentID: id)
+            incoming.attachments ?? [:], encoded: try prepared.encodedAttachments.get(), against: AttachmentTable(),
+            generation: 1, interactive: true, documentID: id)
         let rev = RevisionID(generation: 1, hash: hash)
         var tree = RevisionTree()
         try tree.addChild(rev, of: nil, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
@@ -100,6 +108,7 @@ struct DocumentWriter {
                 context: .init(documentID: id, field: "_rev"))
         }
         let newest = path[0]
+        try Self.checkDesignDocument(incoming, id: id)
         let existing = try DocumentRecord.fetch(id: id, in: db)
         var tree = existing?.tree ?? RevisionTree()
         // A revision already in the tree, leaf or internal, is a silent no-op (D-22).
@@ -114,7 +123,7 @@ struct DocumentWriter {
             }
         }
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], against: base, generation: newest.generation, interactive: false,
+            incoming.attachments ?? [:], encoded: nil, against: base, generation: newest.generation, interactive: false,
             documentID: id)
         guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
             return false
@@ -128,6 +137,12 @@ struct DocumentWriter {
     }
 
     // MARK: Shared steps
+
+    /// Refuses a design document CouchDB would refuse (`invalid_design_doc`); deletions are always fine.
+    static func checkDesignDocument(_ incoming: IncomingDocument, id: String) throws {
+        guard DocumentID.isDesign(id), !incoming.deleted else { return }
+        try DesignDocumentRules.validate(incoming.body, documentID: id)
+    }
 
     /// The attachment table of a stored revision.
     func attachments(of rev: RevisionID, in record: DocumentRecord?) throws -> AttachmentTable {
@@ -145,12 +160,14 @@ struct DocumentWriter {
     /// Turns the written `_attachments` into the new revision's table and the blobs to store (D-37 … D-39).
     ///
     /// A stub keeps the parent's attachment of that name; like CouchDB's `merge_stubs`, it is matched by name
-    /// and (when given) revpos, never by digest, because CouchDB digests compressible types after gzip.
-    /// New data gets `revpos` = the new generation in an interactive edit (CouchDB's `set_new_att_revpos`);
-    /// a replicated revision keeps the revpos and digest its peer sent.
+    /// and (when given) revpos, never by digest. New content is kept as CouchDB keeps it (compressible types
+    /// gzip-encoded, the digest of the stored bytes; see ``AttachmentEncoder``): `encoded` holds what an
+    /// interactive write prepared, and a replicated write encodes here. New data gets `revpos` = the new
+    /// generation in an interactive edit (CouchDB's `set_new_att_revpos`); a replicated revision keeps the
+    /// revpos its peer sent.
     func resolveAttachments(
-        _ incoming: [String: IncomingAttachment], against parent: AttachmentTable, generation: Int, interactive: Bool,
-        documentID: String
+        _ incoming: [String: IncomingAttachment], encoded: [String: PreparedWrite.EncodedAttachment]?,
+        against parent: AttachmentTable, generation: Int, interactive: Bool, documentID: String
     ) throws -> (AttachmentTable, [(String, [UInt8])]) {
         var table = AttachmentTable()
         var blobs: [(String, [UInt8])] = []
@@ -164,12 +181,14 @@ struct DocumentWriter {
                         context: .init(documentID: documentID, field: "_attachments.\(name)"))
                 }
                 table.entries[name] = kept
-            case .data(let contentType, let bytes, let revpos, let sentDigest):
-                let digest = interactive ? AttachmentDigest.of(bytes) : sentDigest ?? AttachmentDigest.of(bytes)
-                table.entries[name] = AttachmentInfo(
-                    contentType: contentType, digest: digest, length: bytes.count,
-                    revpos: interactive ? generation : revpos ?? generation)
-                blobs.append((digest, bytes))
+            case .data(let data):
+                var (info, bytes) =
+                    try encoded?[name].map { ($0.info, $0.bytes) }
+                    ?? attachmentEncoder.encode(
+                        data, name: name, documentID: documentID, generation: generation, interactive: interactive)
+                if interactive { info.revpos = generation }
+                table.entries[name] = info
+                blobs.append((info.digest, bytes))
             }
         }
         return (table, blobs)

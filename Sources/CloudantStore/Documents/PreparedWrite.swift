@@ -11,23 +11,44 @@ struct PreparedWrite: Sendable {
     let kind: String?
     /// The hash for parent `incoming.rev`, or nil when an attachment stub needs the parent's table.
     let speculativeHash: String?
+    /// New attachment content as it will be stored (compressed and digested here, off the writer), with
+    /// `revpos` still to be set by the writer; or why it cannot be stored.
+    let encodedAttachments: Result<[String: EncodedAttachment], CloudantError>
 
-    init(_ incoming: IncomingDocument) {
+    /// One attachment's stored metadata and bytes.
+    struct EncodedAttachment: Sendable {
+        var info: AttachmentInfo
+        var bytes: [UInt8]
+    }
+
+    init(_ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB) {
         self.incoming = incoming
         body = JSONValue.object(incoming.body).jsonBytes()
         kind = incoming.body[EntityField.kind]?.stringValue
+        let encoder = AttachmentEncoder(compression: compression)
         var table = AttachmentTable()
+        var encoded: [String: EncodedAttachment] = [:]
         var needsParent = false
-        for (name, attachment) in incoming.attachments ?? [:] {
+        var failure: CloudantError?
+        for (name, attachment) in incoming.attachments ?? [:] where failure == nil {
             switch attachment {
             case .stub: needsParent = true
-            case .data(let contentType, let bytes, _, _):
-                table.entries[name] = AttachmentInfo(
-                    contentType: contentType, digest: AttachmentDigest.of(bytes), length: bytes.count, revpos: 0)
+            case .data(let data):
+                do {
+                    let (info, bytes) = try encoder.encode(
+                        data, name: name, documentID: incoming.id ?? "", generation: 0, interactive: true)
+                    table.entries[name] = info
+                    encoded[name] = EncodedAttachment(info: info, bytes: bytes)
+                } catch let error as CloudantError {
+                    failure = error
+                } catch {
+                    failure = CloudantError(.invalidValue, "Attachment \(name) cannot be stored.", underlying: error)
+                }
             }
         }
+        encodedAttachments = failure.map { .failure($0) } ?? .success(encoded)
         speculativeHash =
-            needsParent ? nil : Self.mint(incoming, parent: incoming.rev, attachments: table)
+            needsParent || failure != nil ? nil : Self.mint(incoming, parent: incoming.rev, attachments: table)
     }
 
     /// The revision hash of `incoming` as a child of `parent` with these attachments (spec D-12).
@@ -42,14 +63,16 @@ struct PreparedWrite: Sendable {
     }
 
     /// Prepares every write, spreading the work over the machine's cores.
-    static func prepareAll(_ documents: [IncomingDocument]) async -> [PreparedWrite] {
+    static func prepareAll(_ documents: [IncomingDocument], compression: AttachmentCompression = .couchDB) async
+        -> [PreparedWrite]
+    {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, documents.count / 64))
-        guard workers > 1 else { return documents.map(PreparedWrite.init) }
+        guard workers > 1 else { return documents.map { PreparedWrite($0, compression: compression) } }
         let chunk = (documents.count + workers - 1) / workers
         return await withTaskGroup(of: (Int, [PreparedWrite]).self) { group in
             for start in stride(from: 0, to: documents.count, by: chunk) {
                 let slice = Array(documents[start..<min(start + chunk, documents.count)])
-                group.addTask { (start, slice.map(PreparedWrite.init)) }
+                group.addTask { (start, slice.map { PreparedWrite($0, compression: compression) }) }
             }
             var parts: [(Int, [PreparedWrite])] = []
             for await part in group { parts.append(part) }

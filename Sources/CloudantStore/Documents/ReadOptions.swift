@@ -18,12 +18,18 @@ public struct ReadOptions: Sendable, Hashable {
     public var attachmentsSince: [String]
     /// `local_seq`: add `_local_seq`.
     public var localSeq: Bool
+    /// `att_encoding_info`: add `encoding` and `encoded_length` to attachments stored gzip-encoded.
+    public var attachmentEncodingInfo: Bool
+    /// For multipart writers: inline `data` holds each attachment's bytes as stored (gzip for an encoded
+    /// one) with `length`, `encoding` and `encoded_length`, the way CouchDB's multipart answers send them,
+    /// instead of the decoded content JSON answers carry.
+    public var attachmentsAsStored: Bool
 
     /// Creates options; everything is off by default, as in CouchDB.
     public init(
         rev: String? = nil, revs: Bool = false, revsInfo: Bool = false, conflicts: Bool = false,
         deletedConflicts: Bool = false, attachments: Bool = false, attachmentsSince: [String] = [],
-        localSeq: Bool = false
+        localSeq: Bool = false, attachmentEncodingInfo: Bool = false, attachmentsAsStored: Bool = false
     ) {
         self.rev = rev
         self.revs = revs
@@ -33,6 +39,8 @@ public struct ReadOptions: Sendable, Hashable {
         self.attachments = attachments
         self.attachmentsSince = attachmentsSince
         self.localSeq = localSeq
+        self.attachmentEncodingInfo = attachmentEncodingInfo
+        self.attachmentsAsStored = attachmentsAsStored
     }
 
     /// `meta`: conflicts, deleted conflicts and revs_info.

@@ -129,9 +129,11 @@ extension DocumentStore {
         let makeID = options.makeDocumentID
         let kindName = codec.kind.name
         let cache = indexCache
-        let prepared = await PreparedWrite.prepareAll(incoming)
+        let compression = options.attachmentCompression
+        let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
         let revisions = try await write(code) { db in
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
+            var writer = try DocumentWriter(
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
             let revisions = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document).rev

@@ -88,6 +88,7 @@ enum BodyPushdown {
     private static func safeNumber(_ number: JSONNumber) -> (any DatabaseValueConvertible)? {
         switch number {
         case .integer(let integer): return integer.magnitude <= 1 << 53 ? integer : nil
+        case .bigInteger: return nil
         case .double(let double): return double.isFinite && abs(double) <= 9_007_199_254_740_992 ? double : nil
         }
     }

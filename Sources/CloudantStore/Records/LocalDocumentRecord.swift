@@ -7,11 +7,13 @@ enum LocalDocumentRecord {
 
     /// Writes or deletes a local document. Like PouchDB (unlike CouchDB's last writer wins), the revision
     /// named must be the stored one: `0-N`, or none for a new document.
-    static func write(id: String, body: JSONObject, rev: String?, deleted: Bool, in db: Database) throws -> WriteResult {
+    static func write(
+        id: String, body: JSONObject, rev: String?, deleted: Bool, lastWriterWins: Bool = false, in db: Database
+    ) throws -> WriteResult {
         let stored = try Int64.fetchOne(
             db, sql: "SELECT \(Local.rev) FROM \(Local.table) WHERE \(Local.id) = ?", arguments: [id])
         let supplied = try rev.map { try revisionNumber($0, id: id) }
-        guard stored == supplied else {
+        guard lastWriterWins || stored == supplied else {
             throw CloudantError(
                 .conflict, "Document update conflict. Read the local document for its current _rev.",
                 context: .init(documentID: id, revision: rev))
@@ -23,7 +25,11 @@ enum LocalDocumentRecord {
         }
         var cleaned = body
         for key in cleaned.keys where key.hasPrefix("_") { cleaned.removeValue(forKey: key) }
-        let next = (stored ?? 0) + 1
+        // CouchDB 3 numbers a local revision from the one the writer named, whatever is stored (spec O-2).
+        let (next, overflow) = ((lastWriterWins ? supplied : stored) ?? 0).addingReportingOverflow(1)
+        guard !overflow else {
+            throw CloudantError(.invalidValue, "Invalid rev format", context: .init(documentID: id, revision: rev, field: "_rev"))
+        }
         try db.execute(
             sql: "INSERT OR REPLACE INTO \(Local.table) (\(Local.id), \(Local.rev), \(Local.body)) VALUES (?, ?, ?)",
             arguments: [id, next, String(decoding: JSONValue.object(cleaned).jsonBytes(), as: UTF8.self)])

@@ -12,18 +12,22 @@ public struct StoreOptions: Sendable {
     public var now: @Sendable () -> Date
     /// Open the store read-only (no migrations, no writes).
     public var readOnly: Bool
+    /// Which attachments are kept gzip-compressed; CouchDB's defaults unless changed.
+    public var attachmentCompression: AttachmentCompression
 
     /// Creates options.
     public init(
         registry: EntityRegistry = EntityRegistry(),
         makeDocumentID: @escaping @Sendable () -> String = StoreOptions.randomHexID,
         now: @escaping @Sendable () -> Date = { Date() },
-        readOnly: Bool = false
+        readOnly: Bool = false,
+        attachmentCompression: AttachmentCompression = .couchDB
     ) {
         self.registry = registry
         self.makeDocumentID = makeDocumentID
         self.now = now
         self.readOnly = readOnly
+        self.attachmentCompression = attachmentCompression
     }
 
     /// A random 32-character lowercase hex id, as CouchDB generates.

@@ -35,14 +35,16 @@ actor CouchHTTPClient {
     /// Sends a request to `path` under the database (or the server root when `path` starts with `/`).
     ///
     /// - Parameter accept: Statuses returned rather than thrown (for example 404 on an optional read).
+    /// - Parameter contentType: The `Content-Type` of a request without a body (CouchDB requires the JSON
+    ///   media type on some bodiless `POST`s, such as `_ensure_full_commit`); a JSON body always has it.
     func send(
         _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, accept: Set<Int> = [],
-        timeout: TimeInterval? = nil
+        timeout: TimeInterval? = nil, contentType: String? = nil
     ) async throws -> Response {
-        var response = try await perform(method, path, query: query, body: body, timeout: timeout)
+        var response = try await perform(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
         if response.status == 401, case .session = authentication {
             sessionCookie = nil  // Expired: log in again once.
-            response = try await perform(method, path, query: query, body: body, timeout: timeout)
+            response = try await perform(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
         }
         if (200..<300).contains(response.status) || accept.contains(response.status) { return response }
         throw PeerFailure(
@@ -51,7 +53,8 @@ actor CouchHTTPClient {
     }
 
     private func perform(
-        _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?
+        _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,
+        contentType: String?
     ) async throws -> Response {
         var request = URLRequest(url: try url(path, query: query))
         request.httpMethod = method
@@ -60,6 +63,8 @@ actor CouchHTTPClient {
         if let body {
             request.httpBody = Data(body.jsonBytes())
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let contentType {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let authorization = authentication.authorizationHeader {

@@ -94,14 +94,29 @@ struct JSONParserTests {
         #expect(negative == -9_007_199_254_740_993)
     }
 
-    @Test func integersBeyondInt64BecomeDoubles() throws {
-        #expect(try parseJSON("9223372036854775808") == .number(.double(0x1p63)))
-        #expect(try parseJSON("-9223372036854775809") == .number(.double(-0x1p63)))
-        guard case .number(.double(let huge)) = try parseJSON("123456789012345678901234567890") else {
-            Issue.record("Expected a double")
-            return
+    /// CouchDB keeps integers of any size (Erlang's integers); so do we, digit for digit.
+    @Test func integersBeyondInt64KeepEveryDigitAndAreWrittenBackAsSent() throws {
+        for text in ["9223372036854775808", "-9223372036854775809", "12345678901234567890", "123456789012345678901234567890"] {
+            let value = try parseJSON(text)
+            #expect(value == .number(.bigInteger(text)))
+            #expect(String(decoding: value.jsonBytes(), as: UTF8.self) == text)
         }
-        #expect(huge == 123_456_789_012_345_678_901_234_567_890.0)
+        #expect(try parseJSON("9223372036854775807") == .number(.integer(.max)))
+        #expect(try parseJSON("-9223372036854775808") == .number(.integer(.min)))
+        #expect(try parseJSON("1e19") == .number(.double(1e19)))
+    }
+
+    @Test func bigIntegersCompareByTheirExactValue() throws {
+        let big = JSONNumber.bigInteger("9223372036854775809")
+        #expect(Collation.compareNumbers(big, .integer(.max)) == 1)
+        #expect(Collation.compareNumbers(.bigInteger("-9223372036854775809"), .integer(.min)) == -1)
+        #expect(Collation.compareNumbers(big, .bigInteger("9223372036854775810")) == -1)
+        #expect(Collation.compareNumbers(.bigInteger("-100000000000000000000"), .bigInteger("-99999999999999999999")) == -1)
+        // 2^63 is a double exactly; 2^63 + 1 is above it though both round to the same double.
+        #expect(Collation.compareNumbers(.bigInteger("9223372036854775808"), .double(0x1p63)) == 0)
+        #expect(Collation.compareNumbers(big, .double(0x1p63)) == 1)
+        #expect(Collation.compareNumbers(.double(0x1p64), big) == 1)
+        #expect(JSONNumber.bigInteger("9223372036854775808") == .double(0x1p63))
     }
 
     @Test func numbersWithAFractionOrExponentAreDoubles() throws {

@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantServer
+import CloudantStore
 import Foundation
 import Testing
 
@@ -82,14 +83,37 @@ struct MultipartDocumentTests {
         try await withLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/db")
-            let doc: JSONValue = ["_attachments": ["x.txt": ["content_type": "text/plain", "data": "eHl6"]]]
+            let doc: JSONValue = ["_attachments": ["x.bin": ["content_type": "application/octet-stream", "data": "eHl6"]]]
             let rev = try #require(try await client.put("/db/r", doc).json["rev"]?.stringValue)
             let answer = try await client.get("/db/r?attachments=true", headers: ["Accept": "multipart/related"])
             #expect(answer.header("Content-Type")?.hasPrefix("multipart/related") == true)
             #expect(answer.header("ETag") == "\"\(rev)\"")
             let parts = try answer.parts()
-            #expect(parts[0].json["_attachments"]?["x.txt"]?["follows"] == true)
+            #expect(parts[0].json["_attachments"]?["x.bin"]?["follows"] == true)
+            #expect(parts[0].json["_attachments"]?["x.bin"]?["encoding"] == nil)
             #expect(parts[1].body == Array("xyz".utf8))
+            #expect(parts[1].header("Content-Encoding") == nil)
+        }
+    }
+
+    /// CouchDB's multipart answers send a compressible attachment as it stores it: gzip bytes in the part,
+    /// `Content-Encoding: gzip`, and `encoding`/`encoded_length` beside the content's `length` in the JSON.
+    @Test func compressibleAttachmentsTravelGzipEncodedInMultipartAnswers() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let doc: JSONValue = ["_attachments": ["x.txt": ["content_type": "text/plain", "data": "aGVsbG8gd29ybGQ="]]]
+            _ = try await client.put("/db/r", doc)
+            let parts = try await client.get("/db/r?attachments=true", headers: ["Accept": "multipart/related"]).parts()
+            let entry = parts[0].json["_attachments"]?["x.txt"]
+            #expect(entry?["follows"] == true)
+            #expect(entry?["length"] == 11)
+            #expect(entry?["encoding"] == "gzip")
+            #expect(entry?["encoded_length"] == .number(JSONNumber(parts[1].body.count)))
+            #expect(entry?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+            #expect(parts[1].header("Content-Encoding") == "gzip")
+            #expect(parts[1].body == Gzip.encode(Array("hello world".utf8), level: 8))
+            #expect(AttachmentDigest.of(parts[1].body) == "md5-7mkg+nM0HN26sZkLN8KVSA==")
         }
     }
 
@@ -121,8 +145,8 @@ struct MultipartDocumentTests {
     }
 
     /// CouchDB's replicator sends compressible attachments as CouchDB stores them: gzip-encoded, with the
-    /// digest of the compressed bytes (spec O-1).
-    @Test func gzipEncodedPartsAreStoredDecodedWithTheDigestTheyCameWith() async throws {
+    /// digest of the compressed bytes (spec O-1). They are kept as sent, so the digest describes them.
+    @Test func gzipEncodedPartsAreStoredAsSentWithTheDigestTheyCameWith() async throws {
         try await withLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/db")
@@ -133,7 +157,8 @@ struct MultipartDocumentTests {
                 var writer = MultipartWriter(boundary: "gz")
                 writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
                 writer.addPart(
-                    headers: [("Content-Type", "text/plain"), ("Content-Encoding", encoding)], body: GzipTests.couchHelloWorld)
+                    headers: [("Content-Type", "text/plain"), ("Content-Encoding", encoding)],
+                    body: Gzip.encode(Array("hello world".utf8), level: 8) ?? [])
                 return try await client.send(
                     "PUT", "/db/z?new_edits=false", body: Data(writer.finish()), contentType: writer.contentType("related"))
             }
@@ -144,9 +169,30 @@ struct MultipartDocumentTests {
             #expect(stored.status == 201)
             #expect(stored.json["rev"] == "1-abcd")
             #expect(try await client.get("/db/z/hello.txt").text == "hello world")
-            let stub = try await client.get("/db/z").json["_attachments"]?["hello.txt"]
+            let stub = try await client.get("/db/z?att_encoding_info=true").json["_attachments"]?["hello.txt"]
             #expect(stub?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
             #expect(stub?["length"] == 11)
+            #expect(stub?["encoding"] == "gzip")
+            #expect(stub?["encoded_length"] == 31)
+        }
+    }
+
+    /// A part whose bytes do not match the digest sent with it is refused, and nothing is stored
+    /// (CouchDB's `content_md5_mismatch`).
+    @Test func aPartThatDoesNotMatchItsDigestIsRefusedAndNothingIsStored() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let json = #"{"_rev":"1-abcd","_attachments":{"a.bin":{"content_type":"application/octet-stream","revpos":1,"#
+                + #""digest":"md5-7mkg+nM0HN26sZkLN8KVSA==","length":3,"follows":true}}}"#
+            var writer = MultipartWriter(boundary: "md")
+            writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+            writer.addPart(headers: [("Content-Type", "application/octet-stream")], body: [1, 2, 3])
+            let answer = try await client.send(
+                "PUT", "/db/m?new_edits=false", body: Data(writer.finish()), contentType: writer.contentType("related"))
+            #expect(answer.status == 400)
+            #expect(answer.json["error"] == "content_md5_mismatch")
+            #expect(try await client.get("/db/m").status == 404)
         }
     }
 

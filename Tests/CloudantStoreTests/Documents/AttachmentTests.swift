@@ -6,20 +6,71 @@ import Testing
 struct AttachmentTests {
     let helloBase64 = "aGVsbG8gd29ybGQ="  // "hello world"
 
-    @Test func inlineDataIsStoredWithItsMD5DigestLengthAndRevpos_D37() async throws {
+    @Test func binaryDataIsStoredAsWrittenWithItsMD5DigestLengthAndRevpos_D37() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put([
-            "_id": "a", "_attachments": ["note.txt": ["content_type": "text/plain", "data": .string(helloBase64)]],
+            "_id": "a", "_attachments": ["note.bin": ["content_type": "application/octet-stream", "data": .string(helloBase64)]],
         ])
-        let doc = try await temp.store.document(id: "a")
-        let stub = doc["_attachments"]?["note.txt"]
+        let doc = try await temp.store.document(id: "a", options: ReadOptions(attachmentEncodingInfo: true))
+        let stub = doc["_attachments"]?["note.bin"]
         #expect(stub?["digest"] == "md5-XrY7u+Ae7tCTyyK7j1rNww==")
         #expect(stub?["length"] == 11)
         #expect(stub?["revpos"] == 1)
         #expect(stub?["stub"] == true)
+        #expect(stub?["encoding"] == nil)
+        let attachment = try await temp.store.attachment(documentID: "a", name: "note.bin")
+        #expect(attachment.storedData == Array("hello world".utf8))
+        #expect(attachment.info.encoding == .identity)
+    }
+
+    /// CouchDB keeps compressible types gzip-encoded and digests the gzip bytes (spec O-1): "hello world"
+    /// as `text/plain` has CouchDB's digest, and reads back as written.
+    @Test func compressibleDataIsStoredGzipEncodedWithCouchDBsDigest_O1() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put([
+            "_id": "a", "_attachments": ["note.txt": ["content_type": "text/plain; charset=utf-8", "data": .string(helloBase64)]],
+        ])
+        let doc = try await temp.store.document(id: "a", options: ReadOptions(attachmentEncodingInfo: true))
+        let stub = doc["_attachments"]?["note.txt"]
+        #expect(stub?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+        #expect(stub?["length"] == 11)
+        #expect(stub?["encoding"] == "gzip")
+        #expect(stub?["encoded_length"] == 31)
+        #expect(try await temp.store.document(id: "a")["_attachments"]?["note.txt"]?["encoding"] == nil)
         let attachment = try await temp.store.attachment(documentID: "a", name: "note.txt")
-        #expect(attachment.data == Array("hello world".utf8))
-        #expect(attachment.info.contentType == "text/plain")
+        #expect(try attachment.data() == Array("hello world".utf8))
+        #expect(AttachmentDigest.of(attachment.storedData) == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+        let inline = try await temp.store.document(id: "a", options: ReadOptions(attachments: true))
+        #expect(inline["_attachments"]?["note.txt"]?["data"] == .string(helloBase64))
+        let stored = try await temp.store.document(id: "a", options: ReadOptions(attachments: true, attachmentsAsStored: true))
+        #expect(stored["_attachments"]?["note.txt"]?["data"] == .string(Base64.encode(attachment.storedData)))
+        #expect(stored["_attachments"]?["note.txt"]?["length"] == 11)
+    }
+
+    @Test func anEmptyCompressibleAttachmentIsStillGzipEncodedAsCouchDBDoes() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "e", "_attachments": ["e.txt": ["content_type": "text/plain", "data": ""]]])
+        let stub = try await temp.store.document(id: "e", options: ReadOptions(attachmentEncodingInfo: true))["_attachments"]?["e.txt"]
+        #expect(stub?["digest"] == "md5-cCkGbCesb17xjWYNV0GXmg==")
+        #expect(stub?["encoded_length"] == 20)
+        #expect(stub?["length"] == 0)
+    }
+
+    @Test func compressionCanBeTurnedOff() async throws {
+        var options = StoreOptions()
+        options.attachmentCompression = .none
+        let temp = try TemporaryStore(options: options)
+        try await temp.store.put(["_id": "a", "_attachments": ["n.txt": ["content_type": "text/plain", "data": .string(helloBase64)]]])
+        #expect(try await temp.store.document(id: "a")["_attachments"]?["n.txt"]?["digest"] == "md5-XrY7u+Ae7tCTyyK7j1rNww==")
+    }
+
+    @Test(arguments: [
+        ("text/plain", true), ("TEXT/HTML; charset=utf-8", true), ("application/json", true), ("application/xml", true),
+        ("application/javascript", true), ("image/png", false), ("application/octet-stream", false),
+        ("application/jsonx", false), ("", false),
+    ])
+    func couchDBsCompressibleTypes(type: String, compressed: Bool) {
+        #expect(AttachmentCompression.couchDB.compresses(type) == compressed)
     }
 
     @Test func aStubKeepsTheAttachmentAndItsRevposAcrossEdits_D38() async throws {
@@ -45,7 +96,7 @@ struct AttachmentTests {
         #expect(try await temp.store.document(id: "a")["_attachments"] == nil)
         // The old revision still has it, until compaction.
         let old = try await temp.store.attachment(documentID: "a", name: "n", rev: first.rev)
-        #expect(old.data.count == 11)
+        #expect(try old.data().count == 11)
     }
 
     @Test func newDataInAnEditGetsTheNewGenerationAsRevposEvenIfTheClientSentAnOldOne_D38() async throws {
@@ -64,11 +115,11 @@ struct AttachmentTests {
 
     @Test func aReplicatedStubMatchesByNameAndRevposNotByDigest() async throws {
         let temp = try TemporaryStore()
-        // As CouchDB sends it: data with its own (gzip-based) digest, then an edit carrying a stub.
+        // As CouchDB sends it: the content with its (gzip-based) digest, then an edit carrying a stub.
         _ = try await temp.store.bulkDocs(
             [[
                 "_id": "x", "_rev": .string(rev(1, "a")),
-                "_attachments": ["a": ["content_type": "text/plain", "data": .string(helloBase64), "revpos": 1, "digest": "md5-couchdbGzipDigest=="]],
+                "_attachments": ["a": ["content_type": "text/plain", "data": .string(helloBase64), "revpos": 1, "digest": "md5-7mkg+nM0HN26sZkLN8KVSA=="]],
             ]], newEdits: false)
         let failures = try await temp.store.bulkDocs(
             [[
@@ -79,8 +130,66 @@ struct AttachmentTests {
         #expect(failures.isEmpty)
         let doc = try await temp.store.document(id: "x")
         #expect(doc.rev == rev(2, "b"))
-        #expect(doc["_attachments"]?["a"]?["digest"] == "md5-couchdbGzipDigest==")
-        #expect(try await temp.store.attachment(documentID: "x", name: "a").data == Array("hello world".utf8))
+        #expect(doc["_attachments"]?["a"]?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+        #expect(try await temp.store.attachment(documentID: "x", name: "a").data() == Array("hello world".utf8))
+    }
+
+    /// Issue 16 row 5: bytes that match no digest their sender could have meant are refused before anything
+    /// is stored; a digest of the content as written (a sender that keeps it unencoded) is fine.
+    @Test func aReplicatedAttachmentThatMatchesNoDigestIsRefusedAndNothingIsStored() async throws {
+        let temp = try TemporaryStore()
+        func replicate(_ id: String, digest: String, extra: JSONObject = [:]) async throws -> [BulkDocsResult] {
+            var attachment: JSONObject = ["content_type": "text/plain", "data": .string(helloBase64), "revpos": 1, "digest": .string(digest)]
+            for (key, value) in extra.members { attachment[key] = value }
+            return try await temp.store.bulkDocs(
+                [["_id": .string(id), "_rev": .string(rev(1, "a")), "_attachments": ["a": .object(attachment)]]], newEdits: false)
+        }
+        let refused = try await replicate("bad", digest: "md5-AAAAAAAAAAAAAAAAAAAAAA==")
+        #expect(refused.first?.error?.code == .attachmentDigestMismatch)
+        #expect(refused.first?.error?.couchDB.error == "content_md5_mismatch")
+        await #expect(throws: CloudantError.self) { try await temp.store.document(id: "bad") }
+
+        #expect(try await replicate("identity", digest: "md5-XrY7u+Ae7tCTyyK7j1rNww==").isEmpty)
+        // Stored as this store keeps text: gzip, with the gzip digest.
+        #expect(try await temp.store.document(id: "identity")["_attachments"]?["a"]?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
+
+        // A sender that says it keeps the content encoded (other compression settings) cannot be checked.
+        #expect(try await replicate("level1", digest: "md5-15xg8WWXcSnuuBnYaz68fg==", extra: ["encoding": "gzip"]).isEmpty)
+    }
+
+    /// Gzip bytes as CouchDB's replicator sends them in a part are kept as they are, so the digest of any
+    /// compression level survives; damaged gzip or a wrong length is refused.
+    @Test func gzipContentIsKeptAsSentAndCheckedAgainstItsLength() async throws {
+        let temp = try TemporaryStore()
+        let level1 = try #require(Gzip.encode(Array("hello world".utf8), level: 1))
+        var incoming = try IncomingDocument(["_id": "g", "_rev": .string(rev(1, "a"))])
+        incoming.attachments = [
+            "a.txt": .data(
+                IncomingAttachmentData(
+                    contentType: "text/plain", bytes: level1, encoding: .gzip, length: 11, revpos: 1,
+                    digest: AttachmentDigest.of(level1), isMultipartPart: true))
+        ]
+        #expect(try await temp.store.bulkDocs(parsed: [incoming], newEdits: false).isEmpty)
+        let stored = try await temp.store.attachment(documentID: "g", name: "a.txt")
+        #expect(stored.storedData == level1)
+        #expect(stored.info.digest == "md5-15xg8WWXcSnuuBnYaz68fg==")
+        #expect(try stored.data() == Array("hello world".utf8))
+
+        var wrongLength = incoming
+        wrongLength.id = "g2"
+        if case .data(var data)? = wrongLength.attachments?["a.txt"] {
+            data.length = 12
+            wrongLength.attachments?["a.txt"] = .data(data)
+        }
+        #expect(try await temp.store.bulkDocs(parsed: [wrongLength], newEdits: false).first?.error?.code == .invalidValue)
+        var damaged = incoming
+        damaged.id = "g3"
+        if case .data(var data)? = damaged.attachments?["a.txt"] {
+            data.bytes[12] ^= 0xFF
+            data.digest = AttachmentDigest.of(data.bytes)
+            damaged.attachments?["a.txt"] = .data(data)
+        }
+        #expect(try await temp.store.bulkDocs(parsed: [damaged], newEdits: false).first?.error?.code == .invalidValue)
     }
 
     @Test func aStubForAnUnknownAttachmentIsMissingStub_D39() async throws {

@@ -81,11 +81,17 @@ struct ReplicatedWriteTests {
         #expect(answer.last == .missing(rev(9, "9")))
     }
 
-    @Test func aMissingRevAndRevisionsIsRejected_D21() async throws {
+    /// CouchDB refuses the whole `_bulk_docs` request (400) when a replicated document has no revision.
+    @Test func aMissingRevAndRevisionsRejectsTheWholeBatch_D21() async throws {
         let temp = try TemporaryStore()
-        let failures = try await temp.store.bulkDocs([["_id": "x", "v": 1]], newEdits: false)
-        #expect(failures.count == 1)
-        #expect(failures[0].error?.code == .invalidValue)
+        let error = await #expect(throws: CloudantError.self) {
+            try await temp.store.bulkDocs(
+                [["_id": "ok", "_rev": .string(rev(1, "a"))], ["_id": "x", "v": 1]], newEdits: false)
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.context.itemIndex == 1)
+        #expect(error?.couchDB.error == "bad_request")
+        await #expect(throws: CloudantError.self) { try await temp.store.document(id: "ok") }
     }
 
     @Test func resolvingAConflictByDeletingTheLoserLeavesOneLeaf_D30() async throws {

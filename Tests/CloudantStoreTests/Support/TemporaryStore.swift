@@ -8,11 +8,12 @@ final class TemporaryStore: @unchecked Sendable {
     let folder: URL
     let store: DocumentStore
 
-    init(registry: EntityRegistry = EntityRegistry(), name: String = "test") throws {
+    init(registry: EntityRegistry = EntityRegistry(), name: String = "test", options: StoreOptions = StoreOptions()) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-store-\(UUID().uuidString)")
         let counter = Counter()
-        let options = StoreOptions(
-            registry: registry, makeDocumentID: { String(format: "generated-%04d", counter.next()) })
+        var options = options
+        options.registry = registry
+        options.makeDocumentID = { String(format: "generated-%04d", counter.next()) }
         store = try DocumentStore.open(name: name, in: StoreDirectory(path: folder.path), options: options)
     }
 

@@ -1,9 +1,24 @@
-@testable import CloudantServer
+@testable import CloudantStore
 import Foundation
 import Testing
 
-@Suite("gzip decoding (zlib via compress-nio)")
+@Suite("gzip (zlib via compress-nio)")
 struct GzipTests {
+    /// CouchDB compresses with zlib at level 8, a 32 KB window and memory level 8; the bytes must be the
+    /// same, or digests of compressible attachments would differ between CouchDB and us (spec O-1).
+    @Test func encodingHelloWorldAtLevel8GivesCouchDBsBytes() {
+        #expect(Gzip.encode(Array("hello world".utf8), level: 8) == Self.couchHelloWorld)
+    }
+
+    @Test func encodedDataDecodesBackForEveryLevel() throws {
+        let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 500).utf8)
+        for level in 1...9 {
+            let encoded = try #require(Gzip.encode(text, level: level))
+            #expect(encoded.count < text.count / 5)
+            #expect(try Gzip.decode(encoded, limit: text.count) == text)
+        }
+    }
+
     /// What CouchDB stores for "hello world" as `text/plain`: its MD5 is CouchDB's digest (spec O-1).
     static let couchHelloWorld: [UInt8] = [
         0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0x28, 0xCF,

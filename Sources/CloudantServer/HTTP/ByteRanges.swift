@@ -1,0 +1,66 @@
+internal import Hummingbird
+
+/// `Range: bytes=…` requests for attachments stored unencoded, as CouchDB answers them: one range as a
+/// `206` with `Content-Range`, several (fewer than ten) as `multipart/byteranges`, anything else whole.
+enum ByteRanges {
+    /// An inclusive byte range.
+    struct Range: Equatable {
+        var from: Int
+        var to: Int
+    }
+
+    /// The ranges a `Range` header asks of `length` bytes, clamped to the content as CouchDB clamps them;
+    /// nil to answer with the whole content (no header, a malformed one, `bytes=0-`, or ten ranges or more).
+    /// - Throws: ``HTTPFailure`` `416 requested_range_not_satisfiable` for a range that ends before it starts.
+    static func parse(_ header: String?, length: Int) throws -> [Range]? {
+        guard let header, header.hasPrefix("bytes=") else { return nil }
+        var ranges: [Range] = []
+        for spec in header.dropFirst("bytes=".count).split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = spec.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+            guard bounds.count == 2 else { return nil }
+            let from = bounds[0].isEmpty ? nil : Int(bounds[0])
+            let to = bounds[1].isEmpty ? nil : Int(bounds[1])
+            if !bounds[0].isEmpty, from == nil { return nil }
+            if !bounds[1].isEmpty, to == nil { return nil }
+            switch (from, to) {
+            case (0?, nil): return nil  // The whole content: answered as a plain 200.
+            case (let from?, let to?):
+                guard to >= from else {
+                    throw HTTPFailure(
+                        status: 416, error: "requested_range_not_satisfiable", reason: "Requested range not satisfiable")
+                }
+                ranges.append(Range(from: from, to: min(to, length - 1)))
+            case (let from?, nil): ranges.append(Range(from: from, to: length - 1))
+            case (nil, let suffix?): ranges.append(Range(from: max(0, length - suffix), to: length - 1))
+            case (nil, nil): return nil
+            }
+        }
+        guard !ranges.isEmpty, ranges.count < 10, ranges.allSatisfy({ $0.from <= $0.to && $0.from < length }) else {
+            return ranges.isEmpty || ranges.count >= 10 ? nil : try unsatisfiable()
+        }
+        return ranges
+    }
+
+    private static func unsatisfiable() throws -> [Range]? {
+        throw HTTPFailure(status: 416, error: "requested_range_not_satisfiable", reason: "Requested range not satisfiable")
+    }
+
+    /// The `206` answer for `ranges` of `content`.
+    static func response(_ ranges: [Range], of content: [UInt8], contentType: String, headers: [(String, String)])
+        -> Response
+    {
+        let total = content.count
+        if ranges.count == 1, let range = ranges.first {
+            return CouchResponse.raw(
+                Array(content[range.from...range.to]), status: 206, contentType: contentType,
+                headers: [("Content-Range", "bytes \(range.from)-\(range.to)/\(total)")] + headers)
+        }
+        var writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
+        for range in ranges {
+            writer.addPart(
+                headers: [("Content-Type", contentType), ("Content-Range", "bytes \(range.from)-\(range.to)/\(total)")],
+                body: content[range.from...range.to])
+        }
+        return CouchResponse.raw(writer.finish(), status: 206, contentType: writer.contentType("byteranges"))
+    }
+}

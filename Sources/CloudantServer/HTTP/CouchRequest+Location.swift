@@ -1,0 +1,42 @@
+internal import HTTPTypes
+
+extension CouchRequest {
+    /// The absolute URI of `path` as CouchDB writes it in `Location` (`chttpd:absolute_uri`): the scheme
+    /// (`https` when `X-Forwarded-Ssl: on` or `X-Forwarded-Proto: https`), then the host the client asked
+    /// for (`X-Forwarded-Host`, else `Host`), then the path.
+    func absoluteURI(_ path: String) -> String {
+        let host = header(HTTPField.Name("X-Forwarded-Host")!) ?? authority ?? "127.0.0.1"
+        let secure =
+            header(HTTPField.Name("X-Forwarded-Ssl")!) == "on" || header(HTTPField.Name("X-Forwarded-Proto")!) == "https"
+        return (secure ? "https://" : "http://") + host + path
+    }
+
+    /// `Location` of a document: `/{db}/{docid}`, each part encoded as CouchDB's `couch_util:url_encode`
+    /// does (so the `/` of `_design/x` becomes `%2F`), and of an attachment when `attachment` is given.
+    func location(database: String, id: String, attachment: String? = nil) -> String {
+        var path = "/" + database + "/" + URLEncoding.couchDB(id)
+        if let attachment { path += "/" + URLEncoding.couchDB(attachment) }
+        return absoluteURI(path)
+    }
+}
+
+/// CouchDB's percent-encoding for ids in URIs it writes (`couch_util:url_encode`): letters, digits and
+/// `_ . - :` stay; every other byte of the UTF-8 becomes `%XX` in uppercase hex.
+enum URLEncoding {
+    static func couchDB(_ text: String) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"),
+                UInt8(ascii: ":"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
