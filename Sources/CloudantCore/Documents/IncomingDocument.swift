@@ -58,7 +58,16 @@ public struct IncomingDocument: Sendable, Hashable {
         case .bool(let flag)?: deleted = flag
         default: throw badSpecialMember("_deleted")
         }
-        if let rawRevisions = object["_revisions"] {
+        if let rawRevisions = object["_revisions"], let id, DocumentID.isLocal(id) {
+            // A local document has no history: CouchDB's replicator writes its checkpoints back with the
+            // `_revisions` it read (`{"start": 0, "ids": ["N"]}`), which name only its `0-N` revision.
+            guard case .object = rawRevisions else { throw badSpecialMember("_revisions") }
+            if rev == nil, let start = rawRevisions["start"]?.numberValue?.int64Value, start == 0,
+                let newest = rawRevisions["ids"]?.arrayValue?.first?.stringValue
+            {
+                rev = try RevisionID(parsing: "0-\(newest)")
+            }
+        } else if let rawRevisions = object["_revisions"] {
             guard case .object = rawRevisions else { throw badSpecialMember("_revisions") }
             revisions = try Self.parseRevisions(rawRevisions, documentID: id)
             // Without `_rev`, an edit's parent is the newest revision of `_revisions`, as in CouchDB.

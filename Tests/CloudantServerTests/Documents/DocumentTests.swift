@@ -84,6 +84,9 @@ struct DocumentTests {
             #expect(try await client.put("/db/_local/cp", ["seq": 2]).json["rev"] == "0-1")
             #expect(try await client.put("/db/_local/cp", ["_rev": "0-7", "seq": 3]).json["rev"] == "0-8")
             #expect(try await client.get("/db/_local/cp").json == ["_id": "_local/cp", "_rev": "0-8", "seq": 3])
+            // CouchDB's replicator writes a checkpoint back with the `_revisions` it read from a local document.
+            let checkpoint = try await client.put("/db/_local/cp", ["_revisions": ["start": 0, "ids": ["8"]], "seq": 4])
+            #expect(checkpoint.json["rev"] == "0-9")
             #expect(try await client.get("/db/_changes").json["results"] == [])
             #expect(try await client.delete("/db/_local/cp").status == 200)
             #expect(try await client.get("/db/_local/cp").status == 404)
