@@ -170,3 +170,62 @@ struct HTTPReplicationTests {
         await setup.stop()
     }
 }
+
+/// Issue 14, item 6: our replicator against a peer that holds it to CouchDB's request rules — our server
+/// (which refuses what CouchDB refuses) behind a proxy that audits every request and drops connections
+/// between batches.
+@Suite("Replication against a strict peer")
+struct StrictPeerReplicationTests {
+    @Test func pushAndPullSendOnlyRequestsCouchDBAcceptsAndConvergeThroughFaults() async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        let direct = try await setup.remote()
+        let serverCopy = try setup.serverStore()
+        // Documents with text (gzip-stored) and binary attachments, a conflict and a tombstone on each side.
+        for index in 0..<40 {
+            var document: JSONObject = ["_id": .string("d\(index)"), "n": .number(JSONNumber(index))]
+            if index % 5 == 0 {
+                document["_attachments"] = [
+                    "t.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array(String(repeating: "note ", count: 40).utf8)))],
+                    "b.bin": ["content_type": "application/octet-stream", "data": .string(Base64.encode((0..<64).map(UInt8.init)))],
+                ]
+            }
+            try await setup.local.put(document)
+        }
+        _ = try await Replicator(source: LocalPeer(setup.local), target: direct).run()
+        let shared = try await setup.local.document(id: "d1")
+        try await setup.local.put(["_id": "d1", "_rev": shared["_rev"] ?? .null, "side": "device"])
+        try await serverCopy.put(["_id": "d1", "_rev": shared["_rev"] ?? .null, "side": "server"])
+        let doomed = try await setup.local.document(id: "d2")
+        try await setup.local.delete(id: "d2", rev: doomed["_rev"]?.stringValue ?? "")
+        try await serverCopy.put([
+            "_id": "s1", "_attachments": ["s.json": ["content_type": "application/json", "data": .string(Base64.encode(Array("{\"a\":1}".utf8)))]],
+        ])
+
+        let audit = CouchRequestAudit()
+        let proxy = try await FaultProxy.start(upstream: setup.baseURL, seed: 14, faultRate: 0.2, audit: audit)
+        let strict = try HTTPPeer(
+            url: URL(string: proxy.url + "/cloud")!,
+            authentication: .basic(user: HTTPReplicationTests.Setup.admin.name, password: HTTPReplicationTests.Setup.admin.password))
+        let options = ReplicationOptions(
+            batchSize: 7, retry: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50)))
+        for _ in 0..<30 {
+            do {
+                _ = try await Replicator(source: LocalPeer(setup.local), target: strict, options: options).run()
+                _ = try await Replicator(source: strict, target: LocalPeer(setup.local), options: options).run()
+                break
+            } catch is PeerFailure {
+                continue
+            }
+        }
+        #expect(proxy.counters.injected > 0)
+        await proxy.stop()
+        #expect(audit.checked > 10)
+        #expect(audit.recorded.isEmpty, "\(audit.recorded.prefix(5))")
+        let device = try await LocalReplicationTests.snapshot(setup.local)
+        let server = try await LocalReplicationTests.snapshot(serverCopy)
+        #expect(device == server)
+        let digest = try await serverCopy.attachment(documentID: "d0", name: "t.txt").info.digest
+        #expect(try await setup.local.attachment(documentID: "d0", name: "t.txt").info.digest == digest)
+        await setup.stop()
+    }
+}

@@ -77,7 +77,10 @@ final class FaultProxy: Sendable {
     /// Turns faults off (to let a final sync finish) or back on.
     func setFaults(enabled: Bool) { state.lock.withLock { state.enabled = enabled } }
 
-    static func start(upstream: String, seed: UInt64, faultRate: Double) async throws -> FaultProxy {
+    /// Starts a proxy; `audit`, when given, sees every request before any fault is injected.
+    static func start(upstream: String, seed: UInt64, faultRate: Double, audit: CouchRequestAudit? = nil) async throws
+        -> FaultProxy
+    {
         let state = LockedState(seed: seed, faultRate: faultRate)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
@@ -86,7 +89,7 @@ final class FaultProxy: Sendable {
         var logger = Logger(label: "FaultProxy")
         logger.logLevel = .critical
         let application = Application(
-            responder: ProxyResponder(upstream: upstream, state: state, session: session),
+            responder: ProxyResponder(upstream: upstream, state: state, session: session, audit: audit),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -108,10 +111,14 @@ final class FaultProxy: Sendable {
         let upstream: String
         let state: LockedState
         let session: URLSession
+        let audit: CouchRequestAudit?
 
         struct Dropped: Error {}
 
         func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+            var request = request
+            let body = try await request.collectBody(upTo: 64 * 1024 * 1024)
+            audit?.check(method: request.method.rawValue, uri: request.uri, headers: request.headers, body: body)
             let fault = state.nextFault()
             switch fault {
             case .serverError:
@@ -123,7 +130,6 @@ final class FaultProxy: Sendable {
             case .none, .dropResponse:
                 break
             }
-            let body = try await request.body.collect(upTo: 64 * 1024 * 1024)
             guard let target = URL(string: upstream + (request.uri.path) + (request.uri.query.map { "?" + $0 } ?? "")) else {
                 return Self.json(.badGateway, #"{"error":"bad_gateway","reason":"bad upstream URL"}"#)
             }
