@@ -134,8 +134,10 @@ extension VersionHistory {
             // A present or new version continued twice, once at least by a new version: a fork.
             for version in versions(id: entity.id) {
                 let continuations = next(of: version)
+                // The new continuation latest in the batch is the one named, beside another continuation.
                 guard continuations.count > 1,
-                    let newer = continuations.first(where: { positions[$0.uuid] != nil }),
+                    let newer = continuations.filter({ positions[$0.uuid] != nil })
+                        .max(by: { (positions[$0.uuid] ?? 0) < (positions[$1.uuid] ?? 0) }),
                     let other = continuations.first(where: { $0.uuid != newer.uuid })
                 else { continue }
                 throw Self.broken(
@@ -148,7 +150,8 @@ extension VersionHistory {
             let roots = versions(id: entity.id).filter { $0.previousVersionUUIDs.isEmpty }
             let newRoot = roots.first { positions[$0.uuid] != nil } ?? entity
             let other = roots.first { $0.uuid != newRoot.uuid } ?? tips.first { $0.uuid != newRoot.uuid } ?? newRoot
-            let problem = VersionChainError(id: entity.id, uuid: newRoot.uuid, problem: .secondFirstVersion(other: other.uuid))
+            let problem = VersionChainError(
+                id: entity.id, uuid: newRoot.uuid, problem: .secondFirstVersion(other: other.uuid))
             let context = CloudantError.Context(
                 documentID: entity.id, field: "previousVersionUUIDs", itemIndex: positions[newRoot.uuid] ?? index)
             if before.versions(id: entity.id).isEmpty {
