@@ -107,7 +107,8 @@ let everyCommand: [CommandScenario] = [
     },
     CommandScenario(command: "explain") { cloudant, _, _ in
         _ = try cloudant.ok(["put", "--db", "notes", note])
-        #expect(try jsonObject(try cloudant.ok(["explain", "--db", "notes", #"{"text":"world"}"#]))["dbname"] as? String == "notes")
+        let plan = try jsonObject(try cloudant.ok(["explain", "--db", "notes", #"{"text":"world"}"#]))
+        #expect(plan["dbname"] as? String == "notes")
     },
     CommandScenario(command: "index create") { cloudant, _, _ in
         _ = try cloudant.ok(["put", "--db", "notes", note])
@@ -158,7 +159,9 @@ let everyCommand: [CommandScenario] = [
     CommandScenario(command: "care events") { cloudant, _, _ in
         _ = try cloudant.ok(["care", "add", "task"], stdin: task)
         let events = try jsonArray(
-            try cloudant.ok(["care", "events", "--task", "meds", "--from", "2024-01-02T00:00:00Z", "--to", "2024-01-04T00:00:00Z"]))
+            try cloudant.ok([
+                "care", "events", "--task", "meds", "--from", "2024-01-02T00:00:00Z", "--to", "2024-01-04T00:00:00Z",
+            ]))
         #expect(events.map { $0["occurrence"] as? Int } == [1, 2])
     },
     CommandScenario(command: "care list") { cloudant, _, _ in

@@ -32,7 +32,8 @@ struct DatabaseCommand: AsyncParsableCommand {
 
     struct List: CloudantCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the stores as a JSON array (like /_all_dbs).", discussion: "Example: cloudant --data ./clinic db list")
+            abstract: "List the stores as a JSON array (like /_all_dbs).",
+            discussion: "Example: cloudant --data ./clinic db list")
         @OptionGroup var global: GlobalOptions
 
         func execute() async throws {

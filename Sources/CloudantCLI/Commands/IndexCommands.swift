@@ -61,7 +61,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     struct List: CloudantCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the indexes as CouchDB's GET /db/_index JSON.", discussion: "Example: cloudant index list --db demo")
+            abstract: "List the indexes as CouchDB's GET /db/_index JSON.",
+            discussion: "Example: cloudant index list --db demo")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var database: DatabaseOption
 
@@ -72,7 +73,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     struct Delete: CloudantCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete an index; prints {\"ok\":true}.", discussion: "Example: cloudant index delete --db demo by-age by-age")
+            abstract: "Delete an index; prints {\"ok\":true}.",
+            discussion: "Example: cloudant index delete --db demo by-age by-age")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var database: DatabaseOption
         @Option(help: "json or text.") var type = "json"

@@ -17,7 +17,8 @@ enum Output {
         if let error = error as? CloudantError {
             // CouchDB's name for the failure; codes CouchDB has no name for get their category's name.
             let category = ErrorCategory(error)
-            let name = error.couchDB.status == 500 && category != .internal ? category.couchDBError : error.couchDB.error
+            let name =
+                error.couchDB.status == 500 && category != .internal ? category.couchDBError : error.couchDB.error
             var object: JSONObject = [
                 "error": .string(name), "reason": .string(error.couchDBReason), "code": .string(error.code.rawValue),
             ]

@@ -15,7 +15,8 @@ public import Foundation
 //    version before it in that order (the range end for the first); an empty window contributes nothing.
 //    As in CareKit, the window's end is that effective date even when it lies after the range end, so the
 //    version before it can return events past the range end;
-// 5. events are sorted by start, then task version uuid, then occurrence.
+// 5. events of all heads are put together (an event two heads reach comes back twice, as in CareKit) and sorted by
+//    start, then task version uuid, then occurrence.
 // Unlike CareKit's `fetchEvents`, a task is not dropped when its newest version's schedule ended before the range
 // (V-9): older versions' events in the range are still returned, so nothing is lost.
 extension VersionHistory where Entity: SchedulableTask {
@@ -28,7 +29,10 @@ extension VersionHistory where Entity: SchedulableTask {
         -> [TaskVersionWindow<Entity>]
     {
         guard start < end else { return [] }
-        let effective = { (version: Entity) in version.effectiveDate(in: timeZone) }
+        // Computed once per version: the walk and the sorts below ask for them many times.
+        let dates = Dictionary(
+            versions(id: id).map { ($0.uuid, $0.effectiveDate(in: timeZone)) }, uniquingKeysWith: { first, _ in first })
+        let effective = { (version: Entity) in dates[version.uuid] ?? version.effectiveDate(in: timeZone) }
         var windows: [TaskVersionWindow<Entity>] = []
         for head in heads(forTask: id, before: end, effective: effective) {
             let chain = versionChain(from: head, rangeStart: start, effective: effective)
@@ -63,7 +67,11 @@ extension VersionHistory where Entity: SchedulableTask {
     ///
     /// Around a version change both versions may return an event on the same day (one each), and each
     /// version numbers its occurrences from its own schedule's start. Events are ordered by start, then task
-    /// version uuid, then occurrence; an event two concurrent heads both reach is returned once.
+    /// version uuid, then occurrence.
+    ///
+    /// As in CareKit, an event comes back twice when two heads reach the same version in their windows: with
+    /// concurrent versions, or when an older version is a head because the version replacing it takes effect
+    /// after the range end while a newer one, effective earlier, walks back to it.
     ///
     /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` when a version's schedule is one CareKit
     ///   would reject or loop on.
@@ -74,16 +82,12 @@ extension VersionHistory where Entity: SchedulableTask {
             VersionHistory<Outcome>(outcomes).liveTips.map { (OutcomeKey($0.taskUUID, $0.taskOccurrenceIndex), $0) },
             uniquingKeysWith: { first, _ in first })
         var events: [TaskEvent<Entity>] = []
-        var seen = Set<OutcomeKey>()
         for window in eventWindows(forTask: id, from: start, to: end, in: timeZone) {
             let scheduleEvents = try window.task.schedule.events(
                 from: window.interval.start, to: window.interval.end, in: timeZone)
             for event in scheduleEvents {
-                let key = OutcomeKey(window.task.uuid, event.occurrence)
-                // CareKit asserts that no two events share a task version and occurrence; two concurrent heads
-                // with a common ancestor would compute that ancestor's events twice.
-                guard seen.insert(key).inserted else { continue }
-                events.append(TaskEvent(task: window.task, scheduleEvent: event, outcome: live[key]))
+                let outcome = live[OutcomeKey(window.task.uuid, event.occurrence)]
+                events.append(TaskEvent(task: window.task, scheduleEvent: event, outcome: outcome))
             }
         }
         return events.sorted { lhs, rhs in

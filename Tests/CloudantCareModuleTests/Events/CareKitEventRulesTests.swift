@@ -64,8 +64,9 @@ struct CareKitEventRulesTests {
             forTask: "t", from: newYork.date(2025, 6, 9, 6), to: newYork.date(2025, 6, 9, 12), in: newYork.timeZone)
         #expect(morning.isEmpty)
         later.effectiveDate = try newYork.date(2025, 6, 9, 5)
-        #expect(try VersionHistory([later]).events(
-            forTask: "t", from: newYork.date(2025, 6, 9, 6), to: newYork.date(2025, 6, 9, 12), in: newYork.timeZone).count == 1)
+        let earlier = try VersionHistory([later]).events(
+            forTask: "t", from: newYork.date(2025, 6, 9, 6), to: newYork.date(2025, 6, 9, 12), in: newYork.timeZone)
+        #expect(earlier.count == 1)
     }
 
     @Test func anAllDayElementComesBeforeElementsThatStartEarlierOnItsDay() throws {
@@ -117,6 +118,24 @@ struct CareKitEventRulesTests {
             forTask: "meds", from: newYork.date(2025, 1, 8), to: newYork.date(2025, 1, 10), in: newYork.timeZone)
         #expect(events.count == 12)
         #expect(starts(events).last == "1/19 18:00 v2")
+    }
+
+    @Test func aVersionReachedFromTwoHeadsReturnsItsEventsOnceForEachAsCareKitDoes() throws {
+        // v1 (Jan 1) is replaced by v2, effective Jan 20, which v3 replaces from Jan 10. For a range ending
+        // Jan 15, v1 is a head (its replacement takes effect after the end) and v3 walks back to it as well.
+        var tasks = VersionHistory<CareTask>()
+        try tasks.importVersions([
+            try daily(hour: 8, uuid: 1, effective: newYork.date(2025, 1, 1)),
+            try daily(hour: 12, uuid: 2, effective: newYork.date(2025, 1, 20), after: 1),
+            try daily(hour: 16, uuid: 3, effective: newYork.date(2025, 1, 10), after: 2),
+        ])
+        let events = try tasks.events(
+            forTask: "meds", from: newYork.date(2025, 1, 8), to: newYork.date(2025, 1, 15), in: newYork.timeZone)
+        #expect(starts(events).prefix(4) == ["1/8 8:00 v1", "1/8 8:00 v1", "1/9 8:00 v1", "1/9 8:00 v1"])
+        #expect(starts(events).filter { $0.hasSuffix("v1") }.count == 9)  // Jan 8-14 from v1's chain, Jan 8-9 from v3's
+        #expect(starts(events).filter { $0.hasSuffix("v3") } == ["1/10 16:00 v3", "1/11 16:00 v3", "1/12 16:00 v3",
+            "1/13 16:00 v3", "1/14 16:00 v3", "1/15 16:00 v3", "1/16 16:00 v3", "1/17 16:00 v3", "1/18 16:00 v3",
+            "1/19 16:00 v3"])
     }
 
     @Test func eventsAreOrderedByStartThenTaskVersionUUIDThenOccurrence() throws {

@@ -66,7 +66,8 @@ struct CareStoreImportTests {
         }
         #expect(error?.code == .duplicateVersion)
         let mixed = await #expect(throws: CloudantError.self) {
-            try await fixture.care.add([try fixture.dailyTask(id: "meds", uuid: 60, start: fixture.utc.date(2024, 1, 1))], importing: history)
+            let added = try fixture.dailyTask(id: "meds", uuid: 60, start: fixture.utc.date(2024, 1, 1))
+            try await fixture.care.add([added], importing: history)
         }
         // The added task's id is the imported history's: counted after the two imported versions.
         #expect(mixed?.code == .duplicateVersion)
