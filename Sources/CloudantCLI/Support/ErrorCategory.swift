@@ -58,7 +58,9 @@ enum ErrorCategory: Int32, CaseIterable {
         }
         switch error.code {
         // Core.
-        case .invalidValue, .documentValidation, .missingStub, .unknownEntityType: self = .invalidInput
+        case .invalidValue, .documentValidation, .missingStub, .unknownEntityType, .invalidDesignDocument,
+            .attachmentDigestMismatch:
+            self = .invalidInput
         case .notFound: self = .notFound
         case .conflict: self = .conflict
         case .timedOut, .remoteSynchronizationFailed: self = .unavailable
