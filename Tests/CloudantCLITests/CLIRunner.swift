@@ -45,3 +45,39 @@ struct CLIRunner {
         return url
     }
 }
+
+/// A `cloudant serve` process started as a user would, stopped with SIGTERM when the test is done.
+final class ServeProcess {
+    let process: Process
+    /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`).
+    let ready: [String: Any]
+    private let errors: Pipe
+
+    /// Starts `cloudant arguments…` (which must include `serve`) and waits for its first line.
+    init(_ arguments: [String], in folder: URL) throws {
+        process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        errors = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        ready = (try? JSONSerialization.jsonObject(with: line) as? [String: Any]) ?? [:]
+    }
+
+    /// The server's base URL, `http://127.0.0.1:PORT`.
+    var url: String { ready["url"] as? String ?? "" }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}

@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 /// Parses CLI output that is a JSON array of objects.
-private func jsonArray(_ text: String) throws -> [[String: Any]] {
+func jsonArray(_ text: String) throws -> [[String: Any]] {
     let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
     return try #require(value as? [[String: Any]])
 }
 
 /// An Apple Health export written by `/work/shared/tools/gen_health_export.py` (or `GEN_HEALTH_EXPORT`) into
 /// `folder/export`, with the generator's `expected.json`.
-private struct GeneratedHealthExport {
+struct GeneratedHealthExport {
     let root: URL
     let expected: [String: Any]
 

@@ -20,9 +20,35 @@ struct VersionAndHelpTests {
         #expect(version.stdout.contains("cloudant-data"))
     }
 
+    @Test func everyCommandsHelpShowsAnExample() throws {
+        let commands: [[String]] = [
+            [], ["db"], ["db", "create"], ["db", "list"], ["db", "info"], ["db", "check"], ["db", "delete"], ["put"],
+            ["get"], ["delete"], ["bulk"], ["changes"], ["find"], ["explain"], ["index"], ["index", "create"],
+            ["index", "list"], ["index", "delete"], ["replicate"], ["compact"], ["version"], ["serve"], ["care"],
+            ["care", "add"], ["care", "update"], ["care", "events"], ["care", "list"], ["health"], ["health", "import"],
+            ["health", "samples"], ["cda"], ["route"], ["route", "export"],
+        ]
+        for command in commands {
+            let help = try CLIRunner.run(command + ["--help"])
+            #expect(help.status == 0, "\(command)")
+            let discussion = help.stdout.components(separatedBy: "USAGE:").first ?? ""
+            #expect(discussion.contains("Example"), "cloudant \(command.joined(separator: " ")) --help has no example")
+            #expect(discussion.contains("cloudant "), "\(command)")
+        }
+    }
+
+    @Test func theRootHelpDocumentsTheExitStatusOfEachErrorCategory() throws {
+        let help = try CLIRunner.run(["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        for status in ["0 success", "1 internal error", "2 invalid input", "3 not found", "4 conflict", "5 unauthorized",
+            "6 unavailable"]
+        {
+            #expect(help.contains(status), "\(status)")
+        }
+    }
+
     @Test func anUnknownCommandFailsWithAMessageOnStandardError() throws {
         let output = try CLIRunner.run(["no-such-command"])
-        #expect(output.status != 0)
+        #expect(output.status == 2)
         #expect(!output.stderr.isEmpty)
         #expect(output.stdout.isEmpty)
     }

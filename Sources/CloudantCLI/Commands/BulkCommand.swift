@@ -8,7 +8,12 @@ internal import Foundation
 struct BulkCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "bulk",
-        abstract: "Write documents from a JSON Lines file (or - for standard input) in batched transactions.")
+        abstract: "Write documents from a JSON Lines file (or - for standard input) in batched transactions.",
+        discussion: """
+            Prints each batch's _bulk_docs results as one JSON line once the batch is committed.
+
+            Example: cloudant bulk --db notes notes.jsonl --batch-size 500
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(name: .customLong("batch-size"), help: "Documents per transaction.") var batchSize = 1000

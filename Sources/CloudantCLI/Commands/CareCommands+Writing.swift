@@ -27,37 +27,39 @@ struct CareWriting {
         if case .array = input { Output.print(.array(stored)) } else { Output.print(stored.first ?? .null) }
     }
 
-    /// Exact versions are imported first (importing is idempotent, so a failed command can simply be run
-    /// again); the other entities are then added or updated in one batch, which CareKit makes atomic: when one
-    /// fails, none of them is stored, and the error names the failing item's position in the input.
+    /// Versions of a CareKit history are stored exactly as given, and the other entities added or updated, in one
+    /// transaction: when one item fails, none is stored, and the error names the failing item's position in
+    /// the input. An item belongs to a history when it carries both `uuid` and `previousVersionUUIDs`, or when
+    /// another item names its uuid as a previous version (the first version of an export often has no
+    /// `previousVersionUUIDs`). Importing is idempotent: versions already stored are skipped.
     private func write<Entity: CareStorable>(_ type: Entity.Type, _ items: [JSONValue]) async throws -> [JSONValue] {
-        var exact: [(index: Int, entity: Entity)] = []
-        var fresh: [(index: Int, entity: Entity)] = []
+        var entities: [(index: Int, entity: Entity, linked: Bool)] = []
+        var named = Set<UUID>()
         for (index, item) in items.enumerated() {
             guard case .object(let object) = item else {
                 throw CloudantError(.invalidValue, "Each entity must be a JSON object.", context: .init(itemIndex: index))
             }
             let entity = try Self.decode(type, item, index: index)
-            if object["uuid"] != nil && object["previousVersionUUIDs"] != nil {
-                exact.append((index, entity))
-            } else {
-                fresh.append((index, entity))
+            entities.append((index, entity, object["uuid"] != nil && object["previousVersionUUIDs"] != nil))
+            named.formUnion(entity.previousVersionUUIDs)
+        }
+        let history = entities.filter { $0.linked || named.contains($0.entity.uuid) }
+        let fresh = entities.filter { !($0.linked || named.contains($0.entity.uuid)) }
+        let written: [Entity]
+        do {
+            written =
+                updating
+                ? try await care.update(fresh.map(\.entity), importing: history.map(\.entity))
+                : try await care.add(fresh.map(\.entity), importing: history.map(\.entity))
+        } catch let error as CloudantError {
+            // The store counts positions in history + fresh; the user counts them in the input.
+            let positions = (history + fresh).map(\.index)
+            throw error.adding { context in
+                context.itemIndex = context.itemIndex.map { positions.indices.contains($0) ? positions[$0] : $0 }
             }
         }
-        var stored: [(index: Int, entity: Entity)] = exact
-        if !exact.isEmpty { _ = try await care.importVersions(exact.map(\.entity)) }
-        if !fresh.isEmpty {
-            do {
-                let entities = fresh.map(\.entity)
-                let written = updating ? try await care.update(entities) : try await care.add(entities)
-                stored += zip(fresh.map(\.index), written).map { ($0, $1) }
-            } catch let error as CloudantError {
-                throw error.adding { context in
-                    context.itemIndex = context.itemIndex.map { fresh.indices.contains($0) ? fresh[$0].index : $0 }
-                }
-            }
-        }
-        return try stored.sorted { $0.index < $1.index }.map { try JSONValue(encoding: $0.entity) }
+        let stored = history.map { ($0.index, $0.entity) } + zip(fresh.map(\.index), written).map { ($0, $1) }
+        return try stored.sorted { $0.0 < $1.0 }.map { try JSONValue(encoding: $0.1) }
     }
 
     private func appendNotes(_ items: [JSONValue]) async throws -> [JSONValue] {

@@ -8,9 +8,13 @@ struct CareCommand: AsyncParsableCommand {
         commandName: "care",
         abstract: "Store CareKit entities with versions; list what is in effect; compute task events.",
         discussion: """
-            Entities are CareKit 4 JSON, one object or an array, on standard input. Dates may be ISO 8601 text or
-            CareKit's JSONEncoder numbers (seconds since 2001-01-01).
-            Example: cloudant care add --db clinic task < tasks.json
+            Entities are CareKit 4 JSON, one object or an array, on standard input. Dates may be ISO 8601 \
+            text or CareKit's JSONEncoder numbers (seconds since 2001-01-01). Every care command uses the \
+            store `care` unless --db names another.
+
+            Examples:
+              cloudant care add task < tasks.json
+              cloudant --data ./clinic care list task --at 2024-05-01T00:00:00Z
             """,
         subcommands: [CareAddCommand.self, CareUpdateCommand.self, CareEventsCommand.self, CareListCommand.self])
 }
@@ -26,13 +30,23 @@ struct CareAddCommand: CloudantCommand {
         commandName: "add",
         abstract: "Add entities (or import exact versions); prints what was stored.",
         discussion: """
-            An entity carrying both `uuid` and `previousVersionUUIDs` is stored as that exact version (importing a
-            CareKit history; a version already stored is skipped). Otherwise it is a new object: the store mints a
-            missing uuid and stamps its dates. KIND note appends a note to an object's current version:
+            A CareKit history is imported as it is: an entity carrying both `uuid` and \
+            `previousVersionUUIDs`, or whose uuid another entity names as previous, is stored as that exact \
+            version, in any order; a version already stored is skipped. A broken history (a previous version \
+            neither given nor stored, a cycle, two versions continuing one) is refused with exit status 2, \
+            naming the object and the version. Any other entity is a new object: the store mints a missing \
+            uuid and stamps its dates; an id that exists is a conflict (exit status 4). The whole input is \
+            stored in one transaction, or nothing is.
+
+            KIND note appends a note to an object's current version: \
             {"kind":"task","id":"meds","note":{"author":…,"title":…,"content":…}}.
+
+            Examples:
+              cloudant care add careplan <<< '{"id":"diabetes","title":"Diabetes"}'
+              cloudant care add task < exported-task-versions.json
             """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: CareDatabaseOption
     @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
 
     func execute() async throws {
@@ -47,11 +61,13 @@ struct CareUpdateCommand: CloudantCommand {
         commandName: "update",
         abstract: "Add a new version of each entity (or import exact versions); prints what was stored.",
         discussion: """
-            The store mints the new version's uuid and chains it after the current versions, unless the entity
-            carries both `uuid` and `previousVersionUUIDs` (then it is imported as that exact version).
+            The store mints the new version's uuid and chains it after the current versions. Versions of a \
+            CareKit history (see `care add`) are imported exactly as given, in the same transaction.
+
+            Example: cloudant care update task < meds-at-20h.json
             """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: CareDatabaseOption
     @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
 
     func execute() async throws {
@@ -66,11 +82,17 @@ struct CareEventsCommand: CloudantCommand {
         commandName: "events",
         abstract: "Print a task's events in a date range, computed in a time zone.",
         discussion: """
-            Prints [{"taskId","taskUUID","occurrence","elementIndex","start","end"}] with dates in ISO 8601 with the
-            zone's offset. Each event comes from the task version in effect at that time.
+            Prints [{"taskId","taskUUID","occurrence","elementIndex","start","end"}] with dates in ISO 8601 \
+            with the zone's offset, as CareKit 4's event query computes them: each event from the task \
+            version that owns its time (walking the version chain back from the newest version), all-day \
+            events over the whole day.
+
+            Example:
+              cloudant care events --task meds --tz Europe/Paris \\
+                --from 2024-03-30T00:00:00+01:00 --to 2024-04-01T00:00:00+02:00
             """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: CareDatabaseOption
     @Option(help: "The task's id.") var task: String
     @Option(help: "The range start (ISO 8601).") var from: String
     @Option(help: "The range end, exclusive (ISO 8601).") var to: String
@@ -106,9 +128,13 @@ struct CareListCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the versions in effect at a time (now by default).",
-        discussion: "Prints a JSON array; while versions are concurrent, each concurrent version is listed.")
+        discussion: """
+            Prints a JSON array; while versions are concurrent, each concurrent version is listed.
+
+            Example: cloudant care list task --at 2024-01-15T00:00:00Z
+            """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: CareDatabaseOption
     @Argument(help: "patient, careplan, contact, task or outcome.") var kind: CareKindArgument
     @Option(help: "The instant (ISO 8601); now when absent.") var at: String?
 

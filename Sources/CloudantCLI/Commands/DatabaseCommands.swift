@@ -5,10 +5,17 @@ internal import CloudantOnly
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "Create, list, inspect and delete stores.",
+        discussion: """
+            Examples:
+              cloudant --data ./clinic db create notes
+              cloudant db list
+            """,
         subcommands: [Create.self, List.self, Info.self, Check.self, Delete.self])
 
     struct Create: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a store; prints {\"ok\":true}.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a store; prints {\"ok\":true}.",
+            discussion: "Example: cloudant db create notes   (exit status 4, conflict, if it exists)")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The store name (CouchDB's database-name rule).") var name: String
 
@@ -24,7 +31,9 @@ struct DatabaseCommand: AsyncParsableCommand {
     }
 
     struct List: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "List the stores as a JSON array (like /_all_dbs).")
+        static let configuration = CommandConfiguration(
+            abstract: "List the stores as a JSON array (like /_all_dbs).",
+            discussion: "Example: cloudant --data ./clinic db list")
         @OptionGroup var global: GlobalOptions
 
         func execute() async throws {
@@ -33,7 +42,8 @@ struct DatabaseCommand: AsyncParsableCommand {
     }
 
     struct Info: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "Print CouchDB's database info JSON for a store.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print CouchDB's database info JSON for a store.", discussion: "Example: cloudant db info notes")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The store name.") var name: String
 
@@ -44,7 +54,8 @@ struct DatabaseCommand: AsyncParsableCommand {
 
     struct Check: CloudantCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run SQLite's integrity check on a store; exits non-zero unless it reports ok.")
+            abstract: "Run SQLite's integrity check on a store; exits non-zero unless it reports ok.",
+            discussion: "Example: cloudant db check notes   (exit status 1 when the store is damaged)")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The store name.") var name: String
 
@@ -52,12 +63,13 @@ struct DatabaseCommand: AsyncParsableCommand {
             let problems = try await global.openExisting(name).integrityCheck()
             let ok = problems == ["ok"]
             Output.print(["ok": .bool(ok), "integrity_check": .array(problems.map { .string($0) })])
-            if !ok { throw ExitCode(2) }
+            if !ok { throw ErrorCategory.internal.exitCode }
         }
     }
 
     struct Delete: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a store and its files.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a store and its files.", discussion: "Example: cloudant db delete notes")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The store name.") var name: String
 

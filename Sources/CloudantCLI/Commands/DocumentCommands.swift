@@ -6,7 +6,14 @@ struct PutCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "put",
         abstract: "Write a document from an argument or standard input; prints {\"ok\":true,\"id\",\"rev\"}.",
-        discussion: "The store is created if it does not exist. Without _id, an id is generated.")
+        discussion: """
+            The store is created if it does not exist. Without _id, an id is generated.
+
+            Examples:
+              cloudant put --db notes '{"_id":"hello","text":"world"}'
+              cloudant put --db notes --rev 1-967a00dff5e02add41819138abb3284d \\
+                '{"_id":"hello","text":"again"}'
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "The revision being edited (instead of _rev in the document).") var rev: String?
@@ -22,7 +29,9 @@ struct PutCommand: CloudantCommand {
 
 /// `cloudant get --db NAME ID`: read a document.
 struct GetCommand: CloudantCommand {
-    static let configuration = CommandConfiguration(commandName: "get", abstract: "Print a document as JSON.")
+    static let configuration = CommandConfiguration(
+        commandName: "get", abstract: "Print a document as JSON.",
+        discussion: "Example: cloudant get --db notes hello --revs --conflicts")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "Read this revision instead of the winner.") var rev: String?
@@ -44,7 +53,11 @@ struct GetCommand: CloudantCommand {
 /// `cloudant delete --db NAME ID --rev REV`: delete a document (write a tombstone).
 struct DeleteCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a document; prints {\"ok\":true,\"id\",\"rev\"}.")
+        commandName: "delete", abstract: "Delete a document; prints {\"ok\":true,\"id\",\"rev\"}.",
+        discussion: """
+            Example:
+              cloudant delete --db notes hello --rev 1-967a00dff5e02add41819138abb3284d
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "The current revision of the document (required).") var rev: String

@@ -4,7 +4,8 @@ internal import CloudantOnly
 /// `cloudant explain --db NAME '<selector>'`: how a Cloudant Query would run, as CouchDB's `_explain` JSON.
 struct ExplainCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
-        commandName: "explain", abstract: "Show how a Cloudant Query selector would run (CouchDB's _explain JSON).")
+        commandName: "explain", abstract: "Show how a Cloudant Query selector would run (CouchDB's _explain JSON).",
+        discussion: "Example: cloudant explain --db demo '{\"age\":{\"$gt\":20}}' --sort age")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "Sort fields, comma-separated; append :desc for descending, e.g. age:desc.") var sort: String?

@@ -4,7 +4,12 @@ internal import CloudantOnly
 /// `cloudant changes --db NAME`: the changes feed as CouchDB's `_changes` JSON.
 struct ChangesCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changes", abstract: "Print the changes feed as CouchDB's _changes JSON.")
+        commandName: "changes", abstract: "Print the changes feed as CouchDB's _changes JSON.",
+        discussion: """
+            Example:
+              cloudant changes --db notes --since 10 --include-docs \\
+                --selector '{"type":"memo"}'
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "Only changes after this sequence.") var since: Int64 = 0
@@ -32,7 +37,8 @@ struct ChangesCommand: CloudantCommand {
 /// `cloudant compact --db NAME`: drop bodies of non-leaf revisions.
 struct CompactCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
-        commandName: "compact", abstract: "Drop bodies of old revisions, keeping every revision tree.")
+        commandName: "compact", abstract: "Drop bodies of old revisions, keeping every revision tree.",
+        discussion: "Example: cloudant compact --db notes")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
 

@@ -7,8 +7,11 @@ struct FindCommand: CloudantCommand {
         commandName: "find",
         abstract: "Run a Cloudant Query (Mango) selector; prints CouchDB's _find JSON.",
         discussion: """
-            Example: cloudant find --db demo '{"age":{"$gt":20}}' --sort age:desc --limit 10 --fields name,age
             Sorting works with or without an index; `cloudant explain` shows which index a query uses.
+
+            Example:
+              cloudant find --db demo '{"age":{"$gt":20}}' \\
+                --sort age:desc --limit 10 --fields name,age
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption

@@ -11,9 +11,12 @@ struct HealthCommand: AsyncParsableCommand {
         commandName: "health",
         abstract: "Import Apple Health exports and read HealthKit-style samples.",
         discussion: """
+            Every health command uses the store `health` unless --db names another.
+
             Examples:
               cloudant health import ~/Downloads/export.zip
-              cloudant health samples --db health --type HKQuantityTypeIdentifierHeartRate --from 2024-06-01T00:00:00Z
+              cloudant health samples --type HKQuantityTypeIdentifierHeartRate \\
+                --from 2024-06-01T00:00:00Z
             """,
         subcommands: [HealthImportCommand.self, HealthSamplesCommand.self])
 }
@@ -24,16 +27,18 @@ struct HealthImportCommand: CloudantCommand {
         commandName: "import",
         abstract: "Import an Apple Health export.zip or its apple_health_export folder.",
         discussion: """
-            A progress bar goes to standard error when it is a terminal, then a summary table; the full import
+            A progress bar goes to standard error when it is a terminal, then a summary table; the full import \
             report is JSON on standard output. Importing the same export again writes nothing.
+
+            Example: cloudant --data ./me health import ~/Downloads/export.zip
             """)
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("The store to import into (created if missing).", valueName: "NAME")) var db = "health"
+    @OptionGroup var database: HealthDatabaseOption
     @Option(name: .customLong("batch-size"), help: "Documents per transaction.") var batchSize = 2_000
     @Argument(help: "export.zip, or the apple_health_export folder (or a folder containing it).") var path: String
 
     func execute() async throws {
-        let store = try global.openHealth(db)
+        let store = try global.openHealth(database.db)
         let importer = AppleHealthImporter(store: store, batchSize: batchSize)
         let clock = ContinuousClock()
         let started = clock.now
@@ -57,11 +62,15 @@ struct HealthSamplesCommand: CloudantCommand {
         commandName: "samples",
         abstract: "Print the samples of one HealthKit type as a JSON array, ordered by start date.",
         discussion: """
-            --from includes samples starting at that instant, --to excludes them. Dates are ISO 8601
+            --from includes samples starting at that instant, --to excludes them. Dates are ISO 8601 \
             (2024-06-01T13:00:00-07:00, 2024-06-01T20:00:00Z or 2024-06-01 for midnight UTC).
+
+            Example:
+              cloudant health samples --type HKQuantityTypeIdentifierStepCount \\
+                --from 2024-06-01 --to 2024-06-02
             """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: HealthDatabaseOption
     @Option(help: ArgumentHelp("A HealthKit type identifier.", valueName: "HK…Identifier")) var type: String
     @Option(help: "Only samples starting at or after this instant (ISO 8601).") var from: String?
     @Option(help: "Only samples starting before this instant (ISO 8601).") var to: String?
@@ -88,10 +97,12 @@ struct CDACommand: CloudantCommand {
         commandName: "cda",
         abstract: "Print an HL7 CDA document's title, names, effective time, type and sections as JSON.",
         discussion: """
-            The names are HKCDADocument's: title, patientName, authorName, custodianName. XML that is not a CDA
-            document exits non-zero with a CouchDB-style {"error","reason"} on standard error. A CDA document
-            that libxml2 can only read by recovering (Apple's export_cda.xml from iOS 13 to 17 goes on after
+            The names are HKCDADocument's: title, patientName, authorName, custodianName. XML that is not a CDA \
+            document exits non-zero with a CouchDB-style {"error","reason"} on standard error. A CDA document \
+            that libxml2 can only read by recovering (Apple's export_cda.xml from iOS 13 to 17 goes on after \
             </ClinicalDocument>) is printed with "recoveredErrors" and a warning on standard error.
+
+            Example: cloudant cda ~/Downloads/apple_health_export/export_cda.xml
             """)
     @Argument(help: "A CDA XML file (export_cda.xml, a C-CDA document).") var path: String
 
@@ -145,7 +156,13 @@ struct CDACommand: CloudantCommand {
 /// `cloudant route …`: workout routes.
 struct RouteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "route", abstract: "Export workout routes.", subcommands: [RouteExportCommand.self])
+        commandName: "route", abstract: "Export workout routes.",
+        discussion: """
+            Example:
+              cloudant route export --gpx \\
+                --workout 6F1C2B1E-0E52-4C43-9D0E-0A8E7A4C9F10 > run.gpx
+            """,
+        subcommands: [RouteExportCommand.self])
 }
 
 /// `cloudant route export --db NAME --workout ID --gpx`.
@@ -154,11 +171,15 @@ struct RouteExportCommand: CloudantCommand {
         commandName: "export",
         abstract: "Print a workout's route as GPX 1.1 on standard output.",
         discussion: """
-            ID is the workout's document id or its uuid. A workout with several routes prints one track with
-            all their points in time order.
+            ID is the workout's document id or its uuid. A workout with several routes prints one track with \
+            all their points in time order. Reads the store `health` unless --db names another.
+
+            Example:
+              cloudant route export --gpx \\
+                --workout 6F1C2B1E-0E52-4C43-9D0E-0A8E7A4C9F10 > run.gpx
             """)
     @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: DatabaseOption
+    @OptionGroup var database: HealthDatabaseOption
     @Option(help: "The workout's document id or uuid.") var workout: String
     @Flag(help: "Write GPX 1.1 (the only format so far).") var gpx = false
 

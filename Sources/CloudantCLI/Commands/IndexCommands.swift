@@ -5,17 +5,20 @@ internal import CloudantOnly
 struct IndexCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index", abstract: "Create, list and delete Cloudant Query (JSON and full-text) indexes.",
+        discussion: "Example: cloudant index create --db demo age --name by-age",
         subcommands: [Create.self, List.self, Delete.self])
 
     struct Create: CloudantCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an index and fill it; prints CouchDB's {\"result\":\"created\"|\"exists\",\"id\",\"name\"}.",
             discussion: """
+                A text index with no fields indexes every string in the document.
+
                 Examples:
                   cloudant index create --db demo age name:desc --name by-age
                   cloudant index create --db demo --type text --analyzer porter title body
-                  cloudant index create --db demo '{"index":{"fields":["age"]},"ddoc":"people","name":"by-age"}'
-                A text index with no fields indexes every string in the document.
+                  cloudant index create --db demo \\
+                    '{"index":{"fields":["age"]},"ddoc":"people","name":"by-age"}'
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var database: DatabaseOption
@@ -57,7 +60,9 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     struct List: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "List the indexes as CouchDB's GET /db/_index JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the indexes as CouchDB's GET /db/_index JSON.",
+            discussion: "Example: cloudant index list --db demo")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var database: DatabaseOption
 
@@ -67,7 +72,9 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     struct Delete: CloudantCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an index; prints {\"ok\":true}.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an index; prints {\"ok\":true}.",
+            discussion: "Example: cloudant index delete --db demo by-age by-age")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var database: DatabaseOption
         @Option(help: "json or text.") var type = "json"

@@ -8,12 +8,15 @@ struct ReplicateCommand: CloudantCommand {
         commandName: "replicate",
         abstract: "Replicate from SOURCE to TARGET; each is a local store name or a database URL.",
         discussion: """
-            Examples:
-              cloudant replicate phone https://user:pass@account.cloudantnosqldb.appdomain.cloud/patients
-              CLOUDANT_SOURCE_AUTH=admin:secret cloudant replicate http://127.0.0.1:5984/notes notes --continuous
-            Credentials go in the URL or in CLOUDANT_SOURCE_AUTH / CLOUDANT_TARGET_AUTH (user:password).
-            A progress line goes to standard error; the final statistics are JSON on standard output.
+            Credentials go in the URL or in CLOUDANT_SOURCE_AUTH / CLOUDANT_TARGET_AUTH (user:password). \
+            A progress line goes to standard error; the final statistics are JSON on standard output. \
             A replication resumes from its checkpoint when run again.
+
+            Examples:
+              cloudant replicate phone \\
+                https://user:pass@account.cloudantnosqldb.appdomain.cloud/patients
+              CLOUDANT_SOURCE_AUTH=admin:secret cloudant replicate \\
+                http://127.0.0.1:5984/notes notes --continuous
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Where documents come from: a store name or http(s)://host:port/db.") var source: String

@@ -13,6 +13,10 @@ struct ServeCommand: AsyncParsableCommand {
             gracefully on SIGINT or SIGTERM. The admin may also come from the CLOUDANT_ADMIN environment \
             variable (USER:PASSWORD), which keeps the password off the command line. Without an admin the \
             server only binds a loopback address, and every request acts as an admin ("admin party").
+
+            Example:
+              CLOUDANT_ADMIN=admin:secret cloudant --data ./cloudant-data serve \\
+                --bind 0.0.0.0 --port 5984
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -46,7 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
             // CouchDB-shaped like every other CLI error, with the server's own code as the error name.
             let body: JSONValue = ["error": .string(error.code.rawValue), "reason": .string(error.message)]
             FileHandle.standardError.write(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))
-            throw ExitCode.failure
+            throw ErrorCategory(error).exitCode
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Output.printError(error)
+            throw ErrorCategory(error).exitCode
         }
     }
 }

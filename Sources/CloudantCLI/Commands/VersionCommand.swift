@@ -4,7 +4,8 @@ internal import CloudantOnly
 /// `cloudant version`: the package version and the CouchDB API it follows.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "version", abstract: "Print the version of cloudant and the CouchDB API it follows.")
+        commandName: "version", abstract: "Print the version of cloudant and the CouchDB API it follows.",
+        discussion: "Example: cloudant version --json")
 
     @OptionGroup var global: GlobalOptions
 

@@ -8,6 +8,18 @@ struct DatabaseOption: ParsableArguments {
     var db: String
 }
 
+/// The `--db NAME` option of every `care` command: the store `care` unless named.
+struct CareDatabaseOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store holding the care entities.", valueName: "NAME"))
+    var db = "care"
+}
+
+/// The `--db NAME` option of every `health` and `route` command: the store `health` unless named.
+struct HealthDatabaseOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store holding the health samples.", valueName: "NAME"))
+    var db = "health"
+}
+
 extension GlobalOptions {
     /// Opens `name` for reading: a missing store is CouchDB's "Database does not exist.".
     func openExisting(_ name: String) throws -> DocumentStore {
@@ -23,7 +35,8 @@ extension GlobalOptions {
     }
 }
 
-/// A command that prints CouchDB-shaped errors to standard error and exits non-zero.
+/// A command that prints CouchDB-shaped errors to standard error and exits with its error's category's status
+/// (``ErrorCategory``).
 protocol CloudantCommand: AsyncParsableCommand {
     func execute() async throws
 }
@@ -32,12 +45,14 @@ extension CloudantCommand {
     func run() async throws {
         do {
             try await execute()
-        } catch let error as CloudantError {
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let validation as ValidationError {
+            // ArgumentParser prints it with the usage; `Cloudant.main()` gives it the invalid-input status.
+            throw validation
+        } catch {
             Output.printError(error)
-            throw ExitCode(1)
-        } catch let failure as PeerFailure {
-            Output.printError(failure)
-            throw ExitCode(1)
+            throw ErrorCategory(error).exitCode
         }
     }
 }

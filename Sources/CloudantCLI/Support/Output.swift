@@ -10,11 +10,18 @@ enum Output {
         FileHandle.standardOutput.write(Data(bytes))
     }
 
-    /// Prints an error as CouchDB's `{"error","reason"}` to standard error.
+    /// Prints an error as CouchDB's `{"error","reason"}` to standard error, with the store's `code` and what the
+    /// error names (`id`, `db`, `field`, `item`, …).
     static func printError(_ error: any Error) {
         let body: JSONValue
         if let error = error as? CloudantError {
-            var object: JSONObject = ["error": .string(error.couchDB.error), "reason": .string(error.couchDBReason)]
+            // CouchDB's name for the failure; codes CouchDB has no name for get their category's name.
+            let category = ErrorCategory(error)
+            let name =
+                error.couchDB.status == 500 && category != .internal ? category.couchDBError : error.couchDB.error
+            var object: JSONObject = [
+                "error": .string(name), "reason": .string(error.couchDBReason), "code": .string(error.code.rawValue),
+            ]
             // CouchDB's reason, then what to do about it (for a person at a terminal).
             if error.message != error.couchDBReason { object["advice"] = .string(error.message) }
             if let id = error.context.documentID { object["id"] = .string(id) }
@@ -30,7 +37,7 @@ enum Output {
             if let status = failure.status { object["status"] = .number(JSONNumber(status)) }
             body = .object(object)
         } else {
-            body = ["error": "unknown_error", "reason": .string(String(describing: error))]
+            body = ["error": .string(ErrorCategory(error).couchDBError), "reason": .string(String(describing: error))]
         }
         var bytes = body.jsonBytes()
         bytes.append(UInt8(ascii: "\n"))

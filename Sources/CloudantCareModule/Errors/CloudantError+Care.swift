@@ -29,3 +29,14 @@ extension CloudantError.Code {
     /// A version was added whose `uuid` or `id` is already in the history.
     public static let duplicateVersion = Self(rawValue: "duplicateVersion")
 }
+
+extension CloudantError.Code {
+    /// A batch of exact versions (a CareKit history) whose version links do not form a history: a previous
+    /// version that is neither in the batch nor stored for the object, a cycle, or two versions that both
+    /// continue one version. The error's ``CloudantCore/CloudantError/underlying`` is a ``VersionChainError``
+    /// naming the version and the link; nothing of the batch is written.
+    ///
+    /// Export the whole history (every version back to the first, or back to versions already stored), or
+    /// import a merge version that names both branches.
+    public static let brokenVersionChain = Self(rawValue: "brokenVersionChain")
+}

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// The part of a query range in which one task version's events count: from its effective date (or the range
-/// start) until a version with a later effective date takes over (or the range end).
+/// Where one task version computes its events for a query range: from its effective date (or the range start)
+/// until the next version in effective-date order takes over (or the range end). As in CareKit, that takeover
+/// date can lie after the range end when an older version has a later effective date than a newer one.
 public struct TaskVersionWindow<Version: SchedulableTask>: Hashable, Sendable {
     /// The task version.
     public var task: Version

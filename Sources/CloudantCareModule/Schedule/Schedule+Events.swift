@@ -34,10 +34,11 @@ extension Schedule {
         try validate(in: timeZone)
         guard start < end else { return [] }
         var all: [ScheduleEvent] = []
-        for (index, element) in elements.enumerated() {
-            let calendar = element.calendar(in: timeZone)
-            all += try element.events(calendar: calendar, elementIndex: index) { event in
-                element.startsBefore(end, eventStart: event.start, calendar: calendar)
+        // CareKit's OCKSchedule skips elements that start at or after the end (an all-day element from the start
+        // of its day), then computes each element's events up to the end.
+        for zoned in zonedElements(in: timeZone) where zoned.start < end {
+            all += try zoned.element.events(calendar: zoned.calendar, elementIndex: zoned.position) { event in
+                zoned.element.startsBefore(end, eventStart: event.start, calendar: zoned.calendar)
             }
         }
         let before = all.count { $0.end < start }
@@ -49,6 +50,32 @@ extension Schedule {
             result.append(event)
         }
         return result
+    }
+
+    /// When the schedule starts as CareKit computes it in `timeZone` (its `startDate()`): the earliest element
+    /// start, an all-day element starting at the start of its day; `nil` for an empty schedule.
+    public func startDate(in timeZone: TimeZone) -> Date? {
+        zonedElements(in: timeZone).first?.start
+    }
+
+    /// The elements in CareKit's order for `timeZone`: by start, an all-day element from the start of its day
+    /// (CareKit's `OCKScheduleElement` snaps it when it is made), elements that start together in their
+    /// stored order. Only an all-day element written with a time of day can move, ahead of elements that
+    /// start earlier that day.
+    func zonedElements(in timeZone: TimeZone) -> [ZonedElement] {
+        elements.enumerated()
+            .map { index, element in
+                let calendar = element.calendar(in: timeZone)
+                let start = element.duration == .allDay ? calendar.startOfDay(for: element.start) : element.start
+                return ZonedElement(element: element, calendar: calendar, start: start, position: index)
+            }
+            .sorted { ($0.start, $0.position) < ($1.start, $1.position) }
+            .enumerated()
+            .map { position, zoned in
+                var placed = zoned
+                placed.position = position
+                return placed
+            }
     }
 
     /// The event with schedule-wide index `occurrence`, computed in `timeZone`, or `nil` when the schedule ends
@@ -80,8 +107,8 @@ extension Schedule {
         }
         try validate(in: timeZone)
         var all: [ScheduleEvent] = []
-        for (index, element) in elements.enumerated() {
-            all += try element.events(calendar: element.calendar(in: timeZone), elementIndex: index) {
+        for zoned in zonedElements(in: timeZone) {
+            all += try zoned.element.events(calendar: zoned.calendar, elementIndex: zoned.position) {
                 $0.occurrence <= occurrence
             }
         }
@@ -96,4 +123,16 @@ extension Schedule {
             ($0.start, $0.elementIndex, $0.occurrence) < ($1.start, $1.elementIndex, $1.occurrence)
         }
     }
+}
+
+/// One element of a schedule as CareKit computes it in one zone.
+struct ZonedElement {
+    /// The element as stored.
+    var element: ScheduleElement
+    /// Its calendar, computing in the zone.
+    var calendar: Calendar
+    /// Its first event's start: the start of its day for an all-day element.
+    var start: Date
+    /// Its position in CareKit's order of the schedule's elements (the events' `elementIndex`).
+    var position: Int
 }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// When a task's events happen (CareKit's `OCKSchedule`): one or more ``ScheduleElement``s, kept in start order.
+/// When a task's events happen (CareKit's `OCKSchedule`): one or more ``ScheduleElement``s.
 ///
 /// ```swift
 /// let schedule = try Schedule.dailyAtTime(hour: 8, minutes: 0, start: monday, end: nil, text: "Meds",
@@ -10,7 +10,9 @@ public import Foundation
 ///
 /// JSON is CareKit's `{"elements":[…]}`.
 public struct Schedule: Codable, Hashable, Sendable {
-    /// The elements, sorted by start; elements that start together keep the order they were given in.
+    /// The elements: sorted by start when composed, in their written order when decoded (as CareKit's decoder
+    /// keeps them). Events order them as CareKit does, by start with an all-day element from the start of its day
+    /// and ties in this order (see ``ScheduleEvent/elementIndex``).
     public private(set) var elements: [ScheduleElement]
 
     /// Creates a schedule from elements, sorting them by start (stably).
@@ -29,10 +31,12 @@ public struct Schedule: Codable, Hashable, Sendable {
         case elements
     }
 
-    /// Reads `{"elements":[…]}` and sorts the elements by start.
+    /// Reads `{"elements":[…]}`, keeping the elements in the order written. Sorting here by the written start
+    /// would misorder an all-day element written with a time of day: CareKit orders it from the start of its
+    /// day, which depends on the zone events are computed in, so events order the elements then.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(composing: try container.decode([ScheduleElement].self, forKey: .elements))
+        elements = try container.decode([ScheduleElement].self, forKey: .elements)
     }
 
     /// Writes `{"elements":[…]}`.
@@ -41,8 +45,8 @@ public struct Schedule: Codable, Hashable, Sendable {
         try container.encode(elements, forKey: .elements)
     }
 
-    /// When the first element starts; `nil` only for an empty (invalid) schedule.
-    public var startDate: Date? { elements.first?.start }
+    /// When the earliest element starts, as written; `nil` only for an empty (invalid) schedule.
+    public var startDate: Date? { elements.map(\.start).min() }
 
     /// When the last element ends, or `nil` if some element repeats for ever.
     public var endDate: Date? {

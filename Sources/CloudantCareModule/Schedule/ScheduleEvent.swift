@@ -11,7 +11,10 @@ public struct ScheduleEvent: Hashable, Sendable {
     public var end: Date
     /// The event's index across the whole schedule.
     public var occurrence: Int
-    /// The index of the element in ``Schedule/elements`` that produced the event.
+    /// The position of the element that produced the event among the schedule's elements in CareKit's order for
+    /// the zone the event was computed in: by start, an all-day element from the start of its day. That is its
+    /// index in ``Schedule/elements`` unless an all-day element is written with a time of day later than another
+    /// element's start on the same day (CareKit snaps the all-day element to midnight, so it comes first).
     public var elementIndex: Int
     /// The element that produced the event.
     public var element: ScheduleElement

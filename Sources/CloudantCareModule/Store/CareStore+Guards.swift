@@ -100,15 +100,12 @@ extension CareStore {
         return try documents.map { try CareDocument.entity(Outcome.self, from: $0) }
     }
 
-    /// Rejects uuids some stored version (of any kind) already has.
-    func checkUnusedUUIDs(_ uuids: [UUID]) async throws {
-        guard !uuids.isEmpty else { return }
+    /// One of `uuids` that some stored version (of any kind) already has, if any.
+    func storedUUID(among uuids: [UUID]) async throws -> UUID? {
+        guard !uuids.isEmpty else { return nil }
         let selector: JSONObject = ["_id": ["$in": .array(uuids.map { .string(CareDocument.id(for: $0)) })]]
-        if let taken = try await store.find(Self.request(selector)).docs.first {
-            throw CloudantError(
-                .duplicateVersion, "A version with this uuid is already stored; give the new object a fresh uuid.",
-                context: .init(documentID: taken["_id"]?.stringValue, field: "uuid"))
-        }
+        let taken = try await store.find(Self.request(selector)).docs.first
+        return taken?["_id"]?.stringValue.flatMap(UUID.init(uuidString:))
     }
 }
 

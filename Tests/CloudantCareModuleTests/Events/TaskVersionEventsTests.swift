@@ -87,7 +87,8 @@ struct TaskVersionEventsTests {
         try tasks.update(try task(hour: 12, uuid: 0, effective: utc.date(2024, 1, 20)), uuid: testUUID(2), now: Date())
         try tasks.update(try task(hour: 16, uuid: 0, effective: utc.date(2024, 1, 10)), uuid: testUUID(3), now: Date())
 
-        let windows = tasks.eventWindows(forTask: "meds", from: try utc.date(2024, 1, 1), to: try utc.date(2024, 2, 1))
+        let windows = tasks.eventWindows(
+            forTask: "meds", from: try utc.date(2024, 1, 1), to: try utc.date(2024, 2, 1), in: utc.timeZone)
         #expect(windows.map(\.task.uuid) == [testUUID(1), testUUID(3), testUUID(2)])
         #expect(windows.map { utc.wallClock($0.interval.start).day } == [1, 10, 20])
 
@@ -119,7 +120,8 @@ struct TaskVersionEventsTests {
         var tasks = VersionHistory<CareTask>()
         try tasks.add(try task(hour: 8, uuid: 1, effective: utc.date(2024, 1, 1)))
         try tasks.update(try task(hour: 12, uuid: 0, effective: utc.date(2024, 1, 5)), uuid: testUUID(2), now: Date())
-        let windows = tasks.eventWindows(forTask: "meds", from: try utc.date(2024, 1, 6), to: try utc.date(2024, 1, 8))
+        let windows = tasks.eventWindows(
+            forTask: "meds", from: try utc.date(2024, 1, 6), to: try utc.date(2024, 1, 8), in: utc.timeZone)
         #expect(windows.map(\.task.uuid) == [testUUID(2)])
     }
 
