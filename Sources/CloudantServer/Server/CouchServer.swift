@@ -1,6 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 internal import Hummingbird
+internal import HummingbirdCore
 internal import Logging
 internal import NIOCore
 public import ServiceLifecycle
@@ -61,6 +62,10 @@ public final class CouchServer: Service, Sendable {
         logger.logLevel = .error
         let application = Application(
             responder: CouchResponder(endpoint: endpoint),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionGuard()],
+                    idleTimeout: configuration.idleTimeout.map { .seconds(Int64(max(1, $0))) })),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "CouchDB/\(CouchEndpoint.couchDBVersion) (OTFCloudantStore \(CloudantVersion.current))"),
@@ -74,7 +79,12 @@ public final class CouchServer: Service, Sendable {
                 for waiter in waiters { waiter.resume(returning: port) }
             },
             logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        // A graceful shutdown lets requests in progress finish for the grace period (feeds end at once), then
+        // cancels them; cancelled requests stop within a regex progress report or a SQLite step.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(0, configuration.shutdownGracePeriod))
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let stopRequested = binding.withLock { state in
             state.group = group
             return state.stopRequested
@@ -128,11 +138,48 @@ public final class CouchServer: Service, Sendable {
 
 /// Hands every request to the endpoint; all routing is CouchDB's, not Hummingbird's router, because
 /// CouchDB paths carry ids with `/` (`_design/x`, `_local/x`) and percent-encoded database names.
+///
+/// The request runs in its own task, cancelled when its connection closes (the client went away, see
+/// ``ConnectionGuard``) or when the server's task is cancelled, so no request outlives its client.
 struct CouchResponder: HTTPResponder {
     let endpoint: CouchEndpoint
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        await endpoint.respond(to: request)
+    func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
+        let channel = context.channel
+        let connection = ClientConnection(channel: channel)
+        let endpoint = endpoint
+        let work = Task { await endpoint.respond(to: request, connection: connection) }
+        channel.closeFuture.whenComplete { _ in work.cancel() }
+        return await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+    }
+}
+
+/// The request context: Hummingbird's, plus the connection the request came on.
+struct CouchRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The request's connection.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
+    }
+}
+
+/// The connection a request came on, as handlers see it: who the client is and when it goes away.
+struct ClientConnection: Sendable {
+    let channel: any Channel
+
+    /// The client's IP address, when the connection has one.
+    var address: String? { channel.remoteAddress?.ipAddress }
+
+    /// Runs `action` once the connection closes (at once if it already has).
+    func whenClosed(_ action: @escaping @Sendable () -> Void) {
+        channel.closeFuture.whenComplete { _ in action() }
     }
 }
 
