@@ -79,6 +79,9 @@ final class LoginThrottle: Sendable {
         }
     }
 
+    /// How many names and addresses are remembered.
+    var trackedKeys: Int { failures.withLock { $0.count } }
+
     /// Clears `user`'s failures after a successful login.
     func recordSuccess(user: String) {
         _ = failures.withLock { $0.removeValue(forKey: "u:" + user) }

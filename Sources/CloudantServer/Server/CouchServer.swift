@@ -24,7 +24,7 @@ public import ServiceLifecycle
 public final class CouchServer: Service, Sendable {
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
-    private let endpoint: CouchEndpoint
+    let endpoint: CouchEndpoint
     private let binding = Locked<Binding>(Binding())
 
     private struct Binding {

@@ -174,14 +174,12 @@ final class DatabaseRegistry: Sendable {
         } catch {
             return CloudantError(.deleteFailed, "Could not close the database.", context: .init(database: name), underlying: error)
         }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-            do {
-                try FileManager.default.removeItem(atPath: url.path + suffix)
-            } catch {
-                return CloudantError(
-                    .deleteFailed, "Could not delete the database's files; check permissions.",
-                    context: .init(database: name), underlying: error)
-            }
+        do {
+            try StoreDirectory.deleteFiles(of: url, database: name)
+        } catch let error as CloudantError {
+            return error
+        } catch {
+            return CloudantError(.deleteFailed, "Could not delete the database.", context: .init(database: name), underlying: error)
         }
         return nil
     }

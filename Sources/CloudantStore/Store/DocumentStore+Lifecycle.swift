@@ -12,7 +12,7 @@ extension DocumentStore {
     ///
     /// ```swift
     /// try store.close()
-    /// try FileManager.default.removeItem(at: store.fileURL)
+    /// try StoreDirectory.deleteFiles(of: store.fileURL, database: store.name)
     /// ```
     ///
     /// This blocks until the reads in progress end; call it off the cooperative thread pool when a long

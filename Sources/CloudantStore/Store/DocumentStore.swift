@@ -58,6 +58,7 @@ public final class DocumentStore: Sendable {
             if !options.readOnly {
                 try FileManager.default.createDirectory(
                     at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try StoreDirectory.removeStaleCompanions(of: fileURL)
             }
             var configuration = Configuration()
             configuration.readonly = options.readOnly
