@@ -41,9 +41,12 @@ extension CouchEndpoint {
     private func streaming(
         contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
-        Response(
+        let openFeeds = openFeeds
+        return Response(
             status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: []),
             body: ResponseBody { writer in
+                openFeeds.withLock { $0 += 1 }
+                defer { openFeeds.withLock { $0 -= 1 } }
                 try await body(&writer)
                 try await writer.finish(nil)
             })

@@ -14,6 +14,8 @@ final class CouchEndpoint: Sendable {
     let identity: ServerIdentity
     /// Requests whose handler is running (their response not yet produced); tests watch it drop to zero.
     let requestsInProgress = Locked(0)
+    /// Longpoll and continuous `_changes` feeds whose response is still being written.
+    let openFeeds = Locked(0)
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration

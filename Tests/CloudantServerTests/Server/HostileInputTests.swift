@@ -98,7 +98,7 @@ struct HostileInputTests {
             for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n"] {
                 let connection = try RawConnection(port: server.port)
                 connection.send(garbage)
-                let answer = try TestClient.parse(try connection.readToEnd(), isHead: false)
+                let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
                 connection.close()
                 #expect(answer.status == 400)
                 #expect(answer.json["error"] == "bad_request")
