@@ -68,9 +68,9 @@ public struct StoreDirectory: Sendable, Hashable {
 
     /// Deletes a store's SQLite file and its companions so that a crash at any point leaves either the
     /// whole store or no store: the file is first renamed away (one atomic step, after which the store no
-    /// longer exists), then the `-wal` and `-shm` companions and the renamed file are removed. A `-wal`
-    /// left behind by a crash is removed when a store is next opened at that path (it would otherwise be
-    /// replayed into the new, empty file).
+    /// longer exists), then the `-wal` and `-shm` companions and the renamed file are removed. Companions
+    /// left behind by a crash are removed when a store is next opened at that path, before SQLite sees them
+    /// (SQLite also discards a WAL it finds beside an empty database file).
     ///
     /// Close every `DocumentStore` on the file first.
     /// - Throws: ``CloudantError/Code/deleteFailed`` naming `database` when a file cannot be removed.
@@ -93,8 +93,8 @@ public struct StoreDirectory: Sendable, Hashable {
         }
     }
 
-    /// Removes the `-wal` and `-shm` companions of a store file that does not exist (what a crash during
-    /// ``deleteFiles(of:database:)`` can leave), so that SQLite never replays an old WAL into a new file.
+    /// Removes the `-wal`, `-shm` and `.deleting` leftovers of a store file that does not exist (what a
+    /// crash during ``deleteFiles(of:database:)`` can leave), so a new store at that path starts from nothing.
     static func removeStaleCompanions(of url: URL) throws {
         let manager = FileManager.default
         guard !manager.fileExists(atPath: url.path) else { return }
