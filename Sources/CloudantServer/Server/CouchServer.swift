@@ -149,13 +149,62 @@ struct CouchResponder: HTTPResponder {
         let connection = ClientConnection(channel: channel)
         let endpoint = endpoint
         let work = Task { await endpoint.respond(to: request, connection: connection) }
-        channel.closeFuture.whenComplete { _ in work.cancel() }
+        let tasks = endpoint.connectionTasks
+        let token = tasks.track(work, on: channel)
+        defer { tasks.untrack(token, on: channel) }
         return await withTaskCancellationHandler {
             await work.value
         } onCancel: {
             work.cancel()
         }
     }
+}
+
+/// The request tasks running for each open connection, cancelled together when it closes.
+///
+/// One close callback per connection, not per request: a keep-alive connection (a replicator's) may carry
+/// hundreds of thousands of requests, and a callback per request would keep each one's task until the
+/// connection closed.
+final class ConnectionTasks: Sendable {
+    private struct Connection {
+        var tasks: [UInt64: Task<Response, Never>] = [:]
+    }
+
+    private struct State {
+        var connections: [ObjectIdentifier: Connection] = [:]
+        var nextToken: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Registers `task` as running for `channel`; returns the token that ``untrack(_:on:)`` takes.
+    func track(_ task: Task<Response, Never>, on channel: any Channel) -> UInt64 {
+        let key = ObjectIdentifier(channel)
+        let (token, isNew) = state.withLock { state in
+            state.nextToken += 1
+            let isNew = state.connections[key] == nil
+            state.connections[key, default: Connection()].tasks[state.nextToken] = task
+            return (state.nextToken, isNew)
+        }
+        if isNew {
+            channel.closeFuture.whenComplete { [state] _ in
+                let running = state.withLock { $0.connections.removeValue(forKey: key)?.tasks.values.map { $0 } ?? [] }
+                for task in running { task.cancel() }
+            }
+        }
+        return token
+    }
+
+    /// Forgets a finished task.
+    func untrack(_ token: UInt64, on channel: any Channel) {
+        _ = state.withLock { $0.connections[ObjectIdentifier(channel)]?.tasks.removeValue(forKey: token) }
+    }
+
+    /// Connections with a close callback registered (tests check that closed ones are forgotten).
+    var openConnections: Int { state.withLock { $0.connections.count } }
+
+    /// Request tasks registered over all connections.
+    var runningTasks: Int { state.withLock { $0.connections.values.reduce(0) { $0 + $1.tasks.count } } }
 }
 
 /// The request context: Hummingbird's, plus the connection the request came on.

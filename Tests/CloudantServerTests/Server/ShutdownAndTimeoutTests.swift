@@ -74,6 +74,20 @@ struct ShutdownAndTimeoutTests {
         }
     }
 
+    @Test func aKeepAliveConnectionKeepsNothingPerRequest() async throws {
+        try await withLiveServer { server in
+            let connection = try RawConnection(port: server.port)
+            for _ in 0..<50 { connection.send("GET /_up HTTP/1.1\r\nHost: x\r\n\r\n") }
+            connection.send("GET /_up HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let raw = try await connection.readToEndOffPool()
+            connection.close()
+            #expect(String(decoding: raw, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count == 52)
+            let tasks = server.server.endpoint.connectionTasks
+            #expect(await eventually { tasks.openConnections == 0 }, "a closed connection is still remembered")
+            #expect(tasks.runningTasks == 0)
+        }
+    }
+
     @Test func aClientThatHangsUpDuringALongPollIsLetGo() async throws {
         // The feed would wait 60 s; the server must notice the hang-up, end the feed and close its side.
         try await withLiveServer { server in
