@@ -62,7 +62,8 @@ extension CouchEndpoint {
         let clock = ContinuousClock()
         let deadline = clock.now + parameters.timeout
         let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
-        connection?.whenClosed(stop)
+        let watch = connection?.whenClosed(stop)
+        defer { if let watch { connection?.forget(watch) } }
         var changed = false
         // A graceful shutdown ends the wait early: the client gets the (empty) answer now, not at timeout.
         try await withGracefulShutdownHandler {
@@ -99,7 +100,8 @@ extension CouchEndpoint {
         let limit = parameters.options.limit ?? Int.max
         if limit > 0 {
             let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
-            connection?.whenClosed(stop)
+            let watch = connection?.whenClosed(stop)
+            defer { if let watch { connection?.forget(watch) } }
             // A graceful shutdown ends the feed as a timeout would: with its last_seq line.
             try await withGracefulShutdownHandler {
                 feed: for await event in events {

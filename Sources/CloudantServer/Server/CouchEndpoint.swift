@@ -16,8 +16,8 @@ final class CouchEndpoint: Sendable {
     let requestsInProgress = Locked(0)
     /// Longpoll and continuous `_changes` feeds whose response is still being written.
     let openFeeds = Locked(0)
-    /// The request tasks of each open connection, cancelled when it closes.
-    let connectionTasks = ConnectionTasks()
+    /// What to stop when each open connection closes (its running request, its feed).
+    let connectionWatchers = ConnectionWatchers()
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration

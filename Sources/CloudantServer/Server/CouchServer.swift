@@ -145,13 +145,11 @@ struct CouchResponder: HTTPResponder {
     let endpoint: CouchEndpoint
 
     func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
-        let channel = context.channel
-        let connection = ClientConnection(channel: channel)
+        let connection = ClientConnection(channel: context.channel, watchers: endpoint.connectionWatchers)
         let endpoint = endpoint
         let work = Task { await endpoint.respond(to: request, connection: connection) }
-        let tasks = endpoint.connectionTasks
-        let token = tasks.track(work, on: channel)
-        defer { tasks.untrack(token, on: channel) }
+        let token = connection.whenClosed { work.cancel() }
+        defer { connection.forget(token) }
         return await withTaskCancellationHandler {
             await work.value
         } onCancel: {
@@ -160,51 +158,48 @@ struct CouchResponder: HTTPResponder {
     }
 }
 
-/// The request tasks running for each open connection, cancelled together when it closes.
+/// What to do when each open connection closes: cancel its running request, end its feed.
 ///
 /// One close callback per connection, not per request: a keep-alive connection (a replicator's) may carry
 /// hundreds of thousands of requests, and a callback per request would keep each one's task until the
-/// connection closed.
-final class ConnectionTasks: Sendable {
-    private struct Connection {
-        var tasks: [UInt64: Task<Response, Never>] = [:]
-    }
-
+/// connection closed. Actions are forgotten as soon as their request is done.
+final class ConnectionWatchers: Sendable {
     private struct State {
-        var connections: [ObjectIdentifier: Connection] = [:]
+        var connections: [ObjectIdentifier: [UInt64: @Sendable () -> Void]] = [:]
         var nextToken: UInt64 = 0
     }
 
     private let state = Locked(State())
 
-    /// Registers `task` as running for `channel`; returns the token that ``untrack(_:on:)`` takes.
-    func track(_ task: Task<Response, Never>, on channel: any Channel) -> UInt64 {
+    /// Runs `action` when `channel` closes (soon after, if it already has); returns the token that
+    /// ``forget(_:on:)`` takes.
+    func add(_ action: @escaping @Sendable () -> Void, on channel: any Channel) -> UInt64 {
         let key = ObjectIdentifier(channel)
         let (token, isNew) = state.withLock { state in
             state.nextToken += 1
             let isNew = state.connections[key] == nil
-            state.connections[key, default: Connection()].tasks[state.nextToken] = task
+            state.connections[key, default: [:]][state.nextToken] = action
             return (state.nextToken, isNew)
         }
         if isNew {
             channel.closeFuture.whenComplete { [state] _ in
-                let running = state.withLock { $0.connections.removeValue(forKey: key)?.tasks.values.map { $0 } ?? [] }
-                for task in running { task.cancel() }
+                let actions = state.withLock { $0.connections.removeValue(forKey: key).map { Array($0.values) } ?? [] }
+                for action in actions { action() }
             }
         }
         return token
     }
 
-    /// Forgets a finished task.
-    func untrack(_ token: UInt64, on channel: any Channel) {
-        _ = state.withLock { $0.connections[ObjectIdentifier(channel)]?.tasks.removeValue(forKey: token) }
+    /// Forgets an action whose request is done.
+    func forget(_ token: UInt64, on channel: any Channel) {
+        _ = state.withLock { $0.connections[ObjectIdentifier(channel)]?.removeValue(forKey: token) }
     }
 
     /// Connections with a close callback registered (tests check that closed ones are forgotten).
     var openConnections: Int { state.withLock { $0.connections.count } }
 
-    /// Request tasks registered over all connections.
-    var runningTasks: Int { state.withLock { $0.connections.values.reduce(0) { $0 + $1.tasks.count } } }
+    /// Actions registered over all connections.
+    var pendingActions: Int { state.withLock { $0.connections.values.reduce(0) { $0 + $1.count } } }
 }
 
 /// The request context: Hummingbird's, plus the connection the request came on.
@@ -222,13 +217,21 @@ struct CouchRequestContext: RequestContext {
 /// The connection a request came on, as handlers see it: who the client is and when it goes away.
 struct ClientConnection: Sendable {
     let channel: any Channel
+    let watchers: ConnectionWatchers
 
     /// The client's IP address, when the connection has one.
     var address: String? { channel.remoteAddress?.ipAddress }
 
-    /// Runs `action` once the connection closes (at once if it already has).
-    func whenClosed(_ action: @escaping @Sendable () -> Void) {
-        channel.closeFuture.whenComplete { _ in action() }
+    /// Runs `action` once the connection closes (soon after, if it already has); ``forget(_:)`` the token
+    /// when the work it stops is done.
+    @discardableResult
+    func whenClosed(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        watchers.add(action, on: channel)
+    }
+
+    /// Drops an action registered with ``whenClosed(_:)``.
+    func forget(_ token: UInt64) {
+        watchers.forget(token, on: channel)
     }
 }
 

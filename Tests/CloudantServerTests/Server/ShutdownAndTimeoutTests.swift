@@ -82,9 +82,9 @@ struct ShutdownAndTimeoutTests {
             let raw = try await connection.readToEndOffPool()
             connection.close()
             #expect(String(decoding: raw, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count == 52)
-            let tasks = server.server.endpoint.connectionTasks
-            #expect(await eventually { tasks.openConnections == 0 }, "a closed connection is still remembered")
-            #expect(tasks.runningTasks == 0)
+            let watchers = server.server.endpoint.connectionWatchers
+            #expect(await eventually { watchers.openConnections == 0 }, "a closed connection is still remembered")
+            #expect(watchers.pendingActions == 0)
         }
     }
 
