@@ -1,4 +1,5 @@
 internal import CloudantCore
+internal import CloudantStore
 internal import HTTPTypes
 internal import Hummingbird
 
@@ -22,6 +23,9 @@ struct CouchRequest: Sendable {
     /// The connection the request came on (`nil` when the endpoint is called directly).
     var connection: ClientConnection? = nil
 
+    /// The largest body accepted, also once a `Content-Encoding: gzip` JSON body is inflated.
+    var bodyLimit = Int.max
+
     /// The client's IP address, when known (login throttling).
     var clientAddress: String? { connection?.address }
 
@@ -37,13 +41,43 @@ struct CouchRequest: Sendable {
 
     /// The body parsed as JSON.
     /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid UTF-8 JSON", as CouchDB answers malformed bodies.
+    ///
+    /// A `Content-Encoding: gzip` body is inflated first, as CouchDB's `chttpd:json_body/1` does (only JSON
+    /// bodies: an attachment keeps its encoding).
+    /// - Throws: also ``HTTPFailure`` `413`, `400` or `415` from ``decoded(_:encoding:limit:)``.
     func jsonBody() throws -> JSONValue {
+        let bytes = try Self.decoded(body, encoding: header(.contentEncoding), limit: bodyLimit)
         do {
-            return try JSONValue(parsing: body)
+            return try JSONValue(parsing: bytes)
         } catch {
             throw HTTPFailure.badRequest("invalid UTF-8 JSON")
         }
     }
+
+    /// The body with its `Content-Encoding` undone, as CouchDB's `chttpd:maybe_decompress/2`: `gzip` is
+    /// inflated — to at most `limit` bytes, so a small "gzip bomb" meets the same size limit as any body
+    /// and never the memory — and `identity` is kept.
+    /// - Throws: ``HTTPFailure`` `413 too_large` past `limit`, `400 bad_request` for damaged gzip data,
+    ///   `415 bad_content_type` for any other encoding.
+    static func decoded(_ body: [UInt8], encoding: String?, limit: Int) throws -> [UInt8] {
+        let name = encoding?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
+        switch name {
+        case "identity", "":
+            return body
+        case "gzip":
+            do {
+                return try Gzip.decode(body, limit: limit)
+            } catch let failure where failure.isOverLimit {
+                throw HTTPFailure.tooLarge
+            } catch {
+                throw HTTPFailure.badRequest("Request body is not properly gzipped.")
+            }
+        default:
+            throw HTTPFailure(
+                status: 415, error: "bad_content_type", reason: "\(name) is not a supported content encoding.")
+        }
+    }
+
 
     /// The body as a JSON object.
     /// - Throws: ``HTTPFailure`` `400 bad_request` for malformed JSON or a non-object.

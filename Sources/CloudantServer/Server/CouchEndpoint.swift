@@ -68,36 +68,12 @@ final class CouchEndpoint: Sendable {
         if request.method != .get, request.method != .head {
             var mutable = request
             let buffer = try await mutable.collectBody(upTo: limit)
-            body = try Self.decoded(Array(buffer.readableBytesView), encoding: request.headers[.contentEncoding], limit: limit)
+            body = Array(buffer.readableBytesView)
         }
         let user = try await authenticate(request.headers, clientAddress: clientAddress)
         return CouchRequest(
             method: request.method, segments: segments, query: query, headers: request.headers, body: body, user: user,
-            authority: request.head.authority, connection: connection)
-    }
-
-    /// The body with its `Content-Encoding` undone, as CouchDB's `chttpd:maybe_decompress/2`: `gzip` is
-    /// inflated — to at most `limit` bytes, so a small "gzip bomb" meets the same size limit as any body
-    /// and never the memory — and `identity` is kept.
-    /// - Throws: ``HTTPFailure`` `413 too_large` past `limit`, `400 bad_request` for damaged gzip data,
-    ///   `415 bad_content_type` for any other encoding.
-    static func decoded(_ body: [UInt8], encoding: String?, limit: Int) throws -> [UInt8] {
-        let name = encoding?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
-        switch name {
-        case "identity", "":
-            return body
-        case "gzip":
-            do {
-                return try Gzip.decode(body, limit: limit)
-            } catch let failure where failure.isOverLimit {
-                throw HTTPFailure.tooLarge
-            } catch {
-                throw HTTPFailure.badRequest("Request body is not properly gzipped.")
-            }
-        default:
-            throw HTTPFailure(
-                status: 415, error: "bad_content_type", reason: "\(name) is not a supported content encoding.")
-        }
+            authority: request.head.authority, connection: connection, bodyLimit: limit)
     }
 
     /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.
