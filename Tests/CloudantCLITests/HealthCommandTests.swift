@@ -67,6 +67,33 @@ struct HealthCommandTests {
         #expect(second["documentsAlreadyStored"] as? Int == report["documentsWritten"] as? Int)
     }
 
+    /// Issue 16 row 8: an import exited 0 after libxml2 stopped half-way through a damaged export.
+    @Test(arguments: ["cut short", "broken tag"])
+    func aDamagedExportImportsWhatItCanAndExitsNonZero(_ damage: String) throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = try GeneratedHealthExport(in: folder, records: 300, seed: 3)
+        let file = export.exportFolder.appendingPathComponent("export.xml")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        if damage == "cut short" {
+            text = String(text.prefix(text.count / 2))
+        } else {
+            let middle = try #require(text.range(of: "<Record", range: text.index(text.startIndex, offsetBy: text.count / 3)..<text.endIndex))
+            text.insert(contentsOf: "<Record type=\"x\" <<< broken\n", at: middle.lowerBound)
+        }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+
+        let result = try CLIRunner.run(["health", "import", export.exportFolder.path], in: folder)
+        #expect(result.status == 1, "a partial import must not exit 0")
+        let report = try jsonObject(result.stdout)
+        let stop = try #require(report["stoppedEarly"] as? [String: Any])
+        #expect((stop["line"] as? Int ?? 0) > 1)
+        #expect((report["documentsWritten"] as? Int ?? 0) > 0, "what came before the damage is imported")
+        let error = try #require(result.stderr.split(separator: "\n").last.map { try jsonObject(String($0)) })
+        #expect((error["reason"] as? String)?.contains("could not be read past line") == true)
+        #expect(result.stderr.contains("INCOMPLETE"))
+    }
+
     @Test func samplesAreFilteredByTypeAndStartDate() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,6 +5,9 @@ internal import Foundation
 /// `cloudant bulk --db NAME FILE.jsonl`: write a file of documents, one JSON object per line, in batched
 /// transactions. After each batch commits it prints that batch's `_bulk_docs` results as one JSON line,
 /// so a line printed is a batch on disk.
+///
+/// It exits 0 only when every document was written; when any was refused (a conflict, a validation
+/// error) the others are still written, and it ends with a summary on standard error and exit status 1.
 struct BulkCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "bulk",
@@ -27,19 +30,27 @@ struct BulkCommand: CloudantCommand {
         guard batchSize > 0 else {
             throw CloudantError(.invalidValue, "--batch-size must be at least 1.", context: .init(field: "batch-size"))
         }
-        let store = try global.openOrCreate(database.db)
         let handle: FileHandle
         if file == "-" {
             handle = .standardInput
         } else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw CloudantError(
+                    .invalidValue, "\(file) is a folder; give a JSON Lines file, or - for standard input.",
+                    context: .init(field: "file"))
+            }
             guard let opened = FileHandle(forReadingAtPath: file) else {
                 throw CloudantError(.notFound, "Cannot read \(file).", context: .init(field: "file"))
             }
             handle = opened
         }
+        let store = try global.openOrCreate(database.db)
         var batch: [JSONValue] = []
         var lineNumber = 0
-        for line in LineReader(handle) {
+        var reader = LineReader(handle, name: file == "-" ? "standard input" : file)
+        var tally = Tally()
+        while let line = try reader.nextLine() {
             lineNumber += 1
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
                 continue
@@ -50,15 +61,43 @@ struct BulkCommand: CloudantCommand {
                 throw error.adding { $0.itemIndex = lineNumber }
             }
             if batch.count == batchSize {
-                try await write(batch, to: store)
+                try await write(batch, to: store, tally: &tally)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        if !batch.isEmpty { try await write(batch, to: store) }
+        if !batch.isEmpty { try await write(batch, to: store, tally: &tally) }
+        if let refusal = tally.refusal { throw refusal }
     }
 
-    private func write(_ batch: [JSONValue], to store: DocumentStore) async throws {
+    private func write(_ batch: [JSONValue], to store: DocumentStore, tally: inout Tally) async throws {
         let results = try await store.bulkDocs(batch, newEdits: !replicated)
-        Output.print(.array(results.map(\.json)))
+        let printed = results.map(\.json)
+        Output.print(.array(printed))
+        tally.count(printed)
+    }
+
+    /// Written and refused documents, for the exit status.
+    private struct Tally {
+        var documents = 0
+        var refused: [String: Int] = [:]
+
+        mutating func count(_ results: [JSONValue]) {
+            documents += results.count
+            for result in results {
+                if let error = result["error"]?.stringValue { refused[error, default: 0] += 1 }
+            }
+        }
+
+        /// The error that ends the command when some documents were not written.
+        var refusal: CloudantError? {
+            let total = refused.values.reduce(0, +)
+            guard total > 0 else { return nil }
+            let kinds = refused.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let code: CloudantError.Code = refused.keys.allSatisfy { $0 == "conflict" } ? .conflict : .invalidValue
+            return CloudantError(
+                code,
+                "\(total) of \(documents) documents were not written (\(kinds)); the others were. Their results "
+                    + "above name each refused document and why.")
+        }
     }
 }

@@ -28,7 +28,9 @@ struct HealthImportCommand: CloudantCommand {
         abstract: "Import an Apple Health export.zip or its apple_health_export folder.",
         discussion: """
             A progress bar goes to standard error when it is a terminal, then a summary table; the full import \
-            report is JSON on standard output. Importing the same export again writes nothing.
+            report is JSON on standard output. Importing the same export again writes nothing. When export.xml \
+            cannot be read to its end (a damaged or cut-short file), what came before is imported, the report \
+            says where it stopped ("stoppedEarly"), and the exit status is 1.
 
             Example: cloudant --data ./me health import ~/Downloads/export.zip
             """)
@@ -53,6 +55,15 @@ struct HealthImportCommand: CloudantCommand {
         let elapsed = clock.now - started
         FileHandle.standardError.write(Data(HealthImportSummary.table(report, elapsed: elapsed).utf8))
         Output.print(try JSONValue(encoding: report))
+        if let stop = report.stoppedEarly {
+            // What was read is imported (and printed above), but the export was not read to its end.
+            throw CloudantError(
+                .invalidHealthExport,
+                "export.xml could not be read past line \(stop.line.map(String.init) ?? "?") (\(stop.reason)); the "
+                    + "elements before it were imported, none after it. Export again from the Health app and import "
+                    + "that (a re-import writes only what is new).",
+                context: .init(field: "export.xml"))
+        }
     }
 }
 
@@ -293,6 +304,9 @@ enum HealthImportSummary {
         rows.append(("skipped", "\(report.skippedCount)"))
         rows += report.skippedByReason.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
         if report.parserDiagnosticCount > 0 { rows.append(("parser diagnostics", "\(report.parserDiagnosticCount)")) }
+        if let stop = report.stoppedEarly {
+            rows.append(("INCOMPLETE: stopped at line", "\(stop.line.map(String.init) ?? "?"): \(stop.reason)"))
+        }
         let rate = seconds > 0 ? Int(Double(report.recordsRead) / seconds) : 0
         rows.append(("time", String(format: "%.2f s (%ld records/s)", seconds, rate)))
         let keyWidth = rows.map(\.0.count).max() ?? 0

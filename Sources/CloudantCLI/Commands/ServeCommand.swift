@@ -30,15 +30,41 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The server admin (or set CLOUDANT_ADMIN).", valueName: "USER:PASSWORD"))
     var admin: String?
 
-    @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "BYTES"))
+    @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (also once gzip is inflated).", valueName: "BYTES"))
     var maxBodySize = 64 * 1024 * 1024
+
+    @Option(name: .long, help: ArgumentHelp("Steps one $regex evaluation may take before the request is refused (400 bad_arg).", valueName: "STEPS"))
+    var regexStepLimit = MatchLimits.defaultRegexStepLimit
+
+    @Option(name: .long, help: ArgumentHelp("The longest a longpoll or continuous _changes feed waits, in ms (CouchDB's changes_timeout).", valueName: "MS"))
+    var changesTimeout = 60_000
+
+    @Option(name: .long, help: ArgumentHelp("Seconds before an idle keep-alive connection is closed (0: never).", valueName: "SECONDS"))
+    var idleTimeout = 300
+
+    @Option(name: .long, help: ArgumentHelp("Seconds SIGTERM lets requests in progress finish before cancelling them.", valueName: "SECONDS"))
+    var shutdownGracePeriod = 10
+
+    @Option(name: .long, help: ArgumentHelp("Failed logins per user name per window before logins for it are refused (429).", valueName: "COUNT"))
+    var loginFailuresPerUser = 5
+
+    @Option(name: .long, help: ArgumentHelp("Failed logins per client address per window before its logins are refused (429).", valueName: "COUNT"))
+    var loginFailuresPerAddress = 20
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a failed login counts against its user name and address.", valueName: "SECONDS"))
+    var loginWindow = 60
 
     func run() async throws {
         do {
             let adminText = admin ?? ProcessInfo.processInfo.environment["CLOUDANT_ADMIN"]
             let configuration = ServerConfiguration(
                 host: bind, port: port, directory: global.stores,
-                admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize)
+                admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize,
+                regexStepLimit: max(1, regexStepLimit), changesTimeout: max(1, changesTimeout),
+                idleTimeout: idleTimeout > 0 ? idleTimeout : nil, shutdownGracePeriod: max(0, shutdownGracePeriod),
+                loginThrottle: LoginThrottlePolicy(
+                    maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
+                    window: loginWindow))
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
                 Output.print([

@@ -106,6 +106,13 @@ public struct IncomingDocument: Sendable, Hashable {
                 .invalidValue, "_revisions must be {\"start\": N, \"ids\": [newest … oldest]} with N ≥ the number of ids.",
                 context: .init(documentID: documentID, field: "_revisions"))
         }
+        guard start <= RevisionID.maximumGeneration else {
+            throw CloudantError(
+                .invalidValue,
+                "_revisions.start \(start) is above the largest revision generation allowed, \(RevisionID.maximumGeneration). "
+                    + "Replicate this document from a source whose revisions stay within that bound.",
+                context: .init(documentID: documentID, field: "_revisions"))
+        }
         return try ids.enumerated().map { offset, id in
             guard case .string(let hash) = id else {
                 throw CloudantError(

@@ -11,8 +11,25 @@ extension MangoSelector {
     /// adults.matches(["age": 30])   // true
     /// adults.matches(["name": "x"]) // false: age is missing
     /// ```
+    ///
+    /// A `$regex` that needs more than ``MatchLimits/default`` counts as not matching here; use
+    /// ``matches(_:limits:)`` wherever the selector comes from outside, to answer an error instead.
     public func matches(_ document: JSONObject) -> Bool {
-        root.matches(.object(document), rawOrder: false)
+        (try? matches(document, limits: .default)) ?? false
+    }
+
+    /// Whether the document satisfies the selector, with every `$regex` evaluation bounded by `limits`.
+    ///
+    /// ```swift
+    /// let selector = try MangoSelector(["name": ["$regex": "(a+)+$"]])
+    /// try selector.matches(["name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"], limits: .default)   // throws
+    /// ```
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` with ``QueryErrorKind/badArg`` (field `$regex`) when a
+    ///   `$regex` evaluation goes over ``MatchLimits/regexStepLimit``; `CancellationError` once
+    ///   ``MatchLimits/cancellation`` is cancelled.
+    public func matches(_ document: JSONObject, limits: MatchLimits) throws -> Bool {
+        try root.matches(.object(document), rawOrder: false, limits: limits)
     }
 }
 
@@ -20,19 +37,19 @@ extension MangoSelector.Node {
     /// Whether `value` (a document, or an element under `$elemMatch`) satisfies this node.
     ///
     /// - Parameter rawOrder: Compare by raw bytes, as CouchDB does below an `_id` field.
-    func matches(_ value: JSONValue, rawOrder: Bool) -> Bool {
+    func matches(_ value: JSONValue, rawOrder: Bool, limits: MatchLimits) throws -> Bool {
         switch self {
         case .empty, .text:
             return true
         case .and(let children):
-            return children.allSatisfy { $0.matches(value, rawOrder: rawOrder) }
+            return try children.allSatisfy { try $0.matches(value, rawOrder: rawOrder, limits: limits) }
         case .or(let children):
             // CouchDB: `$or: []` matches (it only returns nothing as a whole selector, M-8).
-            return children.isEmpty || children.contains { $0.matches(value, rawOrder: rawOrder) }
+            return try children.isEmpty || children.contains { try $0.matches(value, rawOrder: rawOrder, limits: limits) }
         case .field(let path, let condition):
             switch path.lookup(in: value) {
             case .found(let found):
-                return condition.matches(found, rawOrder: rawOrder || path.segments == ["_id"])
+                return try condition.matches(found, rawOrder: rawOrder || path.segments == ["_id"], limits: limits)
             case .missing:
                 return condition == .exists(false)
             case .badPath:
@@ -44,7 +61,7 @@ extension MangoSelector.Node {
 
 extension MangoSelector.Condition {
     /// Whether a present value satisfies this condition.
-    func matches(_ value: JSONValue, rawOrder: Bool) -> Bool {
+    func matches(_ value: JSONValue, rawOrder: Bool, limits: MatchLimits) throws -> Bool {
         let compare: (JSONValue, JSONValue) -> Int = { left, right in
             rawOrder ? Collation.rawCompare(left, right) : Collation.compare(left, right)
         }
@@ -66,7 +83,7 @@ extension MangoSelector.Condition {
             }
             return arguments.contains { equal(value, $0) }
         case .nin(let arguments):
-            return !MangoSelector.Condition.in(arguments).matches(value, rawOrder: rawOrder)
+            return try !MangoSelector.Condition.in(arguments).matches(value, rawOrder: rawOrder, limits: limits)
         case .size(let size):
             guard case .array(let elements) = value else { return false }
             return elements.count == size
@@ -78,7 +95,7 @@ extension MangoSelector.Condition {
             return (result.overflow ? 0 : result.partialValue) == remainder
         case .regex(let pattern):
             guard case .string(let string) = value else { return false }
-            return pattern.matches(string)
+            return try pattern.matches(string, limits: limits)
         case .beginsWith(let prefix):
             guard case .string(let string) = value else { return false }
             return string.utf8.starts(with: prefix.utf8)
@@ -92,15 +109,15 @@ extension MangoSelector.Condition {
             return false
         case .elemMatch(let node):
             guard case .array(let elements) = value else { return false }
-            return elements.contains { node.matches($0, rawOrder: rawOrder) }
+            return try elements.contains { try node.matches($0, rawOrder: rawOrder, limits: limits) }
         case .allMatch(let node):
             guard case .array(let elements) = value, !elements.isEmpty else { return false }
-            return elements.allSatisfy { node.matches($0, rawOrder: rawOrder) }
+            return try elements.allSatisfy { try node.matches($0, rawOrder: rawOrder, limits: limits) }
         case .keyMapMatch(let node):
             guard case .object(let object) = value else { return false }
-            return object.keys.contains { node.matches(.string($0), rawOrder: rawOrder) }
+            return try object.keys.contains { try node.matches(.string($0), rawOrder: rawOrder, limits: limits) }
         case .not(let inner):
-            return !inner.matches(value, rawOrder: rawOrder)
+            return try !inner.matches(value, rawOrder: rawOrder, limits: limits)
         }
     }
 

@@ -30,9 +30,58 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         self.source = source
     }
 
-    /// Whether the pattern matches somewhere in `string`.
+    /// Whether the pattern matches somewhere in `string`, within ``MatchLimits/default``; a string that
+    /// would take longer than that counts as not matching. Use ``matches(_:limits:)`` to learn that it did.
     public func matches(_ string: String) -> Bool {
-        compiled.firstMatch(in: string, range: NSRange(string.startIndex..., in: string)) != nil
+        (try? matches(string, limits: .default)) ?? false
+    }
+
+    /// How many engine steps lie between two of ICU's progress reports (its `TIMER_INITIAL_VALUE`).
+    static let stepsPerProgressReport = 10_000
+
+    /// Whether the pattern matches somewhere in `string`, giving up past `limits.regexStepLimit` engine
+    /// steps or once `limits.cancellation` is cancelled.
+    ///
+    /// ```swift
+    /// let pattern = try RegexPattern("(a+)+$")
+    /// try pattern.matches(String(repeating: "a", count: 40) + "!", limits: .default)   // throws: over the limit
+    /// ```
+    ///
+    /// - Throws: ``CloudantError/Code/invalidValue`` with ``QueryErrorKind/badArg`` and field `$regex` when
+    ///   the evaluation needs more steps than the limit; `CancellationError` when cancelled.
+    public func matches(_ string: String, limits: MatchLimits) throws -> Bool {
+        try limits.cancellation?.check()
+        let allowed = limits.regexProgressReports
+        var reports = 0
+        var cancelled = false
+        var matched = false
+        // ICU calls back every 10 000 steps while it matches (`.reportProgress`); stopping there is the
+        // only way to end a runaway match from outside it.
+        compiled.enumerateMatches(in: string, options: [.reportProgress], range: NSRange(string.startIndex..., in: string)) {
+            result, _, stop in
+            if result != nil {
+                matched = true
+                stop.pointee = true
+                return
+            }
+            reports += 1
+            if limits.cancellation?.isCancelled == true {
+                cancelled = true
+                stop.pointee = true
+            } else if reports > allowed {
+                stop.pointee = true
+            }
+        }
+        if matched { return true }
+        if cancelled { throw CancellationError() }
+        if reports > allowed {
+            throw QueryErrorKind.badArg.error(
+                "Bad argument for operator $regex: matching the pattern took more than \(limits.regexStepLimit) steps "
+                    + "on one value, the regex step limit. Simplify the pattern (nested quantifiers such as (a+)+ "
+                    + "backtrack exponentially), anchor it, or raise the limit (cloudant serve --regex-step-limit).",
+                field: "$regex")
+        }
+        return false
     }
 
     public var description: String { source }

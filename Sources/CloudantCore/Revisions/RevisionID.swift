@@ -16,6 +16,14 @@ public struct RevisionID: Sendable {
     /// The opaque hash part: 32 lowercase hex characters when we minted it, verbatim otherwise (D-7).
     public let hash: String
 
+    /// The largest generation a revision may have: 2^53 − 1, the largest integer a JSON number keeps
+    /// exactly in every client (JavaScript's `Number.MAX_SAFE_INTEGER`, so PouchDB reads it back intact).
+    ///
+    /// CouchDB's generations are unbounded Erlang integers; here a larger one is refused when it is parsed
+    /// (``init(parsing:)``, `_revisions.start`) and a document at this generation cannot be edited again,
+    /// so minting the next generation can never overflow.
+    public static let maximumGeneration = 9_007_199_254_740_991
+
     /// Creates a revision from its parts, taking `hash` verbatim.
     ///
     /// Use it for revisions you mint (always 32 lowercase hex characters, spec D-7); use
@@ -37,8 +45,8 @@ public struct RevisionID: Sendable {
     /// a hash of any other non-zero length is kept verbatim.
     ///
     /// - Throws: ``CloudantError/Code/invalidValue`` ("Invalid rev format") with field `_rev` and the text
-    ///   in `revision`, when there is no `-`, the generation is not a non-negative integer, the hash is
-    ///   empty, or a 32-character hash is not hexadecimal.
+    ///   in `revision`, when there is no `-`, the generation is not a non-negative integer or is above
+    ///   ``maximumGeneration``, the hash is empty, or a 32-character hash is not hexadecimal.
     public init(parsing text: String) throws {
         // Replication parses a revision for every row it touches, so this works on the contiguous UTF-8
         // buffer and allocates only the hash string.
@@ -70,6 +78,9 @@ public struct RevisionID: Sendable {
         }
         if overflow {
             return .failure("the generation before the first \"-\" must be a non-negative integer.")
+        }
+        if generation > maximumGeneration {
+            return .failure("the generation is above the largest one allowed, \(maximumGeneration).")
         }
         let hashBytes = UnsafeBufferPointer(rebasing: bytes[(dash + 1)...])
         guard !hashBytes.isEmpty else { return .failure("the hash after the \"-\" is empty.") }

@@ -23,6 +23,8 @@ extension RevisionTree {
     ///
     /// - Throws: ``CloudantError/Code/conflict`` in the cases above, with `documentID` and the named
     ///   revision in its context. The message starts with CouchDB's reason, "Document update conflict."
+    ///   ``CloudantError/Code/invalidValue`` (field `_rev`) when the parent's generation is already
+    ///   ``RevisionID/maximumGeneration``, so the child's could not be represented.
     public func parentForInteractiveWrite(
         named revision: RevisionID?, deleting: Bool, documentID: String
     ) throws -> RevisionID? {
@@ -44,6 +46,7 @@ extension RevisionTree {
             guard !deleting else {
                 throw conflict("The document is already deleted.")
             }
+            try Self.requireRoomForChild(of: winner.revision, documentID: documentID)
             return winner.revision
         }
         guard let revision else {
@@ -52,7 +55,19 @@ extension RevisionTree {
         guard isLeaf(revision) else {
             throw conflict("The _rev sent is not a current revision; read the document again, reapply the change and retry.")
         }
+        try Self.requireRoomForChild(of: revision, documentID: documentID)
         return revision
+    }
+
+    /// Refuses to extend a revision whose generation is already ``RevisionID/maximumGeneration`` (or above,
+    /// in a file written before the bound existed): its child's generation would not be representable.
+    static func requireRoomForChild(of parent: RevisionID, documentID: String?) throws {
+        guard parent.generation >= RevisionID.maximumGeneration else { return }
+        throw CloudantError(
+            .invalidValue,
+            "The document's revision generation \(parent.generation) is at the largest one allowed "
+                + "(\(RevisionID.maximumGeneration)); it cannot be edited further. Copy its body to a new document id.",
+            context: .init(documentID: documentID, revision: parent.description, field: "_rev"))
     }
 
     /// Adds `revision` as a child of `parent` (a current leaf, or `nil` to start an empty tree), marks its
@@ -68,7 +83,8 @@ extension RevisionTree {
     ///   - revsLimit: How many revisions each branch keeps; values below 1 are treated as 1.
     ///   - documentID: The document, named in errors.
     /// - Returns: The revisions stemmed away: delete whatever is stored for them.
-    /// - Throws: ``CloudantError/Code/invalidValue`` when the generation does not follow the parent's;
+    /// - Throws: ``CloudantError/Code/invalidValue`` when the generation does not follow the parent's or the
+    ///   parent is at ``RevisionID/maximumGeneration``;
     ///   ``CloudantError/Code/conflict`` when `parent` is not a current leaf, `parent` is `nil` but the tree
     ///   is not empty, or `revision` is already in the tree.
     @discardableResult
@@ -81,6 +97,7 @@ extension RevisionTree {
                 .conflict, "Document update conflict. \(advice)",
                 context: .init(documentID: documentID, revision: revision.description))
         }
+        if let parent { try Self.requireRoomForChild(of: parent, documentID: documentID) }
         let expected = (parent?.generation ?? 0) + 1
         guard revision.generation == expected else {
             throw CloudantError(

@@ -48,7 +48,8 @@ extension RevisionTree {
     ///   - revsLimit: How many revisions each branch keeps; values below 1 are treated as 1.
     ///   - documentID: The document, named in errors.
     /// - Throws: ``CloudantError/Code/invalidValue`` with field `_revisions` when the path is empty, its
-    ///   generations are not consecutive, or it reaches generation 0 or below.
+    ///   generations are not consecutive, it reaches generation 0 or below, or its newest generation is
+    ///   above ``RevisionID/maximumGeneration``.
     @discardableResult
     public mutating func merge(
         path: [RevisionID], deleted: Bool, revsLimit: Int = RevisionTree.defaultRevsLimit, documentID: String? = nil
@@ -115,6 +116,10 @@ extension RevisionTree {
         }
         guard let head = path.first else {
             throw invalid("A revision path needs at least one revision. Send the document's _rev or _revisions.", nil)
+        }
+        guard head.generation <= RevisionID.maximumGeneration else {
+            throw invalid(
+                "A revision path's generation must be at most \(RevisionID.maximumGeneration), the largest one allowed.", head)
         }
         guard head.generation - (path.count - 1) >= 1 else {
             throw invalid(

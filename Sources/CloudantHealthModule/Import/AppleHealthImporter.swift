@@ -117,6 +117,7 @@ public struct AppleHealthImporter: Sendable {
         report.parserDiagnostics = stream.diagnostics + report.parserDiagnostics
         report.parserDiagnosticCount += stream.diagnosticCount
         report.bytesRead = stream.bytesRead
+        report.stoppedEarly = stream.stoppedEarly
         progress?(HealthImportProgress(bytesRead: stream.bytesRead, totalBytes: totalBytes, documentsProcessed: writer.processed))
         return report
     }

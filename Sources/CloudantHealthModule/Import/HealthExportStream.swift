@@ -66,6 +66,13 @@ final class HealthExportStream {
 
     /// The root element's name once the stream has started (`HealthData`).
     private(set) var rootName: String?
+    /// Whether the root element's end was reached: a stream that ends without it was cut short.
+    private var rootClosed = false
+    /// ``diagnosticCount`` when the last element was handed out.
+    private var diagnosticsAtLastElement = 0
+    /// Where and why libxml2 stopped before the end of the document, if it did: the elements after that
+    /// point were never read.
+    private(set) var stoppedEarly: HealthImportReport.ParseStop?
 
     /// Advances to the next child element of the root and returns it expanded with its line, or `nil` at
     /// the end. The view is valid until the next call.
@@ -76,24 +83,40 @@ final class HealthExportStream {
             // After handing out an expanded element, hop to its next sibling instead of walking its subtree.
             let status = pendingSkip ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
             pendingSkip = false
-            if status == 0 { return nil }
+            if status == 0 {
+                if rootName != nil, !rootClosed, stoppedEarly == nil {
+                    stoppedEarly = HealthImportReport.ParseStop(
+                        line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                        reason: "the file ends before </\(rootName ?? "HealthData")>: it was cut short")
+                }
+                return nil
+            }
             guard status == 1 else {
                 if let error = input.readError {
                     throw CloudantError(.invalidHealthExport, "Reading the export failed.", underlying: error)
                 }
-                // A fatal error mid-stream (truncated file): what was read stays imported and is reported.
-                record("stopped: \(diagnostics.last ?? "libxml2 could not continue")")
+                // A fatal error mid-stream (a damaged or truncated file): what was read stays imported, and
+                // the report says the import is incomplete.
+                // libxml2's own message, when it gave one for this stop (not an earlier, recovered one).
+                let fresh = diagnosticCount > diagnosticsAtLastElement && diagnosticCount <= Self.diagnosticLimit
+                let reason = fresh ? diagnostics.last ?? "" : "libxml2 could not continue: the file is damaged"
+                record("stopped: \(reason)")
+                stoppedEarly = HealthImportReport.ParseStop(line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: reason)
                 return nil
             }
-            guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
+            let nodeType = xmlTextReaderNodeType(reader)
             let depth = xmlTextReaderDepth(reader)
+            if depth == 0, nodeType == Int32(XML_READER_TYPE_END_ELEMENT.rawValue) { rootClosed = true }
+            guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
             if depth == 0 {
                 rootName = xmlTextReaderConstLocalName(reader).map { String(cString: $0) }
+                if xmlTextReaderIsEmptyElement(reader) == 1 { rootClosed = true }
                 continue
             }
             guard depth == 1 else { continue }
             let line = Int(xmlTextReaderGetParserLineNumber(reader))
             guard let node = xmlTextReaderExpand(reader) else { continue }
+            diagnosticsAtLastElement = diagnosticCount
             pendingSkip = true
             return (XMLElementView(node: node), line)
         }

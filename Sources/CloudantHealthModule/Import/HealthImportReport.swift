@@ -18,6 +18,27 @@ public struct HealthImportReport: Codable, Hashable, Sendable {
         public var reason: String
     }
 
+    /// Where the XML parser stopped before the end of a document, and why.
+    public struct ParseStop: Codable, Hashable, Sendable {
+        /// The line of `export.xml` where parsing stopped.
+        public var line: Int?
+        /// libxml2's message, or what was missing.
+        public var reason: String
+
+        /// Creates a stop.
+        public init(line: Int?, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
+    /// Set when `export.xml` could not be read to its end (a damaged or cut-short file): everything before
+    /// ``ParseStop/line`` was imported, nothing after it was read. `nil` for a complete import.
+    public var stoppedEarly: ParseStop?
+
+    /// Whether the whole of `export.xml` was read.
+    public var isComplete: Bool { stoppedEarly == nil }
+
     /// The export's `<ExportDate>`, when present.
     public var exportDate: Date?
     /// Records starting after ``exportDate``: imported as written, counted because they are suspicious.

@@ -10,9 +10,10 @@ enum ChangeEvent: Sendable {
 
 /// Merges a store's live changes with a ticker into one stream; ending the stream's consumer cancels both.
 enum ChangeEvents {
+    /// The merged stream, and `stop`, which ends it early (the server is shutting down).
     static func stream(
         _ store: DocumentStore, options: ChangesOptions, tick: Duration
-    ) -> AsyncStream<ChangeEvent> {
+    ) -> (events: AsyncStream<ChangeEvent>, stop: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<ChangeEvent>.makeStream()
         let changes = Task {
             do {
@@ -31,6 +32,6 @@ enum ChangeEvents {
             changes.cancel()
             ticker.cancel()
         }
-        return stream
+        return (stream, { continuation.finish() })
     }
 }

@@ -15,12 +15,21 @@ struct ChangesParameters: Sendable {
     var sinceNow: Bool
     /// Newline heartbeats while idle (`heartbeat`, ms; `true` is 60 s).
     var heartbeat: Duration?
-    /// How long a longpoll or continuous feed waits with nothing to send (`timeout`, default 60 s).
+    /// How long a longpoll or continuous feed waits with nothing to send (`timeout`, default and at most
+    /// the server's `changesTimeout`, 60 s).
     var timeout: Duration
 
     /// Parses the query string and, for `POST`, the body's `doc_ids` or `selector`.
+    ///
+    /// - Parameters:
+    ///   - maximumWait: CouchDB's `changes_timeout`: `timeout` and `heartbeat` are cut to it, and it is the
+    ///     default `timeout` (`couch_changes:get_changes_timeout/2`).
+    ///   - limits: Bounds each `$regex` of a `_selector` filter.
     /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500, spec O-13).
-    init(_ query: QueryParameters, body: JSONObject?) throws {
+    init(
+        _ query: QueryParameters, body: JSONObject?, maximumWait: Duration = .milliseconds(60_000),
+        limits: MatchLimits = .default
+    ) throws {
         // `live` is CouchDB's alias of `continuous`.
         let feedName = query["feed"] == "live" ? "continuous" : query["feed"] ?? "normal"
         guard let feed = Feed(rawValue: feedName) else {
@@ -53,7 +62,7 @@ struct ChangesParameters: Sendable {
                 throw HTTPFailure.badRequest("Selector must be specified in POST payload")
             }
             let selector = try MangoSelector(selectorJSON)
-            options.filter = { selector.matches($0) }
+            options.filter = { try selector.matches($0, limits: limits) }
         case "_design":
             options.filter = { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         case let other?:
@@ -63,14 +72,16 @@ struct ChangesParameters: Sendable {
         self.options = options
         if let heartbeat = query["heartbeat"] {
             if heartbeat == "true" {
-                self.heartbeat = .milliseconds(60_000)
+                self.heartbeat = maximumWait
             } else if let milliseconds = Int(heartbeat), milliseconds > 0 {
-                self.heartbeat = .milliseconds(milliseconds)
+                self.heartbeat = min(.milliseconds(milliseconds), maximumWait)
             } else if heartbeat != "false" {
                 throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value.")
             }
         }
-        timeout = .milliseconds(max(0, try query.int("timeout") ?? 60_000))
+        // CouchDB: timeout = min(changes_timeout, timeout), so no client can hold a feed open longer.
+        let requested = try query.int("timeout").map { Duration.milliseconds(max(0, $0)) } ?? maximumWait
+        timeout = min(requested, maximumWait)
     }
 
     /// A `since` value: an integer, or a string starting with one (`"12"`, `"12-g1AAAA"`).

@@ -1,6 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 internal import Hummingbird
+internal import ServiceLifecycle
 
 extension CouchEndpoint {
     /// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds (spec D-57 … D-62).
@@ -11,7 +12,9 @@ extension CouchEndpoint {
             try request.requireJSONContentType()
             body = try request.jsonObjectBody()
         }
-        var parameters = try ChangesParameters(request.query, body: body)
+        var parameters = try ChangesParameters(
+            request.query, body: body, maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
+            limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let store = try await authorizedStore(database, for: request.user, access: .member)
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
         let feed = parameters
@@ -21,13 +24,16 @@ extension CouchEndpoint {
         case .longpoll:
             let first = try await store.changes(parameters.options)
             if !first.results.isEmpty || parameters.options.descending { return CouchResponse.json(first.json) }
+            let connection = request.connection
             return streaming(contentType: "application/json") { writer in
-                try await Self.longpoll(store: store, parameters: feed, writer: &writer)
+                try await Self.longpoll(store: store, parameters: feed, connection: connection, writer: &writer)
             }
         case .continuous, .eventsource:
             let eventSource = parameters.feed == .eventsource
+            let connection = request.connection
             return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
-                try await Self.continuous(store: store, parameters: feed, eventSource: eventSource, writer: &writer)
+                try await Self.continuous(
+                    store: store, parameters: feed, eventSource: eventSource, connection: connection, writer: &writer)
             }
         }
     }
@@ -35,32 +41,45 @@ extension CouchEndpoint {
     private func streaming(
         contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
-        Response(
+        let openFeeds = openFeeds
+        return Response(
             status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: []),
             body: ResponseBody { writer in
+                openFeeds.withLock { $0 += 1 }
+                defer { openFeeds.withLock { $0 -= 1 } }
                 try await body(&writer)
                 try await writer.finish(nil)
             })
     }
 
     /// Waits for the first change (sending heartbeats), then answers every change since `since` at once.
+    ///
+    /// The wait ends early when the client goes away or the server shuts down.
     private static func longpoll(
-        store: DocumentStore, parameters: ChangesParameters, writer: inout any ResponseBodyWriter
+        store: DocumentStore, parameters: ChangesParameters, connection: ClientConnection?,
+        writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + parameters.timeout
-        let events = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+        let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+        let watch = connection?.whenClosed(stop)
+        defer { if let watch { connection?.forget(watch) } }
         var changed = false
-        for await event in events {
-            switch event {
-            case .change: changed = true
-            case .failed(let error): throw error
-            case .tick:
-                if clock.now >= deadline { break }
-                if parameters.heartbeat != nil { try await writer.write(ByteBuffer(bytes: [UInt8(ascii: "\n")])) }
-                continue
+        // A graceful shutdown ends the wait early: the client gets the (empty) answer now, not at timeout.
+        try await withGracefulShutdownHandler {
+            for await event in events {
+                switch event {
+                case .change: changed = true
+                case .failed(let error): throw error
+                case .tick:
+                    if clock.now >= deadline { break }
+                    if parameters.heartbeat != nil { try await writer.write(ByteBuffer(bytes: [UInt8(ascii: "\n")])) }
+                    continue
+                }
+                break
             }
-            break
+        } onGracefulShutdown: {
+            stop()
         }
         var result: JSONValue = ["results": [], "last_seq": .number(JSONNumber(parameters.options.since)), "pending": 0]
         if changed { result = try await store.changes(parameters.options).json }
@@ -68,9 +87,11 @@ extension CouchEndpoint {
     }
 
     /// One line per change (or one server-sent event), heartbeats while idle, and a final
-    /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed.
+    /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed, or the server shuts down. The
+    /// feed stops when the client goes away.
     private static func continuous(
-        store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, writer: inout any ResponseBodyWriter
+        store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
+        writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
@@ -78,26 +99,33 @@ extension CouchEndpoint {
         var sent = 0
         let limit = parameters.options.limit ?? Int.max
         if limit > 0 {
-            let events = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
-            feed: for await event in events {
-                switch event {
-                case .change(let change):
-                    let json = change.json.jsonBytes()
-                    let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
-                    try await writer.write(ByteBuffer(bytes: line))
-                    lastSeq = change.seq
-                    lastActivity = clock.now
-                    sent += 1
-                    if sent >= limit { break feed }
-                case .tick:
-                    if parameters.heartbeat != nil {
-                        try await writer.write(ByteBuffer(bytes: eventSource ? Array("event: heartbeat\ndata: \n\n".utf8) : [10]))
-                    } else if clock.now - lastActivity >= parameters.timeout {
-                        break feed
+            let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+            let watch = connection?.whenClosed(stop)
+            defer { if let watch { connection?.forget(watch) } }
+            // A graceful shutdown ends the feed as a timeout would: with its last_seq line.
+            try await withGracefulShutdownHandler {
+                feed: for await event in events {
+                    switch event {
+                    case .change(let change):
+                        let json = change.json.jsonBytes()
+                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
+                        try await writer.write(ByteBuffer(bytes: line))
+                        lastSeq = change.seq
+                        lastActivity = clock.now
+                        sent += 1
+                        if sent >= limit { break feed }
+                    case .tick:
+                        if parameters.heartbeat != nil {
+                            try await writer.write(ByteBuffer(bytes: eventSource ? Array("event: heartbeat\ndata: \n\n".utf8) : [10]))
+                        } else if clock.now - lastActivity >= parameters.timeout {
+                            break feed
+                        }
+                    case .failed(let error):
+                        throw error
                     }
-                case .failed(let error):
-                    throw error
                 }
+            } onGracefulShutdown: {
+                stop()
             }
         }
         if !eventSource {

@@ -1,4 +1,5 @@
 internal import CloudantCore
+internal import CloudantStore
 internal import HTTPTypes
 internal import Hummingbird
 
@@ -19,6 +20,14 @@ struct CouchRequest: Sendable {
     var user: UserContext
     /// The host (and port) the client addressed: HTTP/1.1's `Host`.
     var authority: String?
+    /// The connection the request came on (`nil` when the endpoint is called directly).
+    var connection: ClientConnection? = nil
+
+    /// The largest body accepted, also once a `Content-Encoding: gzip` JSON body is inflated.
+    var bodyLimit = Int.max
+
+    /// The client's IP address, when known (login throttling).
+    var clientAddress: String? { connection?.address }
 
     /// The header's value, if present.
     func header(_ name: HTTPField.Name) -> String? { headers[name] }
@@ -32,13 +41,43 @@ struct CouchRequest: Sendable {
 
     /// The body parsed as JSON.
     /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid UTF-8 JSON", as CouchDB answers malformed bodies.
+    ///
+    /// A `Content-Encoding: gzip` body is inflated first, as CouchDB's `chttpd:json_body/1` does (only JSON
+    /// bodies: an attachment keeps its encoding).
+    /// - Throws: also ``HTTPFailure`` `413`, `400` or `415` from ``decoded(_:encoding:limit:)``.
     func jsonBody() throws -> JSONValue {
+        let bytes = try Self.decoded(body, encoding: header(.contentEncoding), limit: bodyLimit)
         do {
-            return try JSONValue(parsing: body)
+            return try JSONValue(parsing: bytes)
         } catch {
             throw HTTPFailure.badRequest("invalid UTF-8 JSON")
         }
     }
+
+    /// The body with its `Content-Encoding` undone, as CouchDB's `chttpd:maybe_decompress/2`: `gzip` is
+    /// inflated — to at most `limit` bytes, so a small "gzip bomb" meets the same size limit as any body
+    /// and never the memory — and `identity` is kept.
+    /// - Throws: ``HTTPFailure`` `413 too_large` past `limit`, `400 bad_request` for damaged gzip data,
+    ///   `415 bad_content_type` for any other encoding.
+    static func decoded(_ body: [UInt8], encoding: String?, limit: Int) throws -> [UInt8] {
+        let name = encoding?.trimmingCharacters(in: .whitespaces).lowercased() ?? "identity"
+        switch name {
+        case "identity", "":
+            return body
+        case "gzip":
+            do {
+                return try Gzip.decode(body, limit: limit)
+            } catch let failure where failure.isOverLimit {
+                throw HTTPFailure.tooLarge
+            } catch {
+                throw HTTPFailure.badRequest("Request body is not properly gzipped.")
+            }
+        default:
+            throw HTTPFailure(
+                status: 415, error: "bad_content_type", reason: "\(name) is not a supported content encoding.")
+        }
+    }
+
 
     /// The body as a JSON object.
     /// - Throws: ``HTTPFailure`` `400 bad_request` for malformed JSON or a non-object.
@@ -68,21 +107,57 @@ struct CouchRequest: Sendable {
     }
 
     /// Splits a raw request target (`/db/doc?rev=1-a`) into decoded segments and query parameters.
-    static func parseTarget(_ target: String) -> (segments: [String], query: QueryParameters) {
+    ///
+    /// A segment whose escapes decode to bytes that are not UTF-8 is not repaired into another name: its
+    /// index and bytes are returned as `invalidSegment` (its text then holds U+FFFD) so the request can be
+    /// refused.
+    static func parseTarget(
+        _ target: String
+    ) -> (segments: [String], query: QueryParameters, invalidSegment: (index: Int, bytes: [UInt8])?) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawPath = parts.first.map(String.init) ?? "/"
-        let segments = rawPath.split(separator: "/", omittingEmptySubsequences: true).map {
-            PercentDecoding.decode($0, plusIsSpace: false)
+        var invalidSegment: (index: Int, bytes: [UInt8])?
+        let segments = rawPath.split(separator: "/", omittingEmptySubsequences: true).enumerated().map { index, raw in
+            let bytes = PercentDecoding.decodeBytes(raw, plusIsSpace: false)
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            if invalidSegment == nil { invalidSegment = (index, bytes) }
+            return String(decoding: bytes, as: UTF8.self)
         }
         let query = QueryParameters(rawQuery: parts.count > 1 ? String(parts[1]) : "")
-        return (segments, query)
+        return (segments, query, invalidSegment)
+    }
+
+    /// The failure for a path whose segment `index` is not UTF-8 once percent-decoded, with CouchDB's
+    /// answers: a read finds nothing (404), a write of such a document id is an `illegal_docid` (checked
+    /// by ``DocumentID/decode(utf8:)``), an attachment name is a `bad_request`.
+    static func invalidUTF8Failure(
+        segments: [String], invalid: (index: Int, bytes: [UInt8]), method: HTTPRequest.Method
+    ) -> any Error {
+        let isRead = method == .get || method == .head
+        let index = invalid.index
+        if index == 0 { return isRead ? HTTPFailure.databaseNotFound : DatabaseRegistry.illegalName(segments[0]) }
+        let idEnd = segments[1] == "_design" || segments[1] == "_local" ? 2 : 1
+        if index > idEnd { return HTTPFailure.badRequest("Attachment name is not UTF-8 encoded") }
+        if isRead { return HTTPFailure.notFound() }
+        do {
+            _ = try DocumentID.decode(utf8: invalid.bytes)
+            return HTTPFailure.badRequest("Document id must be valid UTF-8")
+        } catch {
+            return error
+        }
     }
 }
 
 /// Percent-decoding for request targets.
 enum PercentDecoding {
-    /// Decodes `%XX` escapes (and `+` when `plusIsSpace`); invalid escapes are kept as written.
+    /// Decodes `%XX` escapes (and `+` when `plusIsSpace`); invalid escapes are kept as written. Bytes
+    /// that are not UTF-8 become U+FFFD; see ``decodeBytes(_:plusIsSpace:)`` to see them.
     static func decode(_ text: some StringProtocol, plusIsSpace: Bool) -> String {
+        String(decoding: decodeBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
+    }
+
+    /// The bytes `%XX` escapes (and `+` when `plusIsSpace`) decode to, whether or not they are UTF-8.
+    static func decodeBytes(_ text: some StringProtocol, plusIsSpace: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]
@@ -99,7 +174,7 @@ enum PercentDecoding {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -8,11 +8,11 @@ extension CouchEndpoint {
         switch request.method {
         case .put:
             try requireServerAdmin(request.user)
-            try registry.create(name)
+            try await registry.create(name)
             return CouchResponse.json(["ok": true], status: 201, headers: [("Location", request.absoluteURI("/" + URLEncoding.couchDB(name)))])
         case .delete:
             try requireServerAdmin(request.user)
-            try registry.delete(name)
+            try await registry.delete(name)
             return CouchResponse.ok()
         case .get, .head:
             let store = try await authorizedStore(name, for: request.user, access: .member)

@@ -8,7 +8,8 @@ extension CouchEndpoint {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        let result = try await store.find(try FindRequest(try request.jsonBody()))
+        let result = try await store.find(
+            try FindRequest(try request.jsonBody()), limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         return CouchResponse.json(result.json)
     }
 

@@ -16,9 +16,8 @@ extension CouchEndpoint {
             ])
         case .post:
             let (name, password) = try credentials(in: request)
-            guard let user = await authenticator.authenticate(name: name, password: password),
-                let cookie = await authenticator.cookie(for: user)
-            else {
+            let user = try await login(name: name, password: password, clientAddress: request.clientAddress)
+            guard let cookie = await authenticator.cookie(for: user) else {
                 throw HTTPFailure.unauthorized("Name or password is incorrect.")
             }
             return CouchResponse.json(

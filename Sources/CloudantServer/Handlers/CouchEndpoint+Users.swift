@@ -6,7 +6,7 @@ extension CouchEndpoint {
     /// A user reading or changing their own `_users` document, as CouchDB's `_users` rules allow: the
     /// password may change, the roles may not.
     func ownUserDocument(_ request: CouchRequest, id: String) async throws -> Response {
-        let store = try registry.openSystem(UsersDatabase.name)
+        let store = try await registry.openSystem(UsersDatabase.name)
         switch request.method {
         case .get, .head:
             let document = try await store.document(id: id, options: ReadOptions(rev: request.query["rev"]))

@@ -8,7 +8,20 @@ internal import Foundation
 /// A successful PBKDF2 check is remembered (as a SHA-256 of salt and password, never the password), so
 /// basic auth on every request does not pay the full key derivation each time; the entry is used only
 /// while the stored hash is unchanged.
+///
+/// A name nobody has costs the same key derivation as a wrong password for a real user (against a decoy
+/// hash made at start-up with the configured iterations), so the answer's timing does not tell which
+/// names exist. Failed logins are throttled by ``LoginThrottle``.
 final class Authenticator: Sendable {
+    /// What a login attempt came to.
+    enum Outcome: Sendable {
+        case authenticated(UserContext)
+        /// Wrong name or password.
+        case rejected
+        /// Too many recent failures for this name or address: try again after this many seconds.
+        case throttled(retryAfter: Int)
+    }
+
     private struct Verified: Sendable {
         var derivedKey: String
         var digest: [UInt8]
@@ -20,18 +33,27 @@ final class Authenticator: Sendable {
     private let now: @Sendable () -> Int
     private let lookUpUser: @Sendable (String) async -> JSONObject?
     private let verified = Locked<[String: Verified]>([:])
+    /// Checked for names that have no credentials, so that they cost what a real check costs.
+    private let decoy: PasswordHash
+    private let throttle: LoginThrottle
+    /// How many PBKDF2 derivations logins have run (tests read it to see equal work for unknown names).
+    let derivations = Locked(0)
 
     /// - Parameters:
     ///   - lookUpUser: reads `org.couchdb.user:NAME` from `_users`.
     ///   - now: seconds since 1970 (injected so cookie expiry is testable).
+    ///   - throttle: the failed-login policy.
     init(
         admin: ServerAdmin?, iterations: Int, secret: [UInt8], sessionTimeout: Int,
+        throttle: LoginThrottle = LoginThrottle(policy: LoginThrottlePolicy()),
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
         lookUpUser: @escaping @Sendable (String) async -> JSONObject?
     ) throws {
         self.admin = try admin.map { ($0.name, try PasswordHasher.hash($0.password, iterations: iterations)) }
+        decoy = try PasswordHasher.hash(Hex.encode(SecureRandom.bytes(16)), iterations: iterations)
         cookies = SessionCookie(secret: secret)
         self.sessionTimeout = sessionTimeout
+        self.throttle = throttle
         self.now = now
         self.lookUpUser = lookUpUser
     }
@@ -39,14 +61,31 @@ final class Authenticator: Sendable {
     /// Whether the server runs without an admin ("admin party": every request acts as a server admin).
     var isAdminParty: Bool { admin == nil }
 
-    /// The user `name`/`password` identify, or `nil`.
+    /// Checks a login from `address` (the client's IP address, when known), throttling failures.
+    func login(name: String, password: String, address: String?) async -> Outcome {
+        if let wait = throttle.retryAfter(user: name, address: address) { return .throttled(retryAfter: wait) }
+        guard let user = await authenticate(name: name, password: password) else {
+            throttle.recordFailure(user: name, address: address)
+            return .rejected
+        }
+        throttle.recordSuccess(user: name)
+        return .authenticated(user)
+    }
+
+    /// The user `name`/`password` identify, or `nil`. Not throttled: see ``login(name:password:address:)``.
     func authenticate(name: String, password: String) async -> UserContext? {
-        guard let (hash, roles) = await credentials(for: name) else { return nil }
+        guard let (hash, roles) = await credentials(for: name) else {
+            // The same derivation a real user's wrong password costs, against a hash nothing matches.
+            derivations.withLock { $0 += 1 }
+            _ = PasswordHasher.verify(password, against: decoy)
+            return nil
+        }
         let digest = Array(SHA256.hash(data: Array((hash.salt + "\u{0}" + password).utf8)))
         let cached = verified.withLock { $0[name] }
         if let cached, cached.derivedKey == hash.derivedKey, ConstantTime.equal(cached.digest, digest) {
             return UserContext(name: name, roles: roles)
         }
+        derivations.withLock { $0 += 1 }
         guard PasswordHasher.verify(password, against: hash) else { return nil }
         verified.withLock { $0[name] = Verified(derivedKey: hash.derivedKey, digest: digest) }
         return UserContext(name: name, roles: roles)
@@ -74,7 +113,7 @@ final class Authenticator: Sendable {
     }
 
     private func credentials(for name: String) async -> (PasswordHash, [String])? {
-        if let admin, admin.name == name { return (admin.hash, ["_admin"]) }
+        if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return (admin.hash, ["_admin"]) }
         guard let document = await lookUpUser(name) else { return nil }
         return UsersDatabase.credentials(in: document)
     }

@@ -68,7 +68,7 @@ extension CouchEndpoint {
     /// The store of `name` once `user` may use it with `access`.
     /// - Throws: ``HTTPFailure`` `404` for an unknown database, `401`/`403` as CouchDB.
     func authorizedStore(_ name: String, for user: UserContext, access: Access) async throws -> DocumentStore {
-        let store = try registry.store(name)
+        let store = try await registry.store(name)
         if user.isServerAdmin { return store }
         // `_users` holds password hashes: only server admins use it directly (users reach their own
         // document through ``ownUserDocument(_:id:)``).

@@ -12,6 +12,12 @@ final class CouchEndpoint: Sendable {
     let registry: DatabaseRegistry
     let authenticator: Authenticator
     let identity: ServerIdentity
+    /// Requests whose handler is running (their response not yet produced); tests watch it drop to zero.
+    let requestsInProgress = Locked(0)
+    /// Longpoll and continuous `_changes` feeds whose response is still being written.
+    let openFeeds = Locked(0)
+    /// What to stop when each open connection closes (its running request, its feed).
+    let connectionWatchers = ConnectionWatchers()
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -19,17 +25,24 @@ final class CouchEndpoint: Sendable {
         self.registry = registry
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
         // `_users` exists from the start, as after CouchDB's single-node setup.
-        let users = try registry.openSystem(UsersDatabase.name)
+        _ = try registry.openSystemAtStart(UsersDatabase.name)
         authenticator = try Authenticator(
             admin: configuration.admin, iterations: configuration.passwordIterations, secret: identity.secret,
-            sessionTimeout: configuration.sessionTimeout,
-            lookUpUser: { name in try? await users.document(id: UsersDatabase.idPrefix + name) })
+            sessionTimeout: configuration.sessionTimeout, throttle: LoginThrottle(policy: configuration.loginThrottle),
+            lookUpUser: { name in
+                // Looked up each time: `_users` may have been deleted and created again since.
+                try? await registry.openSystem(UsersDatabase.name).document(id: UsersDatabase.idPrefix + name)
+            })
     }
 
     /// Answers one HTTP request; every failure becomes a CouchDB error body here and nowhere else.
-    func respond(to request: Request) async -> Response {
+    ///
+    /// - Parameter connection: the connection the request came on (its client's address and closing).
+    func respond(to request: Request, connection: ClientConnection? = nil) async -> Response {
+        requestsInProgress.withLock { $0 += 1 }
+        defer { requestsInProgress.withLock { $0 -= 1 } }
         do {
-            return try await route(try await prepare(request))
+            return try await route(try await prepare(request, connection: connection))
         } catch let failure as HTTPFailure {
             return CouchResponse.failure(failure)
         } catch let error as CloudantError {
@@ -43,8 +56,12 @@ final class CouchEndpoint: Sendable {
     }
 
     /// Reads the target, the body (up to the size limit) and the credentials.
-    private func prepare(_ request: Request) async throws -> CouchRequest {
-        let (segments, query) = CouchRequest.parseTarget(request.head.path ?? "/")
+    private func prepare(_ request: Request, connection: ClientConnection?) async throws -> CouchRequest {
+        let clientAddress = connection?.address
+        let (segments, query, invalidSegment) = CouchRequest.parseTarget(request.head.path ?? "/")
+        if let invalidSegment {
+            throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
+        }
         let limit = configuration.maxRequestBodySize
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw HTTPFailure.tooLarge }
         var body: [UInt8] = []
@@ -53,31 +70,50 @@ final class CouchEndpoint: Sendable {
             let buffer = try await mutable.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
         }
-        let user = try await authenticate(request.headers)
+        let user = try await authenticate(request.headers, clientAddress: clientAddress)
         return CouchRequest(
             method: request.method, segments: segments, query: query, headers: request.headers, body: body, user: user,
-            authority: request.head.authority)
+            authority: request.head.authority, connection: connection, bodyLimit: limit)
     }
 
     /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.
-    /// - Throws: ``HTTPFailure`` `401 unauthorized` for wrong basic-auth credentials.
-    private func authenticate(_ headers: HTTPFields) async throws -> UserContext {
+    /// - Throws: ``HTTPFailure`` `401 unauthorized` for wrong basic-auth credentials, `429
+    ///   too_many_requests` while the name or address has too many recent failures.
+    private func authenticate(_ headers: HTTPFields, clientAddress: String?) async throws -> UserContext {
         if authenticator.isAdminParty { return UserContext(name: nil, roles: ["_admin"]) }
         if let authorization = headers[.authorization], authorization.lowercased().hasPrefix("basic ") {
             let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
             guard let decoded = Data(base64Encoded: encoded).map({ String(decoding: $0, as: UTF8.self) }),
-                let colon = decoded.firstIndex(of: ":"),
-                let user = await authenticator.authenticate(
-                    name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+                let colon = decoded.firstIndex(of: ":")
             else {
                 throw HTTPFailure.unauthorized("Name or password is incorrect.")
             }
-            return user
+            return try await login(
+                name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]),
+                clientAddress: clientAddress)
         }
         if let cookie = Self.cookie(named: "AuthSession", in: headers), let user = await authenticator.user(fromCookie: cookie) {
             return user
         }
         return .anonymous
+    }
+
+    /// Checks a name and password (basic auth or `POST /_session`).
+    /// - Throws: ``HTTPFailure`` `401 unauthorized` when they are wrong, `429 too_many_requests` (with
+    ///   `Retry-After`) while the name or the address has too many recent failures.
+    func login(name: String, password: String, clientAddress: String?) async throws -> UserContext {
+        switch await authenticator.login(name: name, password: password, address: clientAddress) {
+        case .authenticated(let user):
+            return user
+        case .rejected:
+            throw HTTPFailure.unauthorized("Name or password is incorrect.")
+        case .throttled(let seconds):
+            var failure = HTTPFailure(
+                status: 429, error: "too_many_requests",
+                reason: "Too many failed logins for this name or from this address. Try again in \(seconds) s.")
+            failure.headers = [("Retry-After", String(seconds))]
+            throw failure
+        }
     }
 
     private static func cookie(named name: String, in headers: HTTPFields) -> String? {

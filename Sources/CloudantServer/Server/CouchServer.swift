@@ -1,6 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 internal import Hummingbird
+internal import HummingbirdCore
 internal import Logging
 internal import NIOCore
 public import ServiceLifecycle
@@ -23,7 +24,7 @@ public import ServiceLifecycle
 public final class CouchServer: Service, Sendable {
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
-    private let endpoint: CouchEndpoint
+    let endpoint: CouchEndpoint
     private let binding = Locked<Binding>(Binding())
 
     private struct Binding {
@@ -61,6 +62,10 @@ public final class CouchServer: Service, Sendable {
         logger.logLevel = .error
         let application = Application(
             responder: CouchResponder(endpoint: endpoint),
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionGuard()],
+                    idleTimeout: configuration.idleTimeout.map { .seconds(Int64(max(1, $0))) })),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "CouchDB/\(CouchEndpoint.couchDBVersion) (OTFCloudantStore \(CloudantVersion.current))"),
@@ -74,7 +79,12 @@ public final class CouchServer: Service, Sendable {
                 for waiter in waiters { waiter.resume(returning: port) }
             },
             logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        // A graceful shutdown lets requests in progress finish for the grace period (feeds end at once), then
+        // cancels them; cancelled requests stop within a regex progress report or a SQLite step.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(0, configuration.shutdownGracePeriod))
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let stopRequested = binding.withLock { state in
             state.group = group
             return state.stopRequested
@@ -128,11 +138,100 @@ public final class CouchServer: Service, Sendable {
 
 /// Hands every request to the endpoint; all routing is CouchDB's, not Hummingbird's router, because
 /// CouchDB paths carry ids with `/` (`_design/x`, `_local/x`) and percent-encoded database names.
+///
+/// The request runs in its own task, cancelled when its connection closes (the client went away, see
+/// ``ConnectionGuard``) or when the server's task is cancelled, so no request outlives its client.
 struct CouchResponder: HTTPResponder {
     let endpoint: CouchEndpoint
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        await endpoint.respond(to: request)
+    func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
+        let connection = ClientConnection(channel: context.channel, watchers: endpoint.connectionWatchers)
+        let endpoint = endpoint
+        let work = Task { await endpoint.respond(to: request, connection: connection) }
+        let token = connection.whenClosed { work.cancel() }
+        defer { connection.forget(token) }
+        return await withTaskCancellationHandler {
+            await work.value
+        } onCancel: {
+            work.cancel()
+        }
+    }
+}
+
+/// What to do when each open connection closes: cancel its running request, end its feed.
+///
+/// One close callback per connection, not per request: a keep-alive connection (a replicator's) may carry
+/// hundreds of thousands of requests, and a callback per request would keep each one's task until the
+/// connection closed. Actions are forgotten as soon as their request is done.
+final class ConnectionWatchers: Sendable {
+    private struct State {
+        var connections: [ObjectIdentifier: [UInt64: @Sendable () -> Void]] = [:]
+        var nextToken: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Runs `action` when `channel` closes (soon after, if it already has); returns the token that
+    /// ``forget(_:on:)`` takes.
+    func add(_ action: @escaping @Sendable () -> Void, on channel: any Channel) -> UInt64 {
+        let key = ObjectIdentifier(channel)
+        let (token, isNew) = state.withLock { state in
+            state.nextToken += 1
+            let isNew = state.connections[key] == nil
+            state.connections[key, default: [:]][state.nextToken] = action
+            return (state.nextToken, isNew)
+        }
+        if isNew {
+            channel.closeFuture.whenComplete { [state] _ in
+                let actions = state.withLock { $0.connections.removeValue(forKey: key).map { Array($0.values) } ?? [] }
+                for action in actions { action() }
+            }
+        }
+        return token
+    }
+
+    /// Forgets an action whose request is done.
+    func forget(_ token: UInt64, on channel: any Channel) {
+        _ = state.withLock { $0.connections[ObjectIdentifier(channel)]?.removeValue(forKey: token) }
+    }
+
+    /// Connections with a close callback registered (tests check that closed ones are forgotten).
+    var openConnections: Int { state.withLock { $0.connections.count } }
+
+    /// Actions registered over all connections.
+    var pendingActions: Int { state.withLock { $0.connections.values.reduce(0) { $0 + $1.count } } }
+}
+
+/// The request context: Hummingbird's, plus the connection the request came on.
+struct CouchRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The request's connection.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
+    }
+}
+
+/// The connection a request came on, as handlers see it: who the client is and when it goes away.
+struct ClientConnection: Sendable {
+    let channel: any Channel
+    let watchers: ConnectionWatchers
+
+    /// The client's IP address, when the connection has one.
+    var address: String? { channel.remoteAddress?.ipAddress }
+
+    /// Runs `action` once the connection closes (soon after, if it already has); ``forget(_:)`` the token
+    /// when the work it stops is done.
+    @discardableResult
+    func whenClosed(_ action: @escaping @Sendable () -> Void) -> UInt64 {
+        watchers.add(action, on: channel)
+    }
+
+    /// Drops an action registered with ``whenClosed(_:)``.
+    func forget(_ token: UInt64) {
+        watchers.forget(token, on: channel)
     }
 }
 

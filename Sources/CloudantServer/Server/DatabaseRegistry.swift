@@ -4,12 +4,30 @@ internal import Foundation
 
 /// The databases a server serves: one ``DocumentStore`` per SQLite file in the data folder, opened on
 /// first use and kept open.
+///
+/// Opening, creating and deleting a database are ordered by one lock, so a database is never reopened
+/// half-way through its deletion. A deletion closes the store first — its write in progress commits
+/// before the file goes, any later write fails with `404 not_found` — and only then removes the files;
+/// requests for that name wait until it is done and then see the database gone (or created again).
 final class DatabaseRegistry: Sendable {
     /// CouchDB's system databases, allowed although they start with `_`.
     static let systemDatabases: Set<String> = ["_users", "_replicator"]
 
     let directory: StoreDirectory
-    private let stores = Locked<[String: DocumentStore]>([:])
+
+    private struct State {
+        var open: [String: DocumentStore] = [:]
+        /// Deletions in progress, by database name; each removes itself when done.
+        var deleting: [String: Task<Void, Never>] = [:]
+    }
+
+    /// What a lookup under the lock found.
+    private enum Lookup {
+        case found(DocumentStore)
+        case waitFor(Task<Void, Never>)
+    }
+
+    private let state = Locked(State())
 
     init(directory: StoreDirectory) {
         self.directory = directory
@@ -38,8 +56,8 @@ final class DatabaseRegistry: Sendable {
         return try directory.fileURL(forStore: name)
     }
 
-    /// Whether the database exists.
-    func exists(_ name: String) -> Bool {
+    /// Whether the database's file exists.
+    private func fileExists(_ name: String) -> Bool {
         guard let url = try? fileURL(name) else { return false }
         return FileManager.default.fileExists(atPath: url.path)
     }
@@ -47,45 +65,60 @@ final class DatabaseRegistry: Sendable {
     /// The open store of an existing database.
     /// - Throws: ``HTTPFailure`` `404 not_found` "Database does not exist." (also for an illegal name, as
     ///   CouchDB answers GET on one, spec O-12).
-    func store(_ name: String) throws -> DocumentStore {
-        if let open = stores.withLock({ $0[name] }) { return open }
-        guard exists(name) else { throw HTTPFailure.databaseNotFound }
-        return try openStore(name)
+    func store(_ name: String) async throws -> DocumentStore {
+        try await lookUp(name) { state in
+            guard self.fileExists(name) else { throw HTTPFailure.databaseNotFound }
+            return try self.open(name, in: &state)
+        }
     }
 
     /// Creates a database.
     /// - Throws: ``HTTPFailure`` `400 illegal_database_name` or `412 file_exists`.
     @discardableResult
-    func create(_ name: String) throws -> DocumentStore {
+    func create(_ name: String) async throws -> DocumentStore {
         guard Self.isValidName(name) else { throw Self.illegalName(name) }
-        guard !exists(name) else {
-            throw HTTPFailure(
-                status: 412, error: "file_exists",
-                reason: "The database could not be created, the file already exists.")
+        return try await lookUp(name, whenOpen: { _ in throw Self.fileExists }) { state in
+            guard !self.fileExists(name) else { throw Self.fileExists }
+            return try self.open(name, in: &state)
         }
-        return try openStore(name)
     }
 
     /// Opens (creating when missing) a system database such as `_users`.
-    func openSystem(_ name: String) throws -> DocumentStore {
-        if let open = stores.withLock({ $0[name] }) { return open }
-        return try openStore(name)
+    func openSystem(_ name: String) async throws -> DocumentStore {
+        try await lookUp(name) { state in try self.open(name, in: &state) }
     }
 
-    /// Deletes a database and forgets its open store.
-    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist.
-    func delete(_ name: String) throws {
-        guard Self.isValidName(name), exists(name) else { throw HTTPFailure.databaseNotFound }
-        let url = try fileURL(name)
-        _ = stores.withLock { $0.removeValue(forKey: name) }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
-            do {
-                try FileManager.default.removeItem(atPath: url.path + suffix)
-            } catch {
-                throw CloudantError(
-                    .deleteFailed, "Could not delete the database's files; check permissions.",
-                    context: .init(database: name), underlying: error)
+    /// Opens a system database while the server starts, before any request can delete it.
+    func openSystemAtStart(_ name: String) throws -> DocumentStore {
+        try state.withLock { state in try open(name, in: &state) }
+    }
+
+    /// Deletes a database: closes its store (the write in progress finishes, later ones fail with 404),
+    /// then removes its files.
+    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist; ``CloudantError`` `.deleteFailed`
+    ///   when its connections or files could not be removed.
+    func delete(_ name: String) async throws {
+        while true {
+            let step: (deletion: Task<Void, Never>, outcome: DeletionOutcome?) = try state.withLock { state in
+                if let deletion = state.deleting[name] { return (deletion, nil) }
+                guard Self.isValidName(name), state.open[name] != nil || fileExists(name) else {
+                    throw HTTPFailure.databaseNotFound
+                }
+                let url = try fileURL(name)
+                let store = state.open.removeValue(forKey: name)
+                let outcome = DeletionOutcome()
+                let deletion = Task.detached { [self] in
+                    let failure = await Self.offloaded { Self.closeAndRemove(store, url: url, name: name) }
+                    outcome.set(failure)
+                    _ = self.state.withLock { $0.deleting.removeValue(forKey: name) }
+                }
+                state.deleting[name] = deletion
+                return (deletion, outcome)
             }
+            await step.deletion.value
+            guard let outcome = step.outcome else { continue }  // someone else's deletion: look again
+            if let failure = outcome.failure { throw failure }
+            return
         }
     }
 
@@ -96,13 +129,74 @@ final class DatabaseRegistry: Sendable {
         return (try directory.storeNames() + system).sorted()
     }
 
-    private func openStore(_ name: String) throws -> DocumentStore {
-        let url = try fileURL(name)
-        return try stores.withLock { open in
-            if let existing = open[name] { return existing }
-            let store = try DocumentStore.open(name: name, fileURL: url)
-            open[name] = store
-            return store
+    // MARK: Under the lock
+
+    private static let fileExists = HTTPFailure(
+        status: 412, error: "file_exists", reason: "The database could not be created, the file already exists.")
+
+    /// Finds the open store of `name` (or runs `whenOpen` on it), waits out a deletion in progress, or
+    /// runs `whenClosed` under the lock.
+    private func lookUp(
+        _ name: String, whenOpen: (DocumentStore) throws -> DocumentStore = { $0 },
+        whenClosed: (inout State) throws -> DocumentStore
+    ) async throws -> DocumentStore {
+        while true {
+            let lookup: Lookup = try state.withLock { state in
+                if let deletion = state.deleting[name] { return .waitFor(deletion) }
+                if let open = state.open[name] { return .found(try whenOpen(open)) }
+                return .found(try whenClosed(&state))
+            }
+            switch lookup {
+            case .found(let store): return store
+            case .waitFor(let deletion): await deletion.value
+            }
         }
     }
+
+    /// Opens the store of `name` and keeps it; called with the lock held.
+    private func open(_ name: String, in state: inout State) throws -> DocumentStore {
+        if let existing = state.open[name] { return existing }
+        let store = try DocumentStore.open(name: name, fileURL: fileURL(name))
+        state.open[name] = store
+        return store
+    }
+
+    // MARK: Deletion
+
+    /// Closes the store (waiting for its reads and its write in progress) before removing the files: an
+    /// open SQLite connection deletes `-wal` and `-shm` by name when it closes, which would take a newly
+    /// created database's files with it.
+    private static func closeAndRemove(_ store: DocumentStore?, url: URL, name: String) -> CloudantError? {
+        do {
+            try store?.close()
+        } catch let error as CloudantError {
+            return error
+        } catch {
+            return CloudantError(.deleteFailed, "Could not close the database.", context: .init(database: name), underlying: error)
+        }
+        do {
+            try StoreDirectory.deleteFiles(of: url, database: name)
+        } catch let error as CloudantError {
+            return error
+        } catch {
+            return CloudantError(.deleteFailed, "Could not delete the database.", context: .init(database: name), underlying: error)
+        }
+        return nil
+    }
+
+    /// Runs blocking work (closing waits for reads in progress) on a thread outside the cooperative pool.
+    private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// The result of one deletion, read by the request that started it.
+private final class DeletionOutcome: Sendable {
+    private let value = Locked<CloudantError?>(nil)
+
+    var failure: CloudantError? { value.withLock { $0 } }
+
+    func set(_ failure: CloudantError?) { value.withLock { $0 = failure } }
 }

@@ -1,3 +1,4 @@
+public import CloudantCore
 public import CloudantStore
 
 /// How a ``CouchServer`` listens, who may use it and how much it accepts.
@@ -25,12 +26,29 @@ public struct ServerConfiguration: Sendable {
     public var passwordIterations: Int
     /// The server's stable identity (`GET /` `uuid`); `nil` reads or creates one in the data folder.
     public var uuid: String?
+    /// How many regular-expression engine steps one `$regex` evaluation may take in `_find` and
+    /// `_changes?filter=_selector`; past it the request is answered `400 bad_arg`. Default 10 000 000
+    /// (PCRE's default match limit, which CouchDB's own `$regex` runs under).
+    public var regexStepLimit: Int
+    /// The longest a `longpoll` or `continuous` `_changes` feed waits, in milliseconds: a larger `timeout`
+    /// or `heartbeat` is cut to it, as CouchDB's `[chttpd] changes_timeout` (default 60 000).
+    public var changesTimeout: Int
+    /// Seconds a keep-alive connection may stay idle (no request in progress) before the server closes it.
+    /// Default 300, mochiweb's idle timeout in CouchDB. `nil` never closes idle connections.
+    public var idleTimeout: Int?
+    /// Seconds a graceful shutdown (SIGTERM) lets requests in progress finish; then they are cancelled and
+    /// their connections closed. Default 10.
+    public var shutdownGracePeriod: Int
+    /// How failed logins are throttled, per user name and per client address.
+    public var loginThrottle: LoginThrottlePolicy
 
     /// Creates a configuration with CouchDB's defaults where CouchDB has one.
     public init(
         host: String = "127.0.0.1", port: Int = 5984, directory: StoreDirectory = StoreDirectory(),
         admin: ServerAdmin? = nil, maxRequestBodySize: Int = 64 * 1024 * 1024, sessionTimeout: Int = 600,
-        passwordIterations: Int = 600_000, uuid: String? = nil
+        passwordIterations: Int = 600_000, uuid: String? = nil,
+        regexStepLimit: Int = MatchLimits.defaultRegexStepLimit, changesTimeout: Int = 60_000, idleTimeout: Int? = 300,
+        shutdownGracePeriod: Int = 10, loginThrottle: LoginThrottlePolicy = LoginThrottlePolicy()
     ) {
         self.host = host
         self.port = port
@@ -40,6 +58,11 @@ public struct ServerConfiguration: Sendable {
         self.sessionTimeout = sessionTimeout
         self.passwordIterations = passwordIterations
         self.uuid = uuid
+        self.regexStepLimit = regexStepLimit
+        self.changesTimeout = changesTimeout
+        self.idleTimeout = idleTimeout
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.loginThrottle = loginThrottle
     }
 
     /// Whether ``host`` only accepts connections from this machine.

@@ -12,6 +12,8 @@ package enum Gzip {
     package struct Failure: Error, Sendable, Equatable {
         /// What was wrong.
         package var reason: String
+        /// Whether the data decodes to more than the limit (rather than being damaged).
+        package var isOverLimit = false
     }
 
     /// The gzip member of `bytes` at zlib `level` (1…9), as CouchDB writes it; nil if zlib fails (it only
@@ -38,13 +40,15 @@ package enum Gzip {
         do {
             output = try input.decompress(with: .gzip(), maxSize: max(limit, 1))
         } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw Failure(reason: "the data decodes to more than \(limit) bytes")
+            throw Failure(reason: "the data decodes to more than \(limit) bytes", isOverLimit: true)
         } catch let error as CompressNIOError {
             throw Failure(reason: "damaged gzip data (\(error.description))")
         } catch {
             throw Failure(reason: "damaged gzip data (\(error))")
         }
-        guard output.readableBytes <= limit else { throw Failure(reason: "the data decodes to more than \(limit) bytes") }
+        guard output.readableBytes <= limit else {
+            throw Failure(reason: "the data decodes to more than \(limit) bytes", isOverLimit: true)
+        }
         guard input.readableBytes == 0 else { throw Failure(reason: "data follows the end of the gzip member") }
         let bytes = Array(output.readableBytesView)
         // compress-nio returns what it decoded when the input runs out before the member ends, so the

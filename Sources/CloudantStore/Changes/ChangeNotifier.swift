@@ -23,6 +23,15 @@ final class ChangeNotifier: @unchecked Sendable {
         return stream
     }
 
+    /// Ends every subscription (the store was closed).
+    func finish() {
+        let current = lock.withLock {
+            defer { observers = [:] }
+            return Array(observers.values)
+        }
+        for continuation in current { continuation.finish() }
+    }
+
     func publish() {
         let current = lock.withLock { Array(observers.values) }
         for continuation in current { continuation.yield() }

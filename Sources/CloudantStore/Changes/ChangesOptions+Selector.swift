@@ -13,6 +13,6 @@ extension ChangesOptions {
     ) {
         self.init(
             since: since, limit: limit, descending: descending, style: style, includeDocs: includeDocs,
-            conflicts: conflicts, documentIDs: documentIDs, filter: { selector.matches($0) })
+            conflicts: conflicts, documentIDs: documentIDs, filter: { try selector.matches($0, limits: .default) })
     }
 }

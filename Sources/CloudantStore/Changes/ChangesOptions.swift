@@ -25,13 +25,14 @@ public struct ChangesOptions: Sendable {
     /// Only these document ids (`filter=_doc_ids`).
     public var documentIDs: [String]?
     /// Only documents the predicate accepts (`filter=_selector`: the query engine supplies a Mango matcher).
-    public var filter: (@Sendable (JSONObject) -> Bool)?
+    /// An error it throws (a `$regex` over its step limit) ends the read with that error.
+    public var filter: (@Sendable (JSONObject) throws -> Bool)?
 
     /// Creates options with CouchDB's defaults.
     public init(
         since: Int64 = 0, limit: Int? = nil, descending: Bool = false, style: Style = .mainOnly,
         includeDocs: Bool = false, conflicts: Bool = false, documentIDs: [String]? = nil,
-        filter: (@Sendable (JSONObject) -> Bool)? = nil
+        filter: (@Sendable (JSONObject) throws -> Bool)? = nil
     ) {
         self.since = since
         self.limit = limit

@@ -77,7 +77,7 @@ extension DocumentStore {
                 let assembler = DocumentAssembler(db: db, record: record)
                 revs = try revs.filter { rev in
                     let leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())
-                    return leaf.map(filter) ?? false
+                    return try leaf.map(filter) ?? false
                 }
             }
             if results.count >= limit {

@@ -56,23 +56,50 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// Deletes the store `name`: its SQLite file and the file's WAL and shared-memory companions.
-    /// Close every `DocumentStore` on it first.
+    /// Close every `DocumentStore` on it first (``DocumentStore/close()``).
     /// - Throws: ``CloudantError/Code/notFound`` when there is no such store.
     public func deleteStore(_ name: String) throws {
         let url = try fileURL(forStore: name)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
         }
-        for suffix in ["", "-wal", "-shm"] {
-            let path = url.path + suffix
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw CloudantError(
-                    .deleteFailed, "Could not delete the store's files; check permissions.",
-                    context: .init(database: name), underlying: error)
+        try Self.deleteFiles(of: url, database: name)
+    }
+
+    /// Deletes a store's SQLite file and its companions so that a crash at any point leaves either the
+    /// whole store or no store: the file is first renamed away (one atomic step, after which the store no
+    /// longer exists), then the `-wal` and `-shm` companions and the renamed file are removed. Companions
+    /// left behind by a crash are removed when a store is next opened at that path, before SQLite sees them
+    /// (SQLite also discards a WAL it finds beside an empty database file).
+    ///
+    /// Close every `DocumentStore` on the file first.
+    /// - Throws: ``CloudantError/Code/deleteFailed`` naming `database` when a file cannot be removed.
+    public static func deleteFiles(of url: URL, database: String) throws {
+        let manager = FileManager.default
+        func failed(_ error: any Error) -> CloudantError {
+            CloudantError(
+                .deleteFailed, "Could not delete the store's files; check the folder's permissions.",
+                context: .init(database: database), underlying: error)
+        }
+        let doomed = url.path + ".deleting"
+        do {
+            if manager.fileExists(atPath: doomed) { try manager.removeItem(atPath: doomed) }
+            if manager.fileExists(atPath: url.path) { try manager.moveItem(atPath: url.path, toPath: doomed) }
+            for path in [url.path + "-wal", url.path + "-shm", doomed] where manager.fileExists(atPath: path) {
+                try manager.removeItem(atPath: path)
             }
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    /// Removes the `-wal`, `-shm` and `.deleting` leftovers of a store file that does not exist (what a
+    /// crash during ``deleteFiles(of:database:)`` can leave), so a new store at that path starts from nothing.
+    static func removeStaleCompanions(of url: URL) throws {
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: url.path) else { return }
+        for path in [url.path + "-wal", url.path + "-shm", url.path + ".deleting"] where manager.fileExists(atPath: path) {
+            try manager.removeItem(atPath: path)
         }
     }
 

@@ -16,8 +16,25 @@ extension DocumentStore {
     /// let page = try await store.find(request)
     /// let next = try await store.find({ var r = request; r.bookmark = page.bookmark; return r }())
     /// ```
-    /// - Throws: ``CloudantError`` with a ``QueryErrorKind`` for a bad bookmark.
-    public func find(_ request: FindRequest) async throws -> FindResult {
+    ///
+    /// Each `$regex` evaluation is bounded by `limits`; cancelling the calling task stops the query, even
+    /// in the middle of a regular-expression match or a scan of every document.
+    ///
+    /// - Throws: ``CloudantError`` with a ``QueryErrorKind`` for a bad bookmark, or
+    ///   ``QueryErrorKind/badArg`` (field `$regex`) when a `$regex` goes over ``MatchLimits/regexStepLimit``;
+    ///   `CancellationError` when the task is cancelled.
+    public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
+        var limits = limits
+        let signal = limits.cancellation ?? CancellationSignal()
+        limits.cancellation = signal
+        return try await withTaskCancellationHandler {
+            try await find(request, boundedBy: limits)
+        } onCancel: {
+            signal.cancel()
+        }
+    }
+
+    private func find(_ request: FindRequest, boundedBy limits: MatchLimits) async throws -> FindResult {
         let started = ContinuousClock.now
         let after = try request.bookmark.map(FindBookmark.init(decoding:))
         if request.selector.isTopLevelEmptyAndOr {  // M-8: `{"$or": []}` alone returns nothing
@@ -27,7 +44,9 @@ extension DocumentStore {
         let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome) in
             let indexes = try cache.indexes(in: db)
             let plan = try QueryPlanner.plan(request, indexes: indexes.map(\.definition))
-            let outcome = try QueryExecutor(db: db, request: request, plan: plan, after: after, indexes: indexes).run()
+            let outcome = try QueryExecutor(
+                db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits
+            ).run()
             return (plan, outcome)
         }
         // An indexed query is short: run it on this thread, as the async hop to a reader and back costs

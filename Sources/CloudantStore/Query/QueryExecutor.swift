@@ -16,6 +16,8 @@ struct QueryExecutor {
     let plan: QueryPlan
     let after: FindBookmark?
     let indexes: [StoredIndex]
+    /// Bounds each `$regex` evaluation; its cancellation signal is checked for every candidate row.
+    let limits: MatchLimits
 
     struct Outcome: Sendable {
         var page: [JSONObject] = []
@@ -39,10 +41,11 @@ struct QueryExecutor {
         var matches: [Match] = []
         var skipped = 0
         while let row = try cursor.next() {
+            try limits.cancellation?.check()
             outcome.keysExamined += 1
             guard let document = try Self.document(from: row, conflicts: request.conflicts) else { continue }
             outcome.docsExamined += 1
-            guard request.selector.matches(document) else { continue }
+            guard try request.selector.matches(document, limits: limits) else { continue }
             let id: String = row[1]
             let keys: [JSONValue]
             if hasRank {

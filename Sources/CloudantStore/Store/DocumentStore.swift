@@ -29,6 +29,7 @@ public final class DocumentStore: Sendable {
     let pool: DatabasePool
     let notifier = ChangeNotifier()
     let indexCache = IndexCatalogCache()
+    let lifecycle = StoreLifecycle()
 
     private init(name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, uuid: String) {
         self.name = name
@@ -57,6 +58,7 @@ public final class DocumentStore: Sendable {
             if !options.readOnly {
                 try FileManager.default.createDirectory(
                     at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try StoreDirectory.removeStaleCompanions(of: fileURL)
             }
             var configuration = Configuration()
             configuration.readonly = options.readOnly
@@ -99,12 +101,19 @@ public final class DocumentStore: Sendable {
     // MARK: Transactions with typed errors
 
     /// Runs `body` in the write transaction, mapping SQLite errors to `code`.
+    ///
+    /// The closed check runs inside the transaction, on the serialized writer, so a write either commits
+    /// before ``close()`` takes the writer or fails with the store's closed error: never after.
     func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try writeNow(body)
+            return try writeNow { db in
+                try self.lifecycle.requireOpen(database: self.name)
+                return try body(db)
+            }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch {
+            try lifecycle.requireOpen(database: name)
             throw CloudantError(
                 code, "The store could not complete the write; nothing was changed.",
                 context: .init(database: name), underlying: error)
@@ -122,10 +131,14 @@ public final class DocumentStore: Sendable {
     /// (an indexed query) the async hop to GRDB's reader queue and back costs more than the read itself.
     func readNow<T>(_ code: CloudantError.Code, _ body: (Database) throws -> T) throws -> T {
         do {
+            try lifecycle.requireOpen(database: name)
             return try pool.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
+        } catch let cancellation as CancellationError {
+            throw cancellation  // The caller's task was cancelled: not a store failure.
         } catch {
+            try lifecycle.requireOpen(database: name)
             throw CloudantError(
                 code, "The store could not be read.", context: .init(database: name), underlying: error)
         }
@@ -134,12 +147,14 @@ public final class DocumentStore: Sendable {
     /// Runs `body` on a reader, mapping SQLite errors to `code`.
     func read<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
+            try lifecycle.requireOpen(database: name)
             return try await pool.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {
             throw cancellation  // The caller's task was cancelled: not a store failure.
         } catch {
+            try lifecycle.requireOpen(database: name)
             throw CloudantError(
                 code, "The store could not be read.", context: .init(database: name), underlying: error)
         }

@@ -43,3 +43,33 @@ struct DocumentIDTests {
         #expect(!DocumentID.isDesign("design/app"))
     }
 }
+
+/// Issue 16 row 4: `a%00x` used to read and write the document `a` (SQLite's C strings end at NUL), and
+/// `%00x` made a document with an empty id.
+@Suite("Document ids: NUL and UTF-8")
+struct DocumentIDEncodingTests {
+    @Test(arguments: ["a\u{0}x", "\u{0}x", "\u{0}", "_design/a\u{0}"])
+    func anIDContainingNULIsRefused(_ id: String) {
+        let error = expectError(.invalidValue) { try DocumentID.validate(id) }
+        #expect(error?.context.field == "_id")
+        #expect(error?.message.hasPrefix("Document id must not contain NUL") == true)
+        #expect(error?.context.documentID?.contains("\u{0}") == false)
+    }
+
+    @Test func aDocumentBodyWhoseIDContainsNULIsRefused() {
+        expectError(.invalidValue) { _ = try IncomingDocument(["_id": "a\u{0}x"]) }
+    }
+
+    @Test func bytesThatAreNotUTF8AreRefusedWithCouchDBsReason() {
+        let error = expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0x61, 0xFF, 0x78]) }
+        #expect(error?.message.hasPrefix("Document id must be valid UTF-8") == true)
+        #expect(error?.context.field == "_id")
+        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0xC3]) }  // cut-short sequence
+        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0xED, 0xA0, 0x80]) }  // a surrogate
+    }
+
+    @Test func utf8BytesDecodeToTheIDTheySpell() throws {
+        #expect(try DocumentID.decode(utf8: Array("é-1".utf8)) == "é-1")
+        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: Array("_private".utf8)) }
+    }
+}

@@ -20,8 +20,11 @@ final class LiveServer: Sendable {
     }
 
     /// Starts a server; `configure` adjusts the test configuration (small PBKDF2 cost, admin set).
-    static func start(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
-        let folder = NSTemporaryDirectory() + "cloudant-server-tests-" + UUID().uuidString
+    /// `folder` reopens an existing data folder (a restart); by default a fresh one is made.
+    static func start(
+        folder existing: String? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> LiveServer {
+        let folder = existing ?? NSTemporaryDirectory() + "cloudant-server-tests-" + UUID().uuidString
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, directory: StoreDirectory(path: folder), admin: admin, passwordIterations: 1_000)
         configure(&configuration)
@@ -51,8 +54,9 @@ final class LiveServer: Sendable {
         TestClient(baseURL: baseURL, user: (name, password))
     }
 
-    /// Stops the server gracefully (cancelling it if that takes over 2 s) and deletes its folder.
-    func stop() async {
+    /// Stops the server gracefully (cancelling it if that takes over 2 s) and deletes its folder, unless
+    /// `keepingFolder` (to start another server on it).
+    func stop(keepingFolder: Bool = false) async {
         await server.shutdown()
         let task = task
         let watchdog = Task {
@@ -61,7 +65,7 @@ final class LiveServer: Sendable {
         }
         _ = await task.result
         watchdog.cancel()
-        try? FileManager.default.removeItem(atPath: folder)
+        if !keepingFolder { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 

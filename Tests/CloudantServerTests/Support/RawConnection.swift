@@ -6,7 +6,8 @@ import Glibc
 /// A bare, blocking TCP connection to 127.0.0.1: the transport of ``TestClient``, and a way to hang up
 /// half-way through a request. Reads time out after 20 s so a broken server fails a test instead of
 /// hanging it.
-final class RawConnection {
+/// `@unchecked Sendable`: the socket is an immutable descriptor; each test uses it from one thread at a time.
+final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
     init(port: Int) throws {
@@ -56,6 +57,17 @@ final class RawConnection {
             received.append(contentsOf: chunk[..<count])
         }
     }
+
+    /// ``readToEnd()`` on a thread of its own, so a test awaiting it never blocks the cooperative pool the
+    /// in-process server needs.
+    func readToEndOffPool() async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try self.readToEnd() }) }.start()
+        }
+    }
+
+    /// Closes the sending side only (a FIN, as a client that hangs up), keeping the socket to read.
+    func shutdownWriting() { Glibc.shutdown(socket, Int32(SHUT_WR)) }
 
     /// Closes the connection.
     func close() { Glibc.close(socket) }

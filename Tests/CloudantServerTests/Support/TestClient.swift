@@ -88,7 +88,7 @@ struct TestClient: Sendable {
     func delete(_ path: String) async throws -> HTTPAnswer { try await send("DELETE", path) }
 
     /// Splits a whole response into status, headers and (de-chunked) body.
-    private static func parse(_ raw: [UInt8], isHead: Bool) throws -> HTTPAnswer {
+    static func parse(_ raw: [UInt8], isHead: Bool) throws -> HTTPAnswer {
         guard let end = raw.firstRange(of: [13, 10, 13, 10]) else { throw URLError(.badServerResponse) }
         let lines = String(decoding: raw[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0

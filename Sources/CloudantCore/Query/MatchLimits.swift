@@ -1,0 +1,73 @@
+internal import Foundation
+
+/// Bounds on matching a selector against documents: how much work one `$regex` evaluation may do, and a
+/// signal that stops the work when whoever asked for it has gone away.
+///
+/// ```swift
+/// let signal = CancellationSignal()
+/// let limits = MatchLimits(regexStepLimit: 1_000_000, cancellation: signal)
+/// let matched = try selector.matches(document, limits: limits)   // throws past the limit or once cancelled
+/// ```
+///
+/// A backtracking pattern such as `(a+)+$` takes time exponential in the length of the string it fails
+/// to match; the limit turns that into a clear error instead of a thread that never comes back.
+public struct MatchLimits: Sendable, Hashable {
+    /// How many steps of the regular-expression engine one `$regex` evaluation of one string may take.
+    ///
+    /// The engine (ICU) reports its progress every 10 000 steps, so the limit is enforced to the nearest
+    /// 10 000. The default, 10 000 000, is PCRE's default match limit — the one CouchDB's own `$regex`
+    /// (Erlang's `re`, which is PCRE) runs under — and takes well under a second here.
+    public var regexStepLimit: Int
+    /// Checked while matching: once cancelled, matching throws `CancellationError`.
+    public var cancellation: CancellationSignal?
+
+    /// The default limit, PCRE's default match limit.
+    public static let defaultRegexStepLimit = 10_000_000
+
+    /// The default bounds: ``defaultRegexStepLimit`` and no cancellation.
+    public static let `default` = MatchLimits()
+
+    /// Creates bounds.
+    public init(regexStepLimit: Int = MatchLimits.defaultRegexStepLimit, cancellation: CancellationSignal? = nil) {
+        self.regexStepLimit = regexStepLimit
+        self.cancellation = cancellation
+    }
+
+    /// How many progress reports (each 10 000 engine steps) the step limit allows; at least one.
+    var regexProgressReports: Int { max(1, regexStepLimit / RegexPattern.stepsPerProgressReport) }
+}
+
+/// A flag that work running outside any task (on a database queue, inside a C library's callback) checks
+/// to learn that the task that asked for it was cancelled.
+///
+/// ```swift
+/// let signal = CancellationSignal()
+/// try await withTaskCancellationHandler {
+///     try await store.find(request, limits: MatchLimits(cancellation: signal))
+/// } onCancel: {
+///     signal.cancel()
+/// }
+/// ```
+public final class CancellationSignal: @unchecked Sendable, Hashable {
+    // `lock` protects `cancelled`.
+    private let lock = NSLock()
+    private var cancelled = false
+
+    /// Creates a signal that is not cancelled.
+    public init() {}
+
+    /// Marks the work cancelled; every later ``isCancelled`` is true.
+    public func cancel() { lock.withLock { cancelled = true } }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// - Throws: `CancellationError` once ``cancel()`` was called.
+    public func check() throws {
+        if isCancelled { throw CancellationError() }
+    }
+
+    public static func == (lhs: CancellationSignal, rhs: CancellationSignal) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

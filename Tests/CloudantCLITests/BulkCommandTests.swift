@@ -1,0 +1,65 @@
+@testable import CloudantCLI
+import Foundation
+import Testing
+
+/// Issue 16 row 9: `cloudant bulk` on a directory crashed (SIGILL, a `try!` inside Foundation's
+/// `readData(ofLength:)`), very long lines were read in quadratic time, and it exited 0 when every
+/// document conflicted.
+@Suite("cloudant bulk: hostile input and exit status")
+struct BulkCommandTests {
+    @Test func aFolderIsRefusedWithAnErrorNotACrash() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLIRunner.run(["bulk", "--db", "d", folder.path], in: folder)
+        #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+        #expect(try jsonObject(result.stderr)["field"] as? String == "file")
+        #expect(try jsonObject(result.stderr)["reason"] as? String == "\(folder.path) is a folder; give a JSON Lines file, or - for standard input.")
+    }
+
+    @Test func everyDocumentConflictingExitsNonZeroWithASummary() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = #"{"_id":"a"}"# + "\n" + #"{"_id":"b"}"# + "\n"
+        let first = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
+        #expect(again.status == 1)
+        #expect(again.stdout.contains("\"conflict\""))  // the per-document results are still printed
+        let summary = try jsonObject(again.stderr)
+        #expect(summary["error"] as? String == "conflict")
+        #expect((summary["advice"] as? String)?.hasPrefix("2 of 2 documents were not written (2 conflict)") == true)
+    }
+
+    @Test func someDocumentsRefusedStillWritesTheOthersAndExitsNonZero() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try CLIRunner.run(["put", "--db", "d", #"{"_id":"a"}"#], in: folder)
+        let result = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: #"{"_id":"a"}"# + "\n" + #"{"_id":"c"}"#, in: folder)
+        #expect(result.status == 1)
+        #expect(try CLIRunner.run(["get", "--db", "d", "c"], in: folder).status == 0)
+    }
+
+    @Test func aLineLongerThanManyChunksIsSearchedOnce() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = #"{"_id":"long","pad":""# + String(repeating: "x", count: 64 * 1024) + #""}"#
+        let text = long + "\n" + #"{"_id":"short"}"# + "\n" + long.replacingOccurrences(of: "\"long\"", with: "\"last\"")
+        let file = folder.appendingPathComponent("docs.jsonl")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        // 1 KB chunks: the long lines span 64 chunks each. Rescanning from each line's start would look at
+        // about 32 times the input; a single pass looks at each byte once.
+        var reader = LineReader(handle, name: "docs.jsonl", chunkSize: 1024)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(String(decoding: line, as: UTF8.self)) }
+        #expect(lines.count == 3)
+        #expect(lines[1] == #"{"_id":"short"}"#)
+        #expect(lines[2].hasSuffix(#"x"}"#))
+        #expect(reader.bytesSearched <= text.utf8.count + 3, "searched \(reader.bytesSearched) bytes for \(text.utf8.count)")
+
+        let result = try CLIRunner.run(["bulk", "--db", "d", file.path], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try CLIRunner.run(["get", "--db", "d", "last"], in: folder).status == 0)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 16 Deliver 2: writers, repeated `DELETE /db` + `PUT /db`, `kill -9` of `cloudant serve` at a
+/// random moment, and a restart on the same folder, several times. Every acknowledged write must be found
+/// after the restart, unless its database was deleted after it; nothing of a deleted database may come
+/// back; SQLite's integrity check must pass. `CLOUDANT_STRESS_SCALE` multiplies the number of kills
+/// (default 3 kills, 0.5-1.2 s of load each, deletions during the first 20-80 % of it).
+@Suite("cloudant serve: kill -9 during deletes and writes", .serialized)
+struct ServeKillTests {
+    static let scale = Int(ProcessInfo.processInfo.environment["CLOUDANT_STRESS_SCALE"] ?? "") ?? 1
+
+    @Test func acknowledgedWritesSurviveKillDuringDeleteAndRecreate() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var generator = SeededGenerator(seed: 20261124)
+        let kills = 3 * Self.scale
+        var checked = 0
+        var totals = (writes: 0, acknowledged: 0, cycles: 0)
+        for round in 0..<kills {
+            var server = try ServeProcess(folder: folder)
+            let log = StressLog()
+            if round == 0 { #expect(ServeHTTP.request("PUT", "/db", port: server.port)?.status == 201) }
+            _ = ServeHTTP.request("PUT", "/db", port: server.port)  // after a kill mid-deletion it may be gone
+            let port = server.port
+            // Deletions stop part-way through the round, so the kill also finds a database with many
+            // writes since its creation, not only one a few milliseconds old.
+            let runFor = Double.random(in: 0.5...1.2, using: &generator)
+            let deleteUntil = Date().addingTimeInterval(runFor * Double.random(in: 0.2...0.8, using: &generator))
+            let threads = (0..<3).map { writer in
+                Thread {
+                    var sequence = 0
+                    while !log.stopped {
+                        sequence += 1
+                        let id = "r\(round)-w\(writer)-\(sequence)"
+                        let sent = log.tick()
+                        guard let answer = ServeHTTP.request("PUT", "/db/\(id)", body: #"{"n":\#(sequence)}"#, port: port) else {
+                            continue  // the server is gone: not acknowledged
+                        }
+                        log.write(id: id, sent: sent, acknowledged: log.tick(), status: answer.status)
+                    }
+                }
+            } + [
+                Thread {
+                    while !log.stopped, Date() < deleteUntil {
+                        Thread.sleep(forTimeInterval: 0.03)
+                        let deleteSent = log.tick()
+                        let deleted = ServeHTTP.request("DELETE", "/db", port: port)
+                        log.event(.deleteAnswered(sent: deleteSent, status: deleted?.status, at: log.tick()))
+                        let createSent = log.tick()
+                        let created = ServeHTTP.request("PUT", "/db", port: port)
+                        log.event(.createAnswered(sent: createSent, status: created?.status, at: log.tick()))
+                    }
+                },
+            ]
+            for thread in threads { thread.start() }
+            Thread.sleep(forTimeInterval: runFor)
+            server.kill()
+            log.stop()
+            Thread.sleep(forTimeInterval: 0.2)  // the threads' last requests fail fast: the port is closed
+
+            server = try ServeProcess(folder: folder)
+            defer { server.kill() }
+            let outcome = log.verify(port: server.port)
+            #expect(outcome.lost.isEmpty, "round \(round): \(outcome.lost.count) acknowledged writes lost: \(outcome.lost.prefix(5))")
+            #expect(outcome.resurrected.isEmpty, "round \(round): \(outcome.resurrected.count) writes of a deleted database came back")
+            #expect(outcome.unexpectedStatuses.isEmpty, "round \(round): statuses \(outcome.unexpectedStatuses)")
+            checked += outcome.checked
+            totals.writes += log.writes.count
+            totals.acknowledged += log.writes.filter { $0.status == 201 }.count
+            totals.cycles += log.events.count / 2
+            server.kill()
+        }
+        #expect(checked > 0, "no write was checked; the test proved nothing")
+        let integrity = try CLIRunner.run(["db", "check", "db", "--data", folder.path])
+        if integrity.status == 0 {
+            #expect(integrity.stdout.contains("\"ok\""), "\(integrity.stdout)")
+        }
+        print(
+            "serve kill -9 stress: \(kills) kills, \(totals.cycles) delete/create cycles, \(totals.writes) writes "
+                + "(\(totals.acknowledged) acknowledged), \(checked) checked after restart")
+    }
+}
+
+/// A `cloudant serve` process on a free port.
+struct ServeProcess {
+    let process: Process
+    let port: Int
+
+    init(folder: URL) throws {
+        process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["serve", "--port", "0", "--data", folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is {"ok":true,"url":"http://127.0.0.1:PORT",…} once it listens.
+        var line = Data()
+        while !line.contains(10) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(text[range].split(separator: ":").last ?? "")
+        else {
+            process.terminate()
+            throw URLError(.cannotConnectToHost)
+        }
+        self.port = port
+    }
+
+    mutating func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// One blocking HTTP/1.1 request per connection (`Connection: close`) to 127.0.0.1.
+enum ServeHTTP {
+    struct Answer {
+        var status: Int
+        var body: String
+    }
+
+    /// The answer, or `nil` when the connection failed or was cut before a complete answer.
+    static func request(_ method: String, _ path: String, body: String = "", port: Int) -> Answer? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        defer { Glibc.close(socket) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        if method == "PUT" || method == "POST" {
+            text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+        }
+        let bytes = Array((text + "\r\n" + body).utf8)
+        let sent = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { return nil }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received.append(contentsOf: chunk[..<count])
+        }
+        guard let headEnd = received.firstRange(of: [13, 10, 13, 10]) else { return nil }
+        let head = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self)
+        guard let status = Int(head.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        let bodyBytes = Array(received[headEnd.upperBound...])
+        // A kill can cut the body; only a complete answer counts.
+        if let lengthLine = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+            let length = Int(lengthLine.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""),
+            bodyBytes.count < length
+        {
+            return nil
+        }
+        return Answer(status: status, body: String(decoding: bodyBytes, as: UTF8.self))
+    }
+}
+
+/// What one round saw, ordered by one counter that every send and answer ticks.
+final class StressLog: @unchecked Sendable {
+    struct Write {
+        var id: String
+        var sent: Int
+        var acknowledged: Int
+        var status: Int
+    }
+
+    enum Event {
+        case deleteAnswered(sent: Int, status: Int?, at: Int)
+        case createAnswered(sent: Int, status: Int?, at: Int)
+    }
+
+    struct Outcome {
+        var lost: [String] = []
+        var resurrected: [String] = []
+        var unexpectedStatuses: Set<Int> = []
+        var checked = 0
+    }
+
+    // `lock` protects everything below.
+    private let lock = NSLock()
+    private var clock = 0
+    private var storedWrites: [Write] = []
+    private var storedEvents: [Event] = []
+    private var isStopped = false
+
+    func tick() -> Int { lock.withLock { clock += 1; return clock } }
+    var stopped: Bool { lock.withLock { isStopped } }
+    func stop() { lock.withLock { isStopped = true } }
+    var writes: [Write] { lock.withLock { storedWrites } }
+    var events: [Event] { lock.withLock { storedEvents } }
+
+    func write(id: String, sent: Int, acknowledged: Int, status: Int) {
+        lock.withLock { storedWrites.append(Write(id: id, sent: sent, acknowledged: acknowledged, status: status)) }
+    }
+
+    func event(_ event: Event) { lock.withLock { storedEvents.append(event) } }
+
+    /// Reads the restarted server's documents and checks them against the log.
+    func verify(port: Int) -> Outcome {
+        var outcome = Outcome()
+        let writes = self.writes
+        let events = self.events
+        outcome.unexpectedStatuses = Set(writes.map(\.status)).subtracting([201, 404])
+        let exists = ServeHTTP.request("GET", "/db", port: port)?.status == 200
+        var stored: Set<String> = []
+        if exists, let listing = ServeHTTP.request("GET", "/db/_all_docs", port: port),
+            let json = try? JSONSerialization.jsonObject(with: Data(listing.body.utf8)) as? [String: Any]
+        {
+            stored = Set((json["rows"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        }
+        // The last creation acknowledged, and whether a deletion was sent after it (then in flight at the kill).
+        var lastCreate = 0
+        var deleteSentAfterLastCreate = false
+        var lastAcknowledgedDeleteSent = 0
+        for event in events {
+            switch event {
+            case .createAnswered(_, let status, let at) where status == 201:
+                lastCreate = at
+                deleteSentAfterLastCreate = false
+            case .deleteAnswered(let sent, let status, _):
+                if sent > lastCreate { deleteSentAfterLastCreate = true }
+                if status == 200 { lastAcknowledgedDeleteSent = sent }
+            default: break
+            }
+        }
+        // Writes sent after the last creation went to the database that existed at the kill; if a deletion
+        // was in flight and the database is gone, it was deleted after them.
+        if exists || !deleteSentAfterLastCreate {
+            let mustExist = writes.filter { $0.status == 201 && $0.sent > lastCreate }
+            outcome.checked = mustExist.count
+            outcome.lost = mustExist.filter { !stored.contains($0.id) }.map(\.id)
+        }
+        // Writes acknowledged before an acknowledged deletion belonged to a database that is gone.
+        outcome.resurrected = writes.filter { $0.status == 201 && $0.acknowledged < lastAcknowledgedDeleteSent && stored.contains($0.id) }
+            .map(\.id)
+        return outcome
+    }
+}

@@ -1,0 +1,130 @@
+import CloudantCore
+@testable import CloudantServer
+import Foundation
+import Testing
+
+/// Issue 16 row 3: `DELETE /{db}` and `PUT /{db}` while writes were in flight let a write reopen the
+/// database half-way through its deletion; the next create reused that store on the deleted file, and
+/// after a restart every write acknowledged since (799 in one run) was gone.
+///
+/// Writers keep writing while the database is deleted and created again and again; then the server is
+/// restarted on the same folder. Every acknowledged write sent after the last creation must be found;
+/// no write acknowledged before the last deletion may be found; and no write may fail other than with
+/// `404` (its database was being deleted). `CLOUDANT_STRESS_SCALE` multiplies the size (default 1).
+@Suite("Database deletion is ordered with writes")
+struct DeleteRecreateStressTests {
+    static let scale = Int(ProcessInfo.processInfo.environment["CLOUDANT_STRESS_SCALE"] ?? "") ?? 1
+
+    @Test func everyAcknowledgedWriteIsFoundOrItsDatabaseWasDeletedAfterIt() async throws {
+        let server = try await LiveServer.start()
+        let folder = server.folder
+        var reopened: LiveServer?
+        do {
+            let log = DeleteRecreateLog()
+            let client = server.admin
+            #expect(try await client.send("PUT", "/db").status == 201)
+            let writers = 3
+            let cycles = 6 * Self.scale
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<writers {
+                    group.addTask {
+                        var sequence = 0
+                        while !log.stopped {
+                            sequence += 1
+                            let id = "w\(writer)-\(sequence)"
+                            let sent = log.tick()
+                            let answer = try await client.put("/db/\(id)", ["n": .number(JSONNumber(sequence))])
+                            log.recordWrite(id: id, sent: sent, acknowledged: log.tick(), status: answer.status)
+                        }
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<cycles {
+                        try await Task.sleep(for: .milliseconds(40))
+                        let deleteSent = log.tick()
+                        let deleted = try await client.delete("/db")
+                        let created = try await client.send("PUT", "/db")
+                        log.recordCycle(deleteSent: deleteSent, deleted: deleted.status, created: created.status, createAcknowledged: log.tick())
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                    log.stop()
+                }
+                try await group.waitForAll()
+            }
+            try await log.check(against: client, label: "live")
+            await server.stop(keepingFolder: true)
+            let restarted = try await LiveServer.start(folder: folder)
+            reopened = restarted
+            try await log.check(against: restarted.admin, label: "after restart")
+            print("delete/create stress: \(log.summary)")
+        } catch {
+            await (reopened ?? server).stop()
+            throw error
+        }
+        await reopened?.stop()
+        if reopened == nil { await server.stop() }
+    }
+}
+
+/// What the stress test saw, ordered by one counter that every send and every answer ticks.
+final class DeleteRecreateLog: @unchecked Sendable {
+    struct Write {
+        var id: String
+        var sent: Int
+        var acknowledged: Int
+        var status: Int
+    }
+
+    struct Cycle {
+        var deleteSent: Int
+        var deleted: Int
+        var created: Int
+        var createAcknowledged: Int
+    }
+
+    // `lock` protects everything below.
+    private let lock = NSLock()
+    private var clock = 0
+    private var writes: [Write] = []
+    private var cycles: [Cycle] = []
+    private var isStopped = false
+
+    func tick() -> Int { lock.withLock { clock += 1; return clock } }
+    var stopped: Bool { lock.withLock { isStopped } }
+    func stop() { lock.withLock { isStopped = true } }
+
+    func recordWrite(id: String, sent: Int, acknowledged: Int, status: Int) {
+        lock.withLock { writes.append(Write(id: id, sent: sent, acknowledged: acknowledged, status: status)) }
+    }
+
+    func recordCycle(deleteSent: Int, deleted: Int, created: Int, createAcknowledged: Int) {
+        lock.withLock {
+            cycles.append(Cycle(deleteSent: deleteSent, deleted: deleted, created: created, createAcknowledged: createAcknowledged))
+        }
+    }
+
+    var summary: String {
+        lock.withLock {
+            let acknowledged = writes.filter { $0.status == 201 }.count
+            let refused = writes.filter { $0.status == 404 }.count
+            return "\(writes.count) writes (\(acknowledged) acknowledged, \(refused) refused with 404), \(cycles.count) delete/create cycles"
+        }
+    }
+
+    /// Checks the database's documents against the log.
+    func check(against client: TestClient, label: String) async throws {
+        let (writes, cycles) = lock.withLock { (self.writes, self.cycles) }
+        #expect(cycles.allSatisfy { $0.deleted == 200 && $0.created == 201 }, "\(label): a delete or create failed")
+        #expect(writes.allSatisfy { $0.status == 201 || $0.status == 404 }, "\(label): statuses \(Set(writes.map(\.status)))")
+        let listing = try await client.get("/db/_all_docs").json
+        let stored = Set((listing["rows"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue })
+        guard let last = cycles.last else { return }
+        let mustExist = writes.filter { $0.status == 201 && $0.sent > last.createAcknowledged }
+        let lost = mustExist.filter { !stored.contains($0.id) }
+        #expect(!mustExist.isEmpty, "\(label): no write was acknowledged after the last creation; the test proved nothing")
+        #expect(lost.isEmpty, "\(label): \(lost.count) of \(mustExist.count) writes acknowledged after the last creation are gone")
+        let mustBeGone = writes.filter { $0.status == 201 && $0.acknowledged < last.deleteSent }
+        let resurrected = mustBeGone.filter { stored.contains($0.id) }
+        #expect(resurrected.isEmpty, "\(label): \(resurrected.count) writes of deleted databases reappeared")
+    }
+}

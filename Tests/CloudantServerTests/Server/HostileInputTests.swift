@@ -1,0 +1,175 @@
+import CloudantCore
+@testable import CloudantServer
+import Foundation
+import Testing
+
+/// Issue 16 rows 1, 2, 4 and 10 through the HTTP endpoint: each used to crash, hang or corrupt.
+@Suite("Hostile input over HTTP")
+struct HostileInputTests {
+    static let catastrophic = String(repeating: "a", count: 40) + "!"
+
+    @Test func aRevisionGenerationBeyondTheBoundIsRefusedBeforeAnythingIsWritten() async throws {
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let huge: JSONValue = ["_id": "poison", "_revisions": ["start": .number(JSONNumber(Int64.max)), "ids": ["abc"]]]
+            let refused = try await server.admin.put("/db/poison?new_edits=false", huge)
+            #expect(refused.status == 400)
+            #expect(refused.json["error"] == "bad_request")
+            #expect(try await server.admin.get("/db/poison").status == 404)
+
+            // A document exactly at the bound is stored, and editing it is refused instead of aborting.
+            let top: JSONValue = [
+                "_id": "top", "_revisions": ["start": .number(JSONNumber(Int64(RevisionID.maximumGeneration))), "ids": ["abc"]],
+            ]
+            #expect(try await server.admin.put("/db/top?new_edits=false", top).status == 201)
+            let rev = "\(RevisionID.maximumGeneration)-abc"
+            let edit = try await server.admin.put("/db/top", ["_rev": .string(rev), "v": 2])
+            #expect(edit.status == 400)
+            #expect(edit.json["reason"]?.stringValue?.contains("largest") == true)
+            #expect(try await server.admin.get("/db/top").json["_rev"] == .string(rev))
+            #expect(try await server.admin.put("/db/after", ["ok": true]).status == 201)
+        }
+    }
+
+    @Test func aDocumentIDWithNULIsRefusedAndLeavesTheDocumentBeforeTheNULAlone() async throws {
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let created = try await server.admin.put("/db/a", ["v": 1])
+            #expect(created.status == 201)
+            for path in ["/db/a%00x", "/db/%00x"] {
+                let answer = try await server.admin.put(path, ["v": 2])
+                #expect(answer.status == 400)
+                #expect(answer.json["error"] == "illegal_docid")
+            }
+            #expect(try await server.admin.get("/db/a%00x").status == 400)
+            #expect(try await server.admin.post("/db", ["_id": "a\u{0}x", "v": 3]).json["error"] == "illegal_docid")
+            let a = try await server.admin.get("/db/a")
+            #expect(a.json["_rev"] == created.json["rev"])
+            #expect(a.json["v"] == 1)
+            #expect(try await server.admin.get("/db/_all_docs").json["total_rows"] == 1)
+        }
+    }
+
+    @Test func anIDThatIsNotUTF8IsRefusedNotRepaired() async throws {
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let answer = try await server.admin.put("/db/a%FFx", ["v": 1])
+            #expect(answer.status == 400)
+            #expect(answer.json["error"] == "illegal_docid")
+            #expect(answer.json["reason"]?.stringValue?.hasPrefix("Document id must be valid UTF-8") == true)
+            #expect(try await server.admin.get("/db/a%FFx").status == 404)
+            #expect(try await server.admin.get("/db/_all_docs").json["total_rows"] == 0)
+        }
+    }
+
+    @Test func aCatastrophicRegexAnswersABadArgWithinItsStepLimit() async throws {
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            _ = try await server.admin.put("/db/x", ["name": .string(Self.catastrophic)])
+            let answer = try await server.admin.post("/db/_find", ["selector": ["name": ["$regex": "(a+)+$"]]])
+            #expect(answer.status == 400)
+            #expect(answer.json["error"] == "bad_arg")
+            #expect(answer.json["reason"]?.stringValue?.contains("regex step limit") == true)
+            // The database still answers.
+            #expect(try await server.admin.post("/db/_find", ["selector": ["name": ["$regex": "^a"]]]).json["docs"]?.arrayValue?.count == 1)
+        }
+    }
+
+    @Test func aFindIsCancelledWhenItsClientGoesAway() async throws {
+        // No step limit to speak of: only the client's going away can end this query.
+        try await withLiveServer({ $0.regexStepLimit = Int.max }) { server in
+            _ = try await server.admin.send("PUT", "/db")
+            _ = try await server.admin.put("/db/x", ["name": .string(String(repeating: "a", count: 60) + "!")])
+            let body = #"{"selector":{"name":{"$regex":"(a+)+$"}}}"#
+            let connection = try RawConnection(port: server.port)
+            connection.send(
+                "POST /db/_find HTTP/1.1\r\nHost: x\r\nAuthorization: Basic YWRtaW46czNjcmV0\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let inProgress = server.server.endpoint.requestsInProgress
+            #expect(await eventually { inProgress.withLock { $0 } == 1 })
+            connection.close()
+            #expect(await eventually { inProgress.withLock { $0 } == 0 }, "the query kept running after its client left")
+            #expect(try await server.admin.get("/db").status == 200)
+        }
+    }
+
+    @Test func malformedHTTPIsAnsweredWithCouchDBsJSONErrorBody() async throws {
+        try await withLiveServer { server in
+            for garbage in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", "GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n"] {
+                let connection = try RawConnection(port: server.port)
+                connection.send(garbage)
+                let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
+                connection.close()
+                #expect(answer.status == 400)
+                #expect(answer.json["error"] == "bad_request")
+                #expect(answer.header("Content-Type") == "application/json")
+            }
+            #expect(try await server.admin.get("/").status == 200)
+        }
+    }
+
+    @Test func aGzipRequestBodyIsInflated() async throws {
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let gzipped = try gzip(Array(#"{"a":1}"#.utf8))
+            let answer = try await server.admin.send(
+                "PUT", "/db/doc", body: Data(gzipped), contentType: "application/json", headers: ["Content-Encoding": "gzip"])
+            #expect(answer.status == 201)
+            #expect(try await server.admin.get("/db/doc").json["a"] == 1)
+
+            let damaged = try await server.admin.send(
+                "PUT", "/db/bad", body: Data("not gzip".utf8), contentType: "application/json", headers: ["Content-Encoding": "gzip"])
+            #expect(damaged.status == 400)
+            #expect(damaged.json["reason"] == "Request body is not properly gzipped.")
+            let other = try await server.admin.send(
+                "PUT", "/db/br", body: Data("{}".utf8), contentType: "application/json", headers: ["Content-Encoding": "br"])
+            #expect(other.status == 415)
+            #expect(other.json["error"] == "bad_content_type")
+        }
+    }
+
+    @Test func aGzipBombMeetsTheBodySizeLimit() async throws {
+        try await withLiveServer({ $0.maxRequestBodySize = 64 * 1024 }) { server in
+            _ = try await server.admin.send("PUT", "/db")
+            // 16 MB of spaces inside a JSON string compresses to about 16 KB: under the limit as sent.
+            let json = Array(#"{"a":""#.utf8) + [UInt8](repeating: 32, count: 16 * 1024 * 1024) + Array(#""}"#.utf8)
+            let bomb = try gzip(json)
+            #expect(bomb.count < 64 * 1024)
+            let answer = try await server.admin.send(
+                "PUT", "/db/bomb", body: Data(bomb), contentType: "application/json", headers: ["Content-Encoding": "gzip"])
+            #expect(answer.status == 413)
+            #expect(answer.json["error"] == "too_large")
+            #expect(try await server.admin.get("/db/bomb").status == 404)
+        }
+    }
+}
+
+/// Waits (up to 30 s, polling) for `condition`; true once it holds. Not a timing assertion: the bound only
+/// turns a broken server into a failure instead of a hang.
+func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
+    for _ in 0..<600 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return condition()
+}
+
+/// Gzips bytes with the system's gzip.
+func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-c", "-n"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let writer = Thread {
+        input.fileHandleForWriting.write(Data(bytes))
+        try? input.fileHandleForWriting.close()
+    }
+    writer.start()
+    let compressed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Array(compressed)
+}

@@ -1,0 +1,106 @@
+import CloudantCore
+@testable import CloudantServer
+import Foundation
+import Testing
+
+/// Issue 16 row 7: SIGTERM hung while a long-poll waited with a huge `timeout` (CouchDB caps it at
+/// `changes_timeout`, 60 s), sockets stayed in CLOSE-WAIT, and idle connections were never closed.
+@Suite("Timeouts, hang-ups and graceful shutdown")
+struct ShutdownAndTimeoutTests {
+    private static let auth = "Authorization: Basic YWRtaW46czNjcmV0\r\n"
+
+    @Test func aLongPollTimeoutIsCappedAtTheChangesTimeout() async throws {
+        // 1.5 s cap: a `timeout` of a day must still answer, with nothing changed, and the same for
+        // heartbeats (the cap bounds them too).
+        try await withLiveServer({ $0.changesTimeout = 1_500 }) { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let answer = try await server.admin.get("/db/_changes?feed=longpoll&since=now&timeout=86400000")
+            #expect(answer.status == 200)
+            #expect(answer.json["results"] == [])
+            let continuous = try await server.admin.get("/db/_changes?feed=continuous&since=now&timeout=86400000")
+            #expect(continuous.text.contains("\"last_seq\""))
+        }
+    }
+
+    @Test func gracefulShutdownEndsAWaitingLongPollWithAnAnswer() async throws {
+        let server = try await LiveServer.start()
+        _ = try await server.admin.send("PUT", "/db")
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /db/_changes?feed=longpoll&since=now&heartbeat=50 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+        let inProgress = server.server.endpoint.requestsInProgress
+        // The handler has answered with the streaming head once the counter is back to zero.
+        #expect(await eventually { inProgress.withLock { $0 } == 0 })
+        try await Task.sleep(for: .milliseconds(200))
+        await server.server.shutdown()
+        let raw = try await connection.readToEndOffPool()
+        connection.close()
+        let answer = try TestClient.parse(raw, isHead: false)
+        #expect(answer.status == 200)
+        #expect(answer.text.contains("\"last_seq\""), "the feed was cut instead of ended: \(answer.text)")
+        await server.stop()
+    }
+
+    @Test func gracefulShutdownEndsAContinuousFeedWithItsLastSeqLine() async throws {
+        let server = try await LiveServer.start()
+        _ = try await server.admin.send("PUT", "/db")
+        _ = try await server.admin.put("/db/a", ["v": 1])
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /db/_changes?feed=continuous&heartbeat=50 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+        let inProgress = server.server.endpoint.requestsInProgress
+        #expect(await eventually { inProgress.withLock { $0 } == 0 })
+        try await Task.sleep(for: .milliseconds(200))
+        await server.server.shutdown()
+        let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
+        connection.close()
+        // Ended, not cut: the last line says where to resume, after whatever the feed had sent.
+        let resumeAt = answer.text.contains("\"id\":\"a\"") ? 1 : 0
+        #expect(answer.text.contains("\"last_seq\":\(resumeAt)"), "\(answer.text)")
+        await server.stop()
+    }
+
+    @Test func anIdleConnectionIsClosedByTheServer() async throws {
+        try await withLiveServer({ $0.idleTimeout = 1 }) { server in
+            let connection = try RawConnection(port: server.port)
+            // Nothing sent: the server must close it (the read would time out after 20 s otherwise).
+            let received = try await connection.readToEndOffPool()
+            connection.close()
+            #expect(received.isEmpty)
+            // A keep-alive connection after its answer, too.
+            let keptAlive = try RawConnection(port: server.port)
+            keptAlive.send("GET /_up HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = try TestClient.parse(try await keptAlive.readToEndOffPool(), isHead: false)
+            keptAlive.close()
+            #expect(answer.status == 200)
+        }
+    }
+
+    @Test func aKeepAliveConnectionKeepsNothingPerRequest() async throws {
+        try await withLiveServer { server in
+            let connection = try RawConnection(port: server.port)
+            for _ in 0..<50 { connection.send("GET /_up HTTP/1.1\r\nHost: x\r\n\r\n") }
+            connection.send("GET /_up HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let raw = try await connection.readToEndOffPool()
+            connection.close()
+            #expect(String(decoding: raw, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count == 52)
+            let watchers = server.server.endpoint.connectionWatchers
+            #expect(await eventually { watchers.openConnections == 0 }, "a closed connection is still remembered")
+            #expect(watchers.pendingActions == 0)
+        }
+    }
+
+    @Test func aClientThatHangsUpDuringALongPollIsLetGo() async throws {
+        // The feed would wait 60 s; the server must notice the hang-up, end the feed and close its side.
+        try await withLiveServer { server in
+            _ = try await server.admin.send("PUT", "/db")
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /db/_changes?feed=longpoll&since=now HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+            let inProgress = server.server.endpoint.requestsInProgress
+            #expect(await eventually { inProgress.withLock { $0 } == 0 })
+            let feeds = server.server.endpoint.openFeeds
+            #expect(await eventually { feeds.withLock { $0 } == 1 })
+            connection.shutdownWriting()
+            #expect(await eventually { feeds.withLock { $0 } == 0 }, "the feed kept waiting for a client that left")
+            connection.close()
+        }
+    }
+}

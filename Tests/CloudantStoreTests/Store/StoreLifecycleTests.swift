@@ -1,0 +1,71 @@
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+/// The store side of issue 16 row 3: a deleted database's store must take no more writes, and a store
+/// created again at the same path must start empty whatever a crash left behind.
+@Suite("Closing and deleting a store")
+struct StoreLifecycleTests {
+    @Test func aWriteAfterCloseFailsWithNotFoundAndNothingIsWritten() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        _ = try await store.put(["_id": "before"])
+        try store.close()
+        #expect(store.isClosed)
+        do {
+            _ = try await store.put(["_id": "after"])
+            Issue.record("a closed store took a write")
+        } catch let error as CloudantError {
+            #expect(error.code == .notFound)
+            #expect(error.context.database == store.name)
+        }
+        await #expect(throws: CloudantError.self) { _ = try await store.document(id: "before") }
+        try store.close()  // closing twice does nothing
+        let reopened = try temporary.reopen()
+        #expect(try await reopened.document(id: "before")["_id"] == "before")
+        await #expect(throws: CloudantError.self) { _ = try await reopened.document(id: "after") }
+    }
+
+    @Test func aLiveFeedEndsWhenItsStoreCloses() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let feed = Task {
+            var seen = 0
+            for try await _ in store.liveChanges() { seen += 1 }
+            return seen
+        }
+        _ = try await store.put(["_id": "a"])
+        try store.close()
+        // The feed ends (normally or with the closed error) instead of waiting forever.
+        _ = await feed.result
+    }
+
+    @Test func deletedFilesLeaveNoStoreAndANewStoreStartsEmpty() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        _ = try await store.put(["_id": "old"])
+        try store.close()
+        try StoreDirectory.deleteFiles(of: store.fileURL, database: store.name)
+        for suffix in ["", "-wal", "-shm", ".deleting"] {
+            #expect(!FileManager.default.fileExists(atPath: store.fileURL.path + suffix), "\(suffix) left behind")
+        }
+        let fresh = try temporary.reopen()
+        await #expect(throws: CloudantError.self) { _ = try await fresh.document(id: "old") }
+    }
+
+    @Test func aWALLeftByACrashMidDeletionIsNotReplayedIntoANewStore() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        for index in 0..<20 { _ = try await store.put(["_id": .string("old-\(index)")]) }
+        // What a crash after the rename but before the companions were removed leaves: a -wal (here a copy
+        // of a live one, full of committed frames) beside no database file. SQLite itself discards a WAL
+        // beside an empty database file; the store also removes it before opening, so neither can replay it.
+        let wal = store.fileURL.path + "-wal"
+        let target = temporary.folder.appendingPathComponent("again.sqlite")
+        try FileManager.default.copyItem(atPath: wal, toPath: target.path + "-wal")
+        let again = try DocumentStore.open(name: "again", fileURL: target)
+        #expect(try await again.changes().results.isEmpty)
+        #expect(try await again.info().documentCount == 0)
+    }
+}
