@@ -106,7 +106,7 @@ public struct FindRequest: Sendable, Hashable {
         executionStats = try Self.boolean(object["execution_stats"], name: "execution_stats") ?? false
         allowFallback = try Self.boolean(object["allow_fallback"], name: "allow_fallback") ?? true
         switch object["use_index"] {
-        case nil: useIndex = nil
+        case nil, .null?, .array([])?: useIndex = nil
         case .string(let name)?: useIndex = [name]
         case .array(let names)? where names.count <= 2 && names.allSatisfy({ $0.stringValue != nil }):
             useIndex = names.compactMap(\.stringValue)

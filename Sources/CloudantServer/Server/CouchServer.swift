@@ -131,8 +131,36 @@ public final class CouchServer: Service, Sendable {
 struct CouchResponder: HTTPResponder {
     let endpoint: CouchEndpoint
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-        await endpoint.respond(to: request)
+    func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
+        let response = await endpoint.respond(to: request)
+        guard request.method == .connect else { return response }
+        // SwiftNIO frames every answer to CONNECT without a body (it reads RFC 9110's "a 2xx answer to
+        // CONNECT has no body" as "no answer to CONNECT has one") and stops parsing the connection, which
+        // it takes for a tunnel. CouchDB answers CONNECT like any unknown method, with a status and a
+        // JSON body. The status is kept; the body cannot be sent, so the connection is closed once the
+        // head is out: the client reads to the end of the stream instead of waiting for a body forever.
+        let channel = context.channel
+        var headers = response.headers
+        headers[.connection] = "close"
+        headers[.contentLength] = nil
+        return Response(
+            status: response.status, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.finish(nil)
+                channel.close(promise: nil)
+            })
+    }
+}
+
+/// Hummingbird's basic context plus the connection, so a response can close it (see ``CouchResponder``).
+struct CouchRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connection the request came on.
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+        channel = source.channel
     }
 }
 
