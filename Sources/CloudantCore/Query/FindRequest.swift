@@ -57,6 +57,20 @@ public struct FindRequest: Sendable, Hashable {
     public var stable: Bool
     /// CouchDB's `stale: "ok"` (`stable` and no update); kept for `_explain`.
     public var staleOK: Bool
+    /// What to do when no index serves the sort, which CouchDB refuses (`no_usable_index`). Not part of a
+    /// `_find` body: the caller decides (the store sorts in memory; `cloudant serve` answers as CouchDB
+    /// once the database has JSON indexes).
+    public var unservedSort: UnservedSortPolicy
+
+    /// What to do with a sort that no index serves.
+    public enum UnservedSortPolicy: Sendable, Hashable {
+        /// Sort the matches in memory (documents lacking a sort field are left out, as an index would
+        /// leave them out).
+        case sortInMemory
+        /// Refuse as CouchDB does, with `no_usable_index`, once the database has a JSON index; a database
+        /// without any is still sorted in memory.
+        case refuseOnceIndexed
+    }
 
     /// Creates a request.
     public init(
@@ -79,5 +93,6 @@ public struct FindRequest: Sendable, Hashable {
         update = true
         stable = false
         staleOK = false
+        unservedSort = .sortInMemory
     }
 }

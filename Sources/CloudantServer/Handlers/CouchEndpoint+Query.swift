@@ -35,7 +35,11 @@ extension CouchEndpoint {
             default: throw HTTPFailure.badRequest("The `partition` in the body differs from the one in the path.")
             }
         }
-        return try FindRequest(.object(body))
+        var find = try FindRequest(.object(body))
+        // Over HTTP, a sort no index serves is CouchDB's `no_usable_index` once the database has JSON
+        // indexes, so an application sees here the errors CouchDB would give it (README, compatibility).
+        find.unservedSort = .refuseOnceIndexed
+        return find
     }
 
     /// `/{db}/_index…` as CouchDB's `mango_httpd` lays it out: `GET|POST /{db}/_index`,

@@ -8,8 +8,9 @@ extension DocumentStore {
     /// index covers the query.
     ///
     /// When no index serves the sort, CouchDB's `_explain` shows no index (its `_find` refuses the query);
-    /// so does this one, and adds `sorted_in_memory` with what this store does instead: the index it scans,
-    /// its view arguments, and the reason.
+    /// so does this one, and when this store answers the query anyway (see
+    /// ``FindRequest/unservedSort``) adds `sorted_in_memory` with what it does instead: the index it
+    /// scans, its view arguments, and the reason.
     ///
     /// ```swift
     /// let plan = try await store.explain(FindRequest(JSONValue(parsing: #"{"selector": {"age": {"$gt": 20}}}"#)))
@@ -51,7 +52,9 @@ extension DocumentStore {
             ],
         ]
         let access: JSONObject = ["mrargs": Self.viewArguments(plan, request), "covering": .bool(plan.isCovering)]
-        if let reason = plan.unsortedFallbackReason {
+        if plan.sortRefusal != nil {
+            // CouchDB's `_explain` of a query its `_find` refuses: no index, no view arguments.
+        } else if let reason = plan.unsortedFallbackReason {
             var fallback = access
             fallback["index"] = Self.indexJSON(plan, partitioned: partitioned)
             fallback["reason"] = .string(reason)

@@ -26,6 +26,7 @@ extension DocumentStore {
             let indexes = try cache.indexes(in: db)
             let plan = try QueryPlanner.plan(
                 request, indexes: indexes.map(\.definition), databaseIsPartitioned: try Self.isPartitioned(db))
+            if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(db: db, request: request, plan: plan, after: after, indexes: indexes).run()
             return (plan, outcome)
         }

@@ -37,6 +37,9 @@ public struct QueryPlan: Sendable {
     public var unsortedFallbackReason: String?
     /// Advice for the result's `warning` (spec M-20), before execution adds its own.
     public var warnings: [String]
+    /// CouchDB's `no_usable_index`, when no index serves the sort and the request's
+    /// ``FindRequest/unservedSort`` says to refuse: `_find` throws it, `_explain` shows no index.
+    public var sortRefusal: CloudantError?
 
     /// The chosen index, nil for `_all_docs`.
     public var index: IndexDefinition? {

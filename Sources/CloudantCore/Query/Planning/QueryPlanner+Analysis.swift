@@ -159,7 +159,7 @@ extension QueryPlanner {
                 access: access, isEmpty: isEmpty, descending: descending,
                 order: fallbackReason == nil ? keyOrder : request.sort, scanIsOrdered: fallbackReason == nil,
                 isCovering: best.index.covers(required), candidates: candidates, unsortedFallbackReason: fallbackReason,
-                warnings: warnings)
+                warnings: warnings, sortRefusal: nil)
         }
     }
 

@@ -15,7 +15,8 @@
 ///
 /// One deliberate difference: when no index serves the sort, CouchDB refuses the query
 /// (`no_usable_index`); here the query is planned as if unsorted and the matches are sorted in memory
-/// (``QueryPlan/unsortedFallbackReason``).
+/// (``QueryPlan/unsortedFallbackReason``), unless ``FindRequest/unservedSort`` asks for CouchDB's
+/// refusal (``QueryPlan/sortRefusal``).
 ///
 /// ```swift
 /// let plan = try QueryPlanner.plan(request, indexes: try await store.indexes())
@@ -43,9 +44,19 @@ public enum QueryPlanner {
         let strict = try context.analyse(ignoringSort: false)
         let candidates = context.candidates(strict)
         guard strict.usable.isEmpty else { return try context.plan(strict, candidates: candidates, fallbackReason: nil) }
-        // CouchDB: no_usable_index. This store plans as if unsorted and sorts in memory.
-        let reason = "No index exists for this sort, try indexing by the sort fields."
-        return try context.plan(context.analyse(ignoringSort: true), candidates: candidates, fallbackReason: reason)
+        // CouchDB: no_usable_index. This store plans as if unsorted and sorts in memory, unless the request
+        // wants CouchDB's refusal.
+        let reason =
+            switch (databaseIsPartitioned, request.partition != nil) {
+            case (false, _): "No index exists for this sort, try indexing by the sort fields."
+            case (true, true): "No partitioned index exists for this sort, try indexing by the sort fields."
+            case (true, false): "No global index exists for this sort, try indexing by the sort fields."
+            }
+        var plan = try context.plan(context.analyse(ignoringSort: true), candidates: candidates, fallbackReason: reason)
+        if request.unservedSort == .refuseOnceIndexed, indexes.contains(where: { $0.type == .json }) {
+            plan.sortRefusal = QueryErrorKind.noUsableIndex.error(reason, field: "sort")
+        }
+        return plan
     }
 
     // MARK: - Text
@@ -73,7 +84,7 @@ public enum QueryPlanner {
         return QueryPlan(
             access: .text(index, match: match), isEmpty: false, descending: request.sort.first?.descending ?? false,
             order: request.sort, scanIsOrdered: request.sort.isEmpty, isCovering: false, candidates: candidates,
-            unsortedFallbackReason: nil, warnings: [])
+            unsortedFallbackReason: nil, warnings: [], sortRefusal: nil)
     }
 
     /// Whether `use_index` (`["ddoc"]` or `["ddoc", "name"]`) names `index`.
