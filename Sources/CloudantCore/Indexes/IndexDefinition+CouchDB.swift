@@ -255,27 +255,33 @@ extension IndexDefinition {
 
     // MARK: Parsing helpers
 
+    /// A JSON index's `fields`, read as CouchDB reads a sort (`mango_sort:new`). This store also refuses
+    /// an empty list and a field named twice, which CouchDB accepts and no query can use well.
     private static func jsonFields(_ json: JSONValue?) throws -> [Field] {
-        guard case .array(let entries)? = json, !entries.isEmpty else {
+        guard case .array(let entries)? = json else {
+            throw QueryErrorKind.invalidSortJSON.error(
+                "An index's \"fields\" is a list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
+        }
+        guard !entries.isEmpty else {
             throw QueryErrorKind.invalidIndexFieldsDefinition.error(
                 "An index needs a non-empty \"fields\" list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
         }
         let fields = try entries.map { entry -> Field in
             switch entry {
-            case .string(let path):
+            case .string(let path) where !path.isEmpty:
                 return try Field(validating: path)
             case .object(let object) where object.count == 1:
                 let (path, order) = object.members[0]
-                guard let order = order.stringValue.flatMap(Order.init(rawValue:)) else {
-                    throw QueryErrorKind.invalidIndexFieldsDefinition.error(
-                        "The sort order of \(path) must be \"asc\" or \"desc\".", field: path)
+                if let order = order.stringValue.flatMap(Order.init(rawValue:)) {
+                    var field = try Field(validating: path)
+                    field.order = order
+                    return field
                 }
-                var field = try Field(validating: path)
-                field.order = order
-                return field
+                fallthrough
             default:
-                throw QueryErrorKind.invalidIndexFieldsDefinition.error(
-                    "Each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.", field: "fields")
+                throw QueryErrorKind.invalidSortField.error(
+                    "Invalid sort field: each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.",
+                    field: "fields")
             }
         }
         if Set(fields.map(\.order)).count > 1 {
@@ -332,8 +338,11 @@ extension IndexDefinition {
     private static func name(_ json: JSONValue?, field: String) throws -> String? {
         switch json {
         case nil: return nil
-        case .string(let text)? where !text.isEmpty && text != "_design/": return text
-        default: throw QueryErrorKind.invalidIndexName.error("\(field) must be a non-empty string.", field: field)
+        case .string("")?:
+            throw QueryErrorKind.invalidEmptyString.error("Index name or ddoc cannot be empty string", field: field)
+        case .string(let text)? where text != "_design/": return text
+        case .string?: throw QueryErrorKind.invalidIndexName.error("\(field) needs a name after _design/.", field: field)
+        default: throw QueryErrorKind.invalidString.error("\(field) must be a string.", field: field)
         }
     }
 }

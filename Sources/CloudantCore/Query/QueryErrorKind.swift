@@ -59,6 +59,8 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case queryParseError = "query_parse_error"
     /// An index's name or design document is the empty string.
     case invalidEmptyString = "invalid_empty_string"
+    /// An index's name or design document is not a string.
+    case invalidString = "invalid_string"
     /// A new index's `partitioned` differs from the option its existing design document carries.
     case invalidPartitionedOption = "invalid_partitioned_option"
     /// The bookmark was not made by this store for this query.
