@@ -40,7 +40,8 @@ extension DocumentStore {
                         "index": candidate.index?.listingJSON(databaseIsPartitioned: partitioned) ?? Self.allDocsIndexJSON,
                         "analysis": [
                             "usable": .bool(candidate.usable), "reasons": .array([["name": .string(candidate.reason)]]),
-                            "ranking": .number(JSONNumber(candidate.ranking)), "covering": candidate.covering.map(JSONValue.bool) ?? nil,
+                            "ranking": .number(JSONNumber(candidate.ranking)),
+                            "covering": candidate.covering.map(JSONValue.bool) ?? nil,
                         ],
                     ]
                 }),

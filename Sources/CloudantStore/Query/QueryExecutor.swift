@@ -58,8 +58,8 @@ struct QueryExecutor {
                 countDocument(&outcome, covering: scan.covering != nil)
                 continue
             }
-            guard let document = try scan.covering.map({ try Self.derivedDocument(row, $0) }) ?? Self.document(from: row, conflicts: request.conflicts)
-            else { continue }
+            let made = try scan.covering.map { try Self.derivedDocument(row, $0) }
+            guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { continue }
             countDocument(&outcome, covering: scan.covering != nil)
             guard request.selector.matches(document) else { continue }
             let keys: [JSONValue]

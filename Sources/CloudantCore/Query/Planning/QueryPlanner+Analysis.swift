@@ -140,7 +140,9 @@ extension QueryPlanner {
                 keyOrder = [SortField(FieldPath(["_id"]), descending: descending)]
             case .json(let index):
                 access = .json(index, ranges: best.prefix)
-                keyOrder = index.fields.map { SortField((try? FieldPath(parsing: $0.path)) ?? FieldPath([$0.path]), descending: descending) }
+                keyOrder = index.fields.map { field in
+                    SortField((try? FieldPath(parsing: field.path)) ?? FieldPath([field.path]), descending: descending)
+                }
             }
             var warnings: [String] = []
             if let useIndex = request.useIndex, !best.index.isNamed(by: useIndex) {
