@@ -11,7 +11,7 @@ struct BulkCommandTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CLIRunner.run(["bulk", "--db", "d", folder.path], in: folder)
-        #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+        #expect(result.status == 2, "exit \(result.status): \(result.stderr)")  // invalid input
         #expect(try jsonObject(result.stderr)["field"] as? String == "file")
         #expect(try jsonObject(result.stderr)["reason"] as? String == "\(folder.path) is a folder; give a JSON Lines file, or - for standard input.")
     }
@@ -23,7 +23,7 @@ struct BulkCommandTests {
         let first = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         let again = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
-        #expect(again.status == 1)
+        #expect(again.status == 4)  // conflict
         #expect(again.stdout.contains("\"conflict\""))  // the per-document results are still printed
         let summary = try jsonObject(again.stderr)
         #expect(summary["error"] as? String == "conflict")
@@ -35,7 +35,7 @@ struct BulkCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try CLIRunner.run(["put", "--db", "d", #"{"_id":"a"}"#], in: folder)
         let result = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: #"{"_id":"a"}"# + "\n" + #"{"_id":"c"}"#, in: folder)
-        #expect(result.status == 1)
+        #expect(result.status == 4)  // the refusal's category: conflict
         #expect(try CLIRunner.run(["get", "--db", "d", "c"], in: folder).status == 0)
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `cloudant` executable as a user would, and captures what it prints.
 struct CLIRunner {
@@ -73,11 +76,31 @@ final class ServeProcess {
         ready = (try? JSONSerialization.jsonObject(with: line) as? [String: Any]) ?? [:]
     }
 
+    /// `cloudant serve` on a free port over the stores in `folder`.
+    /// - Throws: `URLError(.cannotConnectToHost)` when the server did not say where it listens.
+    convenience init(folder: URL) throws {
+        try self.init(["serve", "--port", "0", "--data", folder.path], in: folder)
+        guard port > 0 else {
+            kill()
+            throw URLError(.cannotConnectToHost)
+        }
+    }
+
     /// The server's base URL, `http://127.0.0.1:PORT`.
     var url: String { ready["url"] as? String ?? "" }
 
+    /// The port it listens on (0 before it said).
+    var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+
+    /// Ends the server as a crash would: SIGKILL, no shutdown.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     deinit {
-        process.terminate()
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 }

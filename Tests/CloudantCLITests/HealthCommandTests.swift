@@ -84,7 +84,7 @@ struct HealthCommandTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
 
         let result = try CLIRunner.run(["health", "import", export.exportFolder.path], in: folder)
-        #expect(result.status == 1, "a partial import must not exit 0")
+        #expect(result.status == 2, "a partial import must not exit 0; a damaged export is invalid input")
         let report = try jsonObject(result.stdout)
         let stop = try #require(report["stoppedEarly"] as? [String: Any])
         #expect((stop["line"] as? Int ?? 0) > 1)

@@ -85,43 +85,6 @@ struct ServeKillTests {
     }
 }
 
-/// A `cloudant serve` process on a free port.
-struct ServeProcess {
-    let process: Process
-    let port: Int
-
-    init(folder: URL) throws {
-        process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["serve", "--port", "0", "--data", folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The first line is {"ok":true,"url":"http://127.0.0.1:PORT",…} once it listens.
-        var line = Data()
-        while !line.contains(10) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-            let port = Int(text[range].split(separator: ":").last ?? "")
-        else {
-            process.terminate()
-            throw URLError(.cannotConnectToHost)
-        }
-        self.port = port
-    }
-
-    mutating func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-}
-
 /// One blocking HTTP/1.1 request per connection (`Connection: close`) to 127.0.0.1.
 enum ServeHTTP {
     struct Answer {

@@ -30,7 +30,7 @@ struct HealthImportCommand: CloudantCommand {
             A progress bar goes to standard error when it is a terminal, then a summary table; the full import \
             report is JSON on standard output. Importing the same export again writes nothing. When export.xml \
             cannot be read to its end (a damaged or cut-short file), what came before is imported, the report \
-            says where it stopped ("stoppedEarly"), and the exit status is 1.
+            says where it stopped ("stoppedEarly"), and the exit status is 2 (invalid input).
 
             Example: cloudant --data ./me health import ~/Downloads/export.zip
             """)

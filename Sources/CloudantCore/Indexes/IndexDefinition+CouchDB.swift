@@ -7,50 +7,93 @@ extension IndexDefinition {
     /// The design document id, `_design/<ddoc>`.
     public var designDocumentID: String { "_design/" + (designDocument ?? name) }
 
-    /// Parses a `POST /db/_index` body:
-    /// `{"index": {"fields": […], "partial_filter_selector"?: {…}}, "ddoc"?: "x", "name"?: "y", "type"?: "json"}`.
+    /// Parses a `POST /db/_index` body as CouchDB's `mango_opts:validate_idx_create` does:
+    /// `{"index": {"fields": […], "partial_filter_selector"?: {…}}, "ddoc"?: "x", "name"?: "y", "type"?: "json",
+    /// "partitioned"?: bool, "w"?: n}`.
     ///
     /// Without `name` or `ddoc`, both default to the hex SHA-1 of the definition, so creating the same index
-    /// twice finds the first (M-1). A text index (`"type": "text"`) takes `fields` as
-    /// `[{"name": "title", "type": "string"}]` or `"all_fields"`, and an `analyzer` (or `default_analyzer`)
-    /// named `standard`, `porter` or `simple`.
+    /// twice finds the first (M-1). A JSON index's `partial_filter_selector` is kept normalised, as CouchDB
+    /// stores it. A text index (`"type": "text"`) takes `fields` as `[{"name": "title", "type": "string"}]`
+    /// or `"all_fields"`, and an `analyzer` (or `default_analyzer`) named `standard`, `porter` or `simple`.
     ///
     /// ```swift
     /// let index = try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["age"]},"name":"by-age"}"#))
     /// ```
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidIndex``,
-    ///   ``QueryErrorKind/invalidIndexFieldsDefinition``, ``QueryErrorKind/invalidIndexName`` or a selector
-    ///   error for a bad `partial_filter_selector`; ``QueryErrorKind/indexNotImplemented`` for an analyzer this
-    ///   store lacks.
+    /// - Throws: ``CloudantError`` with ``QueryErrorKind/missingRequiredKey`` (no `index` or no `fields`),
+    ///   ``QueryErrorKind/invalidKey`` (a key CouchDB does not know, also inside a JSON index's `index`),
+    ///   ``QueryErrorKind/invalidIndex``, ``QueryErrorKind/invalidIndexFieldsDefinition``,
+    ///   ``QueryErrorKind/invalidIndexName``, ``QueryErrorKind/invalidEmptyString``,
+    ///   ``QueryErrorKind/invalidPosInteger`` (`w`), ``QueryErrorKind/invalidValue`` (`partitioned`), or a
+    ///   selector error for a bad `partial_filter_selector`; ``QueryErrorKind/indexNotImplemented`` for an
+    ///   analyzer this store lacks.
     public init(indexRequest body: JSONValue) throws {
-        guard case .object(let request) = body, case .object(let index)? = request["index"] else {
+        guard case .object(let request) = body else {
             throw QueryErrorKind.invalidIndex.error(
                 "The request needs an \"index\" object, like {\"index\": {\"fields\": [\"foo\"]}}.", field: "index")
+        }
+        guard let indexJSON = request["index"] else {
+            throw QueryErrorKind.missingRequiredKey.error("Missing required key: index", field: "index")
         }
         let type: IndexType
         switch request["type"] {
         case nil, .string("json")?: type = .json
         case .string("text")?: type = .text
         case .string(let other)?:
-            throw QueryErrorKind.invalidIndex.error("Index type \(other) is not supported; use json or text.", field: "type")
+            throw QueryErrorKind.invalidIndex.error("Invalid type for index: \(other); use json or text.", field: "type")
         default: throw QueryErrorKind.invalidIndex.error("The index type must be a string.", field: "type")
         }
-        if let partitioned = request["partitioned"], partitioned != .bool(false) {
-            throw QueryErrorKind.invalidIndex.error("Partitioned indexes need a partitioned database.", field: "partitioned")
-        }
-        let fields = try type == .json ? Self.jsonFields(index["fields"]) : Self.textFields(index["fields"])
-        let partial = index["partial_filter_selector"] ?? (type == .text ? index["selector"] : nil)
-        if let partial {
-            _ = try MangoSelector(partial)  // Validates; an invalid filter is the same error as in _find.
-        }
-        let analyzer = type == .text ? try Self.analyzer(index["analyzer"] ?? index["default_analyzer"] ?? request["analyzer"]) : .standard
         let name = try Self.name(request["name"], field: "name")
         let designDocument = try Self.name(request["ddoc"], field: "ddoc").map(Self.strippingDesignPrefix)
-        self.init(name: "", fields: fields, partialFilterSelector: partial, type: type, analyzer: analyzer)
+        if let w = request["w"], !(w.numberValue.map { if case .integer(let n) = $0 { n > 0 } else { false } } ?? false) {
+            throw QueryErrorKind.invalidPosInteger.error("w is not an integer greater than zero.", field: "w")
+        }
+        let partitioned: Bool?
+        switch request["partitioned"] {
+        case nil, .string("db_default")?: partitioned = nil
+        case .bool(let flag)?: partitioned = flag
+        default: throw QueryErrorKind.invalidValue.error("partitioned must be true or false.", field: "partitioned")
+        }
+        for key in request.keys where !Self.requestKeys.contains(key) {
+            throw QueryErrorKind.invalidKey.error("Invalid key \(key) for this request.", field: key)
+        }
+        guard case .object(let index) = indexJSON else {
+            throw QueryErrorKind.invalidIndex.error("JSON indexes must be an object.", field: "index")
+        }
+        let fields: [Field]
+        var partial: JSONValue?
+        var analyzer = TextAnalyzer.standard
+        switch type {
+        case .json:
+            guard let fieldsJSON = index["fields"] else {
+                throw QueryErrorKind.missingRequiredKey.error("Missing required key: fields", field: "fields")
+            }
+            fields = try Self.jsonFields(fieldsJSON)
+            if let filter = index["partial_filter_selector"] {
+                guard case .object = filter else {
+                    throw QueryErrorKind.invalidSelectorJSON.error(
+                        "The partial_filter_selector must be a JSON object.", field: "partial_filter_selector")
+                }
+                partial = try MangoSelector(filter).json
+            }
+            for key in index.keys where key != "fields" && key != "partial_filter_selector" {
+                throw QueryErrorKind.invalidKey.error("Invalid key \(key) for this request.", field: key)
+            }
+        case .text:
+            fields = try Self.textFields(index["fields"])
+            partial = index["partial_filter_selector"] ?? index["selector"]
+            if let partial { _ = try MangoSelector(partial) }  // Validates: the same error as in _find.
+            analyzer = try Self.analyzer(index["analyzer"] ?? index["default_analyzer"] ?? request["analyzer"])
+        }
+        if partial == .object(JSONObject()) { partial = nil }
+        self.init(
+            name: "", fields: fields, partialFilterSelector: partial, type: type, analyzer: analyzer, partitioned: partitioned)
         let fingerprint = self.fingerprint
         self.name = name ?? fingerprint
         self.designDocument = designDocument ?? fingerprint
     }
+
+    /// The members of a `POST /db/_index` body (plus `analyzer`, which this store's text indexes read).
+    private static let requestKeys: Set<String> = ["index", "type", "name", "ddoc", "w", "partitioned", "analyzer"]
 
     /// The index's `def` as `GET /db/_index` lists it: `{"fields": [{"foo": "asc"}], …}`.
     public var definitionJSON: JSONValue {
@@ -71,11 +114,20 @@ extension IndexDefinition {
     }
 
     /// The entry `GET /db/_index` lists for this index.
-    public var listingJSON: JSONValue {
+    ///
+    /// - Parameter databaseIsPartitioned: Whether the database is partitioned, which an index follows
+    ///   unless its design document says otherwise.
+    public func listingJSON(databaseIsPartitioned: Bool = false) -> JSONValue {
         [
             "ddoc": .string(designDocumentID), "name": .string(name), "type": .string(type.rawValue),
-            "partitioned": false, "def": definitionJSON,
+            "partitioned": .bool(isPartitioned(inPartitionedDatabase: databaseIsPartitioned)), "def": definitionJSON,
         ]
+    }
+
+    /// Whether queries use the index per partition (`_partition/{p}/_find`) rather than over the whole
+    /// database: its design document's `options.partitioned`, or else the database's own setting.
+    public func isPartitioned(inPartitionedDatabase databaseIsPartitioned: Bool) -> Bool {
+        partitioned ?? databaseIsPartitioned
     }
 
     /// The hex SHA-1 of the definition (type, fields, filter, analyzer): the default name and design
@@ -99,6 +151,7 @@ extension IndexDefinition {
     public static func declared(inDesignDocument id: String, body: JSONObject) -> [IndexDefinition] {
         guard body["language"]?.stringValue == "query", id.hasPrefix("_design/") else { return [] }
         let ddoc = strippingDesignPrefix(id)
+        let partitioned = body["options"]?["partitioned"]?.boolValue
         var found: [IndexDefinition] = []
         for (name, view) in body["views"]?.objectValue?.members ?? [] {
             guard let map = view["map"]?.objectValue, let fields = map["fields"]?.objectValue, !fields.isEmpty,
@@ -109,7 +162,9 @@ extension IndexDefinition {
             }
             let partial = nonEmpty(map["partial_filter_selector"])
             if let partial, (try? MangoSelector(partial)) == nil { continue }
-            found.append(IndexDefinition(name: name, designDocument: ddoc, fields: parsed, partialFilterSelector: partial))
+            found.append(
+                IndexDefinition(
+                    name: name, designDocument: ddoc, fields: parsed, partialFilterSelector: partial, partitioned: partitioned))
         }
         for (name, entry) in body["indexes"]?.objectValue?.members ?? [] {
             guard let index = entry["index"]?.objectValue,
@@ -121,15 +176,25 @@ extension IndexDefinition {
             found.append(
                 IndexDefinition(
                     name: name, designDocument: ddoc, fields: fields, partialFilterSelector: partial, type: .text,
-                    analyzer: analyzer))
+                    analyzer: analyzer, partitioned: partitioned))
         }
         return found
     }
 
     /// `body` (a design document's, or a new one's) with this index added under its name, in CouchDB's
-    /// shape; any other index or view of the same name in that section is replaced.
-    public func adding(toDesignDocument body: JSONObject?) -> JSONObject {
+    /// shape; any other index or view of the same name in that section is replaced. A new design document
+    /// records an explicit ``partitioned`` in its `options`.
+    ///
+    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidPartitionedOption`` when the index's
+    ///   ``partitioned`` differs from the option an existing design document carries (as CouchDB).
+    public func adding(toDesignDocument body: JSONObject?) throws -> JSONObject {
         var document = body ?? JSONObject()
+        let existing = body?["options"]?["partitioned"]?.boolValue
+        if existing != partitioned, body != nil {
+            throw QueryErrorKind.invalidPartitionedOption.error(
+                "Requested partitioned option does not match existing value on design document \(designDocumentID).",
+                field: "partitioned")
+        }
         document["language"] = "query"
         switch type {
         case .json:
@@ -161,6 +226,7 @@ extension IndexDefinition {
             ]
             document["indexes"] = .object(indexes)
         }
+        if body == nil, let partitioned { document["options"] = ["partitioned": .bool(partitioned)] }
         return document
     }
 
@@ -189,27 +255,33 @@ extension IndexDefinition {
 
     // MARK: Parsing helpers
 
+    /// A JSON index's `fields`, read as CouchDB reads a sort (`mango_sort:new`). This store also refuses
+    /// an empty list and a field named twice, which CouchDB accepts and no query can use well.
     private static func jsonFields(_ json: JSONValue?) throws -> [Field] {
-        guard case .array(let entries)? = json, !entries.isEmpty else {
+        guard case .array(let entries)? = json else {
+            throw QueryErrorKind.invalidSortJSON.error(
+                "An index's \"fields\" is a list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
+        }
+        guard !entries.isEmpty else {
             throw QueryErrorKind.invalidIndexFieldsDefinition.error(
                 "An index needs a non-empty \"fields\" list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
         }
         let fields = try entries.map { entry -> Field in
             switch entry {
-            case .string(let path):
+            case .string(let path) where !path.isEmpty:
                 return try Field(validating: path)
             case .object(let object) where object.count == 1:
                 let (path, order) = object.members[0]
-                guard let order = order.stringValue.flatMap(Order.init(rawValue:)) else {
-                    throw QueryErrorKind.invalidIndexFieldsDefinition.error(
-                        "The sort order of \(path) must be \"asc\" or \"desc\".", field: path)
+                if let order = order.stringValue.flatMap(Order.init(rawValue:)) {
+                    var field = try Field(validating: path)
+                    field.order = order
+                    return field
                 }
-                var field = try Field(validating: path)
-                field.order = order
-                return field
+                fallthrough
             default:
-                throw QueryErrorKind.invalidIndexFieldsDefinition.error(
-                    "Each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.", field: "fields")
+                throw QueryErrorKind.invalidSortField.error(
+                    "Invalid sort field: each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.",
+                    field: "fields")
             }
         }
         if Set(fields.map(\.order)).count > 1 {
@@ -266,8 +338,11 @@ extension IndexDefinition {
     private static func name(_ json: JSONValue?, field: String) throws -> String? {
         switch json {
         case nil: return nil
-        case .string(let text)? where !text.isEmpty && text != "_design/": return text
-        default: throw QueryErrorKind.invalidIndexName.error("\(field) must be a non-empty string.", field: field)
+        case .string("")?:
+            throw QueryErrorKind.invalidEmptyString.error("Index name or ddoc cannot be empty string", field: field)
+        case .string(let text)? where text != "_design/": return text
+        case .string?: throw QueryErrorKind.invalidIndexName.error("\(field) needs a name after _design/.", field: field)
+        default: throw QueryErrorKind.invalidString.error("\(field) must be a string.", field: field)
         }
     }
 }

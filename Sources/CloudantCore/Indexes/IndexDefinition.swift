@@ -54,6 +54,9 @@ public struct IndexDefinition: Sendable, Hashable {
     public var type: IndexType
     /// How a text index splits and normalises words; ignored by JSON indexes.
     public var analyzer: TextAnalyzer
+    /// Whether the index is queried per partition (CouchDB's design document `options.partitioned`);
+    /// `nil` follows the database (see ``isPartitioned(inPartitionedDatabase:)``).
+    public var partitioned: Bool?
 
     /// Creates an index definition.
     ///
@@ -61,7 +64,7 @@ public struct IndexDefinition: Sendable, Hashable {
     /// `"fields": "all_fields"`).
     public init(
         name: String, designDocument: String? = nil, fields: [Field], partialFilterSelector: JSONValue? = nil,
-        type: IndexType = .json, analyzer: TextAnalyzer = .standard
+        type: IndexType = .json, analyzer: TextAnalyzer = .standard, partitioned: Bool? = nil
     ) {
         self.name = name
         self.designDocument = designDocument
@@ -69,6 +72,7 @@ public struct IndexDefinition: Sendable, Hashable {
         self.partialFilterSelector = partialFilterSelector
         self.type = type
         self.analyzer = analyzer
+        self.partitioned = partitioned
     }
 }
 

@@ -20,6 +20,8 @@ public struct SortField: Sendable, Hashable {
 /// ```swift
 /// let request = try FindRequest(JSONValue(parsing: #"{"selector":{"age":{"$gt":20}},"sort":["age"],"limit":10}"#))
 /// ```
+///
+/// ``init(_:)`` reads a `_find` body as CouchDB's `mango_opts` does (`FindRequest+Parsing.swift`).
 public struct FindRequest: Sendable, Hashable {
     /// Which documents match.
     public var selector: MangoSelector
@@ -42,12 +44,39 @@ public struct FindRequest: Sendable, Hashable {
     /// Whether a `use_index` that cannot answer the query falls back to the best index that can (CouchDB's
     /// `allow_fallback`, default true).
     public var allowFallback: Bool
+    /// Only documents of this partition (`partition:id` ids) of a partitioned database; `nil` queries the
+    /// whole database with its global indexes.
+    public var partition: String?
+    /// CouchDB's read quorum. One node holds everything here, so it changes nothing but how `_explain`
+    /// and `execution_stats` describe the reads (above 1, CouchDB reads documents at the coordinator).
+    public var readQuorum: Int
+    /// CouchDB's `update`: whether the index is brought up to date first. Indexes here are updated in the
+    /// same transaction as the documents, so they are never behind; kept for `_explain`.
+    public var update: Bool
+    /// CouchDB's `stable`; kept for `_explain`.
+    public var stable: Bool
+    /// CouchDB's `stale: "ok"` (`stable` and no update); kept for `_explain`.
+    public var staleOK: Bool
+    /// What to do when no index serves the sort, which CouchDB refuses (`no_usable_index`). Not part of a
+    /// `_find` body: the caller decides (the store sorts in memory; `cloudant serve` answers as CouchDB
+    /// once the database has JSON indexes).
+    public var unservedSort: UnservedSortPolicy
+
+    /// What to do with a sort that no index serves.
+    public enum UnservedSortPolicy: Sendable, Hashable {
+        /// Sort the matches in memory (documents lacking a sort field are left out, as an index would
+        /// leave them out).
+        case sortInMemory
+        /// Refuse as CouchDB does, with `no_usable_index`, once the database has a JSON index; a database
+        /// without any is still sorted in memory.
+        case refuseOnceIndexed
+    }
 
     /// Creates a request.
     public init(
         selector: MangoSelector = .all, sort: [SortField] = [], limit: Int = 25, skip: Int = 0,
         fields: [FieldPath]? = nil, bookmark: String? = nil, conflicts: Bool = false, executionStats: Bool = false,
-        useIndex: [String]? = nil, allowFallback: Bool = true
+        useIndex: [String]? = nil, allowFallback: Bool = true, partition: String? = nil
     ) {
         self.selector = selector
         self.sort = sort
@@ -59,101 +88,11 @@ public struct FindRequest: Sendable, Hashable {
         self.executionStats = executionStats
         self.useIndex = useIndex
         self.allowFallback = allowFallback
-    }
-
-    /// Keys a `_find` body may have (others are CouchDB's `invalid_key`).
-    static let knownKeys: Set<String> = [
-        "selector", "limit", "skip", "sort", "fields", "use_index", "allow_fallback", "bookmark", "conflicts",
-        "execution_stats", "r", "update", "stable", "stale", "partition",
-    ]
-
-    /// Parses a `_find` body.
-    /// - Throws: ``CloudantError`` carrying a ``QueryErrorKind`` (`missing_required_key`, `invalid_key`,
-    ///   `invalid_sort_json`, `invalid_sort_dir`, `unsupported_mixed_sort`, `invalid_fields`,
-    ///   `invalid_value`, or a selector error).
-    public init(_ body: JSONValue) throws {
-        guard case .object(let object) = body else {
-            throw QueryErrorKind.invalidSelectorJSON.error("A _find request must be a JSON object.", field: nil)
-        }
-        for key in object.keys where !Self.knownKeys.contains(key) {
-            throw QueryErrorKind.invalidKey.error("Invalid key \(key) for _find request.", field: key)
-        }
-        guard let selectorJSON = object["selector"] else {
-            throw QueryErrorKind.missingRequiredKey.error("Missing required key: selector", field: "selector")
-        }
-        self.init(selector: try MangoSelector(selectorJSON))
-        limit = try Self.nonNegativeInteger(object["limit"], name: "limit") ?? 25
-        skip = try Self.nonNegativeInteger(object["skip"], name: "skip") ?? 0
-        sort = try object["sort"].map(Self.parseSort) ?? []
-        if let rawFields = object["fields"] {
-            guard case .array(let names) = rawFields else {
-                throw QueryErrorKind.invalidFields.error("fields must be an array of field names.", field: "fields")
-            }
-            let paths = try names.map { name -> FieldPath in
-                guard case .string(let text) = name else {
-                    throw QueryErrorKind.invalidFields.error("fields must be an array of field names.", field: "fields")
-                }
-                return try FieldPath(parsing: text)
-            }
-            fields = paths.isEmpty ? nil : paths
-        }
-        switch object["bookmark"] {
-        case nil, .null?, .string("nil")?: bookmark = nil
-        case .string(let text)?: bookmark = text
-        default: throw QueryErrorKind.invalidBookmark.error("bookmark must be a string.", field: "bookmark")
-        }
-        conflicts = try Self.boolean(object["conflicts"], name: "conflicts") ?? false
-        executionStats = try Self.boolean(object["execution_stats"], name: "execution_stats") ?? false
-        allowFallback = try Self.boolean(object["allow_fallback"], name: "allow_fallback") ?? true
-        switch object["use_index"] {
-        case nil: useIndex = nil
-        case .string(let name)?: useIndex = [name]
-        case .array(let names)? where names.count <= 2 && names.allSatisfy({ $0.stringValue != nil }):
-            useIndex = names.compactMap(\.stringValue)
-        default:
-            throw QueryErrorKind.invalidValue.error("use_index must be \"ddoc\" or [\"ddoc\", \"name\"].", field: "use_index")
-        }
-    }
-
-    /// Parses a Mango `sort` array (spec M-14).
-    public static func parseSort(_ json: JSONValue) throws -> [SortField] {
-        guard case .array(let entries) = json else {
-            throw QueryErrorKind.invalidSortJSON.error("sort must be an array.", field: "sort")
-        }
-        let fields = try entries.map { entry -> SortField in
-            switch entry {
-            case .string(let name):
-                return SortField(try FieldPath(parsing: name))
-            case .object(let object) where object.count == 1:
-                let (name, direction) = object.members[0]
-                guard let direction = direction.stringValue, direction == "asc" || direction == "desc" else {
-                    throw QueryErrorKind.invalidSortDirection.error("Sort directions are \"asc\" or \"desc\".", field: name)
-                }
-                return SortField(try FieldPath(parsing: name), descending: direction == "desc")
-            default:
-                throw QueryErrorKind.invalidSortJSON.error(
-                    "Each sort entry is a field name or a one-key {\"field\": \"asc\"|\"desc\"} object.", field: "sort")
-            }
-        }
-        if Set(fields.map(\.descending)).count > 1 {
-            throw QueryErrorKind.unsupportedMixedSort.error("Sorts currently only support a single direction for all fields.", field: "sort")
-        }
-        return fields
-    }
-
-    private static func nonNegativeInteger(_ value: JSONValue?, name: String) throws -> Int? {
-        guard let value else { return nil }
-        guard let number = value.numberValue?.int64Value, number >= 0, case .number(.integer) = value else {
-            throw QueryErrorKind.invalidValue.error("\(name) must be a non-negative integer.", field: name)
-        }
-        return Int(clamping: number)
-    }
-
-    private static func boolean(_ value: JSONValue?, name: String) throws -> Bool? {
-        guard let value else { return nil }
-        guard let flag = value.boolValue else {
-            throw QueryErrorKind.invalidValue.error("\(name) must be true or false.", field: name)
-        }
-        return flag
+        self.partition = partition
+        readQuorum = 1
+        update = true
+        stable = false
+        staleOK = false
+        unservedSort = .sortInMemory
     }
 }

@@ -40,8 +40,29 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case unsupportedMixedSort = "unsupported_mixed_sort"
     /// `fields` is not an array of field names.
     case invalidFields = "invalid_fields"
-    /// `limit`, `skip` or a flag has the wrong type or a negative value.
+    /// An option has a value CouchDB has no more specific name for (such as `stale` other than `"ok"` or
+    /// `false`).
     case invalidValue = "invalid_value"
+    /// `limit` or `skip` is not an integer ≥ 0.
+    case invalidNonNegInteger = "invalid_non_neg_integer"
+    /// `r` (or an index's `w`) is not an integer ≥ 1.
+    case invalidPosInteger = "invalid_pos_integer"
+    /// A flag (`conflicts`, `update`, `stable`, `execution_stats`, `allow_fallback`) is not `true` or `false`.
+    case invalidBoolean = "invalid_boolean"
+    /// A `sort` entry is neither a field name nor a one-key `{"field": "asc"|"desc"}` object.
+    case invalidSortField = "invalid_sort_field"
+    /// A `fields` entry is not a string.
+    case invalidField = "invalid_field"
+    /// A partition name is empty, starts with `_`, holds a `:` or is not a string.
+    case illegalPartition = "illegal_partition"
+    /// A request asks for a partition of a database that is not partitioned.
+    case queryParseError = "query_parse_error"
+    /// An index's name or design document is the empty string.
+    case invalidEmptyString = "invalid_empty_string"
+    /// An index's name or design document is not a string.
+    case invalidString = "invalid_string"
+    /// A new index's `partitioned` differs from the option its existing design document carries.
+    case invalidPartitionedOption = "invalid_partitioned_option"
     /// The bookmark was not made by this store for this query.
     case invalidBookmark = "invalid_bookmark"
     /// A `_find` request has no selector.

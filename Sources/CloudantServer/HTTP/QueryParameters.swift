@@ -4,9 +4,10 @@ internal import CloudantCore
 struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
 
-    /// Parses `a=1&b=2`; a repeated name keeps its last value.
+    /// Parses `a=1&b=2` (or `a=1;b=2`: CouchDB's parser, mochiweb's, also splits at `;`); a repeated name
+    /// keeps its last value.
     init(rawQuery: String) {
-        for pair in rawQuery.split(separator: "&") where !pair.isEmpty {
+        for pair in rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }) where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusIsSpace: true)
             values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""

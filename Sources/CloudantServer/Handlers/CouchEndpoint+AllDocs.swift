@@ -5,7 +5,12 @@ internal import Hummingbird
 extension CouchEndpoint {
     /// `GET|POST /{db}/_all_docs` (spec D-54 … D-56), with CouchDB's JSON-encoded key parameters;
     /// `_design_docs` when `designOnly`.
-    func allDocs(_ request: CouchRequest, database: String, designOnly: Bool = false) async throws -> Response {
+    ///
+    /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
+    ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
+    func allDocs(
+        _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil
+    ) async throws -> Response {
         guard request.method == .get || request.method == .post || request.method == .head else {
             throw unsupported("GET,HEAD,POST")
         }
@@ -58,6 +63,11 @@ extension CouchEndpoint {
         if let upper, upper.stringValue == nil, !Self.sortsAfterStrings(upper) { empty = true }
         options.startKey = start?.stringValue
         options.endKey = end?.stringValue
+        if let partition {
+            let (low, high) = DocumentPartition.idRange(partition)
+            options.startKey = options.startKey ?? (options.descending ? high : low)
+            options.endKey = options.endKey ?? (options.descending ? low : high)
+        }
         if designOnly {
             // Every design id sorts between "_design/" and "_design0" ('0' follows '/').
             let (low, high) = ("_design/", "_design0")

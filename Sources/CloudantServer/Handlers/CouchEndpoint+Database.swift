@@ -8,7 +8,17 @@ extension CouchEndpoint {
         switch request.method {
         case .put:
             try requireServerAdmin(request.user)
-            try await registry.create(name)
+            let partitioned: Bool
+            switch request.query["partitioned"] {
+            case nil, "false": partitioned = false
+            case "true": partitioned = true
+            default: throw HTTPFailure.badRequest("Invalid `partitioned` parameter")
+            }
+            if partitioned, name.hasPrefix("_") {
+                throw HTTPFailure.badRequest("Cannot partition a system database")
+            }
+            let store = try await registry.create(name)
+            if partitioned { try await store.makePartitioned() }
             return CouchResponse.json(["ok": true], status: 201, headers: [("Location", request.absoluteURI("/" + URLEncoding.couchDB(name)))])
         case .delete:
             try requireServerAdmin(request.user)

@@ -4,62 +4,107 @@ internal import Hummingbird
 
 extension CouchEndpoint {
     /// `POST /{db}/_find` (spec §3.1); query errors keep CouchDB's names (spec §3.10).
-    func find(_ request: CouchRequest, database: String) async throws -> Response {
+    ///
+    /// - Parameter partition: From `/{db}/_partition/{partition}/_find`.
+    func find(_ request: CouchRequest, database: String, partition: String? = nil) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let result = try await store.find(
-            try FindRequest(try request.jsonBody()), limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
+            try Self.findRequest(request, partition: partition),
+            limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         return CouchResponse.json(result.json)
     }
 
-    /// `POST /{db}/_explain`.
-    func explain(_ request: CouchRequest, database: String) async throws -> Response {
+    /// `POST /{db}/_explain` (and `/{db}/_partition/{partition}/_explain`).
+    func explain(_ request: CouchRequest, database: String, partition: String? = nil) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        return CouchResponse.json(try await store.explain(try FindRequest(try request.jsonBody())))
+        return CouchResponse.json(try await store.explain(try Self.findRequest(request, partition: partition)))
     }
 
-    /// `GET|POST /{db}/_index`, `POST /{db}/_index/_bulk_delete` and
-    /// `DELETE /{db}/_index/{ddoc}/{type}/{name}` (spec §3.1).
-    func index(_ request: CouchRequest, database: String, path: [String]) async throws -> Response {
-        switch (request.method, path.count) {
-        case (.get, 0):
-            let store = try await authorizedStore(database, for: request.user, access: .member)
-            var listing = try await store.indexListingJSON()
-            let all = listing["indexes"]?.arrayValue ?? []
-            let skip = max(0, try request.query.int("skip") ?? 0)
-            let limit = max(0, try request.query.int("limit") ?? Int.max)
-            if var object = listing.objectValue {
-                object["indexes"] = .array(Array(all.dropFirst(skip).prefix(limit)))
-                listing = .object(object)
+    /// The request body as a ``FindRequest``; a partition from the path goes into the body, where one
+    /// already there must name the same partition (CouchDB's `maybe_set_partition`).
+    /// - Throws: ``HTTPFailure`` `400 bad_request` for a body that is not a JSON object or names another
+    ///   partition.
+    private static func findRequest(_ request: CouchRequest, partition: String?) throws -> FindRequest {
+        var body = try request.jsonObjectBody()
+        if let partition {
+            switch body["partition"] {
+            case nil: body["partition"] = .string(partition)
+            case .string(partition)?: break
+            default: throw HTTPFailure.badRequest("The `partition` in the body differs from the one in the path.")
             }
-            return CouchResponse.json(listing)
-        case (.post, 0):
-            try request.requireJSONContentType()
-            let store = try await authorizedStore(database, for: request.user, access: .admin)
-            let created = try await store.createIndex(try IndexDefinition(indexRequest: try request.jsonBody()))
-            return CouchResponse.json(created.json)
-        case (.post, 1) where path[0] == "_bulk_delete":
+        }
+        var find = try FindRequest(.object(body))
+        // Over HTTP, a sort no index serves is CouchDB's `no_usable_index` once the database has JSON
+        // indexes, so an application sees here the errors CouchDB would give it (README, compatibility).
+        find.unservedSort = .refuseOnceIndexed
+        return find
+    }
+
+    /// `/{db}/_index…` as CouchDB's `mango_httpd` lays it out: `GET|POST /{db}/_index`,
+    /// `POST /{db}/_index/_bulk_delete`, `DELETE /{db}/_index/[_design/]{ddoc}/{type}/{name}`; other methods on
+    /// those paths are 405, any other path is 404.
+    func index(_ request: CouchRequest, database: String, path: [String]) async throws -> Response {
+        var path = path
+        if path.count == 4, path[0] == "_design" { path = ["_design/" + path[1], path[2], path[3]] }
+        switch path.count {
+        case 0:
+            switch request.method {
+            case .get: return try await listIndexes(request, database: database)
+            case .post:
+                try request.requireJSONContentType()
+                let store = try await authorizedStore(database, for: request.user, access: .admin)
+                let created = try await store.createIndex(try IndexDefinition(indexRequest: .object(try request.jsonObjectBody())))
+                return CouchResponse.json(created.json)
+            default: throw unsupported("GET,POST")
+            }
+        case 1 where path[0] == "_bulk_delete":
+            guard request.method == .post else { throw unsupported("POST") }
             try request.requireJSONContentType()
             let store = try await authorizedStore(database, for: request.user, access: .admin)
             guard let ids = try request.jsonObjectBody()["docids"]?.arrayValue?.compactMap(\.stringValue) else {
                 throw HTTPFailure.badRequest("Bulk delete requires a JSON list of `docids`.")
             }
             return CouchResponse.json(try await bulkDeleteIndexes(ids, in: store))
-        case (.delete, 3), (.delete, 4):
-            // `_design/` is optional in the path: `/_index/_design/x/json/y` or `/_index/x/json/y`.
-            let parts = path.count == 4 && path[0] == "_design" ? Array(path.dropFirst()) : path
-            guard parts.count == 3, let type = IndexDefinition.IndexType(rawValue: parts[1]) else {
-                throw HTTPFailure.notFound("Index not found.")
-            }
+        case 3:
+            guard request.method == .delete else { throw unsupported("DELETE") }
             let store = try await authorizedStore(database, for: request.user, access: .admin)
-            try await store.deleteIndex(designDocument: parts[0], name: parts[2], type: type)
+            guard let type = IndexDefinition.IndexType(rawValue: path[1]) else { throw HTTPFailure.notFound() }
+            do {
+                try await store.deleteIndex(designDocument: path[0], name: path[2], type: type)
+            } catch let error as CloudantError where error.queryErrorKind == .indexNotFound {
+                throw HTTPFailure.notFound()
+            }
             return CouchResponse.ok()
         default:
-            throw unsupported("GET,POST,DELETE")
+            throw HTTPFailure.notFound()
         }
+    }
+
+    /// `GET /{db}/_index?limit=&skip=`: CouchDB answers a limit below 1, a negative skip or a value that
+    /// is not an integer with `500 invalid_list_index_params`; a skip past the end lists nothing.
+    private func listIndexes(_ request: CouchRequest, database: String) async throws -> Response {
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        var listing = try await store.indexListingJSON()
+        let all = listing["indexes"]?.arrayValue ?? []
+        let invalid = HTTPFailure(
+            status: 500, error: "invalid_list_index_params", reason: "Index parameter ranges: limit > 1, skip > 0")
+        func integer(_ name: String) throws -> Int? {
+            guard let text = request.query[name] else { return nil }
+            guard let value = Int(text) else { throw invalid }
+            return value
+        }
+        let limit = try integer("limit") ?? all.count
+        let skip = try integer("skip") ?? 0
+        guard limit >= 1, skip >= 0 else { throw invalid }
+        if var object = listing.objectValue {
+            object["indexes"] = .array(Array(all.dropFirst(skip).prefix(limit)))
+            listing = .object(object)
+        }
+        return CouchResponse.json(listing)
     }
 
     /// Deletes every index of each design document listed.
@@ -71,16 +116,35 @@ extension CouchEndpoint {
             let designID = id.hasPrefix("_design/") ? id : "_design/" + id
             let declared = indexes.filter { $0.designDocumentID == designID }
             guard !declared.isEmpty else {
-                fail.append(["id": .string(id), "error": "not_found"])
+                fail.append(["id": .string(designID), "error": "not_found"])
                 continue
             }
             do {
                 for index in declared { try await store.deleteIndex(designDocument: designID, name: index.name, type: index.type) }
-                success.append(["id": .string(id), "ok": true])
+                success.append(["id": .string(designID), "ok": true])
             } catch let error as CloudantError {
-                fail.append(["id": .string(id), "error": .string(CouchErrorBody(error).error)])
+                fail.append(["id": .string(designID), "error": .string(CouchErrorBody(error).error)])
             }
         }
         return ["success": .array(success), "fail": .array(fail)]
+    }
+
+    /// `GET /{db}/_design/{ddoc}/_info`: the design document's name and its (always current) index.
+    func designInfo(_ request: CouchRequest, database: String, id: String) async throws -> Response {
+        guard request.method == .get || request.method == .head else { throw unsupported("GET") }
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        let document = try await store.document(id: id)
+        let info = try await store.info()
+        let body: JSONValue = [
+            "name": .string(String(id.dropFirst("_design/".count))),
+            "view_index": [
+                "updates_pending": ["minimum": 0, "preferred": 0, "total": 0], "waiting_commit": false,
+                "waiting_clients": 0, "updater_running": false, "update_seq": .number(JSONNumber(info.updateSeq)),
+                "sizes": ["file": 0, "external": 0, "active": 0],
+                "signature": .string(document["_rev"]?.stringValue ?? ""), "purge_seq": 0,
+                "language": document["language"] ?? "javascript", "compact_running": false, "collator_versions": [],
+            ],
+        ]
+        return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(body)
     }
 }

@@ -51,10 +51,14 @@ extension CouchEndpoint {
         case "_find": return try await find(request, database: first)
         case "_explain": return try await explain(request, database: first)
         case "_index": return try await index(request, database: first, path: rest)
+        case "_partition": return try await partition(request, database: first, path: rest)
         case "_design", "_local":
             guard let name = rest.first else { throw HTTPFailure.notFound() }
             let id = second + "/" + name
             if rest.count == 1 { return try await document(request, database: first, id: id) }
+            if second == "_design", rest.count == 2, rest[1] == "_info" {
+                return try await designInfo(request, database: first, id: id)
+            }
             return try await attachment(request, database: first, id: id, name: rest.dropFirst().joined(separator: "/"))
         default:
             if second.hasPrefix("_"), !second.hasPrefix("_design/"), !second.hasPrefix("_local/") {

@@ -150,11 +150,27 @@ struct CouchResponder: HTTPResponder {
         let work = Task { await endpoint.respond(to: request, connection: connection) }
         let token = connection.whenClosed { work.cancel() }
         defer { connection.forget(token) }
-        return await withTaskCancellationHandler {
+        let response = await withTaskCancellationHandler {
             await work.value
         } onCancel: {
             work.cancel()
         }
+        guard request.method == .connect else { return response }
+        // SwiftNIO frames every answer to CONNECT without a body (it reads RFC 9110's "a 2xx answer to
+        // CONNECT has no body" as "no answer to CONNECT has one") and stops parsing the connection, which
+        // it takes for a tunnel. CouchDB answers CONNECT like any unknown method, with a status and a
+        // JSON body. The status is kept; the body cannot be sent, so the connection is closed once the
+        // head is out: the client reads to the end of the stream instead of waiting for a body forever.
+        let channel = context.channel
+        var headers = response.headers
+        headers[.connection] = "close"
+        headers[.contentLength] = nil
+        return Response(
+            status: response.status, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.finish(nil)
+                channel.close(promise: nil)
+            })
     }
 }
 

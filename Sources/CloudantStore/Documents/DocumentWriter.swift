@@ -12,6 +12,9 @@ struct DocumentWriter {
     let db: Database
     let makeDocumentID: @Sendable () -> String
     let revsLimit: Int
+    /// Whether the database is partitioned: every document id but a design or local one is then
+    /// `partition:rest`.
+    let partitioned: Bool
     var sequence: SequenceAllocator
     var indexer: IndexMaintainer
     /// Keeps new attachment content as CouchDB would (replicated writes; interactive ones come prepared).
@@ -25,6 +28,7 @@ struct DocumentWriter {
         self.makeDocumentID = makeDocumentID
         attachmentEncoder = AttachmentEncoder(compression: attachmentCompression)
         revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
+        partitioned = try StoreInfo.integer(StoreSchema.StoreInfo.partitioned, in: db) != 0
         sequence = try SequenceAllocator(db: db)
         indexer = try IndexMaintainer(db: db, cache: indexCache)
     }
@@ -39,6 +43,7 @@ struct DocumentWriter {
         let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()
         try Self.checkDesignDocument(incoming, id: id)
+        if partitioned { try DocumentPartition.validateDocumentID(id) }
         if incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
@@ -97,6 +102,7 @@ struct DocumentWriter {
         guard let id = incoming.id else {
             throw CloudantError(.invalidValue, "A replicated document needs an _id.", context: .init(field: "_id"))
         }
+        if partitioned { try DocumentPartition.validateDocumentID(id) }
         let path: [RevisionID]
         if let revisions = incoming.revisions {
             path = revisions

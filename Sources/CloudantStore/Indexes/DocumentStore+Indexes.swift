@@ -48,12 +48,12 @@ extension DocumentStore {
     static func validated(_ definition: IndexDefinition) throws -> IndexDefinition {
         var definition = definition
         if definition.designDocument == nil { definition.designDocument = definition.name }
-        return try IndexDefinition(
-            indexRequest: [
-                "index": definition.definitionJSON, "ddoc": .string(definition.designDocumentID),
-                "name": .string(definition.name), "type": .string(definition.type.rawValue),
-                "analyzer": .string(definition.analyzer.rawValue),
-            ])
+        var request: JSONObject = [
+            "index": definition.definitionJSON, "ddoc": .string(definition.designDocumentID),
+            "name": .string(definition.name), "type": .string(definition.type.rawValue),
+        ]
+        if let partitioned = definition.partitioned { request["partitioned"] = .bool(partitioned) }
+        return try IndexDefinition(indexRequest: .object(request))
     }
 
     /// Adds a validated index to its design document, in the caller's write transaction.
@@ -66,7 +66,7 @@ extension DocumentStore {
         if let body, IndexDefinition.declared(inDesignDocument: id, body: body).contains(validated) {
             return .exists
         }
-        var document = validated.adding(toDesignDocument: body)
+        var document = try validated.adding(toDesignDocument: body)
         document["_id"] = .string(id)
         if let existing, !existing.deleted { document["_rev"] = .string(existing.winnerRev.description) }
         var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
@@ -81,14 +81,24 @@ extension DocumentStore {
         try await read(.fetchFailed) { db in try IndexCatalog.all(in: db).map(\.definition) }
     }
 
-    /// CouchDB's `GET /db/_index` body: `{"total_rows": n, "indexes": [{"ddoc": null, "name": "_all_docs", …}, …]}`.
+    /// CouchDB's `GET /db/_index` body: `{"total_rows": n, "indexes": [{"ddoc": null, "name": "_all_docs", …}, …]}`,
+    /// in CouchDB's order (`_all_docs`, then by design document and name, byte by byte).
     public func indexListingJSON() async throws -> JSONValue {
-        let special: JSONValue = [
-            "ddoc": nil, "name": "_all_docs", "type": "special", "def": ["fields": [["_id": "asc"]]],
-        ]
-        let listed = [special] + (try await indexes()).map(\.listingJSON)
+        let (indexes, partitioned) = try await read(.fetchFailed) { db in
+            (try IndexCatalog.all(in: db).map(\.definition), try Self.isPartitioned(db))
+        }
+        let sorted = indexes.sorted { a, b in
+            let (x, y) = (Array(a.designDocumentID.utf8), Array(b.designDocumentID.utf8))
+            return x != y ? x.lexicographicallyPrecedes(y) : Array(a.name.utf8).lexicographicallyPrecedes(Array(b.name.utf8))
+        }
+        let listed = [Self.allDocsIndexJSON] + sorted.map { $0.listingJSON(databaseIsPartitioned: partitioned) }
         return ["total_rows": .number(JSONNumber(listed.count)), "indexes": .array(listed)]
     }
+
+    /// CouchDB's special `_all_docs` index as `GET /db/_index` and `_explain` show it.
+    static let allDocsIndexJSON: JSONValue = [
+        "ddoc": nil, "name": "_all_docs", "type": "special", "def": ["fields": [["_id": "asc"]]],
+    ]
 
     /// Deletes an index (CouchDB's `DELETE /db/_index/{ddoc}/{type}/{name}`); the design document goes too
     /// when it declares nothing else.

@@ -98,11 +98,12 @@ enum IndexCatalog {
 
     /// The definition as stored: the design document, name and type, plus CouchDB's `def`.
     private static func encode(_ definition: IndexDefinition) -> String {
-        let json: JSONValue = [
+        var json: JSONObject = [
             "ddoc": .string(definition.designDocument ?? definition.name), "name": .string(definition.name),
             "type": .string(definition.type.rawValue), "def": definition.definitionJSON,
         ]
-        return json.jsonString()
+        if let partitioned = definition.partitioned { json["partitioned"] = .bool(partitioned) }
+        return JSONValue.object(json).jsonString()
     }
 
     private static func decode(_ text: String, tableName: String) throws -> IndexDefinition {
@@ -113,6 +114,7 @@ enum IndexCatalog {
             throw CloudantError(.fetchFailed, "The stored definition of index table \(tableName) is damaged.")
         }
         var request: JSONObject = ["index": def, "ddoc": .string(ddoc), "name": .string(name), "type": .string(type)]
+        if let partitioned = json["partitioned"] { request["partitioned"] = partitioned }
         if type == "text", let analyzer = def["default_analyzer"] { request["analyzer"] = analyzer }
         return try IndexDefinition(indexRequest: .object(request))
     }

@@ -16,10 +16,13 @@ public struct DatabaseInfo: Sendable, Hashable {
     public var fileSize: Int64
     /// The stored document bytes (bodies and attachments).
     public var activeSize: Int64
+    /// Whether the store is partitioned (see ``DocumentStore/isPartitioned()``).
+    public var partitioned: Bool = false
 
     /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
-    /// `instance_start_time`, `sizes`, `props`, `compact_running`, `disk_format_version`, and `cluster` as a
-    /// single-node CouchDB with one shard reports it (`q`, `n`, `w`, `r` all 1: one file, one copy).
+    /// `instance_start_time`, `sizes`, `props` (`{"partitioned": true}` for a partitioned store),
+    /// `compact_running`, `disk_format_version`, and `cluster` as a single-node CouchDB with one shard reports
+    /// it (`q`, `n`, `w`, `r` all 1: one file, one copy).
     public var json: JSONValue {
         [
             "db_name": .string(name), "doc_count": .number(JSONNumber(documentCount)),
@@ -29,8 +32,8 @@ public struct DatabaseInfo: Sendable, Hashable {
                 "file": .number(JSONNumber(fileSize)), "active": .number(JSONNumber(activeSize)),
                 "external": .number(JSONNumber(activeSize)),
             ],
-            "props": .object(JSONObject()), "compact_running": false, "disk_format_version": 8,
-            "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
+            "props": partitioned ? ["partitioned": true] : .object(JSONObject()), "compact_running": false,
+            "disk_format_version": 8, "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
         ]
     }
 }

@@ -18,7 +18,7 @@ extension DocumentStore {
                 name: self.name, documentCount: counts?[0] ?? 0, deletedDocumentCount: counts?[1] ?? 0,
                 updateSeq: try SequenceAllocator.latest(in: db),
                 purgeSeq: try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
-                fileSize: pageCount * pageSize, activeSize: counts?[2] ?? 0)
+                fileSize: pageCount * pageSize, activeSize: counts?[2] ?? 0, partitioned: try Self.isPartitioned(db))
         }
     }
 

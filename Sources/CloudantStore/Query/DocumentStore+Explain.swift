@@ -1,99 +1,115 @@
 public import CloudantCore
 
 extension DocumentStore {
-    /// How ``find(_:)`` would run `request`, shaped like CouchDB's `_explain` (spec M-27): the chosen index,
-    /// the normalised selector, the effective options, the key ranges scanned, every candidate index with
-    /// CouchDB's reason codes, and which selector fields an index could use.
+    /// How ``find(_:)`` would run `request`, in the shape of CouchDB 3.5's `_explain`: the chosen index, the
+    /// normalised selector, the options as CouchDB validated them, every other index with CouchDB's
+    /// analysis (`index_candidates`), which selector fields an index could use (`selector_hints`), the view
+    /// arguments (`mrargs`: start and end keys, direction, whether documents are read) and whether the
+    /// index covers the query.
     ///
-    /// `mrargs` is simplified (CouchDB's internal key encodings mean nothing here): it names the direction,
-    /// the ranges as the selector conditions that produced them, and whether the results are sorted in
-    /// memory (`"in_memory_sort"`, which CouchDB would refuse with `no_usable_index`).
+    /// When no index serves the sort, CouchDB's `_explain` shows no index (its `_find` refuses the query);
+    /// so does this one, and when this store answers the query anyway (see
+    /// ``FindRequest/unservedSort``) adds `sorted_in_memory` with what it does instead: the index it
+    /// scans, its view arguments, and the reason.
     ///
-    /// - Throws: The same planning errors as ``find(_:)`` (`use_index` without fallback, `$text` without a
-    ///   text index).
+    /// ```swift
+    /// let plan = try await store.explain(FindRequest(JSONValue(parsing: #"{"selector": {"age": {"$gt": 20}}}"#)))
+    /// plan["index"]?["name"]   // the index CouchDB would use
+    /// ```
+    /// - Throws: The same planning errors as ``find(_:)``.
     public func explain(_ request: FindRequest) async throws -> JSONValue {
-        let indexes = try await self.indexes()
-        let plan = try QueryPlanner.plan(request, indexes: indexes)
-        let special: JSONValue = ["ddoc": nil, "name": "_all_docs", "type": "special", "def": ["fields": [["_id": "asc"]]]]
-        let fields = (request.fields ?? []).map { JSONValue.string($0.description) }
-        let columns = plan.index?.fields.map(\.path) ?? []
-        let covering =
-            plan.index?.type == .json && request.fields.map { $0.allSatisfy { columns.contains($0.description) || $0.description == "_id" } } == true
-        let conjuncts = Self.topLevelConditions(request.selector.root)
-        var ranges: [JSONValue] = []
-        switch plan.access {
-        case .allDocuments:
-            let idConditions = conjuncts.filter { $0.0.description == "_id" && KeyRange.of($0.1) != nil }
-            if !idConditions.isEmpty {
-                ranges.append(["field": "_id", "conditions": .array(idConditions.map { MangoSelector.Node.field($0.0, $0.1).json })])
-            }
-        case .json(let index, _):
-            for field in index.fields {
-                let used = conjuncts.filter { $0.0.description == field.path && KeyRange.of($0.1) != nil }
-                ranges.append(["field": .string(field.path), "conditions": .array(used.map { MangoSelector.Node.field($0.0, $0.1).json })])
-            }
-        case .text(_, let match):
-            ranges.append(["fts_match": .string(match)])
+        let (indexes, partitioned) = try await read(.fetchFailed) { db in
+            (try IndexCatalog.all(in: db).map(\.definition), try Self.isPartitioned(db))
         }
-        let indexable = Set(conjuncts.filter { QueryPlannerHints.isIndexable($0.1) }.map { $0.0.description })
-        let mentioned = Set(conjuncts.map { $0.0.description })
-        return [
+        let plan = try QueryPlanner.plan(request, indexes: indexes, databaseIsPartitioned: partitioned)
+        let root = request.selector.root
+        let indexable = SelectorAnalysis.indexableFields(root)
+        let unindexable = SelectorAnalysis.sortedBytewise(Set(SelectorAnalysis.fields(root)).subtracting(indexable))
+        var explained: JSONObject = [
             "dbname": .string(name),
-            "index": plan.index?.listingJSON ?? special,
-            "partitioned": false,
+            "index": plan.unsortedFallbackReason == nil ? Self.indexJSON(plan, partitioned: partitioned) : nil,
+            "partitioned": .bool(partitioned),
             "selector": request.selector.json,
-            "opts": [
-                "use_index": .array((request.useIndex ?? []).map { .string($0) }),
-                "bookmark": .string(request.bookmark ?? "nil"), "limit": .number(JSONNumber(request.limit)),
-                "skip": .number(JSONNumber(request.skip)),
-                "sort": .object(JSONObject(request.sort.map { ($0.path.description, .string($0.descending ? "desc" : "asc")) })),
-                "fields": .array(fields), "conflicts": .bool(request.conflicts),
-                "execution_stats": .bool(request.executionStats), "allow_fallback": .bool(request.allowFallback),
-                "r": 1, "stable": false, "update": true,
-            ],
+            "opts": Self.optionsJSON(request),
             "limit": .number(JSONNumber(request.limit)),
             "skip": .number(JSONNumber(request.skip)),
-            "fields": .array(fields),
-            "mrargs": [
-                "include_docs": true, "reduce": false, "update": true, "stable": false, "conflicts": .bool(request.conflicts),
-                "direction": .string(plan.order.first?.descending == true ? "rev" : "fwd"),
-                "ranges": .array(ranges),
-                "in_memory_sort": .bool(!plan.scanIsOrdered && !request.sort.isEmpty),
-            ],
-            "covering": .bool(covering),
+            "fields": .array((request.fields ?? []).map { .string($0.description) }),
             "index_candidates": .array(
-                plan.candidates.filter { $0.index != plan.index || $0.reasons.isEmpty == false }.compactMap { candidate in
-                    guard candidate.index != plan.index else { return nil }
-                    return [
-                        "index": candidate.index?.listingJSON ?? special,
+                plan.candidates.map { candidate in
+                    [
+                        "index": candidate.index?.listingJSON(databaseIsPartitioned: partitioned) ?? Self.allDocsIndexJSON,
                         "analysis": [
-                            "usable": .bool(candidate.usable),
-                            "reasons": .array(candidate.reasons.map { ["name": .string($0)] }),
-                            "ranking": .number(JSONNumber(candidate.ranking)), "covering": false,
+                            "usable": .bool(candidate.usable), "reasons": .array([["name": .string(candidate.reason)]]),
+                            "ranking": .number(JSONNumber(candidate.ranking)),
+                            "covering": candidate.covering.map(JSONValue.bool) ?? nil,
                         ],
                     ]
                 }),
             "selector_hints": [
                 [
-                    "type": "json", "indexable_fields": .array(indexable.sorted().map { .string($0) }),
-                    "unindexable_fields": .array(mentioned.subtracting(indexable).sorted().map { .string($0) }),
+                    "type": "json", "indexable_fields": .array(indexable.map { .string($0) }),
+                    "unindexable_fields": .array(unindexable.map { .string($0) }),
                 ]
             ],
-            "warnings": .array(plan.warnings.map { .string($0) }),
+        ]
+        let access: JSONObject = ["mrargs": Self.viewArguments(plan, request), "covering": .bool(plan.isCovering)]
+        if plan.sortRefusal != nil {
+            // CouchDB's `_explain` of a query its `_find` refuses: no index, no view arguments.
+        } else if let reason = plan.unsortedFallbackReason {
+            var fallback = access
+            fallback["index"] = Self.indexJSON(plan, partitioned: partitioned)
+            fallback["reason"] = .string(reason)
+            explained["sorted_in_memory"] = .object(fallback)
+        } else {
+            for (key, value) in access.members { explained[key] = value }
+        }
+        return .object(explained)
+    }
+
+    private static func indexJSON(_ plan: QueryPlan, partitioned: Bool) -> JSONValue {
+        plan.index?.listingJSON(databaseIsPartitioned: partitioned) ?? allDocsIndexJSON
+    }
+
+    /// The options as CouchDB's `mango_opts` validated them, in its order.
+    private static func optionsJSON(_ request: FindRequest) -> JSONValue {
+        [
+            "use_index": .array((request.useIndex ?? []).map { .string($0) }),
+            "bookmark": .string(request.bookmark ?? FindBookmark.empty),
+            "limit": .number(JSONNumber(request.limit)), "skip": .number(JSONNumber(request.skip)),
+            "sort": .object(JSONObject(request.sort.map { ($0.path.description, .string($0.descending ? "desc" : "asc")) })),
+            "fields": .array((request.fields ?? []).map { .string($0.description) }),
+            "partition": .string(request.partition ?? ""), "r": .number(JSONNumber(request.readQuorum)),
+            "conflicts": .bool(request.conflicts), "stale": request.staleOK ? "ok" : false,
+            "update": .bool(request.update), "stable": .bool(request.stable),
+            "execution_stats": .bool(request.executionStats), "allow_fallback": .bool(request.allowFallback),
         ]
     }
 
-    private static func topLevelConditions(_ root: MangoSelector.Node) -> [(FieldPath, MangoSelector.Condition)] {
-        QueryPlannerConjuncts.of(root)
-    }
-}
-
-/// CouchDB's indexable operators (M-23) for `selector_hints`.
-enum QueryPlannerHints {
-    static func isIndexable(_ condition: MangoSelector.Condition) -> Bool {
-        switch condition {
-        case .eq, .gt, .gte, .lt, .lte, .beginsWith, .exists(true): true
-        default: false
+    /// CouchDB's view arguments: the start and end keys of the range (arrays for a JSON index, an id for
+    /// `_all_docs`, null for a range that is empty), swapped for a descending sort.
+    private static func viewArguments(_ plan: QueryPlan, _ request: FindRequest) -> JSONValue {
+        var start: JSONValue = nil
+        var end: JSONValue = nil
+        if !plan.isEmpty {
+            switch plan.access {
+            case .allDocuments(.range(let lower, let upper)):
+                start = lower.value.isSentinel ? "" : lower.value.json ?? nil
+                end = upper.value.isSentinel ? "<MAX>" : upper.value.json ?? nil
+            case .allDocuments(.empty): break
+            case .json(_, let ranges):
+                start = .array(IndexRange.startKey(ranges).map(\.json))
+                end = .array(IndexRange.endKey(ranges).map(\.json))
+            case .text(_, let match):
+                start = .string(match)
+            }
         }
+        if plan.descending { swap(&start, &end) }
+        let readsDocuments = request.readQuorum == 1 && !plan.isCovering
+        return [
+            "include_docs": .bool(readsDocuments), "view_type": "map", "reduce": false,
+            "partition": request.partition.map(JSONValue.string) ?? nil, "start_key": start, "end_key": end,
+            "direction": plan.descending ? "rev" : "fwd", "stable": .bool(request.stable || request.staleOK),
+            "update": .bool(request.update && !request.staleOK), "conflicts": request.conflicts ? true : "undefined",
+        ]
     }
 }

@@ -6,7 +6,7 @@ extension DocumentStore {
     private typealias Documents = StoreSchema.Documents
 
     /// Runs a Cloudant Query (`_find`): the winning revisions of live, non-design documents that match the
-    /// selector, sorted, paged and projected (spec §3).
+    /// selector, sorted, paged and projected (spec §3), using the index CouchDB would choose.
     ///
     /// Sorting works with or without an index (unlike CouchDB's `no_usable_index`): documents lacking a
     /// sort field are left out, as an index would leave them out, and ties are broken by `_id`.
@@ -20,7 +20,8 @@ extension DocumentStore {
     /// Each `$regex` evaluation is bounded by `limits`; cancelling the calling task stops the query, even
     /// in the middle of a regular-expression match or a scan of every document.
     ///
-    /// - Throws: ``CloudantError`` with a ``QueryErrorKind`` for a bad bookmark, or
+    /// - Throws: ``CloudantError`` with a ``QueryErrorKind`` for a bad bookmark, a partition query on a
+    ///   store that is not partitioned, or a planning error (see ``QueryPlanner``);
     ///   ``QueryErrorKind/badArg`` (field `$regex`) when a `$regex` goes over ``MatchLimits/regexStepLimit``;
     ///   `CancellationError` when the task is cancelled.
     public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
@@ -37,13 +38,12 @@ extension DocumentStore {
     private func find(_ request: FindRequest, boundedBy limits: MatchLimits) async throws -> FindResult {
         let started = ContinuousClock.now
         let after = try request.bookmark.map(FindBookmark.init(decoding:))
-        if request.selector.isTopLevelEmptyAndOr {  // M-8: `{"$or": []}` alone returns nothing
-            return FindResult(docs: [], bookmark: request.bookmark ?? FindBookmark.empty, warning: nil, executionStats: nil)
-        }
         let cache = indexCache
         let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome) in
             let indexes = try cache.indexes(in: db)
-            let plan = try QueryPlanner.plan(request, indexes: indexes.map(\.definition))
+            let plan = try QueryPlanner.plan(
+                request, indexes: indexes.map(\.definition), databaseIsPartitioned: try Self.isPartitioned(db))
+            if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(
                 db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits
             ).run()
@@ -57,7 +57,9 @@ extension DocumentStore {
         let (plan, outcome) = isIndexed ? try readNow(.fetchFailed, run) : try await read(.fetchFailed, run)
         let bookmark = outcome.last?.encoded ?? request.bookmark ?? FindBookmark.empty
         var warnings = plan.warnings
-        if outcome.docsExamined > 10 * max(outcome.page.count, 1) {
+        // CouchDB warns when more than 10 documents were read per result (`index_scan_warning`).
+        let read = outcome.docsExamined + outcome.quorumDocsExamined
+        if read > 10 * max(outcome.page.count, 1) {
             warnings.append(
                 "The number of documents examined is high in proportion to the number of results returned. "
                     + "Consider adding a more specific index to improve this.")
@@ -66,13 +68,13 @@ extension DocumentStore {
         let elapsed = ContinuousClock.now - started
         let stats = request.executionStats
             ? FindResult.ExecutionStats(
-                totalKeysExamined: plan.index == nil ? 0 : outcome.keysExamined, totalDocsExamined: outcome.docsExamined,
-                resultsReturned: docs.count,
+                totalKeysExamined: outcome.keysExamined, totalDocsExamined: outcome.docsExamined,
+                totalQuorumDocsExamined: outcome.quorumDocsExamined, resultsReturned: docs.count,
                 executionTimeMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             : nil
         return FindResult(
             docs: docs, bookmark: bookmark, warning: warnings.isEmpty ? nil : warnings.joined(separator: "\n"),
-            executionStats: stats)
+            executionStats: stats, wasRun: !plan.isEmpty)
     }
 
     /// Keeps only `fields`, nested as in the document (spec M-17).
@@ -85,7 +87,8 @@ extension DocumentStore {
         return result.objectValue ?? JSONObject()
     }
 
-    private static func setting(_ value: JSONValue, at path: ArraySlice<String>, in container: JSONValue) -> JSONValue {
+    /// `container` with `value` at `path`, creating the objects on the way (`mango_doc:set_field`).
+    static func setting(_ value: JSONValue, at path: ArraySlice<String>, in container: JSONValue) -> JSONValue {
         guard let key = path.first else { return value }
         var object = container.objectValue ?? JSONObject()
         object[key] = setting(value, at: path.dropFirst(), in: object[key] ?? .object(JSONObject()))

@@ -23,9 +23,9 @@ struct FindBookmark {
         guard let bytes = Base64.decode(text), let json = try? JSONValue(parsing: bytes),
             case .array(let keys)? = json["k"], let id = json["id"]?.stringValue
         else {
+            // CouchDB's reason, word for word: clients match it.
             throw QueryErrorKind.invalidBookmark.error(
-                "Invalid bookmark value; pass back the bookmark of a previous result of the same query.",
-                field: "bookmark")
+                "Invalid bookmark value: \(JSONValue.string(text).jsonString())", field: "bookmark")
         }
         self.init(keys: keys, id: id)
     }

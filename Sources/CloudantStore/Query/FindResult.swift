@@ -6,8 +6,10 @@ public struct FindResult: Sendable, Hashable {
     public struct ExecutionStats: Sendable, Hashable {
         /// Index keys examined (0 without an index).
         public var totalKeysExamined: Int
-        /// Documents read and checked against the selector.
+        /// Documents read with the index rows and checked against the selector (none for a covering index).
         public var totalDocsExamined: Int
+        /// Documents read as CouchDB reads them for `r` above 1 (at the coordinator), instead.
+        public var totalQuorumDocsExamined: Int
         /// Documents returned.
         public var resultsReturned: Int
         /// Wall time of the query in milliseconds.
@@ -18,7 +20,8 @@ public struct FindResult: Sendable, Hashable {
             [
                 "total_keys_examined": .number(JSONNumber(totalKeysExamined)),
                 "total_docs_examined": .number(JSONNumber(totalDocsExamined)),
-                "total_quorum_docs_examined": 0, "results_returned": .number(JSONNumber(resultsReturned)),
+                "total_quorum_docs_examined": .number(JSONNumber(totalQuorumDocsExamined)),
+                "results_returned": .number(JSONNumber(resultsReturned)),
                 "execution_time_ms": .number(JSONNumber(executionTimeMs)),
             ]
         }
@@ -32,12 +35,16 @@ public struct FindResult: Sendable, Hashable {
     public var warning: String?
     /// Statistics, when asked for.
     public var executionStats: ExecutionStats?
+    /// False when the selector could match nothing and nothing was read: CouchDB then answers `docs`
+    /// alone, without a bookmark, warnings or statistics.
+    public var wasRun = true
 
     /// CouchDB's body: `{"docs":[…],"bookmark":"…","warning"?:…,"execution_stats"?:{…}}`.
     public var json: JSONValue {
+        guard wasRun else { return ["docs": .array(docs.map(JSONValue.object))] }
         var object: JSONObject = ["docs": .array(docs.map(JSONValue.object)), "bookmark": .string(bookmark)]
-        if let warning { object["warning"] = .string(warning) }
         if let executionStats { object["execution_stats"] = executionStats.json }
+        if let warning { object["warning"] = .string(warning) }
         return .object(object)
     }
 }

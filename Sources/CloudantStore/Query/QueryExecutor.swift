@@ -2,14 +2,20 @@ internal import CloudantCore
 internal import Foundation
 internal import GRDB
 
-/// Runs a ``QueryPlan`` in one read transaction: SQL yields candidate rows from the chosen index (key
-/// ranges on its columns, or `_id` ranges on `documents`), each candidate is checked against the whole
-/// selector in memory (spec M-23), and the page is cut.
+/// Runs a ``QueryPlan`` in one read transaction: SQL yields candidate rows from the chosen index (the key
+/// range CouchDB would scan), each candidate is checked against the whole selector in memory (spec M-23),
+/// and the page is cut.
 ///
 /// When the scan order is the query's order, rows stream and reading stops once the page is full, with the
 /// bookmark as a SQL bound; otherwise every match is collected and sorted by collation.
+///
+/// `execution_stats` count what CouchDB counts: every index row of the range read (`total_keys_examined`,
+/// design documents included for `_all_docs`), every document read with it (`total_docs_examined`, none
+/// for a covering index; `total_quorum_docs_examined` when `r` > 1), up to the first match after the
+/// page. To count rows SQL could have skipped, a query asking for them reads the whole range and carries
+/// the exact conditions as a column instead of a filter (see `QueryExecutor+SQL.swift`).
 struct QueryExecutor {
-    private typealias Documents = StoreSchema.Documents
+    typealias Documents = StoreSchema.Documents
 
     let db: Database
     let request: FindRequest
@@ -23,6 +29,7 @@ struct QueryExecutor {
         var page: [JSONObject] = []
         var keysExamined = 0
         var docsExamined = 0
+        var quorumDocsExamined = 0
         /// Where the page ended, for the next bookmark.
         var last: FindBookmark?
     }
@@ -36,39 +43,53 @@ struct QueryExecutor {
 
     func run() throws -> Outcome {
         var outcome = Outcome()
-        let (sql, arguments, hasRank) = try statement()
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        if plan.isEmpty { return outcome }
+        let scan = try statement()
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: scan.sql), arguments: scan.arguments)
+        let ordered = plan.scanIsOrdered && !scan.ranked
         var matches: [Match] = []
         var skipped = 0
         while let row = try cursor.next() {
             try limits.cancellation?.check()
             outcome.keysExamined += 1
-            guard let document = try Self.document(from: row, conflicts: request.conflicts) else { continue }
-            outcome.docsExamined += 1
+            let id: String = row[Self.Column.id]
+            if scan.skipsDesignDocuments, DocumentID.isDesign(id) {
+                countDocument(&outcome, covering: false)
+                continue
+            }
+            if let pass = scan.passColumn, row[pass] as Int64? == 0 {
+                countDocument(&outcome, covering: scan.covering != nil)
+                continue
+            }
+            let made = try scan.covering.map { try Self.derivedDocument(row, $0) }
+            guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { continue }
+            countDocument(&outcome, covering: scan.covering != nil)
             guard try request.selector.matches(document, limits: limits) else { continue }
-            let id: String = row[1]
             let keys: [JSONValue]
-            if hasRank {
-                let rank: Double = row[Self.columns.count]
+            if scan.ranked {
+                let rank: Double = row[Self.Column.rank]
                 keys = [.number(.double(rank))]
             } else {
-                guard let ordered = Self.keys(of: document, order: plan.order) else { continue }
-                keys = ordered
+                guard let orderKeys = Self.keys(of: document, order: plan.order) else { continue }
+                keys = orderKeys
             }
             let match = Match(document: document, keys: keys, id: id)
-            if plan.scanIsOrdered && !hasRank {
-                if skipped < request.skip {
-                    skipped += 1
-                    continue
-                }
+            guard ordered else {
                 matches.append(match)
-                if matches.count >= request.limit { break }
-            } else {
-                matches.append(match)
+                continue
             }
+            if skipped < request.skip {
+                skipped += 1
+                continue
+            }
+            // CouchDB stops at the first match after a full page, having read it; without statistics to
+            // report, stopping at the page's end returns the same page.
+            if matches.count >= request.limit { break }
+            matches.append(match)
+            if matches.count >= request.limit, !request.executionStats { break }
         }
-        if !plan.scanIsOrdered || hasRank {
-            let order = hasRank ? [SortField(FieldPath(["$rank"]))] : plan.order
+        if !ordered {
+            let order = scan.ranked ? [SortField(FieldPath(["$rank"]))] : plan.order
             matches.sort { Self.precedes($0, $1, order: order) }
             if let after {
                 matches = matches.filter { FindBookmark(keys: $0.keys, id: $0.id).isAfter(after, sort: order) }
@@ -80,105 +101,26 @@ struct QueryExecutor {
         return outcome
     }
 
-    // MARK: SQL
-
-    /// The SELECT for the plan's access path; the bookmark becomes a bound when the scan is ordered.
-    private func statement() throws -> (String, StatementArguments, hasRank: Bool) {
-        // Conditions SQLite can check on the body before a row is parsed; appended last, after the index
-        // ranges, so the arguments line up.
-        let (pushed, pushedArguments) = BodyPushdown.conditions(for: request.selector, body: "d.\(Documents.body)")
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        let descending = plan.order.first?.descending ?? false
-        let direction = descending ? "DESC" : "ASC"
-        switch plan.access {
-        case .allDocuments:
-            let scan = QueryScan(request.selector)
-            conditions += ["d.\(Documents.deleted) = 0", "d.\(Documents.id) NOT LIKE '\\_design/%' ESCAPE '\\'"]
-            if let (value, inclusive) = scan.idLowerBound {
-                conditions.append("d.\(Documents.id) \(inclusive ? ">=" : ">") ?")
-                arguments += [value]
-            }
-            if let (value, inclusive) = scan.idUpperBound {
-                conditions.append("d.\(Documents.id) \(inclusive ? "<=" : "<") ?")
-                arguments += [value]
-            }
-            if let prefix = scan.idPrefix {
-                // A byte-order range: every id with the prefix sorts between the prefix and prefix + U+10FFFF.
-                conditions.append("d.\(Documents.id) >= ? AND d.\(Documents.id) < ?")
-                arguments += [prefix, prefix + "\u{10FFFF}"]
-            }
-            if let kind = scan.kind {
-                conditions.append("d.\(Documents.kind) = ?")
-                arguments += [kind]
-            }
-            if plan.scanIsOrdered, let after {
-                conditions.append("d.\(Documents.id) \(descending ? "<" : ">") ?")
-                arguments += [after.id]
-            }
-            conditions += pushed
-            arguments += pushedArguments
-            let sql =
-                "SELECT \(Self.selectColumns) FROM \(Documents.table) AS d WHERE "
-                + conditions.joined(separator: " AND ") + " ORDER BY d.\(Documents.id) \(direction)"
-            return (sql, arguments, false)
-
-        case .json(let definition, let ranges):
-            let index = try stored(definition)
-            for (column, range) in ranges.enumerated() {
-                let name = "i.\(IndexTable.keyColumn(column))"
-                if range.isSingleKey, let key = range.lower?.key {
-                    // `=` rather than `>= AND <=`: SQLite seeks on the columns after an equality only.
-                    conditions.append("\(name) = ?")
-                    arguments += [Data(key)]
-                    continue
-                }
-                if let lower = range.lower {
-                    conditions.append("\(name) \(lower.inclusive ? ">=" : ">") ?")
-                    arguments += [Data(lower.key)]
-                }
-                if let upper = range.upper {
-                    conditions.append("\(name) \(upper.inclusive ? "<=" : "<") ?")
-                    arguments += [Data(upper.key)]
-                }
-            }
-            let columns = ranges.indices.map { "i.\(IndexTable.keyColumn($0))" } + ["i.\(IndexTable.id)"]
-            if plan.scanIsOrdered, let after {
-                let bounded = Array(columns[plan.orderColumnOffset...])
-                conditions.append("(" + bounded.joined(separator: ", ") + ") \(descending ? "<" : ">") ("
-                    + Array(repeating: "?", count: bounded.count).joined(separator: ", ") + ")")
-                for key in after.keys { arguments += [Data(CollationKey.of(key))] }
-                arguments += [after.id]
-            }
-            conditions += pushed
-            arguments += pushedArguments
-            let sql =
-                "SELECT \(Self.selectColumns) FROM \(index.tableName) AS i "
-                + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = i.\(IndexTable.documentRowID)"
-                + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-                + " ORDER BY " + columns.map { "\($0) \(direction)" }.joined(separator: ", ")
-            return (sql, arguments, false)
-
-        case .text(let definition, let match):
-            let index = try stored(definition)
-            let sql =
-                "SELECT \(Self.selectColumns), t.rank FROM \(index.tableName) AS t "
-                + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
-                + pushed.map { " AND " + $0 }.joined()
-            arguments += [match]
-            arguments += pushedArguments
-            return (sql, arguments, request.sort.isEmpty)
-        }
-    }
-
-    private func stored(_ definition: IndexDefinition) throws -> StoredIndex {
-        guard let index = indexes.first(where: { $0.definition == definition }) else {
-            throw QueryErrorKind.indexNotFound.error("The index \(definition.name) was deleted meanwhile.", field: definition.name)
-        }
-        return index
+    /// A document read with an index row: from the documents table (`r` 1), at the coordinator (`r` > 1),
+    /// or not at all (a covering index).
+    private func countDocument(_ outcome: inout Outcome, covering: Bool) {
+        if covering { return }
+        if request.readQuorum > 1 { outcome.quorumDocsExamined += 1 } else { outcome.docsExamined += 1 }
     }
 
     // MARK: Rows
+
+    /// The columns every candidate row has, by position.
+    enum Column {
+        static let rowID = 0
+        static let id = 1
+        static let rev = 2
+        static let body = 3
+        static let attachments = 4
+        static let tree = 5
+        /// The text search rank, after the fixed columns.
+        static let rank = 6
+    }
 
     /// The columns a candidate row needs: no revision tree unless `_conflicts` is asked for.
     static let columns = [Documents.rowID, Documents.id, Documents.winnerRev, Documents.body, Documents.attachments, Documents.tree]
@@ -187,22 +129,41 @@ struct QueryExecutor {
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.
     static func document(from row: Row, conflicts: Bool) throws -> JSONObject? {
-        let parsed = try row.withUnsafeData(atIndex: 3) { data in try data.map { try JSONValue(parsing: $0) } }
+        let parsed = try row.withUnsafeData(atIndex: Column.body) { data in try data.map { try JSONValue(parsing: $0) } }
         guard case .object(let body)? = parsed else { return nil }
-        let id: String = row[1]
-        let rev: String = row[2]
+        let id: String = row[Column.id]
+        let rev: String = row[Column.rev]
         var document = body.prepending([("_id", .string(id)), ("_rev", .string(rev))])
-        if let attachmentsText: String = row[4] {
+        if let attachmentsText: String = row[Column.attachments] {
             let table = try AttachmentTable(storageJSON: JSONValue(parsing: attachmentsText))
             document["_attachments"] = .object(
                 JSONObject(table.sortedNames.compactMap { name in table.entries[name].map { (name, $0.stub) } }))
         }
         if conflicts {
-            let treeBytes: Data = row[5]
+            let treeBytes: Data = row[Column.tree]
             let tree = try RevisionTree(decoding: Array(treeBytes))
             if !tree.conflicts.isEmpty { document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) }) }
         }
         return document
+    }
+
+    /// The document a covering index row stands for (`derive_doc_from_index`): its `_id` and the value of
+    /// each indexed field, read from the stored body by SQLite, which leaves the body unparsed. Nil when
+    /// the body was never received.
+    static func derivedDocument(_ row: Row, _ covering: CoveringColumns) throws -> JSONObject? {
+        var document = JSONValue.object(["_id": .string(row[Column.id])])
+        for (path, column) in covering.columns {
+            let value: JSONValue
+            switch path.segments {
+            case ["_id"]: continue
+            case ["_rev"]: value = .string(row[Column.rev])
+            default:
+                guard let column, let text: String = row[column] else { return nil }
+                value = try JSONValue(parsing: Array(text.utf8))
+            }
+            document = DocumentStore.setting(value, at: path.segments[...], in: document)
+        }
+        return document.objectValue
     }
 
     // MARK: Ordering

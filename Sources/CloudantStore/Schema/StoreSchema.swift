@@ -59,6 +59,8 @@ enum StoreSchema {
         static let purgeSeq = "purge_seq"
         static let revsLimit = "revs_limit"
         static let uuid = "uuid"
+        /// 1 for a partitioned database (CouchDB's `?partitioned=true`); absent otherwise.
+        static let partitioned = "partitioned"
     }
 
     enum MangoIndexes {

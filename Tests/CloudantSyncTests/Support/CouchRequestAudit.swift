@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import NIOCore
 
 /// Checks every request a client sends against the rules Apache CouchDB 3.5 enforces (and would refuse with
@@ -29,9 +28,14 @@ final class CouchRequestAudit: @unchecked Sendable {
         "open_revs", "atts_since", "startkey", "endkey", "start_key", "end_key", "key", "keys", "doc_ids",
     ]
 
-    func check(method: String, uri: URI, headers: HTTPFields, body: ByteBuffer) {
-        let segments = uri.path.split(separator: "/").map(String.init)
-        let query = uri.queryParameters
+    func check(method: String, path: String, query rawQuery: String?, headers: HTTPFields, body: ByteBuffer) {
+        let segments = path.split(separator: "/").map(String.init)
+        var query: [String: String] = [:]
+        for pair in (rawQuery ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            query[name] = parts.count > 1 ? (String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
+        }
         let mediaType = headers[.contentType]?.split(separator: ";").first.map(String.init)
         var found: [String] = []
         if method == "POST", let last = segments.last, segments.count == 1 || Self.jsonPosts.contains(last),
@@ -45,27 +49,27 @@ final class CouchRequestAudit: @unchecked Sendable {
             found.append("a body that is not JSON (CouchDB: 400)")
         }
         if segments.last == "_bulk_get" {
-            for name in ["rev", "open_revs", "atts_since", "new_edits", "w"] where query[name[...]] != nil {
+            for name in ["rev", "open_revs", "atts_since", "new_edits", "w"] where query[name] != nil {
                 found.append("_bulk_get with the query parameter \(name) (CouchDB: 400)")
             }
         }
         if segments.last == "_changes" {
-            if let feed = query["feed"], !["normal", "longpoll", "continuous", "eventsource"].contains(String(feed)) {
+            if let feed = query["feed"], !["normal", "longpoll", "continuous", "eventsource"].contains(feed) {
                 found.append("_changes?feed=\(feed) (CouchDB: 400)")
             }
-            if let style = query["style"], !["main_only", "all_docs"].contains(String(style)) {
+            if let style = query["style"], !["main_only", "all_docs"].contains(style) {
                 found.append("_changes?style=\(style) (CouchDB: 500)")
             }
         }
         for name in Self.jsonQueryValues {
-            guard let value = query[name[...]] else { continue }
-            if (try? JSONSerialization.jsonObject(with: Data(String(value).utf8), options: [.fragmentsAllowed])) == nil {
+            guard let value = query[name] else { continue }
+            if (try? JSONSerialization.jsonObject(with: Data(value.utf8), options: [.fragmentsAllowed])) == nil {
                 found.append("\(name)=\(value) is not JSON (CouchDB: 400)")
             }
         }
         lock.withLock {
             requests += 1
-            breaches += found.map { "\(method) \(uri.path): \($0)" }
+            breaches += found.map { "\(method) \(path): \($0)" }
         }
     }
 }

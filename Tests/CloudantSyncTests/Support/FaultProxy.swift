@@ -118,7 +118,9 @@ final class FaultProxy: Sendable {
         func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024 * 1024)
-            audit?.check(method: request.method.rawValue, uri: request.uri, headers: request.headers, body: body)
+            audit?.check(
+                method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: request.headers,
+                body: body)
             let fault = state.nextFault()
             switch fault {
             case .serverError:

@@ -1,0 +1,42 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `/{db}/_partition/{partition}…` of a partitioned database, as CouchDB's `handle_partition_req`:
+    /// `GET` the partition's counts, or `_all_docs`, `_find`, `_explain` and `_index` confined to it. Any
+    /// other path below a partition (`_changes` included) is 404, as in CouchDB.
+    func partition(_ request: CouchRequest, database: String, path: [String]) async throws -> Response {
+        guard let partition = path.first else {
+            throw HTTPFailure.badRequest("invalid_partition_req")
+        }
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        if path.count == 1 {
+            switch request.method {
+            case .get, .head:
+                try DocumentPartition.validate(partition)
+                guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
+                let info = try await store.partitionInfo(partition).json
+                return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
+            case .post where partition.hasPrefix("_"):
+                try DocumentPartition.validate(partition)
+                throw unsupported("GET")
+            default:
+                throw unsupported("GET")
+            }
+        }
+        guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
+        try DocumentPartition.validate(partition)
+        if let named = request.query["partition"], named != partition {
+            throw HTTPFailure.badRequest("Conflicting value for `partition` in query string")
+        }
+        let rest = Array(path.dropFirst(2))
+        switch path[1] {
+        case "_all_docs": return try await allDocs(request, database: database, partition: partition)
+        case "_find": return try await find(request, database: database, partition: partition)
+        case "_explain": return try await explain(request, database: database, partition: partition)
+        case "_index": return try await index(request, database: database, path: rest)
+        default: throw HTTPFailure.notFound()
+        }
+    }
+}

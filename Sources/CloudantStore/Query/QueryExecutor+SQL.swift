@@ -1,0 +1,262 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// The fields of a covering index and where each row carries them: `nil` for `_id` and `_rev` (fixed
+/// columns), else the position of the SQLite extraction of the field from the stored body.
+struct CoveringColumns {
+    var columns: [(path: FieldPath, column: Int?)]
+}
+
+extension QueryExecutor {
+    /// The SELECT for the plan, and how to read its rows.
+    struct Scan {
+        var sql: String
+        var arguments: StatementArguments
+        /// Rows carry a text search rank, and come in relevance order.
+        var ranked = false
+        /// `_all_docs` rows of design documents are read (CouchDB counts them) but never match.
+        var skipsDesignDocuments = false
+        /// The position of a 0/1 column saying whether the row can match at all, when the conditions SQL
+        /// checks are carried instead of filtered (to count every row of the range).
+        var passColumn: Int?
+        /// Set when documents are made from the index row rather than parsed.
+        var covering: CoveringColumns?
+    }
+
+    /// The SELECT for the plan's access path. The range CouchDB would scan is the filter; conditions that
+    /// only narrow it (exact column ranges, body conditions, the entity kind) are filters too, or, when
+    /// `execution_stats` are asked for, the pass column; the bookmark is a bound when the scan is ordered.
+    func statement() throws -> Scan {
+        let countsEveryRow = request.executionStats
+        let (pushed, pushedArguments) = BodyPushdown.conditions(for: request.selector, body: "d.\(Documents.body)")
+        var filters: [String] = []
+        var filterArguments = StatementArguments()
+        var narrowing: [String] = []
+        var narrowingArguments = StatementArguments()
+        var extras: [String] = []
+        var extraArguments = StatementArguments()
+        var scan = Scan(sql: "", arguments: [])
+        let direction = plan.descending ? "DESC" : "ASC"
+        let from: String
+        let orderBy: String
+        switch plan.access {
+        case .allDocuments(let range):
+            let id = "d.\(Documents.id)"
+            filters.append("d.\(Documents.deleted) = 0")
+            if countsEveryRow {
+                scan.skipsDesignDocuments = true
+            } else {
+                filters.append("\(id) NOT LIKE '\\_design/%' ESCAPE '\\'")
+            }
+            let (bounds, boundArguments) = Self.idBounds(range, column: id)
+            filters += bounds
+            filterArguments += boundArguments
+            if let kind = QueryScan(request.selector).kind {
+                narrowing.append("d.\(Documents.kind) = ?")
+                narrowingArguments += [kind]
+            }
+            if let partition = request.partition {
+                let (lower, upper) = DocumentPartition.idRange(partition)
+                filters.append("\(id) >= ? AND \(id) < ?")
+                filterArguments += [lower, upper]
+            }
+            if plan.scanIsOrdered, let after {
+                filters.append("\(id) \(plan.descending ? "<" : ">") ?")
+                filterArguments += [after.id]
+            }
+            from = "\(Documents.table) AS d"
+            orderBy = "\(id) \(direction)"
+
+        case .json(let definition, let ranges):
+            let index = try stored(definition)
+            let keyColumns = index.paths.indices.map { "i.\(IndexTable.keyColumn($0))" }
+            let (bounds, boundArguments) = Self.compositeBounds(ranges, columns: keyColumns)
+            filters += bounds
+            filterArguments += boundArguments
+            let (exact, exactArguments) = Self.columnConditions(ranges, columns: keyColumns)
+            narrowing += exact
+            narrowingArguments += exactArguments
+            if let partition = request.partition {
+                let (lower, upper) = DocumentPartition.idRange(partition)
+                filters.append("i.\(IndexTable.id) >= ? AND i.\(IndexTable.id) < ?")
+                filterArguments += [lower, upper]
+            }
+            let ordering = keyColumns + ["i.\(IndexTable.id)"]
+            if plan.scanIsOrdered, let after {
+                guard after.keys.count == keyColumns.count else {
+                    throw QueryErrorKind.invalidBookmark.error(
+                        "Invalid bookmark value: pass back the bookmark of a previous result of the same query.",
+                        field: "bookmark")
+                }
+                filters.append(
+                    "(" + ordering.joined(separator: ", ") + ") \(plan.descending ? "<" : ">") ("
+                        + Array(repeating: "?", count: ordering.count).joined(separator: ", ") + ")")
+                for key in after.keys { filterArguments += [Data(CollationKey.of(key))] }
+                filterArguments += [after.id]
+            }
+            if plan.isCovering, request.readQuorum == 1,
+                let paths = Self.coveringPaths(index.paths)
+            {
+                var columns: [(path: FieldPath, column: Int?)] = []
+                for (path, sqlPath) in zip(index.paths, paths) {
+                    guard let sqlPath else {
+                        columns.append((path, nil))
+                        continue
+                    }
+                    columns.append((path, Column.rank + extras.count))
+                    extras.append("d.\(Documents.body) -> ?")
+                    extraArguments += [sqlPath]
+                }
+                scan.covering = CoveringColumns(columns: columns)
+            }
+            from =
+                "\(index.tableName) AS i JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = i.\(IndexTable.documentRowID)"
+            orderBy = ordering.map { "\($0) \(direction)" }.joined(separator: ", ")
+
+        case .text(let definition, let match):
+            let index = try stored(definition)
+            let sql =
+                "SELECT \(Self.selectColumns), t.rank FROM \(index.tableName) AS t "
+                + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
+                + pushed.map { " AND " + $0 }.joined()
+            var arguments: StatementArguments = [match]
+            arguments += pushedArguments
+            return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty)
+        }
+        narrowing += pushed
+        narrowingArguments += pushedArguments
+        if countsEveryRow, !narrowing.isEmpty {
+            scan.passColumn = Column.rank + extras.count
+            extras.append("CASE WHEN " + narrowing.joined(separator: " AND ") + " THEN 1 ELSE 0 END")
+            extraArguments += narrowingArguments
+        } else {
+            filters += narrowing
+            filterArguments += narrowingArguments
+        }
+        scan.sql =
+            "SELECT " + ([Self.selectColumns] + extras).joined(separator: ", ") + " FROM " + from
+            + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")) + " ORDER BY " + orderBy
+        scan.arguments = extraArguments
+        scan.arguments += filterArguments
+        return scan
+    }
+
+    private func stored(_ definition: IndexDefinition) throws -> StoredIndex {
+        guard let index = indexes.first(where: { $0.definition == definition }) else {
+            throw QueryErrorKind.indexNotFound.error("The index \(definition.name) was deleted meanwhile.", field: definition.name)
+        }
+        return index
+    }
+
+    // MARK: Ranges as SQL
+
+    /// The `_all_docs` range on `_id` (CouchDB's start and end keys, both inclusive). Ids compare as raw
+    /// bytes, as CouchDB's `_all_docs` does, where every string sorts after every other JSON value: a
+    /// non-string start bounds nothing, a non-string end leaves nothing.
+    static func idBounds(_ range: IndexRange, column: String) -> ([String], StatementArguments) {
+        guard case .range(let lower, let upper) = range else { return (["0"], []) }
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if case .string(let start)? = lower.value.json {
+            conditions.append("\(column) >= ?")
+            arguments += [start]
+        }
+        switch upper.value {
+        case .max: break
+        case .prefixEnd(let prefix):
+            // Every id with the prefix sorts before the prefix followed by U+10FFFF.
+            conditions.append("\(column) < ?")
+            arguments += [prefix + "\u{10FFFF}"]
+        case .json(.string(let end)):
+            conditions.append("\(column) <= ?")
+            arguments += [end]
+        case .json, .min:
+            conditions.append("0")
+        }
+        return (conditions, arguments)
+    }
+
+    /// CouchDB's view range over the key columns: from the start key to the end key, both inclusive, as
+    /// row values (a key with the same leading values sorts after a shorter start key, and before the
+    /// `<MAX>` that ends every end key).
+    static func compositeBounds(_ ranges: [IndexRange], columns: [String]) -> ([String], StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        let start = IndexRange.startKey(ranges).compactMap { part -> [UInt8]? in
+            if case .value(let value) = part { return lowerKey(value) }
+            return nil
+        }
+        if !start.isEmpty {
+            conditions.append(rowValue(columns.prefix(start.count)) + " >= " + placeholders(start.count))
+            for key in start { arguments += [Data(key)] }
+        }
+        let end = IndexRange.endKey(ranges).compactMap { part -> [UInt8]? in
+            if case .value(let value) = part { return upperKey(value) }
+            return nil
+        }
+        if !end.isEmpty {
+            conditions.append(rowValue(columns.prefix(end.count)) + " <= " + placeholders(end.count))
+            for key in end { arguments += [Data(key)] }
+        }
+        return (conditions, arguments)
+    }
+
+    /// Each leading column's own range, which the whole selector implies: exact for `$eq` (so SQLite seeks
+    /// on the columns after it) and the comparisons; a `$beginsWith` ends where strings with the prefix do.
+    static func columnConditions(_ ranges: [IndexRange], columns: [String]) -> ([String], StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        for (range, column) in zip(ranges, columns) {
+            guard case .range(let lower, let upper) = range else { continue }
+            if case .eq(let value) = lower, case .eq = upper, let key = value.json.map(CollationKey.of) {
+                conditions.append("\(column) = ?")
+                arguments += [Data(key)]
+                continue
+            }
+            if let key = lowerKey(lower.value) {
+                conditions.append("\(column) \(lower.isInclusive ? ">=" : ">") ?")
+                arguments += [Data(key)]
+            }
+            if case .prefixEnd = upper.value, let key = upperKey(upper.value) {
+                conditions.append("\(column) < ?")
+                arguments += [Data(key)]
+            } else if let key = upperKey(upper.value) {
+                conditions.append("\(column) \(upper.isInclusive ? "<=" : "<") ?")
+                arguments += [Data(key)]
+            }
+        }
+        return (conditions, arguments)
+    }
+
+    private static func lowerKey(_ value: IndexRange.Value) -> [UInt8]? {
+        value.json.map(CollationKey.of)
+    }
+
+    /// An upper key; for the end of a `$beginsWith`, a key above every string with the prefix.
+    private static func upperKey(_ value: IndexRange.Value) -> [UInt8]? {
+        guard case .prefixEnd(let prefix) = value else { return value.json.map(CollationKey.of) }
+        return CollationKey.prefixRange(prefix)?.upper ?? CollationKey.typeRange(of: .string(prefix)).upper
+    }
+
+    private static func rowValue(_ columns: ArraySlice<String>) -> String { "(" + columns.joined(separator: ", ") + ")" }
+    private static func placeholders(_ count: Int) -> String { "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")" }
+
+    /// SQLite JSON paths (`$."a"."b"`) of the index fields, `nil` for `_id` and `_rev`; nil altogether when
+    /// a field cannot be read that way (a numeric segment, which Mango reads as an array index or a
+    /// member name, or a segment with `"`), so the documents are read whole.
+    static func coveringPaths(_ paths: [FieldPath]) -> [String?]? {
+        var result: [String?] = []
+        for path in paths {
+            if path.segments == ["_id"] || path.segments == ["_rev"] {
+                result.append(nil)
+                continue
+            }
+            guard path.segments.allSatisfy({ segment in
+                !segment.contains("\"") && !segment.utf8.allSatisfy { (0x30...0x39).contains($0) }
+            }) else { return nil }
+            result.append("$" + path.segments.map { ".\"" + $0 + "\"" }.joined())
+        }
+        return result
+    }
+}

@@ -1,0 +1,67 @@
+import CloudantCore
+import Foundation
+import Testing
+
+@Suite("_find, _explain and _index over HTTP, as CouchDB 3.5 serves them")
+struct MangoEndpointTests {
+    func seeded(_ client: TestClient) async throws {
+        _ = try await client.send("PUT", "/db")
+        let docs: [JSONValue] = (1...6).map { ["_id": .string("d\($0)"), "age": .number(JSONNumber($0 * 10)), "name": .string("n\($0)")] }
+        _ = try await client.post("/db/_bulk_docs", ["docs": .array(docs)])
+    }
+
+    @Test func useIndexNullAndCouchDBsErrorNamesAreHonoured() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            try await seeded(client)
+            let found = try await client.post("/db/_find", ["selector": ["age": ["$gt": 30]], "use_index": nil, "r": 1])
+            #expect(found.status == 200 && found.json["docs"]?.arrayValue?.count == 3)
+            let notObject = try await client.send("POST", "/db/_find", body: Data("[1]".utf8), contentType: "application/json")
+            #expect(notObject.status == 400 && notObject.json["error"] == "bad_request")
+            let limit = try await client.post("/db/_find", ["selector": [:], "limit": -1])
+            #expect(limit.json["error"] == "invalid_non_neg_integer")
+            let bookmark = try await client.post("/db/_find", ["selector": [:], "bookmark": "bad-bookmark"])
+            #expect(bookmark.json == ["error": "invalid_bookmark", "reason": "Invalid bookmark value: \"bad-bookmark\""])
+        }
+    }
+
+    @Test func aSortNoIndexServesIsRefusedOnceTheDatabaseHasIndexes() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            try await seeded(client)
+            // No index at all: sorted in memory, a deliberate difference from CouchDB.
+            let sorted = try await client.post("/db/_find", ["selector": [:], "sort": [["name": "desc"]], "fields": ["_id"]])
+            #expect(sorted.json["docs"]?.arrayValue?.first?["_id"] == "d6")
+            _ = try await client.post("/db/_index", ["index": ["fields": ["age"]], "ddoc": "age", "name": "age"])
+            let refused = try await client.post("/db/_find", ["selector": [:], "sort": [["name": "desc"]]])
+            #expect(refused.status == 400 && refused.json["error"] == "no_usable_index")
+            let explained = try await client.post("/db/_explain", ["selector": [:], "sort": [["name": "desc"]]])
+            #expect(explained.status == 200 && explained.json["index"] == .some(.null))
+            let served = try await client.post("/db/_find", ["selector": ["age": ["$gt": 0]], "sort": ["age"], "limit": 2])
+            #expect(served.json["docs"]?.arrayValue?.map { $0["_id"] } == ["d1", "d2"])
+        }
+    }
+
+    @Test func indexURLsAnswer404Or405AsCouchDB() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            try await seeded(client)
+            _ = try await client.post("/db/_index", ["index": ["fields": ["age"]], "ddoc": "dd", "name": "idx"])
+            for path in ["/db/_index/a", "/db/_index/a/b", "/db/_index/a/b/c/d", "/db/_index/a/b/c/d/e"] {
+                for method in ["GET", "PUT", "POST", "DELETE", "COPY", "OPTIONS"] {
+                    #expect(try await client.send(method, path).status == 404, "\(method) \(path)")
+                }
+            }
+            #expect(try await client.get("/db/_index/_bulk_delete").status == 405)
+            #expect(try await client.get("/db/_index/dd/json/idx").status == 405)
+            #expect(try await client.get("/db/_index/_design/dd/json/idx").status == 405)
+            // Parameters may be separated by `;`, as CouchDB's parser allows.
+            let listed = try await client.get("/db/_index?limit=1;skip=1").json
+            #expect(listed["indexes"]?.arrayValue?.map { $0["name"] } == ["idx"])
+            #expect(try await client.get("/db/_index?limit=0").status == 500)
+            let info = try await client.get("/db/_design/dd/_info")
+            #expect(info.json["name"] == "dd" && info.json["view_index"]?["language"] == "query")
+            #expect(try await client.delete("/db/_index/dd/json/nope").json == ["error": "not_found", "reason": "missing"])
+        }
+    }
+}

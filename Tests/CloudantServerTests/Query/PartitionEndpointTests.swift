@@ -1,0 +1,40 @@
+import CloudantCore
+import Foundation
+import Testing
+
+@Suite("Partitioned databases over HTTP, as CouchDB 3.5 serves them")
+struct PartitionEndpointTests {
+    @Test func aPartitionedDatabaseServesItsPartitions() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/p?partitioned=true").status == 201)
+            #expect(try await client.get("/p").json["props"] == ["partitioned": true])
+            let refused = try await client.post("/p/_bulk_docs", ["docs": [["_id": "nopart"]]])
+            #expect(refused.text.contains("illegal_docid"))
+            _ = try await client.post("/p/_bulk_docs", ["docs": [["_id": "a:1", "x": 1], ["_id": "a:2", "x": 2], ["_id": "b:1", "x": 3]]])
+            let info = try await client.get("/p/_partition/a").json
+            #expect(info["partition"] == "a" && info["doc_count"] == 2 && info["db_name"] == "p")
+            let rows = try await client.get("/p/_partition/a/_all_docs").json["rows"]?.arrayValue
+            #expect(rows?.map { $0["id"] } == ["a:1", "a:2"])
+            let found = try await client.post("/p/_partition/b/_find", ["selector": ["x": ["$gt": 0]]]).json
+            #expect(found["docs"]?.arrayValue?.map { $0["_id"] } == ["b:1"])
+            let explained = try await client.post("/p/_partition/a/_explain", ["selector": ["x": ["$gt": 0]]]).json
+            #expect(explained["partitioned"] == true && explained["opts"]?["partition"] == "a")
+            #expect(try await client.get("/p/_partition/a/_changes").json == ["error": "not_found", "reason": "missing"])
+            #expect(try await client.get("/p/_partition/_a").json["error"] == "illegal_partition")
+            #expect(try await client.get("/p/_partition/a/_all_docs?partition=b").status == 400)
+        }
+    }
+
+    @Test func aDatabaseThatIsNotPartitionedRefusesPartitions() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let path = try await client.post("/db/_partition/a/_find", ["selector": [:]])
+            #expect(path.status == 400 && path.json["reason"] == "database is not partitioned")
+            let body = try await client.post("/db/_find", ["selector": [:], "partition": "a"])
+            #expect(body.status == 400 && body.json["error"] == "query_parse_error")
+            #expect(try await client.send("PUT", "/other?partitioned=maybe").status == 400)
+        }
+    }
+}

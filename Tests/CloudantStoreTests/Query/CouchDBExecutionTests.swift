@@ -1,0 +1,103 @@
+import CloudantCore
+import CloudantStore
+import Testing
+
+@Suite("_find executed and explained as CouchDB 3.5: covering indexes, statistics, view keys")
+struct CouchDBExecutionTests {
+    func users() async throws -> TemporaryStore {
+        let temp = try TemporaryStore()
+        let rows = (0..<12).map { number -> JSONValue in
+            let id = number < 10 ? "u0\(number)" : "u\(number)"
+            let company = number % 2 == 0 ? "Acme" : "Lyria"
+            let user: JSONObject = [
+                "_id": .string(id), "age": .number(JSONNumber(20 + number)), "company": .string(company),
+                "manager": .bool(number % 3 == 0),
+            ]
+            return .object(user)
+        }
+        _ = try await temp.store.bulkDocs(rows)
+        try await temp.store.createIndex(IndexDefinition(name: "age", designDocument: "age", fields: [.ascending("age")]))
+        try await temp.store.createIndex(
+            IndexDefinition(name: "cm", designDocument: "cm", fields: [.ascending("company"), .ascending("manager")]))
+        return temp
+    }
+
+    func find(_ store: DocumentStore, _ body: JSONValue) async throws -> FindResult {
+        try await store.find(FindRequest(body))
+    }
+
+    @Test func aCoveringIndexAnswersWithoutReadingDocuments() async throws {
+        let temp = try await users()
+        let body: JSONValue = ["selector": ["age": ["$gte": 30]], "fields": ["_id", "age"], "execution_stats": true]
+        let result = try await find(temp.store, body)
+        #expect(result.docs == [["_id": "u10", "age": 30], ["_id": "u11", "age": 31]])
+        #expect(result.executionStats?.totalKeysExamined == 2)
+        #expect(result.executionStats?.totalDocsExamined == 0)
+        let plan = try await temp.store.explain(FindRequest(body))
+        #expect(plan["covering"] == true && plan["mrargs"]?["include_docs"] == false)
+        // A field the index lacks means reading documents again.
+        let wider = try await temp.store.explain(FindRequest(["selector": ["age": ["$gte": 30]], "fields": ["company"]]))
+        #expect(wider["covering"] == false && wider["mrargs"]?["include_docs"] == true)
+        let composite = try await find(
+            temp.store, ["selector": ["company": ["$exists": true], "manager": true], "fields": ["company"], "sort": ["company"]])
+        #expect(composite.docs == [["company": "Acme"], ["company": "Acme"], ["company": "Lyria"], ["company": "Lyria"]])
+    }
+
+    @Test func statisticsCountTheViewRangeUpToTheFirstMatchAfterThePage() async throws {
+        let temp = try await users()
+        // age <= 24: rows 20…24; the page is 3, so CouchDB reads a fourth row and stops.
+        let limited = try await find(temp.store, ["selector": ["age": ["$lte": 24]], "limit": 3, "execution_stats": true])
+        #expect(limited.executionStats?.totalKeysExamined == 4)
+        #expect(limited.executionStats?.totalDocsExamined == 4)
+        #expect(limited.executionStats?.resultsReturned == 3)
+        // r above 1: CouchDB reads the documents at the coordinator instead. The view range ends at 23
+        // inclusive, so that row is read too, and rejected.
+        let quorum = try await find(temp.store, ["selector": ["age": ["$lt": 23]], "r": 3, "execution_stats": true])
+        #expect(quorum.docs.count == 3)
+        #expect(quorum.executionStats?.totalDocsExamined == 0)
+        #expect(quorum.executionStats?.totalQuorumDocsExamined == 4)
+        // _all_docs reads design documents too (two here), and CouchDB counts them.
+        let scan = try await find(temp.store, ["selector": ["nope": 1], "execution_stats": true])
+        #expect(scan.executionStats?.totalKeysExamined == 14)
+        #expect(scan.executionStats?.totalDocsExamined == 14)
+        #expect(scan.warning?.contains("The number of documents examined is high") == true)
+    }
+
+    @Test func aZeroLimitReturnsNoDocument() async throws {
+        let temp = try await users()
+        #expect(try await find(temp.store, ["selector": ["age": ["$gt": 0]], "limit": 0]).docs.isEmpty)
+        #expect(try await find(temp.store, ["selector": [:], "limit": 0]).docs.isEmpty)
+    }
+
+    @Test func aSelectorThatCanMatchNothingIsAnsweredWithDocsAlone() async throws {
+        let temp = try await users()
+        let result = try await find(temp.store, ["selector": ["$or": []], "execution_stats": true])
+        #expect(result.json == ["docs": []])
+        // Inside a larger selector the empty $or is vacuously true.
+        #expect(try await find(temp.store, ["selector": ["age": 20, "$or": []]]).docs.count == 1)
+    }
+
+    @Test func explainShowsCouchDBsOptionsAndViewKeys() async throws {
+        let temp = try await users()
+        let plan = try await temp.store.explain(FindRequest(["selector": ["age": ["$gt": 0]], "fields": ["manager"]]))
+        #expect(plan["opts"]?["use_index"] == [] && plan["opts"]?["bookmark"] == "nil" && plan["opts"]?["partition"] == "")
+        #expect(plan["opts"]?["r"] == 1 && plan["opts"]?["stale"] == false && plan["opts"]?["sort"] == [:])
+        #expect(plan["mrargs"]?["start_key"] == [0] && plan["mrargs"]?["end_key"] == ["<MAX>"])
+        #expect(plan["mrargs"]?["conflicts"] == "undefined" && plan["mrargs"]?["direction"] == "fwd")
+        #expect(plan["selector_hints"] == [["type": "json", "indexable_fields": ["age"], "unindexable_fields": []]])
+        let byID = try await temp.store.explain(FindRequest(["selector": ["_id": "u03"]]))
+        #expect(byID["index"]?["name"] == "_all_docs")
+        #expect(byID["mrargs"]?["start_key"] == "u03" && byID["mrargs"]?["end_key"] == "u03")
+        let prefix = try await temp.store.explain(FindRequest(["selector": ["nope": ["$beginsWith": "a"]]]))
+        #expect(prefix["mrargs"]?["start_key"] == .some(.null) && prefix["mrargs"]?["end_key"] == "<MAX>")
+    }
+
+    @Test func anIndexListsItsPartialFilterNormalisedAsCouchDBStoresIt() async throws {
+        let temp = try await users()
+        try await temp.store.createIndex(
+            IndexDefinition(indexRequest: ["index": ["fields": ["age"], "partial_filter_selector": ["company": "Acme"]], "ddoc": "p"]))
+        let listing = try await temp.store.indexListingJSON()
+        let partial = listing["indexes"]?.arrayValue?.first { $0["ddoc"] == "_design/p" }
+        #expect(partial?["def"]?["partial_filter_selector"] == ["company": ["$eq": "Acme"]])
+    }
+}
