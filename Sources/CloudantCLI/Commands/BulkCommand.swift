@@ -7,7 +7,8 @@ internal import Foundation
 /// so a line printed is a batch on disk.
 ///
 /// It exits 0 only when every document was written; when any was refused (a conflict, a validation
-/// error) the others are still written, and it ends with a summary on standard error and exit status 1.
+/// error) the others are still written, and it ends with a summary on standard error and the exit status of
+/// the first refusal's category (4 for a conflict).
 struct BulkCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "bulk",
