@@ -46,7 +46,12 @@ struct DeleteRecreateStressTests {
                         let created = try await client.send("PUT", "/db")
                         log.recordCycle(deleteSent: deleteSent, deleted: deleted.status, created: created.status, createAcknowledged: log.tick())
                     }
-                    try await Task.sleep(for: .milliseconds(100))
+                    // Writers go on until some writes are acknowledged after the last creation (without them
+                    // the check proves nothing), however slowly a loaded machine lets them through.
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while log.acknowledgedAfterLastCreation < 3 * writers, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                     log.stop()
                 }
                 try await group.waitForAll()
@@ -90,6 +95,14 @@ final class DeleteRecreateLog: @unchecked Sendable {
     private var isStopped = false
 
     func tick() -> Int { lock.withLock { clock += 1; return clock } }
+
+    /// Writes sent after the last creation was acknowledged, and acknowledged themselves.
+    var acknowledgedAfterLastCreation: Int {
+        lock.withLock {
+            guard let last = cycles.last else { return 0 }
+            return writes.filter { $0.status == 201 && $0.sent > last.createAcknowledged }.count
+        }
+    }
     var stopped: Bool { lock.withLock { isStopped } }
     func stop() { lock.withLock { isStopped = true } }
 
