@@ -79,7 +79,8 @@ public struct ChangesResult: Sendable, Hashable {
     /// CouchDB's `pending`: how many changes after this page's position the feed has not looked at
     /// (unfiltered: the changes after the last row; a filter's `doc_ids` are not the only ones counted).
     public var pending: Int
-    /// Whether more rows passing the filter follow: the page stopped at its limit before them.
+    /// Whether the page stopped at its limit before the end of the feed, so more rows may follow: ask again
+    /// from ``lastSeq``. When false, the feed was read to its end.
     public var hasMore: Bool
 
     /// Creates a page.

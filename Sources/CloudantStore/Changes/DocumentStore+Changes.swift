@@ -62,7 +62,7 @@ extension DocumentStore {
         // changes that fail it count as looked at too. Reading stops at the first change after a full page:
         // one that passes is pending, one that fails is not.
         var lookedAt = 0
-        var hasMore = false
+        var hasMore = false  // Set when reading stopped before the end of the feed.
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
             let record = try DocumentRecord(row: row)
@@ -81,7 +81,13 @@ extension DocumentStore {
                 }
             }
             if results.count >= limit {
-                if revs.isEmpty { lookedAt += 1 } else { hasMore = true }
+                // Past a full page. A change that fails the filter is looked at (and is where the page ends);
+                // one that passes is left for the next page. Either way more may follow.
+                if revs.isEmpty {
+                    lookedAt += 1
+                    lastSeq = record.seq
+                }
+                hasMore = true
                 break
             }
             lookedAt += 1
@@ -96,12 +102,11 @@ extension DocumentStore {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?", arguments: [options.since])
             ?? 0
         let pending = max(0, total - lookedAt)
-        if !options.descending, options.documentIDs != nil || !hasMore && results.count < limit {
+        if !options.descending, !hasMore {
             // The feed was read to its end: CouchDB's `last_seq` is then the database's (the `doc_ids` path
             // looks only at those documents, so its last row can be far behind).
             lastSeq = max(lastSeq, try SequenceAllocator.latest(in: db))
         }
-        if options.descending, results.isEmpty { lastSeq = max(options.since, lastSeq) }
         return ChangesResult(results: results, lastSeq: lastSeq, pending: pending, hasMore: hasMore)
     }
 }

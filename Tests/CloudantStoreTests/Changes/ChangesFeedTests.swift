@@ -29,6 +29,46 @@ struct ChangesFeedTests {
         #expect(descending.results.map(\.id) == ["d4"])
     }
 
+    /// CouchDB's `pending` (`fabric_rpc:changes`): changes after `since` not yet looked at. `doc_ids` looks
+    /// only at those documents, so the others stay pending; a read to the end gives the database's `last_seq`.
+    @Test func pendingCountsWhatTheFeedHasNotLookedAtAsCouchDBDoes() async throws {
+        let temp = try TemporaryStore()
+        for id in ["a", "b", "c", "d"] { try await temp.store.put(["_id": .string(id), "t": .string(id == "b" ? "x" : "y")]) }
+        let byID = try await temp.store.changes(ChangesOptions(documentIDs: ["a", "b"]))
+        #expect(byID.results.map(\.id) == ["a", "b"])
+        #expect(byID.pending == 2)
+        #expect(byID.lastSeq == 4)
+        #expect(!byID.hasMore)
+        let none = try await temp.store.changes(ChangesOptions(documentIDs: []))
+        #expect(none.pending == 4)
+        let descending = try await temp.store.changes(ChangesOptions(limit: 2, descending: true))
+        #expect(descending.pending == 2)
+        // A page that ends on a change the filter refuses has looked at it: it is not pending.
+        let filtered = try await temp.store.changes(ChangesOptions(limit: 1, filter: { $0["t"] == "y" }))
+        #expect(filtered.results.map(\.id) == ["a"])
+        #expect(filtered.pending == 2)
+        #expect(filtered.hasMore)
+    }
+
+    /// Pages of a filtered feed go on from where the last page stopped, never from the end of the database.
+    @Test func pagingAFilteredFeedReachesEveryMatchingChange() async throws {
+        let temp = try TemporaryStore()
+        for index in 0..<9 { try await temp.store.put(["_id": .string("d\(index)"), "even": .bool(index % 2 == 0)]) }
+        for options in [
+            ChangesOptions(limit: 1, documentIDs: ["d1", "d4", "d7"]), ChangesOptions(limit: 2, filter: { $0["even"] == true }),
+        ] {
+            var seen: [String] = []
+            var page = options
+            while true {
+                let result = try await temp.store.changes(page)
+                seen += result.results.map(\.id)
+                page.since = result.lastSeq
+                if !result.hasMore { break }
+            }
+            #expect(seen == (options.documentIDs ?? ["d0", "d2", "d4", "d6", "d8"]))
+        }
+    }
+
     @Test func allDocsStyleListsEveryLeafWinnerFirstAndDeletedRefersToTheWinner_D61() async throws {
         let temp = try TemporaryStore()
         _ = try await temp.store.bulkDocs(
