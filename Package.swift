@@ -234,7 +234,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantServerTests",
-            dependencies: ["CloudantServer", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "CloudantServer", "CloudantStore", .product(name: "NIOCore", package: "swift-nio"),
+                // A Care and a Health error made by the modules themselves, answered by the server's mapping.
+                "CloudantCareModule", "CloudantHealthModule",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import CloudantOnly
 internal import Foundation
 
 /// The `cloudant` command: a CouchDB-compatible document store on an embedded SQLite folder.

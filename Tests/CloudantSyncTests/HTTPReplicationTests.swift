@@ -93,8 +93,9 @@ struct HTTPReplicationTests {
         #expect(try await Replicator(source: session, target: LocalPeer(setup.local)).run().docsRead == 0)
         let wrong = try HTTPPeer(url: URL(string: setup.baseURL + "/cloud")!, authentication: .basic(user: "admin", password: "nope"))
         let started = ContinuousClock.now
-        let error = await #expect(throws: PeerFailure.self) { try await Replicator(source: wrong, target: LocalPeer(setup.local)).run() }
+        let error = await #expect(throws: ReplicationError.self) { try await Replicator(source: wrong, target: LocalPeer(setup.local)).run() }
         #expect(error?.status == 401)
+        #expect(error?.category == .unauthorized)
         #expect(ContinuousClock.now - started < .seconds(2))  // 401 is final: no retries (spec R-24)
         await setup.stop()
     }
@@ -129,7 +130,9 @@ struct HTTPReplicationTests {
                 _ = try await Replicator(source: LocalPeer(setup.local), target: flaky, options: options).run()
                 _ = try await Replicator(source: flaky, target: LocalPeer(setup.local), options: options).run()
                 break
-            } catch is PeerFailure {
+            } catch let error as ReplicationError {
+                // The network's faults are retried by running again; a failure of this side is a bug.
+                if case .localFailure = error { throw error }
                 continue
             }
         }
@@ -213,7 +216,9 @@ struct StrictPeerReplicationTests {
                 _ = try await Replicator(source: LocalPeer(setup.local), target: strict, options: options).run()
                 _ = try await Replicator(source: strict, target: LocalPeer(setup.local), options: options).run()
                 break
-            } catch is PeerFailure {
+            } catch let error as ReplicationError {
+                // The network's faults are retried by running again; a failure of this side is a bug.
+                if case .localFailure = error { throw error }
                 continue
             }
         }

@@ -123,7 +123,12 @@ struct LocalReplicationTests {
         }
         #expect(arrived)
         replicator.cancel()
-        await #expect(throws: CancellationError.self) { try await running.value }
+        let error = await #expect(throws: ReplicationError.self) { try await running.value }
+        guard case .cancelled(let url)? = error else {
+            Issue.record("expected .cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(url == nil)  // two local stores: no request was cut short
     }
 
     @Test func progressIsReportedAsASequenceAndToADelegate() async throws {

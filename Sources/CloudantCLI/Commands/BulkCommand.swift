@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import CloudantOnly
+internal import CloudantServer
 internal import Foundation
 
 /// `cloudant bulk --db NAME FILE.jsonl`: write a file of documents, one JSON object per line, in batched
@@ -72,31 +73,35 @@ struct BulkCommand: CloudantCommand {
 
     private func write(_ batch: [JSONValue], to store: DocumentStore, tally: inout Tally) async throws {
         let results = try await store.bulkDocs(batch, newEdits: !replicated)
-        let printed = results.map(\.json)
-        Output.print(.array(printed))
-        tally.count(printed)
+        Output.print(.array(results.map(\.json)))
+        // With --replicated only refusals come back, so the batch says how many documents there were.
+        tally.count(results, of: batch.count)
     }
 
     /// Written and refused documents, for the exit status.
     private struct Tally {
         var documents = 0
+        /// Refusals by CouchDB error name, for the summary.
         var refused: [String: Int] = [:]
+        /// The first refusal's code: the command ends with its category.
+        var firstCode: CloudantError.Code?
 
-        mutating func count(_ results: [JSONValue]) {
-            documents += results.count
-            for result in results {
-                if let error = result["error"]?.stringValue { refused[error, default: 0] += 1 }
+        mutating func count(_ results: [BulkDocsResult], of batchSize: Int) {
+            documents += batchSize
+            for error in results.compactMap(\.error) {
+                refused[CouchErrorBody(error).error, default: 0] += 1
+                firstCode = firstCode ?? error.code
             }
         }
 
-        /// The error that ends the command when some documents were not written.
+        /// The error that ends the command when some documents were not written, in the first refusal's code
+        /// (and so its category and exit status).
         var refusal: CloudantError? {
             let total = refused.values.reduce(0, +)
-            guard total > 0 else { return nil }
+            guard total > 0, let firstCode else { return nil }
             let kinds = refused.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            let code: CloudantError.Code = refused.keys.allSatisfy { $0 == "conflict" } ? .conflict : .invalidValue
             return CloudantError(
-                code,
+                firstCode,
                 "\(total) of \(documents) documents were not written (\(kinds)); the others were. Their results "
                     + "above name each refused document and why.")
         }

@@ -128,8 +128,7 @@ struct CDACommand: CloudantCommand {
         do {
             document = try Self.read(data)
         } catch let error as CloudantError {
-            // The module's codes have no CouchDB name; at this edge a bad input is a bad request.
-            throw CloudantError(.invalidValue, error.message, context: .init(field: "PATH"), underlying: error)
+            throw error.adding { $0.field = $0.field ?? "PATH" }
         }
         var object: JSONObject = [
             "title": document.title.map(JSONValue.string) ?? .null,

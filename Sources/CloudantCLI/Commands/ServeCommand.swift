@@ -76,12 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
             // CouchDB-shaped like every other CLI error, with the server's own code as the error name.
             let body: JSONValue = ["error": .string(error.code.rawValue), "reason": .string(error.message)]
             FileHandle.standardError.write(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))
-            throw ErrorCategory(error).exitCode
+            throw ErrorCategory(of: error).exitCode
         } catch let exit as ExitCode {
             throw exit
         } catch {
             Output.printError(error)
-            throw ErrorCategory(error).exitCode
+            throw ErrorCategory(of: error).exitCode
         }
     }
 }

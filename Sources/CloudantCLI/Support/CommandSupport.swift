@@ -36,7 +36,7 @@ extension GlobalOptions {
 }
 
 /// A command that prints CouchDB-shaped errors to standard error and exits with its error's category's status
-/// (``ErrorCategory``).
+/// (``CloudantCore/ErrorCategory/exitStatus``).
 protocol CloudantCommand: AsyncParsableCommand {
     func execute() async throws
 }
@@ -52,7 +52,7 @@ extension CloudantCommand {
             throw validation
         } catch {
             Output.printError(error)
-            throw ErrorCategory(error).exitCode
+            throw ErrorCategory(of: error).exitCode
         }
     }
 }

@@ -6,28 +6,28 @@ extension CloudantError.Code {
     /// shorter than a day (CareKit's event loop never leaves that day).
     ///
     /// Fix the schedule element named in the error's `field` (for example `elements[1].interval`).
-    public static let invalidSchedule = Self(rawValue: "invalidSchedule")
+    public static let invalidSchedule = Self("invalidSchedule", category: .invalidInput)
 
     /// A new task version would start at or before an outcome recorded against an older version, so that
     /// outcome's event would vanish (CareKit's `confirmUpdateWillNotCauseDataLoss`).
     ///
     /// Move the new version's `effectiveDate` past the latest outcome's event, or delete those outcomes first.
-    public static let updateWouldHideOutcomes = Self(rawValue: "updateWouldHideOutcomes")
+    public static let updateWouldHideOutcomes = Self("updateWouldHideOutcomes", category: .conflict)
 
     /// An outcome points at no event: its task version is unknown, its occurrence index is not in the
     /// schedule, or its event lies where a newer task version has taken over.
-    public static let orphanedOutcome = Self(rawValue: "orphanedOutcome")
+    public static let orphanedOutcome = Self("orphanedOutcome", category: .invalidInput)
 
     /// A second live outcome for one event, that is for one (task version uuid, occurrence index).
     ///
     /// Update the existing outcome instead of adding another.
-    public static let duplicateOutcome = Self(rawValue: "duplicateOutcome")
+    public static let duplicateOutcome = Self("duplicateOutcome", category: .conflict)
 
     /// An entity id whose history contains a deleted version cannot be updated or deleted again locally.
-    public static let entityDeleted = Self(rawValue: "entityDeleted")
+    public static let entityDeleted = Self("entityDeleted", category: .conflict)
 
     /// A version was added whose `uuid` or `id` is already in the history.
-    public static let duplicateVersion = Self(rawValue: "duplicateVersion")
+    public static let duplicateVersion = Self("duplicateVersion", category: .conflict)
 }
 
 extension CloudantError.Code {
@@ -38,5 +38,5 @@ extension CloudantError.Code {
     ///
     /// Export the whole history (every version back to the first, or back to versions already stored), or
     /// import a merge version that names both branches.
-    public static let brokenVersionChain = Self(rawValue: "brokenVersionChain")
+    public static let brokenVersionChain = Self("brokenVersionChain", category: .invalidInput)
 }

@@ -13,7 +13,7 @@ public import Foundation
 ///     }
 /// }
 /// ```
-public struct VersionChainError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct VersionChainError: CategorizedError, Sendable, Hashable, CustomStringConvertible {
     /// Which rule the links break.
     public enum Problem: Sendable, Hashable {
         /// The version names `previous` as its previous version, but that version is neither in the batch nor
@@ -42,6 +42,9 @@ public struct VersionChainError: Error, Sendable, Hashable, CustomStringConverti
         self.uuid = uuid
         self.problem = problem
     }
+
+    /// Always ``CloudantCore/ErrorCategory/invalidInput``: the imported history is what needs fixing.
+    public var category: ErrorCategory { .invalidInput }
 
     /// The object id, the version uuid and the broken rule.
     public var description: String { "VersionChainError(id: \(id), uuid: \(uuid.uuidString), \(problem))" }

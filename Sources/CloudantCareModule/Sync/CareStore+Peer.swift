@@ -41,7 +41,7 @@ extension CareStore {
     ///   request with a reply; whatever the transport throws (nothing merged so far is lost: merging is
     ///   idempotent, so the next sync resumes).
     @discardableResult
-    public func synchronize(with peer: CarePeerTransport, policy: ConflictPolicy) async throws -> [CareEntity] {
+    public func synchronize(with peer: CarePeerTransport, policy: CareConflictPolicy) async throws -> [CareEntity] {
         guard case .revisionReply(let reply)? = try await peer(.revisionRequest(try await knowledge())) else {
             throw CloudantError(
                 .remoteSynchronizationFailed, "The peer did not answer the revision request with a reply; retry.")

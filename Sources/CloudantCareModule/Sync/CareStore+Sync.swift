@@ -68,7 +68,7 @@ extension CareStore {
     /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` when a custom resolver returns an entity of
     ///   another kind or id; what the resolver throws.
     @discardableResult
-    public func resolveConflicts(policy: ConflictPolicy) async throws -> [CareEntity] {
+    public func resolveConflicts(policy: CareConflictPolicy) async throws -> [CareEntity] {
         var written: [CareEntity] = []
         written += try await resolveConflicts(Patient.self, policy: policy)
         written += try await resolveConflicts(CarePlan.self, policy: policy)
@@ -79,7 +79,7 @@ extension CareStore {
         return written
     }
 
-    private func resolveConflicts<Entity: CareStorable>(_ type: Entity.Type, policy: ConflictPolicy) async throws
+    private func resolveConflicts<Entity: CareStorable>(_ type: Entity.Type, policy: CareConflictPolicy) async throws
         -> [CareEntity]
     {
         let documents = try await versionDocuments(kind: Entity.careKindName, where: ["effectiveDate": ["$exists": true]])
@@ -115,7 +115,7 @@ extension CareStore {
     }
 
     private static func choose<Entity: CareStorable>(
-        id: String, device: [Entity], remote: [Entity], policy: ConflictPolicy
+        id: String, device: [Entity], remote: [Entity], policy: CareConflictPolicy
     ) throws -> Entity {
         let all = device + remote
         let newest = { (versions: [Entity]) -> Entity? in

@@ -1,6 +1,6 @@
 /// The one error type of the core store, its entity API and its plugin registry.
 ///
-/// Every error carries a ``Code`` to switch on and a ``Context`` that names what failed (document id,
+/// Every error carries a ``Code`` to switch on (and through it an ``ErrorCategory``) and a ``Context`` that names what failed (document id,
 /// revision, entity kind, database, field, position in the input, underlying error). Its `description`
 /// says what went wrong and what to do; it never contains a document body or personal data.
 ///
@@ -11,46 +11,80 @@
 ///     // Someone else changed the task: read it again and reapply the edit.
 /// }
 /// ```
-public struct CloudantError: Error, Sendable, CustomStringConvertible {
-    /// What kind of failure this is. Codes are an open set so later modules can add their own.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable name, as written in logs and mapped to CouchDB error names at the HTTP edge.
+public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible {
+    /// What kind of failure this is, and its ``ErrorCategory``.
+    ///
+    /// Codes are an open set: a module adds its own in an extension, each with the category an edge answers
+    /// it with, and no central list changes:
+    ///
+    /// ```swift
+    /// extension CloudantError.Code {
+    ///     /// A dose is outside the range the prescription allows.
+    ///     public static let doseOutOfRange = Self("doseOutOfRange", category: .invalidInput)
+    /// }
+    /// ```
+    ///
+    /// Two codes are equal when their names are: the name is the code's identity.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, as written in logs and in the CLI's `code` member.
         public let rawValue: String
-        /// Creates a code from its stable name.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        /// What kind of failure the code is; the HTTP status and the CLI exit status follow from it.
+        public let category: ErrorCategory
+
+        /// Creates a code from its stable name and its category.
+        public init(_ rawValue: String, category: ErrorCategory) {
+            self.rawValue = rawValue
+            self.category = category
+        }
+
+        /// Creates a code in the ``ErrorCategory/internal`` category.
+        @available(*, deprecated, message: "Name the category: Code(_:category:)")
+        public init(rawValue: String) {
+            self.init(rawValue, category: .internal)
+        }
+
+        /// The code's name.
         public var description: String { rawValue }
 
+        /// Whether two codes have the same name.
+        public static func == (lhs: Code, rhs: Code) -> Bool { lhs.rawValue == rhs.rawValue }
+
+        /// Hashes the code's name.
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
         // The original OTFCloudantError's cases.
-        /// Reading from the store failed.
-        public static let fetchFailed = Code(rawValue: "fetchFailed")
-        /// Adding an entity or document failed.
-        public static let addFailed = Code(rawValue: "addFailed")
-        /// Updating an entity or document failed.
-        public static let updateFailed = Code(rawValue: "updateFailed")
-        /// Deleting an entity or document failed.
-        public static let deleteFailed = Code(rawValue: "deleteFailed")
-        /// Synchronising with a remote peer failed.
-        public static let remoteSynchronizationFailed = Code(rawValue: "remoteSynchronizationFailed")
+        /// Reading from the store failed (SQLite, the file system).
+        public static let fetchFailed = Code("fetchFailed", category: .internal)
+        /// Adding an entity or document failed (SQLite, the file system).
+        public static let addFailed = Code("addFailed", category: .internal)
+        /// Updating an entity or document failed (SQLite, the file system).
+        public static let updateFailed = Code("updateFailed", category: .internal)
+        /// Deleting an entity or document failed (SQLite, the file system).
+        public static let deleteFailed = Code("deleteFailed", category: .internal)
+        /// Synchronising with a remote peer failed: the peer did not answer as the protocol requires.
+        public static let remoteSynchronizationFailed = Code("remoteSynchronizationFailed", category: .unavailable)
         /// A value given to the store is invalid (id, revision, body, option).
-        public static let invalidValue = Code(rawValue: "invalidValue")
+        public static let invalidValue = Code("invalidValue", category: .invalidInput)
         /// An operation took longer than allowed.
-        public static let timedOut = Code(rawValue: "timedOut")
+        public static let timedOut = Code("timedOut", category: .timedOut)
 
         // Document-level outcomes every CouchDB user knows.
         /// The revision named is not a current leaf, or the document exists (CouchDB 409).
-        public static let conflict = Code(rawValue: "conflict")
+        public static let conflict = Code("conflict", category: .conflict)
         /// The document, revision, attachment or database does not exist (CouchDB 404).
-        public static let notFound = Code(rawValue: "notFound")
+        public static let notFound = Code("notFound", category: .notFound)
+        /// A valid request for something this store does not implement (a text index analyzer it lacks).
+        public static let notImplemented = Code("notImplemented", category: .unsupported)
 
-        // The plugin registry.
+        // The plugin registry: mistakes in the app's setup, not in its data.
         /// A type was registered as an entity kind twice.
-        public static let duplicateEntityType = Code(rawValue: "duplicateEntityType")
+        public static let duplicateEntityType = Code("duplicateEntityType", category: .internal)
         /// Two entity kinds were registered under one kind name.
-        public static let duplicateKindName = Code(rawValue: "duplicateKindName")
+        public static let duplicateKindName = Code("duplicateKindName", category: .internal)
         /// A plugin was installed twice.
-        public static let duplicatePlugin = Code(rawValue: "duplicatePlugin")
+        public static let duplicatePlugin = Code("duplicatePlugin", category: .internal)
         /// An entity type was used that no plugin registered.
-        public static let unknownEntityType = Code(rawValue: "unknownEntityType")
+        public static let unknownEntityType = Code("unknownEntityType", category: .invalidInput)
     }
 
     /// What the failure was about. Every field is optional; set those that help a reader act.
@@ -93,6 +127,9 @@ public struct CloudantError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The error that caused this one, if any (a SQLite error, a decoding error).
     public var underlying: (any Error & Sendable)?
+
+    /// What kind of failure this is: its code's category.
+    public var category: ErrorCategory { code.category }
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, context: Context = Context(), underlying: (any Error & Sendable)? = nil) {

@@ -3,7 +3,8 @@
 ///
 /// MangoSelector errors are ``CloudantError``s with code ``CloudantError/Code/invalidValue``, the offending path or
 /// operator in ``CloudantError/Context/field``, and this kind as the ``CloudantError/underlying`` error; read
-/// it back with ``CloudantError/queryErrorKind``. Almost every such error is an HTTP 400 (see ``httpStatus``).
+/// it back with ``CloudantError/queryErrorKind``. Almost every kind is ``ErrorCategory/invalidInput`` (see ``category``);
+/// its raw value is CouchDB's error name, which the HTTP server answers with.
 ///
 /// ```swift
 /// do {
@@ -84,18 +85,28 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     /// (HTTP 501, CouchDB's answer when no text search service is configured).
     case indexNotImplemented = "index_not_implemented"
 
-    /// Makes the ``CloudantError`` for this kind.
+    /// Makes the ``CloudantError`` for this kind: code ``CloudantError/Code/notFound`` for a missing index,
+    /// ``CloudantError/Code/notImplemented`` for a text search feature this store lacks,
+    /// ``CloudantError/Code/invalidValue`` for the rest.
     public func error(_ message: String, field: String?) -> CloudantError {
-        CloudantError(self == .indexNotFound ? .notFound : .invalidValue, message, context: .init(field: field), underlying: self)
+        let code: CloudantError.Code =
+            switch category {
+            case .notFound: .notFound
+            case .unsupported: .notImplemented
+            default: .invalidValue
+            }
+        return CloudantError(code, message, context: .init(field: field), underlying: self)
     }
+}
 
-    /// The HTTP status CouchDB answers with: 400 for all but a missing index (404) and an unavailable
-    /// text search feature (501).
-    public var httpStatus: Int {
+extension QueryErrorKind: CategorizedError {
+    /// ``ErrorCategory/invalidInput`` for all but a missing index (``ErrorCategory/notFound``) and a text
+    /// search feature this store does not have (``ErrorCategory/unsupported``).
+    public var category: ErrorCategory {
         switch self {
-        case .indexNotFound: 404
-        case .indexNotImplemented: 501
-        default: 400
+        case .indexNotFound: .notFound
+        case .indexNotImplemented: .unsupported
+        default: .invalidInput
         }
     }
 }
@@ -104,7 +115,7 @@ extension CloudantError {
     /// The CouchDB Mango error this is, when it came from parsing a selector; `nil` otherwise.
     ///
     /// ```swift
-    /// let name = error.queryErrorKind?.rawValue ?? error.couchDB.error
+    /// let name = error.queryErrorKind?.rawValue   // "bad_arg", "index_not_found", …
     /// ```
     public var queryErrorKind: QueryErrorKind? {
         underlying as? QueryErrorKind

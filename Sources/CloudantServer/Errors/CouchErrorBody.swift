@@ -2,8 +2,10 @@ public import CloudantCore
 
 /// A CouchDB error response: the HTTP status and the `{"error": …, "reason": …}` body CouchDB writes.
 ///
-/// Errors become HTTP only here, at the edge: the store throws ``CloudantError``s and the endpoint maps
-/// them with ``init(_:)``.
+/// Errors become HTTP only here, at the edge: every module throws errors that know their
+/// ``CloudantCore/ErrorCategory``, the status comes from the category
+/// (``CloudantCore/ErrorCategory/httpStatus``), and the error name is CouchDB's for the category unless the
+/// error's code has a more specific one.
 ///
 /// ```swift
 /// let body = CouchErrorBody(CloudantError(.conflict, "Document update conflict."))
@@ -24,14 +26,59 @@ public struct CouchErrorBody: Sendable, Hashable {
         self.reason = reason
     }
 
-    /// Maps a store error to the status and error name CouchDB uses for the same failure (spec D-66).
+    /// Maps a store error (of any module: core, care, health) to the status and error name CouchDB uses for
+    /// the same failure (spec D-66).
+    ///
+    /// The status is the error's category's. The name is the category's too, except for the codes CouchDB
+    /// names more precisely within their category:
+    ///
+    /// | error | category | CouchDB `error` |
+    /// |---|---|---|
+    /// | a query error (``CloudantCore/QueryErrorKind``) | its kind's | the kind's raw value (`bad_arg`, `index_not_found`, …) |
+    /// | ``CloudantCore/CloudantError/Code/invalidValue`` or ``CloudantCore/CloudantError/Code/unknownEntityType`` on the field `_id` | invalid input | `illegal_docid` |
+    /// | ``CloudantCore/CloudantError/Code/documentValidation`` | invalid input | `doc_validation` |
+    /// | ``CloudantCore/CloudantError/Code/invalidDesignDocument`` | invalid input | `invalid_design_doc` |
+    /// | ``CloudantCore/CloudantError/Code/attachmentDigestMismatch`` | invalid input | `content_md5_mismatch` |
+    /// | ``CloudantCore/CloudantError/Code/missingStub`` | precondition failed | `missing_stub` |
+    ///
+    /// The reason is the error's message, except for a conflict, whose reason clients match exactly:
+    /// CouchDB's "Document update conflict.".
     public init(_ storeError: CloudantError) {
-        let (status, name) = storeError.couchDB
-        self.init(status: status, error: name, reason: storeError.couchDBReason)
+        let category = storeError.category
+        self.init(
+            status: category.httpStatus, error: Self.name(of: storeError) ?? category.couchDBError,
+            reason: storeError.code == .conflict ? "Document update conflict." : storeError.message)
+    }
+
+    /// Maps any error: a ``CloudantCore/CloudantError`` as the initializer taking one does, another
+    /// ``CloudantCore/CategorizedError`` by its category with its description as the reason, and any other
+    /// error as CouchDB's 500 `unknown_error`, without its details (they may name internals).
+    public init(_ error: any Error) {
+        switch error {
+        case let error as CloudantError:
+            self.init(error)
+        case let error as any CategorizedError:
+            self.init(status: error.category.httpStatus, error: error.category.couchDBError, reason: String(describing: error))
+        default:
+            self.init(status: 500, error: "unknown_error", reason: "The server could not answer the request.")
+        }
     }
 
     /// The body as CouchDB writes it, with `error` before `reason`.
     public var json: JSONValue {
         ["error": .string(error), "reason": .string(reason)]
+    }
+
+    /// CouchDB's name for a code more specific than its category's, or `nil` when the category's name is it.
+    private static func name(of error: CloudantError) -> String? {
+        if let kind = error.queryErrorKind { return kind.rawValue }
+        return switch error.code {
+        case .missingStub: "missing_stub"
+        case .documentValidation: "doc_validation"
+        case .invalidDesignDocument: "invalid_design_doc"
+        case .attachmentDigestMismatch: "content_md5_mismatch"
+        case .invalidValue, .unknownEntityType: error.context.field == "_id" ? "illegal_docid" : nil
+        default: nil
+        }
     }
 }

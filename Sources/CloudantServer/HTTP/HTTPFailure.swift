@@ -12,27 +12,32 @@ struct HTTPFailure: Error, Sendable {
         body = CouchErrorBody(status: status, error: error, reason: reason)
     }
 
+    /// A failure answered with `category`'s status and CouchDB error name.
+    init(_ category: ErrorCategory, reason: String) {
+        self.init(status: category.httpStatus, error: category.couchDBError, reason: reason)
+    }
+
     static func badRequest(_ reason: String) -> HTTPFailure {
-        HTTPFailure(status: 400, error: "bad_request", reason: reason)
+        HTTPFailure(.invalidInput, reason: reason)
     }
 
     static func notFound(_ reason: String = "missing") -> HTTPFailure {
-        HTTPFailure(status: 404, error: "not_found", reason: reason)
+        HTTPFailure(.notFound, reason: reason)
     }
 
     static let databaseNotFound = HTTPFailure.notFound("Database does not exist.")
 
     static func unauthorized(_ reason: String) -> HTTPFailure {
-        HTTPFailure(status: 401, error: "unauthorized", reason: reason)
+        HTTPFailure(.unauthorized, reason: reason)
     }
 
     static func forbidden(_ reason: String) -> HTTPFailure {
-        HTTPFailure(status: 403, error: "forbidden", reason: reason)
+        HTTPFailure(.forbidden, reason: reason)
     }
 
     static func methodNotAllowed(_ allowed: String) -> HTTPFailure {
         HTTPFailure(status: 405, error: "method_not_allowed", reason: "Only \(allowed) allowed")
     }
 
-    static let tooLarge = HTTPFailure(status: 413, error: "too_large", reason: "the request entity is too large")
+    static let tooLarge = HTTPFailure(.tooLarge, reason: "the request entity is too large")
 }

@@ -45,13 +45,11 @@ final class CouchEndpoint: Sendable {
             return try await route(try await prepare(request, connection: connection))
         } catch let failure as HTTPFailure {
             return CouchResponse.failure(failure)
-        } catch let error as CloudantError {
-            return CouchResponse.failure(HTTPFailure(body: CouchErrorBody(error)))
         } catch is NIOTooManyBytesError {
             return CouchResponse.failure(.tooLarge)
         } catch {
-            return CouchResponse.failure(
-                HTTPFailure(status: 500, error: "unknown_error", reason: "The server could not answer the request."))
+            // Any module's error, by its category (an uncategorised one is CouchDB's 500 unknown_error).
+            return CouchResponse.failure(HTTPFailure(body: CouchErrorBody(error)))
         }
     }
 

@@ -1,8 +1,10 @@
+public import CloudantCore
+
 /// Why a ``CouchServer`` could not start.
 ///
 /// Errors met while answering a request never surface here: they become CouchDB `{"error","reason"}`
 /// bodies (see ``CouchErrorBody``).
-public struct ServerError: Error, Sendable, CustomStringConvertible {
+public struct ServerError: CategorizedError, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: RawRepresentable, Hashable, Sendable {
         /// The code's name.
@@ -28,6 +30,17 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     public var host: String?
     /// The underlying error, if any.
     public var underlying: (any Error & Sendable)?
+
+    /// ``CloudantCore/ErrorCategory/invalidInput`` for a configuration to fix (``Code/adminRequired``,
+    /// ``Code/invalidAdmin``), ``CloudantCore/ErrorCategory/unavailable`` for an address that cannot be bound
+    /// now, ``CloudantCore/ErrorCategory/internal`` otherwise.
+    public var category: ErrorCategory {
+        switch code {
+        case .adminRequired, .invalidAdmin: .invalidInput
+        case .bindFailed: .unavailable
+        default: .internal
+        }
+    }
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, host: String? = nil, underlying: (any Error & Sendable)? = nil) {

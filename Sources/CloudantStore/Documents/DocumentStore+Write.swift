@@ -100,7 +100,7 @@ extension DocumentStore {
             ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0), compression: compression) : []
         let makeID = options.makeDocumentID
         let cache = indexCache
-        let results = try await write(newEdits ? .updateFailed : .remoteSynchronizationFailed) { db in
+        let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
             var nextPrepared = prepared.makeIterator()

@@ -18,27 +18,14 @@ public struct WriteResult: Sendable, Hashable {
 }
 
 /// One entry of a `_bulk_docs` response (spec D-46): the document was written, or it failed on its own.
+///
+/// The HTTP server writes it as CouchDB does (`{"ok":true,"id","rev"}` or `{"id","error","reason"}`); the error
+/// names are CouchDB's, so they are the server's to choose, not the store's.
 public enum BulkDocsResult: Sendable {
     /// The document was written.
     case ok(WriteResult)
     /// The document failed; the others in the batch are unaffected.
     case failure(id: String?, error: CloudantError)
-
-    /// The entry as CouchDB writes it: `{"ok":true,"id","rev"}` or `{"id","error","reason"}`.
-    public var json: JSONValue {
-        switch self {
-        case .ok(let result):
-            return result.json
-        case .failure(let id, let error):
-            var object = JSONObject()
-            if let id { object["id"] = .string(id) }
-            // CouchDB 3 writes conflict rows as {"id","error","reason"}; other errors may name the revision.
-            if error.code != .conflict, let rev = error.context.revision { object["rev"] = .string(rev) }
-            object["error"] = .string(error.couchDB.error)
-            object["reason"] = .string(error.couchDBReason)
-            return .object(object)
-        }
-    }
 
     /// The written result, or `nil` for a failure.
     public var result: WriteResult? {

@@ -10,8 +10,16 @@ public enum ConflictResolution: Sendable, Hashable {
     case merged(JSONObject)
 }
 
-/// A way to resolve conflicts after a pull (or any sync).
-public enum ConflictPolicy: Sendable {
+/// How ``ConflictResolver`` settles a conflicted document after a pull (or any sync): which leaf revision
+/// survives, or what merged body replaces them all.
+///
+/// Named apart from the Care module's `CareConflictPolicy`, which picks among entity
+/// versions, so an app importing both modules names each without qualifying it.
+///
+/// ```swift
+/// try await ConflictResolver.resolve(in: store, policy: .newestByField("updatedDate"))
+/// ```
+public enum DocumentConflictPolicy: Sendable {
     /// Keep the revision the remote peer does not have yet: what this device wrote.
     case keepLocal(remote: any ReplicationPeer)
     /// Keep the revision the remote peer has (its winner, when it has several).
@@ -24,6 +32,10 @@ public enum ConflictPolicy: Sendable {
     /// Decide per document.
     case custom(@Sendable (_ leaves: [JSONObject]) async throws -> ConflictResolution)
 }
+
+/// The name of ``DocumentConflictPolicy`` before the Care module's policy got a name of its own.
+@available(*, deprecated, renamed: "DocumentConflictPolicy")
+public typealias ConflictPolicy = DocumentConflictPolicy
 
 /// One document the resolver settled.
 public struct ResolvedConflict: Sendable, Hashable {
@@ -57,7 +69,7 @@ public enum ConflictResolver {
 
     /// Resolves every conflicted document of `store` with `policy`.
     @discardableResult
-    public static func resolve(in store: DocumentStore, policy: ConflictPolicy) async throws -> [ResolvedConflict] {
+    public static func resolve(in store: DocumentStore, policy: DocumentConflictPolicy) async throws -> [ResolvedConflict] {
         var resolved: [ResolvedConflict] = []
         for id in try await store.conflictedDocumentIDs() {
             let leaves = try await leaves(of: id, in: store)
@@ -102,7 +114,7 @@ public enum ConflictResolver {
         return ResolvedConflict(id: id, rev: written.rev, deletedLeaves: losers)
     }
 
-    static func decide(_ policy: ConflictPolicy, id: String, leaves: [JSONObject]) async throws -> ConflictResolution {
+    static func decide(_ policy: DocumentConflictPolicy, id: String, leaves: [JSONObject]) async throws -> ConflictResolution {
         let revs = leaves.compactMap { $0["_rev"]?.stringValue }
         switch policy {
         case .keepLocal(let remote), .keepRemote(let remote):

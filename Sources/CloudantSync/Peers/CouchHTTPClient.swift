@@ -5,7 +5,7 @@ internal import FoundationNetworking
 #endif
 
 /// The HTTP requests an ``HTTPPeer`` makes: JSON in, JSON out, authentication applied, and every failure
-/// turned into a ``PeerFailure`` the retry policy can classify. TLS is URLSession's (libcurl on Linux).
+/// turned into a ``ReplicationError`` the retry policy can classify. TLS is URLSession's (libcurl on Linux).
 actor CouchHTTPClient {
     let database: URL
     let authentication: RemoteAuthentication
@@ -26,8 +26,9 @@ actor CouchHTTPClient {
         session = URLSession(configuration: configuration)
     }
 
-    /// A response: status and parsed JSON body (nil when empty).
+    /// A response: the URL asked (without credentials), the status and the parsed JSON body (nil when empty).
     struct Response {
+        var url: URL
         var status: Int
         var body: JSONValue?
     }
@@ -47,8 +48,8 @@ actor CouchHTTPClient {
             response = try await perform(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
         }
         if (200..<300).contains(response.status) || accept.contains(response.status) { return response }
-        throw PeerFailure(
-            status: response.status, error: response.body?["error"]?.stringValue ?? "http_error",
+        throw ReplicationError.answer(
+            url: response.url, status: response.status, error: response.body?["error"]?.stringValue,
             reason: response.body?["reason"]?.stringValue ?? "HTTP \(response.status) from \(method) \(path)")
     }
 
@@ -56,7 +57,8 @@ actor CouchHTTPClient {
         _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,
         contentType: String?
     ) async throws -> Response {
-        var request = URLRequest(url: try url(path, query: query))
+        let target = try url(path, query: query)
+        var request = URLRequest(url: target)
         request.httpMethod = method
         request.timeoutInterval = timeout ?? self.timeout
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -70,25 +72,26 @@ actor CouchHTTPClient {
         if let authorization = authentication.authorizationHeader {
             request.setValue(authorization, forHTTPHeaderField: "Authorization")
         } else if case .session(let user, let password) = authentication {
-            request.setValue(try await cookie(user: user, password: password), forHTTPHeaderField: "Cookie")
+            request.setValue(try await cookie(user: user, password: password, for: target), forHTTPHeaderField: "Cookie")
         }
         let (data, urlResponse): (Data, URLResponse)
         do {
             (data, urlResponse) = try await session.data(for: request)
         } catch {
-            if Task.isCancelled { throw CancellationError() }
-            let target = request.url?.absoluteString ?? path
-            throw PeerFailure(status: nil, error: "transport", reason: "\(method) \(target): \(error.localizedDescription)")
+            throw Self.transportFailure(error, method: method, url: target)
         }
         let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
         let json = data.isEmpty ? nil : try? JSONValue(parsing: data)
-        return Response(status: status, body: json)
+        return Response(url: target, status: status, body: json)
     }
 
     /// Logs in with `POST /_session` and keeps the cookie.
-    private func cookie(user: String, password: String) async throws -> String {
+    /// - Throws: ``ReplicationError/unauthorized(url:status:reason:)`` naming `target`, the request that needed
+    ///   the session, when the server refuses the login.
+    private func cookie(user: String, password: String, for target: URL) async throws -> String {
         if let sessionCookie { return sessionCookie }
-        var request = URLRequest(url: try url("/_session", query: []))
+        let login = try url("/_session", query: [])
+        var request = URLRequest(url: login)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(JSONValue.object(["name": .string(user), "password": .string(password)]).jsonBytes())
@@ -96,15 +99,16 @@ actor CouchHTTPClient {
         do {
             (_, response) = try await session.data(for: request)
         } catch {
-            throw PeerFailure(status: nil, error: "transport", reason: "POST /_session: \(error.localizedDescription)")
+            throw Self.transportFailure(error, method: "POST", url: login)
         }
         guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
             let setCookie = http.value(forHTTPHeaderField: "Set-Cookie"),
             let pair = setCookie.split(separator: ";").first, pair.hasPrefix("AuthSession=")
         else {
-            throw PeerFailure(
-                status: (response as? HTTPURLResponse)?.statusCode ?? 401, error: "unauthorized",
-                reason: "The server refused the session login for \(user).")
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 401
+            throw ReplicationError.unauthorized(
+                url: target, status: (200..<300).contains(status) ? 401 : status,
+                reason: "The server refused the session login for \(user) (POST /_session answered \(status)).")
         }
         sessionCookie = String(pair)
         return String(pair)
@@ -113,7 +117,9 @@ actor CouchHTTPClient {
     /// The URL of `path` (relative to the database; `/…` is relative to the server root).
     private func url(_ path: String, query: [(String, String)]) throws -> URL {
         guard var components = URLComponents(url: database, resolvingAgainstBaseURL: false) else {
-            throw PeerFailure(status: nil, error: "bad_url", reason: "Cannot use \(database) as a database URL.")
+            throw ReplicationError.localFailure(
+                url: database,
+                underlying: CloudantError(.invalidValue, "Cannot use \(database) as a database URL.", context: .init(field: "url")))
         }
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         if path.hasPrefix("/") {
@@ -127,9 +133,18 @@ actor CouchHTTPClient {
             components.percentEncodedQuery = query.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         }
         guard let url = components.url else {
-            throw PeerFailure(status: nil, error: "bad_url", reason: "Cannot build a URL for \(path).")
+            throw ReplicationError.localFailure(
+                url: database,
+                underlying: CloudantError(.invalidValue, "Cannot build a URL for \(path).", context: .init(field: "url")))
         }
         return url
+    }
+
+    /// What a failed `URLSession` request becomes: cancellation, a timeout, or an unreachable peer.
+    private static func transportFailure(_ error: any Error, method: String, url: URL) -> ReplicationError {
+        if Task.isCancelled || (error as? URLError)?.code == .cancelled { return .cancelled(url: url) }
+        if (error as? URLError)?.code == .timedOut { return .timedOut(url: url, status: nil) }
+        return .peerUnreachable(url: url, reason: "\(method): \(error.localizedDescription)")
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

@@ -25,7 +25,8 @@ public struct HTTPPeer: ReplicationPeer {
     /// - Parameters:
     ///   - headers: Extra headers on every request (an API key, a client id).
     ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
-    /// - Throws: ``PeerFailure`` for a URL that names no database.
+    /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
+    ///   ``CloudantCore/CloudantError/Code/invalidValue``, field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
         timeout: Duration = .seconds(60)
@@ -33,7 +34,7 @@ public struct HTTPPeer: ReplicationPeer {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.host != nil,
             components.path.count > 1
         else {
-            throw PeerFailure(status: nil, error: "bad_url", reason: "\(url) is not a database URL like http://host:5984/db.")
+            throw Self.invalidURL(url, "is not a database URL like http://host:5984/db.")
         }
         var authentication = authentication
         if let user = components.user, case .none = authentication {
@@ -42,7 +43,7 @@ public struct HTTPPeer: ReplicationPeer {
         components.user = nil
         components.password = nil
         guard let clean = components.url else {
-            throw PeerFailure(status: nil, error: "bad_url", reason: "\(url) is not a valid URL.")
+            throw Self.invalidURL(url, "is not a valid URL.")
         }
         self.url = clean
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
@@ -81,7 +82,8 @@ public struct HTTPPeer: ReplicationPeer {
             if response.status != 409 { return }
             // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again (spec R-22).
         }
-        throw PeerFailure(status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
+        throw ReplicationError.peerRefused(
+            url: url.appendingPathComponent(id), status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
     }
 
     public func changes(_ request: ChangesRequest) async throws -> ChangesPage {
@@ -107,9 +109,11 @@ public struct HTTPPeer: ReplicationPeer {
                 "POST", "_changes", query: query + [("filter", "_selector")], body: ["selector": selector.json],
                 timeout: waitSeconds)
         case .closure(let name, _):
-            throw PeerFailure(
-                status: nil, error: "not_supported",
-                reason: "The closure filter \(name) runs where the documents are; use it with a local source.")
+            throw ReplicationError.localFailure(
+                url: url,
+                underlying: CloudantError(
+                    .invalidValue, "The closure filter \(name) runs where the documents are; use it with a local source.",
+                    context: .init(field: "filter")))
         }
         let rows = response.body?["results"]?.arrayValue ?? []
         let changes = rows.compactMap { row -> PeerChange? in
@@ -137,7 +141,7 @@ public struct HTTPPeer: ReplicationPeer {
         if await bulkGetSupport.isAvailable {
             do {
                 return try await bulkGet(requests)
-            } catch let failure as PeerFailure where [400, 404, 405, 501].contains(failure.status ?? 0) {
+            } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
                 await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs (spec R-16).
             }
         }
@@ -202,10 +206,10 @@ public struct HTTPPeer: ReplicationPeer {
                 guard let error = entry["error"]?.stringValue else { return nil }
                 return WriteFailure(id: entry["id"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
             }
-        } catch let failure as PeerFailure where failure.status == 413 {
+        } catch ReplicationError.peerRefused(_, 413, _, let reason) {
             // Too large: halve the batch (spec R-17); a single document too large is a write failure.
             guard documents.count > 1 else {
-                return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: failure.reason)]
+                return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: reason)]
             }
             let middle = documents.count / 2
             return try await write(Array(documents[..<middle])) + write(Array(documents[middle...]))
@@ -219,9 +223,21 @@ public struct HTTPPeer: ReplicationPeer {
     public func ensureFullCommit() async throws {
         do {
             _ = try await client.send("POST", "_ensure_full_commit", contentType: "application/json")
-        } catch let failure as PeerFailure where failure.status != nil {
+        } catch let failure as ReplicationError where failure.status != nil {
             // The server answered; a refusal of an optional request does not stop a replication.
         }
+    }
+
+    /// The error for a URL that cannot be a peer; the URL it names has no credentials.
+    private static func invalidURL(_ url: URL, _ problem: String) -> ReplicationError {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.user = nil
+        components?.password = nil
+        let shown = components?.url
+        return .localFailure(
+            url: shown,
+            underlying: CloudantError(
+                .invalidValue, "\(shown?.absoluteString ?? "The URL") \(problem)", context: .init(field: "url")))
     }
 
     /// `_local/<id>` with the part after `_local/` percent-encoded.

@@ -85,8 +85,8 @@ public struct LocalPeer: ReplicationPeer {
     public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
         try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false).compactMap { result in
             guard case .failure(let id, let error) = result else { return nil }
-            let (_, name) = error.couchDB
-            return WriteFailure(id: id, error: name, reason: error.couchDBReason)
+            // CouchDB's error names are the HTTP server's to choose; a local peer reports the store's code.
+            return WriteFailure(id: id, error: error.code.rawValue, reason: error.message, category: error.category)
         }
     }
 

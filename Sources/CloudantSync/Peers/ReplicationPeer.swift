@@ -162,15 +162,34 @@ public enum FetchedRevision: Sendable, Hashable {
 public struct WriteFailure: Sendable, Hashable {
     /// The document id.
     public var id: String?
-    /// CouchDB's error name (`forbidden`, `unauthorized`, …).
+    /// The peer's name for the failure: CouchDB's error name from an HTTP peer (`forbidden`, `unauthorized`,
+    /// `conflict`, …), the store's ``CloudantCore/CloudantError/Code`` name from a ``LocalPeer``.
     public var error: String
     /// Why.
     public var reason: String
+    /// What kind of failure it is.
+    public var category: ErrorCategory
 
-    /// Creates a failure.
-    public init(id: String?, error: String, reason: String) {
+    /// Creates a failure; without a `category`, it is read from a CouchDB error name.
+    public init(id: String?, error: String, reason: String, category: ErrorCategory? = nil) {
         self.id = id
         self.error = error
         self.reason = reason
+        self.category = category ?? Self.category(ofCouchDBError: error)
+    }
+
+    /// The category of the error names CouchDB writes in `_bulk_docs` rows.
+    static func category(ofCouchDBError name: String) -> ErrorCategory {
+        switch name {
+        case "conflict": .conflict
+        case "forbidden": .forbidden
+        case "unauthorized": .unauthorized
+        case "not_found": .notFound
+        case "too_large": .tooLarge
+        case "missing_stub": .preconditionFailed
+        case "internal_server_error", "unknown_error": .internal
+        default: .invalidInput
+        }
     }
 }
+

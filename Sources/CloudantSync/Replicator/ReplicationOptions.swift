@@ -14,8 +14,9 @@ public struct ReplicationOptions: Sendable {
     public var useCheckpoints: Bool
     /// Retries of failed requests.
     public var retry: RetryPolicy
-    /// Revisions per fetch request, and how many fetches run at once.
+    /// Revisions per fetch request.
     public var fetchChunk: Int
+    /// How many fetch requests run at once.
     public var fetchConcurrency: Int
     /// A fresh session id per run (spec R-5); injectable for tests.
     public var makeSessionID: @Sendable () -> String
@@ -43,13 +44,15 @@ public struct ReplicationOptions: Sendable {
     }
 }
 
-/// Retries with exponential backoff for failures worth retrying (spec R-24): dropped connections,
-/// timeouts, HTTP 408, 429 and 5xx. Other failures (401, 403, 404, 409, 412, bad requests) are final.
+/// Retries with exponential backoff for failures worth retrying (spec R-24, ``ReplicationError/isRetryable``):
+/// an unreachable peer, timeouts (408, 504 and the request's own), 429 and 5xx. Other failures (401, 403, 404,
+/// 409, 412, bad requests, local failures) are final.
 public struct RetryPolicy: Sendable {
     /// Attempts per request, the first included.
     public var maximumAttempts: Int
     /// The first wait; each later wait doubles, up to ``maximumDelay``.
     public var initialDelay: Duration
+    /// The longest wait between two attempts.
     public var maximumDelay: Duration
 
     /// CouchDB's defaults: 5 retries, from 0.25 s, doubling.
@@ -70,40 +73,13 @@ public struct RetryPolicy: Sendable {
             do {
                 return try await operation()
             } catch {
-                guard attempt < maximumAttempts, PeerFailure.isRetryable(error), !Task.isCancelled else { throw error }
+                guard attempt < maximumAttempts, (error as? ReplicationError)?.isRetryable == true, !Task.isCancelled else {
+                    throw error
+                }
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, maximumDelay)
                 attempt += 1
             }
         }
-    }
-}
-
-/// A peer's failure, as the replicator classifies it.
-public struct PeerFailure: Error, Sendable, CustomStringConvertible {
-    /// The HTTP status, or nil for a transport failure (connection refused, dropped, timed out).
-    public var status: Int?
-    /// CouchDB's error name, when the peer sent one.
-    public var error: String
-    /// Why.
-    public var reason: String
-
-    /// Creates a failure.
-    public init(status: Int?, error: String, reason: String) {
-        self.status = status
-        self.error = error
-        self.reason = reason
-    }
-
-    public var description: String { "\(status.map { "HTTP \($0) " } ?? "")\(error): \(reason)" }
-
-    /// Worth retrying: transport failures, 408, 429 and 5xx.
-    public var isRetryable: Bool {
-        guard let status else { return true }
-        return status == 408 || status == 429 || status >= 500
-    }
-
-    static func isRetryable(_ error: any Error) -> Bool {
-        (error as? PeerFailure)?.isRetryable ?? false
     }
 }

@@ -47,8 +47,11 @@ public final class Replicator: Sendable {
     /// Runs the replication: until the source is drained (one-shot), or until cancelled (continuous).
     ///
     /// - Returns: What moved.
-    /// - Throws: The failure that stopped it after retries (a ``PeerFailure`` or the peer's error), or
-    ///   `CancellationError`.
+    /// - Throws: ``ReplicationError``, always: the failure that stopped it after retries
+    ///   (``ReplicationError/peerUnreachable(url:reason:)``, ``ReplicationError/unauthorized(url:status:reason:)``,
+    ///   ``ReplicationError/peerRefused(url:status:error:reason:)``, ``ReplicationError/timedOut(url:status:)``),
+    ///   ``ReplicationError/localFailure(url:underlying:)`` when this side's store failed, or
+    ///   ``ReplicationError/cancelled(url:)``.
     @discardableResult
     public func run() async throws -> ReplicationStats {
         let work = Task { try await self.replicate() }
@@ -142,7 +145,7 @@ public final class Replicator: Sendable {
                     if writeSourceCheckpoints {
                         do {
                             try await retry.run { try await source.putLocalDocument(id: documentID, body: log.json) }
-                        } catch let failure as PeerFailure where failure.status.map({ (400..<500).contains($0) }) == true {
+                        } catch let failure as ReplicationError where failure.status.map({ (400..<500).contains($0) }) == true {
                             // A read-only source (spec R-22): keep going with target checkpoints only.
                             writeSourceCheckpoints = false
                         }
@@ -155,10 +158,10 @@ public final class Replicator: Sendable {
                 }
             }
         } catch {
-            let cancelled = error is CancellationError || Task.isCancelled
-            report(machine, cancelled ? .cancelled : .failed)
+            let failure = ReplicationError.wrapping(error, cancelled: Task.isCancelled)
+            if case .cancelled = failure { report(machine, .cancelled) } else { report(machine, .failed) }
             progressContinuation.finish()
-            throw cancelled ? CancellationError() : error
+            throw failure
         }
     }
 

@@ -113,8 +113,8 @@ struct CareSyncTests {
 
     @Test func keepRemoteAndCustomResolversPickTheirVersion() async throws {
         for (policy, expected) in [
-            (ConflictPolicy.keepRemote, "watch"),
-            (ConflictPolicy.custom { conflict in
+            (CareConflictPolicy.keepRemote, "watch"),
+            (CareConflictPolicy.custom { conflict in
                 var pick = conflict.device[0]
                 if case .carePlan(var plan) = pick {
                     plan.title = "merged"

@@ -90,7 +90,7 @@ struct ReplicatedWriteTests {
         }
         #expect(error?.code == .invalidValue)
         #expect(error?.context.itemIndex == 1)
-        #expect(error?.couchDB.error == "bad_request")
+        #expect(error?.category == .invalidInput)
         await #expect(throws: CloudantError.self) { try await temp.store.document(id: "ok") }
     }
 

@@ -181,8 +181,8 @@ struct BuilderTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.collection("Clinician").where(component).get()
         }
-        #expect(error?.couchDB.error == "bad_arg")
-        #expect(error?.couchDB.status == 400)
+        #expect(error?.queryErrorKind?.rawValue == "bad_arg")
+        #expect(error?.category == .invalidInput)
     }
 
     @Test func aNegativeLimitOrAnEmptySortPathThrows() async throws {
@@ -227,7 +227,7 @@ struct BuilderTests {
                 else { continuation.resume(returning: nil) }
             }
         }
-        #expect(failure?.couchDB.error == "bad_arg")
+        #expect(failure?.queryErrorKind?.rawValue == "bad_arg")
         // A second call would be queued behind the first; give it the chance, then count.
         try await Task.sleep(for: .milliseconds(50))
         queue.sync {}

@@ -108,8 +108,8 @@ struct FindTests {
     ])
     func invalidRequestsAreTypedErrorsWithCouchDBsNames(body: String, name: String) async throws {
         let error = #expect(throws: CloudantError.self) { try FindRequest(JSONValue(parsing: body)) }
-        #expect(error?.couchDB.error == name)
-        #expect(error?.couchDB.status == 400)
+        #expect(error?.queryErrorKind?.rawValue == name)
+        #expect(error?.category == .invalidInput)
     }
 
     @Test func aForeignBookmarkIsInvalid() async throws {
@@ -117,7 +117,7 @@ struct FindTests {
         var request = FindRequest()
         request.bookmark = "not-a-bookmark"
         let error = await #expect(throws: CloudantError.self) { try await temp.store.find(request) }
-        #expect(error?.couchDB.error == "invalid_bookmark")
+        #expect(error?.queryErrorKind?.rawValue == "invalid_bookmark")
     }
 
     @Test func explainNamesTheIndexTheNormalisedSelectorAndTheIDRange_M27() async throws {

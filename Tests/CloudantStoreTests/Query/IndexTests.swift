@@ -59,7 +59,7 @@ struct IndexTests {
             (#"{"index":{},"type":"text","analyzer":"klingon"}"#, "index_not_implemented"),
         ] {
             let error = #expect(throws: CloudantError.self) { try IndexDefinition(indexRequest: JSONValue(parsing: body)) }
-            #expect(error?.couchDB.error == name, "\(body)")
+            #expect(error?.queryErrorKind?.rawValue == name, "\(body)")
         }
     }
 
@@ -113,7 +113,7 @@ struct IndexTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.deleteIndex(designDocument: "shared", name: "b")
         }
-        #expect(error?.couchDB.status == 404)
+        #expect(error?.category == .notFound)
     }
 
     @Test func aReplicatedQueryDesignDocumentBuildsItsIndexes_M1() async throws {
@@ -178,7 +178,7 @@ struct IndexTests {
         let error = await #expect(throws: CloudantError.self) {
             try await find(temp.store, #"{"selector":{"name":"Ada"},"use_index":"nope","allow_fallback":false}"#)
         }
-        #expect(error?.couchDB.error == "invalid_index")
+        #expect(error?.queryErrorKind?.rawValue == "invalid_index")
     }
 
     @Test func aSortTheIndexServesStreamsAndStopsAfterThePage_M15_M16() async throws {

@@ -79,7 +79,7 @@ struct MangoChecklistTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.find(FindRequest(JSONValue(parsing: #"{"selector":{"v":{"$regex":"(unclosed"}}}"#)))
         }
-        #expect(error?.couchDB.error == "bad_arg")
+        #expect(error?.queryErrorKind?.rawValue == "bad_arg")
         #expect(error?.context.field == "v")
     }
 }

@@ -18,11 +18,11 @@ struct PartitionedStoreTests {
         let temp = try await readings()
         #expect(try await temp.store.isPartitioned())
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "nopart", "x": 1]) }
-        #expect(error?.couchDB.error == "illegal_docid" && error?.message == "Doc id must be of form partition:id")
+        #expect((error?.category == .invalidInput && error?.context.field == "_id") && error?.message == "Doc id must be of form partition:id")
         let empty = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": ":1"]) }
-        #expect(empty?.couchDB.error == "illegal_partition")
+        #expect(empty?.queryErrorKind?.rawValue == "illegal_partition")
         let reserved = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "a:_x"]) }
-        #expect(reserved?.couchDB.error == "illegal_docid")
+        #expect((reserved?.category == .invalidInput && reserved?.context.field == "_id"))
         try await temp.store.putLocal(id: "_local/checkpoint", body: ["seq": 1], rev: nil)
         #expect(try await temp.store.info().json["props"] == ["partitioned": true])
         let info = try await temp.store.partitionInfo("a")
@@ -57,7 +57,7 @@ struct PartitionedStoreTests {
         let mismatch = await #expect(throws: CloudantError.self) {
             try await temp.store.createIndex(IndexDefinition(name: "y", designDocument: "global-x", fields: [.ascending("y")]))
         }
-        #expect(mismatch?.couchDB.error == "invalid_partitioned_option")
+        #expect(mismatch?.queryErrorKind?.rawValue == "invalid_partitioned_option")
     }
 
     @Test func aPartitionQueryOnAStoreThatIsNotPartitionedIsRefused() async throws {
@@ -65,6 +65,6 @@ struct PartitionedStoreTests {
         var request = FindRequest()
         request.partition = "a"
         let error = await #expect(throws: CloudantError.self) { try await temp.store.find(request) }
-        #expect(error?.couchDB.error == "query_parse_error")
+        #expect(error?.queryErrorKind?.rawValue == "query_parse_error")
     }
 }

@@ -45,7 +45,7 @@ struct TextIndexTests {
         #expect(ids(try await search(temp.store, #"{"$text":"title:doctor"}"#)) == ["n3"])
         #expect(ids(try await search(temp.store, #"{"$text":"body:doctor"}"#)) == ["n1", "n3"])
         let error = await #expect(throws: CloudantError.self) { try await search(temp.store, #"{"$text":"mood:4"}"#) }
-        #expect(error?.couchDB.error == "bad_arg")
+        #expect(error?.queryErrorKind?.rawValue == "bad_arg")
     }
 
     @Test func thePorterAnalyzerMatchesWordStems() async throws {
@@ -77,15 +77,15 @@ struct TextIndexTests {
     @Test func textQueriesNeedExactlyOneTextIndex() async throws {
         let temp = try await notes()
         let none = await #expect(throws: CloudantError.self) { try await search(temp.store, #"{"$text":"doctor"}"#) }
-        #expect(none?.couchDB.error == "no_usable_index")
+        #expect(none?.queryErrorKind?.rawValue == "no_usable_index")
         try await temp.store.createIndex(IndexDefinition(name: "one", fields: [], type: .text))
         try await temp.store.createIndex(IndexDefinition(name: "two", fields: [], type: .text, analyzer: .simple))
         let two = await #expect(throws: CloudantError.self) { try await search(temp.store, #"{"$text":"doctor"}"#) }
-        #expect(two?.couchDB.error == "multiple_text_indexes")
+        #expect(two?.queryErrorKind?.rawValue == "multiple_text_indexes")
         #expect(ids(try await search(temp.store, #"{"$text":"doctor"}"#, extra: #","use_index":"two""#)) == ["n1", "n3"])
         let unsupported = await #expect(throws: CloudantError.self) {
             try await search(temp.store, #"{"$text":"doctr~"}"#, extra: #","use_index":"one""#)
         }
-        #expect(unsupported?.couchDB.error == "bad_arg")
+        #expect(unsupported?.queryErrorKind?.rawValue == "bad_arg")
     }
 }

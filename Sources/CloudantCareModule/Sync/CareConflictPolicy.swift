@@ -1,12 +1,15 @@
 /// How ``CareStore/resolveConflicts(policy:)`` picks the version that replaces concurrent versions (several
 /// tips of one id). Whatever it picks is written as a merge version whose previous versions are all tips.
 ///
+/// Named apart from CloudantSync's `DocumentConflictPolicy`, which picks among a document's revisions, so an
+/// app importing both modules names each without qualifying it.
+///
 /// ```swift
 /// try await care.resolveConflicts(policy: .custom { conflict in
 ///     conflict.remote.first ?? conflict.device[0]
 /// })
 /// ```
-public enum ConflictPolicy: Sendable {
+public enum CareConflictPolicy: Sendable {
     /// Keep this device's newest tip (CareKit 2.1's `keepDevice`); the remote's tips when the device has none.
     case keepDevice
     /// Keep the newest tip that came from a peer (CareKit 2.1's `keepRemote`); the device's when there is none.
@@ -17,6 +20,10 @@ public enum ConflictPolicy: Sendable {
     /// Ask the app (CareKit 4's `chooseConflictResolution`); the returned entity must keep the conflict's id.
     case custom(@Sendable (CareConflict) throws -> CareEntity)
 }
+
+/// The name of ``CareConflictPolicy`` before the replicator's policy got a name of its own.
+@available(*, deprecated, renamed: "CareConflictPolicy")
+public typealias ConflictPolicy = CareConflictPolicy
 
 /// The concurrent versions of one object, split by where they were written.
 public struct CareConflict: Sendable, Hashable {

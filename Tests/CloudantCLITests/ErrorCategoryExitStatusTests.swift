@@ -1,0 +1,107 @@
+import CloudantCore
+@testable import CloudantCLI
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 16, Deliver 6: the CLI turns each error's own category into an exit status in one switch, so a Care or
+/// Health error exits with its category, never as an internal error.
+@Suite("cloudant exit status by error category")
+struct ErrorCategoryExitStatusTests {
+    /// The README's table ("Errors"): 1 internal, 2 invalid input, 3 not found, 4 conflict, 5 unauthorized,
+    /// 6 unavailable; the finer categories share their group's status.
+    static let documented: [ErrorCategory: Int32] = [
+        .internal: 1,
+        .invalidInput: 2, .tooLarge: 2, .unsupported: 2,
+        .notFound: 3,
+        .conflict: 4, .preconditionFailed: 4,
+        .unauthorized: 5, .forbidden: 5,
+        .unavailable: 6, .timedOut: 6,
+    ]
+
+    @Test(arguments: ErrorCategory.allCases)
+    func everyCategoryExitsWithItsDocumentedStatus(category: ErrorCategory) throws {
+        let status = try #require(Self.documented[category], "\(category) is not in the documented table")
+        #expect(category.exitStatus == status)
+        #expect(category.exitCode.rawValue == status)
+    }
+
+    @Test func anErrorWithoutACategoryIsInternal() {
+        struct Opaque: Error {}
+        #expect(ErrorCategory(of: Opaque()).exitStatus == 1)
+    }
+
+    @Test func careErrorsExitWithTheirCategory() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let badSchedule = try CLIRunner.run(
+            ["care", "add", "task"],
+            stdin: #"{"id":"t","schedule":{"elements":[{"start":"2024-01-01T00:00:00Z","interval":{"day":0}}]}}"#,
+            in: folder)
+        #expect(badSchedule.status == 2, "\(badSchedule.stderr)")
+        let error = try jsonObject(badSchedule.stderr)
+        #expect(error["error"] as? String == "bad_request")
+        #expect(error["code"] as? String == "invalidSchedule")
+
+        let plan = #"{"id":"p","title":"P","effectiveDate":"2024-01-01T00:00:00Z"}"#
+        #expect(try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
+        let again = try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
+        #expect(again.status == 4)
+        #expect(try jsonObject(again.stderr)["code"] as? String == "duplicateVersion")
+    }
+
+    @Test func healthImportAndCDAErrorsExitAsInvalidInputNotInternal() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bogus = folder.appendingPathComponent("export.zip")
+        try Data("not a zip".utf8).write(to: bogus)
+        let imported = try CLIRunner.run(["health", "import", bogus.path], in: folder)
+        #expect(imported.status == 2, "\(imported.stderr)")
+        let error = try jsonObject(imported.stderr)
+        #expect(error["error"] as? String == "bad_request")
+        #expect(error["code"] as? String == "invalidHealthExport")
+
+        let note = folder.appendingPathComponent("note.xml")
+        try #"<?xml version="1.0"?><note><to>Tove</to></note>"#.write(to: note, atomically: true, encoding: .utf8)
+        let cda = try CLIRunner.run(["cda", note.path], in: folder)
+        #expect(cda.status == 2)
+        let refused = try jsonObject(cda.stderr)
+        #expect(refused["error"] as? String == "bad_request")
+        #expect(refused["code"] as? String == "notCDADocument")  // the module's own code, no longer rewritten
+    }
+
+    @Test func anUnreachablePeerExitsUnavailableWithTheURLAndNoCredentials() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try Self.unusedPort()
+        let result = try CLIRunner.run(["replicate", "http://admin:hunter2@127.0.0.1:\(port)/faraway", "copy"], in: folder)
+        #expect(result.status == 6, "\(result.stderr)")
+        let error = try jsonObject(result.stderr)
+        #expect(error["error"] as? String == "service_unavailable")
+        #expect((error["url"] as? String)?.hasPrefix("http://127.0.0.1:\(port)/faraway") == true)
+        #expect(error["status"] == nil)
+        #expect(!result.stderr.contains("hunter2"))
+    }
+
+    /// A 127.0.0.1 port nothing listens on: bound by the kernel's choice, then released.
+    static func unusedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

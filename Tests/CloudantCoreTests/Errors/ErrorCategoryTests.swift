@@ -1,0 +1,88 @@
+import CloudantCore
+import Testing
+
+/// Issue 16, Deliver 6: the core keeps error categories, and every error reports its category through one
+/// protocol; HTTP statuses and exit statuses are the edges' business.
+@Suite("Error categories")
+struct ErrorCategoryTests {
+    @Test(arguments: [
+        (CloudantError.Code.fetchFailed, ErrorCategory.internal),
+        (.addFailed, .internal),
+        (.updateFailed, .internal),
+        (.deleteFailed, .internal),
+        (.remoteSynchronizationFailed, .unavailable),
+        (.invalidValue, .invalidInput),
+        (.timedOut, .timedOut),
+        (.conflict, .conflict),
+        (.notFound, .notFound),
+        (.notImplemented, .unsupported),
+        (.duplicateEntityType, .internal),
+        (.duplicateKindName, .internal),
+        (.duplicatePlugin, .internal),
+        (.unknownEntityType, .invalidInput),
+        (.missingStub, .preconditionFailed),
+        (.documentValidation, .invalidInput),
+        (.invalidDesignDocument, .invalidInput),
+        (.attachmentDigestMismatch, .invalidInput),
+    ])
+    func everyCoreCodeDeclaresItsCategory(code: CloudantError.Code, category: ErrorCategory) {
+        #expect(code.category == category)
+        #expect(CloudantError(code, "x").category == category)
+    }
+
+    @Test func anErrorsCategoryIsReadThroughTheOneProtocolWhateverItsType() {
+        let errors: [(any Error, ErrorCategory)] = [
+            (CloudantError(.conflict, "stale"), .conflict),
+            (QueryErrorKind.indexNotFound, .notFound),
+            (Tagged(category: .tooLarge), .tooLarge),
+            (Untagged(), .internal),
+        ]
+        for (error, category) in errors {
+            #expect(ErrorCategory(of: error) == category, "\(error)")
+        }
+    }
+
+    @Test func aModulesOwnCodeCarriesTheCategoryItWasDeclaredWith() {
+        let code = CloudantError.Code("doseOutOfRange", category: .invalidInput)
+        let error = CloudantError(code, "The dose is above the prescription's maximum.")
+        #expect(error.category == .invalidInput)
+        #expect(ErrorCategory(of: error) == .invalidInput)
+    }
+
+    @Test func codesAreEqualByNameSoACategoryCannotSplitOneCode() {
+        let twin = CloudantError.Code("conflict", category: .conflict)
+        #expect(twin == .conflict)
+        #expect(Set([twin, CloudantError.Code.conflict]).count == 1)
+        #expect(CloudantError.Code.conflict != .notFound)
+    }
+
+    @Test func queryErrorKindsAreInvalidInputButAMissingIndexAndAnUnimplementedFeature() {
+        for kind in QueryErrorKind.allCases {
+            let expected: ErrorCategory =
+                switch kind {
+                case .indexNotFound: .notFound
+                case .indexNotImplemented: .unsupported
+                default: .invalidInput
+                }
+            #expect(kind.category == expected, "\(kind)")
+            // The CloudantError a kind makes is in the same category, and still names the kind.
+            let error = kind.error("why", field: "f")
+            #expect(error.category == expected, "\(kind)")
+            #expect(error.queryErrorKind == kind)
+        }
+    }
+
+    @Test func theCategorySetIsTheDocumentedOne() {
+        #expect(
+            ErrorCategory.allCases.map(\.rawValue) == [
+                "invalidInput", "unauthorized", "forbidden", "notFound", "conflict", "preconditionFailed", "tooLarge",
+                "unsupported", "timedOut", "unavailable", "internal",
+            ])
+    }
+
+    private struct Tagged: CategorizedError {
+        var category: ErrorCategory
+    }
+
+    private struct Untagged: Error {}
+}

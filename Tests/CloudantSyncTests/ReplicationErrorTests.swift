@@ -1,0 +1,231 @@
+import CloudantCore
+import CloudantServer
+import CloudantStore
+import CloudantSync
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 16, Deliver 6: whatever stops a replication is a ``ReplicationError`` a caller can switch on, with the
+/// failing URL (never its credentials) and the peer's status; the retry policy classifies by its cases.
+@Suite("Replication errors")
+struct ReplicationErrorTests {
+    typealias Setup = HTTPReplicationTests.Setup
+    typealias Stores = LocalReplicationTests.Stores
+
+    @Test func anUnreachablePeerIsPeerUnreachableWithItsURLAndNoCredentials() async throws {
+        let stores = try Stores()
+        let port = try Self.unusedPort()
+        let peer = try HTTPPeer(url: URL(string: "http://admin:hunter2@127.0.0.1:\(port)/faraway")!)
+        let replicator = Replicator(source: peer, target: LocalPeer(stores.a), options: ReplicationOptions(retry: .never))
+        let error = await #expect(throws: ReplicationError.self) { try await replicator.run() }
+        guard case .peerUnreachable(let url, let reason)? = error else {
+            Issue.record("expected .peerUnreachable, got \(String(describing: error))")
+            return
+        }
+        #expect(url.host == "127.0.0.1" && url.port == port && url.path.hasPrefix("/faraway"))
+        #expect(url.user == nil && url.password == nil)
+        #expect(!reason.isEmpty)
+        #expect(error?.status == nil)
+        #expect(error?.category == .unavailable)
+        #expect(error?.isRetryable == true)
+        #expect(String(describing: error).contains("hunter2") == false)
+    }
+
+    @Test func aRefusedPasswordIsUnauthorizedWith401AndIsNotRetried() async throws {
+        let setup = try await Setup.start()
+        _ = try await setup.remote()
+        let url = URL(string: setup.baseURL.replacingOccurrences(of: "http://", with: "http://admin:wrong-pass@") + "/cloud")!
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: try HTTPPeer(url: url), target: LocalPeer(setup.local)).run()
+        }
+        guard case .unauthorized(let failing, let status, let reason)? = error else {
+            Issue.record("expected .unauthorized, got \(String(describing: error))")
+            await setup.stop()
+            return
+        }
+        #expect(status == 401)
+        #expect(failing.path.hasPrefix("/cloud") && failing.user == nil && failing.password == nil)
+        #expect(reason == "Name or password is incorrect.")
+        #expect(error?.category == .unauthorized && error?.isRetryable == false)
+        #expect(ContinuousClock.now - started < .seconds(2))  // final: the default policy's backoff never ran
+        #expect(String(describing: error).contains("wrong-pass") == false)
+        await setup.stop()
+    }
+
+    @Test func aWriteThePeerRefusesIsPeerRefusedWithItsStatusNameAndReason() async throws {
+        let setup = try await Setup.start()
+        let remote = try await setup.remote()
+        try await setup.local.put(["_id": "note", "text": "hello"])
+        // A source that hands out a member CouchDB refuses: the server refuses the whole `_bulk_docs` batch.
+        let tampering = TamperingPeer(LocalPeer(setup.local))
+        let error = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: tampering, target: remote, options: ReplicationOptions(retry: .never)).run()
+        }
+        guard case .peerRefused(let url, let status, let name, let reason)? = error else {
+            Issue.record("expected .peerRefused, got \(String(describing: error))")
+            await setup.stop()
+            return
+        }
+        #expect(url.path == "/cloud/_bulk_docs")
+        #expect(status == 400 && name == "doc_validation")
+        #expect(reason.contains("_bogus"))
+        #expect(error?.status == 400 && error?.category == .invalidInput && error?.isRetryable == false)
+        await setup.stop()
+    }
+
+    @Test func cancellingAReplicationThatWaitsOnAPeerIsCancelledWithTheRequestCutShort() async throws {
+        let setup = try await Setup.start()
+        let remote = try await setup.remote()
+        let replicator = Replicator(
+            source: remote, target: LocalPeer(setup.local), options: ReplicationOptions(continuous: true, longpoll: .seconds(5)))
+        let running = Task { try await replicator.run() }
+        for await step in replicator.progress where step.state == .idle { break }
+        try await Task.sleep(for: .milliseconds(300))  // the longpoll `_changes` request is now waiting
+        replicator.cancel()
+        let outcome = await running.result
+        guard case .failure(let failure) = outcome, let error = failure as? ReplicationError, case .cancelled(let url) = error else {
+            Issue.record("expected .cancelled, got \(outcome)")
+            await setup.stop()
+            return
+        }
+        #expect(url?.path == "/cloud/_changes")
+        #expect(error.category == .unavailable && error.isRetryable == false)
+        await setup.stop()
+    }
+
+    @Test func aFailureOfTheLocalStoreIsLocalFailureWithTheStoresError() async throws {
+        let stores = try Stores()
+        try await stores.a.put(["_id": "x"])
+        try stores.b.close()
+        let error = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: LocalPeer(stores.a), target: LocalPeer(stores.b)).run()
+        }
+        guard case .localFailure(let url, let underlying)? = error else {
+            Issue.record("expected .localFailure, got \(String(describing: error))")
+            return
+        }
+        #expect(url == nil)
+        #expect(underlying.context.database == stores.b.name)
+        #expect(error?.category == underlying.category)
+    }
+
+    /// What the retry policy does with each case: the network's failures and overload are retried, refusals
+    /// and this side's failures are not.
+    @Test(arguments: [
+        (ReplicationError.peerUnreachable(url: Self.url, reason: "connection refused"), 3),
+        (.timedOut(url: Self.url, status: nil), 3),
+        (.timedOut(url: Self.url, status: 408), 3),
+        (.peerRefused(url: Self.url, status: 503, error: "service_unavailable", reason: "busy"), 3),
+        (.peerRefused(url: Self.url, status: 429, error: "too_many_requests", reason: "slow down"), 3),
+        (.peerRefused(url: Self.url, status: 404, error: "not_found", reason: "Database does not exist."), 1),
+        (.peerRefused(url: Self.url, status: 409, error: "conflict", reason: "Document update conflict."), 1),
+        (.unauthorized(url: Self.url, status: 401, reason: "Name or password is incorrect."), 1),
+        (.unauthorized(url: Self.url, status: 403, reason: "You are not allowed to access this db."), 1),
+        (.localFailure(url: nil, underlying: CloudantError(.fetchFailed, "disk")), 1),
+    ])
+    func theRetryPolicyRetriesOnlyWhatMaySucceedLater(failure: ReplicationError, attempts: Int) async throws {
+        let stores = try Stores()
+        let failing = FailingPeer(failure)
+        let options = ReplicationOptions(retry: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(1), maximumDelay: .milliseconds(2)))
+        let error = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: failing, target: LocalPeer(stores.a), options: options).run()
+        }
+        #expect(failing.infoCalls.withLock { $0 } == attempts, "\(failure)")
+        #expect(error?.category == failure.category)
+        #expect(error?.status == failure.status)
+    }
+
+    @Test func eachCaseHasTheDocumentedCategory() {
+        let expected: [(ReplicationError, ErrorCategory)] = [
+            (.peerUnreachable(url: Self.url, reason: "refused"), .unavailable),
+            (.unauthorized(url: Self.url, status: 401, reason: ""), .unauthorized),
+            (.unauthorized(url: Self.url, status: 403, reason: ""), .forbidden),
+            (.peerRefused(url: Self.url, status: 400, error: "bad_request", reason: ""), .invalidInput),
+            (.peerRefused(url: Self.url, status: 404, error: "not_found", reason: ""), .notFound),
+            (.peerRefused(url: Self.url, status: 409, error: "conflict", reason: ""), .conflict),
+            (.peerRefused(url: Self.url, status: 412, error: "file_exists", reason: ""), .preconditionFailed),
+            (.peerRefused(url: Self.url, status: 413, error: "too_large", reason: ""), .tooLarge),
+            (.peerRefused(url: Self.url, status: 500, error: "unknown_error", reason: ""), .internal),
+            (.peerRefused(url: Self.url, status: 501, error: "not_implemented", reason: ""), .unsupported),
+            (.peerRefused(url: Self.url, status: 503, error: "service_unavailable", reason: ""), .unavailable),
+            (.timedOut(url: Self.url, status: nil), .timedOut),
+            (.cancelled(url: nil), .unavailable),
+            (.localFailure(url: nil, underlying: CloudantError(.notFound, "Database does not exist.")), .notFound),
+        ]
+        for (error, category) in expected {
+            #expect(error.category == category, "\(error)")
+            #expect(ErrorCategory(of: error) == category, "\(error)")
+        }
+    }
+
+    static let url = URL(string: "http://127.0.0.1:5984/db")!
+
+    /// A 127.0.0.1 port nothing listens on: bound by the kernel's choice, then released.
+    static func unusedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A peer whose `info()` always fails with one error, counting the attempts.
+private final class FailingPeer: ReplicationPeer {
+    let failure: ReplicationError
+    let infoCalls = Mutex(0)
+
+    init(_ failure: ReplicationError) { self.failure = failure }
+
+    func identity() async throws -> String { "failing" }
+    func info() async throws -> PeerInfo {
+        infoCalls.withLock { $0 += 1 }
+        throw failure
+    }
+    func localDocument(id: String) async throws -> JSONObject? { nil }
+    func putLocalDocument(id: String, body: JSONObject) async throws {}
+    func changes(_ request: ChangesRequest) async throws -> ChangesPage { ChangesPage(changes: [], lastSeq: 0, pending: 0) }
+    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { [:] }
+    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] { [] }
+    func write(_ documents: [JSONObject]) async throws -> [WriteFailure] { [] }
+    func ensureFullCommit() async throws {}
+}
+
+/// A local peer whose fetched documents carry a member CouchDB refuses (`_bogus`).
+private struct TamperingPeer: ReplicationPeer {
+    let base: LocalPeer
+
+    init(_ base: LocalPeer) { self.base = base }
+
+    func identity() async throws -> String { try await base.identity() }
+    func info() async throws -> PeerInfo { try await base.info() }
+    func localDocument(id: String) async throws -> JSONObject? { try await base.localDocument(id: id) }
+    func putLocalDocument(id: String, body: JSONObject) async throws { try await base.putLocalDocument(id: id, body: body) }
+    func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await base.changes(request) }
+    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await base.revsDiff(revisions) }
+    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        try await base.fetch(requests).map { fetched in
+            guard case .document(var document) = fetched else { return fetched }
+            document["_bogus"] = true
+            return .document(document)
+        }
+    }
+    func write(_ documents: [JSONObject]) async throws -> [WriteFailure] { try await base.write(documents) }
+    func ensureFullCommit() async throws { try await base.ensureFullCommit() }
+}
