@@ -139,6 +139,7 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         self.underlying = underlying
     }
 
+    /// The code, the message and what the context names; never a document body.
     public var description: String {
         var parts = ["\(code): \(message)"]
         if let kind = context.kind { parts.append("kind=\(kind)") }
