@@ -195,6 +195,13 @@ let package = Package(
         // enabled, which makes the store's internal import of compress-nio (gzip for attachments) visible
         // to them, and SwiftPM only hands a target the module maps of its declared dependencies.
 
+        // Starts `cloudant`, `python3` and `gzip` for the tests without Foundation's `Process`, whose Linux
+        // `run()` can crash a test process that holds many descriptors (see ChildProcess.swift).
+        .target(
+            name: "ChildProcessSupport",
+            path: "Tests/ChildProcessSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CloudantCoreTests",
             dependencies: ["CloudantCore", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -224,7 +231,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantHealthModuleTests",
-            dependencies: ["CloudantHealthModule", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "CloudantHealthModule", "CloudantStore", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -235,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "CloudantServerTests",
             dependencies: [
-                "CloudantServer", "CloudantStore", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantServer", "CloudantStore", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
             ],
@@ -243,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantCLITests",
-            dependencies: ["CloudantCLI", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["CloudantCLI", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
     ]

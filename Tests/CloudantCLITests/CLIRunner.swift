@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -22,23 +23,11 @@ struct CLIRunner {
 
     /// Runs `cloudant arguments…` in `workingDirectory`, feeding `stdin` if given.
     static func run(_ arguments: [String], stdin: String? = nil, in workingDirectory: URL? = nil) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try ChildProcess.run(
+            executable.path, arguments, input: stdin.map { Data($0.utf8) }, workingDirectory: workingDirectory)
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
+            stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
     /// A fresh empty folder for one test.
@@ -51,25 +40,18 @@ struct CLIRunner {
 
 /// A `cloudant serve` process started as a user would, stopped with SIGTERM when the test is done.
 final class ServeProcess {
-    let process: Process
+    let process: ChildProcess
     /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`).
     let ready: [String: Any]
-    private let errors: Pipe
 
     /// Starts `cloudant arguments…` (which must include `serve`) and waits for its first line.
     init(_ arguments: [String], in folder: URL) throws {
-        process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let out = Pipe()
-        errors = Pipe()
-        process.standardOutput = out
-        process.standardError = errors
-        try process.run()
+        // Its log goes to /dev/null: a pipe nobody reads would fill and stall the server.
+        process = try ChildProcess(
+            CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .null)
         var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
+        while let out = process.standardOutput {
+            let byte = out.readData(ofLength: 1)
             if byte.isEmpty || byte == Data("\n".utf8) { break }
             line.append(byte)
         }
@@ -94,13 +76,12 @@ final class ServeProcess {
 
     /// Ends the server as a crash would: SIGKILL, no shutdown.
     func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        process.wait()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.send(SIGTERM)
+        process.wait()
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import Testing
 
@@ -47,21 +48,21 @@ struct CrashSafetyTests {
     /// Starts `cloudant`, kills it with SIGKILL after `delay` seconds, and returns the (id, rev) pairs of
     /// every complete result line it printed.
     private func runAndKill(_ arguments: [String], in folder: URL, after delay: Double) throws -> [(id: String, rev: String)] {
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process = try ChildProcess(
+            CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .null)
         let collected = OutputCollector()
-        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try process.run()
+        // Read on a thread of its own, so the child never blocks on a full pipe before the kill.
+        let reader = Thread {
+            while let chunk = try? process.standardOutput?.read(upToCount: 65_536), !chunk.isEmpty {
+                collected.append(chunk)
+            }
+            collected.finish()
+        }
+        reader.start()
         Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.send(SIGKILL)
+        process.wait()
+        collected.waitUntilFinished()
 
         var pairs: [(id: String, rev: String)] = []
         let text = String(decoding: collected.data, as: UTF8.self)
@@ -78,13 +79,29 @@ struct CrashSafetyTests {
     }
 }
 
-/// Collects bytes from a readability handler thread.
+/// Collects bytes read on another thread, and says when that thread saw the end.
 final class OutputCollector: @unchecked Sendable {
-    // `lock` protects `storage`.
-    private let lock = NSLock()
+    // `condition` protects `storage` and `finished`.
+    private let condition = NSCondition()
     private var storage = Data()
-    func append(_ data: Data) { lock.withLock { storage.append(data) } }
-    var data: Data { lock.withLock { storage } }
+    private var finished = false
+
+    func append(_ data: Data) { condition.withLock { storage.append(data) } }
+
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.broadcast()
+        }
+    }
+
+    func waitUntilFinished() {
+        condition.withLock {
+            while !finished { condition.wait() }
+        }
+    }
+
+    var data: Data { condition.withLock { storage } }
 }
 
 /// A small deterministic generator so a failing run can be repeated.

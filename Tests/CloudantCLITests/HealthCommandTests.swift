@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import Testing
 
@@ -20,16 +21,11 @@ struct GeneratedHealthExport {
     init(in folder: URL, records: Int, seed: Int, extra: [String] = []) throws {
         root = folder.appendingPathComponent("export")
         let generator = ProcessInfo.processInfo.environment["GEN_HEALTH_EXPORT"] ?? "/work/shared/tools/gen_health_export.py"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let generated = try ChildProcess.run("/usr/bin/env", [
             "python3", generator, "--records", "\(records)", "--seed", "\(seed)", "--route-points", "7",
             "--workouts-per-10k", "60", "--zip", "--out", root.path,
-        ] + extra
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gen_health_export.py failed")
+        ] + extra)
+        #expect(generated.status == 0, "gen_health_export.py failed: \(String(decoding: generated.stderr, as: UTF8.self))")
         expected = try jsonObject(String(decoding: Data(contentsOf: root.appendingPathComponent("expected.json")), as: UTF8.self))
     }
 

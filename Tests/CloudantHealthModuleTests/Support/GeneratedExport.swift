@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import CloudantCore
 import Foundation
 
@@ -16,14 +17,13 @@ struct GeneratedExport {
 
     static func make(records: Int, seed: Int = 1, extra: [String] = []) throws -> GeneratedExport {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("health-export-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", generator, "--records", "\(records)", "--seed", "\(seed)", "--out", root.path] + extra
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CloudantError(.invalidValue, "gen_health_export.py exited with \(process.terminationStatus)")
+        let generated = try ChildProcess.run(
+            "/usr/bin/env",
+            ["python3", generator, "--records", "\(records)", "--seed", "\(seed)", "--out", root.path] + extra)
+        guard generated.status == 0 else {
+            throw CloudantError(
+                .invalidValue,
+                "gen_health_export.py exited with \(generated.status): \(String(decoding: generated.stderr, as: UTF8.self))")
         }
         let expected = try JSONValue(parsing: Data(contentsOf: root.appendingPathComponent("expected.json")))
         return GeneratedExport(root: root, expected: expected)

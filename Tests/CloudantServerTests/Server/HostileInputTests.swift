@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantServer
+import ChildProcessSupport
 import Foundation
 import Testing
 
@@ -156,20 +157,6 @@ func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
 
 /// Gzips bytes with the system's gzip.
 func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-c", "-n"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    let writer = Thread {
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-    }
-    writer.start()
-    let compressed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Array(compressed)
+    let output = try ChildProcess.run("/bin/gzip", ["-c", "-n"], input: Data(bytes))
+    return Array(output.stdout)
 }
