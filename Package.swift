@@ -252,7 +252,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantCLITests",
-            dependencies: ["CloudantCLI", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "CloudantCLI", "ChildProcessSupport",
+                // The replication kill test runs our replicator against a `cloudant serve` process it kills.
+                "CloudantCore", "CloudantStore", "CloudantSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
     ]
