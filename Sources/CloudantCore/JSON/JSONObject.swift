@@ -2,6 +2,10 @@
 ///
 /// CouchDB returns members in the order a client wrote them; so do we. Two objects are equal when they
 /// hold the same members, whatever their order, as JSON defines it.
+///
+/// Member names are matched by their exact UTF-8 bytes, as in CouchDB (Erlang binaries), JavaScript and
+/// every JSON parser, not by Swift's `String` equality, which takes canonically equivalent spellings to be
+/// equal: `"é"` (U+00E9) and `"e\u0301"` are two members, and neither overwrites the other.
 public struct JSONObject: Sendable, Hashable {
     /// The members in written order.
     public private(set) var members: [(key: String, value: JSONValue)]
@@ -30,7 +34,7 @@ public struct JSONObject: Sendable, Hashable {
     public func prepending(_ leading: [(key: String, value: JSONValue)]) -> JSONObject {
         var merged = leading
         merged.reserveCapacity(leading.count + members.count)
-        for member in members where !leading.contains(where: { $0.key == member.key }) { merged.append(member) }
+        for member in members where !leading.contains(where: { Self.sameName($0.key, member.key) }) { merged.append(member) }
         return JSONObject(uniqueMembers: merged)
     }
 
@@ -45,9 +49,9 @@ public struct JSONObject: Sendable, Hashable {
 
     /// The value of the member `key`; setting `nil` removes the member, setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { members.first(where: { Self.sameName($0.key, key) })?.value }
         set {
-            let index = members.firstIndex(where: { $0.key == key })
+            let index = members.firstIndex(where: { Self.sameName($0.key, key) })
             switch (index, newValue) {
             case (let index?, let value?): members[index].value = value
             case (let index?, nil): members.remove(at: index)
@@ -60,8 +64,13 @@ public struct JSONObject: Sendable, Hashable {
     /// Removes and returns the member `key`.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
-        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        guard let index = members.firstIndex(where: { Self.sameName($0.key, key) }) else { return nil }
         return members.remove(at: index).value
+    }
+
+    /// Whether two member names are the same name: the same UTF-8 bytes (see the type's discussion).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

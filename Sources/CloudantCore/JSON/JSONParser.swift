@@ -135,7 +135,8 @@ struct JSONParser {
         }
         let base = memberStack.count
         // Built only once an object outgrows a linear scan; maps a name to its position in `memberStack`.
-        var positionByKey: [String: Int] = [:]
+        // Names are compared by their bytes, as JSONObject does: canonically equivalent spellings are distinct.
+        var positionByKey: [MemberName: Int] = [:]
         while true {
             guard index < bytes.count, bytes[index] == JSONByte.quote else {
                 throw failure("Expected a member name in double quotes.", at: index)
@@ -151,18 +152,18 @@ struct JSONParser {
 
             let memberCount = memberStack.count - base
             if memberCount < Self.linearDuplicateScanLimit {
-                if let existing = memberStack[base...].firstIndex(where: { $0.key == key }) {
+                if let existing = memberStack[base...].firstIndex(where: { JSONObject.sameName($0.key, key) }) {
                     memberStack[existing].value = value
                 } else {
                     memberStack.append((key, value))
                     if memberCount + 1 == Self.linearDuplicateScanLimit {
-                        for position in base..<memberStack.count { positionByKey[memberStack[position].key] = position }
+                        for position in base..<memberStack.count { positionByKey[MemberName(memberStack[position].key)] = position }
                     }
                 }
-            } else if let existing = positionByKey[key] {
+            } else if let existing = positionByKey[MemberName(key)] {
                 memberStack[existing].value = value
             } else {
-                positionByKey[key] = memberStack.count
+                positionByKey[MemberName(key)] = memberStack.count
                 memberStack.append((key, value))
             }
 
@@ -567,4 +568,18 @@ enum JSONByte {
     /// Whether `byte` is an ASCII decimal digit.
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+}
+
+/// A member name as a dictionary key compared and hashed by its UTF-8 bytes (`String`'s own `==` and hash
+/// take canonically equivalent spellings to be one).
+private struct MemberName: Hashable {
+    let name: String
+
+    init(_ name: String) { self.name = name }
+
+    static func == (lhs: MemberName, rhs: MemberName) -> Bool { JSONObject.sameName(lhs.name, rhs.name) }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in name.utf8 { hasher.combine(byte) }
+    }
 }

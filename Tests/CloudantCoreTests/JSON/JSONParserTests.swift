@@ -74,6 +74,33 @@ struct JSONParserTests {
         #expect(object["k20"] == 20)
     }
 
+    @Test func memberNamesThatDifferOnlyInUnicodeNormalisationAreTwoMembers() throws {
+        // "é" precomposed (U+00E9) and decomposed (e + U+0301) are equal as Swift Strings but are different
+        // names to CouchDB and every JSON parser; merging them silently dropped a member of the document.
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        for filler in [0, 20] {  // both duplicate checks: the short scan and, past a dozen members, the dictionary
+            let members = (0..<filler).map { "\"k\($0)\":0" } + ["\"\(composed)\":1", "\"\(decomposed)\":2"]
+            let object = try #require(parseJSON("{" + members.joined(separator: ",") + "}").objectValue)
+            #expect(object.count == filler + 2)
+            #expect(object[composed] == 1)
+            #expect(object[decomposed] == 2)
+            let written = JSONValue.object(object).jsonString()
+            #expect(written.utf8.elementsEqual(("{" + members.joined(separator: ",") + "}").utf8))
+            #expect(try parseJSON(written) == .object(object))
+        }
+    }
+
+    @Test func objectsWhoseNamesDifferOnlyInNormalisationAreNotEqual() throws {
+        let composed = try parseJSON("{\"\u{E9}\":1}")
+        let decomposed = try parseJSON("{\"e\u{301}\":1}")
+        #expect(composed != decomposed)
+        var object = try #require(composed.objectValue)
+        object["e\u{301}"] = 2
+        #expect(object.count == 2)
+        #expect(object.removeValue(forKey: "\u{E9}") == 1)
+        #expect(object.keys.map { Array($0.utf8) } == [Array("e\u{301}".utf8)])
+    }
+
     // MARK: Numbers
 
     @Test func int64ExtremesStayExactIntegers() throws {
