@@ -1,8 +1,8 @@
 // Fuzz target: the Mango selector parser and normaliser (CloudantCore/Query), and `_find` bodies.
 //
 // An input is JSON text (inputs that are not JSON are left out of the corpus). Invariants:
-// - parsing never traps, and a refused selector throws a `CloudantError` `invalidValue` that carries
-//   CouchDB's error name (`queryErrorKind`), so the server answers it with a 4xx;
+// - parsing never traps, and a refused selector throws a `CloudantError` `invalidValue` of category
+//   `invalidInput` (the server's 400) that carries CouchDB's error name (`queryErrorKind`);
 // - an accepted selector's normalised JSON parses back to an equal selector (normalising is idempotent),
 //   also after a trip through JSON text;
 // - matching sample documents never traps (regex work is bounded), and the re-parsed selector matches
@@ -41,7 +41,7 @@ public func fuzzSelector(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 require(alone == request.selector, "a _find body's selector is the selector parsed on its own")
             }
         } catch let error as CloudantError {
-            require(error.couchDB.status >= 400 && error.couchDB.status < 500, "a refused _find body is a 4xx")
+            require(error.category == .invalidInput, "a refused _find body is invalid input (a 400), not \(error.category)")
         } catch {
             require(false, "a refused _find body throws CloudantError, not \(type(of: error))")
         }
@@ -52,6 +52,7 @@ public func fuzzSelector(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         selector = try MangoSelector(json)
     } catch {
         require(error.code == .invalidValue, "a refused selector is invalidValue, not \(error.code)")
+        require(error.category == .invalidInput, "a refused selector is invalid input (a 400), not \(error.category)")
         require(error.queryErrorKind != nil, "a refused selector carries CouchDB's error name")
         return keepInput
     }
