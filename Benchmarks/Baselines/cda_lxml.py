@@ -48,9 +48,12 @@ KNOWN_TEMPLATES = {
     "2.16.840.1.113883.10.20.22.1.8": "Discharge Summary",
     "2.16.840.1.113883.10.20.22.1.9": "Progress Note",
     "2.16.840.1.113883.10.20.22.1.10": "Unstructured Document",
+    "2.16.840.1.113883.10.20.22.1.13": "Transfer Summary",
     "2.16.840.1.113883.10.20.22.1.14": "Referral Note",
     "2.16.840.1.113883.10.20.22.1.15": "Care Plan",
+    "2.16.840.1.113883.10.20.29.1": "Patient Generated Document",
 }
+HEADER_TEMPLATES = {"2.16.840.1.113883.10.20.22.1.1", "2.16.840.1.113883.10.20.29.1"}
 KIND_BY_CODE = {
     "11450-4": "problems", "10160-0": "medications", "48765-2": "allergies", "30954-2": "results",
     "8716-3": "vitalSigns",
@@ -147,14 +150,20 @@ def author_name(root):
             person = person_name(name)
             if person is not None:
                 return person
-        for names in (("assignedAuthoringDevice", "softwareName"),
-                      ("assignedAuthoringDevice", "manufacturerModelName"),
-                      ("representedOrganization", "name")):
-            found = path(assigned, *names)
-            if found is not None:
-                text = text_of(found)
-                if text is not None:
-                    return text
+        device = child(assigned, "assignedAuthoringDevice")
+        if device is not None:
+            parts = [text_of(found) for found in (child(device, "manufacturerModelName"), child(device, "softwareName"))
+                     if found is not None]
+            parts = [part for part in parts if part is not None]
+            if len(parts) == 2 and parts[0] == parts[1]:
+                parts = parts[:1]
+            if parts:
+                return " ".join(parts)
+        found = path(assigned, "representedOrganization", "name")
+        if found is not None:
+            text = text_of(found)
+            if text is not None:
+                return text
     return None
 
 
@@ -281,10 +290,10 @@ def extract(data):
         raise NotCDA("not in urn:hl7-org:v3")
     type_code = child(root, "code")
     templates = template_ids(root)
-    template_name = next((KNOWN_TEMPLATES[t.split(":")[0]] for t in templates
-                          if KNOWN_TEMPLATES.get(t.split(":")[0], "US Realm Header") != "US Realm Header"), None)
+    roots = [t.split(":")[0] for t in templates]
+    template_name = next((KNOWN_TEMPLATES[t] for t in roots if t in KNOWN_TEMPLATES and t not in HEADER_TEMPLATES), None)
     if template_name is None:
-        template_name = next((KNOWN_TEMPLATES[t] for t in templates if t in KNOWN_TEMPLATES), None)
+        template_name = next((KNOWN_TEMPLATES[t] for t in roots if t in KNOWN_TEMPLATES), None)
     title = child(root, "title")
     patient = path(root, "recordTarget", "patientRole", "patient", "name")
     custodian = path(root, "custodian", "assignedCustodian", "representedCustodianOrganization", "name")

@@ -1,7 +1,7 @@
 public import CloudantCore
 
 /// Registers the health sample kinds (quantity, category, correlation, workout, workout route, CDA document,
-/// activity summary, clinical record) with a store, each with the index health queries use.
+/// activity summary, clinical record, and the generic sample that keeps every other type) with a store, each with the index health queries use.
 ///
 /// ```swift
 /// import CloudantHealth
@@ -43,6 +43,7 @@ public struct HealthPlugin: EntityPlugin {
         try registry.register(Self.kind(CDADocumentSample.self))
         try registry.register(Self.kind(ActivitySummarySample.self))
         try registry.register(Self.kind(ClinicalRecordSample.self))
+        try registry.register(Self.kind(GenericSample.self))
     }
 
     private static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {

@@ -2,8 +2,9 @@ internal import ArgumentParser
 internal import CloudantHealth
 internal import Foundation
 
-// The health commands: `cloudant health import|samples`, `cloudant cda`, `cloudant route export`.
-// One file because they share the store helper, the date parsing and the progress bar; each command is small.
+// The health commands: `cloudant health import|samples`, `cloudant cda`, `cloudant route export`
+// (`health stats` is in HealthStatsCommand.swift). One file because they share the store helper, the date
+// parsing and the progress bar; each command is small.
 
 /// `cloudant health …`: Apple Health exports and HealthKit-style samples in a store.
 struct HealthCommand: AsyncParsableCommand {
@@ -17,27 +18,40 @@ struct HealthCommand: AsyncParsableCommand {
               cloudant health import ~/Downloads/export.zip
               cloudant health samples --type HKQuantityTypeIdentifierHeartRate \\
                 --from 2024-06-01T00:00:00Z
+              cloudant health stats --type HKQuantityTypeIdentifierStepCount \\
+                --from 2024-06-01 --to 2024-07-01 --by day --tz America/Los_Angeles
             """,
-        subcommands: [HealthImportCommand.self, HealthSamplesCommand.self])
+        subcommands: [HealthImportCommand.self, HealthSamplesCommand.self, HealthStatsCommand.self])
 }
 
-/// `cloudant health import PATH [--db NAME] [--batch-size N]`.
+/// `cloudant health import PATH|- [--db NAME] [--batch-size N]`.
 struct HealthImportCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import an Apple Health export.zip or its apple_health_export folder.",
+        abstract: "Import an Apple Health export: export.zip, its folder, export.xml, gzipped, or - for standard input.",
         discussion: """
-            A progress bar goes to standard error when it is a terminal, then a summary table; the full import \
-            report is JSON on standard output. Importing the same export again writes nothing. When export.xml \
-            cannot be read to its end (a damaged or cut-short file), what came before is imported, the report \
-            says where it stopped ("stoppedEarly"), and the exit status is 2 (invalid input).
+            Formats are told apart by their first bytes. Beside a bare export.xml, export_cda.xml, \
+            workout-routes/, electrocardiograms/ and clinical-records/ are read when present. Records of types \
+            the store does not model are kept as generic samples (HKSample) and counted.
 
-            Example: cloudant --data ./me health import ~/Downloads/export.zip
+            A progress bar goes to standard error when it is a terminal, then a summary table; the full import \
+            report is JSON on standard output, with how many documents were new, unchanged and changed. \
+            Importing the same export again adds nothing; a newer export adds what is new. When export.xml cannot \
+            be read to its end (a damaged or cut-short file), what came before is imported, the report says \
+            where it stopped ("stoppedEarly": file, line, reason), and the exit status is 2 (invalid input); \
+            importing it again continues after what was committed ("resumedFrom"). A file that is not an Apple \
+            Health export is refused with exit status 2 and nothing written.
+
+            Examples:
+              cloudant --data ./me health import ~/Downloads/export.zip
+              cloudant health import apple_health_export/export.xml
+              gunzip -c export.xml.gz | cloudant health import -
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: HealthDatabaseOption
     @Option(name: .customLong("batch-size"), help: "Documents per transaction.") var batchSize = 2_000
-    @Argument(help: "export.zip, or the apple_health_export folder (or a folder containing it).") var path: String
+    @Argument(help: "export.zip, the apple_health_export folder (or one holding it), export.xml, any of them gzipped, or - for standard input.")
+    var path: String
 
     func execute() async throws {
         let store = try global.openHealth(database.db)
@@ -46,7 +60,11 @@ struct HealthImportCommand: CloudantCommand {
         let started = clock.now
         let report: HealthImportReport
         do {
-            report = try await importer.importExport(at: URL(fileURLWithPath: path)) { HealthProgressBar.show($0) }
+            if path == "-" {
+                report = try await importer.importExport(reading: .standardInput) { HealthProgressBar.show($0) }
+            } else {
+                report = try await importer.importExport(at: URL(fileURLWithPath: path)) { HealthProgressBar.show($0) }
+            }
         } catch {
             HealthProgressBar.finish()
             throw error
@@ -57,12 +75,13 @@ struct HealthImportCommand: CloudantCommand {
         Output.print(try JSONValue(encoding: report))
         if let stop = report.stoppedEarly {
             // What was read is imported (and printed above), but the export was not read to its end.
+            let file = stop.file ?? "export.xml"
             throw CloudantError(
                 .invalidHealthExport,
-                "export.xml could not be read past line \(stop.line.map(String.init) ?? "?") (\(stop.reason)); the "
-                    + "elements before it were imported, none after it. Export again from the Health app and import "
-                    + "that (a re-import writes only what is new).",
-                context: .init(field: "export.xml"))
+                "\(file) could not be read past line \(stop.line.map(String.init) ?? "?") (\(stop.reason)); the "
+                    + "elements before it were imported, none after it. Import the complete file (or a new export "
+                    + "from the Health app): the import continues after what was committed.",
+                context: .init(field: file))
         }
     }
 }
@@ -98,7 +117,16 @@ struct HealthSamplesCommand: CloudantCommand {
             interval = DateInterval(start: start, end: end)
         }
         let samples = try await store.samples(ofType: type, in: interval)
-        Output.print(.array(try samples.map { try JSONValue(encoding: $0.sample) }))
+        Output.print(.array(try samples.map(Self.json)))
+    }
+
+    /// The sample's document, with its start and end as they were written (`startLocal`, `endLocal`: ISO 8601
+    /// in the offset the sample was recorded in) beside the UTC instants.
+    static func json(_ sample: AnyHealthSample) throws -> JSONValue {
+        guard case .object(var object) = try JSONValue(encoding: sample.sample) else { return .null }
+        if let start = sample.sample.localStartDate?.iso8601 { object["startLocal"] = .string(start) }
+        if let end = sample.sample.localEndDate?.iso8601 { object["endLocal"] = .string(end) }
+        return .object(object)
     }
 }
 
@@ -287,25 +315,43 @@ enum HealthProgressBar {
 enum HealthImportSummary {
     static func table(_ report: HealthImportReport, elapsed: Duration) -> String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var rows: [(String, String)] = [("records read", "\(report.recordsRead)")]
+        var rows: [(String, String)] = []
+        if let resumed = report.resumedFrom {
+            rows.append(("resumed after line", "\(resumed.line.map(String.init) ?? "?") (\(resumed.elements) elements)"))
+        }
+        rows.append(("records read", "\(report.recordsRead)"))
         rows += report.samplesByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        rows.append(("kept as generic samples", "\(report.genericSamplesByType.values.reduce(0, +))"))
+        rows += report.genericSamplesByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
         rows.append(("correlations", "\(report.correlationsByType.values.reduce(0, +))"))
         rows.append(("correlation member records", "\(report.correlationMemberRecords)"))
         rows.append(("workouts", "\(report.workoutsByType.values.reduce(0, +))"))
         rows.append(("workout routes", "\(report.workoutRoutes)"))
         rows.append(("route points", "\(report.routePoints)"))
         rows.append(("CDA documents", "\(report.cdaDocuments)"))
+        rows.append(("electrocardiograms", "\(report.electrocardiograms)"))
         rows.append(("activity summaries", "\(report.activitySummaries)"))
         rows.append(("clinical records", "\(report.clinicalRecordsByType.values.reduce(0, +))"))
         rows += report.clinicalRecordsByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
-        rows.append(("documents written", "\(report.documentsWritten)"))
-        rows.append(("documents already stored", "\(report.documentsAlreadyStored)"))
+        rows.append(("documents new", "\(report.documentsNew)"))
+        rows.append(("documents unchanged", "\(report.documentsUnchanged)"))
+        rows.append(("documents changed", "\(report.documentsChanged)"))
         rows.append(("skipped", "\(report.skippedCount)"))
-        rows += report.skippedByReason.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        rows += report.skippedByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        if !report.warningsByReason.isEmpty {
+            rows.append(("warnings", "\(report.warningsByReason.values.reduce(0, +))"))
+            rows += report.warningsByReason.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        }
         if report.parserDiagnosticCount > 0 { rows.append(("parser diagnostics", "\(report.parserDiagnosticCount)")) }
         if let stop = report.stoppedEarly {
             rows.append(("INCOMPLETE: stopped at line", "\(stop.line.map(String.init) ?? "?"): \(stop.reason)"))
         }
+        // Each skipped element once, with its file and line (the JSON report has them all, up to its limit).
+        for skip in report.skipped.prefix(20) {
+            let place = "\(skip.file ?? "?"):\(skip.line.map(String.init) ?? "-")"
+            rows.append(("  skipped \(skip.type ?? skip.element)", "\(place) \(skip.reason)"))
+        }
+        if report.skipped.count > 20 { rows.append(("  …", "\(report.skipped.count - 20) more in the JSON report")) }
         let rate = seconds > 0 ? Int(Double(report.recordsRead) / seconds) : 0
         rows.append(("time", String(format: "%.2f s (%ld records/s)", seconds, rate)))
         let keyWidth = rows.map(\.0.count).max() ?? 0

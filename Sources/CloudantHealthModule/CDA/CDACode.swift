@@ -34,8 +34,9 @@ public struct CDADocumentType: Codable, Hashable, Sendable {
         self.templateName = templateName
     }
 
-    /// C-CDA R2.1 document-level templates (HL7 C-CDA implementation guide, volume 2).
-    static let knownTemplates: [String: String] = [
+    /// Every document-level template of C-CDA R2.1 (HL7 C-CDA implementation guide, volume 2, section 1):
+    /// the two headers and the twelve document types built on them.
+    public static let knownTemplates: [String: String] = [
         "2.16.840.1.113883.10.20.22.1.1": "US Realm Header",
         "2.16.840.1.113883.10.20.22.1.2": "Continuity of Care Document",
         "2.16.840.1.113883.10.20.22.1.3": "History and Physical",
@@ -46,7 +47,14 @@ public struct CDADocumentType: Codable, Hashable, Sendable {
         "2.16.840.1.113883.10.20.22.1.8": "Discharge Summary",
         "2.16.840.1.113883.10.20.22.1.9": "Progress Note",
         "2.16.840.1.113883.10.20.22.1.10": "Unstructured Document",
+        "2.16.840.1.113883.10.20.22.1.13": "Transfer Summary",
         "2.16.840.1.113883.10.20.22.1.14": "Referral Note",
         "2.16.840.1.113883.10.20.22.1.15": "Care Plan",
+        // The header a document written by the patient (or their app) uses instead of the US Realm Header.
+        "2.16.840.1.113883.10.20.29.1": "Patient Generated Document",
     ]
+
+    /// The headers: a document names one of them and, usually, a document type built on it, and the
+    /// document type is the better name.
+    static let headerTemplates: Set<String> = ["2.16.840.1.113883.10.20.22.1.1", "2.16.840.1.113883.10.20.29.1"]
 }

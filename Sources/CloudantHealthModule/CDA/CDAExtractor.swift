@@ -14,12 +14,13 @@ enum CDAExtractor {
         try checkRoot(root)
         let typeCode = root.child("code").map(code(of:))
         let templates = templateIDs(of: root)
+        // Template ids are compared without their `:extension` (the version date of R2.1's templates).
+        let roots = templates.map { $0.split(separator: ":").first.map(String.init) ?? $0 }
         let documentType = CDADocumentType(
             templateIDs: templates, code: typeCode,
-            templateName: templates.lazy.compactMap { id in
-                CDADocumentType.knownTemplates[id.split(separator: ":").first.map(String.init) ?? id]
-            }.first(where: { $0 != "US Realm Header" })
-                ?? templates.lazy.compactMap { CDADocumentType.knownTemplates[$0] }.first)
+            templateName: roots.lazy.filter { !CDADocumentType.headerTemplates.contains($0) }
+                .compactMap { CDADocumentType.knownTemplates[$0] }.first
+                ?? roots.lazy.compactMap { CDADocumentType.knownTemplates[$0] }.first)
         return CDADocument(
             title: root.child("title")?.text,
             patientName: root.child("recordTarget")?.child("patientRole")?.child("patient")?.child("name")
@@ -77,12 +78,23 @@ enum CDAExtractor {
         for author in root.elements where author.isNamed("author") {
             guard let assigned = author.child("assignedAuthor") else { continue }
             if let name = assigned.child("assignedPerson")?.child("name").flatMap(personName) { return name }
-            let device = assigned.child("assignedAuthoringDevice")
-            if let software = device?.child("softwareName")?.text { return software }
-            if let model = device?.child("manufacturerModelName")?.text { return model }
+            if let device = assigned.child("assignedAuthoringDevice"), let name = deviceName(device) { return name }
             if let organization = assigned.child("representedOrganization")?.child("name")?.text { return organization }
         }
         return nil
+    }
+
+    /// An authoring device's name: its `manufacturerModelName` then its `softwareName`, joined by a space
+    /// ("Epic EpicCare 2023"); one of them alone when the other is missing, or when both say the same.
+    static func deviceName(_ device: XMLElementView) -> String? {
+        let model = device.child("manufacturerModelName")?.text
+        let software = device.child("softwareName")?.text
+        switch (model, software) {
+        case let (model?, software?): return model == software ? model : model + " " + software
+        case let (model?, nil): return model
+        case let (nil, software?): return software
+        case (nil, nil): return nil
+        }
     }
 
     /// A timestamp, or `nil` for an absent or malformed one (a bad time in one entry must not lose the rest).

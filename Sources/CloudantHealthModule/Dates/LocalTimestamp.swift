@@ -64,6 +64,61 @@ public struct LocalTimestamp: Hashable, Sendable {
         self.init(date: Date(timeIntervalSince1970: Double(seconds) + fraction), utcOffset: offset)
     }
 
+    /// The local wall-clock fields (year, month, day, hour, minute, second) and the fraction of a second.
+    var localFields: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double)? {
+        let shifted = date.timeIntervalSince1970 + Double(utcOffset)
+        guard shifted.isFinite, abs(shifted) < 253_402_300_800 else { return nil }  // years 0…9999
+        let whole = shifted.rounded(.down)
+        let fraction = shifted - whole
+        let seconds = Int(whole)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let civil = Self.civil(daysSince1970: days)
+        let time = seconds - days * 86_400
+        return (civil.year, civil.month, civil.day, time / 3600, time / 60 % 60, time % 60, fraction)
+    }
+
+    /// The time as ISO 8601 in the offset it was written in: `2023-06-06T13:31:09-07:00`, with milliseconds
+    /// when the time has a fraction; `nil` outside the years 0…9999.
+    public var iso8601: String? {
+        guard let fields = localFields, fields.year >= 0 else { return nil }
+        var text = "\(Self.pad(fields.year, 4))-\(Self.pad(fields.month, 2))-\(Self.pad(fields.day, 2))T"
+            + "\(Self.pad(fields.hour, 2)):\(Self.pad(fields.minute, 2)):\(Self.pad(fields.second, 2))"
+        let milliseconds = Int((fields.fraction * 1000).rounded())
+        if milliseconds > 0 { text += "." + Self.pad(min(milliseconds, 999), 3) }
+        return text + offsetText(separator: ":")
+    }
+
+    /// The time as `export.xml` writes it: `2023-06-06 13:31:09 -0700`; `nil` outside the years 0…9999.
+    public var exportText: String? {
+        guard let fields = localFields, fields.year >= 0 else { return nil }
+        return "\(Self.pad(fields.year, 4))-\(Self.pad(fields.month, 2))-\(Self.pad(fields.day, 2)) "
+            + "\(Self.pad(fields.hour, 2)):\(Self.pad(fields.minute, 2)):\(Self.pad(fields.second, 2)) "
+            + offsetText(separator: "")
+    }
+
+    private func offsetText(separator: String) -> String {
+        let minutes = abs(utcOffset) / 60
+        return (utcOffset < 0 ? "-" : "+") + Self.pad(minutes / 60, 2) + separator + Self.pad(minutes % 60, 2)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     /// The number of days in `month` (1…12) of `year` in the proleptic Gregorian calendar.
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

@@ -51,9 +51,11 @@ struct ExportAttributes {
 
     /// A required timestamp.
     /// - Throws: ``ImportSkip`` naming the attribute when it is absent or unreadable.
-    func time(_ name: String) throws(ImportSkip) -> LocalTimestamp {
-        guard let text = string(name) else { throw ImportSkip("missing \(name)") }
-        guard let time = LocalTimestamp(parsing: text) else { throw ImportSkip("unreadable \(name) '\(text)'") }
+    func time(_ name: String, type: String? = nil) throws(ImportSkip) -> LocalTimestamp {
+        guard let text = string(name) else { throw ImportSkip("missing \(name)", type: type) }
+        guard let time = LocalTimestamp(parsing: text) else {
+            throw ImportSkip("an unreadable \(name)", type: type)
+        }
         return time
     }
 
@@ -82,35 +84,67 @@ struct ExportAttributes {
             hardwareVersion: fields["hardware"], softwareVersion: fields["software"])
     }
 
-    /// `<MetadataEntry key value>` children as string values (the export writes every value as text), plus
-    /// heart-rate-variability beats as an array of `{bpm, time}`; returns the metadata and the entry count.
+    /// `<MetadataEntry key value>` children with their values typed (``GenericSample/typedValue(_:)``: numbers,
+    /// quantities, timestamps, text), plus heart-rate-variability beats as an array of `{bpm, time}`; returns
+    /// the metadata and the entry count.
     var metadata: (values: [String: JSONValue], entries: Int, beats: Int) {
         var values: [String: JSONValue] = [:]
         var entries = 0
         var beats = 0
-        for child in element.children {
-            switch child.name {
-            case "MetadataEntry":
+        for child in element.elements {
+            if child.isNamed("MetadataEntry") {
                 entries += 1
-                if let key = child.attribute("key") { values[key] = .string(child.attribute("value") ?? "") }
-            case "HeartRateVariabilityMetadataList":
+                if let key = child.attribute("key") {
+                    let text = child.attribute("value") ?? ""
+                    values[key] = cache?.typed(text) ?? MetadataTyping.typed(text)
+                }
+            } else if child.isNamed("HeartRateVariabilityMetadataList") {
                 let list = child.children(named: "InstantaneousBeatsPerMinute").map { beat -> JSONValue in
                     let bpm = beat.attribute("bpm").flatMap(Double.init).map { JSONValue.number(JSONNumber($0)) } ?? .null
                     return .object(["bpm": bpm, "time": beat.attribute("time").map(JSONValue.string) ?? .null])
                 }
                 beats += list.count
                 values["HKHeartRateVariabilityInstantaneousBeatsPerMinute"] = .array(list)
-            default:
-                continue
             }
         }
         return (values, entries, beats)
     }
 
-    /// A stable uuid from the element's content: the same record always gets the same id, so importing an
-    /// export twice writes nothing new. It hashes every attribute and child, in document order, and starts
-    /// with `start` so that ids sort by time (see ``ContentFingerprint/uuid(of:startingAt:)``).
-    func contentUUID(startingAt start: Date) -> String { ContentFingerprint.uuid(of: element.node, startingAt: start) }
+    /// Every attribute of the element, typed, for a ``GenericSample``.
+    var typedAttributes: [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        var cursor = element.node.pointee.properties
+        while let attribute = cursor {
+            if let name = attribute.pointee.name.map({ String(cString: $0) }) {
+                values[name] = MetadataTyping.typed(Self.value(of: attribute) ?? "")
+            }
+            cursor = attribute.pointee.next
+        }
+        return values
+    }
+
+    /// The identifiers an app gives a sample, from metadata (see ``ImportKey``): a sync identifier names the
+    /// sample whatever its version; an external uuid tells apart two samples that are otherwise alike.
+    static func identifiers(in metadata: [String: JSONValue]) -> (sync: String?, external: String?) {
+        func text(_ value: JSONValue?) -> String? {
+            guard let value else { return nil }
+            return value.stringValue ?? value.numberValue.map { "\($0.doubleValue)" }
+        }
+        return (text(metadata["HKMetadataKeySyncIdentifier"]), text(metadata["HKExternalUUID"] ?? metadata["HKMetadataKeyExternalUUID"]))
+    }
+
+    /// The key parts of a `<Record>` (see ``ImportKey``).
+    static func recordKey(
+        type: String, unit: String?, value: String?, start: Date, end: Date, creation: Date?, device: HealthDevice?,
+        metadata: [String: JSONValue]
+    ) -> [String] {
+        let ids = identifiers(in: metadata)
+        if let sync = ids.sync { return ["Record", type, "sync", sync] }
+        return [
+            "Record", type, unit ?? "", ImportKey.value(value), ImportKey.instant(start), ImportKey.instant(end),
+            ImportKey.instant(creation), device?.hardwareVersion ?? "", ids.external ?? "",
+        ]
+    }
 }
 
 /// Why one element of an export was not imported; collected into the report, never thrown out of the import.
@@ -118,8 +152,11 @@ struct ImportSkip: Error {
     let reason: String
     /// What the report names instead of the element, such as the file at fault.
     let subject: String?
-    init(_ reason: String, subject: String? = nil) {
+    /// The record's type, when known.
+    let type: String?
+    init(_ reason: String, subject: String? = nil, type: String? = nil) {
         self.reason = reason
         self.subject = subject
+        self.type = type
     }
 }

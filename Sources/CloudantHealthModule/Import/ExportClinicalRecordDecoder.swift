@@ -21,7 +21,7 @@ enum ExportClinicalRecordDecoder {
     ]
 
     /// The sample, and the export's `type` it is counted under.
-    static func record(_ element: XMLElementView, exportFolder: URL) throws(ImportSkip)
+    static func record(_ element: XMLElementView, exportFolder: URL?) throws(ImportSkip)
         -> (sample: ClinicalRecordSample, exportType: String)
     {
         let attributes = ExportAttributes(element: element)
@@ -60,7 +60,9 @@ enum ExportClinicalRecordDecoder {
             sourceURL: attributes.string("sourceURL").flatMap { URL(string: $0) },
             fhirVersion: attributes.string("fhirVersion") ?? "", data: resource)
         let sample = ClinicalRecordSample(
-            uuid: attributes.contentUUID(startingAt: start),
+            uuid: ImportKey.uuid(
+                ["ClinicalRecord", type, attributes.string("identifier") ?? "", attributes.string("sourceURL") ?? path],
+                startingAt: start),
             typeIdentifier: type.hasPrefix(ClinicalTypeIdentifier.healthKitPrefix) ? type : nil,
             displayName: FHIRFields.displayName(of: resource) ?? resourceType, fhirResource: fhir,
             receivedDate: received?.date ?? start, receivedUTCOffset: received?.utcOffset ?? startOffset,
@@ -71,7 +73,10 @@ enum ExportClinicalRecordDecoder {
     }
 
     /// The file at `path` (relative to the export folder, as the export writes it with a leading `/`).
-    private static func read(_ path: String, in folder: URL) throws(ImportSkip) -> Data {
+    private static func read(_ path: String, in folder: URL?) throws(ImportSkip) -> Data {
+        guard let folder else {
+            throw ImportSkip("a FHIR resource file not read: export.xml came without its folder", subject: path)
+        }
         guard let file = resolve(path, in: folder) else {
             throw ImportSkip("a resourceFilePath that leaves the export folder (refused)", subject: path)
         }

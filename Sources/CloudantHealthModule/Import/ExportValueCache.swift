@@ -1,3 +1,5 @@
+internal import CloudantCore
+
 /// Values thousands of elements of one export share, parsed once per import: Apple writes the same device
 /// description, and the same few units, on every record from a device, and parsing the device text for each
 /// record measured as a tenth of the import's time.
@@ -8,6 +10,17 @@ final class ExportValueCache {
     static let limit = 4096
     private var devices: [String: HealthDevice] = [:]
     private var units: [String: Bool] = [:]
+    private var typedValues: [String: JSONValue] = [:]
+
+    /// A metadata text, typed (``MetadataTyping/typed(_:)``): the same few values (`0`, a time zone's name)
+    /// recur on thousands of records.
+    func typed(_ text: String) -> JSONValue {
+        if let known = typedValues[text] { return known }
+        if typedValues.count >= Self.limit { typedValues.removeAll(keepingCapacity: true) }
+        let value = MetadataTyping.typed(text)
+        typedValues[text] = value
+        return value
+    }
 
     /// The parsed device description (see ``ExportAttributes/device``).
     func device(_ text: String, parse: (String) -> HealthDevice) -> HealthDevice {

@@ -17,14 +17,18 @@ final class HealthExportStream {
     private(set) var diagnosticCount = 0
     static let diagnosticLimit = 100
 
+    /// What errors and the report call the input: its path as given, or `standard input`.
+    let name: String
+
     convenience init(url: URL) throws {
         try self.init(input: SanitizingFileInput(url: url), name: url.path)
     }
 
-    /// Streams from `input`; `name` is what libxml2 calls the document in its messages.
+    /// Streams from `input`; `name` is what libxml2 and the import's errors call the document.
     init(input: SanitizingFileInput, name: String) throws {
         ExternalEntityGuard.install()
         self.input = input
+        self.name = name
         let context = Unmanaged.passUnretained(input).toOpaque()
         let options = XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
@@ -36,7 +40,8 @@ final class HealthExportStream {
             },
             { _ in 0 }, context, name, nil, Int32(bitPattern: options))
         guard let reader else {
-            throw CloudantError(.invalidHealthExport, "libxml2 could not open the export for reading.")
+            throw CloudantError(
+                .invalidHealthExport, "libxml2 could not open \(name) for reading.", context: .init(field: name))
         }
         let stream = Unmanaged.passUnretained(self).toOpaque()
         xmlTextReaderSetErrorHandler(reader, { argument, message, _, locator in
@@ -61,6 +66,8 @@ final class HealthExportStream {
     var repairedDeclarations: Int { input.repairedDeclarations }
     /// Bytes read so far.
     var bytesRead: Int { input.bytesRead }
+    /// The first bytes of the input, which name the export (see ``ImportCheckpoint/exportIdentity(head:)``).
+    var headBytes: ArraySlice<UInt8> { input.headBytes }
 
     private var pendingSkip = false
 
@@ -76,49 +83,77 @@ final class HealthExportStream {
 
     /// Advances to the next child element of the root and returns it expanded with its line, or `nil` at
     /// the end. The view is valid until the next call.
-    /// - Throws: ``CloudantError`` `.invalidHealthExport` when libxml2 stops on an unrecoverable error.
+    /// - Throws: ``CloudantError`` `.invalidHealthExport` when the input is not an Apple Health export (another
+    ///   root element, not XML, empty), naming the input and the line; or when reading the input fails.
     func next() throws -> (element: XMLElementView, line: Int)? {
-        guard let reader else { return nil }
+        guard let reader, try advance() else { return nil }
+        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        guard let node = xmlTextReaderExpand(reader) else { return try next() }
+        diagnosticsAtLastElement = diagnosticCount
+        return (XMLElementView(node: node), line)
+    }
+
+    /// Moves past the next child element of the root without building it (a resumed import passes over what
+    /// an earlier run committed); `false` at the end.
+    /// - Throws: as ``next()``.
+    func skipNext() throws -> Bool { try advance() }
+
+    /// Positions the reader on the next child element of the root (the following call hops over it).
+    private func advance() throws -> Bool {
+        guard let reader else { return false }
         while true {
-            // After handing out an expanded element, hop to its next sibling instead of walking its subtree.
+            // After handing out an element, hop to its next sibling instead of walking its subtree.
             let status = pendingSkip ? xmlTextReaderNext(reader) : xmlTextReaderRead(reader)
             pendingSkip = false
             if status == 0 {
-                if rootName != nil, !rootClosed, stoppedEarly == nil {
+                guard rootName != nil else { throw notAnExport("it is empty, or holds no element") }
+                if !rootClosed, stoppedEarly == nil {
                     stoppedEarly = HealthImportReport.ParseStop(
-                        line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                        reason: "the file ends before </\(rootName ?? "HealthData")>: it was cut short")
+                        file: name, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+                        reason: input.endedEarly ?? "the file ends before </\(rootName ?? "HealthData")>: it was cut short")
                 }
-                return nil
+                return false
             }
             guard status == 1 else {
                 if let error = input.readError {
-                    throw CloudantError(.invalidHealthExport, "Reading the export failed.", underlying: error)
+                    throw CloudantError(
+                        .invalidHealthExport, "Reading \(name) failed.", context: .init(field: name), underlying: error)
                 }
-                // A fatal error mid-stream (a damaged or truncated file): what was read stays imported, and
-                // the report says the import is incomplete.
                 // libxml2's own message, when it gave one for this stop (not an earlier, recovered one).
                 let fresh = diagnosticCount > diagnosticsAtLastElement && diagnosticCount <= Self.diagnosticLimit
                 let reason = fresh ? diagnostics.last ?? "" : "libxml2 could not continue: the file is damaged"
+                guard rootName != nil else { throw notAnExport("it is not XML (\(reason))") }
+                // A fatal error mid-stream (a damaged or truncated file): what was read stays imported, and
+                // the report says the import is incomplete.
                 record("stopped: \(reason)")
-                stoppedEarly = HealthImportReport.ParseStop(line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: reason)
-                return nil
+                stoppedEarly = HealthImportReport.ParseStop(
+                    file: name, line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: input.endedEarly ?? reason)
+                return false
             }
             let nodeType = xmlTextReaderNodeType(reader)
             let depth = xmlTextReaderDepth(reader)
             if depth == 0, nodeType == Int32(XML_READER_TYPE_END_ELEMENT.rawValue) { rootClosed = true }
             guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
             if depth == 0 {
-                rootName = xmlTextReaderConstLocalName(reader).map { String(cString: $0) }
+                let root = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+                guard root == "HealthData" else { throw notAnExport("its root element is <\(root)>, not <HealthData>") }
+                rootName = root
                 if xmlTextReaderIsEmptyElement(reader) == 1 { rootClosed = true }
                 continue
             }
             guard depth == 1 else { continue }
-            let line = Int(xmlTextReaderGetParserLineNumber(reader))
-            guard let node = xmlTextReaderExpand(reader) else { continue }
-            diagnosticsAtLastElement = diagnosticCount
             pendingSkip = true
-            return (XMLElementView(node: node), line)
+            return true
         }
+    }
+
+    /// The refusal of an input that is not an Apple Health export, naming it and the line.
+    private func notAnExport(_ why: String) -> CloudantError {
+        let line = reader.map { Int(xmlTextReaderGetParserLineNumber($0)) } ?? 0
+        return CloudantError(
+            .invalidHealthExport,
+            "\(name) is not an Apple Health export: \(why) (line \(line)). Pass export.zip, the apple_health_export "
+                + "folder or its export.xml, as the Health app's \"Export All Health Data\" writes them.",
+            context: .init(field: name))
     }
 }

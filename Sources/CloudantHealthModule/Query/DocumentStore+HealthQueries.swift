@@ -18,24 +18,36 @@ extension DocumentStore {
     }
 
     /// Every sample of one HealthKit type, optionally only those starting within `interval`, ordered by
-    /// start date.
+    /// start date: the typed samples, and the ``GenericSample``s kept under that identifier (a type the store
+    /// does not model, or a record an earlier version could not type), read as typed samples where this
+    /// version can (``GenericSample/typedSample()``).
     ///
     /// ```swift
     /// let steps = try await store.samples(ofType: "HKQuantityTypeIdentifierStepCount", in: lastWeek)
+    /// let goals = try await store.samples(ofType: "HKDataTypeSleepDurationGoal")   // generic samples
     /// ```
-    /// - Throws: ``CloudantError`` `.invalidValue` for a type identifier outside the families the store
-    ///   keeps (``HealthSampleType/init(typeIdentifier:)``), or as ``CollectionQuery/getSamples()`` throws.
+    /// - Throws: ``CloudantError`` `.invalidValue` for an empty type identifier, or as
+    ///   ``CollectionQuery/getSamples()`` throws.
     public func samples(ofType typeIdentifier: String, in interval: DateInterval? = nil) async throws -> [AnyHealthSample] {
-        guard let family = HealthSampleType(typeIdentifier: typeIdentifier) else {
-            throw CloudantError(
-                .invalidValue,
-                "'\(typeIdentifier)' is not a HealthKit quantity, category, correlation, workout, route, document, "
-                    + "activity summary or clinical type identifier.", context: .init(field: "typeIdentifier"))
+        guard !typeIdentifier.isEmpty else {
+            throw CloudantError(.invalidValue, "Name a type identifier, such as HKQuantityTypeIdentifierStepCount.",
+                                context: .init(field: "typeIdentifier"))
         }
-        var query = collection(healthKitSampleType: family).where(typeIdentifier: typeIdentifier)
-        if let interval { query = try query.where(startDateIn: interval) }
-        return try await query.sort(ascending: "entityType").sort(ascending: "typeIdentifier")
-            .sort(ascending: "startDate").getSamples()
+        var families: [HealthSampleType] = [.generic]
+        if let family = HealthSampleType(typeIdentifier: typeIdentifier) { families.insert(family, at: 0) }
+        var samples: [AnyHealthSample] = []
+        for family in families {
+            var query = collection(healthKitSampleType: family).where(typeIdentifier: typeIdentifier)
+            if let interval { query = try query.where(startDateIn: interval) }
+            let found = try await query.sort(ascending: "entityType").sort(ascending: "typeIdentifier")
+                .sort(ascending: "startDate").getSamples()
+            samples += found.map { sample in
+                if case .generic(let generic) = sample, let typed = generic.typedSample() { return typed }
+                return sample
+            }
+        }
+        // Both lists are in start order; most types have only one of them.
+        return families.count > 1 && samples.count > 1 ? samples.sorted { ($0.startDate, $0.id) < ($1.startDate, $1.id) } : samples
     }
 }
 
@@ -72,6 +84,7 @@ extension CollectionQuery {
         case .cdaDocument: return try await get(CDADocumentSample.self).map(AnyHealthSample.cdaDocument)
         case .activitySummary: return try await get(ActivitySummarySample.self).map(AnyHealthSample.activitySummary)
         case .clinicalRecord: return try await get(ClinicalRecordSample.self).map(AnyHealthSample.clinicalRecord)
+        case .generic: return try await get(GenericSample.self).map(AnyHealthSample.generic)
         }
     }
 }

@@ -24,6 +24,8 @@ public enum AnyHealthSample: Hashable, Sendable {
     case activitySummary(ActivitySummarySample)
     /// A clinical record with its FHIR resource.
     case clinicalRecord(ClinicalRecordSample)
+    /// A sample of a type the store does not model, kept whole.
+    case generic(GenericSample)
 
     /// The wrapped sample.
     public var sample: any HealthSample {
@@ -36,6 +38,7 @@ public enum AnyHealthSample: Hashable, Sendable {
         case .cdaDocument(let sample): sample
         case .activitySummary(let sample): sample
         case .clinicalRecord(let sample): sample
+        case .generic(let sample): sample
         }
     }
 

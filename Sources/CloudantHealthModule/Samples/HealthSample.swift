@@ -37,6 +37,11 @@ public protocol HealthSample: CloudantEntity, Hashable where ID == String {
 extension HealthSample {
     /// The start as the local wall-clock time it was recorded in, when the offset is known.
     public var startTimeZone: TimeZone? { startUTCOffset.flatMap { TimeZone(secondsFromGMT: $0) } }
+    /// The start as it was written: the instant with the UTC offset it was recorded in (`2024-06-01 13:00:00
+    /// -0700`, see ``LocalTimestamp/exportText`` and ``LocalTimestamp/iso8601``); `nil` when the offset is unknown.
+    public var localStartDate: LocalTimestamp? { startUTCOffset.map { LocalTimestamp(date: startDate, utcOffset: $0) } }
+    /// The end as it was written, with its own offset (a flight can end in another zone than it started).
+    public var localEndDate: LocalTimestamp? { endUTCOffset.map { LocalTimestamp(date: endDate, utcOffset: $0) } }
     /// The sample's duration in seconds.
     public var duration: TimeInterval { endDate.timeIntervalSince(startDate) }
 }

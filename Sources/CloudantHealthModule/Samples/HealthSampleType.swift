@@ -23,6 +23,8 @@ public enum HealthSampleType: String, Codable, Hashable, Sendable, CaseIterable 
     case activitySummary
     /// `HKClinicalRecord`: a FHIR resource from a healthcare institution.
     case clinicalRecord
+    /// `HKSample`: a sample of a type the store does not model, kept whole (``GenericSample``).
+    case generic
 
     /// The entity kind name documents of this family carry in `entityType` (HealthKit's class name).
     public var kindName: String {
@@ -35,6 +37,7 @@ public enum HealthSampleType: String, Codable, Hashable, Sendable, CaseIterable 
         case .cdaDocument: "HKCDADocumentSample"
         case .activitySummary: "HKActivitySummary"
         case .clinicalRecord: "HKClinicalRecord"
+        case .generic: "HKSample"
         }
     }
 

@@ -23,6 +23,7 @@ extension AnyHealthSample {
         case .cdaDocument(var sample): sample.revId = nil; return .cdaDocument(sample)
         case .activitySummary(var sample): sample.revId = nil; return .activitySummary(sample)
         case .clinicalRecord(var sample): sample.revId = nil; return .clinicalRecord(sample)
+        case .generic(var sample): sample.revId = nil; return .generic(sample)
         }
     }
 }

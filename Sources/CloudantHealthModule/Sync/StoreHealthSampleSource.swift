@@ -111,6 +111,7 @@ public struct StoreHealthSampleSource: HealthSampleSource {
             return try await store.get(ActivitySummarySample.self, ids: ids).map(AnyHealthSample.activitySummary)
         case .clinicalRecord:
             return try await store.get(ClinicalRecordSample.self, ids: ids).map(AnyHealthSample.clinicalRecord)
+        case .generic: return try await store.get(GenericSample.self, ids: ids).map(AnyHealthSample.generic)
         }
     }
 }

@@ -17,9 +17,15 @@ extension DocumentStore {
     /// listed in ``NewDocumentsOutcome/alreadyStored`` (where `bulkDocs` would report a conflict, or
     /// recreate a deleted document). So importing the same data twice writes nothing the second time.
     ///
+    /// With `comparingExisting`, each already-stored live document's winning body is compared with the one
+    /// offered (as JSON values: member order and number spelling aside), and those that differ are listed in
+    /// ``NewDocumentsOutcome/differing`` with their revision and update sequence, so an importer can tell an
+    /// unchanged record from a changed one and update only those. A deleted document never differs: it
+    /// stays deleted. Without it (the default), nothing already stored is read.
+    ///
     /// - Throws: ``CloudantError`` `.updateFailed` when the transaction fails; then nothing of the batch
     ///   was written.
-    public func insertNew(_ documents: [NewDocument]) async throws -> NewDocumentsOutcome {
+    public func insertNew(_ documents: [NewDocument], comparingExisting: Bool = false) async throws -> NewDocumentsOutcome {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }
         let cache = indexCache
         let outcome = try await write(.updateFailed) { db in
@@ -35,6 +41,11 @@ extension DocumentStore {
                     seq: sequence.current + 1, kind: document.kind, body: document.bytes, attachments: nil)
                 guard try record.insertIfAbsent(in: db) else {
                     outcome.alreadyStored.append(document.id)
+                    if comparingExisting, let stored = try DocumentRecord.fetchWinner(id: document.id, in: db), !stored.deleted,
+                        !Self.sameBody(stored.body, as: document)
+                    {
+                        outcome.differing.append(StoredDocumentState(id: document.id, rev: stored.rev, sequence: stored.seq))
+                    }
                     continue
                 }
                 _ = sequence.next()
@@ -46,5 +57,14 @@ extension DocumentStore {
         }
         if outcome.written > 0 { notifier.publish() }
         return outcome
+    }
+
+    /// Whether a stored body says what `document`'s does: the same bytes (the usual case: both were written
+    /// by this path), else the same JSON value (a body written through the general path).
+    private static func sameBody(_ stored: [UInt8]?, as document: NewDocument) -> Bool {
+        guard let stored else { return false }
+        if stored == document.bytes { return true }
+        guard case .object(let object)? = try? JSONValue(parsing: stored) else { return false }
+        return object == document.body
     }
 }

@@ -53,16 +53,38 @@ public struct NewDocument: Sendable {
     public var byteCount: Int { bytes.count }
 }
 
-/// What ``DocumentStore/insertNew(_:)`` did with a batch.
+/// What ``DocumentStore/insertNew(_:comparingExisting:)`` did with a batch.
 public struct NewDocumentsOutcome: Sendable, Hashable {
     /// Documents inserted.
     public var written: Int
     /// Ids that were already in the store (live or deleted) and were left as they were, in batch order.
     public var alreadyStored: [String]
+    /// When comparing: the already-stored live documents whose winning body differs from the one offered, in
+    /// batch order (a subset of ``alreadyStored``).
+    public var differing: [StoredDocumentState]
 
     /// Creates an outcome.
-    public init(written: Int = 0, alreadyStored: [String] = []) {
+    public init(written: Int = 0, alreadyStored: [String] = [], differing: [StoredDocumentState] = []) {
         self.written = written
         self.alreadyStored = alreadyStored
+        self.differing = differing
+    }
+}
+
+/// A stored document's winner, as ``DocumentStore/insertNew(_:comparingExisting:)`` found it: enough to update
+/// it (its revision) and to tell when it was written (its update sequence).
+public struct StoredDocumentState: Sendable, Hashable {
+    /// The document id.
+    public var id: String
+    /// The winning revision (`3-…`), the one an update names as its parent.
+    public var rev: String
+    /// The update sequence of its last change: above a sequence read earlier means it changed since.
+    public var sequence: Int64
+
+    /// Creates a state.
+    public init(id: String, rev: String, sequence: Int64) {
+        self.id = id
+        self.rev = rev
+        self.sequence = sequence
     }
 }

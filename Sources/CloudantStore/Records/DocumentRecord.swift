@@ -72,6 +72,16 @@ struct DocumentRecord {
         return try Row.fetchOne(statement, arguments: [id]).map(DocumentRecord.init(row:))
     }
 
+    /// The winner's revision, deletion flag, sequence and body of a document, without decoding its tree (what
+    /// an import comparing its documents with the stored ones needs).
+    static func fetchWinner(id: String, in db: Database) throws -> (rev: String, deleted: Bool, seq: Int64, body: [UInt8]?)? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(Columns.winnerRev), \(Columns.deleted), \(Columns.seq), \(Columns.body) FROM \(Columns.table) "
+                + "WHERE \(Columns.id) = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        return (row[0], row[1], row[2], (row[3] as Data?).map { Array($0) })
+    }
+
     /// Only the revision tree of a document (what `_revs_diff` needs), without reading its body.
     static func fetchTree(id: String, in db: Database) throws -> RevisionTree? {
         let statement = try db.cachedStatement(sql: "SELECT \(Columns.tree) FROM \(Columns.table) WHERE \(Columns.id) = ?")

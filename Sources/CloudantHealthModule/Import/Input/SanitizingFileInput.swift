@@ -8,19 +8,16 @@ internal import Foundation
 /// these code points are single bytes that never occur inside a multi-byte sequence, so a byte-wise pass
 /// is exact. The head of the file also goes through ``InternalSubsetRepair``.
 final class SanitizingFileInput {
-    /// Where the bytes come from: a file, or a member inflated out of a zip.
-    private enum Source {
-        case file(FileHandle)
-        case zip(ZipMemberStream)
-    }
-
-    private let source: Source
+    private let source: any ExportByteSource
     /// How many forbidden characters were replaced.
     private(set) var replacedCharacters = 0
     /// Bytes handed to libxml2 so far.
     private(set) var bytesRead = 0
     /// A read failure, surfaced after parsing.
     private(set) var readError: (any Error)?
+    /// Why the input ended before its own format said it would (a cut-short gzip file), if it did; libxml2
+    /// then sees the end of the input, and the import reports where it stopped.
+    private(set) var endedEarly: String?
 
     /// Declarations in the internal DTD subset that were closed (see ``InternalSubsetRepair``).
     private(set) var repairedDeclarations = 0
@@ -29,40 +26,31 @@ final class SanitizingFileInput {
     private var headOffset = 0
 
     convenience init(url: URL) throws {
-        try self.init(.file(try FileHandle(forReadingFrom: url)))
+        try self.init(HandleByteSource(try FileHandle(forReadingFrom: url), closes: true))
     }
 
-    /// Reads a member of a zip as it is inflated.
-    convenience init(zip: ZipMemberStream) throws {
-        try self.init(.zip(zip))
-    }
-
-    private init(_ source: Source) throws {
+    /// Reads `source`, whose head (up to ``InternalSubsetRepair/headLimit`` bytes) is read at once.
+    init(_ source: any ExportByteSource) throws {
         self.source = source
         var prefix: [UInt8] = []
-        while prefix.count < InternalSubsetRepair.headLimit {
-            let chunk = try Self.next(from: source, upTo: InternalSubsetRepair.headLimit - prefix.count)
-            if chunk.isEmpty { break }
-            prefix.append(contentsOf: chunk)
+        do {
+            while prefix.count < InternalSubsetRepair.headLimit {
+                let chunk = try source.read(upTo: InternalSubsetRepair.headLimit - prefix.count)
+                if chunk.isEmpty { break }
+                prefix.append(contentsOf: chunk)
+            }
+        } catch let early as InputEndedEarly {
+            endedEarly = early.reason
         }
         let repaired = InternalSubsetRepair.repair(prefix)
         head = repaired.bytes
         repairedDeclarations = repaired.repairs
     }
 
-    deinit {
-        switch source {
-        case .file(let handle): try? handle.close()
-        case .zip(let stream): stream.stop()
-        }
-    }
+    deinit { source.stop() }
 
-    private static func next(from source: Source, upTo count: Int) throws -> Data {
-        switch source {
-        case .file(let handle): try handle.read(upToCount: count) ?? Data()
-        case .zip(let stream): try stream.read(upTo: count)
-        }
-    }
+    /// The first bytes of the input (after the DTD repair), for recognising the export a checkpoint names.
+    var headBytes: ArraySlice<UInt8> { head[...] }
 
     /// Fills `buffer` with up to `capacity` sanitised bytes; 0 at the end, -1 on error.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int32 {
@@ -73,7 +61,12 @@ final class SanitizingFileInput {
                 chunk = Data(head[headOffset..<end])
                 headOffset = end
             } else {
-                let next = try Self.next(from: source, upTo: capacity)
+                guard endedEarly == nil else { return 0 }
+                let next: Data
+                do { next = try source.read(upTo: capacity) } catch let early as InputEndedEarly {
+                    endedEarly = early.reason
+                    return 0
+                }
                 guard !next.isEmpty else { return 0 }
                 chunk = next
             }

@@ -2,14 +2,13 @@ internal import CloudantCore
 internal import Foundation
 internal import ZIPFoundation
 
-/// Inflates one member of a zip archive on a thread of its own and hands the bytes to a reader through a
-/// small bounded queue: how `export.xml` is read straight out of `export.zip`.
+/// Bytes made on a thread of their own (a zip member or a gzip file being inflated) and handed to a reader
+/// through a small bounded queue: how `export.xml` is read straight out of `export.zip` or `export.xml.gz`.
 ///
 /// Why: unpacking first wrote the whole `export.xml` (about 450 MB per million records) to disk only to read
 /// it back; streaming skips that, and inflating runs beside parsing on another core. The queue holds at
-/// most ``queueLimit`` chunks, so memory stays flat whatever the member's size. The CRC-32 is checked at
-/// the end, as unpacking did.
-final class ZipMemberStream: @unchecked Sendable {
+/// most ``queueLimit`` chunks, so memory stays flat whatever the input's size.
+final class ProducedByteStream: ExportByteSource, @unchecked Sendable {
     // `condition` protects `chunks`, `finished`, `failure` and `stopped`; the reader's `current`/`offset`
     // are touched only by the reading thread.
     private let condition = NSCondition()
@@ -23,18 +22,31 @@ final class ZipMemberStream: @unchecked Sendable {
     static let queueLimit = 8
     static let chunkSize = 1 << 18
 
-    /// The member's size once inflated.
-    let uncompressedSize: Int
-
-    /// Starts inflating `member` of `archive`.
-    init(archive url: URL, member: String, uncompressedSize: Int) {
-        self.uncompressedSize = uncompressedSize
-        let thread = Thread { [self] in produce(url: url, member: member) }
-        thread.name = "health-import-unzip"
+    /// Starts `produce` on a thread named `threadName`; it hands its bytes to the closure it is given, which
+    /// throws `CancellationError` once the reader has stopped.
+    init(threadName: String, produce: @escaping @Sendable (_ emit: (Data) throws -> Void) throws -> Void) {
+        let thread = Thread { [self] in run(produce) }
+        thread.name = threadName
         thread.start()
     }
 
-    /// Tells the inflating thread to stop early (the reader is done or failed). The owner must call it: the
+    /// Inflates `member` of the zip at `url`, checking its CRC-32 at the end as unpacking did.
+    static func zipMember(archive url: URL, member: String) -> ProducedByteStream {
+        ProducedByteStream(threadName: "health-import-unzip") { emit in
+            let archive = try Archive(url: url, accessMode: .read)
+            guard let entry = archive[member] else {
+                throw CloudantError(.invalidHealthExport, "The archive changed while it was read.", context: .init(field: member))
+            }
+            let checksum = try archive.extract(entry, bufferSize: chunkSize) { data in try emit(data) }
+            if checksum != entry.checksum {
+                throw CloudantError(
+                    .invalidHealthExport, "The archive member's checksum does not match; the zip may be damaged.",
+                    context: .init(field: member))
+            }
+        }
+    }
+
+    /// Tells the producing thread to stop early (the reader is done or failed). The owner must call it: the
     /// thread holds the stream until it ends.
     func stop() {
         condition.lock()
@@ -43,8 +55,8 @@ final class ZipMemberStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Up to `capacity` bytes; empty at the end of the member.
-    /// - Throws: what inflating failed with (a damaged archive, a CRC mismatch).
+    /// Up to `capacity` bytes; empty at the end.
+    /// - Throws: what producing failed with (a damaged archive, a CRC mismatch, a cut-short gzip file).
     func read(upTo capacity: Int) throws -> Data {
         if offset == current.count {
             condition.lock()
@@ -65,19 +77,10 @@ final class ZipMemberStream: @unchecked Sendable {
         return current.subdata(in: offset..<end)
     }
 
-    private func produce(url: URL, member: String) {
+    private func run(_ produce: @Sendable (_ emit: (Data) throws -> Void) throws -> Void) {
         var failure: (any Error)?
         do {
-            let archive = try Archive(url: url, accessMode: .read)
-            guard let entry = archive[member] else {
-                throw CloudantError(.invalidHealthExport, "The archive changed while it was read.", context: .init(field: member))
-            }
-            let checksum = try archive.extract(entry, bufferSize: Self.chunkSize) { data in try self.enqueue(data) }
-            if checksum != entry.checksum {
-                throw CloudantError(
-                    .invalidHealthExport, "The archive member's checksum does not match; the zip may be damaged.",
-                    context: .init(field: member))
-            }
+            try produce { data in try self.enqueue(data) }
         } catch is CancellationError {
             // The reader stopped early; nothing to report.
         } catch {

@@ -16,8 +16,8 @@ enum HealthExportArchive {
     }
 
     /// Extracts every member under `folder`, refusing members whose path would leave it (`../`, absolute).
-    /// With `keepingMainXMLInArchive`, the main XML (what ``AppleHealthImporter/mainXML(in:)`` would pick)
-    /// is left in the archive for ``ZipMemberStream``; routes, the CDA and the rest are small and unpacked.
+    /// With `keepingMainXMLInArchive`, the main XML (what ``ExportLocator/mainXML(in:)`` would pick)
+    /// is left in the archive for ``ProducedByteStream``; routes, the CDA and the rest are small and unpacked.
     /// - Throws: ``CloudantError`` `.invalidHealthExport` when the file is not a readable zip archive.
     static func unpack(_ zip: URL, into folder: URL, keepingMainXMLInArchive: Bool) throws -> Unpacked {
         let archive: Archive
@@ -53,7 +53,7 @@ enum HealthExportArchive {
     }
 
     /// `export.xml` directly in the export folder, else the first other XML there that is not the CDA
-    /// (a localised `导出.xml`), as ``AppleHealthImporter/mainXML(in:)`` chooses on disk.
+    /// (a localised `导出.xml`), as ``ExportLocator/mainXML(in:)`` chooses on disk.
     private static func mainXML(in archive: Archive, exportPrefix: String) -> Entry? {
         let candidates = archive.filter { entry in
             guard entry.type == .file, entry.path.hasPrefix(exportPrefix) else { return false }

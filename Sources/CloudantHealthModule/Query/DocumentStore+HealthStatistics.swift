@@ -1,0 +1,46 @@
+internal import CloudantCore
+public import CloudantStore
+public import Foundation
+
+extension DocumentStore {
+    /// Statistics of one quantity type per hour, day, week or month: sums for cumulative types (steps,
+    /// energy), minimum, average and maximum for discrete ones (heart rate), with samples from several
+    /// sources merged by `sourcePriority` as the Health app merges them (see ``HealthStatisticsCalculator``).
+    ///
+    /// ```swift
+    /// let daily = try await store.statistics(
+    ///     ofType: "HKQuantityTypeIdentifierStepCount", from: june1, to: july1, by: .day,
+    ///     timeZone: TimeZone(identifier: "America/Los_Angeles")!)
+    /// daily.buckets.map(\.sum)   // one total a day, the Watch's steps counted once with the iPhone's
+    /// ```
+    ///
+    /// Samples are read from a day before `from` (a cumulative sample that began before it counts for its
+    /// part inside), and include the generic samples of the type that read as quantities.
+    /// - Parameters:
+    ///   - unit: the result's unit; the unit most samples are in when `nil`.
+    ///   - timeZone: the calendar the buckets follow.
+    /// - Throws: ``CloudantError`` `.invalidValue` when `to` is before `from`, or the type is not a quantity
+    ///   type; `.incompatibleUnits` when `unit` measures something else; as ``samples(ofType:in:)`` throws.
+    public func statistics(
+        ofType typeIdentifier: String, from: Date, to: Date, by interval: HealthStatisticsInterval,
+        unit: HealthUnit? = nil, timeZone: TimeZone = .gmt, sourcePriority: HealthSourcePriority = .default
+    ) async throws -> HealthStatistics {
+        guard to >= from else {
+            throw CloudantError(.invalidValue, "The end must not be before the start.", context: .init(field: "to"))
+        }
+        let family = HealthSampleType(typeIdentifier: typeIdentifier)
+        guard family == .quantity || family == nil else {
+            throw CloudantError(
+                .invalidValue, "Statistics are for quantity types (HKQuantityTypeIdentifier…); \(typeIdentifier) is not one.",
+                context: .init(field: "type"))
+        }
+        let read = DateInterval(start: from.addingTimeInterval(-86_400), end: to)
+        let samples = try await samples(ofType: typeIdentifier, in: read).compactMap { sample -> QuantitySample? in
+            if case .quantity(let quantity) = sample { return quantity }
+            return nil
+        }
+        return try HealthStatisticsCalculator.statistics(
+            of: samples, typeIdentifier: typeIdentifier, in: DateInterval(start: from, end: to), by: interval, unit: unit,
+            timeZone: timeZone, sourcePriority: sourcePriority)
+    }
+}
