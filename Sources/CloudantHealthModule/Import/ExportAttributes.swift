@@ -110,18 +110,24 @@ struct ExportAttributes {
         return (values, entries, beats)
     }
 
-    /// Every attribute of the element, typed, for a ``GenericSample``.
+    /// Every attribute of the element, typed, for a ``GenericSample``; names, versions, units and identifiers
+    /// stay text.
     var typedAttributes: [String: JSONValue] {
         var values: [String: JSONValue] = [:]
         var cursor = element.node.pointee.properties
         while let attribute = cursor {
             if let name = attribute.pointee.name.map({ String(cString: $0) }) {
-                values[name] = MetadataTyping.typed(Self.value(of: attribute) ?? "")
+                let text = Self.value(of: attribute) ?? ""
+                values[name] = Self.textAttributes.contains(name) ? .string(text) : MetadataTyping.typed(text)
             }
             cursor = attribute.pointee.next
         }
         return values
     }
+
+    private static let textAttributes: Set<String> = [
+        "type", "sourceName", "sourceVersion", "device", "unit", "uuid", "identifier", "key",
+    ]
 
     /// The identifiers an app gives a sample, from metadata (see ``ImportKey``): a sync identifier names the
     /// sample whatever its version; an external uuid tells apart two samples that are otherwise alike.

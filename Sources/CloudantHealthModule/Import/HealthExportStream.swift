@@ -122,7 +122,9 @@ final class HealthExportStream {
                 // libxml2's own message, when it gave one for this stop (not an earlier, recovered one).
                 let fresh = diagnosticCount > diagnosticsAtLastElement && diagnosticCount <= Self.diagnosticLimit
                 let reason = fresh ? diagnostics.last ?? "" : "libxml2 could not continue: the file is damaged"
-                guard rootName != nil else { throw notAnExport("it is not XML (\(reason))") }
+                guard rootName != nil else {
+                    throw notAnExport(input.bytesRead == 0 ? "it is empty" : "it is not XML (\(reason))")
+                }
                 // A fatal error mid-stream (a damaged or truncated file): what was read stays imported, and
                 // the report says the import is incomplete.
                 record("stopped: \(reason)")

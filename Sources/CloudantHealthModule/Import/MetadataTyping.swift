@@ -17,8 +17,8 @@ enum MetadataTyping {
         return .string(text)
     }
 
-    /// A JSON number when `text` is one as written (`-12`, `0.5`, `3.2e4`), with no leading zeros or signs that
-    /// would make it an identifier.
+    /// A JSON number when `text` is one as written (`-12`, `0.5`, `3.2e4`): not with leading zeros (`007`, an
+    /// identifier) nor a trailing zero after the point (`1.90`, a version).
     static func number(_ text: String) -> JSONNumber? {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
@@ -34,6 +34,12 @@ enum MetadataTyping {
         guard bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E"),
             let value = Double(text), value.isFinite
         else { return nil }
+        // `1.90` and `10.10` are versions, not numbers: a number's digits do not end in a zero after the point.
+        if bytes[index] == UInt8(ascii: "."), !bytes.contains(UInt8(ascii: "e")), !bytes.contains(UInt8(ascii: "E")),
+            bytes.last == UInt8(ascii: "0")
+        {
+            return nil
+        }
         return JSONNumber(value)
     }
 }
