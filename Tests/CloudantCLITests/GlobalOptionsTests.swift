@@ -181,6 +181,14 @@ let everyCommand: [CommandScenario] = [
         let samples = try jsonArray(try cloudant.ok(["health", "samples", "--type", type]))
         #expect(samples.count == export.counts("records_by_type")[type] ?? 0)
     },
+    CommandScenario(command: "health stats") { cloudant, _, _ in
+        _ = try cloudant.ok(["health", "import", HealthFixtures.folder("ios15").path])
+        let stats = try jsonObject(try cloudant.ok([
+            "health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09", "--to", "2022-05-10",
+            "--by", "hour", "--tz", "America/New_York",
+        ]))
+        #expect(stats["total"] as? Double == 1600)
+    },
     CommandScenario(command: "cda") { cloudant, folder, _ in
         let export = try GeneratedHealthExport(in: folder, records: 10, seed: 5)
         #expect(try jsonObject(try cloudant.ok(["cda", export.cdaFile.path]))["title"] is String)
@@ -239,7 +247,7 @@ struct GlobalOptionsTests {
         let route = try CLIRunner.run(["route", "export", "--workout", "w", "--gpx"], in: folder)
         #expect(try jsonObject(route.stderr)["db"] as? String == "health")
         for command in [["care", "add", "task"], ["care", "update", "task"], ["care", "events"], ["care", "list", "task"],
-            ["health", "import"], ["health", "samples"], ["route", "export"]] {
+            ["health", "import"], ["health", "samples"], ["health", "stats"], ["route", "export"]] {
             // Help wraps at 80 columns; compare with the line breaks folded into spaces.
             let help = try CLIRunner.run(command + ["--help"], in: folder).stdout
                 .split(whereSeparator: \.isWhitespace).joined(separator: " ")

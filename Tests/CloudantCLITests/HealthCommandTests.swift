@@ -52,7 +52,7 @@ struct HealthCommandTests {
         #expect(report["cdaDocuments"] as? Int == 1)
         #expect(report["activitySummaries"] as? Int == export.count("activity_summaries"))
         #expect(report["clinicalRecordsByType"] as? [String: Int] == export.counts("clinical_records_by_type"))
-        #expect(report["documentsAlreadyStored"] as? Int == 0)
+        #expect(report["documentsUnchanged"] as? Int == 0)
         #expect(first.stderr.contains("Apple Health import") && first.stderr.contains("records read"))
         #expect(first.stderr.contains("activity summaries") && first.stderr.contains("clinical records"))
 
@@ -60,7 +60,7 @@ struct HealthCommandTests {
         #expect(again.status == 0, "\(again.stderr)")
         let second = try jsonObject(again.stdout)
         #expect(second["documentsWritten"] as? Int == 0)
-        #expect(second["documentsAlreadyStored"] as? Int == report["documentsWritten"] as? Int)
+        #expect(second["documentsUnchanged"] as? Int == report["documentsWritten"] as? Int)
     }
 
     /// Issue 16 row 8: an import exited 0 after libxml2 stopped half-way through a damaged export.
@@ -84,10 +84,111 @@ struct HealthCommandTests {
         let report = try jsonObject(result.stdout)
         let stop = try #require(report["stoppedEarly"] as? [String: Any])
         #expect((stop["line"] as? Int ?? 0) > 1)
+        #expect((stop["file"] as? String)?.hasSuffix("export.xml") == true)
         #expect((report["documentsWritten"] as? Int ?? 0) > 0, "what came before the damage is imported")
         let error = try #require(result.stderr.split(separator: "\n").last.map { try jsonObject(String($0)) })
         #expect((error["reason"] as? String)?.contains("could not be read past line") == true)
         #expect(result.stderr.contains("INCOMPLETE"))
+    }
+
+    @Test func aCutShortExportExitsTwoAndImportingTheWholeFileContinuesAndCompletesIt() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = try GeneratedHealthExport(in: folder, records: 600, seed: 4)
+        let file = export.exportFolder.appendingPathComponent("export.xml")
+        let whole = try Data(contentsOf: file)
+        try whole.prefix(whole.count / 2).write(to: file)
+        let cut = try CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
+        #expect(cut.status == 2, "\(cut.stderr)")
+        let partial = try jsonObject(cut.stdout)
+        #expect(partial["stoppedEarly"] is [String: Any])
+        // The download finished: the same command continues after what was committed.
+        try whole.write(to: file)
+        let rerun = try CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let report = try jsonObject(rerun.stdout)
+        #expect(report["resumedFrom"] is [String: Any])
+        #expect(report["recordsRead"] as? Int == export.count("records_total"))
+        #expect(report["samplesByType"] as? [String: Int] == export.counts("records_by_type"))
+        #expect(rerun.stderr.contains("resumed after line"))
+        let again = try jsonObject(try CLIRunner.run(["health", "import", export.zipFile.path], in: folder).stdout)
+        #expect(again["documentsNew"] as? Int == 0 && again["documentsChanged"] as? Int == 0)
+    }
+
+    @Test func importTakesABareExportXMLOrStandardInputAndRefusesWhatIsNotAnExport() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bare = try CLIRunner.run(["health", "import", HealthFixtures.folder("ios13").appendingPathComponent("export.xml").path],
+                                     in: folder)
+        #expect(bare.status == 0, "\(bare.stderr)")
+        let report = try jsonObject(bare.stdout)
+        #expect(report["documentsNew"] as? Int == 14, "the side files beside export.xml were read too")
+        #expect(report["routePoints"] as? Int == 4 && report["cdaDocuments"] as? Int == 1)
+
+        let xml = try String(contentsOf: HealthFixtures.folder("ios17").appendingPathComponent("export.xml"), encoding: .utf8)
+        let piped = try CLIRunner.run(["health", "import", "-", "--db", "piped"], stdin: xml, in: folder)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let fromStdin = try jsonObject(piped.stdout)
+        #expect(fromStdin["genericSamplesByType"] as? [String: Int] == ["HKDataTypeSleepDurationGoal": 2, "HKQuantityTypeIdentifierBodyMass": 1])
+        let skipped = try #require(fromStdin["skipped"] as? [[String: Any]])
+        #expect(skipped.count == 2 && skipped.allSatisfy { ($0["file"] as? String)?.hasPrefix("standard input") == true })
+        #expect(piped.stderr.contains("kept as generic samples") && piped.stderr.contains("standard input:"))
+
+        let note = folder.appendingPathComponent("note.xml")
+        try "<note><to>Tove</to></note>".write(to: note, atomically: true, encoding: .utf8)
+        let refused = try CLIRunner.run(["health", "import", note.path, "--db", "refused"], in: folder)
+        #expect(refused.status == 2 && refused.stdout.isEmpty)
+        let error = try jsonObject(refused.stderr)
+        #expect(error["error"] as? String == "bad_request" && error["code"] as? String == "invalidHealthExport")
+        #expect(error["field"] as? String == note.path)
+        #expect((error["reason"] as? String)?.contains("is not an Apple Health export") == true)
+        #expect((error["reason"] as? String)?.contains("line 1") == true)
+        let missing = try CLIRunner.run(["health", "import", folder.appendingPathComponent("nope.zip").path], in: folder)
+        #expect(missing.status == 3)
+    }
+
+    @Test func statsSumsStepsOnceAcrossTwoSourcesAndAveragesHeartRates() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
+        let steps = ["health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09",
+                     "--to", "2022-05-10", "--by", "hour", "--tz", "America/New_York"]
+        let result = try CLIRunner.run(steps, in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let stats = try jsonObject(result.stdout)
+        #expect(stats["aggregation"] as? String == "cumulative" && stats["unit"] as? String == "count")
+        #expect(stats["total"] as? Double == 1600, "the Watch's 1200 and the iPhone's 400 at noon; not the iPhone's 1100 again")
+        let buckets = try #require(stats["buckets"] as? [[String: Any]])
+        #expect(buckets.count == 24)
+        #expect(buckets[9]["start"] as? String == "2022-05-09T09:00:00-04:00" && buckets[9]["sum"] as? Double == 1200)
+        #expect(buckets[9]["sources"] as? [String] == ["Lee’s Apple Watch"])
+        #expect(buckets[12]["sum"] as? Double == 400 && buckets[12]["sources"] as? [String] == ["Lee’s iPhone"])
+        // The iPhone first: its 1100 and the Watch's two uncovered minutes (240 of 1200), then the noon 400.
+        let phoneFirst = try jsonObject(try CLIRunner.run(steps + ["--source-priority", "Lee’s iPhone"], in: folder).stdout)
+        #expect(phoneFirst["total"] as? Double == 1740)
+        let daily = try jsonObject(try CLIRunner.run(
+            ["health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-01", "--to", "2022-05-16",
+             "--by", "week", "--tz", "America/New_York"], in: folder).stdout)
+        #expect((daily["buckets"] as? [[String: Any]])?.map { $0["start"] as? String } == [
+            "2022-05-01T00:00:00-04:00", "2022-05-02T00:00:00-04:00", "2022-05-09T00:00:00-04:00",
+        ])
+        let bad = try CLIRunner.run(Array(steps.dropLast(2)) + ["--tz", "Mars/Olympus"], in: folder)
+        #expect(bad.status == 2)
+        let unit = try CLIRunner.run(steps + ["--unit", "kg"], in: folder)
+        #expect(unit.status == 2 && (try jsonObject(unit.stderr)["code"] as? String) == "incompatibleUnits")
+        let nothing = try CLIRunner.run(steps + ["--db", "absent"], in: folder)
+        #expect(nothing.status == 3)
+    }
+
+    @Test func samplesPrintEachTimeAsItWasWrittenBesideTheInstant() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios16").path], in: folder).status == 0)
+        let sleep = try jsonArray(try CLIRunner.run(
+            ["health", "samples", "--type", "HKCategoryTypeIdentifierSleepAnalysis"], in: folder).stdout)
+        #expect(sleep.map { $0["startLocal"] as? String } == ["2022-10-15T01:20:00+02:00", "2022-10-19T02:10:00-07:00"])
+        #expect(sleep.map { $0["startDate"] as? String } == ["2022-10-14T23:20:00Z", "2022-10-19T09:10:00Z"])
+        #expect(sleep.map { $0["startUTCOffset"] as? Int } == [7200, -25200])
     }
 
     @Test func samplesAreFilteredByTypeAndStartDate() throws {
@@ -216,5 +317,13 @@ struct HealthCommandTests {
         let unknown = try CLIRunner.run(["route", "export", "--db", "health", "--workout", "nope", "--gpx"], in: folder)
         #expect(unknown.status != 0)
         #expect(try jsonObject(unknown.stderr)["error"] as? String == "not_found")
+    }
+}
+
+/// The hand-written exports of `Tests/Fixtures/HealthExports/`.
+enum HealthFixtures {
+    static func folder(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/HealthExports/\(name)/apple_health_export")
     }
 }

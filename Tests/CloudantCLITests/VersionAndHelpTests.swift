@@ -26,7 +26,7 @@ struct VersionAndHelpTests {
             ["get"], ["delete"], ["bulk"], ["changes"], ["find"], ["explain"], ["index"], ["index", "create"],
             ["index", "list"], ["index", "delete"], ["replicate"], ["compact"], ["version"], ["serve"], ["care"],
             ["care", "add"], ["care", "update"], ["care", "events"], ["care", "list"], ["health"], ["health", "import"],
-            ["health", "samples"], ["cda"], ["route"], ["route", "export"],
+            ["health", "samples"], ["health", "stats"], ["cda"], ["route"], ["route", "export"],
         ]
         for command in commands {
             let help = try CLIRunner.run(command + ["--help"])

@@ -69,8 +69,8 @@ struct ActivityAndClinicalImportTests {
         let fromZip = try await importer.importExport(at: export.zipFile)
         #expect(first.documentsWritten > 0)
         #expect(again.documentsWritten == 0 && fromZip.documentsWritten == 0)
-        #expect(again.documentsAlreadyStored == first.documentsWritten)
-        #expect(fromZip.documentsAlreadyStored == first.documentsWritten)
+        #expect(again.documentsUnchanged == first.documentsWritten)
+        #expect(fromZip.documentsUnchanged == first.documentsWritten)
         #expect(again.activitySummaries == first.activitySummaries)
         try await assertExpectedCounts(fromZip, harness.store, export.expected)
     }

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("An interrupted Apple Health import")
 struct InterruptedImportTests {
-    @Test func aCancelledImportKeepsWhatItCommittedAndImportingAgainCompletesIt() async throws {
+    private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
+
+    @Test func aCancelledImportKeepsWhatItCommittedAndImportingAgainContinuesAfterIt() async throws {
         let export = try GeneratedExport.make(records: 3000, seed: 9, extra: ["--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
@@ -28,12 +30,52 @@ struct InterruptedImportTests {
         #expect(!partial.isEmpty)
 
         let resumed = try await importer.importExport(at: export.exportFolder)
-        #expect(resumed.documentsAlreadyStored == committed)
+        let started = try #require(resumed.resumedFrom, "the second run continues after the checkpoint")
+        #expect(started.elements > 0 && (started.line ?? 0) > 1)
         let fresh = try HealthTestStore(name: "fresh")
         defer { fresh.remove() }
         let whole = try await AppleHealthImporter(store: fresh.store).importExport(at: export.exportFolder)
-        #expect(resumed.documentsWritten + committed == whole.documentsWritten)
-        #expect(try await harness.store.info().documentCount - designDocuments == whole.documentsWritten)
-        #expect(resumed.samplesByType == whole.samplesByType)
+        // The resumed report covers the whole export, as one uninterrupted import's does.
+        #expect(resumed.samplesByType == whole.samplesByType && resumed.recordsRead == whole.recordsRead)
+        #expect(resumed.workoutsByType == whole.workoutsByType && resumed.activitySummaries == whole.activitySummaries)
+        // At most the batch being written when it was cancelled is read again (and found unchanged).
+        #expect(resumed.documentsNew + resumed.documentsUnchanged == whole.documentsNew)
+        #expect(resumed.documentsUnchanged <= 200 && resumed.documentsChanged == 0)
+        #expect(try await harness.store.info().documentCount - designDocuments == whole.documentsNew)
+        // Complete now: a third import reads everything again and adds nothing.
+        let third = try await importer.importExport(at: export.exportFolder)
+        #expect(third.resumedFrom == nil && third.documentsNew == 0 && third.documentsUnchanged == whole.documentsNew)
+    }
+
+    @Test func aCutShortExportStopsWithItsPositionAndTheWholeFileCompletesIt() async throws {
+        let export = try FixtureTool.variant(["--truncate", "0.6"], generator: ["--records", "1200", "--seed", "12", "--route-points", "3"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        let importer = AppleHealthImporter(store: harness.store, batchSize: 150)
+        let truncated = export.exportFolder.appendingPathComponent("export-truncated.xml")
+        let first = try await importer.importExport(at: truncated)
+        let stop = try #require(first.stoppedEarly)
+        #expect(stop.file == truncated.path && (stop.line ?? 0) > 1)
+        #expect(stop.reason.contains("cut short") || stop.reason.contains("Premature end") || !stop.reason.isEmpty)
+        // Every record wholly before the cut is in.
+        #expect(first.recordsRead >= int(export.expected["truncated"]?["records"]))
+        #expect(first.recordsRead < int(export.expected["records_total"]))
+
+        // The same cut-short file again: nothing to add, still incomplete.
+        let again = try await importer.importExport(at: truncated)
+        #expect(again.stoppedEarly != nil && again.resumedFrom != nil && again.documentsNew == 0)
+
+        // The complete file (the download finished): continues after what was committed and completes it.
+        let completed = try await importer.importExport(at: export.exportFolder.appendingPathComponent("export.xml"))
+        #expect(completed.isComplete && completed.resumedFrom != nil)
+        #expect(completed.recordsRead == int(export.expected["records_total"]))
+        let fresh = try HealthTestStore(name: "fresh")
+        defer { fresh.remove() }
+        let whole = try await AppleHealthImporter(store: fresh.store).importExport(at: export.exportFolder)
+        #expect(completed.samplesByType == whole.samplesByType)
+        #expect(try await harness.store.info().documentCount == fresh.store.info().documentCount)
+        let again2 = try await importer.importExport(at: export.exportFolder)
+        #expect(again2.documentsNew == 0 && again2.documentsChanged == 0 && again2.resumedFrom == nil)
     }
 }

@@ -30,49 +30,67 @@ struct SampleDocumentTests {
         #expect(routes > 0)
     }
 
-    @Test func contentIDsAreTimeOrderedVersion7UUIDsCarryingTheFingerprintsHash() throws {
-        let export = try GeneratedExport.make(
-            records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char", "--quirk", "duplicate-route"])
+    @Test func recordKeysAreTimeOrderedVersion7UUIDsThatIgnoreHowAnExportSpellsTheSameRecord() throws {
+        let export = try GeneratedExport.make(records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0
         var previous: (type: String, start: Date, id: String)?
         while let (element, _) = try stream.next() {
-            guard let startText = element.attribute("startDate"), let start = LocalTimestamp(parsing: startText)?.date
-            else { continue }
-            let id = ExportAttributes(element: element).contentUUID(startingAt: start)
-            let hash = Self.fingerprintUUID(element)
-            // 48 bits of milliseconds, the version, 12 bits of hash, the variant, 62 bits of hash.
+            guard element.name == "Record", let decoded = try? ExportRecordDecoder.record(element) else { continue }
+            let id = decoded.sample.id
+            let start = decoded.sample.startDate
+            // 48 bits of milliseconds, the version, the variant.
             let milliseconds = UInt64(start.timeIntervalSince1970 * 1000)
             #expect(UInt64(id.prefix(8) + id.dropFirst(9).prefix(4), radix: 16) == milliseconds)
             #expect(id.dropFirst(14).first == "7")
-            #expect(id.dropFirst(15).prefix(3) == hash.dropFirst(15).prefix(3))
             #expect("89AB".contains(id.dropFirst(19).first ?? "?"))
-            #expect(id.dropFirst(20) == hash.dropFirst(20))
             // Within one type the export lists records by time, so ids come in order.
-            let type = element.attribute("type") ?? element.name
+            let type = decoded.sample.typeIdentifier
             if let previous, previous.type == type, previous.start < start { #expect(previous.id < id) }
             previous = (type, start, id)
             compared += 1
         }
-        #expect(compared > 1500)
+        #expect(compared == export.expected["records_total"]?.numberValue?.int64Value.map(Int.init))
     }
 
-    /// The fingerprint's hash as an uppercase uuid: the revision hash of the fingerprint built as `JSONValue`s.
-    private static func fingerprintUUID(_ element: XMLElementView) -> String {
-        func fingerprint(_ element: XMLElementView) -> JSONValue {
-            var attributes: [JSONValue] = []
-            var cursor = element.node.pointee.properties
-            while let attribute = cursor {
-                let name = attribute.pointee.name.map { String(cString: $0) } ?? ""
-                attributes.append(.array([.string(name), .string(element.attribute(name) ?? "")]))
-                cursor = attribute.pointee.next
-            }
-            return .array([.string(element.name), .array(attributes), .array(element.children.map(fingerprint))])
+    @Test func aRecordKeepsItsKeyWhenALaterExportWritesItDifferently() throws {
+        func key(_ record: String) throws -> String {
+            let xml = Data(("<HealthData>" + record + "</HealthData>").utf8)
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("key-\(UUID().uuidString).xml")
+            try xml.write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let stream = try HealthExportStream(url: file)
+            let (element, _) = try #require(try stream.next())
+            return try ExportRecordDecoder.record(element).sample.id
         }
-        let digest = RevisionHash.mint(
-            body: ["export": fingerprint(element)], parentRevision: nil, deleted: false, attachments: [])
-        let hex = Array(digest.uppercased())
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+        let original = try key(
+            #"<Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Jane’s Apple Watch" sourceVersion="5.1" "#
+                + #"device="&lt;&lt;HKDevice: 0x282a45810&gt;, name:Apple Watch, manufacturer:Apple, model:Watch, hardware:Watch3,4, software:5.1&gt;" "#
+                + #"unit="count/min" creationDate="2019-02-10 02:47:35 -0800" startDate="2019-02-10 02:28:55 -0800" "#
+                + #"endDate="2019-02-10 02:28:55 -0800" value="72"><MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/></Record>"#)
+        // A newer export: another HKDevice pointer and spelling, the phone renamed, the dates in another
+        // offset and in iOS 8's spelling, attributes in another order, the value written as a decimal.
+        let later = try key(
+            #"<Record value="72.0" type="HKQuantityTypeIdentifierHeartRate" sourceName="Jane’s Apple Watch Ultra" "#
+                + #"device="&lt;&lt;HKDevice: 0x74703ff240&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch3,4, software:5.1&gt;" "#
+                + #"unit="count/min" startDate="20190210112855+0100" endDate="2019-02-10 10:28:55 +0000" "#
+                + #"creationDate="2019-02-10 10:47:35 +0000"><MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/></Record>"#)
+        #expect(original == later)
+        // Another value, creation time or measuring hardware is another record.
+        let other = try key(
+            #"<Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Jane’s iPhone" unit="count/min" "#
+                + #"device="&lt;&lt;HKDevice: 0x1&gt;, name:iPhone, manufacturer:Apple, model:iPhone, hardware:iPhone10,4, software:12.1&gt;" "#
+                + #"creationDate="2019-02-10 02:47:35 -0800" startDate="2019-02-10 02:28:55 -0800" "#
+                + #"endDate="2019-02-10 02:28:55 -0800" value="72"/>"#)
+        #expect(other != original)
+        // A sync identifier names the record whatever else changes.
+        let synced = { (value: String, version: String) in
+            try key(#"<Record type="HKQuantityTypeIdentifierDietaryWater" sourceName="WaterMinder" unit="mL" "#
+                + #"startDate="2019-11-05 12:00:00 +0000" endDate="2019-11-05 12:00:00 +0000" value="\#(value)">"#
+                + #"<MetadataEntry key="HKMetadataKeySyncIdentifier" value="WM-1"/>"#
+                + #"<MetadataEntry key="HKMetadataKeySyncVersion" value="\#(version)"/></Record>"#)
+        }
+        #expect(try synced("500", "1") == synced("750", "2"))
     }
 }
