@@ -175,7 +175,8 @@ struct HealthCommandTests {
         let bad = try CLIRunner.run(Array(steps.dropLast(2)) + ["--tz", "Mars/Olympus"], in: folder)
         #expect(bad.status == 2)
         let unit = try CLIRunner.run(steps + ["--unit", "kg"], in: folder)
-        #expect(unit.status == 2 && (try jsonObject(unit.stderr)["code"] as? String) == "incompatibleUnits")
+        #expect(unit.status == 2)
+        #expect(try jsonObject(unit.stderr)["code"] as? String == "incompatibleUnits")
         let nothing = try CLIRunner.run(steps + ["--db", "absent"], in: folder)
         #expect(nothing.status == 3)
     }

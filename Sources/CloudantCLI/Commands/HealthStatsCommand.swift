@@ -43,7 +43,7 @@ struct HealthStatsCommand: CloudantCommand {
         let start = try Self.instant(from, field: "from", in: zone)
         let end = try Self.instant(to, field: "to", in: zone)
         let target = try unit.map { text -> HealthUnit in
-            do { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
+            do throws(CloudantError) { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
         }
         let priority = HealthSourcePriority(
             sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? [])
