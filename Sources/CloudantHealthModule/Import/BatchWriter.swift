@@ -131,11 +131,25 @@ struct BatchWriter {
     /// beside the first.
     private static func write(_ batch: [NewDocument], to store: DocumentStore, startSequence: Int64) async throws -> BatchOutcome {
         guard !batch.isEmpty else { return BatchOutcome() }
-        let inserted = try await store.insertNew(batch, comparingExisting: true)
-        var outcome = BatchOutcome(new: inserted.written, unchanged: inserted.alreadyStored.count - inserted.differing.count)
-        guard !inserted.differing.isEmpty else { return outcome }
-        let byID = Dictionary(batch.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Two records of one batch with one key (two apps writing the same steps at the same second): the first
+        // is inserted, a later one with other content is stored beside it, one with the same content is the
+        // same record listed twice.
+        var firstIndex: [String: Int] = [:]
+        var firsts: [NewDocument] = []
         var alternates: [NewDocument] = []
+        var repeatedRecords = 0
+        for document in batch {
+            if let index = firstIndex[document.id] {
+                if firsts[index].rev == document.rev { repeatedRecords += 1 } else { alternates.append(try Self.alternate(of: document)) }
+            } else {
+                firstIndex[document.id] = firsts.count
+                firsts.append(document)
+            }
+        }
+        let inserted = try await store.insertNew(firsts, comparingExisting: true)
+        var outcome = BatchOutcome(
+            new: inserted.written, unchanged: inserted.alreadyStored.count - inserted.differing.count + repeatedRecords)
+        let byID = Dictionary(firsts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var updates: [(NewDocument, StoredDocumentState)] = []
         for stored in inserted.differing {
             guard let document = byID[stored.id] else { continue }

@@ -138,7 +138,11 @@ final class HealthExportStream {
             guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
             if depth == 0 {
                 let root = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
-                guard root == "HealthData" else { throw notAnExport("its root element is <\(root)>, not <HealthData>") }
+                guard root == "HealthData" else {
+                    // The parser has read past the root's start tag; the node knows the line it starts on.
+                    let line = xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) }
+                    throw notAnExport("its root element is <\(root)>, not <HealthData>", line: line)
+                }
                 rootName = root
                 if xmlTextReaderIsEmptyElement(reader) == 1 { rootClosed = true }
                 continue
@@ -150,8 +154,8 @@ final class HealthExportStream {
     }
 
     /// The refusal of an input that is not an Apple Health export, naming it and the line.
-    private func notAnExport(_ why: String) -> CloudantError {
-        let line = reader.map { Int(xmlTextReaderGetParserLineNumber($0)) } ?? 0
+    private func notAnExport(_ why: String, line nodeLine: Int? = nil) -> CloudantError {
+        let line = nodeLine ?? reader.map { Int(xmlTextReaderGetParserLineNumber($0)) } ?? 0
         return CloudantError(
             .invalidHealthExport,
             "\(name) is not an Apple Health export: \(why) (line \(line)). Pass export.zip, the apple_health_export "

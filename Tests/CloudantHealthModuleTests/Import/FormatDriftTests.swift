@@ -27,7 +27,8 @@ struct FormatDriftTests {
 
         let workout = try #require(try await harness.store.get(WorkoutSample.self).first)
         #expect(workout.totalDistance?.unit == .mile && workout.totalDistance?.value == 0.4971749504535062)
-        #expect(workout.duration == 5.19412346680959 * 60)
+        // Minutes as written, in seconds: the product is rounded, so compare to the last bits.
+        #expect(abs(workout.duration - 5.19412346680959 * 60) < 1e-9)
         // Metadata is typed: a quantity, a percentage, a time zone's name.
         #expect(workout.metadata["HKWeatherTemperature"] == .object(["unit": "degF", "value": 56]))
         #expect(workout.metadata["HKWeatherHumidity"] == .object(["unit": "%", "value": 96]))

@@ -76,11 +76,11 @@ struct HealthSampleStorageTests {
         #expect(try await harness.store.get(CategorySample.self, id: sleep.id).valueName == sleep.valueName)
     }
 
-    @Test func pluginRegistersEightKindsThatShareTheTypeAndStartIndex() throws {
+    @Test func pluginRegistersNineKindsGenericSamplesLastThatShareTheTypeAndStartIndex() throws {
         let registry = try EntityRegistry(plugins: [HealthPlugin()])
         #expect(registry.kinds.map(\.name) == [
             "HKCategorySample", "HKQuantitySample", "HKCorrelation", "HKWorkout", "HKWorkoutRoute", "HKCDADocumentSample",
-            "HKActivitySummary", "HKClinicalRecord",
+            "HKActivitySummary", "HKClinicalRecord", "HKSample",
         ])
         #expect(registry.kinds.allSatisfy { $0.indexes == [HealthPlugin.sampleIndex] })
         #expect(HealthPlugin.sampleIndex.fields.map(\.path) == ["entityType", "typeIdentifier", "startDate"])
