@@ -181,13 +181,26 @@ let everyCommand: [CommandScenario] = [
         let samples = try jsonArray(try cloudant.ok(["health", "samples", "--type", type]))
         #expect(samples.count == export.counts("records_by_type")[type] ?? 0)
     },
+    CommandScenario(command: "health import export.xml") { cloudant, _, data in
+        let bare = HealthFixtures.folder("ios13").appendingPathComponent("export.xml")
+        let report = try jsonObject(try cloudant.ok(["health", "import", bare.path, "--db", "bare"]))
+        #expect(report["documentsNew"] as? Int == 14 && report["cdaDocuments"] as? Int == 1)
+        #expect(exists(data, "bare"))
+    },
+    CommandScenario(command: "health import -") { cloudant, _, data in
+        let xml = try String(contentsOf: HealthFixtures.folder("ios17").appendingPathComponent("export.xml"), encoding: .utf8)
+        let report = try jsonObject(try cloudant.ok(["health", "import", "-", "--db", "piped"], stdin: xml))
+        #expect(report["genericSamplesByType"] as? [String: Int] == ["HKDataTypeSleepDurationGoal": 2, "HKQuantityTypeIdentifierBodyMass": 1])
+        #expect(exists(data, "piped"))
+    },
     CommandScenario(command: "health stats") { cloudant, _, _ in
-        _ = try cloudant.ok(["health", "import", HealthFixtures.folder("ios15").path])
+        _ = try cloudant.ok(["health", "import", HealthFixtures.folder("ios15").path, "--db", "steps"])
         let stats = try jsonObject(try cloudant.ok([
-            "health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09", "--to", "2022-05-10",
-            "--by", "hour", "--tz", "America/New_York",
+            "health", "stats", "--db", "steps", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09",
+            "--to", "2022-05-10", "--by", "day", "--unit", "count", "--tz", "America/New_York",
         ]))
-        #expect(stats["total"] as? Double == 1600)
+        #expect(stats["total"] as? Double == 1600 && stats["unit"] as? String == "count")
+        #expect((stats["buckets"] as? [[String: Any]])?.map { $0["start"] as? String } == ["2022-05-09T00:00:00-04:00"])
     },
     CommandScenario(command: "cda") { cloudant, folder, _ in
         let export = try GeneratedHealthExport(in: folder, records: 10, seed: 5)

@@ -188,7 +188,7 @@ struct HealthCommandTests {
         let sleep = try jsonArray(try CLIRunner.run(
             ["health", "samples", "--type", "HKCategoryTypeIdentifierSleepAnalysis"], in: folder).stdout)
         #expect(sleep.map { $0["startLocal"] as? String } == ["2022-10-15T01:20:00+02:00", "2022-10-19T02:10:00-07:00"])
-        #expect(sleep.map { $0["startDate"] as? String } == ["2022-10-14T23:20:00Z", "2022-10-19T09:10:00Z"])
+        #expect(sleep.map { $0["startDate"] as? String } == ["2022-10-14T23:20:00.000Z", "2022-10-19T09:10:00.000Z"])
         #expect(sleep.map { $0["startUTCOffset"] as? Int } == [7200, -25200])
     }
 
