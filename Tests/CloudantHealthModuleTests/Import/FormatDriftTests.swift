@@ -55,6 +55,14 @@ struct FormatDriftTests {
         let (report, harness) = try await DriftFixture.imported("ios13")
         defer { harness.remove() }
         #expect(report.recordsRead == 7 && report.samplesByType.values.reduce(0, +) == 7)
+        // The blood pressure correlation's two members are counted as its members, not again as records.
+        #expect(report.samplesByType == [
+            "HKQuantityTypeIdentifierBloodPressureSystolic": 1, "HKQuantityTypeIdentifierBloodPressureDiastolic": 1,
+            "HKQuantityTypeIdentifierDietaryWater": 1, "HKQuantityTypeIdentifierDistanceWalkingRunning": 1,
+            "HKQuantityTypeIdentifierEnvironmentalAudioExposure": 1, "HKQuantityTypeIdentifierHeartRate": 1,
+            "HKQuantityTypeIdentifierStepCount": 1,
+        ])
+        #expect(report.genericSamplesByType.isEmpty)
         #expect(report.correlationsByType == ["HKCorrelationTypeIdentifierBloodPressure": 1])
         #expect(report.correlationMemberRecords == 2)
         #expect(report.workoutsByType == ["HKWorkoutActivityTypeWalking": 1, "HKWorkoutActivityTypeCycling": 1])
@@ -85,6 +93,12 @@ struct FormatDriftTests {
         let (report, harness) = try await DriftFixture.imported("ios14")
         defer { harness.remove() }
         #expect(report.recordsRead == 3 && report.heartbeatEntries == 3 && report.metadataEntries == 1)
+        #expect(report.samplesByType == [
+            "HKCategoryTypeIdentifierHandwashingEvent": 1, "HKQuantityTypeIdentifierVO2Max": 1,
+            "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": 1,
+        ])
+        // The electrocardiogram CSVs are generic samples too, counted as `electrocardiograms`.
+        #expect(report.genericSamplesByType.isEmpty)
         #expect(report.electrocardiograms == 2)
         #expect(report.clinicalRecordsByType == ["HKClinicalTypeIdentifierLabResultRecord": 1])
         #expect(report.skippedCount == 0 && report.documentsNew == 6)
