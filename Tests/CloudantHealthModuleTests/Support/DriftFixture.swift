@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import CloudantCore
 import CloudantHealthModule
 import Foundation
@@ -30,14 +31,13 @@ enum DriftFixture {
 /// library so no other tool is needed).
 enum FixtureTool {
     static func python(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CloudantError(.invalidValue, "python3 \(arguments.first ?? "") exited with \(process.terminationStatus)")
+        // posix_spawn through ChildProcessSupport, as every test that starts a process: Foundation's Process
+        // crashed CI on Linux once the test process held many descriptors.
+        let ran = try ChildProcess.run("/usr/bin/env", ["python3"] + arguments)
+        guard ran.status == 0 else {
+            throw CloudantError(
+                .invalidValue,
+                "python3 \(arguments.first ?? "") exited with \(ran.status): \(String(decoding: ran.stderr, as: UTF8.self))")
         }
     }
 
