@@ -18,11 +18,21 @@ public struct HealthKitLinkage: Codable, Hashable, Sendable {
     public var quantityType: QuantityType
     /// The HealthKit unit string (`"count"`, `"count/min"`, `"kg"`).
     public var unitString: String
+    /// For a discrete quantity, one value per event instead of CareKit's one value per sample; `nil` (the
+    /// default, and what CareKit's JSON has) keeps one value per sample. Written as `"aggregation"` only when set.
+    public var aggregation: DiscreteAggregation?
 
     /// Creates a linkage.
-    public init(quantityIdentifier: String, quantityType: QuantityType, unitString: String) {
+    ///
+    /// - Parameter aggregation: For a discrete quantity, how an event's samples become one value; `nil` keeps
+    ///   one value per sample, as CareKit does.
+    public init(
+        quantityIdentifier: String, quantityType: QuantityType, unitString: String,
+        aggregation: DiscreteAggregation? = nil
+    ) {
         self.quantityIdentifier = quantityIdentifier
         self.quantityType = quantityType
         self.unitString = unitString
+        self.aggregation = aggregation
     }
 }
