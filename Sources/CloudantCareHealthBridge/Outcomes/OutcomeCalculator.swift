@@ -1,0 +1,104 @@
+internal import CloudantCareModule
+internal import Foundation
+
+// The rules that turn samples into an event's outcome (pure; the store shell reads the samples).
+//
+// Which samples belong to an event [start, end):
+// - a sample with a duration belongs when it overlaps the event for a positive time:
+//   sample.start < event.end and sample.end > event.start;
+// - an instantaneous sample (start == end, a heart rate or a weight) belongs when event.start <= start < event.end.
+// So a sample that ends exactly when the event starts, or starts exactly when it ends, belongs to the
+// neighbouring event only, and every instant of time belongs to exactly one of two adjacent events.
+//
+// Cumulative quantities (steps, energy): the outcome is one value, the sum over the event's samples of
+//   value × overlap / duration
+// where overlap is the time the sample and the event share, and duration the sample's length: a sample lying
+// inside the event counts in full, one straddling midnight is split between the two days in proportion to the
+// time it spends in each (HealthKit's statistics collections divide samples across their intervals this way;
+// CareKit's passthrough store instead queries with strict start and end dates and drops such a sample from both
+// days, losing it). An instantaneous sample of a cumulative type counts in full in the event holding its instant.
+// The sum is added in sample start order (then uuid), so the same samples always give the same bits.
+//
+// Discrete quantities (heart rate, weight): one value per sample in start order, as CareKit records them, or
+// one value per event when the linkage names a ``DiscreteAggregation``.
+//
+// An event with no sample has no outcome (CareKit: no sum, no outcome).
+enum OutcomeCalculator {
+    /// The outcome of each event, in the order given. `samples` must be sorted by start, then uuid.
+    ///
+    /// Finding an event's samples is two binary searches: samples starting in
+    /// `[event.start - longest sample, event.end)` are the only candidates, so a year of daily events over a
+    /// million samples reads each sample about once.
+    static func outcomes(
+        for events: [(taskUUID: UUID, event: ScheduleEvent)], linkage: HealthKitLinkage, samples: [SampleReading],
+        computedAt now: Date
+    ) -> [HealthKitOutcome?] {
+        let longest = samples.map(\.duration).max() ?? 0
+        return events.map { entry in
+            let event = entry.event
+            let low = firstIndex(in: samples) { $0.start >= event.start.addingTimeInterval(-longest) }
+            let high = firstIndex(in: samples) { $0.start >= event.end }
+            guard low < high else { return nil }
+            let members = samples[low..<high].filter { belongs($0, to: event) }
+            guard !members.isEmpty else { return nil }
+            let (values, uuids) = computeValues(members, event: event, linkage: linkage, now: now)
+            return HealthKitOutcome(
+                taskUUID: entry.taskUUID, taskOccurrenceIndex: event.occurrence, values: values, sampleUUIDs: uuids)
+        }
+    }
+
+    /// Whether `sample` belongs to `event` (see the rules above).
+    static func belongs(_ sample: SampleReading, to event: ScheduleEvent) -> Bool {
+        if sample.start == sample.end { return event.start <= sample.start && sample.start < event.end }
+        return sample.start < event.end && sample.end > event.start
+    }
+
+    /// The share of `sample`'s value that falls in `event` (1 for an instantaneous sample that belongs).
+    static func share(of sample: SampleReading, in event: ScheduleEvent) -> Double {
+        guard sample.end > sample.start else { return 1 }
+        let overlap = min(sample.end, event.end).timeIntervalSince(max(sample.start, event.start))
+        if overlap >= sample.duration { return 1 }
+        return max(0, overlap) / sample.duration
+    }
+
+    private static func computeValues(
+        _ members: [SampleReading], event: ScheduleEvent, linkage: HealthKitLinkage, now: Date
+    ) -> ([OutcomeValue], [[String]]) {
+        let units = linkage.unitString
+        func value(_ number: Double) -> OutcomeValue { OutcomeValue(.double(number), units: units, createdDate: now) }
+        switch (linkage.quantityType, linkage.aggregation) {
+        case (.cumulative, _):
+            var sum = 0.0
+            for sample in members {
+                let fraction = share(of: sample, in: event)
+                sum += fraction == 1 ? sample.value : sample.value * fraction
+            }
+            return ([value(sum)], [members.map(\.uuid)])
+        case (.discrete, nil):
+            return (members.map { value($0.value) }, members.map { [$0.uuid] })
+        case (.discrete, .latest?):
+            let latest = members.max { ($0.start, $0.end, $0.uuid) < ($1.start, $1.end, $1.uuid) } ?? members[0]
+            return ([value(latest.value)], [[latest.uuid]])
+        case (.discrete, .minimum?):
+            let smallest = members.min { ($0.value, $0.uuid) < ($1.value, $1.uuid) } ?? members[0]
+            return ([value(smallest.value)], [[smallest.uuid]])
+        case (.discrete, .maximum?):
+            let largest = members.max { ($0.value, $0.uuid) < ($1.value, $1.uuid) } ?? members[0]
+            return ([value(largest.value)], [[largest.uuid]])
+        case (.discrete, .average?):
+            let mean = members.map(\.value).reduce(0, +) / Double(members.count)
+            return ([value(mean)], [members.map(\.uuid)])
+        }
+    }
+
+    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
+    private static func firstIndex(in samples: [SampleReading], where predicate: (SampleReading) -> Bool) -> Int {
+        var low = 0
+        var high = samples.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(samples[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
