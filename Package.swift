@@ -169,6 +169,8 @@ let package = Package(
                 "CloudantOnly",
                 "CloudantCare",
                 "CloudantHealth",
+                // `care outcomes` computes HealthKit-linked tasks' outcomes from the samples in the same store.
+                "CloudantCareHealthBridge",
                 "CloudantServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -182,6 +184,7 @@ let package = Package(
                 "CloudantCare",
                 "CloudantServer",
                 "CloudantHealth",
+                "CloudantCareHealthBridge",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
@@ -238,7 +241,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantCareHealthTests",
-            dependencies: ["CloudantCareHealth", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["CloudantCareHealth", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

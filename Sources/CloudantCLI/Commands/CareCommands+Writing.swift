@@ -20,7 +20,19 @@ struct CareWriting {
         case .patient: stored = try await write(Patient.self, items)
         case .careplan: stored = try await write(CarePlan.self, items)
         case .contact: stored = try await write(Contact.self, items)
-        case .task: stored = try await write(CareTask.self, items)
+        case .task:
+            // A task with a `healthKitLinkage` is CareKit's OCKHealthKitTask: stored as its own kind, with the link.
+            let linked = items.filter { $0["healthKitLinkage"] != nil }.count
+            if linked == 0 {
+                stored = try await write(CareTask.self, items)
+            } else if linked == items.count {
+                stored = try await write(HealthKitLinkedTask.self, items)
+            } else {
+                throw CloudantError(
+                    .invalidValue,
+                    "Some tasks have a healthKitLinkage and some do not; store HealthKit-linked tasks in a call of their own.",
+                    context: .init(field: "healthKitLinkage"))
+            }
         case .outcome: stored = try await write(Outcome.self, items)
         case .note: stored = try await appendNotes(items)
         }

@@ -16,7 +16,10 @@ struct CareCommand: AsyncParsableCommand {
               cloudant care add task < tasks.json
               cloudant --data ./clinic care list task --at 2024-05-01T00:00:00Z
             """,
-        subcommands: [CareAddCommand.self, CareUpdateCommand.self, CareEventsCommand.self, CareListCommand.self])
+        subcommands: [
+            CareAddCommand.self, CareUpdateCommand.self, CareEventsCommand.self, CareOutcomesCommand.self,
+            CareListCommand.self,
+        ])
 }
 
 /// The kinds the care commands accept.

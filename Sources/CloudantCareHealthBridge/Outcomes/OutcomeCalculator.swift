@@ -3,7 +3,11 @@ internal import Foundation
 
 // The rules that turn samples into an event's outcome (pure; the store shell reads the samples).
 //
-// Which samples belong to an event [start, end):
+// The event's window is [start, end), except that an all-day event's window is its whole day: CareKit ends an
+// all-day event at the day's last second (23:59:59), and counting samples only to there would lose the last
+// second of every day, so the window runs to the next midnight (the event's end + 1 s).
+//
+// Which samples belong to an event window [start, end):
 // - a sample with a duration belongs when it overlaps the event for a positive time:
 //   sample.start < event.end and sample.end > event.start;
 // - an instantaneous sample (start == end, a heart rate or a weight) belongs when event.start <= start < event.end.
@@ -35,7 +39,7 @@ enum OutcomeCalculator {
     ) -> [HealthKitOutcome?] {
         let longest = samples.map(\.duration).max() ?? 0
         return events.map { entry in
-            let event = entry.event
+            let event = window(of: entry.event)
             let low = firstIndex(in: samples) { $0.start >= event.start.addingTimeInterval(-longest) }
             let high = firstIndex(in: samples) { $0.start >= event.end }
             guard low < high else { return nil }
@@ -43,18 +47,24 @@ enum OutcomeCalculator {
             guard !members.isEmpty else { return nil }
             let (values, uuids) = computeValues(members, event: event, linkage: linkage, now: now)
             return HealthKitOutcome(
-                taskUUID: entry.taskUUID, taskOccurrenceIndex: event.occurrence, values: values, sampleUUIDs: uuids)
+                taskUUID: entry.taskUUID, taskOccurrenceIndex: entry.event.occurrence, values: values, sampleUUIDs: uuids)
         }
     }
 
-    /// Whether `sample` belongs to `event` (see the rules above).
-    static func belongs(_ sample: SampleReading, to event: ScheduleEvent) -> Bool {
+    /// The interval samples are counted in for `event` (see the rules above).
+    static func window(of event: ScheduleEvent) -> DateInterval {
+        let end = event.element.duration == .allDay ? event.end.addingTimeInterval(1) : event.end
+        return DateInterval(start: event.start, end: max(end, event.start))
+    }
+
+    /// Whether `sample` belongs to the event window `event` (see the rules above).
+    static func belongs(_ sample: SampleReading, to event: DateInterval) -> Bool {
         if sample.start == sample.end { return event.start <= sample.start && sample.start < event.end }
         return sample.start < event.end && sample.end > event.start
     }
 
     /// The share of `sample`'s value that falls in `event` (1 for an instantaneous sample that belongs).
-    static func share(of sample: SampleReading, in event: ScheduleEvent) -> Double {
+    static func share(of sample: SampleReading, in event: DateInterval) -> Double {
         guard sample.end > sample.start else { return 1 }
         let overlap = min(sample.end, event.end).timeIntervalSince(max(sample.start, event.start))
         if overlap >= sample.duration { return 1 }
@@ -62,7 +72,7 @@ enum OutcomeCalculator {
     }
 
     private static func computeValues(
-        _ members: [SampleReading], event: ScheduleEvent, linkage: HealthKitLinkage, now: Date
+        _ members: [SampleReading], event: DateInterval, linkage: HealthKitLinkage, now: Date
     ) -> ([OutcomeValue], [[String]]) {
         let units = linkage.unitString
         func value(_ number: Double) -> OutcomeValue { OutcomeValue(.double(number), units: units, createdDate: now) }

@@ -64,8 +64,8 @@ extension CareHealthStore {
         let groups = Dictionary(grouping: events.indices, by: { events[$0].task.healthKitLinkage })
         let computedAt = now()
         for (linkage, indices) in groups.sorted(by: { $0.value[0] < $1.value[0] }) {
-            guard let start = indices.map({ events[$0].scheduleEvent.start }).min(),
-                let end = indices.map({ events[$0].scheduleEvent.end }).max()
+            let windows = indices.map { OutcomeCalculator.window(of: events[$0].scheduleEvent) }
+            guard let start = windows.map(\.start).min(), let end = windows.map(\.end).max()
             else { continue }
             var converter = try LinkedUnitConverter(linkage: linkage, taskID: taskID)
             // An instantaneous sample at an event's end belongs to the next event, so `end` is exclusive here too.
