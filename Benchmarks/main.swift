@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p7|cda|all]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p7|cda|care|care-health|all]
 //            [--documents N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
@@ -44,6 +44,8 @@ do {
     if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
     if selected("p6", "health") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
+    // --health-records N step samples (1M by default): a daily step task's outcomes over one year.
+    if selected("care-health") { try await LinkedOutcomeBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
