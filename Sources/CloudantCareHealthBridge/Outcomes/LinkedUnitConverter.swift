@@ -29,7 +29,7 @@ struct LinkedUnitConverter {
         quantityIdentifier = linkage.quantityIdentifier
         do {
             target = Self.withMolarMass(try HealthUnit(parsing: linkage.unitString), for: linkage.quantityIdentifier)
-        } catch let error as CloudantError {
+        } catch {
             throw error.adding { context in
                 context.documentID = context.documentID ?? taskID
                 context.kind = HealthKitLinkedTask.careKindName
@@ -43,27 +43,27 @@ struct LinkedUnitConverter {
     ///   units when the sample measures something else; ``CloudantCore/CloudantError/Code/invalidUnit`` when the
     ///   sample's unit does not parse.
     mutating func convert(_ value: Double, from unitString: String, sampleID: String) throws -> Double {
-        if let known = factors[unitString] {
-            if let factor = known { return value * factor }
-            return try parsed(unitString, sampleID: sampleID).convert(value, to: target)
-        }
-        let source = try parsed(unitString, sampleID: sampleID)
-        let one: Double = try source.convert(1.0, to: target)
-        let zero: Double = try source.convert(0.0, to: target)
-        // Linear through zero: every unit but a lone temperature (degC → degF has an offset).
-        factors[unitString] = zero == 0 ? one : Optional<Double>.none
-        return zero == 0 ? value * one : try source.convert(value, to: target)
-    }
-
-    private func parsed(_ unitString: String, sampleID: String) throws -> HealthUnit {
         do {
-            return Self.withMolarMass(try HealthUnit(parsing: unitString), for: quantityIdentifier)
+            if let known = factors[unitString] {
+                if let factor = known { return value * factor }
+                return try parsed(unitString).convert(value, to: target)
+            }
+            let source = try parsed(unitString)
+            let one: Double = try source.convert(1.0, to: target)
+            let zero: Double = try source.convert(0.0, to: target)
+            // Linear through zero: every unit but a lone temperature (degC → degF has an offset).
+            factors[unitString] = zero == 0 ? one : Optional<Double>.none
+            return zero == 0 ? value * one : try source.convert(value, to: target)
         } catch let error as CloudantError {
             throw error.adding { context in
                 context.documentID = sampleID
                 context.kind = HealthSampleType.quantity.kindName
             }
         }
+    }
+
+    private func parsed(_ unitString: String) throws -> HealthUnit {
+        Self.withMolarMass(try HealthUnit(parsing: unitString), for: quantityIdentifier)
     }
 
     /// `unit` with the quantity type's molar mass on every mole factor that has none.

@@ -63,12 +63,14 @@ enum OutcomeCalculator {
         return sample.start < event.end && sample.end > event.start
     }
 
-    /// The share of `sample`'s value that falls in `event` (1 for an instantaneous sample that belongs).
-    static func share(of sample: SampleReading, in event: DateInterval) -> Double {
-        guard sample.end > sample.start else { return 1 }
+    /// The part of `sample`'s value that falls in the window `event`: all of it for an instantaneous sample that
+    /// belongs or a sample inside the window, else `value × overlap / duration` (multiplied first, so a share
+    /// that is a whole number comes out exact).
+    static func contribution(of sample: SampleReading, in event: DateInterval) -> Double {
+        guard sample.end > sample.start else { return sample.value }
         let overlap = min(sample.end, event.end).timeIntervalSince(max(sample.start, event.start))
-        if overlap >= sample.duration { return 1 }
-        return max(0, overlap) / sample.duration
+        if overlap >= sample.duration { return sample.value }
+        return sample.value * max(0, overlap) / sample.duration
     }
 
     private static func computeValues(
@@ -79,10 +81,7 @@ enum OutcomeCalculator {
         switch (linkage.quantityType, linkage.aggregation) {
         case (.cumulative, _):
             var sum = 0.0
-            for sample in members {
-                let fraction = share(of: sample, in: event)
-                sum += fraction == 1 ? sample.value : sample.value * fraction
-            }
+            for sample in members { sum += contribution(of: sample, in: event) }
             return ([value(sum)], [members.map(\.uuid)])
         case (.discrete, nil):
             return (members.map { value($0.value) }, members.map { [$0.uuid] })

@@ -26,7 +26,7 @@ struct UnitConversionTests {
         // 1 kcal = 4.184 kJ exactly.
         let inKilojoules = try await total(BridgeFixture.energy, link: "kJ", samples: [(10, "kcal"), (4.184, "kJ")])
         #expect(inKilojoules.count == 1)
-        #expect(abs(inKilojoules[0] - 45.024) < 1e-9)
+        #expect(abs(inKilojoules[0] - 46.024) < 1e-9)
         let inKilocalories = try await total(BridgeFixture.energy, link: "kcal", samples: [(41.84, "kJ"), (1, "Cal")])
         #expect(abs((inKilocalories.first ?? 0) - 11) < 1e-9)
     }
