@@ -68,7 +68,7 @@ struct CareOutcomesCommandTests {
              "healthKitLinkage":{"quantityIdentifier":"HKQuantityTypeIdentifierStepCount","quantityType":"cumulative",
                "unitString":"count"}}
             """
-        let added = try CLIRunner.run(["--data", folder.path, "care", "add", "--db", "me", "task"], stdin: task, in: folder)
+        let added = try CLIRunner.run(["care", "add", "--db", "me", "task"], stdin: task, in: folder)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try jsonObject(added.stdout)["healthKitLinkage"] != nil)
 
@@ -123,7 +123,7 @@ struct CareOutcomesCommandTests {
         #expect(added.status == 0, "\(added.stderr)")
         let taskUUID = try #require(try jsonObject(added.stdout)["uuid"] as? String)
         let outcome = """
-            {"taskUUID":"\(taskUUID)","taskOccurrenceIndex":1,
+            {"id":"o1","taskUUID":"\(taskUUID)","taskOccurrenceIndex":1,
              "values":[{"type":"boolean","value":true,"createdDate":"2024-03-02T08:10:00Z"}]}
             """
         let recorded = try CLIRunner.run(["care", "add", "outcome"], stdin: outcome, in: folder)

@@ -23,7 +23,7 @@ extension CareHealthStore {
         }
     }
 
-    /// The computed outcomes of a HealthKit-linked task; see ``fetchOutcomes(for:in:timeZone:)-(String,_,_)``.
+    /// The computed outcomes of a HealthKit-linked task; see the async `fetchOutcomes(for:in:timeZone:)`.
     public func fetchOutcomes(
         for taskID: String, in interval: DateInterval, timeZone: TimeZone? = nil, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<[HealthKitOutcome], CloudantError>) -> Void
