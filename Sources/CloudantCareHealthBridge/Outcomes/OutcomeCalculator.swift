@@ -22,6 +22,9 @@ internal import Foundation
 // CareKit's passthrough store instead queries with strict start and end dates and drops such a sample from both
 // days, losing it). An instantaneous sample of a cumulative type counts in full in the event holding its instant.
 // The sum is added in sample start order (then uuid), so the same samples always give the same bits.
+// When several sources recorded the same time (an iPhone and an Apple Watch counting one walk), that time counts
+// once, from the higher-priority source, as HealthKit's statistics merge sources (see `mergedSum`); the lower
+// source fills in where the higher one has no sample.
 //
 // Discrete quantities (heart rate, weight): one value per sample in start order, as CareKit records them, or
 // one value per event when the linkage names a ``DiscreteAggregation``.
@@ -73,6 +76,40 @@ enum OutcomeCalculator {
         return sample.value * max(0, overlap) / sample.duration
     }
 
+    /// The sum of a cumulative quantity's samples in `event`, sources merged as HealthKit merges them, and the
+    /// uuids of the samples that added something (in start order).
+    ///
+    /// Sources count in the health module's default priority (watches, then phones, then apps; by name within a
+    /// kind). A source's samples all count; a lower source adds only the parts of its samples that no
+    /// higher source's sample covers, prorated as above, and an instantaneous sample only when no higher source
+    /// covers its instant. With one source this is the plain prorated sum.
+    static func mergedSum(_ members: [SampleReading], in event: DateInterval) -> (Double, [String]) {
+        let bySource = Dictionary(grouping: members, by: \.sourceRank)
+        guard bySource.count > 1 else {
+            return (members.reduce(0) { $0 + contribution(of: $1, in: event) }, members.map(\.uuid))
+        }
+        var coverage = SourceCoverage()
+        var parts: [(sample: SampleReading, amount: Double)] = []
+        for rank in bySource.keys.sorted() {
+            let samples = bySource[rank] ?? []
+            for sample in samples {
+                if sample.end <= sample.start {
+                    if !coverage.covers(sample.start) { parts.append((sample, sample.value)) }
+                    continue
+                }
+                let start = max(sample.start, event.start)
+                let end = min(sample.end, event.end)
+                let free = coverage.uncoveredLength(from: start, to: end)
+                guard free > 0 else { continue }
+                let amount = free >= sample.duration ? sample.value : sample.value * free / sample.duration
+                parts.append((sample, amount))
+            }
+            coverage.add(samples.filter { $0.end > $0.start }.map { (max($0.start, event.start), min($0.end, event.end)) })
+        }
+        parts.sort { ($0.sample.start, $0.sample.uuid) < ($1.sample.start, $1.sample.uuid) }
+        return (parts.reduce(0) { $0 + $1.amount }, parts.map(\.sample.uuid))
+    }
+
     private static func computeValues(
         _ members: [SampleReading], event: DateInterval, linkage: HealthKitLinkage, now: Date
     ) -> ([OutcomeValue], [[String]]) {
@@ -80,9 +117,8 @@ enum OutcomeCalculator {
         func value(_ number: Double) -> OutcomeValue { OutcomeValue(.double(number), units: units, createdDate: now) }
         switch (linkage.quantityType, linkage.aggregation) {
         case (.cumulative, _):
-            var sum = 0.0
-            for sample in members { sum += contribution(of: sample, in: event) }
-            return ([value(sum)], [members.map(\.uuid)])
+            let (sum, counted) = mergedSum(members, in: event)
+            return ([value(sum)], [counted])
         case (.discrete, nil):
             return (members.map { value($0.value) }, members.map { [$0.uuid] })
         case (.discrete, .latest?):

@@ -6,7 +6,7 @@ internal import Foundation
 
 extension CareHealthStore {
     /// The members of a quantity sample document outcome computation reads.
-    private static let projectedFields = ["uuid", "value", "unit", "startDate", "endDate"]
+    private static let projectedFields = ["uuid", "value", "unit", "startDate", "endDate", "source", "device"]
 
     /// The quantity samples of `quantityIdentifier` that overlap `[start, end)` (or hold an instant in it), with
     /// their values in `converter`'s unit, sorted by start then uuid.
@@ -57,7 +57,19 @@ extension CareHealthStore {
                 context: .init(documentID: uuid, kind: HealthSampleType.quantity.kindName))
         }
         let converted = try converter.convert(value, from: unit, sampleID: uuid)
-        return SampleReading(uuid: uuid, start: start, end: end, value: converted)
+        // Only what ranking needs: decoding the whole source and device of a million samples would dominate.
+        let source = document["source"]?["name"]?.stringValue
+        let device = document["device"]
+        let kind = HealthSourcePriority.kind(
+            of: source.map { HealthSource(name: $0) },
+            device: device.map { device in
+                HealthDevice(
+                    name: device["name"]?.stringValue, model: device["model"]?.stringValue,
+                    hardwareVersion: device["hardwareVersion"]?.stringValue)
+            })
+        return SampleReading(
+            uuid: uuid, start: start, end: end, value: converted,
+            sourceRank: .init(kind: kind.rawValue, name: source ?? ""))
     }
 
     private static func timestamp(_ date: Date) throws -> String {

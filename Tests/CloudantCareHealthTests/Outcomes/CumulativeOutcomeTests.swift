@@ -76,3 +76,28 @@ struct CumulativeOutcomeTests {
         #expect(events.first?.outcome == nil)
     }
 }
+
+@Suite("Cumulative outcomes across sources")
+struct SourceMergeOutcomeTests {
+    @Test func timeTwoSourcesBothCoverCountsOnceFromTheWatchAndThePhoneFillsIn() async throws {
+        let fixture = try BridgeFixture(zone: "UTC")
+        _ = try await fixture.care.add([fixture.dailyTask(start: try fixture.date(2024, 9, 1), linkage: BridgeFixture.stepLinkage())])
+        func sample(_ uuid: String, _ source: String, _ value: Double, _ from: Date, _ to: Date) -> QuantitySample {
+            var made = fixture.sample(uuid, value: value, start: from, end: to)
+            made.source = HealthSource(name: source)
+            return made
+        }
+        _ = try await fixture.documents.add([
+            // The walk, counted by both: 10:00–10:30 on the watch, 10:00–11:00 on the phone.
+            sample("watch", "Jane's Apple Watch", 3000, try fixture.date(2024, 9, 2, 10), try fixture.date(2024, 9, 2, 10, 30)),
+            sample("phone", "Jane's iPhone", 4000, try fixture.date(2024, 9, 2, 10), try fixture.date(2024, 9, 2, 11)),
+            // Only the phone was there: it counts in full.
+            sample("phone-alone", "Jane's iPhone", 500, try fixture.date(2024, 9, 2, 15), try fixture.date(2024, 9, 2, 15, 10)),
+        ])
+        let outcome = try #require(
+            try await fixture.careHealth.fetchOutcomes(for: "steps", in: try fixture.days(from: try fixture.date(2024, 9, 2), count: 1)).first)
+        // The watch's 3000, the phone's uncovered half hour (2000), and the phone alone (500).
+        #expect(outcome.total == 5500)
+        #expect(outcome.sampleUUIDs == [["phone", "watch", "phone-alone"]])
+    }
+}
