@@ -10,6 +10,7 @@ struct CareOutcomesCommandTests {
     /// One `<Record>` of the export, read here with a regular expression rather than the importer's parser.
     private struct ExportRecord {
         var type: String
+        var source: String
         var start: Date
         var end: Date
         var value: Double
@@ -26,7 +27,7 @@ struct CareOutcomesCommandTests {
         }
         return try xml.split(separator: "\n").filter { $0.contains("<Record type=\"\(type)\"") }.map { line in
             ExportRecord(
-                type: type, start: try #require(attribute("startDate", line).flatMap(formatter.date(from:))),
+                type: type, source: attribute("sourceName", line) ?? "", start: try #require(attribute("startDate", line).flatMap(formatter.date(from:))),
                 end: try #require(attribute("endDate", line).flatMap(formatter.date(from:))),
                 value: try #require(attribute("value", line).flatMap(Double.init)))
         }
@@ -81,6 +82,8 @@ struct CareOutcomesCommandTests {
 
         let xml = try String(contentsOf: export.exportFolder.appendingPathComponent("export.xml"), encoding: .utf8)
         let steps = try Self.records(ofType: "HKQuantityTypeIdentifierStepCount", in: xml)
+        // One source, so the plain prorated sum below is also HealthKit's merged sum (no time counted twice).
+        #expect(Set(steps.map(\.source)).count == 1)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: Self.zone))
         var day = try #require(calendar.date(from: DateComponents(year: 2024, month: 2, day: 20)))
