@@ -11,6 +11,14 @@
 //   CloudantHealth      = CloudantOnly + CloudantHealthModule (the only module that imports libxml2)
 //   CloudantCareHealth  = everything + CloudantCareHealthBridge
 //
+// Object models (seed 001, CDTDatastore's Core Data bridge) are their own product, CloudantModel =
+// CloudantOnly's modules + CloudantModelSchema + CloudantModel, rather than part of CloudantOnly: the
+// original subspecs never compiled a Core Data bridge, most apps of any flavour do not describe their data
+// with a model file, and as its own product it combines with any flavour (it needs nothing of Care or
+// Health) while no flavour compiles it unasked. The model-file logic (parsing, hashes, the CDTIS codec, the
+// Swift generator) is a separate pure module so the build plugin's tool, `cloudant-model-gen`, builds
+// without SQLite, NIO or the replicator.
+//
 // `.ci/check-flavours.py` fails the build if that isolation is ever broken.
 
 import PackageDescription
@@ -30,9 +38,13 @@ let package = Package(
         .library(name: "CloudantCare", targets: ["CloudantCare"]),
         .library(name: "CloudantHealth", targets: ["CloudantHealth"]),
         .library(name: "CloudantCareHealth", targets: ["CloudantCareHealth"]),
+        .library(name: "CloudantModel", targets: ["CloudantModel"]),
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
         .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
+        .executable(name: "cloudant-model-gen", targets: ["CloudantModelGen"]),
+        .plugin(name: "CloudantModelPlugin", targets: ["CloudantModelPlugin"]),
+        .plugin(name: "CloudantModelCommand", targets: ["CloudantModelCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -115,6 +127,37 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Object models (seed 001: CDTIncrementalStore's documents, on the store and the replicator)
+
+        .target(
+            name: "CloudantModelSchema",
+            dependencies: ["CloudantCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "CloudantModel",
+            dependencies: ["CloudantCore", "CloudantModelSchema", "CloudantStore", "CloudantSync"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CloudantModelGen",
+            dependencies: ["CloudantModelSchema"],
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "CloudantModelPlugin",
+            capability: .buildTool(),
+            dependencies: ["CloudantModelGen"],
+            path: "Plugins/CloudantModelPlugin"
+        ),
+        .plugin(
+            name: "CloudantModelCommand",
+            capability: .command(
+                intent: .custom(verb: "cloudant-model", description: "Validate object model files (*.cloudantmodel.json).")),
+            dependencies: ["CloudantModelGen"],
+            path: "Plugins/CloudantModelCommand"
+        ),
+
         // MARK: Flavour umbrellas (what users import)
 
         .target(
@@ -172,6 +215,7 @@ let package = Package(
                 // `care outcomes` computes HealthKit-linked tasks' outcomes from the samples in the same store.
                 "CloudantCareHealthBridge",
                 "CloudantServer",
+                "CloudantModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -185,6 +229,7 @@ let package = Package(
                 "CloudantServer",
                 "CloudantHealth",
                 "CloudantCareHealthBridge",
+                "CloudantModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
@@ -251,6 +296,14 @@ let package = Package(
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CloudantModelTests",
+            dependencies: [
+                "CloudantModel", "CloudantModelSchema", "CloudantServer", .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -30,6 +30,9 @@ public struct EntityKind<Entity: Codable & Sendable>: Sendable {
     public let validate: Validation
     /// Upgrades documents written by an older schema version.
     public let upgrade: Upgrade
+    /// How the kind's documents name it (``EntityDocumentFormat/standard`` unless the entity writes the
+    /// Core Data bridge's layout itself).
+    public let format: EntityDocumentFormat
 
     /// Describes an entity kind.
     /// - Parameters:
@@ -39,15 +42,18 @@ public struct EntityKind<Entity: Codable & Sendable>: Sendable {
     ///   - indexes: Indexes queries on this kind need.
     ///   - validate: Checks an entity before it is written; accepts everything by default.
     ///   - upgrade: Upgrades older documents; leaves them unchanged by default.
+    ///   - format: The document layout; ``EntityDocumentFormat/standard`` by default.
     public init(
         _ type: Entity.Type, name: String? = nil, schemaVersion: Int = 1, indexes: [IndexDefinition] = [],
-        validate: @escaping Validation = { _ in }, upgrade: @escaping Upgrade = { _, _ in }
+        validate: @escaping Validation = { _ in }, upgrade: @escaping Upgrade = { _, _ in },
+        format: EntityDocumentFormat = .standard
     ) {
         self.name = name ?? String(describing: type)
         self.schemaVersion = schemaVersion
         self.indexes = indexes
         self.validate = validate
         self.upgrade = upgrade
+        self.format = format
     }
 }
 
@@ -68,6 +74,8 @@ public struct AnyEntityKind: Sendable {
     public let pluginName: String?
     /// Upgrades a stored body written under an older schema version.
     public let upgrade: EntityUpgrade
+    /// How the kind's documents name it.
+    public let format: EntityDocumentFormat
     private let validateErased: @Sendable (any Sendable) throws -> Void
     private let typed: any Sendable
 
@@ -78,6 +86,7 @@ public struct AnyEntityKind: Sendable {
         indexes = kind.indexes
         self.pluginName = pluginName
         upgrade = kind.upgrade
+        format = kind.format
         typed = kind
         validateErased = { value in
             guard let entity = value as? Entity else { return }

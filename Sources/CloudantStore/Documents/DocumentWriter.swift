@@ -138,7 +138,7 @@ struct DocumentWriter {
         for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: newest, body: JSONValue.object(incoming.body).jsonBytes(),
-            parsedBody: incoming.body, kind: incoming.body[EntityField.kind]?.stringValue, attachments: table)
+            parsedBody: incoming.body, kind: EntityDocumentFormat.kindName(in: incoming.body), attachments: table)
         return true
     }
 
@@ -261,8 +261,9 @@ struct DocumentWriter {
         if !forgotten.isEmpty { try RevisionBody.delete(documentRowID: rowID, revs: forgotten, in: db) }
     }
 
-    /// The entity kind a stored body declares (its `entityType` member), for the kind index.
+    /// The entity kind a stored body declares (its `entityType`, or `CDTISEntityName`), for the kind index.
     static func kind(of body: [UInt8]) -> String? {
-        (try? JSONValue(parsing: body))?[EntityField.kind]?.stringValue
+        guard case .object(let object)? = try? JSONValue(parsing: body) else { return nil }
+        return EntityDocumentFormat.kindName(in: object)
     }
 }

@@ -17,7 +17,7 @@ public struct NewDocument: Sendable {
     public let revision: RevisionID
     /// The body's JSON bytes, as stored: members sorted by name, numbers as given.
     let bytes: [UInt8]
-    /// The entity kind the body declares (`entityType`).
+    /// The entity kind the body declares (`entityType`, or `CDTISEntityName`).
     let kind: String?
 
     /// Prepares a new document.
@@ -42,7 +42,7 @@ public struct NewDocument: Sendable {
         let (sorted, canonical) = JSONValue.object(body).sortedAndCanonicalJSONBytes()
         revision = RevisionID(generation: 1, hash: RevisionHash.mintFirst(canonicalBody: canonical))
         bytes = sorted
-        kind = body[EntityField.kind]?.stringValue
+        kind = EntityDocumentFormat.kindName(in: body)
     }
 
     /// The first revision as text (`1-…`).

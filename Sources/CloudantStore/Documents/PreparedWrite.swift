@@ -24,7 +24,7 @@ struct PreparedWrite: Sendable {
     init(_ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB) {
         self.incoming = incoming
         body = JSONValue.object(incoming.body).jsonBytes()
-        kind = incoming.body[EntityField.kind]?.stringValue
+        kind = EntityDocumentFormat.kindName(in: incoming.body)
         let encoder = AttachmentEncoder(compression: compression)
         var table = AttachmentTable()
         var encoded: [String: EncodedAttachment] = [:]

@@ -5,7 +5,8 @@ struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConverti
     let kind: EntityKind<Entity>
 
     /// The document an entity is stored as: `_id`, `_rev` (when it has one), its members (without `revId`),
-    /// `entityType` and `entitySchemaVersion`.
+    /// and the kind's name and schema version in the members its ``EntityDocumentFormat`` names (the
+    /// incremental-store layout has the entity write its own `CDTISEntityName`; it is set here too).
     func document(for entity: Entity, index: Int, includeRev: Bool = true) throws -> JSONObject {
         let id = entity.id.description
         do {
@@ -15,14 +16,22 @@ struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConverti
                     context: .init(field: "id"))
             }
             try kind.validate(entity)
-            guard case .object(let members) = try JSONValue(encoding: entity) else {
-                throw CloudantError(.invalidValue, "An entity must encode as a JSON object (a keyed container).")
+            let members: JSONObject
+            if let direct = entity as? any JSONObjectRepresentable {
+                members = try direct.jsonObject()
+            } else {
+                guard case .object(let encoded) = try JSONValue(encoding: entity) else {
+                    throw CloudantError(.invalidValue, "An entity must encode as a JSON object (a keyed container).")
+                }
+                members = encoded
             }
             var document: JSONObject = ["_id": .string(id)]
             if includeRev, let rev = entity.revId { document["_rev"] = .string(rev) }
             for (key, value) in members.members where key != "revId" { document[key] = value }
-            document[EntityField.kind] = .string(kind.name)
-            document[EntityField.schemaVersion] = .number(JSONNumber(kind.schemaVersion))
+            document[kind.format.kindField] = .string(kind.name)
+            if let field = kind.format.schemaVersionField {
+                document[field] = .number(JSONNumber(kind.schemaVersion))
+            }
             return document
         } catch let error as CloudantError {
             throw error.adding {
@@ -38,16 +47,29 @@ struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConverti
         var body = document
         let id = body.removeValue(forKey: "_id")?.stringValue
         let rev = body.removeValue(forKey: "_rev")
-        for key in body.keys where key.hasPrefix("_") { body.removeValue(forKey: key) }
-        let stored = body[EntityField.schemaVersion]?.numberValue?.int64Value.map { Int($0) } ?? 1
+        // The Core Data bridge's layout may keep binary values as attachments, which its entities read.
+        let keep = kind.format == .incrementalStore ? "_attachments" : nil
+        for key in body.keys where key.hasPrefix("_") && key != keep { body.removeValue(forKey: key) }
+        let versionField = kind.format.schemaVersionField
+        let stored = versionField.flatMap { body[$0]?.numberValue?.int64Value.map { Int($0) } } ?? 1
         do {
             if stored < kind.schemaVersion { try kind.upgrade(&body, stored) }
-            body.removeValue(forKey: EntityField.kind)
-            body.removeValue(forKey: EntityField.schemaVersion)
+            if kind.format == .standard {
+                body.removeValue(forKey: EntityField.kind)
+                body.removeValue(forKey: EntityField.schemaVersion)
+            }
             if let rev { body["revId"] = rev }
             // Documents written elsewhere (a CouchDB peer, the original store) may carry the id only as `_id`.
             if body["id"] == nil, let id { body["id"] = .string(id) }
-            var entity = try JSONValue.object(body).decode(Entity.self)
+            var entity: Entity
+            if let direct = Entity.self as? any JSONObjectRepresentable.Type {
+                guard let decoded = try direct.init(jsonObject: body) as? Entity else {
+                    throw CloudantError(.invalidValue, "\(Entity.self) decoded as another type.")
+                }
+                entity = decoded
+            } else {
+                entity = try JSONValue.object(body).decode(Entity.self)
+            }
             entity.revId = rev?.stringValue
             return entity
         } catch let error as CloudantError {

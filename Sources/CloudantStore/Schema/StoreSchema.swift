@@ -131,9 +131,21 @@ enum StoreSchema {
                     );
                     """)
         }
+        // Documents in CDTDatastore's Core Data bridge layout name their kind in `CDTISEntityName`
+        // (`EntityDocumentFormat.incrementalStore`); rows written before the store read that member get it.
+        migrator.registerMigration("2026-11-25-incremental-store-kinds") { db in
+            try db.execute(
+                sql: """
+                    UPDATE documents SET kind = json_extract(body, '$.CDTISEntityName')
+                    WHERE kind IS NULL AND body IS NOT NULL AND json_valid(body)
+                      AND json_type(body, '$.CDTISEntityName') = 'text'
+                    """)
+        }
         return migrator
     }
 
     /// The identifiers of every migration, in order (tests assert the applied list equals this).
-    static let migrationIdentifiers = ["2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1"]
+    static let migrationIdentifiers = [
+        "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
+    ]
 }

@@ -26,8 +26,11 @@ public import CloudantCore
 public struct CollectionQuery: Sendable {
     /// The store the query runs against.
     public let store: DocumentStore
-    /// The kind name documents must carry in their `entityType` member.
+    /// The kind name documents must carry in their ``kindField`` member.
     public let kind: String
+    /// The member naming the kind: `entityType`, or `CDTISEntityName` for a kind in the Core Data bridge's
+    /// layout (see ``CloudantCore/EntityDocumentFormat``).
+    public let kindField: String
     /// The members to return (Mango `fields`); `nil` returns whole documents.
     public private(set) var fields: [String]?
     /// The conditions, all of which must match, in the order they were added.
@@ -44,6 +47,7 @@ public struct CollectionQuery: Sendable {
     public init(store: DocumentStore, kind: String, fields: [String]? = nil) {
         self.store = store
         self.kind = kind
+        kindField = store.options.registry.kind(named: kind)?.format.kindField ?? EntityField.kind
         self.fields = fields
     }
 
@@ -103,9 +107,10 @@ public struct CollectionQuery: Sendable {
         return copy
     }
 
-    /// The Mango selector as sent to `_find`: `{"$and": [{"entityType": kind}, <components…>]}`.
+    /// The Mango selector as sent to `_find`: `{"$and": [{"entityType": kind}, <components…>]}` (with
+    /// `CDTISEntityName` for a kind in the Core Data bridge's layout).
     public var selectorJSON: JSONValue {
-        .object(["$and": .array([.object([EntityField.kind: .string(kind)])] + components.map(\.json))])
+        .object(["$and": .array([.object([kindField: .string(kind)])] + components.map(\.json))])
     }
 
     /// The ``FindRequest`` the query runs as.
