@@ -234,7 +234,9 @@ let package = Package(
             ],
             path: "Benchmarks",
             exclude: ["Baselines/cda_lxml.py"],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The model benchmark's types come from Model/Kitchen.cloudantmodel.json.
+            plugins: ["CloudantModelPlugin"]
         ),
 
         // MARK: Tests (mirror Sources/)
@@ -304,7 +306,10 @@ let package = Package(
                 "CloudantModel", "CloudantModelSchema", "CloudantServer", .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            // The tests' entity types come from Recipes.cloudantmodel.json and Samples.cloudantmodel.json
+            // through the build plugin, as an app's would.
+            plugins: ["CloudantModelPlugin"]
         ),
         .testTarget(
             name: "CloudantCLITests",

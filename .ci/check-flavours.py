@@ -7,6 +7,10 @@ Three independent checks:
   3. what each flavour executable in Examples/Flavours actually linked (libxml2 in `ldd`,
      module symbols in `nm`), after it was built; each executable is also run.
 Positive controls (Health links libxml2, CareHealth links both modules) keep the checks honest.
+
+The object-model product (CloudantModel, with CloudantModelSchema) is checked the same way: no flavour may
+contain it (none names it), and it may contain nothing of Care, Health or libxml2. Its consumer,
+Examples/Flavours' ModelRecipes, is built from a model file by the build plugin and run.
 """
 import json
 import pathlib
@@ -18,24 +22,34 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CONSUMER = ROOT / "Examples" / "Flavours"
 
 # What each flavour must contain and must not contain.
+MODEL = {"CloudantModel", "CloudantModelSchema"}
 RULES = {
     "CloudantOnly": {"must": {"CloudantCore", "CloudantStore"},
-                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
+                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL},
     "CloudantCare": {"must": {"CloudantCore", "CloudantStore", "CloudantCareModule"},
-                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
+                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL},
     "CloudantHealth": {"must": {"CloudantCore", "CloudantStore", "CloudantHealthModule", "CLibXML2"},
-                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"}},
+                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL},
     "CloudantCareHealth": {"must": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"},
-                           "never": set()},
+                           "never": MODEL},
+    "CloudantModel": {"must": {"CloudantCore", "CloudantStore", "CloudantModel", "CloudantModelSchema"},
+                      "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
 }
 EXECUTABLES = {"CloudantOnly": "OnlyFlavour", "CloudantCare": "CareFlavour",
-               "CloudantHealth": "HealthFlavour", "CloudantCareHealth": "CareHealthFlavour"}
+               "CloudantHealth": "HealthFlavour", "CloudantCareHealth": "CareHealthFlavour",
+               "CloudantModel": "ModelRecipes"}
 # Modules a module's sources may never import.
 FORBIDDEN_IMPORTS = {
     "CloudantCareModule": {"CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge"},
     "CloudantHealthModule": {"CloudantCareModule", "CloudantCareHealthBridge"},
-    "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"},
+    "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"} | MODEL,
     "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB"},
+    "CloudantStore": MODEL,
+    # The model-file logic is pure: no storage, no replicator (the build plugin's tool links only it).
+    "CloudantModelSchema": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2",
+                            "CSQLite", "GRDB", "CloudantModel"},
+    # No SQL outside CloudantStore.
+    "CloudantModel": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2", "CSQLite", "GRDB"},
 }
 
 failures = []
@@ -95,7 +109,8 @@ def linked_binaries():
         linked = set()
         if "libxml2" in libraries:
             linked.add("CLibXML2")
-        for module in ["CloudantCore", "CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge"]:
+        for module in ["CloudantCore", "CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge",
+                       "CloudantModel", "CloudantModelSchema"]:
             # Demangled symbols name their module: `Module.Type…` or `(extension in Module):…`.
             if re.search(rf"\b{module}[.):]", symbols):
                 linked.add(module)

@@ -1,7 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p7|cda|care|care-health|all]
-//            [--documents N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p7|cda|care|care-health|models|all]
+//            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -13,6 +13,7 @@ var repetitions = 5
 var queryDocuments = 1_000_000
 var syncDocuments = 100_000
 var healthRecords = 1_000_000
+var modelObjects = 100_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--documents": documents = arguments.popFirst().flatMap { Int($0) } ?? documents
@@ -22,6 +23,7 @@ while let argument = arguments.popFirst() {
     case "--query-documents": queryDocuments = arguments.popFirst().flatMap { Int($0) } ?? queryDocuments
     case "--sync-documents": syncDocuments = arguments.popFirst().flatMap { Int($0) } ?? syncDocuments
     case "--health-records": healthRecords = arguments.popFirst().flatMap { Int($0) } ?? healthRecords
+    case "--model-objects": modelObjects = arguments.popFirst().flatMap { Int($0) } ?? modelObjects
     default: selectionArgument = argument
     }
 }
@@ -46,6 +48,7 @@ do {
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
     // --health-records N step samples (1M by default): a daily step task's outcomes over one year.
     if selected("care-health") { try await LinkedOutcomeBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
+    if selected("models") { try await ModelBenchmarks.run(objects: modelObjects, repetitions: repetitions) }
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

@@ -3,6 +3,10 @@
 // A consumer of OTFCloudantStore with one executable per flavour. Each depends on exactly one product
 // and imports only it, so building them (one package, dependencies built once) proves each flavour
 // compiles on its own; `.ci/check-flavours.py` then checks what each one linked.
+//
+// ModelRecipes is the object-model consumer: its only description of its data is
+// Recipes.cloudantmodel.json, from which the CloudantModelPlugin build plugin generates the entity types.
+// It lives here so CI builds the dependencies once for all five.
 
 import PackageDescription
 
@@ -25,5 +29,9 @@ let package = Package(
         .executableTarget(
             name: "CareHealthFlavour",
             dependencies: [.product(name: "CloudantCareHealth", package: "OTFCloudantStore")]),
+        .executableTarget(
+            name: "ModelRecipes",
+            dependencies: [.product(name: "CloudantModel", package: "OTFCloudantStore")],
+            plugins: [.plugin(name: "CloudantModelPlugin", package: "OTFCloudantStore")]),
     ]
 )

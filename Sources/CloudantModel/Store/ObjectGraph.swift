@@ -51,8 +51,10 @@ struct ObjectGraph {
     mutating func run() {
         var queue = pending
         pending = []
-        while !queue.isEmpty {
-            let edit = queue.removeFirst()
+        var next = 0
+        while next < queue.count {
+            let edit = queue[next]
+            next += 1
             let id = edit.document
             if deleting.contains(id) || absent.contains(id) { continue }
             guard var document = documents[id], let entity = entity(of: document) else {

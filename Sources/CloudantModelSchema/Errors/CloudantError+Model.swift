@@ -5,26 +5,26 @@ extension CloudantError.Code {
     /// ``ModelFileIssues`` listing every problem with its place in the file.
     ///
     /// Fix the members named; `cloudant model validate FILE` lists them all.
-    public static let invalidModel = Self(rawValue: "invalidModel")
+    public static let invalidModel = Self("invalidModel", category: .invalidInput)
 
     /// A document does not follow the Core Data bridge's schema for its entity: the context names the
     /// document (`documentID`), the entity (`kind`) and the property (`field`); the
     /// ``CloudantCore/CloudantError/underlying`` is a ``SchemaViolation``.
     ///
     /// Rewrite the document's property as the schema says, or run `cloudant model check` to list them all.
-    public static let schemaViolation = Self(rawValue: "schemaViolation")
+    public static let schemaViolation = Self("schemaViolation", category: .invalidInput)
 
     /// The store's `CDTISMetaData` names model version hashes that no version of the model has, so its
     /// documents cannot be read or migrated safely.
     ///
     /// Open the store with the model it was written with, or add that version to the model file.
-    public static let modelMismatch = Self(rawValue: "modelMismatch")
+    public static let modelMismatch = Self("modelMismatch", category: .invalidInput)
 
     /// A delete was refused by a relationship whose delete rule is `deny`: the context names the object
     /// (`documentID`), its entity (`kind`) and the relationship (`field`).
     ///
     /// Delete or detach the related objects first.
-    public static let deleteDenied = Self(rawValue: "deleteDenied")
+    public static let deleteDenied = Self("deleteDenied", category: .conflict)
 }
 
 /// How a document breaks the Core Data bridge's schema: the typed context of a
