@@ -42,7 +42,6 @@ let package = Package(
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
         .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
-        .executable(name: "cloudant-model-gen", targets: ["CloudantModelGen"]),
         .plugin(name: "CloudantModelPlugin", targets: ["CloudantModelPlugin"]),
         .plugin(name: "CloudantModelCommand", targets: ["CloudantModelCommand"]),
     ],
@@ -147,14 +146,14 @@ let package = Package(
         .plugin(
             name: "CloudantModelPlugin",
             capability: .buildTool(),
-            dependencies: ["CloudantModelGen"],
+            dependencies: [.target(name: "CloudantModelGen")],
             path: "Plugins/CloudantModelPlugin"
         ),
         .plugin(
             name: "CloudantModelCommand",
             capability: .command(
                 intent: .custom(verb: "cloudant-model", description: "Validate object model files (*.cloudantmodel.json).")),
-            dependencies: ["CloudantModelGen"],
+            dependencies: [.target(name: "CloudantModelGen")],
             path: "Plugins/CloudantModelCommand"
         ),
 

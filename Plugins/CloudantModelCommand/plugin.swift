@@ -21,7 +21,7 @@ struct CloudantModelCommand: CommandPlugin {
             Diagnostics.warning("no *.cloudantmodel.json file in the package's targets")
             return
         }
-        let tool = try context.tool(named: "cloudant-model-gen")
+        let tool = try context.tool(named: "CloudantModelGen")
         let process = Process()
         process.executableURL = tool.url
         process.arguments = ["validate"] + files

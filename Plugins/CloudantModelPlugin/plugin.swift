@@ -7,7 +7,7 @@ import PackagePlugin
 struct CloudantModelPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let tool = try context.tool(named: "cloudant-model-gen")
+        let tool = try context.tool(named: "CloudantModelGen")
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
         return target.sourceFiles.filter { $0.url.lastPathComponent.hasSuffix(".cloudantmodel.json") }.map { file in
             let name = Self.outputFileName(file.url.lastPathComponent)

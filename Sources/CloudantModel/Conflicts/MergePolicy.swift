@@ -1,5 +1,5 @@
 public import CloudantCore
-public import CloudantModelSchema
+internal import CloudantModelSchema
 
 /// How to resolve merge conflicts after a pull: Core Data's merge policies, and two more.
 ///

@@ -1,6 +1,6 @@
-public import CloudantCore
-public import CloudantModelSchema
-public import CloudantStore
+internal import CloudantCore
+internal import CloudantModelSchema
+internal import CloudantStore
 public import CloudantSync
 
 extension ModelStore {

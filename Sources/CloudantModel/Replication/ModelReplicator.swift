@@ -1,5 +1,5 @@
-public import CloudantCore
-public import CloudantStore
+internal import CloudantCore
+internal import CloudantStore
 public import CloudantSync
 public import Foundation
 

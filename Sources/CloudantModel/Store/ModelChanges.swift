@@ -1,5 +1,5 @@
-public import CloudantCore
-public import CloudantModelSchema
+internal import CloudantCore
+internal import CloudantModelSchema
 
 /// A set of inserts, updates and deletes to apply in one transaction with ``ModelStore/save(_:)-(ModelChanges)``:
 /// Core Data's unsaved changes of a context.

@@ -1,5 +1,5 @@
-public import CloudantCore
-public import CloudantModelSchema
+internal import CloudantCore
+internal import CloudantModelSchema
 internal import CloudantStore
 
 extension ModelStore {

@@ -1,4 +1,4 @@
-public import CloudantCore
+internal import CloudantCore
 public import CloudantModelSchema
 public import CloudantStore
 internal import Foundation

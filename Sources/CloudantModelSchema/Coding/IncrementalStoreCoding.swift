@@ -1,5 +1,5 @@
 public import CloudantCore
-public import Foundation
+internal import Foundation
 
 /// The member names and constants of CDTDatastore's Core Data bridge (`CDTIncrementalStore`).
 public enum IncrementalStore {

@@ -1,4 +1,4 @@
-public import CloudantCore
+internal import CloudantCore
 internal import Crypto
 
 /// Version hashes: 64 hex characters (SHA-256), the `hex64` of the `CDTISMetaData` schema.

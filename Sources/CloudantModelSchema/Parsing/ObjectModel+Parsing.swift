@@ -1,4 +1,4 @@
-public import CloudantCore
+internal import CloudantCore
 internal import Foundation
 
 extension ObjectModel {
