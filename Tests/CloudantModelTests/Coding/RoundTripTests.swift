@@ -11,12 +11,12 @@ struct RoundTripTests {
         .leastNormalMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, Double.leastNormalMagnitude.nextDown,
         .infinity, -.infinity, .nan, -.nan, .signalingNaN,
         Double(bitPattern: 0x7FF8_0000_0000_0001), Double(bitPattern: 0xFFF0_0000_DEAD_BEEF), Double(bitPattern: 0x7FF0_0000_0000_0001),
-        9_007_199_254_740_993, 4_503_599_627_370_497.5, 123_456_789.123_456_789,
+        Double(1 << 53).nextUp, 4_503_599_627_370_497.5, 123_456_789.123_456_789,
     ]
     static let floats: [Float] = [
         0, -0.0, 1.5, -0.75, .pi, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNormalMagnitude,
         .leastNonzeroMagnitude, Float.leastNormalMagnitude.nextDown, .infinity, -.infinity, .nan, .signalingNaN,
-        Float(bitPattern: 0x7FC0_0001), Float(bitPattern: 0xFF80_1234), 16_777_217,
+        Float(bitPattern: 0x7FC0_0001), Float(bitPattern: 0xFF80_1234), Float(1 << 24).nextUp,
     ]
     static let decimals: [Decimal] = [
         0, 1, -1, Decimal(string: "12.50")!, Decimal(string: "-0.000000000000000000000000000000000001")!,
