@@ -16,7 +16,7 @@
 // original subspecs never compiled a Core Data bridge, most apps of any flavour do not describe their data
 // with a model file, and as its own product it combines with any flavour (it needs nothing of Care or
 // Health) while no flavour compiles it unasked. The model-file logic (parsing, hashes, the CDTIS codec, the
-// Swift generator) is a separate pure module so the build plugin's tool, `cloudant-model-gen`, builds
+// Swift generator) is a separate pure module so the build plugin's tool, `CloudantModelGen`, builds
 // without SQLite, NIO or the replicator.
 //
 // `.ci/check-flavours.py` fails the build if that isolation is ever broken.
