@@ -48,7 +48,12 @@ struct ModelFileTests {
             #""owner":{"type":"relation-to-one","destination":"Person","inverse":"pets"}"#,
             extraEntity: #","Person":{"properties":{"notes":{"type":"relation-to-many","destination":"Note","inverse":"owner"},"pets":{"type":"relation-to-many","destination":"Note"}}}"#)
         let error = try #require(throws: CloudantError.self) { try ObjectModel(parsing: text) }
-        #expect(error.modelFileIssues?.issues.map(\.path) == ["versions[0].entities.Note.properties.owner.inverse"])
+        // Both ends are named: owner's inverse (pets) does not point back, and notes names owner as its inverse
+        // while owner names another.
+        #expect(error.modelFileIssues?.issues.map(\.path).sorted() == [
+            "versions[0].entities.Note.properties.owner.inverse",
+            "versions[0].entities.Person.properties.notes.inverse",
+        ])
     }
 
     @Test func anAttributeAddedInALaterVersionNeedsADefaultOrToBeOptional() throws {
