@@ -96,19 +96,15 @@ struct CareEventsCommand: CloudantCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: CareDatabaseOption
-    @Option(help: "The task's id.") var task: String
-    @Option(help: "The range start (ISO 8601).") var from: String
-    @Option(help: "The range end, exclusive (ISO 8601).") var to: String
-    @Option(help: "An IANA time zone such as Europe/Paris; the system's when absent.") var tz: String?
+    @OptionGroup var range: CareTaskRangeOptions
 
     func execute() async throws {
-        let zone = try CareCLIDates.timeZone(tz)
+        let (zone, start, end) = try range.resolved()
         let care = try global.openCare(database.db, timeZone: zone)
-        let (start, end) = (try CareCLIDates.parse(from, field: "from"), try CareCLIDates.parse(to, field: "to"))
-        var events = Self.json(try await care.events(forTask: task, from: start, to: end, in: zone), in: zone)
+        var events = Self.json(try await care.events(forTask: range.task, from: start, to: end, in: zone), in: zone)
         if events.isEmpty {
             // The id may name a HealthKit-linked task; its events are computed the same way.
-            events = Self.json(try await care.events(forHealthKitLinkedTask: task, from: start, to: end, in: zone), in: zone)
+            events = Self.json(try await care.events(forHealthKitLinkedTask: range.task, from: start, to: end, in: zone), in: zone)
         }
         Output.print(.array(events))
     }

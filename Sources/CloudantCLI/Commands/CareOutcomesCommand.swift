@@ -26,27 +26,23 @@ struct CareOutcomesCommand: CloudantCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: CareDatabaseOption
-    @Option(help: "The task's id.") var task: String
-    @Option(help: "The range start (ISO 8601).") var from: String
-    @Option(help: "The range end, exclusive (ISO 8601).") var to: String
-    @Option(help: "An IANA time zone such as Europe/Paris; the system's when absent.") var tz: String?
+    @OptionGroup var range: CareTaskRangeOptions
 
     func execute() async throws {
-        let zone = try CareCLIDates.timeZone(tz)
-        let (start, end) = (try CareCLIDates.parse(from, field: "from"), try CareCLIDates.parse(to, field: "to"))
+        let (zone, start, end) = try range.resolved()
         guard start < end else {
             throw CloudantError(.invalidValue, "--to must be after --from.", context: .init(field: "to"))
         }
         let registry = try EntityRegistry.careHealth()
         let store = try DocumentStore.open(name: database.db, in: global.stores, options: StoreOptions(registry: registry))
         let care = CareStore(store: store, timeZone: zone)
-        let plain = try await care.events(forTask: task, from: start, to: end, in: zone)
+        let plain = try await care.events(forTask: range.task, from: start, to: end, in: zone)
         if !plain.isEmpty {
             Output.print(.array(try plain.map { try Self.json($0, in: zone) }))
             return
         }
         let linked = try await CareHealthStore(care: care).fetchEvents(
-            taskID: task, in: DateInterval(start: start, end: end), timeZone: zone)
+            taskID: range.task, in: DateInterval(start: start, end: end), timeZone: zone)
         Output.print(.array(try linked.map { try Self.json($0, in: zone) }))
     }
 

@@ -14,6 +14,19 @@ struct CareDatabaseOption: ParsableArguments {
     var db = "care"
 }
 
+/// The task and time range of `care events` and `care outcomes`: `--task ID --from ISO8601 --to ISO8601 [--tz ZONE]`.
+struct CareTaskRangeOptions: ParsableArguments {
+    @Option(help: "The task's id.") var task: String
+    @Option(help: "The range start (ISO 8601).") var from: String
+    @Option(help: "The range end, exclusive (ISO 8601).") var to: String
+    @Option(help: "An IANA time zone such as Europe/Paris; the system's when absent.") var tz: String?
+
+    /// The zone, start and end the options name; a bad zone or instant is invalid input naming its option.
+    func resolved() throws -> (zone: TimeZone, start: Date, end: Date) {
+        (try CareCLIDates.timeZone(tz), try CareCLIDates.parse(from, field: "from"), try CareCLIDates.parse(to, field: "to"))
+    }
+}
+
 /// The `--db NAME` option of every `health` and `route` command: the store `health` unless named.
 struct HealthDatabaseOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The store holding the health samples.", valueName: "NAME"))
