@@ -89,6 +89,8 @@ let package = Package(
             name: "CloudantStore",
             dependencies: [
                 "CloudantCore",
+                // SQLite's column accessors, for reading projection rows in place.
+                "CSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
                 .product(name: "CompressNIO", package: "compress-nio"),

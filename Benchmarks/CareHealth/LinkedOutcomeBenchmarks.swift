@@ -71,6 +71,27 @@ enum LinkedOutcomeBenchmarks {
                 name: "SQL range + per-day proportional sum",
                 body: { checksum += try raw.dailySums(days, in: year).reduce(0, +) }),
             candidates: [
+                // The read alone (every column of the year's samples through the projection), so the ratio
+                // of the full computation splits into reading and computing.
+                .init(
+                    name: "read: store.projectedRows (all columns)",
+                    body: {
+                        let query = ProjectionQuery(
+                            projection: HealthPlugin.quantityProjection.name,
+                            where: [
+                                .init("typeIdentifier", .equal, .text(stepType)), .init("start", .greaterOrEqual, .date(yearStart)),
+                                .init("start", .less, .date(yearEnd)),
+                            ])
+                        let values = try await store.projectedRows(query) { row in
+                            HealthPlugin.QuantityColumn.allCases.reduce(0.0) { sum, column in
+                                switch column {
+                                case .start, .end, .value: sum + (row.double(at: column.rawValue) ?? 0)
+                                default: sum + Double(row.string(at: column.rawValue)?.utf8.count ?? 0)
+                                }
+                            }
+                        }
+                        checksum += values.reduce(0, +)
+                    }),
                 .init(
                     name: "careHealth.fetchEvents(taskID:in:)",
                     body: {

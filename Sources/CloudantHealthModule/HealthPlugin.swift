@@ -22,6 +22,64 @@ public struct HealthPlugin: EntityPlugin {
         name: "health-samples-by-type-and-start", designDocument: "health",
         fields: [.ascending("entityType"), .ascending("typeIdentifier"), .ascending("startDate")])
 
+    /// The columns of quantity samples that computations over many samples read (the care bridge's
+    /// outcomes of health-linked tasks): type, dates as instants, value and unit, and what ranks the source.
+    /// Read with `DocumentStore.projectedRows`; the columns come in the order of ``QuantityColumn``.
+    public static let quantityProjection = ColumnProjection(
+        name: "health-quantity-samples",
+        columns: QuantityColumn.allCases.map { ColumnProjection.Column($0.name, path: $0.path, type: $0.type) },
+        orderedBy: [QuantityColumn.typeIdentifier.name, QuantityColumn.start.name, QuantityColumn.end.name])
+
+    /// The columns of ``quantityProjection``, in order (`rawValue` is the position).
+    public enum QuantityColumn: Int, CaseIterable, Sendable {
+        /// The HealthKit type identifier (text).
+        case typeIdentifier
+        /// `startDate` as an instant.
+        case start
+        /// `endDate` as an instant.
+        case end
+        /// The value (double).
+        case value
+        /// The unit string (text).
+        case unit
+        /// The sample's uuid (text).
+        case uuid
+        /// `source.name` (text).
+        case sourceName
+        /// `device.name` (text).
+        case deviceName
+        /// `device.model` (text).
+        case deviceModel
+        /// `device.hardwareVersion` (text).
+        case deviceHardwareVersion
+
+        /// The column's name.
+        public var name: String { String(describing: self) }
+
+        fileprivate var path: String {
+            switch self {
+            case .typeIdentifier: "typeIdentifier"
+            case .start: "startDate"
+            case .end: "endDate"
+            case .value: "value"
+            case .unit: "unit"
+            case .uuid: "uuid"
+            case .sourceName: "source.name"
+            case .deviceName: "device.name"
+            case .deviceModel: "device.model"
+            case .deviceHardwareVersion: "device.hardwareVersion"
+            }
+        }
+
+        fileprivate var type: ColumnProjection.ColumnType {
+            switch self {
+            case .start, .end: .date
+            case .value: .real
+            default: .text
+            }
+        }
+    }
+
     /// The plugin's registry name.
     public var name: String { Self.pluginName }
 
@@ -47,7 +105,8 @@ public struct HealthPlugin: EntityPlugin {
     }
 
     private static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {
-        EntityKind(type, name: type.sampleType.kindName, indexes: [sampleIndex]) { sample in
+        let projections = type.sampleType == .quantity ? [quantityProjection] : []
+        return EntityKind(type, name: type.sampleType.kindName, indexes: [sampleIndex], projections: projections) { sample in
             guard sample.endDate >= sample.startDate else {
                 throw CloudantError(
                     .invalidValue, "A sample's endDate must not be before its startDate.",

@@ -84,10 +84,11 @@ enum OutcomeCalculator {
     /// higher source's sample covers, prorated as above, and an instantaneous sample only when no higher source
     /// covers its instant. With one source this is the plain prorated sum.
     static func mergedSum(_ members: [SampleReading], in event: DateInterval) -> (Double, [String]) {
-        let bySource = Dictionary(grouping: members, by: \.sourceRank)
-        guard bySource.count > 1 else {
+        // One source (the common case) is the plain prorated sum, found without hashing every sample's source.
+        guard let first = members.first?.sourceRank, members.contains(where: { $0.sourceRank != first }) else {
             return (members.reduce(0) { $0 + contribution(of: $1, in: event) }, members.map(\.uuid))
         }
+        let bySource = Dictionary(grouping: members, by: \.sourceRank)
         var coverage = SourceCoverage()
         var parts: [(sample: SampleReading, amount: Double)] = []
         for rank in bySource.keys.sorted() {

@@ -32,6 +32,11 @@ extension Collation {
     public static func compareStrings(_ a: String, _ b: String) -> Int {
         // Swift's `==` is canonical equivalence, which is exactly when the keys below are all equal.
         if a == b { return 0 }
+        return comparePrintableASCII(a, b) ?? compareByWeights(a, b)
+    }
+
+    /// ``compareStrings(_:_:)`` by the general path: every level's weights built in full.
+    static func compareByWeights(_ a: String, _ b: String) -> Int {
         let left = StringCollationKey(a)
         let right = StringCollationKey(b)
         let intCompare: (UInt32, UInt32) -> Int = { $0 == $1 ? 0 : ($0 < $1 ? -1 : 1) }
@@ -40,6 +45,43 @@ extension Collation {
             if result != 0 { return result }
         }
         return 0
+    }
+
+    /// The same answer as the general path for two strings of printable ASCII, without building weight
+    /// arrays: dates, ids and codes are ASCII, and range conditions compare them once per candidate row.
+    /// Level by level as ``compareStrings(_:_:)``: primary bytes (the order `CollationKey` writes), then case
+    /// (every character has the common accent weight, so the secondary level cannot differ once the primary
+    /// level is equal), then the bytes. Nil when either string has another character.
+    static func comparePrintableASCII(_ a: String, _ b: String) -> Int? {
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right -> Int? in
+                let table = StringCollationKey.printableASCIIPrimary
+                let common = min(left.count, right.count)
+                for offset in 0..<common {
+                    let l = left[offset]
+                    let r = right[offset]
+                    guard l < 0x80, r < 0x80 else { return nil }
+                    let lp = table[Int(l)]
+                    let rp = table[Int(r)]
+                    guard lp != 0, rp != 0 else { return nil }
+                    if lp != rp { return lp < rp ? -1 : 1 }
+                }
+                for byte in left[common...] where byte >= 0x80 || table[Int(byte)] == 0 { return nil }
+                for byte in right[common...] where byte >= 0x80 || table[Int(byte)] == 0 { return nil }
+                if left.count != right.count { return left.count < right.count ? -1 : 1 }
+                for offset in 0..<common {
+                    let l = (0x41...0x5A).contains(left[offset])
+                    let r = (0x41...0x5A).contains(right[offset])
+                    if l != r { return l ? 1 : -1 }
+                }
+                for offset in 0..<common where left[offset] != right[offset] {
+                    return left[offset] < right[offset] ? -1 : 1
+                }
+                return 0
+            }
+        }
     }
 }
 
@@ -65,6 +107,19 @@ struct StringCollationKey {
         uniqueKeysWithValues: asciiPunctuationOrder.enumerated().map { ($0.element, UInt32($0.offset + 1)) }
     )
     static let spaceRank: UInt32 = asciiPunctuationRank[0x20] ?? 6
+
+    /// For each printable ASCII byte, its one-byte primary weight as `CollationKey` writes it (punctuation
+    /// ranks, then digits, then letters case-blind); 0 for every other byte.
+    static let printableASCIIPrimary: [UInt8] = (0..<128).map { code -> UInt8 in
+        let byte = UInt8(code)
+        switch byte {
+        case 0x30...0x39: return CollationKey.PrimaryByte.digitZero + (byte - 0x30)
+        case 0x61...0x7A: return CollationKey.PrimaryByte.letterA + (byte - 0x61)
+        case 0x41...0x5A: return CollationKey.PrimaryByte.letterA + (byte - 0x41)
+        case 0x20...0x7E: return asciiPunctuationRank[byte].map { UInt8($0) } ?? 0
+        default: return 0
+        }
+    }
 
     /// Latin letters that ICU expands or treats as a base letter plus a stroke, but NFD leaves alone.
     static let specialLatin: [UInt32: (letters: String, stroke: Bool, upper: Bool)] = [

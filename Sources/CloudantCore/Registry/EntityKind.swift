@@ -26,6 +26,9 @@ public struct EntityKind<Entity: Codable & Sendable>: Sendable {
     public let schemaVersion: Int
     /// The indexes queries on this kind need; the store creates them when it opens.
     public let indexes: [IndexDefinition]
+    /// Typed column copies of this kind's documents that readers scan without parsing bodies; the store
+    /// creates and fills them when it opens (see ``ColumnProjection``).
+    public let projections: [ColumnProjection]
     /// Checks an entity before it is written.
     public let validate: Validation
     /// Upgrades documents written by an older schema version.
@@ -40,17 +43,19 @@ public struct EntityKind<Entity: Codable & Sendable>: Sendable {
     ///   - name: The kind name stored in documents; defaults to the type's name. Keep it stable: it is data.
     ///   - schemaVersion: The version the current code writes (starts at 1).
     ///   - indexes: Indexes queries on this kind need.
+    ///   - projections: Column projections readers of this kind scan (none by default).
     ///   - validate: Checks an entity before it is written; accepts everything by default.
     ///   - upgrade: Upgrades older documents; leaves them unchanged by default.
     ///   - format: The document layout; ``EntityDocumentFormat/standard`` by default.
     public init(
         _ type: Entity.Type, name: String? = nil, schemaVersion: Int = 1, indexes: [IndexDefinition] = [],
-        validate: @escaping Validation = { _ in }, upgrade: @escaping Upgrade = { _, _ in },
+        projections: [ColumnProjection] = [], validate: @escaping Validation = { _ in }, upgrade: @escaping Upgrade = { _, _ in },
         format: EntityDocumentFormat = .standard
     ) {
         self.name = name ?? String(describing: type)
         self.schemaVersion = schemaVersion
         self.indexes = indexes
+        self.projections = projections
         self.validate = validate
         self.upgrade = upgrade
         self.format = format
@@ -70,6 +75,8 @@ public struct AnyEntityKind: Sendable {
     public let schemaVersion: Int
     /// The indexes queries on this kind need.
     public let indexes: [IndexDefinition]
+    /// The column projections readers of this kind scan.
+    public let projections: [ColumnProjection]
     /// The plugin that registered the kind (`nil` when registered directly).
     public let pluginName: String?
     /// Upgrades a stored body written under an older schema version.
@@ -84,6 +91,7 @@ public struct AnyEntityKind: Sendable {
         name = kind.name
         schemaVersion = kind.schemaVersion
         indexes = kind.indexes
+        projections = kind.projections
         self.pluginName = pluginName
         upgrade = kind.upgrade
         format = kind.format

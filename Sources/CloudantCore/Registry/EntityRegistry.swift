@@ -132,6 +132,13 @@ public struct EntityRegistry: Sendable {
             throw CloudantError(
                 .invalidValue, "Schema versions start at 1.", context: .init(kind: kind.name, field: "schemaVersion"))
         }
+        for projection in kind.projections {
+            do {
+                try projection.validate()
+            } catch let error as CloudantError {
+                throw error.adding { $0.kind = kind.name }
+            }
+        }
     }
 
     private static func by(_ pluginName: String?) -> String {

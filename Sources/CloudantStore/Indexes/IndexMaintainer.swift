@@ -1,16 +1,19 @@
 internal import CloudantCore
 internal import GRDB
 
-/// Keeps every index in step with the documents, inside the write transaction that changes them (so an
+/// Keeps every index and column projection in step with the documents, inside the write transaction that changes them (so an
 /// index is never behind its data, and a crash loses neither or both).
 ///
 /// The writer calls it after each document row changes. A store without indexes pays one small query per
 /// transaction (loading the list) and nothing per document.
 struct IndexMaintainer {
     private(set) var indexes: [StoredIndex]
+    /// The column projections, kept in step the same way (see ``CloudantCore/ColumnProjection``).
+    private let projections: [StoredProjection]
 
     init(db: Database, cache: IndexCatalogCache?) throws {
         indexes = try cache?.indexes(in: db) ?? IndexCatalog.all(in: db)
+        projections = try cache?.projections(in: db) ?? ProjectionCatalog.all(in: db)
     }
 
     /// The document as indexes and partial filters see it: the body with `_id` first (CouchDB indexes may
@@ -34,13 +37,16 @@ struct IndexMaintainer {
             indexes = try IndexCatalog.all(in: db)
             return
         }
-        guard !indexes.isEmpty else { return }
-        if let previous = try previousBody() {
+        guard !indexes.isEmpty || !projections.isEmpty else { return }
+        if !indexes.isEmpty, let previous = try previousBody() {
             for index in indexes {
                 try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
             }
         }
-        guard let body = try body() else { return }
+        let body = try body()
+        // A projection row is keyed by the document's row, so replacing or deleting it needs no previous body.
+        for projection in projections { try projection.update(rowID: rowID, id: id, body: body, in: db) }
+        guard let body else { return }
         for index in indexes { try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db) }
     }
 

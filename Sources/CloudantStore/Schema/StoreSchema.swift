@@ -14,6 +14,8 @@ internal import GRDB
 /// - `attachment_blobs`: attachment bytes, stored once per digest.
 /// - `local_documents`: `_local/` documents (no history, never replicated).
 /// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
+/// - `column_projections`: the typed column copies entity kinds declare, one row each, naming its table
+///   (`projection_<n>`: one row per live document of the kind, keyed by the document's row id).
 /// - `mango_indexes`: the Cloudant Query indexes the store keeps, one row each, naming the table that holds
 ///   its entries (`mango_json_<n>` or the FTS5 table `mango_text_<n>`; `<n>` is a counter, never user text).
 enum StoreSchema {
@@ -72,6 +74,18 @@ enum StoreSchema {
         static let definition = "definition"
         static let jsonTablePrefix = "mango_json_"
         static let textTablePrefix = "mango_text_"
+    }
+
+    enum ColumnProjections {
+        static let table = "column_projections"
+        static let name = "name"
+        static let kind = "kind"
+        static let tableName = "table_name"
+        static let definition = "definition"
+        static let tablePrefix = "projection_"
+        /// Columns every projection table has before its declared ones.
+        static let documentRowID = "doc_rowid"
+        static let id = "id"
     }
 
     /// The migrations in the order they apply; the identifiers are data and never change.
@@ -141,11 +155,24 @@ enum StoreSchema {
                       AND json_type(body, '$.CDTISEntityName') = 'text'
                     """)
         }
+        // Typed column copies entity kinds declare (`ColumnProjection`), one table each.
+        migrator.registerMigration("2026-11-25-column-projections") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE column_projections (
+                        name TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        table_name TEXT NOT NULL UNIQUE,
+                        definition TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 
     /// The identifiers of every migration, in order (tests assert the applied list equals this).
     static let migrationIdentifiers = [
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
+        "2026-11-25-column-projections",
     ]
 }

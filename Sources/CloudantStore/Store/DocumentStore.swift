@@ -78,8 +78,11 @@ public final class DocumentStore: Sendable {
             let uuid = StoreOptions.randomHexID()
             if !options.readOnly {
                 try StoreSchema.migrator(uuid: uuid).migrate(pool)
-                if options.registry.kinds.contains(where: { !$0.indexes.isEmpty }) {
-                    try pool.write { db in try Self.createDeclaredIndexes(options, in: db) }
+                if options.registry.kinds.contains(where: { !$0.indexes.isEmpty || !$0.projections.isEmpty }) {
+                    try pool.write { db in
+                        try Self.createDeclaredIndexes(options, in: db)
+                        try ProjectionCatalog.declareRegistered(options.registry, in: db)
+                    }
                 }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }

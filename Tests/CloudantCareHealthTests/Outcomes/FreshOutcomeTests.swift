@@ -22,6 +22,25 @@ struct FreshOutcomeTests {
         #expect(try await fixture.careHealth.fetchEvents(taskID: "steps", in: day).map(\.outcome) == [nil])
     }
 
+    @Test func aSampleReplicatedInWithAnOffsetSpellingCountsAtItsInstantAndItsConflictLoserDoesNot() async throws {
+        let fixture = try BridgeFixture(zone: "Europe/Paris")
+        _ = try await fixture.care.add([fixture.dailyTask(start: try fixture.date(2024, 4, 1), linkage: BridgeFixture.stepLinkage())])
+        // 23:30–00:30 Paris time written by a peer in UTC+02:00 spelling: half of it falls on each day.
+        func document(_ rev: String, value: Int) -> JSONValue {
+            [
+                "_id": "peer", "_rev": .string(rev), "entityType": "HKQuantitySample", "uuid": "peer",
+                "typeIdentifier": .string(BridgeFixture.steps), "value": .number(.integer(Int64(value))), "unit": "count",
+                "startDate": "2024-04-02T23:30:00+02:00", "endDate": "2024-04-03T00:30:00.000+02:00",
+            ]
+        }
+        let written = try await fixture.documents.bulkDocs(
+            [document("1-" + String(repeating: "a", count: 32), value: 999), document("1-" + String(repeating: "b", count: 32), value: 100)],
+            newEdits: false)
+        #expect(written.isEmpty)
+        let days = try fixture.days(from: try fixture.date(2024, 4, 2), count: 2)
+        #expect(try await fixture.careHealth.fetchOutcomes(for: "steps", in: days).map(\.total) == [50, 50])
+    }
+
     @Test func aChangedSampleValueShowsAtTheNextRead() async throws {
         let fixture = try BridgeFixture(zone: "UTC")
         _ = try await fixture.care.add([fixture.dailyTask(start: try fixture.date(2024, 4, 1), linkage: BridgeFixture.stepLinkage())])

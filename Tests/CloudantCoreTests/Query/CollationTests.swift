@@ -1,4 +1,4 @@
-import CloudantCore
+@testable import CloudantCore
 import PropertyBased
 import Testing
 
@@ -35,6 +35,27 @@ struct CollationTests {
         #expect(Collation.compareStrings("B", "ba") == -1)
         #expect(Collation.compareStrings("ab", "Ab") == -1)
         #expect(Collation.compareStrings("Ab", "ac") == -1)
+    }
+
+    @Test func printableASCIIFastPathAgreesWithTheWeightsOnEveryPair() {
+        // Short strings over an alphabet with every class (case, digits, punctuation incl. space) plus a
+        // non-ASCII letter and a control character, which must leave the fast path.
+        let alphabet: [Character] = ["a", "A", "b", "Z", "0", "9", " ", "-", "_", "~", "$", ".", "é", "\t"]
+        var generator = SystemRandomNumberGenerator()
+        let strings = (0..<400).map { _ in
+            String((0..<Int.random(in: 0...5, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        } + ["2024-03-30T23:55:00.000Z", "2024-03-31T00:00:00.000Z", "2024-03-30T23:55:00Z"]
+        for left in strings {
+            for right in strings {
+                let general = left == right ? 0 : Collation.compareByWeights(left, right)
+                #expect(Collation.compareStrings(left, right) == general, "\(left) vs \(right)")
+                // It answers for every printable pair (and may answer earlier, from a primary difference
+                // ahead of any other character, which the line above checks).
+                if (left + right).utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                    #expect(Collation.comparePrintableASCII(left, right) != nil)
+                }
+            }
+        }
     }
 
     @Test func symbolsSortBeforeDigitsBeforeLettersM10() {
