@@ -8,30 +8,33 @@ internal import GRDB
 /// list is stale; reading it costs one header read instead of parsing every definition on every query and
 /// every write transaction.
 final class IndexCatalogCache: @unchecked Sendable {
-    // `lock` protects `cached` and `cachedProjections`.
+    // `lock` protects `cachedIndexes` and `cachedProjections`.
     private let lock = NSLock()
-    private var cached: (schemaVersion: Int, indexes: [StoredIndex])?
-    private var cachedProjections: (schemaVersion: Int, projections: [StoredProjection])?
+    private var cachedIndexes: (schemaVersion: Int, value: [StoredIndex])?
+    private var cachedProjections: (schemaVersion: Int, value: [StoredProjection])?
 
     /// The indexes last read, without checking they are current: good enough to guess how a query will
     /// run before opening a transaction, never to run it.
-    var lastKnown: [StoredIndex] { lock.withLock { cached?.indexes ?? [] } }
+    var lastKnown: [StoredIndex] { lock.withLock { cachedIndexes?.value ?? [] } }
 
     /// The indexes as of `db`'s transaction.
     func indexes(in db: Database) throws -> [StoredIndex] {
-        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        if let cached = lock.withLock({ cached }), cached.schemaVersion == version { return cached.indexes }
-        let indexes = try IndexCatalog.all(in: db)
-        lock.withLock { cached = (version, indexes) }
-        return indexes
+        try current(\.cachedIndexes, in: db, load: IndexCatalog.all)
     }
 
     /// The projections as of `db`'s transaction.
     func projections(in db: Database) throws -> [StoredProjection] {
+        try current(\.cachedProjections, in: db, load: ProjectionCatalog.all)
+    }
+
+    private func current<Value>(
+        _ slot: ReferenceWritableKeyPath<IndexCatalogCache, (schemaVersion: Int, value: Value)?>, in db: Database,
+        load: (Database) throws -> Value
+    ) throws -> Value {
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        if let cached = lock.withLock({ cachedProjections }), cached.schemaVersion == version { return cached.projections }
-        let projections = try ProjectionCatalog.all(in: db)
-        lock.withLock { cachedProjections = (version, projections) }
-        return projections
+        if let cached = lock.withLock({ self[keyPath: slot] }), cached.schemaVersion == version { return cached.value }
+        let value = try load(db)
+        lock.withLock { self[keyPath: slot] = (version, value) }
+        return value
     }
 }
