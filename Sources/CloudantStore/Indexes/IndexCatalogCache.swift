@@ -19,19 +19,31 @@ final class IndexCatalogCache: @unchecked Sendable {
 
     /// The indexes as of `db`'s transaction.
     func indexes(in db: Database) throws -> [StoredIndex] {
-        try current(\.cachedIndexes, in: db, load: IndexCatalog.all)
+        try current(\.cachedIndexes, in: db, version: schemaVersion(db), load: IndexCatalog.all)
     }
 
     /// The projections as of `db`'s transaction.
     func projections(in db: Database) throws -> [StoredProjection] {
-        try current(\.cachedProjections, in: db, load: ProjectionCatalog.all)
+        try current(\.cachedProjections, in: db, version: schemaVersion(db), load: ProjectionCatalog.all)
+    }
+
+    /// Both lists, reading the schema version once (every write transaction asks for both).
+    func catalog(in db: Database) throws -> (indexes: [StoredIndex], projections: [StoredProjection]) {
+        let version = try schemaVersion(db)
+        return (
+            try current(\.cachedIndexes, in: db, version: version, load: IndexCatalog.all),
+            try current(\.cachedProjections, in: db, version: version, load: ProjectionCatalog.all)
+        )
+    }
+
+    private func schemaVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
     }
 
     private func current<Value>(
         _ slot: ReferenceWritableKeyPath<IndexCatalogCache, (schemaVersion: Int, value: Value)?>, in db: Database,
-        load: (Database) throws -> Value
+        version: Int, load: (Database) throws -> Value
     ) throws -> Value {
-        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         if let cached = lock.withLock({ self[keyPath: slot] }), cached.schemaVersion == version { return cached.value }
         let value = try load(db)
         lock.withLock { self[keyPath: slot] = (version, value) }

@@ -12,8 +12,12 @@ struct IndexMaintainer {
     private let projections: [StoredProjection]
 
     init(db: Database, cache: IndexCatalogCache?) throws {
-        indexes = try cache?.indexes(in: db) ?? IndexCatalog.all(in: db)
-        projections = try cache?.projections(in: db) ?? ProjectionCatalog.all(in: db)
+        if let cache {
+            (indexes, projections) = try cache.catalog(in: db)
+        } else {
+            indexes = try IndexCatalog.all(in: db)
+            projections = try ProjectionCatalog.all(in: db)
+        }
     }
 
     /// The document as indexes and partial filters see it: the body with `_id` first (CouchDB indexes may
