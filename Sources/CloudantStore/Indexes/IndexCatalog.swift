@@ -43,11 +43,9 @@ enum IndexCatalog {
     /// Creates an index's table, records it, and indexes every live document.
     private static func create(_ definition: IndexDefinition, in db: Database) throws {
         let prefix = definition.type == .json ? Columns.jsonTablePrefix : Columns.textTablePrefix
-        let next = try Int.fetchOne(
-            db, sql: "SELECT COALESCE(MAX(CAST(substr(\(Columns.tableName), ?) AS INTEGER)), 0) + 1 FROM \(Columns.table) "
-                + "WHERE \(Columns.tableName) LIKE ?",
-            arguments: [prefix.count + 1, prefix + "%"]) ?? 1
-        let index = try StoredIndex(tableName: prefix + String(next), definition: definition)
+        let tableName = try StoreSchema.nextTableName(
+            prefix: prefix, recordedIn: Columns.table, column: Columns.tableName, in: db)
+        let index = try StoredIndex(tableName: tableName, definition: definition)
         try IndexTable.drop(index.tableName, in: db)  // A table left behind by a crash-free rollback cannot exist, but be sure.
         try IndexTable.create(index, in: db)
         try db.execute(

@@ -35,10 +35,9 @@ enum ProjectionCatalog {
             try db.execute(sql: "DROP TABLE IF EXISTS \(existing.tableName)")
             try db.execute(sql: "DELETE FROM \(Columns.table) WHERE \(Columns.name) = ?", arguments: [definition.name])
         }
-        let next = try Int.fetchOne(
-            db, sql: "SELECT COALESCE(MAX(CAST(substr(\(Columns.tableName), ?) AS INTEGER)), 0) + 1 FROM \(Columns.table)",
-            arguments: [Columns.tablePrefix.count + 1]) ?? 1
-        let projection = try StoredProjection(tableName: Columns.tablePrefix + String(next), kind: kind, definition: definition)
+        let tableName = try StoreSchema.nextTableName(
+            prefix: Columns.tablePrefix, recordedIn: Columns.table, column: Columns.tableName, in: db)
+        let projection = try StoredProjection(tableName: tableName, kind: kind, definition: definition)
         try db.execute(sql: "DROP TABLE IF EXISTS \(projection.tableName)")
         try projection.create(in: db)
         try db.execute(

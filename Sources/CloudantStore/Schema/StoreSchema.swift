@@ -88,6 +88,15 @@ enum StoreSchema {
         static let id = "id"
     }
 
+    /// A table name no recorded table has: `prefix` and the next counter after those recorded in `column`
+    /// of `catalog` (the counter is never user text, so names are safe to put in SQL).
+    static func nextTableName(prefix: String, recordedIn catalog: String, column: String, in db: Database) throws -> String {
+        let next = try Int.fetchOne(
+            db, sql: "SELECT COALESCE(MAX(CAST(substr(\(column), ?) AS INTEGER)), 0) + 1 FROM \(catalog) WHERE \(column) LIKE ?",
+            arguments: [prefix.count + 1, prefix + "%"]) ?? 1
+        return prefix + String(next)
+    }
+
     /// The migrations in the order they apply; the identifiers are data and never change.
     static func migrator(uuid: String) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
