@@ -52,7 +52,18 @@ final class SanitizingFileInput {
     /// The first bytes of the input (after the DTD repair), for recognising the export a checkpoint names.
     var headBytes: ArraySlice<UInt8> { head[...] }
 
+    /// Spaces served after the input's last byte, before its end is reported (see ``read(into:capacity:)``).
+    static let trailingPadding = 2048
+    private var paddingLeft = SanitizingFileInput.trailingPadding
+
     /// Fills `buffer` with up to `capacity` sanitised bytes; 0 at the end, -1 on error.
+    ///
+    /// After the last byte, ``trailingPadding`` spaces come before the end. libxml2's reader stops handing
+    /// out nodes at the first fatal error, and it parses ahead of what it hands out by one 512-byte step: a
+    /// file cut mid-record used to lose the complete records in the step where the end was met. Spaces keep
+    /// an unfinished tag, attribute value or text unfinished without an error, so every record before the
+    /// cut is handed out before libxml2 meets the end; after a complete document they are allowed trailing
+    /// whitespace. They are not counted in ``bytesRead``.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int32 {
         do {
             let chunk: Data
@@ -61,13 +72,13 @@ final class SanitizingFileInput {
                 chunk = Data(head[headOffset..<end])
                 headOffset = end
             } else {
-                guard endedEarly == nil else { return 0 }
+                guard endedEarly == nil else { return pad(buffer, capacity: capacity) }
                 let next: Data
                 do { next = try source.read(upTo: capacity) } catch let early as InputEndedEarly {
                     endedEarly = early.reason
-                    return 0
+                    return pad(buffer, capacity: capacity)
                 }
-                guard !next.isEmpty else { return 0 }
+                guard !next.isEmpty else { return pad(buffer, capacity: capacity) }
                 chunk = next
             }
             chunk.withUnsafeBytes { bytes in
@@ -87,5 +98,14 @@ final class SanitizingFileInput {
             readError = error
             return -1
         }
+    }
+
+    /// Serves the next spaces of the trailing padding; 0 once they are served.
+    private func pad(_ buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int32 {
+        let count = min(capacity, paddingLeft)
+        guard count > 0 else { return 0 }
+        buffer.update(repeating: CChar(UInt8(ascii: " ")), count: count)
+        paddingLeft -= count
+        return Int32(count)
     }
 }
