@@ -43,17 +43,30 @@ struct LinkedUnitConverter {
     ///   units when the sample measures something else; ``CloudantCore/CloudantError/Code/invalidUnit`` when the
     ///   sample's unit does not parse.
     mutating func convert(_ value: Double, from unitString: String, sampleID: String) throws -> Double {
+        if let factor = try factor(from: unitString, sampleID: sampleID) { return value * factor }
         do {
-            if let known = factors[unitString] {
-                if let factor = known { return value * factor }
-                return try parsed(unitString).convert(value, to: target)
+            return try parsed(unitString).convert(value, to: target)
+        } catch let error as CloudantError {
+            throw error.adding { context in
+                context.documentID = sampleID
+                context.kind = HealthSampleType.quantity.kindName
             }
+        }
+    }
+
+    /// The factor converting `unitString` into the target unit, or nil for a unit that converts with an
+    /// offset (a lone temperature); each unit string is parsed once.
+    /// - Throws: As ``convert(_:from:sampleID:)``.
+    mutating func factor(from unitString: String, sampleID: String) throws -> Double? {
+        do {
+            if let known = factors[unitString] { return known }
             let source = try parsed(unitString)
             let one: Double = try source.convert(1.0, to: target)
             let zero: Double = try source.convert(0.0, to: target)
             // Linear through zero: every unit but a lone temperature (degC → degF has an offset).
-            factors[unitString] = zero == 0 ? one : Optional<Double>.none
-            return zero == 0 ? value * one : try source.convert(value, to: target)
+            let factor = zero == 0 ? one : Optional<Double>.none
+            factors[unitString] = factor
+            return factor
         } catch let error as CloudantError {
             throw error.adding { context in
                 context.documentID = sampleID

@@ -72,13 +72,10 @@ final class SampleReadingDecoder: Sendable {
 
     private static func convert(_ value: Double, unit: String, uuid: String, _ state: inout State) throws -> Double {
         if unit == state.lastUnit, let factor = state.lastFactor { return value * factor }
-        let converted = try state.converter.convert(value, from: unit, sampleID: uuid)
         // Remember linear units only (a lone temperature converts value by value).
-        let one = try state.converter.convert(1, from: unit, sampleID: uuid)
-        let zero = try state.converter.convert(0, from: unit, sampleID: uuid)
         state.lastUnit = unit
-        state.lastFactor = zero == 0 ? one : nil
-        return converted
+        state.lastFactor = try state.converter.factor(from: unit, sampleID: uuid)
+        return try state.converter.convert(value, from: unit, sampleID: uuid)
     }
 
     private static func rank(_ row: ProjectedRow, _ state: inout State) -> SampleReading.SourceRank {
