@@ -13,6 +13,7 @@ contain it (none names it), and it may contain nothing of Care, Health or libxml
 Examples/Flavours' ModelRecipes, is built from a model file by the build plugin and run.
 """
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -96,7 +97,9 @@ def written_imports():
 
 
 def linked_binaries():
-    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=CONSUMER,
+    # CI builds the consumers in the root package's scratch folder (FLAVOURS_SCRATCH); by hand they have their own.
+    scratch = ["--scratch-path", os.environ["FLAVOURS_SCRATCH"]] if os.environ.get("FLAVOURS_SCRATCH") else []
+    bin_dir = subprocess.run(["swift", "build", "--show-bin-path", *scratch], cwd=CONSUMER,
                              check=True, capture_output=True, text=True).stdout.strip()
     for flavour, executable in EXECUTABLES.items():
         binary = pathlib.Path(bin_dir) / executable

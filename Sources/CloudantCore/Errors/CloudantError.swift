@@ -162,7 +162,3 @@ extension CloudantError {
         return copy
     }
 }
-
-/// The name OTFCloudantStore users know. Its cases are now ``CloudantError/Code`` values.
-@available(*, deprecated, renamed: "CloudantError")
-public typealias OTFCloudantError = CloudantError

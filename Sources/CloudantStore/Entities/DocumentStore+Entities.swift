@@ -60,7 +60,7 @@ extension DocumentStore {
     ///   longer decodes (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        let codec = EntityCodec(kind: try options.registry.requireKind(for: type))
+        let codec = EntityCodec(kind: try options.entityKind(for: type))
         let documents = try await read(.fetchFailed) { db in
             let sql =
                 "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) "
@@ -88,7 +88,7 @@ extension DocumentStore {
     /// - Throws: ``CloudantError`` `.notFound` naming the first id with no live entity of this kind.
     public func get<Entity: CloudantEntity>(_ type: Entity.Type, ids: [Entity.ID]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        let codec = EntityCodec(kind: try options.registry.requireKind(for: type))
+        let codec = EntityCodec(kind: try options.entityKind(for: type))
         let keys = ids.map(\.description)
         let kindName = codec.kind.name
         let documents = try await read(.fetchFailed) { db in
@@ -115,7 +115,7 @@ extension DocumentStore {
         _ items: [Entity], code: CloudantError.Code,
         document: (EntityCodec<Entity>, Entity, Int) throws -> JSONObject
     ) async throws -> [Entity] where Entity.ID: CustomStringConvertible {
-        let codec = EntityCodec(kind: try options.registry.requireKind(for: Entity.self))
+        let codec = EntityCodec(kind: try options.entityKind(for: Entity.self))
         let incoming = try items.enumerated().map { index, item in
             do {
                 return try IncomingDocument(document(codec, item, index))

@@ -14,6 +14,11 @@ public struct StoreOptions: Sendable {
     public var readOnly: Bool
     /// Which attachments are kept gzip-compressed; CouchDB's defaults unless changed.
     public var attachmentCompression: AttachmentCompression
+    /// Whether the typed entity API takes types no plugin registered, as kinds named after the type with
+    /// schema version 1 (OTFCloudantStore's rule: `entityType` is the Swift type's name). Off by default, so a
+    /// forgotten registration is a typed ``CloudantCore/CloudantError/Code/unknownEntityType``; the drop-in
+    /// `OTFCloudantStore` turns it on.
+    public var acceptsUnregisteredEntities: Bool
 
     /// Creates options.
     public init(
@@ -21,13 +26,25 @@ public struct StoreOptions: Sendable {
         makeDocumentID: @escaping @Sendable () -> String = StoreOptions.randomHexID,
         now: @escaping @Sendable () -> Date = { Date() },
         readOnly: Bool = false,
-        attachmentCompression: AttachmentCompression = .couchDB
+        attachmentCompression: AttachmentCompression = .couchDB,
+        acceptsUnregisteredEntities: Bool = false
     ) {
         self.registry = registry
         self.makeDocumentID = makeDocumentID
         self.now = now
         self.readOnly = readOnly
         self.attachmentCompression = attachmentCompression
+        self.acceptsUnregisteredEntities = acceptsUnregisteredEntities
+    }
+
+    /// The kind the typed entity API stores `type` as: its registered kind, or with
+    /// ``acceptsUnregisteredEntities`` a kind named after the type.
+    /// - Throws: ``CloudantCore/CloudantError/Code/unknownEntityType`` when the type is not registered and
+    ///   unregistered types are refused.
+    public func entityKind<Entity: CloudantEntity>(for type: Entity.Type) throws -> EntityKind<Entity> {
+        if let kind = registry.kind(for: type) { return kind }
+        guard acceptsUnregisteredEntities else { return try registry.requireKind(for: type) }
+        return EntityKind(type)
     }
 
     /// A random 32-character lowercase hex id, as CouchDB generates.

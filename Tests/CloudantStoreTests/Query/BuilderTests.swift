@@ -233,20 +233,4 @@ struct BuilderTests {
         queue.sync {}
         #expect(calls.next() == 4)
     }
-
-    @Test @available(*, deprecated) func theOriginalSpellingsStillCompileAndMeanTheSame() async throws {
-        let temp = try await clinicians()
-        let left: OTFCloudantQueryComponent = .simpleComponent(
-            field: "title", comparisionOperator: .equal, value: "Family Practice Doctor")
-        let right = OTFCloudantQueryComponent.simpleComponent(field: "age", comparisionOperator: .in, value: [15, 20, 30])
-        let combined = OTFCloudantCombinationQueryComponent.combinedQueryComponent(
-            leftComponent: left, combinationSelector: .and, rightComponent: right)
-        #expect(combined == .combinedComponent(.simpleComponent("title", .equal, "Family Practice Doctor"), .and, right))
-        let query: OTFCloudantQuery = temp.store.collection(className: "Clinician").where(combined)
-        #expect(ids(try await query.get()) == ["c1"])
-        let byProperty = temp.store.collection("Clinician").where(propertyName: "title", value: "Test")
-            .sort(descendingBy: "age").limit(limit: 1)
-        #expect(ids(try await byProperty.get()) == ["c4"])
-        #expect(OTFCloudantConditionSelector.notEqualTo == .notEqual)
-    }
 }

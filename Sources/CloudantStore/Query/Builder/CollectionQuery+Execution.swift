@@ -26,7 +26,7 @@ extension CollectionQuery {
     ///   the document that does not decode (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        let codec = EntityCodec(kind: try store.options.registry.requireKind(for: type))
+        let codec = EntityCodec(kind: try store.options.entityKind(for: type))
         guard codec.kind.name == kind else {
             throw CloudantError(
                 .invalidValue,

@@ -35,6 +35,8 @@ public struct CollectionQuery: Sendable {
     public private(set) var fields: [String]?
     /// The conditions, all of which must match, in the order they were added.
     public private(set) var components: [QueryComponent] = []
+    /// Mango selectors given as JSON, which must match too (after ``components``).
+    public private(set) var rawSelectors: [JSONValue] = []
     /// The sort fields, most significant first.
     public private(set) var sortFields: [(field: String, descending: Bool)] = []
     /// At most this many documents; `nil` returns every match.
@@ -75,8 +77,19 @@ public struct CollectionQuery: Sendable {
     /// ```swift
     /// let doctors = store.collection("OCKContact").where(field: "title", value: "Family Practice Doctor")
     /// ```
-    public func `where`(field: String, value: JSONValue) -> CollectionQuery {
+    public func `where`(field: String, value: some QueryValueConvertible) -> CollectionQuery {
         self.where(.simpleComponent(field, .equal, value))
+    }
+
+    /// Adds a Mango selector written as JSON; it must match too. The store checks it when the query runs.
+    ///
+    /// ```swift
+    /// let recent = store.collection("Note").where(rawSelector: ["$or": [["pinned": true], ["stars": ["$gte": 4]]]])
+    /// ```
+    public func `where`(rawSelector: JSONValue) -> CollectionQuery {
+        var copy = self
+        copy.rawSelectors.append(rawSelector)
+        return copy
     }
 
     /// Sorts by `field`, smallest first by CouchDB collation, after any sort fields added before.
@@ -110,7 +123,7 @@ public struct CollectionQuery: Sendable {
     /// The Mango selector as sent to `_find`: `{"$and": [{"entityType": kind}, <components…>]}` (with
     /// `CDTISEntityName` for a kind in the Core Data bridge's layout).
     public var selectorJSON: JSONValue {
-        .object(["$and": .array([.object([kindField: .string(kind)])] + components.map(\.json))])
+        .object(["$and": .array([.object([kindField: .string(kind)])] + components.map(\.json) + rawSelectors)])
     }
 
     /// The ``FindRequest`` the query runs as.

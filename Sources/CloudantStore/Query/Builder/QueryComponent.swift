@@ -23,17 +23,6 @@ public indirect enum QueryComponent: Sendable, Hashable {
     /// Two components combined: `{"$and"|"$or": [lhs, rhs]}`. Either side may itself be combined.
     case combinedComponent(QueryComponent, CombinationSelector, QueryComponent)
 
-    /// The labelled spelling OTFCloudantStore users know, with the operator's name spelled correctly.
-    ///
-    /// ```swift
-    /// let query = QueryComponent.simpleComponent(field: "age", comparisonOperator: .lessThan, value: 20)
-    /// ```
-    public static func simpleComponent(
-        field: String, comparisonOperator: ComparisonOperator, value: JSONValue
-    ) -> QueryComponent {
-        .simpleComponent(field, comparisonOperator, value)
-    }
-
     /// The Mango selector fragment, exactly as it is sent to `_find` (before normalisation).
     public var json: JSONValue {
         switch self {
