@@ -104,7 +104,9 @@ public struct HealthPlugin: EntityPlugin {
         try registry.register(Self.kind(GenericSample.self))
     }
 
-    private static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {
+    /// The registry entry of a sample type: its family's kind name, the sample index, the quantity projection
+    /// for quantities, and the check that a sample does not end before it starts.
+    static func kind<Sample: HealthSample>(_ type: Sample.Type) -> EntityKind<Sample> {
         let projections = type.sampleType == .quantity ? [quantityProjection] : []
         return EntityKind(type, name: type.sampleType.kindName, indexes: [sampleIndex], projections: projections) { sample in
             guard sample.endDate >= sample.startDate else {
@@ -114,4 +116,10 @@ public struct HealthPlugin: EntityPlugin {
             }
         }
     }
+}
+
+extension HealthSample {
+    /// The kind ``HealthPlugin`` registers for the type, so a store without the plugin that takes unregistered
+    /// types (the drop-in `OTFCloudantStore`) still stores samples under their HealthKit class names.
+    public static var defaultEntityKind: AnyEntityKind { AnyEntityKind(HealthPlugin.kind(Self.self)) }
 }

@@ -230,7 +230,7 @@ struct RouteExportCommand: CloudantCommand {
         var routes = try await store.get(WorkoutRouteSample.self, ids: found.routeIDs)
         if routes.isEmpty {
             routes = try await store.collection(healthKitSampleType: .workoutRoute)
-                .where(field: "workoutID", value: .string(found.uuid)).get(WorkoutRouteSample.self)
+                .where(field: "workoutID", value: found.uuid).get(WorkoutRouteSample.self)
         }
         guard !routes.isEmpty else {
             throw CloudantError(
@@ -243,10 +243,10 @@ struct RouteExportCommand: CloudantCommand {
 
     private func findWorkout(in store: DocumentStore) async throws -> WorkoutSample {
         let byUUID = try await store.collection(healthKitSampleType: .workout)
-            .where(field: "uuid", value: .string(workout)).get(WorkoutSample.self)
+            .where(field: "uuid", value: workout).get(WorkoutSample.self)
         if let match = byUUID.first { return match }
         let byID = try await store.collection(healthKitSampleType: .workout)
-            .where(field: "_id", value: .string(workout)).get(WorkoutSample.self)
+            .where(field: "_id", value: workout).get(WorkoutSample.self)
         guard let match = byID.first else {
             throw CloudantError(
                 .notFound, "No workout with this id or uuid; list them with "

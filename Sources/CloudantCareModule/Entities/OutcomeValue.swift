@@ -84,7 +84,13 @@ public struct OutcomeValue: Codable, Hashable, Sendable {
         case .double: value = .double(try container.decode(Double.self, forKey: .value))
         case .boolean: value = .boolean(try container.decode(Bool.self, forKey: .value))
         case .text: value = .text(try container.decode(String.self, forKey: .value))
-        case .binary: value = .binary(try container.decode(Data.self, forKey: .value))
+        case .binary:
+            // CareKit's JSONEncoder writes base64; the original OTFCloudantStore's encoder wrote an array of bytes.
+            if let bytes = try? container.decode([UInt8].self, forKey: .value) {
+                value = .binary(Data(bytes))
+            } else {
+                value = .binary(try container.decode(Data.self, forKey: .value))
+            }
         case .date: value = .date(try container.decodeCareDate(forKey: .value))
         }
         units = try container.decodeIfPresent(String.self, forKey: .units)

@@ -12,7 +12,9 @@ public import Foundation
 ///
 /// Every field given must match (an `and`); within a field, any value may match. Deleted versions never
 /// match. With a ``dateInterval`` the versions in effect during it come back (CareKit rule 4); for outcomes
-/// the interval is matched against the *event* (`start < end && end >= start`), not the creation date.
+/// the interval is matched against the *event* (`start < end && end >= start`), not the creation date. To
+/// ask by creation date instead (CareKit #669: "every outcome recorded this week"), set
+/// ``createdDateInterval``; the two combine.
 public struct CareQuery: Sendable, Hashable {
     /// Developer ids.
     public var ids: [String]?
@@ -26,6 +28,9 @@ public struct CareQuery: Sendable, Hashable {
     public var tags: [String]?
     /// The interval the versions must be in effect during (outcomes: the interval their event overlaps).
     public var dateInterval: DateInterval?
+    /// The interval the versions' `createdDate` must lie in (both ends included), for every kind: outcomes
+    /// recorded on a day, whatever day their event was.
+    public var createdDateInterval: DateInterval?
     /// Patient ids (care plans).
     public var patientIDs: [String]?
     /// Patient version uuids (care plans).

@@ -13,6 +13,8 @@ public enum CareIndexes {
     public static let byUUID = index("care-uuid", "uuid")
     /// By kind and effective date: date-interval queries and the fallback for every query.
     public static let byEffectiveDate = index("care-effective-date", "effectiveDate")
+    /// By kind and creation date: queries by ``CareQuery/createdDateInterval``.
+    public static let byCreatedDate = index("care-created-date", "createdDate")
     /// By kind and remote id.
     public static let byRemoteID = index("care-remote-id", "remoteID")
     /// By kind and group identifier.
@@ -32,7 +34,7 @@ public enum CareIndexes {
         name: "care-event-key", designDocument: designDocument, fields: [.ascending(EventSpan.field)])
 
     /// The indexes every care kind needs.
-    public static let common = [byID, byUUID, byEffectiveDate, byRemoteID, byGroupIdentifier, byTags]
+    public static let common = [byID, byUUID, byEffectiveDate, byCreatedDate, byRemoteID, byGroupIdentifier, byTags]
 
     /// The indexes a kind with `relation` needs.
     public static func indexes(relation: CareRelation?) -> [IndexDefinition] {

@@ -84,6 +84,12 @@ extension CareStore {
             guard !relation.uuids.isEmpty else { return nil }
             conditions[relation.field] = Self.oneOf(relation.uuids.map { .string($0.uuidString) })
         }
+        if let created = query.createdDateInterval {
+            // Both ends included, as DateInterval.contains: CareKit's day queries end at 23:59:59.
+            conditions["createdDate"] = [
+                "$gte": try JSONValue(encoding: created.start), "$lte": try JSONValue(encoding: created.end),
+            ]
+        }
         if !clauses.isEmpty { conditions["$and"] = .array(clauses) }
         guard let interval = query.dateInterval else {
             conditions["effectiveDate"] = ["$exists": true]

@@ -54,7 +54,7 @@ extension DocumentStore {
 extension CollectionQuery {
     /// Keeps samples of one HealthKit type identifier.
     public func `where`(typeIdentifier: String) -> CollectionQuery {
-        self.where(field: "typeIdentifier", value: .string(typeIdentifier))
+        self.where(field: "typeIdentifier", value: typeIdentifier)
     }
 
     /// Keeps samples whose start lies in `interval` (start included, end excluded).

@@ -9,7 +9,7 @@ public import Foundation
 ///     "\(sample.typeIdentifier) at \(sample.startDate) (UTC\(sample.startUTCOffset ?? 0)s)"
 /// }
 /// ```
-public protocol HealthSample: CloudantEntity, Hashable where ID == String {
+public protocol HealthSample: CloudantEntity, Hashable, SelfDescribingEntity where ID == String {
     /// The family of the sample.
     static var sampleType: HealthSampleType { get }
     /// The document id (the sample's uuid unless an import derived it from the record's content).

@@ -82,8 +82,16 @@ extension DocumentStore {
     }
 
     /// Writes a batch of documents already split into metadata and body, as ``bulkDocs(_:newEdits:)`` does.
-    /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
-    public func bulkDocs(parsed incoming: [IncomingDocument], newEdits: Bool = true) async throws -> [BulkDocsResult] {
+    ///
+    /// With `allOrNothing`, the batch is one unit: the first document that fails (a conflict, a missing stub)
+    /// rolls the whole transaction back and is thrown, so either every document is written or none is
+    /// (CouchDB 1's `all_or_nothing`, which migrations need: a document moved to a new id and the tombstone
+    /// left at its old id must commit together).
+    /// - Throws: ``CloudantError`` when the transaction fails, or with `allOrNothing` the first document's
+    ///   error (its `itemIndex` and `documentID` set); then nothing was written.
+    public func bulkDocs(
+        parsed incoming: [IncomingDocument], newEdits: Bool = true, allOrNothing: Bool = false
+    ) async throws -> [BulkDocsResult] {
         let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
         // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
         if !newEdits, let index = incoming.indices.first(where: { incoming[$0].rev == nil && !isLocal[$0] }) {
@@ -105,7 +113,7 @@ extension DocumentStore {
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
             var nextPrepared = prepared.makeIterator()
             var results: [BulkDocsResult] = []
-            for (document, local) in zip(incoming, isLocal) {
+            for (index, (document, local)) in zip(incoming, isLocal).enumerated() {
                 do {
                     if local, let id = document.id {
                         results.append(
@@ -119,7 +127,9 @@ extension DocumentStore {
                         try writer.writeReplicated(document)
                     }
                 } catch let error as CloudantError {
-                    results.append(.failure(id: document.id, error: error.adding { $0.documentID = document.id }))
+                    let failure = error.adding { $0.documentID = document.id }
+                    if allOrNothing { throw failure.adding { $0.itemIndex = index } }
+                    results.append(.failure(id: document.id, error: failure))
                 }
             }
             try writer.finish()

@@ -38,12 +38,16 @@ public struct StoreOptions: Sendable {
     }
 
     /// The kind the typed entity API stores `type` as: its registered kind, or with
-    /// ``acceptsUnregisteredEntities`` a kind named after the type.
+    /// ``acceptsUnregisteredEntities`` the kind a ``CloudantCore/SelfDescribingEntity`` declares, else a kind
+    /// named after the type.
     /// - Throws: ``CloudantCore/CloudantError/Code/unknownEntityType`` when the type is not registered and
     ///   unregistered types are refused.
     public func entityKind<Entity: CloudantEntity>(for type: Entity.Type) throws -> EntityKind<Entity> {
         if let kind = registry.kind(for: type) { return kind }
         guard acceptsUnregisteredEntities else { return try registry.requireKind(for: type) }
+        if let described = (type as? any SelfDescribingEntity.Type)?.defaultEntityKind.typed(as: type) {
+            return described
+        }
         return EntityKind(type)
     }
 

@@ -15,20 +15,52 @@ public import CloudantCore
 /// either.json.jsonString()
 /// // {"$or":[{"$and":[{"title":{"$eq":"Family Practice Doctor"}},{"age":{"$in":[15,20,30]}}]},{"title":{"$eq":"Test"}}]}
 /// ```
-public indirect enum QueryComponent: Sendable, Hashable {
+public struct QueryComponent: Sendable, Hashable {
+    // A struct over an indirect enum rather than a public enum: one generic `simpleComponent` then takes
+    // literals, variables of any ``QueryValueConvertible`` type and `JSONValue`s alike, where an enum case
+    // beside a generic function of the same name is ambiguous for a `JSONValue`.
+    private indirect enum Node: Sendable, Hashable {
+        case simple(String, ComparisonOperator, JSONValue)
+        case combined(QueryComponent, CombinationSelector, QueryComponent)
+    }
+
+    private let node: Node
+
     /// `field` compared with `value` by `comparisonOperator`: `{field: {operator: value}}`.
     ///
     /// `field` is a Mango field path: `"address.city"` reaches a nested member and `\.` escapes a dot.
-    case simpleComponent(_ field: String, _ comparisonOperator: ComparisonOperator, _ value: JSONValue)
+    /// `value` is any ``QueryValueConvertible``: a literal, a `String`, number, `Bool`, `Date`, `UUID`, an
+    /// array or dictionary of them, or a `JSONValue`.
+    public static func simpleComponent(
+        _ field: String, _ comparisonOperator: ComparisonOperator, _ value: some QueryValueConvertible
+    ) -> QueryComponent {
+        QueryComponent(node: .simple(field, comparisonOperator, value.queryValue))
+    }
+
+    /// The labelled spelling.
+    ///
+    /// ```swift
+    /// let query = QueryComponent.simpleComponent(field: "age", comparisonOperator: .lessThan, value: 20)
+    /// ```
+    public static func simpleComponent(
+        field: String, comparisonOperator: ComparisonOperator, value: some QueryValueConvertible
+    ) -> QueryComponent {
+        simpleComponent(field, comparisonOperator, value)
+    }
+
     /// Two components combined: `{"$and"|"$or": [lhs, rhs]}`. Either side may itself be combined.
-    case combinedComponent(QueryComponent, CombinationSelector, QueryComponent)
+    public static func combinedComponent(
+        _ lhs: QueryComponent, _ selector: CombinationSelector, _ rhs: QueryComponent
+    ) -> QueryComponent {
+        QueryComponent(node: .combined(lhs, selector, rhs))
+    }
 
     /// The Mango selector fragment, exactly as it is sent to `_find` (before normalisation).
     public var json: JSONValue {
-        switch self {
-        case .simpleComponent(let field, let comparison, let value):
+        switch node {
+        case .simple(let field, let comparison, let value):
             .object([field: .object([comparison.mangoOperator: value])])
-        case .combinedComponent(let lhs, let selector, let rhs):
+        case .combined(let lhs, let selector, let rhs):
             .object([selector.mangoOperator: .array([lhs.json, rhs.json])])
         }
     }

@@ -86,21 +86,3 @@ extension Dictionary: QueryValueConvertible where Key == String, Value: QueryVal
         .object(JSONObject(sorted { $0.key < $1.key }.map { ($0.key, $0.value.queryValue) }))
     }
 }
-
-extension QueryComponent {
-    /// `field` compared with any ``QueryValueConvertible`` value: the short form with a variable
-    /// (`.simpleComponent("age", .lessThan, cutoff)`).
-    public static func simpleComponent(
-        _ field: String, _ comparisonOperator: ComparisonOperator, _ value: some QueryValueConvertible
-    ) -> QueryComponent {
-        let make: (String, ComparisonOperator, JSONValue) -> QueryComponent = QueryComponent.simpleComponent
-        return make(field, comparisonOperator, value.queryValue)
-    }
-
-    /// The labelled spelling with any ``QueryValueConvertible`` value.
-    public static func simpleComponent(
-        field: String, comparisonOperator: ComparisonOperator, value: some QueryValueConvertible
-    ) -> QueryComponent {
-        simpleComponent(field, comparisonOperator, value)
-    }
-}
