@@ -33,14 +33,35 @@ public struct HealthSynchronizer: Sendable {
         self.pageSize = max(1, pageSize)
     }
 
+    /// Which way a run carries changes.
+    public enum Direction: Sendable, Hashable, CaseIterable {
+        /// From the store to the source only.
+        case toSource
+        /// From the source into the store only.
+        case fromSource
+        /// Both ways: push, pull, then push what changed meanwhile.
+        case both
+    }
+
     /// Runs one sync in both directions.
     /// - Throws: ``CloudantError`` from the store (`.conflict` when a sample changes in the store while it is
     ///   being written; run again), or what the source throws. Pages already done stay done.
     public func synchronize() async throws -> HealthSyncReport {
+        try await synchronize(direction: .both)
+    }
+
+    /// Runs one sync in `direction`. A one-way run moves only its own direction's anchor, so changes the
+    /// other way are still sent by the next run that goes that way.
+    /// - Throws: As ``synchronize()``.
+    public func synchronize(direction: Direction) async throws -> HealthSyncReport {
         var anchors = try await HealthSyncAnchors.load(name, from: store)
         var report = HealthSyncReport()
         let local = StoreHealthSampleSource(store: store)
-        try await push(from: local, excluding: [:], anchors: &anchors, report: &report)
+        guard direction != .toSource else {
+            try await push(from: local, excluding: [:], anchors: &anchors, report: &report)
+            return report
+        }
+        if direction == .both { try await push(from: local, excluding: [:], anchors: &anchors, report: &report) }
         var ownWrites: [String: String] = [:]
         while true {
             try Task.checkCancellation()
@@ -54,7 +75,9 @@ public struct HealthSynchronizer: Sendable {
             try await anchors.save(name, to: store)
             if !page.hasMore { break }
         }
-        try await push(from: local, excluding: ownWrites, anchors: &anchors, report: &report)
+        // A pull-only run leaves the store's anchor where it was, so local changes still go out with the next
+        // push; that push offers the source the samples it sent here too, which it already holds unchanged.
+        if direction == .both { try await push(from: local, excluding: ownWrites, anchors: &anchors, report: &report) }
         return report
     }
 
