@@ -312,6 +312,18 @@ let package = Package(
             // through the build plugin, as an app's would.
             plugins: ["CloudantModelPlugin"]
         ),
+        // The Swift snippets of seeds 000 and 004 (OTFCloudantStore's READMEs), as its users wrote them, run
+        // against the drop-in API. Each snippet file imports the narrowest flavour it belongs to, and member
+        // import visibility keeps a file from using what its own imports do not bring; Examples/Flavours
+        // compiles and runs the same files (symbolic links) against each flavour's product alone.
+        .testTarget(
+            name: "SeedAPITests",
+            dependencies: [
+                "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
         .testTarget(
             name: "CloudantCLITests",
             dependencies: [

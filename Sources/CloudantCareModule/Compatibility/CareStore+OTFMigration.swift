@@ -59,13 +59,10 @@ extension CareStore {
         _ type: Entity.Type, from original: String, dryRun: Bool, batchSize: Int, into report: inout OTFMigrationReport
     ) async throws {
         for key in OTFDocuments.kindKeys {
-            var after: String?
-            while true {
-                let page = try await OTFDocuments.page(of: original, key: key, after: after, in: store, batchSize: batchSize)
-                guard let last = page.last?["_id"]?.stringValue else { break }
+            let ids = try await OTFDocuments.ids(of: original, key: key, in: store)
+            for batch in OTFDocuments.batches(ids, of: batchSize) {
+                let page = try await OTFDocuments.documents(ids: batch, in: store)
                 try await convertOTFPage(page, as: type, from: original, dryRun: dryRun, into: &report)
-                guard page.count == batchSize else { break }
-                after = last
             }
         }
     }

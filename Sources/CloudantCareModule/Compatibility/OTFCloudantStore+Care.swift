@@ -68,21 +68,23 @@ extension OTFCloudantStore {
         try await care(.delete) { try await $0.delete(entities) }
     }
 
-    /// The newest version in effect of the object with `id` (CareKit's `fetchX(withID:)`).
-    /// - Throws: ``OTFCloudantError/fetchFailed(reason:)`` when no version of `id` is in effect.
+    /// The current version of the object with `id` (CareKit's `fetchX(withID:)`): its newest live tip, by
+    /// effective date then update date (concurrent tips are both current until resolved; the newest wins).
+    /// - Throws: ``OTFCloudantError/fetchFailed(reason:)`` when there is no such object, or it was deleted.
     public func fetchCare<Entity: CareStorable>(_ type: Entity.Type, withID id: String) async throws(OTFCloudantError)
         -> Entity
     {
         try await care(.fetch) { care in
-            var query = CareQuery(id: id)
-            query.sort = [CareSort(.effectiveDate, ascending: false)]
-            query.limit = 1
-            guard let found = try await care.fetch(type, query: query).first else {
+            let tips = try await care.history(type, ids: [id]).liveTips
+            let newest = tips.max { left, right in
+                (left.effectiveDate, left.updatedDate ?? .distantPast) < (right.effectiveDate, right.updatedDate ?? .distantPast)
+            }
+            guard let newest else {
                 throw CloudantError(
-                    .notFound, "No \(Entity.careKindName) with this id is in effect.",
+                    .notFound, "No live \(Entity.careKindName) has this id.",
                     context: .init(documentID: id, kind: Entity.careKindName))
             }
-            return found
+            return newest
         }
     }
 }

@@ -19,7 +19,7 @@ extension OTFCloudantStore {
         try await fetchCare(CarePlan.self, query: query)
     }
 
-    /// The newest carePlan version in effect with this id.
+    /// The current carePlan with this id (its newest live version).
     /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
     public func fetchCarePlan(withID id: String) async throws(OTFCloudantError) -> CarePlan {
         try await fetchCare(CarePlan.self, withID: id)
@@ -59,7 +59,7 @@ extension OTFCloudantStore {
         care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(CarePlan.self, query: query) }
     }
 
-    /// The newest carePlan version in effect with this id; see ``fetchCarePlan(withID:)``.
+    /// The current carePlan with this id; see ``fetchCarePlan(withID:)``.
     public func fetchCarePlan(
         withID id: String, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<CarePlan, OTFCloudantError>) -> Void

@@ -19,7 +19,7 @@ extension OTFCloudantStore {
         try await fetchCare(Contact.self, query: query)
     }
 
-    /// The newest contact version in effect with this id.
+    /// The current contact with this id (its newest live version).
     /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
     public func fetchContact(withID id: String) async throws(OTFCloudantError) -> Contact {
         try await fetchCare(Contact.self, withID: id)
@@ -59,7 +59,7 @@ extension OTFCloudantStore {
         care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(Contact.self, query: query) }
     }
 
-    /// The newest contact version in effect with this id; see ``fetchContact(withID:)``.
+    /// The current contact with this id; see ``fetchContact(withID:)``.
     public func fetchContact(
         withID id: String, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<Contact, OTFCloudantError>) -> Void

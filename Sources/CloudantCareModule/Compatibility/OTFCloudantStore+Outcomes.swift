@@ -19,7 +19,7 @@ extension OTFCloudantStore {
         try await fetchCare(Outcome.self, query: query)
     }
 
-    /// The newest outcome version in effect with this id.
+    /// The current outcome with this id (its newest live version).
     /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
     public func fetchOutcome(withID id: String) async throws(OTFCloudantError) -> Outcome {
         try await fetchCare(Outcome.self, withID: id)
@@ -59,7 +59,7 @@ extension OTFCloudantStore {
         care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(Outcome.self, query: query) }
     }
 
-    /// The newest outcome version in effect with this id; see ``fetchOutcome(withID:)``.
+    /// The current outcome with this id; see ``fetchOutcome(withID:)``.
     public func fetchOutcome(
         withID id: String, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<Outcome, OTFCloudantError>) -> Void

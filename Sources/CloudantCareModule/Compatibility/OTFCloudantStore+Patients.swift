@@ -19,7 +19,7 @@ extension OTFCloudantStore {
         try await fetchCare(Patient.self, query: query)
     }
 
-    /// The newest patient version in effect with this id.
+    /// The current patient with this id (its newest live version).
     /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
     public func fetchPatient(withID id: String) async throws(OTFCloudantError) -> Patient {
         try await fetchCare(Patient.self, withID: id)
@@ -59,7 +59,7 @@ extension OTFCloudantStore {
         care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(Patient.self, query: query) }
     }
 
-    /// The newest patient version in effect with this id; see ``fetchPatient(withID:)``.
+    /// The current patient with this id; see ``fetchPatient(withID:)``.
     public func fetchPatient(
         withID id: String, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<Patient, OTFCloudantError>) -> Void

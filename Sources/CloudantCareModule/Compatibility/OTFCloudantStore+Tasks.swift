@@ -19,7 +19,7 @@ extension OTFCloudantStore {
         try await fetchCare(CareTask.self, query: query)
     }
 
-    /// The newest task version in effect with this id.
+    /// The current task with this id (its newest live version).
     /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
     public func fetchTask(withID id: String) async throws(OTFCloudantError) -> CareTask {
         try await fetchCare(CareTask.self, withID: id)
@@ -59,7 +59,7 @@ extension OTFCloudantStore {
         care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(CareTask.self, query: query) }
     }
 
-    /// The newest task version in effect with this id; see ``fetchTask(withID:)``.
+    /// The current task with this id; see ``fetchTask(withID:)``.
     public func fetchTask(
         withID id: String, callbackQueue: DispatchQueue = .main,
         completion: @escaping @Sendable (Result<CareTask, OTFCloudantError>) -> Void

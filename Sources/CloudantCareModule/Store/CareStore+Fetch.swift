@@ -25,10 +25,11 @@ extension CareStore {
         }
         let history: VersionHistory<Entity>
         let keep: Set<UUID>
-        if Entity.self == Outcome.self, query.dateInterval != nil {
+        if Entity.self == Outcome.self, query.dateInterval != nil || query.createdDateInterval != nil {
             // An outcome's newest live version only (CareKit #565: never two versions of one outcome for a day).
-            // Its later versions and tombstones record the same event, so they are in the same event window:
-            // the indexed ranges find them all, instead of loading every version of every outcome by id.
+            // Its later versions and tombstones record the same event and keep its createdDate, so they are in
+            // the same event window and creation range: the indexed ranges find them all, instead of loading
+            // every version of every outcome by id.
             history = try VersionHistory(candidates.map { try CareDocument.entity(type, from: $0) })
             keep = Set(history.versions.filter { $0.deletedDate == nil && history.next(of: $0).isEmpty }.map(\.uuid))
         } else {
@@ -93,6 +94,8 @@ extension CareStore {
         if !clauses.isEmpty { conditions["$and"] = .array(clauses) }
         guard let interval = query.dateInterval else {
             conditions["effectiveDate"] = ["$exists": true]
+            // By creation date, an outcome's newest live version is kept (see fetch): its tombstone is needed.
+            if Entity.self == Outcome.self, query.createdDateInterval != nil { conditions.removeValue(forKey: "deletedDate") }
             return [conditions]
         }
         guard Entity.self == Outcome.self else {

@@ -30,12 +30,11 @@ extension DocumentStore {
         let original = "OTFCloudantSample"
         var report = OTFMigrationReport(dryRun: dryRun)
         for key in OTFDocuments.kindKeys {
-            var after: String?
-            while true {
-                let page = try await OTFDocuments.page(of: original, key: key, after: after, in: self, batchSize: batchSize)
-                guard let last = page.last?["_id"]?.stringValue else { break }
+            let ids = try await OTFDocuments.ids(of: original, key: key, in: self)
+            for batch in OTFDocuments.batches(ids, of: batchSize) {
+                let page = try await OTFDocuments.documents(ids: batch, in: self)
                 var groups: [[JSONObject]] = []
-                var ids: [(id: String, conflicted: Bool)] = []
+                var converted: [(id: String, conflicted: Bool)] = []
                 for document in page {
                     guard let id = document["_id"]?.stringValue, let rev = document["_rev"]?.stringValue else { continue }
                     do {
@@ -44,23 +43,21 @@ extension DocumentStore {
                         body["_rev"] = .string(rev)
                         body["migratedFrom"] = ["_rev": .string(rev), "format": "OTFCloudantStore"]
                         groups.append([body])
-                        ids.append((id, OTFDocuments.hasConflicts(document)))
+                        converted.append((id, OTFDocuments.hasConflicts(document)))
                     } catch {
                         report.skipped.append(.init(id: id, entityType: original, reason: "It does not convert: \(error)"))
                     }
                 }
                 let failed = dryRun ? [] : try await OTFDocuments.write(groups, in: self)
                 for failure in failed {
-                    report.skipped.append(.init(id: ids[failure.group].id, entityType: original, reason: "Its write failed: \(failure.error)"))
+                    report.skipped.append(.init(id: converted[failure.group].id, entityType: original, reason: "Its write failed: \(failure.error)"))
                 }
                 let failedGroups = Set(failed.map(\.group))
-                for (index, entry) in ids.enumerated() where !failedGroups.contains(index) {
+                for (index, entry) in converted.enumerated() where !failedGroups.contains(index) {
                     report.converted[original, default: 0] += 1
                     report.rewrittenInPlace += 1
                     if entry.conflicted { report.conflicted.append(entry.id) }
                 }
-                guard page.count == batchSize else { break }
-                after = last
             }
         }
         return report

@@ -11,29 +11,44 @@ public enum OTFDocuments {
     /// The members that named a document's kind in the original, newest first.
     public static let kindKeys = ["entityType", "entity_type"]
 
-    /// One page of the live documents whose `key` member is `kind`: at most `batchSize`, in `_id` order, those
-    /// after `after` (from the first when `nil`), with their conflicts (`_conflicts`).
+    /// The ids of the live documents whose `key` member is `kind`, in a stable order.
     ///
-    /// A migration pages with the last id of the page before; documents it converted are not read again
-    /// (their kind changed) and the rest are not skipped (`_id` order).
+    /// Ids first, then pages of documents by id (``documents(ids:in:)``): paging a query by `_id` ranges would
+    /// compare ids by CouchDB's collation (case-insensitive first) while `_id` order is by bytes, so a page
+    /// could be read twice.
+    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    public static func ids(of kind: String, key: String, in store: DocumentStore) async throws -> [String] {
+        let request = FindRequest(
+            selector: try MangoSelector(.object([key: .string(kind)])), limit: Int.max,
+            fields: [try FieldPath(parsing: "_id")])
+        return try await store.find(request).docs.compactMap { $0["_id"]?.stringValue }.sorted()
+    }
+
+    /// The live documents with these ids, in the order given, with their conflicts (`_conflicts`); ids
+    /// deleted or converted meanwhile are left out.
     ///
     /// ```swift
-    /// var after: String?
-    /// repeat {
-    ///     let page = try await OTFDocuments.page(of: "OCKTask", key: "entityType", after: after, in: store)
-    ///     after = page.last?["_id"]?.stringValue
-    /// } while after != nil
+    /// let ids = try await OTFDocuments.ids(of: "OCKTask", key: "entityType", in: store)
+    /// for batch in OTFDocuments.batches(ids, of: 200) {
+    ///     let page = try await OTFDocuments.documents(ids: batch, in: store)
+    /// }
     /// ```
     /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
-    public static func page(
-        of kind: String, key: String, after: String?, in store: DocumentStore, batchSize: Int = 200
-    ) async throws -> [JSONObject] {
-        var selector: JSONObject = [key: .string(kind)]
-        if let after { selector["_id"] = ["$gt": .string(after)] }
+    public static func documents(ids: [String], in store: DocumentStore) async throws -> [JSONObject] {
+        guard !ids.isEmpty else { return [] }
         let request = FindRequest(
-            selector: try MangoSelector(.object(selector)), sort: [SortField(try FieldPath(parsing: "_id"))],
-            limit: batchSize, conflicts: true)
-        return try await store.find(request).docs
+            selector: try MangoSelector(.object(["_id": ["$in": .array(ids.map(JSONValue.string))]])),
+            limit: ids.count, conflicts: true)
+        let found = Dictionary(
+            try await store.find(request).docs.compactMap { doc in doc["_id"]?.stringValue.map { ($0, doc) } },
+            uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { found[$0] }
+    }
+
+    /// `ids` in consecutive batches of at most `size`.
+    public static func batches(_ ids: [String], of size: Int) -> [[String]] {
+        let size = max(size, 1)
+        return stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<min($0 + size, ids.count)]) }
     }
 
     /// Writes groups of documents (each converted document with its tombstone, say) in one transaction; a
