@@ -39,7 +39,6 @@ struct HealthSnippetTests {
         let folder = SeedFolder()
         let store = try folder.store(timeout: .milliseconds(200))
         let synchronizer = OTFHealthKitSynchronizer(dataStore: store, healthStore: SlowSource())
-        let started = ContinuousClock.now
         do {
             try await synchronizer.synchronize()
             Issue.record("expected a timeout")
@@ -47,7 +46,6 @@ struct HealthSnippetTests {
             guard case .timedOut(let reason) = error else { Issue.record("expected timedOut, got \(error)"); return }
             #expect(reason.contains("synchronize"))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aFailingSourceIsARemoteSynchronizationFailure() async throws {

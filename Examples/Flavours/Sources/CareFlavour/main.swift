@@ -1,5 +1,20 @@
 import CloudantCare
+import Foundation
 
-// CloudantCare: the store plus the care entities. One API: the care plugin.
-let registry = try EntityRegistry(plugins: [CarePlugin()])
-print("CloudantCare: \(registry.installedPlugins.joined(separator: ", "))")
+// CloudantCare: the store plus the care entities. It runs seed 000's store and CareKit snippets and seed 004's
+// watch peer against this product only, and exits 1 when one does not hold.
+let folder = NSTemporaryDirectory() + "care-flavour-" + UUID().uuidString
+let store = try OTFCloudantStore(storeName: "seed", directory: folder)
+let crud = try await StoreSnippets.crud(store)
+let care = try await CareSnippets.run(try OTFCloudantStore(storeName: "care", directory: folder), now: Date())
+let peer = try await WatchPeerSnippets.run(
+    phone: try OTFCloudantStore(storeName: "phone", directory: folder),
+    watch: try OTFCloudantStore(storeName: "watch", directory: folder), maximumMessageSize: 4_096, now: Date())
+try? FileManager.default.removeItem(atPath: folder)
+guard crud.deletedAll, care.tasks == ["meds", "walk"], care.deletedPlanGone, peer.watchTasks.count == 40,
+    peer.phoneOutcomes == 1, peer.watchOnlyDocumentKept
+else {
+    print("CloudantCare: seed snippets did not hold: \(crud) \(care) \(peer)")
+    exit(1)
+}
+print("CloudantCare: seed 000 store and CareKit snippets, seed 004 watch peer ok")

@@ -1,5 +1,17 @@
 import CloudantOnly
+import Foundation
 
-// CloudantOnly: the document store alone. One API: a store folder and its store file.
-let url = try StoreDirectory(path: "cloudant-data").fileURL(forStore: "only")
-print("CloudantOnly \(CloudantVersion.current): \(url.lastPathComponent)")
+// CloudantOnly: the document store alone. It runs seed 000's store, CRUD, query and error snippets (the same
+// files SeedAPITests runs, linked here) against this product only, and exits 1 when one does not hold.
+let folder = NSTemporaryDirectory() + "only-flavour-" + UUID().uuidString
+let store = try OTFCloudantStore(storeName: "seed", directory: folder)
+let crud = try await StoreSnippets.crud(store)
+let queries = try await StoreSnippets.queries(store)
+try? FileManager.default.removeItem(atPath: folder)
+guard crud.deletedAll, crud.errors["staleUpdate"]?.hasPrefix("updateFailed") == true,
+    queries.queries["short"] == ["c1"], queries.queries["combined"] == ["c1"]
+else {
+    print("CloudantOnly: seed 000 snippets did not hold: \(crud) \(queries)")
+    exit(1)
+}
+print("CloudantOnly \(CloudantVersion.current): seed 000 store snippets ok")

@@ -1,0 +1,1 @@
+../../../../Tests/SeedAPITests/Snippets/WatchPeerSnippets.swift
