@@ -2,7 +2,8 @@ import CSQLite
 import CloudantOnly
 import Foundation
 
-/// P8: opening a store that holds `documents` documents must not scan them (target < 100 ms).
+/// P8: opening a store that holds `documents` documents and answering the first `get` must not scan them
+/// (target < 100 ms).
 enum OpenBenchmark {
     static func run(documents: Int, repetitions: Int) async throws {
         let folder = Scratch.folder("p8")
@@ -20,24 +21,30 @@ enum OpenBenchmark {
             }
         }
         let path = try directory.fileURL(forStore: "p8").path
+        let middle = String(format: "doc-%08d", documents / 2)
         try await BenchmarkGroup(
-            name: "P8: open a store of \(documents) documents and read its info row",
+            name: "P8: open a store of \(documents) documents and answer the first get",
             unit: "opens", operations: 1,
             baseline: .init(
-                name: "raw sqlite3_open_v2 + one query",
+                name: "raw sqlite3_open_v2 + the info row + one row by id",
                 body: {
                     var db: OpaquePointer?
                     sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil)
                     sqlite3_exec(db, "SELECT value FROM store_info WHERE key = 'uuid'", nil, nil, nil)
+                    sqlite3_exec(db, "SELECT body FROM documents WHERE id = '\(middle)'", nil, nil, nil)
                     sqlite3_close_v2(db)
                 }),
             candidates: [
                 .init(
-                    name: "DocumentStore.open",
-                    body: { _ = try DocumentStore.open(name: "p8", in: directory) })
+                    name: "DocumentStore.open + document(id:)",
+                    body: {
+                        let store = try DocumentStore.open(name: "p8", in: directory)
+                        _ = try await store.document(id: middle)
+                        try store.close()
+                    })
             ],
             target: nil
         ).run(repetitions: repetitions)
-        print("  (target: DocumentStore.open < 100 ms)")
+        print("  (target: open and the first get < 100 ms)")
     }
 }

@@ -30,6 +30,7 @@ public final class DocumentStore: Sendable {
     let notifier = ChangeNotifier()
     let indexCache = IndexCatalogCache()
     let lifecycle = StoreLifecycle()
+    let writerGate = WriterGate()
 
     private init(name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, uuid: String) {
         self.name = name
@@ -109,9 +110,11 @@ public final class DocumentStore: Sendable {
     /// before ``close()`` takes the writer or fails with the store's closed error: never after.
     func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
-            return try writeNow { db in
-                try self.lifecycle.requireOpen(database: self.name)
-                return try body(db)
+            return try await writerGate.run {
+                try self.writeNow { db in
+                    try self.lifecycle.requireOpen(database: self.name)
+                    return try body(db)
+                }
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
@@ -123,9 +126,8 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// Runs `body` in the write transaction on the calling thread. SQLite transactions here are short and
-    /// never await, so blocking is cheaper than GRDB's async hop to its writer queue and back (measured:
-    /// the hop dominated single-document writes).
+    /// Runs `body` in the write transaction on the calling thread (``WriterGate`` decides which thread that
+    /// is): GRDB's async hop to its writer queue and back cost more than the short transactions here.
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         try pool.write(body)
     }
