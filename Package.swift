@@ -16,8 +16,8 @@
 // original subspecs never compiled a Core Data bridge, most apps of any flavour do not describe their data
 // with a model file, and as its own product it combines with any flavour (it needs nothing of Care or
 // Health) while no flavour compiles it unasked. The model-file logic (parsing, hashes, the CDTIS codec, the
-// Swift generator) is a separate pure module so the build plugin's tool, `CloudantModelGen`, builds
-// without SQLite, NIO or the replicator.
+// Swift generator) is a separate pure module on CloudantBase (JSON and errors) alone, so the build plugin's
+// tool, `CloudantModelGen`, builds without SQLite, NIO, the replicator or swift-crypto.
 //
 // `.ci/check-flavours.py` fails the build if that isolation is ever broken.
 
@@ -77,9 +77,15 @@ let package = Package(
 
         // MARK: Pure logic (no I/O)
 
+        // JSON and errors: what every module shares, with no dependency, so the build plugin's tool (which
+        // needs nothing else) builds without swift-crypto. Re-exported by CloudantCore.
+        .target(
+            name: "CloudantBase",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "CloudantCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
 
@@ -132,12 +138,16 @@ let package = Package(
 
         .target(
             name: "CloudantModelSchema",
-            dependencies: ["CloudantCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CloudantBase"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "CloudantModel",
-            dependencies: ["CloudantCore", "CloudantModelSchema", "CloudantStore", "CloudantSync"],
+            dependencies: [
+                "CloudantCore", "CloudantModelSchema", "CloudantStore", "CloudantSync",
+                // Core Data-style version hashes (SHA-256) of the store metadata.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

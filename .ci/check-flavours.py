@@ -46,9 +46,13 @@ FORBIDDEN_IMPORTS = {
     "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"} | MODEL,
     "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB"},
     "CloudantStore": MODEL,
-    # The model-file logic is pure: no storage, no replicator (the build plugin's tool links only it).
-    "CloudantModelSchema": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2",
-                            "CSQLite", "GRDB", "CloudantModel"},
+    # The model-file logic is pure: no storage, no replicator, not even the core and its swift-crypto (the build
+    # plugin's tool links only it and CloudantBase, so no build compiles BoringSSL a second time for the host).
+    "CloudantModelSchema": {"CloudantCore", "Crypto", "CloudantStore", "CloudantSync", "CloudantCareModule",
+                            "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB", "CloudantModel"},
+    # JSON and errors: nothing of ours, nothing but Foundation.
+    "CloudantBase": {"CloudantCore", "Crypto", "CloudantStore", "CloudantSync", "CloudantCareModule",
+                     "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB", "CloudantModel", "CloudantModelSchema"},
     # No SQL outside CloudantStore.
     "CloudantModel": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2", "CSQLite", "GRDB"},
 }
@@ -77,6 +81,15 @@ def declared_graph():
             seen.add(name)
             stack.extend(targets[name].get("target_dependencies", []))
         return seen
+
+    # The build plugin's tool builds for the host in every build that uses the plugin: it must stay lean.
+    tool = closure(["CloudantModelGen"])
+    for module in sorted(tool & {"CloudantCore", "CloudantStore", "CloudantSync", "CSQLite"}):
+        fail(f"the build plugin's tool CloudantModelGen depends on {module}")
+    for name in sorted(tool):
+        for product in targets[name].get("product_dependencies", []):
+            fail(f"the build plugin's tool CloudantModelGen depends on the package product {product} (through {name})")
+    print(f"declared  CloudantModelGen     {sorted(tool)}")
 
     for flavour, rule in RULES.items():
         graph = closure(products[flavour]["targets"])

@@ -5,7 +5,7 @@
 //   cloudant-model-gen validate FILE...
 //
 // Exit status: 0 ok, 1 internal error, 2 invalid model file, 3 file not found (the CLI's categories).
-internal import CloudantCore
+internal import CloudantBase
 internal import CloudantModelSchema
 internal import Foundation
 

@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 internal import Foundation
 
 /// Default values as model files write them: JSON of the attribute's type (`"nan"`, `"infinity"` and

@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 
 /// Checks documents against a model version, listing every way each breaks the Core Data bridge's schema.
 ///

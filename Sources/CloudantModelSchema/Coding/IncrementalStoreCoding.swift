@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 internal import Foundation
 
 /// The member names and constants of CDTDatastore's Core Data bridge (`CDTIncrementalStore`).

@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 public import Foundation
 
 /// Reads one object's document in the Core Data bridge's layout, property by property: what generated

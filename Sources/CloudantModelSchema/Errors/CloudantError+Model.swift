@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 
 extension CloudantError.Code {
     /// A model file breaks the format: the error's ``CloudantCore/CloudantError/underlying`` is a

@@ -1,4 +1,4 @@
-internal import CloudantCore
+internal import CloudantBase
 
 /// Writes the Swift source for an object model: one `Sendable`, `Codable`, `Hashable` value type per entity of
 /// the current version, with typed relation handles, and an enum named for the model that holds the whole

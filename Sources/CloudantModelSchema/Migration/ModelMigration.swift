@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 
 /// What changes between two versions of a model, per entity, and how to rewrite a document written under
 /// the older one (Core Data's lightweight migration): a renamed property moves with its `CDTISMeta_`

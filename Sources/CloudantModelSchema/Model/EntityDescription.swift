@@ -1,4 +1,4 @@
-public import CloudantCore
+internal import CloudantBase
 
 /// An entity of an object model: its properties and the indexes queries on it need.
 ///
@@ -39,21 +39,6 @@ public struct EntityDescription: Sendable, Hashable {
 
     /// The relationships, in order.
     public var relationships: [PropertyDescription] { properties.filter(\.isRelationship) }
-
-    /// The store indexes the entity needs: the one on `CDTISEntityName` the Core Data bridge created (shared
-    /// by every entity), and one per model index, narrowed to this entity.
-    public var indexDefinitions: [IndexDefinition] {
-        [Self.entityNameIndex]
-            + indexes.map {
-                IndexDefinition(
-                    name: $0.name, fields: $0.fields.map { .ascending($0) },
-                    partialFilterSelector: [IncrementalStore.entityNameKey: .string(name)])
-            }
-    }
-
-    /// The index on `CDTISEntityName` every model store has.
-    public static let entityNameIndex = IndexDefinition(
-        name: IncrementalStore.entityNameKey, fields: [.ascending(IncrementalStore.entityNameKey)])
 }
 
 /// An index an entity declares: Cloudant Query fields, ascending.

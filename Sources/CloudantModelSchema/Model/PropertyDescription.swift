@@ -1,4 +1,4 @@
-public import CloudantCore
+public import CloudantBase
 
 /// One property of an entity: an attribute or a relationship.
 ///

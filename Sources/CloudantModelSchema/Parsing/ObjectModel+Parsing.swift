@@ -1,4 +1,4 @@
-internal import CloudantCore
+internal import CloudantBase
 internal import Foundation
 
 extension ObjectModel {

@@ -21,7 +21,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Creates an object from members whose keys the caller has already made unique (the parser does, in
     /// O(n) rather than the O(n²) of repeated subscript assignment). Repeated keys here would break `==`.
-    init(uniqueMembers members: [(key: String, value: JSONValue)]) {
+    package init(uniqueMembers members: [(key: String, value: JSONValue)]) {
         self.members = members
     }
 

@@ -16,7 +16,7 @@
 ///
 /// Nesting depth is not limited here: values read by the parser are at most 512 deep, and values built in
 /// code are the caller's responsibility.
-struct JSONWriter {
+package struct JSONWriter {
     /// How to write.
     struct Options {
         /// Write object members sorted by the UTF-8 bytes of their names.
@@ -89,7 +89,7 @@ struct JSONWriter {
 
     /// Whether `lhs` sorts before `rhs` by UTF-8 bytes (the same as by Unicode scalar values, and unlike
     /// `String.<`, independent of Unicode normalisation).
-    static func precedesInUTF8(_ lhs: String, _ rhs: String) -> Bool {
+    package static func precedesInUTF8(_ lhs: String, _ rhs: String) -> Bool {
         let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
                 let shared = min(left.count, right.count)

@@ -53,7 +53,7 @@ public enum JSONNumber: Sendable, Hashable {
         case (.integer(let a), .integer(let b)): a == b
         case (.bigInteger(let a), .bigInteger(let b)): a == b
         case (.bigInteger, .integer), (.integer, .bigInteger): false
-        default: Collation.compareNumbers(lhs, rhs) == 0
+        default: Self.compare(lhs, rhs) == 0
         }
     }
 
