@@ -6,12 +6,15 @@ import Foundation
 final class RawSQLite {
     private var db: OpaquePointer?
 
-    init(path: String) throws {
+    /// Opens (creating) the table `docs (id, rev, body, seq)`; with `sequenceIndex`, also the unique index on
+    /// `seq` a changes feed needs, so the baseline writes the same B-trees the store must (its id and seq).
+    init(path: String, sequenceIndex: Bool = false) throws {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
             throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
         }
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
         try execute("CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, rev TEXT NOT NULL, body BLOB NOT NULL, seq INTEGER NOT NULL)")
+        if sequenceIndex { try execute("CREATE UNIQUE INDEX IF NOT EXISTS docs_by_seq ON docs(seq)") }
     }
 
     deinit { sqlite3_close_v2(db) }

@@ -30,6 +30,10 @@ enum StoreBenchmarks {
                 body: { try raw?.insert(batches) }, tearDown: release),
             candidates: [
                 .init(
+                    name: "raw SQLite + the seq index (the floor)",
+                    setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
+                    body: { try raw?.insert(batches) }, tearDown: release),
+                .init(
                     name: "store.bulkDocs (parsed JSON in)",
                     setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
                     body: {
@@ -91,6 +95,10 @@ enum StoreBenchmarks {
                 setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
                 body: { try raw?.insert(workload.batches) }, tearDown: release),
             candidates: [
+                .init(
+                    name: "raw SQLite + the seq index (the floor)",
+                    setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
+                    body: { try raw?.insert(workload.batches) }, tearDown: release),
                 .init(
                     name: "store.put",
                     setUp: { store = try DocumentStore.open(name: "p2", in: StoreDirectory(path: fresh().path)) },

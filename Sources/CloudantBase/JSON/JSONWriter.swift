@@ -27,9 +27,19 @@ package struct JSONWriter {
     }
 
     private let options: Options
-    private(set) var output: [UInt8] = []
+    package private(set) var output: [UInt8] = []
     /// Whether a double equal to an `Int64` was written as a double: then the output is not canonical.
     private(set) var wroteIntegralDouble = false
+
+    /// A writer of canonical JSON (``JSONValue/canonicalJSONBytes()``): sorted keys, numbers by value.
+    package static func canonical(capacity: Int = 256) -> JSONWriter {
+        JSONWriter(options: Options(sortedKeys: true, canonicalNumbers: true), capacity: capacity)
+    }
+
+    /// Appends text the caller knows to be valid JSON punctuation or literals.
+    package mutating func appendRaw(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     init(options: Options, capacity: Int = 256) {
         self.options = options
@@ -43,7 +53,7 @@ package struct JSONWriter {
         return writer.output
     }
 
-    mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: appendLiteral("null")
         case .bool(let flag): appendLiteral(flag ? "true" : "false")
@@ -63,17 +73,26 @@ package struct JSONWriter {
         }
     }
 
-    mutating func write(_ object: JSONObject) {
+    package mutating func write(_ object: JSONObject) {
+        write(object, skipping: nil)
+    }
+
+    /// Writes `object` leaving out the members `skipping` names (the revision hash leaves out `_` members
+    /// without copying the object).
+    package mutating func write(_ object: JSONObject, skipping: ((String) -> Bool)?) {
         output.append(JSONByte.openBrace)
         let members = object.members
+        var first = true
         if options.sortedKeys, members.count > 1 {
             let order = members.indices.sorted { Self.precedesInUTF8(members[$0].key, members[$1].key) }
-            for (position, index) in order.enumerated() {
-                writeMember(members[index], first: position == 0)
+            for index in order where !(skipping?(members[index].key) ?? false) {
+                writeMember(members[index], first: first)
+                first = false
             }
         } else {
-            for (position, member) in members.enumerated() {
-                writeMember(member, first: position == 0)
+            for member in members where !(skipping?(member.key) ?? false) {
+                writeMember(member, first: first)
+                first = false
             }
         }
         output.append(JSONByte.closeBrace)
@@ -109,26 +128,54 @@ package struct JSONWriter {
         output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    mutating func write(_ string: String) {
+    package mutating func write(_ string: String) {
         output.append(JSONByte.quote)
         var string = string
         // A native string is already contiguous, so this does not copy.
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash else { continue }
+            var index = Self.firstByteNeedingEscape(in: utf8, from: 0)
+            while index < utf8.count {
                 if runStart < index {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 }
-                appendEscape(for: byte)
+                appendEscape(for: utf8[index])
                 runStart = index + 1
+                index = Self.firstByteNeedingEscape(in: utf8, from: runStart)
             }
             if runStart < utf8.count {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
         output.append(JSONByte.quote)
+    }
+
+    /// The index of the first byte at or after `start` that JSON must escape (a control character, `"` or
+    /// `\\`), or `utf8.count`. Eight bytes at a time: most strings (and every long one measured: notes,
+    /// CDA text) have nothing to escape, and the byte-by-byte scan was the writer's largest cost.
+    static func firstByteNeedingEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = utf8.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= utf8.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                // A byte below 0x20, or equal to '"' or '\\', sets its high bit in `flagged` (the classic
+                // "has a zero byte" test on word - 0x20…, word ^ '"'…, word ^ '\\'…; bytes ≥ 0x80 never match).
+                let control = (word &- ones &* 0x20) & ~word
+                let quote = word ^ (ones &* UInt64(JSONByte.quote))
+                let backslash = word ^ (ones &* UInt64(JSONByte.backslash))
+                let flagged = (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+                if flagged != 0 { break }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash { return index }
+            index += 1
+        }
+        return index
     }
 
     private mutating func appendEscape(for byte: UInt8) {

@@ -66,14 +66,25 @@ public enum RevisionHash {
             if lhs.contentType != rhs.contentType { return JSONWriter.precedesInUTF8(lhs.contentType, rhs.contentType) }
             return JSONWriter.precedesInUTF8(lhs.digest, rhs.digest)
         }
-        let input: JSONValue = [
-            "attachments": .array(
-                sortedAttachments.map { [.string($0.name), .string($0.contentType), .string($0.digest)] }),
-            "body": .object(JSONObject(uniqueMembers: body.members.filter { !$0.key.hasPrefix("_") })),
-            "deleted": .bool(deleted),
-            "parent": parentRevision.map(JSONValue.string) ?? .null,
-        ]
-        return lowercaseHex(Insecure.MD5.hash(data: input.canonicalJSONBytes()))
+        // The canonical JSON of {"attachments", "body", "deleted", "parent"}, written straight into one buffer
+        // in that (sorted) order, the body without its `_` members and without copying it.
+        var writer = JSONWriter.canonical(capacity: 1024)
+        writer.appendRaw(#"{"attachments":["#)
+        for (position, attachment) in sortedAttachments.enumerated() {
+            writer.appendRaw(position == 0 ? "[" : ",[")
+            writer.write(attachment.name)
+            writer.appendRaw(",")
+            writer.write(attachment.contentType)
+            writer.appendRaw(",")
+            writer.write(attachment.digest)
+            writer.appendRaw("]")
+        }
+        writer.appendRaw(#"],"body":"#)
+        writer.write(body, skipping: { $0.hasPrefix("_") })
+        writer.appendRaw(deleted ? #","deleted":true,"parent":"# : #","deleted":false,"parent":"#)
+        if let parentRevision { writer.write(parentRevision) } else { writer.appendRaw("null") }
+        writer.appendRaw("}")
+        return lowercaseHex(Insecure.MD5.hash(data: writer.output))
     }
 
     /// The hash of a document's first revision without attachments, from its body's canonical JSON: what

@@ -27,9 +27,10 @@ struct DocumentWriter {
         self.db = db
         self.makeDocumentID = makeDocumentID
         attachmentEncoder = AttachmentEncoder(compression: attachmentCompression)
-        revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
-        partitioned = try StoreInfo.integer(StoreSchema.StoreInfo.partitioned, in: db) != 0
-        sequence = try SequenceAllocator(db: db)
+        let settings = try WriterSettings(db: db)
+        revsLimit = settings.revsLimit
+        partitioned = settings.partitioned
+        sequence = SequenceAllocator(latest: settings.latestSequence)
         indexer = try IndexMaintainer(db: db, cache: indexCache)
     }
 

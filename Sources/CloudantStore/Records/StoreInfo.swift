@@ -33,6 +33,11 @@ struct SequenceAllocator {
         current = try Self.latest(in: db)
     }
 
+    /// Starts after `latest`, the sequence ``WriterSettings`` read.
+    init(latest: Int64) {
+        current = latest
+    }
+
     mutating func next() -> Int64 {
         current += 1
         return current
@@ -49,5 +54,29 @@ struct SequenceAllocator {
         let statement = try db.cachedStatement(sql: "SELECT MAX(\(documents.seq)) FROM \(documents.table)")
         let highest = try Int64.fetchOne(statement) ?? 0
         return max(highest, try StoreInfo.integer(StoreSchema.StoreInfo.updateSeq, in: db))
+    }
+}
+
+/// What every write transaction reads before it writes: the revision limit, whether the database is
+/// partitioned, and the last sequence, in one statement (measured: four separate lookups were a tenth of a
+/// single-document write's CPU).
+struct WriterSettings {
+    var revsLimit: Int
+    var partitioned: Bool
+    var latestSequence: Int64
+
+    init(db: Database) throws {
+        let documents = StoreSchema.Documents.self
+        typealias Info = StoreSchema.StoreInfo
+        let value = "(SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?)"
+        let statement = try db.cachedStatement(
+            sql: "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value)")
+        statement.arguments = [Info.updateSeq, Info.revsLimit, Info.partitioned]
+        let row = try Row.fetchOne(statement)
+        let highest: Int64 = row?[0] ?? 0
+        let floor: Int64 = row?[1] ?? 0
+        latestSequence = max(highest, floor)
+        revsLimit = Int((row?[2] as Int64?) ?? 0)
+        partitioned = ((row?[3] as Int64?) ?? 0) != 0
     }
 }
