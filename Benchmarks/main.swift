@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|p7|cda|care|care-health|models|all]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|all]
 //            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
@@ -46,6 +46,7 @@ do {
     if selected("p9", "p10", "sync-scale") {
         try await SyncScaleBenchmarks.run(documents: openDocuments, batch: syncDocuments / 2, repetitions: repetitions)
     }
+    if selected("queue", "sync") { try await QueueReplayBenchmarks.run(writes: 10_000, repetitions: repetitions) }
     if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
     if selected("p6", "health") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes

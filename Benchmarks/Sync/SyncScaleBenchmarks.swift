@@ -23,14 +23,10 @@ enum SyncScaleBenchmarks {
         let mirror = try DocumentStore.open(name: "mirror", in: served)
         _ = try await Replicator(source: LocalPeer(source), target: LocalPeer(mirror)).run()
 
-        let server = try CouchServer(
-            configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, directory: served, admin: ServerAdmin(name: "bench", password: "bench"),
-                passwordIterations: 1_000))
-        let serving = Task { try await server.run() }
-        defer { serving.cancel() }
-        let base = try await server.url()
-        let credentials = RemoteAuthentication.basic(user: "bench", password: "bench")
+        let server = try await BenchServer.start(serving: served)
+        defer { server.serving.cancel() }
+        let base = server.base
+        let credentials = BenchServer.credentials
         let remote = try HTTPPeer(url: URL(string: base + "/mirror")!, authentication: credentials)
         // One sync over HTTP writes the checkpoints both sides keep; from then on the stores are in step.
         let first = try await Replicator(source: LocalPeer(source), target: remote).run()
@@ -76,7 +72,7 @@ enum SyncScaleBenchmarks {
             ],
             target: 1.2
         ).run(repetitions: repetitions)
-        await server.shutdown()
+        await server.stop()
     }
 
     /// Writes `count` small documents `<prefix>-<n>` in batches of 10,000.

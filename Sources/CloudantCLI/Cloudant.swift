@@ -22,12 +22,13 @@ struct Cloudant: AsyncParsableCommand {
               cloudant care events --task meds --from 2024-05-01T00:00Z --to 2024-05-02T00:00Z
               cloudant model check --db recipes Recipes.cloudantmodel.json
               cloudant migrate otf --db theraforge_user_42 --dry-run
+              cloudant queue replay --db phone --remote http://127.0.0.1:5984/notes
             """,
         subcommands: [
             DatabaseCommand.self, PutCommand.self, GetCommand.self, DeleteCommand.self, BulkCommand.self,
             ChangesCommand.self, FindCommand.self, ExplainCommand.self, IndexCommand.self, ReplicateCommand.self, CompactCommand.self, VersionCommand.self,
             ServeCommand.self, CareCommand.self, HealthCommand.self, CDACommand.self, RouteCommand.self, ModelCommand.self,
-            MigrateCommand.self,
+            MigrateCommand.self, QueueCommand.self,
         ]
     )
 

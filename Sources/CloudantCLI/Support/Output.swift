@@ -15,6 +15,12 @@ enum Output {
     /// (``CloudantServer/CouchErrorBody``), with the store's `code` and what the error names (`id`, `db`,
     /// `field`, `item`, …); a replication error adds the peer's `status` and the `url` that failed.
     static func printError(_ error: any Error) {
+        // A repository's error says which source failed; what failed underneath names it best.
+        if let error = error as? RepositoryError, let underlying = error.underlying,
+            underlying is CloudantError || underlying is ReplicationError
+        {
+            return printError(underlying)
+        }
         let body: JSONObject =
             switch error {
             case let error as CloudantError: object(error)

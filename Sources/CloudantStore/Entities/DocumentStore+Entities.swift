@@ -17,11 +17,7 @@ extension DocumentStore {
     @discardableResult
     public func add<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .addFailed) { codec, item, index in
-            var document = try codec.document(for: item, index: index, includeRev: false)
-            document["_rev"] = nil
-            return document
-        }
+        try await writeEntities(items, code: .addFailed, document: Self.newDocument)
     }
 
     /// Updates entities in one transaction; each must carry the revision it was read at.
@@ -29,14 +25,7 @@ extension DocumentStore {
     @discardableResult
     public func update<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .updateFailed) { codec, item, index in
-            guard item.revId != nil else {
-                throw CloudantError(
-                    .conflict, "An update must carry the revision it was read at (revId); read the entity first.",
-                    context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
-            }
-            return try codec.document(for: item, index: index)
-        }
+        try await writeEntities(items, code: .updateFailed, document: Self.editedDocument)
     }
 
     /// Deletes entities in one transaction; each must carry the revision it was read at.
@@ -45,14 +34,36 @@ extension DocumentStore {
     @discardableResult
     public func delete<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .deleteFailed) { codec, item, index in
-            guard let rev = item.revId else {
-                throw CloudantError(
-                    .conflict, "A delete must carry the revision it was read at (revId); read the entity first.",
-                    context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
-            }
-            return ["_id": .string(item.id.description), "_rev": .string(rev), "_deleted": true]
+        try await writeEntities(items, code: .deleteFailed, document: Self.tombstone)
+    }
+
+    // MARK: The documents each write makes
+
+    /// A new entity's document: no `_rev`, whatever the entity carries.
+    package static func newDocument<Entity: CloudantEntity>(_ codec: EntityCodec<Entity>, _ item: Entity, _ index: Int) throws -> JSONObject {
+        var document = try codec.document(for: item, index: index, includeRev: false)
+        document["_rev"] = nil
+        return document
+    }
+
+    /// An edited entity's document, on the revision it was read at.
+    package static func editedDocument<Entity: CloudantEntity>(_ codec: EntityCodec<Entity>, _ item: Entity, _ index: Int) throws -> JSONObject {
+        guard item.revId != nil else {
+            throw CloudantError(
+                .conflict, "An update must carry the revision it was read at (revId); read the entity first.",
+                context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
         }
+        return try codec.document(for: item, index: index)
+    }
+
+    /// A deleted entity's tombstone, on the revision it was read at.
+    package static func tombstone<Entity: CloudantEntity>(_ codec: EntityCodec<Entity>, _ item: Entity, _ index: Int) throws -> JSONObject {
+        guard let rev = item.revId else {
+            throw CloudantError(
+                .conflict, "A delete must carry the revision it was read at (revId); read the entity first.",
+                context: .init(documentID: item.id.description, kind: codec.kind.name, itemIndex: index))
+        }
+        return ["_id": .string(item.id.description), "_rev": .string(rev), "_deleted": true]
     }
 
     /// Every live entity of a kind, ordered by id.
@@ -115,6 +126,16 @@ extension DocumentStore {
         _ items: [Entity], code: CloudantError.Code,
         document: (EntityCodec<Entity>, Entity, Int) throws -> JSONObject
     ) async throws -> [Entity] where Entity.ID: CustomStringConvertible {
+        try await writeEntities(items, code: code, enqueue: nil, document: document).entities
+    }
+
+    /// Writes every item in one transaction and, with `enqueue`, records each new revision as a
+    /// ``PendingWrite`` for that remote in the same transaction, so the queue holds a write exactly when
+    /// the store does.
+    func writeEntities<Entity: CloudantEntity>(
+        _ items: [Entity], code: CloudantError.Code, enqueue: (remote: String, action: PendingWrite.Action)?,
+        document: (EntityCodec<Entity>, Entity, Int) throws -> JSONObject
+    ) async throws -> (entities: [Entity], pending: [PendingWrite]) where Entity.ID: CustomStringConvertible {
         let codec = EntityCodec(kind: try options.entityKind(for: Entity.self))
         let incoming = try items.enumerated().map { index, item in
             do {
@@ -131,12 +152,13 @@ extension DocumentStore {
         let cache = indexCache
         let compression = options.attachmentCompression
         let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
-        let revisions = try await write(code) { db in
+        let now = options.now()
+        let (revisions, pending) = try await write(code) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
-            let revisions = try prepared.enumerated().map { index, document in
+            let written = try prepared.enumerated().map { index, document in
                 do {
-                    return try writer.writeInteractive(document).rev
+                    return try writer.writeInteractive(document)
                 } catch let error as CloudantError {
                     throw error.adding {
                         $0.itemIndex = index
@@ -146,13 +168,18 @@ extension DocumentStore {
                 }
             }
             try writer.finish()
-            return revisions
+            guard let enqueue else { return (written.map(\.rev), [PendingWrite]()) }
+            let rows = written.map {
+                PendingWriteRecord.New(documentID: $0.id, rev: $0.rev, action: enqueue.action, kind: kindName)
+            }
+            return (written.map(\.rev), try PendingWriteRecord.append(rows, remote: enqueue.remote, at: now, in: db))
         }
         notifier.publish()
-        return zip(items, revisions).map { item, rev in
+        let entities = zip(items, revisions).map { item, rev in
             var stored = item
             stored.revId = rev
             return stored
         }
+        return (entities, pending)
     }
 }

@@ -1,13 +1,17 @@
-internal import CloudantCore
+package import CloudantCore
 
 /// Turns entities into document bodies and back, applying the kind's validation and schema upgrades.
-struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConvertible {
-    let kind: EntityKind<Entity>
+package struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConvertible {
+    package let kind: EntityKind<Entity>
+
+    package init(kind: EntityKind<Entity>) {
+        self.kind = kind
+    }
 
     /// The document an entity is stored as: `_id`, `_rev` (when it has one), its members (without `revId`),
     /// and the kind's name and schema version in the members its ``EntityDocumentFormat`` names (the
     /// incremental-store layout has the entity write its own `CDTISEntityName`; it is set here too).
-    func document(for entity: Entity, index: Int, includeRev: Bool = true) throws -> JSONObject {
+    package func document(for entity: Entity, index: Int, includeRev: Bool = true) throws -> JSONObject {
         let id = entity.id.description
         do {
             guard !id.isEmpty, !id.hasPrefix("_") else {
@@ -43,7 +47,7 @@ struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomStringConverti
     }
 
     /// Decodes a stored document (with `_id` and `_rev`) into an entity, upgrading older schema versions.
-    func entity(from document: JSONObject) throws -> Entity {
+    package func entity(from document: JSONObject) throws -> Entity {
         var body = document
         let id = body.removeValue(forKey: "_id")?.stringValue
         let rev = body.removeValue(forKey: "_rev")

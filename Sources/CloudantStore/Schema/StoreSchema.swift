@@ -88,6 +88,24 @@ enum StoreSchema {
         static let id = "id"
     }
 
+    /// The durable queue of revisions written here that a remote database has not acknowledged yet
+    /// (repositories' offline writes), in the order they were made.
+    enum PendingWrites {
+        static let table = "pending_writes"
+        /// The queue position: increasing, never reused (`AUTOINCREMENT`), so the order survives removals.
+        static let position = "position"
+        /// The remote's identity (its URL without credentials).
+        static let remote = "remote"
+        static let documentID = "doc_id"
+        static let rev = "rev"
+        static let action = "action"
+        static let kind = "kind"
+        static let enqueuedAt = "enqueued_at"
+        static let attempts = "attempts"
+        static let lastError = "last_error"
+        static let lastAttemptAt = "last_attempt_at"
+    }
+
     /// A table name no recorded table has: `prefix` and the next counter after those recorded in `column`
     /// of `catalog` (the counter is never user text, so names are safe to put in SQL).
     static func nextTableName(prefix: String, recordedIn catalog: String, column: String, in db: Database) throws -> String {
@@ -176,12 +194,31 @@ enum StoreSchema {
                     );
                     """)
         }
+        // Offline writes waiting for a remote (`PendingWrite`), one row each.
+        migrator.registerMigration("2026-11-26-pending-writes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pending_writes (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        remote TEXT NOT NULL,
+                        doc_id TEXT NOT NULL,
+                        rev TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        kind TEXT,
+                        enqueued_at REAL NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        last_error TEXT,
+                        last_attempt_at REAL
+                    );
+                    CREATE INDEX pending_writes_by_remote ON pending_writes(remote, position);
+                    """)
+        }
         return migrator
     }
 
     /// The identifiers of every migration, in order (tests assert the applied list equals this).
     static let migrationIdentifiers = [
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
-        "2026-11-25-column-projections",
+        "2026-11-25-column-projections", "2026-11-26-pending-writes",
     ]
 }

@@ -17,7 +17,7 @@ public import Foundation
 public struct HTTPPeer: ReplicationPeer {
     /// The database URL, without credentials.
     public let url: URL
-    private let client: CouchHTTPClient
+    let client: CouchHTTPClient
     private let bulkGetSupport = BulkGetSupport()
 
     /// Creates a peer.

@@ -1,0 +1,28 @@
+import CloudantOnly
+import CloudantServer
+import Foundation
+
+/// A `CouchServer` on 127.0.0.1 (a free port) serving `directory`, with one admin, for benchmarks that go
+/// over HTTP.
+struct BenchServer {
+    let server: CouchServer
+    let serving: Task<Void, any Error>
+    /// `http://127.0.0.1:<port>`.
+    let base: String
+
+    static let credentials = RemoteAuthentication.basic(user: "bench", password: "bench")
+
+    static func start(serving directory: StoreDirectory) async throws -> BenchServer {
+        let server = try CouchServer(
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, directory: directory, admin: ServerAdmin(name: "bench", password: "bench"),
+                passwordIterations: 1_000))
+        let serving = Task { try await server.run() }
+        return BenchServer(server: server, serving: serving, base: try await server.url())
+    }
+
+    func stop() async {
+        await server.shutdown()
+        serving.cancel()
+    }
+}

@@ -1,0 +1,77 @@
+public import CloudantCore
+
+/// One CRUD API over a source of entities, as Evocation's `Repository` (seed 003): the store on this device
+/// (``LocalRepository``), a CouchDB-compatible database over HTTP (``RemoteRepository``), or both behind
+/// per-action strategies (``RepositoryProxy``).
+///
+/// Every answer is a ``RepositoryResult``: the data, where it came from, and each source's revisions.
+///
+/// ```swift
+/// let notes = RepositoryProxy<Note>(store: store, remote: try RemoteDatabase(url: serverURL))
+/// let saved = try await notes.storeOne(Note(id: "n1", text: "Call the clinic"))
+/// let found = try await notes.find(.where("text", equals: "Call the clinic"))
+/// print(found.origin)   // .local, or .remote, or .localAfterRemoteFailed …
+/// ```
+public protocol Repository<Entity>: Sendable {
+    /// The entity type the repository reads and writes.
+    associatedtype Entity: CloudantEntity where Entity.ID: CustomStringConvertible
+
+    /// Every entity of the type that `criteria` matches, in its sort order.
+    /// - Throws: ``RepositoryError``.
+    func find(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+
+    /// The entity with this id, or `nil` when the source has no live one.
+    /// - Throws: ``RepositoryError``.
+    func findOne(id: Entity.ID) async throws(RepositoryError) -> RepositoryResult<Entity?>
+
+    /// Creates entities (they must not exist yet).
+    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when one exists.
+    func store(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+
+    /// Edits entities; each carries the revision it was read at (`revId`).
+    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when a revision is stale.
+    func update(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+
+    /// Deletes entities; each carries the revision it was read at.
+    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when a revision is stale.
+    func remove(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+
+    /// Creates the entities that do not exist and edits those that do. An entity without `revId` that
+    /// exists is written over the current revision (an upsert: last writer wins).
+    /// - Throws: ``RepositoryError``.
+    func storeOrUpdate(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+}
+
+extension Repository {
+    /// The first entity `criteria` matches, in its sort order, or `nil`.
+    /// - Throws: ``RepositoryError``.
+    public func findOne(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<Entity?> {
+        var first = criteria
+        first.limit = 1
+        return try await find(first).map(\.first)
+    }
+
+    /// Every entity of the type.
+    /// - Throws: ``RepositoryError``.
+    public func findAll() async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+        try await find(.all)
+    }
+
+    /// Creates one entity.
+    /// - Throws: as ``store(_:)``.
+    public func storeOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+        try await store([model]).single()
+    }
+
+    /// Edits one entity.
+    /// - Throws: as ``update(_:)``.
+    public func updateOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+        try await update([model]).single()
+    }
+
+    /// Deletes one entity.
+    /// - Throws: as ``remove(_:)``.
+    public func removeOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+        try await remove([model]).single()
+    }
+}
