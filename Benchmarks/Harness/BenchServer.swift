@@ -21,8 +21,9 @@ struct BenchServer {
         return BenchServer(server: server, serving: serving, base: try await server.url())
     }
 
+    /// A graceful shutdown, waited for (cancelling the task instead makes Hummingbird log errors).
     func stop() async {
         await server.shutdown()
-        serving.cancel()
+        _ = await serving.result
     }
 }

@@ -45,6 +45,45 @@ struct CrashSafetyTests {
         #expect(report["integrity_check"] as? [String] == ["ok"])
     }
 
+    /// Issue 23: a write queued for a remote is queued exactly when it is written. `cloudant bulk --queue-for`
+    /// (the store write and the queue entry in one transaction) is killed at random moments; afterwards every
+    /// document has exactly one queue entry with its revision, and every queue entry its document.
+    @Test func aQueuedWriteSurvivesSIGKILLExactlyWhenItsDocumentDoes() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let padding = String(repeating: "y", count: 300)
+        let lines = (0..<30_000).map { #"{"n":\#($0),"pad":"\#(padding)"}"# }
+        let file = folder.appendingPathComponent("queued.jsonl")
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let remote = "http://127.0.0.1:9/offline"
+
+        var generator = SeededGenerator(seed: 20261126)
+        var acknowledged: [(id: String, rev: String)] = []
+        for _ in 0..<8 {
+            let delay = Double.random(in: 0.15...0.8, using: &generator)
+            acknowledged += try runAndKill(
+                ["bulk", "--db", "outbox", "--batch-size", "200", "--queue-for", remote, file.path], in: folder, after: delay)
+        }
+        #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
+
+        let changes = try jsonObject(try CLIRunner.run(["changes", "--db", "outbox"], in: folder).stdout)
+        var stored: [String: String] = [:]
+        for row in changes["results"] as? [[String: Any]] ?? [] {
+            if let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] { stored[id] = rev }
+        }
+        let listed = try CLIRunner.run(["queue", "list", "--db", "outbox", "--remote", remote], in: folder)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        var queued: [String: String] = [:]
+        for entry in try jsonObject(listed.stdout)["pending"] as? [[String: Any]] ?? [] {
+            guard let id = entry["id"] as? String, let rev = entry["rev"] as? String else { continue }
+            #expect(queued[id] == nil, "\(id) queued twice")
+            queued[id] = rev
+        }
+        #expect(queued == stored, "\(stored.count) documents, \(queued.count) queue entries")
+        #expect(acknowledged.allSatisfy { queued[$0.id] == $0.rev })
+        print("queued-write crash safety: \(stored.count) documents and queue entries, \(acknowledged.count) acknowledged")
+    }
+
     /// Starts `cloudant`, kills it with SIGKILL after `delay` seconds, and returns the (id, rev) pairs of
     /// every complete result line it printed.
     private func runAndKill(_ arguments: [String], in folder: URL, after delay: Double) throws -> [(id: String, rev: String)] {

@@ -26,12 +26,22 @@ struct BulkCommand: CloudantCommand {
         name: .customLong("replicated"),
         help: "Write replicated revisions (new_edits=false): each line needs _rev or _revisions.")
     var replicated = false
+    @Option(
+        name: .customLong("queue-for"),
+        help: "Also queue every revision written for this remote database URL (see cloudant queue), in the same transaction.")
+    var queueFor: String?
     @Argument(help: "The JSON Lines file.") var file: String
 
     func execute() async throws {
         guard batchSize > 0 else {
             throw CloudantError(.invalidValue, "--batch-size must be at least 1.", context: .init(field: "batch-size"))
         }
+        if queueFor != nil && replicated {
+            throw CloudantError(
+                .invalidValue, "--queue-for queues new writes; replicated revisions (--replicated) are not queued.",
+                context: .init(field: "queue-for"))
+        }
+        let remote = try queueFor.map(QueueRemote.identity)
         let handle: FileHandle
         if file == "-" {
             handle = .standardInput
@@ -63,16 +73,19 @@ struct BulkCommand: CloudantCommand {
                 throw error.adding { $0.itemIndex = lineNumber }
             }
             if batch.count == batchSize {
-                try await write(batch, to: store, tally: &tally)
+                try await write(batch, to: store, queueFor: remote, tally: &tally)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        if !batch.isEmpty { try await write(batch, to: store, tally: &tally) }
+        if !batch.isEmpty { try await write(batch, to: store, queueFor: remote, tally: &tally) }
         if let refusal = tally.refusal { throw refusal }
     }
 
-    private func write(_ batch: [JSONValue], to store: DocumentStore, tally: inout Tally) async throws {
-        let results = try await store.bulkDocs(batch, newEdits: !replicated)
+    private func write(_ batch: [JSONValue], to store: DocumentStore, queueFor remote: String?, tally: inout Tally) async throws {
+        let results =
+            if let remote { try await store.bulkDocs(batch, enqueueingFor: remote) } else {
+                try await store.bulkDocs(batch, newEdits: !replicated)
+            }
         Output.print(.array(results.map(\.json)))
         // With --replicated only refusals come back, so the batch says how many documents there were.
         tally.count(results, of: batch.count)

@@ -63,6 +63,23 @@ extension DocumentStore {
     /// CouchDB 3 does.
     /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
     public func bulkDocs(_ documents: [JSONValue], newEdits: Bool = true) async throws -> [BulkDocsResult] {
+        try await bulkDocs(parsed: try Self.parse(documents), newEdits: newEdits)
+    }
+
+    /// Writes a batch of documents as ``bulkDocs(_:newEdits:)`` does (interactive writes), and queues each
+    /// revision written for `remote` as a ``PendingWrite`` in the same transaction: what a repository does
+    /// with writes the remote cannot take now, for documents without an entity type.
+    ///
+    /// ```swift
+    /// let results = try await store.bulkDocs([["_id": "reading-1", "bpm": 62]], enqueueingFor: "http://127.0.0.1:5984/vitals")
+    /// ```
+    /// - Throws: as ``bulkDocs(_:newEdits:)``; refused documents are reported per document and not queued.
+    public func bulkDocs(_ documents: [JSONValue], enqueueingFor remote: String) async throws -> [BulkDocsResult] {
+        try await writeBatch(try Self.parse(documents), newEdits: true, allOrNothing: false, enqueue: remote)
+    }
+
+    /// Splits `_bulk_docs` documents into metadata and body.
+    private static func parse(_ documents: [JSONValue]) throws -> [IncomingDocument] {
         // Validation is all or nothing, as in CouchDB (spec O-4): one malformed document rejects the batch.
         // Conflicts and missing stubs, found while writing, are reported per document (D-46).
         let incoming = try documents.enumerated().map { index, value -> IncomingDocument in
@@ -78,7 +95,7 @@ extension DocumentStore {
                 }
             }
         }
-        return try await bulkDocs(parsed: incoming, newEdits: newEdits)
+        return incoming
     }
 
     /// Writes a batch of documents already split into metadata and body, as ``bulkDocs(_:newEdits:)`` does.
@@ -91,6 +108,14 @@ extension DocumentStore {
     ///   error (its `itemIndex` and `documentID` set); then nothing was written.
     public func bulkDocs(
         parsed incoming: [IncomingDocument], newEdits: Bool = true, allOrNothing: Bool = false
+    ) async throws -> [BulkDocsResult] {
+        try await writeBatch(incoming, newEdits: newEdits, allOrNothing: allOrNothing, enqueue: nil)
+    }
+
+    /// The `_bulk_docs` transaction; with `enqueue`, each interactive revision written (not a local
+    /// document, not a refused one) is queued for that remote in the same transaction.
+    private func writeBatch(
+        _ incoming: [IncomingDocument], newEdits: Bool, allOrNothing: Bool, enqueue remote: String?
     ) async throws -> [BulkDocsResult] {
         let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
         // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
@@ -108,6 +133,7 @@ extension DocumentStore {
             ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0), compression: compression) : []
         let makeID = options.makeDocumentID
         let cache = indexCache
+        let now = options.now()
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
@@ -122,7 +148,15 @@ extension DocumentStore {
                                     id: id, body: document.body, rev: document.rev?.description,
                                     deleted: document.deleted, in: db)))
                     } else if newEdits, let ready = nextPrepared.next() {
-                        results.append(.ok(try writer.writeInteractive(ready)))
+                        let written = try writer.writeInteractive(ready)
+                        results.append(.ok(written))
+                        if let remote {
+                            let action: PendingWrite.Action = document.deleted ? .remove : document.rev == nil ? .store : .update
+                            let queued = PendingWriteRecord.New(
+                                documentID: written.id, rev: written.rev, action: action,
+                                kind: EntityDocumentFormat.kindName(in: document.body))
+                            _ = try PendingWriteRecord.append([queued], remote: remote, at: now, in: db)
+                        }
                     } else {
                         try writer.writeReplicated(document)
                     }
