@@ -159,7 +159,7 @@ struct RepositoryProxyTests {
         #expect(await queue.isRetrying)
 
         try await server.start()
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while try await store.pendingWriteCount() > 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -82,7 +82,7 @@ final class RestartableServer: @unchecked Sendable {
     /// ``stop()`` could still carry one request to the stopping server, which would commit it (a
     /// connection dying after the commit, which the queue handles, but which makes "the remote is away"
     /// nondeterministic in a test).
-    func remote(_ name: String = "notes", timeout: Duration = .seconds(5)) async throws -> RemoteDatabase {
+    func remote(_ name: String = "notes", timeout: Duration = .seconds(60)) async throws -> RemoteDatabase {
         let remote = try RemoteDatabase(
             url: URL(string: "\(baseURL)/\(name)")!, authentication: .basic(user: Self.admin.name, password: Self.admin.password),
             headers: ["Connection": "close"], timeout: timeout)
