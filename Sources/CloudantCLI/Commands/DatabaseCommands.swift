@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import CloudantOnly
 
-/// `cloudant db create|list|info|delete`: manage the stores in the data folder.
+/// `cloudant db create|list|info|stats|check|delete`: manage the stores in the data folder.
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "Create, list, inspect and delete stores.",
@@ -10,7 +10,7 @@ struct DatabaseCommand: AsyncParsableCommand {
               cloudant --data ./clinic db create notes
               cloudant db list
             """,
-        subcommands: [Create.self, List.self, Info.self, Check.self, Delete.self])
+        subcommands: [Create.self, List.self, Info.self, Stats.self, Check.self, Delete.self])
 
     struct Create: CloudantCommand {
         static let configuration = CommandConfiguration(
@@ -49,6 +49,26 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func execute() async throws {
             Output.print(try await global.openExisting(name).info().json)
+        }
+    }
+
+    struct Stats: CloudantCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print what a store's file holds and what compaction would give back.",
+            discussion: """
+                Prints live and deleted document counts, revision bodies kept (and how many are not the \
+                winner), their bytes, attachment bytes, the file and WAL sizes, free bytes and reclaimable \
+                bytes (free pages plus bodies of revisions compaction drops). `cloudant compact` reclaims them.
+
+                Example: cloudant db stats --db notes
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var database: DatabaseOption
+
+        func execute() async throws {
+            guard case .object(var stats) = try await global.openExisting(database.db).storageStats().json else { return }
+            stats["db"] = .string(database.db)
+            Output.print(.object(stats))
         }
     }
 

@@ -34,16 +34,27 @@ struct ChangesCommand: CloudantCommand {
     }
 }
 
-/// `cloudant compact --db NAME`: drop bodies of non-leaf revisions.
+/// `cloudant compact --db NAME`: drop bodies of non-leaf revisions and shrink the file.
 struct CompactCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
-        commandName: "compact", abstract: "Drop bodies of old revisions, keeping every revision tree.",
-        discussion: "Example: cloudant compact --db notes")
+        commandName: "compact", abstract: "Drop bodies of old revisions, keeping every revision tree, and shrink the file.",
+        discussion: """
+            Prints how many revision bodies were dropped and the file size before and after (the file shrinks \
+            when a tenth of it or more is free).
+
+            Example: cloudant compact --db notes
+            """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
 
     func execute() async throws {
-        let dropped = try await global.openExisting(database.db).compact()
-        Output.print(["ok": true, "revisions_compacted": .number(JSONNumber(dropped))])
+        let store = try global.openExisting(database.db)
+        let before = try await store.info().fileSize
+        let dropped = try await store.compact()
+        let after = try await store.info().fileSize
+        Output.print([
+            "ok": true, "revisions_compacted": .number(JSONNumber(dropped)),
+            "file_size_before": .number(JSONNumber(before)), "file_size_after": .number(JSONNumber(after)),
+        ])
     }
 }

@@ -57,10 +57,18 @@ extension DocumentStore {
         }
     }
 
-    /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, and deletes
-    /// attachment bytes no kept revision refers to (spec D-14). Returns how many bodies were dropped.
+    /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, deletes
+    /// attachment bytes no kept revision refers to (spec D-14), and gives the freed pages back to the file
+    /// system when they are a tenth of the file or more (``reclaimSpace(threshold:)``), so the file shrinks.
+    /// Returns how many bodies were dropped.
     @discardableResult
     public func compact() async throws -> Int {
+        let dropped = try await dropOldBodies()
+        try await reclaimSpace(threshold: 0.1)
+        return dropped
+    }
+
+    private func dropOldBodies() async throws -> Int {
         try await write(.updateFailed) { db in
             let rowIDs = try Int64.fetchAll(db, sql: "SELECT DISTINCT \(Bodies.documentRowID) FROM \(Bodies.table)")
             var dropped = 0

@@ -1,0 +1,103 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+extension DocumentStore {
+    private typealias Documents = StoreSchema.Documents
+    private typealias Bodies = StoreSchema.RevisionBodies
+
+    /// What the file holds: documents, revision bodies, attachment bytes, file and WAL sizes, and what
+    /// compaction would give back. Reads every document's row once (no body is parsed).
+    public func storageStats() async throws -> StorageStats {
+        let walURL = URL(fileURLWithPath: fileURL.path + "-wal")
+        let stats = try await read(.fetchFailed) { db in
+            let documents = try Row.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "
+                    + "COALESCE(SUM(LENGTH(\(Documents.body))) FILTER (WHERE \(Documents.deleted) = 0), 0), "
+                    + "COUNT(\(Documents.body)), COALESCE(SUM(LENGTH(\(Documents.tree))), 0) FROM \(Documents.table)")
+            let others = try Row.fetchOne(
+                db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(\(Bodies.body))), 0) FROM \(Bodies.table)")
+            let attachmentBytes =
+                try Int64.fetchOne(
+                    db, sql: "SELECT COALESCE(SUM(LENGTH(\(StoreSchema.AttachmentBlobs.data))), 0) FROM \(StoreSchema.AttachmentBlobs.table)") ?? 0
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let freePages = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            let otherBodies: Int = others?[0] ?? 0
+            let otherBytes: Int64 = others?[1] ?? 0
+            return StorageStats(
+                liveDocuments: documents?[0] ?? 0, deletedDocuments: documents?[1] ?? 0,
+                revisionBodies: (documents?[3] ?? 0) + otherBodies, otherRevisionBodies: otherBodies,
+                liveBodyBytes: documents?[2] ?? 0, otherRevisionBytes: otherBytes, treeBytes: documents?[4] ?? 0,
+                attachmentBytes: attachmentBytes,
+                fileSize: pageCount * pageSize, walSize: 0, freeBytes: freePages * pageSize, reclaimableBytes: 0)
+        }
+        var result = stats
+        result.walSize = (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int64) ?? 0
+        result.reclaimableBytes = result.freeBytes + (try await compactableBytes())
+        return result
+    }
+
+    /// Bytes of bodies compaction would drop: stored revisions that are no longer leaves. Each document's
+    /// tree is decoded once, however many bodies it keeps.
+    private func compactableBytes() async throws -> Int64 {
+        try await read(.fetchFailed) { db in
+            var bytes: Int64 = 0
+            var currentRowID: Int64?
+            var leaves: Set<RevisionID> = []
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(Bodies.documentRowID), \(Bodies.rev), LENGTH(\(Bodies.body)) FROM \(Bodies.table) "
+                    + "ORDER BY \(Bodies.documentRowID)")
+            let treeStatement = try db.cachedStatement(
+                sql: "SELECT \(Documents.tree) FROM \(Documents.table) WHERE \(Documents.rowID) = ?")
+            while let row = try rows.next() {
+                let rowID: Int64 = row[0]
+                if rowID != currentRowID {
+                    currentRowID = rowID
+                    let encoded = try Data.fetchOne(treeStatement, arguments: [rowID])
+                    leaves = try Set(encoded.map { try RevisionTree(decoding: Array($0)).leaves } ?? [])
+                }
+                let revText: String = row[1]
+                guard let rev = try? RevisionID(parsing: revText) else { continue }
+                if !leaves.contains(rev) { bytes += row[2] as Int64 }
+            }
+            return bytes
+        }
+    }
+
+    /// Gives free pages back to the file system: `VACUUM` rebuilds the file without them, then the WAL is
+    /// checkpointed and truncated. Readers keep reading their snapshot meanwhile (WAL mode); writers wait.
+    ///
+    /// - Parameter threshold: Vacuums only when at least this fraction of the file is free (0 always).
+    /// - Returns: the bytes the file shrank by (0 when below the threshold).
+    @discardableResult
+    public func reclaimSpace(threshold: Double = 0.1) async throws -> Int64 {
+        try lifecycle.requireOpen(database: name)
+        let (pageSize, pageCount, freePages) = try await read(.fetchFailed) { db in
+            (
+                try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0, try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            )
+        }
+        guard freePages > 0, pageCount > 0, Double(freePages) / Double(pageCount) >= threshold else { return 0 }
+        do {
+            let after = try await writerGate.run {
+                try self.pool.writeWithoutTransaction { db in
+                    try self.lifecycle.requireOpen(database: self.name)
+                    try db.execute(sql: "VACUUM")
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                    return try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                }
+            }
+            return max(0, (pageCount - after) * pageSize)
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch {
+            throw CloudantError(
+                .updateFailed, "The store could not give its free space back; nothing was lost.",
+                context: .init(database: name), underlying: error)
+        }
+    }
+}

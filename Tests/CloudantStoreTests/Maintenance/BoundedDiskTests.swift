@@ -1,0 +1,68 @@
+import CloudantCore
+import CloudantStore
+import Foundation
+import Testing
+
+/// Issue 22, bounded disk: compaction gives space back to the file system, and stats say what there is to
+/// give back.
+@Suite("Bounded disk: compaction shrinks the file")
+struct BoundedDiskTests {
+    /// 1,000 documents of about 1 KB go through 100,000 updates and deletes (a tenth of the rounds delete
+    /// every document, the next one writes them again). After compaction the file is within 2× of what the
+    /// store must keep: the live bodies and the revision trees replication needs.
+    @Test func aFileChurnedByAHundredThousandUpdatesAndDeletesShrinksToWithinTwiceItsLiveData() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        let documents = 1_000
+        let padding = String(repeating: "p", count: 1_000)
+        var revisions = [String: String]()
+        for round in 0..<100 {
+            let deleting = round % 10 == 8
+            let batch: [JSONValue] = (0..<documents).map { index in
+                let id = "doc-\(index)"
+                var document: JSONObject = ["_id": .string(id)]
+                if let rev = revisions[id] { document["_rev"] = .string(rev) }
+                if deleting {
+                    document["_deleted"] = true
+                } else {
+                    document["round"] = .number(JSONNumber(round))
+                    document["pad"] = .string(padding)
+                }
+                return .object(document)
+            }
+            for result in try await store.bulkDocs(batch) {
+                guard case .ok(let written) = result else {
+                    Issue.record("a churn write failed: \(result)")
+                    return
+                }
+                // A deleted document is written again without `_rev`, as CouchDB requires.
+                revisions[written.id] = deleting ? nil : written.rev
+            }
+        }
+        let churned = try await store.storageStats()
+        #expect(churned.liveDocuments == documents && churned.deletedDocuments == 0)
+        #expect(churned.otherRevisionBodies > 80_000)
+        #expect(churned.reclaimableBytes > churned.fileSize / 2, "\(churned)")
+
+        let dropped = try await store.compact()
+        #expect(dropped == churned.otherRevisionBodies)
+        let compacted = try await store.storageStats()
+        let live = compacted.liveBodyBytes + compacted.treeBytes + compacted.attachmentBytes
+        #expect(compacted.otherRevisionBodies == 0 && compacted.reclaimableBytes < compacted.fileSize / 10)
+        #expect(compacted.fileSize <= 2 * live, "file \(compacted.fileSize) bytes for \(live) bytes of live data")
+        #expect(compacted.fileSize * 10 < churned.fileSize, "compaction gave back less than 90 %: \(churned.fileSize) → \(compacted.fileSize)")
+        print("churn: \(churned.fileSize) bytes → \(compacted.fileSize) after compaction; live data \(live) bytes (bodies \(compacted.liveBodyBytes), trees \(compacted.treeBytes))")
+        // Every document still reads, with its whole history of revision ids.
+        let sample = try await store.document(id: "doc-7", options: ReadOptions(revs: true))
+        #expect(sample["round"] == 99 && sample["_revisions"]?["ids"]?.arrayValue?.count == 100)
+        #expect(try await store.integrityCheck() == ["ok"])
+    }
+
+    @Test func aStoreWithLittleFreeSpaceIsNotRebuilt() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "only", "v": 1])
+        #expect(try await temp.store.reclaimSpace(threshold: 0.5) == 0)
+        let stats = try await temp.store.storageStats()
+        #expect(stats.liveDocuments == 1 && stats.revisionBodies == 1 && stats.otherRevisionBodies == 0)
+    }
+}
