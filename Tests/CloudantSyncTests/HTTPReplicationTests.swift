@@ -92,11 +92,16 @@ struct HTTPReplicationTests {
         let session = try await setup.remote(authentication: .session(user: "admin", password: "s3cret"))
         #expect(try await Replicator(source: session, target: LocalPeer(setup.local)).run().docsRead == 0)
         let wrong = try HTTPPeer(url: URL(string: setup.baseURL + "/cloud")!, authentication: .basic(user: "admin", password: "nope"))
+        // 401 is final: no retries (spec R-24). A retry would first sleep the policy's 30 s, so finishing well
+        // inside that proves there was none, however loaded the machine is.
+        let slowRetries = ReplicationOptions(retry: RetryPolicy(maximumAttempts: 3, initialDelay: .seconds(30), maximumDelay: .seconds(30)))
         let started = ContinuousClock.now
-        let error = await #expect(throws: ReplicationError.self) { try await Replicator(source: wrong, target: LocalPeer(setup.local)).run() }
+        let error = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: wrong, target: LocalPeer(setup.local), options: slowRetries).run()
+        }
         #expect(error?.status == 401)
         #expect(error?.category == .unauthorized)
-        #expect(ContinuousClock.now - started < .seconds(2))  // 401 is final: no retries (spec R-24)
+        #expect(ContinuousClock.now - started < .seconds(25))
         await setup.stop()
     }
 

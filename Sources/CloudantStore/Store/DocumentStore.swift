@@ -75,10 +75,12 @@ public final class DocumentStore: Sendable {
                 // were a tenth of an indexed query's time). Address space only; the OS shares the pages.
                 try db.execute(sql: "PRAGMA mmap_size = 1073741824")
             }
+            if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
             let uuid = StoreOptions.randomHexID()
+            let migrator = StoreSchema.migrator(uuid: uuid)
             if !options.readOnly {
-                try StoreSchema.migrator(uuid: uuid).migrate(pool)
+                try migrator.migrate(pool)
                 if options.registry.kinds.contains(where: { !$0.indexes.isEmpty || !$0.projections.isEmpty }) {
                     try pool.write { db in
                         try Self.createDeclaredIndexes(options, in: db)
@@ -94,6 +96,25 @@ public final class DocumentStore: Sendable {
             throw CloudantError(
                 .fetchFailed, "Could not open the store file; check the path and its permissions.",
                 context: .init(database: name), underlying: error)
+        }
+    }
+
+    /// Refuses a file with migrations this code does not know: a newer version wrote it, and reading or
+    /// writing a schema we do not understand could corrupt it. Checked on a read-only connection before the
+    /// store's own, so a refused file is left byte for byte as it was (not even switched to WAL).
+    private static func refuseNewerSchema(at fileURL: URL) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
+        defer { try? queue.close() }
+        let unknown = try queue.read { db in
+            try StoreSchema.migrator(uuid: "").appliedIdentifiers(db).subtracting(StoreSchema.migrationIdentifiers)
+        }
+        guard unknown.isEmpty else {
+            throw CloudantError(
+                .storeFromNewerVersion,
+                "The store was written by a newer version of OTFCloudantStore (schema \(unknown.sorted().joined(separator: ", "))); "
+                    + "open it with that version or newer. Nothing was changed.")
         }
     }
 
