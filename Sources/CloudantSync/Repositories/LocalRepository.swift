@@ -99,8 +99,7 @@ public struct LocalRepository<Entity: CloudantEntity>: Repository where Entity.I
     }
 
     private func answer<Value: Sendable>(_ value: Value) -> RepositoryResult<Value> where Value: Collection, Value.Element == Entity {
-        let revisions = Dictionary(value.compactMap { e in e.revId.map { (e.id.description, $0) } }, uniquingKeysWith: { a, _ in a })
         return RepositoryResult(
-            value: value, origin: .local, metadata: [.local: RepositoryMetadata(revisions: revisions, date: store.options.now())])
+            value: value, origin: .local, metadata: [.local: RepositoryMetadata(revisions: value.revisionsByID(), date: store.options.now())])
     }
 }

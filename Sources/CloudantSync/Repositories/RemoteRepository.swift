@@ -167,8 +167,7 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
     }
 
     private func answer<Value: Sendable>(_ value: Value) -> RepositoryResult<Value> where Value: Collection, Value.Element == Entity {
-        let revisions = Dictionary(value.compactMap { e in e.revId.map { (e.id.description, $0) } }, uniquingKeysWith: { a, _ in a })
         return RepositoryResult(
-            value: value, origin: .remote, metadata: [.remote: RepositoryMetadata(revisions: revisions, date: options.now())])
+            value: value, origin: .remote, metadata: [.remote: RepositoryMetadata(revisions: value.revisionsByID(), date: options.now())])
     }
 }

@@ -75,3 +75,11 @@ extension Repository {
         try await remove([model]).single()
     }
 }
+
+extension Sequence {
+    /// Each entity's revision by document id (entities without one are left out): what a source's
+    /// ``RepositoryMetadata`` records.
+    func revisionsByID<Entity: CloudantEntity>() -> [String: String] where Element == Entity, Entity.ID: CustomStringConvertible {
+        Dictionary(compactMap { entity in entity.revId.map { (entity.id.description, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -37,7 +37,7 @@ extension RepositoryProxy {
             if rule.synchronize { await send(&result) }
             return result
         case .remote:
-            await sendQueuedWritesFirst()
+            await sendQueuedWrites()
             do {
                 return try await writeRemotely(action, models, keepLocally: rule.synchronize)
             } catch let failure where failure.allowsFallback && rule.fallback == .local {
@@ -97,7 +97,7 @@ extension RepositoryProxy {
         guard keepLocally else { return result }
         do {
             try await mirror(result.value, parents: models, deleted: action == .remove)
-            result.metadata[.local] = RepositoryMetadata(revisions: Self.revisions(of: result.value), date: store.options.now())
+            result.metadata[.local] = RepositoryMetadata(revisions: result.value.revisionsByID(), date: store.options.now())
         } catch {
             result.metadata[.local] = RepositoryMetadata(date: store.options.now(), failure: RepositoryError.local(error))
         }
@@ -136,7 +136,7 @@ extension RepositoryProxy {
             let waiting = Set(try await store.pendingWrites(for: identity).map(\.id))
             result.pendingWrites = result.pendingWrites.filter { waiting.contains($0.id) }
             if result.pendingWrites.isEmpty {
-                result.metadata[.remote] = RepositoryMetadata(revisions: Self.revisions(of: result.value), date: store.options.now())
+                result.metadata[.remote] = RepositoryMetadata(revisions: result.value.revisionsByID(), date: store.options.now())
             }
         } catch {
             result.metadata[.remote] = RepositoryMetadata(date: store.options.now(), failure: RepositoryError.remote(error))
@@ -144,19 +144,10 @@ extension RepositoryProxy {
         }
     }
 
-    private func sendQueuedWritesFirst() async {
-        guard let count = try? await store.pendingWriteCount(for: identity), count > 0 else { return }
-        _ = try? await queue.replay()
-    }
-
     private func localResult(_ entities: [Entity], origin: RepositoryOrigin, pending: [PendingWrite]) -> RepositoryResult<[Entity]> {
         RepositoryResult(
             value: entities, origin: origin,
-            metadata: [.local: RepositoryMetadata(revisions: Self.revisions(of: entities), date: store.options.now())],
+            metadata: [.local: RepositoryMetadata(revisions: entities.revisionsByID(), date: store.options.now())],
             pendingWrites: pending)
-    }
-
-    static func revisions(of entities: [Entity]) -> [String: String] {
-        Dictionary(entities.compactMap { e in e.revId.map { (e.id.description, $0) } }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -114,7 +114,7 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
     /// Sends writes queued earlier before the remote is asked, so it answers with them and later writes
     /// reach it after earlier ones. Best effort: while the remote is away, the call that follows fails
     /// (and falls back) on its own.
-    private func sendQueuedWrites() async {
+    func sendQueuedWrites() async {
         guard let count = try? await store.pendingWriteCount(for: identity), count > 0 else { return }
         _ = try? await queue.replay()
     }
