@@ -182,11 +182,19 @@ struct QueryExecutor {
     /// Each field in its own direction (the builder allows mixed sorts); ties by `_id` bytes in the first
     /// field's direction.
     private static func precedes(_ lhs: Match, _ rhs: Match, order: [SortField]) -> Bool {
+        precedes(keys: lhs.keys, id: lhs.id, keys: rhs.keys, id: rhs.id, order: order)
+    }
+
+    /// Whether a document with `lhsKeys` (the values of `order`'s fields) and `lhsID` comes before the other
+    /// in results sorted by `order`.
+    static func precedes(
+        keys lhsKeys: [JSONValue], id lhsID: String, keys rhsKeys: [JSONValue], id rhsID: String, order: [SortField]
+    ) -> Bool {
         for (index, field) in order.enumerated() {
-            let comparison = Collation.compare(lhs.keys[index], rhs.keys[index])
+            let comparison = Collation.compare(lhsKeys[index], rhsKeys[index])
             if comparison != 0 { return field.descending ? comparison > 0 : comparison < 0 }
         }
-        let byID = Collation.compareBytes(lhs.id, rhs.id)
+        let byID = Collation.compareBytes(lhsID, rhsID)
         return order.first?.descending == true ? byID > 0 : byID < 0
     }
 }

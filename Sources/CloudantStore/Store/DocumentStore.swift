@@ -28,6 +28,7 @@ public final class DocumentStore: Sendable {
 
     let pool: DatabasePool
     let notifier = ChangeNotifier()
+    let liveQueries = LiveQueryHub()
     let indexCache = IndexCatalogCache()
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()

@@ -36,4 +36,17 @@ extension CollectionQuery {
         }
         return try await get().map(codec.entity(from:))
     }
+
+    /// Watches the query: its documents now, then again after each commit that changes them (see
+    /// ``DocumentStore/observe(_:limits:)``).
+    ///
+    /// ```swift
+    /// for try await result in try store.collection("OCKTask").where(field: "carePlanUUID", value: plan).observe() {
+    ///     render(result.docs)
+    /// }
+    /// ```
+    /// - Throws: ``CloudantError`` as ``request`` throws it for a malformed query.
+    public func observe() throws -> LiveQuery {
+        try store.observe(request)
+    }
 }
