@@ -29,7 +29,7 @@ extension CareStore {
         try await events(HealthKitLinkedTask.self, forTask: id, from: start, to: end, in: timeZone)
     }
 
-    private func events<Task: SchedulableTask & CareStorable>(
+    func events<Task: SchedulableTask & CareStorable>(
         _ type: Task.Type, forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone?
     ) async throws -> [TaskEvent<Task>] {
         let tasks = try await history(Task.self, ids: [id])

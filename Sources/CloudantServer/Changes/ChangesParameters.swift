@@ -70,18 +70,22 @@ struct ChangesParameters: Sendable {
                 "Filter '\(other)' is not supported: this server runs no JavaScript; use _doc_ids, _selector or _design.")
         }
         self.options = options
-        if let heartbeat = query["heartbeat"] {
-            if heartbeat == "true" {
-                self.heartbeat = maximumWait
-            } else if let milliseconds = Int(heartbeat), milliseconds > 0 {
-                self.heartbeat = min(.milliseconds(milliseconds), maximumWait)
-            } else if heartbeat != "false" {
-                throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value.")
-            }
-        }
+        heartbeat = try Self.heartbeat(query, maximumWait: maximumWait)
         // CouchDB: timeout = min(changes_timeout, timeout), so no client can hold a feed open longer.
         let requested = try query.int("timeout").map { Duration.milliseconds(max(0, $0)) } ?? maximumWait
         timeout = min(requested, maximumWait)
+    }
+
+    /// `heartbeat`: milliseconds (cut to `maximumWait`), `true` for `maximumWait`, nil without one or for
+    /// `false`.
+    /// - Throws: ``HTTPFailure`` `400` for another value.
+    static func heartbeat(_ query: QueryParameters, maximumWait: Duration) throws -> Duration? {
+        guard let heartbeat = query["heartbeat"], heartbeat != "false" else { return nil }
+        if heartbeat == "true" { return maximumWait }
+        guard let milliseconds = Int(heartbeat), milliseconds > 0 else {
+            throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value.")
+        }
+        return min(.milliseconds(milliseconds), maximumWait)
     }
 
     /// A `since` value: an integer, or a string starting with one (`"12"`, `"12-g1AAAA"`).

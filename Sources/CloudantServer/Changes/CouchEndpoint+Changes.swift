@@ -38,7 +38,7 @@ extension CouchEndpoint {
         }
     }
 
-    private func streaming(
+    func streaming(
         contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
         let openFeeds = openFeeds
@@ -61,7 +61,7 @@ extension CouchEndpoint {
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + parameters.timeout
-        let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+        let (events, stop) = FeedEvents.changes(store, options: parameters.options, tick: tickInterval(parameters))
         let watch = connection?.whenClosed(stop)
         defer { if let watch { connection?.forget(watch) } }
         var changed = false
@@ -69,7 +69,7 @@ extension CouchEndpoint {
         try await withGracefulShutdownHandler {
             for await event in events {
                 switch event {
-                case .change: changed = true
+                case .item: changed = true
                 case .failed(let error): throw error
                 case .tick:
                     if clock.now >= deadline { break }
@@ -99,14 +99,14 @@ extension CouchEndpoint {
         var sent = 0
         let limit = parameters.options.limit ?? Int.max
         if limit > 0 {
-            let (events, stop) = ChangeEvents.stream(store, options: parameters.options, tick: tickInterval(parameters))
+            let (events, stop) = FeedEvents.changes(store, options: parameters.options, tick: tickInterval(parameters))
             let watch = connection?.whenClosed(stop)
             defer { if let watch { connection?.forget(watch) } }
             // A graceful shutdown ends the feed as a timeout would: with its last_seq line.
             try await withGracefulShutdownHandler {
                 feed: for await event in events {
                     switch event {
-                    case .change(let change):
+                    case .item(let change):
                         let json = change.json.jsonBytes()
                         let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))

@@ -6,7 +6,9 @@ extension CouchEndpoint {
     /// `POST /{db}/_find` (spec §3.1); query errors keep CouchDB's names (spec §3.10).
     ///
     /// - Parameter partition: From `/{db}/_partition/{partition}/_find`.
+    /// With `?feed=eventsource|continuous` the query is live (see ``liveFind(_:database:partition:)``).
     func find(_ request: CouchRequest, database: String, partition: String? = nil) async throws -> Response {
+        if request.query.contains("feed") { return try await liveFind(request, database: database, partition: partition) }
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
@@ -28,8 +30,13 @@ extension CouchEndpoint {
     /// already there must name the same partition (CouchDB's `maybe_set_partition`).
     /// - Throws: ``HTTPFailure`` `400 bad_request` for a body that is not a JSON object or names another
     ///   partition.
-    private static func findRequest(_ request: CouchRequest, partition: String?) throws -> FindRequest {
-        var body = try request.jsonObjectBody()
+    static func findRequest(_ request: CouchRequest, partition: String?) throws -> FindRequest {
+        try findRequest(request.jsonObjectBody(), partition: partition)
+    }
+
+    /// A `_find` body as a ``FindRequest`` (see ``findRequest(_:partition:)``).
+    static func findRequest(_ body: JSONObject, partition: String?) throws -> FindRequest {
+        var body = body
         if let partition {
             switch body["partition"] {
             case nil: body["partition"] = .string(partition)

@@ -58,3 +58,36 @@ extension DocumentStore {
         return LiveQuery(stream)
     }
 }
+
+extension DocumentStore {
+    /// A signal after each commit (coalesced: one for a burst) that changed a document `predicate` accepts,
+    /// or purged any: for live views that are not one Mango query. Every commit after this returns is
+    /// considered, so compute the view after calling it, then again on each signal.
+    ///
+    /// ```swift
+    /// let signals = try store.observeChanges { $0.doc?["type"] == "reading" }
+    /// show(try await readings())
+    /// for await _ in signals { show(try await readings()) }
+    /// ```
+    ///
+    /// `predicate` runs for every committed change while the sequence is iterated: keep it quick. Each
+    /// change carries the winning document (`doc`), a tombstone for a deletion. The sequence ends when the
+    /// consuming task is cancelled or the store closes.
+    /// - Throws: ``CloudantError`` when the store is closed or cannot be read.
+    public func observeChanges(where predicate: @escaping @Sendable (Change) -> Bool) throws -> AsyncStream<Void> {
+        let watcher = ChangeWatcher(where: predicate)
+        let hub = liveQueries
+        let id = try hub.register(watcher, in: self)
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task {
+            for await _ in watcher.signals { continuation.yield() }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in
+            task.cancel()
+            watcher.finish()
+            hub.unregister(id)
+        }
+        return stream
+    }
+}

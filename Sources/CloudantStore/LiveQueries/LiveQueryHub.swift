@@ -14,13 +14,13 @@ final class LiveQueryHub: @unchecked Sendable {
 
     // `lock` protects `observers`, `nextID` and `pump`.
     private let lock = NSLock()
-    private var observers: [Int: LiveQueryObserver] = [:]
+    private var observers: [Int: any LiveObserver] = [:]
     private var nextID = 0
     private var pump: Task<Void, Never>?
 
     /// Adds `observer`; every change committed after this returns reaches it.
     /// - Throws: ``CloudantError`` when the store cannot be read (or is closed).
-    func register(_ observer: LiveQueryObserver, in store: DocumentStore) throws -> Int {
+    func register(_ observer: any LiveObserver, in store: DocumentStore) throws -> Int {
         try lock.withLock {
             if pump == nil {
                 // Subscribe before reading where the feed stands, so no commit falls between the two.

@@ -12,7 +12,7 @@ internal import Foundation
 /// Correctness does not rest on the decision being sharp, only on it never saying "irrelevant" wrongly:
 /// a change that arrives while a run is in flight always wakes the observer again, because the run may or
 /// may not have seen it.
-final class LiveQueryObserver: @unchecked Sendable {
+final class LiveQueryObserver: LiveObserver, @unchecked Sendable {
     let request: FindRequest
     /// Yields (coalesced) when the query must run again.
     let wakeUps: AsyncStream<Void>

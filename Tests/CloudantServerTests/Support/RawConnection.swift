@@ -9,6 +9,14 @@ import Glibc
 /// `@unchecked Sendable`: the socket is an immutable descriptor; each test uses it from one thread at a time.
 final class RawConnection: @unchecked Sendable {
     private let socket: Int32
+    /// What ``readUntil(_:count:)`` has received so far (one reader at a time).
+    private let streamed = Box()
+
+    /// The received bytes, behind a class so the connection stays immutable.
+    private final class Box: @unchecked Sendable {
+        // Used by one reading thread at a time (the test awaits each read).
+        var value: [UInt8] = []
+    }
 
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -63,6 +71,31 @@ final class RawConnection: @unchecked Sendable {
     func readToEndOffPool() async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try self.readToEnd() }) }.start()
+        }
+    }
+
+    /// Reads (on a thread of its own) until what was received so far contains `needle` `count` times, and
+    /// returns all of it: for a streamed response, read event by event.
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s or it takes over 60 s; `.networkConnectionLost` when the peer
+    ///   closes first.
+    func readUntil(_ needle: String, count: Int = 1) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        var chunk = [UInt8](repeating: 0, count: 65_536)
+                        let deadline = ContinuousClock.now + .seconds(60)  // heartbeats keep recv from timing out
+                        while true {
+                            guard ContinuousClock.now < deadline else { throw URLError(.timedOut) }
+                            let text = String(decoding: self.streamed.value, as: UTF8.self)
+                            if text.components(separatedBy: needle).count - 1 >= count { return text }
+                            let read = chunk.withUnsafeMutableBytes { recv(self.socket, $0.baseAddress, $0.count, 0) }
+                            if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
+                            if read <= 0 { throw URLError(.networkConnectionLost) }
+                            self.streamed.value.append(contentsOf: chunk[..<read])
+                        }
+                    })
+            }.start()
         }
     }
 
