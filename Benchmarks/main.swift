@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|all]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|all]
 //            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
@@ -40,6 +40,7 @@ do {
     if selected("p1", "store") { try await StoreBenchmarks.bulkInsert(documents: documents, repetitions: repetitions) }
     if selected("p2", "store") { try await StoreBenchmarks.singleWrites(documents: singleWrites, repetitions: repetitions) }
     if selected("p8", "store") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
+    if selected("live", "store") { try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions) }
     if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
     if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }

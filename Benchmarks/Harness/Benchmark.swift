@@ -19,7 +19,8 @@ struct BenchmarkGroup {
 
     /// Runs every case `repetitions` times, interleaved so drift in the machine hits all of them alike,
     /// and prints medians and the ratio of each candidate to the baseline.
-    func run(repetitions: Int) async throws {
+    /// With `extraPerOperation`, each candidate also shows what it adds to one operation over the baseline.
+    func run(repetitions: Int, extraPerOperation: Bool = false) async throws {
         let cases = [baseline] + candidates
         var samples = Array(repeating: [Double](), count: cases.count)
         for _ in 0..<repetitions {
@@ -45,6 +46,10 @@ struct BenchmarkGroup {
             }
             if index > 0 {
                 line += String(format: "  %5.2f× baseline", ratio)
+                if extraPerOperation {
+                    let extra = (medians[index] - medians[0]) / Double(operations) * 1000
+                    line += String(format: "  %+.3f ms per %@", extra, String(unit.dropLast()))
+                }
                 if let target { line += ratio <= target ? "  (target ≤ \(target)×: met)" : "  (target ≤ \(target)×: MISSED)" }
             } else {
                 line += "  (baseline)"

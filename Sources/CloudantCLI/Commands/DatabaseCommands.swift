@@ -1,7 +1,7 @@
 internal import ArgumentParser
 internal import CloudantOnly
 
-/// `cloudant db create|list|info|stats|check|delete`: manage the stores in the data folder.
+/// `cloudant db create|list|info|stats|expiry|purge-tombstones|check|delete`: manage the stores in the data folder.
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "Create, list, inspect and delete stores.",
@@ -10,7 +10,7 @@ struct DatabaseCommand: AsyncParsableCommand {
               cloudant --data ./clinic db create notes
               cloudant db list
             """,
-        subcommands: [Create.self, List.self, Info.self, Stats.self, Check.self, Delete.self])
+        subcommands: [Create.self, List.self, Info.self, Stats.self, Expiry.self, PurgeTombstones.self, Check.self, Delete.self])
 
     struct Create: CloudantCommand {
         static let configuration = CommandConfiguration(

@@ -39,10 +39,11 @@ extension DocumentStore {
         let compression = options.attachmentCompression
         let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
         let makeID = options.makeDocumentID
+        let now = options.now
         let cache = indexCache
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now)
             let results = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

@@ -28,10 +28,12 @@ extension DocumentStore {
     public func insertNew(_ documents: [NewDocument], comparingExisting: Bool = false) async throws -> NewDocumentsOutcome {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }
         let cache = indexCache
+        let now = options.now
         let outcome = try await write(.updateFailed) { db in
-            var sequence = try SequenceAllocator(db: db)
-            var indexer = try IndexMaintainer(db: db, cache: cache)
-            let revsLimit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
+            let settings = try WriterSettings(db: db)
+            var sequence = SequenceAllocator(latest: settings.latestSequence)
+            var indexer = try IndexMaintainer(db: db, cache: cache, expiryField: settings.expiryField, now: now)
+            let revsLimit = settings.revsLimit
             var outcome = NewDocumentsOutcome()
             for document in documents {
                 var tree = RevisionTree()

@@ -32,10 +32,11 @@ extension DocumentStore {
         let compression = options.attachmentCompression
         let prepared = PreparedWrite(incoming, compression: compression)
         let makeID = options.makeDocumentID
+        let now = options.now
         let cache = indexCache
         return try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now)
             let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
@@ -132,11 +133,12 @@ extension DocumentStore {
             newEdits
             ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0), compression: compression) : []
         let makeID = options.makeDocumentID
+        let clock = options.now
         let cache = indexCache
-        let now = options.now()
+        let now = clock()
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
             var nextPrepared = prepared.makeIterator()
             var results: [BulkDocsResult] = []
             for (index, (document, local)) in zip(incoming, isLocal).enumerated() {

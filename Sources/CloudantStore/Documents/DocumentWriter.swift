@@ -20,9 +20,10 @@ struct DocumentWriter {
     /// Keeps new attachment content as CouchDB would (replicated writes; interactive ones come prepared).
     let attachmentEncoder: AttachmentEncoder
 
+    /// - Parameter now: The store's clock (``StoreOptions/now``), which dates tombstones.
     init(
         db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil,
-        attachmentCompression: AttachmentCompression = .couchDB
+        attachmentCompression: AttachmentCompression = .couchDB, now: @escaping @Sendable () -> Date
     ) throws {
         self.db = db
         self.makeDocumentID = makeDocumentID
@@ -31,7 +32,7 @@ struct DocumentWriter {
         revsLimit = settings.revsLimit
         partitioned = settings.partitioned
         sequence = SequenceAllocator(latest: settings.latestSequence)
-        indexer = try IndexMaintainer(db: db, cache: indexCache)
+        indexer = try IndexMaintainer(db: db, cache: indexCache, expiryField: settings.expiryField, now: now)
     }
 
     /// Ends the writer's work in the transaction. (Sequences need no bookkeeping; see `SequenceAllocator`.)

@@ -148,14 +148,15 @@ extension DocumentStore {
             }
         }
         let makeID = options.makeDocumentID
+        let clock = options.now
         let kindName = codec.kind.name
         let cache = indexCache
         let compression = options.attachmentCompression
         let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
-        let now = options.now()
+        let now = clock()
         let (revisions, pending) = try await write(code) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
             let written = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

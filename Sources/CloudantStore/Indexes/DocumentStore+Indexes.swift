@@ -1,4 +1,5 @@
 public import CloudantCore
+internal import Foundation
 internal import GRDB
 
 /// What ``DocumentStore/createIndex(_:)`` did, as CouchDB's `POST /db/_index` answers.
@@ -38,7 +39,8 @@ extension DocumentStore {
     public func createIndex(_ definition: IndexDefinition) async throws -> IndexCreation {
         let validated = try Self.validated(definition)
         let makeID = options.makeDocumentID
-        let result = try await write(.addFailed) { db in try Self.createIndex(validated, in: db, makeID: makeID) }
+        let now = options.now
+        let result = try await write(.addFailed) { db in try Self.createIndex(validated, in: db, makeID: makeID, now: now) }
         if result == .created { notifier.publish() }
         return IndexCreation(result: result, id: validated.designDocumentID, name: validated.name)
     }
@@ -58,7 +60,8 @@ extension DocumentStore {
 
     /// Adds a validated index to its design document, in the caller's write transaction.
     static func createIndex(
-        _ validated: IndexDefinition, in db: Database, makeID: @escaping @Sendable () -> String
+        _ validated: IndexDefinition, in db: Database, makeID: @escaping @Sendable () -> String,
+        now: @escaping @Sendable () -> Date
     ) throws -> IndexCreation.Result {
         let id = validated.designDocumentID
         let existing = try DocumentRecord.fetch(id: id, in: db)
@@ -69,7 +72,7 @@ extension DocumentStore {
         var document = try validated.adding(toDesignDocument: body)
         document["_id"] = .string(id)
         if let existing, !existing.deleted { document["_rev"] = .string(existing.winnerRev.description) }
-        var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+        var writer = try DocumentWriter(db: db, makeDocumentID: makeID, now: now)
         _ = try writer.writeInteractive(PreparedWrite(IncomingDocument(document)))
         try writer.finish()
         return .created
@@ -109,6 +112,7 @@ extension DocumentStore {
     public func deleteIndex(designDocument: String, name: String, type: IndexDefinition.IndexType = .json) async throws {
         let id = designDocument.hasPrefix("_design/") ? designDocument : "_design/" + designDocument
         let makeID = options.makeDocumentID
+        let now = options.now
         try await write(.deleteFailed) { db in
             guard let existing = try DocumentRecord.fetch(id: id, in: db), !existing.deleted,
                 let body = try IndexMaintainer.parse(existing.body),
@@ -119,7 +123,7 @@ extension DocumentStore {
             var document = IndexDefinition.removing(name, type: type, fromDesignDocument: body) ?? ["_deleted": true]
             document["_id"] = .string(id)
             document["_rev"] = .string(existing.winnerRev.description)
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID)
+            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, now: now)
             _ = try writer.writeInteractive(PreparedWrite(IncomingDocument(document)))
             try writer.finish()
         }
@@ -131,7 +135,7 @@ extension DocumentStore {
     static func createDeclaredIndexes(_ options: StoreOptions, in db: Database) throws {
         for kind in options.registry.kinds {
             for index in kind.indexes {
-                _ = try createIndex(validated(index), in: db, makeID: options.makeDocumentID)
+                _ = try createIndex(validated(index), in: db, makeID: options.makeDocumentID, now: options.now)
             }
         }
     }

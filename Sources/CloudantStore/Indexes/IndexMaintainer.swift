@@ -1,4 +1,5 @@
 internal import CloudantCore
+internal import Foundation
 internal import GRDB
 
 /// Keeps every index and column projection in step with the documents, inside the write transaction that changes them (so an
@@ -10,8 +11,18 @@ struct IndexMaintainer {
     private(set) var indexes: [StoredIndex]
     /// The column projections, kept in step the same way (see ``CloudantCore/ColumnProjection``).
     private let projections: [StoredProjection]
+    /// The member holding expiry times, when documents expire (their `document_expiry` rows are kept here too).
+    private let expiryField: String?
 
-    init(db: Database, cache: IndexCatalogCache?) throws {
+    /// The store's clock, which dates tombstones.
+    private let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - expiryField: From ``WriterSettings``, which every write transaction reads.
+    ///   - now: The store's clock (``StoreOptions/now``).
+    init(db: Database, cache: IndexCatalogCache?, expiryField: String?, now: @escaping @Sendable () -> Date) throws {
+        self.expiryField = expiryField
+        self.now = now
         if let cache {
             (indexes, projections) = try cache.catalog(in: db)
         } else {
@@ -36,18 +47,21 @@ struct IndexMaintainer {
         rowID: Int64, id: String, body: @autoclosure () throws -> JSONObject?,
         previousBody: @autoclosure () throws -> JSONObject?, in db: Database
     ) throws {
+        let current = try body()
+        try TombstoneRecord.update(rowID: rowID, isLive: current != nil, now: now().timeIntervalSince1970, in: db)
         if id.hasPrefix("_design/") {
-            try IndexCatalog.synchronise(designDocument: id, body: try body(), in: db)
+            try IndexCatalog.synchronise(designDocument: id, body: current, in: db)
             indexes = try IndexCatalog.all(in: db)
             return
         }
+        if let expiryField { try ExpiryRecord.update(rowID: rowID, body: current, field: expiryField, in: db) }
         guard !indexes.isEmpty || !projections.isEmpty else { return }
         if !indexes.isEmpty, let previous = try previousBody() {
             for index in indexes {
                 try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
             }
         }
-        let body = try body()
+        let body = current
         // A projection row is keyed by the document's row, so replacing or deleting it needs no previous body.
         for projection in projections { try projection.update(rowID: rowID, id: id, body: body, in: db) }
         guard let body else { return }

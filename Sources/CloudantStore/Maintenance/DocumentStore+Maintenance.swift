@@ -1,4 +1,5 @@
 public import CloudantCore
+internal import Foundation
 internal import GRDB
 
 extension DocumentStore {
@@ -96,51 +97,61 @@ extension DocumentStore {
     public func purge(_ request: [String: [String]]) async throws -> [String: [String]] {
         let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
         let makeID = options.makeDocumentID
+        let now = options.now
         let cache = indexCache
         let purged = try await write(.deleteFailed) { db in
-            var purged: [String: [String]] = [:]
-            var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache)
-            for (id, revs) in parsed {
-                guard var record = try DocumentRecord.fetch(id: id, in: db), let rowID = record.rowID else { continue }
-                let previous = record
-                let before = Set(record.tree.allRevisions)
-                let removedLeaves = record.tree.purge(revs)
-                guard !removedLeaves.isEmpty else { continue }
-                purged[id] = removedLeaves.map(\.description)
-                let gone = before.subtracting(record.tree.allRevisions)
-                guard let winner = record.tree.winner else {
-                    try DocumentRecord.delete(rowID: rowID, in: db)
-                    try writer.indexer.documentChanged(
-                        rowID: rowID, id: id, body: nil,
-                        previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
-                    continue
-                }
-                try RevisionBody.delete(documentRowID: rowID, revs: Array(gone), in: db)
-                if winner != record.winnerRev {
-                    let promoted = try RevisionBody.fetch(documentRowID: rowID, rev: winner, in: db)
-                    try RevisionBody.delete(documentRowID: rowID, revs: [winner], in: db)
-                    record.body = promoted?.body
-                    record.attachments = promoted?.attachments
-                    record.kind = promoted.flatMap { DocumentWriter.kind(of: $0.body) }
-                    record.winnerRev = winner
-                }
-                record.deleted = record.tree.isDeleted
-                record.seq = writer.sequence.next()
-                try record.save(in: db)
-                try writer.indexer.documentChanged(
-                    rowID: rowID, id: id, body: record.deleted ? nil : try IndexMaintainer.parse(record.body),
-                    previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
-            }
-            try writer.finish()
-            if !purged.isEmpty {
-                try writer.sequence.recordFloor(in: db)
-                let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
-                try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
-                _ = try AttachmentBlob.deleteUnreferenced(in: db)
-            }
-            return purged
+            try Self.purge(parsed, makeDocumentID: makeID, now: now, indexCache: cache, in: db)
         }
         notifier.publish()
+        return purged
+    }
+
+    /// Purges `revisions` by document id in the caller's write transaction, as ``purge(_:)`` describes;
+    /// returns the leaves purged per document.
+    static func purge(
+        _ parsed: [String: [RevisionID]], makeDocumentID makeID: @escaping @Sendable () -> String,
+        now: @escaping @Sendable () -> Date, indexCache cache: IndexCatalogCache, in db: Database
+    ) throws -> [String: [String]] {
+        var purged: [String: [String]] = [:]
+        var writer = try DocumentWriter(db: db, makeDocumentID: makeID, indexCache: cache, now: now)
+        for (id, revs) in parsed {
+            guard var record = try DocumentRecord.fetch(id: id, in: db), let rowID = record.rowID else { continue }
+            let previous = record
+            let before = Set(record.tree.allRevisions)
+            let removedLeaves = record.tree.purge(revs)
+            guard !removedLeaves.isEmpty else { continue }
+            purged[id] = removedLeaves.map(\.description)
+            let gone = before.subtracting(record.tree.allRevisions)
+            guard let winner = record.tree.winner else {
+                try DocumentRecord.delete(rowID: rowID, in: db)
+                try writer.indexer.documentChanged(
+                    rowID: rowID, id: id, body: nil,
+                    previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
+                continue
+            }
+            try RevisionBody.delete(documentRowID: rowID, revs: Array(gone), in: db)
+            if winner != record.winnerRev {
+                let promoted = try RevisionBody.fetch(documentRowID: rowID, rev: winner, in: db)
+                try RevisionBody.delete(documentRowID: rowID, revs: [winner], in: db)
+                record.body = promoted?.body
+                record.attachments = promoted?.attachments
+                record.kind = promoted.flatMap { DocumentWriter.kind(of: $0.body) }
+                record.winnerRev = winner
+            }
+            record.deleted = record.tree.isDeleted
+            record.seq = writer.sequence.next()
+            try record.save(in: db)
+            try writer.indexer.documentChanged(
+                rowID: rowID, id: id, body: record.deleted ? nil : try IndexMaintainer.parse(record.body),
+                previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)
+        }
+        try writer.finish()
+        if !purged.isEmpty {
+            try writer.sequence.recordFloor(in: db)
+            let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+            try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
+            _ = try AttachmentBlob.deleteUnreferenced(in: db)
+        }
         return purged
     }
 }

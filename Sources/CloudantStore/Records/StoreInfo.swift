@@ -58,25 +58,28 @@ struct SequenceAllocator {
 }
 
 /// What every write transaction reads before it writes: the revision limit, whether the database is
-/// partitioned, and the last sequence, in one statement (measured: four separate lookups were a tenth of a
+/// partitioned, the last sequence and the expiry field, in one statement (measured: four separate lookups were a tenth of a
 /// single-document write's CPU).
 struct WriterSettings {
     var revsLimit: Int
     var partitioned: Bool
     var latestSequence: Int64
+    /// The member holding documents' expiry times, when they expire.
+    var expiryField: String?
 
     init(db: Database) throws {
         let documents = StoreSchema.Documents.self
         typealias Info = StoreSchema.StoreInfo
         let value = "(SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?)"
         let statement = try db.cachedStatement(
-            sql: "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value)")
-        statement.arguments = [Info.updateSeq, Info.revsLimit, Info.partitioned]
+            sql: "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value), \(value)")
+        statement.arguments = [Info.updateSeq, Info.revsLimit, Info.partitioned, Info.expiryField]
         let row = try Row.fetchOne(statement)
         let highest: Int64 = row?[0] ?? 0
         let floor: Int64 = row?[1] ?? 0
         latestSequence = max(highest, floor)
         revsLimit = Int((row?[2] as Int64?) ?? 0)
         partitioned = ((row?[3] as Int64?) ?? 0) != 0
+        expiryField = row?[4]
     }
 }

@@ -63,6 +63,8 @@ enum StoreSchema {
         static let uuid = "uuid"
         /// 1 for a partitioned database (CouchDB's `?partitioned=true`); absent otherwise.
         static let partitioned = "partitioned"
+        /// The top-level member holding each document's expiry time; absent when documents do not expire.
+        static let expiryField = "expiry_field"
     }
 
     enum MangoIndexes {
@@ -104,6 +106,24 @@ enum StoreSchema {
         static let attempts = "attempts"
         static let lastError = "last_error"
         static let lastAttemptAt = "last_attempt_at"
+    }
+
+    /// When documents expire (see ``DocumentStore/setExpiryField(_:)``): one row per live document whose
+    /// expiry field holds a time, kept in step with the winner like an index.
+    enum DocumentExpiry {
+        static let table = "document_expiry"
+        static let documentRowID = "doc_rowid"
+        /// Seconds since 1970 (UTC).
+        static let expiresAt = "expires_at"
+    }
+
+    /// When each tombstone was written (the deletion that made the winner deleted), for purging old
+    /// tombstones after a retention window (see ``DocumentStore/purgeTombstones(olderThan:respectingCheckpoints:)``).
+    enum Tombstones {
+        static let table = "tombstones"
+        static let documentRowID = "doc_rowid"
+        /// Seconds since 1970 (UTC), by the store's clock.
+        static let deletedAt = "deleted_at"
     }
 
     /// A table name no recorded table has: `prefix` and the next counter after those recorded in `column`
@@ -213,12 +233,36 @@ enum StoreSchema {
                     CREATE INDEX pending_writes_by_remote ON pending_writes(remote, position);
                     """)
         }
+        migrator.registerMigration("2026-11-26-document-expiry") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE document_expiry (
+                        doc_rowid INTEGER PRIMARY KEY REFERENCES documents(rowid) ON DELETE CASCADE,
+                        expires_at REAL NOT NULL
+                    );
+                    CREATE INDEX document_expiry_by_time ON document_expiry(expires_at);
+                    """)
+        }
+        migrator.registerMigration("2026-11-26-tombstone-times") { db in
+            // Tombstones written before this migration get its time: their retention starts now.
+            try db.execute(
+                sql: """
+                    CREATE TABLE tombstones (
+                        doc_rowid INTEGER PRIMARY KEY REFERENCES documents(rowid) ON DELETE CASCADE,
+                        deleted_at REAL NOT NULL
+                    );
+                    CREATE INDEX tombstones_by_time ON tombstones(deleted_at);
+                    INSERT INTO tombstones (doc_rowid, deleted_at)
+                        SELECT rowid, (julianday('now') - 2440587.5) * 86400.0 FROM documents WHERE deleted = 1;
+                    """)
+        }
         return migrator
     }
 
     /// The identifiers of every migration, in order (tests assert the applied list equals this).
     static let migrationIdentifiers = [
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
-        "2026-11-25-column-projections", "2026-11-26-pending-writes",
+        "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
+        "2026-11-26-tombstone-times",
     ]
 }

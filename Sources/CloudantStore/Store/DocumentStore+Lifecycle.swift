@@ -22,6 +22,7 @@ extension DocumentStore {
     ///   underlying error is attached); the store is closed for callers all the same.
     public func close() throws {
         guard lifecycle.markClosed() else { return }
+        expiry.stop()
         notifier.finish()
         do {
             try pool.close()

@@ -29,6 +29,7 @@ public final class DocumentStore: Sendable {
     let pool: DatabasePool
     let notifier = ChangeNotifier()
     let liveQueries = LiveQueryHub()
+    let expiry = ExpiryState()
     let indexCache = IndexCatalogCache()
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()
@@ -90,7 +91,10 @@ public final class DocumentStore: Sendable {
                 }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
-            return DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
+            let store = DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
+            // A read-only store may predate the expiry table; it enforces nothing anyway.
+            if !options.readOnly { store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) }) }
+            return store
         } catch let error as CloudantError {
             throw error.adding { $0.database = name }
         } catch {
@@ -133,10 +137,14 @@ public final class DocumentStore: Sendable {
     func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writerGate.run {
-                try self.writeNow { db in
+                // A write sees what a read sees: a document that has expired is gone (purged first).
+                try self.purgeExpiredIfDue()
+                let (value, nextExpiry) = try self.writeNow { db in
                     try self.lifecycle.requireOpen(database: self.name)
-                    return try body(db)
+                    return (try body(db), try ExpiryRecord.next(in: db))
                 }
+                self.expiryCommitted(next: nextExpiry)
+                return value
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
@@ -159,6 +167,7 @@ public final class DocumentStore: Sendable {
     func readNow<T>(_ code: CloudantError.Code, _ body: (Database) throws -> T) throws -> T {
         do {
             try lifecycle.requireOpen(database: name)
+            try purgeExpiredIfDue()
             return try pool.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
@@ -175,6 +184,7 @@ public final class DocumentStore: Sendable {
     func read<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             try lifecycle.requireOpen(database: name)
+            try purgeExpiredIfDue()
             return try await pool.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
