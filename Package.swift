@@ -345,6 +345,8 @@ let package = Package(
                 // The replication kill test runs our replicator against a `cloudant serve` process it kills.
                 "CloudantCore", "CloudantStore", "CloudantSync",
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The upgrade kill test grows an old store file with SQL before upgrading it.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -107,19 +107,33 @@ public final class DocumentStore: Sendable {
     /// Refuses a file with migrations this code does not know: a newer version wrote it, and reading or
     /// writing a schema we do not understand could corrupt it. Checked on a read-only connection before the
     /// store's own, so a refused file is left byte for byte as it was (not even switched to WAL).
+    ///
+    /// A file a crash left with an unrecovered WAL cannot be read read-only (SQLite must rebuild its `-shm`
+    /// index first: "attempt to write a readonly database"); the check then reads it on a read-write
+    /// connection, which recovers the log as any open would and writes nothing of its own.
     private static func refuseNewerSchema(at fileURL: URL) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
-        defer { try? queue.close() }
-        let unknown = try queue.read { db in
-            try StoreSchema.migrator(uuid: "").appliedIdentifiers(db).subtracting(StoreSchema.migrationIdentifiers)
+        let unknown: Set<String>
+        do {
+            unknown = try unknownMigrations(at: fileURL, readOnly: true)
+        } catch let error as DatabaseError where [.SQLITE_READONLY, .SQLITE_CANTOPEN].contains(error.resultCode.primaryResultCode) {
+            unknown = try unknownMigrations(at: fileURL, readOnly: false)
         }
         guard unknown.isEmpty else {
             throw CloudantError(
                 .storeFromNewerVersion,
                 "The store was written by a newer version of OTFCloudantStore (schema \(unknown.sorted().joined(separator: ", "))); "
                     + "open it with that version or newer. Nothing was changed.")
+        }
+    }
+
+    /// The migrations applied to the file that this code does not know.
+    private static func unknownMigrations(at fileURL: URL, readOnly: Bool) throws -> Set<String> {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try StoreSchema.migrator(uuid: "").appliedIdentifiers(db).subtracting(StoreSchema.migrationIdentifiers)
         }
     }
 

@@ -1,0 +1,109 @@
+import ChildProcessSupport
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 22, part 6: an upgrade interrupted by `kill -9` resumes. Each migration runs in its own transaction,
+/// so a kill leaves the file at some migration boundary, never half-way, and the next open finishes it.
+@Suite("Upgrades killed half-way")
+struct UpgradeKillTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/StoreVersions/2026-11-26-pending-writes.sqlite")
+    static let tombstones = 200_000
+    static let allMigrations = 7
+
+    @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("cloudant-data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let grown = folder.appendingPathComponent("grown.sqlite")
+        try FileManager.default.copyItem(at: Self.fixture, to: grown)
+        try Self.grow(grown)
+
+        // How long a whole upgrade takes here, on a copy: the kills land at fractions of it.
+        let store = data.appendingPathComponent("old.sqlite")
+        try FileManager.default.copyItem(at: grown, to: store)
+        let started = ContinuousClock.now
+        #expect(try CLIRunner.run(["db", "info", "old"], in: folder).status == 0)
+        let whole = (ContinuousClock.now - started).seconds
+        try Self.remove(store)
+
+        var interrupted = 0
+        for fraction in stride(from: 0.1, through: 0.9, by: 0.1) {
+            try FileManager.default.copyItem(at: grown, to: store)
+            let process = try ChildProcess(
+                CLIRunner.executable.path, ["db", "info", "old"], workingDirectory: folder, stdout: .null, stderr: .null)
+            Thread.sleep(forTimeInterval: whole * fraction)
+            process.send(SIGKILL)
+            process.wait()
+            // Look at a copy, so the store itself is opened next exactly as the kill left it (WAL unrecovered).
+            let inspected = folder.appendingPathComponent("inspected.sqlite")
+            try Self.copyWithCompanions(store, to: inspected)
+            if try Self.appliedMigrations(inspected) < Self.allMigrations { interrupted += 1 }
+            try Self.remove(inspected)
+            // The next open finishes the upgrade, whatever the kill left.
+            let info = try CLIRunner.run(["db", "info", "old"], in: folder)
+            #expect(info.status == 0, "\(info.stderr)")
+            let json = try jsonObject(info.stdout)
+            #expect(json["doc_count"] as? Int == 5 && json["doc_del_count"] as? Int == Self.tombstones + 1, "\(json)")
+            #expect(try Self.appliedMigrations(store) == Self.allMigrations)
+            #expect(try Self.count("SELECT COUNT(*) FROM tombstones", in: store) == Self.tombstones + 1)
+            #expect(try CLIRunner.run(["db", "check", "old"], in: folder).status == 0)
+            try Self.remove(store)
+        }
+        print("upgrade kill: a whole upgrade took \(Int(whole * 1000)) ms; \(interrupted) of 9 kills left it unfinished")
+        #expect(interrupted > 0, "no kill landed before the upgrade finished; the test proved nothing")
+    }
+
+    /// Adds `tombstones` deleted documents to the old file (copies of its tombstone), so its upgrade has
+    /// work to do (the tombstone-times migration dates each).
+    static func grow(_ file: URL) throws {
+        let queue = try DatabaseQueue(path: file.path)
+        try queue.write { db in
+            let top = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM documents") ?? 0
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO documents (id, tree, winner_rev, deleted, seq, kind, body, attachments)
+                    SELECT 'bulk-' || n.i, g.tree, g.winner_rev, 1, ? + n.i, NULL, NULL, NULL
+                    FROM n, documents g WHERE g.id = 'gone'
+                    """,
+                arguments: [tombstones, top])
+            try db.execute(sql: "UPDATE store_info SET value = ? WHERE key = 'update_seq'", arguments: [top + Int64(tombstones)])
+        }
+        try queue.close()
+    }
+
+    static func appliedMigrations(_ file: URL) throws -> Int {
+        try count("SELECT COUNT(*) FROM grdb_migrations", in: file)
+    }
+
+    /// A read on a connection of its own (read-write: after a kill, opening may have to recover the WAL).
+    static func count(_ sql: String, in file: URL) throws -> Int {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        return try queue.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+    }
+
+    /// Copies a store file with its WAL companions, as they are.
+    static func copyWithCompanions(_ file: URL, to copy: URL) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file.path + suffix) {
+            try FileManager.default.copyItem(atPath: file.path + suffix, toPath: copy.path + suffix)
+        }
+    }
+
+    /// Removes a store file and its WAL companions.
+    static func remove(_ file: URL) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: file.path + suffix)
+        }
+    }
+}
+
+extension Duration {
+    fileprivate var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
