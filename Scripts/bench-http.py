@@ -42,17 +42,27 @@ request = function()
 end
 """
 
-LUA_FIND = """
+# wrk.format replaces the command line's headers (-H, the credentials) with the table it is given, so
+# the table carries them over.
+LUA_JSON_HEADERS = """
+json_headers = function()
+  local headers = {{["Content-Type"] = "application/json"}}
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  return headers
+end
+"""
+
+LUA_FIND = LUA_JSON_HEADERS + """
 math.randomseed(os.time())
 local types = {{"HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBodyMass"}}
 request = function()
   local body = string.format('{{"selector":{{"type":"%s","value":{{"$gt":%d}}}},"limit":25}}',
     types[math.random(1, 3)], math.random(0, 190))
-  return wrk.format("POST", "/bench/_find", {{["Content-Type"] = "application/json"}}, body)
+  return wrk.format("POST", "/bench/_find", json_headers(), body)
 end
 """
 
-LUA_BULK = """
+LUA_BULK = LUA_JSON_HEADERS + """
 local counter = 0
 local thread_id = 0
 setup = function(thread)
@@ -66,7 +76,7 @@ request = function()
     docs[i] = string.format('{{"_id":"bulk-%s-%d-%d-%d","type":"HKQuantityTypeIdentifierHeartRate","value":%d}}',
       "{run}", thread_id, counter, i, i)
   end
-  return wrk.format("POST", "/bench/_bulk_docs", {{["Content-Type"] = "application/json"}},
+  return wrk.format("POST", "/bench/_bulk_docs", json_headers(),
     '{{"docs":[' .. table.concat(docs, ",") .. ']}}')
 end
 """
@@ -137,6 +147,7 @@ def main():
         cases = [("GET a document", LUA_GET.format(docs=args.docs)), ("_find with an index", LUA_FIND.format()),
                  ("_bulk_docs of 100", None)]
         print(f"{'case':24} {'conns':>5} {'req/s (median)':>15} {'p99 ms (median)':>16} {'non-2xx':>8}")
+        failed = 0
         for name, script in cases:
             for connections in [int(c) for c in args.connections.split(",")]:
                 rates, p99s, errors = [], [], 0
@@ -147,8 +158,12 @@ def main():
                     p99s.append(p99)
                     errors += bad
                 print(f"{name:24} {connections:>5} {statistics.median(rates):>15.0f} {statistics.median(p99s):>16.2f} {errors:>8}")
+                failed += errors
         if server:
             print(f"server CPU during the load: {cpu_seconds(server) - cpu_before:.1f} s")
+        if failed:
+            # A rate of refused requests is not throughput.
+            sys.exit(f"{failed} requests were answered with an error: the figures above are not valid")
     finally:
         if server:
             server.terminate()
