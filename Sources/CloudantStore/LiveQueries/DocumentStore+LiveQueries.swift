@@ -35,9 +35,7 @@ extension DocumentStore {
                 var last: [JSONObject]?
                 repeat {
                     observer.beginRun()
-                    // Read before the query, so the result includes every change up to it.
-                    let seq = try readNow(.fetchFailed) { db in try SequenceAllocator.latest(in: db) }
-                    let found = try await find(unprojected, limits: limits)
+                    let (found, seq) = try await findAtSequence(unprojected, limits: limits)
                     observer.install(page: found.docs)
                     let docs = request.fields.map { fields in found.docs.map { Self.project($0, fields: fields) } } ?? found.docs
                     if docs != last {

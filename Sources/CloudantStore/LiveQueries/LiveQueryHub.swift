@@ -81,6 +81,9 @@ final class LiveQueryHub: @unchecked Sendable {
                 break
             }
         }
+        // Stopped because the last live query ended: the observers now registered belong to the pump that
+        // replaced this one, and must not be ended with it.
+        if Task.isCancelled { return }
         // The store closed (its notifier finished) or the feed failed: end every live query.
         for observer in lock.withLock({ Array(observers.values) }) { observer.finish() }
     }

@@ -5,7 +5,7 @@ public import CloudantCore
 public struct LiveQueryResult: Sendable, Hashable {
     /// The matching documents, sorted, paged and projected as ``DocumentStore/find(_:limits:)`` returns them.
     public var docs: [JSONObject]
-    /// The store's update sequence when the query ran: the result includes every change up to it.
+    /// The update sequence of the snapshot the query read: the result reflects exactly the changes up to it.
     public var seq: Int64
     /// Advice, as `_find` gives it (for example when no index could be used).
     public var warning: String?

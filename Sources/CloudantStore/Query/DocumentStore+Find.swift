@@ -25,21 +25,37 @@ extension DocumentStore {
     ///   ``QueryErrorKind/badArg`` (field `$regex`) when a `$regex` goes over ``MatchLimits/regexStepLimit``;
     ///   `CancellationError` when the task is cancelled.
     public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
+        try await find(request, limits: limits, readingSequence: false).result
+    }
+
+    /// ``find(_:limits:)``, with the update sequence of the snapshot it read: the result reflects exactly
+    /// the changes up to it (live queries report it).
+    func findAtSequence(_ request: FindRequest, limits: MatchLimits = .default) async throws -> (result: FindResult, seq: Int64) {
+        try await find(request, limits: limits, readingSequence: true)
+    }
+
+    /// The query, and the snapshot's update sequence when `readingSequence` (else 0: plain `_find` skips the
+    /// lookup).
+    private func find(
+        _ request: FindRequest, limits: MatchLimits, readingSequence: Bool
+    ) async throws -> (result: FindResult, seq: Int64) {
         var limits = limits
         let signal = limits.cancellation ?? CancellationSignal()
         limits.cancellation = signal
         return try await withTaskCancellationHandler {
-            try await find(request, boundedBy: limits)
+            try await find(request, boundedBy: limits, readingSequence: readingSequence)
         } onCancel: {
             signal.cancel()
         }
     }
 
-    private func find(_ request: FindRequest, boundedBy limits: MatchLimits) async throws -> FindResult {
+    private func find(
+        _ request: FindRequest, boundedBy limits: MatchLimits, readingSequence: Bool
+    ) async throws -> (result: FindResult, seq: Int64) {
         let started = ContinuousClock.now
         let after = try request.bookmark.map(FindBookmark.init(decoding:))
         let cache = indexCache
-        let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome) in
+        let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome, Int64) in
             let indexes = try cache.indexes(in: db)
             let plan = try QueryPlanner.plan(
                 request, indexes: indexes.map(\.definition), databaseIsPartitioned: try Self.isPartitioned(db))
@@ -47,14 +63,14 @@ extension DocumentStore {
             let outcome = try QueryExecutor(
                 db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits
             ).run()
-            return (plan, outcome)
+            return (plan, outcome, readingSequence ? try SequenceAllocator.latest(in: db) : 0)
         }
         // An indexed query is short: run it on this thread, as the async hop to a reader and back costs
         // more than the query (measured: 1.6× instead of 2.5× hand-written SQL). A scan of every document
         // may take seconds, so it runs on GRDB's reader queue and leaves this thread to other tasks.
         let expected = try? QueryPlanner.plan(request, indexes: cache.lastKnown.map(\.definition))
         let isIndexed = if case .allDocuments? = expected?.access { false } else { expected != nil }
-        let (plan, outcome) = isIndexed ? try readNow(.fetchFailed, run) : try await read(.fetchFailed, run)
+        let (plan, outcome, seq) = isIndexed ? try readNow(.fetchFailed, run) : try await read(.fetchFailed, run)
         let bookmark = outcome.last?.encoded ?? request.bookmark ?? FindBookmark.empty
         var warnings = plan.warnings
         // CouchDB warns when more than 10 documents were read per result (`index_scan_warning`).
@@ -72,9 +88,10 @@ extension DocumentStore {
                 totalQuorumDocsExamined: outcome.quorumDocsExamined, resultsReturned: docs.count,
                 executionTimeMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             : nil
-        return FindResult(
+        let result = FindResult(
             docs: docs, bookmark: bookmark, warning: warnings.isEmpty ? nil : warnings.joined(separator: "\n"),
             executionStats: stats, wasRun: !plan.isEmpty)
+        return (result, seq)
     }
 
     /// Keeps only `fields`, nested as in the document (spec M-17).

@@ -4,16 +4,6 @@ import Foundation
 import GRDB
 import Testing
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // `lock` protects `current`.
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    var now: Date { lock.withLock { current } }
-    func set(_ date: Date) { lock.withLock { current = date } }
-}
-
 @Suite("Document expiry")
 struct DocumentExpiryTests {
     private static func date(_ text: String) -> Date { ISO8601Timestamp.date(from: text) ?? .distantPast }

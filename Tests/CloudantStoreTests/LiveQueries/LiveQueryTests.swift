@@ -98,6 +98,24 @@ struct LiveQueryTests {
         try await live.wait { $0.ids == ["c"] }
     }
 
+    /// The pump stops with the last live query; one started meanwhile gets a new pump and is not ended
+    /// with the old one.
+    @Test func aLiveQueryStartedAsTheLastOneEndsKeepsRunning() async throws {
+        let temp = try TemporaryStore()
+        let query = try request(#"{"selector":{"type":"t"},"limit":100}"#)
+        for round in 0..<30 {
+            let first = LiveQueryRecorder(temp.store.observe(query))
+            try await first.wait { _ in true }
+            first.cancel()
+            let second = LiveQueryRecorder(temp.store.observe(query))
+            try await second.wait { _ in true }
+            try await temp.store.put(["_id": .string("r\(round)"), "type": "t"])
+            try await second.wait { $0.ids.contains("r\(round)") }
+            #expect(!second.hasEnded)
+            second.cancel()
+        }
+    }
+
     @Test func closingTheStoreEndsTheSequenceWithoutAnError() async throws {
         let temp = try TemporaryStore()
         let live = LiveQueryRecorder(temp.store.observe(try request(#"{"selector":{}}"#)))
