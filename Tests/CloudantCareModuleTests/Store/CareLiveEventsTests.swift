@@ -27,7 +27,7 @@ struct CareLiveEventsTests {
         var all: [[UUID?]] { lock.withLock { lists } }
 
         func wait(for expected: [UUID?]) async throws {
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .seconds(300)
             while ContinuousClock.now < deadline {
                 if all.last == expected { return }
                 try await Task.sleep(for: .milliseconds(5))

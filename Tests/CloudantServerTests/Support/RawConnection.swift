@@ -76,7 +76,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads (on a thread of its own) until what was received so far contains `needle` `count` times, and
     /// returns all of it: for a streamed response, read event by event.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s or it takes over 60 s; `.networkConnectionLost` when the peer
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s or it takes over 300 s; `.networkConnectionLost` when the peer
     ///   closes first.
     func readUntil(_ needle: String, count: Int = 1) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
@@ -84,7 +84,7 @@ final class RawConnection: @unchecked Sendable {
                 continuation.resume(
                     with: Result {
                         var chunk = [UInt8](repeating: 0, count: 65_536)
-                        let deadline = ContinuousClock.now + .seconds(60)  // heartbeats keep recv from timing out
+                        let deadline = ContinuousClock.now + .seconds(300)  // heartbeats keep recv from timing out
                         while true {
                             guard ContinuousClock.now < deadline else { throw URLError(.timedOut) }
                             let text = String(decoding: self.streamed.value, as: UTF8.self)

@@ -123,7 +123,7 @@ struct DocumentExpiryTests {
         var configuration = Configuration()
         configuration.readonly = true
         let file = try DatabaseQueue(path: temp.store.fileURL.path, configuration: configuration)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(300)
         var ids: [String] = []
         repeat {
             try await Task.sleep(for: .milliseconds(50))

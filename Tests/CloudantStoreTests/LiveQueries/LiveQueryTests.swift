@@ -166,7 +166,7 @@ final class Seen: @unchecked Sendable {
     private var values: [[String]] = []
     func append(_ ids: [String]) { lock.withLock { values.append(ids) } }
     func wait(until predicate: ([[String]]) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < deadline {
             if lock.withLock({ predicate(values) }) { return }
             try await Task.sleep(for: .milliseconds(5))
