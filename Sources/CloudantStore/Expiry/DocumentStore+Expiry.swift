@@ -6,9 +6,6 @@ internal import GRDB
 /// every reader at once and purged, as CouchDB's `_purge` leaves it (no revision, no tombstone, no change
 /// in the feed; `purge_seq` counts it).
 extension DocumentStore {
-    /// Ids purged per transaction while catching up.
-    static let expiryBatchSize = 500
-
     /// Makes documents expire at the time their top-level member `field` holds: an ISO 8601 timestamp
     /// (`"2026-12-01T00:00:00Z"`) or a number of seconds since 1970. Nil stops expiry. The setting is kept in
     /// the file, so every process that opens it (the CLI, `cloudant serve`) enforces it.
@@ -89,7 +86,7 @@ extension DocumentStore {
         try purgeExpiredNow()
     }
 
-    /// Purges every expired document in transactions of ``expiryBatchSize``, on the calling thread.
+    /// Purges every expired document in transactions of ``purgeBatchSize``, on the calling thread.
     @discardableResult
     private func purgeExpiredNow() throws -> [String] {
         try lifecycle.requireOpen(database: name)
@@ -101,7 +98,7 @@ extension DocumentStore {
         do {
             while true {
                 let (ids, next) = try pool.write { db in
-                    let due = try ExpiryRecord.due(at: now, limit: Self.expiryBatchSize, in: db)
+                    let due = try ExpiryRecord.due(at: now, limit: Self.purgeBatchSize, in: db)
                     var request: [String: [RevisionID]] = [:]
                     for id in due { request[id] = try DocumentRecord.fetch(id: id, in: db)?.tree.leaves }
                     let removed = try Self.purge(request, makeDocumentID: makeID, now: clock, indexCache: cache, in: db)
@@ -109,7 +106,7 @@ extension DocumentStore {
                 }
                 expiryCommitted(next: next)
                 purged += ids
-                if ids.count < Self.expiryBatchSize { break }
+                if ids.count < Self.purgeBatchSize { break }
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }

@@ -106,6 +106,10 @@ extension DocumentStore {
         return purged
     }
 
+    /// Documents purged per transaction by expiry and tombstone retention, so a large backlog never holds
+    /// the writer for long.
+    static let purgeBatchSize = 500
+
     /// Purges `revisions` by document id in the caller's write transaction, as ``purge(_:)`` describes;
     /// returns the leaves purged per document.
     static func purge(

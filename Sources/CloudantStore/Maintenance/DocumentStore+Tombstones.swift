@@ -30,11 +30,11 @@ extension DocumentStore {
         while true {
             let batch = try await write(.deleteFailed) { db in
                 let floor = respectingCheckpoints ? try Self.checkpointFloor(in: db) : nil
-                let due = try TombstoneRecord.purgeable(deletedBy: cutoff, maxSeq: floor, limit: Self.expiryBatchSize, in: db)
+                let due = try TombstoneRecord.purgeable(deletedBy: cutoff, maxSeq: floor, limit: Self.purgeBatchSize, in: db)
                 return Array(try Self.purge(due, makeDocumentID: makeID, now: clock, indexCache: cache, in: db).keys)
             }
             purged += batch
-            if batch.count < Self.expiryBatchSize { break }
+            if batch.count < Self.purgeBatchSize { break }
         }
         if !purged.isEmpty { notifier.publish() }
         return purged.sorted()
