@@ -69,6 +69,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CSystemZlib",
+            path: "Sources/CSystemZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -97,6 +103,8 @@ let package = Package(
                 "CloudantCore",
                 // SQLite's column accessors, for reading projection rows in place.
                 "CSQLite",
+                // zlib's CRC-32, to check streamed gzip attachments against their trailer.
+                "CSystemZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
                 .product(name: "CompressNIO", package: "compress-nio"),

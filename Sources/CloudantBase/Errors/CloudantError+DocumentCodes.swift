@@ -12,4 +12,7 @@ extension CloudantError.Code {
     public static let invalidDesignDocument = Self("invalidDesignDocument", category: .invalidInput)
     /// Attachment bytes do not match the digest sent with them (CouchDB 400 `content_md5_mismatch`).
     public static let attachmentDigestMismatch = Self("attachmentDigestMismatch", category: .invalidInput)
+    /// An attachment is longer than the limit the store or server accepts (CouchDB 413
+    /// `attachment_too_large`, `max_attachment_size`). Nothing of it was stored.
+    public static let attachmentTooLarge = Self("attachmentTooLarge", category: .tooLarge)
 }

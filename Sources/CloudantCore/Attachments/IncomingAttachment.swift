@@ -4,6 +4,9 @@ public enum IncomingAttachment: Sendable, Hashable {
     case stub(digest: String?, revpos: Int?)
     /// New content: inline base64 `data`, or the bytes of a multipart part.
     case data(IncomingAttachmentData)
+    /// Content a store has already received, streamed into a staging file beside it and digested on the
+    /// way (``StagedAttachment``): the write moves the file into place without reading it into memory.
+    case staged(StagedAttachment)
 
     /// Parses one `_attachments` member.
     /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment when it is neither a stub nor
@@ -85,5 +88,21 @@ public struct IncomingAttachmentData: Sendable, Hashable {
         self.digest = digest
         self.senderEncoding = senderEncoding
         self.isMultipartPart = isMultipartPart
+    }
+}
+
+/// Attachment content a store has streamed into a staging file: its metadata (the digest of the bytes as
+/// stored, both lengths, the encoding) and where the file is. Only the store that staged it makes one, and
+/// a write through that store moves the file into the store's attachment folder.
+public struct StagedAttachment: Sendable, Hashable {
+    /// The attachment's metadata; the write sets `revpos`.
+    public let info: AttachmentInfo
+    /// The staging file, inside the store's attachment folder.
+    public let path: String
+
+    /// Describes a staged file.
+    package init(info: AttachmentInfo, path: String) {
+        self.info = info
+        self.path = path
     }
 }

@@ -39,6 +39,7 @@ public struct CouchErrorBody: Sendable, Hashable {
     /// | ``CloudantCore/CloudantError/Code/documentValidation`` | invalid input | `doc_validation` |
     /// | ``CloudantCore/CloudantError/Code/invalidDesignDocument`` | invalid input | `invalid_design_doc` |
     /// | ``CloudantCore/CloudantError/Code/attachmentDigestMismatch`` | invalid input | `content_md5_mismatch` |
+    /// | ``CloudantCore/CloudantError/Code/attachmentTooLarge`` | too large | `attachment_too_large` |
     /// | ``CloudantCore/CloudantError/Code/missingStub`` | precondition failed | `missing_stub` |
     ///
     /// The reason is the error's message, except for a conflict, whose reason clients match exactly:
@@ -77,6 +78,7 @@ public struct CouchErrorBody: Sendable, Hashable {
         case .documentValidation: "doc_validation"
         case .invalidDesignDocument: "invalid_design_doc"
         case .attachmentDigestMismatch: "content_md5_mismatch"
+        case .attachmentTooLarge: "attachment_too_large"
         case .invalidValue, .unknownEntityType: error.context.field == "_id" ? "illegal_docid" : nil
         default: nil
         }

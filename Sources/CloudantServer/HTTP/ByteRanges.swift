@@ -1,3 +1,4 @@
+internal import CloudantStore
 internal import Hummingbird
 
 /// `Range: bytes=…` requests for attachments stored unencoded, as CouchDB answers them: one range as a
@@ -45,22 +46,36 @@ enum ByteRanges {
         throw HTTPFailure(status: 416, error: "requested_range_not_satisfiable", reason: "Requested range not satisfiable")
     }
 
-    /// The `206` answer for `ranges` of `content`.
-    static func response(_ ranges: [Range], of content: [UInt8], contentType: String, headers: [(String, String)])
-        -> Response
-    {
-        let total = content.count
+    /// The `206` answer for `ranges` of an attachment's stored bytes, streamed from the store: one range
+    /// as it is, several as the parts of a `multipart/byteranges` body.
+    static func response(
+        _ ranges: [Range], of attachment: AttachmentContent, contentType: String, headers: [(String, String)]
+    ) -> Response {
+        let total = attachment.info.encodedLength
         if ranges.count == 1, let range = ranges.first {
-            return CouchResponse.raw(
-                Array(content[range.from...range.to]), status: 206, contentType: contentType,
-                headers: [("Content-Range", "bytes \(range.from)-\(range.to)/\(total)")] + headers)
+            return CouchResponse.streamed(
+                attachment.storedBytes(in: range.from..<(range.to + 1)), length: range.to - range.from + 1, status: 206,
+                contentType: contentType, headers: [("Content-Range", "bytes \(range.from)-\(range.to)/\(total)")] + headers)
         }
-        var writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
-        for range in ranges {
-            writer.addPart(
+        let writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
+        let parts = ranges.enumerated().map { index, range in
+            (writer.partHead(
                 headers: [("Content-Type", contentType), ("Content-Range", "bytes \(range.from)-\(range.to)/\(total)")],
-                body: content[range.from...range.to])
+                isFirst: index == 0),
+             attachment.storedBytes(in: range.from..<(range.to + 1)))
         }
-        return CouchResponse.raw(writer.finish(), status: 206, contentType: writer.contentType("byteranges"))
+        let closing = writer.closing()
+        let length = parts.reduce(closing.count) { $0 + $1.0.count } + ranges.reduce(0) { $0 + $1.to - $1.from + 1 }
+        let body = ResponseBody(contentLength: length) { sink in
+            for (head, pieces) in parts {
+                try await sink.write(ByteBuffer(bytes: head))
+                for try await piece in pieces { try await sink.write(ByteBuffer(bytes: piece)) }
+            }
+            try await sink.write(ByteBuffer(bytes: closing))
+            try await sink.finish(nil)
+        }
+        var responseHeaders = CouchResponse.baseHeaders(contentType: writer.contentType("byteranges"), extra: [])
+        responseHeaders[.contentLength] = String(length)
+        return Response(status: .init(code: 206), headers: responseHeaders, body: body)
     }
 }

@@ -14,8 +14,10 @@ struct CouchRequest: Sendable {
     var query: QueryParameters
     /// The request headers.
     var headers: HTTPFields
-    /// The body bytes (empty when there was none).
+    /// The body bytes (empty when there was none, or when it is streamed: see ``bodyStream``).
     var body: [UInt8]
+    /// The body still to be read, for requests that stream it (attachment uploads) instead of collecting it.
+    var bodyStream: RequestBody? = nil
     /// Who is asking.
     var user: UserContext
     /// The host (and port) the client addressed: HTTP/1.1's `Host`.

@@ -1,4 +1,5 @@
 internal import CloudantCore
+internal import CloudantStore
 internal import HTTPTypes
 internal import Hummingbird
 
@@ -24,6 +25,21 @@ enum CouchResponse {
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A response whose body streams from `pieces` (an attachment read from the store in pieces), with a
+    /// known `Content-Length`.
+    static func streamed(
+        _ pieces: AttachmentPieces, length: Int, status: Int = 200, contentType: String,
+        headers extra: [(String, String)] = []
+    ) -> Response {
+        var headers = baseHeaders(contentType: contentType, extra: extra)
+        headers[.contentLength] = String(length)
+        let body = ResponseBody(contentLength: length) { writer in
+            for try await piece in pieces { try await writer.write(ByteBuffer(bytes: piece)) }
+            try await writer.finish(nil)
+        }
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: body)
     }
 
     /// A response with headers only (HEAD).

@@ -25,16 +25,26 @@ struct MultipartWriter: Sendable {
     /// Appends one part. Line breaks in header names and values are dropped: they come from stored data
     /// (attachment names, content types) and must not be able to start a header or a part of their own.
     mutating func addPart(headers: [(String, String)], body: some Sequence<UInt8>) {
-        if partCount > 0 { bytes.append(contentsOf: [13, 10]) }
-        bytes.append(contentsOf: Array("--\(boundary)\r\n".utf8))
-        for (name, value) in headers {
-            let line = Array("\(name): \(value)".utf8).filter { $0 != 13 && $0 != 10 }
-            bytes.append(contentsOf: line + [13, 10])
-        }
-        bytes.append(contentsOf: [13, 10])
+        bytes.append(contentsOf: partHead(headers: headers, isFirst: partCount == 0))
         bytes.append(contentsOf: body)
         partCount += 1
     }
+
+    /// The bytes that open a part (the boundary line and the headers), for a body streamed part by part:
+    /// each part's head, then its bytes, and ``closing()`` after the last.
+    func partHead(headers: [(String, String)], isFirst: Bool) -> [UInt8] {
+        var head: [UInt8] = isFirst ? [] : [13, 10]
+        head.append(contentsOf: Array("--\(boundary)\r\n".utf8))
+        for (name, value) in headers {
+            let line = Array("\(name): \(value)".utf8).filter { $0 != 13 && $0 != 10 }
+            head.append(contentsOf: line + [13, 10])
+        }
+        head.append(contentsOf: [13, 10])
+        return head
+    }
+
+    /// The bytes that close a streamed body of at least one part.
+    func closing() -> [UInt8] { Array("\r\n--\(boundary)--".utf8) }
 
     /// The complete body, closed with `--boundary--`.
     func finish() -> [UInt8] {

@@ -8,18 +8,20 @@ extension CouchEndpoint {
     func attachment(_ request: CouchRequest, database: String, id: String, name: String) async throws -> Response {
         switch request.method {
         case .get, .head: return try await readAttachment(request, database: database, id: id, name: name)
-        case .put, .delete: return try await writeAttachment(request, database: database, id: id, name: name)
+        case .put: return try await uploadAttachment(request, database: database, id: id, name: name)
+        case .delete: return try await deleteAttachment(request, database: database, id: id, name: name)
         default: throw unsupported("DELETE,GET,HEAD,PUT")
         }
     }
 
     /// The attachment's bytes: encoded as stored when the client accepts gzip (`Content-Encoding: gzip`),
-    /// decoded otherwise; byte ranges for attachments stored unencoded (`Accept-Ranges: bytes`).
+    /// decoded otherwise; byte ranges for attachments stored unencoded (`Accept-Ranges: bytes`). The body
+    /// streams from the store in pieces, so an attachment of any size is sent in bounded memory.
     private func readAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        let attachment = try await store.attachment(documentID: id, name: name, rev: request.query["rev"])
+        let attachment = try await store.attachmentContent(documentID: id, name: name, rev: request.query["rev"])
         let info = attachment.info
         // CouchDB's attachment ETag is the digest's base64, without "md5-".
         let etag = "\"" + (info.digest.hasPrefix("md5-") ? String(info.digest.dropFirst(4)) : info.digest) + "\""
@@ -28,22 +30,50 @@ extension CouchEndpoint {
         if sendEncoded { headers.append(("Content-Encoding", info.encoding.rawValue)) }
         headers.append(("Accept-Ranges", info.encoding == .identity ? "bytes" : "none"))
         if request.header(.ifNoneMatch) == etag { return CouchResponse.headOnly(status: 304, headers: headers) }
-        let body = sendEncoded ? attachment.storedData : try attachment.data()
+        let length = sendEncoded ? info.encodedLength : info.length
         if request.method == .head {
             var response = CouchResponse.headOnly(contentType: info.contentType, headers: headers)
-            response.headers[.contentLength] = String(body.count)
+            response.headers[.contentLength] = String(length)
             return response
         }
-        if info.encoding == .identity, let ranges = try ByteRanges.parse(request.header(.range), length: body.count) {
-            return ByteRanges.response(ranges, of: body, contentType: info.contentType, headers: headers)
+        if info.encoding == .identity, let ranges = try ByteRanges.parse(request.header(.range), length: length) {
+            return ByteRanges.response(ranges, of: attachment, contentType: info.contentType, headers: headers)
         }
-        return CouchResponse.raw(body, contentType: info.contentType, headers: headers)
+        let pieces = sendEncoded ? attachment.storedBytes() : attachment.contentBytes()
+        return CouchResponse.streamed(pieces, length: length, contentType: info.contentType, headers: headers)
     }
 
-    /// `PUT` adds or replaces the attachment in a new revision (the request body is its content, gzip when
-    /// sent with `Content-Encoding: gzip`); `DELETE` removes it. Both edit the revision named by `rev` or
-    /// `If-Match`; a revision the document does not have is a `409 conflict`, as in CouchDB.
-    private func writeAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
+    /// `PUT` adds or replaces the attachment in a new revision of the revision named by `rev` or `If-Match`
+    /// (a revision the document does not have is a `409 conflict`, as in CouchDB). The body is the content
+    /// (a gzip member when sent with `Content-Encoding: gzip`, kept as sent); it streams into the store,
+    /// digested and checked on the way, up to ``ServerConfiguration/maxAttachmentSize``.
+    /// - Throws: ``HTTPFailure`` `415 bad_content_type` for an encoding other than gzip and identity, as
+    ///   CouchDB; the store's errors (`400` for damaged gzip or a `Content-MD5` that does not match, `413
+    ///   attachment_too_large`).
+    private func uploadAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
+        -> Response
+    {
+        try IncomingAttachment.validate(name: name, documentID: id)
+        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
+        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let coding = (request.header(.contentEncoding) ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
+        let encoding: AttachmentEncoding
+        switch coding {
+        case "identity": encoding = .identity
+        case "gzip": encoding = .gzip
+        default:
+            throw HTTPFailure(status: 415, error: "bad_content_type", reason: "Only gzip and identity content-encodings are supported")
+        }
+        let result = try await store.putAttachment(
+            name, documentID: id, rev: rev, contentType: request.header(.contentType) ?? "application/octet-stream",
+            encoding: encoding, digest: Self.contentMD5(request), maxLength: configuration.maxAttachmentSize,
+            content: request.bodyPieces)
+        return CouchResponse.json(
+            result.json, status: 201, headers: [("Location", request.location(database: database, id: id, attachment: name))])
+    }
+
+    /// `DELETE` removes the attachment in a new revision of the revision named by `rev` or `If-Match`.
+    private func deleteAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
         try IncomingAttachment.validate(name: name, documentID: id)
@@ -56,45 +86,18 @@ extension CouchEndpoint {
             } catch let error as CloudantError where error.code == .notFound {
                 throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id, revision: rev))
             }
-        } else if request.method == .delete {
-            _ = try await store.attachment(documentID: id, name: name)  // 404 for a missing document or attachment.
+        } else {
+            _ = try await store.attachmentContent(documentID: id, name: name)  // 404 for a missing document or attachment.
         }
         var incoming = try IncomingDocument(document)
         var attachments = incoming.attachments ?? [:]
-        if request.method == .delete {
-            guard attachments.removeValue(forKey: name) != nil else {
-                throw HTTPFailure.notFound("Document is missing attachment")
-            }
-        } else {
-            attachments[name] = .data(try uploadedContent(request))
-        }
+        guard attachments.removeValue(forKey: name) != nil else { throw HTTPFailure.notFound("Document is missing attachment") }
         incoming.attachments = attachments
-        let result = try await store.put(incoming)
-        guard request.method == .put else { return CouchResponse.json(result.json) }
-        return CouchResponse.json(
-            result.json, status: 201, headers: [("Location", request.location(database: database, id: id, attachment: name))])
+        return CouchResponse.json(try await store.put(incoming).json)
     }
 
-    /// The body of an attachment `PUT`, in the encoding it was sent.
-    /// - Throws: ``HTTPFailure`` `415 bad_content_type` for an encoding other than gzip and identity, as
-    ///   CouchDB; `400` for gzip data that does not decode within the body limit.
-    private func uploadedContent(_ request: CouchRequest) throws -> IncomingAttachmentData {
-        let contentType = request.header(.contentType) ?? "application/octet-stream"
-        let coding = (request.header(.contentEncoding) ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
-        switch coding {
-        case "identity":
-            return IncomingAttachmentData(contentType: contentType, bytes: request.body)
-        case "gzip":
-            // Kept as sent; decoding it once here learns its length (and refuses damaged data at once).
-            let decoded: [UInt8]
-            do {
-                decoded = try Gzip.decode(request.body, limit: configuration.maxRequestBodySize)
-            } catch {
-                throw HTTPFailure.badRequest("The attachment is not valid gzip data: \(error.reason).")
-            }
-            return IncomingAttachmentData(contentType: contentType, bytes: request.body, encoding: .gzip, length: decoded.count)
-        default:
-            throw HTTPFailure(status: 415, error: "bad_content_type", reason: "Only gzip and identity content-encodings are supported")
-        }
+    /// The digest a `Content-MD5` header vouches for (base64 MD5 of the body as sent), in CouchDB's form.
+    private static func contentMD5(_ request: CouchRequest) -> String? {
+        request.headers[HTTPField.Name("Content-MD5")!].map { "md5-" + $0.trimmingCharacters(in: .whitespaces) }
     }
 }

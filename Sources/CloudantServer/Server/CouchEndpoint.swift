@@ -61,17 +61,21 @@ final class CouchEndpoint: Sendable {
             throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
         }
         let limit = configuration.maxRequestBodySize
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw HTTPFailure.tooLarge }
+        let streamsBody = CouchRequest.isAttachmentUpload(method: request.method, segments: segments)
+        if !streamsBody, let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw HTTPFailure.tooLarge
+        }
         var body: [UInt8] = []
-        if request.method != .get, request.method != .head {
+        if !streamsBody, request.method != .get, request.method != .head {
             var mutable = request
             let buffer = try await mutable.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
         }
         let user = try await authenticate(request.headers, clientAddress: clientAddress)
         return CouchRequest(
-            method: request.method, segments: segments, query: query, headers: request.headers, body: body, user: user,
-            authority: request.head.authority, connection: connection, bodyLimit: limit)
+            method: request.method, segments: segments, query: query, headers: request.headers, body: body,
+            bodyStream: streamsBody ? request.body : nil, user: user, authority: request.head.authority,
+            connection: connection, bodyLimit: limit)
     }
 
     /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.

@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     public var admin: ServerAdmin?
     /// The largest request body accepted, in bytes; a larger one is answered `413 too_large`.
     public var maxRequestBodySize: Int
+    /// The longest attachment accepted by an attachment `PUT`, in bytes (CouchDB's `max_attachment_size`);
+    /// a longer one is answered `413 attachment_too_large`. Such uploads stream to disk rather than
+    /// being held in memory, so ``maxRequestBodySize`` does not apply to them. Default 1 GiB.
+    public var maxAttachmentSize: Int = 1 << 30
     /// How long an `AuthSession` cookie stays valid, in seconds (CouchDB's `[chttpd_auth] timeout`).
     public var sessionTimeout: Int
     /// PBKDF2 iterations for new `_users` password hashes (CouchDB 3.5's default is 600 000).

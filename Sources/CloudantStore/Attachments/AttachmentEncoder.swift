@@ -24,19 +24,19 @@ struct AttachmentEncoder {
         switch data.encoding {
         case .gzip:
             guard let length = data.length else {
-                throw invalid("Attachment \(name) is gzip-encoded but gives no length.", name, documentID)
+                throw AttachmentFailure.invalid("Attachment \(name) is gzip-encoded but gives no length.", name, documentID)
             }
             let decoded: [UInt8]
             do {
                 decoded = try Gzip.decode(data.bytes, limit: length)
             } catch {
-                throw invalid("Attachment \(name) is not valid gzip data: \(error.reason).", name, documentID)
+                throw AttachmentFailure.invalid("Attachment \(name) is not valid gzip data: \(error.reason).", name, documentID)
             }
             guard decoded.count == length else {
-                throw invalid("Attachment \(name) decodes to \(decoded.count) bytes, not its length \(length).", name, documentID)
+                throw AttachmentFailure.invalid("Attachment \(name) decodes to \(decoded.count) bytes, not its length \(length).", name, documentID)
             }
             let digest = AttachmentDigest.of(data.bytes)
-            if let sent = data.digest, sent != digest { throw mismatch(name, documentID) }
+            if let sent = data.digest, sent != digest { throw AttachmentFailure.mismatch(name, documentID) }
             let info = AttachmentInfo(
                 contentType: data.contentType, digest: digest, length: length, revpos: revpos, encoding: .gzip,
                 encodedLength: data.bytes.count)
@@ -48,7 +48,7 @@ struct AttachmentEncoder {
             if let sent = data.digest, sent != digest, fromMultipart || !interactive {
                 let senderKeepsItEncoded = !fromMultipart && data.senderEncoding.map { $0 != .identity } == true
                 if !senderKeepsItEncoded, encoded == nil || sent != AttachmentDigest.of(data.bytes) {
-                    throw mismatch(name, documentID)
+                    throw AttachmentFailure.mismatch(name, documentID)
                 }
             }
             let info = AttachmentInfo(
@@ -56,16 +56,5 @@ struct AttachmentEncoder {
                 encoding: encoded == nil ? .identity : .gzip, encodedLength: stored.count)
             return (info, stored)
         }
-    }
-
-    private func invalid(_ message: String, _ name: String, _ documentID: String) -> CloudantError {
-        CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
-    }
-
-    private func mismatch(_ name: String, _ documentID: String) -> CloudantError {
-        CloudantError(
-            .attachmentDigestMismatch,
-            "Possible message corruption: attachment \(name) does not match the digest sent with it. Nothing was stored; send it again.",
-            context: .init(documentID: documentID, field: "_attachments.\(name)"))
     }
 }

@@ -21,10 +21,14 @@ package enum Gzip {
     /// keeps the bytes unencoded.
     package static func encode(_ bytes: [UInt8], level: Int) -> [UInt8]? {
         var input = ByteBuffer(bytes: bytes)
-        let configuration = ZlibConfiguration(
-            windowSize: 15, compressionLevel: Int32(min(max(level, 1), 9)), memoryLevel: 8, strategy: .default)
-        guard let output = try? input.compress(with: .gzip(configuration: configuration)) else { return nil }
+        guard let output = try? input.compress(with: .gzip(configuration: couchConfiguration(level: level))) else { return nil }
         return Array(output.readableBytesView)
+    }
+
+    /// CouchDB's zlib settings at `level` (clamped to 1…9): a 32 KB window, memory level 8, the default
+    /// strategy. Streamed compression uses them too, so both give the same bytes.
+    static func couchConfiguration(level: Int) -> ZlibConfiguration {
+        ZlibConfiguration(windowSize: 15, compressionLevel: Int32(min(max(level, 1), 9)), memoryLevel: 8, strategy: .default)
     }
 
     /// The decompressed bytes of `data`, which must decode to at most `limit` bytes.

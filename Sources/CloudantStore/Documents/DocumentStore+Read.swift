@@ -38,27 +38,12 @@ extension DocumentStore {
         return try await read(.fetchFailed) { db in try Self.openRevisions(request, requested: requested, latest: latest, in: db) }
     }
 
-    /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`.
+    /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`, read whole
+    /// (``attachmentContent(documentID:name:rev:)`` reads them in pieces).
     /// - Throws: ``CloudantError`` `.notFound` when the document, revision or attachment does not exist.
     public func attachment(documentID: String, name: String, rev: String? = nil) async throws -> Attachment {
-        try DocumentID.validate(documentID)
-        let requested = try rev.map { try RevisionID(parsing: $0) }
-        return try await read(.fetchFailed) { db in
-            guard let record = try DocumentRecord.fetch(id: documentID, in: db),
-                let rev = requested ?? (record.deleted ? nil : record.winnerRev)
-            else {
-                throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev))
-            }
-            let assembler = DocumentAssembler(db: db, record: record)
-            guard let stored = try assembler.stored(rev: rev), let info = stored.attachments.entries[name],
-                let bytes = try AttachmentBlob.fetch(digest: info.digest, in: db)
-            else {
-                throw CloudantError(
-                    .notFound, "Document is missing attachment",
-                    context: .init(documentID: documentID, revision: rev.description, field: name))
-            }
-            return Attachment(name: name, info: info, storedData: bytes)
-        }
+        let content = try await attachmentContent(documentID: documentID, name: name, rev: rev)
+        return Attachment(name: name, info: content.info, storedData: try content.source.read(at: 0, length: content.source.count))
     }
 }
 

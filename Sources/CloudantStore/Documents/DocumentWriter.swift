@@ -66,7 +66,7 @@ struct DocumentWriter {
         let rev = RevisionID(generation: generation, hash: hash)
         try tree.addChild(rev, of: parent, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
 
-        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
+        for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, parsedBody: incoming.body,
             kind: prepared.kind, attachments: table)
@@ -91,7 +91,7 @@ struct DocumentWriter {
         _ = sequence.next()
         try indexer.documentChanged(
             rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, in: db)
-        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
+        for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         return WriteResult(id: id, rev: rev.description)
     }
 
@@ -137,7 +137,7 @@ struct DocumentWriter {
             return false
         }
 
-        for (digest, bytes) in blobs { try AttachmentBlob.save(digest: digest, bytes: bytes, in: db) }
+        for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: newest, body: JSONValue.object(incoming.body).jsonBytes(),
             parsedBody: incoming.body, kind: EntityDocumentFormat.kindName(in: incoming.body), attachments: table)
@@ -176,9 +176,9 @@ struct DocumentWriter {
     func resolveAttachments(
         _ incoming: [String: IncomingAttachment], encoded: [String: PreparedWrite.EncodedAttachment]?,
         against parent: AttachmentTable, generation: Int, interactive: Bool, documentID: String
-    ) throws -> (AttachmentTable, [(String, [UInt8])]) {
+    ) throws -> (AttachmentTable, [(String, AttachmentStorage.Content)]) {
         var table = AttachmentTable()
-        var blobs: [(String, [UInt8])] = []
+        var blobs: [(String, AttachmentStorage.Content)] = []
         for (name, attachment) in incoming {
             switch attachment {
             case .stub(_, let revpos):
@@ -190,13 +190,23 @@ struct DocumentWriter {
                 }
                 table.entries[name] = kept
             case .data(let data):
-                var (info, bytes) =
-                    try encoded?[name].map { ($0.info, $0.bytes) }
-                    ?? attachmentEncoder.encode(
+                var info: AttachmentInfo
+                let content: AttachmentStorage.Content
+                if let prepared = encoded?[name] {
+                    (info, content) = (prepared.info, prepared.content)
+                } else {
+                    let (encodedInfo, bytes) = try attachmentEncoder.encode(
                         data, name: name, documentID: documentID, generation: generation, interactive: interactive)
+                    (info, content) = (encodedInfo, .bytes(bytes))
+                }
                 if interactive { info.revpos = generation }
                 table.entries[name] = info
-                blobs.append((info.digest, bytes))
+                blobs.append((info.digest, content))
+            case .staged(let staged):
+                var info = staged.info
+                if interactive { info.revpos = generation }
+                table.entries[name] = info
+                blobs.append((info.digest, .staged(path: staged.path, length: info.encodedLength)))
             }
         }
         return (table, blobs)

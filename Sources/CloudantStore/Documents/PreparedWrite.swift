@@ -18,7 +18,7 @@ struct PreparedWrite: Sendable {
     /// One attachment's stored metadata and bytes.
     struct EncodedAttachment: Sendable {
         var info: AttachmentInfo
-        var bytes: [UInt8]
+        var content: AttachmentStorage.Content
     }
 
     init(_ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB) {
@@ -33,12 +33,16 @@ struct PreparedWrite: Sendable {
         for (name, attachment) in incoming.attachments ?? [:] where failure == nil {
             switch attachment {
             case .stub: needsParent = true
+            case .staged(let staged):
+                table.entries[name] = staged.info
+                encoded[name] = EncodedAttachment(
+                    info: staged.info, content: .staged(path: staged.path, length: staged.info.encodedLength))
             case .data(let data):
                 do {
                     let (info, bytes) = try encoder.encode(
                         data, name: name, documentID: incoming.id ?? "", generation: 0, interactive: true)
                     table.entries[name] = info
-                    encoded[name] = EncodedAttachment(info: info, bytes: bytes)
+                    encoded[name] = EncodedAttachment(info: info, content: .bytes(bytes))
                 } catch let error as CloudantError {
                     failure = error
                 } catch {

@@ -68,7 +68,7 @@ public struct StoreDirectory: Sendable, Hashable {
 
     /// Deletes a store's SQLite file and its companions so that a crash at any point leaves either the
     /// whole store or no store: the file is first renamed away (one atomic step, after which the store no
-    /// longer exists), then the `-wal` and `-shm` companions and the renamed file are removed. Companions
+    /// longer exists), then the `-wal` and `-shm` companions, the renamed file and the attachment folder are removed. Companions
     /// left behind by a crash are removed when a store is next opened at that path, before SQLite sees them
     /// (SQLite also discards a WAL it finds beside an empty database file).
     ///
@@ -88,6 +88,7 @@ public struct StoreDirectory: Sendable, Hashable {
             for path in [url.path + "-wal", url.path + "-shm", doomed] where manager.fileExists(atPath: path) {
                 try manager.removeItem(atPath: path)
             }
+            try AttachmentFiles.removeAll(forDatabaseAt: url.path)
         } catch {
             throw failed(error)
         }
@@ -101,6 +102,7 @@ public struct StoreDirectory: Sendable, Hashable {
         for path in [url.path + "-wal", url.path + "-shm", url.path + ".deleting"] where manager.fileExists(atPath: path) {
             try manager.removeItem(atPath: path)
         }
+        try AttachmentFiles.removeAll(forDatabaseAt: url.path)
     }
 
     /// Checks a store name against CouchDB's database-name rule.

@@ -86,7 +86,7 @@ extension DocumentStore {
                 dropped += released.count
                 try record.save(in: db)
             }
-            _ = try AttachmentBlob.deleteUnreferenced(in: db)
+            _ = try AttachmentStorage.deleteUnreferenced(in: db)
             return dropped
         }
     }
@@ -154,7 +154,7 @@ extension DocumentStore {
             try writer.sequence.recordFloor(in: db)
             let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
             try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
-            _ = try AttachmentBlob.deleteUnreferenced(in: db)
+            _ = try AttachmentStorage.deleteUnreferenced(in: db)
         }
         return purged
     }

@@ -18,9 +18,7 @@ extension DocumentStore {
                     + "COUNT(\(Documents.body)), COALESCE(SUM(LENGTH(\(Documents.tree))), 0) FROM \(Documents.table)")
             let others = try Row.fetchOne(
                 db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(\(Bodies.body))), 0) FROM \(Bodies.table)")
-            let attachmentBytes =
-                try Int64.fetchOne(
-                    db, sql: "SELECT COALESCE(SUM(LENGTH(\(StoreSchema.AttachmentBlobs.data))), 0) FROM \(StoreSchema.AttachmentBlobs.table)") ?? 0
+            let attachmentBytes = try AttachmentStorage.storedBytes(in: db)
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let freePages = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0

@@ -170,36 +170,3 @@ struct RevisionBody {
             arguments: [documentRowID])
     }
 }
-
-/// Attachment bytes, stored once per digest. Internal to the storage layer.
-enum AttachmentBlob {
-    private typealias Columns = StoreSchema.AttachmentBlobs
-
-    static func save(digest: String, bytes: [UInt8], in db: Database) throws {
-        let statement = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO \(Columns.table) (\(Columns.digest), \(Columns.data)) VALUES (?, ?)")
-        try statement.execute(arguments: [digest, Data(bytes)])
-    }
-
-    static func fetch(digest: String, in db: Database) throws -> [UInt8]? {
-        try Data.fetchOne(
-            db, sql: "SELECT \(Columns.data) FROM \(Columns.table) WHERE \(Columns.digest) = ?", arguments: [digest]
-        ).map { Array($0) }
-    }
-
-    /// Deletes blobs no stored revision refers to any more; returns how many were deleted.
-    static func deleteUnreferenced(in db: Database) throws -> Int {
-        // Referenced digests are found in the attachment JSON of winners and of kept revisions.
-        let documents = StoreSchema.Documents.self, bodies = StoreSchema.RevisionBodies.self
-        try db.execute(
-            sql: """
-                DELETE FROM \(Columns.table) WHERE \(Columns.digest) NOT IN (
-                    SELECT json_extract(value, '$.digest') FROM \(documents.table), json_each(\(documents.table).\(documents.attachments))
-                    WHERE \(documents.table).\(documents.attachments) IS NOT NULL
-                    UNION
-                    SELECT json_extract(value, '$.digest') FROM \(bodies.table), json_each(\(bodies.table).\(bodies.attachments))
-                    WHERE \(bodies.table).\(bodies.attachments) IS NOT NULL)
-                """)
-        return db.changesCount
-    }
-}

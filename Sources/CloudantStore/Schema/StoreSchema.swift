@@ -11,7 +11,8 @@ internal import GRDB
 ///   document with one live leaf, is one row).
 /// - `revision_bodies`: bodies of every other revision still kept (losing leaves, and ancestors until
 ///   compaction).
-/// - `attachment_blobs`: attachment bytes, stored once per digest.
+/// - `attachment_blobs`: attachment bytes, stored once per digest; `attachment_files` names the digests
+///   whose bytes are large enough to be kept as files beside the store instead (``AttachmentFiles``).
 /// - `local_documents`: `_local/` documents (no history, never replicated).
 /// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
 /// - `column_projections`: the typed column copies entity kinds declare, one row each, naming its table
@@ -44,6 +45,14 @@ enum StoreSchema {
         static let table = "attachment_blobs"
         static let digest = "digest"
         static let data = "data"
+    }
+
+    /// Large attachments kept as files beside the store (``AttachmentFiles``): one row per digest whose bytes
+    /// are in a file rather than in `attachment_blobs`.
+    enum AttachmentFiles {
+        static let table = "attachment_files"
+        static let digest = "digest"
+        static let length = "length"
     }
 
     enum LocalDocuments {
@@ -256,6 +265,15 @@ enum StoreSchema {
                         SELECT rowid, (julianday('now') - 2440587.5) * 86400.0 FROM documents WHERE deleted = 1;
                     """)
         }
+        migrator.registerMigration("2026-11-26-attachment-files") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE attachment_files (
+                        digest TEXT PRIMARY KEY,
+                        length INTEGER NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 
@@ -263,6 +281,6 @@ enum StoreSchema {
     static let migrationIdentifiers = [
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
-        "2026-11-26-tombstone-times",
+        "2026-11-26-tombstone-times", "2026-11-26-attachment-files",
     ]
 }

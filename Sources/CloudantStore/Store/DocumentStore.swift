@@ -93,7 +93,11 @@ public final class DocumentStore: Sendable {
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
             let store = DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
             // A read-only store may predate the expiry table; it enforces nothing anyway.
-            if !options.readOnly { store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) }) }
+            if !options.readOnly {
+                store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) })
+                // Attachment files a crash left unreferenced (or half-staged) go now; see AttachmentFiles.
+                store.attachmentFiles.sweep(keeping: try pool.read { db in try AttachmentStorage.fileDigests(in: db) })
+            }
             return store
         } catch let error as CloudantError {
             throw error.adding { $0.database = name }

@@ -1,0 +1,41 @@
+internal import HTTPTypes
+internal import Hummingbird
+
+extension CouchRequest {
+    /// Whether a request is an attachment `PUT` (`/{db}/{docid}/{attname}`, `/{db}/_design/{ddoc}/{attname}`),
+    /// whose body streams to the store instead of being collected: it may be far larger than
+    /// ``ServerConfiguration/maxRequestBodySize``. Mirrors the routing in `CouchEndpoint+Routing`.
+    static func isAttachmentUpload(method: HTTPRequest.Method, segments: [String]) -> Bool {
+        guard method == .put, segments.count >= 3 else { return false }
+        let second = segments[1]
+        if second == "_design" { return segments.count >= 4 && !(segments.count == 4 && segments[3] == "_info") }
+        return !second.hasPrefix("_")
+    }
+
+    /// The body in pieces: the stream when the request streams it, else the collected bytes as one piece.
+    var bodyPieces: BodyPieces { BodyPieces(stream: bodyStream, collected: body) }
+}
+
+/// A request body as pieces of bytes, for ``CloudantStore/DocumentStore/putAttachment(_:documentID:rev:contentType:encoding:length:digest:maxLength:content:)``.
+struct BodyPieces: AsyncSequence, Sendable {
+    typealias Element = [UInt8]
+    let stream: RequestBody?
+    let collected: [UInt8]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var stream: RequestBody.AsyncIterator?
+        var collected: [UInt8]?
+
+        mutating func next() async throws -> [UInt8]? {
+            guard stream != nil else {
+                defer { collected = nil }
+                return collected.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            return try await stream?.next().map { Array($0.readableBytesView) }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(stream: stream?.makeAsyncIterator(), collected: collected)
+    }
+}

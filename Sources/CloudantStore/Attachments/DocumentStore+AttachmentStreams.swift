@@ -1,0 +1,91 @@
+public import CloudantCore
+internal import Foundation
+internal import GRDB
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+extension DocumentStore {
+    /// Adds or replaces one attachment with content that arrives in pieces (an upload, a file read in
+    /// chunks), in bounded memory whatever its size: the pieces are compressed (for types CouchDB keeps
+    /// compressed) and digested as they stream into a staging file beside the store, and the new revision
+    /// moves that file into place. Attachments of 128 KB or more are kept as files in
+    /// `<store file>-attachments/`; smaller ones in the database.
+    ///
+    /// ```swift
+    /// let handle = try FileHandle(forReadingFrom: scanURL)
+    /// let result = try await store.putAttachment(
+    ///     "scan.dcm", documentID: "visit-12", rev: visit.rev, contentType: "application/dicom",
+    ///     content: handle.bytes.chunked(256 * 1024))
+    /// ```
+    /// - Parameters:
+    ///   - rev: The revision to edit (nil for a new document, as CouchDB's attachment `PUT`).
+    ///   - encoding: `.gzip` when the pieces are a gzip member the store should keep as it is.
+    ///   - length: The length of the content as written, when known; checked.
+    ///   - digest: A digest the sender computed (of the stored form or of the content); checked.
+    ///   - maxLength: The most content bytes accepted.
+    /// - Throws: ``CloudantError`` `.conflict` for a revision that is not the leaf being edited,
+    ///   `.attachmentDigestMismatch`, `.attachmentTooLarge`, `.invalidValue` (a bad name or id, damaged
+    ///   gzip, a wrong length), or the sequence's error. Nothing is stored when it throws.
+    public func putAttachment<Chunks: AsyncSequence & Sendable>(
+        _ name: String, documentID: String, rev: String? = nil, contentType: String,
+        encoding: AttachmentEncoding = .identity, length: Int? = nil, digest: String? = nil, maxLength: Int = .max,
+        content: Chunks
+    ) async throws -> WriteResult where Chunks.Element == [UInt8] {
+        try DocumentID.validate(documentID)
+        try IncomingAttachment.validate(name: name, documentID: documentID)
+        var document: JSONObject = ["_id": .string(documentID)]
+        if let rev {
+            do {
+                document = try await self.document(id: documentID, options: ReadOptions(rev: rev))
+            } catch let error as CloudantError where error.code == .notFound {
+                throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: documentID, revision: rev))
+            }
+        }
+        let stager = AttachmentStager(files: attachmentFiles, compression: options.attachmentCompression)
+        let declared = AttachmentStager.Declared(
+            contentType: contentType, encoding: encoding, length: length, digest: digest, maxLength: maxLength)
+        let staged = try await stager.stage(content, declared: declared, name: name, documentID: documentID)
+        do {
+            var incoming = try IncomingDocument(document)
+            var attachments = incoming.attachments ?? [:]
+            attachments[name] = .staged(staged)
+            incoming.attachments = attachments
+            return try await put(incoming)
+        } catch {
+            unlink(staged.path)
+            throw error
+        }
+    }
+
+    /// One attachment of the winning revision (or of `rev`), to be read in pieces with
+    /// ``AttachmentContent/contentBytes(pieceSize:)`` or ``AttachmentContent/storedBytes(in:pieceSize:)``
+    /// instead of whole (``attachment(documentID:name:rev:)``).
+    /// - Throws: ``CloudantError`` `.notFound` when the document, revision or attachment does not exist.
+    public func attachmentContent(documentID: String, name: String, rev: String? = nil) async throws -> AttachmentContent {
+        try DocumentID.validate(documentID)
+        let requested = try rev.map { try RevisionID(parsing: $0) }
+        return try await read(.fetchFailed) { db in
+            guard let record = try DocumentRecord.fetch(id: documentID, in: db),
+                let rev = requested ?? (record.deleted ? nil : record.winnerRev)
+            else {
+                throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev))
+            }
+            guard let stored = try DocumentAssembler(db: db, record: record).stored(rev: rev),
+                let info = stored.attachments.entries[name], let source = try AttachmentStorage.open(digest: info.digest, in: db)
+            else {
+                throw CloudantError(
+                    .notFound, "Document is missing attachment",
+                    context: .init(documentID: documentID, revision: rev.description, field: name))
+            }
+            return AttachmentContent(name: name, info: info, source: source)
+        }
+    }
+
+    /// The folder that keeps this store's large attachments as files.
+    var attachmentFiles: AttachmentFiles {
+        // A store always has a file (DatabasePool needs one), so the folder always exists in name.
+        AttachmentFiles(databasePath: fileURL.path) ?? AttachmentFiles(directory: fileURL.path + "-attachments")
+    }
+}
