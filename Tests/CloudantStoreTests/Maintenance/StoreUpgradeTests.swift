@@ -24,6 +24,11 @@ struct StoreUpgradeTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("fixture.sqlite")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: file)
+        // Fixtures from 2026-11-26-attachment-files on keep a large attachment in the folder beside them.
+        let attachments = fixtures.appendingPathComponent(name + "-attachments")
+        if FileManager.default.fileExists(atPath: attachments.path) {
+            try FileManager.default.copyItem(at: attachments, to: URL(fileURLWithPath: file.path + "-attachments"))
+        }
         return (folder, file)
     }
 
@@ -87,7 +92,10 @@ struct StoreUpgradeTests {
         try await store.delete(id: "gone", rev: doomed.rev)
         try await store.put([
             "_id": "attached", "kind": "photo",
-            "_attachments": ["a.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array("hello".utf8)))]],
+            "_attachments": [
+                "a.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array("hello".utf8)))],
+                "scan.bin": ["content_type": "application/octet-stream", "data": .string(Base64.encode(scanBytes))],
+            ],
         ])
         try await store.putLocal(id: "_local/checkpoint", body: ["session_id": "s1", "source_last_seq": 42])
         _ = try await store.createIndex(try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["kind"]},"ddoc":"by-kind","name":"kind"}"#)))
@@ -105,7 +113,12 @@ struct StoreUpgradeTests {
         let dated = folder.appendingPathComponent("\(StoreTestsSchema.latestMigration).sqlite")
         try? FileManager.default.removeItem(at: dated)
         try FileManager.default.moveItem(at: file, to: dated)
+        try? FileManager.default.removeItem(atPath: dated.path + "-attachments")
+        try FileManager.default.moveItem(atPath: file.path + "-attachments", toPath: dated.path + "-attachments")
     }
+
+    /// A large attachment (kept as a file beside the store), the same bytes in every run.
+    static let scanBytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
 
     static func expectContents(of store: DocumentStore, fixture: String) async throws {
         let info = try await store.info()
@@ -117,6 +130,11 @@ struct StoreUpgradeTests {
         await #expect(throws: CloudantError.self) { try await store.document(id: "gone") }
         let attached = try await store.document(id: "attached", options: ReadOptions(attachments: true))
         #expect(attached["_attachments"]?["a.txt"]?["data"] == .string(Base64.encode(Array("hello".utf8))), "\(fixture)")
+        // Fixtures before attachment files have no large attachment; later ones keep it in a file.
+        let beforeAttachmentFiles = ["2026-11-26-pending-writes.sqlite", "2026-11-26-tombstone-times.sqlite"]
+        if !beforeAttachmentFiles.contains(fixture) {
+            #expect(try await store.attachment(documentID: "attached", name: "scan.bin").data() == scanBytes, "\(fixture)")
+        }
         #expect(try await store.localDocument(id: "_local/checkpoint")["source_last_seq"] == 42, "\(fixture)")
         let indexes = try await store.indexes().map(\.name)
         #expect(indexes.contains("kind"), "\(fixture): \(indexes)")
@@ -133,6 +151,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-26-tombstone-times"
-    static let migrationCount = 7
+    static let latestMigration = "2026-11-26-attachment-files"
+    static let migrationCount = 8
 }
