@@ -1,0 +1,126 @@
+import CloudantCore
+import CloudantServer
+import CloudantStore
+import Foundation
+import Testing
+
+/// Attachment `PUT`s stream into the store and `GET`s stream out of it, so their size is bounded by
+/// `maxAttachmentSize`, not by the request body limit or memory.
+@Suite("Streamed attachments over HTTP")
+struct StreamedAttachmentEndpointTests {
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// A server whose JSON body limit is 1 MB and whose attachment limit is 4 MB.
+    static func configure(_ configuration: inout ServerConfiguration) {
+        configuration.maxRequestBodySize = 1 << 20
+        configuration.maxAttachmentSize = 4 << 20
+    }
+
+    @Test func anAttachmentLargerThanTheBodyLimitUploadsAndDownloadsWholeAndInRanges() async throws {
+        try await withLiveServer(Self.configure) { server in
+            let admin = server.admin
+            #expect(try await admin.send("PUT", "/scans").status == 201)
+            let bytes = Self.randomBytes(3 << 20)
+            let put = try await admin.send(
+                "PUT", "/scans/visit/mri.bin", body: Data(bytes), contentType: "application/octet-stream")
+            #expect(put.status == 201, "\(put.text)")
+            #expect(put.json["rev"]?.stringValue?.hasPrefix("1-") == true)
+            let files = try FileManager.default.contentsOfDirectory(atPath: server.folder + "/scans.sqlite-attachments")
+            #expect(files.filter { $0 != "staging" }.count == 1, "kept as a file beside the store")
+
+            let whole = try await admin.get("/scans/visit/mri.bin")
+            #expect(whole.status == 200 && Array(whole.body) == bytes)
+            #expect(whole.header("Content-Length") == String(bytes.count))
+            #expect(whole.header("Accept-Ranges") == "bytes")
+            let head = try await admin.send("HEAD", "/scans/visit/mri.bin")
+            #expect(head.status == 200 && head.header("Content-Length") == String(bytes.count))
+
+            let range = try await admin.get("/scans/visit/mri.bin", headers: ["Range": "bytes=1000000-1000099"])
+            #expect(range.status == 206 && Array(range.body) == Array(bytes[1_000_000...1_000_099]))
+            #expect(range.header("Content-Range") == "bytes 1000000-1000099/\(bytes.count)")
+            let suffix = try await admin.get("/scans/visit/mri.bin", headers: ["Range": "bytes=-10"])
+            #expect(Array(suffix.body) == Array(bytes.suffix(10)))
+
+            let ranges = try await admin.get("/scans/visit/mri.bin", headers: ["Range": "bytes=0-9,2000000-2000009"])
+            #expect(ranges.status == 206)
+            #expect(ranges.header("Content-Type")?.hasPrefix("multipart/byteranges") == true)
+            #expect(ranges.header("Content-Length") == String(ranges.body.count))
+            #expect(Array(ranges.body).firstRange(of: bytes[0...9]) != nil)
+            #expect(Array(ranges.body).firstRange(of: bytes[2_000_000...2_000_009]) != nil)
+            #expect(ranges.text.contains("Content-Range: bytes 2000000-2000009/\(bytes.count)"))
+
+            // A JSON body is still held to the 1 MB limit.
+            let big = try await admin.put("/scans/json", ["text": .string(String(repeating: "x", count: 2 << 20))])
+            #expect(big.status == 413)
+        }
+    }
+
+    @Test func aChunkedUploadWithNoLengthStreamsIn() async throws {
+        try await withLiveServer(Self.configure) { server in
+            #expect(try await server.admin.send("PUT", "/scans").status == 201)
+            let bytes = Self.randomBytes(2 << 20)
+            var request = Array(
+                ("PUT /scans/visit/chunked.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    + "Authorization: Basic " + Data("admin:s3cret".utf8).base64EncodedString() + "\r\n"
+                    + "Content-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n").utf8)
+            for start in stride(from: 0, to: bytes.count, by: 100_000) {
+                let piece = bytes[start..<min(bytes.count, start + 100_000)]
+                request += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + [13, 10]
+            }
+            request += Array("0\r\n\r\n".utf8)
+            let connection = try RawConnection(port: server.port)
+            defer { connection.close() }
+            connection.send(request)
+            let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
+            #expect(answer.status == 201, "\(answer.text)")
+            #expect(Array(try await server.admin.get("/scans/visit/chunked.bin").body) == bytes)
+        }
+    }
+
+    @Test func aWrongContentMD5OrAnAttachmentOverTheLimitStoresNothing() async throws {
+        try await withLiveServer(Self.configure) { server in
+            let admin = server.admin
+            #expect(try await admin.send("PUT", "/scans").status == 201)
+            let bytes = Self.randomBytes(300_000)
+            let wrong = try await admin.send(
+                "PUT", "/scans/a/x.bin", body: Data(bytes), contentType: "image/png",
+                headers: ["Content-MD5": Base64.encode(Array(repeating: 0, count: 16))])
+            #expect(wrong.status == 400 && wrong.json["error"] == "content_md5_mismatch", "\(wrong.text)")
+            let right = try await admin.send(
+                "PUT", "/scans/a/x.bin", body: Data(bytes), contentType: "image/png",
+                headers: ["Content-MD5": String(AttachmentDigest.of(bytes).dropFirst(4))])
+            #expect(right.status == 201, "\(right.text)")
+
+            let tooLarge = try await admin.send("PUT", "/scans/b/x.bin", body: Data(Self.randomBytes(5 << 20)), contentType: "image/png")
+            #expect(tooLarge.status == 413 && tooLarge.json["error"] == "attachment_too_large", "\(tooLarge.text)")
+            #expect(try await admin.get("/scans/b").status == 404)
+        }
+    }
+
+    @Test func aGzipUploadIsKeptEncodedAndSentEitherWay() async throws {
+        try await withLiveServer(Self.configure) { server in
+            let admin = server.admin
+            #expect(try await admin.send("PUT", "/notes").status == 201)
+            let text = Array(String(repeating: "blood pressure 120/80 at 08:00\n", count: 40_000).utf8)
+            let gzip = try #require(Gzip.encode(text, level: 6))
+            let put = try await admin.send(
+                "PUT", "/notes/day/log.txt", body: Data(gzip), contentType: "text/plain", headers: ["Content-Encoding": "gzip"])
+            #expect(put.status == 201, "\(put.text)")
+            let encoded = try await admin.get("/notes/day/log.txt", headers: ["Accept-Encoding": "gzip"])
+            #expect(encoded.header("Content-Encoding") == "gzip" && Array(encoded.body) == gzip)
+            let decoded = try await admin.get("/notes/day/log.txt")
+            #expect(decoded.header("Content-Encoding") == nil && Array(decoded.body) == text)
+            #expect(decoded.header("Content-Length") == String(text.count))
+            let stub = try await admin.get("/notes/day").json["_attachments"]?["log.txt"]
+            #expect(stub?["digest"]?.stringValue == AttachmentDigest.of(gzip) && stub?["length"] == .number(JSONNumber(text.count)))
+
+            let damaged = try await admin.send(
+                "PUT", "/notes/other/log.txt", body: Data(gzip.dropLast(8)), contentType: "text/plain",
+                headers: ["Content-Encoding": "gzip"])
+            #expect(damaged.status == 400, "\(damaged.text)")
+        }
+    }
+}
