@@ -105,4 +105,11 @@ public struct StagedAttachment: Sendable, Hashable {
         self.info = info
         self.path = path
     }
+
+    /// The same file with `revpos` set: what a replicated write keeps from its sender.
+    public func withRevpos(_ revpos: Int) -> StagedAttachment {
+        var info = info
+        info.revpos = revpos
+        return StagedAttachment(info: info, path: path)
+    }
 }

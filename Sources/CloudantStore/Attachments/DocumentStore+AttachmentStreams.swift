@@ -43,10 +43,9 @@ extension DocumentStore {
                 throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: documentID, revision: rev))
             }
         }
-        let stager = AttachmentStager(files: attachmentFiles, compression: options.attachmentCompression)
-        let declared = AttachmentStager.Declared(
-            contentType: contentType, encoding: encoding, length: length, digest: digest, maxLength: maxLength)
-        let staged = try await stager.stage(content, declared: declared, name: name, documentID: documentID)
+        let staged = try await stageAttachment(
+            name, documentID: documentID, contentType: contentType, encoding: encoding, length: length, digest: digest,
+            maxLength: maxLength, content: content)
         do {
             var incoming = try IncomingDocument(document)
             var attachments = incoming.attachments ?? [:]
@@ -54,9 +53,32 @@ extension DocumentStore {
             incoming.attachments = attachments
             return try await put(incoming)
         } catch {
-            unlink(staged.path)
+            discardStagedAttachment(staged)
             throw error
         }
+    }
+
+    /// Streams attachment content into a staging file beside the store without writing a revision yet,
+    /// checked as ``putAttachment(_:documentID:rev:contentType:encoding:length:digest:maxLength:content:)``
+    /// checks it. Write it with ``IncomingAttachment/staged(_:)`` in a document given to ``put(_:)-(IncomingDocument)``
+    /// or ``bulkDocs(parsed:newEdits:allOrNothing:)`` (a replicator sets `revpos` to its sender's first);
+    /// a staged file no write takes is removed when the store next opens, ten minutes later at the soonest,
+    /// or at once with ``discardStagedAttachment(_:)``.
+    /// - Parameters: as for `putAttachment`; `name` and `documentID` only name the attachment in errors.
+    public func stageAttachment<Chunks: AsyncSequence & Sendable>(
+        _ name: String, documentID: String, contentType: String, encoding: AttachmentEncoding = .identity,
+        length: Int? = nil, digest: String? = nil, maxLength: Int = .max, content: Chunks
+    ) async throws -> StagedAttachment where Chunks.Element == [UInt8] {
+        let stager = AttachmentStager(files: attachmentFiles, compression: options.attachmentCompression)
+        let declared = AttachmentStager.Declared(
+            contentType: contentType, encoding: encoding, length: length, digest: digest, maxLength: maxLength)
+        return try await stager.stage(content, declared: declared, name: name, documentID: documentID)
+    }
+
+    /// Removes a staged attachment no write took (a write that took it already moved its file).
+    public func discardStagedAttachment(_ staged: StagedAttachment) {
+        guard staged.path.hasPrefix(attachmentFiles.stagingDirectory + "/") else { return }
+        unlink(staged.path)
     }
 
     /// One attachment of the winning revision (or of `rev`), to be read in pieces with

@@ -68,7 +68,11 @@ struct DocumentAssembler {
             // `atts_since` decides on its own when given, even with `attachments=true` (CouchDB's
             // `apply_open_options`): only content newer than the newest known ancestor is sent.
             let inline = options.attachmentsSince.isEmpty ? options.attachments : info.revpos > (since ?? 0)
-            if inline, let stored = try AttachmentStorage.fetch(digest: info.digest, in: db) {
+            if inline, let limit = options.inlineAttachmentLimit, info.encodedLength >= limit {
+                guard case .object(var stub) = info.stub(showEncoding: true) else { continue }
+                stub["follows_separately"] = true
+                object[name] = .object(stub)
+            } else if inline, let stored = try AttachmentStorage.fetch(digest: info.digest, in: db) {
                 if options.attachmentsAsStored {
                     object[name] = info.stored(base64: Base64.encode(stored))
                 } else {

@@ -49,14 +49,19 @@ extension DocumentStore {
     /// let results = try await store.bulkGet([BulkGetRequest(id: "walk", rev: "2-abc")])
     /// ```
     /// - Parameter latest: Follow a superseded revision to the leaves that replaced it (spec R-16).
-    public func bulkGet(_ requests: [BulkGetRequest], latest: Bool = true) async throws -> [BulkGetResult] {
+    /// - Parameter inlineAttachmentLimit: Attachments stored at least this long come as stubs marked
+    ///   `"follows_separately": true` instead of inline (``ReadOptions/inlineAttachmentLimit``).
+    public func bulkGet(
+        _ requests: [BulkGetRequest], latest: Bool = true, inlineAttachmentLimit: Int? = nil
+    ) async throws -> [BulkGetResult] {
         try await read(.fetchFailed) { db in
             try requests.map { request in
                 guard let record = try DocumentRecord.fetch(id: request.id, in: db) else {
                     return BulkGetResult(id: request.id, docs: [.missing(request.rev ?? "undefined")])
                 }
                 let assembler = DocumentAssembler(db: db, record: record)
-                let options = ReadOptions(revs: true, attachments: request.attachmentsSince.isEmpty, attachmentsSince: request.attachmentsSince)
+                var options = ReadOptions(revs: true, attachments: request.attachmentsSince.isEmpty, attachmentsSince: request.attachmentsSince)
+                options.inlineAttachmentLimit = inlineAttachmentLimit
                 var revisions: [RevisionID] = []
                 if let text = request.rev {
                     guard let rev = try? RevisionID(parsing: text) else {

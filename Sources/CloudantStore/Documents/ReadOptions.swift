@@ -24,6 +24,11 @@ public struct ReadOptions: Sendable, Hashable {
     /// one) with `length`, `encoding` and `encoded_length`, the way CouchDB's multipart answers send them,
     /// instead of the decoded content JSON answers carry.
     public var attachmentsAsStored: Bool
+    /// For replicators that move large attachments separately, in pieces: an attachment that would be
+    /// inlined but whose stored bytes are at least this long comes as its stub with
+    /// `"follows_separately": true` (and `encoding`/`encoded_length`), to be read with
+    /// ``DocumentStore/attachmentContent(documentID:name:rev:)``. Not a CouchDB parameter.
+    public var inlineAttachmentLimit: Int? = nil
 
     /// Creates options; everything is off by default, as in CouchDB.
     public init(

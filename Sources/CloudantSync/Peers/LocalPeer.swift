@@ -10,6 +10,8 @@ public import CloudantStore
 public struct LocalPeer: ReplicationPeer {
     /// The store.
     public let store: DocumentStore
+    /// Attachments received ahead of the writes that carry them.
+    private let staging = StagedAttachments()
 
     /// Wraps a store.
     public init(_ store: DocumentStore) {
@@ -72,7 +74,11 @@ public struct LocalPeer: ReplicationPeer {
     public func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
         let results = try await store.bulkGet(
             requests.map { BulkGetRequest(id: $0.id, rev: $0.rev, attachmentsSince: $0.attachmentsSince) })
-        return zip(requests, results).flatMap { request, result in
+        return Self.fetched(results, for: requests)
+    }
+
+    private static func fetched(_ results: [BulkGetResult], for requests: [RevisionRequest]) -> [FetchedRevision] {
+        zip(requests, results).flatMap { request, result in
             result.docs.map { document -> FetchedRevision in
                 switch document {
                 case .ok(let body): .document(body)
@@ -83,11 +89,46 @@ public struct LocalPeer: ReplicationPeer {
     }
 
     public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
-        try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false).compactMap { result in
+        guard documents.contains(where: StagedAttachments.refersToStaged) else {
+            return Self.failures(try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false))
+        }
+        let (incoming, staged) = try staging.resolve(documents)
+        defer { for attachment in staged { store.discardStagedAttachment(attachment) } }  // Untaken ones only.
+        return Self.failures(try await store.bulkDocs(parsed: incoming, newEdits: false))
+    }
+
+    private static func failures(_ results: [BulkDocsResult]) -> [WriteFailure] {
+        results.compactMap { result in
             guard case .failure(let id, let error) = result else { return nil }
             // CouchDB's error names are the HTTP server's to choose; a local peer reports the store's code.
             return WriteFailure(id: id, error: error.code.rawValue, reason: error.message, category: error.category)
         }
+    }
+
+    public var sendsLargeAttachmentsSeparately: Bool { true }
+
+    public var receivesLargeAttachmentsSeparately: Bool { true }
+
+    public func fetch(_ requests: [RevisionRequest], inlineAttachmentLimit: Int) async throws -> [FetchedRevision] {
+        let results = try await store.bulkGet(
+            requests.map { BulkGetRequest(id: $0.id, rev: $0.rev, attachmentsSince: $0.attachmentsSince) },
+            inlineAttachmentLimit: inlineAttachmentLimit)
+        return Self.fetched(results, for: requests)
+    }
+
+    public func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment {
+        let content = try await store.attachmentContent(documentID: documentID, name: name, rev: rev)
+        let info = content.info
+        return PeerAttachment(
+            contentType: info.contentType, encoding: info.encoding, length: info.length, digest: info.digest,
+            revpos: info.revpos, pieces: AttachmentByteStream(content.storedBytes()))
+    }
+
+    public func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue {
+        let staged = try await store.stageAttachment(
+            name, documentID: documentID, contentType: attachment.contentType, encoding: attachment.encoding,
+            length: attachment.length, digest: attachment.digest, content: attachment.pieces)
+        return staging.member(for: staged.withRevpos(attachment.revpos))
     }
 
     public func ensureFullCommit() async throws {}

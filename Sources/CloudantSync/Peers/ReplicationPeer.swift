@@ -24,6 +24,40 @@ public protocol ReplicationPeer: Sendable {
     func write(_ documents: [JSONObject]) async throws -> [WriteFailure]
     /// `POST /db/_ensure_full_commit`.
     func ensureFullCommit() async throws
+
+    // Large attachments in pieces (not CouchDB requests; a peer that cannot keeps the defaults, and
+    // attachments then travel inline).
+
+    /// Whether this peer, as a source, can send large attachments separately. Default false.
+    var sendsLargeAttachmentsSeparately: Bool { get }
+    /// Whether this peer, as a target, can receive large attachments separately. Default false.
+    var receivesLargeAttachmentsSeparately: Bool { get }
+    /// Like ``fetch(_:)``, but attachments stored at least `inlineAttachmentLimit` long come as stubs
+    /// marked `"follows_separately": true`, to be read with ``attachment(documentID:rev:name:)``.
+    func fetch(_ requests: [RevisionRequest], inlineAttachmentLimit: Int) async throws -> [FetchedRevision]
+    /// One attachment's stored bytes in pieces, with its metadata.
+    func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment
+    /// Takes in an attachment's pieces ahead of the write that carries it; returns the `_attachments`
+    /// member that write gives this peer in its place.
+    func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue
+}
+
+extension ReplicationPeer {
+    public var sendsLargeAttachmentsSeparately: Bool { false }
+
+    public var receivesLargeAttachmentsSeparately: Bool { false }
+
+    public func fetch(_ requests: [RevisionRequest], inlineAttachmentLimit: Int) async throws -> [FetchedRevision] {
+        try await fetch(requests)
+    }
+
+    public func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment {
+        throw CloudantError(.notImplemented, "This peer does not send attachments separately.")
+    }
+
+    public func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue {
+        throw CloudantError(.notImplemented, "This peer does not receive attachments separately.")
+    }
 }
 
 /// What a peer says about itself (`GET /db`).

@@ -22,6 +22,10 @@ public struct ReplicationOptions: Sendable {
     public var makeSessionID: @Sendable () -> String
     /// The clock checkpoint history records.
     public var now: @Sendable () -> Date
+    /// Attachments stored at least this long move on their own, in pieces, when both peers can
+    /// (``ReplicationPeer/sendsLargeAttachmentsSeparately``, ``ReplicationPeer/receivesLargeAttachmentsSeparately``), instead of inline in their document: memory
+    /// then stays bounded whatever their size. Default 1 MB; `Int.max` inlines everything.
+    public var separateAttachmentSize = 1 << 20
 
     /// Creates options; the defaults suit a one-shot replication.
     public init(

@@ -130,7 +130,8 @@ public final class Replicator: Sendable {
                     }
                     let failures: [WriteFailure]
                     do {
-                        failures = try await retry.run { try await target.write(documents) }
+                        let complete = try await SeparateAttachments.transfer(documents, from: source, to: target, retry: retry)
+                        failures = try await retry.run { try await target.write(complete) }
                     } catch {
                         reading.cancel()
                         throw error
@@ -167,17 +168,33 @@ public final class Replicator: Sendable {
 
     /// Fetches in chunks, several at once; results keep the requests' order.
     private func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        // Large attachments move on their own when both peers can (see `SeparateAttachments`).
+        let limit =
+            source.sendsLargeAttachmentsSeparately && target.receivesLargeAttachmentsSeparately
+            ? options.separateAttachmentSize : nil
+        let source = self.source
+        let fetchPart: @Sendable ([RevisionRequest]) async throws -> [FetchedRevision] = { part in
+            if let limit { return try await source.fetch(part, inlineAttachmentLimit: limit) }
+            return try await source.fetch(part)
+        }
+        return try await fetch(requests, with: fetchPart)
+    }
+
+    /// Fetches in chunks with `fetchPart`, several at once; results keep the requests' order.
+    private func fetch(
+        _ requests: [RevisionRequest], with fetchPart: @escaping @Sendable ([RevisionRequest]) async throws -> [FetchedRevision]
+    ) async throws -> [FetchedRevision] {
         let chunk = max(1, options.fetchChunk)
         let chunks = stride(from: 0, to: requests.count, by: chunk).map { Array(requests[$0..<min($0 + chunk, requests.count)]) }
-        if chunks.count == 1 { return try await options.retry.run { [source] in try await source.fetch(chunks[0]) } }
-        let (source, retry, width) = (self.source, options.retry, max(1, options.fetchConcurrency))
+        if chunks.count == 1 { return try await options.retry.run { try await fetchPart(chunks[0]) } }
+        let (retry, width) = (options.retry, max(1, options.fetchConcurrency))
         return try await withThrowingTaskGroup(of: (Int, [FetchedRevision]).self) { group in
             var results: [[FetchedRevision]] = Array(repeating: [], count: chunks.count)
             var next = 0
             func launch() {
                 let index = next
                 let part = chunks[index]
-                group.addTask { (index, try await retry.run { try await source.fetch(part) }) }
+                group.addTask { (index, try await retry.run { try await fetchPart(part) }) }
                 next += 1
             }
             while next < min(width, chunks.count) { launch() }

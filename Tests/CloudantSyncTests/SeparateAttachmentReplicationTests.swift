@@ -1,0 +1,115 @@
+import CloudantCore
+import CloudantStore
+import CloudantSync
+import Foundation
+import Testing
+
+/// Large attachments replicate on their own, in pieces, between peers that can move them so.
+@Suite("Large attachments in replication")
+struct SeparateAttachmentReplicationTests {
+    /// `bytes` as one async piece sequence.
+    struct Once: AsyncSequence, Sendable {
+        typealias Element = [UInt8]
+        let bytes: [UInt8]
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var bytes: [UInt8]?
+            mutating func next() async throws -> [UInt8]? {
+                defer { bytes = nil }
+                return bytes
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes) }
+    }
+
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// A local peer that counts what it receives separately, or (`separately: false`) receives nothing
+    /// separately, as a peer without that ability; `checkWrite` sees every batch written.
+    struct CountingPeer: ReplicationPeer {
+        let inner: LocalPeer
+        var separately = true
+        var checkWrite: @Sendable ([JSONObject]) -> Void = { _ in }
+        let received = Counter()
+        func identity() async throws -> String { try await inner.identity() }
+        func info() async throws -> PeerInfo { try await inner.info() }
+        func localDocument(id: String) async throws -> JSONObject? { try await inner.localDocument(id: id) }
+        func putLocalDocument(id: String, body: JSONObject) async throws { try await inner.putLocalDocument(id: id, body: body) }
+        func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await inner.changes(request) }
+        func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await inner.revsDiff(revisions) }
+        func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] { try await inner.fetch(requests) }
+        func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
+            checkWrite(documents)
+            return try await inner.write(documents)
+        }
+        func ensureFullCommit() async throws {}
+        var receivesLargeAttachmentsSeparately: Bool { separately }
+        func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue {
+            received.increment()
+            return try await inner.receive(attachment, documentID: documentID, name: name)
+        }
+    }
+
+    final class Counter: @unchecked Sendable {
+        // `lock` protects `value`.
+        private let lock = NSLock()
+        private var value = 0
+        func increment() { lock.withLock { value += 1 } }
+        var count: Int { lock.withLock { value } }
+    }
+
+    @Test func largeAttachmentsMoveSeparatelyWithTheirDigestsAndOnlyWhenTheTargetLacksThem() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-separate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = try DocumentStore.open(name: "a", in: StoreDirectory(path: folder.path))
+        let b = try DocumentStore.open(name: "b", in: StoreDirectory(path: folder.path))
+        let scan = Self.randomBytes(3 << 20)
+        // Varied enough that even compressed it is over the 64 KB limit.
+        let notes = Array((0..<100_000).map { "hr \(Int.random(in: 40...180)) spo2 \(Int.random(in: 90...100)) #\($0)\n" }.joined().utf8)
+        let first = try await a.putAttachment("scan.bin", documentID: "visit", contentType: "application/octet-stream", content: Once(bytes: scan))
+        let second = try await a.putAttachment("notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
+        try await a.put(["_id": "small", "_attachments": ["s.txt": ["content_type": "text/plain", "data": "aGk="]]])
+
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+        let target = CountingPeer(inner: LocalPeer(b))
+        let stats = try await Replicator(source: LocalPeer(a), target: target, options: options).run()
+        #expect(stats.docsWritten == 2)
+        #expect(target.received.count == 2, "the two large ones moved separately, the small one inline")
+
+        let copy = try await b.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        let original = try await a.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        #expect(copy == original, "same revision, same stubs: digests, lengths, encodings and revpos")
+        #expect(try await b.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+        #expect(try await b.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        #expect(copy["_rev"]?.stringValue == second.rev)
+
+        // A new revision that keeps them moves nothing again: the target has them (atts_since).
+        let current = try await a.document(id: "visit")
+        var edited = current
+        edited["seen"] = true
+        try await a.put(edited)
+        _ = try await Replicator(source: LocalPeer(a), target: target, options: options).run()
+        #expect(target.received.count == 2)
+        #expect(try await b.document(id: "visit")["seen"] == true)
+        let staging = (try? FileManager.default.contentsOfDirectory(atPath: b.fileURL.path + "-attachments/staging")) ?? []
+        #expect(staging.isEmpty, "every staged file was taken by its write")
+    }
+
+    @Test func aPeerThatCannotReceiveSeparatelyGetsLargeAttachmentsInline() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-separate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = try DocumentStore.open(name: "a", in: StoreDirectory(path: folder.path))
+        let b = try DocumentStore.open(name: "b", in: StoreDirectory(path: folder.path))
+        let scan = Self.randomBytes(2 << 20)
+        _ = try await a.putAttachment("scan.bin", documentID: "visit", contentType: "image/png", content: Once(bytes: scan))
+        let inlineOnly = CountingPeer(inner: LocalPeer(b), separately: false) { documents in
+            #expect(documents.allSatisfy { $0["_attachments"]?["scan.bin"]?["data"] != nil })
+        }
+        _ = try await Replicator(source: LocalPeer(a), target: inlineOnly).run()
+        #expect(inlineOnly.received.count == 0)
+        #expect(try await b.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+    }
+}
