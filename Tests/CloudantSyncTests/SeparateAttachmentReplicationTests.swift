@@ -112,4 +112,30 @@ struct SeparateAttachmentReplicationTests {
         #expect(inlineOnly.received.count == 0)
         #expect(try await b.attachment(documentID: "visit", name: "scan.bin").data() == scan)
     }
+
+    @Test func aPullOverHTTPDownloadsLargeAttachmentsToFilesAndKeepsTheirDigests() async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        let remote = try await setup.remote()
+        let server = try setup.serverStore()
+        let scan = Self.randomBytes(3 << 20)
+        let notes = Array((0..<60_000).map { "bp \(Int.random(in: 90...160))/\(Int.random(in: 50...100)) #\($0)\n" }.joined().utf8)
+        let first = try await server.putAttachment("scan.bin", documentID: "visit", contentType: "image/png", content: Once(bytes: scan))
+        _ = try await server.putAttachment("notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
+        try await server.put(["_id": "small", "_attachments": ["s.txt": ["content_type": "text/plain", "data": "aGk="]]])
+
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+        let target = CountingPeer(inner: LocalPeer(setup.local))
+        let stats = try await Replicator(source: remote, target: target, options: options).run()
+        #expect(stats.docsWritten == 2)
+        #expect(target.received.count == 2, "both large attachments were downloaded on their own")
+        let copy = try await setup.local.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        let original = try await server.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        #expect(copy == original, "the same revision and stubs: the text recompressed to the same bytes and digest")
+        #expect(try await setup.local.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+        #expect(try await setup.local.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        #expect(try await setup.local.attachment(documentID: "small", name: "s.txt").data() == Array("hi".utf8))
+        try server.close()
+        await setup.stop()
+    }
 }

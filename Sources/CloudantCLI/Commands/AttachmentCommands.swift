@@ -36,19 +36,11 @@ struct AttachmentCommand: AsyncParsableCommand {
         @Flag(help: "The input is a gzip member to keep as it is (it is checked).") var gzip = false
 
         func execute() async throws {
-            let handle: FileHandle
-            if let file, file != "-" {
-                guard let opened = FileHandle(forReadingAtPath: file) else {
-                    throw CloudantError(.invalidValue, "Cannot read \(file); check the path and its permissions.", context: .init(field: "file"))
-                }
-                handle = opened
-            } else {
-                handle = .standardInput
-            }
+            let pieces = try file.flatMap { $0 == "-" ? nil : try FilePieces(path: $0) } ?? FilePieces(handle: .standardInput)
             let store = try global.openOrCreate(database.db)
             let result = try await store.putAttachment(
                 name, documentID: id, rev: rev, contentType: contentType, encoding: gzip ? .gzip : .identity,
-                content: FilePieces(handle: handle))
+                content: pieces)
             Output.print(result.json)
         }
     }
@@ -100,21 +92,4 @@ struct AttachmentCommand: AsyncParsableCommand {
             ])
         }
     }
-}
-
-/// A file read in pieces of 256 KB, as an attachment's content.
-struct FilePieces: AsyncSequence, @unchecked Sendable {
-    // @unchecked: the handle is read by one iterator at a time, from one task.
-    typealias Element = [UInt8]
-    let handle: FileHandle
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle
-        mutating func next() async throws -> [UInt8]? {
-            guard let data = try handle.read(upToCount: 256 * 1024), !data.isEmpty else { return nil }
-            return Array(data)
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(handle: handle) }
 }

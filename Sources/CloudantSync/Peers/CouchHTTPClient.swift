@@ -57,6 +57,57 @@ actor CouchHTTPClient {
         _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,
         contentType: String?
     ) async throws -> Response {
+        let request = try await makeRequest(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
+        let target = request.url ?? database
+        let (data, urlResponse): (Data, URLResponse)
+        do {
+            (data, urlResponse) = try await session.data(for: request)
+        } catch {
+            throw Self.transportFailure(error, method: method, url: target)
+        }
+        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+        let json = data.isEmpty ? nil : try? JSONValue(parsing: data)
+        return Response(url: target, status: status, body: json)
+    }
+
+    /// `GET path` with its body written to a file as it arrives (never held whole in memory): an attachment
+    /// a replication moves separately. The caller owns (and removes) the file.
+    /// - Throws: ``ReplicationError`` as ``send(_:_:query:body:accept:timeout:contentType:)`` throws, for a
+    ///   status other than 2xx or a transport failure.
+    func download(_ path: String, query: [(String, String)] = [], accept: String) async throws -> URL {
+        var attempt = 0
+        while true {
+            var request = try await makeRequest("GET", path, query: query, body: nil, timeout: nil, contentType: nil)
+            request.setValue(accept, forHTTPHeaderField: "Accept")
+            // Ask for the content as written: a gzip body would be inflated by libcurl on the way anyway.
+            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            let target = request.url ?? database
+            let (file, urlResponse): (URL, URLResponse)
+            do {
+                (file, urlResponse) = try await session.download(for: request)
+            } catch {
+                throw Self.transportFailure(error, method: "GET", url: target)
+            }
+            let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+            if (200..<300).contains(status) { return file }
+            let body = try? JSONValue(parsing: Data(contentsOf: file))
+            try? FileManager.default.removeItem(at: file)
+            if status == 401, case .session = authentication, attempt == 0 {
+                sessionCookie = nil  // Expired: log in again once.
+                attempt += 1
+                continue
+            }
+            throw ReplicationError.answer(
+                url: target, status: status, error: body?["error"]?.stringValue,
+                reason: body?["reason"]?.stringValue ?? "HTTP \(status) from GET \(path)")
+        }
+    }
+
+    /// The request for `path`, with the JSON body, the client's headers and its credentials.
+    private func makeRequest(
+        _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,
+        contentType: String?
+    ) async throws -> URLRequest {
         let target = try url(path, query: query)
         var request = URLRequest(url: target)
         request.httpMethod = method
@@ -74,15 +125,7 @@ actor CouchHTTPClient {
         } else if case .session(let user, let password) = authentication {
             request.setValue(try await cookie(user: user, password: password, for: target), forHTTPHeaderField: "Cookie")
         }
-        let (data, urlResponse): (Data, URLResponse)
-        do {
-            (data, urlResponse) = try await session.data(for: request)
-        } catch {
-            throw Self.transportFailure(error, method: method, url: target)
-        }
-        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
-        let json = data.isEmpty ? nil : try? JSONValue(parsing: data)
-        return Response(url: target, status: status, body: json)
+        return request
     }
 
     /// Logs in with `POST /_session` and keeps the cookie.

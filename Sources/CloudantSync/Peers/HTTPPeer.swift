@@ -138,24 +138,29 @@ public struct HTTPPeer: ReplicationPeer {
     }
 
     public func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+        try await fetch(requests, attachments: true)
+    }
+
+    /// The revisions with attachment data (as the replicator needs it), or with stubs only.
+    func fetch(_ requests: [RevisionRequest], attachments: Bool) async throws -> [FetchedRevision] {
         if await bulkGetSupport.isAvailable {
             do {
-                return try await bulkGet(requests)
+                return try await bulkGet(requests, attachments: attachments)
             } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
                 await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs (spec R-16).
             }
         }
         var fetched: [FetchedRevision] = []
-        for request in requests { fetched += try await openRevisions(request) }
+        for request in requests { fetched += try await openRevisions(request, attachments: attachments) }
         return fetched
     }
 
-    private func bulkGet(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+    private func bulkGet(_ requests: [RevisionRequest], attachments: Bool) async throws -> [FetchedRevision] {
         let body: JSONValue = [
             "docs": .array(
                 requests.map { request in
                     var entry: JSONObject = ["id": .string(request.id), "rev": .string(request.rev)]
-                    if !request.attachmentsSince.isEmpty {
+                    if attachments, !request.attachmentsSince.isEmpty {
                         entry["atts_since"] = .array(request.attachmentsSince.map { .string($0) })
                     }
                     return .object(entry)
@@ -165,7 +170,7 @@ public struct HTTPPeer: ReplicationPeer {
         // we are not sent (the gzip form, at the server's compression settings) is known as such.
         let response = try await client.send(
             "POST", "_bulk_get",
-            query: [("revs", "true"), ("latest", "true"), ("attachments", "true"), ("att_encoding_info", "true")],
+            query: [("revs", "true"), ("latest", "true"), ("attachments", String(attachments)), ("att_encoding_info", "true")],
             body: body)
         var fetched: [FetchedRevision] = []
         for result in response.body?["results"]?.arrayValue ?? [] {
@@ -181,12 +186,12 @@ public struct HTTPPeer: ReplicationPeer {
         return fetched
     }
 
-    private func openRevisions(_ request: RevisionRequest) async throws -> [FetchedRevision] {
+    private func openRevisions(_ request: RevisionRequest, attachments: Bool) async throws -> [FetchedRevision] {
         var query: [(String, String)] = [
             ("open_revs", JSONValue.array([.string(request.rev)]).jsonString()), ("revs", "true"), ("latest", "true"),
-            ("attachments", "true"), ("att_encoding_info", "true"),
+            ("attachments", String(attachments)), ("att_encoding_info", "true"),
         ]
-        if !request.attachmentsSince.isEmpty {
+        if attachments, !request.attachmentsSince.isEmpty {
             query.append(("atts_since", JSONValue.array(request.attachmentsSince.map { .string($0) }).jsonString()))
         }
         let response = try await client.send("GET", CouchHTTPClient.encode(request.id), query: query, accept: [404])

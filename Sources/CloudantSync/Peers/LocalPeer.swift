@@ -116,7 +116,7 @@ public struct LocalPeer: ReplicationPeer {
         return Self.fetched(results, for: requests)
     }
 
-    public func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment {
+    public func attachment(documentID: String, rev: String, name: String, stub: JSONObject) async throws -> PeerAttachment {
         let content = try await store.attachmentContent(documentID: documentID, name: name, rev: rev)
         let info = content.info
         return PeerAttachment(

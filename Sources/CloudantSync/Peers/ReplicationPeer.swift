@@ -33,10 +33,11 @@ public protocol ReplicationPeer: Sendable {
     /// Whether this peer, as a target, can receive large attachments separately. Default false.
     var receivesLargeAttachmentsSeparately: Bool { get }
     /// Like ``fetch(_:)``, but attachments stored at least `inlineAttachmentLimit` long come as stubs
-    /// marked `"follows_separately": true`, to be read with ``attachment(documentID:rev:name:)``.
+    /// marked `"follows_separately": true`, to be read with ``attachment(documentID:rev:name:stub:)``.
     func fetch(_ requests: [RevisionRequest], inlineAttachmentLimit: Int) async throws -> [FetchedRevision]
-    /// One attachment's stored bytes in pieces, with its metadata.
-    func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment
+    /// One attachment's bytes in pieces, with its metadata; `stub` is the member the fetched document had
+    /// for it (`content_type`, `revpos`, `digest`, `length`, `encoding`).
+    func attachment(documentID: String, rev: String, name: String, stub: JSONObject) async throws -> PeerAttachment
     /// Takes in an attachment's pieces ahead of the write that carries it; returns the `_attachments`
     /// member that write gives this peer in its place.
     func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue
@@ -51,7 +52,7 @@ extension ReplicationPeer {
         try await fetch(requests)
     }
 
-    public func attachment(documentID: String, rev: String, name: String) async throws -> PeerAttachment {
+    public func attachment(documentID: String, rev: String, name: String, stub: JSONObject) async throws -> PeerAttachment {
         throw CloudantError(.notImplemented, "This peer does not send attachments separately.")
     }
 

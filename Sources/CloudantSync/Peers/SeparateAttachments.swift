@@ -97,7 +97,8 @@ enum SeparateAttachments {
             }
             for (name, member) in attachments.members where member[marker] == true {
                 attachments[name] = try await retry.run {
-                    let attachment = try await source.attachment(documentID: id, rev: rev, name: name)
+                    let attachment = try await source.attachment(
+                        documentID: id, rev: rev, name: name, stub: member.objectValue ?? JSONObject())
                     return try await target.receive(attachment, documentID: id, name: name)
                 }
             }
