@@ -12,6 +12,22 @@ extension CouchRequest {
         return !second.hasPrefix("_")
     }
 
+    /// Whether a request is a document `PUT` with a `multipart/related` body (`/{db}/{docid}`,
+    /// `/{db}/_design/{ddoc}`), whose attachment parts stream into the store as they arrive.
+    static func isMultipartDocumentUpload(method: HTTPRequest.Method, segments: [String], contentType: String?) -> Bool {
+        guard method == .put, contentType.flatMap({ MediaType(parsing: $0) })?.isMultipart("related") == true else {
+            return false
+        }
+        if segments.count == 2 { return !segments[1].hasPrefix("_") || segments[1].hasPrefix("_design/") }
+        return segments.count == 3 && segments[1] == "_design"
+    }
+
+    /// Whether the request's body streams to its handler instead of being collected first.
+    static func streamsBody(method: HTTPRequest.Method, segments: [String], contentType: String?) -> Bool {
+        isAttachmentUpload(method: method, segments: segments)
+            || isMultipartDocumentUpload(method: method, segments: segments, contentType: contentType)
+    }
+
     /// The body in pieces: the stream when the request streams it, else the collected bytes as one piece.
     var bodyPieces: BodyPieces { BodyPieces(stream: bodyStream, collected: body) }
 }

@@ -8,19 +8,23 @@ internal import Hummingbird
 /// `multipart/related` `PUT …?new_edits=false`, so attachment bytes travel raw instead of as base64.
 extension CouchEndpoint {
     /// `PUT /{db}/{docid}[?new_edits=false]` with `Content-Type: multipart/related` (spec D-41): answered as
-    /// a JSON `PUT` is, with the same access checks and body-size limit.
+    /// a JSON `PUT` is, with the same access checks. The body streams in: the JSON part is held to the
+    /// request body limit, each attachment part to ``ServerConfiguration/maxAttachmentSize`` and staged
+    /// into the store in pieces, so a replicator can push attachments of any size.
     func putMultipartDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
-        // A gzip-encoded attachment may decode to no more than the body limit allows unencoded.
         let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
-        let document = try MultipartRelated.document(
-            from: request.body, contentType: request.header(.contentType),
-            maxDecodedSize: configuration.maxRequestBodySize
+        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
+        let (document, staged) = try await MultipartRelated.document(
+            streaming: request.bodyPieces, contentType: request.header(.contentType), into: store,
+            maxJSONSize: configuration.maxRequestBodySize, maxAttachmentSize: configuration.maxAttachmentSize
         ) { json in
             var json = json
             json["_id"] = .string(id)
             if let rev { json["_rev"] = .string(rev) }
             return try self.prepareForDatabase(json, database)
         }
+        // A staged file the write took has moved; discarding the rest removes what a refused write left.
+        defer { for file in staged { store.discardStagedAttachment(file) } }
         return try await write(parsed: document, request: request, database: database)
     }
 

@@ -61,7 +61,8 @@ final class CouchEndpoint: Sendable {
             throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
         }
         let limit = configuration.maxRequestBodySize
-        let streamsBody = CouchRequest.isAttachmentUpload(method: request.method, segments: segments)
+        let streamsBody = CouchRequest.streamsBody(
+            method: request.method, segments: segments, contentType: request.headers[.contentType])
         if !streamsBody, let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw HTTPFailure.tooLarge
         }

@@ -196,20 +196,32 @@ struct MultipartDocumentTests {
         }
     }
 
-    @Test func anOversizedMultipartUploadIsTooLarge() async throws {
-        try await withLiveServer({ $0.maxRequestBodySize = 16 * 1024 }) { server in
+    @Test func attachmentPartsStreamPastTheBodyLimitUpToTheAttachmentLimitAndTheJSONPartDoesNot() async throws {
+        try await withLiveServer({
+            $0.maxRequestBodySize = 16 * 1024
+            $0.maxAttachmentSize = 100 * 1024
+        }) { server in
             let client = server.admin
             _ = try await client.send("PUT", "/db")
-            let blob = [UInt8](repeating: 7, count: 64 * 1024)
-            var writer = MultipartWriter(boundary: "big")
-            let json = #"{"_attachments":{"b.bin":{"content_type":"application/octet-stream","follows":true,"length":65536}}}"#
-            writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
-            writer.addPart(headers: [], body: blob)
-            let answer = try await client.send(
-                "PUT", "/db/big", body: Data(writer.finish()), contentType: writer.contentType("related"))
-            #expect(answer.status == 413)
-            #expect(answer.json["error"] == "too_large")
+            func upload(_ id: String, attachment size: Int, padding: Int = 0) async throws -> HTTPAnswer {
+                var writer = MultipartWriter(boundary: "big")
+                let json = #"{"pad":"\#(String(repeating: "x", count: padding))","_attachments":{"b.bin":{"content_type":"application/octet-stream","follows":true,"length":\#(size)}}}"#
+                writer.addPart(headers: [("Content-Type", "application/json")], body: Array(json.utf8))
+                writer.addPart(headers: [], body: [UInt8](repeating: 7, count: size))
+                return try await client.send("PUT", "/db/\(id)", body: Data(writer.finish()), contentType: writer.contentType("related"))
+            }
+            let streamed = try await upload("ok", attachment: 64 * 1024)
+            #expect(streamed.status == 201, "\(streamed.text)")
+            #expect(Array(try await client.get("/db/ok/b.bin").body) == [UInt8](repeating: 7, count: 64 * 1024))
+
+            let tooLarge = try await upload("big", attachment: 200 * 1024)
+            #expect(tooLarge.status == 413 && tooLarge.json["error"] == "attachment_too_large", "\(tooLarge.text)")
+            let jsonTooLarge = try await upload("fat", attachment: 10, padding: 20 * 1024)
+            #expect(jsonTooLarge.status == 413 && jsonTooLarge.json["error"] == "too_large", "\(jsonTooLarge.text)")
             #expect(try await client.get("/db/big").status == 404)
+            #expect(try await client.get("/db/fat").status == 404)
+            let staging = server.folder + "/db.sqlite-attachments/staging"
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []).isEmpty)
         }
     }
 }
