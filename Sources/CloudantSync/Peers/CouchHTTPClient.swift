@@ -103,6 +103,39 @@ actor CouchHTTPClient {
         }
     }
 
+    /// Sends `file` as the body of `method path` (streamed from disk, never whole in memory): a document
+    /// with large attachments as `multipart/related`. Statuses in `accept` are returned, others thrown as
+    /// ``send(_:_:query:body:accept:timeout:contentType:)`` throws them.
+    func upload(
+        _ method: String, _ path: String, query: [(String, String)] = [], contentType: String, file: URL,
+        accept: Set<Int> = []
+    ) async throws -> Response {
+        var attempt = 0
+        while true {
+            var request = try await makeRequest(method, path, query: query, body: nil, timeout: nil, contentType: contentType)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+            if let size { request.setValue(String(size), forHTTPHeaderField: "Content-Length") }
+            let target = request.url ?? database
+            let (data, urlResponse): (Data, URLResponse)
+            do {
+                (data, urlResponse) = try await session.upload(for: request, fromFile: file)
+            } catch {
+                throw Self.transportFailure(error, method: method, url: target)
+            }
+            let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+            let body = data.isEmpty ? nil : try? JSONValue(parsing: data)
+            if status == 401, case .session = authentication, attempt == 0 {
+                sessionCookie = nil  // Expired: log in again once.
+                attempt += 1
+                continue
+            }
+            if (200..<300).contains(status) || accept.contains(status) { return Response(url: target, status: status, body: body) }
+            throw ReplicationError.answer(
+                url: target, status: status, error: body?["error"]?.stringValue,
+                reason: body?["reason"]?.stringValue ?? "HTTP \(status) from \(method) \(path)")
+        }
+    }
+
     /// The request for `path`, with the JSON body, the client's headers and its credentials.
     private func makeRequest(
         _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,

@@ -79,3 +79,13 @@ extension HTTPPeer {
         Int(stub["encoded_length"]?.numberValue?.int64Value ?? stub["length"]?.numberValue?.int64Value ?? 0)
     }
 }
+
+extension HTTPPeer {
+    /// Takes large attachments separately: spooled to temporary files and uploaded with their document as
+    /// `multipart/related` (see `MultipartUpload`), which CouchDB and `cloudant serve` stream to disk.
+    public var receivesLargeAttachmentsSeparately: Bool { true }
+
+    public func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue {
+        try await MultipartUpload.spool(attachment)
+    }
+}

@@ -203,6 +203,16 @@ public struct HTTPPeer: ReplicationPeer {
     }
 
     public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
+        let (plain, multipart) = MultipartUpload.split(documents)
+        var failures: [WriteFailure] = []
+        for document in multipart {
+            if let failure = try await MultipartUpload.put(document, with: client) { failures.append(failure) }
+        }
+        return try await bulkDocs(plain) + failures
+    }
+
+    /// `_bulk_docs` with `new_edits: false`, halving a batch the server finds too large.
+    private func bulkDocs(_ documents: [JSONObject]) async throws -> [WriteFailure] {
         guard !documents.isEmpty else { return [] }
         do {
             let response = try await client.send(
@@ -217,7 +227,7 @@ public struct HTTPPeer: ReplicationPeer {
                 return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: reason)]
             }
             let middle = documents.count / 2
-            return try await write(Array(documents[..<middle])) + write(Array(documents[middle...]))
+            return try await bulkDocs(Array(documents[..<middle])) + bulkDocs(Array(documents[middle...]))
         }
     }
 

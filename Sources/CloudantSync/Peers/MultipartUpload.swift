@@ -1,0 +1,101 @@
+internal import CloudantCore
+internal import Foundation
+
+/// How an ``HTTPPeer`` target takes large attachments: each one received is spooled to a temporary file
+/// (its member in the document says `"follows_file"`), and the document is then uploaded alone as
+/// CouchDB's replicator uploads documents with attachments, `PUT /db/{id}?new_edits=false` with a
+/// `multipart/related` body whose parts are the attachment bytes, streamed from disk.
+enum MultipartUpload {
+    /// The member naming a spooled attachment file.
+    static let fileMember = "follows_file"
+
+    /// Spools `attachment` to a temporary file; returns its member for the document.
+    static func spool(_ attachment: PeerAttachment) async throws -> JSONValue {
+        let path = NSTemporaryDirectory() + "cloudant-push-" + UUID().uuidString
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CloudantError(.updateFailed, "Could not create a temporary file for an attachment in \(NSTemporaryDirectory()).")
+        }
+        var size = 0
+        do {
+            for try await piece in attachment.pieces {
+                try handle.write(contentsOf: piece)
+                size += piece.count
+            }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        var member = attachment.stubMembers
+        if attachment.encoding != .identity { member["encoded_length"] = .number(JSONNumber(size)) }
+        member[fileMember] = .string(path)
+        return .object(member)
+    }
+
+    /// Documents without spooled attachments (for `_bulk_docs`) and those with (uploaded one by one).
+    static func split(_ documents: [JSONObject]) -> (plain: [JSONObject], multipart: [JSONObject]) {
+        var plain: [JSONObject] = []
+        var multipart: [JSONObject] = []
+        for document in documents {
+            let spooled = document["_attachments"]?.objectValue?.members.contains { $0.1[fileMember] != nil } == true
+            if spooled { multipart.append(document) } else { plain.append(document) }
+        }
+        return (plain, multipart)
+    }
+
+    /// Uploads one document with its spooled attachments, then removes their files. Returns the failure
+    /// when the server refuses the document (as a `_bulk_docs` row would report it); throws for failures
+    /// of the replication itself (unreachable, unauthorized, a server error).
+    static func put(_ document: JSONObject, with client: CouchHTTPClient) async throws -> WriteFailure? {
+        let id = document["_id"]?.stringValue ?? ""
+        var json = document
+        var files: [String] = []
+        if case .object(var attachments)? = document["_attachments"] {
+            for (name, member) in attachments.members {
+                guard case .object(var object) = member, let path = object[fileMember]?.stringValue else { continue }
+                object[fileMember] = nil
+                object["follows"] = true
+                attachments[name] = .object(object)
+                files.append(path)
+            }
+            json["_attachments"] = .object(attachments)
+        }
+        let boundary = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let body = NSTemporaryDirectory() + "cloudant-push-body-" + UUID().uuidString
+        defer {
+            for path in files + [body] { try? FileManager.default.removeItem(atPath: path) }
+        }
+        try writeBody(to: body, json: json, files: files, boundary: boundary)
+        do {
+            _ = try await client.upload(
+                "PUT", CouchHTTPClient.encode(id), query: [("new_edits", "false")],
+                contentType: "multipart/related; boundary=\"\(boundary)\"", file: URL(fileURLWithPath: body))
+            return nil
+        } catch ReplicationError.peerRefused(_, let status, let error, let reason) where [400, 409, 412, 413, 415].contains(status) {
+            return WriteFailure(id: id, error: error, reason: reason)
+        } catch ReplicationError.unauthorized(_, 403, let reason) {
+            // A validation function or `_security` refused this document: the others go on, as in CouchDB.
+            return WriteFailure(id: id, error: "forbidden", reason: reason)
+        }
+    }
+
+    /// The `multipart/related` body: the JSON part, then each file as a part, in the JSON's order.
+    private static func writeBody(to path: String, json: JSONObject, files: [String], boundary: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let output = FileHandle(forWritingAtPath: path) else {
+            throw CloudantError(.updateFailed, "Could not create a temporary file for an upload in \(NSTemporaryDirectory()).")
+        }
+        defer { try? output.close() }
+        try output.write(contentsOf: Data("--\(boundary)\r\nContent-Type: application/json\r\n\r\n".utf8))
+        try output.write(contentsOf: JSONValue.object(json).jsonBytes())
+        for file in files {
+            try output.write(contentsOf: Data("\r\n--\(boundary)\r\n\r\n".utf8))
+            guard let input = FileHandle(forReadingAtPath: file) else {
+                throw CloudantError(.fetchFailed, "The spooled attachment \(file) is gone.")
+            }
+            defer { try? input.close() }
+            while let data = try input.read(upToCount: 256 * 1024), !data.isEmpty { try output.write(contentsOf: data) }
+        }
+        try output.write(contentsOf: Data("\r\n--\(boundary)--".utf8))
+    }
+}
