@@ -42,6 +42,28 @@ enum CouchResponse {
         return Response(status: HTTPResponse.Status(code: status), headers: headers, body: body)
     }
 
+    /// A response whose body is `segments` in order, attachment segments read from `store` in pieces as
+    /// the body is written (a `multipart` document answer), with an exact `Content-Length`.
+    static func segments(
+        _ segments: [BodySegment], from store: DocumentStore, contentType: String, headers extra: [(String, String)] = []
+    ) -> Response {
+        let length = segments.reduce(0) { $0 + $1.count }
+        var headers = baseHeaders(contentType: contentType, extra: extra)
+        headers[.contentLength] = String(length)
+        let body = ResponseBody(contentLength: length) { writer in
+            for segment in segments {
+                switch segment {
+                case .bytes(let bytes): try await writer.write(ByteBuffer(bytes: bytes))
+                case .attachment(let id, let rev, let name, _):
+                    let content = try await store.attachmentContent(documentID: id, name: name, rev: rev)
+                    for try await piece in content.storedBytes() { try await writer.write(ByteBuffer(bytes: piece)) }
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
     /// A response with headers only (HEAD).
     static func headOnly(status: Int = 200, contentType: String = "application/json", headers extra: [(String, String)] = [])
         -> Response

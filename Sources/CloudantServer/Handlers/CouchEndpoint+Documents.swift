@@ -48,9 +48,10 @@ extension CouchEndpoint {
                 if multipart {
                     options.attachments = options.attachmentsSince.isEmpty
                     options.attachmentsAsStored = true
+                    options.inlineAttachmentLimit = Self.streamedAttachmentSize
                 }
                 let results = try await store.openRevisions(id: id, which, latest: latest, options: options)
-                if multipart { return Self.openRevisionsMultipart(results) }
+                if multipart { return Self.openRevisionsMultipart(results, store: store) }
                 return CouchResponse.json(.array(results.map(\.json)))
             }
         }
@@ -60,6 +61,7 @@ extension CouchEndpoint {
             (options.attachments || !options.attachmentsSince.isEmpty)
             && MediaType.accepts("multipart/related", in: request.header(.accept))
         options.attachmentsAsStored = multipart
+        if multipart { options.inlineAttachmentLimit = Self.streamedAttachmentSize }
         let document = try await store.document(id: id, options: options)
         // CouchDB sends an ETag only for the document as stored: not when the answer carries metadata
         // computed for this request (`_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq`).
@@ -69,7 +71,7 @@ extension CouchEndpoint {
             return CouchResponse.headOnly(status: 304, headers: etagHeader)
         }
         if request.method == .head { return CouchResponse.headOnly(headers: etagHeader) }
-        if multipart { return Self.multipartDocument(document, headers: etagHeader) }
+        if multipart { return Self.multipartDocument(document, store: store, headers: etagHeader) }
         return CouchResponse.json(.object(document), headers: etagHeader)
     }
 

@@ -28,30 +28,36 @@ extension CouchEndpoint {
         return try await write(parsed: document, request: request, database: database)
     }
 
+    /// Attachments stored at least this long are read from the store while a multipart answer is sent,
+    /// not held in memory with it.
+    static let streamedAttachmentSize = 1 << 20
+
     /// The `open_revs` answer as `multipart/mixed` (spec D-31): one part per requested leaf, in the order
     /// of `results`. A leaf with attachment bytes to send is a nested `multipart/related` part, one without
     /// is an `application/json` part, and a missing revision is a JSON part flagged `error="true"`.
-    static func openRevisionsMultipart(_ results: [OpenRevisionResult]) -> Response {
-        var writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
+    static func openRevisionsMultipart(_ results: [OpenRevisionResult], store: DocumentStore) -> Response {
+        let writer = MultipartWriter(boundary: MultipartWriter.randomBoundary())
         // One inner boundary serves every nested part: each is closed before the next outer delimiter.
         let inner = MultipartWriter.randomBoundary()
-        for result in results {
+        var segments: [BodySegment] = []
+        for (index, result) in results.enumerated() {
             switch result {
             case .ok(let document):
                 let encoded = MultipartRelated.encode(document, boundary: inner)
-                writer.addPart(headers: [("Content-Type", encoded.contentType)], body: encoded.body)
+                segments.append(.bytes(writer.partHead(headers: [("Content-Type", encoded.contentType)], isFirst: index == 0)))
+                segments += encoded.segments
             case .missing(let rev):
-                writer.addPart(
-                    headers: [("Content-Type", "application/json; error=\"true\"")],
-                    body: JSONValue.object(["missing": .string(rev)]).jsonBytes())
+                segments.append(.bytes(writer.partHead(headers: [("Content-Type", "application/json; error=\"true\"")], isFirst: index == 0)))
+                segments.append(.bytes(JSONValue.object(["missing": .string(rev)]).jsonBytes()))
             }
         }
-        return CouchResponse.raw(writer.finish(), contentType: writer.contentType("mixed"))
+        segments.append(.bytes(results.isEmpty ? Array("--\(writer.boundary)--".utf8) : writer.closing()))
+        return CouchResponse.segments(segments, from: store, contentType: writer.contentType("mixed"))
     }
 
     /// One document as `multipart/related` (spec D-42), or JSON when no attachment bytes are to be sent.
-    static func multipartDocument(_ document: JSONObject, headers: [(String, String)]) -> Response {
+    static func multipartDocument(_ document: JSONObject, store: DocumentStore, headers: [(String, String)]) -> Response {
         let encoded = MultipartRelated.encode(document, boundary: MultipartWriter.randomBoundary())
-        return CouchResponse.raw(encoded.body, contentType: encoded.contentType, headers: headers)
+        return CouchResponse.segments(encoded.segments, from: store, contentType: encoded.contentType, headers: headers)
     }
 }

@@ -1,5 +1,5 @@
 import CloudantCore
-import CloudantServer
+@testable import CloudantServer
 import CloudantStore
 import Foundation
 import Testing
@@ -121,6 +121,32 @@ struct StreamedAttachmentEndpointTests {
                 "PUT", "/notes/other/log.txt", body: Data(gzip.dropLast(8)), contentType: "text/plain",
                 headers: ["Content-Encoding": "gzip"])
             #expect(damaged.status == 400, "\(damaged.text)")
+        }
+    }
+
+    @Test func multipartAnswersForReplicatorsStreamLargeAttachmentsFromTheStore() async throws {
+        try await withLiveServer(Self.configure) { server in
+            let admin = server.admin
+            #expect(try await admin.send("PUT", "/scans").status == 201)
+            let bytes = Self.randomBytes(3 << 20)
+            let put = try await admin.send("PUT", "/scans/visit/mri.bin", body: Data(bytes), contentType: "image/png")
+            let rev = try #require(put.json["rev"]?.stringValue)
+
+            // CouchDB's replicator: open_revs as multipart/mixed, each leaf a nested multipart/related part.
+            let mixed = try await admin.get(
+                "/scans/visit?open_revs=%5B%22\(rev)%22%5D&revs=true&attachments=true", headers: ["Accept": "multipart/mixed"])
+            #expect(mixed.status == 200 && mixed.header("Content-Length") == String(mixed.body.count))
+            let leaf = try #require(try mixed.parts().first)
+            let related = try leaf.parts()
+            #expect(related.count == 2)
+            #expect(related.first?.json["_attachments"]?["mri.bin"]?["follows"] == true)
+            #expect(related.first?.json["_attachments"]?["mri.bin"]?["follows_separately"] == nil)
+            #expect(related.last?.body == bytes)
+
+            // A document GET with attachments, as multipart/related.
+            let document = try await admin.get("/scans/visit?attachments=true", headers: ["Accept": "multipart/related"])
+            #expect(document.header("Content-Length") == String(document.body.count))
+            #expect(try document.parts().last?.body == bytes)
         }
     }
 }
