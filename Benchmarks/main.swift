@@ -1,7 +1,7 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|all]
-//            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--repetitions N]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|attachments|all]
+//            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--attachment-mb N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
 var arguments = CommandLine.arguments.dropFirst()
@@ -14,6 +14,7 @@ var queryDocuments = 1_000_000
 var syncDocuments = 100_000
 var healthRecords = 1_000_000
 var modelObjects = 100_000
+var attachmentMegabytes = 1_000
 while let argument = arguments.popFirst() {
     switch argument {
     case "--documents": documents = arguments.popFirst().flatMap { Int($0) } ?? documents
@@ -24,6 +25,7 @@ while let argument = arguments.popFirst() {
     case "--sync-documents": syncDocuments = arguments.popFirst().flatMap { Int($0) } ?? syncDocuments
     case "--health-records": healthRecords = arguments.popFirst().flatMap { Int($0) } ?? healthRecords
     case "--model-objects": modelObjects = arguments.popFirst().flatMap { Int($0) } ?? modelObjects
+    case "--attachment-mb": attachmentMegabytes = arguments.popFirst().flatMap { Int($0) } ?? attachmentMegabytes
     default: selectionArgument = argument
     }
 }
@@ -54,6 +56,7 @@ do {
     // --health-records N step samples (1M by default): a daily step task's outcomes over one year.
     if selected("care-health") { try await LinkedOutcomeBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
     if selected("models") { try await ModelBenchmarks.run(objects: modelObjects, repetitions: repetitions) }
+    if selected("attachments") { try await AttachmentBenchmarks.run(megabytes: attachmentMegabytes, repetitions: min(repetitions, 3)) }
     if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

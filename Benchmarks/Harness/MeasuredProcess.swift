@@ -26,6 +26,8 @@ struct MeasuredProcess {
     var arguments: [String]
     /// Added to this process's environment.
     var environment: [String: String] = [:]
+    /// Where standard output goes instead of being captured (a large output kept as a file).
+    var outputPath: String? = nil
 
     /// Spawns the child with standard output captured in a scratch file and standard error discarded.
     func run() throws -> Outcome {
@@ -36,7 +38,7 @@ struct MeasuredProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath ?? outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
         let environmentStrings = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -59,7 +61,7 @@ struct MeasuredProcess {
         let seconds = (ContinuousClock.now - start).seconds
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import: low 7 bits 0 means a normal exit.
         let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        let output = outputPath == nil ? (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" : ""
         // Linux reports ru_maxrss in kilobytes (macOS in bytes).
         #if os(Linux)
         let peak = Int(usage.ru_maxrss) * 1024

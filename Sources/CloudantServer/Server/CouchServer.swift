@@ -64,7 +64,7 @@ public final class CouchServer: Service, Sendable {
             responder: CouchResponder(endpoint: endpoint),
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionGuard()],
+                    additionalChannelHandlers: [ConnectionGuard(), ExpectContinue()],
                     idleTimeout: configuration.idleTimeout.map { .seconds(Int64(max(1, $0))) })),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

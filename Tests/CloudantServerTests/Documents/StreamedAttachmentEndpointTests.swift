@@ -149,4 +149,22 @@ struct StreamedAttachmentEndpointTests {
             #expect(try document.parts().last?.body == bytes)
         }
     }
+
+    @Test func anUploadThatExpectsContinueIsToldToGoOnBeforeItSendsItsBody() async throws {
+        try await withLiveServer(Self.configure) { server in
+            #expect(try await server.admin.send("PUT", "/scans").status == 201)
+            let connection = try RawConnection(port: server.port)
+            defer { connection.close() }
+            connection.send(
+                "PUT /scans/visit/a.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    + "Authorization: Basic " + Data("admin:s3cret".utf8).base64EncodedString() + "\r\n"
+                    + "Content-Type: image/png\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            // curl would wait a second for this before sending the body anyway; we answer at once.
+            let interim = try await connection.readUntil("\r\n\r\n")
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue"), "\(interim)")
+            connection.send("hello")
+            let final = try await connection.readUntil("\r\n\r\n", count: 2)
+            #expect(final.contains("HTTP/1.1 201"), "\(final)")
+        }
+    }
 }
