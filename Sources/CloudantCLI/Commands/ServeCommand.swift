@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (also once gzip is inflated).", valueName: "BYTES"))
     var maxBodySize = 64 * 1024 * 1024
 
+    @Option(name: .long, help: ArgumentHelp("The largest attachment accepted, in bytes; attachment uploads stream to disk past --max-body-size.", valueName: "BYTES"))
+    var maxAttachmentSize = 1 << 30
+
     @Option(name: .long, help: ArgumentHelp("Steps one $regex evaluation may take before the request is refused (400 bad_arg).", valueName: "STEPS"))
     var regexStepLimit = MatchLimits.defaultRegexStepLimit
 
@@ -57,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let adminText = admin ?? ProcessInfo.processInfo.environment["CLOUDANT_ADMIN"]
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: bind, port: port, directory: global.stores,
                 admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize,
                 regexStepLimit: max(1, regexStepLimit), changesTimeout: max(1, changesTimeout),
@@ -65,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
                 loginThrottle: LoginThrottlePolicy(
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
                     window: loginWindow))
+            configuration.maxAttachmentSize = max(0, maxAttachmentSize)
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
                 Output.print([
