@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let adminText = admin ?? ProcessInfo.processInfo.environment["CLOUDANT_ADMIN"]
-            var configuration = ServerConfiguration(
+            var settings = ServerConfiguration(
                 host: bind, port: port, directory: global.stores,
                 admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize,
                 regexStepLimit: max(1, regexStepLimit), changesTimeout: max(1, changesTimeout),
@@ -68,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
                 loginThrottle: LoginThrottlePolicy(
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
                     window: loginWindow))
-            configuration.maxAttachmentSize = max(0, maxAttachmentSize)
+            settings.maxAttachmentSize = max(0, maxAttachmentSize)
+            let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
                 Output.print([
