@@ -97,12 +97,37 @@ let package = Package(
 
         // MARK: Storage (the only layer that talks to SQLite)
 
+        // Encryption at rest: a VFS every SQLite connection in the process goes through, encrypting the
+        // pages of databases a key is registered for (AES-256-GCM from swift-crypto); C plumbing, Swift codec.
+        .target(
+            name: "CCipherVFS",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "CipherVFS",
+            dependencies: [
+                "CCipherVFS", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Commits to an encrypted database until it is killed: the crash-recovery test's child.
+        .executableTarget(
+            name: "cipher-crash-writer",
+            dependencies: ["CipherVFS", "CSQLite"],
+            path: "Tests/CipherCrashWriter",
+            swiftSettings: strictSettings
+        ),
+
         .target(
             name: "CloudantStore",
             dependencies: [
                 "CloudantCore",
                 // SQLite's column accessors, for reading projection rows in place.
                 "CSQLite",
+                // Encryption at rest (StoreOptions.encryptionKey), and its attachment files' cipher.
+                "CipherVFS", .product(name: "Crypto", package: "swift-crypto"),
                 // zlib's CRC-32, to check streamed gzip attachments against their trailer.
                 "CSystemZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -269,6 +294,11 @@ let package = Package(
         .target(
             name: "ChildProcessSupport",
             path: "Tests/ChildProcessSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CipherVFSTests",
+            dependencies: ["CipherVFS", "CSQLite", "cipher-crash-writer", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

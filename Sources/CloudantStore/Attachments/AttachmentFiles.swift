@@ -1,3 +1,4 @@
+internal import CipherVFS
 internal import CloudantCore
 internal import Foundation
 
@@ -27,22 +28,29 @@ struct AttachmentFiles: Sendable {
 
     /// The folder (`<store file>-attachments`).
     let directory: String
+    /// How files are encrypted, for a store opened with a key (``AttachmentFileCipher``); nil keeps them
+    /// as they are.
+    let cipher: AttachmentFileCipher?
 
-    /// The folder for the store file at `databasePath`, or nil for an in-memory store (which keeps every
-    /// attachment in its rows).
+    /// The folder for the store file at `databasePath` (encrypted when a key is registered for it), or nil
+    /// for an in-memory store (which keeps every attachment in its rows).
     init?(databasePath: String) {
         guard !databasePath.isEmpty, databasePath != ":memory:" else { return nil }
-        directory = databasePath + "-attachments"
+        self.init(
+            directory: databasePath + "-attachments",
+            cipher: CipherVFS.registeredKey(forDatabaseAt: databasePath).map(AttachmentFileCipher.init))
     }
 
-    init(directory: String) {
+    init(directory: String, cipher: AttachmentFileCipher?) {
         self.directory = directory
+        self.cipher = cipher
     }
 
     var stagingDirectory: String { directory + "/staging" }
 
     /// The file that holds the bytes of `digest`.
     func path(for digest: String) -> String {
+        if let cipher { return directory + "/" + cipher.fileName(for: digest) }
         let bytes = AttachmentDigest.md5Bytes(of: digest) ?? Array(digest.utf8)
         return directory + "/" + bytes.map { String(format: "%02x", $0) }.joined()
     }
@@ -50,7 +58,7 @@ struct AttachmentFiles: Sendable {
     /// A new, empty staging file, open for writing.
     func makeStagingFile() throws -> StagingFile {
         try Self.createDirectory(stagingDirectory)
-        return try StagingFile(path: stagingDirectory + "/" + UUID().uuidString)
+        return try StagingFile(path: stagingDirectory + "/" + UUID().uuidString, cipher: cipher)
     }
 
     /// Writes `bytes` as the file of `digest` (atomically, flushed) unless it already exists.
@@ -105,9 +113,32 @@ struct AttachmentFiles: Sendable {
         }
     }
 
+    /// Finishes a key change (``DocumentStore/changeEncryptionKey(ofStoreAt:from:to:)``) a crash interrupted
+    /// after the database took its new key: the folder of re-encrypted files (`-attachments.rekey`) is this
+    /// store's when it holds a file of `referenced` under this folder's cipher, and then replaces the old
+    /// folder; otherwise it belongs to a key change that never reached the database and is removed.
+    func finishInterruptedKeyChange(keeping referenced: Set<String>) throws {
+        let manager = FileManager.default
+        let pending = directory + ".rekey", retired = directory + ".retired"
+        if manager.fileExists(atPath: pending) {
+            let candidate = AttachmentFiles(directory: pending, cipher: cipher)
+            let belongs = referenced.contains { manager.fileExists(atPath: candidate.path(for: $0)) }
+            if belongs {
+                if manager.fileExists(atPath: directory) {
+                    try? manager.removeItem(atPath: retired)
+                    try manager.moveItem(atPath: directory, toPath: retired)
+                }
+                try manager.moveItem(atPath: pending, toPath: directory)
+            } else {
+                try manager.removeItem(atPath: pending)
+            }
+        }
+        if manager.fileExists(atPath: retired) { try manager.removeItem(atPath: retired) }
+    }
+
     /// Opens the file of `digest` for reading; nil when there is none.
     func open(_ digest: String) -> AttachmentFileReader? {
-        AttachmentFileReader(path: path(for: digest))
+        AttachmentFileReader(path: path(for: digest), cipher: cipher)
     }
 
     /// Removes the folder of the store file at `databasePath` (when the store is deleted).
@@ -144,12 +175,17 @@ struct AttachmentFiles: Sendable {
 final class StagingFile {
     let path: String
     private let descriptor: Int32
+    private let cipher: AttachmentFileCipher?
     private var open = true
-    /// Bytes appended so far.
+    /// Content not yet sealed into a chunk (encrypted files only).
+    private var pending: [UInt8] = []
+    private var chunksWritten = 0
+    /// Content bytes appended so far.
     private(set) var count = 0
 
-    init(path: String) throws {
+    init(path: String, cipher: AttachmentFileCipher? = nil) throws {
         self.path = path
+        self.cipher = cipher
         descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw AttachmentFiles.ioError("create a staging file for an attachment", errno) }
     }
@@ -161,6 +197,21 @@ final class StagingFile {
 
     /// Appends `bytes`.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
+        count += bytes.count
+        guard let cipher else { return try writeAll(bytes) }
+        pending.append(contentsOf: bytes)
+        // A full chunk is sealed once more content follows it: only then is it known not to be the last.
+        while pending.count > AttachmentFileCipher.chunkSize {
+            let sealed = try pending.withUnsafeBytes {
+                try cipher.seal(UnsafeRawBufferPointer(rebasing: $0[0..<AttachmentFileCipher.chunkSize]), index: chunksWritten, isLast: false)
+            }
+            try sealed.withUnsafeBytes { try writeAll($0) }
+            pending.removeFirst(AttachmentFileCipher.chunkSize)
+            chunksWritten += 1
+        }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -170,12 +221,16 @@ final class StagingFile {
             }
             offset += written
         }
-        count += bytes.count
     }
 
     /// Flushes and closes the file; returns its path. The file is then the caller's to move or remove.
     func finish() throws -> String {
         guard open else { return path }
+        if let cipher {
+            let sealed = try pending.withUnsafeBytes { try cipher.seal($0, index: chunksWritten, isLast: true) }
+            try sealed.withUnsafeBytes { try writeAll($0) }
+            pending = []
+        }
         open = false
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
@@ -201,10 +256,13 @@ final class StagingFile {
 final class AttachmentFileReader: @unchecked Sendable {
     // @unchecked: the descriptor is only read with `pread`, which is safe from any thread.
     private let descriptor: Int32
-    /// The file's length.
+    private let cipher: AttachmentFileCipher?
+    /// The bytes on disk.
+    private let fileSize: Int
+    /// The content's length (the file's, less the chunk overhead of an encrypted one).
     let count: Int
 
-    init?(path: String) {
+    init?(path: String, cipher: AttachmentFileCipher? = nil) {
         descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var status = stat()
@@ -212,16 +270,38 @@ final class AttachmentFileReader: @unchecked Sendable {
             close(descriptor)
             return nil
         }
-        count = Int(status.st_size)
+        self.cipher = cipher
+        fileSize = Int(status.st_size)
+        count = cipher == nil ? fileSize : AttachmentFileCipher.plaintextLength(ofFileSize: fileSize)
     }
 
-    /// Up to `length` bytes from `offset`.
+    /// Up to `length` content bytes from `offset`.
     func read(at offset: Int, length: Int) throws -> [UInt8] {
         let wanted = max(0, min(length, count - offset))
-        var bytes = [UInt8](repeating: 0, count: wanted)
+        guard let cipher else { return try readRaw(at: offset, length: wanted) }
+        guard wanted > 0 else { return [] }
+        let chunk = AttachmentFileCipher.chunkSize, stride = chunk + AttachmentFileCipher.overhead
+        let lastChunk = max(0, (fileSize + stride - 1) / stride - 1)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(wanted)
+        var index = offset / chunk
+        while bytes.count < wanted {
+            let sealed = try readRaw(at: index * stride, length: min(stride, fileSize - index * stride))
+            let plain = try cipher.open(sealed, index: index, isLast: index == lastChunk)
+            let start = index == offset / chunk ? offset - index * chunk : 0
+            bytes += plain[min(start, plain.count)..<min(plain.count, start + wanted - bytes.count)]
+            guard index < lastChunk else { break }
+            index += 1
+        }
+        return bytes
+    }
+
+    /// `length` bytes of the file as stored, from `offset`.
+    private func readRaw(at offset: Int, length: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, length))
         var done = 0
-        while done < wanted {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, wanted - done, off_t(offset + done)) }
+        while done < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             if got < 0, errno == EINTR { continue }
             guard got > 0 else {
                 throw CloudantError(.fetchFailed, "Could not read an attachment file: \(got < 0 ? String(cString: strerror(errno)) : "it is shorter than recorded").")
@@ -231,7 +311,7 @@ final class AttachmentFileReader: @unchecked Sendable {
         return bytes
     }
 
-    /// The whole file.
+    /// The whole content.
     func readAll() throws -> [UInt8] { try read(at: 0, length: count) }
 
     deinit { close(descriptor) }

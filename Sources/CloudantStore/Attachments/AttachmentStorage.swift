@@ -69,7 +69,7 @@ enum AttachmentStorage {
             }
             guard length >= AttachmentFiles.threshold else {
                 // Small after all (or after compression): kept in a row like any small attachment.
-                guard let bytes = try AttachmentFileReader(path: path).map({ try $0.readAll() }) else {
+                guard let bytes = try AttachmentFileReader(path: path, cipher: files.cipher).map({ try $0.readAll() }) else {
                     throw CloudantError(.updateFailed, "The staged attachment file is gone; send the attachment again.")
                 }
                 unlink(path)

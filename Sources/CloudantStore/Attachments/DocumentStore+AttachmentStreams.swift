@@ -108,6 +108,6 @@ extension DocumentStore {
     /// The folder that keeps this store's large attachments as files.
     var attachmentFiles: AttachmentFiles {
         // A store always has a file (DatabasePool needs one), so the folder always exists in name.
-        AttachmentFiles(databasePath: fileURL.path) ?? AttachmentFiles(directory: fileURL.path + "-attachments")
+        AttachmentFiles(databasePath: fileURL.path) ?? AttachmentFiles(directory: fileURL.path + "-attachments", cipher: nil)
     }
 }

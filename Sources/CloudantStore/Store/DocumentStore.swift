@@ -1,5 +1,6 @@
 internal import CloudantCore
 public import Foundation
+internal import CipherVFS
 internal import GRDB
 
 /// A CouchDB-compatible document store in one SQLite file.
@@ -63,19 +64,25 @@ public final class DocumentStore: Sendable {
                     at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try StoreDirectory.removeStaleCompanions(of: fileURL)
             }
+            try prepareEncryption(options.encryptionKey, at: fileURL)
+            let encrypted = options.encryptionKey != nil
             var configuration = Configuration()
             configuration.readonly = options.readOnly
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
             configuration.label = name
             configuration.prepareDatabase { db in
+                // An encrypted file: 4096-byte pages with room for each page's nonce and tag, temporary
+                // tables in memory (a temporary file has no key), no memory map (pages are read decrypted).
+                // First, before anything reads or writes a page.
+                if encrypted, let connection = db.sqliteConnection { try CipherVFS.prepare(connection: connection) }
                 // WAL (set by DatabasePool) with NORMAL sync: a commit survives a process crash
                 // (kill -9); only an OS crash or power loss can lose the last commits.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // Reads through a memory map instead of a read() per page: queries that jump from an
                 // index entry to its document row touch pages all over the file (measured: page reads
                 // were a tenth of an indexed query's time). Address space only; the OS shares the pages.
-                try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+                if !encrypted { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
             }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
@@ -95,8 +102,11 @@ public final class DocumentStore: Sendable {
             // A read-only store may predate the expiry table; it enforces nothing anyway.
             if !options.readOnly {
                 store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) })
-                // Attachment files a crash left unreferenced (or half-staged) go now; see AttachmentFiles.
-                store.attachmentFiles.sweep(keeping: try pool.read { db in try AttachmentStorage.fileDigests(in: db) })
+                // A key change a crash interrupted is finished or undone, then attachment files a crash left
+                // unreferenced (or half-staged) go; see AttachmentFiles.
+                let fileDigests = try pool.read { db in try AttachmentStorage.fileDigests(in: db) }
+                try store.attachmentFiles.finishInterruptedKeyChange(keeping: fileDigests)
+                store.attachmentFiles.sweep(keeping: fileDigests)
             }
             return store
         } catch let error as CloudantError {

@@ -1,3 +1,4 @@
+public import CipherVFS
 public import CloudantCore
 public import Foundation
 
@@ -19,6 +20,13 @@ public struct StoreOptions: Sendable {
     /// forgotten registration is a typed ``CloudantCore/CloudantError/Code/unknownEntityType``; the drop-in
     /// `OTFCloudantStore` turns it on.
     public var acceptsUnregisteredEntities: Bool
+    /// Encrypt the store at rest with this key: its database, WAL and attachment files are unreadable
+    /// without it (AES-256-GCM per page and per attachment chunk; see the README's "Encryption at rest").
+    /// A new store is created encrypted; an existing one must have been encrypted with this key
+    /// (``CloudantCore/CloudantError/Code/wrongEncryptionKey``, ``CloudantCore/CloudantError/Code/storeNotEncrypted``).
+    /// Keep the key in the platform's keychain; ``CipherVFS/DatabaseKey/init(passphrase:salt:rounds:)``
+    /// derives one from a passphrase.
+    public var encryptionKey: DatabaseKey? = nil
 
     /// Creates options.
     public init(

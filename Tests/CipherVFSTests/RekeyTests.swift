@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import Testing
+@testable import CipherVFS
+
+@Suite struct RekeyTests {
+    @Test func rekeyedDatabaseOpensWithNewKeyOnlyAndKeepsEveryRow() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
+        try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
+
+        try CipherVFS.rekey(databaseAt: path, from: oldKey, to: newKey)
+
+        #expect(try CipherVFS.check(oldKey, databaseAt: path) == .wrongKey)
+        #expect(try CipherVFS.check(newKey, databaseAt: path) == .matches)
+        #expect(!FileManager.default.fileExists(atPath: path + ".rekey"))
+        #expect(try !Fixture.fileContainsMarker(path))
+        let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
+        #expect(try Fixture.markerRowCount(pool) == 5_000)
+        #expect(try Fixture.integrityCheck(pool) == "ok")
+        try pool.close()
+        CipherVFS.unregister(path: path)
+    }
+
+    @Test func rekeyWithWrongOldKeyChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let key = DatabaseKey.random()
+        try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 100)
+        #expect { try CipherVFS.rekey(databaseAt: path, from: .random(), to: .random()) } throws: { error in
+            (error as? CipherVFSError)?.code == .wrongKey
+        }
+        #expect(try CipherVFS.check(key, databaseAt: path) == .matches)
+        CipherVFS.unregister(path: path)
+    }
+
+    /// A crash after the copy is written but before the rename: a restarted app registers the old key again
+    /// and must find the original intact; the next rekey replaces the stale copy.
+    @Test func crashBeforeRenameLeavesOriginalIntact() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
+        try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
+
+        let copy = try CipherVFS.writeRekeyedCopy(databaseAt: path, from: oldKey, to: newKey)
+        #expect(try CipherVFS.check(newKey, databaseAt: copy) == .matches)
+        CipherVFS.unregister(path: copy)
+        try CipherVFS.register(oldKey, forDatabaseAt: path) // what the restarted app does
+
+        #expect(try CipherVFS.check(oldKey, databaseAt: path) == .matches)
+        let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
+        #expect(try Fixture.markerRowCount(pool) == 5_000)
+        #expect(try Fixture.integrityCheck(pool) == "ok")
+        try pool.close()
+
+        try CipherVFS.rekey(databaseAt: path, from: oldKey, to: newKey)
+        #expect(try CipherVFS.check(newKey, databaseAt: path) == .matches)
+        CipherVFS.unregister(path: path)
+    }
+}

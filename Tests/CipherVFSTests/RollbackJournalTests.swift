@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import Testing
+@testable import CipherVFS
+
+/// The store runs WAL, but VACUUM INTO output and any non-WAL use go through the rollback journal.
+@Suite struct RollbackJournalTests {
+    private func makeDatabase(at path: String, key: DatabaseKey) throws -> RawConnection {
+        try CipherVFS.register(key, forDatabaseAt: path)
+        let connection = try RawConnection(path: path)
+        try connection.run("CREATE TABLE docs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        try connection.run("BEGIN")
+        for index in 0..<2_000 {
+            try connection.run("INSERT INTO docs (body) VALUES (?)", binding: Fixture.marker(index))
+        }
+        try connection.run("COMMIT")
+        return connection
+    }
+
+    /// Keeps a transaction open with a tiny cache, so changed pages spill into the database file and the
+    /// journal holds the original (marker) pages; then copies database + journal as a crash would leave them.
+    @Test func journalPagesAreEncryptedAndHotJournalRollsBackThroughTheVFS() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let crashed = directory.file("crashed.sqlite")
+        let key = DatabaseKey.random()
+        let connection = try makeDatabase(at: path, key: key)
+        try connection.run("PRAGMA cache_size = 2")
+        try connection.run("BEGIN")
+        try connection.run("UPDATE docs SET body = 'overwritten'")
+        #expect(Fixture.fileSize(path + "-journal") > 100_000)
+        #expect(try !Fixture.fileContainsMarker(path + "-journal"))
+        #expect(try !Fixture.fileContainsMarker(path))
+        try FileManager.default.copyItem(atPath: path, toPath: crashed)
+        try FileManager.default.copyItem(atPath: path + "-journal", toPath: crashed + "-journal")
+        try connection.run("ROLLBACK")
+
+        try CipherVFS.register(key, forDatabaseAt: crashed)
+        let recovered = try DatabaseQueue(path: crashed, configuration: Fixture.encryptedConfiguration())
+        #expect(try Fixture.markerRowCount(recovered) == 2_000)
+        #expect(try Fixture.integrityCheck(recovered) == "ok")
+        try recovered.close()
+        CipherVFS.unregister(path: crashed)
+        CipherVFS.unregister(path: path)
+    }
+
+    /// The journal is opened per transaction, possibly after the key was unregistered: it must still
+    /// follow its open database's key, never fall back to plaintext.
+    @Test func journalOpenedAfterUnregisterStillUsesTheDatabaseKey() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let connection = try makeDatabase(at: path, key: .random())
+        CipherVFS.unregister(path: path)
+        try connection.run("PRAGMA cache_size = 2")
+        try connection.run("BEGIN")
+        try connection.run("UPDATE docs SET body = 'overwritten'")
+        #expect(Fixture.fileSize(path + "-journal") > 100_000)
+        #expect(try !Fixture.fileContainsMarker(path + "-journal"))
+        try connection.run("ROLLBACK")
+    }
+}

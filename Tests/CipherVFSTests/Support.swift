@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+@testable import CipherVFS
+
+/// A directory under the system temp directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "cipher-vfs-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+enum Fixture {
+    static let markerPrefix = "PLAINTEXT-MARKER-"
+
+    /// SQLITE_IOERR_AUTH, the code the VFS returns for a page that does not authenticate.
+    static let sqliteIOErrAuth: Int32 = 10 + (28 << 8)
+
+    static func marker(_ index: Int) -> String { markerPrefix + "\(index)-" + String(repeating: "m", count: 40) }
+
+    /// GRDB configuration for an encrypted store: every connection (writer and readers) is prepared.
+    static func encryptedConfiguration(extraSQL: String? = nil) -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            guard let connection = db.sqliteConnection else { throw TestFailure(description: "closed connection") }
+            try CipherVFS.prepare(connection: connection)
+            if let extraSQL { try db.execute(sql: extraSQL) }
+        }
+        return configuration
+    }
+
+    static func plainConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+        return configuration
+    }
+
+    /// Creates `docs` and inserts `count` marker rows in transactions of 1,000.
+    static func writeMarkers(_ writer: some DatabaseWriter, count: Int = 5_000) throws {
+        try writer.write { db in
+            try db.execute(sql: "CREATE TABLE docs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        }
+        for batch in stride(from: 0, to: count, by: 1_000) {
+            try writer.write { db in
+                for index in batch..<min(batch + 1_000, count) {
+                    try db.execute(sql: "INSERT INTO docs (id, body) VALUES (?, ?)", arguments: [index, marker(index)])
+                }
+            }
+        }
+    }
+
+    static func markerRowCount(_ reader: some DatabaseReader) throws -> Int {
+        try reader.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE body LIKE ?", arguments: [markerPrefix + "%"]) ?? -1
+        }
+    }
+
+    static func integrityCheck(_ reader: some DatabaseReader) throws -> String? {
+        try reader.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Whether the raw bytes of `path` contain the marker prefix; a missing file contains nothing.
+    static func fileContainsMarker(_ path: String) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.range(of: Data(markerPrefix.utf8)) != nil
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    /// Writes 5,000 marker rows to a new encrypted database at `path` and closes it.
+    static func makeEncryptedDatabase(at path: String, key: DatabaseKey, rows: Int = 5_000) throws {
+        try CipherVFS.register(key, forDatabaseAt: path)
+        let pool = try DatabasePool(path: path, configuration: encryptedConfiguration())
+        try writeMarkers(pool, count: rows)
+        try pool.close()
+    }
+}
