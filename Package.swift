@@ -231,7 +231,7 @@ let package = Package(
             name: "CloudantServer",
             dependencies: [
                 "CloudantCore",
-                "CloudantStore",
+                "CloudantStore", "CipherVFS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -260,6 +260,8 @@ let package = Package(
                 "CloudantCareHealthBridge",
                 "CloudantServer",
                 "CloudantModel",
+                // `--key-file` keys (encrypted stores).
+                "CipherVFS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -321,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "CloudantStoreTests",
             dependencies: [
-                "CloudantStore", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantStore", "CipherVFS", .product(name: "NIOCore", package: "swift-nio"),
                 // The upgrade tests mark a fixture as written by a newer schema.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -347,7 +349,7 @@ let package = Package(
         .testTarget(
             name: "CloudantServerTests",
             dependencies: [
-                "CloudantServer", "CloudantStore", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantServer", "CloudantStore", "CipherVFS", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
             ],

@@ -37,16 +37,12 @@ extension CipherVFS {
             throw CipherVFSError(.notADatabase, path: path, detail: "nothing to re-encrypt: the database is empty")
         }
         let copy = path + ".rekey"
-        for leftover in [copy, copy + "-wal", copy + "-shm", copy + "-journal"] { try removeIfPresent(leftover) }
+        try removeLeftovers(of: copy)
         try register(oldKey, forDatabaseAt: path)
         try register(newKey, forDatabaseAt: copy)
         do {
             let connection = try RawConnection(path: path)
-            let checkpoint = try connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
-            if checkpoint.first == 1 {
-                throw CipherVFSError(.sqlite, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
-                                     detail: "another connection is open; close every connection before rekeying")
-            }
+            try truncateLog(of: connection, path: path, before: "rekeying")
             try connection.run("VACUUM INTO ?", binding: copy)
         } catch {
             unregister(path: copy)
@@ -66,18 +62,14 @@ extension CipherVFS {
         try install()
         unregister(path: path)
         let copy = path + ".rekey"
-        for leftover in [copy, copy + "-wal", copy + "-shm", copy + "-journal"] { try removeIfPresent(leftover) }
+        try removeLeftovers(of: copy)
         try register(key, forDatabaseAt: copy)
         do {
             let connection = try RawConnection(path: path)
             guard try connection.run("PRAGMA page_size").first == Int64(PageCodec.pageSize) else {
                 throw CipherVFSError(.notADatabase, path: path, detail: "only databases with 4096-byte pages can be encrypted")
             }
-            let checkpoint = try connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
-            if checkpoint.first == 1 {
-                throw CipherVFSError(.sqlite, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
-                                     detail: "another connection is open; close every connection before encrypting")
-            }
+            try truncateLog(of: connection, path: path, before: "encrypting")
             // `RawConnection` asked for the reserved bytes on this connection; `VACUUM INTO` gives the copy them.
             try connection.run("VACUUM INTO ?", binding: copy)
         } catch {
@@ -94,14 +86,10 @@ extension CipherVFS {
         try verify(key, databaseAt: path)
         try register(key, forDatabaseAt: path)
         let copy = path + ".rekey"
-        for leftover in [copy, copy + "-wal", copy + "-shm", copy + "-journal"] { try removeIfPresent(leftover) }
+        try removeLeftovers(of: copy)
         unregister(path: copy)
         let connection = try RawConnection(path: path)
-        let checkpoint = try connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
-        if checkpoint.first == 1 {
-            throw CipherVFSError(.sqlite, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
-                                 detail: "another connection is open; close every connection before decrypting")
-        }
+        try truncateLog(of: connection, path: path, before: "decrypting")
         try connection.run("VACUUM INTO ?", binding: copy)
         try replace(path, with: copy, key: nil)
     }
@@ -117,6 +105,21 @@ extension CipherVFS {
         try fsyncFile((path as NSString).deletingLastPathComponent)
         unregister(path: copy)
         for stale in [path + "-wal", path + "-shm"] { try removeIfPresent(stale) }
+    }
+
+    /// Removes what an interrupted earlier attempt left at `copy`.
+    private static func removeLeftovers(of copy: String) throws {
+        for leftover in [copy, copy + "-wal", copy + "-shm", copy + "-journal"] { try removeIfPresent(leftover) }
+    }
+
+    /// Folds the WAL into the database and empties it, so `VACUUM INTO` copies everything and the old WAL
+    /// can be deleted after the rename; `SQLITE_BUSY` while another connection is open.
+    private static func truncateLog(of connection: RawConnection, path: String, before action: String) throws {
+        let checkpoint = try connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
+        if checkpoint.first == 1 {
+            throw CipherVFSError(.sqlite, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
+                                 detail: "another connection is open; close every connection before \(action)")
+        }
     }
 
     private static func fsyncFile(_ path: String) throws {

@@ -160,7 +160,7 @@ extension GlobalOptions {
     /// Opens (creating if needed) `name` with the care kinds registered, so their indexes exist.
     func openCare(_ name: String, timeZone: TimeZone = .current) throws -> CareStore {
         let registry = try EntityRegistry(plugins: [CarePlugin()])
-        let store = try DocumentStore.open(name: name, in: stores, options: StoreOptions(registry: registry))
+        let store = try DocumentStore.open(name: name, in: stores, options: try storeOptions(registry: registry))
         return CareStore(store: store, timeZone: timeZone)
     }
 }

@@ -34,7 +34,7 @@ struct CareOutcomesCommand: CloudantCommand {
             throw CloudantError(.invalidValue, "--to must be after --from.", context: .init(field: "to"))
         }
         let registry = try EntityRegistry.careHealth()
-        let store = try DocumentStore.open(name: database.db, in: global.stores, options: StoreOptions(registry: registry))
+        let store = try DocumentStore.open(name: database.db, in: global.stores, options: try global.storeOptions(registry: registry))
         let care = CareStore(store: store, timeZone: zone)
         let plain = try await care.events(forTask: range.task, from: start, to: end, in: zone)
         if !plain.isEmpty {

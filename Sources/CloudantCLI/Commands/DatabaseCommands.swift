@@ -10,7 +10,7 @@ struct DatabaseCommand: AsyncParsableCommand {
               cloudant --data ./clinic db create notes
               cloudant db list
             """,
-        subcommands: [Create.self, List.self, Info.self, Stats.self, Expiry.self, PurgeTombstones.self, Check.self, Delete.self])
+        subcommands: [Create.self, List.self, Info.self, Stats.self, Expiry.self, PurgeTombstones.self, Rekey.self, Check.self, Delete.self])
 
     struct Create: CloudantCommand {
         static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 internal import ArgumentParser
+internal import CipherVFS
 internal import CloudantOnly
+internal import Foundation
 
 /// Options every `cloudant` command accepts, before the command (`cloudant --data DIR db list`) or after it
 /// (`cloudant db list --data DIR`).
@@ -21,6 +23,58 @@ struct GlobalOptions: ParsableArguments {
     var data: String { dataFolders.last ?? StoreDirectory.defaultPath }
 
     var stores: StoreDirectory { StoreDirectory(path: data) }
+
+    @Option(
+        name: .customLong("key-file"),
+        help: ArgumentHelp(
+            "The key of encrypted stores: a file of 32 raw bytes or 64 hex digits (or set CLOUDANT_KEY_FILE).",
+            valueName: "FILE"))
+    var keyFile: String?
+
+    /// The encryption key `--key-file` (or `CLOUDANT_KEY_FILE`) names, if any.
+    /// - Throws: ``CloudantCore/CloudantError`` `.invalidValue` for a file that cannot be read or holds no key.
+    func encryptionKey() throws -> DatabaseKey? {
+        guard let path = keyFile ?? ProcessInfo.processInfo.environment["CLOUDANT_KEY_FILE"] else { return nil }
+        return try Self.readKey(at: path)
+    }
+
+    /// The key in the file at `path`: 32 raw bytes, or 64 hex digits (surrounding whitespace ignored).
+    static func readKey(at path: String) throws -> DatabaseKey {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CloudantError(.invalidValue, "Cannot read the key file \(path).", context: .init(field: "key-file"))
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bytes: [UInt8]
+        if text.count == 64, let hex = Self.hexBytes(text) {
+            bytes = hex
+        } else {
+            bytes = Array(data)
+        }
+        do {
+            return try DatabaseKey(rawBytes: bytes)
+        } catch {
+            throw CloudantError(
+                .invalidValue, "The key file \(path) must hold 32 raw bytes or 64 hex digits (`head -c 32 /dev/urandom > \(path)`).",
+                context: .init(field: "key-file"))
+        }
+    }
+
+    private static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    /// How stores are opened: with the key, and `registry`'s entity kinds.
+    func storeOptions(registry: EntityRegistry = EntityRegistry()) throws -> StoreOptions {
+        var options = StoreOptions(registry: registry)
+        options.encryptionKey = try encryptionKey()
+        return options
+    }
 
     func validate() throws {
         if Set(dataFolders).count > 1 {

@@ -264,7 +264,7 @@ extension GlobalOptions {
             throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
         }
         let registry = try EntityRegistry(plugins: [HealthPlugin()])
-        return try DocumentStore.open(name: name, in: stores, options: StoreOptions(registry: registry))
+        return try DocumentStore.open(name: name, in: stores, options: try storeOptions(registry: registry))
     }
 }
 

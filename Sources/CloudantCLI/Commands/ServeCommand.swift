@@ -69,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
                     window: loginWindow))
             settings.maxAttachmentSize = max(0, maxAttachmentSize)
+            settings.encryptionKey = try global.encryptionKey()
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in

@@ -39,12 +39,12 @@ extension GlobalOptions {
         guard try stores.containsStore(name) else {
             throw CloudantError(.notFound, "Database does not exist.", context: .init(database: name))
         }
-        return try DocumentStore.open(name: name, in: stores)
+        return try DocumentStore.open(name: name, in: stores, options: try storeOptions())
     }
 
     /// Opens `name` for writing, creating it when missing (an embedded store, like a SQLite file).
     func openOrCreate(_ name: String) throws -> DocumentStore {
-        try DocumentStore.open(name: name, in: stores)
+        try DocumentStore.open(name: name, in: stores, options: try storeOptions())
     }
 }
 

@@ -21,7 +21,7 @@ final class CouchEndpoint: Sendable {
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
-        let registry = DatabaseRegistry(directory: configuration.directory)
+        let registry = DatabaseRegistry(directory: configuration.directory, encryptionKey: configuration.encryptionKey)
         self.registry = registry
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
         // `_users` exists from the start, as after CouchDB's single-node setup.

@@ -1,3 +1,4 @@
+internal import CipherVFS
 internal import CloudantCore
 internal import CloudantStore
 internal import Foundation
@@ -14,6 +15,8 @@ final class DatabaseRegistry: Sendable {
     static let systemDatabases: Set<String> = ["_users", "_replicator"]
 
     let directory: StoreDirectory
+    /// The key every store is opened with (nil: plaintext stores).
+    let encryptionKey: DatabaseKey?
 
     private struct State {
         var open: [String: DocumentStore] = [:]
@@ -29,8 +32,9 @@ final class DatabaseRegistry: Sendable {
 
     private let state = Locked(State())
 
-    init(directory: StoreDirectory) {
+    init(directory: StoreDirectory, encryptionKey: DatabaseKey? = nil) {
         self.directory = directory
+        self.encryptionKey = encryptionKey
     }
 
     /// Whether `name` follows CouchDB's rule `^[a-z][a-z0-9_$()+/-]*$` (or is a system database).
@@ -156,7 +160,9 @@ final class DatabaseRegistry: Sendable {
     /// Opens the store of `name` and keeps it; called with the lock held.
     private func open(_ name: String, in state: inout State) throws -> DocumentStore {
         if let existing = state.open[name] { return existing }
-        let store = try DocumentStore.open(name: name, fileURL: fileURL(name))
+        var options = StoreOptions()
+        options.encryptionKey = encryptionKey
+        let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
         state.open[name] = store
         return store
     }

@@ -1,4 +1,5 @@
 public import CloudantCore
+public import CipherVFS
 public import CloudantStore
 
 /// How a ``CouchServer`` listens, who may use it and how much it accepts.
@@ -24,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     /// a longer one is answered `413 attachment_too_large`. Such uploads stream to disk rather than
     /// being held in memory, so ``maxRequestBodySize`` does not apply to them. Default 1 GiB.
     public var maxAttachmentSize: Int = 1 << 30
+    /// The key every store the server opens is encrypted with (``CloudantStore/StoreOptions/encryptionKey``);
+    /// nil serves plaintext stores. A store the key does not open is answered as an error, never read.
+    public var encryptionKey: DatabaseKey? = nil
     /// How long an `AuthSession` cookie stays valid, in seconds (CouchDB's `[chttpd_auth] timeout`).
     public var sessionTimeout: Int
     /// PBKDF2 iterations for new `_users` password hashes (CouchDB 3.5's default is 600 000).

@@ -1,4 +1,5 @@
 import CloudantCore
+import CipherVFS
 @testable import CloudantServer
 import CloudantStore
 import Foundation
@@ -165,6 +166,31 @@ struct StreamedAttachmentEndpointTests {
             connection.send("hello")
             let final = try await connection.readUntil("\r\n\r\n", count: 2)
             #expect(final.contains("HTTP/1.1 201"), "\(final)")
+        }
+    }
+
+    @Test func aServerWithAKeyKeepsDocumentsAndAttachmentsEncryptedOnDisk() async throws {
+        let key = DatabaseKey.random()
+        let marker = "SERVED-SECRET-\(UUID().uuidString)"
+        let encrypted: (inout ServerConfiguration) -> Void = { $0.encryptionKey = key }
+        try await withLiveServer(encrypted) { server in try await Self.storeSecrets(marker, on: server) }
+    }
+
+    /// Writes a document and a large attachment holding `marker`, reads them back, and checks that no file
+    /// under the server's folder holds the marker in plaintext.
+    static func storeSecrets(_ marker: String, on server: LiveServer) async throws {
+        let admin = server.admin
+        #expect(try await admin.send("PUT", "/vault").status == 201)
+        #expect(try await admin.put("/vault/a", ["note": .string(marker)]).status == 201)
+        let scan = Array(marker.utf8) + randomBytes(400_000) + Array(marker.utf8)
+        #expect(try await admin.send("PUT", "/vault/b/scan.bin", body: Data(scan), contentType: "image/png").status == 201)
+        #expect(Array(try await admin.get("/vault/b/scan.bin").body) == scan)
+        #expect(try await admin.get("/vault/a").json["note"]?.stringValue == marker)
+        let names = FileManager.default.subpaths(atPath: server.folder) ?? []
+        #expect(names.contains { $0.hasSuffix("vault.sqlite") })
+        for name in names {
+            let data = FileManager.default.contents(atPath: server.folder + "/" + name) ?? Data()
+            #expect(data.range(of: Data(marker.utf8)) == nil, "\(name) holds plaintext")
         }
     }
 }
