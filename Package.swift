@@ -206,7 +206,7 @@ let package = Package(
 
         .target(
             name: "CloudantOnly",
-            dependencies: ["CloudantCore", "CloudantStore", "CloudantSync"],
+            dependencies: ["CloudantCore", "CloudantStore", "CloudantSync", "CipherVFS"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -40,6 +40,16 @@ enum StoreBenchmarks {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
                 .init(
+                    name: "store.bulkDocs, encrypted store (StoreOptions.encryptionKey)",
+                    setUp: {
+                        var options = StoreOptions()
+                        options.encryptionKey = DatabaseKey.random()
+                        store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path), options: options)
+                    },
+                    body: {
+                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
+                    }, tearDown: release),
+                .init(
                     name: "store.bulkDocs, 2 batches in flight",
                     setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
                     body: {

@@ -60,8 +60,9 @@ struct ChangesFeedTests {
     @Test func continuousEndsAfterTimeoutAndStreamsLiveWritesBeforeThat() async throws {
         try await withLiveServer { server in
             let client = try await seeded(server)
-            // The timeout leaves a loaded CI machine seconds to make the write while the feed is still open.
-            async let feed = client.get("/db/_changes?feed=continuous&since=2&timeout=3000")
+            // The timeout leaves a loaded CI machine (the whole suite at once on two cores delayed the write by
+            // over 3 s) ample time to make the write while the feed is still open.
+            async let feed = client.get("/db/_changes?feed=continuous&since=2&timeout=10000")
             try await Task.sleep(for: .milliseconds(100))
             _ = try await client.put("/db/live", ["type": "z"])
             let lines = try await feed.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
