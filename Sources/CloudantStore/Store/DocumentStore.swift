@@ -75,7 +75,12 @@ public final class DocumentStore: Sendable {
                 // An encrypted file: 4096-byte pages with room for each page's nonce and tag, temporary
                 // tables in memory (a temporary file has no key), no memory map (pages are read decrypted).
                 // First, before anything reads or writes a page.
-                if encrypted, let connection = db.sqliteConnection { try CipherVFS.prepare(connection: connection) }
+                if encrypted, let connection = db.sqliteConnection {
+                    try CipherVFS.prepare(connection: connection)
+                    // Each page read from the file is decrypted; a page kept in SQLite's cache is not, so
+                    // encrypted stores cache 32 MB per connection instead of SQLite's 2 MB (measured on P3).
+                    try db.execute(sql: "PRAGMA cache_size = -32768")
+                }
                 // WAL (set by DatabasePool) with NORMAL sync: a commit survives a process crash
                 // (kill -9); only an OS crash or power loss can lose the last commits.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
