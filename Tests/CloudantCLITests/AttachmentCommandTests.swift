@@ -7,8 +7,7 @@ struct AttachmentCommandTests {
     @Test func aFilePutAsAnAttachmentComesBackByteForByteAndANewRevisionNeedsTheCurrentOne() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<700_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let bytes = Array(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: 700_000) ?? Data(count: 700_000))
         let input = folder.appendingPathComponent("scan.bin")
         try Data(bytes).write(to: input)
 

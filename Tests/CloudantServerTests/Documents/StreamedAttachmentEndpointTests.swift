@@ -9,9 +9,10 @@ import Testing
 /// `maxAttachmentSize`, not by the request body limit or memory.
 @Suite("Streamed attachments over HTTP")
 struct StreamedAttachmentEndpointTests {
+    /// `count` random bytes from the kernel (a per-byte generator is slow in debug builds, and several
+    /// megabytes of it starved the rest of the suite on two cores).
     static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        Array(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: count) ?? Data(count: count))
     }
 
     /// A server whose JSON body limit is 1 MB and whose attachment limit is 4 MB.

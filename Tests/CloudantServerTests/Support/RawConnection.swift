@@ -20,7 +20,7 @@ final class RawConnection: @unchecked Sendable {
 
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: 90, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -51,7 +51,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads until the peer closes the connection.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s.
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for 90 s.
     func readToEnd() throws -> [UInt8] {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -76,7 +76,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads (on a thread of its own) until what was received so far contains `needle` `count` times, and
     /// returns all of it: for a streamed response, read event by event.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for 20 s or it takes over 300 s; `.networkConnectionLost` when the peer
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for 90 s or it takes over 300 s; `.networkConnectionLost` when the peer
     ///   closes first.
     func readUntil(_ needle: String, count: Int = 1) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in

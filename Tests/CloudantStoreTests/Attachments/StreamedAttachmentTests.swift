@@ -23,9 +23,10 @@ import Testing
         func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes, size: size) }
     }
 
+    /// `count` random bytes from the kernel (a per-byte generator is slow in debug builds, and several
+    /// megabytes of it starved the rest of the suite on two cores).
     static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        Array(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: count) ?? Data(count: count))
     }
 
     static func text(_ count: Int) -> [UInt8] {

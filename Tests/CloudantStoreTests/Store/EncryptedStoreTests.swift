@@ -43,8 +43,7 @@ struct EncryptedStoreTests {
             try await store.put(["_id": .string("doc-\(index)"), "note": .string("\(marker) number \(index)")])
         }
         var scan = Array("\(marker) header ".utf8)
-        var generator = SystemRandomNumberGenerator()
-        scan += (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        scan += Array(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: 300_000) ?? Data(count: 300_000))
         scan += Array(marker.utf8)
         let notes = Array(String(repeating: "\(marker) pulse 61\n", count: 20).utf8)
         let first = try await store.putAttachment(
