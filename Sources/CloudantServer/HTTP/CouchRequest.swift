@@ -20,6 +20,10 @@ struct CouchRequest: Sendable {
     var bodyStream: RequestBody? = nil
     /// Who is asking.
     var user: UserContext
+    /// The cookie session that authenticated the request, if one did.
+    var session: SessionRegistry.Session? = nil
+    /// A re-issued session cookie to send back (the session is past a tenth of its timeout).
+    var refreshedCookie: String? = nil
     /// The host (and port) the client addressed: HTTP/1.1's `Host`.
     var authority: String?
     /// The connection the request came on (`nil` when the endpoint is called directly).

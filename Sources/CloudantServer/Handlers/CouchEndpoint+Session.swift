@@ -17,15 +17,21 @@ extension CouchEndpoint {
         case .post:
             let (name, password) = try credentials(in: request)
             let user = try await login(name: name, password: password, clientAddress: request.clientAddress)
-            guard let cookie = await authenticator.cookie(for: user) else {
+            guard
+                let started = await authenticator.startSession(
+                    for: user, address: request.clientAddress, userAgent: request.header(.userAgent))
+            else {
                 throw HTTPFailure.unauthorized("Name or password is incorrect.")
             }
             return CouchResponse.json(
                 ["ok": true, "name": .string(name), "roles": .array(user.roles.map(JSONValue.string))],
-                headers: [("Set-Cookie", authenticator.setCookieHeader(cookie))])
+                headers: [("Set-Cookie", authenticator.setCookieHeader(started.cookie))])
         case .delete:
-            return CouchResponse.json(
-                ["ok": true], headers: [("Set-Cookie", "AuthSession=; Version=1; Path=/; HttpOnly; Max-Age=0")])
+            // Logging out ends the session on the server too, so a copy of the cookie is useless afterwards.
+            if let current = request.session {
+                await authenticator.sessions.revoke { $0.id == current.id }
+            }
+            return CouchResponse.json(["ok": true], headers: [("Set-Cookie", authenticator.clearCookieHeader)])
         default:
             throw unsupported("GET,HEAD,POST,DELETE")
         }

@@ -36,15 +36,21 @@ final class Authenticator: Sendable {
     /// Checked for names that have no credentials, so that they cost what a real check costs.
     private let decoy: PasswordHash
     private let throttle: LoginThrottle
+    private let cookiePolicy: CookiePolicy
+    /// The sessions cookies name (listed and revoked through `/_session/all`).
+    let sessions: SessionRegistry
     /// How many PBKDF2 derivations logins have run (tests read it to see equal work for unknown names).
     let derivations = Locked(0)
 
     /// - Parameters:
     ///   - lookUpUser: reads `org.couchdb.user:NAME` from `_users`.
     ///   - now: seconds since 1970 (injected so cookie expiry is testable).
+    ///   - cookiePolicy: the cookie's attributes and the sessions' absolute lifetime.
+    ///   - sessions: where cookie sessions are recorded.
     ///   - throttle: the failed-login policy.
     init(
         admin: ServerAdmin?, iterations: Int, secret: [UInt8], sessionTimeout: Int,
+        cookiePolicy: CookiePolicy = CookiePolicy(), sessions: SessionRegistry,
         throttle: LoginThrottle = LoginThrottle(policy: LoginThrottlePolicy()),
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
         lookUpUser: @escaping @Sendable (String) async -> JSONObject?
@@ -53,6 +59,8 @@ final class Authenticator: Sendable {
         decoy = try PasswordHasher.hash(Hex.encode(SecureRandom.bytes(16)), iterations: iterations)
         cookies = SessionCookie(secret: secret)
         self.sessionTimeout = sessionTimeout
+        self.cookiePolicy = cookiePolicy
+        self.sessions = sessions
         self.throttle = throttle
         self.now = now
         self.lookUpUser = lookUpUser
@@ -91,25 +99,65 @@ final class Authenticator: Sendable {
         return UserContext(name: name, roles: roles)
     }
 
-    /// A fresh `AuthSession` cookie value for `user`.
-    func cookie(for user: UserContext) async -> String? {
+    /// A new session for `user`, and its `AuthSession` cookie value.
+    func startSession(for user: UserContext, address: String?, userAgent: String?) async -> (
+        cookie: String, session: SessionRegistry.Session
+    )? {
         guard let name = user.name, let (hash, _) = await credentials(for: name) else { return nil }
-        return cookies.make(name: name, salt: hash.salt, time: now())
+        let token = Hex.encode(SecureRandom.bytes(32))
+        let time = now()
+        let session = await sessions.create(
+            token: token, name: name, salt: hash.salt, now: time, address: address, userAgent: userAgent)
+        return (cookies.make(name: name, token: token, salt: hash.salt, time: time), session)
     }
 
-    /// The user an `AuthSession` cookie value identifies, or `nil` when it is forged, expired or its user's
+    /// What a valid `AuthSession` cookie comes to.
+    struct CookieSession: Sendable {
+        var user: UserContext
+        var session: SessionRegistry.Session
+        /// A re-issued cookie value when a tenth of the timeout has passed since this one was issued (as
+        /// CouchDB does), so a session in use does not expire.
+        var refreshed: String?
+    }
+
+    /// The session an `AuthSession` cookie value belongs to, or `nil` when the cookie is forged or expired,
+    /// its session was revoked or has outlived ``ServerConfiguration/sessionMaxLifetime``, or its user's
     /// password has changed.
-    func user(fromCookie value: String) async -> UserContext? {
-        guard let parsed = SessionCookie.parse(value), now() < parsed.time + sessionTimeout,
+    func session(fromCookie value: String) async -> CookieSession? {
+        let time = now()
+        guard let parsed = SessionCookie.parse(value), time < parsed.time + sessionTimeout,
             let (hash, roles) = await credentials(for: parsed.name),
-            cookies.verify(payload: parsed.payload, mac: parsed.mac, salt: hash.salt)
+            cookies.verify(payload: parsed.payload, mac: parsed.mac, salt: hash.salt),
+            let session = sessions.touch(token: parsed.token, now: time), session.name == parsed.name,
+            session.salt == hash.salt, isWithinLifetime(session, at: time)
         else { return nil }
-        return UserContext(name: parsed.name, roles: roles)
+        let refreshed =
+            time - parsed.time > sessionTimeout / 10
+            ? cookies.make(name: parsed.name, token: parsed.token, salt: hash.salt, time: time) : nil
+        return CookieSession(user: UserContext(name: parsed.name, roles: roles), session: session, refreshed: refreshed)
+    }
+
+    /// Whether `session` is within its absolute lifetime at `time`.
+    func isWithinLifetime(_ session: SessionRegistry.Session, at time: Int) -> Bool {
+        guard let maxLifetime = cookiePolicy.maxLifetime else { return true }
+        return time < session.created + maxLifetime
+    }
+
+    /// Whether a stored session can still authenticate anything: not idle past the timeout nor past its
+    /// lifetime (expired ones are dropped when the registry loads).
+    func isLive(_ session: SessionRegistry.Session) -> Bool {
+        let time = now()
+        return time < session.lastSeen + sessionTimeout && isWithinLifetime(session, at: time)
     }
 
     /// The `Set-Cookie` header value for a session cookie.
     func setCookieHeader(_ value: String) -> String {
-        "AuthSession=\(value); Version=1; Path=/; HttpOnly; Max-Age=\(sessionTimeout)"
+        "AuthSession=\(value); Version=1; Path=/; Max-Age=\(sessionTimeout)" + cookiePolicy.attributes
+    }
+
+    /// The `Set-Cookie` header value that removes the session cookie.
+    var clearCookieHeader: String {
+        "AuthSession=; Version=1; Path=/; Max-Age=0" + cookiePolicy.attributes
     }
 
     private func credentials(for name: String) async -> (PasswordHash, [String])? {

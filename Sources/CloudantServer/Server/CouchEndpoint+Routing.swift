@@ -29,6 +29,7 @@ extension CouchEndpoint {
         switch first {
         case "_all_dbs": return try allDatabases(request)
         case "_uuids": return try uuids(request)
+        case "_sessions": return try await sessions(request)
         default: break
         }
         if first.hasPrefix("_"), !DatabaseRegistry.systemDatabases.contains(first) {

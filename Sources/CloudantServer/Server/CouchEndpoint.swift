@@ -12,6 +12,8 @@ final class CouchEndpoint: Sendable {
     let registry: DatabaseRegistry
     let authenticator: Authenticator
     let identity: ServerIdentity
+    /// Carries out what changes to `_users` mean: sessions ended, per-user databases.
+    let usersFollower: UsersFollower
     /// Requests whose handler is running (their response not yet produced); tests watch it drop to zero.
     let requestsInProgress = Locked(0)
     /// Longpoll and continuous `_changes` feeds whose response is still being written.
@@ -26,13 +28,26 @@ final class CouchEndpoint: Sendable {
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
         // `_users` exists from the start, as after CouchDB's single-node setup.
         _ = try registry.openSystemAtStart(UsersDatabase.name)
+        let cookiePolicy = CookiePolicy(
+            sameSite: configuration.cookieSameSite, secure: configuration.secureCookies ?? (configuration.tls != nil),
+            maxLifetime: configuration.sessionMaxLifetime)
         authenticator = try Authenticator(
             admin: configuration.admin, iterations: configuration.passwordIterations, secret: identity.secret,
-            sessionTimeout: configuration.sessionTimeout, throttle: LoginThrottle(policy: configuration.loginThrottle),
+            sessionTimeout: configuration.sessionTimeout, cookiePolicy: cookiePolicy,
+            sessions: SessionRegistry(store: { try await registry.openSystem(UsersDatabase.name) }),
+            throttle: LoginThrottle(policy: configuration.loginThrottle),
             lookUpUser: { name in
                 // Looked up each time: `_users` may have been deleted and created again since.
                 try? await registry.openSystem(UsersDatabase.name).document(id: UsersDatabase.idPrefix + name)
             })
+        usersFollower = UsersFollower(
+            registry: registry, sessions: authenticator.sessions, perUser: configuration.perUserDatabases)
+    }
+
+    /// Loads what the server keeps between runs (the cookie sessions) before the first request.
+    func start() async {
+        await authenticator.sessions.load(isLive: authenticator.isLive)
+        await usersFollower.catchUp()
     }
 
     /// Answers one HTTP request; every failure becomes a CouchDB error body here and nowhere else.
@@ -42,7 +57,15 @@ final class CouchEndpoint: Sendable {
         requestsInProgress.withLock { $0 += 1 }
         defer { requestsInProgress.withLock { $0 -= 1 } }
         do {
-            return try await route(try await prepare(request, connection: connection))
+            let prepared = try await prepare(request, connection: connection)
+            var response = try await route(prepared)
+            if prepared.segments.first == UsersDatabase.name, prepared.method != .get, prepared.method != .head {
+                await usersFollower.catchUp()
+            }
+            if let refreshed = prepared.refreshedCookie, response.headers[.setCookie] == nil {
+                response.headers[.setCookie] = authenticator.setCookieHeader(refreshed)
+            }
+            return response
         } catch let failure as HTTPFailure {
             return CouchResponse.failure(failure)
         } catch is NIOTooManyBytesError {
@@ -72,18 +95,28 @@ final class CouchEndpoint: Sendable {
             let buffer = try await mutable.collectBody(upTo: limit)
             body = Array(buffer.readableBytesView)
         }
-        let user = try await authenticate(request.headers, clientAddress: clientAddress)
-        return CouchRequest(
+        let credentials = try await authenticate(request.headers, clientAddress: clientAddress)
+        var prepared = CouchRequest(
             method: request.method, segments: segments, query: query, headers: request.headers, body: body,
-            bodyStream: streamsBody ? request.body : nil, user: user, authority: request.head.authority,
+            bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
             connection: connection, bodyLimit: limit)
+        prepared.session = credentials.session
+        prepared.refreshedCookie = credentials.refreshedCookie
+        return prepared
+    }
+
+    /// Who a request's credentials name, and the cookie session they came from.
+    private struct Credentials {
+        var user: UserContext
+        var session: SessionRegistry.Session? = nil
+        var refreshedCookie: String? = nil
     }
 
     /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.
     /// - Throws: ``HTTPFailure`` `401 unauthorized` for wrong basic-auth credentials, `429
     ///   too_many_requests` while the name or address has too many recent failures.
-    private func authenticate(_ headers: HTTPFields, clientAddress: String?) async throws -> UserContext {
-        if authenticator.isAdminParty { return UserContext(name: nil, roles: ["_admin"]) }
+    private func authenticate(_ headers: HTTPFields, clientAddress: String?) async throws -> Credentials {
+        if authenticator.isAdminParty { return Credentials(user: UserContext(name: nil, roles: ["_admin"])) }
         if let authorization = headers[.authorization], authorization.lowercased().hasPrefix("basic ") {
             let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
             guard let decoded = Data(base64Encoded: encoded).map({ String(decoding: $0, as: UTF8.self) }),
@@ -91,14 +124,17 @@ final class CouchEndpoint: Sendable {
             else {
                 throw HTTPFailure.unauthorized("Name or password is incorrect.")
             }
-            return try await login(
-                name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]),
-                clientAddress: clientAddress)
+            return Credentials(
+                user: try await login(
+                    name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]),
+                    clientAddress: clientAddress))
         }
-        if let cookie = Self.cookie(named: "AuthSession", in: headers), let user = await authenticator.user(fromCookie: cookie) {
-            return user
+        if let cookie = Self.cookie(named: "AuthSession", in: headers),
+            let found = await authenticator.session(fromCookie: cookie)
+        {
+            return Credentials(user: found.user, session: found.session, refreshedCookie: found.refreshed)
         }
-        return .anonymous
+        return Credentials(user: .anonymous)
     }
 
     /// Checks a name and password (basic auth or `POST /_session`).

@@ -58,6 +58,7 @@ public final class CouchServer: Service, Sendable {
     /// Serves requests until the task is cancelled or a graceful shutdown is requested.
     /// - Throws: ``ServerError`` `.bindFailed` when the address cannot be bound.
     public func run() async throws {
+        await endpoint.start()
         var logger = Logger(label: "CloudantServer")
         logger.logLevel = .error
         let application = Application(

@@ -30,6 +30,20 @@ public struct ServerConfiguration: Sendable {
     public var encryptionKey: DatabaseKey? = nil
     /// How long an `AuthSession` cookie stays valid, in seconds (CouchDB's `[chttpd_auth] timeout`).
     public var sessionTimeout: Int
+    /// The longest a session lasts from its login, in seconds, however much it is used; `nil` (the default)
+    /// lets a session in use live on, each cookie re-issued within ``sessionTimeout``.
+    public var sessionMaxLifetime: Int? = nil
+    /// The session cookie's `SameSite` attribute. Default `.lax`.
+    public var cookieSameSite: CookieSameSite = .lax
+    /// Whether the session cookie is marked `Secure`; `nil` (the default) marks it when ``tls`` is set.
+    public var secureCookies: Bool? = nil
+    /// The certificate and key to serve HTTPS with; `nil` serves plain HTTP.
+    public var tls: ServerTLS? = nil
+    /// A private database per user, as CouchDB's `couch_peruser`; `nil` (the default) creates none.
+    public var perUserDatabases: PerUserDatabases? = nil
+    /// The audit trail of who read, wrote, deleted, replicated or was refused what; `nil` (the default)
+    /// keeps none.
+    public var audit: AuditSettings? = nil
     /// PBKDF2 iterations for new `_users` password hashes (CouchDB 3.5's default is 600 000).
     public var passwordIterations: Int
     /// The server's stable identity (`GET /` `uuid`); `nil` reads or creates one in the data folder.

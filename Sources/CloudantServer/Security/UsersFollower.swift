@@ -1,0 +1,117 @@
+internal import CloudantCore
+internal import CloudantStore
+
+/// Follows the changes of `_users` and carries out what a user document's change means for the rest of the
+/// server, as CouchDB's `couch_peruser` listener does:
+/// - a password change (a new salt) or a deletion ends the user's cookie sessions;
+/// - with ``PerUserDatabases`` on, a user gets a private database named after them, which names them as its
+///   admin and only member; deleting the user deletes the database or removes them from its `_security`.
+///
+/// The endpoint calls ``catchUp()`` after every request that writes to `_users` (a document `PUT`,
+/// `_bulk_docs`, a replicator's `new_edits=false` batch) before it answers, so a client sees the effect as
+/// soon as its write returns; and once at start, which creates the databases of users that lack one.
+actor UsersFollower {
+    private let registry: DatabaseRegistry
+    private let sessions: SessionRegistry
+    private let perUser: PerUserDatabases?
+    /// The last `_users` sequence carried out, in ``followedStore``.
+    private var since: Int64 = 0
+    /// The `_users` store `since` belongs to: when `_users` is deleted and created again, start over.
+    private var followedStore: ObjectIdentifier?
+
+    init(registry: DatabaseRegistry, sessions: SessionRegistry, perUser: PerUserDatabases?) {
+        self.registry = registry
+        self.sessions = sessions
+        self.perUser = perUser
+    }
+
+    /// Carries out every `_users` change not yet seen.
+    func catchUp() async {
+        guard let store = try? await registry.openSystem(UsersDatabase.name) else { return }
+        if followedStore != ObjectIdentifier(store) {
+            followedStore = ObjectIdentifier(store)
+            since = 0
+        }
+        while true {
+            guard let page = try? await store.changes(ChangesOptions(since: since, limit: 500, includeDocs: true))
+            else { return }
+            for change in page.results where change.id.hasPrefix(UsersDatabase.idPrefix) {
+                await apply(change)
+            }
+            since = page.lastSeq
+            if !page.hasMore || page.results.isEmpty { return }
+        }
+    }
+
+    private func apply(_ change: Change) async {
+        let name = String(change.id.dropFirst(UsersDatabase.idPrefix.count))
+        guard !name.isEmpty else { return }
+        if change.deleted {
+            await sessions.revoke { $0.name == name }
+            if let perUser { await removeDatabase(of: name, perUser) }
+            return
+        }
+        let salt = change.doc?["salt"]?.stringValue
+        await sessions.revoke { $0.name == name && $0.salt != salt }
+        if let perUser { await ensureDatabase(of: name, perUser) }
+    }
+
+    /// Creates the user's database if it is missing and makes sure its `_security` names the user as an
+    /// admin and a member (keeping whatever else an admin put there).
+    private func ensureDatabase(of name: String, _ perUser: PerUserDatabases) async {
+        let database = perUser.databaseName(forUser: name)
+        guard DatabaseRegistry.isValidName(database) else { return }
+        let store: DocumentStore
+        if let existing = try? await registry.store(database) {
+            store = existing
+        } else if let created = try? await registry.create(database) {
+            store = created
+        } else if let raced = try? await registry.store(database) {
+            store = raced
+        } else {
+            return
+        }
+        var security = (try? await store.securityObject())?.objectValue ?? [:]
+        let updated = Self.adding(name, to: security)
+        guard updated != security else { return }
+        security = updated
+        try? await store.setSecurityObject(.object(security))
+    }
+
+    private func removeDatabase(of name: String, _ perUser: PerUserDatabases) async {
+        let database = perUser.databaseName(forUser: name)
+        if perUser.deleteWithUser {
+            try? await registry.delete(database)
+            return
+        }
+        guard let store = try? await registry.store(database),
+            let security = (try? await store.securityObject())?.objectValue
+        else { return }
+        try? await store.setSecurityObject(.object(Self.removing(name, from: security)))
+    }
+
+    /// `security` with `name` in `admins.names` and `members.names`.
+    static func adding(_ name: String, to security: JSONObject) -> JSONObject {
+        editingNames(of: security) { names in
+            if !names.contains(name) { names.append(name) }
+        }
+    }
+
+    /// `security` without `name` in `admins.names` and `members.names`.
+    static func removing(_ name: String, from security: JSONObject) -> JSONObject {
+        editingNames(of: security) { names in names.removeAll { $0 == name } }
+    }
+
+    private static func editingNames(of security: JSONObject, _ edit: (inout [String]) -> Void) -> JSONObject {
+        var result = security
+        for side in ["admins", "members"] {
+            var principals = security[side]?.objectValue ?? [:]
+            var names = (principals["names"]?.arrayValue ?? []).compactMap(\.stringValue)
+            edit(&names)
+            principals["names"] = .array(names.map(JSONValue.string))
+            if principals["roles"] == nil { principals["roles"] = [] }
+            result[side] = .object(principals)
+        }
+        return result
+    }
+}

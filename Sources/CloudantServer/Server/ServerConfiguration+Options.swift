@@ -1,0 +1,65 @@
+/// The `SameSite` attribute of the `AuthSession` cookie: whether browsers send it on requests other sites
+/// start.
+public enum CookieSameSite: String, Sendable, CaseIterable {
+    /// Only requests this server's own pages start.
+    case strict = "Strict"
+    /// Also top-level navigations from other sites (the default: links into a dashboard keep the session).
+    case lax = "Lax"
+    /// Every request; browsers accept it only with `Secure`, so use it behind TLS.
+    case none = "None"
+}
+
+/// The certificate and private key `cloudant serve` presents over TLS (HTTPS), as PEM files.
+public struct ServerTLS: Sendable, Hashable {
+    /// The certificate chain, leaf first (PEM).
+    public var certificatePath: String
+    /// The certificate's private key (PEM).
+    public var privateKeyPath: String
+
+    /// Names the two PEM files.
+    public init(certificatePath: String, privateKeyPath: String) {
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// CouchDB's `[couch_peruser]`: a private database for every user of `_users`.
+///
+/// Creating (or replicating in) `org.couchdb.user:NAME` creates `PREFIX + hex(NAME)` (the UTF-8 bytes of
+/// the name in lowercase hex, so any name makes a valid database name), whose `_security` names the user
+/// as its admin and its only member.
+public struct PerUserDatabases: Sendable, Hashable {
+    /// The database name prefix (CouchDB's `database_prefix`, default `userdb-`).
+    public var prefix: String
+    /// Whether deleting the user deletes the database (CouchDB's `delete_dbs`); otherwise the database is
+    /// kept and the user is removed from its `_security`.
+    public var deleteWithUser: Bool
+
+    /// CouchDB's defaults: `userdb-`, databases kept.
+    public init(prefix: String = "userdb-", deleteWithUser: Bool = false) {
+        self.prefix = prefix
+        self.deleteWithUser = deleteWithUser
+    }
+
+    /// The database of user `name`.
+    public func databaseName(forUser name: String) -> String {
+        prefix + name.utf8.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+
+/// Where the audit trail is kept and for how long.
+public struct AuditSettings: Sendable, Hashable {
+    /// The folder of the log; `nil` is `_audit` in the data folder.
+    public var folder: String?
+    /// Days entries are kept (whole days are removed); `nil` keeps everything.
+    public var retentionDays: Int?
+
+    /// Audit into `folder` (default `<data>/_audit`), keeping `retentionDays` days.
+    public init(folder: String? = nil, retentionDays: Int? = nil) {
+        self.folder = folder
+        self.retentionDays = retentionDays
+    }
+}
