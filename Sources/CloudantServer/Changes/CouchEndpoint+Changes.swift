@@ -17,25 +17,56 @@ extension CouchEndpoint {
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let store = try await authorizedStore(database, for: request.user, access: .member)
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
+        let visible = try await restrictChanges(&parameters.options, store: store, user: request.user)
         let feed = parameters
         switch parameters.feed {
         case .normal:
-            return CouchResponse.json(try await store.changes(parameters.options).json)
+            return CouchResponse.json(try await Self.visibleChanges(store, feed.options, visible).json)
         case .longpoll:
-            let first = try await store.changes(parameters.options)
+            let first = try await Self.visibleChanges(store, feed.options, visible)
             if !first.results.isEmpty || parameters.options.descending { return CouchResponse.json(first.json) }
             let connection = request.connection
             return streaming(contentType: "application/json") { writer in
-                try await Self.longpoll(store: store, parameters: feed, connection: connection, writer: &writer)
+                try await Self.longpoll(
+                    store: store, parameters: feed, visible: visible, connection: connection, writer: &writer)
             }
         case .continuous, .eventsource:
             let eventSource = parameters.feed == .eventsource
             let connection = request.connection
             return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
                 try await Self.continuous(
-                    store: store, parameters: feed, eventSource: eventSource, connection: connection, writer: &writer)
+                    store: store, parameters: feed, visible: visible, eventSource: eventSource, connection: connection,
+                    writer: &writer)
             }
         }
+    }
+
+    /// Whether a change row may be shown; rows of documents the user may not see are left out.
+    typealias ChangeVisibility = @Sendable (Change) async throws -> Bool
+
+    /// With per-document access, narrows `options` to the documents the user sees: every leaf listed must
+    /// name the user in its own list (the feed's filter), and with `style=all_docs` a row must also have a
+    /// visible winner (its leaves may have passed while the winner did not; the winner decides, see
+    /// ``DocumentAccess``). With `main_only` the one leaf checked is the winner.
+    private func restrictChanges(_ options: inout ChangesOptions, store: DocumentStore, user: UserContext) async throws
+        -> ChangeVisibility
+    {
+        let access = try await documentAccess(of: store, for: user)
+        guard access.isRestricted else { return { _ in true } }
+        let filter = options.filter
+        options.filter = { document in try access.allows(document) && (filter?(document) ?? true) }
+        guard options.style == .allDocs else { return { _ in true } }
+        return { change in try await access.allowsDocument(id: change.id, in: store) }
+    }
+
+    private static func visibleChanges(_ store: DocumentStore, _ options: ChangesOptions, _ visible: ChangeVisibility)
+        async throws -> ChangesResult
+    {
+        var result = try await store.changes(options)
+        var kept: [Change] = []
+        for change in result.results where try await visible(change) { kept.append(change) }
+        result.results = kept
+        return result
     }
 
     func streaming(
@@ -56,7 +87,7 @@ extension CouchEndpoint {
     ///
     /// The wait ends early when the client goes away or the server shuts down.
     private static func longpoll(
-        store: DocumentStore, parameters: ChangesParameters, connection: ClientConnection?,
+        store: DocumentStore, parameters: ChangesParameters, visible: ChangeVisibility, connection: ClientConnection?,
         writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
@@ -82,7 +113,7 @@ extension CouchEndpoint {
             stop()
         }
         var result: JSONValue = ["results": [], "last_seq": .number(JSONNumber(parameters.options.since)), "pending": 0]
-        if changed { result = try await store.changes(parameters.options).json }
+        if changed { result = try await visibleChanges(store, parameters.options, visible).json }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
 
@@ -90,8 +121,8 @@ extension CouchEndpoint {
     /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed, or the server shuts down. The
     /// feed stops when the client goes away.
     private static func continuous(
-        store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
-        writer: inout any ResponseBodyWriter
+        store: DocumentStore, parameters: ChangesParameters, visible: ChangeVisibility, eventSource: Bool,
+        connection: ClientConnection?, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
@@ -107,6 +138,7 @@ extension CouchEndpoint {
                 feed: for await event in events {
                     switch event {
                     case .item(let change):
+                        guard try await visible(change) else { continue }
                         let json = change.json.jsonBytes()
                         let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))

@@ -49,10 +49,11 @@ extension CouchEndpoint {
                 attachments: try query.bool("attachments", default: false),
                 attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
         if let limit = options.limit, limit < 0 { options.limit = nil }
+        let access = try await documentAccess(of: store, for: request.user)
         if let keys {
             // CouchDB walks the keys backwards for `descending=true`.
             let ordered = options.descending ? Array(keys.reversed()) : keys
-            return CouchResponse.json(try await keyedRows(ordered, options: options, store: store))
+            return CouchResponse.json(try await keyedRows(ordered, options: options, store: store, access: access))
         }
         let start = try query.json("startkey") ?? query.json("start_key")
         let end = try query.json("endkey") ?? query.json("end_key")
@@ -90,10 +91,34 @@ extension CouchEndpoint {
             answer.offset = Self.sortsAfterStrings(lower ?? .null) != options.descending ? answer.totalRows : 0
             return CouchResponse.json(answer.json)
         }
+        if access.isRestricted { return CouchResponse.json(try await visibleRows(options, store: store, access: access)) }
         return CouchResponse.json(try await store.allDocs(options).json)
     }
 
-    private func keyedRows(_ keys: [JSONValue], options: AllDocsOptions, store: DocumentStore) async throws -> JSONValue {
+    /// A range of `_all_docs` for a user restricted by per-document access: the rows of visible documents
+    /// only, `skip` and `limit` counted among them. `total_rows` counts the visible rows of the range and
+    /// `offset` is the rows skipped, so neither tells how many hidden documents there are.
+    private func visibleRows(_ options: AllDocsOptions, store: DocumentStore, access: DocumentAccess) async throws
+        -> JSONValue
+    {
+        var everything = options
+        everything.limit = nil
+        everything.skip = 0
+        everything.includeDocs = true
+        let found = try await store.allDocs(everything)
+        let rows: [JSONValue] = found.rows.compactMap { row in
+            guard case .object(var object) = row, let document = object["doc"]?.objectValue, access.allows(document)
+            else { return nil }
+            if !options.includeDocs { object.removeValue(forKey: "doc") }
+            return .object(object)
+        }
+        let page = Array(rows.dropFirst(options.skip).prefix(options.limit ?? Int.max))
+        return AllDocsResult(totalRows: rows.count, offset: options.skip, rows: page, updateSeq: found.updateSeq).json
+    }
+
+    private func keyedRows(
+        _ keys: [JSONValue], options: AllDocsOptions, store: DocumentStore, access: DocumentAccess
+    ) async throws -> JSONValue {
         var keyed = options
         let ids = keys.map(Self.documentID(ofKey:))
         keyed.keys = ids.compactMap { $0 }
@@ -103,7 +128,8 @@ extension CouchEndpoint {
         var idRows = found.rows.makeIterator()
         var rows: [JSONValue] = []
         for (key, id) in zip(keys, ids) {
-            guard id != nil, case .object(var row)? = idRows.next() else {
+            guard let id, case .object(var row)? = idRows.next(), try await access.allowsDocument(id: id, in: store)
+            else {
                 rows.append(["key": key, "error": "not_found"])
                 continue
             }

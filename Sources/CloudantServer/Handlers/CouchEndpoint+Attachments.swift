@@ -21,6 +21,7 @@ extension CouchEndpoint {
         -> Response
     {
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        try await documentAccess(of: store, for: request.user).requireVisible(id: id, in: store)
         let attachment = try await store.attachmentContent(documentID: id, name: name, rev: request.query["rev"])
         let info = attachment.info
         // CouchDB's attachment ETag is the digest's base64, without "md5-".
@@ -55,6 +56,7 @@ extension CouchEndpoint {
     {
         try IncomingAttachment.validate(name: name, documentID: id)
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
+        try await requireAttachmentWrite(request, id: id, in: store)
         let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
         let coding = (request.header(.contentEncoding) ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
         let encoding: AttachmentEncoding
@@ -78,6 +80,7 @@ extension CouchEndpoint {
     {
         try IncomingAttachment.validate(name: name, documentID: id)
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
+        try await requireAttachmentWrite(request, id: id, in: store)
         let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
         var document: JSONObject = ["_id": .string(id)]
         if let rev {
@@ -94,6 +97,17 @@ extension CouchEndpoint {
         guard attachments.removeValue(forKey: name) != nil else { throw HTTPFailure.notFound("Document is missing attachment") }
         incoming.attachments = attachments
         return CouchResponse.json(try await store.put(incoming).json)
+    }
+
+    /// With per-document access, an attachment changes only on a document the user sees (the new revision
+    /// keeps its list); a restricted user cannot create a document this way, since it would have no list.
+    private func requireAttachmentWrite(_ request: CouchRequest, id: String, in store: DocumentStore) async throws {
+        let access = try await documentAccess(of: store, for: request.user)
+        guard access.isRestricted else { return }
+        guard try await DocumentAccess.winner(of: id, in: store) != nil else {
+            throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")
+        }
+        try await access.requireVisible(id: id, in: store)
     }
 
     /// The digest a `Content-MD5` header vouches for (base64 MD5 of the body as sent), in CouchDB's form.

@@ -23,8 +23,33 @@ extension CouchEndpoint {
                 return .object(try UsersDatabase.prepare(object, iterations: configuration.passwordIterations))
             }
         }
-        let results = try await store.bulkDocs(docs, newEdits: newEdits)
-        return CouchResponse.json(.array(results.map(\.json)), status: 201)
+        let access = try await documentAccess(of: store, for: request.user)
+        guard access.field != nil else {
+            let results = try await store.bulkDocs(docs, newEdits: newEdits)
+            return CouchResponse.json(.array(results.map(\.json)), status: 201)
+        }
+        // Per-document access: each entry is checked (and its list carried over) on its own; a refused one is
+        // answered `forbidden` in its place, as CouchDB answers a document its validation refuses.
+        var refused: [Int: JSONValue] = [:]
+        var allowed: [JSONValue] = []
+        for (index, value) in docs.enumerated() {
+            guard case .object(let object) = value else {
+                allowed.append(value)
+                continue
+            }
+            do {
+                allowed.append(.object(try await access.prepareWrite(object, in: store, replicated: !newEdits)))
+            } catch let failure as HTTPFailure {
+                var answer = JSONObject()
+                if let id = object["_id"] { answer["id"] = id }
+                answer["error"] = .string(failure.body.error)
+                answer["reason"] = .string(failure.body.reason)
+                refused[index] = .object(answer)
+            }
+        }
+        var written = try await store.bulkDocs(allowed, newEdits: newEdits).map(\.json).makeIterator()
+        let results = docs.indices.map { index in refused[index] ?? written.next() ?? .null }
+        return CouchResponse.json(.array(results), status: 201)
     }
 
     /// `POST /{db}/_bulk_get` (spec D-51 … D-53): JSON answers only.
@@ -44,7 +69,16 @@ extension CouchEndpoint {
         if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil
         // Entries are checked first; the valid ones are read together in one transaction.
-        let parsed = entries.map { Self.bulkGetEntry($0, options: options) }
+        let access = try await documentAccess(of: store, for: request.user)
+        var parsed = entries.map { Self.bulkGetEntry($0, options: options) }
+        if access.isRestricted {
+            // A document the user may not see is answered exactly as one that does not exist.
+            for (index, entry) in parsed.enumerated() {
+                guard case .read(let read, let rev) = entry, !(try await access.allowsDocument(id: read.id, in: store))
+                else { continue }
+                parsed[index] = .invalid(Self.bulkGetFailure(.string(read.id), rev ?? "undefined", "not_found", "missing"))
+            }
+        }
         let requests = parsed.compactMap { if case .read(let request, _) = $0 { request } else { nil } }
         var answers = try await store.openRevisions(requests, latest: latest).makeIterator()
         let results: [JSONValue] = parsed.map { entry in

@@ -107,8 +107,16 @@ extension CouchEndpoint {
         } catch let error as CloudantError where error.code == .invalidValue {
             throw HTTPFailure.badRequest("Invalid rev format")
         }
-        // Answer in request order.
-        let ordered = try request.jsonObjectBody().keys.compactMap { id in diff[id].map { (id, $0.json) } }
+        // Answer in request order. A document the user may not see has, for them, none of the revisions.
+        let access = try await documentAccess(of: store, for: request.user)
+        var ordered: [(String, JSONValue)] = []
+        for id in try request.jsonObjectBody().keys {
+            if access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) {
+                ordered.append((id, ["missing": .array((query[id] ?? []).map(JSONValue.string))]))
+            } else if let entry = diff[id] {
+                ordered.append((id, entry.json))
+            }
+        }
         return CouchResponse.json(.object(JSONObject(ordered)))
     }
 }

@@ -25,6 +25,7 @@ extension CouchEndpoint {
 
     private func readDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        try await documentAccess(of: store, for: request.user).requireVisible(id: id, in: store)
         var options = try Self.readOptions(request.query)
         if let openRevs = request.query["open_revs"], !DocumentID.isLocal(id) {
             let which: OpenRevisions
@@ -113,9 +114,11 @@ extension CouchEndpoint {
     /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,
     /// `batch=ok`, and CouchDB's status and headers: 201 (200 for a deletion, spec O-3; 202 for
     /// `batch=ok`), `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
-    func write(parsed incoming: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
-        let id = incoming.id
+    func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
+        let id = unchecked.id
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id ?? ""))
+        let incoming = try await documentAccess(of: store, for: request.user).prepareWrite(
+            unchecked, in: store, replicated: try !request.query.bool("new_edits", default: true))
         if request.query["batch"] == "ok" {
             return try await writeInBatchMode(incoming, store: store)
         }
@@ -170,11 +173,21 @@ extension CouchEndpoint {
             let result = try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
             return CouchResponse.json(result.json)
         }
+        let access = try await documentAccess(of: store, for: request.user)
+        try await access.requireVisible(id: id, in: store)
         guard let rev else {
             _ = try await store.document(id: id)
             throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
         }
-        let result = try await store.delete(id: id, rev: rev)
+        let result: WriteResult
+        if access.field != nil {
+            // The tombstone keeps the access list, so the deletion reaches the people the document concerned.
+            let tombstone = try await access.prepareWrite(
+                try IncomingDocument(["_id": .string(id), "_rev": .string(rev), "_deleted": true]), in: store)
+            result = try await store.put(tombstone)
+        } else {
+            result = try await store.delete(id: id, rev: rev)
+        }
         return CouchResponse.json(result.json, headers: [("ETag", "\"\(result.rev)\"")])
     }
 

@@ -32,12 +32,13 @@ extension CouchEndpoint {
         default:
             throw unsupported("GET,POST")
         }
-        var find = try Self.findRequest(body, partition: partition)
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        var find = try Self.findRequest(
+            await restrictedFindBody(body, store: store, user: request.user), partition: partition)
         // A live query is answered by the store's engine; the one-shot `no_usable_index` rule (CouchDB's
         // refusal of a sort no index serves) would end the feed before it starts for no benefit.
         find.unservedSort = .sortInMemory
         let heartbeat = try ChangesParameters.heartbeat(request.query, maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
-        let store = try await authorizedStore(database, for: request.user, access: .member)
         let results = store.observe(find, limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let eventSource = feed == "eventsource"
         let connection = request.connection

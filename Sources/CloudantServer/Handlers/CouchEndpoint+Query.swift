@@ -12,10 +12,21 @@ extension CouchEndpoint {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        let body = try await restrictedFindBody(request.jsonObjectBody(), store: store, user: request.user)
         let result = try await store.find(
-            try Self.findRequest(request, partition: partition),
+            try Self.findRequest(body, partition: partition),
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         return CouchResponse.json(result.json)
+    }
+
+    /// A `_find` body whose selector also requires the user's name or a role in each document's access list,
+    /// when per-document access restricts them: `limit`, `skip` and bookmarks then count visible documents.
+    func restrictedFindBody(_ body: JSONObject, store: DocumentStore, user: UserContext) async throws -> JSONObject {
+        let access = try await documentAccess(of: store, for: user)
+        guard access.isRestricted, let selector = body["selector"], selector.objectValue != nil else { return body }
+        var restricted = body
+        restricted["selector"] = access.restricting(selector)
+        return restricted
     }
 
     /// `POST /{db}/_explain` (and `/{db}/_partition/{partition}/_explain`).

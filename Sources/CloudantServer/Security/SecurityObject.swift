@@ -23,6 +23,9 @@ struct SecurityObject: Sendable, Hashable {
 
     var admins = Principals()
     var members = Principals()
+    /// The member of each document that holds its access list, when the database has per-document access
+    /// (`"document_access": true` for `access`, or `{"field": NAME}`); see ``DocumentAccess``.
+    var documentAccessField: String? = nil
     /// The object exactly as stored, so a `GET` returns what a `PUT` sent (other members included).
     var json: JSONValue
 
@@ -45,6 +48,22 @@ struct SecurityObject: Sendable, Hashable {
         self.json = json
         admins = try Self.principals(object["admins"], side: "admins")
         members = try Self.principals(object["members"], side: "members")
+        documentAccessField = try Self.documentAccessField(object["document_access"])
+    }
+
+    private static func documentAccessField(_ value: JSONValue?) throws -> String? {
+        switch value {
+        case nil, .null, .bool(false)?: return nil
+        case .bool(true)?: return "access"
+        case .object(let object)?:
+            guard let field = object["field"]?.stringValue, !field.isEmpty, !field.hasPrefix("_"), !field.contains(".")
+            else {
+                throw HTTPFailure.badRequest("document_access.field must name a top-level member not starting with _")
+            }
+            return field
+        default:
+            throw HTTPFailure.badRequest("document_access must be true, false or {\"field\": NAME}")
+        }
     }
 
     private static func principals(_ value: JSONValue?, side: String) throws -> Principals {
