@@ -234,6 +234,8 @@ let package = Package(
                 "CloudantStore", "CipherVFS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // HTTPS for `serve --tls-certificate/--tls-key` (swift-nio-ssl).
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The connection guard: HTTP parser errors and the HTTPTypes parts Hummingbird's codec passes.
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,6 +2,7 @@ internal import CloudantCore
 internal import CloudantStore
 internal import Hummingbird
 internal import HummingbirdCore
+internal import HummingbirdTLS
 internal import Logging
 internal import NIOCore
 public import ServiceLifecycle
@@ -25,6 +26,8 @@ public final class CouchServer: Service, Sendable {
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
     let endpoint: CouchEndpoint
+    /// The TLS settings, checked at creation, when the server speaks HTTPS.
+    private let tlsConfiguration: TLSConfiguration?
     private let binding = Locked<Binding>(Binding())
 
     private struct Binding {
@@ -38,7 +41,8 @@ public final class CouchServer: Service, Sendable {
     /// Prepares a server: checks the configuration, reads (or creates) the server identity in the data
     /// folder, opens `_users` and hashes the admin password. Nothing listens until ``run()``.
     /// - Throws: ``ServerError`` `.adminRequired` when binding a non-loopback address with no admin,
-    ///   `.dataFolderUnusable` when the data folder cannot be written.
+    ///   `.dataFolderUnusable` when the data folder cannot be written, `.tlsUnusable` when the TLS certificate
+    ///   or key cannot be read or do not fit together.
     public init(configuration: ServerConfiguration) throws {
         guard configuration.admin != nil || configuration.isLoopback else {
             throw ServerError(
@@ -49,6 +53,7 @@ public final class CouchServer: Service, Sendable {
                 host: configuration.host)
         }
         self.configuration = configuration
+        tlsConfiguration = try configuration.tls?.serverConfiguration()
         endpoint = try CouchEndpoint(configuration: configuration)
     }
 
@@ -61,12 +66,13 @@ public final class CouchServer: Service, Sendable {
         await endpoint.start()
         var logger = Logger(label: "CloudantServer")
         logger.logLevel = .error
+        let http1 = HTTPServerBuilder.http1(
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ConnectionGuard(), ExpectContinue()],
+                idleTimeout: configuration.idleTimeout.map { .seconds(Int64(max(1, $0))) }))
         let application = Application(
             responder: CouchResponder(endpoint: endpoint),
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionGuard(), ExpectContinue()],
-                    idleTimeout: configuration.idleTimeout.map { .seconds(Int64(max(1, $0))) })),
+            server: try tlsConfiguration.map { try .tls(http1, tlsConfiguration: $0) } ?? http1,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "CouchDB/\(CouchEndpoint.couchDBVersion) (OTFCloudantStore \(CloudantVersion.current))"),
@@ -130,10 +136,10 @@ public final class CouchServer: Service, Sendable {
         }
     }
 
-    /// The server's base URL, such as `http://127.0.0.1:5984`, once it listens.
+    /// The server's base URL, such as `http://127.0.0.1:5984` (`https://` with TLS), once it listens.
     public func url() async throws -> String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return "http://\(host):\(try await port())"
+        return (tlsConfiguration == nil ? "http" : "https") + "://\(host):\(try await port())"
     }
 }
 

@@ -20,6 +20,8 @@ public struct ServerError: CategorizedError, Sendable, CustomStringConvertible {
         public static let dataFolderUnusable = Code(rawValue: "dataFolderUnusable")
         /// The server could not bind its address.
         public static let bindFailed = Code(rawValue: "bindFailed")
+        /// The TLS certificate or private key could not be read or do not form a usable pair.
+        public static let tlsUnusable = Code(rawValue: "tlsUnusable")
     }
 
     /// The code.
@@ -32,11 +34,11 @@ public struct ServerError: CategorizedError, Sendable, CustomStringConvertible {
     public var underlying: (any Error & Sendable)?
 
     /// ``CloudantCore/ErrorCategory/invalidInput`` for a configuration to fix (``Code/adminRequired``,
-    /// ``Code/invalidAdmin``), ``CloudantCore/ErrorCategory/unavailable`` for an address that cannot be bound
+    /// ``Code/invalidAdmin``, ``Code/tlsUnusable``), ``CloudantCore/ErrorCategory/unavailable`` for an address that cannot be bound
     /// now, ``CloudantCore/ErrorCategory/internal`` otherwise.
     public var category: ErrorCategory {
         switch code {
-        case .adminRequired, .invalidAdmin: .invalidInput
+        case .adminRequired, .invalidAdmin, .tlsUnusable: .invalidInput
         case .bindFailed: .unavailable
         default: .internal
         }
