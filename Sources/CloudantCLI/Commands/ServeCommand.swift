@@ -57,6 +57,69 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds a failed login counts against its user name and address.", valueName: "SECONDS"))
     var loginWindow = 60
 
+    @Option(name: .long, help: ArgumentHelp("Seconds a session cookie stays valid without use; used sessions get a fresh cookie.", valueName: "SECONDS"))
+    var sessionTimeout = 600
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a session lasts from its login however much it is used (0: no limit).", valueName: "SECONDS"))
+    var sessionMaxLifetime = 0
+
+    @Option(name: .long, help: ArgumentHelp("The session cookie's SameSite attribute: strict, lax or none.", valueName: "POLICY"))
+    var cookieSameSite = "lax"
+
+    @Flag(name: .long, help: "Mark the session cookie Secure even without --tls-certificate (behind a TLS proxy).")
+    var secureCookies = false
+
+    @Option(name: .long, help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (with --tls-key).", valueName: "FILE"))
+    var tlsCertificate: String?
+
+    @Option(name: .long, help: ArgumentHelp("The PEM private key of --tls-certificate.", valueName: "FILE"))
+    var tlsKey: String?
+
+    @Flag(name: .long, help: "Give every user of _users a private database, userdb-<hex of name> (CouchDB's couch_peruser).")
+    var perUserDatabases = false
+
+    @Option(name: .long, help: ArgumentHelp("The per-user database name prefix.", valueName: "PREFIX"))
+    var perUserPrefix = "userdb-"
+
+    @Flag(name: .long, help: "Delete a user's private database with the user (otherwise it is kept).")
+    var deleteUserDatabases = false
+
+    @Flag(name: .long, help: "Keep an audit trail of who read, wrote, deleted, replicated or was refused what (read it with `cloudant audit`).")
+    var audit = false
+
+    @Option(name: .long, help: ArgumentHelp("The audit trail's folder (default: _audit in --data).", valueName: "DIR"))
+    var auditFolder: String?
+
+    @Option(name: .long, help: ArgumentHelp("Days of audit trail to keep (default: all).", valueName: "DAYS"))
+    var auditRetentionDays: Int?
+
+    func validate() throws {
+        guard CookieSameSite(rawValue: cookieSameSite.capitalized) != nil else {
+            throw ValidationError("--cookie-same-site must be strict, lax or none.")
+        }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together.")
+        }
+        if let days = auditRetentionDays, days < 1 { throw ValidationError("--audit-retention-days must be at least 1.") }
+    }
+
+    /// The session, TLS, per-user and audit options onto `settings`.
+    private func applySecurityOptions(to settings: inout ServerConfiguration) {
+        settings.sessionTimeout = max(1, sessionTimeout)
+        settings.sessionMaxLifetime = sessionMaxLifetime > 0 ? sessionMaxLifetime : nil
+        settings.cookieSameSite = CookieSameSite(rawValue: cookieSameSite.capitalized) ?? .lax
+        if secureCookies { settings.secureCookies = true }
+        if let tlsCertificate, let tlsKey {
+            settings.tls = ServerTLS(certificatePath: tlsCertificate, privateKeyPath: tlsKey)
+        }
+        if perUserDatabases {
+            settings.perUserDatabases = PerUserDatabases(prefix: perUserPrefix, deleteWithUser: deleteUserDatabases)
+        }
+        if audit || auditFolder != nil || auditRetentionDays != nil {
+            settings.audit = AuditSettings(folder: auditFolder, retentionDays: auditRetentionDays)
+        }
+    }
+
     func run() async throws {
         do {
             let adminText = admin ?? ProcessInfo.processInfo.environment["CLOUDANT_ADMIN"]
@@ -70,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
                     window: loginWindow))
             settings.maxAttachmentSize = max(0, maxAttachmentSize)
             settings.encryptionKey = try global.encryptionKey()
+            applySecurityOptions(to: &settings)
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
