@@ -90,7 +90,10 @@ public final class CouchServer: Service, Sendable {
         // A graceful shutdown lets requests in progress finish for the grace period (feeds end at once), then
         // cancels them; cancelled requests stop within a regex progress report or a SQLite step.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(0, configuration.shutdownGracePeriod))
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        // No bound on the cancellation itself: ServiceLifecycle turns an over-long one into a fatalError, which
+        // would crash an app that embeds the server (it crashed the whole test process once on a loaded machine,
+        // when a shutdown's cancellation took over 5 s). Cancelled requests end on their own.
+        groupConfiguration.maximumCancellationDuration = nil
         let group = ServiceGroup(configuration: groupConfiguration)
         let stopRequested = binding.withLock { state in
             state.group = group
