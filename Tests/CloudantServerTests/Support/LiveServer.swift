@@ -30,9 +30,11 @@ final class LiveServer: Sendable {
         configure(&configuration)
         let server = try CouchServer(configuration: configuration)
         let task = Task { try await server.run() }
-        // A server that has not bound within 10 s is cancelled, which fails `url()` instead of hanging.
+        // A server that has not bound within 60 s is cancelled, which fails `url()` instead of hanging. (10 s was
+        // too short under the whole suite on two loaded cores: a server that bound late was then cancelled, and
+        // its test met a closed port.)
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             task.cancel()
         }
         let url = try await server.url()
