@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|attachments|all]
+// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|audit|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|attachments|all]
 //            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--attachment-mb N] [--repetitions N]
 // Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
 
@@ -44,6 +44,7 @@ do {
     if selected("p8", "store") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
     if selected("live", "store") { try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions) }
     if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
+    if selected("audit", "server") { try await AuditBenchmarks.run(repetitions: repetitions) }
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
     if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
     if selected("p9", "p10", "sync-scale") {
