@@ -15,13 +15,15 @@ enum CareDocument {
     static let schemaVersionField = "entitySchemaVersion"
     static let knowledgeField = "careKnowledge"
     static let authorField = "careAuthor"
+    /// When a wall-clock server first stored the version, by its own clock (see ``CareSyncMode/wallClock``).
+    static let serverTimeField = "careServerTime"
     static let eventStartField = "startDate"
     static let eventEndField = "endDate"
 
     static func id(for uuid: UUID) -> String { uuid.uuidString }
 
     static func make<Entity: CareStorable>(
-        _ entity: Entity, knowledge: KnowledgeVector, author: UUID?, event: ScheduleEvent?
+        _ entity: Entity, knowledge: KnowledgeVector, author: UUID?, event: ScheduleEvent?, serverTime: Date? = nil
     ) throws -> JSONObject {
         var stored = entity
         stored.nextVersionUUIDs = []
@@ -34,6 +36,7 @@ enum CareDocument {
         document[schemaVersionField] = 1
         document[knowledgeField] = try JSONValue(encoding: knowledge)
         if let author { document[authorField] = .string(author.uuidString) }
+        if let serverTime { document[serverTimeField] = try JSONValue(encoding: serverTime) }
         if let event {
             document[eventStartField] = try JSONValue(encoding: event.start)
             document[eventEndField] = try JSONValue(encoding: event.end)
@@ -64,4 +67,6 @@ enum CareDocument {
     }
 
     static func kind(of document: JSONObject) -> String? { document[kindField]?.stringValue }
+
+    static func serverTime(of document: JSONObject) -> Date? { try? document[serverTimeField]?.decode(Date.self) }
 }

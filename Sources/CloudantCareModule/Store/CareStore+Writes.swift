@@ -185,14 +185,17 @@ extension CareStore {
 
     /// Writes version documents; an existing uuid is skipped (the same version was stored before).
     func writeDocuments<Entity: CareStorable>(
-        _ versions: [Entity], knowledge: KnowledgeVector, author: UUID?, events: [UUID: ScheduleEvent] = [:]
+        _ versions: [Entity], knowledge: KnowledgeVector, author: UUID?, events: [UUID: ScheduleEvent] = [:],
+        serverTime: Date? = nil
     ) async throws {
         guard !versions.isEmpty else { return }
         var events = events
         let unplaced = versions.compactMap { $0 as? Outcome }.filter { events[$0.uuid] == nil }
         if !unplaced.isEmpty { events.merge(try await outcomeEvents(unplaced)) { given, _ in given } }
         let documents = try versions.map { version in
-            JSONValue.object(try CareDocument.make(version, knowledge: knowledge, author: author, event: events[version.uuid]))
+            JSONValue.object(
+                try CareDocument.make(
+                    version, knowledge: knowledge, author: author, event: events[version.uuid], serverTime: serverTime))
         }
         let results = try await store.bulkDocs(documents)
         for (index, result) in results.enumerated() {

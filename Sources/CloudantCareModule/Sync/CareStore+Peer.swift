@@ -42,13 +42,7 @@ extension CareStore {
     ///   idempotent, so the next sync resumes).
     @discardableResult
     public func synchronize(with peer: CarePeerTransport, policy: CareConflictPolicy) async throws -> [CareEntity] {
-        guard case .revisionReply(let reply)? = try await peer(.revisionRequest(try await knowledge())) else {
-            throw CloudantError(
-                .remoteSynchronizationFailed, "The peer did not answer the revision request with a reply; retry.")
-        }
-        try await merge(reply.revisions)
-        try await catchUp(with: reply.knowledgeVector)
-        try await incrementClock()
+        let reply = try await pull(from: peer)
         let resolved = try await resolveConflicts(policy: policy)
         let local = try await knowledge()
         let revisions = try await revisions(since: reply.knowledgeVector)

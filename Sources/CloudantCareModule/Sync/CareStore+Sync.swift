@@ -30,12 +30,17 @@ extension CareStore {
     /// records' vectors into this store's knowledge. Nothing is ever deleted or overwritten: versions already
     /// stored are skipped, and what a peer did not send is left alone.
     public func merge(_ records: [RevisionRecord]) async throws {
+        try await merge(records, serverTime: nil)
+    }
+
+    /// ``merge(_:)``, stamping the versions stored with `serverTime` (a wall-clock server's arrival time).
+    func merge(_ records: [RevisionRecord], serverTime: Date?) async throws {
         // Kinds outer, records inner: a task is stored before any outcome that points at it, so outcomes get
         // their event dates whichever record carried the task.
         for kind in CarePlugin.builtInKindNames {
             for record in records {
                 let entities = record.entities.filter { $0.kindName == kind }
-                try await store(entities, knowledge: record.knowledgeVector)
+                try await store(entities, knowledge: record.knowledgeVector, serverTime: serverTime)
             }
         }
         var vector = try await knowledge()
@@ -145,16 +150,19 @@ extension CareStore {
         return picked
     }
 
-    private func store(_ entities: [CareEntity], knowledge: KnowledgeVector) async throws {
+    private func store(_ entities: [CareEntity], knowledge: KnowledgeVector, serverTime: Date?) async throws {
         guard let first = entities.first else { return }
+        func write<Entity: CareStorable>(_ type: Entity.Type) async throws {
+            try await writeDocuments(
+                entities.compactMap { $0.value(as: type) }, knowledge: knowledge, author: nil, serverTime: serverTime)
+        }
         switch first {
-        case .patient: try await writeDocuments(entities.compactMap { $0.value(as: Patient.self) }, knowledge: knowledge, author: nil)
-        case .carePlan: try await writeDocuments(entities.compactMap { $0.value(as: CarePlan.self) }, knowledge: knowledge, author: nil)
-        case .contact: try await writeDocuments(entities.compactMap { $0.value(as: Contact.self) }, knowledge: knowledge, author: nil)
-        case .task: try await writeDocuments(entities.compactMap { $0.value(as: CareTask.self) }, knowledge: knowledge, author: nil)
-        case .healthKitTask:
-            try await writeDocuments(entities.compactMap { $0.value(as: HealthKitLinkedTask.self) }, knowledge: knowledge, author: nil)
-        case .outcome: try await writeDocuments(entities.compactMap { $0.value(as: Outcome.self) }, knowledge: knowledge, author: nil)
+        case .patient: try await write(Patient.self)
+        case .carePlan: try await write(CarePlan.self)
+        case .contact: try await write(Contact.self)
+        case .task: try await write(CareTask.self)
+        case .healthKitTask: try await write(HealthKitLinkedTask.self)
+        case .outcome: try await write(Outcome.self)
         }
     }
 
