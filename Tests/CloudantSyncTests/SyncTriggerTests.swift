@@ -123,6 +123,7 @@ struct SyncTriggerTests {
             Issue.record("cancel() should end the running sync with .cancelled")
             return
         }
+        #expect(await sync.consecutiveFailures == 0)
     }
 
     @Test("the delegate hears didRequestSynchronization, progress up to 1 and every event")
@@ -197,7 +198,7 @@ struct SyncTriggerStateMachineTests {
         #expect(m.consecutiveFailures == 0 && m.nextDeadline == t0 + .seconds(13))
     }
 
-    @Test("a final failure schedules no retry, and a queued request still runs")
+    @Test("a final failure schedules no retry, a queued request still runs, and a cancellation is no failure")
     func finalFailuresAreNotRetried() {
         var m = machine()
         _ = m.event(.started(updateSeq: 3, syncNow: true, at: t0))
@@ -207,6 +208,8 @@ struct SyncTriggerStateMachineTests {
         _ = m.event(.requested(at: t0))
         _ = m.event(.requested(at: t0))
         #expect(m.event(.failed(retryable: false, at: t0, random: 0)) == .sync(.request))
+        #expect(m.event(.cancelled(at: t0)) == .none)
+        #expect(m.consecutiveFailures == 2 && m.nextDeadline == nil)
     }
 }
 

@@ -190,7 +190,12 @@ public actor AutomaticSync {
             handle(.succeeded(pushedThrough: sent, latest: latest, at: .now))
         case .failure(let error):
             answer(&waitingForCurrent, with: .failure(error))
-            let action = handle(.failed(retryable: error.isRetryable, at: .now, random: configuration.random()))
+            let action: SyncTriggerStateMachine.Action
+            if case .cancelled = error {
+                action = handle(.cancelled(at: .now))
+            } else {
+                action = handle(.failed(retryable: error.isRetryable, at: .now, random: configuration.random()))
+            }
             var failure = SyncFailure(
                 reason: reason, error: error, consecutiveFailures: machine.consecutiveFailures, retryDelay: nil, nextRetry: nil)
             if case .retry(let wait) = action {

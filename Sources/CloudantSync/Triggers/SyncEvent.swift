@@ -81,7 +81,7 @@ public struct SyncFailure: Sendable {
     /// What stopped it; ``ReplicationError/isRetryable`` says whether it is the network (retried with
     /// backoff) or final (credentials, a refusal, this store: not retried until something asks).
     public var error: ReplicationError
-    /// Failures in a row, this one included; a success resets the count.
+    /// Failures in a row, this one included (a cancellation is not counted); a success resets the count.
     public var consecutiveFailures: Int
     /// The backoff before the automatic retry; `nil` when none is scheduled.
     public var retryDelay: Duration?

@@ -31,6 +31,8 @@ package struct SyncTriggerStateMachine: Sendable {
         case succeeded(pushedThrough: Int64, latest: Int64, at: Instant)
         /// The running sync failed; `random` (0…1) draws the backoff's jitter.
         case failed(retryable: Bool, at: Instant, random: Double)
+        /// The running sync was cancelled (``AutomaticSync/cancel()``): not a failure, so nothing backs off.
+        case cancelled(at: Instant)
         /// Triggers are disarmed; a running sync ends on its own.
         case stopped
     }
@@ -115,6 +117,9 @@ package struct SyncTriggerStateMachine: Sendable {
             let wait = rules.backoff.delay(afterFailures: consecutiveFailures, random: random)
             retryDeadline = now + wait
             return .retry(after: wait)
+        case .cancelled(let now):
+            isSyncing = false
+            return afterSync(now)
         case .stopped:
             isRunning = false
             followUp = nil
