@@ -264,9 +264,11 @@ final class EventLog: Sendable {
         }
     }
 
-    /// Waits until `condition` holds for the events so far (progress steps left out).
+    /// Waits until `condition` holds for the events so far (progress steps left out). The deadline is long:
+    /// under the whole suite on two cores every test waits about a minute for its first turn, so a 60 s
+    /// deadline set at the test's start expired before the sync's first event could be delivered.
     @discardableResult
-    func waitFor(timeout: Duration = .seconds(60), _ condition: ([SyncEvent]) -> Bool) async throws -> [SyncEvent] {
+    func waitFor(timeout: Duration = .seconds(300), _ condition: ([SyncEvent]) -> Bool) async throws -> [SyncEvent] {
         let deadline = ContinuousClock.now + timeout
         while true {
             let current = events.filter { if case .progress = $0 { false } else { true } }

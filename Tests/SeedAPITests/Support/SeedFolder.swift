@@ -46,7 +46,7 @@ final class SeedServer: Sendable {
                 passwordIterations: 1_000))
         let running = Task { try await server.run() }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(60))
             running.cancel()
         }
         let url = try await server.url()
