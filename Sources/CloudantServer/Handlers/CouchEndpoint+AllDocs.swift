@@ -139,7 +139,9 @@ extension CouchEndpoint {
             rows.append(.object(row))
         }
         let page = Array(rows.dropFirst(options.skip).prefix(options.limit ?? Int.max))
-        return AllDocsResult(totalRows: found.totalRows, offset: nil, rows: page, updateSeq: found.updateSeq).json
+        // A restricted user learns nothing of the hidden documents, not even how many there are.
+        let total = access.isRestricted ? rows.count { $0["error"] == nil } : found.totalRows
+        return AllDocsResult(totalRows: total, offset: nil, rows: page, updateSeq: found.updateSeq).json
     }
 
     /// The id a `keys` entry names. CouchDB looks ids up as Erlang iolists, so besides a string, a list of

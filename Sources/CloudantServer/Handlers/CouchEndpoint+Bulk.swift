@@ -32,23 +32,41 @@ extension CouchEndpoint {
         // answered `forbidden` in its place, as CouchDB answers a document its validation refuses.
         var refused: [Int: JSONValue] = [:]
         var allowed: [JSONValue] = []
+        var allowedIndices: [Int] = []
         for (index, value) in docs.enumerated() {
             guard case .object(let object) = value else {
                 allowed.append(value)
+                allowedIndices.append(index)
                 continue
             }
             do {
                 allowed.append(.object(try await access.prepareWrite(object, in: store, replicated: !newEdits)))
+                allowedIndices.append(index)
             } catch let failure as HTTPFailure {
                 var answer = JSONObject()
                 if let id = object["_id"] { answer["id"] = id }
+                if let rev = object["_rev"] { answer["rev"] = rev }
                 answer["error"] = .string(failure.body.error)
                 answer["reason"] = .string(failure.body.reason)
                 refused[index] = .object(answer)
             }
         }
-        var written = try await store.bulkDocs(allowed, newEdits: newEdits).map(\.json).makeIterator()
-        let results = docs.indices.map { index in refused[index] ?? written.next() ?? .null }
+        let written = try await store.bulkDocs(allowed, newEdits: newEdits)
+        guard newEdits else {
+            // `new_edits=false` answers only the failures (CouchDB's replicator has no case for anything else), in
+            // the order of the request: each store failure goes where its document was.
+            var failures = refused
+            var unmatched = Array(zip(allowedIndices, allowed))
+            for failure in written {
+                let json = failure.json
+                let position = unmatched.firstIndex { $0.1["_id"] == json["id"] && (json["rev"] == nil || $0.1["_rev"] == json["rev"]) }
+                let index = position.map { unmatched.remove(at: $0).0 } ?? (docs.count + failures.count)
+                failures[index] = json
+            }
+            return CouchResponse.json(.array(failures.sorted { $0.key < $1.key }.map(\.value)), status: 201)
+        }
+        var answers = written.map(\.json).makeIterator()
+        let results = docs.indices.compactMap { index in refused[index] ?? answers.next() }
         return CouchResponse.json(.array(results), status: 201)
     }
 
