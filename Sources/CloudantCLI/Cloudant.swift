@@ -23,12 +23,13 @@ struct Cloudant: AsyncParsableCommand {
               cloudant model check --db recipes Recipes.cloudantmodel.json
               cloudant migrate otf --db theraforge_user_42 --dry-run
               cloudant queue replay --db phone --remote http://127.0.0.1:5984/notes
+              cloudant audit --since 2026-11-26 --user zoe
             """,
         subcommands: [
             DatabaseCommand.self, PutCommand.self, GetCommand.self, DeleteCommand.self, BulkCommand.self,
             ChangesCommand.self, FindCommand.self, ExplainCommand.self, IndexCommand.self, ReplicateCommand.self, CompactCommand.self, VersionCommand.self,
             ServeCommand.self, CareCommand.self, HealthCommand.self, CDACommand.self, RouteCommand.self, ModelCommand.self,
-            MigrateCommand.self, QueueCommand.self, AttachmentCommand.self,
+            MigrateCommand.self, QueueCommand.self, AttachmentCommand.self, AuditCommand.self,
         ]
     )
 

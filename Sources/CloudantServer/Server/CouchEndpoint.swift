@@ -14,6 +14,8 @@ final class CouchEndpoint: Sendable {
     let identity: ServerIdentity
     /// Carries out what changes to `_users` mean: sessions ended, per-user databases.
     let usersFollower: UsersFollower
+    /// Where answered requests are recorded, when the server keeps an audit trail.
+    let auditTrail: AuditTrail?
     /// Requests whose handler is running (their response not yet produced); tests watch it drop to zero.
     let requestsInProgress = Locked(0)
     /// Longpoll and continuous `_changes` feeds whose response is still being written.
@@ -42,6 +44,11 @@ final class CouchEndpoint: Sendable {
             })
         usersFollower = UsersFollower(
             registry: registry, sessions: authenticator.sessions, perUser: configuration.perUserDatabases)
+        auditTrail = try configuration.audit.map { settings in
+            try AuditTrail(
+                folder: settings.folder ?? URL(fileURLWithPath: configuration.directory.path).appendingPathComponent("_audit").path,
+                retentionDays: settings.retentionDays)
+        }
     }
 
     /// Loads what the server keeps between runs (the cookie sessions) before the first request.
@@ -50,19 +57,35 @@ final class CouchEndpoint: Sendable {
         await usersFollower.catchUp()
     }
 
+    /// Writes what the audit trail has queued and releases its folder (the server has stopped).
+    func stop() async {
+        await auditTrail?.close()
+    }
+
     /// Answers one HTTP request; every failure becomes a CouchDB error body here and nowhere else.
     ///
     /// - Parameter connection: the connection the request came on (its client's address and closing).
     func respond(to request: Request, connection: ClientConnection? = nil) async -> Response {
         requestsInProgress.withLock { $0 += 1 }
         defer { requestsInProgress.withLock { $0 -= 1 } }
+        var prepared: CouchRequest?
+        let response = await answer(request, connection: connection, prepared: &prepared)
+        audit(
+            request, prepared: prepared, status: Int(response.status.code), etag: response.headers[.eTag],
+            connection: connection)
+        return response
+    }
+
+    /// The response to a request; `prepared` is set once the request is read and authenticated.
+    private func answer(_ request: Request, connection: ClientConnection?, prepared: inout CouchRequest?) async -> Response {
         do {
-            let prepared = try await prepare(request, connection: connection)
-            var response = try await route(prepared)
-            if prepared.segments.first == UsersDatabase.name, prepared.method != .get, prepared.method != .head {
+            let read = try await prepare(request, connection: connection)
+            prepared = read
+            var response = try await route(read)
+            if read.segments.first == UsersDatabase.name, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
             }
-            if let refreshed = prepared.refreshedCookie, response.headers[.setCookie] == nil {
+            if let refreshed = read.refreshedCookie, response.headers[.setCookie] == nil {
                 response.headers[.setCookie] = authenticator.setCookieHeader(refreshed)
             }
             return response

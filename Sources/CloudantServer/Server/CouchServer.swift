@@ -99,10 +99,15 @@ public final class CouchServer: Service, Sendable {
             state.group = group
             return state.stopRequested
         }
-        if stopRequested { return }
+        if stopRequested {
+            await endpoint.stop()
+            return
+        }
         do {
             try await group.run()
+            await endpoint.stop()
         } catch {
+            await endpoint.stop()
             let failure = ServerError(
                 .bindFailed, "Could not serve on \(configuration.host):\(configuration.port); is the port in use?",
                 host: configuration.host, underlying: error)

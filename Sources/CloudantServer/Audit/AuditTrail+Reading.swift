@@ -1,0 +1,39 @@
+public import CloudantCore
+public import Foundation
+
+extension AuditTrail {
+    /// The entries of the trail in `folder` that match every filter given, oldest first. Only the segments of
+    /// the days in range are read.
+    /// - Parameters:
+    ///   - since: entries at or after this time.
+    ///   - until: entries before this time.
+    ///   - user: entries of this user.
+    ///   - database: entries about this database.
+    /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailUnusable` when a segment cannot be read.
+    public static func entries(
+        in folder: String, since: Date? = nil, until: Date? = nil, user: String? = nil, database: String? = nil
+    ) throws -> [AuditEntry] {
+        let segments = AuditSegments(folder: folder)
+        let firstDay = since.map(AuditTime.day)
+        let lastDay = until.map(AuditTime.day)
+        var entries: [AuditEntry] = []
+        do {
+            for day in try segments.days() {
+                if let firstDay, day < firstDay { continue }
+                if let lastDay, day > lastDay { continue }
+                for line in try segments.lines(ofDay: day).lines {
+                    // A line that does not read back is for `verify` to report; a listing shows what is sound.
+                    guard let entry = try? AuditLine.parse(line.bytes) else { continue }
+                    if let since, entry.time < since { continue }
+                    if let until, entry.time >= until { continue }
+                    if let user, entry.user != user { continue }
+                    if let database, entry.database != database { continue }
+                    entries.append(entry)
+                }
+            }
+        } catch {
+            throw CloudantError(.auditTrailUnusable, "Could not read the audit trail in '\(folder)'.", underlying: error)
+        }
+        return entries
+    }
+}

@@ -1,0 +1,42 @@
+import ChildProcessSupport
+import Foundation
+import Testing
+
+/// `cloudant audit` and `cloudant audit verify` over the trail a `cloudant serve --audit` wrote.
+@Suite("audit: listing and verifying the trail from the command line")
+struct AuditCommandTests {
+    @Test func theTrailOfAServedFolderListsByUserAndDatabaseAndVerifyCatchesAnEditedLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-cli-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let server = try ServeProcess(["--data", data, "serve", "--port", "0", "--admin", "admin:s3cret", "--audit"], in: folder)
+        for (method, path) in [("PUT", "/ward"), ("PUT", "/ward/obs-1"), ("GET", "/ward/obs-1"), ("PUT", "/other")] {
+            var arguments = ["-s", "-u", "admin:s3cret", "-X", method, "-H", "Content-Type: application/json"]
+            if path == "/ward/obs-1", method == "PUT" { arguments += ["-d", #"{"bpm":70}"#] }
+            #expect(try ChildProcess.run("/usr/bin/curl", arguments + [server.url + path]).status == 0)
+        }
+        server.process.send(SIGTERM)
+        server.process.wait()
+
+        let listed = try CLIRunner.run(["--data", data, "audit", "--since", "2000-01-01", "--user", "admin", "--db", "ward"], in: folder)
+        #expect(listed.status == 0)
+        let json = try jsonObject(listed.stdout)
+        let entries = try #require(json["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["action"] as? String } == ["write", "write", "read"])
+        #expect(entries.allSatisfy { $0["db"] as? String == "ward" && ($0["hash"] as? String)?.count == 64 })
+        #expect(json["count"] as? Int == 3)
+        #expect(try CLIRunner.run(["--data", data, "audit", "list", "--since", "2999-01-01"], in: folder).stdout.contains(#""count":0"#))
+
+        let verified = try CLIRunner.run(["audit", "verify", "--folder", data + "/_audit"], in: folder)
+        #expect(verified.status == 0 && verified.stdout.contains(#""ok":true"#))
+        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: data + "/_audit").first { $0.hasSuffix(".jsonl") })
+        let path = data + "/_audit/" + segment
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: #""status":200"#, with: #""status":201"#).write(toFile: path, atomically: true, encoding: .utf8)
+        let broken = try CLIRunner.run(["--data", data, "audit", "verify"], in: folder)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains(#""ok":false"#) && broken.stdout.contains(#""line":3"#))
+        #expect(try CLIRunner.run(["--data", data, "audit", "--since", "yesterday"], in: folder).status == 2)
+    }
+}
