@@ -52,6 +52,7 @@ public struct AuditEntry: Sendable, Hashable {
 
 /// What the server hands the trail for one answered request; the trail adds the sequence and the hashes.
 struct AuditDraft: Sendable {
+    /// Replaced by the trail's clock when recorded (see ``AuditTrail/record(_:)``).
     var time: Date
     var user: String?
     var action: String

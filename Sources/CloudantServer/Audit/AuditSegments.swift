@@ -1,5 +1,8 @@
 public import CloudantCore
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// The files of an audit trail's folder: one segment per UTC day (`audit-YYYY-MM-DD.jsonl`), the anchor left
 /// by retention (`anchor.json`: the sequence and hash of the last entry removed, which the first kept entry
@@ -17,8 +20,11 @@ struct AuditSegments {
     var anchorURL: URL { folder.appendingPathComponent("anchor.json") }
     var lockURL: URL { folder.appendingPathComponent("audit.lock") }
 
+    /// The name of the segment of `day` (`YYYY-MM-DD`).
+    static func fileName(forDay day: String) -> String { prefix + day + suffix }
+
     func url(forDay day: String) -> URL {
-        folder.appendingPathComponent(Self.prefix + day + Self.suffix)
+        folder.appendingPathComponent(Self.fileName(forDay: day))
     }
 
     /// The segments' days, oldest first.
@@ -41,26 +47,27 @@ struct AuditSegments {
         return (sequence, hash)
     }
 
-    /// Records that entries up to `sequence` (whose hash is `hash`) were removed by retention; written before
-    /// the segments go, atomically.
+    /// Records that entries up to `sequence` (whose hash is `hash`) were removed by retention. Written and
+    /// synced before the segments go: a crash between the two must leave an anchor that covers them.
     func writeAnchor(sequence: Int64, hash: String, throughDay day: String) throws {
         let json: JSONValue = ["seq": .number(JSONNumber(sequence)), "hash": .string(hash), "pruned_through": .string(day)]
-        try Data(json.jsonBytes()).write(to: anchorURL, options: .atomic)
+        let temporary = folder.appendingPathComponent("anchor.json.tmp")
+        try Data(json.jsonBytes()).write(to: temporary)
+        let handle = try FileHandle(forWritingTo: temporary)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary.path, anchorURL.path) == 0 else {
+            throw CloudantError(.auditTrailUnusable, "Could not replace the audit anchor '\(anchorURL.path)'.")
+        }
+        syncFolder()
     }
 
-    /// Every complete line of a segment, with its 1-based line number; a last line without its newline (a
-    /// write a crash cut short) is reported separately.
-    func lines(ofDay day: String) throws -> (lines: [(number: Int, bytes: ArraySlice<UInt8>)], torn: Bool) {
-        let bytes = try [UInt8](Data(contentsOf: url(forDay: day)))
-        var lines: [(Int, ArraySlice<UInt8>)] = []
-        var start = bytes.startIndex
-        var number = 0
-        while let newline = bytes[start...].firstIndex(of: 10) {
-            number += 1
-            lines.append((number, bytes[start..<newline]))
-            start = newline + 1
-        }
-        return (lines, start < bytes.endIndex)
+    /// Makes the folder's entries (a new segment's name, a renamed anchor, a removed segment) survive a crash.
+    func syncFolder() {
+        let directory = open(folder.path, O_RDONLY | O_DIRECTORY)
+        guard directory >= 0 else { return }
+        fsync(directory)
+        Glibc.close(directory)
     }
 }
 

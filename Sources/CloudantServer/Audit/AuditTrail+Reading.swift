@@ -1,4 +1,4 @@
-public import CloudantCore
+internal import CloudantCore
 public import Foundation
 
 extension AuditTrail {

@@ -15,8 +15,9 @@ public struct AuditChainReport: Sendable, Hashable {
 
     /// Entries that checked out.
     public var entries: Int
-    /// The first and last sequence checked (nil when the trail is empty).
+    /// The first sequence checked (nil when the trail is empty).
     public var firstSequence: Int64?
+    /// The last sequence checked (nil when the trail is empty).
     public var lastSequence: Int64?
     /// Whether the trail starts after entries retention removed (an anchor).
     public var anchored: Bool

@@ -12,9 +12,14 @@ internal import Glibc
 /// append per request. The price is that the last batch (a few milliseconds of requests) may be lost to a
 /// power cut or `kill -9`; a line the crash cut short is removed when the trail opens again, and the chain
 /// continues from the last whole line. One writer per folder: the trail holds an exclusive `flock` while open.
+///
+/// A write that fails (a full disk) takes back whatever part of the batch reached the file, keeps the entries
+/// queued and tries again, backing off to once a second; ``writeFailure`` says why meanwhile. Entries still
+/// queued when the trail closes with the disk still failing are lost, and the failure says how many.
 public final class AuditTrail: @unchecked Sendable {
-    // `condition` guards `pending`, `recorded`, `durable`, `flushWaiters` and `closing`; the writer thread owns
-    // `sequence`, `lastHash`, `openDay` and `segment`.
+    // `condition` guards `pending`, `recorded`, `durable`, `flushWaiters`, `closing`, `finished`, `stopWaiters`
+    // and `failure`; the writer thread alone touches `sequence`, `lastHash`, `openDay`, `segment` and
+    // `segmentEnd` (and `deinit`, once that thread has ended).
     private let condition = NSCondition()
     private var pending: [AuditDraft] = []
     private var recorded: Int64 = 0
@@ -23,6 +28,7 @@ public final class AuditTrail: @unchecked Sendable {
     private var closing = false
     private var finished = false
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    private var failure: CloudantError?
 
     private let segments: AuditSegments
     private let retentionDays: Int?
@@ -32,16 +38,33 @@ public final class AuditTrail: @unchecked Sendable {
     private var lastHash: String
     private var openDay: String?
     private var segment: FileHandle?
+    /// Where the open segment's last whole line ends: what a failed write left after it is cut off before the
+    /// next attempt. `nil` until a segment is opened.
+    private var segmentEnd: UInt64?
     private var thread: Thread?
+
+    /// The longest wait between two attempts at a write that fails.
+    private static let longestRetryDelay = 1.0
 
     /// The folder of the trail.
     public var folder: String { segments.folder.path }
 
+    /// Why the last attempt to write queued entries failed, while writing fails; `nil` once a write succeeds.
+    public var writeFailure: CloudantError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure
+    }
+
     /// Opens (creating) the trail in `folder`, repairing a line a crash cut short, and applies the retention.
+    ///
+    /// ```swift
+    /// let trail = try AuditTrail(folder: dataFolder + "/_audit", retentionDays: 365)
+    /// ```
     /// - Parameters:
     ///   - retentionDays: whole days of entries to keep; older segments are removed (an anchor keeps the chain
     ///     verifiable). `nil` keeps everything.
-    ///   - now: the clock (tests move it to cross days).
+    ///   - now: the clock that stamps entries (tests move it to cross days).
     /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailInUse` when another writer holds the folder,
     ///   `.auditTrailUnusable` when it cannot be created, read or written.
     public init(folder: String, retentionDays: Int? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
@@ -60,8 +83,9 @@ public final class AuditTrail: @unchecked Sendable {
             throw CloudantError(.auditTrailInUse, "Another process writes the audit trail in '\(folder)'.")
         }
         do {
-            (sequence, lastHash) = try Self.recover(segments)
-            try prune()
+            let resumed = try segments.resume()
+            (sequence, lastHash, openDay) = (resumed.sequence, resumed.hash, resumed.day)
+            if let retentionDays { try segments.prune(retentionDays: retentionDays, now: now(), keeping: nil) }
         } catch {
             Glibc.close(lock)
             throw error
@@ -73,21 +97,28 @@ public final class AuditTrail: @unchecked Sendable {
     }
 
     deinit {
-        segment?.closeFile()
+        try? segment?.close()
         Glibc.close(lock)
     }
 
-    /// Queues one entry; returns at once.
+    /// Queues one entry, stamped with the trail's clock; returns at once.
+    ///
+    /// The stamp is taken under the queue's lock so that the queue's order is the clock's order: two requests
+    /// answered either side of midnight cannot reach the file in the other order.
     func record(_ draft: AuditDraft) {
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
+        var draft = draft
+        draft.time = now()
         pending.append(draft)
         recorded += 1
         condition.signal()
     }
 
-    /// Returns once every entry recorded before the call is written and synced.
+    /// Returns once every entry recorded before the call is written and synced (or the trail has closed).
+    ///
+    /// While writes fail (``writeFailure``) this waits for the disk to recover.
     public func flush() async {
         await withCheckedContinuation { continuation in
             condition.lock()
@@ -102,27 +133,28 @@ public final class AuditTrail: @unchecked Sendable {
     }
 
     /// Writes what is queued, stops the writer and releases the folder.
+    ///
+    /// Returns even when writes fail: one more attempt is made, and what it cannot write is lost (counted in
+    /// ``writeFailure``).
     public func close() async {
-        await flush()
-        await withCheckedContinuation { continuation in requestStop(continuation) }
-    }
-
-    private func requestStop(_ continuation: CheckedContinuation<Void, Never>) {
-        condition.lock()
-        if finished {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            if finished {
+                condition.unlock()
+                continuation.resume()
+                return
+            }
+            closing = true
+            stopWaiters.append(continuation)
+            condition.signal()
             condition.unlock()
-            continuation.resume()
-            return
         }
-        closing = true
-        stopWaiters.append(continuation)
-        condition.signal()
-        condition.unlock()
     }
 
     // MARK: Writer thread
 
     private func writeLoop() {
+        var retryDelay = 0.05
         while true {
             condition.lock()
             while pending.isEmpty && !closing { condition.wait() }
@@ -131,15 +163,33 @@ public final class AuditTrail: @unchecked Sendable {
             let stop = closing && batch.isEmpty
             condition.unlock()
             if stop { break }
-            append(batch)
+            let (written, error) = append(batch)
             condition.lock()
-            durable += Int64(batch.count)
+            durable += Int64(written)
+            failure = error
+            if error != nil {
+                if closing {
+                    let lost = batch.count - written + pending.count
+                    failure = CloudantError(
+                        .auditTrailUnusable, "The audit trail closed with \(lost) entries it could not write.",
+                        underlying: error)
+                    pending = []
+                } else {
+                    pending.insert(contentsOf: batch[written...], at: 0)
+                }
+            }
             let ready = flushWaiters.filter { $0.0 <= durable }
             flushWaiters.removeAll { $0.0 <= durable }
             condition.unlock()
             for (_, waiter) in ready { waiter.resume() }
+            if error == nil {
+                retryDelay = 0.05
+            } else {
+                waitBeforeRetrying(retryDelay)
+                retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+            }
         }
-        segment?.closeFile()
+        try? segment?.close()
         segment = nil
         // Another trail (a server started again on this folder) may open it now.
         flock(lock, LOCK_UN)
@@ -152,83 +202,96 @@ public final class AuditTrail: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Chains and writes a batch: one write per segment it touches, then one fsync.
-    private func append(_ batch: [AuditDraft]) {
-        var bytes: [UInt8] = []
-        for draft in batch {
-            let day = AuditTime.day(draft.time)
-            if day != openDay {
-                flushBytes(&bytes)
-                switchSegment(to: day)
+    /// Sleeps `seconds` unless the trail is asked to close meanwhile (new entries do not wake it: under load
+    /// they would turn the back-off into a busy loop).
+    private func waitBeforeRetrying(_ seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        while !closing, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    /// Chains and writes a batch: one write and one fsync per segment it touches. Returns how many entries
+    /// are durable, and the error that stopped the rest.
+    private func append(_ batch: [AuditDraft]) -> (Int, CloudantError?) {
+        var written = 0
+        while written < batch.count {
+            // Never back to an older day's segment (see ``AuditResumePoint/day``).
+            let day = max(AuditTime.day(batch[written].time), openDay ?? "")
+            var end = written + 1
+            while end < batch.count, AuditTime.day(batch[end].time) <= day { end += 1 }
+            do {
+                try write(batch[written..<end], toDay: day)
+            } catch {
+                return (written, error)
             }
+            written = end
+        }
+        return (written, nil)
+    }
+
+    /// Appends `drafts` to the segment of `day` and syncs it; the chain moves on only once they are durable.
+    private func write(_ drafts: ArraySlice<AuditDraft>, toDay day: String) throws(CloudantError) {
+        if day != openDay || segment == nil { try openSegment(day) }
+        guard let segment, var end = segmentEnd else {
+            throw CloudantError(.auditTrailUnusable, "The audit segment of \(day) is not open.")
+        }
+        var (sequence, lastHash) = (self.sequence, self.lastHash)
+        var bytes: [UInt8] = []
+        for draft in drafts {
             sequence += 1
             let canonical = AuditLine.canonical(draft, sequence: sequence, previousHash: lastHash)
             lastHash = AuditLine.hash(of: canonical)
             bytes += AuditLine.line(canonical: canonical, hash: lastHash)
         }
-        flushBytes(&bytes)
-        if let segment { fsync(segment.fileDescriptor) }
+        do {
+            // A failed attempt may have left part of its lines: they go before these are written again.
+            let fileEnd = try segment.seekToEnd()
+            if fileEnd > end {
+                try segment.truncate(atOffset: end)
+                try segment.seek(toOffset: end)
+            } else {
+                end = fileEnd
+            }
+            try segment.write(contentsOf: bytes)
+            try segment.synchronize()
+        } catch {
+            // Opened afresh next time: the file may have been replaced while it failed.
+            try? segment.close()
+            self.segment = nil
+            throw CloudantError(
+                .auditTrailUnusable, "Could not write the audit segment '\(AuditSegments.fileName(forDay: day))'.",
+                underlying: error)
+        }
+        segmentEnd = end + UInt64(bytes.count)
+        (self.sequence, self.lastHash) = (sequence, lastHash)
     }
 
-    private func flushBytes(_ bytes: inout [UInt8]) {
-        guard !bytes.isEmpty, let segment else { return }
-        segment.write(Data(bytes))
-        bytes = []
-    }
-
-    private func switchSegment(to day: String) {
-        if let segment { fsync(segment.fileDescriptor); segment.closeFile() }
+    private func openSegment(_ day: String) throws(CloudantError) {
+        try? segment?.close()
+        segment = nil
         let url = segments.url(forDay: day)
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
             // The new name must survive a crash too.
-            let directory = open(segments.folder.path, O_RDONLY | O_DIRECTORY)
-            if directory >= 0 { fsync(directory); Glibc.close(directory) }
+            segments.syncFolder()
         }
-        segment = FileHandle(forWritingAtPath: url.path)
-        segment?.seekToEndOfFile()
-        openDay = day
-        try? prune()
-    }
-
-    // MARK: Recovery and retention
-
-    /// The last sequence and hash on disk, after cutting off a line a crash left half-written.
-    private static func recover(_ segments: AuditSegments) throws -> (Int64, String) {
-        let anchor = try segments.anchor()
         do {
-            for day in try segments.days().reversed() {
-                let (lines, torn) = try segments.lines(ofDay: day)
-                if torn {
-                    let keep = lines.last.map { $0.bytes.endIndex + 1 } ?? 0
-                    let handle = try FileHandle(forWritingTo: segments.url(forDay: day))
-                    try handle.truncate(atOffset: UInt64(keep))
-                    try handle.synchronize()
-                    try handle.close()
-                }
-                // The newest whole line the chain continues from (verification judges the rest).
-                for line in lines.reversed() {
-                    if let entry = try? AuditLine.parse(line.bytes) { return (entry.sequence, entry.hash) }
-                }
+            let handle = try FileHandle(forWritingTo: url)
+            let size = try handle.seekToEnd()
+            // Reopened after a failed write: the whole lines end where they ended, whatever the failure left.
+            if day == openDay, let known = segmentEnd, known < size {
+                segmentEnd = known
+            } else {
+                segmentEnd = size
             }
-        } catch let error as CloudantError {
-            throw error
+            segment = handle
         } catch {
-            throw CloudantError(.auditTrailUnusable, "Could not read the audit trail in '\(segments.folder.path)'.", underlying: error)
+            throw CloudantError(.auditTrailUnusable, "Could not open the audit segment '\(url.path)'.", underlying: error)
         }
-        return anchor
-    }
-
-    /// Removes the segments older than the retention, after moving the anchor past their last entry.
-    private func prune() throws {
-        guard let retentionDays else { return }
-        let cutoff = AuditTime.day(now().addingTimeInterval(-Double(retentionDays) * 86_400))
-        let doomed = try segments.days().filter { $0 < cutoff && $0 != openDay }
-        guard let newest = doomed.last else { return }
-        let (lines, _) = try segments.lines(ofDay: newest)
-        if let last = lines.last, let entry = try? AuditLine.parse(last.bytes) {
-            try segments.writeAnchor(sequence: entry.sequence, hash: entry.hash, throughDay: newest)
-        }
-        for day in doomed { try FileManager.default.removeItem(at: segments.url(forDay: day)) }
+        let newDay = day != openDay
+        openDay = day
+        // A day begun is when old days expire; a failure here leaves them for the next day (or the next open).
+        if newDay, let retentionDays { try? segments.prune(retentionDays: retentionDays, now: now(), keeping: day) }
     }
 }
