@@ -62,6 +62,17 @@ struct AuditSegments {
         syncFolder()
     }
 
+    /// Whether a trail has the folder open for writing (holds the lock). Probed with a shared lock taken and
+    /// dropped at once, and only when a verification meets an incomplete last line.
+    func writerIsActive() -> Bool {
+        let descriptor = open(lockURL.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+
     /// Makes the folder's entries (a new segment's name, a renamed anchor, a removed segment) survive a crash.
     func syncFolder() {
         let directory = open(folder.path, O_RDONLY | O_DIRECTORY)

@@ -3,7 +3,7 @@ public import Foundation
 
 extension AuditTrail {
     /// The entries of the trail in `folder` that match every filter given, oldest first. Only the segments of
-    /// the days in range are read.
+    /// the days in range are read, a chunk at a time, so memory holds the matches rather than the files.
     /// - Parameters:
     ///   - since: entries at or after this time.
     ///   - until: entries before this time.
@@ -21,14 +21,15 @@ extension AuditTrail {
             for day in try segments.days() {
                 if let firstDay, day < firstDay { continue }
                 if let lastDay, day > lastDay { continue }
-                for line in try segments.lines(ofDay: day).lines {
+                _ = try AuditLineReader.forEachLine(in: segments.url(forDay: day)) { _, bytes in
                     // A line that does not read back is for `verify` to report; a listing shows what is sound.
-                    guard let entry = try? AuditLine.parse(line.bytes) else { continue }
-                    if let since, entry.time < since { continue }
-                    if let until, entry.time >= until { continue }
-                    if let user, entry.user != user { continue }
-                    if let database, entry.database != database { continue }
+                    guard let entry = try? AuditLine.parse(bytes) else { return true }
+                    if let since, entry.time < since { return true }
+                    if let until, entry.time >= until { return true }
+                    if let user, entry.user != user { return true }
+                    if let database, entry.database != database { return true }
                     entries.append(entry)
+                    return true
                 }
             }
         } catch {

@@ -48,6 +48,14 @@ extension AuditTrail {
     /// the last line: every line's hash must be the hash of its content, every line must name the previous
     /// line's hash and follow its sequence, and segments must follow one another. A line edited, removed,
     /// inserted or moved, a segment removed by hand, or the oldest lines cut off all break it.
+    ///
+    /// An incomplete last line in the newest segment is a break only when no writer has the folder open: with
+    /// one, it is a batch being written (and a crash's remnant is cut off when the trail next opens).
+    ///
+    /// ```swift
+    /// let report = try AuditTrail.verify(folder: dataFolder + "/_audit")
+    /// if let broken = report.firstBreak { print(broken.segment, broken.line, broken.reason) }
+    /// ```
     /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailUnusable` when the folder cannot be read.
     public static func verify(folder: String) throws -> AuditChainReport {
         let segments = AuditSegments(folder: folder)
@@ -55,38 +63,25 @@ extension AuditTrail {
         var report = AuditChainReport(entries: 0, anchored: anchor.sequence > 0)
         var expected = (sequence: anchor.sequence + 1, previous: anchor.hash)
         do {
-            for day in try segments.days() {
-                let name = AuditSegments.prefix + day + AuditSegments.suffix
-                let (lines, torn) = try segments.lines(ofDay: day)
-                for line in lines {
-                    func broken(_ reason: String) -> AuditChainReport {
-                        report.firstBreak = .init(segment: name, line: line.number, reason: reason)
-                        return report
-                    }
-                    let entry: AuditEntry
-                    do {
-                        entry = try AuditLine.parse(line.bytes)
-                    } catch .hashMismatch {
-                        return broken("the line's content does not match its hash (edited)")
+            let days = try segments.days()
+            for day in days {
+                let name = AuditSegments.fileName(forDay: day)
+                let scan = try AuditLineReader.forEachLine(in: segments.url(forDay: day)) { number, bytes in
+                    do throws(BrokenLink) {
+                        let entry = try link(bytes, inSegmentOf: day, expected: expected)
+                        report.entries += 1
+                        report.firstSequence = report.firstSequence ?? entry.sequence
+                        report.lastSequence = entry.sequence
+                        expected = (entry.sequence + 1, entry.hash)
+                        return true
                     } catch {
-                        return broken("the line is not an audit entry")
+                        report.firstBreak = .init(segment: name, line: number, reason: error.reason)
+                        return false
                     }
-                    guard entry.sequence == expected.sequence else {
-                        return broken("sequence \(entry.sequence) where \(expected.sequence) was due (lines removed, inserted or moved)")
-                    }
-                    guard entry.previousHash == expected.previous else {
-                        return broken("the line does not follow the previous entry's hash")
-                    }
-                    guard AuditTime.day(entry.time) == day else {
-                        return broken("the entry's day is not its segment's")
-                    }
-                    report.entries += 1
-                    report.firstSequence = report.firstSequence ?? entry.sequence
-                    report.lastSequence = entry.sequence
-                    expected = (entry.sequence + 1, entry.hash)
                 }
-                if torn {
-                    report.firstBreak = .init(segment: name, line: lines.count + 1, reason: "the last line is incomplete")
+                if report.firstBreak != nil { return report }
+                if scan.torn, day != days.last || !segments.writerIsActive() {
+                    report.firstBreak = .init(segment: name, line: scan.lines + 1, reason: "the last line is incomplete")
                     return report
                 }
             }
@@ -94,5 +89,34 @@ extension AuditTrail {
             throw CloudantError(.auditTrailUnusable, "Could not read the audit trail in '\(folder)'.", underlying: error)
         }
         return report
+    }
+
+    /// Why a line does not continue the chain.
+    private struct BrokenLink: Error {
+        var reason: String
+    }
+
+    /// The entry a line holds, when it continues the chain.
+    private static func link(
+        _ bytes: ArraySlice<UInt8>, inSegmentOf day: String, expected: (sequence: Int64, previous: String)
+    ) throws(BrokenLink) -> AuditEntry {
+        let entry: AuditEntry
+        do {
+            entry = try AuditLine.parse(bytes)
+        } catch .hashMismatch {
+            throw BrokenLink(reason: "the line's content does not match its hash (edited)")
+        } catch {
+            throw BrokenLink(reason: "the line is not an audit entry")
+        }
+        guard entry.sequence == expected.sequence else {
+            throw BrokenLink(reason: "sequence \(entry.sequence) where \(expected.sequence) was due (lines removed, inserted or moved)")
+        }
+        guard entry.previousHash == expected.previous else {
+            throw BrokenLink(reason: "the line does not follow the previous entry's hash")
+        }
+        // An entry may sit in a later day's segment (the writer never goes back a day when the clock does), never
+        // in an earlier one.
+        guard AuditTime.day(entry.time) <= day else { throw BrokenLink(reason: "the entry is dated after its segment's day") }
+        return entry
     }
 }

@@ -1,4 +1,4 @@
-internal import CloudantCore
+public import CloudantCore
 public import Foundation
 #if canImport(Glibc)
 internal import Glibc
