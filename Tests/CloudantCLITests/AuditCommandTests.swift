@@ -38,6 +38,9 @@ struct AuditCommandTests {
         #expect(broken.status == 1)
         #expect(broken.stdout.contains(#""ok":false"#) && broken.stdout.contains(#""line":3"#))
         #expect(try CLIRunner.run(["--data", data, "audit", "--since", "yesterday"], in: folder).status == 2)
+        // A mistyped folder is not an intact trail.
+        let missing = try CLIRunner.run(["audit", "verify", "--folder", data + "/_audti"], in: folder)
+        #expect(missing.status == 3 && missing.stderr.contains("no audit trail"))
     }
 
     @Test func aServerKilledWhileRecordingLeavesATrailThatVerifiesOnceItHasRunAgain() throws {

@@ -56,9 +56,15 @@ extension AuditTrail {
     /// let report = try AuditTrail.verify(folder: dataFolder + "/_audit")
     /// if let broken = report.firstBreak { print(broken.segment, broken.line, broken.reason) }
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailUnusable` when the folder cannot be read.
+    /// - Throws: ``CloudantCore/CloudantError`` `.notFound` when there is no such folder, `.auditTrailUnusable`
+    ///   when it cannot be read.
     public static func verify(folder: String) throws -> AuditChainReport {
         let segments = AuditSegments(folder: folder)
+        // A mistyped folder must not read as an intact (empty) trail.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CloudantError(.notFound, "There is no audit trail in '\(folder)'.")
+        }
         let anchor = try segments.anchor()
         var report = AuditChainReport(entries: 0, anchored: anchor.sequence > 0)
         var expected = (sequence: anchor.sequence + 1, previous: anchor.hash)
