@@ -51,7 +51,7 @@ extension CouchEndpoint {
     private func restrictChanges(_ options: inout ChangesOptions, store: DocumentStore, user: UserContext) async throws
         -> ChangeVisibility
     {
-        let access = try await documentAccess(of: store, for: user)
+        let access = try await readAccess(of: store, for: user)
         guard access.isRestricted else { return { _ in true } }
         let filter = options.filter
         options.filter = { document in try access.allows(document) && (filter?(document) ?? true) }

@@ -49,7 +49,7 @@ extension CouchEndpoint {
                 attachments: try query.bool("attachments", default: false),
                 attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
         if let limit = options.limit, limit < 0 { options.limit = nil }
-        let access = try await documentAccess(of: store, for: request.user)
+        let access = try await readAccess(of: store, for: request.user)
         if let keys {
             // CouchDB walks the keys backwards for `descending=true`.
             let ordered = options.descending ? Array(keys.reversed()) : keys

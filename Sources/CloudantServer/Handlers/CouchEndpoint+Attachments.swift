@@ -21,7 +21,7 @@ extension CouchEndpoint {
         -> Response
     {
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        try await documentAccess(of: store, for: request.user).requireVisible(id: id, in: store)
+        try await readAccess(of: store, for: request.user).requireVisible(id: id, in: store)
         let attachment = try await store.attachmentContent(documentID: id, name: name, rev: request.query["rev"])
         let info = attachment.info
         // CouchDB's attachment ETag is the digest's base64, without "md5-".
@@ -102,7 +102,7 @@ extension CouchEndpoint {
     /// With per-document access, an attachment changes only on a document the user sees (the new revision
     /// keeps its list); a restricted user cannot create a document this way, since it would have no list.
     private func requireAttachmentWrite(_ request: CouchRequest, id: String, in store: DocumentStore) async throws {
-        let access = try await documentAccess(of: store, for: request.user)
+        let access = try await readAccess(of: store, for: request.user)
         guard access.isRestricted else { return }
         guard try await DocumentAccess.winner(of: id, in: store) != nil else {
             throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")

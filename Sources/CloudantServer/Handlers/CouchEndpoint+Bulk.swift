@@ -87,7 +87,7 @@ extension CouchEndpoint {
         if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil
         // Entries are checked first; the valid ones are read together in one transaction.
-        let access = try await documentAccess(of: store, for: request.user)
+        let access = try await readAccess(of: store, for: request.user)
         var parsed = entries.map { Self.bulkGetEntry($0, options: options) }
         if access.isRestricted {
             // A document the user may not see is answered exactly as one that does not exist.

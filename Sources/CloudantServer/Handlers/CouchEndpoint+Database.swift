@@ -108,7 +108,7 @@ extension CouchEndpoint {
             throw HTTPFailure.badRequest("Invalid rev format")
         }
         // Answer in request order. A document the user may not see has, for them, none of the revisions.
-        let access = try await documentAccess(of: store, for: request.user)
+        let access = try await readAccess(of: store, for: request.user)
         var ordered: [(String, JSONValue)] = []
         for id in try request.jsonObjectBody().keys {
             if access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) {

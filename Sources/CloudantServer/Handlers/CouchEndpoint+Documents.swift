@@ -25,7 +25,7 @@ extension CouchEndpoint {
 
     private func readDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        try await documentAccess(of: store, for: request.user).requireVisible(id: id, in: store)
+        try await readAccess(of: store, for: request.user).requireVisible(id: id, in: store)
         var options = try Self.readOptions(request.query)
         if let openRevs = request.query["open_revs"], !DocumentID.isLocal(id) {
             let which: OpenRevisions

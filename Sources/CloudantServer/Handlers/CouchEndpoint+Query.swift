@@ -22,7 +22,7 @@ extension CouchEndpoint {
     /// A `_find` body whose selector also requires the user's name or a role in each document's access list,
     /// when per-document access restricts them: `limit`, `skip` and bookmarks then count visible documents.
     func restrictedFindBody(_ body: JSONObject, store: DocumentStore, user: UserContext) async throws -> JSONObject {
-        let access = try await documentAccess(of: store, for: user)
+        let access = try await readAccess(of: store, for: user)
         guard access.isRestricted, let selector = body["selector"], selector.objectValue != nil else { return body }
         var restricted = body
         restricted["selector"] = access.restricting(selector)

@@ -148,8 +148,16 @@ extension Optional {
 }
 
 extension CouchEndpoint {
+    /// How documents of `store` are restricted for `user` when reading: a server admin sees everything, so the
+    /// security object is not read again on that hot path.
+    func readAccess(of store: DocumentStore, for user: UserContext) async throws -> DocumentAccess {
+        if user.isServerAdmin { return .unrestricted(user) }
+        return try await documentAccess(of: store, for: user)
+    }
+
     /// How documents of `store` are restricted for `user`: by their access lists when the database turns
-    /// them on and the user is not one of its admins.
+    /// them on and the user is not one of its admins. Writes use this one even for admins: a list is carried
+    /// over into the new revision (a tombstone included) whoever writes it.
     func documentAccess(of store: DocumentStore, for user: UserContext) async throws -> DocumentAccess {
         let security = try await securityObject(of: store)
         return DocumentAccess(field: security.documentAccessField, user: user, isAdmin: security.isAdmin(user))
