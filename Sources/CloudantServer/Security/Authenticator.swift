@@ -134,6 +134,9 @@ final class Authenticator: Sendable {
         let refreshed =
             time - parsed.time > sessionTimeout / 10
             ? cookies.make(name: parsed.name, token: parsed.token, salt: hash.salt, time: time) : nil
+        // A re-issued cookie outlives the stored `lastSeen`: store it too, or a restart would drop the session as
+        // idle while its client still holds a valid cookie. (At most one write per session per tenth of the timeout.)
+        if refreshed != nil { await sessions.saveLastSeen() }
         return CookieSession(user: UserContext(name: parsed.name, roles: roles), session: session, refreshed: refreshed)
     }
 

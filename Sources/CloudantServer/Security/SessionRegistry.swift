@@ -108,6 +108,11 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Stores the sessions' `lastSeen` times (kept in memory between writes).
+    func saveLastSeen() async {
+        await persist()
+    }
+
     /// Every session, or those of `name`, oldest first.
     func list(name: String? = nil) -> [Session] {
         sessions.withLock { Array($0.values) }

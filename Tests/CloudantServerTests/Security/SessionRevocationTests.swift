@@ -192,4 +192,24 @@ struct SessionRevocationTests {
             #expect(try await renewed.get("/_uuids").status == 200)
         }
     }
+
+    @Test func aSessionKeptAliveByRefreshedCookiesSurvivesARestartPastItsFirstTimeout() async throws {
+        let timeout = 10
+        let first = try await LiveServer.start { $0.sessionTimeout = timeout }
+        try await addUser("bob", on: first)
+        let loggedIn = ContinuousClock.now
+        let bob = try await logIn("bob", on: first).client
+        try await Task.sleep(until: loggedIn + .seconds(6))
+        let refreshedAnswer = try await bob.get("/_uuids")
+        let refreshed = try #require(refreshedAnswer.header("Set-Cookie")).split(separator: ";")[0]
+        // Past the first cookie's timeout, but well inside the re-issued one's, the server restarts.
+        try await Task.sleep(until: loggedIn + .seconds(timeout) + .milliseconds(1_500))
+        await first.stop(keepingFolder: true)
+        let second = try await LiveServer.start(folder: first.folder) { $0.sessionTimeout = timeout }
+        let again = TestClient(baseURL: second.baseURL, user: nil, cookie: String(refreshed))
+        if ContinuousClock.now - loggedIn < .seconds(6 + timeout - 1) {
+            #expect(try await again.get("/_uuids").status == 200)
+        }
+        await second.stop()
+    }
 }
