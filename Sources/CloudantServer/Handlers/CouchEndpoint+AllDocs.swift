@@ -96,25 +96,41 @@ extension CouchEndpoint {
     }
 
     /// A range of `_all_docs` for a user restricted by per-document access: the rows of visible documents
-    /// only, `skip` and `limit` counted among them. `total_rows` counts the visible rows of the range and
-    /// `offset` is the rows skipped, so neither tells how many hidden documents there are.
+    /// only, `skip` and `limit` counted among them. The range is read in pages of ``restrictedPageSize`` rows
+    /// and reading stops once the answer is full, so one request never holds the whole database in memory.
+    /// `total_rows` counts the visible rows read to answer and `offset` is the rows skipped, so neither tells
+    /// how many hidden documents there are.
     private func visibleRows(_ options: AllDocsOptions, store: DocumentStore, access: DocumentAccess) async throws
         -> JSONValue
     {
-        var everything = options
-        everything.limit = nil
-        everything.skip = 0
-        everything.includeDocs = true
-        let found = try await store.allDocs(everything)
-        let rows: [JSONValue] = found.rows.compactMap { row in
-            guard case .object(var object) = row, let document = object["doc"]?.objectValue, access.allows(document)
-            else { return nil }
-            if !options.includeDocs { object.removeValue(forKey: "doc") }
-            return .object(object)
+        let wanted = options.skip + (options.limit ?? Int.max)
+        var page = options
+        page.limit = Self.restrictedPageSize
+        page.skip = 0
+        page.includeDocs = true
+        var visible: [JSONValue] = []
+        var updateSeq: Int64?
+        reading: while true {
+            let found = try await store.allDocs(page)
+            updateSeq = updateSeq ?? found.updateSeq
+            for row in found.rows {
+                guard case .object(var object) = row, let document = object["doc"]?.objectValue, access.allows(document)
+                else { continue }
+                if !options.includeDocs { object.removeValue(forKey: "doc") }
+                visible.append(.object(object))
+                if visible.count >= wanted { break reading }
+            }
+            guard found.rows.count == Self.restrictedPageSize, let last = found.rows.last?["id"]?.stringValue else { break }
+            // The next page starts after the last row read, in either direction.
+            page.startKey = last
+            page.skip = 1
         }
-        let page = Array(rows.dropFirst(options.skip).prefix(options.limit ?? Int.max))
-        return AllDocsResult(totalRows: rows.count, offset: options.skip, rows: page, updateSeq: found.updateSeq).json
+        let rows = Array(visible.dropFirst(options.skip))
+        return AllDocsResult(totalRows: visible.count, offset: options.skip, rows: rows, updateSeq: updateSeq).json
     }
+
+    /// Rows read per step of a restricted `_all_docs` range.
+    static let restrictedPageSize = 500
 
     private func keyedRows(
         _ keys: [JSONValue], options: AllDocsOptions, store: DocumentStore, access: DocumentAccess

@@ -161,7 +161,7 @@ struct DocumentAccessTests {
             // `_all_docs` with limit and skip counts visible rows only.
             let page = try await alice.get("/clinic/_all_docs?skip=1&limit=2").json
             #expect(page["rows"]?.arrayValue?.map { $0["id"] } == ["a-conflicted", "a-private"])
-            #expect(page["total_rows"] == 4)  // n-shared, which alice wrote for the nurses, is not hers to see
+            #expect(page["total_rows"] == 3)  // the visible rows read to answer: hidden ones are never counted
         }
     }
 
@@ -297,6 +297,29 @@ struct DocumentAccessTests {
             }
             let partitionRows = try await bob.get("/ward/_partition/p1/_all_docs").json["rows"]?.arrayValue
             #expect(partitionRows?.map { $0["id"] } == ["p1:b-private"])
+        }
+    }
+
+    @Test func aRestrictedRangeOfAllDocsPagesThroughALargeDatabaseInStepsAndCountsOnlyVisibleRows() async throws {
+        try await withLiveServer { server in
+            try await clinic(server)
+            // 1,200 documents for nina among 1,200 that are not hers: more than two pages of the restricted reader.
+            var docs: [JSONValue] = []
+            for index in 0..<1_200 {
+                docs.append(["_id": .string(String(format: "m-%04d-hers", index)), "access": ["names": ["nina"]]])
+                docs.append(["_id": .string(String(format: "m-%04d-not", index)), "access": ["names": ["alice"]]])
+            }
+            #expect(try await server.admin.post("/clinic/_bulk_docs", ["docs": .array(docs)]).status == 201)
+            let nina = server.client("nina", "pw-nina")
+            let page = try await nina.get("/clinic/_all_docs?startkey=%22m-%22&endkey=%22m-%EF%BF%BF%22&skip=1000&limit=3").json
+            #expect(page["rows"]?.arrayValue?.map { $0["id"] } == ["m-1000-hers", "m-1001-hers", "m-1002-hers"])
+            #expect(page["total_rows"] == 1_003 && page["offset"] == 1_000)
+            let descending = try await nina.get("/clinic/_all_docs?descending=true&startkey=%22m-%EF%BF%BF%22&endkey=%22m-%22&limit=2").json
+            #expect(descending["rows"]?.arrayValue?.map { $0["id"] } == ["m-1199-hers", "m-1198-hers"])
+            let deep = try await nina.get("/clinic/_all_docs?descending=true&startkey=%22m-%EF%BF%BF%22&endkey=%22m-%22&skip=1000&limit=2").json
+            #expect(deep["rows"]?.arrayValue?.map { $0["id"] } == ["m-0199-hers", "m-0198-hers"])
+            let all = try await nina.get("/clinic/_all_docs?startkey=%22m-%22&endkey=%22m-%EF%BF%BF%22").json
+            #expect(all["rows"]?.arrayValue?.count == 1_200 && all["total_rows"] == 1_200)
         }
     }
 }
