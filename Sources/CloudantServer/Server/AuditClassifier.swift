@@ -49,17 +49,19 @@ struct AuditClassifier {
             outcome.documentID = second == "_design" || second == "_local"
                 ? segments.dropFirst().prefix(2).joined(separator: "/") : second
         }
-        let newEdits = query["new_edits"] != "false" && !Self.bodySaysNoNewEdits(body, endpoint: second)
+        // Parsed once, and only for the endpoints whose body names documents.
+        let json = Self.bodyNamingDocuments(body, method: method, endpoint: second)
+        let newEdits = query["new_edits"] != "false" && !(second == "_bulk_docs" && json?["new_edits"] == false)
         switch (method, second) {
         case (_, "_bulk_docs"):
             outcome.action = newEdits ? .write : .replicate
-            outcome.documentIDs = Self.ids(in: body, list: "docs", key: "_id")
+            outcome.documentIDs = Self.ids(in: json, list: "docs", key: "_id")
         case (_, "_bulk_get"):
             outcome.action = .replicate
-            outcome.documentIDs = Self.ids(in: body, list: "docs", key: "id")
+            outcome.documentIDs = Self.ids(in: json, list: "docs", key: "id")
         case (_, "_revs_diff"):
             outcome.action = .replicate
-            outcome.documentIDs = Self.keys(of: body)
+            outcome.documentIDs = json?.objectValue?.keys ?? []
         case (_, let endpoint?) where replicationEndpoints.contains(endpoint):
             outcome.action = .replicate
         case (_, "_local"):
@@ -73,7 +75,7 @@ struct AuditClassifier {
             }
         case (.post, "_find"), (.post, "_explain"), (.post, "_all_docs"), (.post, "_design_docs"), (.post, "_changes"):
             outcome.action = .read
-            outcome.documentIDs = Self.ids(in: body, list: "keys", key: nil) + Self.ids(in: body, list: "doc_ids", key: nil)
+            outcome.documentIDs = Self.ids(in: json, list: "keys", key: nil) + Self.ids(in: json, list: "doc_ids", key: nil)
         case (.delete, _):
             outcome.action = .delete
         default:
@@ -91,21 +93,18 @@ struct AuditClassifier {
         return classify(method: method, segments: segments, query: query, status: status, body: body)
     }
 
-    private static func bodySaysNoNewEdits(_ body: [UInt8], endpoint: String?) -> Bool {
-        guard endpoint == "_bulk_docs", !body.isEmpty, let object = try? JSONValue(parsing: body).objectValue else {
-            return false
-        }
-        return object["new_edits"] == false
+    /// The parsed body of a request whose body lists documents (bulk, `_revs_diff`, POST reads with `keys`).
+    private static func bodyNamingDocuments(_ body: [UInt8], method: HTTPRequest.Method, endpoint: String?) -> JSONValue? {
+        guard !body.isEmpty, let endpoint else { return nil }
+        let lists =
+            ["_bulk_docs", "_bulk_get", "_revs_diff"].contains(endpoint)
+            || (method == .post && ["_find", "_all_docs", "_design_docs", "_changes"].contains(endpoint))
+        return lists ? try? JSONValue(parsing: body) : nil
     }
 
     /// The `key` member of each object (or each string, without a key) of the body's `list`.
-    private static func ids(in body: [UInt8], list: String, key: String?) -> [String] {
-        guard !body.isEmpty, let items = (try? JSONValue(parsing: body))?[list]?.arrayValue else { return [] }
+    private static func ids(in json: JSONValue?, list: String, key: String?) -> [String] {
+        guard let items = json?[list]?.arrayValue else { return [] }
         return items.compactMap { item in key.map { item[$0]?.stringValue } ?? item.stringValue }
-    }
-
-    private static func keys(of body: [UInt8]) -> [String] {
-        guard !body.isEmpty, let object = (try? JSONValue(parsing: body))?.objectValue else { return [] }
-        return object.keys
     }
 }
