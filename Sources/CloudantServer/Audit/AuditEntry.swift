@@ -52,8 +52,8 @@ public struct AuditEntry: Sendable, Hashable {
 
 /// What the server hands the trail for one answered request; the trail adds the sequence and the hashes.
 struct AuditDraft: Sendable {
-    /// Replaced by the trail's clock when recorded (see ``AuditTrail/record(_:)``).
-    var time: Date
+    /// Set by the trail's clock when recorded (see ``AuditTrail/record(_:)``), so entries are in time order.
+    var time = Date.distantPast
     var user: String?
     var action: String
     var database: String?

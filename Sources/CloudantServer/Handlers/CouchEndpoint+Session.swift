@@ -15,7 +15,7 @@ extension CouchEndpoint {
                 ],
             ])
         case .post:
-            let (name, password) = try credentials(in: request)
+            let (name, password) = try sessionCredentials(in: request)
             let user = try await login(name: name, password: password, clientAddress: request.clientAddress)
             guard
                 let started = await authenticator.startSession(
@@ -37,8 +37,9 @@ extension CouchEndpoint {
         }
     }
 
-    /// The name and password of a `POST /_session`, from a form or a JSON body.
-    private func credentials(in request: CouchRequest) throws -> (String, String) {
+    /// The name and password of a `POST /_session`, from a form or a JSON body (the audit trail reads the
+    /// name a login tried from here too).
+    func sessionCredentials(in request: CouchRequest) throws -> (name: String, password: String) {
         let contentType = request.header(.contentType)?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             let form = QueryParameters(rawQuery: String(decoding: request.body, as: UTF8.self))

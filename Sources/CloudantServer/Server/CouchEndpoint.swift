@@ -140,17 +140,13 @@ final class CouchEndpoint: Sendable {
     ///   too_many_requests` while the name or address has too many recent failures.
     private func authenticate(_ headers: HTTPFields, clientAddress: String?) async throws -> Credentials {
         if authenticator.isAdminParty { return Credentials(user: UserContext(name: nil, roles: ["_admin"])) }
-        if let authorization = headers[.authorization], authorization.lowercased().hasPrefix("basic ") {
-            let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
-            guard let decoded = Data(base64Encoded: encoded).map({ String(decoding: $0, as: UTF8.self) }),
-                let colon = decoded.firstIndex(of: ":")
-            else {
-                throw HTTPFailure.unauthorized("Name or password is incorrect.")
-            }
-            return Credentials(
-                user: try await login(
-                    name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]),
-                    clientAddress: clientAddress))
+        switch BasicAuthorization(headers) {
+        case .credentials(let name, let password):
+            return Credentials(user: try await login(name: name, password: password, clientAddress: clientAddress))
+        case .malformed:
+            throw HTTPFailure.unauthorized("Name or password is incorrect.")
+        case .absent:
+            break
         }
         if let cookie = Self.cookie(named: "AuthSession", in: headers),
             let found = await authenticator.session(fromCookie: cookie)
