@@ -43,15 +43,19 @@ struct CareSnippetTests {
             timezone: calendar.timeZone)
         let stored = try await store.addTask(task)
         let late = try await store.addOutcome(Outcome(taskUUID: stored.uuid, taskOccurrenceIndex: 0, values: [OutcomeValue(.text("caught up"))]))
+        // The day it was recorded, from its own creation date: a run that crosses midnight between `today` above and
+        // this write still asks for the right day.
+        let recordedDay = calendar.startOfDay(for: try #require(late.createdDate))
         var byCreation = CareQuery()
-        byCreation.createdDateInterval = DateInterval(start: today, duration: 86_399)
+        byCreation.createdDateInterval = DateInterval(start: recordedDay, duration: 86_399)
         byCreation.taskIDs = ["journal"]
         #expect(try await store.fetchOutcomes(query: byCreation).map(\.uuid) == [late.uuid])
-        var byEvent = CareQuery(for: today, calendar: calendar)
+        var byEvent = CareQuery(for: recordedDay, calendar: calendar)
         byEvent.taskIDs = ["journal"]
         #expect(try await store.fetchOutcomes(query: byEvent).isEmpty)
         var yesterday = CareQuery()
-        yesterday.createdDateInterval = DateInterval(start: today - 86_400, duration: 86_399)
+        yesterday.createdDateInterval = DateInterval(start: recordedDay - 86_400, duration: 86_399)
+        yesterday.taskIDs = ["journal"]
         #expect(try await store.fetchOutcomes(query: yesterday).isEmpty)
 
         // Deleted, it no longer comes by creation date either.
