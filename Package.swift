@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "CloudantCareHealth", targets: ["CloudantCareHealth"]),
         .library(name: "CloudantModel", targets: ["CloudantModel"]),
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
+        .library(name: "CloudantSyncNIO", targets: ["CloudantSyncNIO"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
         .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
         .plugin(name: "CloudantModelPlugin", targets: ["CloudantModelPlugin"]),
@@ -58,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: C libraries (one system-library target each)
@@ -143,6 +146,18 @@ let package = Package(
         .target(
             name: "CloudantSync",
             dependencies: ["CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // The replicator's requests over SwiftNIO's HTTP client: its own product, so that no flavour compiles NIO
+        // unasked (the flavours' HTTPPeer uses URLSession); the CLI and the benchmarks use it.
+        .target(
+            name: "CloudantSyncNIO",
+            dependencies: [
+                "CloudantSync",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -261,6 +276,8 @@ let package = Package(
                 // `care outcomes` computes HealthKit-linked tasks' outcomes from the samples in the same store.
                 "CloudantCareHealthBridge",
                 "CloudantServer",
+                // `replicate` over SwiftNIO's HTTP client (`--http-client nio`, the default).
+                "CloudantSyncNIO",
                 "CloudantModel",
                 // `--key-file` keys (encrypted stores).
                 "CipherVFS",
@@ -275,6 +292,7 @@ let package = Package(
                 "CloudantOnly",
                 "CloudantCare",
                 "CloudantServer",
+                "CloudantSyncNIO",
                 "CloudantHealth",
                 "CloudantCareHealthBridge",
                 "CloudantModel",
@@ -313,7 +331,10 @@ let package = Package(
         .testTarget(
             name: "CloudantSyncTests",
             dependencies: [
-                "CloudantSync", "CloudantStore", "CloudantServer",
+                "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "ChildProcessSupport",
+                // Replication over AsyncHTTPClient with a TLS configuration of the test's own (a private CA).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The fault-injecting proxy the reliability tests put between the peers.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -24,15 +24,17 @@ CONSUMER = ROOT / "Examples" / "Flavours"
 
 # What each flavour must contain and must not contain.
 MODEL = {"CloudantModel", "CloudantModelSchema"}
+# SwiftNIO's HTTP client is its own product (CloudantSyncNIO): no flavour compiles it unasked.
+NIO_CLIENT = {"CloudantSyncNIO", "AsyncHTTPClient"}
 RULES = {
     "CloudantOnly": {"must": {"CloudantCore", "CloudantStore"},
-                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL},
+                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT},
     "CloudantCare": {"must": {"CloudantCore", "CloudantStore", "CloudantCareModule"},
-                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL},
+                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT},
     "CloudantHealth": {"must": {"CloudantCore", "CloudantStore", "CloudantHealthModule", "CLibXML2"},
-                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL},
+                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL | NIO_CLIENT},
     "CloudantCareHealth": {"must": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"},
-                           "never": MODEL},
+                           "never": MODEL | NIO_CLIENT},
     "CloudantModel": {"must": {"CloudantCore", "CloudantStore", "CloudantModel", "CloudantModelSchema"},
                       "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
 }
@@ -44,7 +46,8 @@ FORBIDDEN_IMPORTS = {
     "CloudantCareModule": {"CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge"},
     "CloudantHealthModule": {"CloudantCareModule", "CloudantCareHealthBridge"},
     "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"} | MODEL,
-    "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB"},
+    "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB",
+                     "AsyncHTTPClient", "NIOCore", "NIOPosix"},
     "CloudantStore": MODEL,
     # The model-file logic is pure: no storage, no replicator, not even the core and its swift-crypto (the build
     # plugin's tool links only it and CloudantBase, so no build compiles BoringSSL a second time for the host).

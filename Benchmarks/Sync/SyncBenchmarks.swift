@@ -1,5 +1,6 @@
 import CloudantOnly
 import CloudantServer
+import CloudantSyncNIO
 import Foundation
 
 /// P5: pulling small documents with the replicator — between two stores in one process, and from our
@@ -33,6 +34,9 @@ enum SyncBenchmarks {
         defer { serving.cancel() }
         let remote = try HTTPPeer(
             url: URL(string: try await server.url() + "/source")!, authentication: .basic(user: "bench", password: "bench"))
+        let remoteNIO = try HTTPPeer(
+            url: URL(string: try await server.url() + "/source")!, authentication: .basic(user: "bench", password: "bench"),
+            transport: AsyncHTTPClientTransport())
 
         var target: DocumentStore?
         var round = 0
@@ -60,11 +64,18 @@ enum SyncBenchmarks {
                         _ = try await Replicator(source: LocalPeer(source), target: LocalPeer(target)).run()
                     }),
                 .init(
-                    name: "Replicator(HTTPPeer → LocalPeer), loopback",
+                    name: "Replicator(HTTPPeer → LocalPeer), loopback, URLSession",
                     setUp: { try fresh() },
                     body: {
                         guard let target else { return }
                         _ = try await Replicator(source: remote, target: LocalPeer(target)).run()
+                    }),
+                .init(
+                    name: "Replicator(HTTPPeer → LocalPeer), loopback, AsyncHTTPClient",
+                    setUp: { try fresh() },
+                    body: {
+                        guard let target else { return }
+                        _ = try await Replicator(source: remoteNIO, target: LocalPeer(target)).run()
                     }),
             ]
         ).run(repetitions: repetitions)

@@ -35,4 +35,37 @@ struct ReplicateCommandTests {
         #expect(both.status != 0)
         #expect(try jsonObject(both.stderr)["error"] as? String == "bad_request")
     }
+
+    @Test(arguments: ["nio", "urlsession"])
+    func replicatesToAndFromAServerOverEitherHTTPClient(client: String) throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServeProcess(["--data", folder.appendingPathComponent("server").path, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
+        defer { server.kill() }
+        try #require(server.port > 0)
+        let remote = server.url.replacingOccurrences(of: "http://", with: "http://admin:s3cret@") + "/cloud"
+        let file = folder.appendingPathComponent("docs.jsonl")
+        try (0..<25).map { #"{"_id":"v\#($0)","pulse":\#(60 + $0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
+
+        let push = try CLIRunner.run(["replicate", "phone", remote, "--create-target", "--http-client", client], in: folder)
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(try jsonObject(push.stdout)["docs_written"] as? Int == 25)
+        let pull = try CLIRunner.run(["replicate", remote, "tablet", "--http-client", client], in: folder)
+        #expect(pull.status == 0, "\(pull.stderr)")
+        #expect(try jsonObject(pull.stdout)["docs_written"] as? Int == 25)
+
+        // Without credentials the server asks for them (401 with WWW-Authenticate): an error at once, not a hang.
+        let anonymous = try CLIRunner.run(["replicate", server.url + "/cloud", "other", "--http-client", client], in: folder)
+        #expect(anonymous.status != 0)
+        #expect(try jsonObject(anonymous.stderr)["error"] as? String == "unauthorized")
+    }
+
+    @Test func anUnknownHTTPClientIsAUsageError() throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLIRunner.run(["replicate", "a", "http://127.0.0.1:1/b", "--http-client", "curl"], in: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("nio") && result.stderr.contains("urlsession"))
+    }
 }

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import CloudantOnly
+internal import CloudantSyncNIO
 internal import Foundation
 
 /// `cloudant replicate SOURCE TARGET`: CouchDB's replication protocol between local stores and URLs.
@@ -28,6 +29,10 @@ struct ReplicateCommand: CloudantCommand {
     @Flag(name: .customLong("create-target"), help: "Create a remote target database when it does not exist.")
     var createTarget = false
     @Flag(help: "Log in with a cookie session (POST /_session) instead of basic authentication.") var session = false
+    @Option(
+        name: .customLong("http-client"),
+        help: "How requests travel: nio (SwiftNIO's AsyncHTTPClient, the faster) or urlsession (libcurl, which honours http_proxy and https_proxy).")
+    var httpClient: HTTPClientChoice = .nio
 
     func execute() async throws {
         if selector != nil && documentIDs != nil {
@@ -64,9 +69,22 @@ struct ReplicateCommand: CloudantCommand {
             guard let url = URL(string: location) else {
                 throw CloudantError(.invalidValue, "\(location) is not a valid URL.", context: .init(field: "url"))
             }
-            return try HTTPPeer(url: url, authentication: .environment(environment, session: session))
+            return try HTTPPeer(
+                url: url, authentication: .environment(environment, session: session), transport: httpClient.transport())
         }
         return LocalPeer(try mustExist ? global.openExisting(location) : global.openOrCreate(location))
+    }
+}
+
+/// The `--http-client` choices.
+enum HTTPClientChoice: String, ExpressibleByArgument, CaseIterable {
+    case nio, urlsession
+
+    func transport() -> any HTTPTransport {
+        switch self {
+        case .nio: AsyncHTTPClientTransport()
+        case .urlsession: URLSessionTransport()
+        }
     }
 }
 

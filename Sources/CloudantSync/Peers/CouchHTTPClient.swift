@@ -1,29 +1,27 @@
 internal import CloudantCore
 internal import Foundation
-#if canImport(FoundationNetworking)
-internal import FoundationNetworking
-#endif
 
 /// The HTTP requests an ``HTTPPeer`` makes: JSON in, JSON out, authentication applied, and every failure
-/// turned into a ``ReplicationError`` the retry policy can classify. TLS is URLSession's (libcurl on Linux).
+/// turned into a ``ReplicationError`` the retry policy can classify. The bytes travel over an
+/// ``HTTPTransport`` (``URLSessionTransport`` unless the peer was given another).
 actor CouchHTTPClient {
     let database: URL
     let authentication: RemoteAuthentication
     let headers: [String: String]
     let timeout: TimeInterval
-    private let session: URLSession
+    private let transport: any HTTPTransport
     /// The `AuthSession` cookie of a cookie session.
     private var sessionCookie: String?
 
-    init(database: URL, authentication: RemoteAuthentication, headers: [String: String], timeout: TimeInterval) {
+    init(
+        database: URL, authentication: RemoteAuthentication, headers: [String: String], timeout: TimeInterval,
+        transport: any HTTPTransport
+    ) {
         self.database = database
         self.authentication = authentication
         self.headers = headers
         self.timeout = timeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        self.transport = transport
     }
 
     /// A response: the URL asked (without credentials), the status and the parsed JSON body (nil when empty).
@@ -58,16 +56,14 @@ actor CouchHTTPClient {
         contentType: String?
     ) async throws -> Response {
         let request = try await makeRequest(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
-        let target = request.url ?? database
-        let (data, urlResponse): (Data, URLResponse)
+        let answer: HTTPTransportResponse
         do {
-            (data, urlResponse) = try await session.data(for: request)
+            answer = try await transport.send(request)
         } catch {
-            throw Self.transportFailure(error, method: method, url: target)
+            throw Self.transportFailure(error, method: method, url: request.url)
         }
-        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
-        let json = data.isEmpty ? nil : try? JSONValue(parsing: data)
-        return Response(url: target, status: status, body: json)
+        let json = answer.body.isEmpty ? nil : try? JSONValue(parsing: answer.body)
+        return Response(url: request.url, status: answer.status, body: json)
     }
 
     /// `GET path` with its body written to a file as it arrives (never held whole in memory): an attachment
@@ -78,28 +74,26 @@ actor CouchHTTPClient {
         var attempt = 0
         while true {
             var request = try await makeRequest("GET", path, query: query, body: nil, timeout: nil, contentType: nil)
-            request.setValue(accept, forHTTPHeaderField: "Accept")
-            // Ask for the content as written: a gzip body would be inflated by libcurl on the way anyway.
-            request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-            let target = request.url ?? database
-            let (file, urlResponse): (URL, URLResponse)
+            request.setHeader("Accept", accept)
+            // Ask for the content as written: a gzip body would be inflated on the way anyway.
+            request.setHeader("Accept-Encoding", "identity")
+            let answer: HTTPTransportDownload
             do {
-                (file, urlResponse) = try await session.download(for: request)
+                answer = try await transport.download(request)
             } catch {
-                throw Self.transportFailure(error, method: "GET", url: target)
+                throw Self.transportFailure(error, method: "GET", url: request.url)
             }
-            let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
-            if (200..<300).contains(status) { return file }
-            let body = try? JSONValue(parsing: Data(contentsOf: file))
-            try? FileManager.default.removeItem(at: file)
-            if status == 401, case .session = authentication, attempt == 0 {
+            if (200..<300).contains(answer.status) { return answer.file }
+            let body = try? JSONValue(parsing: Data(contentsOf: answer.file))
+            try? FileManager.default.removeItem(at: answer.file)
+            if answer.status == 401, case .session = authentication, attempt == 0 {
                 sessionCookie = nil  // Expired: log in again once.
                 attempt += 1
                 continue
             }
             throw ReplicationError.answer(
-                url: target, status: status, error: body?["error"]?.stringValue,
-                reason: body?["reason"]?.stringValue ?? "HTTP \(status) from GET \(path)")
+                url: request.url, status: answer.status, error: body?["error"]?.stringValue,
+                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from GET \(path)")
         }
     }
 
@@ -114,25 +108,25 @@ actor CouchHTTPClient {
         while true {
             var request = try await makeRequest(method, path, query: query, body: nil, timeout: nil, contentType: contentType)
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-            if let size { request.setValue(String(size), forHTTPHeaderField: "Content-Length") }
-            let target = request.url ?? database
-            let (data, urlResponse): (Data, URLResponse)
+            if let size { request.setHeader("Content-Length", String(size)) }
+            let answer: HTTPTransportResponse
             do {
-                (data, urlResponse) = try await session.upload(for: request, fromFile: file)
+                answer = try await transport.upload(request, fromFile: file)
             } catch {
-                throw Self.transportFailure(error, method: method, url: target)
+                throw Self.transportFailure(error, method: method, url: request.url)
             }
-            let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
-            let body = data.isEmpty ? nil : try? JSONValue(parsing: data)
-            if status == 401, case .session = authentication, attempt == 0 {
+            let body = answer.body.isEmpty ? nil : try? JSONValue(parsing: answer.body)
+            if answer.status == 401, case .session = authentication, attempt == 0 {
                 sessionCookie = nil  // Expired: log in again once.
                 attempt += 1
                 continue
             }
-            if (200..<300).contains(status) || accept.contains(status) { return Response(url: target, status: status, body: body) }
+            if (200..<300).contains(answer.status) || accept.contains(answer.status) {
+                return Response(url: request.url, status: answer.status, body: body)
+            }
             throw ReplicationError.answer(
-                url: target, status: status, error: body?["error"]?.stringValue,
-                reason: body?["reason"]?.stringValue ?? "HTTP \(status) from \(method) \(path)")
+                url: request.url, status: answer.status, error: body?["error"]?.stringValue,
+                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from \(method) \(path)")
         }
     }
 
@@ -140,23 +134,21 @@ actor CouchHTTPClient {
     private func makeRequest(
         _ method: String, _ path: String, query: [(String, String)], body: JSONValue?, timeout: TimeInterval?,
         contentType: String?
-    ) async throws -> URLRequest {
+    ) async throws -> HTTPTransportRequest {
         let target = try url(path, query: query)
-        var request = URLRequest(url: target)
-        request.httpMethod = method
-        request.timeoutInterval = timeout ?? self.timeout
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = HTTPTransportRequest(method: method, url: target, timeout: timeout ?? self.timeout)
+        request.setHeader("Accept", "application/json")
         if let body {
-            request.httpBody = Data(body.jsonBytes())
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = Data(body.jsonBytes())
+            request.setHeader("Content-Type", "application/json")
         } else if let contentType {
-            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            request.setHeader("Content-Type", contentType)
         }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers { request.setHeader(name, value) }
         if let authorization = authentication.authorizationHeader {
-            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+            request.setHeader("Authorization", authorization)
         } else if case .session(let user, let password) = authentication {
-            request.setValue(try await cookie(user: user, password: password, for: target), forHTTPHeaderField: "Cookie")
+            request.setHeader("Cookie", try await cookie(user: user, password: password, for: target))
         }
         return request
     }
@@ -167,24 +159,22 @@ actor CouchHTTPClient {
     private func cookie(user: String, password: String, for target: URL) async throws -> String {
         if let sessionCookie { return sessionCookie }
         let login = try url("/_session", query: [])
-        var request = URLRequest(url: login)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(JSONValue.object(["name": .string(user), "password": .string(password)]).jsonBytes())
-        let (_, response): (Data, URLResponse)
+        let request = HTTPTransportRequest(
+            method: "POST", url: login, headers: [("Content-Type", "application/json")],
+            body: Data(JSONValue.object(["name": .string(user), "password": .string(password)]).jsonBytes()),
+            timeout: timeout)
+        let answer: HTTPTransportResponse
         do {
-            (_, response) = try await session.data(for: request)
+            answer = try await transport.send(request)
         } catch {
             throw Self.transportFailure(error, method: "POST", url: login)
         }
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
-            let setCookie = http.value(forHTTPHeaderField: "Set-Cookie"),
+        guard (200..<300).contains(answer.status), let setCookie = answer.header("Set-Cookie"),
             let pair = setCookie.split(separator: ";").first, pair.hasPrefix("AuthSession=")
         else {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 401
             throw ReplicationError.unauthorized(
-                url: target, status: (200..<300).contains(status) ? 401 : status,
-                reason: "The server refused the session login for \(user) (POST /_session answered \(status)).")
+                url: target, status: (200..<300).contains(answer.status) ? 401 : answer.status,
+                reason: "The server refused the session login for \(user) (POST /_session answered \(answer.status)).")
         }
         sessionCookie = String(pair)
         return String(pair)
@@ -216,11 +206,16 @@ actor CouchHTTPClient {
         return url
     }
 
-    /// What a failed `URLSession` request becomes: cancellation, a timeout, or an unreachable peer.
+    /// What a request that got no answer becomes: cancellation, a timeout, or an unreachable peer.
     private static func transportFailure(_ error: any Error, method: String, url: URL) -> ReplicationError {
-        if Task.isCancelled || (error as? URLError)?.code == .cancelled { return .cancelled(url: url) }
-        if (error as? URLError)?.code == .timedOut { return .timedOut(url: url, status: nil) }
-        return .peerUnreachable(url: url, reason: "\(method): \(error.localizedDescription)")
+        switch error as? HTTPTransportError {
+        case .cancelled: return .cancelled(url: url)
+        case .timedOut: return .timedOut(url: url, status: nil)
+        case .unreachable(let reason): return .peerUnreachable(url: url, reason: "\(method): \(reason)")
+        case nil:
+            if Task.isCancelled || error is CancellationError { return .cancelled(url: url) }
+            return .peerUnreachable(url: url, reason: "\(method): \(error)")
+        }
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

@@ -25,11 +25,13 @@ public struct HTTPPeer: ReplicationPeer {
     /// - Parameters:
     ///   - headers: Extra headers on every request (an API key, a client id).
     ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
+    ///   - transport: What carries the requests: ``URLSessionTransport`` by default; `AsyncHTTPClientTransport`
+    ///     from `CloudantSyncNIO` is faster on Linux and takes a TLS configuration of your own.
     /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
     ///   ``CloudantCore/CloudantError/Code/invalidValue``, field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
-        timeout: Duration = .seconds(60)
+        timeout: Duration = .seconds(60), transport: any HTTPTransport = URLSessionTransport()
     ) throws {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.host != nil,
             components.path.count > 1
@@ -47,7 +49,8 @@ public struct HTTPPeer: ReplicationPeer {
         }
         self.url = clean
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        client = CouchHTTPClient(database: clean, authentication: authentication, headers: headers, timeout: seconds)
+        client = CouchHTTPClient(
+            database: clean, authentication: authentication, headers: headers, timeout: seconds, transport: transport)
     }
 
     public func identity() async throws -> String {

@@ -1,0 +1,104 @@
+public import Foundation
+
+/// What carries an ``HTTPPeer``'s requests: one request out, its status, headers and body back.
+///
+/// The replication protocol (paths, JSON, authentication, retries) stays in the peer; a transport only moves
+/// bytes, so a replication behaves the same over any of them. Two come with the package:
+/// ``URLSessionTransport`` (Foundation's `URLSession`, libcurl on Linux; the default) and, in the
+/// `CloudantSyncNIO` product, `AsyncHTTPClientTransport` (SwiftNIO's client, faster on Linux, and the one to
+/// use with a server certificate of your own CA: pass it an `HTTPClient` with that TLS configuration).
+///
+/// A transport throws ``HTTPTransportError`` for a request that got no answer; any answer, whatever its status,
+/// is returned.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the whole answer.
+    func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
+
+    /// Sends `request` and writes the answer's body to a new temporary file as it arrives (never whole in
+    /// memory). The caller owns the file and removes it.
+    func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload
+
+    /// Sends `request` with the content of `file` as its body, streamed from disk with its length.
+    func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse
+}
+
+/// One request of an ``HTTPTransport``.
+public struct HTTPTransportRequest: Sendable {
+    /// `GET`, `PUT`, `POST`, `DELETE`, …
+    public var method: String
+    /// The full URL, with its query; never with credentials (they travel in ``headers``).
+    public var url: URL
+    /// Header fields in the order they are sent.
+    public var headers: [(name: String, value: String)]
+    /// The body; `nil` for none (an upload's body is its file).
+    public var body: Data?
+    /// The longest wait, in seconds, for the answer to begin; a long poll's wait is included.
+    public var timeout: TimeInterval
+
+    /// Creates a request.
+    public init(
+        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
+        timeout: TimeInterval = 60
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// Sets `name` to `value`, replacing any earlier field of that name (case-insensitive).
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.append((name, value))
+    }
+}
+
+/// The answer to an ``HTTPTransportRequest``.
+public struct HTTPTransportResponse: Sendable {
+    /// The HTTP status.
+    public var status: Int
+    /// The header fields as received.
+    public var headers: [(name: String, value: String)]
+    /// The body (empty for none).
+    public var body: Data
+
+    /// Creates an answer.
+    public init(status: Int, headers: [(name: String, value: String)], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first field named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// The answer to a download: its status and headers, and the file its body was written to.
+public struct HTTPTransportDownload: Sendable {
+    /// The HTTP status.
+    public var status: Int
+    /// The header fields as received.
+    public var headers: [(name: String, value: String)]
+    /// A temporary file holding the body; the caller removes it.
+    public var file: URL
+
+    /// Creates a download's answer.
+    public init(status: Int, headers: [(name: String, value: String)], file: URL) {
+        self.status = status
+        self.headers = headers
+        self.file = file
+    }
+}
+
+/// Why a request got no answer. A replication retries all three but ``cancelled`` by its retry policy.
+public enum HTTPTransportError: Error, Sendable, Equatable {
+    /// The task was cancelled.
+    case cancelled
+    /// No answer in the request's time.
+    case timedOut
+    /// The server could not be reached, or the connection broke; the reason says how.
+    case unreachable(String)
+}

@@ -1,0 +1,159 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// An ``HTTPTransport`` over Foundation's `URLSession` (libcurl on Linux): the default of ``HTTPPeer``.
+///
+/// Cookies are never stored (the peer manages its session cookie itself) and the request's timeout is the
+/// longest silence `URLSession` waits for.
+///
+/// The transport answers authentication challenges itself. On Linux, a task that meets a `401` with a
+/// `WWW-Authenticate` header (what CouchDB sends with `require_valid_user`, and what `cloudant serve` sends
+/// to a request without valid credentials, such as an expired session cookie) and has no credential to offer
+/// is suspended forever by swift-corelibs-foundation (its issue 5456), whatever the timeout. Here the
+/// challenge is refused and the request returns the `401`, so the peer can log in again or report it.
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let tasks: TaskTable
+
+    /// A transport with an ephemeral session of its own.
+    public convenience init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        self.init(configuration: configuration)
+    }
+
+    /// A transport with a session made from `configuration` (a proxy, extra TLS settings).
+    public init(configuration: URLSessionConfiguration) {
+        tasks = TaskTable()
+        session = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+    }
+
+    deinit {
+        // The session holds its delegate until it is invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let outcome = try await run(session.dataTask(with: urlRequest(request)))
+        return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
+    }
+
+    public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
+        let outcome = try await run(session.downloadTask(with: urlRequest(request)))
+        if let file = outcome.file {
+            return HTTPTransportDownload(status: outcome.status, headers: outcome.headers, file: file)
+        }
+        // A refused challenge leaves no file: the answer is its status alone.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-download-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: empty.path, contents: outcome.data)
+        return HTTPTransportDownload(status: outcome.status, headers: outcome.headers, file: empty)
+    }
+
+    public func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse {
+        let outcome = try await run(session.uploadTask(with: urlRequest(request), fromFile: file))
+        return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
+    }
+
+    private func urlRequest(_ request: HTTPTransportRequest) -> URLRequest {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.timeoutInterval = request.timeout
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        return urlRequest
+    }
+
+    /// Starts `task` and waits for its outcome, cancelling it when the caller is cancelled; failures become
+    /// ``HTTPTransportError``.
+    private func run(_ task: URLSessionTask) async throws -> TaskTable.Outcome {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                tasks.start(task, continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error):
+            if Task.isCancelled || (error as? URLError)?.code == .cancelled { throw HTTPTransportError.cancelled }
+            if (error as? URLError)?.code == .timedOut { throw HTTPTransportError.timedOut }
+            throw HTTPTransportError.unreachable(error.localizedDescription)
+        }
+    }
+}
+
+/// The session's delegate: what each running task has received so far, and the waiter for its end.
+private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
+    /// What a task ended with: status, headers and either its body or the file holding it.
+    struct Outcome {
+        var status: Int
+        var headers: [(name: String, value: String)]
+        var data: Data
+        var file: URL?
+    }
+
+    private struct Running {
+        var continuation: CheckedContinuation<Result<Outcome, any Error>, Never>
+        var data = Data()
+        var file: URL?
+        /// The `401` of a challenge the transport refused.
+        var refused: HTTPURLResponse?
+    }
+
+    // `lock` protects `running`; delegate calls come on the session's queue, starts on any thread.
+    private let lock = NSLock()
+    private var running: [Int: Running] = [:]
+
+    func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<Result<Outcome, any Error>, Never>) {
+        lock.withLock { running[task.taskIdentifier] = Running(continuation: continuation) }
+        task.resume()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { running[dataTask.taskIdentifier]?.data.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // `location` is removed when this returns: keep the body in a file of our own.
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-download-\(UUID().uuidString)")
+        let moved = (try? FileManager.default.moveItem(at: location, to: kept)) != nil
+            || (try? FileManager.default.copyItem(at: location, to: kept)) != nil
+        lock.withLock { running[downloadTask.taskIdentifier]?.file = moved ? kept : nil }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        // Credentials travel in the request's headers; a challenge means they were missing or refused.
+        lock.withLock { running[task.taskIdentifier]?.refused = challenge.failureResponse as? HTTPURLResponse }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let state = lock.withLock({ running.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let refused = state.refused {
+            state.continuation.resume(returning: .success(Outcome(status: refused.statusCode, headers: Self.headers(refused), data: Data())))
+            return
+        }
+        if let error {
+            if let file = state.file { try? FileManager.default.removeItem(at: file) }
+            state.continuation.resume(returning: .failure(error))
+            return
+        }
+        let response = task.response as? HTTPURLResponse
+        state.continuation.resume(
+            returning: .success(
+                Outcome(status: response?.statusCode ?? 0, headers: response.map(Self.headers) ?? [], data: state.data, file: state.file)))
+    }
+
+    private static func headers(_ response: HTTPURLResponse) -> [(name: String, value: String)] {
+        response.allHeaderFields.compactMap { key, value in
+            guard let name = key as? String, let value = value as? String else { return nil }
+            return (name, value)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import AsyncHTTPClient
+import ChildProcessSupport
+import CloudantCore
+import CloudantServer
+import CloudantStore
+import CloudantSync
+import CloudantSyncNIO
+import Foundation
+import NIOSSL
+import Testing
+
+/// The replicator behaves the same over either transport: URLSession (libcurl) and AsyncHTTPClient (SwiftNIO).
+@Suite("HTTP transports: URLSession and AsyncHTTPClient")
+struct HTTPTransportTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case urlSession, asyncHTTPClient
+
+        func make() -> any HTTPTransport {
+            switch self {
+            case .urlSession: URLSessionTransport()
+            case .asyncHTTPClient: AsyncHTTPClientTransport()
+            }
+        }
+
+        var testDescription: String { rawValue }
+    }
+
+    /// One attempt per request: a test of a failure must see the failure, not a retry's sleep.
+    static let once = ReplicationOptions(retry: RetryPolicy(maximumAttempts: 1))
+
+    static func peer(
+        _ setup: HTTPReplicationTests.Setup, _ kind: Kind, _ db: String = "cloud",
+        authentication: RemoteAuthentication = .basic(user: "admin", password: "s3cret"), timeout: Duration = .seconds(60)
+    ) throws -> HTTPPeer {
+        try HTTPPeer(
+            url: URL(string: setup.baseURL + "/" + db)!, authentication: authentication, timeout: timeout, transport: kind.make())
+    }
+
+    @Test(arguments: Kind.allCases)
+    func pushAndPullCarryHistoriesConflictsAndLargeAttachmentsBothWays(kind: Kind) async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        let remote = try Self.peer(setup, kind)
+        try await remote.createIfMissing()
+        let scan = SeparateAttachmentReplicationTests.randomBytes(1 << 20)
+        let notes = Array((0..<20_000).map { "pulse \(Int.random(in: 50...150)) #\($0)\n" }.joined().utf8)
+        let first = try await setup.local.putAttachment(
+            "scan.bin", documentID: "visit", contentType: "image/png", content: SeparateAttachmentReplicationTests.Once(bytes: scan))
+        _ = try await setup.local.putAttachment(
+            "notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain",
+            content: SeparateAttachmentReplicationTests.Once(bytes: notes))
+        let base = try await setup.local.put(["_id": "note", "text": "base"])
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+
+        // Push (the large attachments go up as multipart from disk), then concurrent edits on both sides.
+        let pushed = try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
+        #expect(pushed.docsWritten == 2 && pushed.docWriteFailures == 0)
+        let server = try setup.serverStore()
+        try await server.put(["_id": "note", "_rev": .string(base.rev), "text": "server"])
+        try await setup.local.put(["_id": "note", "_rev": .string(base.rev), "text": "device"])
+        _ = try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
+
+        // Pull everything into a new store (the large attachments come down to files).
+        let fresh = try DocumentStore.open(name: "fresh", in: StoreDirectory(path: setup.folder.appendingPathComponent("fresh").path))
+        let pulled = try await Replicator(source: remote, target: LocalPeer(fresh), options: options).run()
+        #expect(pulled.docsWritten == 3, "visit, and both branches of note")
+        for id in ["visit", "note"] {
+            let copy = try await fresh.document(id: id, options: ReadOptions(conflicts: true, attachmentEncodingInfo: true))
+            let original = try await server.document(id: id, options: ReadOptions(conflicts: true, attachmentEncodingInfo: true))
+            #expect(copy == original)
+        }
+        #expect(try await fresh.document(id: "note", options: ReadOptions(conflicts: true))["_conflicts"]?.arrayValue?.count == 1)
+        #expect(try await fresh.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+        #expect(try await fresh.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        try server.close()
+        try fresh.close()
+        await setup.stop()
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aCookieSessionLogsInAndLogsInAgainWhenTheServerEndsIt(kind: Kind) async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        try await setup.local.put(["_id": "a"])
+        let remote = try Self.peer(setup, kind, authentication: .session(user: "admin", password: "s3cret"))
+        try await remote.createIfMissing()
+        #expect(try await Replicator(source: LocalPeer(setup.local), target: remote, options: Self.once).run().docsWritten == 1)
+
+        // The server ends every session of admin; the peer's next request is refused, and it logs in again.
+        let transport = kind.make()
+        let ended = try await transport.send(
+            HTTPTransportRequest(
+                method: "DELETE", url: URL(string: setup.baseURL + "/_sessions?name=admin")!,
+                headers: [("Authorization", "Basic " + Data("admin:s3cret".utf8).base64EncodedString())]))
+        #expect(ended.status == 200, "\(String(decoding: ended.body, as: UTF8.self))")
+        try await setup.local.put(["_id": "b"])
+        #expect(try await Replicator(source: LocalPeer(setup.local), target: remote, options: Self.once).run().docsWritten == 1)
+        await setup.stop()
+    }
+
+    @Test(arguments: Kind.allCases)
+    func noOrWrongCredentialsAreUnauthorizedAtOnceAndAClosedPortIsUnreachable(kind: Kind) async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        let wrong = try Self.peer(setup, kind, authentication: .basic(user: "admin", password: "nope"))
+        let refused = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: wrong, target: LocalPeer(setup.local), options: Self.once).run()
+        }
+        #expect(refused?.status == 401 && refused?.category == .unauthorized)
+        // No credentials: the server answers 401 with `WWW-Authenticate` (as CouchDB does with require_valid_user),
+        // which left a URLSession task suspended forever on Linux.
+        let anonymous = try Self.peer(setup, kind, authentication: .none)
+        let challenged = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: anonymous, target: LocalPeer(setup.local), options: Self.once).run()
+        }
+        #expect(challenged?.status == 401 && challenged?.category == .unauthorized)
+        await setup.stop()
+
+        // The server is gone: its port answers nothing.
+        let gone = try Self.peer(setup, kind)
+        let unreachable = await #expect(throws: ReplicationError.self) {
+            try await Replicator(source: gone, target: LocalPeer(setup.local), options: Self.once).run()
+        }
+        guard case .peerUnreachable = unreachable else {
+            Issue.record("expected peerUnreachable, got \(String(describing: unreachable))")
+            return
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aServerThatAcceptsButNeverAnswersTimesOut(kind: Kind) async throws {
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let peer = try HTTPPeer(
+            url: URL(string: "http://127.0.0.1:\(silent.port)/db")!, timeout: .seconds(1), transport: kind.make())
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ReplicationError.self) {
+            _ = try await peer.info()
+        }
+        #expect(error?.category == .timedOut, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test func asyncHTTPClientWithItsOwnTLSConfigurationReplicatesWithAPrivateCertificate() async throws {
+        let folder = NSTemporaryDirectory() + "cloudant-transport-tls-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let tls = ServerTLS(certificatePath: folder + "/server.crt", privateKeyPath: folder + "/server.key")
+        let made = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-keyout", tls.privateKeyPath, "-out", tls.certificatePath,
+            ])
+        try #require(made.status == 0, "\(String(decoding: made.stderr, as: UTF8.self))")
+        var configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, directory: StoreDirectory(path: folder + "/server"),
+            admin: HTTPReplicationTests.Setup.admin, passwordIterations: 1_000)
+        configuration.tls = tls
+        let server = try CouchServer(configuration: configuration)
+        let running = Task { try await server.run() }
+        let url = try await server.url()
+        #expect(url.hasPrefix("https://"))
+        let local = try DocumentStore.open(name: "device", in: StoreDirectory(path: folder + "/device"))
+        try await local.put(["_id": "vitals", "pulse": 61])
+
+        var clientConfiguration = HTTPClient.Configuration()
+        var trust = TLSConfiguration.makeClientConfiguration()
+        trust.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(tls.certificatePath))
+        clientConfiguration.tlsConfiguration = trust
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        do {
+            let remote = try HTTPPeer(
+                url: URL(string: url + "/cloud")!, authentication: .basic(user: "admin", password: "s3cret"),
+                transport: AsyncHTTPClientTransport(client: client))
+            try await remote.createIfMissing()
+            #expect(try await Replicator(source: LocalPeer(local), target: remote, options: Self.once).run().docsWritten == 1)
+
+            // The shared client trusts only the system's CAs: the same server is refused, not answered.
+            let untrusting = try HTTPPeer(
+                url: URL(string: url + "/cloud")!, authentication: .basic(user: "admin", password: "s3cret"),
+                transport: AsyncHTTPClientTransport())
+            await #expect(throws: ReplicationError.self) { _ = try await untrusting.info() }
+        } catch {
+            Issue.record(error)
+        }
+        try await client.shutdown()
+        try local.close()
+        await server.shutdown()
+        _ = await running.result
+    }
+}
+
+/// A TCP port that accepts connections (the kernel completes the handshake) and never answers.
+final class SilentListener: @unchecked Sendable {
+    // Immutable after init; `close()` releases the socket.
+    let port: Int
+    private let socket: Int32
+
+    init() throws {
+        let listener = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            _ = Glibc.close(listener)
+            throw CloudantError(.invalidValue, "Cannot listen on 127.0.0.1.")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        socket = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(socket) }
+}
