@@ -47,13 +47,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var outgoing = try Self.clientRequest(request)
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return try await Self.mapFailures {
-            let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
-            let body = try await response.body.collect(upTo: .max)
-            return HTTPTransportResponse(
-                status: Int(response.status.code), headers: Self.headers(response.headers),
-                body: body.withUnsafeReadableBytes { Data($0) })
-        }
+        return try await whole(outgoing, timeout: request.timeout)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
@@ -83,8 +77,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         guard let size else { throw HTTPTransportError.unreachable("Cannot read the upload file \(file.path).") }
         outgoing.headers.remove(name: "Content-Length")  // The body's known length sets it.
         outgoing.body = .stream(FileChunks(file: file), length: .known(Int64(size)))
-        return try await Self.mapFailures {
-            let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
+        return try await whole(outgoing, timeout: request.timeout)
+    }
+
+    /// Sends `outgoing` and collects the whole answer.
+    private func whole(_ outgoing: HTTPClientRequest, timeout: TimeInterval) async throws -> HTTPTransportResponse {
+        try await Self.mapFailures {
+            let response = try await client.execute(outgoing, timeout: Self.timeAmount(timeout))
             let body = try await response.body.collect(upTo: .max)
             return HTTPTransportResponse(
                 status: Int(response.status.code), headers: Self.headers(response.headers),

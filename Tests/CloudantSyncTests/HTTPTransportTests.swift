@@ -127,7 +127,7 @@ struct HTTPTransportTests {
 
     @Test(arguments: Kind.allCases)
     func aServerThatAcceptsButNeverAnswersTimesOut(kind: Kind) async throws {
-        let silent = try SilentListener()
+        let silent = try LoopbackSocket(listening: true)
         defer { silent.close() }
         let peer = try HTTPPeer(
             url: URL(string: "http://127.0.0.1:\(silent.port)/db")!, timeout: .seconds(1), transport: kind.make())
@@ -188,34 +188,4 @@ struct HTTPTransportTests {
         await server.shutdown()
         _ = await running.result
     }
-}
-
-/// A TCP port that accepts connections (the kernel completes the handshake) and never answers.
-final class SilentListener: @unchecked Sendable {
-    // Immutable after init; `close()` releases the socket.
-    let port: Int
-    private let socket: Int32
-
-    init() throws {
-        let listener = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            _ = Glibc.close(listener)
-            throw CloudantError(.invalidValue, "Cannot listen on 127.0.0.1.")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        socket = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() { _ = Glibc.close(socket) }
 }

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import CloudantCore
 import CloudantServer
 import CloudantStore
@@ -164,24 +165,8 @@ struct ReplicationErrorTests {
 
     static let url = URL(string: "http://127.0.0.1:5984/db")!
 
-    /// A 127.0.0.1 port nothing listens on: bound by the kernel's choice, then released.
-    static func unusedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A 127.0.0.1 port nothing listens on.
+    static func unusedPort() throws -> Int { try LoopbackSocket.unusedPort() }
 }
 
 /// A peer whose `info()` always fails with one error, counting the attempts.
