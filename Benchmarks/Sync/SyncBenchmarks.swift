@@ -45,7 +45,7 @@ enum SyncBenchmarks {
             target = try DocumentStore.open(name: "target-\(round)", in: StoreDirectory(path: folder.path))
         }
         try await BenchmarkGroup(
-            name: "P5: replicate \(documents) small documents into a fresh store",
+            name: "P5: replicate \(documents) small documents into a fresh store (HTTP: our endpoint on loopback)",
             unit: "docs", operations: documents,
             baseline: .init(
                 name: "bulkDocs(newEdits: false) of the same revisions",
@@ -57,21 +57,21 @@ enum SyncBenchmarks {
                 }),
             candidates: [
                 .init(
-                    name: "Replicator(LocalPeer → LocalPeer)",
+                    name: "LocalPeer → LocalPeer",
                     setUp: { try fresh() },
                     body: {
                         guard let target else { return }
                         _ = try await Replicator(source: LocalPeer(source), target: LocalPeer(target)).run()
                     }),
                 .init(
-                    name: "Replicator(HTTPPeer → LocalPeer), loopback, URLSession",
+                    name: "HTTPPeer → LocalPeer, URLSession",
                     setUp: { try fresh() },
                     body: {
                         guard let target else { return }
                         _ = try await Replicator(source: remote, target: LocalPeer(target)).run()
                     }),
                 .init(
-                    name: "Replicator(HTTPPeer → LocalPeer), loopback, AsyncHTTPClient",
+                    name: "HTTPPeer → LocalPeer, AsyncHTTPClient",
                     setUp: { try fresh() },
                     body: {
                         guard let target else { return }
