@@ -52,7 +52,7 @@ extension DocumentStore {
                 }
                 _ = sequence.next()
                 try indexer.documentChanged(
-                    rowID: db.lastInsertedRowID, id: document.id, body: document.body, previousBody: nil, in: db)
+                    rowID: db.lastInsertedRowID, id: document.id, body: document.body, previousBody: nil, newRow: true, in: db)
                 outcome.written += 1
             }
             return outcome

@@ -90,7 +90,8 @@ struct DocumentWriter {
         guard try record.insertIfAbsent(in: db) else { return nil }
         _ = sequence.next()
         try indexer.documentChanged(
-            rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, in: db)
+            rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, newRow: true,
+            in: db)
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         return WriteResult(id: id, rev: rev.description)
     }
@@ -265,7 +266,8 @@ struct DocumentWriter {
             let winnerBody = record.deleted ? nil : winner == newRev ? parsedBody : try IndexMaintainer.parse(record.body)
             try indexer.documentChanged(
                 rowID: rowID, id: id, body: winnerBody,
-                previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, in: db)
+                previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, newRow: existing == nil,
+                in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, in: db)

@@ -88,6 +88,7 @@ public final class DocumentStore: Sendable {
                 // index entry to its document row touch pages all over the file (measured: page reads
                 // were a tenth of an indexed query's time). Address space only; the OS shares the pages.
                 if !encrypted { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+                if !encrypted && !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -16384") }
             }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
