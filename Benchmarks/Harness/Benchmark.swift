@@ -20,7 +20,9 @@ struct BenchmarkGroup {
     /// Runs every case `repetitions` times, interleaved so drift in the machine hits all of them alike,
     /// and prints medians and the ratio of each candidate to the baseline.
     /// With `extraPerOperation`, each candidate also shows what it adds to one operation over the baseline.
-    func run(repetitions: Int, extraPerOperation: Bool = false) async throws {
+    /// Runs every case `repetitions` times, prints the medians and ratios, and returns the medians (baseline first).
+    @discardableResult
+    func run(repetitions: Int, extraPerOperation: Bool = false) async throws -> [Double] {
         let cases = [baseline] + candidates
         var samples = Array(repeating: [Double](), count: cases.count)
         for _ in 0..<repetitions {
@@ -56,6 +58,7 @@ struct BenchmarkGroup {
             }
             print(line)
         }
+        return medians
     }
 }
 
