@@ -48,7 +48,7 @@ actor CouchHTTPClient {
         if (200..<300).contains(response.status) || accept.contains(response.status) { return response }
         throw ReplicationError.answer(
             url: response.url, status: response.status, error: response.body?["error"]?.stringValue,
-            reason: response.body?["reason"]?.stringValue ?? "HTTP \(response.status) from \(method) \(path)")
+            reason: response.body?["reason"]?.stringValue ?? "HTTP \(response.status) from \(method) \(response.url.path)")
     }
 
     private func perform(
@@ -93,7 +93,7 @@ actor CouchHTTPClient {
             }
             throw ReplicationError.answer(
                 url: request.url, status: answer.status, error: body?["error"]?.stringValue,
-                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from GET \(path)")
+                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from GET \(request.url.path)")
         }
     }
 
@@ -126,7 +126,7 @@ actor CouchHTTPClient {
             }
             throw ReplicationError.answer(
                 url: request.url, status: answer.status, error: body?["error"]?.stringValue,
-                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from \(method) \(path)")
+                reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from \(method) \(request.url.path)")
         }
     }
 
