@@ -9,17 +9,15 @@ extension DocumentStore {
     /// Counts and sequences, as CouchDB's database info (spec D-64).
     public func info() async throws -> DatabaseInfo {
         try await read(.fetchFailed) { db in
-            let counts = try Row.fetchOne(
-                db,
-                sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "
-                    + "COALESCE(SUM(LENGTH(\(Documents.body))), 0) FROM \(Documents.table)")
+            let updateSeq = try SequenceAllocator.latest(in: db)
+            let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+            let counts = try self.documentCounts.counts(at: updateSeq, purgeSeq: purgeSeq, in: db)
             let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             return DatabaseInfo(
-                name: self.name, documentCount: counts?[0] ?? 0, deletedDocumentCount: counts?[1] ?? 0,
-                updateSeq: try SequenceAllocator.latest(in: db),
-                purgeSeq: try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
-                fileSize: pageCount * pageSize, activeSize: counts?[2] ?? 0, partitioned: try Self.isPartitioned(db))
+                name: self.name, documentCount: counts.live, deletedDocumentCount: counts.deleted, updateSeq: updateSeq,
+                purgeSeq: purgeSeq, fileSize: pageCount * pageSize, activeSize: counts.activeSize,
+                partitioned: try Self.isPartitioned(db))
         }
     }
 

@@ -32,6 +32,7 @@ public final class DocumentStore: Sendable {
     let liveQueries = LiveQueryHub()
     let expiry = ExpiryState()
     let indexCache = IndexCatalogCache()
+    let documentCounts = DocumentCountsCache()
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()
 

@@ -5,6 +5,34 @@ import Testing
 
 @Suite("Compaction, purge, info and schema")
 struct MaintenanceTests {
+    @Test func infoCountsFollowEveryWriteDeleteAndPurgeIncludingAnotherConnections() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        for id in ["a", "b", "c"] { try await store.put(["_id": .string(id), "text": "twelve bytes"]) }
+        let first = try await store.info()
+        #expect(first.documentCount == 3 && first.deletedDocumentCount == 0)
+        let again = try await store.info()
+        #expect(again.documentCount == 3 && again.activeSize == first.activeSize, "nothing changed: the same answer")
+
+        let b = try await store.document(id: "b")
+        _ = try await store.delete(id: "b", rev: try #require(b.rev))
+        var info = try await store.info()
+        #expect(info.documentCount == 2 && info.deletedDocumentCount == 1 && info.activeSize < first.activeSize)
+
+        // A write through another connection to the file (another process would do the same) is seen.
+        let other = try temp.reopen()
+        try await other.put(["_id": "d", "text": "from elsewhere"])
+        info = try await store.info()
+        #expect(info.documentCount == 3)
+
+        // A purge takes no new sequence, and is seen too.
+        let a = try await store.document(id: "a")
+        _ = try await store.purge(["a": [try #require(a.rev)]])
+        info = try await store.info()
+        #expect(info.documentCount == 2 && info.deletedDocumentCount == 1)
+        try other.close()
+    }
+
     @Test func compactionDropsOldBodiesButKeepsTheTreeAndLeaves_D14() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a", "v": 1])
