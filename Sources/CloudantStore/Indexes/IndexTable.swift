@@ -60,7 +60,10 @@ enum IndexTable {
             guard index.admits(id: documentID, body: previousBody),
                 let keys = index.jsonKeys(id: documentID, body: previousBody)
             else { return }
-            try IndexEntryStatement.run(db.cachedStatement(sql: index.deleteSQL), keys: keys, id: documentID, rowID: nil, in: db)
+            var arguments = StatementArguments()
+            for key in keys { arguments += [Data(key)] }
+            arguments += [documentID]
+            try db.cachedStatement(sql: index.deleteSQL).execute(arguments: arguments)
         case .text:
             try db.cachedStatement(sql: index.deleteSQL).execute(arguments: [rowID])
         }
@@ -74,7 +77,10 @@ enum IndexTable {
         switch index.definition.type {
         case .json:
             guard let keys = index.jsonKeys(id: documentID, body: body) else { return }
-            try IndexEntryStatement.run(db.cachedStatement(sql: index.insertSQL), keys: keys, id: documentID, rowID: rowID, in: db)
+            var arguments = StatementArguments()
+            for key in keys { arguments += [Data(key)] }
+            arguments += [documentID, rowID]
+            try db.cachedStatement(sql: index.insertSQL).execute(arguments: arguments)
         case .text:
             guard let columns = index.textColumns(of: body) else { return }
             try db.cachedStatement(sql: index.insertSQL)
