@@ -12,7 +12,9 @@ struct ServeCommand: AsyncParsableCommand {
             Each store in --data is a database. Prints one JSON line with the URL once listening; stops \
             gracefully on SIGINT or SIGTERM. The admin may also come from the CLOUDANT_ADMIN environment \
             variable (USER:PASSWORD), which keeps the password off the command line. Without an admin the \
-            server only binds a loopback address, and every request acts as an admin ("admin party").
+            server only binds a loopback address, and every request acts as an admin ("admin party"). A web \
+            dashboard answers at /_utils/ (databases, documents, queries, changes, health charts, care \
+            calendars) behind the same logins; --no-dashboard turns it off.
 
             Example:
               CLOUDANT_ADMIN=admin:secret cloudant --data ./cloudant-data serve \\
@@ -92,6 +94,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Days of audit trail to keep (default: all).", valueName: "DAYS"))
     var auditRetentionDays: Int?
+    @Flag(name: .long, help: "Turn off the web dashboard at /_utils (its paths answer 404).")
+    var noDashboard = false
 
     func validate() throws {
         guard CookieSameSite(rawValue: cookieSameSite.capitalized) != nil else {
@@ -134,12 +138,14 @@ struct ServeCommand: AsyncParsableCommand {
             settings.maxAttachmentSize = max(0, maxAttachmentSize)
             settings.encryptionKey = try global.encryptionKey()
             applySecurityOptions(to: &settings)
+            settings.dashboardEnabled = !noDashboard
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
                 Output.print([
                     "ok": true, "url": .string(url), "data": .string(global.data), "uuid": .string(server.uuid),
                     "admin": configuration.admin.map { .string($0.name) } ?? .null,
+                    "dashboard": configuration.dashboardEnabled ? .string(url + "/_utils/") : .null,
                 ])
             }
         } catch let error as ServerError {

@@ -20,6 +20,9 @@ struct QueryParameters: Sendable {
         set { values[name] = newValue }
     }
 
+    /// Every parameter by name.
+    var all: [String: String] { values }
+
     /// Whether `name` was given.
     func contains(_ name: String) -> Bool { values[name] != nil }
 

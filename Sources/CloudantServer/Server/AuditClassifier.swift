@@ -30,6 +30,10 @@ struct AuditClassifier {
         guard let first = segments.first else { return nil }
         switch first {
         case "_up", "_uuids", "_all_dbs": return nil
+        case "_utils":
+            // The dashboard's pages are not recorded; the API calls they make are, one by one. Its login is.
+            guard segments == ["_utils", "login"], method == .post else { return nil }
+            return Outcome(action: status == 303 ? .login : .refused)
         case "_session":
             switch method {
             case .post: return Outcome(action: (200..<300).contains(status) ? .login : .refused)

@@ -22,7 +22,7 @@ extension CouchEndpoint {
                 method: request.method, segments: segments, query: query, status: status, body: prepared?.body ?? [])
         else { return }
         var user = prepared?.user.name ?? BasicAuthorization(request.headers).name
-        if segments == ["_session"], request.method == .post, let prepared {
+        if segments == ["_session"] || segments == ["_utils", "login"], request.method == .post, let prepared {
             user = (try? sessionCredentials(in: prepared))?.name ?? user
         }
         auditTrail.record(
@@ -30,6 +30,22 @@ extension CouchEndpoint {
                 user: user, action: outcome.action.rawValue,
                 database: outcome.database, documentID: outcome.documentID, documentIDs: outcome.documentIDs,
                 rev: etag.map(Self.unquote), address: connection?.address, method: request.method.rawValue, path: target,
+                status: status))
+    }
+
+    /// Records one API call the dashboard made for its user, as if the user had made it: the dashboard page
+    /// itself is not recorded (it is the calls that read and change data).
+    func auditDashboardCall(_ call: CouchRequest, status: Int, etag: String?) {
+        guard let auditTrail,
+            let outcome = AuditClassifier.classify(
+                method: call.method, segments: call.segments, query: call.query, status: status, body: call.body)
+        else { return }
+        let path = "/" + call.segments.map(DashboardAPI.percentEncoded).joined(separator: "/")
+        auditTrail.record(
+            AuditDraft(
+                user: call.user.name, action: outcome.action.rawValue,
+                database: outcome.database, documentID: outcome.documentID, documentIDs: outcome.documentIDs,
+                rev: etag.map(Self.unquote), address: call.connection?.address, method: call.method.rawValue, path: path,
                 status: status))
     }
 }

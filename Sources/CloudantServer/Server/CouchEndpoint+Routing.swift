@@ -18,6 +18,8 @@ extension CouchEndpoint {
         switch first {
         case "_up": return try up(request)
         case "_session": return try await session(request)
+        // The dashboard answers anonymous visitors itself, with its login page.
+        case "_utils": return try await dashboard(request)
         default: break
         }
         // Everything else needs a logged-in user, like CouchDB with `require_valid_user = true`.

@@ -22,12 +22,16 @@ final class CouchEndpoint: Sendable {
     let openFeeds = Locked(0)
     /// What to stop when each open connection closes (its running request, its feed).
     let connectionWatchers = ConnectionWatchers()
+    /// The web dashboard at `/_utils`; `nil` when the configuration turns it off.
+    let dashboard: Dashboard?
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         let registry = DatabaseRegistry(directory: configuration.directory, encryptionKey: configuration.encryptionKey)
         self.registry = registry
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
+        dashboard = configuration.dashboardEnabled
+            ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.
         _ = try registry.openSystemAtStart(UsersDatabase.name)
         let cookiePolicy = CookiePolicy(

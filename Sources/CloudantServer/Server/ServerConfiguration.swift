@@ -63,6 +63,10 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: Int
     /// How failed logins are throttled, per user name and per client address.
     public var loginThrottle: LoginThrottlePolicy
+    /// Whether the web dashboard answers at `/_utils` (default `true`); when `false` those paths are `404`.
+    public var dashboardEnabled = true
+    /// Pages modules add to the dashboard for each database (a health chart, a care calendar).
+    public var dashboardPanels: [any DashboardPanel] = []
 
     /// Creates a configuration with CouchDB's defaults where CouchDB has one.
     public init(

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: headless Chromium drives `cloudant serve`'s `/_utils` pages.
+
+    python3 BrowserTests/dashboard_test.py PATH/TO/cloudant [--screenshots DIR]
+
+Each test starts from a logged-in page of a fresh server, clicks through the pages as a person would, reads
+the rendered DOM, and fails on any console error, uncaught exception, failed load or dialog. Screenshots are
+checked to be PNGs of the viewport's size and kept in DIR. Exits non-zero when a test fails; the last line is
+"N passed, M failed". `.ci/run` runs it after installing Debian's chromium.
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Browser  # noqa: E402
+
+ADMIN, PASSWORD = "admin", "secret"
+
+
+class Server:
+    """`cloudant serve` on a free loopback port, in a fresh data folder."""
+
+    def __init__(self, cloudant, extra=()):
+        self.folder = tempfile.mkdtemp(prefix="cloudant-browser-")
+        self.process = subprocess.Popen(
+            [cloudant, "--data", self.folder, "serve", "--port", "0", "--admin", "%s:%s" % (ADMIN, PASSWORD), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("cloudant serve did not start: %s" % self.process.stderr.read())
+        self.url = json.loads(line)["url"]
+
+    def api(self, method, path, body=None, content_type="application/json"):
+        """A CouchDB API call as the admin, with basic auth; returns (status, parsed JSON)."""
+        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        token = base64.b64encode(("%s:%s" % (ADMIN, PASSWORD)).encode()).decode()
+        request.add_header("Authorization", "Basic " + token)
+        if data is not None:
+            request.add_header("Content-Type", content_type)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def quote(text):
+    return urllib.parse.quote(text, safe="")
+
+
+def log_in(browser, server):
+    """Opens the dashboard, lands on the login form, logs in with it."""
+    browser.goto(server.url + "/_utils/")
+    assert browser.text("h1") == "Log in", browser.text("h1")
+    browser.fill("#login input[name=name]", ADMIN)
+    browser.fill("#login input[name=password]", PASSWORD)
+    browser.click_and_wait("#login button")
+    assert browser.text("h1") == "Databases", "after login: %s" % browser.text("h1")
+
+
+def expect_clean(browser, since, what):
+    problems = browser.problems(since)
+    assert not problems, "%s: %s" % (what, problems)
+
+
+def check_screenshot(browser, folder, name):
+    width, height, size = browser.screenshot(os.path.join(folder, name + ".png"))
+    assert (width, height) == (browser.width, browser.height), "%s is %dx%d" % (name, width, height)
+    assert size > 5000, "%s is only %d bytes: an empty page?" % (name, size)
+
+
+# MARK: tests
+
+def test_create_database_add_document_query(browser, server, screenshots):
+    """Create database -> add document -> query -> see the result, by clicking through the pages."""
+    since = browser.mark()
+    log_in(browser, server)
+    check_screenshot(browser, screenshots, "databases")
+    browser.fill("#create-database input[name=name]", "patients")
+    browser.click_and_wait("#create-database button")
+    assert browser.text("h1") == "patients"
+    assert browser.text(".notice") == "Database created."
+    browser.click_and_wait("nav.tabs a[href$='/new']")
+    browser.fill("#json", json.dumps({"_id": "ann", "type": "patient", "name": "Ann Smith", "age": 41}))
+    browser.click_and_wait("#edit-document button")
+    assert browser.text("h1") == "ann", browser.text("h1")
+    assert browser.text(".notice") == "Document saved."
+    assert "Ann Smith" in browser.evaluate("document.querySelector('#json').value")
+    assert "(current, shown)" in browser.text("#revision-tree")
+    check_screenshot(browser, screenshots, "document")
+    # A second document through the API, so the query has something to leave out.
+    assert server.api("PUT", "/patients/bob", {"type": "clinician", "name": "Bob"})[0] == 201
+    browser.goto(server.url + "/_utils/db/patients/query")
+    browser.fill("#index", json.dumps({"index": {"fields": ["type"]}, "name": "by-type"}))
+    browser.click_and_wait("#create-index button")
+    assert browser.text(".notice") == "Index created."
+    assert "by-type" in browser.text("#indexes")
+    browser.fill("#q", json.dumps({"selector": {"type": "patient"}, "fields": ["_id", "name", "age"]}))
+    browser.click_and_wait("#query-form button")
+    assert browser.text("#result-count").startswith("1 document"), browser.text("#result-count")
+    assert "Ann Smith" in browser.text("#results") and "Bob" not in browser.text("#results")
+    assert "by-type" in browser.text("#explain"), browser.text("#explain")
+    check_screenshot(browser, screenshots, "query")
+    expect_clean(browser, since, "create, add, query")
+
+
+def test_edit_conflict_keeps_the_text(browser, server, screenshots):
+    """Saving over a revision someone else replaced shows the conflict and keeps what was typed."""
+    server.api("PUT", "/notes", None)
+    server.api("PUT", "/notes/n1", {"text": "first"})
+    log_in(browser, server)
+    browser.goto(server.url + "/_utils/db/notes/doc/n1")
+    text = browser.evaluate("document.querySelector('#json').value")
+    current = json.loads(text)
+    # Another writer saves first.
+    assert server.api("PUT", "/notes/n1", {"_rev": current["_rev"], "text": "theirs"})[0] == 201
+    current["text"] = "mine, typed with care"
+    browser.fill("#json", json.dumps(current))
+    browser.click_and_wait("#edit-document button")
+    assert "changed since" in browser.text(".failure"), browser.text(".failure")
+    assert "mine, typed with care" in browser.evaluate("document.querySelector('#json').value")
+    # Not-JSON is refused by the page's script before it is posted; the server refuses it too (no script).
+    browser.fill("#json", "{not json")
+    assert "Not valid JSON" in browser.text(".json-status")
+
+
+def test_user_data_is_never_executed(browser, server, screenshots):
+    """Ids, fields and attachment names holding markup show as text and run nothing."""
+    server.api("PUT", "/xss", None)
+    hostile_id = "<script>window.__xss='id'</script>"
+    status, saved = server.api(
+        "PUT", "/xss/" + quote(hostile_id),
+        {"name": "<img src=x onerror=\"window.__xss='field'\">", "<b onmouseover=alert(1)>key</b>": "\"'><script>alert(2)</script>"})
+    assert status == 201, saved
+    attachment = "<script>window.__xss='attachment'</script>.txt"
+    status, _ = server.api(
+        "PUT", "/xss/%s/%s?rev=%s" % (quote(hostile_id), quote(attachment), saved["rev"]), b"hello", "text/plain")
+    assert status == 201
+    since = browser.mark()
+    log_in(browser, server)
+    pages = [
+        "/_utils/db/xss", "/_utils/db/xss/doc/" + quote(hostile_id), "/_utils/db/xss/changes",
+        "/_utils/db/xss/query?q=" + quote(json.dumps({"selector": {}})),
+    ]
+    for page in pages:
+        browser.goto(server.url + page)
+        assert browser.evaluate("window.__xss === undefined"), "%s ran injected script" % page
+        assert browser.evaluate("document.querySelectorAll('img, b').length") == 0, "%s rendered injected markup" % page
+    browser.goto(server.url + "/_utils/db/xss/doc/" + quote(hostile_id))
+    assert browser.text("h1") == hostile_id
+    assert attachment in browser.text("#attachments")
+    expect_clean(browser, since, "hostile data")
+
+
+def test_pages_read_without_javascript(browser, server, screenshots):
+    """With scripts turned off every page still shows its data."""
+    server.api("PUT", "/plain", None)
+    server.api("PUT", "/plain/doc-1", {"value": "readable"})
+    log_in(browser, server)
+    browser.send("Emulation.setScriptExecutionDisabled", value=True)
+    try:
+        for page, expected in [
+            ("/_utils/", "plain"), ("/_utils/db/plain", "doc-1"), ("/_utils/db/plain/doc/doc-1", "readable"),
+            ("/_utils/db/plain/changes", "doc-1"),
+            ("/_utils/db/plain/query?q=" + quote(json.dumps({"selector": {"value": "readable"}})), "readable"),
+        ]:
+            browser.goto(server.url + page)
+            assert expected in browser.html(), "%s without JavaScript lacks %r" % (page, expected)
+    finally:
+        browser.send("Emulation.setScriptExecutionDisabled", value=False)
+
+
+def test_changes_page_follows_the_feed(browser, server, screenshots):
+    """A change made while the changes page is open appears on it without a reload."""
+    server.api("PUT", "/live", None)
+    server.api("PUT", "/live/before", {"n": 1})
+    since = browser.mark()
+    log_in(browser, server)
+    browser.goto(server.url + "/_utils/db/live/changes")
+    assert "before" in browser.text("#changes")
+    time.sleep(0.5)
+    assert server.api("PUT", "/live/arrived-later", {"n": 2})[0] == 201
+    deadline = time.monotonic() + 15
+    while "arrived-later" not in (browser.text("#changes") or ""):
+        assert time.monotonic() < deadline, "the new change never appeared"
+        time.sleep(0.2)
+    check_screenshot(browser, screenshots, "changes")
+    expect_clean(browser, since, "live changes")
+
+
+def test_logout_ends_the_session(browser, server, screenshots):
+    """Logging out leads back to the login form, and the pages ask for a login again."""
+    log_in(browser, server)
+    browser.click_and_wait("header form button")
+    assert browser.text("h1") == "Log in"
+    browser.goto(server.url + "/_utils/")
+    assert browser.text("h1") == "Log in"
+
+
+TESTS = [
+    test_create_database_add_document_query,
+    test_edit_conflict_keeps_the_text,
+    test_user_data_is_never_executed,
+    test_pages_read_without_javascript,
+    test_changes_page_follows_the_feed,
+    test_logout_ends_the_session,
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cloudant", help="the cloudant executable to serve with")
+    parser.add_argument("--screenshots", default=os.path.join(tempfile.gettempdir(), "cloudant-dashboard-screenshots"))
+    parser.add_argument("-k", dest="only", help="run only tests whose name contains this")
+    options = parser.parse_args()
+    os.makedirs(options.screenshots, exist_ok=True)
+    passed = failed = 0
+    for test in TESTS:
+        if options.only and options.only not in test.__name__:
+            continue
+        server = Server(options.cloudant)
+        browser = Browser()
+        started = time.monotonic()
+        try:
+            test(browser, server, options.screenshots)
+            passed += 1
+            print("PASS %s (%.1f s)" % (test.__name__, time.monotonic() - started))
+        except Exception:  # noqa: BLE001 - any failure fails the test and is reported
+            failed += 1
+            print("FAIL %s" % test.__name__)
+            traceback.print_exc()
+        finally:
+            browser.close()
+            server.stop()
+    print("%d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

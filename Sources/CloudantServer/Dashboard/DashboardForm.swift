@@ -1,0 +1,81 @@
+internal import CloudantCore
+internal import Crypto
+internal import Foundation
+internal import HTTPTypes
+
+/// The fields of a dashboard form post (`application/x-www-form-urlencoded`).
+struct DashboardForm: Sendable {
+    private let fields: QueryParameters
+
+    /// Reads the request's body as a form.
+    /// - Throws: ``HTTPFailure`` `415` for another content type.
+    init(_ request: CouchRequest) throws {
+        let contentType = request.header(.contentType)?.lowercased() ?? ""
+        guard contentType.hasPrefix("application/x-www-form-urlencoded") else {
+            throw HTTPFailure(
+                status: 415, error: "bad_content_type", reason: "Dashboard forms are application/x-www-form-urlencoded.")
+        }
+        fields = QueryParameters(rawQuery: String(decoding: request.body, as: UTF8.self))
+    }
+
+    /// A form of the given fields (the text fields of a multipart upload).
+    init(fields pairs: [(String, String)]) {
+        var fields = QueryParameters(rawQuery: "")
+        for (name, value) in pairs { fields[name] = value }
+        self.fields = fields
+    }
+
+    /// A field's value, `nil` when absent.
+    subscript(name: String) -> String? { fields[name] }
+
+    /// A field's value with surrounding white space removed; `nil` when absent or blank.
+    func trimmed(_ name: String) -> String? {
+        guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// Cross-site request forgery protection for the dashboard's forms.
+///
+/// Every form that changes something carries a token only the dashboard's own pages know: an HMAC of who is
+/// logged in (their cookie session's id, or their name with basic auth) under the server's secret. Another
+/// site can make a browser post to the server, cookie and all, but cannot read a page to learn the token.
+/// A post whose `Origin` (or `Sec-Fetch-Site`) shows it came from another site is refused too.
+struct DashboardCSRF: Sendable {
+    let secret: [UInt8]
+
+    /// The token for `request`'s user.
+    func token(for request: CouchRequest) -> String {
+        let subject = request.session.map { "session:" + $0.id } ?? "user:" + (request.user.name ?? "")
+        let code = HMAC<SHA256>.authenticationCode(
+            for: Array(("otf-dashboard-csrf\n" + subject).utf8), using: SymmetricKey(data: secret))
+        return Data(code).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Checks a form post: its token, and that it came from the dashboard's own origin.
+    /// - Throws: ``HTTPFailure`` `403 forbidden` otherwise.
+    func check(_ request: CouchRequest, form: DashboardForm) throws {
+        if let site = request.header(HTTPField.Name("Sec-Fetch-Site")!), site == "cross-site" {
+            throw HTTPFailure.forbidden("Cross-site form posts are refused.")
+        }
+        if let origin = request.header(HTTPField.Name("Origin")!), origin != "null" {
+            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first.map(String.init)
+            if let authority = request.authority, host != authority {
+                throw HTTPFailure.forbidden("The form was posted from another origin (\(origin)).")
+            }
+        }
+        guard let sent = form["_csrf"], Self.constantTimeEquals(sent, token(for: request)) else {
+            throw HTTPFailure.forbidden(
+                "The form's security token is missing or stale (you may have logged in again since the page was "
+                    + "loaded). Reload the page and try again.")
+        }
+    }
+
+    private static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,69 @@
+public import CloudantStore
+
+/// A page a module adds to the dashboard for every database: health charts, a care calendar, your own.
+///
+/// The database page links to each panel at `/_utils/db/NAME/panel/<name>`; the dashboard checks that the
+/// user may read the database before it asks the panel to render.
+///
+/// ```swift
+/// struct CountPanel: DashboardPanel {
+///     let name = "count"
+///     let title = "Count"
+///     func render(_ context: DashboardPanelContext) async throws -> DashboardPanelContent {
+///         let count = try await context.store.documentCount()
+///         return DashboardPanelContent(heading: "Count", template: "<p>{{count}} documents</p>", values: ["count": count])
+///     }
+/// }
+/// var configuration = ServerConfiguration()
+/// configuration.dashboardPanels = [CountPanel()]
+/// ```
+public protocol DashboardPanel: Sendable {
+    /// The panel's path segment (letters, digits and `-`).
+    var name: String { get }
+    /// The link text on the database page.
+    var title: String { get }
+    /// The panel's page for `context.database`.
+    /// - Throws: any error; the dashboard shows it as a failure page with its CouchDB status.
+    func render(_ context: DashboardPanelContext) async throws -> DashboardPanelContent
+}
+
+/// What a panel renders from: the database, its store (opened for a user allowed to read it) and the page's
+/// query parameters.
+public struct DashboardPanelContext: Sendable {
+    /// The database's name.
+    public let database: String
+    /// The database's store.
+    public let store: DocumentStore
+    /// The page's query parameters (`?type=…&from=…`), by name.
+    public let parameters: [String: String]
+    /// The panel page's own path, for links and forms that come back to it.
+    public let path: String
+
+    /// Creates a context (the dashboard does; tests of a panel may too).
+    public init(database: String, store: DocumentStore, parameters: [String: String], path: String) {
+        self.database = database
+        self.store = store
+        self.parameters = parameters
+        self.path = path
+    }
+}
+
+/// A panel's page: a heading, and a Mustache template with its values, rendered inside the dashboard's layout.
+///
+/// `{{name}}` escapes its value; use the unescaped `{{{name}}}` only for markup the panel drew itself from
+/// escaped parts (an SVG chart), never for user data.
+public struct DashboardPanelContent: Sendable {
+    /// The page's heading and title.
+    public var heading: String
+    /// The Mustache template of the page's content.
+    public var template: String
+    /// The template's values: strings, numbers, booleans, arrays and `[String: any Sendable]` dictionaries.
+    public var values: [String: any Sendable]
+
+    /// Creates a panel page.
+    public init(heading: String, template: String, values: [String: any Sendable]) {
+        self.heading = heading
+        self.template = template
+        self.values = values
+    }
+}
