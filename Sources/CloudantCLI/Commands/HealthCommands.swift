@@ -20,8 +20,14 @@ struct HealthCommand: AsyncParsableCommand {
                 --from 2024-06-01T00:00:00Z
               cloudant health stats --type HKQuantityTypeIdentifierStepCount \\
                 --from 2024-06-01 --to 2024-07-01 --by day --tz America/Los_Angeles
+              cloudant health chart --type HKQuantityTypeIdentifierHeartRate \\
+                --from 2024-01-01 --to 2025-01-01 --out heart-rate.svg
+              cloudant health route --workout 6F1C2B1E-0E52-4C43-9D0E-0A8E7A4C9F10 --out run.svg
             """,
-        subcommands: [HealthImportCommand.self, HealthSamplesCommand.self, HealthStatsCommand.self])
+        subcommands: [
+            HealthImportCommand.self, HealthSamplesCommand.self, HealthStatsCommand.self, HealthChartCommand.self,
+            HealthRouteCommand.self,
+        ])
 }
 
 /// `cloudant health import PATH|- [--db NAME] [--batch-size N]`.
@@ -226,34 +232,9 @@ struct RouteExportCommand: CloudantCommand {
             throw CloudantError(.invalidValue, "Name the format: pass --gpx.", context: .init(field: "gpx"))
         }
         let store = try global.openHealth(database.db, mustExist: true)
-        let found = try await findWorkout(in: store)
-        var routes = try await store.get(WorkoutRouteSample.self, ids: found.routeIDs)
-        if routes.isEmpty {
-            routes = try await store.collection(healthKitSampleType: .workoutRoute)
-                .where(field: "workoutID", value: found.uuid).get(WorkoutRouteSample.self)
-        }
-        guard !routes.isEmpty else {
-            throw CloudantError(
-                .notFound, "The workout has no route.", context: .init(documentID: found.id, database: database.db))
-        }
-        let locations = routes.flatMap(\.locations).sorted { $0.timestamp < $1.timestamp }
+        let (found, locations) = try await store.route(ofWorkout: workout)
         let name = "\(found.activityType) \(HealthCLIDates.format(found.startDate))"
         FileHandle.standardOutput.write(GPXRoute(name: name, locations: locations).gpxData())
-    }
-
-    private func findWorkout(in store: DocumentStore) async throws -> WorkoutSample {
-        let byUUID = try await store.collection(healthKitSampleType: .workout)
-            .where(field: "uuid", value: workout).get(WorkoutSample.self)
-        if let match = byUUID.first { return match }
-        let byID = try await store.collection(healthKitSampleType: .workout)
-            .where(field: "_id", value: workout).get(WorkoutSample.self)
-        guard let match = byID.first else {
-            throw CloudantError(
-                .notFound, "No workout with this id or uuid; list them with "
-                    + "`cloudant health samples --type HKWorkoutTypeIdentifier`.",
-                context: .init(documentID: workout, database: database.db))
-        }
-        return match
     }
 }
 

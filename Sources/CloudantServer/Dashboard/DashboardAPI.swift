@@ -75,22 +75,8 @@ struct DashboardAPI: Sendable {
         pairs.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }.joined(separator: "&")
     }
 
-    /// `text` with every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`: safe in a path segment and a query value.
-    static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
-    }
+    /// `text` percent-encoded as CouchDB writes ids in URIs: safe in a path segment and in a query value.
+    static func percentEncoded(_ text: String) -> String { URLEncoding.couchDB(text) }
 
     /// The bytes of a response body (API answers are small JSON, already in memory).
     private static func collect(_ body: ResponseBody) async throws -> [UInt8] {
@@ -114,11 +100,4 @@ private struct CollectingWriter: ResponseBodyWriter {
     }
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
-}
-
-extension String {
-    /// The string with leading zeros up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }
