@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "CloudantModel", targets: ["CloudantModel"]),
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
         .library(name: "CloudantSyncNIO", targets: ["CloudantSyncNIO"]),
+        .library(name: "CloudantDashboardPanels", targets: ["CloudantDashboardPanels"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
         .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
         .plugin(name: "CloudantModelPlugin", targets: ["CloudantModelPlugin"]),
@@ -268,6 +269,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The dashboard's health and care pages: they need the Health and Care modules, which the server
+        // itself does not compile; `cloudant serve` adds them, and so can any app that embeds the server.
+        .target(
+            name: "CloudantDashboardPanels",
+            dependencies: ["CloudantServer", "CloudantStore", "CloudantCore", "CloudantHealthModule", "CloudantCareModule"],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Executables
 
         .executableTarget(
@@ -279,6 +288,7 @@ let package = Package(
                 // `care outcomes` computes HealthKit-linked tasks' outcomes from the samples in the same store.
                 "CloudantCareHealthBridge",
                 "CloudantServer",
+                "CloudantDashboardPanels",
                 // `replicate` over SwiftNIO's HTTP client (`--http-client nio`, the default).
                 "CloudantSyncNIO",
                 "CloudantModel",

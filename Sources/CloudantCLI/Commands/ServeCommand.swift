@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import CloudantOnly
 internal import CloudantServer
+internal import CloudantDashboardPanels
 internal import Foundation
 
 /// `cloudant serve`: serves the stores of the data folder over CouchDB's HTTP API.
@@ -139,6 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
             settings.encryptionKey = try global.encryptionKey()
             applySecurityOptions(to: &settings)
             settings.dashboardEnabled = !noDashboard
+            settings.dashboardPanels = [HealthDashboardPanel(), CareDashboardPanel()]
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in

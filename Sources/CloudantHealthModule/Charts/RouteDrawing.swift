@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 
 /// A workout route drawn as an SVG path: the track projected so that distances look right at its latitude,
 /// a start and an end mark, and its distance and duration (``RouteSummary``) as the caption.
@@ -76,8 +76,8 @@ public struct RouteDrawing: Sendable {
         return svg
     }
 
-    /// `1:05:09` or `42:10`.
-    static func duration(_ seconds: TimeInterval) -> String {
+    /// A duration as a clock shows it: `1:05:09`, or `42:10` under an hour.
+    public static func duration(_ seconds: TimeInterval) -> String {
         let total = Int(seconds.rounded())
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

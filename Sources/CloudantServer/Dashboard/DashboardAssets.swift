@@ -59,6 +59,8 @@ enum DashboardAssets {
         .calendar .day.full { border-color: var(--ok); }
         .calendar .day.partial { border-color: #d29922; }
         .calendar .day.none { border-color: var(--danger); }
+        .calendar ul { margin: .2rem 0 0; padding-left: 1rem; }
+        .calendar .weekday { color: var(--muted); font-weight: 600; }
         tr.fresh td { background: var(--soft); }
 
         """

@@ -1,4 +1,5 @@
 internal import CloudantCore
+internal import CloudantStore
 internal import Hummingbird
 internal import Mustache
 
@@ -11,8 +12,16 @@ extension DashboardPage {
         let store = try await endpoint.authorizedStore(database, for: request.user, access: .member)
         let base = DashboardHTML.databasePath(database)
         let path = base + "/panel/" + DashboardAPI.percentEncoded(name)
+        let file = try endpoint.registry.fileURL(database)
+        let key = endpoint.configuration.encryptionKey
         let content = try await panel.render(
-            DashboardPanelContext(database: database, store: store, parameters: request.query.all, path: path))
+            DashboardPanelContext(
+                database: database, store: store, parameters: request.query.all, path: path,
+                openReadOnly: { registry in
+                    var options = StoreOptions(registry: registry, readOnly: true)
+                    options.encryptionKey = key
+                    return try DocumentStore.open(name: database, fileURL: file, options: options)
+                }))
         // Recorded like an API read of the database.
         var read = request
         read.segments = [database, "_panel", name]

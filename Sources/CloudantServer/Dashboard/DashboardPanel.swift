@@ -1,3 +1,4 @@
+public import CloudantCore
 public import CloudantStore
 
 /// A page a module adds to the dashboard for every database: health charts, a care calendar, your own.
@@ -38,14 +39,28 @@ public struct DashboardPanelContext: Sendable {
     public let parameters: [String: String]
     /// The panel page's own path, for links and forms that come back to it.
     public let path: String
+    private let readOnlyOpener: @Sendable (EntityRegistry) throws -> DocumentStore
 
-    /// Creates a context (the dashboard does; tests of a panel may too).
-    public init(database: String, store: DocumentStore, parameters: [String: String], path: String) {
+    /// Creates a context (the dashboard does; tests of a panel may too). `openReadOnly` opens the database's
+    /// file again, read-only, with a registry; by default it fails.
+    public init(
+        database: String, store: DocumentStore, parameters: [String: String], path: String,
+        openReadOnly: @escaping @Sendable (EntityRegistry) throws -> DocumentStore = { _ in
+            throw CloudantError(.invalidValue, "This context cannot open the database with a registry.")
+        }
+    ) {
         self.database = database
         self.store = store
         self.parameters = parameters
         self.path = path
+        readOnlyOpener = openReadOnly
     }
+
+    /// The database opened again, read-only, with `registry`'s entity kinds: for the typed entity API (the
+    /// health samples, the care entities), which the server's own stores do not register. Read-only, it
+    /// creates none of the registry's indexes in the database.
+    /// - Throws: as ``CloudantStore/DocumentStore/open(name:fileURL:options:)`` throws.
+    public func openReadOnly(registry: EntityRegistry) throws -> DocumentStore { try readOnlyOpener(registry) }
 }
 
 /// A panel's page: a heading, and a Mustache template with its values, rendered inside the dashboard's layout.
