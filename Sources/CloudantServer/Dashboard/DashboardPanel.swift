@@ -11,7 +11,7 @@ public import CloudantStore
 ///     let name = "count"
 ///     let title = "Count"
 ///     func render(_ context: DashboardPanelContext) async throws -> DashboardPanelContent {
-///         let count = try await context.store.documentCount()
+///         let count = try await context.store.allDocs().totalRows
 ///         return DashboardPanelContent(heading: "Count", template: "<p>{{count}} documents</p>", values: ["count": count])
 ///     }
 /// }
