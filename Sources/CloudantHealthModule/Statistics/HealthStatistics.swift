@@ -64,6 +64,22 @@ public struct HealthStatistics: Codable, Hashable, Sendable {
         }
     }
 
+    /// Creates statistics (to chart figures computed elsewhere, say); the store's
+    /// ``CloudantStore/DocumentStore/statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)`` makes them
+    /// from samples.
+    public init(
+        typeIdentifier: String, unit: String, aggregation: HealthAggregationStyle, interval: HealthStatisticsInterval,
+        timeZone: String = "GMT", sources: [String] = [], buckets: [Bucket]
+    ) {
+        self.typeIdentifier = typeIdentifier
+        self.unit = unit
+        self.aggregation = aggregation
+        self.interval = interval
+        self.timeZone = timeZone
+        self.sources = sources
+        self.buckets = buckets
+    }
+
     /// For cumulative types, the sum over every bucket; `nil` for discrete types.
     public var total: Double? {
         aggregation == .cumulative ? buckets.reduce(0) { $0 + ($1.sum ?? 0) } : nil
