@@ -26,15 +26,17 @@ CONSUMER = ROOT / "Examples" / "Flavours"
 MODEL = {"CloudantModel", "CloudantModelSchema"}
 # SwiftNIO's HTTP client is its own product (CloudantSyncNIO): no flavour compiles it unasked.
 NIO_CLIENT = {"CloudantSyncNIO", "AsyncHTTPClient"}
+# The server's dashboard panels need Care and Health together: their own product, in no flavour.
+PANELS = {"CloudantDashboardPanels"}
 RULES = {
     "CloudantOnly": {"must": {"CloudantCore", "CloudantStore"},
-                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT},
+                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS},
     "CloudantCare": {"must": {"CloudantCore", "CloudantStore", "CloudantCareModule"},
-                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT},
+                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS},
     "CloudantHealth": {"must": {"CloudantCore", "CloudantStore", "CloudantHealthModule", "CLibXML2"},
-                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL | NIO_CLIENT},
+                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL | NIO_CLIENT | PANELS},
     "CloudantCareHealth": {"must": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"},
-                           "never": MODEL | NIO_CLIENT},
+                           "never": MODEL | NIO_CLIENT | PANELS},
     "CloudantModel": {"must": {"CloudantCore", "CloudantStore", "CloudantModel", "CloudantModelSchema"},
                       "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
 }
@@ -58,6 +60,9 @@ FORBIDDEN_IMPORTS = {
                      "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB", "CloudantModel", "CloudantModelSchema"},
     # No SQL outside CloudantStore.
     "CloudantModel": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2", "CSQLite", "GRDB"},
+    # The server (and its dashboard) knows no entity module: health and care pages are plugged in as panels.
+    "CloudantServer": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2",
+                       "CloudantDashboardPanels"},
 }
 
 failures = []

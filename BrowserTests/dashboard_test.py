@@ -32,8 +32,10 @@ ADMIN, PASSWORD = "admin", "secret"
 class Server:
     """`cloudant serve` on a free loopback port, in a fresh data folder."""
 
-    def __init__(self, cloudant, extra=()):
+    def __init__(self, cloudant, extra=(), prepare=None):
         self.folder = tempfile.mkdtemp(prefix="cloudant-browser-")
+        if prepare:
+            prepare(cloudant, self.folder)
         self.process = subprocess.Popen(
             [cloudant, "--data", self.folder, "serve", "--port", "0", "--admin", "%s:%s" % (ADMIN, PASSWORD), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -218,6 +220,79 @@ def test_logout_ends_the_session(browser, server, screenshots):
     assert browser.text("h1") == "Log in"
 
 
+def cloudant(binary, folder, *arguments, stdin=None):
+    """Runs the CLI on a data folder (before the server opens it) and returns its standard output."""
+    result = subprocess.run(
+        [binary, "--data", folder, *arguments], input=stdin, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, "cloudant %s: %s" % (" ".join(arguments), result.stderr)
+    return result.stdout
+
+
+def generated_export(folder):
+    """A small Apple Health export from the shared generator: a year of samples, workouts with routes, a CDA."""
+    generator = os.environ.get("GEN_HEALTH_EXPORT") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools", "gen_health_export.py")
+    subprocess.run(
+        [sys.executable, generator, "--records", "6000", "--seed", "3", "--route-points", "60", "--out", folder],
+        check=True, capture_output=True, timeout=300)
+    return os.path.join(folder, "apple_health_export")
+
+
+def test_health_chart_route_and_cda_pages(browser, server, screenshots):
+    """The health panel draws a year chart, zooms to 30 days, draws a workout's route and shows a CDA document."""
+    since = browser.mark()
+    log_in(browser, server)
+    browser.goto(server.url + "/_utils/db/health")
+    browser.click_and_wait("nav.tabs a[href$='/panel/health']")
+    assert browser.evaluate("document.querySelectorAll('#health-chart svg polyline, #health-chart svg rect').length") > 1
+    assert "per week" in browser.text("#health-chart svg"), browser.text("#health-chart svg")
+    check_screenshot(browser, screenshots, "health-chart")
+    browser.click_and_wait("a[href*='from='][href*='to=']:nth-of-type(2)")  # "30 days"
+    assert "per day" in browser.text("#health-chart svg"), browser.text("#health-chart svg")
+    browser.click_and_wait("#workouts a")
+    assert browser.evaluate("document.querySelector('#route svg path').getAttribute('d').split('L').length") >= 10
+    check_screenshot(browser, screenshots, "health-route")
+    browser.goto(server.url + "/_utils/db/health/panel/health")
+    browser.click_and_wait("#cda-documents a")
+    assert browser.evaluate("document.querySelectorAll('.cda-section tbody tr').length") > 0
+    expect_clean(browser, since, "health pages")
+
+
+def test_care_calendar_shows_events_outcomes_and_adherence(browser, server, screenshots):
+    """The care panel shows the patient's month: each day's events, done where an outcome exists."""
+    since = browser.mark()
+    log_in(browser, server)
+    browser.goto(server.url + "/_utils/db/care/panel/care")
+    assert browser.text("h1") == "Care of Ann Lee", browser.text("h1")
+    first_day = browser.evaluate("document.querySelector('#care-calendar .day:not(.blank)').textContent")
+    assert "1/1" in first_day and "\u2713 Take meds" in first_day, first_day
+    assert browser.evaluate("document.querySelector('#care-calendar .day:not(.blank)').classList.contains('full')")
+    check_screenshot(browser, screenshots, "care-calendar")
+    browser.click_and_wait("a[rel=next]")
+    assert browser.evaluate("document.querySelectorAll('#care-calendar .day.full').length") == 0
+    expect_clean(browser, since, "care calendar")
+
+
+def prepare_health_and_care(binary, folder):
+    """A `health` database from a generated export and a `care` database with a patient, a plan, a daily task
+    starting on the first of this month and an outcome for its first event."""
+    export = generated_export(os.path.join(folder, "_export"))
+    cloudant(binary, folder, "health", "import", export)
+    month = time.strftime("%Y-%m-01T08:00:00Z", time.gmtime())
+    effective = time.strftime("%Y-%m-01T00:00:00Z", time.gmtime())
+    patient = json.loads(cloudant(binary, folder, "care", "add", "patient", stdin=json.dumps(
+        {"id": "ann", "name": {"givenName": "Ann", "familyName": "Lee"}, "effectiveDate": effective})))
+    plan = json.loads(cloudant(binary, folder, "care", "add", "careplan", stdin=json.dumps(
+        {"id": "plan", "title": "Recovery", "patientUUID": patient["uuid"], "effectiveDate": effective})))
+    task = json.loads(cloudant(binary, folder, "care", "add", "task", stdin=json.dumps({
+        "id": "meds", "title": "Take meds", "carePlanUUID": plan["uuid"], "effectiveDate": effective,
+        "impactsAdherence": True,
+        "schedule": {"elements": [{"start": month, "interval": {"day": 1},
+                                   "duration": {"isAllDay": False, "seconds": 3600}, "targetValues": []}]}})))
+    cloudant(binary, folder, "care", "add", "outcome", stdin=json.dumps(
+        {"id": "o1", "taskUUID": task["uuid"], "taskOccurrenceIndex": 0, "values": []}))
+
+
 TESTS = [
     test_create_database_add_document_query,
     test_edit_conflict_keeps_the_text,
@@ -225,7 +300,12 @@ TESTS = [
     test_pages_read_without_javascript,
     test_changes_page_follows_the_feed,
     test_logout_ends_the_session,
+    test_health_chart_route_and_cda_pages,
+    test_care_calendar_shows_events_outcomes_and_adherence,
 ]
+
+# Tests whose server starts on a folder prepared with the CLI first.
+PREPARED = {test_health_chart_route_and_cda_pages, test_care_calendar_shows_events_outcomes_and_adherence}
 
 
 def main():
@@ -239,7 +319,7 @@ def main():
     for test in TESTS:
         if options.only and options.only not in test.__name__:
             continue
-        server = Server(options.cloudant)
+        server = Server(options.cloudant, prepare=prepare_health_and_care if test in PREPARED else None)
         browser = Browser()
         started = time.monotonic()
         try:
