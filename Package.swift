@@ -305,6 +305,7 @@ let package = Package(
                 "CloudantOnly",
                 "CloudantCare",
                 "CloudantServer",
+                "CloudantDashboardPanels",
                 "CloudantSyncNIO",
                 "CloudantHealth",
                 "CloudantCareHealthBridge",

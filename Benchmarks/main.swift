@@ -52,6 +52,8 @@ do {
     }
     if selected("queue", "sync") { try await QueueReplayBenchmarks.run(writes: 10_000, repetitions: repetitions) }
     if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
+    // --health-records N quantity samples (1M by default): issue 24's year chart.
+    if selected("chart", "health") { try await HealthChartBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
     if selected("p6", "health") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
     if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
     // --health-records N step samples (1M by default): a daily step task's outcomes over one year.

@@ -35,10 +35,7 @@ extension DocumentStore {
                 context: .init(field: "type"))
         }
         let read = DateInterval(start: from.addingTimeInterval(-86_400), end: to)
-        let samples = try await samples(ofType: typeIdentifier, in: read).compactMap { sample -> QuantitySample? in
-            if case .quantity(let quantity) = sample { return quantity }
-            return nil
-        }
+        let samples = try await quantitySamples(ofType: typeIdentifier, in: read)
         return try HealthStatisticsCalculator.statistics(
             of: samples, typeIdentifier: typeIdentifier, in: DateInterval(start: from, end: to), by: interval, unit: unit,
             timeZone: timeZone, sourcePriority: sourcePriority)

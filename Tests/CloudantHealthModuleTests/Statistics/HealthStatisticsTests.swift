@@ -133,4 +133,37 @@ struct HealthStatisticsTests {
         #expect(abs((statistics.total ?? 0) - single) < 1e-6, "the single-source total, not \(2 * single)")
         #expect(statistics.sources == ["Jane’s Apple Watch"], "the Watch's copy of every walk counts, the iPhone's none")
     }
+
+    @Test func statisticsAreTheSameFromTheProjectionAndFromTheDocumentsOfAStoreThatHasNone() async throws {
+        let export = try FixtureTool.variant(["--second-source"], generator: ["--records", "1500", "--seed", "22", "--route-points", "3"])
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
+        #expect(try await harness.store.projectionNames().contains(HealthPlugin.quantityProjection.name))
+        // The same documents in a store that never declared the projection (a server's, a replica), read with
+        // the plugin's registry but read-only, so nothing is declared: the documents are decoded instead.
+        let plainFolder = harness.folder.appendingPathComponent("plain")
+        let plain = try DocumentStore.open(name: "plain", in: StoreDirectory(path: plainFolder.path))
+        let documents = try await harness.store.allDocs(AllDocsOptions(includeDocs: true)).rows.compactMap { $0["doc"] }
+        _ = try await plain.bulkDocs(documents, newEdits: false)
+        let reader = try DocumentStore.open(
+            name: "plain", in: StoreDirectory(path: plainFolder.path),
+            options: StoreOptions(registry: try EntityRegistry(plugins: [HealthPlugin()]), readOnly: true))
+        #expect(try await reader.projectionNames().isEmpty)
+        let from = Date(timeIntervalSince1970: 1_680_000_000)
+        let to = Date(timeIntervalSince1970: 1_720_000_000)
+        for (type, interval) in [("HKQuantityTypeIdentifierStepCount", HealthStatisticsInterval.week),
+                                 ("HKQuantityTypeIdentifierHeartRate", .day)] {
+            let projected = try await harness.store.statistics(ofType: type, from: from, to: to, by: interval)
+            let decoded = try await reader.statistics(ofType: type, from: from, to: to, by: interval)
+            #expect(projected.buckets.map(\.sampleCount) == decoded.buckets.map(\.sampleCount), "\(type)")
+            #expect(projected.sources == decoded.sources && projected.unit == decoded.unit)
+            for (a, b) in zip(projected.buckets, decoded.buckets) {
+                #expect(abs((a.sum ?? 0) - (b.sum ?? 0)) < 1e-6 && abs((a.average ?? 0) - (b.average ?? 0)) < 1e-9)
+                #expect(a.minimum == b.minimum && a.maximum == b.maximum && a.sources == b.sources)
+            }
+            #expect(projected.buckets.reduce(0) { $0 + $1.sampleCount } > 0, "\(type) has samples in the range")
+        }
+    }
 }
