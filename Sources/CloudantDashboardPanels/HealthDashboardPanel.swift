@@ -45,10 +45,9 @@ public struct HealthDashboardPanel: DashboardPanel {
     // MARK: The chart
 
     private func chartPage(_ context: DashboardPanelContext, store: DocumentStore) async throws -> DashboardPanelContent {
+        let projected = try await store.projectionNames().contains(HealthPlugin.quantityProjection.name)
         var present: [String] = []
-        for type in Self.commonTypes where try await !store.collection(healthKitSampleType: .quantity)
-            .where(typeIdentifier: type).limit(1).get().isEmpty
-        {
+        for type in Self.commonTypes where try await latestStart(of: type, in: store, projected: projected) != nil {
             present.append(type)
         }
         let type = context.parameters["type"].flatMap { $0.isEmpty ? nil : $0 } ?? present.first
@@ -58,9 +57,12 @@ public struct HealthDashboardPanel: DashboardPanel {
         if let type {
             values["type"] = type
             // The range ends at the latest sample (an export is a snapshot of the past), a year back by default.
-            let latest = try await latestStart(of: type, in: store) ?? Date()
-            let end = try day(context.parameters["to"]).map { $0.addingTimeInterval(86_400) }
-                ?? latest.addingTimeInterval(86_400)
+            let end: Date
+            if let last = try day(context.parameters["to"]) {
+                end = last.addingTimeInterval(86_400)
+            } else {
+                end = (try await latestStart(of: type, in: store, projected: projected) ?? Date()).addingTimeInterval(86_400)
+            }
             let start = try day(context.parameters["from"]) ?? end.addingTimeInterval(-365 * 86_400)
             guard end > start else {
                 throw CloudantError(.invalidValue, "The end of the range must be after its start.", context: .init(field: "to"))
@@ -119,7 +121,16 @@ public struct HealthDashboardPanel: DashboardPanel {
         <ul id="cda-documents">{{#cdas}}<li><a href="{{href}}">{{title}}</a> {{date}}</li>{{/cdas}}{{^cdas}}<li>None.</li>{{/cdas}}</ul>
         """
 
-    private func latestStart(of type: String, in store: DocumentStore) async throws -> Date? {
+    /// When the newest sample of `type` starts: one row from the end of the quantity projection's index when
+    /// the store keeps it, else the newest document by the samples' Mango index.
+    private func latestStart(of type: String, in store: DocumentStore, projected: Bool) async throws -> Date? {
+        if projected {
+            let query = ProjectionQuery(
+                projection: HealthPlugin.quantityProjection.name,
+                where: [.init(HealthPlugin.QuantityColumn.typeIdentifier.name, .equal, .text(type))], descending: true,
+                limit: 1)
+            return try await store.projectedRows(query) { $0.date(at: HealthPlugin.QuantityColumn.start.rawValue) }.first ?? nil
+        }
         let newest = try await store.collection(healthKitSampleType: .quantity).where(typeIdentifier: type)
             .sort(descending: "startDate").limit(1).get()
         return newest.first?["startDate"]?.stringValue.flatMap(Self.parseInstant)

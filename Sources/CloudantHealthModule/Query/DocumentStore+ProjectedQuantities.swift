@@ -1,6 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 internal import Foundation
+internal import Synchronization
 
 extension DocumentStore {
     private typealias Column = HealthPlugin.QuantityColumn
@@ -24,7 +25,9 @@ extension DocumentStore {
                 .init(Column.start.name, .greaterOrEqual, .date(interval.start)),
                 .init(Column.start.name, .less, .date(interval.end)),
             ])
-        var quantities = try await projectedRows(query) { row in Self.quantitySample(from: row, typeIdentifier: typeIdentifier) }
+        let decoder = QuantityRowDecoder(typeIdentifier: typeIdentifier)
+        try await forEachProjectedRow(query) { row in decoder.append(row) }
+        var quantities = decoder.takeSamples()
         let generic = try await collection(healthKitSampleType: .generic).where(typeIdentifier: typeIdentifier)
             .where(startDateIn: interval).getSamples()
         for sample in generic {
@@ -32,19 +35,62 @@ extension DocumentStore {
         }
         return quantities
     }
+}
 
-    /// A quantity sample with the projected fields (no metadata, no offsets: statistics read neither).
-    private static func quantitySample(from row: ProjectedRow, typeIdentifier: String) -> QuantitySample {
-        let start = row.date(at: Column.start.rawValue) ?? Date(timeIntervalSince1970: 0)
-        let deviceName = row.string(at: Column.deviceName.rawValue)
-        let deviceModel = row.string(at: Column.deviceModel.rawValue)
-        let hardware = row.string(at: Column.deviceHardwareVersion.rawValue)
-        let device = deviceName == nil && deviceModel == nil && hardware == nil
-            ? nil : HealthDevice(name: deviceName, model: deviceModel, hardwareVersion: hardware)
-        return QuantitySample(
-            id: row.documentID, uuid: row.string(at: Column.uuid.rawValue) ?? row.documentID, typeIdentifier: typeIdentifier,
-            value: row.double(at: Column.value.rawValue) ?? 0, unit: row.string(at: Column.unit.rawValue) ?? "",
-            startDate: start, endDate: row.date(at: Column.end.rawValue) ?? start,
-            source: row.string(at: Column.sourceName.rawValue).map { HealthSource(name: $0) }, device: device)
+/// Turns rows of the quantity projection into ``QuantitySample``s as they are read. Consecutive samples almost
+/// always share their unit, source and device: those strings are compared in place and the previous one
+/// reused, so a row costs the strings of its ids only.
+private final class QuantityRowDecoder: Sendable {
+    private typealias Column = HealthPlugin.QuantityColumn
+
+    private struct State {
+        var samples: [QuantitySample] = []
+        var unit = ""
+        var source: HealthSource?
+        var device: HealthDevice?
+    }
+
+    private let typeIdentifier: String
+    private let state = Mutex(State())
+
+    init(typeIdentifier: String) {
+        self.typeIdentifier = typeIdentifier
+    }
+
+    func takeSamples() -> [QuantitySample] {
+        state.withLock { state in
+            defer { state.samples = [] }
+            return state.samples
+        }
+    }
+
+    /// Appends the sample of one row (no metadata, no offsets: statistics read neither).
+    func append(_ row: ProjectedRow) {
+        state.withLock { state in
+            if !row.string(at: Column.unit.rawValue, equals: state.unit) {
+                state.unit = row.string(at: Column.unit.rawValue) ?? ""
+            }
+            if !row.string(at: Column.sourceName.rawValue, equals: state.source?.name) {
+                state.source = row.string(at: Column.sourceName.rawValue).map { HealthSource(name: $0) }
+            }
+            if !row.string(at: Column.deviceName.rawValue, equals: state.device?.name)
+                || !row.string(at: Column.deviceModel.rawValue, equals: state.device?.model)
+                || !row.string(at: Column.deviceHardwareVersion.rawValue, equals: state.device?.hardwareVersion)
+            {
+                let name = row.string(at: Column.deviceName.rawValue)
+                let model = row.string(at: Column.deviceModel.rawValue)
+                let hardware = row.string(at: Column.deviceHardwareVersion.rawValue)
+                state.device = name == nil && model == nil && hardware == nil
+                    ? nil : HealthDevice(name: name, model: model, hardwareVersion: hardware)
+            }
+            let start = row.date(at: Column.start.rawValue) ?? Date(timeIntervalSince1970: 0)
+            let id = row.documentID
+            state.samples.append(
+                QuantitySample(
+                    id: id, uuid: row.string(at: Column.uuid.rawValue, equals: id) ? id : row.string(at: Column.uuid.rawValue) ?? id,
+                    typeIdentifier: typeIdentifier, value: row.double(at: Column.value.rawValue) ?? 0, unit: state.unit,
+                    startDate: start, endDate: row.date(at: Column.end.rawValue) ?? start, source: state.source,
+                    device: state.device))
+        }
     }
 }

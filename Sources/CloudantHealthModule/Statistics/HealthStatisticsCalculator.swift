@@ -39,35 +39,37 @@ public enum HealthStatisticsCalculator {
         var accumulators = Array(repeating: Accumulator(), count: max(0, boundaries.count - 1))
         var converter = UnitConverter(target: target, text: unitText)
 
-        // Sources in the order they count.
-        var bySource: [String: (rank: HealthSourcePriority.Rank, samples: [QuantitySample])] = [:]
-        for sample in samples where sample.typeIdentifier == typeIdentifier {
+        // Sources in the order they count, each with the positions of its samples (positions rather than
+        // copies: a year of heart rates is hundreds of thousands of samples).
+        var bySource: [String: (rank: HealthSourcePriority.Rank, samples: [Int])] = [:]
+        for (position, sample) in samples.enumerated() where sample.typeIdentifier == typeIdentifier {
             let name = sample.source?.name ?? ""
             if bySource[name] == nil { bySource[name] = (sourcePriority.rank(of: sample.source, device: sample.device), []) }
-            bySource[name]?.samples.append(sample)
+            bySource[name]?.samples.append(position)
         }
         let sources = bySource.values.sorted { $0.rank < $1.rank }
         let (start, end) = (interval.start.timeIntervalSince1970, interval.end.timeIntervalSince1970)
         let edges = boundaries.map(\.timeIntervalSince1970)
         var covered = CoveredTime()
         var counted: [String] = []
-        for source in sources {
+        var touched: [Int] = []  // the buckets the current sample counted in
+        for (sourceIndex, source) in sources.enumerated() {
             var intervals: [(Double, Double)] = []
             var any = false
-            for sample in source.samples {
-                let value = try converter.value(of: sample)
-                let (s, e) = (sample.startDate.timeIntervalSince1970, sample.endDate.timeIntervalSince1970)
+            for position in source.samples {
+                let value = try converter.value(of: samples[position])
+                let (s, e) = (samples[position].startDate.timeIntervalSince1970, samples[position].endDate.timeIntervalSince1970)
                 switch aggregation {
                 case .discrete:
                     guard s >= start, s < end, let bucket = bucketIndex(of: s, in: edges) else { continue }
-                    accumulators[bucket].add(discrete: value, source: source.rank.name)
+                    accumulators[bucket].add(discrete: value, source: source.rank.name, index: sourceIndex)
                     any = true
                 case .cumulative:
                     if e <= s {
                         guard s >= start, s < end, !covered.contains(s), let bucket = bucketIndex(of: s, in: edges) else {
                             continue
                         }
-                        accumulators[bucket].add(share: value, source: source.rank.name)
+                        accumulators[bucket].add(share: value, source: source.rank.name, index: sourceIndex)
                         accumulators[bucket].count += 1
                         any = true
                         continue
@@ -75,10 +77,10 @@ public enum HealthStatisticsCalculator {
                     let (from, to) = (max(s, start), min(e, end))
                     guard to > from else { continue }
                     intervals.append((from, to))
-                    var touched: Set<Int> = []
+                    touched.removeAll(keepingCapacity: true)
                     for piece in covered.uncovered(from, to) {
                         distribute(value, over: piece, of: e - s, edges: edges, into: &accumulators, source: source.rank.name,
-                                   touched: &touched)
+                                   index: sourceIndex, touched: &touched)
                     }
                     for bucket in touched { accumulators[bucket].count += 1 }
                     any = any || !touched.isEmpty
@@ -102,14 +104,15 @@ public enum HealthStatisticsCalculator {
     /// the buckets in `touched`.
     private static func distribute(
         _ value: Double, over piece: (Double, Double), of duration: Double, edges: [Double],
-        into accumulators: inout [Accumulator], source: String, touched: inout Set<Int>
+        into accumulators: inout [Accumulator], source: String, index sourceIndex: Int, touched: inout [Int]
     ) {
         guard var index = bucketIndex(of: piece.0, in: edges) else { return }
         while index < accumulators.count, edges[index] < piece.1 {
             let overlap = min(piece.1, edges[index + 1]) - max(piece.0, edges[index])
             if overlap > 0 {
-                accumulators[index].add(share: value * overlap / duration, source: source)
-                touched.insert(index)
+                accumulators[index].add(share: value * overlap / duration, source: source, index: sourceIndex)
+                // Pieces come in time order, so a bucket met again is the last one noted.
+                if touched.last != index { touched.append(index) }
             }
             index += 1
         }
@@ -172,18 +175,27 @@ public enum HealthStatisticsCalculator {
         var maximum = -Double.infinity
         var count = 0
         var sources: Set<String> = []
+        /// The position of the source added last: sources come one after the other, so each is hashed into
+        /// `sources` once per bucket rather than once per sample.
+        var lastSource = -1
 
-        mutating func add(share: Double, source: String) {
+        mutating func add(share: Double, source: String, index: Int) {
             sum += share
-            sources.insert(source)
+            note(source, index: index)
         }
 
-        mutating func add(discrete value: Double, source: String) {
+        mutating func add(discrete value: Double, source: String, index: Int) {
             sum += value
             minimum = Swift.min(minimum, value)
             maximum = Swift.max(maximum, value)
             count += 1
+            note(source, index: index)
+        }
+
+        private mutating func note(_ source: String, index: Int) {
+            guard index != lastSource else { return }
             sources.insert(source)
+            lastSource = index
         }
 
         func bucket(start: Date, end: Date, aggregation: HealthAggregationStyle, order: [String: Int]) -> HealthStatistics.Bucket {
