@@ -35,7 +35,7 @@ extension DocumentStore {
                 context: .init(field: "type"))
         }
         let read = DateInterval(start: from.addingTimeInterval(-86_400), end: to)
-        let samples = try await quantitySamples(ofType: typeIdentifier, in: read)
+        let samples = try await statisticsSamples(ofType: typeIdentifier, in: read)
         return try HealthStatisticsCalculator.statistics(
             of: samples, typeIdentifier: typeIdentifier, in: DateInterval(start: from, end: to), by: interval, unit: unit,
             timeZone: timeZone, sourcePriority: sourcePriority)

@@ -6,17 +6,18 @@ internal import Synchronization
 extension DocumentStore {
     private typealias Column = HealthPlugin.QuantityColumn
 
-    /// The quantity samples of `typeIdentifier` starting in `interval`, with the fields statistics read (type,
-    /// dates, value, unit, uuid, source and device names): from ``HealthPlugin/quantityProjection`` when the
-    /// store keeps it (typed columns, no document parsed: a year of a million samples reads in a fraction
-    /// of the time), else decoded from the documents. Generic samples kept under the identifier that read as
-    /// quantities are included either way, as ``samples(ofType:in:)`` includes them.
-    func quantitySamples(ofType typeIdentifier: String, in interval: DateInterval) async throws -> [QuantitySample] {
+    /// The quantity samples of `typeIdentifier` starting in `interval`, as the rows statistics read: from
+    /// ``HealthPlugin/quantityProjection`` when the store keeps it (typed columns, no document parsed, no
+    /// string made per sample: a year of a million samples reads in a fraction of the time), else decoded
+    /// from the documents. Generic samples kept under the identifier that read as quantities are included
+    /// either way, as ``samples(ofType:in:)`` includes them.
+    func statisticsSamples(ofType typeIdentifier: String, in interval: DateInterval) async throws -> StatisticsSamples {
         guard try await projectionNames().contains(HealthPlugin.quantityProjection.name) else {
-            return try await samples(ofType: typeIdentifier, in: interval).compactMap { sample in
+            let quantities = try await samples(ofType: typeIdentifier, in: interval).compactMap { sample -> QuantitySample? in
                 if case .quantity(let quantity) = sample { return quantity }
                 return nil
             }
+            return StatisticsSamples(quantities, typeIdentifier: typeIdentifier)
         }
         let query = ProjectionQuery(
             projection: HealthPlugin.quantityProjection.name,
@@ -25,72 +26,68 @@ extension DocumentStore {
                 .init(Column.start.name, .greaterOrEqual, .date(interval.start)),
                 .init(Column.start.name, .less, .date(interval.end)),
             ])
-        let decoder = QuantityRowDecoder(typeIdentifier: typeIdentifier)
+        let decoder = StatisticsRowDecoder()
         try await forEachProjectedRow(query) { row in decoder.append(row) }
-        var quantities = decoder.takeSamples()
+        var table = decoder.takeTable()
         let generic = try await collection(healthKitSampleType: .generic).where(typeIdentifier: typeIdentifier)
             .where(startDateIn: interval).getSamples()
         for sample in generic {
-            if case .generic(let kept) = sample, case .quantity(let quantity)? = kept.typedSample() { quantities.append(quantity) }
+            guard case .generic(let kept) = sample, case .quantity(let quantity)? = kept.typedSample() else { continue }
+            table.append(
+                start: quantity.startDate.timeIntervalSince1970, end: quantity.endDate.timeIntervalSince1970,
+                value: quantity.value, unit: table.unitPosition(quantity.unit),
+                source: table.sourcePosition(quantity.source, device: quantity.device))
         }
-        return quantities
+        return table
     }
 }
 
-/// Turns rows of the quantity projection into ``QuantitySample``s as they are read. Consecutive samples almost
-/// always share their unit, source and device: those strings are compared in place and the previous one
-/// reused, so a row costs the strings of its ids only.
-private final class QuantityRowDecoder: Sendable {
+/// Turns rows of the quantity projection into ``StatisticsSamples`` rows as they are read. Consecutive rows
+/// almost always share their unit and source: those are compared in place with the previous row's, so most
+/// rows make no string at all.
+private final class StatisticsRowDecoder: Sendable {
     private typealias Column = HealthPlugin.QuantityColumn
 
     private struct State {
-        var samples: [QuantitySample] = []
-        var unit = ""
-        var source: HealthSource?
-        var device: HealthDevice?
+        var table = StatisticsSamples()
+        var unit: String?
+        var unitPosition: Int32 = 0
+        var sourceName: String?
+        var sourcePosition: Int32 = 0
+        var first = true
     }
 
-    private let typeIdentifier: String
     private let state = Mutex(State())
 
-    init(typeIdentifier: String) {
-        self.typeIdentifier = typeIdentifier
-    }
-
-    func takeSamples() -> [QuantitySample] {
+    func takeTable() -> StatisticsSamples {
         state.withLock { state in
-            defer { state.samples = [] }
-            return state.samples
+            defer { state.table = StatisticsSamples() }
+            return state.table
         }
     }
 
-    /// Appends the sample of one row (no metadata, no offsets: statistics read neither).
     func append(_ row: ProjectedRow) {
         state.withLock { state in
-            if !row.string(at: Column.unit.rawValue, equals: state.unit) {
-                state.unit = row.string(at: Column.unit.rawValue) ?? ""
+            if state.first || !row.string(at: Column.unit.rawValue, equals: state.unit) {
+                let unit = row.string(at: Column.unit.rawValue) ?? ""
+                state.unit = unit
+                state.unitPosition = state.table.unitPosition(unit)
             }
-            if !row.string(at: Column.sourceName.rawValue, equals: state.source?.name) {
-                state.source = row.string(at: Column.sourceName.rawValue).map { HealthSource(name: $0) }
-            }
-            if !row.string(at: Column.deviceName.rawValue, equals: state.device?.name)
-                || !row.string(at: Column.deviceModel.rawValue, equals: state.device?.model)
-                || !row.string(at: Column.deviceHardwareVersion.rawValue, equals: state.device?.hardwareVersion)
-            {
-                let name = row.string(at: Column.deviceName.rawValue)
+            if state.first || !row.string(at: Column.sourceName.rawValue, equals: state.sourceName) {
+                let name = row.string(at: Column.sourceName.rawValue)
+                let deviceName = row.string(at: Column.deviceName.rawValue)
                 let model = row.string(at: Column.deviceModel.rawValue)
                 let hardware = row.string(at: Column.deviceHardwareVersion.rawValue)
-                state.device = name == nil && model == nil && hardware == nil
-                    ? nil : HealthDevice(name: name, model: model, hardwareVersion: hardware)
+                let device = deviceName == nil && model == nil && hardware == nil
+                    ? nil : HealthDevice(name: deviceName, model: model, hardwareVersion: hardware)
+                state.sourceName = name
+                state.sourcePosition = state.table.sourcePosition(name.map { HealthSource(name: $0) }, device: device)
             }
-            let start = row.date(at: Column.start.rawValue) ?? Date(timeIntervalSince1970: 0)
-            let id = row.documentID
-            state.samples.append(
-                QuantitySample(
-                    id: id, uuid: row.string(at: Column.uuid.rawValue, equals: id) ? id : row.string(at: Column.uuid.rawValue) ?? id,
-                    typeIdentifier: typeIdentifier, value: row.double(at: Column.value.rawValue) ?? 0, unit: state.unit,
-                    startDate: start, endDate: row.date(at: Column.end.rawValue) ?? start, source: state.source,
-                    device: state.device))
+            state.first = false
+            let start = row.double(at: Column.start.rawValue) ?? 0
+            state.table.append(
+                start: start, end: row.double(at: Column.end.rawValue) ?? start, value: row.double(at: Column.value.rawValue) ?? 0,
+                unit: state.unitPosition, source: state.sourcePosition)
         }
     }
 }

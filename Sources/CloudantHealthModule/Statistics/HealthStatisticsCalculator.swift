@@ -32,22 +32,32 @@ public enum HealthStatisticsCalculator {
         of samples: [QuantitySample], typeIdentifier: String, in interval: DateInterval, by length: HealthStatisticsInterval,
         unit: HealthUnit? = nil, timeZone: TimeZone = .gmt, sourcePriority: HealthSourcePriority = .default
     ) throws -> HealthStatistics {
+        try statistics(
+            of: StatisticsSamples(samples, typeIdentifier: typeIdentifier), typeIdentifier: typeIdentifier, in: interval,
+            by: length, unit: unit, timeZone: timeZone, sourcePriority: sourcePriority)
+    }
+
+    /// The statistics of `table` (samples of `typeIdentifier`) over `interval`: what the public form runs once
+    /// the samples are rows, and what the store runs on rows read from its quantity projection.
+    static func statistics(
+        of table: StatisticsSamples, typeIdentifier: String, in interval: DateInterval, by length: HealthStatisticsInterval,
+        unit: HealthUnit?, timeZone: TimeZone, sourcePriority: HealthSourcePriority
+    ) throws -> HealthStatistics {
         let aggregation = HealthAggregationStyle(typeIdentifier: typeIdentifier)
-        let unitText = unit?.description ?? mostCommonUnit(samples) ?? "count"
+        let unitText = unit?.description ?? table.mostCommonUnit() ?? "count"
         let target = try unit ?? HealthUnit(parsing: unitText)
         let boundaries = try bucketBoundaries(interval, by: length, timeZone: timeZone)
         var accumulators = Array(repeating: Accumulator(), count: max(0, boundaries.count - 1))
-        var converter = UnitConverter(target: target, text: unitText)
+        // Each unit's conversion, found once: nil where the unit is the result's own.
+        let conversions = try table.units.map { text -> HealthUnit? in text == unitText ? nil : try HealthUnit(parsing: text) }
 
-        // Sources in the order they count, each with the positions of its samples (positions rather than
-        // copies: a year of heart rates is hundreds of thousands of samples).
-        var bySource: [String: (rank: HealthSourcePriority.Rank, samples: [Int])] = [:]
-        for (position, sample) in samples.enumerated() where sample.typeIdentifier == typeIdentifier {
-            let name = sample.source?.name ?? ""
-            if bySource[name] == nil { bySource[name] = (sourcePriority.rank(of: sample.source, device: sample.device), []) }
-            bySource[name]?.samples.append(position)
-        }
-        let sources = bySource.values.sorted { $0.rank < $1.rank }
+        // Sources in the order they count, each with the positions of its rows.
+        var positions = Array(repeating: [Int](), count: table.sources.count)
+        for (position, row) in table.rows.enumerated() { positions[Int(row.source)].append(position) }
+        let sources = table.sources.indices.map { index in
+            (rank: sourcePriority.rank(of: table.sources[index].source, device: table.sources[index].device),
+             rows: positions[index])
+        }.filter { !$0.rows.isEmpty }.sorted { $0.rank < $1.rank }
         let (start, end) = (interval.start.timeIntervalSince1970, interval.end.timeIntervalSince1970)
         let edges = boundaries.map(\.timeIntervalSince1970)
         var covered = CoveredTime()
@@ -56,9 +66,10 @@ public enum HealthStatisticsCalculator {
         for (sourceIndex, source) in sources.enumerated() {
             var intervals: [(Double, Double)] = []
             var any = false
-            for position in source.samples {
-                let value = try converter.value(of: samples[position])
-                let (s, e) = (samples[position].startDate.timeIntervalSince1970, samples[position].endDate.timeIntervalSince1970)
+            for position in source.rows {
+                let row = table.rows[position]
+                let value = try conversions[Int(row.unit)].map { try $0.convert(row.value, to: target) } ?? row.value
+                let (s, e) = (row.start, row.end)
                 switch aggregation {
                 case .discrete:
                     guard s >= start, s < end, let bucket = bucketIndex(of: s, in: edges) else { continue }
@@ -162,12 +173,6 @@ public enum HealthStatisticsCalculator {
         return edges
     }
 
-    private static func mostCommonUnit(_ samples: [QuantitySample]) -> String? {
-        var counts: [String: Int] = [:]
-        for sample in samples { counts[sample.unit, default: 0] += 1 }
-        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-    }
-
     /// One bucket's running figures.
     private struct Accumulator {
         var sum = 0.0
@@ -209,30 +214,6 @@ public enum HealthStatisticsCalculator {
                     start: start, end: end, minimum: minimum, average: sum / Double(count), maximum: maximum,
                     sampleCount: count, sources: names)
             }
-        }
-    }
-
-    /// Converts sample values to the result's unit, parsing each distinct unit once.
-    private struct UnitConverter {
-        let target: HealthUnit
-        let text: String
-        var units: [String: HealthUnit] = [:]
-
-        init(target: HealthUnit, text: String) {
-            self.target = target
-            self.text = text
-        }
-
-        mutating func value(of sample: QuantitySample) throws -> Double {
-            if sample.unit == text { return sample.value }
-            let unit: HealthUnit
-            if let known = units[sample.unit] {
-                unit = known
-            } else {
-                unit = try HealthUnit(parsing: sample.unit)
-                units[sample.unit] = unit
-            }
-            return try unit.convert(sample.value, to: target)
         }
     }
 }
