@@ -273,7 +273,9 @@ let package = Package(
         // itself does not compile; `cloudant serve` adds them, and so can any app that embeds the server.
         .target(
             name: "CloudantDashboardPanels",
-            dependencies: ["CloudantServer", "CloudantStore", "CloudantCore", "CloudantHealthModule", "CloudantCareModule"],
+            dependencies: [
+                "CloudantServer", "CloudantStore", "CloudantCore", "CloudantSync", "CloudantHealthModule", "CloudantCareModule",
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -389,6 +391,8 @@ let package = Package(
                 "CloudantServer", "CloudantStore", "CipherVFS", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
+                // The dashboard's health, care and replication pages.
+                "CloudantDashboardPanels", "CloudantSync",
             ],
             swiftSettings: strictSettings
         ),

@@ -273,6 +273,31 @@ def test_care_calendar_shows_events_outcomes_and_adherence(browser, server, scre
     expect_clean(browser, since, "care calendar")
 
 
+def test_replication_page_starts_a_job_and_shows_it_complete(browser, server, screenshots):
+    """An admin starts a push from the replication page and sees it complete with every document written."""
+    server.api("PUT", "/source", None)
+    server.api("PUT", "/target", None)
+    for index in range(30):
+        server.api("PUT", "/source/doc-%02d" % index, {"n": index})
+    since = browser.mark()
+    log_in(browser, server)
+    browser.goto(server.url + "/_utils/db/source")
+    browser.click_and_wait("nav.tabs a[href$='/panel/replication']")
+    remote = server.url.replace("http://", "http://%s:%s@" % (ADMIN, PASSWORD)) + "/target"
+    browser.fill("#start-replication input[name=remote]", remote)
+    browser.click_and_wait("#start-replication button")
+    deadline = time.monotonic() + 30
+    while "complete" not in (browser.text("#replications .state") or ""):
+        assert time.monotonic() < deadline, "the replication never completed: %s" % browser.text("#replications")
+        time.sleep(0.3)
+        browser.goto(server.url + "/_utils/db/source/panel/replication")
+    assert browser.text("#replications .written") == "30", browser.text("#replications")
+    assert PASSWORD not in browser.html(), "the remote's password is not shown"
+    assert server.api("GET", "/target")[1]["doc_count"] == 30
+    check_screenshot(browser, screenshots, "replication")
+    expect_clean(browser, since, "replication page")
+
+
 def prepare_health_and_care(binary, folder):
     """A `health` database from a generated export and a `care` database with a patient, a plan, a daily task
     starting on the first of this month and an outcome for its first event."""
@@ -302,6 +327,7 @@ TESTS = [
     test_logout_ends_the_session,
     test_health_chart_route_and_cda_pages,
     test_care_calendar_shows_events_outcomes_and_adherence,
+    test_replication_page_starts_a_job_and_shows_it_complete,
 ]
 
 # Tests whose server starts on a folder prepared with the CLI first.

@@ -140,7 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
             settings.encryptionKey = try global.encryptionKey()
             applySecurityOptions(to: &settings)
             settings.dashboardEnabled = !noDashboard
-            settings.dashboardPanels = [HealthDashboardPanel(), CareDashboardPanel()]
+            settings.dashboardPanels = [HealthDashboardPanel(), CareDashboardPanel(), ReplicationDashboardPanel()]
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in

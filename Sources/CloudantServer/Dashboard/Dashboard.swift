@@ -88,6 +88,7 @@ struct DashboardPage {
         case (.post, "indexes", 2) where rest[1] == "delete": return try await deleteIndex(database)
         case (.get, "changes", 1): return try await changesPage(database)
         case (.get, "panel", 2): return try await panelPage(database, panel: rest[1])
+        case (.post, "panel", 2): return try await submitPanel(database, panel: rest[1])
         case (.post, _, _), (.get, _, _): throw HTTPFailure.notFound("No such dashboard page.")
         default: throw HTTPFailure.methodNotAllowed("GET,HEAD,POST")
         }

@@ -25,6 +25,9 @@ struct DashboardForm: Sendable {
         self.fields = fields
     }
 
+    /// Every field by name (a repeated name keeps its last value).
+    var all: [String: String] { fields.all }
+
     /// A field's value, `nil` when absent.
     subscript(name: String) -> String? { fields[name] }
 

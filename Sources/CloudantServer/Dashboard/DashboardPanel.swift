@@ -26,6 +26,19 @@ public protocol DashboardPanel: Sendable {
     /// The panel's page for `context.database`.
     /// - Throws: any error; the dashboard shows it as a failure page with its CouchDB status.
     func render(_ context: DashboardPanelContext) async throws -> DashboardPanelContent
+
+    /// Carries out a form the panel's page posted (`<form method="post" action="{{path}}">` with
+    /// `<input type="hidden" name="_csrf" value="{{csrf}}">`: the dashboard checks the token first) and returns
+    /// the query string the browser is then sent to the panel's page with (`job=42`), or `""`.
+    /// The default refuses: a panel without forms takes no posts.
+    func submit(_ context: DashboardPanelContext, form: [String: String]) async throws -> String
+}
+
+extension DashboardPanel {
+    /// Refuses the post.
+    public func submit(_ context: DashboardPanelContext, form: [String: String]) async throws -> String {
+        throw CloudantError(.invalidValue, "The \(title) page takes no forms.")
+    }
 }
 
 /// What a panel renders from: the database, its store (opened for a user allowed to read it) and the page's
@@ -39,12 +52,17 @@ public struct DashboardPanelContext: Sendable {
     public let parameters: [String: String]
     /// The panel page's own path, for links and forms that come back to it.
     public let path: String
+    /// The logged-in user's name (`nil` in admin party).
+    public let userName: String?
+    /// Whether the user is a server admin (only admins may, say, make the server connect elsewhere).
+    public let isServerAdmin: Bool
     private let readOnlyOpener: @Sendable (EntityRegistry) throws -> DocumentStore
 
     /// Creates a context (the dashboard does; tests of a panel may too). `openReadOnly` opens the database's
     /// file again, read-only, with a registry; by default it fails.
     public init(
-        database: String, store: DocumentStore, parameters: [String: String], path: String,
+        database: String, store: DocumentStore, parameters: [String: String], path: String, userName: String? = nil,
+        isServerAdmin: Bool = false,
         openReadOnly: @escaping @Sendable (EntityRegistry) throws -> DocumentStore = { _ in
             throw CloudantError(.invalidValue, "This context cannot open the database with a registry.")
         }
@@ -53,6 +71,8 @@ public struct DashboardPanelContext: Sendable {
         self.store = store
         self.parameters = parameters
         self.path = path
+        self.userName = userName
+        self.isServerAdmin = isServerAdmin
         readOnlyOpener = openReadOnly
     }
 
@@ -66,7 +86,8 @@ public struct DashboardPanelContext: Sendable {
 /// A panel's page: a heading, and a Mustache template with its values, rendered inside the dashboard's layout.
 ///
 /// `{{name}}` escapes its value; use the unescaped `{{{name}}}` only for markup the panel drew itself from
-/// escaped parts (an SVG chart), never for user data.
+/// escaped parts (an SVG chart), never for user data. The dashboard adds `path` (the panel page's path) and
+/// `csrf` (the token a form posts as `_csrf`) to the values.
 public struct DashboardPanelContent: Sendable {
     /// The page's heading and title.
     public var heading: String
