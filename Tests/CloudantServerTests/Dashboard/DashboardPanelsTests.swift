@@ -14,6 +14,17 @@ struct DashboardPanelsTests {
         configuration.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt), ReplicationDashboardPanel()]
     }
 
+    /// The page's text once it contains `marker` (a job's state), or after about 15 s.
+    private static func page(_ path: String, of client: TestClient, onceItShows marker: String) async throws -> String {
+        var text = ""
+        for _ in 0..<150 {
+            text = try await client.get(path).text
+            if text.contains(marker) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return text
+    }
+
     @Test func theHealthPageChartsATypeWithTheStatisticsExactFigures() async throws {
         let folder = NSTemporaryDirectory() + "cloudant-panels-" + UUID().uuidString
         do {
@@ -56,12 +67,7 @@ struct DashboardPanelsTests {
             let started = try await dashboard.post(
                 page, [("action", "start"), ("direction", "push"), ("remote", remote)], tokenFrom: page)
             #expect(started.status == 303 && started.header("Location")?.hasPrefix(page + "?job=") == true)
-            var text = ""
-            for _ in 0..<150 {
-                text = try await admin.get(page).text
-                if text.contains(#"<td class="state">complete</td>"#) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let text = try await Self.page(page, of: admin, onceItShows: #"<td class="state">complete</td>"#)
             #expect(text.contains(#"<td class="state">complete</td>"#))
             #expect(text.contains(#"<td class="num written">20</td>"#))
             #expect(text.contains("http://127.0.0.1:\(server.port)/copy") && !text.contains("s3cret"), "credentials are not shown")
@@ -83,12 +89,7 @@ struct DashboardPanelsTests {
             #expect(try await admin.get(page).text.contains("continuous"))
             let stopped = try await dashboard.post(page, [("action", "stop"), ("job", job)], tokenFrom: page)
             #expect(stopped.status == 303)
-            var text = ""
-            for _ in 0..<150 {
-                text = try await admin.get(page).text
-                if text.contains(#"<td class="state">stopped</td>"#) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            let text = try await Self.page(page, of: admin, onceItShows: #"<td class="state">stopped</td>"#)
             #expect(text.contains(#"<td class="state">stopped</td>"#))
             let badURL = try await dashboard.post(
                 page, [("action", "start"), ("direction", "push"), ("remote", "file:///etc/passwd")], tokenFrom: page)
