@@ -34,7 +34,7 @@ public struct HealthDashboardPanel: DashboardPanel {
         "HKQuantityTypeIdentifierFlightsClimbed", "HKQuantityTypeIdentifierHeartRateVariabilitySDNN",
     ]
 
-    /// Renders the chart (`?type=&from=&to=&by=`), a route (`?workout=ID`) or a CDA document (`?cda=ID`).
+    /// Renders the chart (`?type=&from=&to=&by=&unit=`), a route (`?workout=ID`) or a CDA document (`?cda=ID`).
     public func render(_ context: DashboardPanelContext) async throws -> DashboardPanelContent {
         let store = try context.openReadOnly(registry: EntityRegistry(plugins: [HealthPlugin()]))
         if let workout = context.parameters["workout"] { return try await routePage(context, store: store, workout: workout) }
@@ -69,8 +69,13 @@ public struct HealthDashboardPanel: DashboardPanel {
             }
             let interval = context.parameters["by"].flatMap(HealthStatisticsInterval.init(rawValue:))
                 ?? HealthChart.interval(for: end.timeIntervalSince(start))
+            let unitText = context.parameters["unit"].flatMap { $0.isEmpty ? nil : $0 }
+            let unit = try unitText.map { text -> HealthUnit in
+                do throws(CloudantError) { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
+            }
             let statistics = try await store.statistics(
-                ofType: type, from: start, to: end, by: interval, timeZone: timeZone)
+                ofType: type, from: start, to: end, by: interval, unit: unit, timeZone: timeZone)
+            values["unit"] = unitText ?? ""
             values["svg"] = HealthChart(statistics: statistics, timeZone: timeZone).svg()
             values["from"] = dayText(start)
             values["to"] = dayText(end.addingTimeInterval(-1))
@@ -81,6 +86,7 @@ public struct HealthDashboardPanel: DashboardPanel {
             values["zooms"] = [("7 days", 7), ("30 days", 30), ("90 days", 90), ("1 year", 365), ("3 years", 1096)].map {
                 let from = dayText(end.addingTimeInterval(-Double($0.1) * 86_400))
                 let href = context.path + "?type=" + Self.encode(type) + "&from=" + from + "&to=" + dayText(end.addingTimeInterval(-1))
+                    + (unitText.map { "&unit=" + Self.encode($0) } ?? "")
                 return ["label": $0.0, "href": href] as [String: any Sendable]
             }
             values["rows"] = statistics.buckets.filter { $0.sampleCount > 0 }.map { bucket -> [String: any Sendable] in
@@ -103,6 +109,7 @@ public struct HealthDashboardPanel: DashboardPanel {
         <datalist id="health-types">{{#types}}<option value="{{id}}">{{name}}</option>{{/types}}</datalist>
         <label>From <input type="date" name="from" value="{{from}}"></label>
         <label>To <input type="date" name="to" value="{{to}}"></label>
+        <label>Unit <input name="unit" value="{{unit}}" size="8" placeholder="as stored"></label>
         <label>Per <select name="by">{{#intervals}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/intervals}}</select></label>
         <button type="submit">Draw</button>
         </form>

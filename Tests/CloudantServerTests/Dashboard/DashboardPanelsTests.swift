@@ -47,6 +47,12 @@ struct DashboardPanelsTests {
         #expect(page.text.contains("<td>2024-06-01</td><td>60 – 75 – 90</td><td class=\"num\">2</td>"))
         #expect(page.text.contains("<td>2024-06-02</td><td>75 – 75 – 75</td><td class=\"num\">1</td>"))
         #expect(page.text.contains(#"<option value="HKQuantityTypeIdentifierHeartRate">HeartRate</option>"#))
+        let perHour = try await server.admin.get(
+            "/_utils/db/me/panel/health?type=HKQuantityTypeIdentifierHeartRate&from=2024-06-01&to=2024-06-02&by=day&unit=count/hr")
+        #expect(perHour.text.contains("<td>2024-06-01</td><td>3600 – 4500 – 5400</td>"), "in the unit asked for")
+        let badUnit = try await server.admin.get(
+            "/_utils/db/me/panel/health?type=HKQuantityTypeIdentifierHeartRate&unit=kg")
+        #expect(badUnit.status == 400, "a unit that measures something else")
         // Without a type, the first common type with samples, over the year up to its newest sample.
         let year = try await server.admin.get("/_utils/db/me/panel/health")
         #expect(year.status == 200 && year.text.contains("per week"))
