@@ -3,27 +3,16 @@ import Foundation
 
 /// The baseline every store benchmark is divided by: the system SQLite through its C API, with prepared
 /// statements, WAL and `synchronous=NORMAL` (the settings the store uses), no Swift layer in between.
-final class RawSQLite {
-    private var db: OpaquePointer?
+final class RawSQLite: SQLiteBaseline {
 
     /// Opens (creating) the table `docs (id, rev, body, seq)`; with `sequenceIndex`, also the unique index on
     /// `seq` a changes feed needs, so the baseline writes the same B-trees the store must (its id and seq).
     init(path: String, sequenceIndex: Bool = false) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try super.init(path: path)
         try execute("CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, rev TEXT NOT NULL, body BLOB NOT NULL, seq INTEGER NOT NULL)")
         if sequenceIndex { try execute("CREATE UNIQUE INDEX IF NOT EXISTS docs_by_seq ON docs(seq)") }
     }
 
-    deinit { sqlite3_close_v2(db) }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-    }
 
     /// Inserts every batch in its own transaction with one prepared statement.
     func insert(_ batches: [ArraySlice<Workload.Row>]) throws {
@@ -61,13 +50,6 @@ final class RawSQLite {
         return total
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        return statement
-    }
 }
 
 /// SQLite's "copy this buffer" destructor, which Swift cannot import as a macro.

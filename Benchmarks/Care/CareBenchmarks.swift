@@ -181,8 +181,7 @@ enum CareBenchmarks {
 }
 
 /// Raw SQLite rows (id, JSON body) for the baselines, queried by hand-written SQL.
-private final class CareBaseline {
-    private var db: OpaquePointer?
+private final class CareBaseline: SQLiteBaseline {
 
     /// The care store's outcome length classes (`EventSpan.classes`: bound in seconds, label), repeated so the
     /// raw query does the same work: one two-sided range per class on the same key.
@@ -190,21 +189,11 @@ private final class CareBaseline {
         (3_600, "a"), (90_000, "b"), (8 * 86_400, "c"), (32 * 86_400, "d"), (367 * 86_400, "e"), (nil, "f"),
     ]
 
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    override init(path: String) throws {
+        try super.init(path: path)
         try execute("CREATE TABLE rows (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
     }
 
-    deinit { sqlite3_close_v2(db) }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-    }
 
     func load(_ rows: [(id: String, body: String)]) throws {
         let statement = try prepare("INSERT INTO rows (id, body) VALUES (?, ?)")
@@ -261,11 +250,4 @@ private final class CareBaseline {
         (try? JSONValue(encoding: date).stringValue) ?? ""
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        return statement
-    }
 }

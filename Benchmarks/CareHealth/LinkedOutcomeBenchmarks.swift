@@ -105,25 +105,14 @@ enum LinkedOutcomeBenchmarks {
 }
 
 /// The step samples as plain columns in raw SQLite, indexed by start.
-private final class StepBaseline {
-    private var db: OpaquePointer?
+private final class StepBaseline: SQLiteBaseline {
 
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    override init(path: String) throws {
+        try super.init(path: path)
         try execute("CREATE TABLE samples (uuid TEXT PRIMARY KEY, start REAL NOT NULL, end REAL NOT NULL, value REAL NOT NULL)")
         try execute("CREATE INDEX samples_by_start ON samples (start)")
     }
 
-    deinit { sqlite3_close_v2(db) }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-    }
 
     func load(_ samples: [QuantitySample]) throws {
         let statement = try prepare("INSERT INTO samples (uuid, start, end, value) VALUES (?, ?, ?, ?)")
@@ -163,11 +152,4 @@ private final class StepBaseline {
         return sums
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        return statement
-    }
 }

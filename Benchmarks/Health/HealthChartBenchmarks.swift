@@ -61,7 +61,6 @@ enum HealthChartBenchmarks {
         configuration.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt)]
         let server = try CouchServer(configuration: configuration)
         let serving = Task { try await server.run() }
-        defer { serving.cancel() }
         let client = try LoopbackClient(port: try await server.port())
         let page = "/_utils/db/health/panel/health?type=\(heartRate)&from=2024-01-01&to=2024-12-31&by=week"
         let authorization = "Authorization: Basic \(Data("bench:bench".utf8).base64EncodedString())\r\n"
@@ -88,38 +87,22 @@ enum HealthChartBenchmarks {
             ]
         ).run(repetitions: repetitions)
         print("  (checksum \(checksum))")
+        // A graceful shutdown, waited for (cancelling the task instead makes Hummingbird log errors).
         await server.shutdown()
+        _ = await serving.result
     }
 }
 
 /// The samples as plain columns in raw SQLite, indexed by type and start.
-private final class WeeklyBaseline {
-    private var db: OpaquePointer?
+private final class WeeklyBaseline: SQLiteBaseline {
 
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    override init(path: String) throws {
+        try super.init(path: path)
         try execute("CREATE TABLE samples (uuid TEXT PRIMARY KEY, type TEXT NOT NULL, start REAL NOT NULL, value REAL NOT NULL)")
         try execute("CREATE INDEX samples_by_type_start ON samples (type, start)")
     }
 
-    deinit { sqlite3_close_v2(db) }
 
-    private func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        return statement
-    }
 
     func load(_ samples: [QuantitySample]) throws {
         let statement = try prepare("INSERT INTO samples (uuid, type, start, value) VALUES (?, ?, ?, ?)")

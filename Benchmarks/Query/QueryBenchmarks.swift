@@ -207,24 +207,13 @@ enum QueryBenchmarks {
 }
 
 /// The hand-written side: the same documents in a plain table with the queried field as a column.
-final class QueryBaseline {
-    private var db: OpaquePointer?
+final class QueryBaseline: SQLiteBaseline {
 
-    init(path: String) throws {
-        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    override init(path: String) throws {
+        try super.init(path: path)
         try execute("CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL, value INTEGER NOT NULL)")
     }
 
-    deinit { sqlite3_close_v2(db) }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-    }
 
     func load(_ bodies: [String], batchSize: Int = .max) throws {
         let statement = try prepare("INSERT INTO docs (id, body, value) VALUES (?, ?, ?)")
@@ -259,11 +248,4 @@ final class QueryBaseline {
         return rows
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
-        }
-        return statement
-    }
 }

@@ -1,0 +1,33 @@
+import CSQLite
+
+/// A baseline's own connection to the system SQLite through its C API, opened as the store opens its files
+/// (WAL, `synchronous=NORMAL`) with no Swift layer in between. Each baseline adds its tables and queries.
+class SQLiteBaseline {
+    let db: OpaquePointer?
+
+    init(path: String) throws {
+        var connection: OpaquePointer?
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+            defer { sqlite3_close_v2(connection) }
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(connection)))
+        }
+        db = connection
+        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
+        }
+    }
+
+    func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db)))
+        }
+        return statement
+    }
+}
