@@ -2,22 +2,8 @@ internal import Foundation
 
 /// Small pieces of SVG writing shared by the charts: escaped text and short numbers.
 enum SVGText {
-    /// `text` safe inside an SVG element or a quoted attribute: `& < > " '` as entities.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// `text` safe inside an SVG element or a double-quoted attribute (libxml2's escaping, as GPX files get).
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
     /// A coordinate with at most one decimal (`12.5`, `300`): charts need no more, and files stay small.
     static func coordinate(_ value: Double) -> String {

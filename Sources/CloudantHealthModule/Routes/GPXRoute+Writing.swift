@@ -33,16 +33,7 @@ extension GPXRoute {
         return Data(text.utf8)
     }
 
-    /// Escapes `&`, `<`, `>`, `"` and carriage returns with libxml2.
-    private static func escaped(_ value: String) -> String {
-        ExternalEntityGuard.install()
-        let encoded = value.withCString { pointer in
-            pointer.withMemoryRebound(to: xmlChar.self, capacity: value.utf8.count + 1) { xmlEncodeSpecialChars(nil, $0) }
-        }
-        guard let encoded else { return "" }
-        defer { free(encoded) }
-        return String(decoding: UnsafeBufferPointer(start: encoded, count: strlen(encoded)), as: UTF8.self)
-    }
+    private static func escaped(_ value: String) -> String { XMLText.escaped(value) }
 
     /// Shortest round-tripping decimal text of a coordinate or measurement.
     /// GPX numbers are `xsd:decimal`, which has no exponent, so tiny or huge values are written in full.
