@@ -186,6 +186,8 @@ def test_pages_read_without_javascript(browser, server, screenshots):
             ("/_utils/", "plain"), ("/_utils/db/plain", "doc-1"), ("/_utils/db/plain/doc/doc-1", "readable"),
             ("/_utils/db/plain/changes", "doc-1"),
             ("/_utils/db/plain/query?q=" + quote(json.dumps({"selector": {"value": "readable"}})), "readable"),
+            ("/_utils/db/plain/panel/health", "Clinical documents"), ("/_utils/db/plain/panel/care", "Care in plain"),
+            ("/_utils/db/plain/panel/replication", "Replication of plain"),
         ]:
             browser.goto(server.url + page)
             assert expected in browser.html(), "%s without JavaScript lacks %r" % (page, expected)
