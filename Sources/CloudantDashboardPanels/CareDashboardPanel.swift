@@ -48,16 +48,15 @@ public struct CareDashboardPanel: DashboardPanel {
         let cells = Self.cells(of: month, calendar: calendar, now: now, days: days)
         let previous = calendar.date(byAdding: .month, value: -1, to: month.start)!
         let next = month.end
-        let patientQuery = patient.map { "patient=" + Self.encode($0.id) + "&" } ?? ""
+        let patientQuery = patient.map { [("patient", $0.id)] } ?? []
         let values: [String: any Sendable] = [
-            "path": context.path,
             "patients": patients.map { candidate -> [String: any Sendable] in
                 ["id": candidate.id, "name": Self.name(of: candidate), "selected": candidate.id == patient?.id]
             },
             "hasPatients": !patients.isEmpty,
             "month": Self.monthText(month.start, calendar: calendar),
-            "previous": context.path + "?" + patientQuery + "month=" + Self.monthText(previous, calendar: calendar),
-            "next": context.path + "?" + patientQuery + "month=" + Self.monthText(next, calendar: calendar),
+            "previous": context.href(patientQuery + [("month", Self.monthText(previous, calendar: calendar))]),
+            "next": context.href(patientQuery + [("month", Self.monthText(next, calendar: calendar))]),
             "taskCount": tasks.count,
             "weekdays": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
             "cells": cells,
@@ -140,9 +139,5 @@ public struct CareDashboardPanel: DashboardPanel {
     static func monthText(_ date: Date, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month], from: date)
         return String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
-    }
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
     }
 }

@@ -46,13 +46,17 @@ public struct HealthDashboardPanel: DashboardPanel {
 
     private func chartPage(_ context: DashboardPanelContext, store: DocumentStore) async throws -> DashboardPanelContent {
         let projected = try await store.projectionNames().contains(HealthPlugin.quantityProjection.name)
+        // The common types with samples, each with when its newest sample starts.
+        var newest: [String: Date] = [:]
         var present: [String] = []
-        for type in Self.commonTypes where try await latestStart(of: type, in: store, projected: projected) != nil {
+        for type in Self.commonTypes {
+            guard let latest = try await latestStart(of: type, in: store, projected: projected) else { continue }
+            newest[type] = latest
             present.append(type)
         }
         let type = context.parameters["type"].flatMap { $0.isEmpty ? nil : $0 } ?? present.first
         var values: [String: any Sendable] = [
-            "path": context.path, "types": present.map { ["id": $0, "name": HealthChart.shortName(of: $0)] as [String: any Sendable] },
+            "types": present.map { ["id": $0, "name": HealthChart.shortName(of: $0)] as [String: any Sendable] },
         ]
         if let type {
             values["type"] = type
@@ -61,7 +65,9 @@ public struct HealthDashboardPanel: DashboardPanel {
             if let last = try day(context.parameters["to"]) {
                 end = last.addingTimeInterval(86_400)
             } else {
-                end = (try await latestStart(of: type, in: store, projected: projected) ?? Date()).addingTimeInterval(86_400)
+                var latest = newest[type]
+                if latest == nil { latest = try await latestStart(of: type, in: store, projected: projected) }
+                end = (latest ?? Date()).addingTimeInterval(86_400)
             }
             let start = try day(context.parameters["from"]) ?? end.addingTimeInterval(-365 * 86_400)
             guard end > start else {
@@ -85,8 +91,9 @@ public struct HealthDashboardPanel: DashboardPanel {
             }
             values["zooms"] = [("7 days", 7), ("30 days", 30), ("90 days", 90), ("1 year", 365), ("3 years", 1096)].map {
                 let from = dayText(end.addingTimeInterval(-Double($0.1) * 86_400))
-                let href = context.path + "?type=" + Self.encode(type) + "&from=" + from + "&to=" + dayText(end.addingTimeInterval(-1))
-                    + (unitText.map { "&unit=" + Self.encode($0) } ?? "")
+                let href = context.href(
+                    [("type", type), ("from", from), ("to", dayText(end.addingTimeInterval(-1)))]
+                        + (unitText.map { [("unit", $0)] } ?? []))
                 return ["label": $0.0, "href": href] as [String: any Sendable]
             }
             values["rows"] = statistics.buckets.filter { $0.sampleCount > 0 }.map { bucket -> [String: any Sendable] in
@@ -98,8 +105,8 @@ public struct HealthDashboardPanel: DashboardPanel {
             values["figureHeading"] = statistics.aggregation == .cumulative
                 ? "Total (\(statistics.unit))" : "Minimum – average – maximum (\(statistics.unit))"
         }
-        values["workouts"] = try await workouts(store, path: context.path)
-        values["cdas"] = try await cdaDocuments(store, path: context.path)
+        values["workouts"] = try await workouts(store, context: context)
+        values["cdas"] = try await cdaDocuments(store, context: context)
         return DashboardPanelContent(heading: "Health in \(context.database)", template: Self.chartTemplate, values: values)
     }
 
@@ -140,13 +147,13 @@ public struct HealthDashboardPanel: DashboardPanel {
         }
         let newest = try await store.collection(healthKitSampleType: .quantity).where(typeIdentifier: type)
             .sort(descending: "startDate").limit(1).get()
-        return newest.first?["startDate"]?.stringValue.flatMap(Self.parseInstant)
+        return newest.first?["startDate"]?.stringValue.flatMap(ISO8601Timestamp.date(from:))
     }
 
     // MARK: Workouts and routes
 
     /// The 20 latest workouts.
-    private func workouts(_ store: DocumentStore, path: String) async throws -> [[String: any Sendable]] {
+    private func workouts(_ store: DocumentStore, context: DashboardPanelContext) async throws -> [[String: any Sendable]] {
         let latest = try await store.collection(healthKitSampleType: .workout).sort(descending: "startDate").limit(20)
             .get(WorkoutSample.self)
         return latest.map { workout in
@@ -155,7 +162,7 @@ public struct HealthDashboardPanel: DashboardPanel {
                 "activity": workout.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: ""),
                 "duration": RouteDrawing.duration(workout.duration),
                 "distance": workout.totalDistance.map { "\(Self.number($0.value)) \($0.unit)" } ?? "",
-                "hasRoute": !workout.routeIDs.isEmpty, "href": path + "?workout=" + Self.encode(workout.id),
+                "hasRoute": !workout.routeIDs.isEmpty, "href": context.href([("workout", workout.id)]),
             ]
         }
     }
@@ -168,12 +175,12 @@ public struct HealthDashboardPanel: DashboardPanel {
         return DashboardPanelContent(
             heading: title,
             template: """
-                <p><a href="{{back}}">Back to the health page</a></p>
+                <p><a href="{{path}}">Back to the health page</a></p>
                 <figure id="route">{{{svg}}}</figure>
                 <dl class="facts"><dt>Distance</dt><dd>{{distance}} km</dd><dt>Duration</dt><dd>{{duration}}</dd><dt>Climb</dt><dd>{{climb}} m</dd><dt>Points</dt><dd>{{points}}</dd></dl>
                 """,
             values: [
-                "back": context.path, "svg": RouteDrawing(locations: locations, title: title).svg(),
+                "svg": RouteDrawing(locations: locations, title: title).svg(),
                 "distance": Self.number(summary.distance / 1000), "duration": RouteDrawing.duration(summary.duration),
                 "climb": Self.number(summary.elevationGain), "points": summary.pointCount,
             ])
@@ -181,11 +188,11 @@ public struct HealthDashboardPanel: DashboardPanel {
 
     // MARK: CDA documents
 
-    private func cdaDocuments(_ store: DocumentStore, path: String) async throws -> [[String: any Sendable]] {
+    private func cdaDocuments(_ store: DocumentStore, context: DashboardPanelContext) async throws -> [[String: any Sendable]] {
         let documents = try await store.collection(healthKitSampleType: .cdaDocument).sort(descending: "startDate").limit(20)
             .get(CDADocumentSample.self)
         return documents.map {
-            ["title": $0.document.title ?? "Untitled document", "date": dayText($0.startDate), "href": path + "?cda=" + Self.encode($0.id)]
+            ["title": $0.document.title ?? "Untitled document", "date": dayText($0.startDate), "href": context.href([("cda", $0.id)])]
         }
     }
 
@@ -211,7 +218,7 @@ public struct HealthDashboardPanel: DashboardPanel {
         return DashboardPanelContent(
             heading: document.title ?? "Clinical document",
             template: """
-                <p><a href="{{back}}">Back to the health page</a></p>
+                <p><a href="{{path}}">Back to the health page</a></p>
                 <dl class="facts"><dt>Patient</dt><dd>{{patient}}</dd><dt>Author</dt><dd>{{author}}</dd><dt>Custodian</dt><dd>{{custodian}}</dd><dt>Effective</dt><dd>{{effective}}</dd></dl>
                 {{#sections}}<section class="cda-section"><h2>{{title}}</h2>
                 <table class="grid"><thead><tr><th>Entry</th><th>Value</th><th>Time</th></tr></thead><tbody>
@@ -219,7 +226,7 @@ public struct HealthDashboardPanel: DashboardPanel {
                 </tbody></table></section>{{/sections}}
                 """,
             values: [
-                "back": context.path, "patient": document.patientName ?? "", "author": document.authorName ?? "",
+                "patient": document.patientName ?? "", "author": document.authorName ?? "",
                 "custodian": document.custodianName ?? "", "effective": document.effectiveTime.map(Self.timestampText) ?? "",
                 "sections": sections,
             ])
@@ -257,17 +264,5 @@ public struct HealthDashboardPanel: DashboardPanel {
     /// An HL7 timestamp as ISO 8601 in the offset it was written with (`2023-06-08T00:32:00-07:00`).
     static func timestampText(_ time: HL7Timestamp) -> String {
         LocalTimestamp(date: time.date, utcOffset: time.utcOffset ?? 0).iso8601 ?? time.text
-    }
-
-    static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
-    }
-
-    static func parseInstant(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 }

@@ -69,16 +69,10 @@ struct DashboardCSRF: Sendable {
                 throw HTTPFailure.forbidden("The form was posted from another origin (\(origin)).")
             }
         }
-        guard let sent = form["_csrf"], Self.constantTimeEquals(sent, token(for: request)) else {
+        guard let sent = form["_csrf"], ConstantTime.equal(Array(sent.utf8), Array(token(for: request).utf8)) else {
             throw HTTPFailure.forbidden(
                 "The form's security token is missing or stale (you may have logged in again since the page was "
                     + "loaded). Reload the page and try again.")
         }
-    }
-
-    private static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -76,6 +76,12 @@ public struct DashboardPanelContext: Sendable {
         readOnlyOpener = openReadOnly
     }
 
+    /// The panel page's path with `parameters` as its query, every name and value percent-encoded:
+    /// `href([("type", "HKQuantityTypeIdentifierHeartRate"), ("by", "week")])`.
+    public func href(_ parameters: [(String, String)]) -> String {
+        parameters.isEmpty ? path : path + "?" + DashboardAPI.queryString(parameters)
+    }
+
     /// The database opened again, read-only, with `registry`'s entity kinds: for the typed entity API (the
     /// health samples, the care entities), which the server's own stores do not register. Read-only, it
     /// creates none of the registry's indexes in the database.
