@@ -70,7 +70,15 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Whether two member names are the same name: the same UTF-8 bytes (see the type's discussion).
     static func sameName(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Contiguous (native) strings compare as buffers; a lookup runs this once per member.
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                left.elementsEqual(right)
+            }
+        }
+        if let fast, let equal = fast { return equal }
+        return a.utf8.elementsEqual(b.utf8)
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

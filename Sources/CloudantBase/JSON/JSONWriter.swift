@@ -83,7 +83,7 @@ package struct JSONWriter {
         output.append(JSONByte.openBrace)
         let members = object.members
         var first = true
-        if options.sortedKeys, members.count > 1 {
+        if options.sortedKeys, members.count > 1, !Self.inUTF8Order(members) {
             let order = members.indices.sorted { Self.precedesInUTF8(members[$0].key, members[$1].key) }
             for index in order where !(skipping?(members[index].key) ?? false) {
                 writeMember(members[index], first: first)
@@ -96,6 +96,15 @@ package struct JSONWriter {
             }
         }
         output.append(JSONByte.closeBrace)
+    }
+
+    /// Whether the members are already sorted by name (bodies built in sorted order, and bodies read back
+    /// from the store, which keeps them sorted): then writing them needs no index array and no sort.
+    private static func inUTF8Order(_ members: [(key: String, value: JSONValue)]) -> Bool {
+        for index in members.indices.dropFirst() where !precedesInUTF8(members[index - 1].key, members[index].key) {
+            return false
+        }
+        return true
     }
 
     @inline(__always)

@@ -7,6 +7,12 @@ public enum AttachmentDigest {
         "md5-" + Base64.encode(Insecure.MD5.hash(data: bytes))
     }
 
+    /// The 16 bytes of the MD5 of `bytes`, for the package's other content hashes (health import keys), so
+    /// they need not decode them back out of ``of(_:)``'s text.
+    package static func md5(_ bytes: [UInt8]) -> [UInt8] {
+        Array(Insecure.MD5.hash(data: bytes))
+    }
+
     /// A digest computed piece by piece, for content streamed through without being held whole.
     ///
     /// ```swift

@@ -140,6 +140,12 @@ public enum CollationKey {
             appendPrintableASCII(string, to: &key)
             return
         }
+        appendWeights(of: string, to: &key)
+    }
+
+    /// The general path of ``appendString(_:to:)``, for any string (and, in tests, the reference the ASCII
+    /// path must match byte for byte: stored index entries were written with these bytes).
+    static func appendWeights(of string: String, to key: inout [UInt8]) {
         let weights = StringCollationKey(string)
         for weight in weights.primary { appendPrimary(weight, to: &key) }
         key.append(terminator)
@@ -150,33 +156,32 @@ public enum CollationKey {
     }
 
     /// The same bytes as the general path for printable ASCII, without building weight arrays: most keys
-    /// (ids, codes, enum-like values) are ASCII.
+    /// (ids, codes, enum-like values) are ASCII. One table read per byte decides the primary weight and
+    /// whether the byte counts at the lower levels (the bytes with no primary weight are ignorable there
+    /// too); every lower-level weight is below 0x7F, so ``appendWeight(_:to:)`` writes it as weight + 1.
     private static func appendPrintableASCII(_ string: String, to key: inout [UInt8]) {
-        let utf8 = string.utf8
-        var secondaryCount = 0
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                key.append(PrimaryByte.digitZero + (byte - 0x30))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"):
-                key.append(PrimaryByte.letterA + (byte - 0x61))
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                key.append(PrimaryByte.letterA + (byte - 0x41))
-            default:
-                guard let rank = StringCollationKey.asciiPunctuationRank[byte] else { continue }
-                key.append(UInt8(rank))
+        let primary = StringCollationKey.printableASCIIPrimary
+        let common = UInt8(StringCollationKey.commonSecondary + 1)
+        var string = string
+        string.withUTF8 { utf8 in
+            key.reserveCapacity(key.count + 4 * utf8.count + 4)
+            var counted = 0
+            for byte in utf8 {
+                let weight = primary[Int(byte)]
+                guard weight != 0 else { continue }
+                key.append(weight)
+                counted += 1
             }
-            secondaryCount += 1
+            key.append(terminator)
+            key.append(contentsOf: repeatElement(common, count: counted))
+            key.append(terminator)
+            for byte in utf8 where primary[Int(byte)] != 0 {
+                key.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 2 : 1)
+            }
+            key.append(terminator)
+            for byte in utf8 { key.append(byte + 1) }
+            key.append(terminator)
         }
-        key.append(terminator)
-        for _ in 0..<secondaryCount { appendWeight(StringCollationKey.commonSecondary, to: &key) }
-        key.append(terminator)
-        for byte in utf8 where StringCollationKey.asciiPunctuationRank[byte] != nil || byte.isASCIIAlphanumeric {
-            appendWeight(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 1 : 0, to: &key)
-        }
-        key.append(terminator)
-        for byte in utf8 { appendWeight(UInt32(byte), to: &key) }
-        key.append(terminator)
     }
 
     /// First bytes of primary weights. ASCII punctuation (ranks 1…33), digits and Latin letters take one

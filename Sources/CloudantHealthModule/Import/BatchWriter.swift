@@ -31,6 +31,8 @@ struct BatchWriter {
     /// Samples the store would refuse (a bad id), reported with the batch they were in.
     private var refused: [(String, CloudantError)] = []
     private var pendingBytes = 0
+    /// Device and source trees reused from one body to the next.
+    private let shared = SampleDocument.SharedValues()
     private var writing: Task<BatchOutcome, any Error>?
     /// Documents written or found already stored so far.
     private(set) var processed = 0
@@ -48,7 +50,7 @@ struct BatchWriter {
     /// Queues a sample as the document the entity API would write, so typed reads and queries see imported
     /// samples like any other.
     mutating func add(_ sample: AnyHealthSample) throws {
-        let body = try SampleDocument.body(sample)
+        let body = try SampleDocument.body(sample, shared: shared)
         let document: NewDocument
         do { document = try NewDocument(id: sample.id, body: body) } catch let error as CloudantError {
             refused.append((sample.id, error))

@@ -63,10 +63,7 @@ enum ImportKey {
         return text
     }
 
-    static func md5(_ bytes: [UInt8]) -> [UInt8] {
-        // CouchDB's attachment digest is `md5-` + base64 of the MD5: the one MD5 this module can reach.
-        Data(base64Encoded: String(AttachmentDigest.of(bytes).dropFirst(4))).map { Array($0) } ?? Array(repeating: 0, count: 16)
-    }
+    static func md5(_ bytes: [UInt8]) -> [UInt8] { AttachmentDigest.md5(bytes) }
 
     /// 16 bytes as uppercase hex in 8-4-4-4-12 groups.
     static func hexGroups(_ digest: [UInt8]) -> String {

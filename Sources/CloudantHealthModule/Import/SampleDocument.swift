@@ -11,11 +11,11 @@ internal import Foundation
 /// generated export), without `JSONEncoder`'s round trip through text, which measured as most of the
 /// import's time. Other kinds, and dates outside the years 0…9999, go through the encoder.
 enum SampleDocument {
-    static func body(_ sample: AnyHealthSample) throws -> JSONObject {
+    static func body(_ sample: AnyHealthSample, shared: SharedValues? = nil) throws -> JSONObject {
         switch sample {
-        case .quantity(let quantity): try Self.quantity(quantity) ?? encoded(sample)
-        case .category(let category): try Self.category(category) ?? encoded(sample)
-        case .workoutRoute(let route): try Self.route(route) ?? encoded(sample)
+        case .quantity(let quantity): try Self.quantity(quantity, shared: shared) ?? encoded(sample)
+        case .category(let category): try Self.category(category, shared: shared) ?? encoded(sample)
+        case .workoutRoute(let route): try Self.route(route, shared: shared) ?? encoded(sample)
         // One summary a day and a few hundred clinical records an export: the encoder's cost does not show.
         case .activitySummary, .clinicalRecord: try encoded(sample)
         default: try encoded(sample)
@@ -23,8 +23,8 @@ enum SampleDocument {
     }
 
     /// The new document for `sample`.
-    static func make(_ sample: AnyHealthSample) throws -> NewDocument {
-        try NewDocument(id: sample.id, body: body(sample))
+    static func make(_ sample: AnyHealthSample, shared: SharedValues? = nil) throws -> NewDocument {
+        try NewDocument(id: sample.id, body: body(sample, shared: shared))
     }
 
     /// Through `Codable`: what the entity API writes.
@@ -42,98 +42,178 @@ enum SampleDocument {
         return JSONObject(members)
     }
 
-    private static func quantity(_ sample: QuantitySample) -> JSONObject? {
-        guard var members = common(
-            sample.startDate, sample.endDate, creation: sample.creationDate, device: sample.device, source: sample.source)
-        else { return nil }
-        members.append(contentsOf: [
-            ("endUTCOffset", offset(sample.endUTCOffset)), ("id", .string(sample.id)),
-            ("metadata", .object(metadata(sample.metadata))), ("startUTCOffset", offset(sample.startUTCOffset)),
-            ("typeIdentifier", .string(sample.typeIdentifier)), ("unit", .string(sample.unit)),
-            ("uuid", .string(sample.uuid)), ("value", .number(JSONNumber(sample.value))),
-        ])
-        return finished(JSONObject(members.filter { $0.1 != .null }), kind: QuantitySample.sampleType.kindName)
+    /// The JSON of the device and source last seen, reused while records repeat them (an export lists a
+    /// device's records together): one tree shared by thousands of bodies instead of one built and freed
+    /// for each. Used by one import on one task.
+    final class SharedValues {
+        private var device: (HealthDevice, JSONValue)?
+        private var source: (HealthSource, JSONValue)?
+
+        func json(of device: HealthDevice) -> JSONValue {
+            if let (last, value) = self.device, last == device { return value }
+            let value = SampleDocument.device(device)
+            self.device = (device, value)
+            return value
+        }
+
+        func json(of source: HealthSource) -> JSONValue {
+            if let (last, value) = self.source, last == source { return value }
+            let value = SampleDocument.source(source)
+            self.source = (source, value)
+            return value
+        }
     }
 
-    private static func category(_ sample: CategorySample) -> JSONObject? {
-        guard var members = common(
-            sample.startDate, sample.endDate, creation: sample.creationDate, device: sample.device, source: sample.source)
-        else { return nil }
-        members.append(contentsOf: [
-            ("endUTCOffset", offset(sample.endUTCOffset)), ("id", .string(sample.id)),
-            ("metadata", .object(metadata(sample.metadata))), ("startUTCOffset", offset(sample.startUTCOffset)),
-            ("typeIdentifier", .string(sample.typeIdentifier)), ("uuid", .string(sample.uuid)),
-            ("value", sample.value.map { .number(JSONNumber($0)) } ?? .null),
-            ("valueName", sample.valueName.map(JSONValue.string) ?? .null),
-        ])
-        return finished(JSONObject(members.filter { $0.1 != .null }), kind: CategorySample.sampleType.kindName)
+    /// A body's members, added in the sorted order the stored JSON has (so the writer finds them sorted and
+    /// has nothing to reorder), absent optionals left out as the synthesised `Encodable` leaves them out.
+    /// Every name is added once, so the object needs no duplicate check.
+    private struct Members {
+        private(set) var list: [(key: String, value: JSONValue)] = []
+
+        init(capacity: Int) { list.reserveCapacity(capacity) }
+
+        mutating func add(_ key: String, _ value: JSONValue?) {
+            guard let value else { return }
+            assert(list.last.map { JSONWriter.precedesInUTF8($0.key, key) } ?? true, "members out of order at \(key)")
+            list.append((key, value))
+        }
+
+        mutating func add(_ key: String, _ text: String?) { add(key, text.map(JSONValue.string)) }
+        mutating func add(_ key: String, _ number: Double?) { add(key, number.map { JSONValue.number(JSONNumber($0)) }) }
+        mutating func add(_ key: String, _ number: Int?) { add(key, number.map { JSONValue.number(JSONNumber($0)) }) }
+
+        /// `entitySchemaVersion` and `entityType`, which sort between `endUTCOffset` and `id`.
+        mutating func addEntityFields(kind: String) {
+            add("entitySchemaVersion", 1)
+            add("entityType", kind)
+        }
+
+        var object: JSONObject { JSONObject(uniqueMembers: list) }
     }
 
-    private static func route(_ sample: WorkoutRouteSample) -> JSONObject? {
-        guard var members = common(sample.startDate, sample.endDate, creation: nil, device: sample.device, source: sample.source)
-        else { return nil }
+    /// The dates as stored text; `nil` when one needs the encoder (outside the years 0…9999).
+    private struct Dates {
+        let start: String
+        let end: String
+        let creation: String?
+
+        init?(_ start: Date, _ end: Date, creation: Date?) {
+            guard let start = ISO8601Timestamp.string(from: start), let end = ISO8601Timestamp.string(from: end) else {
+                return nil
+            }
+            self.start = start
+            self.end = end
+            if let creation {
+                guard let text = ISO8601Timestamp.string(from: creation) else { return nil }
+                self.creation = text
+            } else {
+                self.creation = nil
+            }
+        }
+    }
+
+    private static func quantity(_ sample: QuantitySample, shared: SharedValues?) -> JSONObject? {
+        guard let dates = Dates(sample.startDate, sample.endDate, creation: sample.creationDate) else { return nil }
+        var members = Members(capacity: 15)
+        members.add("creationDate", dates.creation)
+        members.add("device", sample.device.map { device(device: $0, shared: shared) })
+        members.add("endDate", dates.end)
+        members.add("endUTCOffset", sample.endUTCOffset)
+        members.addEntityFields(kind: QuantitySample.sampleType.kindName)
+        members.add("id", sample.id)
+        members.add("metadata", .object(metadata(sample.metadata)))
+        members.add("source", sample.source.map { source(source: $0, shared: shared) })
+        members.add("startDate", dates.start)
+        members.add("startUTCOffset", sample.startUTCOffset)
+        members.add("typeIdentifier", sample.typeIdentifier)
+        members.add("unit", sample.unit)
+        members.add("uuid", sample.uuid)
+        members.add("value", sample.value)
+        return members.object
+    }
+
+    private static func category(_ sample: CategorySample, shared: SharedValues?) -> JSONObject? {
+        guard let dates = Dates(sample.startDate, sample.endDate, creation: sample.creationDate) else { return nil }
+        var members = Members(capacity: 16)
+        members.add("creationDate", dates.creation)
+        members.add("device", sample.device.map { device(device: $0, shared: shared) })
+        members.add("endDate", dates.end)
+        members.add("endUTCOffset", sample.endUTCOffset)
+        members.addEntityFields(kind: CategorySample.sampleType.kindName)
+        members.add("id", sample.id)
+        members.add("metadata", .object(metadata(sample.metadata)))
+        members.add("source", sample.source.map { source(source: $0, shared: shared) })
+        members.add("startDate", dates.start)
+        members.add("startUTCOffset", sample.startUTCOffset)
+        members.add("typeIdentifier", sample.typeIdentifier)
+        members.add("uuid", sample.uuid)
+        members.add("value", sample.value)
+        members.add("valueName", sample.valueName)
+        return members.object
+    }
+
+    private static func route(_ sample: WorkoutRouteSample, shared: SharedValues?) -> JSONObject? {
+        guard let dates = Dates(sample.startDate, sample.endDate, creation: nil) else { return nil }
         var locations: [JSONValue] = []
         locations.reserveCapacity(sample.locations.count)
         for location in sample.locations {
             guard let time = ISO8601Timestamp.string(from: location.timestamp) else { return nil }
-            let optionals: [(String, Double?)] = [
-                ("altitude", location.altitude), ("course", location.course),
-                ("horizontalAccuracy", location.horizontalAccuracy),
-            ]
-            var point = optionals.compactMap { key, value in value.map { (key, JSONValue.number(JSONNumber($0))) } }
-            point.append(("latitude", .number(JSONNumber(location.latitude))))
-            point.append(("longitude", .number(JSONNumber(location.longitude))))
-            if let speed = location.speed { point.append(("speed", .number(JSONNumber(speed)))) }
-            point.append(("timestamp", .string(time)))
-            if let vertical = location.verticalAccuracy { point.append(("verticalAccuracy", .number(JSONNumber(vertical)))) }
-            locations.append(.object(JSONObject(point)))
+            var point = Members(capacity: 9)
+            point.add("altitude", location.altitude)
+            point.add("course", location.course)
+            point.add("horizontalAccuracy", location.horizontalAccuracy)
+            point.add("latitude", location.latitude)
+            point.add("longitude", location.longitude)
+            point.add("speed", location.speed)
+            point.add("timestamp", time)
+            point.add("verticalAccuracy", location.verticalAccuracy)
+            locations.append(.object(point.object))
         }
-        members.append(contentsOf: [
-            ("endUTCOffset", offset(sample.endUTCOffset)), ("id", .string(sample.id)), ("locations", .array(locations)),
-            ("metadata", .object(metadata(sample.metadata))), ("startUTCOffset", offset(sample.startUTCOffset)),
-            ("typeIdentifier", .string(sample.typeIdentifier)), ("uuid", .string(sample.uuid)),
-            ("workoutID", sample.workoutID.map(JSONValue.string) ?? .null),
-        ])
-        return finished(JSONObject(members.filter { $0.1 != .null }), kind: WorkoutRouteSample.sampleType.kindName)
+        var members = Members(capacity: 15)
+        members.add("device", sample.device.map { device(device: $0, shared: shared) })
+        members.add("endDate", dates.end)
+        members.add("endUTCOffset", sample.endUTCOffset)
+        members.addEntityFields(kind: WorkoutRouteSample.sampleType.kindName)
+        members.add("id", sample.id)
+        members.add("locations", .array(locations))
+        members.add("metadata", .object(metadata(sample.metadata)))
+        members.add("source", sample.source.map { source(source: $0, shared: shared) })
+        members.add("startDate", dates.start)
+        members.add("startUTCOffset", sample.startUTCOffset)
+        members.add("typeIdentifier", sample.typeIdentifier)
+        members.add("uuid", sample.uuid)
+        members.add("workoutID", sample.workoutID)
+        return members.object
     }
-
-    /// Dates, source and device; `nil` when a date needs the encoder. Absent optionals are `.null` here
-    /// and dropped by the caller, as the synthesised `Encodable` leaves them out.
-    private static func common(
-        _ start: Date, _ end: Date, creation: Date?, device: HealthDevice?, source: HealthSource?
-    ) -> [(String, JSONValue)]? {
-        guard let startText = ISO8601Timestamp.string(from: start), let endText = ISO8601Timestamp.string(from: end) else {
-            return nil
-        }
-        var creationValue = JSONValue.null
-        if let creation {
-            guard let text = ISO8601Timestamp.string(from: creation) else { return nil }
-            creationValue = .string(text)
-        }
-        return [
-            ("creationDate", creationValue), ("device", device.map(Self.device) ?? .null), ("endDate", .string(endText)),
-            ("source", source.map(Self.source) ?? .null), ("startDate", .string(startText)),
-        ]
-    }
-
-    private static func offset(_ seconds: Int?) -> JSONValue { seconds.map { .number(JSONNumber($0)) } ?? .null }
 
     private static func metadata(_ values: [String: JSONValue]) -> JSONObject {
-        JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        if values.isEmpty { return JSONObject() }
+        return JSONObject(uniqueMembers: values.sorted { JSONWriter.precedesInUTF8($0.key, $1.key) }.map { ($0.key, $0.value) })
     }
 
-    private static func source(_ source: HealthSource) -> JSONValue {
-        .object(JSONObject([
-            ("bundleIdentifier", source.bundleIdentifier.map(JSONValue.string) ?? .null), ("name", .string(source.name)),
-            ("version", source.version.map(JSONValue.string) ?? .null),
-        ].filter { $0.1 != .null }))
+    private static func source(source: HealthSource, shared: SharedValues?) -> JSONValue {
+        shared?.json(of: source) ?? Self.source(source)
     }
 
-    private static func device(_ device: HealthDevice) -> JSONValue {
-        let members: [(String, String?)] = [
-            ("hardwareVersion", device.hardwareVersion), ("manufacturer", device.manufacturer), ("model", device.model),
-            ("name", device.name), ("softwareVersion", device.softwareVersion),
-        ]
-        return .object(JSONObject(members.compactMap { key, value in value.map { (key, JSONValue.string($0)) } }))
+    private static func device(device: HealthDevice, shared: SharedValues?) -> JSONValue {
+        shared?.json(of: device) ?? Self.device(device)
+    }
+
+    fileprivate static func source(_ source: HealthSource) -> JSONValue {
+        var members = Members(capacity: 3)
+        members.add("bundleIdentifier", source.bundleIdentifier)
+        members.add("name", source.name)
+        members.add("version", source.version)
+        return .object(members.object)
+    }
+
+    fileprivate static func device(_ device: HealthDevice) -> JSONValue {
+        var members = Members(capacity: 5)
+        members.add("hardwareVersion", device.hardwareVersion)
+        members.add("manufacturer", device.manufacturer)
+        members.add("model", device.model)
+        members.add("name", device.name)
+        members.add("softwareVersion", device.softwareVersion)
+        return .object(members.object)
     }
 }

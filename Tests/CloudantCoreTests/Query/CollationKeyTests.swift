@@ -1,4 +1,4 @@
-import CloudantCore
+@testable import CloudantCore
 import PropertyBased
 import Testing
 
@@ -35,6 +35,23 @@ struct CollationKeyTests {
     func keysOrderEdgeCasesAsCollationDoes(pair: (JSONValue, JSONValue)) {
         #expect(Self.byteOrder(CollationKey.of(pair.0), CollationKey.of(pair.1)) == Collation.compare(pair.0, pair.1))
         #expect(Self.byteOrder(CollationKey.of(pair.1), CollationKey.of(pair.0)) == Collation.compare(pair.1, pair.0))
+    }
+
+    @Test func printableASCIIStringsGetTheGeneralPathsBytesSoStoredEntriesStillMatch() {
+        let printable = (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
+        var strings = [String(printable), "", " ", "HKQuantityTypeIdentifierHeartRate", "2024-05-01T08:00:00.000Z", "a-b_c.D"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            strings.append(String((0..<length).map { _ in printable.randomElement(using: &generator)! }))
+        }
+        for string in strings {
+            var fast: [UInt8] = []
+            CollationKey.appendString(string, to: &fast)
+            var general: [UInt8] = []
+            CollationKey.appendWeights(of: string, to: &general)
+            #expect(fast == general, "\(string)")
+        }
     }
 
     @Test func equalValuesShareOneKey() {
