@@ -77,10 +77,12 @@ enum IndexTable {
         switch index.definition.type {
         case .json:
             guard let keys = index.jsonKeys(id: documentID, body: body) else { return }
-            var arguments = StatementArguments()
-            for key in keys { arguments += [Data(key)] }
-            arguments += [documentID, rowID]
-            try db.cachedStatement(sql: index.insertSQL).execute(arguments: arguments)
+            // Bound directly: this runs once per document and index on every write (see `DirectBinding`).
+            try db.cachedStatement(sql: index.insertSQL).executeBound(in: db) { bind in
+                for key in keys { bind.blob(key) }
+                bind.text(documentID)
+                bind.integer(rowID)
+            }
         case .text:
             guard let columns = index.textColumns(of: body) else { return }
             try db.cachedStatement(sql: index.insertSQL)

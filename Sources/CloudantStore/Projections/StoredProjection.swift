@@ -75,35 +75,52 @@ struct StoredProjection: Sendable {
     /// `orderedBy` fields is missing or of another type (such a document is not in the projection, as a
     /// Mango index leaves out documents missing an indexed field).
     func insert(rowID: Int64, id: String, body: JSONObject, in db: Database) throws {
-        var arguments: StatementArguments = [rowID, id]
+        var values: [ColumnValue] = []
+        values.reserveCapacity(paths.count)
         for (position, (column, path)) in zip(definition.columns, paths).enumerated() {
-            let value: DatabaseValue
-            if case .found(let found) = path.lookup(in: .object(body)) {
-                value = Self.databaseValue(found, as: column.type)
-            } else {
-                value = .null
-            }
-            if value.isNull, orderedPositions.contains(position) {
+            var value = ColumnValue.null
+            if case .found(let found) = path.lookup(in: .object(body)) { value = Self.columnValue(found, as: column.type) }
+            if case .null = value, orderedPositions.contains(position) {
                 try db.cachedStatement(sql: deleteSQL).execute(arguments: [rowID])
                 return
             }
-            arguments += [value]
+            values.append(value)
         }
-        try db.cachedStatement(sql: insertSQL).execute(arguments: arguments)
+        // Bound directly: a bulk load writes one row per document (see `DirectBinding`).
+        try db.cachedStatement(sql: insertSQL).executeBound(in: db) { bind in
+            bind.integer(rowID)
+            bind.text(id)
+            for value in values {
+                switch value {
+                case .null: bind.null()
+                case .text(let text): bind.text(text)
+                case .real(let real): bind.real(real)
+                case .integer(let integer): bind.integer(integer)
+                }
+            }
+        }
     }
 
-    /// A field's value as its column holds it; `NULL` when the value is of another type.
-    static func databaseValue(_ value: JSONValue, as type: ColumnProjection.ColumnType) -> DatabaseValue {
+    /// A column's value as the row stores it.
+    enum ColumnValue: Equatable {
+        case null
+        case text(String)
+        case real(Double)
+        case integer(Int64)
+    }
+
+    /// A field's value as its column holds it; `.null` when the value is of another type.
+    static func columnValue(_ value: JSONValue, as type: ColumnProjection.ColumnType) -> ColumnValue {
         switch (type, value) {
-        case (.text, .string(let text)): return text.databaseValue
-        case (.real, .number(let number)): return number.doubleValue.databaseValue
-        case (.integer, .number(.integer(let integer))): return Int64(integer).databaseValue
+        case (.text, .string(let text)): return .text(text)
+        case (.real, .number(let number)): return .real(number.doubleValue)
+        case (.integer, .number(.integer(let integer))): return .integer(Int64(integer))
         case (.integer, .number(.double(let double))):
             guard let integer = Int64(exactly: double) else { return .null }
-            return integer.databaseValue
+            return .integer(integer)
         case (.date, .string(let text)):
-            return ISO8601Timestamp.date(from: text).map { $0.timeIntervalSince1970.databaseValue } ?? .null
-        case (.json, _): return value.jsonString().databaseValue
+            return ISO8601Timestamp.date(from: text).map { .real($0.timeIntervalSince1970) } ?? .null
+        case (.json, _): return .text(value.jsonString())
         default: return .null
         }
     }

@@ -90,27 +90,38 @@ struct DocumentRecord {
 
     /// Inserts or updates the row, setting `rowID` on insert.
     mutating func save(in db: Database) throws {
-        let treeData = Data(tree.encoded())
-        let bodyData = body.map { String(decoding: $0, as: UTF8.self) }
-        let attachmentData = attachments.map { String(decoding: $0, as: UTF8.self) }
+        // Bound directly: every write runs this once per document (see `DirectBinding`).
         if let rowID {
             let statement = try db.cachedStatement(
                 sql: "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.winnerRev) = ?, \(Columns.deleted) = ?, "
                     + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? "
                     + "WHERE \(Columns.rowID) = ?")
-            try statement.execute(arguments: [
-                treeData, winnerRev.description, deleted, seq, kind, bodyData, attachmentData, rowID,
-            ])
+            try statement.executeBound(in: db) { bind in
+                bindRevisionColumns(&bind)
+                bind.integer(rowID)
+            }
         } else {
             let statement = try db.cachedStatement(
                 sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
                     + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
                     + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            try statement.execute(arguments: [
-                id, treeData, winnerRev.description, deleted, seq, kind, bodyData, attachmentData,
-            ])
+            try statement.executeBound(in: db) { bind in
+                bind.text(id)
+                bindRevisionColumns(&bind)
+            }
             rowID = db.lastInsertedRowID
         }
+    }
+
+    /// The columns after the id, in table order: tree, winner, deleted, sequence, kind, body, attachments.
+    private func bindRevisionColumns(_ bind: inout DirectBinding) {
+        bind.blob(tree.encoded())
+        bind.text(winnerRev.description)
+        bind.integer(deleted ? 1 : 0)
+        bind.integer(seq)
+        bind.text(kind)
+        bind.text(utf8: body)
+        bind.text(utf8: attachments)
     }
 
     /// Inserts the row unless a document with its id exists; returns whether it was inserted.
@@ -119,10 +130,11 @@ struct DocumentRecord {
             sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
                 + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(\(Columns.id)) DO NOTHING")
-        try statement.execute(arguments: [
-            id, Data(tree.encoded()), winnerRev.description, deleted, seq, kind,
-            body.map { String(decoding: $0, as: UTF8.self) }, attachments.map { String(decoding: $0, as: UTF8.self) },
-        ])
+        // Bound directly: the bulk import path runs this once per document (see `DirectBinding`).
+        try statement.executeBound(in: db) { bind in
+            bind.text(id)
+            bindRevisionColumns(&bind)
+        }
         return db.changesCount > 0
     }
 
@@ -152,10 +164,12 @@ struct RevisionBody {
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(Columns.table) (\(Columns.documentRowID), \(Columns.rev), \(Columns.body), "
                 + "\(Columns.attachments)) VALUES (?, ?, ?, ?)")
-        try statement.execute(arguments: [
-            documentRowID, rev.description, String(decoding: body, as: UTF8.self),
-            attachments.map { String(decoding: $0, as: UTF8.self) },
-        ])
+        try statement.executeBound(in: db) { bind in
+            bind.integer(documentRowID)
+            bind.text(rev.description)
+            bind.text(utf8: body)
+            bind.text(utf8: attachments)
+        }
     }
 
     static func delete(documentRowID: Int64, revs: [RevisionID], in db: Database) throws {
