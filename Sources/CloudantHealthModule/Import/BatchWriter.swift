@@ -151,7 +151,8 @@ struct BatchWriter {
         let inserted = try await store.insertNew(firsts, comparingExisting: true)
         var outcome = BatchOutcome(
             new: inserted.written, unchanged: inserted.alreadyStored.count - inserted.differing.count + repeatedRecords)
-        let byID = Dictionary(firsts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Built only when something differs: a first import finds nothing stored.
+        let byID = inserted.differing.isEmpty ? [:] : Dictionary(firsts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var updates: [(NewDocument, StoredDocumentState)] = []
         for stored in inserted.differing {
             guard let document = byID[stored.id] else { continue }
