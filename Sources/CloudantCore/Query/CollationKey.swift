@@ -164,7 +164,6 @@ public enum CollationKey {
         let common = UInt8(StringCollationKey.commonSecondary + 1)
         var string = string
         string.withUTF8 { utf8 in
-            key.reserveCapacity(key.count + 4 * utf8.count + 4)
             var counted = 0
             for byte in utf8 {
                 let weight = primary[Int(byte)]
