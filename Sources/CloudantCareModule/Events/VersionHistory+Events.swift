@@ -85,18 +85,26 @@ extension VersionHistory where Entity: SchedulableTask {
         for window in eventWindows(forTask: id, from: start, to: end, in: timeZone) {
             let scheduleEvents = try window.task.schedule.events(
                 from: window.interval.start, to: window.interval.end, in: timeZone)
+            let task = SharedValue(window.task)
+            events.reserveCapacity(events.count + scheduleEvents.count)
             for event in scheduleEvents {
                 let outcome = live[OutcomeKey(window.task.uuid, event.occurrence)]
-                events.append(TaskEvent(task: window.task, scheduleEvent: event, outcome: outcome))
+                events.append(TaskEvent(sharedTask: task, scheduleEvent: event, outcome: outcome))
             }
         }
-        return events.sorted { lhs, rhs in
-            if lhs.scheduleEvent.start != rhs.scheduleEvent.start {
-                return lhs.scheduleEvent.start < rhs.scheduleEvent.start
-            }
-            if lhs.task.uuid != rhs.task.uuid { return lhs.task.uuid.uuidString < rhs.task.uuid.uuidString }
-            return lhs.occurrence < rhs.occurrence
+        // One window's events are already in order; only several windows need the sort.
+        let inOrder = zip(events, events.dropFirst()).allSatisfy { !Self.eventPrecedes($1, $0) }
+        return inOrder ? events : events.sorted(by: Self.eventPrecedes)
+    }
+
+    /// By start, then task version uuid (as its text, which orders as its bytes do), then occurrence.
+    private static func eventPrecedes(_ lhs: TaskEvent<Entity>, _ rhs: TaskEvent<Entity>) -> Bool {
+        if lhs.scheduleEvent.start != rhs.scheduleEvent.start {
+            return lhs.scheduleEvent.start < rhs.scheduleEvent.start
         }
+        let (left, right) = (lhs.task.uuid, rhs.task.uuid)
+        if left != right { return left.uuidBytesPrecede(right) }
+        return lhs.occurrence < rhs.occurrence
     }
 
     /// CareKit's task query for a range ending at `end`: versions of `id` that are not deleted, effective before
@@ -149,5 +157,17 @@ struct OutcomeKey: Hashable {
     init(_ taskUUID: UUID, _ occurrence: Int) {
         self.taskUUID = taskUUID
         self.occurrence = occurrence
+    }
+}
+
+extension UUID {
+    /// Whether this uuid's 16 bytes come before `other`'s: the order of their `uuidString`s (upper-case hex digits
+    /// at fixed places, `0`–`9` before `A`–`F`), without building the strings.
+    func uuidBytesPrecede(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { left in
+            withUnsafeBytes(of: other.uuid) { right in
+                left.lexicographicallyPrecedes(right)
+            }
+        }
     }
 }

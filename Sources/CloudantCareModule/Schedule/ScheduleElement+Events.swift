@@ -22,7 +22,10 @@ extension ScheduleElement {
                 .invalidSchedule, "The element ends at or before its start; set an end after the start, or none.",
                 context: .init(field: "elements[\(elementIndex)].end"))
         }
-        guard let first = event(on: start, occurrence: 0, calendar: calendar, elementIndex: elementIndex) else {
+        guard
+            let first = event(
+                on: start, occurrence: 0, calendar: calendar, elementIndex: elementIndex, shared: SharedValue(self))
+        else {
             return
         }
         _ = try step(after: first, calendar: calendar, elementIndex: elementIndex)
@@ -34,11 +37,14 @@ extension ScheduleElement {
         calendar: Calendar, elementIndex: Int, while shouldContinue: (ScheduleEvent) -> Bool
     ) throws -> [ScheduleEvent] {
         var events: [ScheduleEvent] = []
-        var next = event(on: start, occurrence: 0, calendar: calendar, elementIndex: elementIndex)
+        let shared = SharedValue(self)
+        var next = event(on: start, occurrence: 0, calendar: calendar, elementIndex: elementIndex, shared: shared)
         while let current = next, shouldContinue(current) {
             events.append(current)
             let date = try step(after: current, calendar: calendar, elementIndex: elementIndex)
-            next = event(on: date, occurrence: current.occurrence + 1, calendar: calendar, elementIndex: elementIndex)
+            next = event(
+                on: date, occurrence: current.occurrence + 1, calendar: calendar, elementIndex: elementIndex,
+                shared: shared)
         }
         return events
     }
@@ -52,8 +58,11 @@ extension ScheduleElement {
         return calendar.isDate(eventStart, inSameDayAs: lastSecond)
     }
 
-    /// The event on `date`, or `nil` when the element has ended by then.
-    private func event(on date: Date, occurrence: Int, calendar: Calendar, elementIndex: Int) -> ScheduleEvent? {
+    /// The event on `date`, or `nil` when the element has ended by then; `shared` is this element, held once
+    /// for all its events.
+    private func event(
+        on date: Date, occurrence: Int, calendar: Calendar, elementIndex: Int, shared: SharedValue<ScheduleElement>
+    ) -> ScheduleEvent? {
         let eventStart: Date
         let eventEnd: Date
         switch duration {
@@ -69,7 +78,7 @@ extension ScheduleElement {
         }
         if let end, !startsBefore(end, eventStart: eventStart, calendar: calendar) { return nil }
         return ScheduleEvent(
-            start: eventStart, end: eventEnd, occurrence: occurrence, elementIndex: elementIndex, element: self)
+            start: eventStart, end: eventEnd, occurrence: occurrence, elementIndex: elementIndex, element: shared)
     }
 
     /// The date the event after `event` is computed on; throws when stepping would not move forward, the case

@@ -17,14 +17,25 @@ public struct ScheduleEvent: Hashable, Sendable {
     /// element's start on the same day (CareKit snaps the all-day element to midnight, so it comes first).
     public var elementIndex: Int
     /// The element that produced the event.
-    public var element: ScheduleElement
+    public var element: ScheduleElement {
+        get { sharedElement.value }
+        set { sharedElement = SharedValue(newValue) }
+    }
+
+    // Held by reference: every event of an element shares it (see `SharedValue`).
+    private var sharedElement: SharedValue<ScheduleElement>
 
     /// Creates an event.
     public init(start: Date, end: Date, occurrence: Int, elementIndex: Int, element: ScheduleElement) {
+        self.init(start: start, end: end, occurrence: occurrence, elementIndex: elementIndex, element: SharedValue(element))
+    }
+
+    /// An event of an element other events share.
+    init(start: Date, end: Date, occurrence: Int, elementIndex: Int, element: SharedValue<ScheduleElement>) {
         self.start = start
         self.end = end
         self.occurrence = occurrence
         self.elementIndex = elementIndex
-        self.element = element
+        self.sharedElement = element
     }
 }

@@ -49,7 +49,13 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
     ///
     /// A backslash inside a segment cannot be written (CouchDB removes them all) and is dropped.
     public var description: String {
-        segments.map { segment in
+        // Planning asks for this many times per query; most paths have nothing to escape.
+        let plain = segments.allSatisfy { segment in
+            segment.utf8.first != UInt8(ascii: "$")
+                && !segment.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") }
+        }
+        if plain { return segments.joined(separator: ".") }
+        return segments.map { segment in
             var escaped = ""
             for character in segment where character != "\\" {
                 if character == "." || (character == "$" && escaped.isEmpty) { escaped.append("\\") }

@@ -59,7 +59,7 @@ extension DocumentStore {
         // more than the query (measured: 1.6× instead of 2.5× hand-written SQL). A scan of every document
         // may take seconds, so it runs on GRDB's reader queue and leaves this thread to other tasks.
         let known = cache.lastKnown.map(\.definition)
-        let expected = try? QueryPlanner.plan(request, indexes: known)
+        let expected = try? QueryPlanner.plan(request, indexes: known, listingCandidates: false)
         let isIndexed = if case .allDocuments? = expected?.access { false } else { expected != nil }
         let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome, Int64) in
             let indexes = try cache.indexes(in: db)
@@ -70,7 +70,8 @@ extension DocumentStore {
             // partitioning, so a short indexed query need not rank every index twice.
             let plan =
                 if let expected, !partitioned, definitions == known { expected } else {
-                    try QueryPlanner.plan(request, indexes: definitions, databaseIsPartitioned: partitioned)
+                    try QueryPlanner.plan(
+                        request, indexes: definitions, databaseIsPartitioned: partitioned, listingCandidates: false)
                 }
             if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(

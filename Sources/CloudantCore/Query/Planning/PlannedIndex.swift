@@ -33,11 +33,11 @@ enum PlannedIndex: Hashable {
         case (nil, nil), (_?, nil): return false
         case (nil, _?): return true
         case (let x?, let y?):
-            let (ddocA, ddocB) = (Array(x.designDocumentID.utf8), Array(y.designDocumentID.utf8))
-            if ddocA != ddocB { return ddocA.lexicographicallyPrecedes(ddocB) }
-            let (nameA, nameB) = (Array(x.name.utf8), Array(y.name.utf8))
-            if nameA != nameB { return nameA.lexicographicallyPrecedes(nameB) }
-            return Array(x.type.rawValue.utf8).lexicographicallyPrecedes(Array(y.type.rawValue.utf8))
+            let (ddocA, ddocB) = (x.designDocumentID, y.designDocumentID)
+            // Byte by byte (String's `==` would equate canonically equivalent names).
+            if !ddocA.utf8.elementsEqual(ddocB.utf8) { return ddocA.utf8.lexicographicallyPrecedes(ddocB.utf8) }
+            if !x.name.utf8.elementsEqual(y.name.utf8) { return x.name.utf8.lexicographicallyPrecedes(y.name.utf8) }
+            return x.type.rawValue.utf8.lexicographicallyPrecedes(y.type.rawValue.utf8)
         }
     }
 

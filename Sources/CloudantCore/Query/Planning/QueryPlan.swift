@@ -29,7 +29,8 @@ public struct QueryPlan: Sendable {
     /// Whether the index holds every field the query reads (the requested `fields` and the selector's), so
     /// documents can be made from the index entries (CouchDB's covering index).
     public var isCovering: Bool
-    /// CouchDB's analysis of every other index (`index_candidates`).
+    /// CouchDB's analysis of every other index (`index_candidates`); empty when the plan was made without
+    /// them (``QueryPlanner/plan(_:indexes:databaseIsPartitioned:listingCandidates:)``).
     public var candidates: [IndexCandidate]
     /// Set when CouchDB would refuse the query (`no_usable_index`: no index serves the sort). This store
     /// answers it anyway, planned as if unsorted and sorted in memory; `_explain` still shows CouchDB's

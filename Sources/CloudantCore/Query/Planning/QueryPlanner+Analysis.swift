@@ -11,10 +11,16 @@ extension QueryPlanner {
         /// The considered ones (global or named by `use_index`) of the query's scope: partitioned indexes
         /// for a partition query, global ones otherwise (`_all_docs` serves both).
         let scoped: [PlannedIndex]
+        /// The fields every matching document has (asked once per index).
+        let requiredFields: SelectorAnalysis.RequiredFields
+        /// Whether the selector is a text search (only a text index answers it).
+        let isTextSearch: Bool
 
         init(request: FindRequest, indexes: [IndexDefinition], databaseIsPartitioned: Bool) {
             self.request = request
             root = request.selector.root
+            requiredFields = SelectorAnalysis.requiredFields(root)
+            isTextSearch = SelectorAnalysis.isTextSearch(root)
             sortFields = request.sort.map(\.path.description)
             all = [.special] + indexes.filter { $0.type == .json }.map(PlannedIndex.json)
             let global = all.filter { !$0.isPartial }
@@ -75,11 +81,9 @@ extension QueryPlanner {
                 if !["_id"].starts(with: sort) { reasons.append("sort_order_mismatch") }
             case .json:
                 let columns = index.columns
-                let required = Set(columns).subtracting(sortFields).subtracting(["_id", "_rev"])
-                if SelectorAnalysis.isTextSearch(root) { reasons.append("needs_text_search") }
-                if !SelectorAnalysis.hasRequiredFields(root, SelectorAnalysis.sortedBytewise(required)) {
-                    reasons.append("field_mismatch")
-                }
+                let required = columns.filter { !sortFields.contains($0) && $0 != "_id" && $0 != "_rev" }
+                if isTextSearch { reasons.append("needs_text_search") }
+                if !required.allSatisfy(requiredFields.contains) { reasons.append("field_mismatch") }
                 if !canUseSort(columns[...], sort[...]) { reasons.append("sort_order_mismatch") }
             }
             return (reasons.isEmpty, reasons)

@@ -24,14 +24,19 @@
 public enum QueryPlanner {
     /// Plans `request` over `indexes`.
     ///
-    /// - Parameter databaseIsPartitioned: Whether the database is partitioned (indexes default to
-    ///   partitioned there, and `request.partition` is allowed).
+    /// - Parameters:
+    ///   - databaseIsPartitioned: Whether the database is partitioned (indexes default to partitioned there,
+    ///     and `request.partition` is allowed).
+    ///   - listingCandidates: Whether to analyse every index the plan does not use for
+    ///     ``QueryPlan/candidates`` (what `_explain` shows). A query that only runs the plan leaves it out:
+    ///     ranking every other index costs more than choosing one.
     /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError`` for a partition query on a
     ///   database that is not partitioned, ``QueryErrorKind/invalidIndex`` when `use_index` cannot be
     ///   honoured and `allow_fallback` is false, ``QueryErrorKind/noUsableIndex`` for `$text` without a text
     ///   index, ``QueryErrorKind/multipleTextIndexes`` when several could answer it.
     public static func plan(
-        _ request: FindRequest, indexes: [IndexDefinition], databaseIsPartitioned: Bool = false
+        _ request: FindRequest, indexes: [IndexDefinition], databaseIsPartitioned: Bool = false,
+        listingCandidates: Bool = true
     ) throws -> QueryPlan {
         if request.partition != nil, !databaseIsPartitioned {
             throw QueryErrorKind.queryParseError.error(
@@ -42,7 +47,7 @@ public enum QueryPlanner {
         }
         let context = Context(request: request, indexes: indexes, databaseIsPartitioned: databaseIsPartitioned)
         let strict = try context.analyse(ignoringSort: false)
-        let candidates = context.candidates(strict)
+        let candidates = listingCandidates ? context.candidates(strict) : []
         guard strict.usable.isEmpty else { return try context.plan(strict, candidates: candidates, fallbackReason: nil) }
         // CouchDB: no_usable_index. This store plans as if unsorted and sorts in memory, unless the request
         // wants CouchDB's refusal.

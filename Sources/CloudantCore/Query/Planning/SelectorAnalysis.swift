@@ -51,6 +51,49 @@ public enum SelectorAnalysis {
         remaining(required, after: node).isEmpty
     }
 
+    /// The fields every matching document has, computed once so that checking many indexes is a set lookup
+    /// each: ``hasRequiredFields(_:_:)`` holds exactly when every one of `required` is in it.
+    ///
+    /// `$and` requires what any child does, `$or` what every child does (`{"$or": []}` everything).
+    static func requiredFields(_ node: MangoSelector.Node) -> RequiredFields {
+        switch node {
+        case .empty, .text: return .some([])
+        case .field(_, .exists(false)): return .some([])
+        case .field(let path, _): return .some([path.description])
+        case .and(let children):
+            return children.reduce(RequiredFields.some([])) { $0.union(requiredFields($1)) }
+        case .or(let children):
+            return children.reduce(RequiredFields.every) { $0.intersection(requiredFields($1)) }
+        }
+    }
+
+    /// The fields a selector requires: some, or every field (an `$or` with no branch matches nothing).
+    enum RequiredFields: Equatable {
+        case every
+        case some(Set<String>)
+
+        func contains(_ field: String) -> Bool {
+            switch self {
+            case .every: true
+            case .some(let fields): fields.contains(field)
+            }
+        }
+
+        func union(_ other: RequiredFields) -> RequiredFields {
+            switch (self, other) {
+            case (.every, _), (_, .every): .every
+            case (.some(let a), .some(let b)): .some(a.union(b))
+            }
+        }
+
+        func intersection(_ other: RequiredFields) -> RequiredFields {
+            switch (self, other) {
+            case (.every, let x), (let x, .every): x
+            case (.some(let a), .some(let b)): .some(a.intersection(b))
+            }
+        }
+    }
+
     private static func remaining(_ required: [String], after node: MangoSelector.Node) -> [String] {
         guard !required.isEmpty else { return [] }
         switch node {
@@ -93,6 +136,6 @@ public enum SelectorAnalysis {
 
     /// Strings in Erlang's binary order (byte order), as CouchDB's `lists:usort` sorts field names.
     public static func sortedBytewise(_ names: some Sequence<String>) -> [String] {
-        names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }
