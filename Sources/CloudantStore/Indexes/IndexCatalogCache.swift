@@ -1,3 +1,4 @@
+internal import CloudantCore
 internal import Foundation
 internal import GRDB
 
@@ -17,9 +18,23 @@ final class IndexCatalogCache: @unchecked Sendable {
     /// run before opening a transaction, never to run it.
     var lastKnown: [StoredIndex] { lock.withLock { cachedIndexes?.value ?? [] } }
 
+    /// ``lastKnown`` with the schema version it was read at, `nil` before the first read.
+    var lastKnownCatalogue: (schemaVersion: Int, indexes: [StoredIndex])? {
+        lock.withLock { cachedIndexes.map { ($0.schemaVersion, $0.value) } }
+    }
+
+    /// Plans of recent query shapes, for the catalogue of one schema version.
+    let plans = QueryPlanCache()
+
     /// The indexes as of `db`'s transaction.
     func indexes(in db: Database) throws -> [StoredIndex] {
         try current(\.cachedIndexes, in: db, version: schemaVersion(db), load: IndexCatalog.all)
+    }
+
+    /// The indexes as of `db`'s transaction, with the schema version that identifies them.
+    func catalogue(in db: Database) throws -> (schemaVersion: Int, indexes: [StoredIndex]) {
+        let version = try schemaVersion(db)
+        return (version, try current(\.cachedIndexes, in: db, version: version, load: IndexCatalog.all))
     }
 
     /// The projections as of `db`'s transaction.

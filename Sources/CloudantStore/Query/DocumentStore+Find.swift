@@ -58,20 +58,24 @@ extension DocumentStore {
         // An indexed query is short: run it on this thread, as the async hop to a reader and back costs
         // more than the query (measured: 1.6× instead of 2.5× hand-written SQL). A scan of every document
         // may take seconds, so it runs on GRDB's reader queue and leaves this thread to other tasks.
-        let known = cache.lastKnown.map(\.definition)
-        let expected = try? QueryPlanner.plan(request, indexes: known, listingCandidates: false)
+        let known = cache.lastKnownCatalogue
+        let expected = known.flatMap { known in
+            try? cache.plans.plan(
+                request, indexes: known.indexes.map(\.definition), catalogueVersion: known.schemaVersion,
+                databaseIsPartitioned: false)
+        }
         let isIndexed = if case .allDocuments? = expected?.access { false } else { expected != nil }
         let run = { @Sendable (db: Database) throws -> (QueryPlan, QueryExecutor.Outcome, Int64) in
-            let indexes = try cache.indexes(in: db)
-            let definitions = indexes.map(\.definition)
+            let (version, indexes) = try cache.catalogue(in: db)
             let partitioned = try Self.isPartitioned(db)
-            // The plan that chose the thread is this query's plan unless the indexes changed since or the
-            // database is partitioned: planning is a pure function of the request, the indexes and
-            // partitioning, so a short indexed query need not rank every index twice.
+            // The plan that chose the thread is this query's plan unless the indexes changed since (a new
+            // schema version) or the database is partitioned: planning is a pure function of the request,
+            // the indexes and partitioning.
             let plan =
-                if let expected, !partitioned, definitions == known { expected } else {
-                    try QueryPlanner.plan(
-                        request, indexes: definitions, databaseIsPartitioned: partitioned, listingCandidates: false)
+                if let expected, !partitioned, version == known?.schemaVersion { expected } else {
+                    try cache.plans.plan(
+                        request, indexes: indexes.map(\.definition), catalogueVersion: version,
+                        databaseIsPartitioned: partitioned)
                 }
             if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(
