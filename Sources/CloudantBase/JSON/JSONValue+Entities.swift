@@ -33,6 +33,9 @@ extension JSONValue {
     ///   member path (`outcomes[2].date`) is in ``CloudantError/Context/field`` and the `DecodingError` in
     ///   ``CloudantError/underlying``; the message names what is wrong but never the document's content.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        // Straight from the parsed value, as `JSONDecoder` would decode its text. A failure is decoded again
+        // by `JSONDecoder` itself, so errors are exactly the ones it reports.
+        if let decoded = try? JSONValueDecoder.decode(T.self, from: self) { return decoded }
         do {
             return try CloudantJSONCoding.sharedDecoder.decode(T.self, from: jsonData())
         } catch let error as DecodingError {

@@ -227,4 +227,27 @@ struct EntityCodingTests {
         #expect(SemanticVersion(majorVersion: 2, minorVersion: 10) > SemanticVersion(majorVersion: 2, minorVersion: 9))
         #expect(SemanticVersion.careStore.description == "2.1.0")
     }
+
+    @Test func storedEntitiesDecodeFromParsedValuesAsJSONDecoderDecodesTheirText() throws {
+        let task = try sampleTask()
+        let careKitTask = try JSONEncoder().encode(task)  // numeric dates, as CareKit writes them
+        var outcome = Outcome(
+            taskUUID: testUUID(1), taskOccurrenceIndex: 3,
+            values: [OutcomeValue(.double(2.5), units: "mg", createdDate: task.effectiveDate), OutcomeValue(.text("ok"))],
+            uuid: testUUID(2), effectiveDate: task.effectiveDate, timezone: task.timezone)
+        outcome.tags = ["a"]
+        let texts = [
+            try JSONValue(encoding: task).jsonString(), String(decoding: careKitTask, as: UTF8.self),
+            try JSONValue(encoding: outcome).jsonString(),
+        ]
+        for text in texts {
+            let value = try JSONValue(parsing: Array(text.utf8))
+            let decoder = CloudantJSONCoding.makeDecoder()
+            if text.contains("taskOccurrenceIndex") {
+                #expect(try value.decode(Outcome.self) == decoder.decode(Outcome.self, from: Data(text.utf8)))
+            } else {
+                #expect(try value.decode(CareTask.self) == decoder.decode(CareTask.self, from: Data(text.utf8)))
+            }
+        }
+    }
 }

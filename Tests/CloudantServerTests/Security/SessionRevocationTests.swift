@@ -165,13 +165,15 @@ struct SessionRevocationTests {
             try await addUser("bob", on: server)
             let loggingIn = ContinuousClock.now
             let bob = try await logIn("bob", on: server).client
+            // The session began before this: it has surely ended a lifetime after it, however slow the log-in.
+            let loggedIn = ContinuousClock.now
             let listed = try await bob.get("/_sessions")
             // Only while the lifetime has surely not passed (a loaded machine may take seconds per request).
             if ContinuousClock.now - loggingIn < .seconds(lifetime - 1) {
                 #expect(listed.status == 200)
                 #expect(listed.json["sessions"]?.arrayValue?.first?["ends_by"] != nil)
             }
-            try await Task.sleep(until: loggingIn + .seconds(lifetime) + .milliseconds(1_100))
+            try await Task.sleep(until: loggedIn + .seconds(lifetime) + .milliseconds(1_100))
             #expect(try await bob.get("/_uuids").status == 401)
         }
     }
