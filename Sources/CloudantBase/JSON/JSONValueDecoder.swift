@@ -121,11 +121,19 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: DecodingPath) throws -> T {
-        if type == Date.self { return try Primitive.date(value, path) as! T }
-        if type == Data.self { return try Primitive.data(value, path) as! T }
-        if type == URL.self { return try Primitive.url(value, path) as! T }
-        if type == Decimal.self { return try Primitive.throughFoundation(Decimal.self, value, path) as! T }
+        if type == Date.self { return try cast(Primitive.date(value, path), path) }
+        if type == Data.self { return try cast(Primitive.data(value, path), path) }
+        if type == URL.self { return try cast(Primitive.url(value, path), path) }
+        if type == Decimal.self { return try cast(Primitive.throughFoundation(Decimal.self, value, path), path) }
         return try T(from: ValueDecoder(value: value, path: path))
+    }
+
+    /// `value` as `T`, which the caller has checked it is.
+    private static func cast<T>(_ value: Any, _ path: DecodingPath) throws -> T {
+        guard let typed = value as? T else {
+            throw DecodingError.typeMismatch(T.self, .init(codingPath: path.codingPath, debugDescription: "Unexpected type."))
+        }
+        return typed
     }
 }
 
