@@ -177,13 +177,23 @@ private struct RawRequest {
 /// The bytes of a response body; filled by one writer on one task at a time.
 private final class Collected: @unchecked Sendable {
     var bytes: [UInt8] = []
+    var firstWrite: ContinuousClock.Instant?
 }
 
+/// Raised by the collecting client when it stops reading.
+private struct ClientWentAway: Error {}
+
+/// A client that reads the body, and goes away after a second or a few megabytes as every real client
+/// eventually does: a continuous feed with heartbeats stays open until then (CouchDB's rule), which libFuzzer's
+/// `-timeout` would otherwise report as a hang.
 private struct CollectingWriter: ResponseBodyWriter {
     let collected: Collected
 
     mutating func write(_ buffer: ByteBuffer) async throws {
         collected.bytes += buffer.readableBytesView
+        let first = collected.firstWrite ?? .now
+        collected.firstWrite = first
+        if ContinuousClock.now - first > .seconds(1) || collected.bytes.count > 4 << 20 { throw ClientWentAway() }
     }
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}

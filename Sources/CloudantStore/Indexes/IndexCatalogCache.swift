@@ -26,6 +26,21 @@ final class IndexCatalogCache: @unchecked Sendable {
     /// Plans of recent query shapes, for the catalogue of one schema version.
     let plans = QueryPlanCache()
 
+    /// The schema version of the cached index list, `nil` when none is cached.
+    var cachedSchemaVersion: Int? { lock.withLock { cachedIndexes?.schemaVersion } }
+
+    /// Forgets every cached list and plan.
+    ///
+    /// SQLite's schema version is the key, and a rolled-back transaction takes it back: the next schema change
+    /// reuses the number with other tables. What a failed write transaction cached must not outlive it.
+    func invalidate() {
+        lock.withLock {
+            cachedIndexes = nil
+            cachedProjections = nil
+        }
+        plans.removeAll()
+    }
+
     /// The indexes as of `db`'s transaction.
     func indexes(in db: Database) throws -> [StoredIndex] {
         try current(\.cachedIndexes, in: db, version: schemaVersion(db), load: IndexCatalog.all)

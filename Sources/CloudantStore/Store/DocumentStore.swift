@@ -194,7 +194,15 @@ public final class DocumentStore: Sendable {
     /// Runs `body` in the write transaction on the calling thread (``WriterGate`` decides which thread that
     /// is): GRDB's async hop to its writer queue and back cost more than the short transactions here.
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.write(body)
+        let catalogue = indexCache.cachedSchemaVersion
+        do {
+            return try pool.write(body)
+        } catch {
+            // The transaction read the index catalogue after changing the schema (an index created, then a
+            // failure): that version number will come back with other tables, so drop what was cached.
+            if indexCache.cachedSchemaVersion != catalogue { indexCache.invalidate() }
+            throw error
+        }
     }
 
     /// Runs `body` on a reader on the calling thread, mapping SQLite errors to `code`: for short reads

@@ -40,6 +40,21 @@ struct ShutdownAndTimeoutTests {
         await server.stop()
     }
 
+    @Test func aContinuousFeedWithHeartbeatsEndsWhenItsClientGoesAway() async throws {
+        // Heartbeats keep a continuous feed open past any timeout, as in CouchDB: only the client ends it.
+        let server = try await LiveServer.start()
+        _ = try await server.admin.send("PUT", "/db")
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /db/_changes?feed=continuous&since=now&heartbeat=1 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+        let feeds = server.server.endpoint.openFeeds
+        #expect(await eventually { feeds.withLock { $0 } == 1 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(feeds.withLock { $0 } == 1)
+        connection.close()
+        #expect(await eventually { feeds.withLock { $0 } == 0 })
+        await server.stop()
+    }
+
     @Test func gracefulShutdownEndsAContinuousFeedWithItsLastSeqLine() async throws {
         let server = try await LiveServer.start()
         _ = try await server.admin.send("PUT", "/db")

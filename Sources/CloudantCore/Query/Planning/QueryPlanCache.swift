@@ -62,6 +62,14 @@ package final class QueryPlanCache: @unchecked Sendable {
         return fresh
     }
 
+    /// Forgets every plan (the store calls it when a catalogue version it cached may be reused).
+    package func removeAll() {
+        lock.withLock {
+            entries.removeAll()
+            version = nil
+        }
+    }
+
     /// The cached plan with this request's key ranges, taken as the planner takes them (`rank`): for each of
     /// the index's leading columns, its field's range, up to the first column the selector does not narrow;
     /// `_all_docs` reads the `_id` range, or every id from `null` up.
