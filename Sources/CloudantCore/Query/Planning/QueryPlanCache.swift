@@ -32,11 +32,16 @@ package final class QueryPlanCache: @unchecked Sendable {
     }
 
     /// ``QueryPlanner/plan(_:indexes:databaseIsPartitioned:listingCandidates:)`` without candidates, from
-    /// the cache when a request of the same shape was planned over the same catalogue.
+    /// the cache when a request of the same shape was planned over the same catalogue. `indexes` is only read
+    /// when the request is planned afresh.
     package func plan(
-        _ request: FindRequest, indexes: [IndexDefinition], catalogueVersion: Int, databaseIsPartitioned: Bool
+        _ request: FindRequest, indexes: @autoclosure () -> [IndexDefinition], catalogueVersion: Int,
+        databaseIsPartitioned: Bool
     ) throws -> QueryPlan {
-        let plan = { try QueryPlanner.plan(request, indexes: indexes, databaseIsPartitioned: databaseIsPartitioned, listingCandidates: false) }
+        func plan() throws -> QueryPlan {
+            try QueryPlanner.plan(
+                request, indexes: indexes(), databaseIsPartitioned: databaseIsPartitioned, listingCandidates: false)
+        }
         guard let shape = PlanShape(request, databaseIsPartitioned: databaseIsPartitioned) else { return try plan() }
         let ranges = IndexRange.fieldRanges(request.selector.root)
         // An empty range changes CouchDB's ranking (that field alone is counted): plan this one afresh.
