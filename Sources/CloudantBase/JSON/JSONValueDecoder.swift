@@ -19,7 +19,7 @@ internal import Foundation
 struct JSONValueDecoder {
     /// Decodes `type` from `value`.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, path: .root).decodeValue(type, at: .root)
+        try ValueDecoder.decode(type, from: value, at: .root)
     }
 }
 
@@ -113,13 +113,9 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try Primitive.integer(value, path) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try Primitive.integer(value, path) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try Primitive.integer(value, path) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type, at: path) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try Self.decode(type, from: value, at: path) }
 
-    /// `value` as `T`, with `JSONDecoder`'s special cases for Foundation's types; `at` is the value's path.
-    func decodeValue<T: Decodable>(_ type: T.Type, at path: DecodingPath) throws -> T {
-        try Self.decode(type, from: value, at: path)
-    }
-
+    /// `value` as `T`, with `JSONDecoder`'s special cases for Foundation's types; `path` is the value's path.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: DecodingPath) throws -> T {
         if type == Date.self { return try cast(Primitive.date(value, path), path) }
         if type == Data.self { return try cast(Primitive.data(value, path), path) }
