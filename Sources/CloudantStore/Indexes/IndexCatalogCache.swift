@@ -67,7 +67,7 @@ final class IndexCatalogCache: @unchecked Sendable {
     }
 
     private func schemaVersion(_ db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
+        try db.cachedStatement(sql: "PRAGMA schema_version").fetchInteger(in: db).map(Int.init) ?? 0
     }
 
     private func current<Value>(

@@ -6,7 +6,7 @@ enum StoreInfo {
 
     static func integer(_ key: String, in db: Database) throws -> Int64 {
         let statement = try db.cachedStatement(sql: "SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?")
-        return try Int64.fetchOne(statement, arguments: [key]) ?? 0
+        return try statement.fetchInteger(in: db) { $0.text(key) } ?? 0
     }
 
     static func string(_ key: String, in db: Database) throws -> String? {
