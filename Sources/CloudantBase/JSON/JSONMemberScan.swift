@@ -145,21 +145,10 @@ public enum JSONMemberScan {
 
         /// Whether a scanned name is `wanted`: byte for byte, or after decoding its escapes.
         private func matches(_ name: (range: Range<Int>, escaped: Bool), _ wanted: [UInt8]) -> Bool {
-            guard name.escaped else {
-                guard name.range.count == wanted.count else { return false }
-                return wanted.withUnsafeBufferPointer { wanted in
-                    name.range.count == 0 || memcmpEqual(bytes.baseAddress! + name.range.lowerBound, wanted.baseAddress!, wanted.count)
-                }
-            }
+            guard name.escaped else { return UnsafeBufferPointer(rebasing: bytes[name.range]).elementsEqual(wanted) }
             let token = UnsafeBufferPointer(rebasing: bytes[(name.range.lowerBound - 1)...name.range.upperBound])
             guard case .string(let decoded)? = try? JSONValue(parsing: token) else { return false }
             return decoded.utf8.elementsEqual(wanted)
         }
     }
-}
-
-/// Byte equality of two buffers of `count` bytes.
-private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    for offset in 0..<count where a[offset] != b[offset] { return false }
-    return true
 }

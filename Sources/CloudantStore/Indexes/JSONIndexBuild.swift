@@ -6,13 +6,13 @@ internal import GRDB
 /// Fills a new JSON index from every live document in one `INSERT … SELECT … ORDER BY` statement.
 ///
 /// SQLite reads the documents and calls back into Swift (a temporary SQL function) for each document's
-/// collation keys; its own sorter orders the entries (spilling to temporary files past its memory budget,
-/// so a build never holds the whole index in memory) and they are inserted in primary-key order, which
-/// appends to the B-tree instead of rewriting pages all over it.
+/// collation keys; its own sorter orders the entries (spilling runs to temporary files past its memory
+/// budget, except in an encrypted store, which sorts in memory) and they are inserted in primary-key order,
+/// which appends to the B-tree instead of rewriting pages all over it.
 ///
 /// Measured before this (entries computed in Swift, held as arrays, sorted with `Array.sort` and inserted
 /// one statement each): a fifth of the build was the sort's comparisons and another sixth freeing the
-/// arrays, and memory grew with the store (about 250 bytes per document).
+/// arrays, and every entry was held in memory until the insert.
 enum JSONIndexBuild {
     private typealias Documents = StoreSchema.Documents
 
@@ -46,7 +46,7 @@ enum JSONIndexBuild {
     /// - `cache_size` of 4 MB: the sorter hands a run to that thread each time it holds the cache's worth,
     ///   so smaller runs keep both cores busy (measured over 1M documents: 1.55 s with the writer's 16 MB,
     ///   1.28–1.32 s with 2–4 MB, 2.16 s with 64 MB). Runs go to temporary files (unlinked, mode 0600, in
-    ///   SQLite's temporary directory), so memory stays flat however large the store. An encrypted store keeps
+    ///   SQLite's temporary directory) instead of staying in memory. An encrypted store keeps
     ///   temporary data in memory (`temp_store = MEMORY`: a temporary file has no key), where the sorter
     ///   never spills; its cache is left alone.
     private static func withSorterSettings(in db: Database, _ body: () throws -> Void) throws {
