@@ -31,7 +31,8 @@ enum ExpiryRecord {
 
     /// The earliest expiry time recorded, if any.
     static func next(in db: Database) throws -> Double? {
-        try Double.fetchOne(db.cachedStatement(sql: "SELECT MIN(\(Table.expiresAt)) FROM \(Table.table)"))
+        // Read straight from SQLite: every write transaction asks (see `Statement.fetchFirstRow`).
+        try db.cachedStatement(sql: "SELECT MIN(\(Table.expiresAt)) FROM \(Table.table)").fetchFirstRow(in: db) { $0.real(0) } ?? nil
     }
 
     /// The ids of the documents expired at `now`, earliest first.

@@ -104,16 +104,40 @@ extension Statement {
     }
 }
 
+/// The current row of a statement stepped by ``Statement/fetchFirstRow(in:_:read:)``, read by column index.
+struct DirectRow {
+    fileprivate let statement: OpaquePointer
+
+    /// The column as an integer, or nil for NULL.
+    func integer(_ column: Int32) -> Int64? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
+    }
+
+    /// The column as a real, or nil for NULL.
+    func real(_ column: Int32) -> Double? {
+        sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
+    }
+
+    /// The column as text, or nil for NULL.
+    func text(_ column: Int32) -> String? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, let characters = sqlite3_column_text(statement, column)
+        else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+    }
+}
+
 extension Statement {
-    /// The first column of this query's first row as an integer (nil for no row or NULL), read straight
-    /// from SQLite with the values `bind` binds.
+    /// Reads this query's first row straight from SQLite with the values `bind` binds; nil when there is no row.
     ///
-    /// For the one-value lookups every query makes (the schema version, a `store_info` setting): GRDB's
-    /// `fetchOne` boxes the arguments and builds a cursor around the step, which profiled at about 6 % of a
-    /// one-document `find`. Like ``executeBound(in:_:)``, it skips GRDB's statement hooks, so use it only for
-    /// plain reads.
+    /// For the small reads every query or write transaction makes (the schema version, the writer's
+    /// settings, a `store_info` value): GRDB's `fetchOne` boxes the arguments and builds a cursor and a row
+    /// around the step, which profiled at about 6 % of a one-document `find` and 8 % of a single-document
+    /// `put`. Like ``executeBound(in:_:)``, it skips GRDB's statement hooks, so use it only for plain reads.
     /// - Throws: GRDB's `DatabaseError` with SQLite's code and message when the step fails.
-    func fetchInteger(in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }) throws -> Int64? {
+    func fetchFirstRow<T>(
+        in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }, read: (DirectRow) -> T
+    ) throws -> T? {
         let statement = sqliteStatement
         sqlite3_reset(statement)
         var binding = DirectBinding(statement)
@@ -122,7 +146,7 @@ extension Statement {
         defer { sqlite3_reset(statement) }
         switch sqlite3_step(statement) {
         case SQLITE_ROW:
-            return sqlite3_column_type(statement, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 0)
+            return read(DirectRow(statement: statement))
         case SQLITE_DONE:
             return nil
         case let code:
@@ -130,5 +154,11 @@ extension Statement {
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
                 sql: sql)
         }
+    }
+
+    /// The first column of this query's first row as an integer (nil for no row or NULL); see
+    /// ``fetchFirstRow(in:_:read:)``.
+    func fetchInteger(in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }) throws -> Int64? {
+        try fetchFirstRow(in: db, bind) { $0.integer(0) } ?? nil
     }
 }

@@ -73,13 +73,18 @@ struct WriterSettings {
         let value = "(SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?)"
         let statement = try db.cachedStatement(
             sql: "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value), \(value)")
-        statement.arguments = [Info.updateSeq, Info.revsLimit, Info.partitioned, Info.expiryField]
-        let row = try Row.fetchOne(statement)
-        let highest: Int64 = row?[0] ?? 0
-        let floor: Int64 = row?[1] ?? 0
-        latestSequence = max(highest, floor)
-        revsLimit = Int((row?[2] as Int64?) ?? 0)
-        partitioned = ((row?[3] as Int64?) ?? 0) != 0
-        expiryField = row?[4]
+        let row = try statement.fetchFirstRow(in: db) {
+            $0.text(Info.updateSeq)
+            $0.text(Info.revsLimit)
+            $0.text(Info.partitioned)
+            $0.text(Info.expiryField)
+        } read: { row in
+            (highest: row.integer(0) ?? 0, floor: row.integer(1) ?? 0, revsLimit: row.integer(2) ?? 0,
+             partitioned: row.integer(3) ?? 0, expiryField: row.text(4))
+        }
+        latestSequence = max(row?.highest ?? 0, row?.floor ?? 0)
+        revsLimit = Int(row?.revsLimit ?? 0)
+        partitioned = (row?.partitioned ?? 0) != 0
+        expiryField = row?.expiryField
     }
 }
