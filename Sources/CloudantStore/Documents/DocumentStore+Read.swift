@@ -13,7 +13,7 @@ extension DocumentStore {
         if DocumentID.isLocal(id) { return try await localDocument(id: id) }
         try DocumentID.validate(id)
         let requested = try options.rev.map { try RevisionID(parsing: $0) }
-        return try await read(.fetchFailed) { db in
+        let read: @Sendable (Database) throws -> JSONObject = { db in
             guard let record = try DocumentRecord.fetch(id: id, in: db) else {
                 throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: options.rev))
             }
@@ -25,6 +25,10 @@ extension DocumentStore {
             }
             return document
         }
+        // A read without inline attachment data is short: run it here rather than hop to GRDB's reader queue
+        // and back (the hop and its semaphores were a fifth of a `GET /db/doc`'s CPU). Attachment data may
+        // be megabytes, read on a reader's own thread as before.
+        return options.attachments ? try await self.read(.fetchFailed, read) : try readNow(.fetchFailed, read)
     }
 
     /// Reads several leaves of a document at once (CouchDB `open_revs`, spec D-31), optionally following

@@ -118,6 +118,15 @@ struct DirectRow {
         sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
     }
 
+    /// The column's bytes (a blob's, or text's UTF-8), or nil for NULL; an empty blob is `[]`.
+    func bytes(_ column: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        // `sqlite3_column_blob` first, then the length, as SQLite documents (a text value is converted once).
+        guard let base = sqlite3_column_blob(statement, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// The column as text, or nil for NULL.
     func text(_ column: Int32) -> String? {
         guard sqlite3_column_type(statement, column) != SQLITE_NULL, let characters = sqlite3_column_text(statement, column)
@@ -136,7 +145,7 @@ extension Statement {
     /// `put`. Like ``executeBound(in:_:)``, it skips GRDB's statement hooks, so use it only for plain reads.
     /// - Throws: GRDB's `DatabaseError` with SQLite's code and message when the step fails.
     func fetchFirstRow<T>(
-        in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }, read: (DirectRow) -> T
+        in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }, read: (DirectRow) throws -> T
     ) throws -> T? {
         let statement = sqliteStatement
         sqlite3_reset(statement)
@@ -146,7 +155,7 @@ extension Statement {
         defer { sqlite3_reset(statement) }
         switch sqlite3_step(statement) {
         case SQLITE_ROW:
-            return read(DirectRow(statement: statement))
+            return try read(DirectRow(statement: statement))
         case SQLITE_DONE:
             return nil
         case let code:

@@ -69,7 +69,24 @@ struct DocumentRecord {
     static func fetch(id: String, in db: Database) throws -> DocumentRecord? {
         let statement = try db.cachedStatement(
             sql: "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?")
-        return try Row.fetchOne(statement, arguments: [id]).map(DocumentRecord.init(row:))
+        // Read straight from SQLite: every document read and every edit starts here (see `fetchFirstRow`).
+        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0) }
+    }
+
+    /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
+    private init(direct row: DirectRow) throws {
+        guard let id = row.text(1), let tree = row.bytes(2), let winner = row.text(3) else {
+            throw CloudantError(.fetchFailed, "A document row is missing its id, tree or winning revision.")
+        }
+        rowID = row.integer(0)
+        self.id = id
+        self.tree = try RevisionTree(decoding: tree)
+        winnerRev = try RevisionID(parsing: winner)
+        deleted = (row.integer(4) ?? 0) != 0
+        seq = row.integer(5) ?? 0
+        kind = row.text(6)
+        body = row.bytes(7)
+        attachments = row.bytes(8)
     }
 
     /// The winner's revision, deletion flag, sequence and body of a document, without decoding its tree (what

@@ -196,30 +196,11 @@ public final class DocumentStore: Sendable {
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         let catalogue = indexCache.cachedSchemaVersion
         do {
-            return try pool.writeWithoutTransaction { db in try Self.inImmediateTransaction(db, body) }
+            return try pool.writeWithoutTransaction { db in try db.inCachedTransaction(.immediate, body) }
         } catch {
             // The transaction read the index catalogue after changing the schema (an index created, then a
             // failure): that version number will come back with other tables, so drop what was cached.
             if indexCache.cachedSchemaVersion != catalogue { indexCache.invalidate() }
-            throw error
-        }
-    }
-
-    /// Runs `body` in an immediate transaction, committed when it returns and rolled back when it throws.
-    ///
-    /// What GRDB's `write` does, with `BEGIN` and `COMMIT` as cached statements: GRDB parses and prepares
-    /// both afresh for every transaction, which profiled at about 4 % of a single-document `put`. They still
-    /// run through GRDB's statement hooks, so its view of the transaction stays right.
-    private static func inImmediateTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
-        do {
-            let value = try body(db)
-            // A statement that failed inside `body` may have rolled the transaction back already (a full disk):
-            // then this COMMIT fails ("no transaction is active") and nothing was written, as GRDB would report.
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-            return value
-        } catch {
-            if db.isInsideTransaction { try? db.rollback() }
             throw error
         }
     }
@@ -230,7 +211,7 @@ public final class DocumentStore: Sendable {
         do {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
-            return try pool.read(body)
+            return try pool.unsafeRead { db in try db.inCachedTransaction(.deferred, body) }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {
