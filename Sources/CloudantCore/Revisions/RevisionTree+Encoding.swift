@@ -182,6 +182,9 @@ extension RevisionTree {
     /// sort on them (then sorting the rare same-generation runs by hash) beats comparing and moving whole
     /// entries; sorting positions rather than entries avoids copying their strings.
     private func orderedPositions() -> [Dictionary<RevisionID, Entry>.Index] {
+        // A new document's tree has one revision: nothing to order (the general path below allocates four
+        // arrays, which profiled at 3 % of a `_bulk_docs` load of small documents).
+        if entries.count == 1 { return [entries.startIndex] }
         let positions = Array(entries.indices)
         guard let lowest = entries.keys.lazy.map(\.generation).min(),
             let highest = entries.keys.lazy.map(\.generation).max(), highest - lowest <= 4 * entries.count + 16

@@ -30,9 +30,11 @@ enum ExpiryRecord {
     }
 
     /// The earliest expiry time recorded, if any.
+    private static let nextSQL = "SELECT MIN(\(Table.expiresAt)) FROM \(Table.table)"
+
     static func next(in db: Database) throws -> Double? {
         // Read straight from SQLite: every write transaction asks (see `Statement.fetchFirstRow`).
-        try db.cachedStatement(sql: "SELECT MIN(\(Table.expiresAt)) FROM \(Table.table)").fetchFirstRow(in: db) { $0.real(0) } ?? nil
+        try db.cachedStatement(sql: nextSQL).fetchFirstRow(in: db) { $0.real(0) } ?? nil
     }
 
     /// The ids of the documents expired at `now`, earliest first.

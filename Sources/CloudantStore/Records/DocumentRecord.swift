@@ -66,9 +66,22 @@ struct DocumentRecord {
         attachments = (row[8] as Data?).map { Array($0) }
     }
 
+    /// The statements every write or read of one document runs, built once: a statement's text built per
+    /// call (interpolation, then hashing for GRDB's statement cache) was a visible cost of small writes.
+    private enum SQL {
+        static let fetchByID = "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?"
+        static let update =
+            "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.winnerRev) = ?, \(Columns.deleted) = ?, "
+            + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? WHERE \(Columns.rowID) = ?"
+        static let insert =
+            "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
+            + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        static let insertIfAbsent = insert + " ON CONFLICT(\(Columns.id)) DO NOTHING"
+    }
+
     static func fetch(id: String, in db: Database) throws -> DocumentRecord? {
-        let statement = try db.cachedStatement(
-            sql: "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?")
+        let statement = try db.cachedStatement(sql: SQL.fetchByID)
         // Read straight from SQLite: every document read and every edit starts here (see `fetchFirstRow`).
         return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0) }
     }
@@ -109,19 +122,13 @@ struct DocumentRecord {
     mutating func save(in db: Database) throws {
         // Bound directly: every write runs this once per document (see `DirectBinding`).
         if let rowID {
-            let statement = try db.cachedStatement(
-                sql: "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.winnerRev) = ?, \(Columns.deleted) = ?, "
-                    + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? "
-                    + "WHERE \(Columns.rowID) = ?")
+            let statement = try db.cachedStatement(sql: SQL.update)
             try statement.executeBound(in: db) { bind in
                 bindRevisionColumns(&bind)
                 bind.integer(rowID)
             }
         } else {
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
-                    + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let statement = try db.cachedStatement(sql: SQL.insert)
             try statement.executeBound(in: db) { bind in
                 bind.text(id)
                 bindRevisionColumns(&bind)
@@ -143,10 +150,7 @@ struct DocumentRecord {
 
     /// Inserts the row unless a document with its id exists; returns whether it was inserted.
     func insertIfAbsent(in db: Database) throws -> Bool {
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
-                + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(\(Columns.id)) DO NOTHING")
+        let statement = try db.cachedStatement(sql: SQL.insertIfAbsent)
         // Bound directly: the bulk import path runs this once per document (see `DirectBinding`).
         try statement.executeBound(in: db) { bind in
             bind.text(id)

@@ -4,8 +4,10 @@ internal import GRDB
 enum StoreInfo {
     private typealias Info = StoreSchema.StoreInfo
 
+    private static let integerSQL = "SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?"
+
     static func integer(_ key: String, in db: Database) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: "SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?")
+        let statement = try db.cachedStatement(sql: integerSQL)
         return try statement.fetchInteger(in: db) { $0.text(key) } ?? 0
     }
 
@@ -67,12 +69,15 @@ struct WriterSettings {
     /// The member holding documents' expiry times, when they expire.
     var expiryField: String?
 
-    init(db: Database) throws {
+    private typealias Info = StoreSchema.StoreInfo
+    private static let sql: String = {
         let documents = StoreSchema.Documents.self
-        typealias Info = StoreSchema.StoreInfo
         let value = "(SELECT \(Info.value) FROM \(Info.table) WHERE \(Info.key) = ?)"
-        let statement = try db.cachedStatement(
-            sql: "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value), \(value)")
+        return "SELECT (SELECT MAX(\(documents.seq)) FROM \(documents.table)), \(value), \(value), \(value), \(value)"
+    }()
+
+    init(db: Database) throws {
+        let statement = try db.cachedStatement(sql: Self.sql)
         let row = try statement.fetchFirstRow(in: db) {
             $0.text(Info.updateSeq)
             $0.text(Info.revsLimit)

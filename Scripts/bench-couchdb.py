@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Our HTTP endpoint beside a real CouchDB, same requests, same machine, same run (issue 18's two HTTP rows).
+
+    swift build -c release --product cloudant
+    python3 Scripts/bench-couchdb.py --cloudant .build/release/cloudant \
+        --couch http://admin:admin@127.0.0.1:5984 [--docs 100000] [--batch 1000] [--finds 300] [--runs 3]
+
+Each run, for each server in turn, on a fresh database:
+  1. load:  `--docs` small documents (five members, about 130 bytes) with `POST /db/_bulk_docs`, `--batch` per
+     request, one client on one keep-alive connection, the bodies encoded before the clock starts;
+  2. index: `POST /db/_index` on `type`,`value`, then one `_find` (CouchDB builds a Mango index on first use;
+     not timed: the build is measured by `cloudant-benchmarks index-build`);
+  3. find:  `--finds` indexed `POST /db/_find` one after the other on one connection (a `type` and a `value`
+     range, limit 25, the same pseudo-random selectors for both servers).
+The answers are compared: every `_find` must return the same ids in the same order from both servers, and the
+load must write every document; the script exits 1 otherwise. It prints the median time of the runs per row
+and the ratio CouchDB / ours. Python 3 standard library only; the client's own cost (about the same per request
+for both servers) is in both columns.
+"""
+import argparse, base64, http.client, json, random, shutil, socket, statistics, subprocess, sys, tempfile, time
+import urllib.parse
+
+TYPES = ["HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBodyMass"]
+
+
+class Server:
+    """One keep-alive connection to a CouchDB-compatible server, JSON in and out."""
+
+    def __init__(self, url):
+        parts = urllib.parse.urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port
+        token = f"{urllib.parse.unquote(parts.username or '')}:{urllib.parse.unquote(parts.password or '')}"
+        self.headers = {"Content-Type": "application/json", "Authorization": "Basic " + base64.b64encode(token.encode()).decode()}
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=600)
+
+    def send(self, method, path, body=None):
+        """The status and decoded answer; `body` is bytes already encoded, or a value to encode."""
+        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+        self.connection.request(method, path, body=data, headers=self.headers)
+        response = self.connection.getresponse()
+        payload = response.read()
+        return response.status, json.loads(payload or b"null")
+
+    def close(self):
+        self.connection.close()
+
+
+def documents(count):
+    rng = random.Random(18)
+    return [{"_id": f"doc-{i:08d}", "type": TYPES[i % 3], "value": rng.randrange(200), "unit": "count/min",
+             "startDate": "2026-11-26T08:00:00.000Z"} for i in range(count)]
+
+
+def selectors(count):
+    rng = random.Random(300)
+    return [json.dumps({"selector": {"type": rng.choice(TYPES), "value": {"$gt": rng.randrange(190)}}, "limit": 25}).encode()
+            for _ in range(count)]
+
+
+def measure(server, database, bodies, finds, expected_docs):
+    """(load seconds, find seconds, the ids each find returned)."""
+    server.send("DELETE", f"/{database}")
+    status, answer = server.send("PUT", f"/{database}")
+    if status not in (201, 202):
+        sys.exit(f"creating {database}: {status} {answer}")
+    start = time.perf_counter()
+    for body in bodies:
+        status, answer = server.send("POST", f"/{database}/_bulk_docs", body)
+        if status != 201 or any("error" in row for row in answer):
+            sys.exit(f"_bulk_docs refused: {status} {str(answer)[:300]}")
+    load = time.perf_counter() - start
+    status, info = server.send("GET", f"/{database}")
+    if info.get("doc_count") != expected_docs:
+        sys.exit(f"{database} holds {info.get('doc_count')} documents, not {expected_docs}")
+    server.send("POST", f"/{database}/_index", {"index": {"fields": ["type", "value"]}, "name": "type-value"})
+    server.send("POST", f"/{database}/_find", finds[0])
+    answers = []
+    start = time.perf_counter()
+    for body in finds:
+        status, answer = server.send("POST", f"/{database}/_find", body)
+        if status != 200:
+            sys.exit(f"_find refused: {status} {answer}")
+        answers.append(answer)
+    find = time.perf_counter() - start
+    for answer in answers:
+        if "no_usable_index" in answer.get("warning", ""):
+            sys.exit("a _find did not use the index")
+    server.send("DELETE", f"/{database}")
+    return load, find, [[doc["_id"] for doc in answer["docs"]] for answer in answers]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_cloudant(binary, folder, port):
+    process = subprocess.Popen(
+        [binary, "serve", "--data", folder, "--bind", "127.0.0.1", "--port", str(port), "--admin", "admin:admin"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    sys.exit("cloudant serve did not start")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cloudant", required=True, help="the cloudant binary to serve with")
+    parser.add_argument("--couch", required=True, help="a CouchDB URL with admin credentials")
+    parser.add_argument("--docs", type=int, default=100_000)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--finds", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+
+    docs = documents(args.docs)
+    bodies = [json.dumps({"docs": docs[i:i + args.batch]}).encode() for i in range(0, len(docs), args.batch)]
+    finds = selectors(args.finds)
+    times = {"ours": ([], []), "CouchDB": ([], [])}
+    folder = tempfile.mkdtemp(prefix="bench-couchdb-")
+    port = free_port()
+    process = start_cloudant(args.cloudant, folder, port)
+    try:
+        ours = Server(f"http://admin:admin@127.0.0.1:{port}")
+        couch = Server(args.couch)
+        for run in range(args.runs):
+            results = {}
+            for name, server in (("ours", ours), ("CouchDB", couch)):
+                load, find, ids = measure(server, f"bench_couchdb_{run}", bodies, finds, args.docs)
+                times[name][0].append(load)
+                times[name][1].append(find)
+                results[name] = ids
+                print(f"run {run + 1} {name:8} load {load:7.3f} s   {args.finds} finds {find:7.3f} s", flush=True)
+            differing = [i for i, (a, b) in enumerate(zip(results["ours"], results["CouchDB"])) if a != b]
+            if differing:
+                sys.exit(f"{len(differing)} finds answered differently, first: selector {finds[differing[0]].decode()}")
+        ours.close()
+        couch.close()
+    finally:
+        process.terminate()
+        process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    print(f"\nmedians of {args.runs} runs          ours      CouchDB   CouchDB / ours")
+    for row, index in ((f"_bulk_docs load, {args.docs} docs, {args.batch}/request", 0), (f"{args.finds} indexed _find", 1)):
+        a, b = statistics.median(times["ours"][index]), statistics.median(times["CouchDB"][index])
+        print(f"{row:40} {a:7.3f} s  {b:7.3f} s  {b / a:6.1f}×")
+
+
+if __name__ == "__main__":
+    main()
