@@ -45,48 +45,49 @@ struct QueryExecutor {
         var outcome = Outcome()
         if plan.isEmpty { return outcome }
         let scan = try statement()
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: scan.sql), arguments: scan.arguments)
+        let statement = try db.cachedStatement(sql: scan.sql)
+        try statement.setArguments(scan.arguments)
         let ordered = plan.scanIsOrdered && !scan.ranked
         var matches: [Match] = []
         var skipped = 0
-        while let row = try cursor.next() {
+        // Each row: true reads on, false stops (the page is full).
+        try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()
             outcome.keysExamined += 1
-            let id: String = row[Self.Column.id]
+            let id = row.text(Self.Column.id) ?? ""
             if scan.skipsDesignDocuments, DocumentID.isDesign(id) {
                 countDocument(&outcome, covering: false)
-                continue
+                return true
             }
-            if let pass = scan.passColumn, row[pass] as Int64? == 0 {
+            if let pass = scan.passColumn, row.integer(pass) == 0 {
                 countDocument(&outcome, covering: scan.covering != nil)
-                continue
+                return true
             }
             let made = try scan.covering.map { try Self.derivedDocument(row, $0) }
-            guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { continue }
+            guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { return true }
             countDocument(&outcome, covering: scan.covering != nil)
-            guard try request.selector.matches(document, limits: limits) else { continue }
+            guard try request.selector.matches(document, limits: limits) else { return true }
             let keys: [JSONValue]
             if scan.ranked {
-                let rank: Double = row[Self.Column.rank]
-                keys = [.number(.double(rank))]
+                keys = [.number(.double(row.real(Self.Column.rank) ?? 0))]
             } else {
-                guard let orderKeys = Self.keys(of: document, order: plan.order) else { continue }
+                guard let orderKeys = Self.keys(of: document, order: plan.order) else { return true }
                 keys = orderKeys
             }
             let match = Match(document: document, keys: keys, id: id)
             guard ordered else {
                 matches.append(match)
-                continue
+                return true
             }
             if skipped < request.skip {
                 skipped += 1
-                continue
+                return true
             }
             // CouchDB stops at the first match after a full page, having read it; without statistics to
             // report, stopping at the page's end returns the same page.
-            if matches.count >= request.limit { break }
+            if matches.count >= request.limit { return false }
             matches.append(match)
-            if matches.count >= request.limit, !request.executionStats { break }
+            return !(matches.count >= request.limit && !request.executionStats)
         }
         if !ordered {
             let order = scan.ranked ? [SortField(FieldPath(["$rank"]))] : plan.order
@@ -128,20 +129,19 @@ struct QueryExecutor {
 
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.
-    static func document(from row: Row, conflicts: Bool) throws -> JSONObject? {
-        let parsed = try row.withUnsafeData(atIndex: Column.body) { data in try data.map { try JSONValue(parsing: $0) } }
+    static func document(from row: DirectRow, conflicts: Bool) throws -> JSONObject? {
+        let parsed = try row.withBytes(Column.body) { bytes in try bytes.map { try JSONValue(parsing: $0) } }
         guard case .object(let body)? = parsed else { return nil }
-        let id: String = row[Column.id]
-        let rev: String = row[Column.rev]
+        let id = row.text(Column.id) ?? ""
+        let rev = row.text(Column.rev) ?? ""
         var document = body.prepending([("_id", .string(id)), ("_rev", .string(rev))])
-        if let attachmentsText: String = row[Column.attachments] {
-            let table = try AttachmentTable(storageJSON: JSONValue(parsing: attachmentsText))
+        if let attachments = try row.withBytes(Column.attachments, { bytes in try bytes.map { try JSONValue(parsing: $0) } }) {
+            let table = try AttachmentTable(storageJSON: attachments)
             document["_attachments"] = .object(
                 JSONObject(table.sortedNames.compactMap { name in table.entries[name].map { (name, $0.stub) } }))
         }
         if conflicts {
-            let treeBytes: Data = row[Column.tree]
-            let tree = try RevisionTree(decoding: Array(treeBytes))
+            let tree = try RevisionTree(decoding: row.bytes(Column.tree) ?? [])
             if !tree.conflicts.isEmpty { document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) }) }
         }
         return document
@@ -150,16 +150,17 @@ struct QueryExecutor {
     /// The document a covering index row stands for (`derive_doc_from_index`): its `_id` and the value of
     /// each indexed field, read from the stored body by SQLite, which leaves the body unparsed. Nil when
     /// the body was never received.
-    static func derivedDocument(_ row: Row, _ covering: CoveringColumns) throws -> JSONObject? {
-        var document = JSONValue.object(["_id": .string(row[Column.id])])
+    static func derivedDocument(_ row: DirectRow, _ covering: CoveringColumns) throws -> JSONObject? {
+        var document = JSONValue.object(["_id": .string(row.text(Column.id) ?? "")])
         for (path, column) in covering.columns {
             let value: JSONValue
             switch path.segments {
             case ["_id"]: continue
-            case ["_rev"]: value = .string(row[Column.rev])
+            case ["_rev"]: value = .string(row.text(Column.rev) ?? "")
             default:
-                guard let column, let text: String = row[column] else { return nil }
-                value = try JSONValue(parsing: Array(text.utf8))
+                guard let column, let parsed = try row.withBytes(column, { bytes in try bytes.map { try JSONValue(parsing: $0) } })
+                else { return nil }
+                value = parsed
             }
             document = DocumentStore.setting(value, at: path.segments[...], in: document)
         }
