@@ -16,10 +16,15 @@ internal import GRDB
 /// - `$exists`, `$type`, `$size`, and `$beginsWith` as a byte range.
 /// String ranges use ICU collation and are left to the matcher.
 enum BodyPushdown {
-    static func conditions(for selector: MangoSelector, body column: String) -> ([String], StatementArguments) {
+    /// - Parameter answered: Fields whose `$eq` the index scan already checks exactly (a key column's
+    ///   equality): their body condition would filter nothing more and only make SQLite parse every body.
+    static func conditions(
+        for selector: MangoSelector, body column: String, answered: Set<FieldPath> = []
+    ) -> ([String], StatementArguments) {
         var sql: [String] = []
         var arguments = StatementArguments()
         for (path, condition) in QueryPlannerConjuncts.of(selector.root) {
+            if case .eq = condition, answered.contains(path) { continue }
             guard let jsonPath = jsonPath(path) else { continue }
             let extract = "json_extract(\(column), ?)"
             let type = "json_type(\(column), ?)"

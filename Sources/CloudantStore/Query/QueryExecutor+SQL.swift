@@ -29,7 +29,8 @@ extension QueryExecutor {
     /// `execution_stats` are asked for, the pass column; the bookmark is a bound when the scan is ordered.
     func statement() throws -> Scan {
         let countsEveryRow = request.executionStats
-        let (pushed, pushedArguments) = BodyPushdown.conditions(for: request.selector, body: "d.\(Documents.body)")
+        let (pushed, pushedArguments) = BodyPushdown.conditions(
+            for: request.selector, body: "d.\(Documents.body)", answered: try equalitiesTheIndexChecks())
         var filters: [String] = []
         var filterArguments = StatementArguments()
         var narrowing: [String] = []
@@ -140,6 +141,18 @@ extension QueryExecutor {
         scan.arguments = extraArguments
         scan.arguments += filterArguments
         return scan
+    }
+
+    /// The fields of a JSON index scan's leading key columns that it narrows to one value (`$eq`): the
+    /// column's equality on collation keys is exactly Mango's `$eq`.
+    private func equalitiesTheIndexChecks() throws -> Set<FieldPath> {
+        guard case .json(let definition, let ranges) = plan.access else { return [] }
+        var fields: Set<FieldPath> = []
+        for (range, path) in zip(ranges, try stored(definition).paths) {
+            // As `columnConditions` makes the exact equality: only for a JSON value.
+            if case .range(.eq(let value), .eq) = range, value.json != nil { fields.insert(path) }
+        }
+        return fields
     }
 
     private func stored(_ definition: IndexDefinition) throws -> StoredIndex {
