@@ -20,9 +20,9 @@ enum BodyPushdown {
     ///   equality): their body condition would filter nothing more and only make SQLite parse every body.
     static func conditions(
         for selector: MangoSelector, body column: String, answered: Set<FieldPath> = []
-    ) -> ([String], StatementArguments) {
+    ) -> ([String], [SQLValue]) {
         var sql: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [SQLValue] = []
         for (path, condition) in QueryPlannerConjuncts.of(selector.root) {
             if case .eq = condition, answered.contains(path) { continue }
             guard let jsonPath = jsonPath(path) else { continue }
@@ -31,40 +31,40 @@ enum BodyPushdown {
             switch condition {
             case .eq(.string(let text)) where text.utf8.allSatisfy({ $0 < 0x80 }):
                 sql.append("\(extract) = ?")
-                arguments += [jsonPath, text]
+                arguments += [.text(jsonPath), .text(text)]
             case .eq(.number(let number)):
                 guard let bound = safeNumber(number) else { continue }
                 sql.append("\(extract) = ?")
-                arguments += [jsonPath, bound]
+                arguments += [.text(jsonPath), bound]
             case .eq(.bool(let flag)):
                 sql.append("\(type) = ?")
-                arguments += [jsonPath, flag ? "true" : "false"]
+                arguments += [.text(jsonPath), .text(flag ? "true" : "false")]
             case .eq(.null):
                 sql.append("\(type) = 'null'")
-                arguments += [jsonPath]
+                arguments += [.text(jsonPath)]
             case .gt(.number(let number)), .gte(.number(let number)):
                 guard let bound = safeNumber(number) else { continue }
                 if case .gt = condition { sql.append("\(extract) > ?") } else { sql.append("\(extract) >= ?") }
-                arguments += [jsonPath, bound]
+                arguments += [.text(jsonPath), bound]
             case .lt(.number(let number)), .lte(.number(let number)):
                 guard let bound = safeNumber(number) else { continue }
                 let comparison = if case .lt = condition { "<" } else { "<=" }
                 sql.append("(\(extract) \(comparison) ? OR \(type) IN ('null', 'true', 'false'))")
-                arguments += [jsonPath, bound, jsonPath]
+                arguments += [.text(jsonPath), bound, .text(jsonPath)]
             case .exists(let present):
                 sql.append(present ? "\(type) IS NOT NULL" : "\(type) IS NULL")
-                arguments += [jsonPath]
+                arguments += [.text(jsonPath)]
             case .type(let name):
                 guard let types = sqliteTypes[name] else { continue }
                 sql.append("\(type) IN (" + types.map { "'\($0)'" }.joined(separator: ", ") + ")")
-                arguments += [jsonPath]
+                arguments += [.text(jsonPath)]
             case .size(let count):
                 sql.append("(\(type) = 'array' AND json_array_length(\(column), ?) = ?)")
-                arguments += [jsonPath, jsonPath, count]
+                arguments += [.text(jsonPath), .text(jsonPath), .integer(Int64(count))]
             case .beginsWith(let prefix):
                 // Byte order: every string with the prefix lies in [prefix, prefix + U+10FFFF).
                 sql.append("(\(extract) >= ? AND \(extract) < ?)")
-                arguments += [jsonPath, prefix, jsonPath, prefix + "\u{10FFFF}"]
+                arguments += [.text(jsonPath), .text(prefix), .text(jsonPath), .text(prefix + "\u{10FFFF}")]
             default:
                 continue
             }
@@ -90,11 +90,11 @@ enum BodyPushdown {
     }
 
     /// A number SQLite compares exactly with stored JSON numbers, as an SQL value.
-    private static func safeNumber(_ number: JSONNumber) -> (any DatabaseValueConvertible)? {
+    private static func safeNumber(_ number: JSONNumber) -> SQLValue? {
         switch number {
-        case .integer(let integer): return integer.magnitude <= 1 << 53 ? integer : nil
+        case .integer(let integer): return integer.magnitude <= 1 << 53 ? .integer(Int64(integer)) : nil
         case .bigInteger: return nil
-        case .double(let double): return double.isFinite && abs(double) <= 9_007_199_254_740_992 ? double : nil
+        case .double(let double): return double.isFinite && abs(double) <= 9_007_199_254_740_992 ? .real(double) : nil
         }
     }
 }

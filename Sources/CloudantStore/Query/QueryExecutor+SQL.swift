@@ -12,7 +12,7 @@ extension QueryExecutor {
     /// The SELECT for the plan, and how to read its rows.
     struct Scan {
         var sql: String
-        var arguments: StatementArguments
+        var arguments: [SQLValue]
         /// Rows carry a text search rank, and come in relevance order.
         var ranked = false
         /// `_all_docs` rows of design documents are read (CouchDB counts them) but never match.
@@ -32,11 +32,11 @@ extension QueryExecutor {
         let (pushed, pushedArguments) = BodyPushdown.conditions(
             for: request.selector, body: "d.\(Documents.body)", answered: try equalitiesTheIndexChecks())
         var filters: [String] = []
-        var filterArguments = StatementArguments()
+        var filterArguments: [SQLValue] = []
         var narrowing: [String] = []
-        var narrowingArguments = StatementArguments()
+        var narrowingArguments: [SQLValue] = []
         var extras: [String] = []
-        var extraArguments = StatementArguments()
+        var extraArguments: [SQLValue] = []
         var scan = Scan(sql: "", arguments: [])
         let direction = plan.descending ? "DESC" : "ASC"
         let from: String
@@ -55,16 +55,16 @@ extension QueryExecutor {
             filterArguments += boundArguments
             if let kind = QueryScan(request.selector).kind {
                 narrowing.append("d.\(Documents.kind) = ?")
-                narrowingArguments += [kind]
+                narrowingArguments += [.text(kind)]
             }
             if let partition = request.partition {
                 let (lower, upper) = DocumentPartition.idRange(partition)
                 filters.append("\(id) >= ? AND \(id) < ?")
-                filterArguments += [lower, upper]
+                filterArguments += [.text(lower), .text(upper)]
             }
             if plan.scanIsOrdered, let after {
                 filters.append("\(id) \(plan.descending ? "<" : ">") ?")
-                filterArguments += [after.id]
+                filterArguments += [.text(after.id)]
             }
             from = "\(Documents.table) AS d"
             orderBy = "\(id) \(direction)"
@@ -81,7 +81,7 @@ extension QueryExecutor {
             if let partition = request.partition {
                 let (lower, upper) = DocumentPartition.idRange(partition)
                 filters.append("i.\(IndexTable.id) >= ? AND i.\(IndexTable.id) < ?")
-                filterArguments += [lower, upper]
+                filterArguments += [.text(lower), .text(upper)]
             }
             let ordering = keyColumns + ["i.\(IndexTable.id)"]
             if plan.scanIsOrdered, let after {
@@ -93,8 +93,8 @@ extension QueryExecutor {
                 filters.append(
                     "(" + ordering.joined(separator: ", ") + ") \(plan.descending ? "<" : ">") ("
                         + Array(repeating: "?", count: ordering.count).joined(separator: ", ") + ")")
-                for key in after.keys { filterArguments += [Data(CollationKey.of(key))] }
-                filterArguments += [after.id]
+                for key in after.keys { filterArguments += [.blob(CollationKey.of(key))] }
+                filterArguments += [.text(after.id)]
             }
             if plan.isCovering, request.readQuorum == 1,
                 let paths = Self.coveringPaths(index.paths)
@@ -107,7 +107,7 @@ extension QueryExecutor {
                     }
                     columns.append((path, Column.rank + extras.count))
                     extras.append("d.\(Documents.body) -> ?")
-                    extraArguments += [sqlPath]
+                    extraArguments += [.text(sqlPath)]
                 }
                 scan.covering = CoveringColumns(columns: columns)
             }
@@ -121,7 +121,7 @@ extension QueryExecutor {
                 "SELECT \(Self.selectColumns), t.rank FROM \(index.tableName) AS t "
                 + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
                 + pushed.map { " AND " + $0 }.joined()
-            var arguments: StatementArguments = [match]
+            var arguments: [SQLValue] = [.text(match)]
             arguments += pushedArguments
             return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty)
         }
@@ -167,23 +167,23 @@ extension QueryExecutor {
     /// The `_all_docs` range on `_id` (CouchDB's start and end keys, both inclusive). Ids compare as raw
     /// bytes, as CouchDB's `_all_docs` does, where every string sorts after every other JSON value: a
     /// non-string start bounds nothing, a non-string end leaves nothing.
-    static func idBounds(_ range: IndexRange, column: String) -> ([String], StatementArguments) {
+    static func idBounds(_ range: IndexRange, column: String) -> ([String], [SQLValue]) {
         guard case .range(let lower, let upper) = range else { return (["0"], []) }
         var conditions: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [SQLValue] = []
         if case .string(let start)? = lower.value.json {
             conditions.append("\(column) >= ?")
-            arguments += [start]
+            arguments += [.text(start)]
         }
         switch upper.value {
         case .max: break
         case .prefixEnd(let prefix):
             // Every id with the prefix sorts before the prefix followed by U+10FFFF.
             conditions.append("\(column) < ?")
-            arguments += [prefix + "\u{10FFFF}"]
+            arguments += [.text(prefix + "\u{10FFFF}")]
         case .json(.string(let end)):
             conditions.append("\(column) <= ?")
-            arguments += [end]
+            arguments += [.text(end)]
         case .json, .min:
             conditions.append("0")
         }
@@ -193,16 +193,16 @@ extension QueryExecutor {
     /// CouchDB's view range over the key columns: from the start key to the end key, both inclusive, as
     /// row values (a key with the same leading values sorts after a shorter start key, and before the
     /// `<MAX>` that ends every end key).
-    static func compositeBounds(_ ranges: [IndexRange], columns: [String]) -> ([String], StatementArguments) {
+    static func compositeBounds(_ ranges: [IndexRange], columns: [String]) -> ([String], [SQLValue]) {
         var conditions: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [SQLValue] = []
         let start = IndexRange.startKey(ranges).compactMap { part -> [UInt8]? in
             if case .value(let value) = part { return lowerKey(value) }
             return nil
         }
         if !start.isEmpty {
             conditions.append(rowValue(columns.prefix(start.count)) + " >= " + placeholders(start.count))
-            for key in start { arguments += [Data(key)] }
+            for key in start { arguments.append(.blob(key)) }
         }
         let end = IndexRange.endKey(ranges).compactMap { part -> [UInt8]? in
             if case .value(let value) = part { return upperKey(value) }
@@ -210,33 +210,33 @@ extension QueryExecutor {
         }
         if !end.isEmpty {
             conditions.append(rowValue(columns.prefix(end.count)) + " <= " + placeholders(end.count))
-            for key in end { arguments += [Data(key)] }
+            for key in end { arguments.append(.blob(key)) }
         }
         return (conditions, arguments)
     }
 
     /// Each leading column's own range, which the whole selector implies: exact for `$eq` (so SQLite seeks
     /// on the columns after it) and the comparisons; a `$beginsWith` ends where strings with the prefix do.
-    static func columnConditions(_ ranges: [IndexRange], columns: [String]) -> ([String], StatementArguments) {
+    static func columnConditions(_ ranges: [IndexRange], columns: [String]) -> ([String], [SQLValue]) {
         var conditions: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [SQLValue] = []
         for (range, column) in zip(ranges, columns) {
             guard case .range(let lower, let upper) = range else { continue }
             if case .eq(let value) = lower, case .eq = upper, let key = value.json.map(CollationKey.of) {
                 conditions.append("\(column) = ?")
-                arguments += [Data(key)]
+                arguments.append(.blob(key))
                 continue
             }
             if let key = lowerKey(lower.value) {
                 conditions.append("\(column) \(lower.isInclusive ? ">=" : ">") ?")
-                arguments += [Data(key)]
+                arguments.append(.blob(key))
             }
             if case .prefixEnd = upper.value, let key = upperKey(upper.value) {
                 conditions.append("\(column) < ?")
-                arguments += [Data(key)]
+                arguments.append(.blob(key))
             } else if let key = upperKey(upper.value) {
                 conditions.append("\(column) \(upper.isInclusive ? "<=" : "<") ?")
-                arguments += [Data(key)]
+                arguments.append(.blob(key))
             }
         }
         return (conditions, arguments)

@@ -46,7 +46,7 @@ struct QueryExecutor {
         if plan.isEmpty { return outcome }
         let scan = try statement()
         let statement = try db.cachedStatement(sql: scan.sql)
-        try statement.setArguments(scan.arguments)
+        statement.bind(scan.arguments)
         let ordered = plan.scanIsOrdered && !scan.ranked
         var matches: [Match] = []
         var skipped = 0

@@ -80,7 +80,33 @@ struct DirectBinding {
     }
 }
 
+/// One value for a statement's parameter, bound by ``Statement/bind(_:)``: the arguments of the SQL a
+/// `_find` builds per query, kept as plain values rather than GRDB's boxed `StatementArguments`.
+enum SQLValue: Sendable, Hashable {
+    case text(String)
+    case blob([UInt8])
+    case integer(Int64)
+    case real(Double)
+}
+
 extension Statement {
+    /// Binds `values` to this statement's parameters, in order, after resetting it (GRDB's own arguments are
+    /// set again by GRDB whenever it runs the statement itself).
+    func bind(_ values: [SQLValue]) {
+        let statement = sqliteStatement
+        sqlite3_reset(statement)
+        var binding = DirectBinding(statement)
+        for value in values {
+            switch value {
+            case .text(let text): binding.text(text)
+            case .blob(let bytes): binding.blob(bytes)
+            case .integer(let integer): binding.integer(integer)
+            case .real(let real): binding.real(real)
+            }
+        }
+        assert(binding.index - 1 == sqlite3_bind_parameter_count(statement), "every parameter of \(sql) must be bound")
+    }
+
     /// Runs this write statement with the values `bind` binds, in order, to its parameters.
     ///
     /// The statement is reset before and after, as GRDB's own `execute` leaves it. GRDB's statement hooks
@@ -175,7 +201,7 @@ extension Statement {
         }
     }
 
-    /// Steps this query, whose arguments are already set (GRDB's `setArguments` binds and validates them),
+    /// Steps this query, whose arguments are already bound (``bind(_:)``),
     /// calling `body` with each row until it returns false or the rows run out; the statement is reset after.
     ///
     /// For queries that read many rows (`_find`): GRDB's cursor and `Row` subscripts decode each value
