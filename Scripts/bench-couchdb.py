@@ -10,8 +10,9 @@ Each run, for each server in turn, on a fresh database:
      request, one client on one keep-alive connection, the bodies encoded before the clock starts;
   2. index: `POST /db/_index` on `type`,`value`, then one `_find` (CouchDB builds a Mango index on first use;
      not timed: the build is measured by `cloudant-benchmarks index-build`);
-  3. find:  `--finds` indexed `POST /db/_find` one after the other on one connection (a `type` and a `value`
-     range, limit 25, the same pseudo-random selectors for both servers).
+  3. find:  `--finds` indexed `POST /db/_find` one after the other on one connection, twice: a `type` and a
+     `value` range (limit 25), then a `type` and a `value` (`$eq` on both fields, limit 25); the same
+     pseudo-random selectors for both servers.
 The answers are compared: every `_find` must return the same ids in the same order from both servers, and the
 load must write every document; the script exits 1 otherwise. It prints the median time of the runs per row
 and the ratio CouchDB / ours. Python 3 standard library only; the client's own cost (about the same per request
@@ -52,13 +53,17 @@ def documents(count):
 
 
 def selectors(count):
+    """The two sets of `_find` bodies, by name: a range on the second field, and equality on both."""
     rng = random.Random(300)
-    return [json.dumps({"selector": {"type": rng.choice(TYPES), "value": {"$gt": rng.randrange(190)}}, "limit": 25}).encode()
-            for _ in range(count)]
+    ranges = [json.dumps({"selector": {"type": rng.choice(TYPES), "value": {"$gt": rng.randrange(190)}}, "limit": 25}).encode()
+              for _ in range(count)]
+    equalities = [json.dumps({"selector": {"type": rng.choice(TYPES), "value": rng.randrange(200)}, "limit": 25}).encode()
+                  for _ in range(count)]
+    return {"range": ranges, "equality": equalities}
 
 
 def measure(server, database, bodies, finds, expected_docs):
-    """(load seconds, find seconds, the ids each find returned)."""
+    """(load seconds, {set: find seconds}, {set: the ids each find returned})."""
     server.send("DELETE", f"/{database}")
     status, answer = server.send("PUT", f"/{database}")
     if status not in (201, 202):
@@ -73,20 +78,22 @@ def measure(server, database, bodies, finds, expected_docs):
     if info.get("doc_count") != expected_docs:
         sys.exit(f"{database} holds {info.get('doc_count')} documents, not {expected_docs}")
     server.send("POST", f"/{database}/_index", {"index": {"fields": ["type", "value"]}, "name": "type-value"})
-    server.send("POST", f"/{database}/_find", finds[0])
-    answers = []
-    start = time.perf_counter()
-    for body in finds:
-        status, answer = server.send("POST", f"/{database}/_find", body)
-        if status != 200:
-            sys.exit(f"_find refused: {status} {answer}")
-        answers.append(answer)
-    find = time.perf_counter() - start
-    for answer in answers:
-        if "no_usable_index" in answer.get("warning", ""):
+    times, ids = {}, {}
+    for name, bodies_of_set in finds.items():
+        server.send("POST", f"/{database}/_find", bodies_of_set[0])
+        answers = []
+        start = time.perf_counter()
+        for body in bodies_of_set:
+            status, answer = server.send("POST", f"/{database}/_find", body)
+            if status != 200:
+                sys.exit(f"_find refused: {status} {answer}")
+            answers.append(answer)
+        times[name] = time.perf_counter() - start
+        if any("no_usable_index" in answer.get("warning", "") for answer in answers):
             sys.exit("a _find did not use the index")
+        ids[name] = [[doc["_id"] for doc in answer["docs"]] for answer in answers]
     server.send("DELETE", f"/{database}")
-    return load, find, [[doc["_id"] for doc in answer["docs"]] for answer in answers]
+    return load, times, ids
 
 
 def free_port():
@@ -122,7 +129,7 @@ def main():
     docs = documents(args.docs)
     bodies = [json.dumps({"docs": docs[i:i + args.batch]}).encode() for i in range(0, len(docs), args.batch)]
     finds = selectors(args.finds)
-    times = {"ours": ([], []), "CouchDB": ([], [])}
+    times = {"ours": {"load": []}, "CouchDB": {"load": []}}
     folder = tempfile.mkdtemp(prefix="bench-couchdb-")
     port = free_port()
     process = start_cloudant(args.cloudant, folder, port)
@@ -132,14 +139,18 @@ def main():
         for run in range(args.runs):
             results = {}
             for name, server in (("ours", ours), ("CouchDB", couch)):
-                load, find, ids = measure(server, f"bench_couchdb_{run}", bodies, finds, args.docs)
-                times[name][0].append(load)
-                times[name][1].append(find)
+                load, found, ids = measure(server, f"bench_couchdb_{run}", bodies, finds, args.docs)
+                times[name]["load"].append(load)
+                for set_name, seconds in found.items():
+                    times[name].setdefault(set_name, []).append(seconds)
                 results[name] = ids
-                print(f"run {run + 1} {name:8} load {load:7.3f} s   {args.finds} finds {find:7.3f} s", flush=True)
-            differing = [i for i, (a, b) in enumerate(zip(results["ours"], results["CouchDB"])) if a != b]
-            if differing:
-                sys.exit(f"{len(differing)} finds answered differently, first: selector {finds[differing[0]].decode()}")
+                finds_text = "  ".join(f"{args.finds} {set_name} finds {seconds:7.3f} s" for set_name, seconds in found.items())
+                print(f"run {run + 1} {name:8} load {load:7.3f} s   {finds_text}", flush=True)
+            for set_name, bodies_of_set in finds.items():
+                pairs = zip(results["ours"][set_name], results["CouchDB"][set_name])
+                differing = [i for i, (a, b) in enumerate(pairs) if a != b]
+                if differing:
+                    sys.exit(f"{len(differing)} finds answered differently, first: {bodies_of_set[differing[0]].decode()}")
         ours.close()
         couch.close()
     finally:
@@ -147,10 +158,12 @@ def main():
         process.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
-    print(f"\nmedians of {args.runs} runs          ours      CouchDB   CouchDB / ours")
-    for row, index in ((f"_bulk_docs load, {args.docs} docs, {args.batch}/request", 0), (f"{args.finds} indexed _find", 1)):
-        a, b = statistics.median(times["ours"][index]), statistics.median(times["CouchDB"][index])
-        print(f"{row:40} {a:7.3f} s  {b:7.3f} s  {b / a:6.1f}×")
+    print(f"\nmedians of {args.runs} runs                        ours      CouchDB   CouchDB / ours")
+    rows = [(f"_bulk_docs load, {args.docs} docs, {args.batch}/request", "load")]
+    rows += [(f"{args.finds} indexed _find, {name}", name) for name in finds]
+    for row, key in rows:
+        a, b = statistics.median(times["ours"][key]), statistics.median(times["CouchDB"][key])
+        print(f"{row:48} {a:7.3f} s  {b:7.3f} s  {b / a:6.1f}×")
 
 
 if __name__ == "__main__":
