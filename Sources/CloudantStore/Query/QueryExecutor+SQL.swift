@@ -71,8 +71,8 @@ extension QueryExecutor {
 
         case .json(let definition, let ranges):
             let index = try stored(definition)
-            let keyColumns = index.paths.indices.map { "i.\(IndexTable.keyColumn($0))" }
-            let (bounds, boundArguments) = Self.compositeBounds(ranges, columns: keyColumns)
+            let keyColumns = index.scan.keyColumns
+            let (bounds, boundArguments) = Self.compositeBounds(ranges, scan: index.scan)
             filters += bounds
             filterArguments += boundArguments
             let (exact, exactArguments) = Self.columnConditions(ranges, columns: keyColumns)
@@ -83,16 +83,13 @@ extension QueryExecutor {
                 filters.append("i.\(IndexTable.id) >= ? AND i.\(IndexTable.id) < ?")
                 filterArguments += [.text(lower), .text(upper)]
             }
-            let ordering = keyColumns + ["i.\(IndexTable.id)"]
             if plan.scanIsOrdered, let after {
                 guard after.keys.count == keyColumns.count else {
                     throw QueryErrorKind.invalidBookmark.error(
                         "Invalid bookmark value: pass back the bookmark of a previous result of the same query.",
                         field: "bookmark")
                 }
-                filters.append(
-                    "(" + ordering.joined(separator: ", ") + ") \(plan.descending ? "<" : ">") ("
-                        + Array(repeating: "?", count: ordering.count).joined(separator: ", ") + ")")
+                filters.append(plan.descending ? index.scan.beforeBookmark : index.scan.afterBookmark)
                 for key in after.keys { filterArguments += [.blob(CollationKey.of(key))] }
                 filterArguments += [.text(after.id)]
             }
@@ -111,9 +108,8 @@ extension QueryExecutor {
                 }
                 scan.covering = CoveringColumns(columns: columns)
             }
-            from =
-                "\(index.tableName) AS i JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = i.\(IndexTable.documentRowID)"
-            orderBy = ordering.map { "\($0) \(direction)" }.joined(separator: ", ")
+            from = index.scan.from
+            orderBy = plan.descending ? index.scan.orderDescending : index.scan.orderAscending
 
         case .text(let definition, let match):
             let index = try stored(definition)
@@ -193,7 +189,7 @@ extension QueryExecutor {
     /// CouchDB's view range over the key columns: from the start key to the end key, both inclusive, as
     /// row values (a key with the same leading values sorts after a shorter start key, and before the
     /// `<MAX>` that ends every end key).
-    static func compositeBounds(_ ranges: [IndexRange], columns: [String]) -> ([String], [SQLValue]) {
+    static func compositeBounds(_ ranges: [IndexRange], scan: StoredIndex.ScanSQL) -> ([String], [SQLValue]) {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         let start = IndexRange.startKey(ranges).compactMap { part -> [UInt8]? in
@@ -201,7 +197,7 @@ extension QueryExecutor {
             return nil
         }
         if !start.isEmpty {
-            conditions.append(rowValue(columns.prefix(start.count)) + " >= " + placeholders(start.count))
+            conditions.append(scan.atLeast[start.count - 1])
             for key in start { arguments.append(.blob(key)) }
         }
         let end = IndexRange.endKey(ranges).compactMap { part -> [UInt8]? in
@@ -209,7 +205,7 @@ extension QueryExecutor {
             return nil
         }
         if !end.isEmpty {
-            conditions.append(rowValue(columns.prefix(end.count)) + " <= " + placeholders(end.count))
+            conditions.append(scan.atMost[end.count - 1])
             for key in end { arguments.append(.blob(key)) }
         }
         return (conditions, arguments)
@@ -252,8 +248,6 @@ extension QueryExecutor {
         return CollationKey.prefixRange(prefix)?.upper ?? CollationKey.typeRange(of: .string(prefix)).upper
     }
 
-    private static func rowValue(_ columns: ArraySlice<String>) -> String { "(" + columns.joined(separator: ", ") + ")" }
-    private static func placeholders(_ count: Int) -> String { "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")" }
 
     /// SQLite JSON paths (`$."a"."b"`) of the index fields, `nil` for `_id` and `_rev`; nil altogether when
     /// a field cannot be read that way (a numeric segment, which Mango reads as an array index or a
