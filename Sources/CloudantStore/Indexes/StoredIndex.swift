@@ -42,7 +42,7 @@ struct StoredIndex: Sendable {
             orderDescending = ordering.map { "\($0) DESC" }.joined(separator: ", ")
             func rowValue(_ columns: ArraySlice<String>) -> String { "(" + columns.joined(separator: ", ") + ")" }
             func placeholders(_ count: Int) -> String { "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")" }
-            for count in 1...max(columnCount, 1) where count <= columnCount {
+            for count in stride(from: 1, through: columnCount, by: 1) {
                 atLeast.append(rowValue(keyColumns.prefix(count)) + " >= " + placeholders(count))
                 atMost.append(rowValue(keyColumns.prefix(count)) + " <= " + placeholders(count))
             }

@@ -93,18 +93,30 @@ extension Statement {
     /// Binds `values` to this statement's parameters, in order, after resetting it (GRDB's own arguments are
     /// set again by GRDB whenever it runs the statement itself).
     func bind(_ values: [SQLValue]) {
-        let statement = sqliteStatement
-        sqlite3_reset(statement)
-        var binding = DirectBinding(statement)
-        for value in values {
-            switch value {
-            case .text(let text): binding.text(text)
-            case .blob(let bytes): binding.blob(bytes)
-            case .integer(let integer): binding.integer(integer)
-            case .real(let real): binding.real(real)
+        rebind { binding in
+            for value in values {
+                switch value {
+                case .text(let text): binding.text(text)
+                case .blob(let bytes): binding.blob(bytes)
+                case .integer(let integer): binding.integer(integer)
+                case .real(let real): binding.real(real)
+                }
             }
         }
-        assert(binding.index - 1 == sqlite3_bind_parameter_count(statement), "every parameter of \(sql) must be bound")
+    }
+
+    /// Resets the statement and binds every parameter with `bind`, in order.
+    private func rebind(_ bind: (inout DirectBinding) -> Void) {
+        sqlite3_reset(sqliteStatement)
+        var binding = DirectBinding(sqliteStatement)
+        bind(&binding)
+        assert(binding.index - 1 == sqlite3_bind_parameter_count(sqliteStatement), "every parameter of \(sql) must be bound")
+    }
+
+    /// A failed step as GRDB reports it: SQLite's code and message, with this statement's SQL.
+    private func stepFailure(_ code: Int32, in db: Database) -> DatabaseError {
+        DatabaseError(
+            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
     }
 
     /// Runs this write statement with the values `bind` binds, in order, to its parameters.
@@ -114,19 +126,8 @@ extension Statement {
     /// plain `INSERT`/`UPDATE`/`DELETE` statements inside a transaction the caller opened with GRDB.
     /// - Throws: GRDB's `DatabaseError` with SQLite's code and message when a step fails.
     func executeBound(in db: Database, _ bind: (inout DirectBinding) -> Void) throws {
-        let statement = sqliteStatement
-        sqlite3_reset(statement)
-        var binding = DirectBinding(statement)
-        bind(&binding)
-        assert(binding.index - 1 == sqlite3_bind_parameter_count(statement), "every parameter of \(sql) must be bound")
-        var code = sqlite3_step(statement)
-        while code == SQLITE_ROW { code = sqlite3_step(statement) }
-        defer { sqlite3_reset(statement) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: sql)
-        }
+        rebind(bind)
+        try forEachRow(in: db) { _ in true }
     }
 }
 
@@ -183,22 +184,13 @@ extension Statement {
     func fetchFirstRow<T>(
         in db: Database, _ bind: (inout DirectBinding) -> Void = { _ in }, read: (DirectRow) throws -> T
     ) throws -> T? {
-        let statement = sqliteStatement
-        sqlite3_reset(statement)
-        var binding = DirectBinding(statement)
-        bind(&binding)
-        assert(binding.index - 1 == sqlite3_bind_parameter_count(statement), "every parameter of \(sql) must be bound")
-        defer { sqlite3_reset(statement) }
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW:
-            return try read(DirectRow(statement: statement))
-        case SQLITE_DONE:
-            return nil
-        case let code:
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                sql: sql)
+        rebind(bind)
+        var first: T?
+        try forEachRow(in: db) { row in
+            first = try read(row)
+            return false
         }
+        return first
     }
 
     /// Steps this query, whose arguments are already bound (``bind(_:)``),
@@ -218,9 +210,7 @@ extension Statement {
             case SQLITE_DONE:
                 return
             case let code:
-                throw DatabaseError(
-                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                    sql: sql)
+                throw stepFailure(code, in: db)
             }
         }
     }
