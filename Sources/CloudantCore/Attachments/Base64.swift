@@ -43,8 +43,57 @@ public enum Base64 {
     }
 
     /// Decodes standard base64 (whitespace tolerated, as CouchDB does); `nil` when malformed.
+    ///
+    /// Well-formed input decodes here; anything else (whitespace, or a form only Foundation's lenient decoder
+    /// takes, such as `QUJD=`) is left to `Data(base64Encoded:)` as before, so what is accepted is unchanged.
     public static func decode(_ string: String) -> [UInt8]? {
+        if let decoded = decode(strict: string.utf8) { return decoded }
         let compact = string.filter { !$0.isWhitespace }
         return Data(base64Encoded: compact).map { Array($0) }
+    }
+
+    /// Decodes RFC 4648 base64: padded to a multiple of four characters, nothing outside the standard
+    /// alphabet, `=` only as the last one or two characters (unused final bits are ignored); `nil`
+    /// otherwise. What it accepts, `Data(base64Encoded:)` decodes to the same bytes; it refuses some forms
+    /// Foundation takes (`QQ=A`, `QUJD=`).
+    ///
+    /// Written here so that a request's `Authorization: Basic` header and attachment data decode without
+    /// Foundation's copies into `String` and `Data`.
+    public static func decode(strict characters: some Collection<UInt8>) -> [UInt8]? {
+        if let decoded = characters.withContiguousStorageIfAvailable({ decode(buffer: $0) }) { return decoded }
+        return Array(characters).withUnsafeBufferPointer { decode(buffer: $0) }
+    }
+
+    /// Each byte's six-bit value, or 0xFF for a byte outside the alphabet.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        return table
+    }()
+
+    private static func decode(buffer characters: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard characters.count % 4 == 0 else { return nil }
+        if characters.isEmpty { return [] }
+        let equals = UInt8(ascii: "=")
+        let padding = characters[characters.count - 1] != equals ? 0 : characters[characters.count - 2] == equals ? 2 : 1
+        let values = Self.values
+        var decoded = [UInt8]()
+        decoded.reserveCapacity(characters.count / 4 * 3 - padding)
+        var index = 0
+        while index < characters.count {
+            let isLast = index + 4 == characters.count
+            let significant = isLast ? 4 - padding : 4
+            var chunk: UInt32 = 0
+            for offset in 0..<4 {
+                let value = offset < significant ? values[Int(characters[index + offset])] : 0
+                if value == 0xFF { return nil }
+                chunk = chunk << 6 | UInt32(value)
+            }
+            decoded.append(UInt8(truncatingIfNeeded: chunk >> 16))
+            if significant > 2 { decoded.append(UInt8(truncatingIfNeeded: chunk >> 8)) }
+            if significant > 3 { decoded.append(UInt8(truncatingIfNeeded: chunk)) }
+            index += 4
+        }
+        return decoded
     }
 }

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import CloudantCore
 internal import HTTPTypes
 
 /// What a request's `Authorization: Basic …` header says: read in one place for authentication and for the
@@ -11,19 +11,37 @@ enum BasicAuthorization {
     /// The name and password (the password may contain `:`).
     case credentials(name: String, password: String)
 
+    /// Reads the header's bytes directly (every authenticated request passes here): the scheme compared
+    /// without case, spaces and tabs around the token ignored, the token decoded as RFC 4648 base64.
     init(_ headers: HTTPFields) {
-        guard let authorization = headers[.authorization], authorization.lowercased().hasPrefix("basic ") else {
+        guard let authorization = headers[.authorization] else {
             self = .absent
             return
         }
-        let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
-        guard let decoded = Data(base64Encoded: encoded).map({ String(decoding: $0, as: UTF8.self) }),
-            let colon = decoded.firstIndex(of: ":")
-        else {
+        var value = Substring(authorization).utf8
+        let scheme = "basic ".utf8
+        guard value.count >= scheme.count, zip(value, scheme).allSatisfy({ Self.lowercased($0) == $1 }) else {
+            self = .absent
+            return
+        }
+        value.removeFirst(scheme.count)
+        while let first = value.first, Self.isBlank(first) { value.removeFirst() }
+        while let last = value.last, Self.isBlank(last) { value.removeLast() }
+        guard let decoded = Base64.decode(strict: value), let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {
             self = .malformed
             return
         }
-        self = .credentials(name: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+        self = .credentials(
+            name: String(decoding: decoded[..<colon], as: UTF8.self),
+            password: String(decoding: decoded[(colon + 1)...], as: UTF8.self))
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     /// The name, when the header carries one.

@@ -64,7 +64,7 @@ public final class CouchServer: Service, Sendable {
     /// - Throws: ``ServerError`` `.bindFailed` when the address cannot be bound.
     public func run() async throws {
         await endpoint.start()
-        var logger = Logger(label: "CloudantServer")
+        var logger = Logger(label: "CloudantServer", factory: { ServerLogHandler(label: $0) })
         logger.logLevel = .error
         let http1 = HTTPServerBuilder.http1(
             configuration: HTTP1Channel.Configuration(
@@ -154,22 +154,20 @@ public final class CouchServer: Service, Sendable {
 /// Hands every request to the endpoint; all routing is CouchDB's, not Hummingbird's router, because
 /// CouchDB paths carry ids with `/` (`_design/x`, `_local/x`) and percent-encoded database names.
 ///
-/// The request runs in its own task, cancelled when its connection closes (the client went away, see
-/// ``ConnectionGuard``) or when the server's task is cancelled, so no request outlives its client.
+/// The request runs on its connection's task, which is cancelled when the connection closes (the client
+/// went away, see ``ConnectionGuard`` and ``CancelOnClose``) or when the server's task is cancelled, so no
+/// request outlives its client.
 struct CouchResponder: HTTPResponder {
     let endpoint: CouchEndpoint
 
     func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
         let connection = ClientConnection(channel: context.channel, watchers: endpoint.connectionWatchers)
         let endpoint = endpoint
-        let work = Task { await endpoint.respond(to: request, connection: connection) }
-        let token = connection.whenClosed { work.cancel() }
-        defer { connection.forget(token) }
-        let response = await withTaskCancellationHandler {
-            await work.value
-        } onCancel: {
-            work.cancel()
-        }
+        let canceller = CancelOnClose()
+        let token = connection.whenClosed { canceller.cancel() }
+        let response = await endpoint.respond(to: request, connection: connection)
+        canceller.finish()
+        connection.forget(token)
         guard request.method == .connect else { return response }
         // SwiftNIO frames every answer to CONNECT without a body (it reads RFC 9110's "a 2xx answer to
         // CONNECT has no body" as "no answer to CONNECT has one") and stops parsing the connection, which
