@@ -9,12 +9,14 @@ struct OTFMigrationTests {
     /// A server holding the fixtures in `theraforge_user_42`, and a device store that pulled them.
     final class Pulled: Sendable {
         let server: SeedServer
-        let folder = SeedFolder("seed-device")
+        /// The device store's folder: it is deleted when this goes, so it lives as long as the store.
+        let folder: SeedFolder
         let store: OTFCloudantStore
         let database: URL
 
-        init(server: SeedServer, store: OTFCloudantStore, database: URL) {
+        init(server: SeedServer, folder: SeedFolder, store: OTFCloudantStore, database: URL) {
             self.server = server
+            self.folder = folder
             self.store = store
             self.database = database
         }
@@ -29,11 +31,11 @@ struct OTFMigrationTests {
             _ = try await device.documentStore.bulkDocs(try OTFFixtures.documents().map(JSONValue.object))
             try await device.synchronize(with: database, authentication: admin)
             // …and a device of ours pulls it.
-            let pulled = Pulled(server: server, store: try SeedFolder("unused").store(), database: database)
-            let store = try pulled.folder.store("device")
+            let folder = SeedFolder("seed-device")
+            let store = try folder.store("device")
             let result = try await store.synchronize(with: database, authentication: admin)
             #expect(result.pulled.docsWritten == 19)
-            return Pulled(server: server, store: store, database: database)
+            return Pulled(server: server, folder: folder, store: store, database: database)
         }
 
         func stop() async { await server.stop() }

@@ -24,12 +24,14 @@ extension DocumentStore {
         guard lifecycle.markClosed() else { return }
         expiry.stop()
         notifier.finish()
-        do {
-            try pool.close()
-        } catch {
+        // Both sets are closed even when the first refuses, so no connection is left on a file about to go.
+        var failure: (any Error)?
+        do { try immediateReaders.close() } catch { failure = error }
+        do { try pool.close() } catch { failure = failure ?? error }
+        if let failure {
             throw CloudantError(
                 .deleteFailed, "The store's SQLite connections could not all be closed.",
-                context: .init(database: name), underlying: error)
+                context: .init(database: name), underlying: failure)
         }
     }
 

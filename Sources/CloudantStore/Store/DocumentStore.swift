@@ -28,6 +28,8 @@ public final class DocumentStore: Sendable {
     public let uuid: String
 
     let pool: DatabasePool
+    /// The connections ``readNow(_:_:)`` reads on (see ``ImmediateReaders`` for why not the pool's).
+    let immediateReaders: ImmediateReaders
     let notifier = ChangeNotifier()
     let liveQueries = LiveQueryHub()
     let expiry = ExpiryState()
@@ -41,7 +43,15 @@ public final class DocumentStore: Sendable {
         self.fileURL = fileURL
         self.options = options
         self.pool = pool
+        immediateReaders = ImmediateReaders(path: fileURL.path, configuration: pool.configuration)
         self.uuid = uuid
+    }
+
+    /// A store released without ``close()`` (as a command-line run ends) closes its own read connections
+    /// before GRDB's pool goes: SQLite folds the write-ahead log back into the file only when the last
+    /// connection to close can write, and a store left with only its `.sqlite` file must hold everything.
+    deinit {
+        try? immediateReaders.close()
     }
 
     /// Opens (creating if needed) the store `name` in `directory`.
@@ -106,6 +116,7 @@ public final class DocumentStore: Sendable {
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
             let store = DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
+            try store.immediateReaders.openFirst()
             // A read-only store may predate the expiry table; it enforces nothing anyway.
             if !options.readOnly {
                 store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) })
@@ -207,11 +218,12 @@ public final class DocumentStore: Sendable {
 
     /// Runs `body` on a reader on the calling thread, mapping SQLite errors to `code`: for short reads
     /// (an indexed query) the async hop to GRDB's reader queue and back costs more than the read itself.
+    /// `body` must not suspend (see ``ImmediateReaders``).
     func readNow<T>(_ code: CloudantError.Code, _ body: (Database) throws -> T) throws -> T {
         do {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
-            return try pool.unsafeRead { db in try db.inCachedTransaction(.deferred, body) }
+            return try immediateReaders.read(body)
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {
