@@ -45,6 +45,7 @@ do {
     if selected("live", "store") { try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions) }
     if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
     if selected("audit", "server") { try await AuditBenchmarks.run(repetitions: repetitions) }
+    if selected("json-parse", "query") { try await JSONParseBenchmark.run(repetitions: repetitions) }
     if selected("find-latency", "query") { try await FindLatencyBenchmark.run(documents: 100_000, repetitions: repetitions) }
     if selection == "index-build" { try await QueryBenchmarks.indexBuildOnly(documents: queryDocuments, repetitions: repetitions) }
     if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }

@@ -134,9 +134,11 @@ struct JSONParser {
             return .object(JSONObject())
         }
         let base = memberStack.count
-        // Built only once an object outgrows a linear scan; maps a name to its position in `memberStack`.
+        // Built only once an object outgrows a linear scan out of order; maps a name to its position in `memberStack`.
         // Names are compared by their bytes, as JSONObject does: canonically equivalent spellings are distinct.
         var positionByKey: [MemberName: Int] = [:]
+        // Whether every name so far came in strictly ascending byte order: then no search is needed.
+        var ascending = true
         while true {
             guard index < bytes.count, bytes[index] == JSONByte.quote else {
                 throw failure("Expected a member name in double quotes.", at: index)
@@ -151,20 +153,28 @@ struct JSONParser {
             let value = try parseValue()
 
             let memberCount = memberStack.count - base
-            if memberCount < Self.linearDuplicateScanLimit {
+            if ascending, memberCount == 0 || JSONWriter.precedesInUTF8(memberStack[memberStack.count - 1].key, key) {
+                // Names so far in strictly ascending byte order (every body the store wrote: see JSONWriter):
+                // this one is greater than all before it, so it repeats none of them.
+                memberStack.append((key, value))
+            } else if memberCount < Self.linearDuplicateScanLimit {
+                ascending = false
                 if let existing = memberStack[base...].firstIndex(where: { JSONObject.sameName($0.key, key) }) {
                     memberStack[existing].value = value
                 } else {
                     memberStack.append((key, value))
-                    if memberCount + 1 == Self.linearDuplicateScanLimit {
-                        for position in base..<memberStack.count { positionByKey[MemberName(memberStack[position].key)] = position }
-                    }
                 }
-            } else if let existing = positionByKey[MemberName(key)] {
-                memberStack[existing].value = value
             } else {
-                positionByKey[MemberName(key)] = memberStack.count
-                memberStack.append((key, value))
+                ascending = false
+                if positionByKey.isEmpty {
+                    for position in base..<memberStack.count { positionByKey[MemberName(memberStack[position].key)] = position }
+                }
+                if let existing = positionByKey[MemberName(key)] {
+                    memberStack[existing].value = value
+                } else {
+                    positionByKey[MemberName(key)] = memberStack.count
+                    memberStack.append((key, value))
+                }
             }
 
             skipWhitespace()

@@ -90,6 +90,32 @@ struct JSONParserTests {
         }
     }
 
+    @Test("Repeated names keep their first position and last value, whether names come in order or not")
+    func repeatedNamesAgreeWithAReferenceModelInAndOutOfOrder() throws {
+        var generator = SystemRandomNumberGenerator()
+        let names = (0..<30).map { String(format: "n%02d", $0) }
+        for round in 0..<400 {
+            let count = Int.random(in: 0...40, using: &generator)
+            // Half the objects ascend and then repeat (the parser's fast path for sorted names, then its
+            // fallback); half are random throughout.
+            var keys: [String]
+            if round.isMultiple(of: 2) {
+                let ascendingPart = names.prefix(Int.random(in: 0...min(count, names.count), using: &generator))
+                keys = Array(ascendingPart) + (0..<max(0, count - ascendingPart.count)).map { _ in names.randomElement(using: &generator)! }
+            } else {
+                keys = (0..<count).map { _ in names.randomElement(using: &generator)! }
+            }
+            var expected: [(String, Int)] = []
+            for (value, key) in keys.enumerated() {
+                if let position = expected.firstIndex(where: { $0.0 == key }) { expected[position].1 = value } else { expected.append((key, value)) }
+            }
+            let text = "{" + keys.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}"
+            let object = try #require(parseJSON(text).objectValue)
+            #expect(object.keys == expected.map(\.0), "\(text)")
+            #expect(expected.allSatisfy { object[$0.0] == .number(JSONNumber($0.1)) }, "\(text)")
+        }
+    }
+
     @Test func objectsWhoseNamesDifferOnlyInNormalisationAreNotEqual() throws {
         let composed = try parseJSON("{\"\u{E9}\":1}")
         let decomposed = try parseJSON("{\"e\u{301}\":1}")
