@@ -162,7 +162,6 @@ struct CouchResponder: HTTPResponder {
 
     func respond(to request: Request, context: CouchRequestContext) async throws -> Response {
         let connection = ClientConnection(channel: context.channel, watchers: endpoint.connectionWatchers)
-        let endpoint = endpoint
         let canceller = CancelOnClose()
         let token = connection.whenClosed { canceller.cancel() }
         let response = await endpoint.respond(to: request, connection: connection)
