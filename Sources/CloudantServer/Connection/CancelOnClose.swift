@@ -11,30 +11,25 @@
 /// is alive whenever ``cancel()`` reaches it. `cancel()` is one of the methods that are safe to call from
 /// another thread.
 final class CancelOnClose: Sendable {
-    private struct State: @unchecked Sendable {
+    private struct Running: @unchecked Sendable {
+        /// The request's task until ``finish()``.
         var task: UnsafeCurrentTask?
-        var running = true
     }
 
-    private let state: Locked<State>
+    private let state: Locked<Running>
 
     /// Remembers the calling task.
     init() {
-        state = Locked(State(task: withUnsafeCurrentTask { $0 }))
+        state = Locked(Running(task: withUnsafeCurrentTask { $0 }))
     }
 
     /// Cancels the task, unless its request is over.
     func cancel() {
-        state.withLock { state in
-            if state.running { state.task?.cancel() }
-        }
+        state.withLock { $0.task?.cancel() }
     }
 
     /// The request is over: the task must not be cancelled for it any more.
     func finish() {
-        state.withLock { state in
-            state.running = false
-            state.task = nil
-        }
+        state.withLock { $0.task = nil }
     }
 }
