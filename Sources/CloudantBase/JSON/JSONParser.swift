@@ -24,7 +24,8 @@ struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     static let maximumDepth = 512
 
-    /// Objects with more members than this find duplicate names through a dictionary instead of a scan.
+    /// Objects with more members than this after their sorted run find duplicate names through a dictionary
+    /// instead of a scan.
     private static let linearDuplicateScanLimit = 12
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -126,6 +127,19 @@ struct JSONParser {
         skipWhitespace()
     }
 
+    /// The position of the member named `key` among `range` of `memberStack`, whose names ascend strictly in
+    /// byte order, found by bisection.
+    private func sortedPosition(of key: String, in range: Range<Int>) -> Int? {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if JSONWriter.precedesInUTF8(memberStack[middle].key, key) { low = middle + 1 } else { high = middle }
+        }
+        guard low < range.upperBound, JSONObject.sameName(memberStack[low].key, key) else { return nil }
+        return low
+    }
+
     private mutating func parseObject() throws(CloudantError) -> JSONValue {
         try enterContainer()
         defer { depth -= 1 }
@@ -134,10 +148,13 @@ struct JSONParser {
             return .object(JSONObject())
         }
         let base = memberStack.count
-        // Built only once an object outgrows a linear scan out of order; maps a name to its position in `memberStack`.
-        // Names are compared by their bytes, as JSONObject does: canonically equivalent spellings are distinct.
+        // Built only once the members out of order outgrow a linear scan; maps a name to its position in
+        // `memberStack`. Names are compared by their bytes, as JSONObject does: canonically equivalent spellings
+        // are distinct.
         var positionByKey: [MemberName: Int] = [:]
-        // Whether every name so far came in strictly ascending byte order: then no search is needed.
+        // How many members from `base` came in strictly ascending byte order before the first one out of order
+        // (all of them while `ascending`): that run is searched by bisection, the rest one by one.
+        var sortedCount = 0
         var ascending = true
         while true {
             guard index < bytes.count, bytes[index] == JSONByte.quote else {
@@ -154,12 +171,17 @@ struct JSONParser {
 
             let memberCount = memberStack.count - base
             if ascending, memberCount == 0 || JSONWriter.precedesInUTF8(memberStack[memberStack.count - 1].key, key) {
-                // Names so far in strictly ascending byte order (every body the store wrote: see JSONWriter):
-                // this one is greater than all before it, so it repeats none of them.
+                // Names so far in strictly ascending byte order (what an encoder with sorted keys writes): this
+                // one is greater than all before it, so it repeats none of them.
                 memberStack.append((key, value))
-            } else if memberCount < Self.linearDuplicateScanLimit {
+                sortedCount = memberCount + 1
+            } else if positionByKey.isEmpty, memberCount - sortedCount < Self.linearDuplicateScanLimit {
+                // A sorted body with members added after it (a care version: the entity's sorted JSON, then the
+                // store's own members): bisect the sorted run, scan the few after it.
                 ascending = false
-                if let existing = memberStack[base...].firstIndex(where: { JSONObject.sameName($0.key, key) }) {
+                if let existing = sortedPosition(of: key, in: base..<(base + sortedCount))
+                    ?? memberStack[(base + sortedCount)...].firstIndex(where: { JSONObject.sameName($0.key, key) })
+                {
                     memberStack[existing].value = value
                 } else {
                     memberStack.append((key, value))

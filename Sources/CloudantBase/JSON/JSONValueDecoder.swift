@@ -121,6 +121,9 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
         if type == Data.self { return try cast(Primitive.data(value, path), path) }
         if type == URL.self { return try cast(Primitive.url(value, path), path) }
         if type == Decimal.self { return try cast(Primitive.throughFoundation(Decimal.self, value, path), path) }
+        // `UUID(uuidString:)` is `sscanf` on Linux; canonical text is read directly, any other goes to `UUID`'s own
+        // `init(from:)` below, which accepts or refuses it as `JSONDecoder` does.
+        if type == UUID.self, case .string(let text) = value, let uuid = UUIDText.canonical(text) { return try cast(uuid, path) }
         return try T(from: ValueDecoder(value: value, path: path))
     }
 
@@ -187,6 +190,33 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try ValueDecoder.decode(type, from: value(key), at: path.appending(key))
+    }
+
+    // `decodeIfPresent`, as JSONDecoder reads it (a missing member or `null` is `nil`), with one lookup: the
+    // protocol's default looks the member up three times (`contains`, `decodeNil`, `decode`), and entities
+    // are mostly optional members. The kinds entities hold; other widths keep the protocol's default.
+
+    /// The value of `key` unless it is missing or `null`.
+    private func presentValue(_ key: Key) -> JSONValue? {
+        guard let value = object[key.stringValue] else { return nil }
+        if case .null = value { return nil }
+        return value
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try presentValue(key).map { try Primitive.bool($0, path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try presentValue(key).map { try Primitive.string($0, path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try presentValue(key).map { try Primitive.double($0, path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try presentValue(key).map { try Primitive.integer($0, path.appending(key)) }
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try presentValue(key).map { try ValueDecoder.decode(type, from: $0, at: path.appending(key)) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(

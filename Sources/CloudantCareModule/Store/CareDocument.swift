@@ -46,8 +46,9 @@ enum CareDocument {
     }
 
     static func entity<Entity: CareStorable>(_ type: Entity.Type, from document: JSONObject) throws -> Entity {
-        var body = document
-        for key in body.keys where key.hasPrefix("_") { body.removeValue(forKey: key) }
+        // The store's members (`_id`, `_rev`, …) are not the entity's; one pass, as most members are kept.
+        let body = JSONObject(
+            uniqueMembers: document.members.filter { $0.key.utf8.first != UInt8(ascii: "_") || !$0.key.hasPrefix("_") })
         do {
             return try JSONValue.object(body).decode(Entity.self)
         } catch let error as CloudantError {

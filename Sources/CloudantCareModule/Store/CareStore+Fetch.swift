@@ -23,27 +23,48 @@ extension CareStore {
         for conditions in selectors {
             candidates += try await versionDocuments(kind: Entity.careKindName, where: conditions)
         }
-        let history: VersionHistory<Entity>
-        let keep: Set<UUID>
+        // The versions to return, each with the document it was read from (the sort reads the document).
+        let selected: [(document: JSONObject, version: Entity)]
         if Entity.self == Outcome.self, query.dateInterval != nil || query.createdDateInterval != nil {
             // An outcome's newest live version only (CareKit #565: never two versions of one outcome for a day).
             // Its later versions and tombstones record the same event and keep its createdDate, so they are in
             // the same event window and creation range: the indexed ranges find them all, instead of loading
             // every version of every outcome by id.
-            history = try VersionHistory(candidates.map { try CareDocument.entity(type, from: $0) })
-            keep = Set(history.versions.filter { $0.deletedDate == nil && history.next(of: $0).isEmpty }.map(\.uuid))
+            selected = try Self.newestLive(type, in: candidates)
         } else {
             var seenIDs = Set<String>()
             let ids = candidates.compactMap { $0["id"]?.stringValue }.filter { seenIDs.insert($0).inserted }
-            history = try await self.history(type, ids: ids)
-            keep = Set(history.inEffect(during: query.dateInterval).map(\.uuid))
+            let history = try await self.history(type, ids: ids)
+            let keep = Set(history.inEffect(during: query.dateInterval).map(\.uuid))
+            selected = candidates.compactMap { document in
+                guard let uuid = document["uuid"]?.stringValue.flatMap(UUIDText.uuid), keep.contains(uuid),
+                    let version = history.version(uuid: uuid)
+                else { return nil }
+                return (document, version)
+            }
         }
-        let matching = candidates.filter { document in
-            document["uuid"]?.stringValue.flatMap(UUID.init(uuidString:)).map(keep.contains) ?? false
+        let ordered = Self.sorted(selected, by: query.sort, document: \.document)
+        return ordered.dropFirst(query.offset).prefix(query.limit ?? Int.max).map(\.version)
+    }
+
+    /// The versions among `documents` that are live (not tombstones) and that no version among them replaces
+    /// (names as previous, or is named as next): what a ``VersionHistory`` of them keeps as `deletedDate == nil
+    /// && next(of:).isEmpty`, without building one (a day of outcomes is thousands of versions, nearly all
+    /// alone).
+    static func newestLive<Entity: CareStorable>(_ type: Entity.Type, in documents: [JSONObject]) throws
+        -> [(document: JSONObject, version: Entity)]
+    {
+        let versions = try documents.map { try CareDocument.entity(type, from: $0) }
+        var present = Set<UUID>(minimumCapacity: versions.count)
+        var replaced = Set<UUID>()
+        for version in versions {
+            present.insert(version.uuid)
+            replaced.formUnion(version.previousVersionUUIDs)
         }
-        let ordered = Self.sorted(matching, by: query.sort)
-        let page = ordered.dropFirst(query.offset).prefix(query.limit ?? Int.max)
-        return page.compactMap { $0["uuid"]?.stringValue.flatMap(UUID.init(uuidString:)).flatMap(history.version(uuid:)) }
+        return zip(documents, versions).filter { _, version in
+            version.deletedDate == nil && !replaced.contains(version.uuid)
+                && !version.nextVersionUUIDs.contains(where: present.contains)
+        }
     }
 
     /// The versions in effect at `date` (every kind's `list`): one per object unless versions are concurrent.
@@ -164,20 +185,32 @@ extension CareStore {
         return ["$or": .array(branches)]
     }
 
-    /// Orders documents by the query's keys, then CareKit's default (`createdDate` descending), then uuid.
-    static func sorted(_ documents: [JSONObject], by sort: [CareSort]) -> [JSONObject] {
+    /// Orders elements by their documents' values for the query's keys, then CareKit's default (`createdDate`
+    /// descending), then `_id`. Each document's keys are read once, and positions are sorted rather than the
+    /// elements, so a comparison neither looks members up nor copies an element.
+    static func sorted<Element>(_ elements: [Element], by sort: [CareSort], document: (Element) -> JSONObject) -> [Element] {
         let keys = sort + [CareSort(.createdDate, ascending: false)]
-        return documents.sorted { left, right in
-            for key in keys {
-                let a = value(key.field.path, in: left)
-                let b = value(key.field.path, in: right)
+        var values: [[String?]] = Array(repeating: [], count: keys.count)
+        var ids: [String] = []
+        ids.reserveCapacity(elements.count)
+        for position in values.indices { values[position].reserveCapacity(elements.count) }
+        for element in elements {
+            let document = document(element)
+            for (position, key) in keys.enumerated() { values[position].append(value(key.field.path, in: document)) }
+            ids.append(document["_id"]?.stringValue ?? "")
+        }
+        let order = elements.indices.sorted { left, right in
+            for (position, key) in keys.enumerated() {
+                let a = values[position][left]
+                let b = values[position][right]
                 if a == b { continue }
                 guard let a else { return false }
                 guard let b else { return true }
                 return key.ascending ? a < b : a > b
             }
-            return (left["_id"]?.stringValue ?? "") < (right["_id"]?.stringValue ?? "")
+            return ids[left] < ids[right]
         }
+        return order.map { elements[$0] }
     }
 
     private static func value(_ path: [String], in document: JSONObject) -> String? {

@@ -94,14 +94,18 @@ struct JSONParserTests {
     func repeatedNamesAgreeWithAReferenceModelInAndOutOfOrder() throws {
         var generator = SystemRandomNumberGenerator()
         let names = (0..<30).map { String(format: "n%02d", $0) }
-        for round in 0..<400 {
+        for round in 0..<600 {
             let count = Int.random(in: 0...40, using: &generator)
-            // Half the objects ascend and then repeat (the parser's fast path for sorted names, then its
-            // fallback); half are random throughout.
+            // A third of the objects ascend and then repeat (the parser's fast path for sorted names, then its
+            // fallback); a third ascend through some names with gaps and then add a few, new or repeated (a
+            // sorted body with members appended: bisection, then a scan); a third are random throughout.
             var keys: [String]
-            if round.isMultiple(of: 2) {
+            if round % 3 == 0 {
                 let ascendingPart = names.prefix(Int.random(in: 0...min(count, names.count), using: &generator))
                 keys = Array(ascendingPart) + (0..<max(0, count - ascendingPart.count)).map { _ in names.randomElement(using: &generator)! }
+            } else if round % 3 == 1 {
+                let ascendingPart = names.filter { _ in Bool.random(using: &generator) }
+                keys = ascendingPart + (0..<Int.random(in: 0...16, using: &generator)).map { _ in names.randomElement(using: &generator)! }
             } else {
                 keys = (0..<count).map { _ in names.randomElement(using: &generator)! }
             }

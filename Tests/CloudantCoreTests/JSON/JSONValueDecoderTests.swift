@@ -32,6 +32,28 @@ private struct Everything: Codable, Equatable {
     var free: JSONValue
 }
 
+/// Optional members of every type the keyed container reads itself, decoded with `decodeIfPresent`.
+private struct AllOptional: Codable, Equatable {
+    var bool: Bool?
+    var string: String?
+    var double: Double?
+    var float: Float?
+    var int: Int?
+    var int8: Int8?
+    var int16: Int16?
+    var int32: Int32?
+    var int64: Int64?
+    var uint: UInt?
+    var uint8: UInt8?
+    var uint16: UInt16?
+    var uint32: UInt32?
+    var uint64: UInt64?
+    var date: Date?
+    var uuid: UUID?
+    var list: [Int]?
+    var free: JSONValue?
+}
+
 /// A type that reads its value in the order `JSONValue`'s own decoding tries: the first that succeeds wins,
 /// so a decoder that succeeded or failed where `JSONDecoder` does not would pick another.
 private struct FirstThatDecodes: Decodable, Equatable {
@@ -66,6 +88,12 @@ struct JSONValueDecoderTests {
         "\"2024-05-01T09:30:00.250Z\"", "\"2024-05-01T09:30:00Z\"", "\"2024-05-01T11:30:00+02:00\"", "\"yesterday\"",
         "\"aGVsbG8=\"", "\"aGVsbG8\"", "\"not base64!\"", "\"\"", "\"https://example.org/a?b=c\"", "\"a b\"",
         "\"calm\"", "\"sleepy\"", "\"12\"",
+        // UUIDs: canonical in either case (read without Foundation), and texts only Foundation may read.
+        "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", "\"e621e1f8-c36c-495a-93fc-0c247a3e6e5f\"",
+        "\"e621E1F8-c36C-495a-93Fc-0C247a3e6E5f\"", "\"E621E1F8C36C495A93FC0C247A3E6E5F\"",
+        "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5G\"", "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5\"",
+        "\"+621E1F8-C36C-495A-93FC-0C247A3E6E5F\"", "\" 621E1F8-C36C-495A-93FC-0C247A3E6E5F\"",
+        "\"E621E1F8_C36C-495A-93FC-0C247A3E6E5F\"", "\"{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}\"",
     ]
     static let others = ["null", "true", "false", "[]", "[1,2.5,null]", "{}", "{\"a\":1,\"b\":[true]}"]
     static var texts: [String] { numbers + strings + others }
@@ -103,6 +131,8 @@ struct JSONValueDecoderTests {
             try expectSame(Date.self, text)
             try expectSame(Data.self, text)
             try expectSame(URL.self, text)
+            try expectSame(UUID.self, text)
+            try expectSame([UUID].self, "[\(text)]")
             try expectSame(Int?.self, text)
             try expectSame([Double].self, text)
             try expectSame([String: Int].self, text)
@@ -142,6 +172,18 @@ struct JSONValueDecoderTests {
                 try expectSame(Everything.self, JSONValue.object(broken).jsonString())
             }
         }
+    }
+
+    @Test("An optional member that is missing or null is nil, and any other value decodes or is refused as with JSONDecoder")
+    func optionalMembersMatchJSONDecoder() throws {
+        let keys = ["bool", "string", "double", "float", "int", "int8", "int16", "int32", "int64", "uint", "uint8",
+                    "uint16", "uint32", "uint64", "date", "uuid", "list", "free"]
+        try expectSame(AllOptional.self, "{}")
+        for key in keys {
+            for text in Self.texts { try expectSame(AllOptional.self, "{\"\(key)\":\(text)}") }
+        }
+        let nulls = try JSONValueDecoder.decode(AllOptional.self, from: .object(JSONObject(keys.map { ($0, .null) })))
+        #expect(nulls == AllOptional())
     }
 
     @Test("A failed decode reports JSONDecoder's error: the same kind and member path")
