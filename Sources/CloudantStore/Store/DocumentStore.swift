@@ -100,6 +100,9 @@ public final class DocumentStore: Sendable {
                 // were a tenth of an indexed query's time). Address space only; the OS shares the pages.
                 if !encrypted { try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
                 if !encrypted && !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -16384") }
+                // A log that a bulk load grew (see `bulkLoading`) is cut back to 64 MB once a checkpoint has
+                // copied it into the file, instead of keeping its largest size on disk until the store closes.
+                if !db.configuration.readonly { try db.execute(sql: "PRAGMA journal_size_limit = 67108864") }
             }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
