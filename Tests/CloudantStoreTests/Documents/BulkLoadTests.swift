@@ -1,3 +1,4 @@
+import CipherVFS
 import CloudantCore
 @testable import CloudantStore
 import Foundation
@@ -27,4 +28,39 @@ struct BulkLoadTests {
         #expect(try writerSettings(temp.store) == before)
         #expect(try await temp.store.document(id: "a")["v"] == 1)
     }
+
+    @Test(
+        "A load's log is copied into the database file beside the writer, long before the writer's own checkpoint comes due",
+        arguments: [false, true])
+    func aLoadsLogIsCopiedIntoTheFileBesideTheWriter(encrypted: Bool) async throws {
+        var options = StoreOptions()
+        if encrypted { options.encryptionKey = DatabaseKey.random() }
+        let temp = try TemporaryStore(options: options)
+        let store = temp.store
+        let path = store.fileURL.path
+        func fileSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        let padding = String(repeating: "x", count: 900)
+        let sizeBefore = fileSize()
+        let copied = try await store.bulkLoading { () async throws -> Bool in
+            for batch in 0..<10 {
+                let documents = try (0..<300).map { number in
+                    try NewDocument(id: String(format: "doc-%02d-%04d", batch, number), body: ["n": .number(JSONNumber(number)), "pad": .string(padding)])
+                }
+                _ = try await store.insertNew(documents)
+            }
+            // About 3 MB of log, far below the 256 MB at which the writer checkpoints during a load: only the
+            // background checkpointer can have grown the file.
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if fileSize() >= sizeBefore + 2_000_000 { return true }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return false
+        }
+        #expect(copied, "the database file stayed at \(fileSize()) bytes")
+        let reopened = try temp.reopen(options: options)
+        #expect(try await reopened.document(id: "doc-09-0299")["n"] == 299)
+        #expect(try await reopened.info().documentCount == 3_000)
+    }
 }
+

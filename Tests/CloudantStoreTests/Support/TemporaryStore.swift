@@ -22,6 +22,11 @@ final class TemporaryStore: @unchecked Sendable {
         try DocumentStore.open(name: store.name, fileURL: store.fileURL, options: StoreOptions(registry: registry))
     }
 
+    /// Opens the same file again with `options` (an encrypted store needs its key).
+    func reopen(options: StoreOptions) throws -> DocumentStore {
+        try DocumentStore.open(name: store.name, fileURL: store.fileURL, options: options)
+    }
+
     deinit { try? FileManager.default.removeItem(at: folder) }
 }
 
