@@ -10,6 +10,8 @@ internal import GRDB
 /// few milliseconds beside the writer (it takes no lock a writer or a reader needs), so when the writer's
 /// own checkpoint comes due, nearly everything is already in the file and synced.
 final class BackgroundCheckpointer: @unchecked Sendable {
+    // Unchecked: `stopping` and `finished` are read and written only with `condition` locked; the queue is
+    // used by the checkpointing thread alone until `stop()` has seen that thread finish.
     private let queue: DatabaseQueue
     private let condition = NSCondition()
     private var stopping = false
