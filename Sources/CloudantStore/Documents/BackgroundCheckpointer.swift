@@ -20,9 +20,13 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     /// own checkpoints come due at half of it, see `bulkLoading`).
     static let logCap = 512 << 20
 
+    /// ``logCap`` in log frames (pages) of this file.
+    private let capFrames: Int
+
     /// Opens a connection of its own to the file at `path` and starts checkpointing.
     init(path: String, configuration: Configuration) throws {
         queue = try DatabaseQueue(path: path, configuration: configuration)
+        capFrames = Self.logCap / (try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } ?? 4096)
         let thread = Thread { [self] in run() }
         thread.name = "cloudant-checkpointer"
         thread.start()
@@ -37,8 +41,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
                 // never leave it the time to, a log grown past the cap is copied and started over while the
                 // writer waits (its busy timeout), which bounds it.
                 let logFrames = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")?[1] as Int? ?? 0
-                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
-                if logFrames * pageSize > Self.logCap { try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)") }
+                if logFrames > capFrames { try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)") }
             }
             condition.lock()
             if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.02)) }

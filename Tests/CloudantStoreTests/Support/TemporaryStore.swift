@@ -19,7 +19,7 @@ final class TemporaryStore: @unchecked Sendable {
 
     /// Opens the same file again, as a restarted process would.
     func reopen(registry: EntityRegistry = EntityRegistry()) throws -> DocumentStore {
-        try DocumentStore.open(name: store.name, fileURL: store.fileURL, options: StoreOptions(registry: registry))
+        try reopen(options: StoreOptions(registry: registry))
     }
 
     /// Opens the same file again with `options` (an encrypted store needs its key).
