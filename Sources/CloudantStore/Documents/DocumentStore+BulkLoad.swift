@@ -1,5 +1,6 @@
 internal import CloudantCore
 internal import GRDB
+internal import Synchronization
 
 extension DocumentStore {
     /// Runs `body` with the store's writer connection set up for loading many documents, then restores it.
@@ -35,17 +36,23 @@ extension DocumentStore {
     /// - Throws: what `body` throws, or ``CloudantError`` `.updateFailed` when the settings cannot be applied.
     public func bulkLoading<T>(_ body: () async throws -> T) async throws -> T {
         let saved = try writerSettings(Self.bulkLoadSettings)
-        let checkpointer = try? BackgroundCheckpointer(path: fileURL.path, configuration: pool.configuration)
+        // The store's own checkpointer waits for the polling one below; the writer checkpoints at 256 MB.
+        let savedBackgroundPages = self.checkpointer.backgroundPages.exchange(.max, ordering: .relaxed)
+        let savedWriterPages = self.checkpointer.writerPages.exchange(Self.bulkLoadWriterPages, ordering: .relaxed)
+        let checkpointer = try? BackgroundCheckpointer(
+            path: fileURL.path, configuration: self.checkpointer.connectionConfiguration)
         defer {
             checkpointer?.stop()
             _ = try? writerSettings(saved)
+            self.checkpointer.backgroundPages.store(savedBackgroundPages, ordering: .relaxed)
+            self.checkpointer.writerPages.store(savedWriterPages, ordering: .relaxed)
         }
         return try await body()
     }
 
-    private static let bulkLoadSettings = [
-        "mmap_size": 0, "cache_size": -16_384, "wal_autocheckpoint": 65_536, "journal_size_limit": -1,
-    ]
+    private static let bulkLoadSettings = ["mmap_size": 0, "cache_size": -16_384, "journal_size_limit": -1]
+    /// 256 MB of 4 KB pages.
+    static let bulkLoadWriterPages = 65_536
 
     /// Applies `settings` (pragma name → value) to the writer connection and returns the values they replace.
     private func writerSettings(_ settings: [String: Int]) throws -> [String: Int] {

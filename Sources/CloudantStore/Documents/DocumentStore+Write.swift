@@ -125,13 +125,18 @@ extension DocumentStore {
                 .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
                 context: .init(documentID: incoming[index].id, field: "_rev", itemIndex: index))
         }
-        // Interactive writes mint their revisions and serialise their bodies before taking the writer, so
-        // the writer is free for another batch meanwhile. (Measured: overlapping preparation with the
-        // transaction instead kept the writer waiting and made two batches in flight slower, 2.04× vs 1.66×.)
+        // Interactive writes mint their revisions and serialise their bodies off the writer's path: a small
+        // batch before it takes the writer; a large one in a pipeline whose helpers start now, so a batch
+        // waiting for the writer is prepared meanwhile and the writer's transaction overlaps the rest.
         let compression = options.attachmentCompression
+        let interactive = newEdits ? zip(incoming, isLocal).filter { !$1 }.map(\.0) : []
+        let pipeline = PreparationPipeline(
+            interactive.count >= PreparationPipeline.minimumBatch ? interactive : [], compression: compression)
+        pipeline.startHelpers()
+        defer { pipeline.abandon() }
         let prepared =
-            newEdits
-            ? await PreparedWrite.prepareAll(zip(incoming, isLocal).filter { !$1 }.map(\.0), compression: compression) : []
+            interactive.count < PreparationPipeline.minimumBatch
+            ? await PreparedWrite.prepareAll(interactive, compression: compression) : []
         let makeID = options.makeDocumentID
         let clock = options.now
         let cache = indexCache
@@ -140,6 +145,7 @@ extension DocumentStore {
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
             var nextPrepared = prepared.makeIterator()
+            var pipelined = pipeline.makeCursor()
             var results: [BulkDocsResult] = []
             for (index, (document, local)) in zip(incoming, isLocal).enumerated() {
                 do {
@@ -149,7 +155,7 @@ extension DocumentStore {
                                 try LocalDocumentRecord.write(
                                     id: id, body: document.body, rev: document.rev?.description,
                                     deleted: document.deleted, in: db)))
-                    } else if newEdits, let ready = nextPrepared.next() {
+                    } else if newEdits, let ready = nextPrepared.next() ?? pipelined.next() {
                         let written = try writer.writeInteractive(ready)
                         results.append(.ok(written))
                         if let remote {

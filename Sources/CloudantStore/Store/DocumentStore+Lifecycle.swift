@@ -24,6 +24,7 @@ extension DocumentStore {
         guard lifecycle.markClosed() else { return }
         expiry.stop()
         notifier.finish()
+        checkpointer.stop()
         // Both sets are closed even when the first refuses, so no connection is left on a file about to go.
         var failure: (any Error)?
         do { try immediateReaders.close() } catch { failure = error }

@@ -28,6 +28,8 @@ public final class DocumentStore: Sendable {
     public let uuid: String
 
     let pool: DatabasePool
+    /// Copies the log into the file beside the writer (see ``LogCheckpointer``).
+    let checkpointer: LogCheckpointer
     /// The connections ``readNow(_:_:)`` reads on (see ``ImmediateReaders`` for why not the pool's).
     let immediateReaders: ImmediateReaders
     let notifier = ChangeNotifier()
@@ -38,19 +40,24 @@ public final class DocumentStore: Sendable {
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()
 
-    private init(name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, uuid: String) {
+    private init(
+        name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, checkpointer: LogCheckpointer,
+        uuid: String
+    ) {
         self.name = name
         self.fileURL = fileURL
         self.options = options
         self.pool = pool
+        self.checkpointer = checkpointer
         immediateReaders = ImmediateReaders(path: fileURL.path, configuration: pool.configuration)
         self.uuid = uuid
     }
 
-    /// A store released without ``close()`` (as a command-line run ends) closes its own read connections
-    /// before GRDB's pool goes: SQLite folds the write-ahead log back into the file only when the last
+    /// A store released without ``close()`` (as a command-line run ends) closes its checkpointer's and its
+    /// own read connections before GRDB's pool goes: SQLite folds the write-ahead log back into the file only when the last
     /// connection to close can write, and a store left with only its `.sqlite` file must hold everything.
     deinit {
+        checkpointer.stop()
         try? immediateReaders.close()
     }
 
@@ -104,6 +111,13 @@ public final class DocumentStore: Sendable {
                 // copied it into the file, instead of keeping its largest size on disk until the store closes.
                 if !db.configuration.readonly { try db.execute(sql: "PRAGMA journal_size_limit = 67108864") }
             }
+            // The writer's commits wake a checkpointer of its own instead of copying the log themselves.
+            let checkpointer = LogCheckpointer(path: fileURL.path, configuration: configuration)
+            if !options.readOnly {
+                configuration.prepareDatabase { db in
+                    if !db.configuration.readonly { checkpointer.install(on: db) }
+                }
+            }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
             let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
             let uuid = StoreOptions.randomHexID()
@@ -118,7 +132,9 @@ public final class DocumentStore: Sendable {
                 }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
-            let store = DocumentStore(name: name, fileURL: fileURL, options: options, pool: pool, uuid: storedUUID ?? uuid)
+            let store = DocumentStore(
+                name: name, fileURL: fileURL, options: options, pool: pool, checkpointer: checkpointer,
+                uuid: storedUUID ?? uuid)
             try store.immediateReaders.openFirst()
             // A read-only store may predate the expiry table; it enforces nothing anyway.
             if !options.readOnly {

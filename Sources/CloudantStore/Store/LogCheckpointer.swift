@@ -1,0 +1,134 @@
+internal import CSQLite
+internal import Foundation
+internal import GRDB
+internal import Synchronization
+
+/// Copies the write-ahead log into the database file on a thread and connection of its own, so a commit
+/// does not stop for it.
+///
+/// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
+/// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
+/// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
+/// do. Here the writer's commit hook only wakes this thread, which runs a passive checkpoint (it takes no
+/// lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
+/// reaches ``writerPages``, which bounds the log should this thread fall behind.
+///
+/// Bulk loads (`bulkLoading`) raise ``writerPages`` and turn the wake-ups off while their own
+/// ``BackgroundCheckpointer`` polls instead.
+final class LogCheckpointer: @unchecked Sendable {
+    // Unchecked: `requested`, `stopping`, `running` and `queue` are used only with `condition` locked, or
+    // (`queue`) by the checkpointing thread alone while `running`.
+    /// The log size, in pages, from which a commit wakes the checkpointer (SQLite's own threshold).
+    let backgroundPages = Atomic<Int>(LogCheckpointer.defaultBackgroundPages)
+    /// The log size, in pages, from which the committing connection checkpoints by itself.
+    let writerPages = Atomic<Int>(LogCheckpointer.defaultWriterPages)
+
+    /// How many checkpoints this thread has run (for tests).
+    let checkpointsRun = Atomic<Int>(0)
+
+    static let defaultBackgroundPages = 1_000
+    /// 64 MB of 4 KB pages: the size the log is cut back to after a checkpoint (`journal_size_limit`).
+    static let defaultWriterPages = 16_384
+
+    private let path: String
+    /// The store's connection configuration without this hook: for other connections of the store's own.
+    let connectionConfiguration: Configuration
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private var running = false
+    private var queue: DatabaseQueue?
+
+    /// A checkpointer for the file at `path`; its connection (opened with `configuration`, which must not
+    /// install this hook) and thread start at the first wake-up.
+    init(path: String, configuration: Configuration) {
+        self.path = path
+        connectionConfiguration = configuration
+    }
+
+    /// Makes `db` (the writer's connection) wake this checkpointer after its commits. The connection's
+    /// configuration must hold a strong reference to `self` for as long as the connection is open (the
+    /// `prepareDatabase` closure that calls this does).
+    func install(on db: Database) {
+        guard let connection = db.sqliteConnection else { return }
+        sqlite3_wal_hook(connection, logCheckpointerHook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called by the hook after a commit that left `pages` pages in the log.
+    fileprivate func committed(pages: Int, connection: OpaquePointer?, schema: UnsafePointer<CChar>?) {
+        if pages >= writerPages.load(ordering: .relaxed) {
+            // What SQLite's own hook does; a checkpoint this thread is running makes it return at once.
+            sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else if pages >= backgroundPages.load(ordering: .relaxed) {
+            request()
+        }
+    }
+
+    private func request() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return }
+        requested = true
+        if running {
+            condition.signal()
+        } else {
+            running = true
+            let thread = Thread { [self] in run() }
+            thread.name = "cloudant-log-checkpointer"
+            thread.start()
+        }
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while !requested && !stopping { condition.wait() }
+            if stopping { break }
+            requested = false
+            condition.unlock()
+            checkpoint()
+            condition.lock()
+        }
+        try? queue?.close()
+        queue = nil
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func checkpoint() {
+        // A failed checkpoint (the file busy, the disk full) is left to the writer's own, which reports it.
+        do {
+            if queue == nil { queue = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
+            try queue?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            checkpointsRun.add(1, ordering: .relaxed)
+        } catch {}
+    }
+
+    /// Whether the checkpointing thread has started and not stopped (for tests).
+    var isRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return running
+    }
+
+    /// Stops the thread, waiting for a checkpoint under way, and closes its connection. Later commits no
+    /// longer wake it (the writer's own checkpoints remain).
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// The writer connection's log hook (`sqlite3_wal_hook`); `context` is its ``LogCheckpointer``.
+private func logCheckpointerHook(
+    context: UnsafeMutableRawPointer?, connection: OpaquePointer?, schema: UnsafePointer<CChar>?, pages: Int32
+) -> Int32 {
+    guard let context else { return SQLITE_OK }
+    Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
+        .committed(pages: Int(pages), connection: connection, schema: schema)
+    return SQLITE_OK
+}

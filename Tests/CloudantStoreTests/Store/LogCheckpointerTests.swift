@@ -1,0 +1,78 @@
+import CipherVFS
+import CloudantCore
+@testable import CloudantStore
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("The log checkpointer")
+struct LogCheckpointerTests {
+    /// Writes `batches` batches of 100 documents of about 2 KB (about 50 pages of log each).
+    private func write(_ batches: Int, to store: DocumentStore, prefix: String = "doc") async throws {
+        let filler = String(repeating: "x", count: 2_000)
+        for batch in 0..<batches {
+            let documents: [JSONValue] = (0..<100).map { .object(["_id": .string("\(prefix)-\(batch)-\($0)"), "filler": .string(filler)]) }
+            let results = try await store.bulkDocs(documents)
+            #expect(results.allSatisfy { if case .ok = $0 { true } else { false } })
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    @Test(
+        "Once the log holds 1,000 pages, the checkpointer's thread copies it into the file and the writer does not",
+        arguments: [false, true])
+    func theCheckpointerCopiesTheLogInsteadOfTheWriter(encrypted: Bool) async throws {
+        var options = StoreOptions()
+        if encrypted { options.encryptionKey = DatabaseKey.random() }
+        let temp = try TemporaryStore(options: options)
+        let store = temp.store
+        let sizeBefore = fileSize(store.fileURL.path)
+        try await write(60, to: store)  // about 3,000 pages: the writer's own threshold (16,384) is far off
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while store.checkpointer.checkpointsRun.load(ordering: .relaxed) == 0 || fileSize(store.fileURL.path) < sizeBefore + 4_000_000 {
+            guard Date() < deadline else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(store.checkpointer.checkpointsRun.load(ordering: .relaxed) > 0)
+        #expect(fileSize(store.fileURL.path) >= sizeBefore + 4_000_000, "the database file holds the checkpointed pages")
+        try store.close()
+        let reopened = try temp.reopen(options: options)
+        #expect(try await reopened.allDocs(AllDocsOptions()).totalRows == 6_000)
+        try reopened.close()
+    }
+
+    @Test("With the checkpointer not woken, the writer checkpoints by itself once the log reaches its own threshold")
+    func theWriterCheckpointsByItselfPastItsThreshold() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        store.checkpointer.backgroundPages.store(.max, ordering: .relaxed)
+        store.checkpointer.writerPages.store(200, ordering: .relaxed)
+        let sizeBefore = fileSize(store.fileURL.path)
+        try await write(10, to: store)  // about 500 pages
+        // The writer's checkpoint ran inside a commit, so the file has grown by the time the write returns.
+        #expect(fileSize(store.fileURL.path) >= sizeBefore + 500_000)
+        #expect(store.checkpointer.checkpointsRun.load(ordering: .relaxed) == 0)
+        #expect(try await store.allDocs(AllDocsOptions()).totalRows == 1_000)
+    }
+
+    @Test("Closing a store stops its checkpointer's thread; the store opened again on the file has its own")
+    func closingStopsTheCheckpointer() async throws {
+        let temp = try TemporaryStore()
+        try await write(30, to: temp.store)
+        #expect(temp.store.checkpointer.isRunning)
+        try temp.store.close()
+        #expect(!temp.store.checkpointer.isRunning)
+        let reopened = try temp.reopen()
+        try await write(30, to: reopened, prefix: "again")
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while reopened.checkpointer.checkpointsRun.load(ordering: .relaxed) == 0, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(reopened.checkpointer.checkpointsRun.load(ordering: .relaxed) > 0)
+        #expect(try await reopened.allDocs(AllDocsOptions()).totalRows == 6_000)
+        try reopened.close()
+    }
+}
