@@ -57,6 +57,9 @@ struct BenchmarkGroup {
                 line += "  (baseline)"
             }
             print(line)
+            if ProcessInfo.processInfo.environment["BENCHMARK_SAMPLES"] != nil {
+                print("      runs: " + samples[index].map { String(format: "%.3f", $0) }.joined(separator: " "))
+            }
         }
         return medians
     }

@@ -80,20 +80,20 @@ struct DocumentWriter {
         let (table, blobs) = try resolveAttachments(
             incoming.attachments ?? [:], encoded: try prepared.encodedAttachments.get(), against: AttachmentTable(),
             generation: 1, interactive: true, documentID: id)
-        let rev = RevisionID(generation: 1, hash: hash)
-        var tree = RevisionTree()
-        try tree.addChild(rev, of: nil, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
-        let record = DocumentRecord(
-            rowID: nil, id: id, tree: tree, winnerRev: rev, deleted: incoming.deleted, seq: sequence.current + 1,
-            kind: prepared.kind, body: prepared.body,
-            attachments: table.isEmpty ? nil : table.storageJSON.jsonBytes())
-        guard try record.insertIfAbsent(in: db) else { return nil }
+        let first =
+            prepared.firstRevision.flatMap { $0.hash == hash ? $0 : nil }
+            ?? PreparedWrite.FirstRevision(hash: hash, deleted: incoming.deleted)
+        let inserted = try DocumentRecord.insertIfAbsent(
+            id: id, encodedTree: first.encodedTree, winnerRev: first.rev, deleted: incoming.deleted,
+            seq: sequence.current + 1, kind: prepared.kind, body: prepared.body,
+            attachments: table.isEmpty ? nil : table.storageJSON.jsonBytes(), in: db)
+        guard inserted else { return nil }
         _ = sequence.next()
         try indexer.documentChanged(
             rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, newRow: true,
             in: db)
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
-        return WriteResult(id: id, rev: rev.description)
+        return WriteResult(id: id, rev: first.rev)
     }
 
     // MARK: Replicated writes (new_edits=false)

@@ -38,7 +38,7 @@ final class PreparationPipeline: Sendable {
     }
 
     /// Starts `count` helper tasks (by default one per core besides the writer's).
-    func startHelpers(count: Int = max(0, ProcessInfo.processInfo.activeProcessorCount - 1)) {
+    func startHelpers(count: Int = max(0, PreparedWrite.cores - 1)) {
         for _ in 0..<min(count, chunkCount) {
             Task { [self] in
                 while !abandoned.load(ordering: .relaxed) {

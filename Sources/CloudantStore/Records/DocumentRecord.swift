@@ -139,8 +139,17 @@ struct DocumentRecord {
 
     /// The columns after the id, in table order: tree, winner, deleted, sequence, kind, body, attachments.
     private func bindRevisionColumns(_ bind: inout DirectBinding) {
-        bind.blob(tree.encoded())
-        bind.text(winnerRev.description)
+        Self.bindRevisionColumns(
+            &bind, encodedTree: tree.encoded(), winnerRev: winnerRev.description, deleted: deleted, seq: seq, kind: kind,
+            body: body, attachments: attachments)
+    }
+
+    private static func bindRevisionColumns(
+        _ bind: inout DirectBinding, encodedTree: [UInt8], winnerRev: String, deleted: Bool, seq: Int64, kind: String?,
+        body: [UInt8]?, attachments: [UInt8]?
+    ) {
+        bind.blob(encodedTree)
+        bind.text(winnerRev)
         bind.integer(deleted ? 1 : 0)
         bind.integer(seq)
         bind.text(kind)
@@ -150,11 +159,24 @@ struct DocumentRecord {
 
     /// Inserts the row unless a document with its id exists; returns whether it was inserted.
     func insertIfAbsent(in db: Database) throws -> Bool {
+        try Self.insertIfAbsent(
+            id: id, encodedTree: tree.encoded(), winnerRev: winnerRev.description, deleted: deleted, seq: seq, kind: kind,
+            body: body, attachments: attachments, in: db)
+    }
+
+    /// Inserts a row whose tree is already in storage form unless a document with its id exists; returns
+    /// whether it was inserted.
+    static func insertIfAbsent(
+        id: String, encodedTree: [UInt8], winnerRev: String, deleted: Bool, seq: Int64, kind: String?, body: [UInt8]?,
+        attachments: [UInt8]?, in db: Database
+    ) throws -> Bool {
         let statement = try db.cachedStatement(sql: SQL.insertIfAbsent)
-        // Bound directly: the bulk import path runs this once per document (see `DirectBinding`).
+        // Bound directly: bulk writes and the import run this once per document (see `DirectBinding`).
         try statement.executeBound(in: db) { bind in
             bind.text(id)
-            bindRevisionColumns(&bind)
+            bindRevisionColumns(
+                &bind, encodedTree: encodedTree, winnerRev: winnerRev, deleted: deleted, seq: seq, kind: kind, body: body,
+                attachments: attachments)
         }
         return db.changesCount > 0
     }

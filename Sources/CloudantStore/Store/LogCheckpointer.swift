@@ -23,6 +23,8 @@ final class LogCheckpointer: @unchecked Sendable {
     /// The log size, in pages, from which the committing connection checkpoints by itself.
     let writerPages = Atomic<Int>(LogCheckpointer.defaultWriterPages)
 
+    /// The log's size when a commit last woke the checkpointer (only the writer's hook uses it).
+    private let pagesAtLastWake = Atomic<Int>(0)
     /// How many checkpoints this thread has run (for tests).
     let checkpointsRun = Atomic<Int>(0)
 
@@ -59,8 +61,20 @@ final class LogCheckpointer: @unchecked Sendable {
         if pages >= writerPages.load(ordering: .relaxed) {
             // What SQLite's own hook does; a checkpoint this thread is running makes it return at once.
             sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        } else if pages >= backgroundPages.load(ordering: .relaxed) {
-            request()
+        } else {
+            // Once per `backgroundPages` pages of new log, as often as SQLite's own checkpoints would run:
+            // waking it after every commit of a busy writer made it sync the file after every commit (P2,
+            // one document a transaction, went from 1.7× to 1.9× raw SQLite; 1.4–1.6× with this).
+            let threshold = backgroundPages.load(ordering: .relaxed)
+            var woken = pagesAtLastWake.load(ordering: .relaxed)
+            if pages < woken {  // The log started over.
+                woken = 0
+                pagesAtLastWake.store(0, ordering: .relaxed)
+            }
+            if pages - woken >= threshold {
+                pagesAtLastWake.store(pages, ordering: .relaxed)
+                request()
+            }
         }
     }
 
