@@ -22,6 +22,10 @@ final class PreparationPipeline: Sendable {
     private let nextUnclaimed = Atomic<Int>(0)
     private let abandoned = Atomic<Bool>(false)
     private let finished: Mutex<[[PreparedWrite]?]>
+    /// Chunks the writer is done with, freed with the pipeline after the transaction: freeing them in it,
+    /// on the writer's thread, contended for the allocator's lock with the helpers allocating the next ones
+    /// (measured: the writer waited for that lock 58 ms of a 1.3 s P1 run).
+    private let retired = Mutex<[[PreparedWrite]]>([])
     private let ready: [DispatchSemaphore]
 
     /// The smallest batch worth a pipeline: below it, preparing on both cores before the transaction is
@@ -68,6 +72,7 @@ final class PreparationPipeline: Sendable {
         /// The next document's prepared write, or nil after the last.
         mutating func next() -> PreparedWrite? {
             if position == chunk.count {
+                if !chunk.isEmpty { pipeline.retire(chunk) }
                 chunkIndex += 1
                 guard chunkIndex < pipeline.chunkCount else { return nil }
                 chunk = pipeline.take(chunkIndex)
@@ -76,6 +81,10 @@ final class PreparationPipeline: Sendable {
             defer { position += 1 }
             return chunk[position]
         }
+    }
+
+    fileprivate func retire(_ chunk: [PreparedWrite]) {
+        retired.withLock { $0.append(chunk) }
     }
 
     /// Chunk `index`, prepared by this thread if nobody has claimed it, else waited for.
