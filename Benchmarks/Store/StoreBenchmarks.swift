@@ -34,6 +34,14 @@ enum StoreBenchmarks {
                     setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
                     body: { try raw?.insert(batches) }, tearDown: release),
                 .init(
+                    name: "raw SQLite + seq index + log checkpointed as the store does",
+                    setUp: {
+                        raw = try RawSQLite(
+                            path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true,
+                            backgroundCheckpoints: true)
+                    },
+                    body: { try raw?.insert(batches) }, tearDown: release),
+                .init(
                     name: "store.bulkDocs (parsed JSON in)",
                     setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
                     body: {
@@ -108,6 +116,14 @@ enum StoreBenchmarks {
                 .init(
                     name: "raw SQLite + the seq index (the floor)",
                     setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
+                    body: { try raw?.insert(workload.batches) }, tearDown: release),
+                .init(
+                    name: "raw SQLite + seq index + log checkpointed as the store does",
+                    setUp: {
+                        raw = try RawSQLite(
+                            path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true,
+                            backgroundCheckpoints: true)
+                    },
                     body: { try raw?.insert(workload.batches) }, tearDown: release),
                 .init(
                     name: "store.put",
