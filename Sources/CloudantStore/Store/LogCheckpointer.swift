@@ -1,23 +1,23 @@
 internal import CSQLite
+internal import Dispatch
 internal import Foundation
 internal import GRDB
 internal import Synchronization
 
-/// Copies the write-ahead log into the database file on a thread and connection of its own, so a commit
-/// does not stop for it.
+/// Copies the write-ahead log into the database file on a connection of its own, off the writer's thread,
+/// so a commit does not stop for it.
 ///
 /// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
 /// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
 /// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
-/// do. Here the writer's commit hook only wakes this thread, which runs a passive checkpoint (it takes no
-/// lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
-/// reaches ``writerPages``, which bounds the log should this thread fall behind.
+/// do. Here the writer's commit hook only schedules a passive checkpoint on a serial queue (a passive
+/// checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
+/// reaches ``writerPages``, which bounds the log should the checkpoints fall behind.
 ///
 /// Bulk loads (`bulkLoading`) raise ``writerPages`` and turn the wake-ups off while their own
 /// ``BackgroundCheckpointer`` polls instead.
 final class LogCheckpointer: @unchecked Sendable {
-    // Unchecked: `requested`, `stopping`, `running` and `queue` are used only with `condition` locked, or
-    // (`queue`) by the checkpointing thread alone while `running`.
+    // Unchecked: `connection` is used only on `work`.
     /// The log size, in pages, from which a commit wakes the checkpointer (SQLite's own threshold).
     let backgroundPages = Atomic<Int>(LogCheckpointer.defaultBackgroundPages)
     /// The log size, in pages, from which the committing connection checkpoints by itself.
@@ -25,7 +25,7 @@ final class LogCheckpointer: @unchecked Sendable {
 
     /// The log's size when a commit last woke the checkpointer (only the writer's hook uses it).
     private let pagesAtLastWake = Atomic<Int>(0)
-    /// How many checkpoints this thread has run (for tests).
+    /// How many checkpoints have run here (for tests).
     let checkpointsRun = Atomic<Int>(0)
 
     static let defaultBackgroundPages = 1_000
@@ -35,14 +35,20 @@ final class LogCheckpointer: @unchecked Sendable {
     private let path: String
     /// The store's connection configuration without this hook: for other connections of the store's own.
     let connectionConfiguration: Configuration
-    private let condition = NSCondition()
-    private var requested = false
-    private var stopping = false
-    private var running = false
-    private var queue: DatabaseQueue?
+    /// Where checkpoints run, one at a time, on a thread of Dispatch's pool: no thread of its own waits
+    /// between them (a server may hold many stores).
+    private let work = DispatchQueue(label: "org.theraforge.cloudant.log-checkpointer")
+    private let state = Mutex(State())
+    /// Opened by the first checkpoint; used only on `work`.
+    private var connection: DatabaseQueue?
+
+    private struct State {
+        var scheduled = false
+        var stopping = false
+    }
 
     /// A checkpointer for the file at `path`; its connection (opened with `configuration`, which must not
-    /// install this hook) and thread start at the first wake-up.
+    /// install this hook) opens at the first checkpoint.
     init(path: String, configuration: Configuration) {
         self.path = path
         connectionConfiguration = configuration
@@ -59,7 +65,7 @@ final class LogCheckpointer: @unchecked Sendable {
     /// Called by the hook after a commit that left `pages` pages in the log.
     fileprivate func committed(pages: Int, connection: OpaquePointer?, schema: UnsafePointer<CChar>?) {
         if pages >= writerPages.load(ordering: .relaxed) {
-            // What SQLite's own hook does; a checkpoint this thread is running makes it return at once.
+            // What SQLite's own hook does; a checkpoint running on `work` makes it return at once.
             sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         } else {
             // Once per `backgroundPages` pages of new log, as often as SQLite's own checkpoints would run:
@@ -79,61 +85,40 @@ final class LogCheckpointer: @unchecked Sendable {
     }
 
     private func request() {
-        condition.lock()
-        defer { condition.unlock() }
+        let schedule = state.withLock { state -> Bool in
+            guard !state.stopping, !state.scheduled else { return false }
+            state.scheduled = true
+            return true
+        }
+        if schedule { work.async { self.runScheduled() } }
+    }
+
+    private func runScheduled() {
+        // Cleared first, so a commit during this checkpoint schedules the next one.
+        let stopping = state.withLock { state -> Bool in
+            state.scheduled = false
+            return state.stopping
+        }
         guard !stopping else { return }
-        requested = true
-        if running {
-            condition.signal()
-        } else {
-            running = true
-            let thread = Thread { [self] in run() }
-            thread.name = "cloudant-log-checkpointer"
-            thread.start()
-        }
-    }
-
-    private func run() {
-        condition.lock()
-        while true {
-            while !requested && !stopping { condition.wait() }
-            if stopping { break }
-            requested = false
-            condition.unlock()
-            checkpoint()
-            condition.lock()
-        }
-        try? queue?.close()
-        queue = nil
-        running = false
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    private func checkpoint() {
         // A failed checkpoint (the file busy, the disk full) is left to the writer's own, which reports it.
         do {
-            if queue == nil { queue = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
-            try queue?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            if connection == nil { connection = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
+            try connection?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             checkpointsRun.add(1, ordering: .relaxed)
         } catch {}
     }
 
-    /// Whether the checkpointing thread has started and not stopped (for tests).
-    var isRunning: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return running
-    }
+    /// Whether the checkpointer's connection is open: from its first checkpoint until ``stop()`` (for tests).
+    var isOpen: Bool { work.sync { connection != nil } }
 
-    /// Stops the thread, waiting for a checkpoint under way, and closes its connection. Later commits no
-    /// longer wake it (the writer's own checkpoints remain).
+    /// Stops checkpointing, waiting for a checkpoint under way, and closes the connection. Later commits no
+    /// longer schedule one (the writer's own checkpoints remain).
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        work.sync {
+            try? connection?.close()
+            connection = nil
+        }
     }
 }
 
