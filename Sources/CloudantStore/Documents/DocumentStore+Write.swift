@@ -130,13 +130,12 @@ extension DocumentStore {
         // waiting for the writer is prepared meanwhile and the writer's transaction overlaps the rest.
         let compression = options.attachmentCompression
         let interactive = newEdits ? zip(incoming, isLocal).filter { !$1 }.map(\.0) : []
-        let pipeline = PreparationPipeline(
-            interactive.count >= PreparationPipeline.minimumBatch ? interactive : [], compression: compression)
-        pipeline.startHelpers()
-        defer { pipeline.abandon() }
-        let prepared =
-            interactive.count < PreparationPipeline.minimumBatch
-            ? await PreparedWrite.prepareAll(interactive, compression: compression) : []
+        let pipeline =
+            interactive.count >= PreparationPipeline.minimumBatch
+            ? PreparationPipeline(interactive, compression: compression) : nil
+        pipeline?.startHelpers()
+        defer { pipeline?.abandon() }
+        let prepared = pipeline == nil ? await PreparedWrite.prepareAll(interactive, compression: compression) : []
         let makeID = options.makeDocumentID
         let clock = options.now
         let cache = indexCache
@@ -145,7 +144,7 @@ extension DocumentStore {
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
             var nextPrepared = prepared.makeIterator()
-            var pipelined = pipeline.makeCursor()
+            var pipelined = pipeline?.makeCursor()
             var results: [BulkDocsResult] = []
             for (index, (document, local)) in zip(incoming, isLocal).enumerated() {
                 do {
@@ -155,7 +154,7 @@ extension DocumentStore {
                                 try LocalDocumentRecord.write(
                                     id: id, body: document.body, rev: document.rev?.description,
                                     deleted: document.deleted, in: db)))
-                    } else if newEdits, let ready = nextPrepared.next() ?? pipelined.next() {
+                    } else if newEdits, let ready = nextPrepared.next() ?? pipelined?.next() {
                         let written = try writer.writeInteractive(ready)
                         results.append(.ok(written))
                         if let remote {
