@@ -46,6 +46,17 @@ package struct JSONWriter {
         output.reserveCapacity(capacity)
     }
 
+    /// A writer of compact JSON, members in stored order, with room for `capacity` bytes.
+    package init(capacity: Int = 256) {
+        self.init(options: Options(), capacity: capacity)
+    }
+
+    /// Appends bytes the caller knows to be valid JSON in this writer's format (the members of a body the
+    /// store wrote with it, spliced into a document without parsing them).
+    package mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        output.append(contentsOf: bytes)
+    }
+
     /// Writes `value` with `options` and returns the bytes.
     static func bytes(of value: JSONValue, options: Options) -> [UInt8] {
         var writer = JSONWriter(options: options)

@@ -13,6 +13,13 @@ enum CouchResponse {
         return raw(bytes, status: status, contentType: "application/json", headers: extra)
     }
 
+    /// A JSON response from bytes already written as JSON (without the trailing newline, which this adds).
+    static func json(bytes: [UInt8], status: Int = 200, headers extra: [(String, String)] = []) -> Response {
+        var bytes = bytes
+        bytes.append(UInt8(ascii: "\n"))
+        return raw(bytes, status: status, contentType: "application/json", headers: extra)
+    }
+
     /// `{"ok":true}` with `status`.
     static func ok(status: Int = 200) -> Response { json(["ok": true], status: status) }
 

@@ -13,10 +13,10 @@ extension CouchEndpoint {
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let body = try await restrictedFindBody(request.jsonObjectBody(), store: store, user: request.user)
-        let result = try await store.find(
+        let answer = try await store.findAnswer(
             try Self.findRequest(body, partition: partition),
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
-        return CouchResponse.json(result.json)
+        return CouchResponse.json(bytes: answer)
     }
 
     /// A `_find` body whose selector also requires the user's name or a role in each document's access list,

@@ -25,33 +25,45 @@ extension DocumentStore {
     ///   ``QueryErrorKind/badArg`` (field `$regex`) when a `$regex` goes over ``MatchLimits/regexStepLimit``;
     ///   `CancellationError` when the task is cancelled.
     public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
-        try await find(request, limits: limits, readingSequence: false).result
+        try await find(request, limits: limits, readingSequence: false, encodingDocuments: false).result
+    }
+
+    /// ``find(_:limits:)`` answered as the bytes of CouchDB's `_find` body (what ``FindResult/json``
+    /// writes). When the index scan alone decides every match, the documents are written from their stored
+    /// bodies without parsing them (see `QueryExecutor+StoredBodies.swift`): the same bytes, less work.
+    package func findAnswer(_ request: FindRequest, limits: MatchLimits = .default) async throws -> [UInt8] {
+        let (result, encoded, _) = try await find(request, limits: limits, readingSequence: false, encodingDocuments: true)
+        guard let encoded else { return result.json.jsonBytes() }
+        return result.jsonBytes(encodedDocuments: encoded)
     }
 
     /// ``find(_:limits:)``, with the update sequence of the snapshot it read: the result reflects exactly
     /// the changes up to it (live queries report it).
     func findAtSequence(_ request: FindRequest, limits: MatchLimits = .default) async throws -> (result: FindResult, seq: Int64) {
-        try await find(request, limits: limits, readingSequence: true)
+        let (result, _, seq) = try await find(request, limits: limits, readingSequence: true, encodingDocuments: false)
+        return (result, seq)
     }
 
-    /// The query, and the snapshot's update sequence when `readingSequence` (else 0: plain `_find` skips the
-    /// lookup).
-    private func find(
-        _ request: FindRequest, limits: MatchLimits, readingSequence: Bool
-    ) async throws -> (result: FindResult, seq: Int64) {
+    /// The query, its page as answer bytes when `encodingDocuments` and the page was written from stored
+    /// bodies (the result's `docs` are then empty), and the snapshot's update sequence when
+    /// `readingSequence` (else 0: plain `_find` skips the lookup).
+    func find(
+        _ request: FindRequest, limits: MatchLimits, readingSequence: Bool, encodingDocuments: Bool
+    ) async throws -> (result: FindResult, encoded: [[UInt8]]?, seq: Int64) {
         var limits = limits
         let signal = limits.cancellation ?? CancellationSignal()
         limits.cancellation = signal
         return try await withTaskCancellationHandler {
-            try await find(request, boundedBy: limits, readingSequence: readingSequence)
+            try await find(
+                request, boundedBy: limits, readingSequence: readingSequence, encodingDocuments: encodingDocuments)
         } onCancel: {
             signal.cancel()
         }
     }
 
     private func find(
-        _ request: FindRequest, boundedBy limits: MatchLimits, readingSequence: Bool
-    ) async throws -> (result: FindResult, seq: Int64) {
+        _ request: FindRequest, boundedBy limits: MatchLimits, readingSequence: Bool, encodingDocuments: Bool
+    ) async throws -> (result: FindResult, encoded: [[UInt8]]?, seq: Int64) {
         let started = ContinuousClock.now
         let after = try request.bookmark.map(FindBookmark.init(decoding:))
         let cache = indexCache
@@ -79,7 +91,8 @@ extension DocumentStore {
                 }
             if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(
-                db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits
+                db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits,
+                encodesDocuments: encodingDocuments
             ).run()
             return (plan, outcome, readingSequence ? try SequenceAllocator.latest(in: db) : 0)
         }
@@ -88,7 +101,7 @@ extension DocumentStore {
         var warnings = plan.warnings
         // CouchDB warns when more than 10 documents were read per result (`index_scan_warning`).
         let read = outcome.docsExamined + outcome.quorumDocsExamined
-        if read > 10 * max(outcome.page.count, 1) {
+        if read > 10 * max(outcome.pageCount, 1) {
             warnings.append(
                 "The number of documents examined is high in proportion to the number of results returned. "
                     + "Consider adding a more specific index to improve this.")
@@ -98,13 +111,13 @@ extension DocumentStore {
         let stats = request.executionStats
             ? FindResult.ExecutionStats(
                 totalKeysExamined: outcome.keysExamined, totalDocsExamined: outcome.docsExamined,
-                totalQuorumDocsExamined: outcome.quorumDocsExamined, resultsReturned: docs.count,
+                totalQuorumDocsExamined: outcome.quorumDocsExamined, resultsReturned: outcome.pageCount,
                 executionTimeMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             : nil
         let result = FindResult(
             docs: docs, bookmark: bookmark, warning: warnings.isEmpty ? nil : warnings.joined(separator: "\n"),
             executionStats: stats, wasRun: !plan.isEmpty)
-        return (result, seq)
+        return (result, outcome.encodedPage, seq)
     }
 
     /// Keeps only `fields`, nested as in the document (spec M-17).

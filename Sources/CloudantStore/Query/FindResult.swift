@@ -47,4 +47,22 @@ public struct FindResult: Sendable, Hashable {
         if let warning { object["warning"] = .string(warning) }
         return .object(object)
     }
+
+    /// ``json``'s bytes with `documents` (each one document's JSON) as `docs`: the answer of a page written
+    /// from stored bodies, whose ``docs`` are empty.
+    func jsonBytes(encodedDocuments documents: [[UInt8]]) -> [UInt8] {
+        var shell = self
+        shell.docs = []
+        let rest = shell.json.jsonBytes()
+        let opening = Array(#"{"docs":["#.utf8)
+        var bytes = opening
+        bytes.reserveCapacity(rest.count + documents.reduce(documents.count) { $0 + $1.count })
+        for (index, document) in documents.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += document
+        }
+        // `docs` is the first member, so the rest follows the empty array's opening bracket.
+        bytes += rest.dropFirst(opening.count)
+        return bytes
+    }
 }

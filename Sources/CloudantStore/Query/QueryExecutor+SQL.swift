@@ -141,7 +141,7 @@ extension QueryExecutor {
 
     /// The fields of a JSON index scan's leading key columns that it narrows to one value (`$eq`): the
     /// column's equality on collation keys is exactly Mango's `$eq`.
-    private func equalitiesTheIndexChecks() throws -> Set<FieldPath> {
+    func equalitiesTheIndexChecks() throws -> Set<FieldPath> {
         guard case .json(let definition, let ranges) = plan.access else { return [] }
         var fields: Set<FieldPath> = []
         for (range, path) in zip(ranges, try stored(definition).paths) {
@@ -151,7 +151,7 @@ extension QueryExecutor {
         return fields
     }
 
-    private func stored(_ definition: IndexDefinition) throws -> StoredIndex {
+    func stored(_ definition: IndexDefinition) throws -> StoredIndex {
         guard let index = indexes.first(where: { $0.definition == definition }) else {
             throw QueryErrorKind.indexNotFound.error("The index \(definition.name) was deleted meanwhile.", field: definition.name)
         }

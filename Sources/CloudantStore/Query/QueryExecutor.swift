@@ -24,14 +24,22 @@ struct QueryExecutor {
     let indexes: [StoredIndex]
     /// Bounds each `$regex` evaluation; its cancellation signal is checked for every candidate row.
     let limits: MatchLimits
+    /// Write the page as answer bytes from the stored bodies when the index scan decides every match
+    /// (``Outcome/encodedPage``; see `QueryExecutor+StoredBodies.swift`).
+    var encodesDocuments = false
 
     struct Outcome: Sendable {
         var page: [JSONObject] = []
+        /// The page as each document's answer bytes instead, when it was written from the stored bodies.
+        var encodedPage: [[UInt8]]?
         var keysExamined = 0
         var docsExamined = 0
         var quorumDocsExamined = 0
         /// Where the page ended, for the next bookmark.
         var last: FindBookmark?
+
+        /// Documents in the page, however it is held.
+        var pageCount: Int { encodedPage?.count ?? page.count }
     }
 
     /// A candidate row with the keys that order it.
@@ -47,6 +55,9 @@ struct QueryExecutor {
         let scan = try statement()
         let statement = try db.cachedStatement(sql: scan.sql)
         statement.bind(scan.arguments)
+        if encodesDocuments, try indexDecidesEveryMatch(scan), let outcome = try runWritingStoredBodies(statement) {
+            return outcome
+        }
         let ordered = plan.scanIsOrdered && !scan.ranked
         var matches: [Match] = []
         var skipped = 0

@@ -1,0 +1,119 @@
+internal import CloudantCore
+internal import GRDB
+
+/// Pages written from the stored bodies as they are, when the index scan has already decided every match.
+///
+/// A `_find` answer normally parses each candidate's body, checks it against the selector and writes it
+/// back out. When every condition of the selector is an `$eq` that the scan checks on an index key column,
+/// the check cannot fail: two collation keys are equal exactly when Mango's `$eq` says the values are
+/// (strings byte for byte, since the last level of a string's key is its code points; numbers by value,
+/// `1 == 1.0`; arrays and objects member by member), and a document's key is computed from the value the
+/// matcher would look up, by the same ``FieldPath`` lookup. The body the store wrote with ``JSONWriter``
+/// then reads back to the same bytes, so `{"_id":…,"_rev":…,` followed by the stored members is the
+/// document the parsed route would write, byte for byte (`QueryStoredBodiesTests` compares the two).
+///
+/// One exception: Mango compares `_id` by its bytes, where a key equals the key of any canonically
+/// equivalent string, so an `$eq` on `_id` is checked on each row's id (without parsing anything).
+///
+/// Only the page's last document is parsed, for the bookmark's keys. Documents with attachments take the
+/// parsed route (their stubs are made from the attachment table), as do requests with `fields`,
+/// `conflicts`, `execution_stats`, `r` above 1, an in-memory sort or a covering index.
+extension QueryExecutor {
+    /// Whether the scan alone decides which documents match and the page can be written from stored bodies.
+    /// The selector's `$eq` on `_id`, if any, is checked by ``runWritingStoredBodies(_:)``.
+    func indexDecidesEveryMatch(_ scan: Scan) throws -> Bool {
+        guard plan.scanIsOrdered, !scan.ranked, scan.covering == nil, scan.passColumn == nil,
+            !request.executionStats, !request.conflicts, request.fields == nil, request.readQuorum == 1,
+            case .json(let definition, _) = plan.access
+        else { return false }
+        let conditions: [MangoSelector.Node]
+        switch request.selector.root {
+        case .and(let children): conditions = children
+        case let node: conditions = [node]
+        }
+        let checked = try equalitiesTheIndexChecks()
+        guard !conditions.isEmpty, conditions.allSatisfy({ node in
+            if case .field(let path, .eq) = node { checked.contains(path) } else { false }
+        }) else { return false }
+        // The bookmark's keys are the order fields of the page's last document: index fields, which every
+        // document in the index has (`_rev` is never in a stored body, so an index on it holds nothing).
+        let fields = try stored(definition).paths
+        return plan.order.allSatisfy { field in fields.contains(field.path) && field.path.segments != ["_rev"] }
+    }
+
+    /// ``run()`` for a scan that ``indexDecidesEveryMatch(_:)``: each row's document as the bytes of the
+    /// answer, the selector left unchecked. Nil when the page's last document lacks an order field, which
+    /// the index rules out; the caller then runs the parsed route.
+    func runWritingStoredBodies(_ statement: Statement) throws -> Outcome? {
+        var outcome = Outcome()
+        var page: [[UInt8]] = []
+        var skipped = 0
+        let ids = idArguments()
+        try statement.forEachRow(in: db) { row in
+            try limits.cancellation?.check()
+            outcome.keysExamined += 1
+            guard let document = try Self.encodedDocument(from: row) else { return true }
+            outcome.docsExamined += 1
+            if !ids.isEmpty {
+                let id = row.text(Column.id) ?? ""
+                guard ids.allSatisfy({ $0.utf8.elementsEqual(id.utf8) }) else { return true }
+            }
+            if skipped < request.skip {
+                skipped += 1
+                return true
+            }
+            if page.count >= request.limit { return false }
+            page.append(document)
+            return page.count < request.limit
+        }
+        if let last = page.last {
+            guard case .object(let document) = try JSONValue(parsing: last),
+                let keys = Self.keys(of: document, order: plan.order), case .string(let id)? = document["_id"]
+            else { return nil }
+            outcome.last = FindBookmark(keys: keys, id: id)
+        }
+        outcome.encodedPage = page
+        return outcome
+    }
+
+    /// The arguments of the selector's `$eq` conditions on `_id` (strings: a key of any other type never
+    /// equals an id's).
+    private func idArguments() -> [String] {
+        let conditions: [MangoSelector.Node]
+        switch request.selector.root {
+        case .and(let children): conditions = children
+        case let node: conditions = [node]
+        }
+        return conditions.compactMap { node in
+            if case .field(let path, .eq(.string(let id))) = node, path.segments == ["_id"] { id } else { nil }
+        }
+    }
+
+    /// The winning revision as `_find` writes it (see ``document(from:conflicts:)``), without parsing the
+    /// body when the document has no attachments; nil when the winner's body was never received.
+    static func encodedDocument(from row: DirectRow) throws -> [UInt8]? {
+        if row.withBytes(Column.attachments, { $0 != nil }) {
+            return try document(from: row, conflicts: false).map { JSONValue.object($0).jsonBytes() }
+        }
+        let id = row.text(Column.id) ?? ""
+        let rev = row.text(Column.rev) ?? ""
+        let spliced = row.withBytes(Column.body) { body -> [UInt8]? in
+            guard let body, body.count >= 2, body[0] == UInt8(ascii: "{") else { return nil }
+            var writer = JSONWriter(capacity: body.count + id.utf8.count + rev.utf8.count + 20)
+            writer.appendRaw(#"{"_id":"#)
+            writer.write(id)
+            writer.appendRaw(#","_rev":"#)
+            writer.write(rev)
+            if body[1] == UInt8(ascii: "}") {
+                writer.appendRaw("}")
+            } else {
+                writer.appendRaw(",")
+                writer.appendRaw(UnsafeBufferPointer(rebasing: body[1...]))
+            }
+            return writer.output
+        }
+        if let spliced { return spliced }
+        // No body, or one the store did not write as an object: the parsed route decides.
+        return try document(from: row, conflicts: false).map { JSONValue.object($0).jsonBytes() }
+    }
+}
