@@ -64,7 +64,7 @@ extension DocumentStore {
     /// CouchDB 3 does.
     /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
     public func bulkDocs(_ documents: [JSONValue], newEdits: Bool = true) async throws -> [BulkDocsResult] {
-        try await bulkDocs(parsed: try Self.parse(documents), newEdits: newEdits)
+        try await writeBatch(.json(documents), newEdits: newEdits, allOrNothing: false, enqueue: nil)
     }
 
     /// Writes a batch of documents as ``bulkDocs(_:newEdits:)`` does (interactive writes), and queues each
@@ -76,27 +76,7 @@ extension DocumentStore {
     /// ```
     /// - Throws: as ``bulkDocs(_:newEdits:)``; refused documents are reported per document and not queued.
     public func bulkDocs(_ documents: [JSONValue], enqueueingFor remote: String) async throws -> [BulkDocsResult] {
-        try await writeBatch(try Self.parse(documents), newEdits: true, allOrNothing: false, enqueue: remote)
-    }
-
-    /// Splits `_bulk_docs` documents into metadata and body.
-    private static func parse(_ documents: [JSONValue]) throws -> [IncomingDocument] {
-        // Validation is all or nothing, as in CouchDB (spec O-4): one malformed document rejects the batch.
-        // Conflicts and missing stubs, found while writing, are reported per document (D-46).
-        let incoming = try documents.enumerated().map { index, value -> IncomingDocument in
-            guard case .object(let object) = value else {
-                throw CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index))
-            }
-            do {
-                return try IncomingDocument(object)
-            } catch let error as CloudantError {
-                throw error.adding {
-                    $0.itemIndex = index
-                    $0.documentID = $0.documentID ?? object["_id"]?.stringValue
-                }
-            }
-        }
-        return incoming
+        try await writeBatch(.json(documents), newEdits: true, allOrNothing: false, enqueue: remote)
     }
 
     /// Writes a batch of documents already split into metadata and body, as ``bulkDocs(_:newEdits:)`` does.
@@ -110,32 +90,28 @@ extension DocumentStore {
     public func bulkDocs(
         parsed incoming: [IncomingDocument], newEdits: Bool = true, allOrNothing: Bool = false
     ) async throws -> [BulkDocsResult] {
-        try await writeBatch(incoming, newEdits: newEdits, allOrNothing: allOrNothing, enqueue: nil)
+        try await writeBatch(.documents(incoming), newEdits: newEdits, allOrNothing: allOrNothing, enqueue: nil)
     }
 
     /// The `_bulk_docs` transaction; with `enqueue`, each interactive revision written (not a local
     /// document, not a refused one) is queued for that remote in the same transaction.
+    ///
+    /// Validation is all or nothing, as in CouchDB (spec O-4): one malformed document rejects the batch.
+    /// Conflicts and missing stubs, found while writing, are reported per document (D-46).
     private func writeBatch(
-        _ incoming: [IncomingDocument], newEdits: Bool, allOrNothing: Bool, enqueue remote: String?
+        _ source: PreparationPipeline.Source, newEdits: Bool, allOrNothing: Bool, enqueue remote: String?
     ) async throws -> [BulkDocsResult] {
-        let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
-        // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
-        if !newEdits, let index = incoming.indices.first(where: { incoming[$0].rev == nil && !isLocal[$0] }) {
-            throw CloudantError(
-                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
-                context: .init(documentID: incoming[index].id, field: "_rev", itemIndex: index))
-        }
         // Interactive writes mint their revisions and serialise their bodies off the writer's path: a small
-        // batch before it takes the writer; a large one in a pipeline whose helpers start now, so a batch
-        // waiting for the writer is prepared meanwhile and the writer's transaction overlaps the rest.
+        // batch before it takes the writer; a large one in a pipeline whose helpers start now (splitting
+        // JSON documents too), so a batch waiting for the writer is prepared meanwhile and the writer's
+        // transaction overlaps the rest.
         let compression = options.attachmentCompression
-        let interactive = newEdits ? zip(incoming, isLocal).filter { !$1 }.map(\.0) : []
         let pipeline =
-            interactive.count >= PreparationPipeline.minimumBatch
-            ? PreparationPipeline(interactive, compression: compression) : nil
+            newEdits && source.count >= PreparationPipeline.minimumBatch
+            ? PreparationPipeline(source, compression: compression) : nil
         pipeline?.startHelpers()
         defer { pipeline?.abandon() }
-        let prepared = pipeline == nil ? await PreparedWrite.prepareAll(interactive, compression: compression) : []
+        let entries = pipeline == nil ? try await Self.entries(source, newEdits: newEdits, compression: compression) : []
         let makeID = options.makeDocumentID
         let clock = options.now
         let cache = indexCache
@@ -143,18 +119,28 @@ extension DocumentStore {
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
-            var nextPrepared = prepared.makeIterator()
+            var listed = entries.makeIterator()
             var pipelined = pipeline?.makeCursor()
             var results: [BulkDocsResult] = []
-            for (index, (document, local)) in zip(incoming, isLocal).enumerated() {
+            var index = 0
+            while let entry = listed.next() ?? pipelined?.next() {
+                defer { index += 1 }
+                let document: IncomingDocument
+                switch entry {
+                case .invalid(let error): throw error
+                case .local(let local), .replicated(let local): document = local
+                case .interactive(let ready): document = ready.incoming
+                }
                 do {
-                    if local, let id = document.id {
+                    switch entry {
+                    case .invalid: break
+                    case .local(let local):
                         results.append(
                             .ok(
                                 try LocalDocumentRecord.write(
-                                    id: id, body: document.body, rev: document.rev?.description,
-                                    deleted: document.deleted, in: db)))
-                    } else if newEdits, let ready = nextPrepared.next() ?? pipelined?.next() {
+                                    id: local.id ?? "", body: local.body, rev: local.rev?.description,
+                                    deleted: local.deleted, in: db)))
+                    case .interactive(let ready):
                         let written = try writer.writeInteractive(ready)
                         results.append(.ok(written))
                         if let remote {
@@ -164,8 +150,8 @@ extension DocumentStore {
                                 kind: EntityDocumentFormat.kindName(in: document.body))
                             _ = try PendingWriteRecord.append([queued], remote: remote, at: now, in: db)
                         }
-                    } else {
-                        try writer.writeReplicated(document)
+                    case .replicated(let replicated):
+                        try writer.writeReplicated(replicated)
                     }
                 } catch let error as CloudantError {
                     let failure = error.adding { $0.documentID = document.id }
@@ -180,6 +166,34 @@ extension DocumentStore {
         return results
     }
 
+    /// A batch too small for a pipeline, or of replicated revisions: split, checked and prepared (on every
+    /// core) before the transaction.
+    private static func entries(
+        _ source: PreparationPipeline.Source, newEdits: Bool, compression: AttachmentCompression
+    ) async throws -> [PreparationPipeline.Entry] {
+        let incoming: [IncomingDocument]
+        switch source {
+        case .documents(let documents): incoming = documents
+        case .json(let values):
+            incoming = try values.enumerated().map { index, value in try IncomingDocument(batchMember: value, at: index) }
+        }
+        let isLocal = incoming.map { $0.id.map(DocumentID.isLocal) ?? false }
+        guard newEdits else {
+            // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
+            if let index = incoming.indices.first(where: { incoming[$0].rev == nil && !isLocal[$0] }) {
+                throw CloudantError(
+                    .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                    context: .init(documentID: incoming[index].id, field: "_rev", itemIndex: index))
+            }
+            return zip(incoming, isLocal).map { document, local in local ? .local(document) : .replicated(document) }
+        }
+        let interactive = zip(incoming, isLocal).filter { !$1 }.map(\.0)
+        var prepared = await PreparedWrite.prepareAll(interactive, compression: compression).makeIterator()
+        return zip(incoming, isLocal).map { document, local in
+            if !local, let ready = prepared.next() { .interactive(ready) } else { .local(document) }
+        }
+    }
+
     func documentExists(id: String) async throws -> Bool {
         try await read(.fetchFailed) { db in try DocumentRecord.fetch(id: id, in: db) != nil }
     }
@@ -190,5 +204,22 @@ extension WriteResult {
     func notifying(_ notifier: ChangeNotifier) -> WriteResult {
         notifier.publish()
         return self
+    }
+}
+
+extension IncomingDocument {
+    /// Document `index` of a batch, split into metadata and body; errors name its position and id.
+    init(batchMember value: JSONValue, at index: Int) throws {
+        guard case .object(let object) = value else {
+            throw CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index))
+        }
+        do {
+            try self.init(object)
+        } catch let error as CloudantError {
+            throw error.adding {
+                $0.itemIndex = index
+                $0.documentID = $0.documentID ?? object["_id"]?.stringValue
+            }
+        }
     }
 }

@@ -13,30 +13,60 @@ internal import Synchronization
 /// claims and prepares it itself. So the writer never waits for a helper that has not started, and the
 /// batch completes even when no cooperative thread is free to run a helper (the writer may be blocking one
 /// of them, and another store's writer the other); it only waits for a chunk a running helper is finishing.
+///
+/// A batch given as JSON is also split into metadata and body here, chunk by chunk: split before the
+/// transaction, the whole batch was a serial step (about 5 % of P1) during which the writer had nothing to
+/// write. A malformed document then surfaces when the writer reaches it, and the transaction it throws from
+/// leaves nothing written: as before, one malformed document rejects the batch.
 final class PreparationPipeline: Sendable {
-    private let documents: [IncomingDocument]
+    /// The batch: documents already split, or JSON values to split as they are prepared.
+    enum Source: Sendable {
+        case documents([IncomingDocument])
+        case json([JSONValue])
+
+        var count: Int {
+            switch self {
+            case .documents(let documents): documents.count
+            case .json(let values): values.count
+            }
+        }
+    }
+
+    /// One document of the batch, ready for the writer.
+    enum Entry: Sendable {
+        /// An interactive write, prepared.
+        case interactive(PreparedWrite)
+        /// A `_local` document (not prepared: it has no revision tree or attachments).
+        case local(IncomingDocument)
+        /// A replicated revision (`new_edits: false`), merged into its tree by the writer; never pipelined.
+        case replicated(IncomingDocument)
+        /// A document that is not one (not an object, a bad id or member): the batch is refused.
+        case invalid(any Error)
+    }
+
+    private let source: Source
     private let compression: AttachmentCompression
     private let chunkSize: Int
     private let chunkCount: Int
     /// The first chunk nobody has claimed; may run past `chunkCount` (then nothing is left).
     private let nextUnclaimed = Atomic<Int>(0)
     private let abandoned = Atomic<Bool>(false)
-    private let finished: Mutex<[[PreparedWrite]?]>
+    private let finished: Mutex<[[Entry]?]>
     /// Chunks the writer is done with, freed with the pipeline after the transaction: freeing them in it,
     /// on the writer's thread, contended for the allocator's lock with the helpers allocating the next ones
     /// (measured: the writer waited for that lock 58 ms of a 1.3 s P1 run).
-    private let retired = Mutex<[[PreparedWrite]]>([])
+    private let retired = Mutex<[[Entry]]>([])
     private let ready: [DispatchSemaphore]
 
     /// The smallest batch worth a pipeline: below it, preparing on both cores before the transaction is
     /// as quick and holds the writer for less time.
     static let minimumBatch = 128
 
-    init(_ documents: [IncomingDocument], compression: AttachmentCompression, chunkSize: Int = 32) {
-        self.documents = documents
+    init(_ source: Source, compression: AttachmentCompression, chunkSize: Int = 32) {
+        self.source = source
         self.compression = compression
         self.chunkSize = chunkSize
-        chunkCount = (documents.count + chunkSize - 1) / chunkSize
+        chunkCount = (source.count + chunkSize - 1) / chunkSize
         finished = Mutex(Array(repeating: nil, count: chunkCount))
         ready = (0..<chunkCount).map { _ in DispatchSemaphore(value: 0) }
     }
@@ -57,20 +87,20 @@ final class PreparationPipeline: Sendable {
     /// Tells the helpers to stop claiming chunks (the write failed or ended; what is left is not needed).
     func abandon() { abandoned.store(true, ordering: .relaxed) }
 
-    /// The writer's view: the prepared writes in the documents' order.
+    /// The writer's view: the entries in the documents' order.
     func makeCursor() -> Cursor { Cursor(pipeline: self) }
 
-    /// Reads the prepared writes in order, one chunk at a time.
+    /// Reads the entries in order, one chunk at a time.
     struct Cursor {
         fileprivate let pipeline: PreparationPipeline
-        private var chunk: [PreparedWrite] = []
+        private var chunk: [Entry] = []
         private var position = 0
         private var chunkIndex = -1
 
         fileprivate init(pipeline: PreparationPipeline) { self.pipeline = pipeline }
 
-        /// The next document's prepared write, or nil after the last.
-        mutating func next() -> PreparedWrite? {
+        /// The next document's entry, or nil after the last.
+        mutating func next() -> Entry? {
             if position == chunk.count {
                 if !chunk.isEmpty { pipeline.retire(chunk) }
                 chunkIndex += 1
@@ -83,12 +113,12 @@ final class PreparationPipeline: Sendable {
         }
     }
 
-    fileprivate func retire(_ chunk: [PreparedWrite]) {
+    fileprivate func retire(_ chunk: [Entry]) {
         retired.withLock { $0.append(chunk) }
     }
 
     /// Chunk `index`, prepared by this thread if nobody has claimed it, else waited for.
-    private func take(_ index: Int) -> [PreparedWrite] {
+    private func take(_ index: Int) -> [Entry] {
         var claimed = nextUnclaimed.load(ordering: .relaxed)
         // Chunks are claimed in order and taken in order, so an unclaimed `index` is the next to claim.
         while claimed <= index {
@@ -107,9 +137,26 @@ final class PreparationPipeline: Sendable {
         }
     }
 
-    private func prepareNow(_ index: Int) -> [PreparedWrite] {
-        let range = index * chunkSize..<min((index + 1) * chunkSize, documents.count)
-        return documents[range].map { PreparedWrite($0, compression: compression) }
+    private func prepareNow(_ index: Int) -> [Entry] {
+        let range = index * chunkSize..<min((index + 1) * chunkSize, source.count)
+        switch source {
+        case .documents(let documents):
+            return range.map { Self.entry(documents[$0], compression: compression) }
+        case .json(let values):
+            return range.map { position in
+                do {
+                    return Self.entry(try IncomingDocument(batchMember: values[position], at: position), compression: compression)
+                } catch {
+                    return .invalid(error)
+                }
+            }
+        }
+    }
+
+    /// A document's entry: prepared unless it is a local document.
+    static func entry(_ document: IncomingDocument, compression: AttachmentCompression) -> Entry {
+        if let id = document.id, DocumentID.isLocal(id) { return .local(document) }
+        return .interactive(PreparedWrite(document, compression: compression))
     }
 
     private func prepare(_ index: Int) {

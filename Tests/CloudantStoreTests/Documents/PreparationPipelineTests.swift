@@ -11,26 +11,49 @@ struct PreparationPipelineTests {
         }
     }
 
+    /// The prepared writes a cursor yields, in order; nil when an entry is not an interactive write.
+    private func preparedWrites(_ pipeline: PreparationPipeline) -> [PreparedWrite]? {
+        var cursor = pipeline.makeCursor()
+        var yielded: [PreparedWrite] = []
+        while let next = cursor.next() {
+            guard case .interactive(let ready) = next else { return nil }
+            yielded.append(ready)
+        }
+        return cursor.next() == nil ? yielded : nil
+    }
+
     @Test(
         "The cursor yields every document's prepared write in order, whoever prepared it",
         arguments: [0, 1, 31, 32, 33, 200, 1_000], [0, 1, 4])
     func theCursorYieldsEveryPreparedWriteInOrder(count: Int, helpers: Int) throws {
         let incoming = try documents(count)
-        let pipeline = PreparationPipeline(incoming, compression: .couchDB)
+        let pipeline = PreparationPipeline(.documents(incoming), compression: .couchDB)
         pipeline.startHelpers(count: helpers)
-        var cursor = pipeline.makeCursor()
-        var yielded: [PreparedWrite] = []
-        while let next = cursor.next() { yielded.append(next) }
+        let yielded = try #require(preparedWrites(pipeline))
         #expect(yielded.map(\.incoming) == incoming)
         let expected = incoming.map { PreparedWrite($0) }
         #expect(yielded.map(\.body) == expected.map(\.body))
         #expect(yielded.map(\.speculativeHash) == expected.map(\.speculativeHash))
-        #expect(cursor.next() == nil)
+    }
+
+    @Test("JSON documents are split as they are prepared, into the same writes", arguments: [0, 2])
+    func jsonDocumentsAreSplitAsTheyArePrepared(helpers: Int) throws {
+        let incoming = try documents(300)
+        let values = incoming.map { document -> JSONValue in
+            var object = document.body
+            object["_id"] = document.id.map(JSONValue.string)
+            return .object(object)
+        }
+        let pipeline = PreparationPipeline(.json(values), compression: .couchDB)
+        pipeline.startHelpers(count: helpers)
+        let yielded = try #require(preparedWrites(pipeline))
+        #expect(yielded.map(\.incoming) == incoming)
+        #expect(yielded.map(\.body) == incoming.map { PreparedWrite($0).body })
     }
 
     @Test("With no helper able to run, the writer prepares every chunk itself")
     func theWriterPreparesEverythingWhenNoHelperRuns() throws {
-        let pipeline = PreparationPipeline(try documents(500), compression: .couchDB)
+        let pipeline = PreparationPipeline(.documents(try documents(500)), compression: .couchDB)
         // No helpers started: as when both cooperative threads are blocked by writers.
         var cursor = pipeline.makeCursor()
         var count = 0
@@ -90,5 +113,24 @@ struct PreparationPipelineTests {
         let right = try await small.store.allDocs(AllDocsOptions())
         #expect(left.rows == right.rows)
         #expect(left.totalRows == 100 + 100 + 100)  // seeds, new, generated (deletions leave no row)
+    }
+
+    @Test("A malformed document in a pipelined batch rejects the whole batch, as before any write", arguments: [5, 599])
+    func aMalformedDocumentRejectsAPipelinedBatch(position: Int) async throws {
+        let (temp, revisions) = try await seeded()
+        for malformed: JSONValue in [.array([1]), .object(["_id": .string("bad-\(position)"), "_private": 1])] {
+            var batch = mixedBatch(600, revisions: revisions)
+            batch[position] = malformed
+            let error = await #expect(throws: CloudantError.self) { try await temp.store.bulkDocs(batch) }
+            #expect(error?.code == (malformed.objectValue == nil ? .invalidValue : .documentValidation))
+            #expect(error?.context.itemIndex == position)
+            if malformed.objectValue != nil { #expect(error?.context.documentID == "bad-\(position)") }
+            // The same error as a batch too small for the pipeline, and nothing of either was written.
+            let small = await #expect(throws: CloudantError.self) { try await temp.store.bulkDocs(Array(batch[..<(position + 1)])) }
+            #expect(small?.code == error?.code)
+            #expect(small?.context.itemIndex == error?.context.itemIndex)
+            #expect(small?.message == error?.message)
+        }
+        #expect(try await temp.store.allDocs(AllDocsOptions()).totalRows == 100)
     }
 }
