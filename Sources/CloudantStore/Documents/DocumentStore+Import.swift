@@ -33,15 +33,14 @@ extension DocumentStore {
             let settings = try WriterSettings(db: db)
             var sequence = SequenceAllocator(latest: settings.latestSequence)
             var indexer = try IndexMaintainer(db: db, cache: cache, expiryField: settings.expiryField, now: now)
-            let revsLimit = settings.revsLimit
             var outcome = NewDocumentsOutcome()
             for document in documents {
-                var tree = RevisionTree()
-                try tree.addChild(document.revision, of: nil, deleted: false, revsLimit: revsLimit, documentID: document.id)
-                let record = DocumentRecord(
-                    rowID: nil, id: document.id, tree: tree, winnerRev: document.revision, deleted: false,
-                    seq: sequence.current + 1, kind: document.kind, body: document.bytes, attachments: nil)
-                guard try record.insertIfAbsent(in: db) else {
+                // A one-revision tree, encoded without building it (any revision limit keeps its one node).
+                let inserted = try DocumentRecord.insertIfAbsent(
+                    id: document.id, encodedTree: RevisionTree.encodedFirstRevision(hash: document.revision.hash, deleted: false),
+                    winnerRev: document.rev, deleted: false, seq: sequence.current + 1, kind: document.kind,
+                    body: document.bytes, attachments: nil, in: db)
+                guard inserted else {
                     outcome.alreadyStored.append(document.id)
                     if comparingExisting, let stored = try DocumentRecord.fetchWinner(id: document.id, in: db), !stored.deleted,
                         !Self.sameBody(stored.body, as: document)

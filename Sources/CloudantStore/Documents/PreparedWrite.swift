@@ -68,13 +68,9 @@ struct PreparedWrite: Sendable {
         let encodedTree: [UInt8]
 
         init(hash: String, deleted: Bool) {
-            let revision = RevisionID(generation: 1, hash: hash)
-            var tree = RevisionTree()
-            // The root of an empty tree, generation 1: nothing about it can fail.
-            _ = try? tree.addChild(revision, of: nil, deleted: deleted)
             self.hash = hash
-            rev = revision.description
-            encodedTree = tree.encoded()
+            rev = "1-" + hash
+            encodedTree = RevisionTree.encodedFirstRevision(hash: hash, deleted: deleted)
         }
     }
 

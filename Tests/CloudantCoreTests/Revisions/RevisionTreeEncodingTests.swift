@@ -73,4 +73,16 @@ struct RevisionTreeEncodingTests {
         let text = String(value, radix: 16)
         return String(repeating: "0", count: 8 - text.count) + text
     }
+
+    @Test(
+        "A new document's tree encodes without building it to the same bytes",
+        arguments: ["967a00dff5e02add41819138abb3284d", "967A00DFF5E02ADD41819138ABB3284D", "abc", "x-y_z", "0123456789abcdef0123456789abcdeg"],
+        [false, true])
+    func firstRevisionEncodesLikeItsTree(hash: String, deleted: Bool) throws {
+        var tree = RevisionTree()
+        try tree.addChild(RevisionID(generation: 1, hash: hash), of: nil, deleted: deleted)
+        let direct = RevisionTree.encodedFirstRevision(hash: hash, deleted: deleted)
+        #expect(direct == tree.encoded())
+        #expect(try RevisionTree(decoding: direct) == tree)
+    }
 }
