@@ -30,6 +30,11 @@ package struct JSONWriter {
     package private(set) var output: [UInt8] = []
     /// Whether a double equal to an `Int64` was written as a double: then the output is not canonical.
     private(set) var wroteIntegralDouble = false
+    /// Whether objects written in stored order are checked for name order (``wroteUnorderedObject``).
+    private var checksObjectOrder = false
+    /// Whether an object was written with its members out of name order (checked only while
+    /// ``writeMembers(of:)`` writes).
+    private var wroteUnorderedObject = false
 
     /// A writer of canonical JSON (``JSONValue/canonicalJSONBytes()``): sorted keys, numbers by value.
     package static func canonical(capacity: Int = 256) -> JSONWriter {
@@ -101,12 +106,39 @@ package struct JSONWriter {
                 first = false
             }
         } else {
+            if checksObjectOrder, !wroteUnorderedObject, members.count > 1, !Self.inUTF8Order(members) {
+                wroteUnorderedObject = true
+            }
             for member in members where !(skipping?(member.key) ?? false) {
                 writeMember(member, first: first)
                 first = false
             }
         }
         output.append(JSONByte.closeBrace)
+    }
+
+    /// Writes `object` in stored order, and returns where each member (`"name":value`) lies in ``output``
+    /// when every member's value is already in canonical form (no object inside it out of name order, no
+    /// integral double): then the object's canonical JSON is `{`, those members sorted by name and joined
+    /// by `,`, and `}`, without writing it again. Nil otherwise.
+    package mutating func writeMembers(of object: JSONObject) -> [Range<Int>]? {
+        checksObjectOrder = true
+        defer { checksObjectOrder = false }
+        let integralBefore = wroteIntegralDouble
+        wroteIntegralDouble = false
+        wroteUnorderedObject = false
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(object.members.count)
+        output.append(JSONByte.openBrace)
+        for (index, member) in object.members.enumerated() {
+            let start = output.count + (index == 0 ? 0 : 1)
+            writeMember(member, first: index == 0)
+            ranges.append(start..<output.count)
+        }
+        output.append(JSONByte.closeBrace)
+        let canonical = !wroteUnorderedObject && !wroteIntegralDouble
+        wroteIntegralDouble = wroteIntegralDouble || integralBefore
+        return canonical ? ranges : nil
     }
 
     /// Whether the members are already sorted by name (bodies built in sorted order, and bodies read back

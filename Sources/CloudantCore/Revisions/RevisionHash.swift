@@ -60,6 +60,31 @@ public enum RevisionHash {
     public static func mint(
         body: JSONObject, parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
     ) -> String {
+        mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { writer in
+            writer.write(body, skipping: { $0.hasPrefix("_") })
+        }
+    }
+
+    /// ``mint(body:parentRevision:deleted:attachments:)`` for a body whose canonical JSON the caller already
+    /// has (``JSONValue/canonicalJSONBytes()`` of a body with no `_` members): the same hash, without
+    /// serialising the body again.
+    ///
+    /// ```swift
+    /// let canonical = JSONValue.object(body).canonicalJSONBytes()
+    /// RevisionHash.mint(canonicalBody: canonical, parentRevision: nil, deleted: false, attachments: [])
+    ///     == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: [])   // true
+    /// ```
+    public static func mint(
+        canonicalBody: [UInt8], parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
+    ) -> String {
+        mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { writer in
+            canonicalBody.withUnsafeBufferPointer { writer.appendRaw($0) }
+        }
+    }
+
+    private static func mint(
+        parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest], writingBody: (inout JSONWriter) -> Void
+    ) -> String {
         let sortedAttachments = attachments.sorted { lhs, rhs in
             // Names are unique within a revision; the other fields only make the order total regardless.
             if lhs.name != rhs.name { return JSONWriter.precedesInUTF8(lhs.name, rhs.name) }
@@ -80,7 +105,7 @@ public enum RevisionHash {
             writer.appendRaw("]")
         }
         writer.appendRaw(#"],"body":"#)
-        writer.write(body, skipping: { $0.hasPrefix("_") })
+        writingBody(&writer)
         writer.appendRaw(deleted ? #","deleted":true,"parent":"# : #","deleted":false,"parent":"#)
         if let parentRevision { writer.write(parentRevision) } else { writer.appendRaw("null") }
         writer.appendRaw("}")

@@ -1,0 +1,59 @@
+import CloudantCore
+@testable import CloudantStore
+import Foundation
+import Testing
+
+/// A prepared write mints its revision from the canonical JSON it puts together from the stored body's
+/// members; the hash must be exactly the one `RevisionHash` mints from the body itself (hashes are frozen).
+@Suite("Prepared writes")
+struct PreparedWriteTests {
+    /// Bodies whose canonical form differs from the stored one in every way the writer knows: member order
+    /// at the top and inside, integral doubles (written `1.0`, canonical `1`), negative zero, big integers,
+    /// escapes and non-ASCII names (ordered by UTF-8 bytes, not by `String`'s order).
+    private static let bodies: [JSONValue] = [
+        [:],
+        ["z": 1, "a": 2],
+        ["a": 1, "b": "two", "c": .null, "d": true],
+        ["value": .number(.double(74.0)), "unit": "count/min"],
+        ["value": .number(.double(-0.0))],
+        ["value": .number(.double(0.1)), "tiny": .number(.double(1e-7)), "huge": .number(.double(5e20))],
+        ["big": .number(.bigInteger("123456789012345678901234567890")), "small": .number(JSONNumber(-7))],
+        ["outer": ["z": 1, "a": ["y": 2, "b": 3]], "first": 0],
+        ["outer": ["a": 1, "b": ["c": 2, "d": 3]], "list": [["q": 1, "p": 2], 3, "x"]],
+        ["list": [1.5, .number(.double(2.0)), ["k": .number(.double(3.0))]]],
+        ["é": 1, "e": 2, "z": 3, "Z": 4, "\u{1F600}": 5, "ａ": 6],
+        ["quote\"d": "back\\slash", "ctl": "\u{1}\n\t", "sep": "\u{2028}"],
+        ["type": "HKQuantitySample", "value": 72, "unit": "count/min", "startDate": "2026-11-21T10:00:00.000Z", "note": .string(String(repeating: "abcdefghij", count: 90))],
+    ]
+
+    @Test("The revision minted from the stored body's members is the one minted from the body", arguments: 0..<13)
+    func theMintedRevisionIsTheBodysOwn(index: Int) throws {
+        let body = try #require(Self.bodies[index].objectValue)
+        for (parent, deleted) in [(nil, false), ("1-967a00dff5e02add41819138abb3284d", false), ("2-abc", true)] as [(String?, Bool)] {
+            var document = body
+            if let parent { document["_rev"] = .string(parent) }
+            if deleted { document["_deleted"] = true }
+            document["_id"] = "doc"
+            let incoming = try IncomingDocument(document)
+            let prepared = PreparedWrite(incoming)
+            let expected = RevisionHash.mint(body: body, parentRevision: parent, deleted: deleted, attachments: [])
+            #expect(prepared.speculativeHash == expected, "\(Self.bodies[index]) parent \(parent ?? "none")")
+            #expect(prepared.body == JSONValue.object(body).jsonBytes())
+            let canonical = JSONValue.object(body).canonicalJSONBytes()
+            #expect(RevisionHash.mint(canonicalBody: canonical, parentRevision: parent, deleted: deleted, attachments: []) == expected)
+        }
+    }
+
+    @Test("Members are located only when their values are already canonical")
+    func membersAreLocatedOnlyWhenCanonical() throws {
+        for (body, canonical) in [
+            (["b": 1, "a": ["d": 1, "c": 2]] as JSONValue, false), (["b": 1, "a": ["c": 2, "d": 1]], true),
+            (["b": .number(.double(2.0))], false), (["b": .number(.double(2.5))], true),
+        ] {
+            var writer = JSONWriter()
+            let ranges = writer.writeMembers(of: try #require(body.objectValue))
+            #expect((ranges != nil) == canonical, "\(body)")
+            #expect(writer.output == body.jsonBytes())
+        }
+    }
+}
