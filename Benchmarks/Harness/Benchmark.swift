@@ -23,7 +23,10 @@ struct BenchmarkGroup {
     /// Runs every case `repetitions` times, prints the medians and ratios, and returns the medians (baseline first).
     @discardableResult
     func run(repetitions: Int, extraPerOperation: Bool = false) async throws -> [Double] {
-        let cases = [baseline] + candidates
+        // `BENCHMARK_ONLY=text` keeps the candidates whose name contains `text` (and the baseline), to profile
+        // one without the others' samples (groups that read the returned medians by position need them all).
+        let only = ProcessInfo.processInfo.environment["BENCHMARK_ONLY"]
+        let cases = [baseline] + candidates.filter { candidate in only.map { candidate.name.contains($0) } ?? true }
         var samples = Array(repeating: [Double](), count: cases.count)
         for _ in 0..<repetitions {
             for (index, benchmarkCase) in cases.enumerated() {

@@ -10,14 +10,14 @@ internal import Synchronization
 /// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
 /// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
 /// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
-/// do. Here the writer's commit hook only schedules a passive checkpoint on a serial queue (a passive
-/// checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
+/// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``IdleThread``,
+/// which runs it when a core is free (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
 /// reaches ``writerPages``, which bounds the log should the checkpoints fall behind.
 ///
 /// Bulk loads (`bulkLoading`) raise ``writerPages`` and turn the wake-ups off while their own
 /// ``BackgroundCheckpointer`` polls instead.
 final class LogCheckpointer: @unchecked Sendable {
-    // Unchecked: `connection` is used only on `work`.
+    // Unchecked: `connection` is used only under `connectionLock`.
     /// The log size, in pages, from which a commit wakes the checkpointer (SQLite's own threshold).
     let backgroundPages = Atomic<Int>(LogCheckpointer.defaultBackgroundPages)
     /// The log size, in pages, from which the committing connection checkpoints by itself.
@@ -35,12 +35,13 @@ final class LogCheckpointer: @unchecked Sendable {
     private let path: String
     /// The store's connection configuration without this hook: for other connections of the store's own.
     let connectionConfiguration: Configuration
-    /// Where checkpoints run, one at a time, on a thread of Dispatch's pool: no thread of its own waits
-    /// between them (a server may hold many stores).
-    private let work = DispatchQueue(label: "org.theraforge.cloudant.log-checkpointer")
     private let state = Mutex(State())
-    /// Opened by the first checkpoint; used only on `work`.
+    /// Held while a checkpoint runs and while the connection opens or closes.
+    private let connectionLock = NSLock()
+    /// Opened by the first checkpoint; used only under `connectionLock`.
     private var connection: DatabaseQueue?
+    /// The connection while a checkpoint runs on it, for ``stop()`` to interrupt.
+    private let running = Mutex<DatabaseQueue?>(nil)
 
     private struct State {
         var scheduled = false
@@ -90,7 +91,7 @@ final class LogCheckpointer: @unchecked Sendable {
             state.scheduled = true
             return true
         }
-        if schedule { work.async { self.runScheduled() } }
+        if schedule { IdleThread.checkpoints.run { self.runScheduled() } }
     }
 
     private func runScheduled() {
@@ -100,22 +101,30 @@ final class LogCheckpointer: @unchecked Sendable {
             return state.stopping
         }
         guard !stopping else { return }
-        // A failed checkpoint (the file busy, the disk full) is left to the writer's own, which reports it.
-        do {
-            if connection == nil { connection = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
-            try connection?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-            checkpointsRun.add(1, ordering: .relaxed)
-        } catch {}
+        connectionLock.withLock {
+            guard !state.withLock({ $0.stopping }) else { return }
+            // A failed checkpoint (the file busy, the disk full, interrupted by `stop()`) is left to the
+            // writer's own, which reports it.
+            do {
+                if connection == nil { connection = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
+                running.withLock { $0 = connection }
+                defer { running.withLock { $0 = nil } }
+                try connection?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+                checkpointsRun.add(1, ordering: .relaxed)
+            } catch {}
+        }
     }
 
     /// Whether the checkpointer's connection is open: from its first checkpoint until ``stop()`` (for tests).
-    var isOpen: Bool { work.sync { connection != nil } }
+    var isOpen: Bool { connectionLock.withLock { connection != nil } }
 
-    /// Stops checkpointing, waiting for a checkpoint under way, and closes the connection. Later commits no
-    /// longer schedule one (the writer's own checkpoints remain).
+    /// Stops checkpointing, interrupting a checkpoint under way (at idle priority on a busy machine it
+    /// could take long) and waiting for it to end, and closes the connection. Later commits no longer
+    /// schedule one (the writer's own checkpoints remain).
     func stop() {
         state.withLock { $0.stopping = true }
-        work.sync {
+        running.withLock { $0?.interrupt() }
+        connectionLock.withLock {
             try? connection?.close()
             connection = nil
         }
