@@ -49,7 +49,9 @@ final class IdleThread: Sendable {
         wake.signal()
     }
 
-    private func loop() {
+    /// Puts the calling thread at idle priority for the rest of its life (it cannot be raised again without
+    /// privileges): only for threads of our own, never one of Dispatch's or the cooperative pool's.
+    static func lowerCurrentThreadToIdlePriority() {
         #if canImport(Glibc)
         // `SCHED_IDLE` (Linux's <linux/sched.h>; Glibc hides the name without _GNU_SOURCE). Best effort: a
         // kernel without it leaves the thread at normal priority.
@@ -57,6 +59,10 @@ final class IdleThread: Sendable {
         var parameters = sched_param(sched_priority: 0)
         _ = sched_setscheduler(0, idlePolicy, &parameters)
         #endif
+    }
+
+    private func loop() {
+        Self.lowerCurrentThreadToIdlePriority()
         while true {
             wake.wait()
             while let job = state.withLock({ state in state.jobs.isEmpty ? nil : state.jobs.removeFirst() }) { job() }
