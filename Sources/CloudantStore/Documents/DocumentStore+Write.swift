@@ -123,17 +123,12 @@ extension DocumentStore {
             var pipelined = pipeline?.makeCursor()
             var results: [BulkDocsResult] = []
             var index = 0
-            while let entry = listed.next() ?? pipelined?.next() {
+            // A document that cannot be split throws out of the transaction: nothing of the batch is written.
+            while let entry = try listed.next() ?? pipelined?.next() {
                 defer { index += 1 }
-                let document: IncomingDocument
-                switch entry {
-                case .invalid(let error): throw error
-                case .local(let local), .replicated(let local): document = local
-                case .interactive(let ready): document = ready.incoming
-                }
+                let document = entry.document
                 do {
                     switch entry {
-                    case .invalid: break
                     case .local(let local):
                         results.append(
                             .ok(

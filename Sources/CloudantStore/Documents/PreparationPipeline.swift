@@ -40,9 +40,19 @@ final class PreparationPipeline: Sendable {
         case local(IncomingDocument)
         /// A replicated revision (`new_edits: false`), merged into its tree by the writer; never pipelined.
         case replicated(IncomingDocument)
-        /// A document that is not one (not an object, a bad id or member): the batch is refused.
-        case invalid(any Error)
+
+        /// The document, split.
+        var document: IncomingDocument {
+            switch self {
+            case .interactive(let ready): ready.incoming
+            case .local(let document), .replicated(let document): document
+            }
+        }
     }
+
+    /// A prepared chunk: each document's entry, or why it is not a document (not an object, a bad id or
+    /// member), which refuses the batch.
+    fileprivate typealias Chunk = [Result<Entry, any Error>]
 
     private let source: Source
     private let compression: AttachmentCompression
@@ -51,11 +61,11 @@ final class PreparationPipeline: Sendable {
     /// The first chunk nobody has claimed; may run past `chunkCount` (then nothing is left).
     private let nextUnclaimed = Atomic<Int>(0)
     private let abandoned = Atomic<Bool>(false)
-    private let finished: Mutex<[[Entry]?]>
+    private let finished: Mutex<[Chunk?]>
     /// Chunks the writer is done with, freed with the pipeline after the transaction: freeing them in it,
     /// on the writer's thread, contended for the allocator's lock with the helpers allocating the next ones
     /// (measured: the writer waited for that lock 58 ms of a 1.3 s P1 run).
-    private let retired = Mutex<[[Entry]]>([])
+    private let retired = Mutex<[Chunk]>([])
     private let ready: [DispatchSemaphore]
 
     /// The smallest batch worth a pipeline: below it, preparing on both cores before the transaction is
@@ -93,14 +103,15 @@ final class PreparationPipeline: Sendable {
     /// Reads the entries in order, one chunk at a time.
     struct Cursor {
         fileprivate let pipeline: PreparationPipeline
-        private var chunk: [Entry] = []
+        private var chunk: Chunk = []
         private var position = 0
         private var chunkIndex = -1
 
         fileprivate init(pipeline: PreparationPipeline) { self.pipeline = pipeline }
 
         /// The next document's entry, or nil after the last.
-        mutating func next() -> Entry? {
+        /// - Throws: What splitting the document threw (the batch is refused).
+        mutating func next() throws -> Entry? {
             if position == chunk.count {
                 if !chunk.isEmpty { pipeline.retire(chunk) }
                 chunkIndex += 1
@@ -109,16 +120,16 @@ final class PreparationPipeline: Sendable {
                 position = 0
             }
             defer { position += 1 }
-            return chunk[position]
+            return try chunk[position].get()
         }
     }
 
-    fileprivate func retire(_ chunk: [Entry]) {
+    fileprivate func retire(_ chunk: Chunk) {
         retired.withLock { $0.append(chunk) }
     }
 
     /// Chunk `index`, prepared by this thread if nobody has claimed it, else waited for.
-    private func take(_ index: Int) -> [Entry] {
+    private func take(_ index: Int) -> Chunk {
         var claimed = nextUnclaimed.load(ordering: .relaxed)
         // Chunks are claimed in order and taken in order, so an unclaimed `index` is the next to claim.
         while claimed <= index {
@@ -137,18 +148,14 @@ final class PreparationPipeline: Sendable {
         }
     }
 
-    private func prepareNow(_ index: Int) -> [Entry] {
+    private func prepareNow(_ index: Int) -> Chunk {
         let range = index * chunkSize..<min((index + 1) * chunkSize, source.count)
         switch source {
         case .documents(let documents):
-            return range.map { Self.entry(documents[$0], compression: compression) }
+            return range.map { .success(Self.entry(documents[$0], compression: compression)) }
         case .json(let values):
             return range.map { position in
-                do {
-                    return Self.entry(try IncomingDocument(batchMember: values[position], at: position), compression: compression)
-                } catch {
-                    return .invalid(error)
-                }
+                Result { Self.entry(try IncomingDocument(batchMember: values[position], at: position), compression: compression) }
             }
         }
     }

@@ -12,14 +12,14 @@ struct PreparationPipelineTests {
     }
 
     /// The prepared writes a cursor yields, in order; nil when an entry is not an interactive write.
-    private func preparedWrites(_ pipeline: PreparationPipeline) -> [PreparedWrite]? {
+    private func preparedWrites(_ pipeline: PreparationPipeline) throws -> [PreparedWrite]? {
         var cursor = pipeline.makeCursor()
         var yielded: [PreparedWrite] = []
-        while let next = cursor.next() {
+        while let next = try cursor.next() {
             guard case .interactive(let ready) = next else { return nil }
             yielded.append(ready)
         }
-        return cursor.next() == nil ? yielded : nil
+        return try cursor.next() == nil ? yielded : nil
     }
 
     @Test(
@@ -29,7 +29,7 @@ struct PreparationPipelineTests {
         let incoming = try documents(count)
         let pipeline = PreparationPipeline(.documents(incoming), compression: .couchDB)
         pipeline.startHelpers(count: helpers)
-        let yielded = try #require(preparedWrites(pipeline))
+        let yielded = try #require(try preparedWrites(pipeline))
         #expect(yielded.map(\.incoming) == incoming)
         let expected = incoming.map { PreparedWrite($0) }
         #expect(yielded.map(\.body) == expected.map(\.body))
@@ -46,7 +46,7 @@ struct PreparationPipelineTests {
         }
         let pipeline = PreparationPipeline(.json(values), compression: .couchDB)
         pipeline.startHelpers(count: helpers)
-        let yielded = try #require(preparedWrites(pipeline))
+        let yielded = try #require(try preparedWrites(pipeline))
         #expect(yielded.map(\.incoming) == incoming)
         #expect(yielded.map(\.body) == incoming.map { PreparedWrite($0).body })
     }
@@ -57,7 +57,7 @@ struct PreparationPipelineTests {
         // No helpers started: as when both cooperative threads are blocked by writers.
         var cursor = pipeline.makeCursor()
         var count = 0
-        while cursor.next() != nil { count += 1 }
+        while try cursor.next() != nil { count += 1 }
         #expect(count == 500)
     }
 
