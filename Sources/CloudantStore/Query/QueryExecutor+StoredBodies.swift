@@ -6,9 +6,10 @@ internal import GRDB
 /// A `_find` answer normally parses each candidate's body, checks it against the selector and writes it
 /// back out. When every condition of the selector is an `$eq` that the scan checks on an index key column,
 /// the check cannot fail: two collation keys are equal exactly when Mango's `$eq` says the values are
-/// (strings byte for byte, since the last level of a string's key is its code points; numbers by value,
-/// `1 == 1.0`; arrays and objects member by member), and a document's key is computed from the value the
-/// matcher would look up, by the same ``FieldPath`` lookup. The body the store wrote with ``JSONWriter``
+/// (strings when canonically equivalent, since a string key's last level is its NFD code points and the
+/// matcher compares strings with Swift's `==`; numbers by value, `1 == 1.0`; arrays and objects element by
+/// element), and a document's key is computed from the value the matcher would look up, by the same
+/// ``FieldPath`` lookup. The body the store wrote with ``JSONWriter``
 /// then reads back to the same bytes, so `{"_id":…,"_rev":…,` followed by the stored members is the
 /// document the parsed route would write, byte for byte (`QueryStoredBodiesTests` compares the two).
 ///
@@ -26,11 +27,7 @@ extension QueryExecutor {
             !request.executionStats, !request.conflicts, request.fields == nil, request.readQuorum == 1,
             case .json(let definition, _) = plan.access
         else { return false }
-        let conditions: [MangoSelector.Node]
-        switch request.selector.root {
-        case .and(let children): conditions = children
-        case let node: conditions = [node]
-        }
+        let conditions = topLevelConditions
         let checked = try equalitiesTheIndexChecks()
         guard !conditions.isEmpty, conditions.allSatisfy({ node in
             if case .field(let path, .eq) = node { checked.contains(path) } else { false }
@@ -76,15 +73,15 @@ extension QueryExecutor {
         return outcome
     }
 
+    /// The selector's conditions that must all hold: the children of its top-level `$and`, or itself.
+    private var topLevelConditions: [MangoSelector.Node] {
+        if case .and(let children) = request.selector.root { children } else { [request.selector.root] }
+    }
+
     /// The arguments of the selector's `$eq` conditions on `_id` (strings: a key of any other type never
     /// equals an id's).
     private func idArguments() -> [String] {
-        let conditions: [MangoSelector.Node]
-        switch request.selector.root {
-        case .and(let children): conditions = children
-        case let node: conditions = [node]
-        }
-        return conditions.compactMap { node in
+        topLevelConditions.compactMap { node in
             if case .field(let path, .eq(.string(let id))) = node, path.segments == ["_id"] { id } else { nil }
         }
     }
