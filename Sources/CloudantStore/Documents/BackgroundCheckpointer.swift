@@ -10,10 +10,10 @@ internal import GRDB
 /// few milliseconds beside the writer (it takes no lock a writer or a reader needs), so when the writer's
 /// own checkpoint comes due, nearly everything is already in the file and synced.
 ///
-/// The thread runs at idle priority (``IdleThread/lowerCurrentThreadToIdlePriority()``): the parser and the
-/// writer keep both cores busy, and a checkpointer at their priority took its share from them (1M-record
-/// import 31.4–33.9 s at normal priority, 30.0–30.7 s at idle, alternated). Should it fall behind, the
-/// writer's own checkpoints bound the log as before.
+/// It runs at normal priority: at Linux's idle priority the 1M-record import took 30.0–30.7 s instead of
+/// 31.4–33.9 s, but an idle thread starves while both cores are busy (in a test under the suite's load no
+/// checkpoint ran for a minute) and holds SQLite's checkpoint lock meanwhile; at nice 19 (see
+/// ``LowPriorityThread``) the import gained nothing (32.4–33.9 s against 31.2 s).
 final class BackgroundCheckpointer: @unchecked Sendable {
     // Unchecked: `stopping` and `finished` are read and written only with `condition` locked; the queue is
     // used by the checkpointing thread alone until `stop()` has seen that thread finish.
@@ -38,7 +38,6 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     }
 
     private func run() {
-        IdleThread.lowerCurrentThreadToIdlePriority()
         while true {
             // A failed checkpoint (busy, or the disk full) is left to the writer's own, which reports it.
             _ = try? queue.inDatabase { db in

@@ -10,7 +10,7 @@ internal import Synchronization
 /// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
 /// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
 /// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
-/// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``IdleThread``,
+/// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``LowPriorityThread``,
 /// which runs it when a core is free (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
 /// reaches ``writerPages``, which bounds the log should the checkpoints fall behind.
 ///
@@ -91,7 +91,7 @@ final class LogCheckpointer: @unchecked Sendable {
             state.scheduled = true
             return true
         }
-        if schedule { IdleThread.checkpoints.run { self.runScheduled() } }
+        if schedule { LowPriorityThread.checkpoints.run { self.runScheduled() } }
     }
 
     private func runScheduled() {
@@ -118,7 +118,7 @@ final class LogCheckpointer: @unchecked Sendable {
     /// Whether the checkpointer's connection is open: from its first checkpoint until ``stop()`` (for tests).
     var isOpen: Bool { connectionLock.withLock { connection != nil } }
 
-    /// Stops checkpointing, interrupting a checkpoint under way (at idle priority on a busy machine it
+    /// Stops checkpointing, interrupting a checkpoint under way (at low priority on a busy machine it
     /// could take long) and waiting for it to end, and closes the connection. Later commits no longer
     /// schedule one (the writer's own checkpoints remain).
     func stop() {

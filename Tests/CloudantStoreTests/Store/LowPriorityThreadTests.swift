@@ -7,11 +7,11 @@ import Testing
 import Glibc
 #endif
 
-@Suite("The idle-priority thread for background work")
-struct IdleThreadTests {
-    @Test("Jobs run one at a time, in the order queued, at idle priority")
-    func jobsRunInOrderAtIdlePriority() async throws {
-        let thread = IdleThread(name: "idle-thread-test")
+@Suite("The low-priority thread for background work")
+struct LowPriorityThreadTests {
+    @Test("Jobs run one at a time, in the order queued, at low priority")
+    func jobsRunInOrderAtLowPriority() async throws {
+        let thread = LowPriorityThread(name: "low-priority-thread-test")
         let order = Mutex<[Int]>([])
         let policies = Mutex<Set<Int32>>([])
         let done = DispatchSemaphore(value: 0)
@@ -19,7 +19,7 @@ struct IdleThreadTests {
             thread.run {
                 order.withLock { $0.append(index) }
                 #if canImport(Glibc)
-                policies.withLock { _ = $0.insert(sched_getscheduler(0)) }
+                policies.withLock { _ = $0.insert(sched_getscheduler(0) * 100 + getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
                 #endif
                 if index == 199 { done.signal() }
             }
@@ -27,8 +27,8 @@ struct IdleThreadTests {
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(order.withLock { $0 } == Array(0..<200))
         #if canImport(Glibc)
-        // SCHED_IDLE is 5 in <linux/sched.h>.
-        #expect(policies.withLock { $0 } == [5])
+        // SCHED_BATCH (3 in <linux/sched.h>) at nice 19.
+        #expect(policies.withLock { $0 } == [319])
         #endif
     }
 }
