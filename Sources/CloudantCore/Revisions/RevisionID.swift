@@ -150,15 +150,46 @@ extension RevisionID: Comparable {
         return compareStoredHashes(lhs.hash, rhs.hash) < 0
     }
 
-    /// Compares hashes as CouchDB's stored keys. Two hex hashes compare as their text (hex digits keep the
-    /// order of the bytes they spell), so only mixed pairs pay for decoding.
+    /// Compares hashes as CouchDB's stored keys: a hash of 32 hex digits (either case) as the 16 bytes it
+    /// spells, any other as its text. Two lowercase hex hashes compare as their text (lowercase hex digits
+    /// keep the order of the bytes they spell), so only other pairs pay for decoding. Hashes spelling the same
+    /// bytes in different case are ordered by their text, so the order stays total.
+    ///
+    /// A 32-byte hash that is not hex (a replicated revision may carry any text) is text: taking every
+    /// 32-byte hash for hex, as this once did, decoded such text to arbitrary bytes, and the order stopped
+    /// being transitive (found by the revision fuzzer: a tree encoded differently after a round trip).
     static func compareStoredHashes(_ lhs: String, _ rhs: String) -> Int {
-        let leftIsHex = lhs.utf8.count == 32
-        let rightIsHex = rhs.utf8.count == 32
-        guard leftIsHex != rightIsHex else { return compareBytes(lhs, rhs) }
-        let left = leftIsHex ? hexDecoded(lhs) : Array(lhs.utf8)
-        let right = rightIsHex ? hexDecoded(rhs) : Array(rhs.utf8)
-        return left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { compare(left, $0) } }
+        let left = HashForm(lhs)
+        let right = HashForm(rhs)
+        if left == .lowercaseHex, right == .lowercaseHex { return compareBytes(lhs, rhs) }
+        if left == .text, right == .text { return compareBytes(lhs, rhs) }
+        let leftBytes = left == .text ? Array(lhs.utf8) : hexDecoded(lhs)
+        let rightBytes = right == .text ? Array(rhs.utf8) : hexDecoded(rhs)
+        let byStoredBytes = leftBytes.withUnsafeBufferPointer { left in rightBytes.withUnsafeBufferPointer { compare(left, $0) } }
+        return byStoredBytes != 0 ? byStoredBytes : compareBytes(lhs, rhs)
+    }
+
+    /// How CouchDB stores a hash.
+    private enum HashForm {
+        case lowercaseHex, hex, text
+
+        init(_ hash: String) {
+            guard hash.utf8.count == 32 else {
+                self = .text
+                return
+            }
+            var lowercase = true
+            for byte in hash.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): continue
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): lowercase = false
+                default:
+                    self = .text
+                    return
+                }
+            }
+            self = lowercase ? .lowercaseHex : .hex
+        }
     }
 
     /// The 16 bytes a 32-digit hex hash spells.

@@ -1,3 +1,4 @@
+import Foundation
 import CloudantCore
 import Testing
 
@@ -84,5 +85,31 @@ struct RevisionTreeEncodingTests {
         let direct = RevisionTree.encodedFirstRevision(hash: hash, deleted: deleted)
         #expect(direct == tree.encoded())
         #expect(try RevisionTree(decoding: direct) == tree)
+    }
+
+    @Test("A tree with 32-byte hashes that are not hex encodes to a fixed point (a crasher of the revision fuzzer)")
+    func thirtyTwoByteTextHashesKeepATotalOrder() throws {
+        let input = "AQQAAQsAAAsAAAAAAAAAAAAcIAFEZWZhdWx0SW5kaQwMDDMAAAAAACQADAwMDAAAQwEACwAACwAAAAAMDAw3nQEAAAAAAAAMDAwAAEMBAAAAAAA4"
+        // Its nodes were in the old, broken order: now refused as out of order, or, decoded, a fixed point.
+        if let tree = try? RevisionTree(decoding: Array(try #require(Data(base64Encoded: input)))) {
+            let encoded = tree.encoded()
+            let again = try RevisionTree(decoding: encoded)
+            #expect(again == tree)
+            #expect(again.encoded() == encoded)
+        }
+        // The order is total and transitive over every form of hash: lowercase and uppercase hex, 32 bytes of
+        // text, shorter text.
+        let hashes = [
+            "000b000000000c0c0c379d0100000000", "000B000000000C0C0C379D0100000000", "\u{1}DefaultIndi\u{C}\u{C}\u{C}3\0\0\0\0\0$\0\u{C}\u{C}\u{C}\u{C}\0\0C\u{1}\0",
+            "\u{C}\u{C}\0\0C\u{1}\0\0\0\0\08", "ffffffffffffffffffffffffffffffff", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "abc", "\0",
+        ]
+        let revisions = hashes.map { RevisionID(generation: 29, hash: $0) }
+        for a in revisions {
+            #expect(!(a < a))
+            for b in revisions where a != b {
+                #expect((a < b) != (b < a), "\(a) \(b)")
+                for c in revisions where a < b && b < c { #expect(a < c, "\(a) < \(b) < \(c)") }
+            }
+        }
     }
 }
