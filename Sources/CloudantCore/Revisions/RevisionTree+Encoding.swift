@@ -11,7 +11,8 @@
 //
 // Nodes are written in revision order (generation, then hash bytes), so equal trees encode to equal bytes
 // and a linear history costs 19 bytes per revision. Decoding checks every invariant, so a corrupt BLOB is
-// an error, never a malformed tree. The layout is frozen once data exists: change it only with a new
+// an error, never a malformed tree; it reads the hashes of one generation in any order (trees written under
+// an older, intransitive hash order stay readable). The layout is frozen once data exists: change it only with a new
 // version byte and a decoder for every older one.
 
 extension RevisionTree {
@@ -94,7 +95,7 @@ extension RevisionTree {
     /// Decodes a tree from the bytes ``encoded()`` produced.
     ///
     /// - Throws: ``CloudantError/Code/invalidValue`` with the byte `position` when the bytes are not a
-    ///   valid encoded tree (an unknown version, truncation, revisions out of order, a parent that is not
+    ///   valid encoded tree (an unknown version, truncation, a revision repeated, a parent that is not
     ///   one generation older, trailing bytes).
     public init(decoding bytes: some Collection<UInt8>) throws {
         let decoded = try bytes.withContiguousStorageIfAvailable { try Self.decode($0) } ?? Self.decode(Array(bytes))
@@ -151,9 +152,10 @@ extension RevisionTree {
             }
 
             let revision = RevisionID(generation: generation, hash: hash)
-            if let previous = ordered.last, !(previous < revision) {
-                throw reader.corrupt("its revisions are out of order or repeated")
-            }
+            // Generations never decrease (deltas are unsigned). Within one, any hash order is read: trees
+            // written before the hash order was corrected (32-byte text hashes, uppercase hex) are in an older
+            // order, and the next write stores them in the current one.
+            if entries[revision] != nil { throw reader.corrupt("its revisions are repeated") }
             ordered.append(revision)
             entries[revision] = Entry(
                 parent: parent, deleted: flags & Flag.deleted != 0, bodyAvailable: flags & Flag.bodyAvailable != 0)
