@@ -143,7 +143,7 @@ package struct JSONWriter {
 
     /// Whether the members are already sorted by name (bodies built in sorted order, and bodies read back
     /// from the store, which keeps them sorted): then writing them needs no index array and no sort.
-    private static func inUTF8Order(_ members: [(key: String, value: JSONValue)]) -> Bool {
+    package static func inUTF8Order(_ members: [(key: String, value: JSONValue)]) -> Bool {
         for index in members.indices.dropFirst() where !precedesInUTF8(members[index - 1].key, members[index].key) {
             return false
         }

@@ -111,7 +111,7 @@ struct PreparedWrite: Sendable {
         canonical.reserveCapacity(stored.count)
         canonical.append(UInt8(ascii: "{"))
         let order =
-            names.count > 1 && !zip(names, names.dropFirst()).allSatisfy({ JSONWriter.precedesInUTF8($0.key, $1.key) })
+            names.count > 1 && !JSONWriter.inUTF8Order(names)
             ? names.indices.sorted { JSONWriter.precedesInUTF8(names[$0].key, names[$1].key) } : Array(names.indices)
         for (position, index) in order.enumerated() {
             if position > 0 { canonical.append(UInt8(ascii: ",")) }

@@ -1,5 +1,4 @@
 internal import CSQLite
-internal import Dispatch
 internal import Foundation
 internal import GRDB
 internal import Synchronization
@@ -11,7 +10,7 @@ internal import Synchronization
 /// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
 /// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
 /// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``LowPriorityThread``,
-/// which runs it when a core is free (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
+/// which runs it at low priority (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
 /// reaches ``writerPages``, which bounds the log should the checkpoints fall behind.
 ///
 /// Bulk loads (`bulkLoading`) raise ``writerPages`` and turn the wake-ups off while their own
