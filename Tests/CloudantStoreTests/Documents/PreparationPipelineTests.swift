@@ -61,6 +61,32 @@ struct PreparationPipelineTests {
         #expect(count == 500)
     }
 
+    @Test("While a helper prepares the chunk the writer needs, the writer prepares the ones after it")
+    func theWriterPreparesAheadWhileAHelperFinishes() async throws {
+        let incoming = try documents(500)  // 16 chunks of 32
+        let pipeline = PreparationPipeline(.documents(incoming), compression: .couchDB)
+        // This test plays a helper that has claimed the first chunk and is slow to finish it.
+        let held = try #require(pipeline.claimNext())
+        #expect(held == 0)
+        let writer = Task.detached { () throws -> [PreparedWrite]? in
+            var cursor = pipeline.makeCursor()
+            var yielded: [PreparedWrite] = []
+            while let next = try cursor.next() {
+                guard case .interactive(let ready) = next else { return nil }
+                yielded.append(ready)
+            }
+            return yielded
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !pipeline.allClaimed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(pipeline.allClaimed)
+        pipeline.prepare(held)
+        let yielded = try #require(try await writer.value)
+        #expect(yielded.map(\.incoming) == incoming)
+        #expect(yielded.map(\.speculativeHash) == incoming.map { PreparedWrite($0).speculativeHash })
+        #expect(pipeline.chunksPreparedWhileWaiting == 15)
+    }
+
     /// A batch of `count` documents mixing new documents, updates, conflicts, deletions and local documents,
     /// against a store holding `doc-0` … `doc-99` at their first revision.
     private func mixedBatch(_ count: Int, revisions: [String: String]) -> [JSONValue] {

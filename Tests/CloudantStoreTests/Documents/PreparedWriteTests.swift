@@ -44,6 +44,28 @@ struct PreparedWriteTests {
         }
     }
 
+    @Test("With attachments, the revision fed from the stored members is the one minted from the body", arguments: [0, 1, 7, 10])
+    func theMintedRevisionWithAttachmentsIsTheBodysOwn(index: Int) throws {
+        let body = try #require(Self.bodies[index].objectValue)
+        let data = JSONValue.string(Data("hello".utf8).base64EncodedString())
+        for parent in [nil, "3-0123456789abcdef0123456789abcdef"] as [String?] {
+            var document = body
+            document["_id"] = "doc"
+            if let parent { document["_rev"] = .string(parent) }
+            document["_attachments"] = [
+                "z.txt": ["content_type": "text/plain", "data": data], "a.bin": ["content_type": "application/octet-stream", "data": data],
+            ]
+            let prepared = PreparedWrite(try IncomingDocument(document))
+            let encoded = try prepared.encodedAttachments.get()
+            #expect(encoded.count == 2)
+            let digests = encoded.map { name, attachment in
+                RevisionHash.AttachmentDigest(name: name, contentType: attachment.info.contentType, digest: attachment.info.digest)
+            }
+            let expected = RevisionHash.mint(body: body, parentRevision: parent, deleted: false, attachments: digests)
+            #expect(prepared.speculativeHash == expected, "\(Self.bodies[index]) parent \(parent ?? "none")")
+        }
+    }
+
     @Test("Members are located only when their values are already canonical")
     func membersAreLocatedOnlyWhenCanonical() throws {
         for (body, canonical) in [
