@@ -23,13 +23,15 @@ struct BenchmarkGroup {
     /// Runs every case `repetitions` times, prints the medians and ratios, and returns the medians (baseline first).
     @discardableResult
     func run(repetitions: Int, extraPerOperation: Bool = false) async throws -> [Double] {
-        // `BENCHMARK_ONLY=text` keeps the candidates whose name contains `text` (and the baseline), to profile
-        // one without the others' samples (groups that read the returned medians by position need them all).
+        // `BENCHMARK_ONLY=text` runs only the candidates whose name contains `text` (and the baseline), to
+        // profile one without the others' samples; the others keep their place with a NaN median, so groups
+        // that read the returned medians by position still can.
         let only = ProcessInfo.processInfo.environment["BENCHMARK_ONLY"]
-        let cases = [baseline] + candidates.filter { candidate in only.map { candidate.name.contains($0) } ?? true }
+        let cases = [baseline] + candidates
+        let runs = cases.indices.map { index in index == 0 || only.map { cases[index].name.contains($0) } ?? true }
         var samples = Array(repeating: [Double](), count: cases.count)
         for _ in 0..<repetitions {
-            for (index, benchmarkCase) in cases.enumerated() {
+            for (index, benchmarkCase) in cases.enumerated() where runs[index] {
                 try await benchmarkCase.setUp()
                 let start = ContinuousClock.now
                 try await benchmarkCase.body()
@@ -40,7 +42,7 @@ struct BenchmarkGroup {
         }
         let medians = samples.map(Statistics.median)
         print("\n\(name)  (\(operations) \(unit), median of \(repetitions) runs)")
-        for (index, benchmarkCase) in cases.enumerated() {
+        for (index, benchmarkCase) in cases.enumerated() where runs[index] {
             let ratio = medians[index] / medians[0]
             let rate = Double(operations) / medians[index]
             var line = "  \(benchmarkCase.name.padding(toLength: 40, withPad: " ", startingAt: 0))"

@@ -106,12 +106,15 @@ extension DocumentStore {
         // JSON documents too), so a batch waiting for the writer is prepared meanwhile and the writer's
         // transaction overlaps the rest.
         let compression = options.attachmentCompression
+        let indexes = newEdits ? IndexSnapshot.lastKnown(in: indexCache) : nil
         let pipeline =
             newEdits && source.count >= PreparationPipeline.minimumBatch
-            ? PreparationPipeline(source, compression: compression) : nil
+            ? PreparationPipeline(source, compression: compression, indexes: indexes) : nil
         pipeline?.startHelpers()
         defer { pipeline?.abandon() }
-        let entries = pipeline == nil ? try await Self.entries(source, newEdits: newEdits, compression: compression) : []
+        let entries =
+            pipeline == nil
+            ? try await Self.entries(source, newEdits: newEdits, compression: compression, indexes: indexes) : []
         let makeID = options.makeDocumentID
         let clock = options.now
         let cache = indexCache
@@ -164,7 +167,7 @@ extension DocumentStore {
     /// A batch too small for a pipeline, or of replicated revisions: split, checked and prepared (on every
     /// core) before the transaction.
     private static func entries(
-        _ source: PreparationPipeline.Source, newEdits: Bool, compression: AttachmentCompression
+        _ source: PreparationPipeline.Source, newEdits: Bool, compression: AttachmentCompression, indexes: IndexSnapshot?
     ) async throws -> [PreparationPipeline.Entry] {
         let incoming: [IncomingDocument]
         switch source {
@@ -183,7 +186,7 @@ extension DocumentStore {
             return zip(incoming, isLocal).map { document, local in local ? .local(document) : .replicated(document) }
         }
         let interactive = zip(incoming, isLocal).filter { !$1 }.map(\.0)
-        var prepared = await PreparedWrite.prepareAll(interactive, compression: compression).makeIterator()
+        var prepared = await PreparedWrite.prepareAll(interactive, compression: compression, indexes: indexes).makeIterator()
         return zip(incoming, isLocal).map { document, local in
             if !local, let ready = prepared.next() { .interactive(ready) } else { .local(document) }
         }

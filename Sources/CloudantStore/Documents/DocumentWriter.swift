@@ -69,7 +69,7 @@ struct DocumentWriter {
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, parsedBody: incoming.body,
-            kind: prepared.kind, attachments: table)
+            kind: prepared.kind, attachments: table, indexEntries: prepared.indexEntries)
         return WriteResult(id: id, rev: rev.description)
     }
 
@@ -91,7 +91,7 @@ struct DocumentWriter {
         _ = sequence.next()
         try indexer.documentChanged(
             rowID: db.lastInsertedRowID, id: id, body: incoming.deleted ? nil : incoming.body, previousBody: nil, newRow: true,
-            in: db)
+            prepared: prepared.indexEntries, in: db)
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         return WriteResult(id: id, rev: first.rev)
     }
@@ -215,9 +215,12 @@ struct DocumentWriter {
 
     /// Stores the new tree and the new revision's body, keeping the winner's body inline, and re-indexes
     /// the document when its winner changed.
+    ///
+    /// - Parameter indexEntries: `parsedBody`'s index entries, prepared before the transaction; used when
+    ///   the new revision wins.
     mutating func persist(
         id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8],
-        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable
+        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, indexEntries: PreparedIndexEntries? = nil
     ) throws {
         guard let winner = tree.winner else { return }
         let attachmentBytes = attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes()
@@ -267,7 +270,7 @@ struct DocumentWriter {
             try indexer.documentChanged(
                 rowID: rowID, id: id, body: winnerBody,
                 previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, newRow: existing == nil,
-                in: db)
+                prepared: winner == newRev && !record.deleted ? indexEntries : nil, in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, in: db)

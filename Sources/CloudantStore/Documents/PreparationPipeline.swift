@@ -58,6 +58,7 @@ final class PreparationPipeline: Sendable {
 
     private let source: Source
     private let compression: AttachmentCompression
+    private let indexes: IndexSnapshot?
     private let chunkSize: Int
     private let chunkCount: Int
     /// The first chunk nobody has claimed; may run past `chunkCount` (then nothing is left).
@@ -75,9 +76,11 @@ final class PreparationPipeline: Sendable {
     /// as quick and holds the writer for less time.
     static let minimumBatch = 128
 
-    init(_ source: Source, compression: AttachmentCompression, chunkSize: Int = 32) {
+    /// - Parameter indexes: The catalogue to compute index entries against (see ``IndexSnapshot``).
+    init(_ source: Source, compression: AttachmentCompression, indexes: IndexSnapshot? = nil, chunkSize: Int = 32) {
         self.source = source
         self.compression = compression
+        self.indexes = indexes
         self.chunkSize = chunkSize
         chunkCount = (source.count + chunkSize - 1) / chunkSize
         finished = Mutex(Array(repeating: nil, count: chunkCount))
@@ -176,13 +179,12 @@ final class PreparationPipeline: Sendable {
         var capacity = 256
         for position in range {
             let entry = Result {
-                switch source {
-                case .documents(let documents): Self.entry(documents[position], compression: compression, capacity: capacity)
-                case .json(let values):
-                    Self.entry(
-                        try IncomingDocument(batchMember: values[position], at: position), compression: compression,
-                        capacity: capacity)
-                }
+                let document =
+                    switch source {
+                    case .documents(let documents): documents[position]
+                    case .json(let values): try IncomingDocument(batchMember: values[position], at: position)
+                    }
+                return Self.entry(document, compression: compression, capacity: capacity, indexes: indexes)
             }
             if case .success(.interactive(let prepared)) = entry { capacity = prepared.body.count + prepared.body.count / 16 + 16 }
             chunk.append(entry)
@@ -191,9 +193,11 @@ final class PreparationPipeline: Sendable {
     }
 
     /// A document's entry: prepared unless it is a local document.
-    static func entry(_ document: IncomingDocument, compression: AttachmentCompression, capacity: Int = 256) -> Entry {
+    static func entry(
+        _ document: IncomingDocument, compression: AttachmentCompression, capacity: Int = 256, indexes: IndexSnapshot? = nil
+    ) -> Entry {
         if let id = document.id, DocumentID.isLocal(id) { return .local(document) }
-        return .interactive(PreparedWrite(document, compression: compression, capacity: capacity))
+        return .interactive(PreparedWrite(document, compression: compression, capacity: capacity, indexes: indexes))
     }
 
     /// Prepares chunk `index`, which the caller claimed, for the writer to take.

@@ -16,6 +16,8 @@ struct PreparedWrite: Sendable {
     /// New attachment content as it will be stored (compressed and digested here, off the writer), with
     /// `revpos` still to be set by the writer; or why it cannot be stored.
     let encodedAttachments: Result<[String: EncodedAttachment], CloudantError>
+    /// The JSON index entries of the body, when a catalogue was given and the document has an id and is live.
+    let indexEntries: PreparedIndexEntries?
 
     /// One attachment's stored metadata and bytes.
     struct EncodedAttachment: Sendable {
@@ -23,10 +25,20 @@ struct PreparedWrite: Sendable {
         var content: AttachmentStorage.Content
     }
 
-    /// - Parameter capacity: The bytes to reserve for the body: in a batch, the size of the one before it
-    ///   (growing a 256-byte buffer to fit 1 KB took three copies, 2 % of preparing P1's writes).
-    init(_ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB, capacity: Int = 256) {
+    /// - Parameters:
+    ///   - capacity: The bytes to reserve for the body: in a batch, the size of the one before it (growing a
+    ///     256-byte buffer to fit 1 KB took three copies, 2 % of preparing P1's writes).
+    ///   - indexes: The catalogue to compute the body's index entries against (see ``IndexSnapshot``).
+    init(
+        _ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB, capacity: Int = 256,
+        indexes: IndexSnapshot? = nil
+    ) {
         self.incoming = incoming
+        if let indexes, let id = incoming.id, !incoming.deleted, !id.hasPrefix("_design/") {
+            indexEntries = PreparedIndexEntries(id: id, body: incoming.body, snapshot: indexes)
+        } else {
+            indexEntries = nil
+        }
         var writer = JSONWriter(capacity: capacity)
         let members = writer.writeMembers(of: incoming.body)
         let stored = writer.output
@@ -147,16 +159,16 @@ struct PreparedWrite: Sendable {
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Prepares every write, spreading the work over the machine's cores.
-    static func prepareAll(_ documents: [IncomingDocument], compression: AttachmentCompression = .couchDB) async
-        -> [PreparedWrite]
-    {
+    static func prepareAll(
+        _ documents: [IncomingDocument], compression: AttachmentCompression = .couchDB, indexes: IndexSnapshot? = nil
+    ) async -> [PreparedWrite] {
         let workers = max(1, min(Self.cores, documents.count / 64))
-        guard workers > 1 else { return documents.map { PreparedWrite($0, compression: compression) } }
+        guard workers > 1 else { return documents.map { PreparedWrite($0, compression: compression, indexes: indexes) } }
         let chunk = (documents.count + workers - 1) / workers
         return await withTaskGroup(of: (Int, [PreparedWrite]).self) { group in
             for start in stride(from: 0, to: documents.count, by: chunk) {
                 let slice = Array(documents[start..<min(start + chunk, documents.count)])
-                group.addTask { (start, slice.map { PreparedWrite($0, compression: compression) }) }
+                group.addTask { (start, slice.map { PreparedWrite($0, compression: compression, indexes: indexes) }) }
             }
             var parts: [(Int, [PreparedWrite])] = []
             for await part in group { parts.append(part) }

@@ -77,16 +77,21 @@ enum IndexTable {
         switch index.definition.type {
         case .json:
             guard let keys = index.jsonKeys(id: documentID, body: body) else { return }
-            // Bound directly: this runs once per document and index on every write (see `DirectBinding`).
-            try db.cachedStatement(sql: index.insertSQL).executeBound(in: db) { bind in
-                for key in keys { bind.blob(key) }
-                bind.text(documentID)
-                bind.integer(rowID)
-            }
+            try addEntry(index, rowID: rowID, id: documentID, keys: keys, in: db)
         case .text:
             guard let columns = index.textColumns(of: body) else { return }
             try db.cachedStatement(sql: index.insertSQL)
                 .execute(arguments: StatementArguments([rowID] + columns.map { $0 as any DatabaseValueConvertible }))
+        }
+    }
+
+    /// Adds a JSON index entry whose key columns are known (``PreparedIndexEntries``).
+    static func addEntry(_ index: StoredIndex, rowID: Int64, id documentID: String, keys: [[UInt8]], in db: Database) throws {
+        // Bound directly: this runs once per document and index on every write (see `DirectBinding`).
+        try db.cachedStatement(sql: index.insertSQL).executeBound(in: db) { bind in
+            for key in keys { bind.blob(key) }
+            bind.text(documentID)
+            bind.integer(rowID)
         }
     }
 }
