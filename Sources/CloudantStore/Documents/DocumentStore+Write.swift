@@ -121,7 +121,8 @@ extension DocumentStore {
         let now = clock()
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
+                preparedAgainst: indexes)
             var listed = entries.makeIterator()
             var pipelined = pipeline?.makeCursor()
             var results: [BulkDocsResult] = []

@@ -20,10 +20,13 @@ struct DocumentWriter {
     /// Keeps new attachment content as CouchDB would (replicated writes; interactive ones come prepared).
     let attachmentEncoder: AttachmentEncoder
 
-    /// - Parameter now: The store's clock (``StoreOptions/now``), which dates tombstones.
+    /// - Parameters:
+    ///   - now: The store's clock (``StoreOptions/now``), which dates tombstones.
+    ///   - preparedAgainst: The catalogue the prepared writes' index entries were computed against.
     init(
         db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil,
-        attachmentCompression: AttachmentCompression = .couchDB, now: @escaping @Sendable () -> Date
+        attachmentCompression: AttachmentCompression = .couchDB, now: @escaping @Sendable () -> Date,
+        preparedAgainst: IndexSnapshot? = nil
     ) throws {
         self.db = db
         self.makeDocumentID = makeDocumentID
@@ -32,7 +35,8 @@ struct DocumentWriter {
         revsLimit = settings.revsLimit
         partitioned = settings.partitioned
         sequence = SequenceAllocator(latest: settings.latestSequence)
-        indexer = try IndexMaintainer(db: db, cache: indexCache, expiryField: settings.expiryField, now: now)
+        indexer = try IndexMaintainer(
+            db: db, cache: indexCache, expiryField: settings.expiryField, now: now, preparedAgainst: preparedAgainst)
     }
 
     /// Ends the writer's work in the transaction. (Sequences need no bookkeeping; see `SequenceAllocator`.)
@@ -220,7 +224,7 @@ struct DocumentWriter {
     ///   the new revision wins.
     mutating func persist(
         id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8],
-        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, indexEntries: PreparedIndexEntries? = nil
+        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, indexEntries: [[[UInt8]]?]? = nil
     ) throws {
         guard let winner = tree.winner else { return }
         let attachmentBytes = attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes()

@@ -16,13 +16,17 @@ struct IndexMaintainer {
 
     /// The store's clock, which dates tombstones.
     private let now: @Sendable () -> Date
-    /// The last snapshot prepared entries came with, and whether it is ``indexes`` (checked once a batch).
-    private var checkedSnapshot: (snapshot: IndexSnapshot, matches: Bool)?
+    /// Whether index entries prepared before the transaction were computed against ``indexes``.
+    private var preparedEntriesMatch: Bool
 
     /// - Parameters:
     ///   - expiryField: From ``WriterSettings``, which every write transaction reads.
     ///   - now: The store's clock (``StoreOptions/now``).
-    init(db: Database, cache: IndexCatalogCache?, expiryField: String?, now: @escaping @Sendable () -> Date) throws {
+    ///   - preparedAgainst: The catalogue the writes' index entries were prepared against, if they were.
+    init(
+        db: Database, cache: IndexCatalogCache?, expiryField: String?, now: @escaping @Sendable () -> Date,
+        preparedAgainst: IndexSnapshot? = nil
+    ) throws {
         self.expiryField = expiryField
         self.now = now
         if let cache {
@@ -31,6 +35,7 @@ struct IndexMaintainer {
             indexes = try IndexCatalog.all(in: db)
             projections = try ProjectionCatalog.all(in: db)
         }
+        preparedEntriesMatch = preparedAgainst?.matches(indexes) ?? false
     }
 
     /// The document as indexes and partial filters see it: the body with `_id` first (CouchDB indexes may
@@ -47,12 +52,12 @@ struct IndexMaintainer {
     ///     new document or one that was deleted.
     ///   - newRow: The row was inserted by this write: a live new document has no tombstone row to remove
     ///     (a row's tombstone goes with it), which saves a statement per document on loads.
-    ///   - prepared: `body`'s JSON index entries computed before the transaction; used when they were
-    ///     computed against this catalogue.
+    ///   - prepared: `body`'s JSON index entries computed before the transaction (``IndexSnapshot``); used
+    ///     when they were computed against this catalogue.
     mutating func documentChanged(
         rowID: Int64, id: String, body: @autoclosure () throws -> JSONObject?,
         previousBody: @autoclosure () throws -> JSONObject?, newRow: Bool = false,
-        prepared: PreparedIndexEntries? = nil, in db: Database
+        prepared: [[[UInt8]]?]? = nil, in db: Database
     ) throws {
         let current = try body()
         if !(newRow && current != nil) {
@@ -61,7 +66,7 @@ struct IndexMaintainer {
         if id.hasPrefix("_design/") {
             try IndexCatalog.synchronise(designDocument: id, body: current, in: db)
             indexes = try IndexCatalog.all(in: db)
-            checkedSnapshot = nil
+            preparedEntriesMatch = false
             return
         }
         if let expiryField { try ExpiryRecord.update(rowID: rowID, body: current, field: expiryField, in: db) }
@@ -75,7 +80,7 @@ struct IndexMaintainer {
         // A projection row is keyed by the document's row, so replacing or deleting it needs no previous body.
         for projection in projections { try projection.update(rowID: rowID, id: id, body: body, in: db) }
         guard let body else { return }
-        let preparedKeys = prepared.flatMap { matches($0.snapshot) ? $0.keys : nil }
+        let preparedKeys = preparedEntriesMatch ? prepared : nil
         for (position, index) in indexes.enumerated() {
             if let preparedKeys, index.definition.type == .json {
                 if let keys = preparedKeys[position] { try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db) }
@@ -83,14 +88,6 @@ struct IndexMaintainer {
                 try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db)
             }
         }
-    }
-
-    /// Whether `snapshot` is the catalogue this transaction reads.
-    private mutating func matches(_ snapshot: IndexSnapshot) -> Bool {
-        if let checkedSnapshot, checkedSnapshot.snapshot === snapshot { return checkedSnapshot.matches }
-        let matches = snapshot.matches(indexes)
-        checkedSnapshot = (snapshot, matches)
-        return matches
     }
 
     /// Parses a stored body for indexing.

@@ -5,7 +5,8 @@ internal import CloudantCore
 /// Computing a document's JSON index keys (field lookups and collation keys) was a tenth of the writer's
 /// time in a load with three indexes, while the helpers that prepare the batch had time to spare. They
 /// compute the keys against this snapshot; the writer uses them only when its own catalogue, read inside
-/// the transaction, is the same (an index created or dropped meanwhile makes it compute them itself).
+/// the transaction, is the same (an index created or dropped meanwhile makes it compute them itself). The
+/// writer is given the snapshot once for the batch, and checks it once.
 final class IndexSnapshot: Sendable {
     let indexes: [StoredIndex]
 
@@ -23,19 +24,12 @@ final class IndexSnapshot: Sendable {
         indexes.count == current.count
             && zip(indexes, current).allSatisfy { $0.tableName == $1.tableName && $0.definition == $1.definition }
     }
-}
 
-/// A document's JSON index entries, computed before the write transaction against an ``IndexSnapshot``.
-struct PreparedIndexEntries: Sendable {
-    let snapshot: IndexSnapshot
-    /// Per index of the snapshot, in order: the key columns of the document's entry; nil when the index does
-    /// not hold the document (its partial filter, a missing field) and for a text index (the writer's work).
-    let keys: [[[UInt8]]?]
-
-    /// The entries of a live document `id` with `body`.
-    init(id: String, body: JSONObject, snapshot: IndexSnapshot) {
-        self.snapshot = snapshot
-        keys = snapshot.indexes.map { index in
+    /// The JSON index entries of a live document `id` with `body`, per index of the snapshot in order: the
+    /// key columns of its entry; nil when the index does not hold the document (its partial filter, a missing
+    /// field) and for a text index (left to the writer).
+    func entries(id: String, body: JSONObject) -> [[[UInt8]]?] {
+        indexes.map { index in
             guard index.definition.type == .json, index.admits(id: id, body: body) else { return nil }
             return index.jsonKeys(id: id, body: body)
         }

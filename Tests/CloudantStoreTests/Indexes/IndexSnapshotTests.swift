@@ -6,7 +6,7 @@ import Testing
 /// Index entries computed before the write transaction (by the helpers preparing a batch) must be exactly
 /// the writer's own, and must not be used when the catalogue changed in between.
 @Suite("Index entries prepared before the transaction")
-struct PreparedIndexEntriesTests {
+struct IndexSnapshotTests {
     @Test("Prepared entries are the keys the writer computes, and nil where the index does not hold the document")
     func preparedEntriesAreTheWritersKeys() async throws {
         let temp = try TemporaryStore()
@@ -16,8 +16,9 @@ struct PreparedIndexEntriesTests {
         for document in IndexBuildTests.documents(count: 300) {
             let incoming = try IncomingDocument(try #require(document.objectValue))
             let id = try #require(incoming.id)
-            let entries = PreparedIndexEntries(id: id, body: incoming.body, snapshot: snapshot)
-            for (index, keys) in zip(snapshot.indexes, entries.keys) {
+            let entries = snapshot.entries(id: id, body: incoming.body)
+            #expect(entries.count == snapshot.indexes.count)
+            for (index, keys) in zip(snapshot.indexes, entries) {
                 let expected = index.admits(id: id, body: incoming.body) ? index.jsonKeys(id: id, body: incoming.body) : nil
                 #expect(keys == expected, "\(index.definition.name) \(id)")
                 if keys != nil { held += 1 }
@@ -32,7 +33,8 @@ struct PreparedIndexEntriesTests {
         #expect(prepared.allSatisfy { $0.indexEntries != nil })
         let cache = store.indexCache
         _ = try await store.write(.updateFailed) { db in
-            var writer = try DocumentWriter(db: db, makeDocumentID: { UUID().uuidString }, indexCache: cache, now: { Date() })
+            var writer = try DocumentWriter(
+                db: db, makeDocumentID: { UUID().uuidString }, indexCache: cache, now: { Date() }, preparedAgainst: snapshot)
             for write in prepared { _ = try writer.writeInteractive(write) }
         }
     }
