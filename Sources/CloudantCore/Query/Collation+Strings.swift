@@ -98,6 +98,10 @@ struct StringCollationKey {
     static let letterGroup: UInt32 = 0x0400_0000
     /// The secondary weight of a base character; every accent weighs more.
     static let commonSecondary: UInt32 = 1
+    /// The tertiary weight of a lower-case letter and of most other characters: the lowest.
+    static let commonTertiary: UInt32 = 0
+    /// The tertiary weight of an upper-case letter.
+    static let upperTertiary: UInt32 = 1
     /// The secondary weight of the stroke in `ø ł đ ħ` (U+0335 COMBINING SHORT STROKE OVERLAY).
     static let strokeSecondary: UInt32 = 0x335
 

@@ -15,7 +15,9 @@
 /// Layout: one type byte in CouchDB's type order, then
 /// - numbers: the value as an order-preserving double, then an exact tie-break for integers beyond 2^53;
 /// - strings: the collation weights of each level (primary, secondary, tertiary, code points), each level
-///   a run of order-preserving variable-length weights ended by `0x00`;
+///   ended by `0x00`; the secondary and tertiary levels are mostly the common weight (no accent, lower case),
+///   so there each run of it is one byte that also encodes whether the level ends after it
+///   (``appendCompressedLevel(_:common:to:)``, ICU's compression of common weights);
 /// - arrays: each element's key, then `0x00` (so a prefix sorts first);
 /// - objects: `0x01` + the member name's string levels + the value's key per member, then `0x00`.
 public enum CollationKey {
@@ -149,19 +151,77 @@ public enum CollationKey {
         let weights = StringCollationKey(string)
         for weight in weights.primary { appendPrimary(weight, to: &key) }
         key.append(terminator)
-        for level in [weights.secondary, weights.tertiary, weights.scalars] {
-            for weight in level { appendWeight(weight, to: &key) }
-            key.append(terminator)
+        appendCompressedLevel(weights.secondary, common: StringCollationKey.commonSecondary, to: &key)
+        appendCompressedLevel(weights.tertiary, common: StringCollationKey.commonTertiary, to: &key)
+        for weight in weights.scalars { appendWeight(weight, to: &key) }
+        key.append(terminator)
+    }
+
+    // MARK: Compressed levels
+
+    /// Writes a level whose weights are never below `common` (the secondary and tertiary levels), then its
+    /// terminator, with each run of `common` as one byte.
+    ///
+    /// A level is `cᵏ⁰ h₁ cᵏ¹ h₂ … cᵏⁿ` then the end, with every `h` above `c` and the end below it. Compared
+    /// byte by byte, a longer run sorts *after* a shorter one when the end follows both, and *before* it when
+    /// a higher weight follows; and a run before the end sorts before any run before a higher weight. So a
+    /// run followed by the end is written `k` (`0x01…0x3E`), a run followed by a higher weight `0x7F - k`
+    /// (`0x7E…0x41`), and the other weights from `0x81` up (``appendUncommon(_:to:)``); a run of 63 or more
+    /// is written in pieces of 63 (`0x3F` before the end, `0x40` before a higher weight), each sorting past
+    /// every shorter piece in its direction. Byte order is then exactly the order of the weights (the
+    /// properties in `CollationKeyTests` check it over random strings with long runs), and an ASCII string's
+    /// secondary level, `n` common weights, takes one byte instead of `n + 1`.
+    static func appendCompressedLevel(_ weights: [UInt32], common: UInt32, to key: inout [UInt8]) {
+        var run = 0
+        for weight in weights {
+            if weight == common {
+                run += 1
+            } else {
+                appendRun(run, beforeHigherWeight: true, to: &key)
+                run = 0
+                appendUncommon(weight - common, to: &key)
+            }
+        }
+        appendRun(run, beforeHigherWeight: false, to: &key)
+        key.append(terminator)
+    }
+
+    /// The longest run one byte holds.
+    private static let runPiece = 63
+
+    /// A run of `count` common weights, followed by a higher weight or by the level's end.
+    @inline(__always)
+    static func appendRun(_ count: Int, beforeHigherWeight: Bool, to key: inout [UInt8]) {
+        var count = count
+        while count >= runPiece {
+            key.append(beforeHigherWeight ? 0x40 : 0x3F)
+            count -= runPiece
+        }
+        guard count > 0 else { return }
+        key.append(beforeHigherWeight ? UInt8(0x7F - count) : UInt8(count))
+    }
+
+    /// A weight `difference` above the common one: `0x80 + difference` below 0x3F (case, most tertiary
+    /// differences), else `0xC0` and the difference in 4 bytes (accents, whose secondary weights are
+    /// their code points).
+    @inline(__always)
+    static func appendUncommon(_ difference: UInt32, to key: inout [UInt8]) {
+        if difference < 0x3F {
+            key.append(0x80 + UInt8(difference))
+        } else {
+            key.append(0xC0)
+            for shift in stride(from: 24, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: difference >> UInt32(shift))) }
         }
     }
 
     /// The same bytes as the general path for printable ASCII, without building weight arrays: most keys
     /// (ids, codes, enum-like values) are ASCII. One table read per byte decides the primary weight and
     /// whether the byte counts at the lower levels (the bytes with no primary weight are ignorable there
-    /// too); every lower-level weight is below 0x7F, so ``appendWeight(_:to:)`` writes it as weight + 1.
+    /// too). Every counted byte has the common secondary weight, so that level is one run; at the tertiary
+    /// level an upper-case letter is the one weight above the common one; code points below 0x7F are
+    /// written as code point + 1 (``appendWeight(_:to:)``).
     private static func appendPrintableASCII(_ string: String, to key: inout [UInt8]) {
         let primary = StringCollationKey.printableASCIIPrimary
-        let common = UInt8(StringCollationKey.commonSecondary + 1)
         var string = string
         string.withUTF8 { utf8 in
             var counted = 0
@@ -172,11 +232,19 @@ public enum CollationKey {
                 counted += 1
             }
             key.append(terminator)
-            key.append(contentsOf: repeatElement(common, count: counted))
+            appendRun(counted, beforeHigherWeight: false, to: &key)
             key.append(terminator)
+            var lower = 0
             for byte in utf8 where primary[Int(byte)] != 0 {
-                key.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? 2 : 1)
+                if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+                    appendRun(lower, beforeHigherWeight: true, to: &key)
+                    lower = 0
+                    appendUncommon(StringCollationKey.upperTertiary - StringCollationKey.commonTertiary, to: &key)
+                } else {
+                    lower += 1
+                }
             }
+            appendRun(lower, beforeHigherWeight: false, to: &key)
             key.append(terminator)
             for byte in utf8 { key.append(byte + 1) }
             key.append(terminator)

@@ -274,6 +274,15 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("2026-11-28-collation-keys-v2") { db in
+            // Index keys now write runs of common secondary and tertiary weights as one byte (see
+            // `CollationKey.appendCompressedLevel`): entries written before are rebuilt in the new form, in
+            // this transaction, so no query ever compares keys of the two forms.
+            for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
+                try db.execute(sql: "DELETE FROM \(index.tableName)")
+                try JSONIndexBuild.fill(index, in: db)
+            }
+        }
         return migrator
     }
 
@@ -281,6 +290,6 @@ enum StoreSchema {
     static let migrationIdentifiers = [
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
-        "2026-11-26-tombstone-times", "2026-11-26-attachment-files",
+        "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
     ]
 }

@@ -16,6 +16,42 @@ struct CollationKeyTests {
         }
     }
 
+    /// Strings built from runs of lower case, upper case, accents and other scripts, with runs longer than
+    /// the 63 common weights one byte of a compressed level holds.
+    static func runString(_ rng: inout some RandomNumberGenerator) -> String {
+        let pieces = ["a", "b", "A", "Z", "e\u{301}", "é", "ø", "ß", "1", " ", "-", "\u{1}", "\u{200B}", "ǅ", "Ⅳ", "日"]
+        var text = ""
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            let piece = pieces.randomElement(using: &rng) ?? "a"
+            let count = [1, 2, 61, 62, 63, 64, 125, 126, 127, 200].randomElement(using: &rng) ?? 1
+            text += String(repeating: piece, count: Int.random(in: 0...1, using: &rng) == 0 ? count : 1)
+        }
+        return text
+    }
+
+    @Test func keyByteOrderEqualsCollationOnStringsWithLongRuns() {
+        var rng = SystemRandomNumberGenerator()
+        var strings = (0..<300).map { _ in Self.runString(&rng) }
+        strings += ["", "a", "A", String(repeating: "a", count: 63), String(repeating: "a", count: 62) + "A",
+                    String(repeating: "a", count: 63) + "A", String(repeating: "a", count: 64), String(repeating: "A", count: 63)]
+        for a in strings {
+            for b in strings.prefix(60) {
+                let order = Self.byteOrder(CollationKey.of(.string(a)), CollationKey.of(.string(b)))
+                #expect(order == Collation.compare(.string(a), .string(b)), "\(a.debugDescription) vs \(b.debugDescription)")
+            }
+        }
+    }
+
+    @Test func commonWeightsTakeOneBytePerRun() {
+        // Type byte; 33 primaries and the end; the secondary level: one run and the end; the tertiary level:
+        // H, K, Q, then a run before each of T, I, S, C, a last run and the end; 33 code points and the end.
+        let key = CollationKey.of("HKQuantityTypeIdentifierStepCount")
+        #expect(key.count == 1 + 34 + 2 + 13 + 34, "\(key.count) bytes")  // 137 before runs were compressed
+        let date = CollationKey.of("2026-11-10T10:00:00.000Z")
+        // 1 + (24 + 1) + (1 + 1) + (10 lower, T, 12 lower, Z: 4 tokens + 1) + (24 + 1)
+        #expect(date.count == 1 + 25 + 2 + 5 + 25)
+    }
+
     @Test func couchDBOperatorSuiteOrderHoldsForKeysM13() throws {
         let values: [JSONValue] = [nil, false, true, 9, 10000, "a", "A", "aa", ["a"], ["a": 1]]
         let keys = values.map(CollationKey.of)

@@ -151,6 +151,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-26-attachment-files"
-    static let migrationCount = 8
+    static let latestMigration = "2026-11-28-collation-keys-v2"
+    static let migrationCount = 9
 }
