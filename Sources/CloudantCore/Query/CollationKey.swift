@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Layout: one type byte in CouchDB's type order, then
-/// - numbers: the value as an order-preserving double, then an exact tie-break for integers beyond 2^53;
+/// - numbers: the value as an order-preserving double, then, from 2^53 on, an exact tie-break for integers;
 /// - strings: the collation weights of each level (primary, secondary, tertiary, code points), each level
 ///   ended by `0x00`; the secondary and tertiary levels are mostly the common weight (no accent, lower case),
 ///   so there each run of it is one byte that also encodes whether the level ends after it
@@ -96,12 +96,15 @@ public enum CollationKey {
         }
     }
 
-    /// A double in 8 bytes whose byte order is numeric order, then 9 bytes that break ties between
-    /// integers that round to the same double (`2^53` and `2^53 + 1`).
+    /// A double in 8 bytes whose byte order is numeric order, then, from `2^53` in magnitude, 9 bytes that
+    /// break ties between integers that round to the same double (`2^53` and `2^53 + 1`).
     ///
     /// Rounding to the nearest double never reverses an order, so the first 8 bytes are non-decreasing in
     /// the exact value; values with equal doubles are integral (or identical), and the tie-break orders
-    /// them by exact value, with doubles beyond Int64's range after every integer.
+    /// them by exact value, with doubles beyond Int64's range after every integer. Below `2^53` every
+    /// integer is exactly its double, so no two different numbers share the 8 bytes and the tie-break is
+    /// left out (half of a number's key, and of most numeric index entries); keys of equal doubles are
+    /// then all short or all long, so the order between them is decided either way.
     static func appendNumber(_ number: JSONNumber, to key: inout [UInt8]) {
         let approximate: Double
         var exact: (flag: UInt8, bits: UInt64)
@@ -117,7 +120,7 @@ public enum CollationKey {
         case .double(let double):
             approximate = double
             if double.isNaN {
-                key.append(contentsOf: [UInt8](repeating: 0, count: 17))  // below every number, as Collation has it
+                key.append(contentsOf: [UInt8](repeating: 0, count: 8))  // below every number, as Collation has it
                 return
             } else if double >= 9_223_372_036_854_775_808.0 {
                 exact = (2, 0)
@@ -131,6 +134,7 @@ public enum CollationKey {
         let bits = (approximate == 0 ? 0.0 : approximate).bitPattern
         let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
         appendBigEndian(ordered, to: &key)
+        guard approximate.magnitude >= 9_007_199_254_740_992.0 else { return }
         key.append(exact.flag)
         appendBigEndian(exact.bits, to: &key)
     }

@@ -276,8 +276,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("2026-11-28-collation-keys-v2") { db in
             // Index keys now write runs of common secondary and tertiary weights as one byte (see
-            // `CollationKey.appendCompressedLevel`): entries written before are rebuilt in the new form, in
-            // this transaction, so no query ever compares keys of the two forms.
+            // `CollationKey.appendCompressedLevel`) and numbers below 2^53 without their tie-break: entries
+            // written before are rebuilt in the new form, in this transaction, so no query ever compares keys
+            // of the two forms.
             for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
                 try db.execute(sql: "DELETE FROM \(index.tableName)")
                 try JSONIndexBuild.fill(index, in: db)

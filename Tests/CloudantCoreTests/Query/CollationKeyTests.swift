@@ -52,6 +52,27 @@ struct CollationKeyTests {
         #expect(date.count == 1 + 25 + 2 + 5 + 25)
     }
 
+    @Test func numbersBelow2To53TakeEightBytesAndTheirOrderHoldsAcrossTheBoundary() {
+        #expect(CollationKey.of(.number(.integer(9_007_199_254_740_991))).count == 1 + 8)
+        #expect(CollationKey.of(.number(.double(-0.25))).count == 1 + 8)
+        #expect(CollationKey.of(.number(.integer(9_007_199_254_740_992))).count == 1 + 17)
+        let two53 = 9_007_199_254_740_992.0
+        let numbers: [JSONValue] = [
+            .number(.double(-.infinity)), .number(.bigInteger("-100000000000000000000")), .number(.integer(Int64.min)),
+            .number(.integer(-9_007_199_254_740_993)), .number(.double(-two53)), .number(.integer(-9_007_199_254_740_991)),
+            .number(.double(-1.5)), .number(.integer(-1)), .number(.double(-0.0)), .number(.integer(0)), .number(.double(1e-300)),
+            .number(.integer(1)), .number(.double(1.0)), .number(.integer(9_007_199_254_740_991)), .number(.double(9_007_199_254_740_991)),
+            .number(.integer(9_007_199_254_740_992)), .number(.double(two53)), .number(.integer(9_007_199_254_740_993)),
+            .number(.double(two53 * 2)), .number(.integer(Int64.max)), .number(.bigInteger("100000000000000000000")),
+            .number(.double(.infinity)), .number(.double(.nan)), [1, "a"], [.number(.double(1.5)), "a"], [.number(.integer(9_007_199_254_740_993)), "a"],
+        ]
+        for a in numbers {
+            for b in numbers {
+                #expect(Self.byteOrder(CollationKey.of(a), CollationKey.of(b)) == Collation.compare(a, b), "\(a.jsonString()) vs \(b.jsonString())")
+            }
+        }
+    }
+
     @Test func couchDBOperatorSuiteOrderHoldsForKeysM13() throws {
         let values: [JSONValue] = [nil, false, true, 9, 10000, "a", "A", "aa", ["a"], ["a": 1]]
         let keys = values.map(CollationKey.of)
