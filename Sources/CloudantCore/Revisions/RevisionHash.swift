@@ -107,14 +107,11 @@ public enum RevisionHash {
     private static func mint(
         parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest], writingBody: (inout JSONWriter) -> Void
     ) -> String {
-        let (prefix, suffix) = envelope(parentRevision: parentRevision, deleted: deleted, attachments: attachments)
         var writer = JSONWriter.canonical(capacity: 1024)
         writingBody(&writer)
-        var md5 = Insecure.MD5()
-        md5.update(data: prefix)
-        md5.update(data: writer.output)
-        md5.update(data: suffix)
-        return lowercaseHex(md5.finalize())
+        return mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { hash in
+            writer.output.withUnsafeBytes(hash)
+        }
     }
 
     /// The canonical JSON of `{"attachments", "body", "deleted", "parent"}` (in that sorted order) before and
