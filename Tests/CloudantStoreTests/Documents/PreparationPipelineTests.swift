@@ -1,6 +1,7 @@
 import CloudantCore
 @testable import CloudantStore
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Preparing a large batch while the writer writes")
@@ -68,20 +69,32 @@ struct PreparationPipelineTests {
         // This test plays a helper that has claimed the first chunk and is slow to finish it.
         let held = try #require(pipeline.claimNext())
         #expect(held == 0)
-        let writer = Task.detached { () throws -> [PreparedWrite]? in
-            var cursor = pipeline.makeCursor()
-            var yielded: [PreparedWrite] = []
-            while let next = try cursor.next() {
-                guard case .interactive(let ready) = next else { return nil }
-                yielded.append(ready)
+        // The writer blocks until that chunk is ready: it runs on a thread of its own, and this test only ever
+        // sleeps, so no thread of the cooperative pool is held (holding one starved the rest of the suite).
+        let outcome = Mutex<Result<[PreparedWrite]?, any Error>?>(nil)
+        Thread {
+            let result = Result { () throws -> [PreparedWrite]? in
+                var cursor = pipeline.makeCursor()
+                var yielded: [PreparedWrite] = []
+                while let next = try cursor.next() {
+                    guard case .interactive(let ready) = next else { return nil }
+                    yielded.append(ready)
+                }
+                return yielded
             }
-            return yielded
-        }
+            outcome.withLock { $0 = result }
+        }.start()
         let deadline = ContinuousClock.now + .seconds(30)
         while !pipeline.allClaimed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(pipeline.allClaimed)
         pipeline.prepare(held)
-        let yielded = try #require(try await writer.value)
+        var finished = outcome.withLock { $0 }
+        while finished == nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+            finished = outcome.withLock { $0 }
+        }
+        let result = try #require(finished)
+        let yielded = try #require(try result.get())
         #expect(yielded.map(\.incoming) == incoming)
         #expect(yielded.map(\.speculativeHash) == incoming.map { PreparedWrite($0).speculativeHash })
         #expect(pipeline.chunksPreparedWhileWaiting == 15)
