@@ -28,7 +28,18 @@ struct ExportAttributes {
         }
     }
 
-    func double(_ name: String) -> Double? { string(name).flatMap(Double.init) }
+    /// The attribute's value as a number, exactly as `string(name).flatMap(Double.init)`; a plain decimal in
+    /// one text node is read in place (see `DecimalText`).
+    func double(_ name: String) -> Double? {
+        let attribute = Self.find(name, in: element.node)
+        if let child = attribute?.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE,
+            let content = child.pointee.content,
+            let number = DecimalText.plainDouble(utf8: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+        {
+            return number
+        }
+        return Self.value(of: attribute).flatMap(DecimalText.double)
+    }
 
     /// The text of an attribute: its one text child (the usual case), else its children's text joined.
     static func value(of attribute: xmlAttrPtr?) -> String? {

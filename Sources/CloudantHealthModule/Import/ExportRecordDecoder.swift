@@ -41,7 +41,7 @@ enum ExportRecordDecoder {
         switch HealthSampleType(typeIdentifier: type) {
         case .quantity:
             guard let text else { return generic("a quantity without a value") }
-            guard let value = Double(text), value.isFinite else { return generic("a quantity whose value is not a number") }
+            guard let value = DecimalText.double(text), value.isFinite else { return generic("a quantity whose value is not a number") }
             let unit = unit ?? "count"
             guard cache.isUnit(unit) else { return generic("a unit HealthKit does not write ('\(unit)')") }
             let sample = QuantitySample(

@@ -57,8 +57,8 @@ public struct GPXRoute: Hashable, Sendable {
     }
 
     private static func location(_ point: XMLElementView, index: Int) throws -> RouteLocation {
-        guard let latitude = point.attribute("lat").flatMap(Double.init), abs(latitude) <= 90,
-            let longitude = point.attribute("lon").flatMap(Double.init), abs(longitude) <= 180
+        guard let latitude = point.doubleAttribute("lat"), abs(latitude) <= 90,
+            let longitude = point.doubleAttribute("lon"), abs(longitude) <= 180
         else {
             throw CloudantError(
                 .invalidGPX, "A track point needs lat in ±90 and lon in ±180.", context: .init(field: "trkpt", itemIndex: index))
@@ -69,7 +69,7 @@ public struct GPXRoute: Hashable, Sendable {
                 context: .init(field: "trkpt/time", itemIndex: index))
         }
         let extensions = point.child("extensions")
-        func number(_ element: XMLElementView?) -> Double? { element?.text.flatMap(Double.init) }
+        func number(_ element: XMLElementView?) -> Double? { element?.doubleText }
         return RouteLocation(
             timestamp: time.date, latitude: latitude, longitude: longitude, altitude: number(point.child("ele")),
             horizontalAccuracy: number(extensions?.child("hAcc")), verticalAccuracy: number(extensions?.child("vAcc")),

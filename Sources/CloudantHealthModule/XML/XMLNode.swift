@@ -1,4 +1,5 @@
 @preconcurrency internal import CLibXML2
+internal import CloudantCore
 internal import Foundation
 
 /// A read-only view of one libxml2 element, valid only while its document is alive (inside
@@ -50,6 +51,33 @@ struct XMLElementView {
             cursor = attribute.pointee.next
         }
         return nil
+    }
+
+    /// The attribute's value as a number, exactly as `attribute(name).flatMap(Double.init)`: a plain decimal
+    /// held in one text node is read in place, without a `String` (see `DecimalText`).
+    func doubleAttribute(_ name: String) -> Double? {
+        var cursor = node.pointee.properties
+        while let attribute = cursor {
+            if Self.equal(attribute.pointee.name, name) {
+                if let number = Self.plainDouble(in: attribute.pointee.children) { return number }
+                return DecimalText.double(Self.string(of: attribute.pointee.children))
+            }
+            cursor = attribute.pointee.next
+        }
+        return nil
+    }
+
+    /// The element's text as a number, exactly as `text.flatMap(Double.init)`, read in place when it is a
+    /// plain decimal in one text node.
+    var doubleText: Double? {
+        Self.plainDouble(in: node.pointee.children) ?? text.flatMap(DecimalText.double)
+    }
+
+    /// The number a lone text node spells, when it is a plain decimal (`DecimalText.plainDouble(utf8:)`).
+    private static func plainDouble(in first: xmlNodePtr?) -> Double? {
+        guard let first, first.pointee.next == nil, first.pointee.type == XML_TEXT_NODE, let content = first.pointee.content
+        else { return nil }
+        return DecimalText.plainDouble(utf8: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
     }
 
     /// The concatenated text of the element and its descendants, whitespace-trimmed; `nil` when empty.
