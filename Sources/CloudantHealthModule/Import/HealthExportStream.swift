@@ -53,7 +53,32 @@ final class HealthExportStream {
         }, stream)
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit {
+        if let (document, subset) = detachedSubset { document.pointee.intSubset = subset }
+        xmlFreeTextReader(reader)
+    }
+
+    /// The document and its internal subset, set aside once it was read (see ``detachSubsetWithoutEntities()``).
+    private var detachedSubset: (document: xmlDocPtr, subset: UnsafeMutablePointer<xmlDtd>)?
+
+    /// Sets the internal DTD aside from the document once the root element starts, when it declares no
+    /// entities; it is put back before the document is freed.
+    ///
+    /// libxml2 asks the DTD whether each attribute is an ID or an IDREF, twice: when it builds the
+    /// attribute (`xmlIsID`, `xmlIsRef`) and when the reader frees it. Apple's DTD declares attributes of
+    /// every element, so each lookup hashes the element's and attribute's names: about a tenth of parsing
+    /// `export.xml` (perf, 1M records), for IDs nothing here uses. Past the DOCTYPE, the document's subset is
+    /// used for nothing else but entities (attribute normalisation and defaults use the parser's own tables,
+    /// and blanks are always kept), so a DTD without entity declarations is set aside without changing what
+    /// is parsed; one that declares entities stays, and they stay unexpanded as before.
+    private func detachSubsetWithoutEntities() {
+        guard let reader, let document = xmlTextReaderCurrentNode(reader)?.pointee.doc,
+            let subset = document.pointee.intSubset,
+            subset.pointee.entities == nil, subset.pointee.pentities == nil
+        else { return }
+        detachedSubset = (document, subset)
+        document.pointee.intSubset = nil
+    }
 
     private func record(_ diagnostic: String) {
         diagnosticCount += 1
@@ -144,6 +169,7 @@ final class HealthExportStream {
                     throw notAnExport("its root element is <\(root)>, not <HealthData>", line: line)
                 }
                 rootName = root
+                detachSubsetWithoutEntities()
                 if xmlTextReaderIsEmptyElement(reader) == 1 { rootClosed = true }
                 continue
             }
