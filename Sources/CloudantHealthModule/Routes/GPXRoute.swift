@@ -29,7 +29,13 @@ public struct GPXRoute: Hashable, Sendable {
     ///   `.invalidGPX` when the root is not `<gpx>` or a track point lacks a valid `lat`, `lon` or `time`
     ///   (`itemIndex` names the point).
     public init(parsing data: Data, limits: XMLParseLimits = XMLParseLimits()) throws {
-        self = try XMLDocumentReader.withRoot(of: data, limits: limits) { root, _ in try Self.read(root) }
+        self = try GPXStreamReader.read(data, limits: limits)
+    }
+
+    /// Reads a GPX document through libxml2's tree: what ``GPXStreamReader`` reads without one, and what it
+    /// falls back to for a document whose DTD declares entities.
+    static func readTree(_ data: Data, limits: XMLParseLimits) throws -> GPXRoute {
+        try XMLDocumentReader.withRoot(of: data, limits: limits) { root, _ in try Self.read(root) }
     }
 
     /// Distance and duration of the track.
@@ -43,11 +49,7 @@ public struct GPXRoute: Hashable, Sendable {
     }
 
     private static func read(_ root: XMLElementView) throws -> GPXRoute {
-        guard root.name == "gpx" else {
-            throw CloudantError(
-                .invalidGPX, "The root element is <\(root.name)>, not <gpx>; this is not a GPX file.",
-                context: .init(field: root.name))
-        }
+        guard root.name == "gpx" else { throw notGPX(root: root.name) }
         var locations: [RouteLocation] = []
         let tracks = root.children(named: "trk")
         for point in tracks.flatMap({ $0.children(named: "trkseg") }).flatMap({ $0.children(named: "trkpt") }) {
@@ -56,23 +58,38 @@ public struct GPXRoute: Hashable, Sendable {
         return GPXRoute(name: tracks.first?.child("name")?.text, locations: locations)
     }
 
+    /// The refusal of a document whose root is not `<gpx>`.
+    static func notGPX(root: String) -> CloudantError {
+        CloudantError(
+            .invalidGPX, "The root element is <\(root)>, not <gpx>; this is not a GPX file.", context: .init(field: root))
+    }
+
     private static func location(_ point: XMLElementView, index: Int) throws -> RouteLocation {
-        guard let latitude = point.doubleAttribute("lat"), abs(latitude) <= 90,
-            let longitude = point.doubleAttribute("lon"), abs(longitude) <= 180
-        else {
+        let extensions = point.child("extensions")
+        func number(_ element: XMLElementView?) -> Double? { element?.doubleText }
+        return try location(
+            latitude: point.doubleAttribute("lat"), longitude: point.doubleAttribute("lon"), time: point.child("time")?.text,
+            elevation: number(point.child("ele")), horizontalAccuracy: number(extensions?.child("hAcc")),
+            verticalAccuracy: number(extensions?.child("vAcc")), speed: number(extensions?.child("speed")),
+            course: number(extensions?.child("course")), index: index)
+    }
+
+    /// A track point from what its element holds (`index` names it in errors).
+    static func location(
+        latitude: Double?, longitude: Double?, time: String?, elevation: Double?, horizontalAccuracy: Double?,
+        verticalAccuracy: Double?, speed: Double?, course: Double?, index: Int
+    ) throws -> RouteLocation {
+        guard let latitude, abs(latitude) <= 90, let longitude, abs(longitude) <= 180 else {
             throw CloudantError(
                 .invalidGPX, "A track point needs lat in ±90 and lon in ±180.", context: .init(field: "trkpt", itemIndex: index))
         }
-        guard let time = point.child("time")?.text.flatMap(LocalTimestamp.init(parsing:)) else {
+        guard let time = time.flatMap(LocalTimestamp.init(parsing:)) else {
             throw CloudantError(
                 .invalidGPX, "A track point needs an ISO 8601 <time>; a route sample is timestamped.",
                 context: .init(field: "trkpt/time", itemIndex: index))
         }
-        let extensions = point.child("extensions")
-        func number(_ element: XMLElementView?) -> Double? { element?.doubleText }
         return RouteLocation(
-            timestamp: time.date, latitude: latitude, longitude: longitude, altitude: number(point.child("ele")),
-            horizontalAccuracy: number(extensions?.child("hAcc")), verticalAccuracy: number(extensions?.child("vAcc")),
-            speed: number(extensions?.child("speed")), course: number(extensions?.child("course")))
+            timestamp: time.date, latitude: latitude, longitude: longitude, altitude: elevation,
+            horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, course: course)
     }
 }

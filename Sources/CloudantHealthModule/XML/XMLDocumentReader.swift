@@ -22,13 +22,7 @@ enum XMLDocumentReader {
         of data: Data, limits: XMLParseLimits, _ body: (XMLElementView, _ recoveredErrors: [String]) throws -> T
     ) throws -> T {
         ExternalEntityGuard.install()
-        guard data.count <= limits.maximumBytes else {
-            throw CloudantError(
-                .invalidXML,
-                "The XML is \(data.count) bytes, over the \(limits.maximumBytes)-byte limit; raise "
-                    + "XMLParseLimits.maximumBytes if the input is trusted.",
-                context: .init(position: limits.maximumBytes))
-        }
+        try checkSize(data.count, limits: limits)
         guard data.count < Int(Int32.max), let context = xmlNewParserCtxt() else {
             throw CloudantError(.invalidXML, "libxml2 could not allocate a parser.")
         }
@@ -54,6 +48,17 @@ enum XMLDocumentReader {
         defer { xmlFreeDoc(document) }
         let recovered = !wellFormed ? [lastError?.message ?? "malformed XML recovered"] : []
         return try body(XMLElementView(node: root), recovered)
+    }
+
+    /// Refuses an input of `count` bytes over the limit before libxml2 sees it.
+    static func checkSize(_ count: Int, limits: XMLParseLimits) throws {
+        guard count <= limits.maximumBytes else {
+            throw CloudantError(
+                .invalidXML,
+                "The XML is \(count) bytes, over the \(limits.maximumBytes)-byte limit; raise "
+                    + "XMLParseLimits.maximumBytes if the input is trusted.",
+                context: .init(position: limits.maximumBytes))
+        }
     }
 
     /// libxml2's last error for `context`: message (with line and column) and line.

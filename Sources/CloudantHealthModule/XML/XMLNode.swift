@@ -147,7 +147,7 @@ struct XMLElementView {
     }
 
     /// `text` without surrounding whitespace and newlines; looks at the ends before paying for a trim.
-    private static func trimmed(_ text: String) -> String {
+    static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last else { return text }
         func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
