@@ -84,7 +84,9 @@ struct PreparationPipelineTests {
             }
             outcome.withLock { $0 = result }
         }.start()
-        let deadline = ContinuousClock.now + .seconds(30)
+        // Generous: the deadline only ends a broken run. Under the full suite this test's task can wait
+        // a minute or more for a cooperative thread (one CI run saw 87 s), while the writer's thread is done.
+        let deadline = ContinuousClock.now + .seconds(300)
         while !pipeline.allClaimed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(pipeline.allClaimed)
         pipeline.prepare(held)
