@@ -32,13 +32,7 @@ struct ExportAttributes {
     /// one text node is read in place (see `DecimalText`).
     func double(_ name: String) -> Double? {
         let attribute = Self.find(name, in: element.node)
-        if let child = attribute?.pointee.children, child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE,
-            let content = child.pointee.content,
-            let number = DecimalText.plainDouble(utf8: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
-        {
-            return number
-        }
-        return Self.value(of: attribute).flatMap(DecimalText.double)
+        return XMLElementView.plainDouble(in: attribute?.pointee.children) ?? Self.value(of: attribute).flatMap(DecimalText.double)
     }
 
     /// The text of an attribute: its one text child (the usual case), else its children's text joined.

@@ -257,8 +257,7 @@ enum GPXStreamReader {
     /// An element's text as a number, as the tree's `doubleText` reads it: in place when nothing needs
     /// trimming, else through the trimmed text.
     private static func textNumber(_ bytes: [UInt8]) -> Double? {
-        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
-        if let first = bytes.first, let last = bytes.last, plain(first), plain(last) {
+        if let first = bytes.first, let last = bytes.last, XMLElementView.isPlain(first), XMLElementView.isPlain(last) {
             return bytes.withUnsafeBufferPointer { DecimalText.double(utf8: $0) }
         }
         return trimmedText(bytes).flatMap(DecimalText.double)

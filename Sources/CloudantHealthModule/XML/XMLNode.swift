@@ -74,7 +74,7 @@ struct XMLElementView {
     }
 
     /// The number a lone text node spells, when it is a plain decimal (`DecimalText.plainDouble(utf8:)`).
-    private static func plainDouble(in first: xmlNodePtr?) -> Double? {
+    static func plainDouble(in first: xmlNodePtr?) -> Double? {
         guard let first, first.pointee.next == nil, first.pointee.type == XML_TEXT_NODE, let content = first.pointee.content
         else { return nil }
         return DecimalText.plainDouble(utf8: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
@@ -150,7 +150,9 @@ struct XMLElementView {
     static func trimmed(_ text: String) -> String {
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last else { return text }
-        func plain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
-        return plain(first) && plain(last) ? text : text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return isPlain(first) && isPlain(last) ? text : text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// Whether a UTF-8 byte is one that trimming can never remove: ASCII, not a space or a line break.
+    static func isPlain(_ byte: UInt8) -> Bool { byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte) }
 }
