@@ -539,14 +539,8 @@ struct JSONParser {
         }
 
         // Clinger's fast path: both operands are exact doubles, so one IEEE operation rounds correctly.
-        if !droppedDigits, significand <= 1 << 53, (-22...22).contains(exponent) {
-            var value = Double(significand)
-            if exponent >= 0 {
-                value *= Self.exactPowersOfTen[exponent]
-            } else {
-                value /= Self.exactPowersOfTen[-exponent]
-            }
-            return .double(negative ? -value : value)
+        if !droppedDigits, let value = DecimalText.exactDouble(significand: significand, exponent: exponent, negative: negative) {
+            return .double(value)
         }
         // Swift's `Double(_: String)` is correctly rounded and ignores the C locale; the grammar was checked
         // above, so it only sees valid JSON numbers.
@@ -560,12 +554,6 @@ struct JSONParser {
 
     /// The largest significand that can take another decimal digit without overflowing `UInt64`.
     private static let significandLimit: UInt64 = (UInt64.max - 9) / 10
-
-    /// 10^0 … 10^22: every power of ten that a `Double` holds exactly.
-    private static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
 
     // MARK: Errors
 

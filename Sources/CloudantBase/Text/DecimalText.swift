@@ -71,7 +71,14 @@ package enum DecimalText {
             guard index > exponentStart else { return nil }
             exponent += exponentNegative ? -written : written
         }
-        guard index == count, significand <= 1 << 53, (-22...22).contains(exponent) else { return nil }
+        guard index == count else { return nil }
+        return exactDouble(significand: significand, exponent: exponent, negative: negative)
+    }
+
+    /// `significand` × 10^`exponent` when Clinger's fast path gives it exactly (significand ≤ 2^53, exponent
+    /// within ±22: both are exact doubles, so one IEEE multiplication or division rounds correctly), else nil.
+    package static func exactDouble(significand: UInt64, exponent: Int, negative: Bool) -> Double? {
+        guard significand <= 1 << 53, (-22...22).contains(exponent) else { return nil }
         var value = Double(significand)
         if exponent >= 0 {
             value *= exactPowersOfTen[exponent]

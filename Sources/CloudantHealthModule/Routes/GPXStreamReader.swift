@@ -72,9 +72,7 @@ enum GPXStreamReader {
         let read = state.pointee
         if read.declaresEntities { return try GPXRoute.readTree(data, limits: limits) }
         guard let root = read.rootName, outcome.wellFormed || limits.recover else {
-            throw CloudantError(
-                .invalidXML, "The input is not well-formed XML: \(outcome.error?.message ?? "no root element").",
-                context: .init(field: outcome.error.map { "line \($0.line)" }))
+            throw XMLDocumentReader.notWellFormed(outcome.error)
         }
         guard root == "gpx" else { throw GPXRoute.notGPX(root: root) }
         if let error = read.firstError { throw error }

@@ -41,13 +41,18 @@ enum XMLDocumentReader {
         xmlFreeParserCtxt(context)  // before the tree is used and freed: nothing below needs it
         guard let document, let root = xmlDocGetRootElement(document) else {
             if let document { xmlFreeDoc(document) }
-            throw CloudantError(
-                .invalidXML, "The input is not well-formed XML: \(lastError?.message ?? "no root element").",
-                context: .init(field: lastError.map { "line \($0.line)" }))
+            throw notWellFormed(lastError)
         }
         defer { xmlFreeDoc(document) }
         let recovered = !wellFormed ? [lastError?.message ?? "malformed XML recovered"] : []
         return try body(XMLElementView(node: root), recovered)
+    }
+
+    /// The refusal of an input libxml2 could not read a document from, with its last error.
+    static func notWellFormed(_ lastError: (message: String, line: Int)?) -> CloudantError {
+        CloudantError(
+            .invalidXML, "The input is not well-formed XML: \(lastError?.message ?? "no root element").",
+            context: .init(field: lastError.map { "line \($0.line)" }))
     }
 
     /// Refuses an input of `count` bytes over the limit before libxml2 sees it.
