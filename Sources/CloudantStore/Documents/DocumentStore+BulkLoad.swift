@@ -31,9 +31,16 @@ extension DocumentStore {
     ///   alternated). The log then reached 425–439 MB at most on that import; past 512 MB the checkpointer
     ///   makes the writer wait while it starts the log over.
     ///
+    /// A load into a store that holds no documents yet also leaves out the index of documents by entity kind
+    /// while it writes, and builds it once `body` returns or throws (about a second per million documents,
+    /// against three to four seconds of keeping it up; see `DeferredKindIndex`). Queries by kind made
+    /// meanwhile are answered all the same, by scanning; a store opened after the process died during such
+    /// a load builds the index then.
+    ///
     /// Other writes made meanwhile use the same settings. Loads that overlap restore the settings when the
     /// first ends; that affects only their speed.
-    /// - Throws: what `body` throws, or ``CloudantError`` `.updateFailed` when the settings cannot be applied.
+    /// - Throws: what `body` throws, or ``CloudantError`` `.updateFailed` when the settings cannot be applied
+    ///   or the index cannot be built at the end (then the next open of the store builds it).
     public func bulkLoading<T>(_ body: () async throws -> T) async throws -> T {
         let saved = try writerSettings(Self.bulkLoadSettings)
         // The store's own checkpointer waits for the polling one below; the writer checkpoints at 256 MB.
@@ -47,7 +54,16 @@ extension DocumentStore {
             self.checkpointer.backgroundPages.store(savedBackgroundPages, ordering: .relaxed)
             self.checkpointer.writerPages.store(savedWriterPages, ordering: .relaxed)
         }
-        return try await body()
+        let deferredKindIndex = try await write(.updateFailed) { db in try DeferredKindIndex.dropForLoad(in: db) }
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            if deferredKindIndex { _ = try? await write(.updateFailed) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
+            throw error
+        }
+        if deferredKindIndex { try await write(.updateFailed) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
+        return result
     }
 
     private static let bulkLoadSettings = ["mmap_size": 0, "cache_size": -16_384, "journal_size_limit": -1]

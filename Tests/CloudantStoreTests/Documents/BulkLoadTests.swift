@@ -2,6 +2,7 @@ import CipherVFS
 import CloudantCore
 @testable import CloudantStore
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -30,6 +31,81 @@ struct BulkLoadTests {
         await #expect(throws: Stop.self) { try await temp.store.bulkLoading { () async throws -> Int in throw Stop() } }
         #expect(try writerSettings(temp.store) == before)
         #expect(try await temp.store.document(id: "a")["v"] == 1)
+    }
+
+    private func kindIndexSQL(_ store: DocumentStore) throws -> String? {
+        try store.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'documents_by_kind'")
+        }
+    }
+
+    private func kindRegistry() throws -> EntityRegistry {
+        var registry = EntityRegistry()
+        try registry.register(EntityKind(Note.self))
+        return registry
+    }
+
+    private func notes(_ range: Range<Int>) -> [Note] {
+        range.map { Note(id: String(format: "note-%03d", $0), text: "n\($0)", createdAt: Date(timeIntervalSince1970: 1_763_700_000)) }
+    }
+
+    @Test func theMigrationsKindIndexIsTheOneALoadRebuilds() throws {
+        let temp = try TemporaryStore()
+        #expect(try kindIndexSQL(temp.store) == DeferredKindIndex.definition)
+    }
+
+    @Test func aLoadIntoAnEmptyStoreBuildsTheKindIndexAtTheEndAndKindQueriesWorkMeanwhile() async throws {
+        let temp = try TemporaryStore(registry: kindRegistry())
+        // A design document (where declared indexes live) does not make the store non-empty.
+        _ = try await temp.store.put(["_id": "_design/indexes", "language": "query"])
+        let during = try await temp.store.bulkLoading { () async throws -> (String?, [Note]) in
+            _ = try await temp.store.add(notes(0..<50))
+            return (try kindIndexSQL(temp.store), try await temp.store.get(Note.self))
+        }
+        #expect(during.0 == nil)
+        #expect(during.1.map(\.id) == notes(0..<50).map(\.id))
+        #expect(try kindIndexSQL(temp.store) == DeferredKindIndex.definition)
+        let plan = try await temp.store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM documents WHERE kind = 'Note' AND deleted = 0 ORDER BY id")
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.joined().contains("documents_by_kind"), "\(plan)")
+        #expect(try await temp.store.get(Note.self).count == 50)
+    }
+
+    @Test func aLoadIntoAStoreWithDocumentsKeepsTheKindIndexUp() async throws {
+        let temp = try TemporaryStore(registry: kindRegistry())
+        _ = try await temp.store.add(notes(0..<1))
+        let during = try await temp.store.bulkLoading { () async throws -> String? in
+            _ = try await temp.store.add(notes(1..<20))
+            return try kindIndexSQL(temp.store)
+        }
+        #expect(during == DeferredKindIndex.definition)
+        #expect(try await temp.store.get(Note.self).count == 20)
+    }
+
+    @Test func aLoadThatFailsStillBuildsTheKindIndex() async throws {
+        let temp = try TemporaryStore(registry: kindRegistry())
+        struct Stop: Error {}
+        await #expect(throws: Stop.self) {
+            try await temp.store.bulkLoading { () async throws -> Int in
+                _ = try await temp.store.add(notes(0..<10))
+                throw Stop()
+            }
+        }
+        #expect(try kindIndexSQL(temp.store) == DeferredKindIndex.definition)
+        #expect(try await temp.store.get(Note.self).count == 10)
+    }
+
+    @Test func aStoreOpenedAfterALoadDiedWithoutItsKindIndexBuildsIt() async throws {
+        let temp = try TemporaryStore(registry: kindRegistry())
+        _ = try await temp.store.add(notes(0..<10))
+        // What a process killed during a load into an empty store leaves: the documents, no index.
+        try await temp.store.pool.write { db in try db.execute(sql: "DROP INDEX documents_by_kind") }
+        try temp.store.close()
+        let reopened = try temp.reopen(registry: kindRegistry())
+        #expect(try kindIndexSQL(reopened) == DeferredKindIndex.definition)
+        #expect(try await reopened.get(Note.self).count == 10)
     }
 
     @Test(
