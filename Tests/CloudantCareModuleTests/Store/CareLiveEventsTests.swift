@@ -32,6 +32,8 @@ struct CareLiveEventsTests {
                 if all.last == expected { return }
                 try await Task.sleep(for: .milliseconds(5))
             }
+            // Once more: under the full suite the last sleep can end well past the deadline.
+            if all.last == expected { return }
             Issue.record("never saw \(expected); saw \(all)")
         }
 
