@@ -17,7 +17,10 @@ extension DocumentStore {
     ///   resident memory, so a load of a million documents grew to the size of the file's indexes (and a
     ///   bulk load reads nothing that benefits from the map);
     /// - a larger page cache instead (16 MB), so inserts at random places in the id index find their pages
-    ///   (40 MB was no faster on a 1M-record import and put its peak memory over 150 MB);
+    ///   (40 MB was no faster on a 1M-record import and put its peak memory over 150 MB); 4 MB when the load
+    ///   builds the kind index at the end (below), which leaves the id index as the only one written all
+    ///   over: the 1M-record import then took the same time with 4 MB as with 16 MB (24.9 s, medians of four
+    ///   alternated runs) and peaked at 81–83 MB instead of 94–96 MB;
     /// - checkpoints every 256 MB of log instead of 4 MB: each one syncs the file, and between checkpoints
     ///   a page changed by many batches is copied into the database once (a 1M-record health import wrote
     ///   7.2 GB with checkpoints every 64 MB and 6.6 GB with 256 MB, and took 36.0 s instead of 37.4 s,
@@ -55,6 +58,7 @@ extension DocumentStore {
             self.checkpointer.writerPages.store(savedWriterPages, ordering: .relaxed)
         }
         let deferredKindIndex = try await write(.updateFailed) { db in try DeferredKindIndex.dropForLoad(in: db) }
+        if deferredKindIndex { _ = try writerSettings(Self.cacheWithoutKindIndex) }
         let result: T
         do {
             result = try await body()
@@ -67,6 +71,8 @@ extension DocumentStore {
     }
 
     private static let bulkLoadSettings = ["mmap_size": 0, "cache_size": -16_384, "journal_size_limit": -1]
+    /// The page cache of a load that builds the kind index at the end (restored with the others afterwards).
+    private static let cacheWithoutKindIndex = ["cache_size": -4_096]
     /// 256 MB of 4 KB pages.
     static let bulkLoadWriterPages = 65_536
 
