@@ -10,16 +10,33 @@ import Testing
 /// whole process.
 @Suite("Reads on the calling thread")
 struct ImmediateReadersTests {
-    /// Ends the test process with a clear message when `seconds` pass before `finished()` is called: a
-    /// deadlocked cooperative pool cannot run an async timeout, and a hung test says nothing.
+    /// Ends the test process with a clear message when `seconds` pass with no read finishing (``progressed()``)
+    /// before `finished()` is called: a deadlocked cooperative pool cannot run an async timeout, and a hung
+    /// test says nothing. Progress, not a total time: under the whole suite on two cores (and a build beside
+    /// it) these 1,920 reads once took more than 120 s without any deadlock, and the watchdog ended the run.
     private final class Watchdog: Sendable {
         private let done = Atomic<Bool>(false)
+        private let reads = Atomic<Int>(0)
+        private let seconds: Double
+        private let message: String
 
         init(seconds: Double, _ message: String) {
+            self.seconds = seconds
+            self.message = message
+            check(after: 0)
+        }
+
+        /// Looks again in `seconds`: if no read finished since `seen`, the reads are stuck.
+        private func check(after seen: Int) {
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                if !done.load(ordering: .acquiring) { fatalError(message) }
+                guard !done.load(ordering: .acquiring) else { return }
+                let now = reads.load(ordering: .relaxed)
+                if now == seen { fatalError("\(message) (\(now) reads finished, none in the last \(Int(seconds)) s)") }
+                check(after: now)
             }
         }
+
+        func progressed() { reads.add(1, ordering: .relaxed) }
 
         func finished() { done.store(true, ordering: .releasing) }
     }
@@ -33,7 +50,7 @@ struct ImmediateReadersTests {
         let indexed = try FindRequest(["selector": ["kind": 1], "limit": 200])
         let unindexed = try FindRequest(["selector": ["n": ["$gte": 150]], "limit": 200])
 
-        let watchdog = Watchdog(seconds: 120, "reads deadlocked: 64 tasks of mixed synchronous and async reads did not finish in 120 s")
+        let watchdog = Watchdog(seconds: 120, "reads deadlocked: 64 tasks of mixed synchronous and async reads stopped finishing")
         defer { watchdog.finished() }
         let counts = try await withThrowingTaskGroup(of: [Int].self) { group in
             for task in 0..<64 {
@@ -45,6 +62,7 @@ struct ImmediateReadersTests {
                         case 1: counts.append(try await store.find(unindexed).docs.count)
                         default: counts.append(try await store.document(id: String(format: "doc-%03d", round * 7))["n"] == JSONValue.number(JSONNumber(round * 7)) ? 1 : 0)
                         }
+                        watchdog.progressed()
                     }
                     return counts
                 }
