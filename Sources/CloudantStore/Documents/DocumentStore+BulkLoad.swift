@@ -34,11 +34,11 @@ extension DocumentStore {
     ///   alternated). The log then reached 425–439 MB at most on that import; past 512 MB the checkpointer
     ///   makes the writer wait while it starts the log over.
     ///
-    /// A load into a store that holds no documents yet also leaves out the index of documents by entity kind
-    /// while it writes, and builds it once `body` returns or throws (about a second per million documents,
-    /// against three to four seconds of keeping it up; see `DeferredKindIndex`). Queries by kind made
-    /// meanwhile are answered all the same, by scanning; a store opened after the process died during such
-    /// a load builds the index then.
+    /// A load into a store that holds nothing but design documents also leaves out the index of documents by
+    /// entity kind while it writes, and builds it once `body` returns or throws (about a second per million
+    /// documents, against three to four seconds of keeping it up; see `DeferredKindIndex`). Queries by kind
+    /// made meanwhile are answered all the same, by scanning; a store opened after the process died during
+    /// such a load builds the index then.
     ///
     /// Other writes made meanwhile use the same settings. Loads that overlap restore the settings when the
     /// first ends; that affects only their speed.
