@@ -7,6 +7,7 @@ import CloudantSync
 import CloudantSyncNIO
 import Foundation
 import NIOSSL
+import Synchronization
 import Testing
 
 /// The replicator behaves the same over either transport: URLSession (libcurl) and AsyncHTTPClient (SwiftNIO).
@@ -122,6 +123,61 @@ struct HTTPTransportTests {
         guard case .peerUnreachable = unreachable else {
             Issue.record("expected peerUnreachable, got \(String(describing: unreachable))")
             return
+        }
+    }
+
+    /// A request whose task is cancelled ends with `.cancelled` at once, whether the cancellation comes before it
+    /// starts or while it waits for an answer. The server here never answers, so only the cancellation can end
+    /// a request; 200 requests cancelled before they start give any ordering race between the cancellation and
+    /// the transport's bookkeeping its chances.
+    @Test(arguments: Kind.allCases)
+    func aCancelledRequestEndsAtOnceWhetherOrNotItHadStarted(kind: Kind) async throws {
+        let silent = try LoopbackSocket(listening: true)
+        defer { silent.close() }
+        let transport = kind.make()
+        let request = HTTPTransportRequest(
+            method: "GET", url: URL(string: "http://127.0.0.1:\(silent.port)/db")!, headers: [], body: nil, timeout: 120)
+        let outcomes = CancelledOutcomes()
+        let count = 200
+        for _ in 0..<count {
+            Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await outcomes.record { try await transport.send(request) }
+            }
+        }
+        let started = Task { await outcomes.record { try await transport.send(request) } }
+        try await Task.sleep(for: .milliseconds(200))
+        started.cancel()
+        // Generous for a loaded machine: a request that waits for the server would wait the 120 s of its timeout.
+        let finished = await outcomes.wait(for: count + 1, upTo: .seconds(60))
+        #expect(finished == count + 1, "\(count + 1 - finished) cancelled requests never ended")
+        #expect(outcomes.nonCancelled.isEmpty, "\(outcomes.nonCancelled)")
+    }
+
+    /// How the requests of ``aCancelledRequestEndsAtOnceWhetherOrNotItHadStarted(kind:)`` ended.
+    final class CancelledOutcomes: Sendable {
+        private let state = Mutex((ended: 0, nonCancelled: [String]()))
+
+        func record(_ request: () async throws -> HTTPTransportResponse) async {
+            var outcome: String?
+            do { outcome = "answered \(try await request().status)" } catch HTTPTransportError.cancelled {
+                outcome = nil
+            } catch { outcome = "\(error)" }
+            state.withLock { state in
+                state.ended += 1
+                if let outcome { state.nonCancelled.append(outcome) }
+            }
+        }
+
+        var nonCancelled: [String] { state.withLock { $0.nonCancelled } }
+
+        /// The number ended once `count` have, or when `limit` has passed (looked at once more after it).
+        func wait(for count: Int, upTo limit: Duration) async -> Int {
+            let deadline = ContinuousClock.now + limit
+            while ContinuousClock.now < deadline, state.withLock({ $0.ended }) < count {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return state.withLock { $0.ended }
         }
     }
 

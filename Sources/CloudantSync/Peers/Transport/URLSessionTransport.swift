@@ -67,13 +67,18 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Starts `task` and waits for its outcome, cancelling it when the caller is cancelled; failures become
     /// ``HTTPTransportError``.
+    ///
+    /// The waiter is released by the table, not by `URLSession`'s report of the cancelled task: the handler
+    /// runs on the cancelling thread, possibly between the task's creation and its registration here, and the
+    /// session's report of that cancellation (delivered on its own queue) could then come before the waiter
+    /// was registered and find nobody to release, leaving the request suspended for good.
     private func run(_ task: URLSessionTask) async throws -> TaskTable.Outcome {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 tasks.start(task, continuation)
             }
         } onCancel: {
-            task.cancel()
+            tasks.cancel(task)
         }
         switch result {
         case .success(let outcome): return outcome
@@ -103,13 +108,41 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
         var refused: HTTPURLResponse?
     }
 
-    // `lock` protects `running`; delegate calls come on the session's queue, starts on any thread.
+    // `lock` protects `running` and `cancelledBeforeStart`; delegate calls come on the session's queue, starts
+    // and cancellations on any thread.
     private let lock = NSLock()
     private var running: [Int: Running] = [:]
+    /// Tasks whose caller was cancelled before they were started: they are never started.
+    private var cancelledBeforeStart: Set<Int> = []
 
     func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<Result<Outcome, any Error>, Never>) {
-        lock.withLock { running[task.taskIdentifier] = Running(continuation: continuation) }
+        let cancelled = lock.withLock {
+            if cancelledBeforeStart.remove(task.taskIdentifier) != nil { return true }
+            running[task.taskIdentifier] = Running(continuation: continuation)
+            return false
+        }
+        guard !cancelled else {
+            continuation.resume(returning: .failure(URLError(.cancelled)))
+            return
+        }
         task.resume()
+    }
+
+    /// Cancels `task` for its cancelled caller and releases the caller at once, whether or not the task was
+    /// started; the session's own report of the cancellation then finds no waiter.
+    func cancel(_ task: URLSessionTask) {
+        let waiting = lock.withLock {
+            guard let state = running.removeValue(forKey: task.taskIdentifier) else {
+                // Not started yet (or already finished: then the mark is one integer that is never used).
+                cancelledBeforeStart.insert(task.taskIdentifier)
+                return nil as Running?
+            }
+            return state
+        }
+        task.cancel()
+        guard let waiting else { return }
+        if let file = waiting.file { try? FileManager.default.removeItem(at: file) }
+        waiting.continuation.resume(returning: .failure(URLError(.cancelled)))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
