@@ -154,7 +154,13 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
         let kept = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-download-\(UUID().uuidString)")
         let moved = (try? FileManager.default.moveItem(at: location, to: kept)) != nil
             || (try? FileManager.default.copyItem(at: location, to: kept)) != nil
-        lock.withLock { running[downloadTask.taskIdentifier]?.file = moved ? kept : nil }
+        let waited = lock.withLock {
+            guard running[downloadTask.taskIdentifier] != nil else { return false }
+            running[downloadTask.taskIdentifier]?.file = moved ? kept : nil
+            return true
+        }
+        // Its caller was cancelled meanwhile and is gone (see `cancel(_:)`): nobody will remove the file.
+        if !waited, moved { try? FileManager.default.removeItem(at: kept) }
     }
 
     func urlSession(
