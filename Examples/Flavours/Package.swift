@@ -7,6 +7,9 @@
 // ModelRecipes is the object-model consumer: its only description of its data is
 // Recipes.cloudantmodel.json, from which the CloudantModelPlugin build plugin generates the entity types.
 // It lives here so CI builds the dependencies once for all five.
+//
+// Tour is the README's five-minute tour (store, query, serve, sync, care, health): the README's code blocks
+// are regions of its main.swift (`.ci/check-readme.py` holds them equal), and CI builds and runs it.
 
 import PackageDescription
 
@@ -33,5 +36,11 @@ let package = Package(
             name: "ModelRecipes",
             dependencies: [.product(name: "CloudantModel", package: "OTFCloudantStore")],
             plugins: [.plugin(name: "CloudantModelPlugin", package: "OTFCloudantStore")]),
+        .executableTarget(
+            name: "Tour",
+            dependencies: [
+                .product(name: "CloudantCareHealth", package: "OTFCloudantStore"),
+                .product(name: "CloudantServer", package: "OTFCloudantStore"),
+            ]),
     ]
 )
