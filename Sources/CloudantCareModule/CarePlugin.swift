@@ -31,8 +31,8 @@ public struct CarePlugin: EntityPlugin {
     public init() {}
 
     /// Registers the care kinds.
-    /// - Throws: ``CloudantCore/CloudantError/Code/duplicateEntityType`` or
-    ///   ``CloudantCore/CloudantError/Code/duplicateKindName`` when another plugin registered one of them.
+    /// - Throws: `CloudantError.Code.duplicateEntityType` or
+    ///   `CloudantError.Code.duplicateKindName` when another plugin registered one of them.
     public func register(in registry: inout EntityRegistry) throws {
         try registry.register(Self.kind(for: Patient.self))
         try registry.register(Self.kind(for: CarePlan.self))

@@ -4,7 +4,7 @@ internal import CloudantSync
 internal import Foundation
 internal import Synchronization
 
-/// The replications the dashboard started, while the server runs: each a ``CloudantSync/Replicator`` between a
+/// The replications the dashboard started, while the server runs: each a `Replicator` between a
 /// database of the server and a remote CouchDB URL, with its progress as the replicator reports it.
 final class ReplicationJobs: Sendable {
     /// What a page shows of one job.
@@ -43,7 +43,7 @@ final class ReplicationJobs: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
 
     /// Starts replicating `store` (the server's database `database`) with `remote`.
-    /// - Throws: ``CloudantSync/ReplicationError`` for a URL that names no database.
+    /// - Throws: `ReplicationError` for a URL that names no database.
     func start(
         database: String, store: DocumentStore, direction: Direction, remote: URL, continuous: Bool, startedBy: String?
     ) throws -> Job {

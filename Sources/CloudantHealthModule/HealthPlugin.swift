@@ -90,7 +90,7 @@ public struct HealthPlugin: EntityPlugin {
     public init() {}
 
     /// Registers the health kinds.
-    /// - Throws: ``CloudantError`` `.duplicateEntityType` or `.duplicateKindName` when another plugin
+    /// - Throws: `CloudantError` `.duplicateEntityType` or `.duplicateKindName` when another plugin
     ///   already registered one of them.
     public func register(in registry: inout EntityRegistry) throws {
         try registry.register(Self.kind(CategorySample.self))

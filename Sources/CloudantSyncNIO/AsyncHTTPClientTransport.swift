@@ -4,7 +4,7 @@ public import Foundation
 internal import NIOCore
 internal import NIOHTTP1
 
-/// An ``CloudantSync/HTTPTransport`` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
+/// An `HTTPTransport` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
 /// on NIO's event loops, and no libcurl between the replicator and the socket.
 ///
 /// ```swift
@@ -106,7 +106,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
-    /// Runs a client call, turning its failures into ``CloudantSync/HTTPTransportError``.
+    /// Runs a client call, turning its failures into `HTTPTransportError`.
     private static func mapFailures<T>(_ call: () async throws -> T) async throws -> T {
         do {
             return try await call()

@@ -2,7 +2,7 @@
 ///
 /// Every error type of every module reports its category through ``CategorizedError``: ``CloudantError``
 /// through its ``CloudantError/Code`` (each module declares the category of the codes it adds), query errors
-/// through ``QueryErrorKind``, the replicator's errors through their case. Only the edges turn a category
+/// through `QueryErrorKind`, the replicator's errors through their case. Only the edges turn a category
 /// into something else: the HTTP server into a status and CouchDB's `{"error","reason"}` body, the CLI into
 /// an exit status. The core knows neither.
 ///

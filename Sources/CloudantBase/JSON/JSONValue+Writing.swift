@@ -49,7 +49,7 @@ extension JSONValue {
     /// compare equal as ``JSONNumber``s serialise the same. Other doubles use Swift's shortest round-trip text.
     ///
     /// - Important: This format must never change once data exists: every stored revision id was minted
-    ///   from it (see ``RevisionHash``), and a changed format would make a retried write create a new
+    ///   from it (see `RevisionHash`), and a changed format would make a retried write create a new
     ///   revision instead of recognising its own. The golden tests in `CanonicalJSONTests` pin it.
     ///
     /// ```swift

@@ -9,7 +9,7 @@ public import CloudantCareModule
 /// }
 /// ```
 public struct HealthKitTaskEvent: Hashable, Sendable {
-    /// The task version whose schedule produced the event (its ``CloudantCareModule/HealthKitLinkedTask/healthKitLinkage``
+    /// The task version whose schedule produced the event (its `HealthKitLinkedTask.healthKitLinkage`
     /// is the one the outcome was computed with).
     public var task: HealthKitLinkedTask
     /// When the event happens and its occurrence index.

@@ -1,7 +1,7 @@
 public import CloudantCareModule
 public import Foundation
 
-/// The outcome of one event of a ``CloudantCareModule/HealthKitLinkedTask``, computed from the stored quantity
+/// The outcome of one event of a `HealthKitLinkedTask`, computed from the stored quantity
 /// samples (CareKit's `OCKHealthKitOutcome`). It is never stored: every read computes it again from the
 /// samples, so adding, changing or deleting a sample shows at the next read.
 ///
@@ -19,8 +19,8 @@ public struct HealthKitOutcome: Hashable, Sendable {
     public var taskUUID: UUID
     /// The event's occurrence index in that task version's schedule.
     public var taskOccurrenceIndex: Int
-    /// The computed values, each a `.double` in the linkage's unit (``CloudantCareModule/OutcomeValue/units``
-    /// is the linkage's unit string; ``CloudantCareModule/OutcomeValue/createdDate`` is when it was computed).
+    /// The computed values, each a `.double` in the linkage's unit (`OutcomeValue.units`
+    /// is the linkage's unit string; `OutcomeValue.createdDate` is when it was computed).
     public var values: [OutcomeValue]
     /// For each value, the uuids of the samples it was computed from (the store's sample uuids, as HealthKit's).
     public var sampleUUIDs: [[String]]

@@ -24,7 +24,7 @@ struct LinkedUnitConverter {
     let target: HealthUnit
     private var factors: [String: Double?] = [:]
 
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidUnit`` when the linkage's unit string does not parse.
+    /// - Throws: `CloudantError.Code.invalidUnit` when the linkage's unit string does not parse.
     init(linkage: HealthKitLinkage, taskID: String) throws {
         quantityIdentifier = linkage.quantityIdentifier
         do {
@@ -39,8 +39,8 @@ struct LinkedUnitConverter {
 
     /// `value`, written in `unitString`, in the target unit.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/incompatibleUnits`` naming the sample (`documentID`) and both
-    ///   units when the sample measures something else; ``CloudantCore/CloudantError/Code/invalidUnit`` when the
+    /// - Throws: `CloudantError.Code.incompatibleUnits` naming the sample (`documentID`) and both
+    ///   units when the sample measures something else; `CloudantError.Code.invalidUnit` when the
     ///   sample's unit does not parse.
     mutating func convert(_ value: Double, from unitString: String, sampleID: String) throws -> Double {
         if let factor = try factor(from: unitString, sampleID: sampleID) { return value * factor }

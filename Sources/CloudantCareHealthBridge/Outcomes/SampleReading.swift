@@ -11,7 +11,7 @@ struct SampleReading: Hashable, Sendable {
     /// Where the source counts when sources overlap: lower first (watch, then phone, then apps; then by name).
     var sourceRank: SourceRank = SourceRank(kind: 0, name: "")
 
-    /// A source's place in the health module's default priority (``HealthSourcePriority``).
+    /// A source's place in the health module's default priority (`HealthSourcePriority`).
     struct SourceRank: Hashable, Comparable, Sendable {
         var kind: Int
         var name: String

@@ -49,7 +49,7 @@ final class SampleReadingDecoder: Sendable {
     }
 
     /// Appends the reading of one projected row.
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` naming the sample when a column it needs is
+    /// - Throws: `CloudantError.Code.invalidValue` naming the sample when a column it needs is
     ///   missing; the converter's errors for a unit that does not convert.
     func append(_ row: ProjectedRow) throws {
         let uuid = row.string(at: Column.uuid.rawValue) ?? row.documentID

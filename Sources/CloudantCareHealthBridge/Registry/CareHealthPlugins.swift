@@ -9,7 +9,7 @@ extension EntityRegistry {
     /// import CloudantCareHealth
     /// let registry = try EntityRegistry.careHealth(adding: [ClinicPlugin()])
     /// ```
-    /// - Throws: ``CloudantError`` when one of `plugins` clashes with a built-in kind.
+    /// - Throws: `CloudantError` when one of `plugins` clashes with a built-in kind.
     public static func careHealth(adding plugins: [any EntityPlugin] = []) throws -> EntityRegistry {
         try EntityRegistry(plugins: [CarePlugin(), HealthPlugin()] + plugins)
     }

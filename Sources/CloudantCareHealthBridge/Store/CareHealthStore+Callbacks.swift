@@ -4,7 +4,7 @@ public import Foundation
 
 /// The callback API OTFCloudantStore's and CareKit's users know, as a thin adapter over the async API: each
 /// completion is called exactly once, on `callbackQueue`, with the async call's result or its
-/// ``CloudantCore/CloudantError``. On Linux the main queue runs only when the process drains it; pass a queue
+/// `CloudantError`. On Linux the main queue runs only when the process drains it; pass a queue
 /// of your own from a tool that blocks its main thread.
 extension CareHealthStore {
     /// The events of a HealthKit-linked task with their computed outcomes; see ``fetchEvents(taskID:in:timeZone:)``.

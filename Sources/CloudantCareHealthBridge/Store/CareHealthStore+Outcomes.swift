@@ -5,7 +5,7 @@ extension CareHealthStore {
     /// The events of HealthKit-linked task `taskID` overlapping `interval`, each with its outcome computed from the
     /// stored samples of the linked quantity type (see ``HealthKitOutcome``).
     ///
-    /// Events are the care store's (``CloudantCareModule/CareStore/events(forHealthKitLinkedTask:from:to:in:)``):
+    /// Events are the care store's (`CareStore.events(forHealthKitLinkedTask:from:to:in:)`):
     /// CareKit's versions, schedules and time zone rules. Each event is computed with the linkage of the task
     /// version that produced it, so a new version that changes the quantity type or unit changes the outcomes
     /// from its effective date on.
@@ -17,9 +17,9 @@ extension CareHealthStore {
     /// }
     /// ```
     /// - Parameter timeZone: The zone schedules are computed in; the care store's when `nil`.
-    /// - Throws: ``CloudantCore/CloudantError/Code/incompatibleUnits`` naming the sample when a sample's unit
-    ///   measures something else than the linkage's; ``CloudantCore/CloudantError/Code/invalidUnit`` for a unit
-    ///   string that does not parse; ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit
+    /// - Throws: `CloudantError.Code.incompatibleUnits` naming the sample when a sample's unit
+    ///   measures something else than the linkage's; `CloudantError.Code.invalidUnit` for a unit
+    ///   string that does not parse; `CloudantError.Code.invalidSchedule` for a schedule CareKit
     ///   would reject.
     public func fetchEvents(taskID: String, in interval: DateInterval, timeZone: TimeZone? = nil) async throws
         -> [HealthKitTaskEvent]

@@ -25,7 +25,7 @@ public struct CareHealthStore: Sendable {
     public var store: DocumentStore { care.store }
 
     /// Wraps a care store whose document store was opened with the care and health kinds
-    /// (``CloudantCore/EntityRegistry/careHealth(adding:)``).
+    /// (`EntityRegistry.careHealth(adding:)`).
     ///
     /// - Parameters:
     ///   - care: The care store.

@@ -41,7 +41,7 @@ extension CareStore {
     /// try await care.migrateOTFDocuments()
     /// ```
     /// - Returns: What was converted, moved, skipped (with reasons) and found conflicted.
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read or a transaction fails; a
+    /// - Throws: `CloudantError` when the store cannot be read or a transaction fails; a
     ///   document that does not convert is skipped and reported instead, and nothing of it changes.
     @discardableResult
     public func migrateOTFDocuments(dryRun: Bool = false, batchSize: Int = 200) async throws -> OTFMigrationReport {

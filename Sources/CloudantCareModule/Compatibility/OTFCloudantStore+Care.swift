@@ -16,7 +16,7 @@ extension OTFCloudantStore {
         companion(OTFCareCompanion.self) { OTFCareCompanion(care: CareStore(store: documentStore)) }
     }
 
-    /// Runs `work` on the care store (its indexes ready) as ``OTFCloudantStore/perform(_:_:)`` runs calls.
+    /// Runs `work` on the care store (its indexes ready) as `OTFCloudantStore.perform(_:_:)` runs calls.
     func care<Value: Sendable>(
         _ operation: OTFCloudantError.Operation, _ work: @escaping @Sendable (CareStore) async throws -> Value
     ) async throws(OTFCloudantError) -> Value {
@@ -70,7 +70,7 @@ extension OTFCloudantStore {
 
     /// The current version of the object with `id` (CareKit's `fetchX(withID:)`): its newest live tip, by
     /// effective date then update date (concurrent tips are both current until resolved; the newest wins).
-    /// - Throws: ``OTFCloudantError/fetchFailed(reason:)`` when there is no such object, or it was deleted.
+    /// - Throws: `OTFCloudantError.fetchFailed(reason:)` when there is no such object, or it was deleted.
     public func fetchCare<Entity: CareStorable>(_ type: Entity.Type, withID id: String) async throws(OTFCloudantError)
         -> Entity
     {

@@ -4,7 +4,7 @@ public import Dispatch
 
 /// CareKit's names for tasks on the drop-in store (`fetchTasks`, `addTask`, `updateTasks`, …), singular
 /// and plural, async and with callbacks, as the original's `OCKStoreProtocol` conformance offered them. Each is
-/// one line over the generic care calls; results carry ``CloudantCore/OTFCloudantError`` (CareKit's
+/// one line over the generic care calls; results carry `OTFCloudantError` (CareKit's
 /// `OCKStoreError` has the same cases).
 ///
 /// ```swift
@@ -20,7 +20,7 @@ extension OTFCloudantStore {
     }
 
     /// The current task with this id (its newest live version).
-    /// - Throws: ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` when there is none.
+    /// - Throws: `OTFCloudantError.fetchFailed(reason:)` when there is none.
     public func fetchTask(withID id: String) async throws(OTFCloudantError) -> CareTask {
         try await fetchCare(CareTask.self, withID: id)
     }

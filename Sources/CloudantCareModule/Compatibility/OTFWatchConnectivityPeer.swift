@@ -51,7 +51,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
     /// default); payloads are cut into pieces that fit with their header, and never under 1 KB.
     public let maximumMessageSize: Int
     /// How long to wait for each reply before the synchronisation fails with
-    /// ``CloudantCore/OTFCloudantError/timedOut(reason:)``.
+    /// `OTFCloudantError.timedOut(reason:)`.
     public let replyTimeout: Duration
     /// How concurrent versions found while synchronising are resolved.
     public let conflictPolicy: CareConflictPolicy
@@ -148,8 +148,8 @@ public final class OTFWatchConnectivityPeer: Sendable {
     ///   - store: This side's store.
     ///   - sendMessage: Sends one message over the app's channel and returns the other side's reply.
     /// - Returns: The merge versions written while resolving conflicts.
-    /// - Throws: ``CloudantCore/OTFCloudantError/timedOut(reason:)`` when a reply does not come within
-    ///   ``replyTimeout``; ``CloudantCore/OTFCloudantError/remoteSynchronizationFailed(reason:)`` when the other
+    /// - Throws: `OTFCloudantError.timedOut(reason:)` when a reply does not come within
+    ///   ``replyTimeout``; `OTFCloudantError.remoteSynchronizationFailed(reason:)` when the other
     ///   side reports an error or answers out of protocol, or the channel fails. What was merged before a
     ///   failure stays: merging is idempotent, so the next synchronisation resumes.
     @discardableResult

@@ -33,7 +33,7 @@ extension CloudantError.Code {
 extension CloudantError.Code {
     /// A batch of exact versions (a CareKit history) whose version links do not form a history: a previous
     /// version that is neither in the batch nor stored for the object, a cycle, or two versions that both
-    /// continue one version. The error's ``CloudantCore/CloudantError/underlying`` is a ``VersionChainError``
+    /// continue one version. The error's `CloudantError.underlying` is a ``VersionChainError``
     /// naming the version and the link; nothing of the batch is written.
     ///
     /// Export the whole history (every version back to the first, or back to versions already stored), or

@@ -2,7 +2,7 @@ public import CloudantCore
 public import Foundation
 
 /// What is wrong with the version links of an imported history: the typed context of a
-/// ``CloudantCore/CloudantError/Code/brokenVersionChain`` error (its ``CloudantCore/CloudantError/underlying``).
+/// `CloudantError.Code.brokenVersionChain` error (its `CloudantError.underlying`).
 ///
 /// ```swift
 /// do {
@@ -43,7 +43,7 @@ public struct VersionChainError: CategorizedError, Sendable, Hashable, CustomStr
         self.problem = problem
     }
 
-    /// Always ``CloudantCore/ErrorCategory/invalidInput``: the imported history is what needs fixing.
+    /// Always `ErrorCategory.invalidInput`: the imported history is what needs fixing.
     public var category: ErrorCategory { .invalidInput }
 
     /// The object id, the version uuid and the broken rule.
@@ -51,6 +51,6 @@ public struct VersionChainError: CategorizedError, Sendable, Hashable, CustomStr
 }
 
 extension CloudantError {
-    /// The version and link a ``CloudantCore/CloudantError/Code/brokenVersionChain`` error is about.
+    /// The version and link a `CloudantError.Code.brokenVersionChain` error is about.
     public var versionChainError: VersionChainError? { underlying as? VersionChainError }
 }

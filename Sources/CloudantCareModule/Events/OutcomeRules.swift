@@ -16,10 +16,10 @@ public enum OutcomeRules {
     ///   - tasks: The task versions.
     ///   - outcomes: The outcomes already stored.
     ///   - timeZone: The zone in which schedules are computed.
-    /// - Throws: ``CloudantCore/CloudantError/Code/orphanedOutcome`` when the task version is unknown, the
+    /// - Throws: `CloudantError.Code.orphanedOutcome` when the task version is unknown, the
     ///   occurrence is not in its schedule, or a newer task version took over before the event starts;
-    ///   ``CloudantCore/CloudantError/Code/duplicateOutcome`` when another live outcome has that event;
-    ///   ``CloudantCore/CloudantError/Code/invalidSchedule`` when the task's schedule is invalid.
+    ///   `CloudantError.Code.duplicateOutcome` when another live outcome has that event;
+    ///   `CloudantError.Code.invalidSchedule` when the task's schedule is invalid.
     public static func validateNewOutcome<Version: SchedulableTask>(
         _ outcome: Outcome, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
     ) throws {
@@ -70,8 +70,8 @@ public enum OutcomeRules {
     /// Walks the task's chain back from its tips through the first previous version and finds the latest event
     /// start among the live outcomes of those versions.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/updateWouldHideOutcomes`` when `newVersion.effectiveDate` is
-    ///   at or before that start; ``CloudantCore/CloudantError/Code/invalidSchedule`` for an invalid schedule.
+    /// - Throws: `CloudantError.Code.updateWouldHideOutcomes` when `newVersion.effectiveDate` is
+    ///   at or before that start; `CloudantError.Code.invalidSchedule` for an invalid schedule.
     public static func validateTaskUpdate<Version: SchedulableTask>(
         _ newVersion: Version, tasks: VersionHistory<Version>, outcomes: VersionHistory<Outcome>, in timeZone: TimeZone
     ) throws {

@@ -73,7 +73,7 @@ extension VersionHistory where Entity: SchedulableTask {
     /// concurrent versions, or when an older version is a head because the version replacing it takes effect
     /// after the range end while a newer one, effective earlier, walks back to it.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` when a version's schedule is one CareKit
+    /// - Throws: `CloudantError.Code.invalidSchedule` when a version's schedule is one CareKit
     ///   would reject or loop on.
     public func events(
         forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone, outcomes: [Outcome] = []

@@ -5,7 +5,7 @@ extension Schedule {
     /// Throws unless the schedule has elements, each ends after it starts, and each one's interval moves its
     /// events forward when computed in `timeZone`.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule``, with the element in `context.field`.
+    /// - Throws: `CloudantError.Code.invalidSchedule`, with the element in `context.field`.
     public func validate(in timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) throws {
         guard !elements.isEmpty else {
             throw CloudantError(
@@ -28,7 +28,7 @@ extension Schedule {
     /// let wednesday = try schedule.events(from: wedMidnight, to: thuMidnight, in: parisTimeZone)
     /// ```
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit would reject or
+    /// - Throws: `CloudantError.Code.invalidSchedule` for a schedule CareKit would reject or
     ///   loop on for ever.
     public func events(from start: Date, to end: Date, in timeZone: TimeZone) throws -> [ScheduleEvent] {
         try validate(in: timeZone)
@@ -81,8 +81,8 @@ extension Schedule {
     /// The event with schedule-wide index `occurrence`, computed in `timeZone`, or `nil` when the schedule ends
     /// before it.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit would reject or
-    ///   loop on for ever, ``CloudantCore/CloudantError/Code/invalidValue`` for a negative occurrence.
+    /// - Throws: `CloudantError.Code.invalidSchedule` for a schedule CareKit would reject or
+    ///   loop on for ever, `CloudantError.Code.invalidValue` for a negative occurrence.
     public func event(forOccurrence occurrence: Int, in timeZone: TimeZone) throws -> ScheduleEvent? {
         guard occurrence >= 0 else {
             throw CloudantError(

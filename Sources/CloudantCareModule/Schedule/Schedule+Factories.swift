@@ -18,7 +18,7 @@ extension Schedule {
     ///   - duration: How long each event lasts; one hour unless given.
     ///   - targetValues: What the patient is expected to record.
     ///   - calendar: The calendar (and time zone) in which `hour` and `minutes` are read.
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` when the time does not exist on that day.
+    /// - Throws: `CloudantError.Code.invalidSchedule` when the time does not exist on that day.
     public static func dailyAtTime(
         hour: Int, minutes: Int, start: Date, end: Date?, text: String?,
         duration: ScheduleElement.Duration = .hours(1), targetValues: [OutcomeValue] = [],
@@ -53,7 +53,7 @@ extension Schedule {
     ///   - text: Text about the time, for people.
     ///   - duration: How long each event lasts; one hour unless given.
     ///   - calendar: The calendar (and time zone) in which the weekday and time are read.
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` when the weekday or time does not exist.
+    /// - Throws: `CloudantError.Code.invalidSchedule` when the weekday or time does not exist.
     public static func weeklyAtTime(
         weekday: Int, hours: Int, minutes: Int, start: Date, end: Date?, targetValues: [OutcomeValue],
         text: String?, duration: ScheduleElement.Duration = .hours(1),

@@ -4,10 +4,10 @@ public import Foundation
 
 /// The callback API OTFCloudantStore's and CareKit's users know (`callbackQueue:completion:`), as a thin adapter
 /// over the async API: each completion is called exactly once, on `callbackQueue`, with the async call's result
-/// or its ``CloudantCore/CloudantError`` (the original called back twice on a partial failure, and always on the
+/// or its `CloudantError` (the original called back twice on a partial failure, and always on the
 /// main queue).
 ///
-/// The default queue is `.main`, as in OTFCloudantStore and the ``CloudantStore/DocumentStore`` callbacks. On
+/// The default queue is `.main`, as in OTFCloudantStore and the `DocumentStore` callbacks. On
 /// Linux the main queue only runs when the process drains it (an `async` entry point or `dispatchMain()`); a
 /// server or a tool that blocks its main thread should pass a queue of its own.
 extension CareStore {

@@ -3,7 +3,7 @@ public import Dispatch
 
 /// CareKit's and OTFCloudantStore's per-kind names (`fetchTasks(query:callbackQueue:completion:)`, `addOutcomes`,
 /// …) for the five kinds OTFCloudantStore supported, each one line over the generic callbacks in
-/// `CareStore+Callbacks.swift`. Results carry ``CloudantCore/CloudantError`` where CareKit had `OCKStoreError`.
+/// `CareStore+Callbacks.swift`. Results carry `CloudantError` where CareKit had `OCKStoreError`.
 ///
 /// ```swift
 /// care.fetchOutcomes(query: CareQuery(for: today, calendar: calendar), callbackQueue: queue) { result in

@@ -10,7 +10,7 @@ extension CareStore {
     /// today.filter { $0.outcome == nil }    // still to do
     /// ```
     /// - Parameter timeZone: The zone schedules are computed in; the store's ``timeZone`` when `nil`.
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidSchedule`` for a schedule CareKit would loop on.
+    /// - Throws: `CloudantError.Code.invalidSchedule` for a schedule CareKit would loop on.
     public func events(forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone? = nil) async throws
         -> [TaskEvent<CareTask>]
     {

@@ -13,7 +13,7 @@ extension CareStore {
     /// ```swift
     /// let plans = try await care.fetch(CarePlan.self, query: CareQuery(for: today, calendar: calendar))
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` for relation fields the kind does not have,
+    /// - Throws: `CloudantError.Code.invalidValue` for relation fields the kind does not have,
     ///   or a stored version that no longer decodes.
     public func fetch<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery = CareQuery()) async throws
         -> [Entity]
@@ -82,7 +82,7 @@ extension CareStore {
     ///     print(try await care.store.explain(request)["index"]?["name"]?.stringValue ?? "all_docs")
     /// }
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` for relation fields the kind does not have.
+    /// - Throws: `CloudantError.Code.invalidValue` for relation fields the kind does not have.
     public func findRequests<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery) async throws -> [FindRequest] {
         guard let selectors = try await selectors(for: type, query: query) else { return [] }
         return try selectors.map { conditions in

@@ -15,10 +15,10 @@ extension CareStore {
     /// try await care.add([newTask], importing: exportedHistoryOfOtherTasks)
     /// ```
     /// - Returns: The versions added from `entities` (the imported versions are stored as given).
-    /// - Throws: ``CloudantCore/CloudantError/Code/duplicateVersion`` when an object with that id or uuid exists
+    /// - Throws: `CloudantError.Code.duplicateVersion` when an object with that id or uuid exists
     ///   (deleted ones included) or appears twice in the batch; for outcomes
-    ///   ``CloudantCore/CloudantError/Code/orphanedOutcome`` and ``CloudantCore/CloudantError/Code/duplicateOutcome``;
-    ///   for tasks ``CloudantCore/CloudantError/Code/invalidSchedule``; for `history` the codes of
+    ///   `CloudantError.Code.orphanedOutcome` and `CloudantError.Code.duplicateOutcome`;
+    ///   for tasks `CloudantError.Code.invalidSchedule`; for `history` the codes of
     ///   ``importVersions(_:)``. Nothing is written when one item fails; an error's `itemIndex` is a position in
     ///   `history + entities` (the imported versions first).
     @discardableResult
@@ -39,9 +39,9 @@ extension CareStore {
     /// evening.effectiveDate = jan11
     /// try await care.update([evening])
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/notFound``, ``CloudantCore/CloudantError/Code/entityDeleted``,
-    ///   for tasks ``CloudantCore/CloudantError/Code/updateWouldHideOutcomes`` and
-    ///   ``CloudantCore/CloudantError/Code/invalidSchedule``, for outcomes the codes of ``add(_:importing:)``, for
+    /// - Throws: `CloudantError.Code.notFound`, `CloudantError.Code.entityDeleted`,
+    ///   for tasks `CloudantError.Code.updateWouldHideOutcomes` and
+    ///   `CloudantError.Code.invalidSchedule`, for outcomes the codes of ``add(_:importing:)``, for
     ///   `history` the codes of ``importVersions(_:)``. Nothing is written when one item fails; an error's
     ///   `itemIndex` is a position in `history + entities` (the imported versions first).
     @discardableResult
@@ -53,7 +53,7 @@ extension CareStore {
 
     /// Adds a tombstone version of each object: from its `effectiveDate` on, no version is in effect.
     ///
-    /// - Throws: ``CloudantCore/CloudantError/Code/notFound`` or ``CloudantCore/CloudantError/Code/entityDeleted``.
+    /// - Throws: `CloudantError.Code.notFound` or `CloudantError.Code.entityDeleted`.
     @discardableResult
     public func delete<Entity: CareStorable>(_ entities: [Entity]) async throws -> [Entity] {
         try await write(entities, as: .delete, importing: []).written
@@ -73,10 +73,10 @@ extension CareStore {
     /// let january = try await care.fetchInEffect(CareTask.self, at: jan15)
     /// ```
     /// - Returns: The versions that were new.
-    /// - Throws: ``CloudantCore/CloudantError/Code/brokenVersionChain`` (its ``CloudantCore/CloudantError/underlying``
+    /// - Throws: `CloudantError.Code.brokenVersionChain` (its `CloudantError.underlying`
     ///   is a ``VersionChainError`` naming the version and the link) for a broken history;
-    ///   ``CloudantCore/CloudantError/Code/duplicateVersion`` for a second first version of a stored object or a
-    ///   uuid another object uses; ``CloudantCore/CloudantError/Code/invalidSchedule`` for a task whose schedule
+    ///   `CloudantError.Code.duplicateVersion` for a second first version of a stored object or a
+    ///   uuid another object uses; `CloudantError.Code.invalidSchedule` for a task whose schedule
     ///   is invalid. Errors name the object (`documentID`) and the position in the batch (`itemIndex`); nothing is
     ///   written when one version fails.
     @discardableResult

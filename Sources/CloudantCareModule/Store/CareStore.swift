@@ -2,7 +2,7 @@ public import CloudantStore
 public import Foundation
 internal import CloudantCore
 
-/// CareKit's store on a ``CloudantStore/DocumentStore``: versioned add, update and delete with CareKit's
+/// CareKit's store on a `DocumentStore`: versioned add, update and delete with CareKit's
 /// guards, queries for the versions in effect, events with their outcomes, and knowledge-vector sync.
 ///
 /// ```swift

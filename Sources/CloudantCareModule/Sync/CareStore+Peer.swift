@@ -14,7 +14,7 @@ extension CareStore {
     /// let transport: CarePeerTransport = { message in try await watch.respond(to: message) }
     /// try await phone.synchronize(with: transport, policy: .lastWriteWins)
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` for a reply, which only a requester expects.
+    /// - Throws: `CloudantError.Code.invalidValue` for a reply, which only a requester expects.
     public func respond(to message: CarePeerMessage) async throws -> CarePeerMessage? {
         switch message {
         case .revisionRequest(let known):
@@ -37,7 +37,7 @@ extension CareStore {
     /// `pullThenPush`).
     ///
     /// - Returns: The merge versions written while resolving conflicts.
-    /// - Throws: ``CloudantCore/CloudantError/Code/remoteSynchronizationFailed`` when the peer does not answer a
+    /// - Throws: `CloudantError.Code.remoteSynchronizationFailed` when the peer does not answer a
     ///   request with a reply; whatever the transport throws (nothing merged so far is lost: merging is
     ///   idempotent, so the next sync resumes).
     @discardableResult

@@ -70,7 +70,7 @@ extension CareStore {
     /// chosen by `policy`, whose previous versions are all the tips.
     ///
     /// - Returns: The merge versions written.
-    /// - Throws: ``CloudantCore/CloudantError/Code/invalidValue`` when a custom resolver returns an entity of
+    /// - Throws: `CloudantError.Code.invalidValue` when a custom resolver returns an entity of
     ///   another kind or id; what the resolver throws.
     @discardableResult
     public func resolveConflicts(policy: CareConflictPolicy) async throws -> [CareEntity] {

@@ -14,7 +14,7 @@ extension CareStore {
     /// ```
     /// - Returns: The merge versions that settled concurrent versions: written here (knowledge vectors), or
     ///   written by the server and received here (wall clock).
-    /// - Throws: ``CloudantCore/CloudantError/Code/remoteSynchronizationFailed`` when the peer does not answer a
+    /// - Throws: `CloudantError.Code.remoteSynchronizationFailed` when the peer does not answer a
     ///   request with a reply; whatever the transport throws (what was merged stays: the next sync resumes).
     @discardableResult
     public func synchronize(with peer: CarePeerTransport, mode: CareSyncMode) async throws -> [CareEntity] {

@@ -7,7 +7,7 @@ extension VersionHistory {
     /// Adds the first version of a new object: no version links, whatever the value carried.
     ///
     /// - Returns: The version as added.
-    /// - Throws: ``CloudantCore/CloudantError/Code/duplicateVersion`` when a version with that `id` or `uuid`
+    /// - Throws: `CloudantError.Code.duplicateVersion` when a version with that `id` or `uuid`
     ///   exists, deleted ones included.
     @discardableResult
     public mutating func add(_ entity: Entity) throws -> Entity {
@@ -33,9 +33,9 @@ extension VersionHistory {
     ///   - uuid: The new version's uuid (from the caller's id generator).
     ///   - now: The current time (from the caller's clock).
     /// - Returns: The new version.
-    /// - Throws: ``CloudantCore/CloudantError/Code/notFound`` when no version has that id,
-    ///   ``CloudantCore/CloudantError/Code/entityDeleted`` when the id was deleted,
-    ///   ``CloudantCore/CloudantError/Code/duplicateVersion`` when `uuid` is taken.
+    /// - Throws: `CloudantError.Code.notFound` when no version has that id,
+    ///   `CloudantError.Code.entityDeleted` when the id was deleted,
+    ///   `CloudantError.Code.duplicateVersion` when `uuid` is taken.
     @discardableResult
     public mutating func update(_ entity: Entity, uuid: UUID, now: Date) throws -> Entity {
         try appendVersion(entity, uuid: uuid, now: now, deletedDate: nil)

@@ -20,9 +20,9 @@ extension VersionHistory {
     /// ```
     ///
     /// - Returns: The versions that were new, in batch order.
-    /// - Throws: ``CloudantCore/CloudantError/Code/brokenVersionChain`` with a ``VersionChainError`` for a missing
+    /// - Throws: `CloudantError.Code.brokenVersionChain` with a ``VersionChainError`` for a missing
     ///   previous version, a previous version of another object, a cycle or a fork;
-    ///   ``CloudantCore/CloudantError/Code/duplicateVersion`` for a second first version of an object that has a
+    ///   `CloudantError.Code.duplicateVersion` for a second first version of an object that has a
     ///   history, or for one uuid used twice with different contents (in the batch, or by a present version of
     ///   another object). Every error names the object (`documentID`) and the batch position (`itemIndex`); the
     ///   history is unchanged when it throws.

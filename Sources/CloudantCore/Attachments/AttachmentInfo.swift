@@ -117,7 +117,7 @@ public struct AttachmentTable: Sendable, Hashable {
     }
 
     /// Reads the storage form back. Rows written before encodings existed hold identity bytes.
-    /// - Throws: ``CloudantError/Code/invalidValue`` when a member is missing (a damaged row).
+    /// - Throws: `CloudantError.Code.invalidValue` when a member is missing (a damaged row).
     public init(storageJSON: JSONValue) throws {
         guard case .object(let object) = storageJSON else {
             throw CloudantError(.invalidValue, "Stored attachment metadata is not an object; the row is damaged.")

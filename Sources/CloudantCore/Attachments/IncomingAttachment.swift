@@ -9,7 +9,7 @@ public enum IncomingAttachment: Sendable, Hashable {
     case staged(StagedAttachment)
 
     /// Parses one `_attachments` member.
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment when it is neither a stub nor
+    /// - Throws: `CloudantError.Code.invalidValue` naming the attachment when it is neither a stub nor
     ///   inline data, when its base64 is malformed, or when its name starts with `_`.
     public init(name: String, json: JSONValue, documentID: String?) throws {
         func invalid(_ message: String) -> CloudantError {
@@ -37,7 +37,7 @@ public enum IncomingAttachment: Sendable, Hashable {
     }
 
     /// Checks an attachment name as CouchDB does: not empty, not starting with `_`.
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the attachment.
+    /// - Throws: `CloudantError.Code.invalidValue` naming the attachment.
     public static func validate(name: String, documentID: String?) throws {
         func invalid(_ message: String) -> CloudantError {
             CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))

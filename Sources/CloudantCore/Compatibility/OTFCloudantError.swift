@@ -51,17 +51,17 @@ public enum OTFCloudantError: LocalizedError, CategorizedError, Sendable, Hashab
         case synchronize
     }
 
-    /// Translates one of our errors (any ``CategorizedError``; ``CloudantError`` is the usual one) into the
+    /// Translates one of our errors (any `CategorizedError`; `CloudantError` is the usual one) into the
     /// original's case for `operation`.
     ///
     /// | the error's category | case |
     /// |---|---|
-    /// | ``ErrorCategory/invalidInput``, ``ErrorCategory/tooLarge`` | ``invalidValue(reason:)`` |
-    /// | ``ErrorCategory/timedOut`` | ``timedOut(reason:)`` |
-    /// | ``ErrorCategory/unavailable``, ``ErrorCategory/unauthorized``, ``ErrorCategory/forbidden`` during a sync | ``remoteSynchronizationFailed(reason:)`` |
+    /// | `ErrorCategory.invalidInput`, `ErrorCategory.tooLarge` | ``invalidValue(reason:)`` |
+    /// | `ErrorCategory.timedOut` | ``timedOut(reason:)`` |
+    /// | `ErrorCategory.unavailable`, `ErrorCategory.unauthorized`, `ErrorCategory.forbidden` during a sync | ``remoteSynchronizationFailed(reason:)`` |
     /// | anything else | the operation's case: ``fetchFailed(reason:)``, ``addFailed(reason:)``, ``updateFailed(reason:)``, ``deleteFailed(reason:)``, ``remoteSynchronizationFailed(reason:)`` |
     ///
-    /// An `OTFCloudantError` passes through unchanged; an error without a category counts as ``ErrorCategory/internal``.
+    /// An `OTFCloudantError` passes through unchanged; an error without a category counts as `ErrorCategory.internal`.
     public init(_ error: any Error, during operation: Operation) {
         if let same = error as? OTFCloudantError {
             self = same

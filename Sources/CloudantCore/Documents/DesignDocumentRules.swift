@@ -28,7 +28,7 @@ public enum DesignDocumentRules {
 
     /// Checks `body` (the document without its `_` members) as CouchDB checks a design document.
     ///
-    /// - Throws: ``CloudantError/Code/invalidDesignDocument`` with CouchDB's reason: "`views.v` field must
+    /// - Throws: `CloudantError.Code.invalidDesignDocument` with CouchDB's reason: "`views.v` field must
     ///   have object type", "View `v` must contain map function", "`_foo` is not a supported reduce
     ///   function.".
     public static func validate(_ body: JSONObject, documentID: String) throws {

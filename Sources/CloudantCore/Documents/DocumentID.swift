@@ -25,7 +25,7 @@ public enum DocumentID {
     /// The messages start with CouchDB's own `illegal_docid` reason ("Only reserved document ids may start
     /// with underscore.") followed by what to do.
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` with field `_id` and the id in `documentID` when the id
+    /// - Throws: `CloudantError.Code.invalidValue` with field `_id` and the id in `documentID` when the id
     ///   is empty, contains NUL, is a bare `_design/` or `_local/`, or starts with any other `_`.
     public static func validate(_ id: String) throws {
         func illegal(_ message: String) -> CloudantError {
@@ -60,7 +60,7 @@ public enum DocumentID {
     /// try DocumentID.decode(utf8: [0x61, 0xFF])            // throws: not UTF-8
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` with field `_id`: "Document id must be valid UTF-8"
+    /// - Throws: `CloudantError.Code.invalidValue` with field `_id`: "Document id must be valid UTF-8"
     ///   (CouchDB's reason) for bytes that are not well-formed UTF-8, or any error of ``validate(_:)``.
     public static func decode(utf8 bytes: some Collection<UInt8>) throws -> String {
         guard let id = String(validating: bytes, as: UTF8.self) else {

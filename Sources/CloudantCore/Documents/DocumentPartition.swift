@@ -15,7 +15,7 @@ public enum DocumentPartition {
     }
 
     /// Checks a partition name as CouchDB does.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/illegalPartition`` when the name is empty, starts
+    /// - Throws: `CloudantError` with ``QueryErrorKind/illegalPartition`` when the name is empty, starts
     ///   with `_` or holds a `:`.
     public static func validate(_ partition: String) throws {
         if partition.isEmpty {
@@ -32,7 +32,7 @@ public enum DocumentPartition {
 
     /// Checks that a document may be stored in a partitioned database: design and local documents have no
     /// partition; every other id is `partition:rest`, with a valid partition and a valid `rest`.
-    /// - Throws: ``CloudantError`` `.invalidValue` on field `_id` (CouchDB's `illegal_docid`, with its
+    /// - Throws: `CloudantError` `.invalidValue` on field `_id` (CouchDB's `illegal_docid`, with its
     ///   reason "Doc id must be of form partition:id"), or ``QueryErrorKind/illegalPartition``.
     public static func validateDocumentID(_ id: String) throws {
         if DocumentID.isDesign(id) || DocumentID.isLocal(id) { return }

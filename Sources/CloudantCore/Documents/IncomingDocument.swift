@@ -23,7 +23,7 @@ public struct IncomingDocument: Sendable, Hashable {
     static let ignored: Set<String> = ["_revs_info", "_conflicts", "_deleted_conflicts", "_local_seq"]
 
     /// Splits a written document.
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the member: a non-string or illegal `_id`,
+    /// - Throws: `CloudantError.Code.invalidValue` naming the member: a non-string or illegal `_id`,
     ///   a malformed `_rev` or `_revisions`, a non-boolean `_deleted`, a bad attachment, or an unknown
     ///   `_`-member (CouchDB's "Bad special document member").
     public init(_ object: JSONObject) throws {

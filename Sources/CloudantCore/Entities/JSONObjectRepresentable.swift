@@ -18,10 +18,10 @@
 public protocol JSONObjectRepresentable {
     /// Reads a stored body. The store passes it without `_` members except `_attachments`, with `id` (from
     /// `_id`) and `revId` (from `_rev`) added.
-    /// - Throws: ``CloudantError`` naming the member that does not fit.
+    /// - Throws: `CloudantError` naming the member that does not fit.
     init(jsonObject body: JSONObject) throws
 
     /// The body to store, without `_id`, `_rev` or `revId` (the store adds those).
-    /// - Throws: ``CloudantError`` naming the member that cannot be written.
+    /// - Throws: `CloudantError` naming the member that cannot be written.
     func jsonObject() throws -> JSONObject
 }

@@ -19,7 +19,7 @@ extension IndexDefinition {
     /// ```swift
     /// let index = try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["age"]},"name":"by-age"}"#))
     /// ```
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/missingRequiredKey`` (no `index` or no `fields`),
+    /// - Throws: `CloudantError` with ``QueryErrorKind/missingRequiredKey`` (no `index` or no `fields`),
     ///   ``QueryErrorKind/invalidKey`` (a key CouchDB does not know, also inside a JSON index's `index`),
     ///   ``QueryErrorKind/invalidIndex``, ``QueryErrorKind/invalidIndexFieldsDefinition``,
     ///   ``QueryErrorKind/invalidIndexName``, ``QueryErrorKind/invalidEmptyString``,
@@ -185,7 +185,7 @@ extension IndexDefinition {
     /// shape; any other index or view of the same name in that section is replaced. A new design document
     /// records an explicit ``partitioned`` in its `options`.
     ///
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidPartitionedOption`` when the index's
+    /// - Throws: `CloudantError` with ``QueryErrorKind/invalidPartitionedOption`` when the index's
     ///   ``partitioned`` differs from the option an existing design document carries (as CouchDB).
     public func adding(toDesignDocument body: JSONObject?) throws -> JSONObject {
         var document = body ?? JSONObject()

@@ -78,7 +78,7 @@ public struct ColumnProjection: Sendable, Hashable {
     }
 
     /// Checks names and paths.
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the first problem.
+    /// - Throws: `CloudantError.Code.invalidValue` naming the first problem.
     public func validate() throws {
         func fail(_ message: String, field: String) throws -> Never {
             throw CloudantError(.invalidValue, message, context: .init(field: field))

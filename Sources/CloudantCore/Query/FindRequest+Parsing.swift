@@ -5,7 +5,7 @@ extension FindRequest {
     /// ```swift
     /// let request = try FindRequest(JSONValue(parsing: #"{"selector": {"age": {"$gt": 20}}, "use_index": null}"#))
     /// ```
-    /// - Throws: ``CloudantError`` carrying a ``QueryErrorKind``: `missing_required_key` (no selector),
+    /// - Throws: `CloudantError` carrying a ``QueryErrorKind``: `missing_required_key` (no selector),
     ///   `invalid_selector_json` (the selector or the body is not an object) or a selector error,
     ///   `invalid_index_name` (`use_index`), `invalid_bookmark`, `invalid_non_neg_integer` (`limit`,
     ///   `skip`), `invalid_sort_json`, `invalid_sort_field`, `unsupported_mixed_sort`, `invalid_fields`,
@@ -64,7 +64,7 @@ extension FindRequest {
 
     /// `use_index` as CouchDB reads it: `"ddoc"`, `"ddoc/name"`, `"_design/ddoc"`, `"_design/ddoc/name"`,
     /// `[]`, `["ddoc"]` or `["ddoc", "name"]`; `null` and `[]` name no index (`nil`).
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidIndexName`` for any other shape.
+    /// - Throws: `CloudantError` with ``QueryErrorKind/invalidIndexName`` for any other shape.
     static func parseUseIndex(_ value: JSONValue) throws -> [String]? {
         func invalid() -> CloudantError {
             QueryErrorKind.invalidIndexName.error(
@@ -91,7 +91,7 @@ extension FindRequest {
     }
 
     /// Parses a Mango `sort` array as CouchDB's `mango_sort` does (spec M-14).
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidSortJSON`` (not an array),
+    /// - Throws: `CloudantError` with ``QueryErrorKind/invalidSortJSON`` (not an array),
     ///   ``QueryErrorKind/invalidSortField`` (an entry that is not a name or a one-key object with `"asc"` or
     ///   `"desc"`), or ``QueryErrorKind/unsupportedMixedSort``.
     public static func parseSort(_ json: JSONValue) throws -> [SortField] {

@@ -24,11 +24,11 @@ public struct MangoSelector: Sendable, Hashable, CustomStringConvertible {
     /// Parses and normalises a selector.
     ///
     /// - Parameter json: The selector object (`{}` matches every document).
-    /// - Throws: ``CloudantError/Code/invalidValue`` whose ``CloudantError/queryErrorKind`` is CouchDB's
+    /// - Throws: `CloudantError.Code.invalidValue` whose `CloudantError.queryErrorKind` is CouchDB's
     ///   error name: ``QueryErrorKind/invalidSelectorJSON`` (not an object), ``QueryErrorKind/badArg``,
     ///   ``QueryErrorKind/invalidOperator``, ``QueryErrorKind/notSupported``,
     ///   ``QueryErrorKind/invalidSelector``, ``QueryErrorKind/invalidFieldName`` or
-    ///   ``QueryErrorKind/multipleTextSelector``; ``CloudantError/Context/field`` names the path or operator.
+    ///   ``QueryErrorKind/multipleTextSelector``; `CloudantError.Context.field` names the path or operator.
     public init(_ json: JSONValue) throws(CloudantError) {
         guard case .object = json else {
             throw QueryErrorKind.invalidSelectorJSON.error(
@@ -83,7 +83,7 @@ public struct MangoSelector: Sendable, Hashable, CustomStringConvertible {
 extension MangoSelector {
     /// A node of a normalised selector: combinators over field conditions.
     ///
-    /// Equality of ``Node`` values follows ``JSONValue``'s (object member order ignored, `1 == 1.0`); compare
+    /// Equality of ``Node`` values follows `JSONValue`'s (object member order ignored, `1 == 1.0`); compare
     /// ``Selector`` values when that matters.
     public indirect enum Node: Sendable, Hashable {
         /// `{}`: matches every value.

@@ -1,9 +1,9 @@
 /// Which of CouchDB's Mango errors a selector problem is (spec §3.10), so an HTTP edge can answer with the
 /// same `error` name CouchDB would.
 ///
-/// MangoSelector errors are ``CloudantError``s with code ``CloudantError/Code/invalidValue``, the offending path or
-/// operator in ``CloudantError/Context/field``, and this kind as the ``CloudantError/underlying`` error; read
-/// it back with ``CloudantError/queryErrorKind``. Almost every kind is ``ErrorCategory/invalidInput`` (see ``category``);
+/// MangoSelector errors are `CloudantError`s with code `CloudantError.Code.invalidValue`, the offending path or
+/// operator in `CloudantError.Context.field`, and this kind as the `CloudantError.underlying` error; read
+/// it back with `CloudantError.queryErrorKind`. Almost every kind is `ErrorCategory.invalidInput` (see ``category``);
 /// its raw value is CouchDB's error name, which the HTTP server answers with.
 ///
 /// ```swift
@@ -85,9 +85,9 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     /// (HTTP 501, CouchDB's answer when no text search service is configured).
     case indexNotImplemented = "index_not_implemented"
 
-    /// Makes the ``CloudantError`` for this kind: code ``CloudantError/Code/notFound`` for a missing index,
-    /// ``CloudantError/Code/notImplemented`` for a text search feature this store lacks,
-    /// ``CloudantError/Code/invalidValue`` for the rest.
+    /// Makes the `CloudantError` for this kind: code `CloudantError.Code.notFound` for a missing index,
+    /// `CloudantError.Code.notImplemented` for a text search feature this store lacks,
+    /// `CloudantError.Code.invalidValue` for the rest.
     public func error(_ message: String, field: String?) -> CloudantError {
         let code: CloudantError.Code =
             switch category {
@@ -100,8 +100,8 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
 }
 
 extension QueryErrorKind: CategorizedError {
-    /// ``ErrorCategory/invalidInput`` for all but a missing index (``ErrorCategory/notFound``) and a text
-    /// search feature this store does not have (``ErrorCategory/unsupported``).
+    /// `ErrorCategory.invalidInput` for all but a missing index (`ErrorCategory.notFound`) and a text
+    /// search feature this store does not have (`ErrorCategory.unsupported`).
     public var category: ErrorCategory {
         switch self {
         case .indexNotFound: .notFound

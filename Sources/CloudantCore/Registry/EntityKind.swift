@@ -15,7 +15,7 @@
 ///     })
 /// ```
 public struct EntityKind<Entity: Codable & Sendable>: Sendable {
-    /// Checks an entity before it is written; throw a ``CloudantError`` to reject it.
+    /// Checks an entity before it is written; throw a `CloudantError` to reject it.
     public typealias Validation = @Sendable (Entity) throws -> Void
     /// Rewrites a stored body written under `storedVersion` so that it decodes as the current schema.
     public typealias Upgrade = EntityUpgrade

@@ -18,7 +18,7 @@ public protocol EntityPlugin: Sendable {
     var name: String { get }
 
     /// Registers the plugin's kinds.
-    /// - Throws: ``CloudantError`` with ``CloudantError/Code/duplicateEntityType`` or
-    ///   ``CloudantError/Code/duplicateKindName`` when a kind clashes with one already registered.
+    /// - Throws: `CloudantError` with `CloudantError.Code.duplicateEntityType` or
+    ///   `CloudantError.Code.duplicateKindName` when a kind clashes with one already registered.
     func register(in registry: inout EntityRegistry) throws
 }

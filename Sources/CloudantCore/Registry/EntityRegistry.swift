@@ -5,9 +5,9 @@
 ///
 /// ## Precedence
 /// Registration order never decides anything silently:
-/// - registering a type that is already registered throws ``CloudantError/Code/duplicateEntityType``;
-/// - registering a second type under a kind name already taken throws ``CloudantError/Code/duplicateKindName``;
-/// - installing a plugin whose name is already installed throws ``CloudantError/Code/duplicatePlugin``.
+/// - registering a type that is already registered throws `CloudantError.Code.duplicateEntityType`;
+/// - registering a second type under a kind name already taken throws `CloudantError.Code.duplicateKindName`;
+/// - installing a plugin whose name is already installed throws `CloudantError.Code.duplicatePlugin`.
 ///
 /// The one way to override a kind (to tighten a built-in's validation, say) is ``replace(_:)``, which must
 /// name a type and kind name that are already registered together; the last replacement wins.
@@ -27,7 +27,7 @@ public struct EntityRegistry: Sendable {
     public init() {}
 
     /// Creates a registry with the kinds of `plugins`, installed in order.
-    /// - Throws: ``CloudantError`` when two plugins clash (see Precedence).
+    /// - Throws: `CloudantError` when two plugins clash (see Precedence).
     public init(plugins: [any EntityPlugin]) throws {
         for plugin in plugins { try install(plugin) }
     }
@@ -39,7 +39,7 @@ public struct EntityRegistry: Sendable {
     public var installedPlugins: [String] { pluginNames }
 
     /// Installs a plugin's kinds. The registry is unchanged when the plugin throws.
-    /// - Throws: ``CloudantError/Code/duplicatePlugin`` or a clash from one of its kinds.
+    /// - Throws: `CloudantError.Code.duplicatePlugin` or a clash from one of its kinds.
     public mutating func install(_ plugin: any EntityPlugin) throws {
         guard !pluginNames.contains(plugin.name) else {
             throw CloudantError(
@@ -54,9 +54,9 @@ public struct EntityRegistry: Sendable {
     }
 
     /// Registers one entity kind.
-    /// - Throws: ``CloudantError/Code/duplicateEntityType`` if the type is registered,
-    ///   ``CloudantError/Code/duplicateKindName`` if another type has the kind name,
-    ///   ``CloudantError/Code/invalidValue`` if the name is empty or starts with `_` (reserved by CouchDB),
+    /// - Throws: `CloudantError.Code.duplicateEntityType` if the type is registered,
+    ///   `CloudantError.Code.duplicateKindName` if another type has the kind name,
+    ///   `CloudantError.Code.invalidValue` if the name is empty or starts with `_` (reserved by CouchDB),
     ///   or the schema version is below 1.
     public mutating func register<Entity>(_ kind: EntityKind<Entity>) throws {
         let key = ObjectIdentifier(Entity.self)
@@ -81,8 +81,8 @@ public struct EntityRegistry: Sendable {
     }
 
     /// Replaces a registered kind with a new description of the same type and kind name.
-    /// - Throws: ``CloudantError/Code/unknownEntityType`` if the type is not registered,
-    ///   ``CloudantError/Code/invalidValue`` if the kind name differs (renaming a kind would orphan its documents).
+    /// - Throws: `CloudantError.Code.unknownEntityType` if the type is not registered,
+    ///   `CloudantError.Code.invalidValue` if the kind name differs (renaming a kind would orphan its documents).
     public mutating func replace<Entity>(_ kind: EntityKind<Entity>) throws {
         let key = ObjectIdentifier(Entity.self)
         try Self.checkWellFormed(kind)
@@ -106,7 +106,7 @@ public struct EntityRegistry: Sendable {
     }
 
     /// The description registered for `type`.
-    /// - Throws: ``CloudantError/Code/unknownEntityType`` naming the type when nothing registered it.
+    /// - Throws: `CloudantError.Code.unknownEntityType` naming the type when nothing registered it.
     public func requireKind<Entity>(for type: Entity.Type) throws -> EntityKind<Entity> {
         guard let kind = kind(for: type) else {
             throw CloudantError(

@@ -2,7 +2,7 @@ internal import Crypto
 
 /// Mints the hash half of a new revision id (`"<generation>-<hash>"`), deterministically (spec D-12).
 ///
-/// The hash is the lowercase hex MD5 of the canonical JSON (``JSONValue/canonicalJSONBytes()``) of
+/// The hash is the lowercase hex MD5 of the canonical JSON (`JSONValue.canonicalJSONBytes()`) of
 ///
 /// ```json
 /// {"attachments":[[name,content_type,digest],…],"body":{…},"deleted":false,"parent":"1-abc…"}
@@ -66,7 +66,7 @@ public enum RevisionHash {
     }
 
     /// ``mint(body:parentRevision:deleted:attachments:)`` for a body whose canonical JSON the caller already
-    /// has (``JSONValue/canonicalJSONBytes()`` of a body with no `_` members): the same hash, without
+    /// has (`JSONValue.canonicalJSONBytes()` of a body with no `_` members): the same hash, without
     /// serialising the body again.
     ///
     /// ```swift
@@ -160,7 +160,7 @@ public enum RevisionHash {
     /// RevisionHash.mintFirst(canonicalBody: canonical) == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: [])
     /// ```
     ///
-    /// - Parameter canonicalBody: ``JSONValue/canonicalJSONBytes()`` of a body with no `_` members (this
+    /// - Parameter canonicalBody: `JSONValue.canonicalJSONBytes()` of a body with no `_` members (this
     ///   function cannot filter them out of bytes; the caller checks).
     public static func mintFirst(canonicalBody: [UInt8]) -> String {
         // The canonical input of `mint` with `attachments: []`, `parent: null`, `deleted: false`, its keys

@@ -94,7 +94,7 @@ extension RevisionTree {
 
     /// Decodes a tree from the bytes ``encoded()`` produced.
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte `position` when the bytes are not a
+    /// - Throws: `CloudantError.Code.invalidValue` with the byte `position` when the bytes are not a
     ///   valid encoded tree (an unknown version, truncation, a revision repeated, a parent that is not
     ///   one generation older, trailing bytes).
     public init(decoding bytes: some Collection<UInt8>) throws {

@@ -21,9 +21,9 @@ extension RevisionTree {
     /// try tree.addChild(revision, of: parent, deleted: incoming.deleted)
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/conflict`` in the cases above, with `documentID` and the named
+    /// - Throws: `CloudantError.Code.conflict` in the cases above, with `documentID` and the named
     ///   revision in its context. The message starts with CouchDB's reason, "Document update conflict."
-    ///   ``CloudantError/Code/invalidValue`` (field `_rev`) when the parent's generation is already
+    ///   `CloudantError.Code.invalidValue` (field `_rev`) when the parent's generation is already
     ///   ``RevisionID/maximumGeneration``, so the child's could not be represented.
     public func parentForInteractiveWrite(
         named revision: RevisionID?, deleting: Bool, documentID: String
@@ -83,9 +83,9 @@ extension RevisionTree {
     ///   - revsLimit: How many revisions each branch keeps; values below 1 are treated as 1.
     ///   - documentID: The document, named in errors.
     /// - Returns: The revisions stemmed away: delete whatever is stored for them.
-    /// - Throws: ``CloudantError/Code/invalidValue`` when the generation does not follow the parent's or the
+    /// - Throws: `CloudantError.Code.invalidValue` when the generation does not follow the parent's or the
     ///   parent is at ``RevisionID/maximumGeneration``;
-    ///   ``CloudantError/Code/conflict`` when `parent` is not a current leaf, `parent` is `nil` but the tree
+    ///   `CloudantError.Code.conflict` when `parent` is not a current leaf, `parent` is `nil` but the tree
     ///   is not empty, or `revision` is already in the tree.
     @discardableResult
     public mutating func addChild(

@@ -46,7 +46,7 @@ public struct CDADocument: Codable, Hashable, Sendable {
     }
 
     /// Parses and extracts a CDA document.
-    /// - Throws: ``CloudantError`` `.invalidXML` for malformed, oversized or entity-abusing XML;
+    /// - Throws: `CloudantError` `.invalidXML` for malformed, oversized or entity-abusing XML;
     ///   `.notCDADocument` when the root is not `ClinicalDocument` in `urn:hl7-org:v3` (the message says
     ///   what the root is, and whether it looks like a fragment of a CDA document).
     public init(parsing data: Data, limits: XMLParseLimits = XMLParseLimits()) throws {

@@ -47,7 +47,7 @@ public struct HL7Timestamp: Codable, Hashable, Sendable, CustomStringConvertible
     public var description: String { text }
 
     /// Parses an HL7 `TS` value.
-    /// - Throws: ``CloudantError`` `.invalidTimestamp` naming the text when a part is missing, out of range
+    /// - Throws: `CloudantError` `.invalidTimestamp` naming the text when a part is missing, out of range
     ///   or followed by junk.
     public init(parsing text: String) throws(CloudantError) {
         var trimmed = Self.trimmingSpaces(text)

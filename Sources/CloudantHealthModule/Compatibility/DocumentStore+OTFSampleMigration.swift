@@ -24,7 +24,7 @@ extension DocumentStore {
     /// ```
     /// - Returns: What was converted and what was skipped, with reasons (a sample that does not decode, a
     ///   `type` it does not know); a skipped document is left as it is.
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read or a transaction fails.
+    /// - Throws: `CloudantError` when the store cannot be read or a transaction fails.
     @discardableResult
     public func migrateOTFSamples(dryRun: Bool = false, batchSize: Int = 500) async throws -> OTFMigrationReport {
         let original = "OTFCloudantSample"

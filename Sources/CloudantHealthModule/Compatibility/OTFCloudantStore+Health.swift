@@ -37,8 +37,8 @@ extension OTFCloudantStore {
 extension OTFCloudantQuery {
     /// Runs a query over a sample family and decodes each sample as its family (the original returned
     /// `[HKSample]`; on Linux the samples are ``AnyHealthSample``).
-    /// - Throws: ``CloudantCore/OTFCloudantError/invalidValue(reason:)`` for a query over a kind that is not a
-    ///   sample family; ``CloudantCore/OTFCloudantError/fetchFailed(reason:)`` naming a sample that does not decode.
+    /// - Throws: `OTFCloudantError.invalidValue(reason:)` for a query over a kind that is not a
+    ///   sample family; `OTFCloudantError.fetchFailed(reason:)` naming a sample that does not decode.
     public func getSamples() async throws(OTFCloudantError) -> [AnyHealthSample] {
         let query = collectionQuery
         let store = self.store

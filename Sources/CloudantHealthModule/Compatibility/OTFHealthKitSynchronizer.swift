@@ -54,8 +54,8 @@ public final class OTFHealthKitSynchronizer: Sendable {
 
     /// Runs one sync in `direction`.
     /// - Returns: How many samples and deletions went each way.
-    /// - Throws: ``CloudantCore/OTFCloudantError/remoteSynchronizationFailed(reason:)`` when the source or the
-    ///   store fails (pages already done stay done; run again to resume); ``CloudantCore/OTFCloudantError/timedOut(reason:)``
+    /// - Throws: `OTFCloudantError.remoteSynchronizationFailed(reason:)` when the source or the
+    ///   store fails (pages already done stay done; run again to resume); `OTFCloudantError.timedOut(reason:)`
     ///   past the store's timeout.
     @discardableResult
     public func synchronize(direction: OTFSyncDirection = .biDirection) async throws(OTFCloudantError) -> HealthSyncReport {

@@ -47,7 +47,7 @@ public struct AppleHealthImporter: Sendable {
     /// From a zip, `export.xml` is parsed as it is inflated; the small members (route files, the CDA) are
     /// unpacked into a fresh folder under `workDirectory` first, and that folder is removed after.
     /// - Parameter progress: called after each batch.
-    /// - Throws: ``CloudantError`` `.notFound` when nothing is at `location`; `.invalidHealthExport` when it is
+    /// - Throws: `CloudantError` `.notFound` when nothing is at `location`; `.invalidHealthExport` when it is
     ///   not an Apple Health export (no `export.xml`, another root element, not XML), naming the file and the
     ///   line; or a store error when a batch cannot be written (earlier batches stay written).
     public func importExport(

@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import CloudantStore
 internal import Foundation
 
-/// Collects sample documents and writes them with ``DocumentStore/insertNew(_:comparingExisting:)``, one
+/// Collects sample documents and writes them with `DocumentStore.insertNew(_:comparingExisting:)`, one
 /// transaction per batch, while the importer goes on parsing: at most one batch is being written and one
 /// filled, so the parser and SQLite work on two cores and memory stays at two batches.
 ///

@@ -108,7 +108,7 @@ final class HealthExportStream {
 
     /// Advances to the next child element of the root and returns it expanded with its line, or `nil` at
     /// the end. The view is valid until the next call.
-    /// - Throws: ``CloudantError`` `.invalidHealthExport` when the input is not an Apple Health export (another
+    /// - Throws: `CloudantError` `.invalidHealthExport` when the input is not an Apple Health export (another
     ///   root element, not XML, empty), naming the input and the line; or when reading the input fails.
     func next() throws -> (element: XMLElementView, line: Int)? {
         guard let reader, try advance() else { return nil }

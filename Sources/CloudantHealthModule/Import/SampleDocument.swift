@@ -3,7 +3,7 @@ internal import CloudantStore
 internal import Foundation
 
 /// The body the entity API would store for a sample (`entityType`, `entitySchemaVersion`, no `revId`), for
-/// a ``NewDocument`` to ``DocumentStore/insertNew(_:)``.
+/// a `NewDocument` to `DocumentStore.insertNew(_:)`.
 ///
 /// Quantity and category samples (nearly every document of an export) and workout routes (hundreds of
 /// points each) are built member by member: the

@@ -2,7 +2,7 @@ public import CloudantCore
 public import CloudantStore
 public import Dispatch
 
-/// The callback form OTFCloudantStore users know, over ``CollectionQuery/getSamples()``.
+/// The callback form OTFCloudantStore users know, over `CollectionQuery.getSamples()`.
 extension CollectionQuery {
     /// Runs the query and passes the samples to `completion`, exactly once, on `callbackQueue`.
     ///

@@ -19,7 +19,7 @@ extension DocumentStore {
     /// - Parameters:
     ///   - unit: the result's unit; the unit most samples are in when `nil`.
     ///   - timeZone: the calendar the buckets follow.
-    /// - Throws: ``CloudantError`` `.invalidValue` when `to` is before `from`, or the type is not a quantity
+    /// - Throws: `CloudantError` `.invalidValue` when `to` is before `from`, or the type is not a quantity
     ///   type; `.incompatibleUnits` when `unit` measures something else; as ``samples(ofType:in:)`` throws.
     public func statistics(
         ofType typeIdentifier: String, from: Date, to: Date, by interval: HealthStatisticsInterval,

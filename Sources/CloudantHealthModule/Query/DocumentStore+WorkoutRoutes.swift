@@ -9,7 +9,7 @@ extension DocumentStore {
     /// let (workout, points) = try await store.route(ofWorkout: "6F1C2B1E-0E52-4C43-9D0E-0A8E7A4C9F10")
     /// let gpx = GPXRoute(name: workout.activityType, locations: points).gpxData()
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` `.notFound` when no workout has that id or uuid, or it has
+    /// - Throws: `CloudantError` `.notFound` when no workout has that id or uuid, or it has
     ///   no route.
     public func route(ofWorkout workout: String) async throws -> (workout: WorkoutSample, locations: [RouteLocation]) {
         let found = try await findWorkout(workout)

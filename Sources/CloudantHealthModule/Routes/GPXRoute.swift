@@ -25,7 +25,7 @@ public struct GPXRoute: Hashable, Sendable {
     }
 
     /// Reads a GPX document.
-    /// - Throws: ``CloudantError`` `.invalidXML` for malformed or hostile XML (see ``XMLParseLimits``);
+    /// - Throws: `CloudantError` `.invalidXML` for malformed or hostile XML (see ``XMLParseLimits``);
     ///   `.invalidGPX` when the root is not `<gpx>` or a track point lacks a valid `lat`, `lon` or `time`
     ///   (`itemIndex` names the point).
     public init(parsing data: Data, limits: XMLParseLimits = XMLParseLimits()) throws {

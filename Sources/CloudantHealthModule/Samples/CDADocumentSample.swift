@@ -62,7 +62,7 @@ public struct CDADocumentSample: HealthSample {
     }
 
     /// Parses `xml` as a CDA document and keeps both; start and end default to its effective time.
-    /// - Throws: ``CloudantError`` as ``CDADocument/init(parsing:limits:)`` throws it, and `.invalidXML`
+    /// - Throws: `CloudantError` as ``CDADocument/init(parsing:limits:)`` throws it, and `.invalidXML`
     ///   when the bytes are not UTF-8 text.
     public init(
         id: String? = nil, uuid: String, xml: Data, startDate: Date? = nil, endDate: Date? = nil,

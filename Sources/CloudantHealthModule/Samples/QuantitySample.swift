@@ -65,7 +65,7 @@ public struct QuantitySample: HealthSample {
     }
 
     /// The quantity with its parsed unit.
-    /// - Throws: ``CloudantError`` `.invalidUnit` when ``unit`` is not a HealthKit unit string.
+    /// - Throws: `CloudantError` `.invalidUnit` when ``unit`` is not a HealthKit unit string.
     public func quantity() throws(CloudantError) -> HealthQuantity {
         HealthQuantity(value: value, unit: try HealthUnit(parsing: unit))
     }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Statistics of one quantity type over calendar intervals (HealthKit's `HKStatisticsCollection`): sums for
 /// cumulative types, minimum, average and maximum for discrete ones, with overlapping sources merged by a
-/// ``HealthSourcePriority``. Made by ``CloudantStore/DocumentStore/statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)``.
+/// ``HealthSourcePriority``. Made by `DocumentStore.statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)`.
 ///
 /// ```swift
 /// let steps = try await store.statistics(
@@ -65,7 +65,7 @@ public struct HealthStatistics: Codable, Hashable, Sendable {
     }
 
     /// Creates statistics (to chart figures computed elsewhere, say); the store's
-    /// ``CloudantStore/DocumentStore/statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)`` makes them
+    /// `DocumentStore.statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)` makes them
     /// from samples.
     public init(
         typeIdentifier: String, unit: String, aggregation: HealthAggregationStyle, interval: HealthStatisticsInterval,

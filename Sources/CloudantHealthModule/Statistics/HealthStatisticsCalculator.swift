@@ -2,7 +2,7 @@ internal import CloudantCore
 public import Foundation
 
 /// Computes ``HealthStatistics`` from quantity samples, without a store: what
-/// ``CloudantStore/DocumentStore/statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)`` runs on the
+/// `DocumentStore.statistics(ofType:from:to:by:unit:timeZone:sourcePriority:)` runs on the
 /// samples it reads.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public enum HealthStatisticsCalculator {
 
     /// The statistics of `samples` (of one type) over `interval`.
     /// - Parameter unit: the unit of the result; the unit most samples are in when `nil`.
-    /// - Throws: ``CloudantError`` `.incompatibleUnits` when a sample's unit cannot be converted to `unit`,
+    /// - Throws: `CloudantError` `.incompatibleUnits` when a sample's unit cannot be converted to `unit`,
     ///   `.invalidValue` when `interval` would need more than ``bucketLimit`` buckets.
     public static func statistics(
         of samples: [QuantitySample], typeIdentifier: String, in interval: DateInterval, by length: HealthStatisticsInterval,

@@ -44,7 +44,7 @@ public struct HealthSynchronizer: Sendable {
     }
 
     /// Runs one sync in both directions.
-    /// - Throws: ``CloudantError`` from the store (`.conflict` when a sample changes in the store while it is
+    /// - Throws: `CloudantError` from the store (`.conflict` when a sample changes in the store while it is
     ///   being written; run again), or what the source throws. Pages already done stay done.
     public func synchronize() async throws -> HealthSyncReport {
         try await synchronize(direction: .both)

@@ -35,7 +35,7 @@ public actor InMemoryHealthSampleSource: HealthSampleSource {
     }
 
     /// Changes after `anchor`, oldest first.
-    /// - Throws: ``CloudantError`` `.invalidValue` when `anchor` is not one this source handed out.
+    /// - Throws: `CloudantError` `.invalidValue` when `anchor` is not one this source handed out.
     public func changes(since anchor: String?, limit: Int) async throws -> HealthSourceChanges {
         let after: Int
         if let anchor {

@@ -21,7 +21,7 @@ public struct StoreHealthSampleSource: HealthSampleSource {
     }
 
     /// Health documents changed after the update sequence `anchor`.
-    /// - Throws: ``CloudantError`` `.invalidValue` for an anchor that is not a sequence, or a store error.
+    /// - Throws: `CloudantError` `.invalidValue` for an anchor that is not a sequence, or a store error.
     public func changes(since anchor: String?, limit: Int) async throws -> HealthSourceChanges {
         let since: Int64
         if let anchor {

@@ -19,7 +19,7 @@ public struct HealthQuantity: Codable, Hashable, Sendable {
     }
 
     /// The value expressed in `target` (`HKQuantity.doubleValue(for:)`).
-    /// - Throws: ``CloudantError`` `.incompatibleUnits` when `target` measures something else.
+    /// - Throws: `CloudantError` `.incompatibleUnits` when `target` measures something else.
     public func doubleValue(for target: HealthUnit) throws(CloudantError) -> Double {
         try unit.convert(value, to: target)
     }

@@ -54,7 +54,7 @@ extension HealthUnit {
     /// ```swift
     /// try HealthUnit.pound.convert(Decimal(1), to: .kilogram)   // 0.45359237
     /// ```
-    /// - Throws: ``CloudantError`` `.incompatibleUnits` naming both units when the dimensions differ.
+    /// - Throws: `CloudantError` `.incompatibleUnits` naming both units when the dimensions differ.
     public func convert(_ value: Decimal, to target: HealthUnit) throws(CloudantError) -> Decimal {
         if let from = loneTemperature, let to = target.loneTemperature {
             let kelvin = (value + from.offset) * from.scale.numerator / from.scale.denominator
@@ -81,7 +81,7 @@ extension HealthUnit {
     }
 
     /// Converts a `Double` value from this unit to `target` (through the `Decimal` overload).
-    /// - Throws: ``CloudantError`` `.incompatibleUnits` when the dimensions differ.
+    /// - Throws: `CloudantError` `.incompatibleUnits` when the dimensions differ.
     public func convert(_ value: Double, to target: HealthUnit) throws(CloudantError) -> Double {
         let exact = Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
         let converted: Decimal = try convert(exact, to: target)

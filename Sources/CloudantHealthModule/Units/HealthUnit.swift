@@ -45,7 +45,7 @@ public struct HealthUnit: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// Parses a HealthKit unit string.
-    /// - Throws: ``CloudantError`` `.invalidUnit` naming the string (`field`) and the character offset
+    /// - Throws: `CloudantError` `.invalidUnit` naming the string (`field`) and the character offset
     ///   (`position`) where it stops making sense.
     public init(parsing text: String) throws(CloudantError) {
         var parser = HealthUnitParser(text)

@@ -16,7 +16,7 @@ enum XMLDocumentReader {
     }
 
     /// Parses `data` and calls `body` with the root element; the document is freed when `body` returns.
-    /// - Throws: ``CloudantError`` `.invalidXML` (with the byte size or libxml2's message, line and column)
+    /// - Throws: `CloudantError` `.invalidXML` (with the byte size or libxml2's message, line and column)
     ///   when the input is too large, not well formed, or uses an entity libxml2 refuses.
     static func withRoot<T>(
         of data: Data, limits: XMLParseLimits, _ body: (XMLElementView, _ recoveredErrors: [String]) throws -> T

@@ -30,14 +30,14 @@ public struct MergeConflict: Sendable {
         public var objectVersion: Int { ModelStore.objectVersion(body) }
 
         /// The value of attribute `name` on this side.
-        /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when the value breaks the schema.
+        /// - Throws: `CloudantError.Code.schemaViolation` when the value breaks the schema.
         public func value(_ name: String, entity: EntityDescription) throws -> AttributeValue? {
             guard let property = entity.property(named: name) else { return nil }
             return try IncrementalStoreCoding.read(property, in: body, documentID: body["_id"]?.stringValue, entity: entity.name)
         }
 
         /// This side as a generated entity value.
-        /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when it does not decode.
+        /// - Throws: `CloudantError.Code.schemaViolation` when it does not decode.
         public func decode<Entity: ModelEntity>(as type: Entity.Type) throws -> Entity {
             try Entity(jsonObject: body)
         }

@@ -9,7 +9,7 @@ extension ModelStore {
     /// stands for this store's side.
     ///
     /// A conflict on `CDTISMetaData` is settled here by keeping CouchDB's winner, as every replica does.
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    /// - Throws: `CloudantError` when the store cannot be read.
     public func mergeConflicts(pulled: [String: Set<String>] = [:]) async throws -> [MergeConflict] {
         var conflicts: [MergeConflict] = []
         for id in try await store.conflictedDocumentIDs() {
@@ -75,7 +75,7 @@ extension ModelStore {
     /// try await models.replicatorThatPushes(to: remote).run()
     /// ```
     /// - Returns: what was written, per object.
-    /// - Throws: what a custom policy throws; ``CloudantCore/CloudantError`` `.conflict` when an object changed
+    /// - Throws: what a custom policy throws; `CloudantError` `.conflict` when an object changed
     ///   since the conflicts were read (read them again).
     @discardableResult
     public func resolve(_ conflicts: [MergeConflict], policy: MergePolicy) async throws -> [ResolvedConflict] {

@@ -22,7 +22,7 @@ public protocol ModelEntity: CloudantEntity, JSONObjectRepresentable, Hashable w
 }
 
 extension ModelEntity {
-    /// The entity kind to register with a store's ``CloudantCore/EntityRegistry`` (generated plugins do).
+    /// The entity kind to register with a store's `EntityRegistry` (generated plugins do).
     public static var entityKind: EntityKind<Self> {
         EntityKind(Self.self, name: entity.name, indexes: entity.indexDefinitions, format: .incrementalStore)
     }

@@ -46,7 +46,7 @@ public final class ModelReplicator: Sendable {
     }
 
     /// Runs the replication once (or until cancelled, when `options.continuous`).
-    /// - Throws: what ``CloudantSync/Replicator/run()`` throws.
+    /// - Throws: what `Replicator.run()` throws.
     @discardableResult
     public func run() async throws -> ReplicationStats {
         try await replicator.run()
@@ -59,7 +59,7 @@ public final class ModelReplicator: Sendable {
     /// `NSMergeConflict`: the object before the pull, the pulled version, and their common ancestor when the
     /// revision tree still has it); resolve them with ``ModelStore/resolve(_:policy:)``.
     /// A conflict on `CDTISMetaData` is settled here by keeping CouchDB's winner, on every replica alike.
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    /// - Throws: `CloudantError` when the store cannot be read.
     public func processConflicts() async throws -> [MergeConflict] {
         try await models.mergeConflicts(pulled: pulledRevisions)
     }
@@ -77,7 +77,7 @@ extension ModelStore {
     }
 
     /// A replicator that pushes to the CouchDB-compatible database at `url`.
-    /// - Throws: what ``CloudantSync/HTTPPeer`` throws for an unusable URL.
+    /// - Throws: what `HTTPPeer` throws for an unusable URL.
     public func replicatorThatPushes(
         to url: URL, authentication: RemoteAuthentication = .none, options: ReplicationOptions = ReplicationOptions()
     ) throws -> ModelReplicator {
@@ -85,7 +85,7 @@ extension ModelStore {
     }
 
     /// A replicator that pulls from the CouchDB-compatible database at `url`.
-    /// - Throws: what ``CloudantSync/HTTPPeer`` throws for an unusable URL.
+    /// - Throws: what `HTTPPeer` throws for an unusable URL.
     public func replicatorThatPulls(
         from url: URL, authentication: RemoteAuthentication = .none, options: ReplicationOptions = ReplicationOptions()
     ) throws -> ModelReplicator {

@@ -48,7 +48,7 @@ public struct IncrementalStoreMetadata: Sendable, Hashable {
     }
 
     /// Reads a stored metadata document.
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` naming `CDTISMetaData` and the member
+    /// - Throws: `CloudantError.Code.schemaViolation` naming `CDTISMetaData` and the member
     ///   when `metaData` or `objectModel` is missing or malformed.
     public init(document: JSONObject) throws {
         func fail(_ member: String) -> CloudantError {

@@ -10,7 +10,7 @@ extension ModelStore {
     /// ```swift
     /// for violation in try await ModelStore.check(store, against: model.current) { print(violation) }
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    /// - Throws: `CloudantError` when the store cannot be read.
     public static func check(_ store: DocumentStore, against version: ModelVersion) async throws -> [SchemaViolation] {
         let rows = try await store.allDocs(AllDocsOptions(includeDocs: true)).rows
         var documents: [String: JSONObject] = [:]

@@ -11,7 +11,7 @@ extension ModelStore {
     /// ```
     /// - Returns: the objects as stored: new `revId`, bumped `objectVersion`, `objectIdentifier`, and
     ///   relationships as inverse maintenance left them.
-    /// - Throws: ``CloudantCore/CloudantError`` `.conflict` naming an object whose `revId` is stale (or a new
+    /// - Throws: `CloudantError` `.conflict` naming an object whose `revId` is stale (or a new
     ///   object whose id exists); nothing is written.
     @discardableResult
     public func save<Entity: ModelEntity>(_ objects: [Entity]) async throws -> [Entity] {
@@ -31,7 +31,7 @@ extension ModelStore {
     /// ```swift
     /// try await models.delete([soup])   // its ingredients go too when the rule is cascade
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` ``CloudantCore/CloudantError/Code/deleteDenied`` naming the
+    /// - Throws: `CloudantError` `CloudantError.Code.deleteDenied` naming the
     ///   object and the relationship; `.conflict` for a stale `revId`. Nothing is written then.
     @discardableResult
     public func delete<Entity: ModelEntity>(_ objects: [Entity]) async throws -> ModelSaveResult {

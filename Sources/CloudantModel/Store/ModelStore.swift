@@ -36,7 +36,7 @@ public final class ModelStore: Sendable {
     /// Opens `model` on `store`: writes `CDTISMetaData` when the store has none, migrates objects written
     /// under an older version of the model (then rewrites the metadata), and creates the model's indexes.
     ///
-    /// - Throws: ``CloudantCore/CloudantError`` ``CloudantCore/CloudantError/Code/modelMismatch`` when the
+    /// - Throws: `CloudantError` `CloudantError.Code.modelMismatch` when the
     ///   stored hashes match no version of `model`; `.schemaViolation` for a malformed metadata document.
     public static func open(_ store: DocumentStore, model: ObjectModel) async throws -> ModelStore {
         let current = model.current
@@ -138,7 +138,7 @@ public final class ModelStore: Sendable {
     /// ```swift
     /// let recipes = try await models.fetch(Recipe.self, ids: ["recipe-1", "recipe-2"])
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` naming a document that is of another
+    /// - Throws: `CloudantError.Code.schemaViolation` naming a document that is of another
     ///   entity or does not follow the schema.
     public func fetch<Entity: ModelEntity>(_ type: Entity.Type, ids: [String]) async throws -> [Entity] {
         let documents = try await load(ids, attachments: Self.needsAttachments(Entity.entity))
@@ -146,7 +146,7 @@ public final class ModelStore: Sendable {
     }
 
     /// The object with this id.
-    /// - Throws: ``CloudantCore/CloudantError`` `.notFound` when there is no live object with the id.
+    /// - Throws: `CloudantError` `.notFound` when there is no live object with the id.
     public func fetch<Entity: ModelEntity>(_ type: Entity.Type, id: String) async throws -> Entity {
         guard let object = try await fetch(type, ids: [id]).first else {
             throw CloudantError(.notFound, "missing", context: .init(documentID: id, kind: Entity.entity.name))
@@ -155,7 +155,7 @@ public final class ModelStore: Sendable {
     }
 
     /// Every live object of an entity (through the `CDTISEntityName` index).
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` naming a document that does not decode.
+    /// - Throws: `CloudantError.Code.schemaViolation` naming a document that does not decode.
     public func fetchAll<Entity: ModelEntity>(_ type: Entity.Type) async throws -> [Entity] {
         counter.increment()
         var documents = try await Self.documents(of: Entity.entity.name, in: store)
@@ -172,7 +172,7 @@ public final class ModelStore: Sendable {
     /// let byRecipe = try await models.fetch(\Recipe.ingredients, of: recipes)
     /// byRecipe[recipes[0].id]   // [Ingredient], in relationship order
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` naming a related document of another entity.
+    /// - Throws: `CloudantError.Code.schemaViolation` naming a related document of another entity.
     public func fetch<Source: ModelEntity, Destination: ModelEntity>(
         _ relationship: KeyPath<Source, ToMany<Destination>>, of sources: [Source]
     ) async throws -> [String: [Destination]] {

@@ -104,7 +104,7 @@ public enum IncrementalStoreCoding {
     }
 
     /// Reads a property's value; `nil` when the document has none (absent or `null`).
-    /// - Throws: ``CloudantCore/CloudantError`` ``CloudantCore/CloudantError/Code/schemaViolation`` naming the
+    /// - Throws: `CloudantError` `CloudantError.Code.schemaViolation` naming the
     ///   document, entity and property, with a ``SchemaViolation`` saying what is wrong.
     public static func read(
         _ property: PropertyDescription, in body: JSONObject, documentID: String?, entity: String
@@ -209,7 +209,7 @@ public enum IncrementalStoreCoding {
     }
 
     /// Reads a to-one relationship; `nil` for `""`, `null` or an absent member.
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when the member is not a string.
+    /// - Throws: `CloudantError.Code.schemaViolation` when the member is not a string.
     public static func readToOne(
         _ property: PropertyDescription, in body: JSONObject, documentID: String?, entity: String
     ) throws -> String? {
@@ -229,7 +229,7 @@ public enum IncrementalStoreCoding {
     }
 
     /// Reads a to-many relationship; `[]` for `null` or an absent member.
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when the member is not an array of strings.
+    /// - Throws: `CloudantError.Code.schemaViolation` when the member is not an array of strings.
     public static func readToMany(
         _ property: PropertyDescription, in body: JSONObject, documentID: String?, entity: String
     ) throws -> [String] {

@@ -27,7 +27,7 @@ public struct IncrementalStoreReader {
     public let objectIdentifier: String?
 
     /// Starts reading `body` as an object of `entity`.
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when `CDTISEntityName` is missing or names
+    /// - Throws: `CloudantError.Code.schemaViolation` when `CDTISEntityName` is missing or names
     ///   another entity, or `CDTISObjectVersion` is not an integer.
     public init(_ body: JSONObject, entity: EntityDescription) throws {
         self.body = body
@@ -74,7 +74,7 @@ public struct IncrementalStoreReader {
     }
 
     /// The value of a required attribute.
-    /// - Throws: ``CloudantCore/CloudantError/Code/schemaViolation`` when it is absent and has no default.
+    /// - Throws: `CloudantError.Code.schemaViolation` when it is absent and has no default.
     public func value(_ name: String) throws -> AttributeValue {
         guard let value = try valueIfPresent(name) else {
             throw SchemaViolation(documentID: id, entity: entity.name, property: name, problem: .missingValue).error

@@ -1,7 +1,7 @@
 public import CloudantBase
 
 extension CloudantError.Code {
-    /// A model file breaks the format: the error's ``CloudantCore/CloudantError/underlying`` is a
+    /// A model file breaks the format: the error's `CloudantError.underlying` is a
     /// ``ModelFileIssues`` listing every problem with its place in the file.
     ///
     /// Fix the members named; `cloudant model validate FILE` lists them all.
@@ -9,7 +9,7 @@ extension CloudantError.Code {
 
     /// A document does not follow the Core Data bridge's schema for its entity: the context names the
     /// document (`documentID`), the entity (`kind`) and the property (`field`); the
-    /// ``CloudantCore/CloudantError/underlying`` is a ``SchemaViolation``.
+    /// `CloudantError.underlying` is a ``SchemaViolation``.
     ///
     /// Rewrite the document's property as the schema says, or run `cloudant model check` to list them all.
     public static let schemaViolation = Self("schemaViolation", category: .invalidInput)
@@ -28,7 +28,7 @@ extension CloudantError.Code {
 }
 
 /// How a document breaks the Core Data bridge's schema: the typed context of a
-/// ``CloudantCore/CloudantError/Code/schemaViolation`` error.
+/// `CloudantError.Code.schemaViolation` error.
 ///
 /// ```swift
 /// catch let error as CloudantError where error.code == .schemaViolation {
@@ -107,7 +107,7 @@ public struct SchemaViolation: Error, Sendable, Hashable, CustomStringConvertibl
         "SchemaViolation(document: \(documentID ?? "?"), entity: \(entity ?? "?"), property: \(property ?? "-"), \(reason))"
     }
 
-    /// The violation as a ``CloudantCore/CloudantError`` with code ``CloudantCore/CloudantError/Code/schemaViolation``.
+    /// The violation as a `CloudantError` with code `CloudantError.Code.schemaViolation`.
     public var error: CloudantError {
         CloudantError(
             .schemaViolation,
@@ -117,7 +117,7 @@ public struct SchemaViolation: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
-/// Every problem found in a model file: the typed context of a ``CloudantCore/CloudantError/Code/invalidModel``
+/// Every problem found in a model file: the typed context of a `CloudantError.Code.invalidModel`
 /// error.
 public struct ModelFileIssues: Error, Sendable, Hashable, CustomStringConvertible {
     /// One problem.
@@ -148,8 +148,8 @@ public struct ModelFileIssues: Error, Sendable, Hashable, CustomStringConvertibl
 }
 
 extension CloudantError {
-    /// The violation a ``CloudantCore/CloudantError/Code/schemaViolation`` error is about.
+    /// The violation a `CloudantError.Code.schemaViolation` error is about.
     public var schemaViolation: SchemaViolation? { underlying as? SchemaViolation }
-    /// The issues of a ``CloudantCore/CloudantError/Code/invalidModel`` error.
+    /// The issues of a `CloudantError.Code.invalidModel` error.
     public var modelFileIssues: ModelFileIssues? { underlying as? ModelFileIssues }
 }

@@ -11,8 +11,8 @@ extension ObjectModel {
     /// let model = try ObjectModel(parsing: #"{"format":"cloudant-model","formatVersion":1,"name":"Notes","#
     ///     + #""versions":[{"version":1,"entities":{"Note":{"properties":{"text":{"type":"utf8"}}}}}]}"#)
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` ``CloudantCore/CloudantError/Code/invalidModel`` whose
-    ///   ``CloudantCore/CloudantError/modelFileIssues`` lists every problem with its path, or
+    /// - Throws: `CloudantError` `CloudantError.Code.invalidModel` whose
+    ///   `CloudantError.modelFileIssues` lists every problem with its path, or
     ///   `.invalidValue` with the byte position when the text is not JSON.
     public init(parsing text: String) throws {
         try self.init(parsing: Array(text.utf8))

@@ -17,7 +17,7 @@ extension AuditSegments {
     /// The chain's end on disk, after cutting off a line a crash left half-written at the end of the newest
     /// segment. Older segments are never changed: a torn line there is not a crash's and verification must
     /// see it.
-    /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailUnusable` when the folder cannot be read.
+    /// - Throws: `CloudantError` `.auditTrailUnusable` when the folder cannot be read.
     func resume() throws -> AuditResumePoint {
         let anchor = try anchor()
         do {

@@ -9,7 +9,7 @@ extension AuditTrail {
     ///   - until: entries before this time.
     ///   - user: entries of this user.
     ///   - database: entries about this database.
-    /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailUnusable` when a segment cannot be read.
+    /// - Throws: `CloudantError` `.auditTrailUnusable` when a segment cannot be read.
     public static func entries(
         in folder: String, since: Date? = nil, until: Date? = nil, user: String? = nil, database: String? = nil
     ) throws -> [AuditEntry] {

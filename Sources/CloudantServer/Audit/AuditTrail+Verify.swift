@@ -56,7 +56,7 @@ extension AuditTrail {
     /// let report = try AuditTrail.verify(folder: dataFolder + "/_audit")
     /// if let broken = report.firstBreak { print(broken.segment, broken.line, broken.reason) }
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` `.notFound` when there is no such folder, `.auditTrailUnusable`
+    /// - Throws: `CloudantError` `.notFound` when there is no such folder, `.auditTrailUnusable`
     ///   when it cannot be read.
     public static func verify(folder: String) throws -> AuditChainReport {
         let segments = AuditSegments(folder: folder)

@@ -65,7 +65,7 @@ public final class AuditTrail: @unchecked Sendable {
     ///   - retentionDays: whole days of entries to keep; older segments are removed (an anchor keeps the chain
     ///     verifiable). `nil` keeps everything.
     ///   - now: the clock that stamps entries (tests move it to cross days).
-    /// - Throws: ``CloudantCore/CloudantError`` `.auditTrailInUse` when another writer holds the folder,
+    /// - Throws: `CloudantError` `.auditTrailInUse` when another writer holds the folder,
     ///   `.auditTrailUnusable` when it cannot be created, read or written.
     public init(folder: String, retentionDays: Int? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         segments = AuditSegments(folder: folder)

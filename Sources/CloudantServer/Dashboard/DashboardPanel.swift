@@ -85,7 +85,7 @@ public struct DashboardPanelContext: Sendable {
     /// The database opened again, read-only, with `registry`'s entity kinds: for the typed entity API (the
     /// health samples, the care entities), which the server's own stores do not register. Read-only, it
     /// creates none of the registry's indexes in the database.
-    /// - Throws: as ``CloudantStore/DocumentStore/open(name:fileURL:options:)`` throws.
+    /// - Throws: as `DocumentStore.open(name:fileURL:options:)` throws.
     public func openReadOnly(registry: EntityRegistry) throws -> DocumentStore { try readOnlyOpener(registry) }
 }
 

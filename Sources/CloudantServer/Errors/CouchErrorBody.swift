@@ -3,8 +3,8 @@ public import CloudantCore
 /// A CouchDB error response: the HTTP status and the `{"error": …, "reason": …}` body CouchDB writes.
 ///
 /// Errors become HTTP only here, at the edge: every module throws errors that know their
-/// ``CloudantCore/ErrorCategory``, the status comes from the category
-/// (``CloudantCore/ErrorCategory/httpStatus``), and the error name is CouchDB's for the category unless the
+/// `ErrorCategory`, the status comes from the category
+/// (`ErrorCategory.httpStatus`), and the error name is CouchDB's for the category unless the
 /// error's code has a more specific one.
 ///
 /// ```swift
@@ -34,13 +34,13 @@ public struct CouchErrorBody: Sendable, Hashable {
     ///
     /// | error | category | CouchDB `error` |
     /// |---|---|---|
-    /// | a query error (``CloudantCore/QueryErrorKind``) | its kind's | the kind's raw value (`bad_arg`, `index_not_found`, …) |
-    /// | ``CloudantCore/CloudantError/Code/invalidValue`` or ``CloudantCore/CloudantError/Code/unknownEntityType`` on the field `_id` | invalid input | `illegal_docid` |
-    /// | ``CloudantCore/CloudantError/Code/documentValidation`` | invalid input | `doc_validation` |
-    /// | ``CloudantCore/CloudantError/Code/invalidDesignDocument`` | invalid input | `invalid_design_doc` |
-    /// | ``CloudantCore/CloudantError/Code/attachmentDigestMismatch`` | invalid input | `content_md5_mismatch` |
-    /// | ``CloudantCore/CloudantError/Code/attachmentTooLarge`` | too large | `attachment_too_large` |
-    /// | ``CloudantCore/CloudantError/Code/missingStub`` | precondition failed | `missing_stub` |
+    /// | a query error (`QueryErrorKind`) | its kind's | the kind's raw value (`bad_arg`, `index_not_found`, …) |
+    /// | `CloudantError.Code.invalidValue` or `CloudantError.Code.unknownEntityType` on the field `_id` | invalid input | `illegal_docid` |
+    /// | `CloudantError.Code.documentValidation` | invalid input | `doc_validation` |
+    /// | `CloudantError.Code.invalidDesignDocument` | invalid input | `invalid_design_doc` |
+    /// | `CloudantError.Code.attachmentDigestMismatch` | invalid input | `content_md5_mismatch` |
+    /// | `CloudantError.Code.attachmentTooLarge` | too large | `attachment_too_large` |
+    /// | `CloudantError.Code.missingStub` | precondition failed | `missing_stub` |
     ///
     /// The reason is the error's message, except for a conflict, whose reason clients match exactly:
     /// CouchDB's "Document update conflict.".
@@ -51,8 +51,8 @@ public struct CouchErrorBody: Sendable, Hashable {
             reason: storeError.code == .conflict ? "Document update conflict." : storeError.message)
     }
 
-    /// Maps any error: a ``CloudantCore/CloudantError`` as the initializer taking one does, another
-    /// ``CloudantCore/CategorizedError`` by its category with its description as the reason, and any other
+    /// Maps any error: a `CloudantError` as the initializer taking one does, another
+    /// `CategorizedError` by its category with its description as the reason, and any other
     /// error as CouchDB's 500 `unknown_error`, without its details (they may name internals).
     public init(_ error: any Error) {
         switch error {

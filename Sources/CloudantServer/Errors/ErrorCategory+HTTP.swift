@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// The HTTP side of each ``CloudantCore/ErrorCategory``: the one table that turns a category into a status and
+/// The HTTP side of each `ErrorCategory`: the one table that turns a category into a status and
 /// CouchDB's generic error name for it. A few codes have a more specific CouchDB name in their category (see
 /// ``CouchErrorBody``); the status never depends on more than the category.
 ///

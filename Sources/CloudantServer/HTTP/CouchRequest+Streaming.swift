@@ -32,7 +32,7 @@ extension CouchRequest {
     var bodyPieces: BodyPieces { BodyPieces(stream: bodyStream, collected: body) }
 }
 
-/// A request body as pieces of bytes, for ``CloudantStore/DocumentStore/putAttachment(_:documentID:rev:contentType:encoding:length:digest:maxLength:content:)``.
+/// A request body as pieces of bytes, for `DocumentStore.putAttachment(_:documentID:rev:contentType:encoding:length:digest:maxLength:content:)`.
 struct BodyPieces: AsyncSequence, Sendable {
     typealias Element = [UInt8]
     let stream: RequestBody?

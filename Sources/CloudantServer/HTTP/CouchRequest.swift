@@ -135,7 +135,7 @@ struct CouchRequest: Sendable {
 
     /// The failure for a path whose segment `index` is not UTF-8 once percent-decoded, with CouchDB's
     /// answers: a read finds nothing (404), a write of such a document id is an `illegal_docid` (checked
-    /// by ``DocumentID/decode(utf8:)``), an attachment name is a `bad_request`.
+    /// by `DocumentID.decode(utf8:)`), an attachment name is a `bad_request`.
     static func invalidUTF8Failure(
         segments: [String], invalid: (index: Int, bytes: [UInt8]), method: HTTPRequest.Method
     ) -> any Error {

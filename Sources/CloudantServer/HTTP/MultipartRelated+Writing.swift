@@ -11,12 +11,12 @@ extension MultipartRelated {
         var segments: [BodySegment]
     }
 
-    /// Encodes a document read with attachments as stored (``CloudantStore/ReadOptions/attachmentsAsStored``) as CouchDB
+    /// Encodes a document read with attachments as stored (`ReadOptions.attachmentsAsStored`) as CouchDB
     /// sends it to a replicator: the JSON part with those attachments marked `"follows": true` (with
     /// `length` and, for gzip-stored ones, `encoding` and `encoded_length`; no `data`), then one part per
     /// attachment in the JSON's order holding the stored bytes, with `Content-Encoding: gzip` for encoded
     /// ones — so their digest describes the bytes that travel. Stubs stay stubs; a stub marked
-    /// `follows_separately` (``CloudantStore/ReadOptions/inlineAttachmentLimit``) becomes a part read from the store
+    /// `follows_separately` (`ReadOptions.inlineAttachmentLimit`) becomes a part read from the store
     /// while the answer is sent. A document with nothing to send as a part is plain `application/json`, as
     /// CouchDB answers it.
     static func encode(_ document: JSONObject, boundary: String) -> Encoded {

@@ -14,12 +14,12 @@ enum MultipartRelated {
     /// `maxAttachmentSize` bytes each), so attachments of any size arrive in bounded memory.
     ///
     /// A part's `digest` (and a gzip part's decoding to its `length`) is checked while it is staged.
-    /// Returns the document (its `follows` attachments as ``CloudantCore/IncomingAttachment/staged(_:)``) and the staged
+    /// Returns the document (its `follows` attachments as `IncomingAttachment.staged(_:)`) and the staged
     /// files, which the caller discards if the write does not take them.
     /// - Throws: ``HTTPFailure`` `400 bad_request` for a malformed body, a missing or surplus part, or a
     ///   part whose size is not the attachment's `length` (`encoded_length` for a gzip part: CouchDB's
     ///   "attachment longer/shorter than expected"); `413` past the limits; `415 bad_content_type` for an
-    ///   encoding other than gzip and identity; ``CloudantError`` for what the store refuses. Nothing
+    ///   encoding other than gzip and identity; `CloudantError` for what the store refuses. Nothing
     ///   staged is left behind when it throws.
     ///
     /// - Parameter prepare: Changes the JSON part (without its `follows` attachments) before it is parsed:

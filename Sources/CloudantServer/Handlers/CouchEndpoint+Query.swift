@@ -37,7 +37,7 @@ extension CouchEndpoint {
         return CouchResponse.json(try await store.explain(try Self.findRequest(request, partition: partition)))
     }
 
-    /// The request body as a ``FindRequest``; a partition from the path goes into the body, where one
+    /// The request body as a `FindRequest`; a partition from the path goes into the body, where one
     /// already there must name the same partition (CouchDB's `maybe_set_partition`).
     /// - Throws: ``HTTPFailure`` `400 bad_request` for a body that is not a JSON object or names another
     ///   partition.
@@ -45,7 +45,7 @@ extension CouchEndpoint {
         try findRequest(request.jsonObjectBody(), partition: partition)
     }
 
-    /// A `_find` body as a ``FindRequest`` (see ``findRequest(_:partition:)``).
+    /// A `_find` body as a `FindRequest` (see ``findRequest(_:partition:)``).
     static func findRequest(_ body: JSONObject, partition: String?) throws -> FindRequest {
         var body = body
         if let partition {

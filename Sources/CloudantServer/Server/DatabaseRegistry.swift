@@ -3,7 +3,7 @@ internal import CloudantCore
 internal import CloudantStore
 internal import Foundation
 
-/// The databases a server serves: one ``DocumentStore`` per SQLite file in the data folder, opened on
+/// The databases a server serves: one `DocumentStore` per SQLite file in the data folder, opened on
 /// first use and kept open.
 ///
 /// Opening, creating and deleting a database are ordered by one lock, so a database is never reopened
@@ -99,7 +99,7 @@ final class DatabaseRegistry: Sendable {
 
     /// Deletes a database: closes its store (the write in progress finishes, later ones fail with 404),
     /// then removes its files.
-    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist; ``CloudantError`` `.deleteFailed`
+    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist; `CloudantError` `.deleteFailed`
     ///   when its connections or files could not be removed.
     func delete(_ name: String) async throws {
         while true {

@@ -25,7 +25,7 @@ public struct ServerConfiguration: Sendable {
     /// a longer one is answered `413 attachment_too_large`. Such uploads stream to disk rather than
     /// being held in memory, so ``maxRequestBodySize`` does not apply to them. Default 1 GiB.
     public var maxAttachmentSize: Int = 1 << 30
-    /// The key every store the server opens is encrypted with (``CloudantStore/StoreOptions/encryptionKey``);
+    /// The key every store the server opens is encrypted with (`StoreOptions.encryptionKey`);
     /// nil serves plaintext stores. A store the key does not open is answered as an error, never read.
     public var encryptionKey: DatabaseKey? = nil
     /// How long an `AuthSession` cookie stays valid, in seconds (CouchDB's `[chttpd_auth] timeout`).

@@ -33,9 +33,9 @@ public struct ServerError: CategorizedError, Sendable, CustomStringConvertible {
     /// The underlying error, if any.
     public var underlying: (any Error & Sendable)?
 
-    /// ``CloudantCore/ErrorCategory/invalidInput`` for a configuration to fix (``Code/adminRequired``,
-    /// ``Code/invalidAdmin``, ``Code/tlsUnusable``), ``CloudantCore/ErrorCategory/unavailable`` for an address that cannot be bound
-    /// now, ``CloudantCore/ErrorCategory/internal`` otherwise.
+    /// `ErrorCategory.invalidInput` for a configuration to fix (``Code/adminRequired``,
+    /// ``Code/invalidAdmin``, ``Code/tlsUnusable``), `ErrorCategory.unavailable` for an address that cannot be bound
+    /// now, `ErrorCategory.internal` otherwise.
     public var category: ErrorCategory {
         switch code {
         case .adminRequired, .invalidAdmin, .tlsUnusable: .invalidInput

@@ -40,7 +40,7 @@ struct AttachmentFileCipher: Sendable {
     }
 
     /// The plaintext of one sealed chunk.
-    /// - Throws: ``CloudantError`` `.fetchFailed` when it does not authenticate (a wrong key, a damaged or
+    /// - Throws: `CloudantError` `.fetchFailed` when it does not authenticate (a wrong key, a damaged or
     ///   tampered file).
     func open(_ sealed: [UInt8], index: Int, isLast: Bool) throws -> [UInt8] {
         do {

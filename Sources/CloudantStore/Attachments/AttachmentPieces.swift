@@ -87,7 +87,7 @@ public struct AttachmentContent: Sendable {
     /// The default piece size: 256 KB.
     public static let defaultPieceSize = 256 * 1024
 
-    /// The bytes as stored (gzip when ``AttachmentInfo/encoding`` is `.gzip`; their MD5 is the digest), or
+    /// The bytes as stored (gzip when `AttachmentInfo.encoding` is `.gzip`; their MD5 is the digest), or
     /// the stored bytes in `range` (clipped to the end).
     public func storedBytes(in range: Range<Int>? = nil, pieceSize: Int = defaultPieceSize) -> AttachmentPieces {
         let whole = 0..<source.count
@@ -96,7 +96,7 @@ public struct AttachmentContent: Sendable {
     }
 
     /// The content as written: the stored bytes, inflated on the way when stored gzip-encoded (a damaged or
-    /// wrong-length stream ends the sequence with ``CloudantError`` `.invalidValue`).
+    /// wrong-length stream ends the sequence with `CloudantError` `.invalidValue`).
     public func contentBytes(pieceSize: Int = defaultPieceSize) -> AttachmentPieces {
         AttachmentPieces(
             source: source, range: 0..<source.count, pieceSize: max(1, pieceSize),

@@ -25,7 +25,7 @@ extension DocumentStore {
     ///   - length: The length of the content as written, when known; checked.
     ///   - digest: A digest the sender computed (of the stored form or of the content); checked.
     ///   - maxLength: The most content bytes accepted.
-    /// - Throws: ``CloudantError`` `.conflict` for a revision that is not the leaf being edited,
+    /// - Throws: `CloudantError` `.conflict` for a revision that is not the leaf being edited,
     ///   `.attachmentDigestMismatch`, `.attachmentTooLarge`, `.invalidValue` (a bad name or id, damaged
     ///   gzip, a wrong length), or the sequence's error. Nothing is stored when it throws.
     public func putAttachment<Chunks: AsyncSequence & Sendable>(
@@ -60,7 +60,7 @@ extension DocumentStore {
 
     /// Streams attachment content into a staging file beside the store without writing a revision yet,
     /// checked as ``putAttachment(_:documentID:rev:contentType:encoding:length:digest:maxLength:content:)``
-    /// checks it. Write it with ``IncomingAttachment/staged(_:)`` in a document given to ``put(_:)-(IncomingDocument)``
+    /// checks it. Write it with `IncomingAttachment.staged(_:)` in a document given to ``put(_:)-(IncomingDocument)``
     /// or ``bulkDocs(parsed:newEdits:allOrNothing:)`` (a replicator sets `revpos` to its sender's first);
     /// a staged file no write takes is removed when the store next opens, ten minutes later at the soonest,
     /// or at once with ``discardStagedAttachment(_:)``.
@@ -84,7 +84,7 @@ extension DocumentStore {
     /// One attachment of the winning revision (or of `rev`), to be read in pieces with
     /// ``AttachmentContent/contentBytes(pieceSize:)`` or ``AttachmentContent/storedBytes(in:pieceSize:)``
     /// instead of whole (``attachment(documentID:name:rev:)``).
-    /// - Throws: ``CloudantError`` `.notFound` when the document, revision or attachment does not exist.
+    /// - Throws: `CloudantError` `.notFound` when the document, revision or attachment does not exist.
     public func attachmentContent(documentID: String, name: String, rev: String? = nil) async throws -> AttachmentContent {
         try DocumentID.validate(documentID)
         let requested = try rev.map { try RevisionID(parsing: $0) }

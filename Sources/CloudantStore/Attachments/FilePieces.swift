@@ -23,7 +23,7 @@ public struct FilePieces: AsyncSequence, @unchecked Sendable {
     }
 
     /// Reads the file at `path`.
-    /// - Throws: ``CloudantError`` `.invalidValue` when it cannot be opened.
+    /// - Throws: `CloudantError` `.invalidValue` when it cannot be opened.
     public init(path: String, pieceSize: Int = 256 * 1024) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CloudantError(.invalidValue, "Cannot read \(path); check the path and its permissions.", context: .init(field: "file"))

@@ -18,7 +18,7 @@ public import Dispatch
 /// What changed from the original, on purpose: every `where` adds a condition (the original replaced an
 /// earlier one on the same field); `where(_:notEqualTo:)` sends `$ne` (the original sent `$neq`, which
 /// matched nothing); sorting works on any field and in mixed directions (the original rejected every sort);
-/// there is no hidden limit of 30; a malformed condition fails with ``OTFCloudantError/invalidValue(reason:)``
+/// there is no hidden limit of 30; a malformed condition fails with `OTFCloudantError.invalidValue(reason:)`
 /// instead of returning `[]`.
 public struct OTFCloudantQuery: Sendable {
     /// The store the query runs against.
@@ -123,7 +123,7 @@ public struct OTFCloudantQuery: Sendable {
     }
 
     /// `field` divided by `divisor` leaves `remainder` (`$mod`).
-    /// - Throws: ``OTFCloudantError/invalidValue(reason:)`` for a zero divisor, as the original did.
+    /// - Throws: `OTFCloudantError.invalidValue(reason:)` for a zero divisor, as the original did.
     public func `where`(field: String, mode divisor: Int, equal remainder: Int) throws(OTFCloudantError) -> OTFCloudantQuery {
         guard divisor != 0 else {
             throw .invalidValue(reason: "A $mod divisor must not be zero (field '\(field)').")
@@ -204,8 +204,8 @@ public struct OTFCloudantQuery: Sendable {
     }
 
     /// Runs the query and decodes the matches as `type`.
-    /// - Throws: ``OTFCloudantError/invalidValue(reason:)`` for a malformed query (CouchDB's `bad_arg`,
-    ///   `invalid_operator`) or a type stored under another kind; ``OTFCloudantError/fetchFailed(reason:)``
+    /// - Throws: `OTFCloudantError.invalidValue(reason:)` for a malformed query (CouchDB's `bad_arg`,
+    ///   `invalid_operator`) or a type stored under another kind; `OTFCloudantError.fetchFailed(reason:)`
     ///   naming a document that does not decode.
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws(OTFCloudantError) -> [Entity]
     where Entity.ID: CustomStringConvertible {

@@ -12,7 +12,7 @@ public import Dispatch
 /// store.update(saved, callbackQueue: .global()) { result in … }
 /// ```
 extension OTFCloudantStore {
-    /// Adds entities; an id that exists fails the batch with ``OTFCloudantError/addFailed(reason:)``.
+    /// Adds entities; an id that exists fails the batch with `OTFCloudantError.addFailed(reason:)`.
     public func add<Entity: CloudantEntity>(
         _ items: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], OTFCloudantError>) -> Void)? = nil
@@ -29,7 +29,7 @@ extension OTFCloudantStore {
     }
 
     /// Updates entities; each must carry the `revId` it was read at, else
-    /// ``OTFCloudantError/updateFailed(reason:)`` (a conflict: read it again and reapply the change).
+    /// `OTFCloudantError.updateFailed(reason:)` (a conflict: read it again and reapply the change).
     public func update<Entity: CloudantEntity>(
         _ items: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], OTFCloudantError>) -> Void)? = nil
@@ -48,8 +48,8 @@ extension OTFCloudantStore {
 
     /// Adds entities in one transaction.
     /// - Returns: The entities with their new `revId`.
-    /// - Throws: ``OTFCloudantError/addFailed(reason:)`` when an id exists or the write fails;
-    ///   ``OTFCloudantError/invalidValue(reason:)`` for an entity the kind's validation refuses.
+    /// - Throws: `OTFCloudantError.addFailed(reason:)` when an id exists or the write fails;
+    ///   `OTFCloudantError.invalidValue(reason:)` for an entity the kind's validation refuses.
     @discardableResult
     public func add<Entity: CloudantEntity>(_ items: [Entity]) async throws(OTFCloudantError) -> [Entity]
     where Entity.ID: CustomStringConvertible {
@@ -57,14 +57,14 @@ extension OTFCloudantStore {
     }
 
     /// Every entity of `type`, ordered by id.
-    /// - Throws: ``OTFCloudantError/fetchFailed(reason:)`` naming a document that no longer decodes.
+    /// - Throws: `OTFCloudantError.fetchFailed(reason:)` naming a document that no longer decodes.
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws(OTFCloudantError) -> [Entity]
     where Entity.ID: CustomStringConvertible {
         try await perform(.fetch) { try await self.documentStore.get(type) }
     }
 
     /// Updates entities in one transaction.
-    /// - Throws: ``OTFCloudantError/updateFailed(reason:)`` for a missing or stale `revId`.
+    /// - Throws: `OTFCloudantError.updateFailed(reason:)` for a missing or stale `revId`.
     @discardableResult
     public func update<Entity: CloudantEntity>(_ items: [Entity]) async throws(OTFCloudantError) -> [Entity]
     where Entity.ID: CustomStringConvertible {
@@ -73,7 +73,7 @@ extension OTFCloudantStore {
 
     /// Deletes entities in one transaction.
     /// - Returns: The entities with their tombstone's `revId`.
-    /// - Throws: ``OTFCloudantError/deleteFailed(reason:)`` for a missing or stale `revId`.
+    /// - Throws: `OTFCloudantError.deleteFailed(reason:)` for a missing or stale `revId`.
     @discardableResult
     public func delete<Entity: CloudantEntity>(_ items: [Entity]) async throws(OTFCloudantError) -> [Entity]
     where Entity.ID: CustomStringConvertible {

@@ -34,7 +34,7 @@ public final class OTFCloudantStore: Equatable, Sendable {
     public let directory: String
     /// The store underneath: documents, revisions, attachments, Mango queries, changes, replication.
     public let documentStore: DocumentStore
-    /// The longest a call may take before it fails with ``OTFCloudantError/timedOut(reason:)``; `nil` (the
+    /// The longest a call may take before it fails with `OTFCloudantError.timedOut(reason:)`; `nil` (the
     /// default) waits as long as the work takes. Applies to every call of the drop-in API, local and remote.
     public let timeout: Duration?
 
@@ -61,9 +61,9 @@ public final class OTFCloudantStore: Equatable, Sendable {
     /// Opens (creating if needed) the store `storeName` in ``defaultDirectory``, as the original's
     /// `OTFCloudantStore(storeName:)`.
     ///
-    /// - Throws: ``OTFCloudantError/invalidValue(reason:)`` for a name CouchDB would refuse (lowercase letters
+    /// - Throws: `OTFCloudantError.invalidValue(reason:)` for a name CouchDB would refuse (lowercase letters
     ///   first, then `a-z 0-9 _ $ ( ) + - /`), so every store can be replicated to a database of the same
-    ///   name; ``OTFCloudantError/fetchFailed(reason:)`` when the file cannot be opened.
+    ///   name; `OTFCloudantError.fetchFailed(reason:)` when the file cannot be opened.
     public convenience init(storeName: String) throws(OTFCloudantError) {
         try self.init(storeName: storeName, directory: Self.defaultDirectory)
     }
@@ -100,7 +100,7 @@ public final class OTFCloudantStore: Equatable, Sendable {
     }
 
     /// Closes the store's file; later calls fail. See ``DocumentStore/close()``.
-    /// - Throws: ``OTFCloudantError/deleteFailed(reason:)`` when SQLite refuses to close a connection.
+    /// - Throws: `OTFCloudantError.deleteFailed(reason:)` when SQLite refuses to close a connection.
     public func close() throws(OTFCloudantError) {
         do {
             try documentStore.close()
@@ -113,11 +113,11 @@ public final class OTFCloudantStore: Equatable, Sendable {
 // MARK: Running calls
 
 extension OTFCloudantStore {
-    /// Runs `work` within ``timeout`` and turns what it throws into the ``OTFCloudantError`` of `operation`:
+    /// Runs `work` within ``timeout`` and turns what it throws into the `OTFCloudantError` of `operation`:
     /// the one way every drop-in call (this module's and the Care and Health flavours') runs.
     ///
     /// When the deadline passes first, the work is cancelled and the call fails with
-    /// ``OTFCloudantError/timedOut(reason:)``; a write that had already committed stays committed.
+    /// `OTFCloudantError.timedOut(reason:)`; a write that had already committed stays committed.
     public func perform<Value: Sendable>(
         _ operation: OTFCloudantError.Operation, _ work: @escaping @Sendable () async throws -> Value
     ) async throws(OTFCloudantError) -> Value {

@@ -16,7 +16,7 @@ public enum OTFDocuments {
     /// Ids first, then pages of documents by id (``documents(ids:in:)``): paging a query by `_id` ranges would
     /// compare ids by CouchDB's collation (case-insensitive first) while `_id` order is by bytes, so a page
     /// could be read twice.
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    /// - Throws: `CloudantError` when the store cannot be read.
     public static func ids(of kind: String, key: String, in store: DocumentStore) async throws -> [String] {
         let request = FindRequest(
             selector: try MangoSelector(.object([key: .string(kind)])), limit: Int.max,
@@ -33,7 +33,7 @@ public enum OTFDocuments {
     ///     let page = try await OTFDocuments.documents(ids: batch, in: store)
     /// }
     /// ```
-    /// - Throws: ``CloudantCore/CloudantError`` when the store cannot be read.
+    /// - Throws: `CloudantError` when the store cannot be read.
     public static func documents(ids: [String], in store: DocumentStore) async throws -> [JSONObject] {
         guard !ids.isEmpty else { return [] }
         let request = FindRequest(
@@ -56,7 +56,7 @@ public enum OTFDocuments {
     /// its page and no group is ever half written.
     ///
     /// - Returns: The groups that were not written, by position in `groups`, with why.
-    /// - Throws: ``CloudantCore/CloudantError`` when the transaction itself fails.
+    /// - Throws: `CloudantError` when the transaction itself fails.
     public static func write(_ groups: [[JSONObject]], in store: DocumentStore) async throws
         -> [(group: Int, error: CloudantError)]
     {

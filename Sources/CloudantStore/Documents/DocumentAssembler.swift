@@ -87,7 +87,7 @@ struct DocumentAssembler {
     }
 
     /// The content as written of an attachment's stored bytes: decoded when it is kept gzip-encoded.
-    /// - Throws: ``CloudantError`` `.invalidValue` when stored gzip bytes no longer decode (a damaged file).
+    /// - Throws: `CloudantError` `.invalidValue` when stored gzip bytes no longer decode (a damaged file).
     static func content(of stored: [UInt8], info: AttachmentInfo, documentID: String, name: String) throws -> [UInt8] {
         guard info.encoding == .gzip else { return stored }
         do {

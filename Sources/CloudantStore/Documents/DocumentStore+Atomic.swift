@@ -15,7 +15,7 @@ extension DocumentStore {
     /// ])
     /// ```
     /// - Returns: One result per document, in order.
-    /// - Throws: ``CloudantCore/CloudantError`` naming the failing document (`documentID`, `itemIndex`):
+    /// - Throws: `CloudantError` naming the failing document (`documentID`, `itemIndex`):
     ///   `.conflict` for a missing or stale `_rev` or an id that exists, `.invalidValue` for a malformed
     ///   document; nothing was written.
     @discardableResult

@@ -42,7 +42,7 @@ extension DocumentStore {
     ///
     /// Other writes made meanwhile use the same settings. Loads that overlap restore the settings when the
     /// first ends; that affects only their speed.
-    /// - Throws: what `body` throws, or ``CloudantError`` `.updateFailed` when the settings cannot be applied
+    /// - Throws: what `body` throws, or `CloudantError` `.updateFailed` when the settings cannot be applied
     ///   or the index cannot be built at the end (then the next open of the store builds it).
     public func bulkLoading<T>(_ body: () async throws -> T) async throws -> T {
         let saved = try writerSettings(Self.bulkLoadSettings)

@@ -23,7 +23,7 @@ extension DocumentStore {
     /// unchanged record from a changed one and update only those. A deleted document never differs: it
     /// stays deleted. Without it (the default), nothing already stored is read.
     ///
-    /// - Throws: ``CloudantError`` `.updateFailed` when the transaction fails; then nothing of the batch
+    /// - Throws: `CloudantError` `.updateFailed` when the transaction fails; then nothing of the batch
     ///   was written.
     public func insertNew(_ documents: [NewDocument], comparingExisting: Bool = false) async throws -> NewDocumentsOutcome {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }

@@ -9,7 +9,7 @@ extension DocumentStore {
     ///
     /// Revisions are `0-N`. Like PouchDB (and unlike CouchDB's last-writer-wins), an update must name the
     /// current revision (spec D-35).
-    /// - Throws: ``CloudantError`` `.conflict` when `rev` is not the stored revision, `.invalidValue` for a
+    /// - Throws: `CloudantError` `.conflict` when `rev` is not the stored revision, `.invalidValue` for a
     ///   non-local id.
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String? = nil) async throws -> WriteResult {
@@ -18,7 +18,7 @@ extension DocumentStore {
 
     /// Writes a `_local/` document; with `lastWriterWins`, as CouchDB 3 does over HTTP (spec O-2): no
     /// conflict check, and the new revision is the one named plus one (`0-1` when none is named).
-    /// - Throws: ``CloudantError`` `.conflict` (unless `lastWriterWins`) when `rev` is not the stored
+    /// - Throws: `CloudantError` `.conflict` (unless `lastWriterWins`) when `rev` is not the stored
     ///   revision, `.invalidValue` for a non-local id or a malformed revision.
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String?, lastWriterWins: Bool) async throws -> WriteResult {
@@ -29,7 +29,7 @@ extension DocumentStore {
     }
 
     /// Reads a `_local/` document.
-    /// - Throws: ``CloudantError`` `.notFound` when it does not exist.
+    /// - Throws: `CloudantError` `.notFound` when it does not exist.
     public func localDocument(id: String) async throws -> JSONObject {
         try Self.validateLocal(id)
         let row = try await read(.fetchFailed) { db in
@@ -46,7 +46,7 @@ extension DocumentStore {
     }
 
     /// Deletes a `_local/` document; the revision must be the stored one.
-    /// - Throws: ``CloudantError`` `.notFound` or `.conflict`.
+    /// - Throws: `CloudantError` `.notFound` or `.conflict`.
     @discardableResult
     public func deleteLocal(id: String, rev: String) async throws -> WriteResult {
         try Self.validateLocal(id)

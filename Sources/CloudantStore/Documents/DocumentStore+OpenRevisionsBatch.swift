@@ -16,7 +16,7 @@ public struct OpenRevisionsRequest: Sendable, Hashable {
     public enum Order: Sendable, Hashable {
         /// `GET …?open_revs=`: the revisions found by generation and hash, then the missing ones.
         case sorted
-        /// `_bulk_get`: the leaves of the tree of their paths (``RevisionTree/bulkGetOrder(_:)``).
+        /// `_bulk_get`: the leaves of the tree of their paths (`RevisionTree.bulkGetOrder(_:)`).
         case bulkGet
     }
 

@@ -7,7 +7,7 @@ extension DocumentStore {
     /// ```swift
     /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))
     /// ```
-    /// - Throws: ``CloudantError`` `.notFound` with message "missing" (never existed, or that revision's
+    /// - Throws: `CloudantError` `.notFound` with message "missing" (never existed, or that revision's
     ///   body is gone) or "deleted" (the winner is a tombstone), as CouchDB (spec D-28).
     public func document(id: String, options: ReadOptions = ReadOptions()) async throws -> JSONObject {
         if DocumentID.isLocal(id) { return try await localDocument(id: id) }
@@ -33,7 +33,7 @@ extension DocumentStore {
 
     /// Reads several leaves of a document at once (CouchDB `open_revs`, spec D-31), optionally following
     /// each requested revision to the leaves that descend from it (`latest`).
-    /// - Throws: ``CloudantError`` `.notFound` when the document does not exist and `which` is `.all`.
+    /// - Throws: `CloudantError` `.notFound` when the document does not exist and `which` is `.all`.
     public func openRevisions(
         id: String, _ which: OpenRevisions, latest: Bool = false, options: ReadOptions = ReadOptions()
     ) async throws -> [OpenRevisionResult] {
@@ -44,7 +44,7 @@ extension DocumentStore {
 
     /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`, read whole
     /// (``attachmentContent(documentID:name:rev:)`` reads them in pieces).
-    /// - Throws: ``CloudantError`` `.notFound` when the document, revision or attachment does not exist.
+    /// - Throws: `CloudantError` `.notFound` when the document, revision or attachment does not exist.
     public func attachment(documentID: String, name: String, rev: String? = nil) async throws -> Attachment {
         let content = try await attachmentContent(documentID: documentID, name: name, rev: rev)
         return Attachment(name: name, info: content.info, storedData: try content.source.read(at: 0, length: content.source.count))
@@ -57,7 +57,7 @@ public struct Attachment: Sendable, Hashable {
     public var name: String
     /// Its metadata (content type, digest, lengths, encoding, revpos).
     public var info: AttachmentInfo
-    /// The bytes as stored: gzip when ``AttachmentInfo/encoding`` is `.gzip`; their MD5 is the digest.
+    /// The bytes as stored: gzip when `AttachmentInfo.encoding` is `.gzip`; their MD5 is the digest.
     public var storedData: [UInt8]
 
     /// Creates an attachment from its stored form.
@@ -68,7 +68,7 @@ public struct Attachment: Sendable, Hashable {
     }
 
     /// The content as written (decoded when stored gzip-encoded).
-    /// - Throws: ``CloudantError`` `.invalidValue` when stored gzip bytes no longer decode.
+    /// - Throws: `CloudantError` `.invalidValue` when stored gzip bytes no longer decode.
     public func data() throws -> [UInt8] {
         try DocumentAssembler.content(of: storedData, info: info, documentID: "", name: name)
     }

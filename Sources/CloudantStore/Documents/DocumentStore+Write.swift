@@ -8,7 +8,7 @@ extension DocumentStore {
     /// let second = try await store.put(["_id": "walk", "_rev": .string(first.rev), "minutes": 25])
     /// ```
     /// `_local/` ids are written as local documents (see ``putLocal(id:body:rev:)``).
-    /// - Throws: ``CloudantError`` `.conflict` when `_rev` is missing for an existing document or is not a
+    /// - Throws: `CloudantError` `.conflict` when `_rev` is missing for an existing document or is not a
     ///   current leaf; `.invalidValue` for a bad id, revision or body; `.missingStub` for a stub naming an
     ///   attachment the parent lacks; `.documentValidation` for an unknown `_` member.
     @discardableResult
@@ -44,7 +44,7 @@ extension DocumentStore {
     }
 
     /// Deletes a document by writing a tombstone child of `rev` (spec D-19).
-    /// - Throws: ``CloudantError`` `.conflict` when `rev` is not a current leaf, `.notFound` when the
+    /// - Throws: `CloudantError` `.conflict` when `rev` is not a current leaf, `.notFound` when the
     ///   document does not exist.
     @discardableResult
     public func delete(id: String, rev: String) async throws -> WriteResult {
@@ -62,7 +62,7 @@ extension DocumentStore {
     /// document that fails (a conflict, a bad id) does not stop the others. With `newEdits: false` each
     /// document is a replicated revision merged into its tree, and only failures are returned, as
     /// CouchDB 3 does.
-    /// - Throws: ``CloudantError`` only when the transaction itself fails (then nothing was written).
+    /// - Throws: `CloudantError` only when the transaction itself fails (then nothing was written).
     public func bulkDocs(_ documents: [JSONValue], newEdits: Bool = true) async throws -> [BulkDocsResult] {
         try await writeBatch(.json(documents), newEdits: newEdits, allOrNothing: false, enqueue: nil)
     }
@@ -85,7 +85,7 @@ extension DocumentStore {
     /// rolls the whole transaction back and is thrown, so either every document is written or none is
     /// (CouchDB 1's `all_or_nothing`, which migrations need: a document moved to a new id and the tombstone
     /// left at its old id must commit together).
-    /// - Throws: ``CloudantError`` when the transaction fails, or with `allOrNothing` the first document's
+    /// - Throws: `CloudantError` when the transaction fails, or with `allOrNothing` the first document's
     ///   error (its `itemIndex` and `documentID` set); then nothing was written.
     public func bulkDocs(
         parsed incoming: [IncomingDocument], newEdits: Bool = true, allOrNothing: Bool = false

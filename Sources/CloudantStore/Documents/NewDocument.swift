@@ -21,7 +21,7 @@ public struct NewDocument: Sendable {
     let kind: String?
 
     /// Prepares a new document.
-    /// - Throws: ``CloudantError`` `.invalidValue` when the id is not a plain document id (empty, or a
+    /// - Throws: `CloudantError` `.invalidValue` when the id is not a plain document id (empty, or a
     ///   reserved `_` id: design and local documents take the general write path), or when the body has
     ///   a member whose name starts with `_`.
     public init(id: String, body: JSONObject) throws {

@@ -47,7 +47,7 @@ extension DocumentStore {
 
     /// Runs `work` and calls `completion` exactly once with its result, on `queue`: the one way every
     /// callback adapter (the store's, and those of plugins such as Care and Health) turns an async call
-    /// into a callback. An error that is not a ``CloudantCore/CloudantError`` arrives wrapped as `fetchFailed`.
+    /// into a callback. An error that is not a `CloudantError` arrives wrapped as `fetchFailed`.
     ///
     /// ```swift
     /// store.deliver(on: .global(), to: completion) { try await store.info() }

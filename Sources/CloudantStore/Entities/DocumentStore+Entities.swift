@@ -11,7 +11,7 @@ extension DocumentStore {
     /// saved[0].revId   // "1-…"
     /// ```
     /// - Returns: the entities with their new `revId`.
-    /// - Throws: ``CloudantError`` naming the failing item (`itemIndex`, `documentID`): `.conflict` when an id
+    /// - Throws: `CloudantError` naming the failing item (`itemIndex`, `documentID`): `.conflict` when an id
     ///   already exists, `.unknownEntityType` when the type is not registered, `.invalidValue` when
     ///   validation rejects it.
     @discardableResult
@@ -21,7 +21,7 @@ extension DocumentStore {
     }
 
     /// Updates entities in one transaction; each must carry the revision it was read at.
-    /// - Throws: ``CloudantError`` `.conflict` naming the item when its `revId` is missing or stale.
+    /// - Throws: `CloudantError` `.conflict` naming the item when its `revId` is missing or stale.
     @discardableResult
     public func update<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
@@ -30,7 +30,7 @@ extension DocumentStore {
 
     /// Deletes entities in one transaction; each must carry the revision it was read at.
     /// - Returns: the entities with the tombstone's `revId`.
-    /// - Throws: ``CloudantError`` `.conflict` naming the item when its `revId` is missing or stale.
+    /// - Throws: `CloudantError` `.conflict` naming the item when its `revId` is missing or stale.
     @discardableResult
     public func delete<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
@@ -67,7 +67,7 @@ extension DocumentStore {
     }
 
     /// Every live entity of a kind, ordered by id.
-    /// - Throws: ``CloudantError`` `.unknownEntityType`, or `.invalidValue` naming a document that no
+    /// - Throws: `CloudantError` `.unknownEntityType`, or `.invalidValue` naming a document that no
     ///   longer decodes (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
@@ -85,7 +85,7 @@ extension DocumentStore {
     }
 
     /// The entity with this id.
-    /// - Throws: ``CloudantError`` `.notFound` when there is no live entity of this kind with the id.
+    /// - Throws: `CloudantError` `.notFound` when there is no live entity of this kind with the id.
     public func get<Entity: CloudantEntity>(_ type: Entity.Type, id: Entity.ID) async throws -> Entity
     where Entity.ID: CustomStringConvertible {
         let found = try await get(type, ids: [id])
@@ -96,7 +96,7 @@ extension DocumentStore {
     }
 
     /// The entities with these ids, in the order given.
-    /// - Throws: ``CloudantError`` `.notFound` naming the first id with no live entity of this kind.
+    /// - Throws: `CloudantError` `.notFound` naming the first id with no live entity of this kind.
     public func get<Entity: CloudantEntity>(_ type: Entity.Type, ids: [Entity.ID]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
         let codec = EntityCodec(kind: try options.entityKind(for: type))

@@ -9,7 +9,7 @@ package struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomString
     }
 
     /// The document an entity is stored as: `_id`, `_rev` (when it has one), its members (without `revId`),
-    /// and the kind's name and schema version in the members its ``EntityDocumentFormat`` names (the
+    /// and the kind's name and schema version in the members its `EntityDocumentFormat` names (the
     /// incremental-store layout has the entity write its own `CDTISEntityName`; it is set here too).
     package func document(for entity: Entity, index: Int, includeRev: Bool = true) throws -> JSONObject {
         let id = entity.id.description

@@ -21,7 +21,7 @@ extension DocumentStore {
     /// Expiry is enforced by reads through this store (each read first purges what is due, by the store's
     /// clock, ``StoreOptions/now``) and by a background purge that wakes at the next expiry time; a
     /// read-only store enforces nothing.
-    /// - Throws: ``CloudantError`` `.invalidValue` for a field that is empty, starts with `_` (CouchDB's
+    /// - Throws: `CloudantError` `.invalidValue` for a field that is empty, starts with `_` (CouchDB's
     ///   reserved members) or has characters other than letters, digits, `_` and `-`; `.updateFailed` when
     ///   the store cannot be written.
     public func setExpiryField(_ field: String?) async throws {
@@ -57,7 +57,7 @@ extension DocumentStore {
     /// ```swift
     /// try await store.setExpiry(Date().addingTimeInterval(3600), forDocument: "session-42")
     /// ```
-    /// - Throws: ``CloudantError`` `.invalidValue` when the store has no expiry field; what
+    /// - Throws: `CloudantError` `.invalidValue` when the store has no expiry field; what
     ///   ``document(id:options:)`` and ``put(_:)`` throw (`.notFound`, `.conflict` on a concurrent edit).
     @discardableResult
     public func setExpiry(_ date: Date?, forDocument id: String) async throws -> WriteResult {
@@ -73,7 +73,7 @@ extension DocumentStore {
 
     /// Purges every document expired by now (the store's clock) and returns their ids. Reads do this for
     /// themselves; call it to reclaim the space at a time of your choosing.
-    /// - Throws: ``CloudantError`` `.deleteFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.deleteFailed` when the store cannot be written.
     @discardableResult
     public func purgeExpired() async throws -> [String] {
         try await writerGate.run { try self.purgeExpiredNow() }

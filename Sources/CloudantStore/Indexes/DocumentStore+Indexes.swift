@@ -33,7 +33,7 @@ extension DocumentStore {
     /// try await store.createIndex(IndexDefinition(name: "by-age", fields: [.ascending("age")]))
     /// let adults = try await store.find(FindRequest(selector: try MangoSelector(["age": ["$gte": 18]])))
     /// ```
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/invalidIndex`` for an invalid definition, or a
+    /// - Throws: `CloudantError` with `QueryErrorKind.invalidIndex` for an invalid definition, or a
     ///   write error.
     @discardableResult
     public func createIndex(_ definition: IndexDefinition) async throws -> IndexCreation {
@@ -108,7 +108,7 @@ extension DocumentStore {
     ///
     /// - Parameters:
     ///   - designDocument: The design document, with or without `_design/`.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/indexNotFound`` when there is no such index.
+    /// - Throws: `CloudantError` with `QueryErrorKind.indexNotFound` when there is no such index.
     public func deleteIndex(designDocument: String, name: String, type: IndexDefinition.IndexType = .json) async throws {
         let id = designDocument.hasPrefix("_design/") ? designDocument : "_design/" + designDocument
         let makeID = options.makeDocumentID

@@ -9,7 +9,7 @@ internal import GRDB
 /// transaction (loading the list) and nothing per document.
 struct IndexMaintainer {
     private(set) var indexes: [StoredIndex]
-    /// The column projections, kept in step the same way (see ``CloudantCore/ColumnProjection``).
+    /// The column projections, kept in step the same way (see `ColumnProjection`).
     private let projections: [StoredProjection]
     /// The member holding expiry times, when documents expire (their `document_expiry` rows are kept here too).
     private let expiryField: String?

@@ -110,7 +110,7 @@ enum JSONIndexBuild {
 
         /// The document's key columns, or nil when the index holds no entry for it.
         ///
-        /// Without a partial filter only the indexed members are parsed (``JSONMemberScan``); a partial
+        /// Without a partial filter only the indexed members are parsed (`JSONMemberScan`); a partial
         /// filter sees the whole document, so then the body is parsed in full, as it is when the scan finds
         /// the text malformed (the parser then throws its own error).
         func keys(rowID: Int64, id: () -> String, body: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]]? {

@@ -71,7 +71,7 @@ extension DocumentStore {
     /// `predicate` runs for every committed change while the sequence is iterated: keep it quick. Each
     /// change carries the winning document (`doc`), a tombstone for a deletion. The sequence ends when the
     /// consuming task is cancelled or the store closes.
-    /// - Throws: ``CloudantError`` when the store is closed or cannot be read.
+    /// - Throws: `CloudantError` when the store is closed or cannot be read.
     public func observeChanges(where predicate: @escaping @Sendable (Change) -> Bool) throws -> AsyncStream<Void> {
         let watcher = ChangeWatcher(where: predicate)
         let hub = liveQueries

@@ -19,7 +19,7 @@ final class LiveQueryHub: @unchecked Sendable {
     private var pump: Task<Void, Never>?
 
     /// Adds `observer`; every change committed after this returns reaches it.
-    /// - Throws: ``CloudantError`` when the store cannot be read (or is closed).
+    /// - Throws: `CloudantError` when the store cannot be read (or is closed).
     func register(_ observer: any LiveObserver, in store: DocumentStore) throws -> Int {
         try lock.withLock {
             if pump == nil {

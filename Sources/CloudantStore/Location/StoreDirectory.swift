@@ -24,7 +24,7 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// The SQLite file of the store `name`.
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the store when the name breaks CouchDB's rule.
+    /// - Throws: `CloudantError.Code.invalidValue` naming the store when the name breaks CouchDB's rule.
     public func fileURL(forStore name: String) throws -> URL {
         try Self.validate(storeName: name)
         let fileName = name.replacingOccurrences(of: "/", with: "%2F") + ".sqlite"
@@ -50,14 +50,14 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// Whether the store `name` exists in the folder.
-    /// - Throws: ``CloudantError/Code/invalidValue`` for a bad name.
+    /// - Throws: `CloudantError.Code.invalidValue` for a bad name.
     public func containsStore(_ name: String) throws -> Bool {
         FileManager.default.fileExists(atPath: try fileURL(forStore: name).path)
     }
 
     /// Deletes the store `name`: its SQLite file and the file's WAL and shared-memory companions.
     /// Close every `DocumentStore` on it first (``DocumentStore/close()``).
-    /// - Throws: ``CloudantError/Code/notFound`` when there is no such store.
+    /// - Throws: `CloudantError.Code.notFound` when there is no such store.
     public func deleteStore(_ name: String) throws {
         let url = try fileURL(forStore: name)
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -73,7 +73,7 @@ public struct StoreDirectory: Sendable, Hashable {
     /// (SQLite also discards a WAL it finds beside an empty database file).
     ///
     /// Close every `DocumentStore` on the file first.
-    /// - Throws: ``CloudantError/Code/deleteFailed`` naming `database` when a file cannot be removed.
+    /// - Throws: `CloudantError.Code.deleteFailed` naming `database` when a file cannot be removed.
     public static func deleteFiles(of url: URL, database: String) throws {
         let manager = FileManager.default
         func failed(_ error: any Error) -> CloudantError {
@@ -106,7 +106,7 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// Checks a store name against CouchDB's database-name rule.
-    /// - Throws: ``CloudantError/Code/invalidValue`` with the name as `database` context.
+    /// - Throws: `CloudantError.Code.invalidValue` with the name as `database` context.
     public static func validate(storeName name: String) throws {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first),
             name.unicodeScalars.allSatisfy(isAllowed)

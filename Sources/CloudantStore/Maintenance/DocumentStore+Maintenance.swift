@@ -32,7 +32,7 @@ extension DocumentStore {
     }
 
     /// Sets `_revs_limit`; histories are stemmed to it on their next write.
-    /// - Throws: ``CloudantError`` `.invalidValue` when `limit` is below 1.
+    /// - Throws: `CloudantError` `.invalidValue` when `limit` is below 1.
     public func setRevsLimit(_ limit: Int) async throws {
         guard limit >= 1 else {
             throw CloudantError(.invalidValue, "revs_limit must be a positive integer.", context: .init(field: "revs_limit"))

@@ -18,7 +18,7 @@ extension DocumentStore {
     /// is deleted. Checkpoints whose sequence is not a number (another database's opaque sequence) are
     /// not this store's and are not counted. Tombstones written before this feature are dated by the
     /// upgrade that added it.
-    /// - Throws: ``CloudantError`` `.deleteFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.deleteFailed` when the store cannot be written.
     @discardableResult
     public func purgeTombstones(olderThan retention: Duration, respectingCheckpoints: Bool = true) async throws -> [String] {
         let clock = options.now

@@ -20,7 +20,7 @@ extension DocumentStore {
     /// ```
     /// A read sees every committed write: projections are updated in the transaction that writes the
     /// document, so a deleted or replaced document is never read here afterwards.
-    /// - Throws: ``CloudantError/Code/invalidValue`` for a projection or column that does not exist, or a
+    /// - Throws: `CloudantError.Code.invalidValue` for a projection or column that does not exist, or a
     ///   value whose type does not suit its column; `.fetchFailed` when the store cannot be read.
     @inlinable
     public func projectedRows<Value: Sendable>(

@@ -62,7 +62,7 @@ enum ProjectionCatalog {
     }
 
     /// Declares the projections of every registered kind (run when a store opens).
-    /// - Throws: ``CloudantError/Code/invalidValue`` when two kinds declare projections with one name.
+    /// - Throws: `CloudantError.Code.invalidValue` when two kinds declare projections with one name.
     static func declareRegistered(_ registry: EntityRegistry, in db: Database) throws {
         var owners: [String: String] = [:]
         for kind in registry.kinds {

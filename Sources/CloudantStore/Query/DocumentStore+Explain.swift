@@ -9,7 +9,7 @@ extension DocumentStore {
     ///
     /// When no index serves the sort, CouchDB's `_explain` shows no index (its `_find` refuses the query);
     /// so does this one, and when this store answers the query anyway (see
-    /// ``FindRequest/unservedSort``) adds `sorted_in_memory` with what it does instead: the index it
+    /// `FindRequest.unservedSort`) adds `sorted_in_memory` with what it does instead: the index it
     /// scans, its view arguments, and the reason.
     ///
     /// ```swift

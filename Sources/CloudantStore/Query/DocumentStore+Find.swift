@@ -20,9 +20,9 @@ extension DocumentStore {
     /// Each `$regex` evaluation is bounded by `limits`; cancelling the calling task stops the query, even
     /// in the middle of a regular-expression match or a scan of every document.
     ///
-    /// - Throws: ``CloudantError`` with a ``QueryErrorKind`` for a bad bookmark, a partition query on a
-    ///   store that is not partitioned, or a planning error (see ``QueryPlanner``);
-    ///   ``QueryErrorKind/badArg`` (field `$regex`) when a `$regex` goes over ``MatchLimits/regexStepLimit``;
+    /// - Throws: `CloudantError` with a `QueryErrorKind` for a bad bookmark, a partition query on a
+    ///   store that is not partitioned, or a planning error (see `QueryPlanner`);
+    ///   `QueryErrorKind.badArg` (field `$regex`) when a `$regex` goes over `MatchLimits.regexStepLimit`;
     ///   `CancellationError` when the task is cancelled.
     public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
         try await find(request, limits: limits, readingSequence: false, encodingDocuments: false).result

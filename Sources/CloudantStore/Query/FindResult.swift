@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// The answer to a ``FindRequest`` (CouchDB `_find`, spec §3.1 and M-17 … M-20).
+/// The answer to a `FindRequest` (CouchDB `_find`, spec §3.1 and M-17 … M-20).
 public struct FindResult: Sendable, Hashable {
     /// How the query ran, when `execution_stats` was asked for (spec M-19).
     public struct ExecutionStats: Sendable, Hashable {

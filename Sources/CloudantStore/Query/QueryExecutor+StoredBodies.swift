@@ -9,7 +9,7 @@ internal import GRDB
 /// (strings when canonically equivalent, since a string key's last level is its NFD code points and the
 /// matcher compares strings with Swift's `==`; numbers by value, `1 == 1.0`; arrays and objects element by
 /// element), and a document's key is computed from the value the matcher would look up, by the same
-/// ``FieldPath`` lookup. The body the store wrote with ``JSONWriter``
+/// `FieldPath` lookup. The body the store wrote with ``JSONWriter``
 /// then reads back to the same bytes, so `{"_id":…,"_rev":…,` followed by the stored members is the
 /// document the parsed route would write, byte for byte (`QueryStoredBodiesTests` compares the two).
 ///

@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import Foundation
 internal import GRDB
 
-/// Runs a ``QueryPlan`` in one read transaction: SQL yields candidate rows from the chosen index (the key
+/// Runs a `QueryPlan` in one read transaction: SQL yields candidate rows from the chosen index (the key
 /// range CouchDB would scan), each candidate is checked against the whole selector in memory (spec M-23),
 /// and the page is cut.
 ///
@@ -25,7 +25,7 @@ struct QueryExecutor {
     /// Bounds each `$regex` evaluation; its cancellation signal is checked for every candidate row.
     let limits: MatchLimits
     /// Write the page as answer bytes from the stored bodies when the index scan decides every match
-    /// (``Outcome/encodedPage``; see `QueryExecutor+StoredBodies.swift`).
+    /// (`Outcome.encodedPage`; see `QueryExecutor+StoredBodies.swift`).
     var encodesDocuments = false
 
     struct Outcome: Sendable {

@@ -12,7 +12,7 @@ extension DocumentStore {
     /// was ever stored (the HTTP server then applies CouchDB's default).
     ///
     /// The store itself enforces nothing: the object is kept for the HTTP edge, which authorises requests.
-    /// - Throws: ``CloudantError`` `.fetchFailed` when the store cannot be read.
+    /// - Throws: `CloudantError` `.fetchFailed` when the store cannot be read.
     public func securityObject() async throws -> JSONValue? {
         let text = try await read(.fetchFailed) { db in
             try StoreInfo.string(StoreSchema.StoreInfo.securityObject, in: db)
@@ -21,7 +21,7 @@ extension DocumentStore {
     }
 
     /// Stores the database's `_security` object (CouchDB `PUT /db/_security`).
-    /// - Throws: ``CloudantError`` `.updateFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.updateFailed` when the store cannot be written.
     public func setSecurityObject(_ object: JSONValue) async throws {
         let text = object.jsonString()
         try await write(.updateFailed) { db in

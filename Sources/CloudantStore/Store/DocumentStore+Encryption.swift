@@ -11,7 +11,7 @@ extension DocumentStore {
     /// Makes the store file at `fileURL` readable with `key` from now on (registering it with the VFS), or
     /// refuses to open it: an encrypted file needs its key, a plaintext file is never opened with a key (that
     /// would make it unreadable). Called before any connection to the file opens.
-    /// - Throws: ``CloudantCore/CloudantError`` `.wrongEncryptionKey`, `.encryptionKeyRequired`,
+    /// - Throws: `CloudantError` `.wrongEncryptionKey`, `.encryptionKeyRequired`,
     ///   `.storeNotEncrypted`.
     static func prepareEncryption(_ key: DatabaseKey?, at fileURL: URL) throws {
         let path = fileURL.path
@@ -62,7 +62,7 @@ extension DocumentStore {
     /// finishes (or discards) the swap on its next ``changeEncryptionKey(ofStoreAt:from:to:)`` or open.
     ///
     /// Close every ``DocumentStore`` on the file first (in every process).
-    /// - Throws: ``CloudantCore/CloudantError`` `.wrongEncryptionKey` when `from` does not open it, and
+    /// - Throws: `CloudantError` `.wrongEncryptionKey` when `from` does not open it, and
     ///   nothing is changed then.
     public static func changeEncryptionKey(ofStoreAt fileURL: URL, from oldKey: DatabaseKey?, to newKey: DatabaseKey?) throws {
         try prepareEncryption(oldKey, at: fileURL)

@@ -18,7 +18,7 @@ extension DocumentStore {
     /// This blocks until the reads in progress end; call it off the cooperative thread pool when a long
     /// scan may be running. Closing twice does nothing the second time.
     ///
-    /// - Throws: ``CloudantError`` `.deleteFailed` when SQLite refuses to close a connection (the
+    /// - Throws: `CloudantError` `.deleteFailed` when SQLite refuses to close a connection (the
     ///   underlying error is attached); the store is closed for callers all the same.
     public func close() throws {
         guard lifecycle.markClosed() else { return }
@@ -56,7 +56,7 @@ final class StoreLifecycle: @unchecked Sendable {
         }
     }
 
-    /// - Throws: ``CloudantError`` `.notFound` once the store is closed.
+    /// - Throws: `CloudantError` `.notFound` once the store is closed.
     func requireOpen(database: String) throws {
         guard isClosed else { return }
         throw CloudantError(

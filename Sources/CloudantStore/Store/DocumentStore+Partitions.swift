@@ -46,7 +46,7 @@ extension DocumentStore {
     /// try await store.makePartitioned()
     /// try await store.put(["_id": "sensor-1:r42", "bpm": 61])
     /// ```
-    /// - Throws: ``CloudantError`` `.invalidValue` when the store already holds documents (their ids need
+    /// - Throws: `CloudantError` `.invalidValue` when the store already holds documents (their ids need
     ///   not have partitions).
     public func makePartitioned() async throws {
         try await write(.updateFailed) { db in
@@ -62,7 +62,7 @@ extension DocumentStore {
     }
 
     /// The counts of one partition of a partitioned store.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/illegalPartition`` for an invalid name.
+    /// - Throws: `CloudantError` with `QueryErrorKind.illegalPartition` for an invalid name.
     public func partitionInfo(_ partition: String) async throws -> PartitionInfo {
         try DocumentPartition.validate(partition)
         let (lower, upper) = DocumentPartition.idRange(partition)

@@ -65,7 +65,7 @@ public final class DocumentStore: Sendable {
     ///
     /// Opening never scans documents, except once to fill an index a registered entity kind declares and
     /// the file does not have yet: it opens the file, applies pending migrations and reads one row.
-    /// - Throws: ``CloudantError`` `.invalidValue` for a bad name, `.fetchFailed` when the file cannot be
+    /// - Throws: `CloudantError` `.invalidValue` for a bad name, `.fetchFailed` when the file cannot be
     ///   opened (the underlying SQLite error is attached).
     public static func open(
         name: String, in directory: StoreDirectory = StoreDirectory(), options: StoreOptions = StoreOptions()

@@ -5,7 +5,7 @@ public import Foundation
 /// How a store is opened. Every source of time, randomness and identity is injectable so tests are
 /// deterministic; the defaults are the live ones.
 public struct StoreOptions: Sendable {
-    /// The entity kinds the store knows (see ``EntityRegistry``).
+    /// The entity kinds the store knows (see `EntityRegistry`).
     public var registry: EntityRegistry
     /// Makes document ids for writes that have none (CouchDB: 32 lowercase hex characters).
     public var makeDocumentID: @Sendable () -> String
@@ -17,14 +17,14 @@ public struct StoreOptions: Sendable {
     public var attachmentCompression: AttachmentCompression
     /// Whether the typed entity API takes types no plugin registered, as kinds named after the type with
     /// schema version 1 (OTFCloudantStore's rule: `entityType` is the Swift type's name). Off by default, so a
-    /// forgotten registration is a typed ``CloudantCore/CloudantError/Code/unknownEntityType``; the drop-in
+    /// forgotten registration is a typed `CloudantError.Code.unknownEntityType`; the drop-in
     /// `OTFCloudantStore` turns it on.
     public var acceptsUnregisteredEntities: Bool
     /// Encrypt the store at rest with this key: its database, WAL and attachment files are unreadable
     /// without it (AES-256-GCM per page and per attachment chunk; see the README's "Encryption at rest").
     /// A new store is created encrypted; an existing one must have been encrypted with this key
-    /// (``CloudantCore/CloudantError/Code/wrongEncryptionKey``, ``CloudantCore/CloudantError/Code/storeNotEncrypted``).
-    /// Keep the key in the platform's keychain; ``CipherVFS/DatabaseKey/init(passphrase:salt:rounds:)``
+    /// (`CloudantError.Code.wrongEncryptionKey`, `CloudantError.Code.storeNotEncrypted`).
+    /// Keep the key in the platform's keychain; `DatabaseKey.init(passphrase:salt:rounds:)`
     /// derives one from a passphrase.
     public var encryptionKey: DatabaseKey? = nil
 
@@ -46,9 +46,9 @@ public struct StoreOptions: Sendable {
     }
 
     /// The kind the typed entity API stores `type` as: its registered kind, or with
-    /// ``acceptsUnregisteredEntities`` the kind a ``CloudantCore/SelfDescribingEntity`` declares, else a kind
+    /// ``acceptsUnregisteredEntities`` the kind a `SelfDescribingEntity` declares, else a kind
     /// named after the type.
-    /// - Throws: ``CloudantCore/CloudantError/Code/unknownEntityType`` when the type is not registered and
+    /// - Throws: `CloudantError.Code.unknownEntityType` when the type is not registered and
     ///   unregistered types are refused.
     public func entityKind<Entity: CloudantEntity>(for type: Entity.Type) throws -> EntityKind<Entity> {
         if let kind = registry.kind(for: type) { return kind }

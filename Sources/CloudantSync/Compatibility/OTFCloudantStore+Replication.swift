@@ -3,7 +3,7 @@ public import CloudantCore
 public import Dispatch
 public import Foundation
 
-/// What one ``CloudantStore/OTFCloudantStore/synchronize(with:authentication:timeout:)`` moved each way.
+/// What one `OTFCloudantStore.synchronize(with:authentication:timeout:)` moved each way.
 public struct OTFSynchronizationResult: Sendable, Hashable {
     /// The push: this store's changes sent to the remote database.
     public var pushed: ReplicationStats
@@ -29,10 +29,10 @@ extension OTFCloudantStore {
     ///   - authentication: How to log in.
     ///   - timeout: How long each request may take.
     /// - Returns: What moved each way.
-    /// - Throws: ``CloudantCore/OTFCloudantError/timedOut(reason:)`` when a request times out (the remote answered
+    /// - Throws: `OTFCloudantError.timedOut(reason:)` when a request times out (the remote answered
     ///   408 or 504, or nothing came within `timeout`) or the store's own ``timeout`` passes;
-    ///   ``CloudantCore/OTFCloudantError/remoteSynchronizationFailed(reason:)`` when the remote is unreachable,
-    ///   refuses the credentials or the request; ``CloudantCore/OTFCloudantError/invalidValue(reason:)`` for a
+    ///   `OTFCloudantError.remoteSynchronizationFailed(reason:)` when the remote is unreachable,
+    ///   refuses the credentials or the request; `OTFCloudantError.invalidValue(reason:)` for a
     ///   URL that names no database. What moved before a failure stays; the next run resumes.
     @discardableResult
     public func synchronize(

@@ -4,7 +4,7 @@ internal import Foundation
 
 /// The writes made on this device that a remote database does not hold yet, and their replay.
 ///
-/// The queue itself lives in the store (``CloudantStore/PendingWrite``), written in the same transaction
+/// The queue itself lives in the store (`PendingWrite`), written in the same transaction
 /// as each write, so it survives `kill -9` exactly when the write does. A replay sends each queued
 /// revision, oldest first, with its revision history (`_bulk_docs` with `new_edits: false`, as the
 /// replicator does), so:

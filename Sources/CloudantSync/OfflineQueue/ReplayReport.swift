@@ -8,7 +8,7 @@ public struct ReplayReport: Sendable {
     /// removed from the queue unsent.
     public var skipped: Int
     /// Queued writes the remote refused (a validation function, permissions); they stay queued with the
-    /// reason in ``PendingWrite/lastError``.
+    /// reason in `PendingWrite.lastError`.
     public var refused: [PendingWrite]
     /// Documents the replay left conflicted on the remote (an edit made there while this device was
     /// offline), settled with the queue's conflict policy.

@@ -28,7 +28,7 @@ public struct HTTPPeer: ReplicationPeer {
     ///   - transport: What carries the requests: ``URLSessionTransport`` by default; `AsyncHTTPClientTransport`
     ///     from `CloudantSyncNIO` is faster on Linux and takes a TLS configuration of your own.
     /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
-    ///   ``CloudantCore/CloudantError/Code/invalidValue``, field `url`) for a URL that names no database.
+    ///   `CloudantError.Code.invalidValue`, field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
         timeout: Duration = .seconds(60), transport: any HTTPTransport = URLSessionTransport()

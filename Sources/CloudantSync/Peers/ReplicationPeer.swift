@@ -198,7 +198,7 @@ public struct WriteFailure: Sendable, Hashable {
     /// The document id.
     public var id: String?
     /// The peer's name for the failure: CouchDB's error name from an HTTP peer (`forbidden`, `unauthorized`,
-    /// `conflict`, …), the store's ``CloudantCore/CloudantError/Code`` name from a ``LocalPeer``.
+    /// `conflict`, …), the store's `CloudantError.Code` name from a ``LocalPeer``.
     public var error: String
     /// Why.
     public var reason: String

@@ -28,7 +28,7 @@ final class StagedAttachments: Sendable {
 
     /// The documents parsed, their staged members replaced by the staged files (taken out of this
     /// registry); and those files, for the caller to discard whatever the write did not take.
-    /// - Throws: ``CloudantError`` `.invalidValue` for a token this registry does not hold, or a
+    /// - Throws: `CloudantError` `.invalidValue` for a token this registry does not hold, or a
     ///   document `IncomingDocument` refuses.
     func resolve(_ documents: [JSONObject]) throws -> ([IncomingDocument], [StagedAttachment]) {
         var all: [StagedAttachment] = []

@@ -21,7 +21,7 @@ public import Foundation
 /// ```
 ///
 /// The retry policy retries only what may succeed later (``isRetryable``); every case reports an
-/// ``CloudantCore/ErrorCategory`` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
+/// `ErrorCategory` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
 /// error.
 public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertible {
     /// The peer could not be reached: the connection was refused or dropped, the host is unknown, TLS failed.
@@ -72,9 +72,9 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
         }
     }
 
-    /// ``CloudantCore/ErrorCategory/unavailable`` for an unreachable peer or a cancelled replication,
-    /// ``CloudantCore/ErrorCategory/unauthorized`` or ``CloudantCore/ErrorCategory/forbidden`` for refused
-    /// credentials, ``CloudantCore/ErrorCategory/timedOut`` for a timeout, the local error's category for a
+    /// `ErrorCategory.unavailable` for an unreachable peer or a cancelled replication,
+    /// `ErrorCategory.unauthorized` or `ErrorCategory.forbidden` for refused
+    /// credentials, `ErrorCategory.timedOut` for a timeout, the local error's category for a
     /// local failure, and for a refusal the category of the peer's status (404 not found, 409 conflict, 400
     /// invalid input, 503 unavailable, …).
     public var category: ErrorCategory {

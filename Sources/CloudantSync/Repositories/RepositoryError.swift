@@ -42,7 +42,7 @@ public struct RepositoryError: CategorizedError, Sendable, CustomStringConvertib
     public var source: RepositorySource?
     /// The document concerned, when one is.
     public var documentID: String?
-    /// The error underneath (a ``CloudantCore/CloudantError`` from the store, a ``ReplicationError`` from HTTP).
+    /// The error underneath (a `CloudantError` from the store, a ``ReplicationError`` from HTTP).
     public var underlying: (any Error & Sendable)?
 
     /// Creates an error.

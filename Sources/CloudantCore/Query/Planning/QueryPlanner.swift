@@ -30,7 +30,7 @@ public enum QueryPlanner {
     ///   - listingCandidates: Whether to analyse every index the plan does not use for
     ///     ``QueryPlan/candidates`` (what `_explain` shows). A query that only runs the plan leaves it out:
     ///     ranking every other index costs more than choosing one.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError`` for a partition query on a
+    /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` for a partition query on a
     ///   database that is not partitioned, ``QueryErrorKind/invalidIndex`` when `use_index` cannot be
     ///   honoured and `allow_fallback` is false, ``QueryErrorKind/noUsableIndex`` for `$text` without a text
     ///   index, ``QueryErrorKind/multipleTextIndexes`` when several could answer it.

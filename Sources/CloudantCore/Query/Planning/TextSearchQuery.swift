@@ -15,7 +15,7 @@ public enum TextSearchQuery {
     ///
     /// - Parameters:
     ///   - fields: The text index's fields, in order; `field:term` searches column `c<i>` of field *i*.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/badArg`` for syntax this store does not translate
+    /// - Throws: `CloudantError` with ``QueryErrorKind/badArg`` for syntax this store does not translate
     ///   or a field the index does not have.
     public static func ftsMatch(_ search: JSONValue, fields: [String]) throws -> String {
         let text: String

@@ -32,7 +32,7 @@ struct ExportLocator {
     init(workDirectory: URL) { self.workDirectory = workDirectory }
 
     /// Locates the export at `location` (a file or a folder).
-    /// - Throws: ``CloudantError`` `.notFound` when nothing is there; `.invalidHealthExport` when it cannot be
+    /// - Throws: `CloudantError` `.notFound` when nothing is there; `.invalidHealthExport` when it cannot be
     ///   an export (an unreadable archive, a folder or archive without `export.xml`).
     mutating func locate(_ location: URL) throws -> Located {
         var isDirectory: ObjCBool = false

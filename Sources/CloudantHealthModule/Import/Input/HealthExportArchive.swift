@@ -18,7 +18,7 @@ enum HealthExportArchive {
     /// Extracts every member under `folder`, refusing members whose path would leave it (`../`, absolute).
     /// With `keepingMainXMLInArchive`, the main XML (what ``ExportLocator/mainXML(in:)`` would pick)
     /// is left in the archive for ``ProducedByteStream``; routes, the CDA and the rest are small and unpacked.
-    /// - Throws: ``CloudantError`` `.invalidHealthExport` when the file is not a readable zip archive.
+    /// - Throws: `CloudantError` `.invalidHealthExport` when the file is not a readable zip archive.
     static func unpack(_ zip: URL, into folder: URL, keepingMainXMLInArchive: Bool) throws -> Unpacked {
         let archive: Archive
         do {

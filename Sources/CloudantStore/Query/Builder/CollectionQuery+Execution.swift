@@ -7,7 +7,7 @@ extension CollectionQuery {
     /// let docs = try await store.collection("OCKContact").where(field: "title", value: "Nurse").get()
     /// docs.map { $0["_id"] }
     /// ```
-    /// - Throws: ``CloudantError`` as ``request`` throws it (CouchDB's `bad_arg`, `invalid_operator`, …) for
+    /// - Throws: `CloudantError` as ``request`` throws it (CouchDB's `bad_arg`, `invalid_operator`, …) for
     ///   a malformed query, or `.fetchFailed` when the store cannot be read.
     public func get() async throws -> [JSONObject] {
         try await store.find(request).docs
@@ -21,7 +21,7 @@ extension CollectionQuery {
     /// ```
     ///
     /// With ``fields``, list every member the type needs to decode (and `_rev` to keep its `revId`).
-    /// - Throws: ``CloudantError`` `.unknownEntityType` when `type` is not registered; `.invalidValue` when
+    /// - Throws: `CloudantError` `.unknownEntityType` when `type` is not registered; `.invalidValue` when
     ///   the query is for another kind than `type`'s, when the query is malformed (see ``get()``), or naming
     ///   the document that does not decode (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
@@ -45,7 +45,7 @@ extension CollectionQuery {
     ///     render(result.docs)
     /// }
     /// ```
-    /// - Throws: ``CloudantError`` as ``request`` throws it for a malformed query.
+    /// - Throws: `CloudantError` as ``request`` throws it for a malformed query.
     public func observe() throws -> LiveQuery {
         try store.observe(request)
     }

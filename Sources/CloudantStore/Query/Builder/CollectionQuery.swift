@@ -1,7 +1,7 @@
 public import CloudantCore
 
 /// A query over one entity kind, built by chaining: OTFCloudantStore's `OTFCloudantQuery`, as a thin layer
-/// over ``FindRequest`` and ``DocumentStore/find(_:)``.
+/// over `FindRequest` and ``DocumentStore/find(_:)``.
 ///
 /// Make one with ``DocumentStore/collection(_:fields:)``, narrow it with `where`, order and page it, then
 /// run it with `get`. Each call returns a new query; the original is unchanged, so a query can be kept and
@@ -22,14 +22,14 @@ public import CloudantCore
 /// - Sorting works on any field, with or without an index; documents lacking a sort field are left out,
 ///   as a CouchDB index would leave them out. The original rejected every sort and returned `[]`.
 /// - There is no hidden limit (the original stopped at 30); call ``limit(_:)`` to page.
-/// - A malformed condition throws a ``CloudantError`` from `get` instead of returning `[]`.
+/// - A malformed condition throws a `CloudantError` from `get` instead of returning `[]`.
 public struct CollectionQuery: Sendable {
     /// The store the query runs against.
     public let store: DocumentStore
     /// The kind name documents must carry in their ``kindField`` member.
     public let kind: String
     /// The member naming the kind: `entityType`, or `CDTISEntityName` for a kind in the Core Data bridge's
-    /// layout (see ``CloudantCore/EntityDocumentFormat``).
+    /// layout (see `EntityDocumentFormat`).
     public let kindField: String
     /// The members to return (Mango `fields`); `nil` returns whole documents.
     public private(set) var fields: [String]?
@@ -126,13 +126,13 @@ public struct CollectionQuery: Sendable {
         .object(["$and": .array([.object([kindField: .string(kind)])] + components.map(\.json) + rawSelectors)])
     }
 
-    /// The ``FindRequest`` the query runs as.
+    /// The `FindRequest` the query runs as.
     ///
     /// ```swift
     /// let request = try store.collection("Note").where(field: "pinned", value: true).limit(5).request
     /// let page = try await store.find(request)
     /// ```
-    /// - Throws: ``CloudantError`` `.invalidValue` whose ``CloudantError/queryErrorKind`` is CouchDB's error
+    /// - Throws: `CloudantError` `.invalidValue` whose `CloudantError.queryErrorKind` is CouchDB's error
     ///   name: a selector error such as `bad_arg` (an `$in` value that is not an array, a `$size` that is not
     ///   an integer) or `invalid_operator`; `invalid_field_name` for an empty sort or projection path;
     ///   `invalid_value` for a negative limit or skip.

@@ -5,7 +5,7 @@ public import CloudantCore
 ///
 /// A component is plain data; it becomes a Mango selector fragment through ``json``, and the store checks
 /// it when the query runs, so a malformed one (an `$in` without an array) fails there with a typed
-/// ``CloudantError`` rather than matching nothing.
+/// `CloudantError` rather than matching nothing.
 ///
 /// ```swift
 /// let family = QueryComponent.simpleComponent("title", .equal, "Family Practice Doctor")
