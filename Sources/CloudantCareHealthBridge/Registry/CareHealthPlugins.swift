@@ -2,6 +2,7 @@ public import CloudantCore
 internal import CloudantCareModule
 internal import CloudantHealthModule
 
+/// Registries with the care and health kinds together.
 extension EntityRegistry {
     /// A registry with the care and health kinds installed (care first), followed by `plugins`.
     ///

@@ -15,7 +15,10 @@ extension CareHealthStore {
     ///     print(events.first?.outcome?.total ?? 0)
     /// }
     /// ```
-    /// - Parameter timeZone: The zone schedules are computed in; the care store's when `nil`.
+    /// - Parameters:
+    ///   - taskID: The HealthKit-linked task's id.
+    ///   - interval: The range of events.
+    ///   - timeZone: The zone schedules are computed in; the care store's when `nil`.
     public func liveEvents(taskID: String, in interval: DateInterval, timeZone: TimeZone? = nil)
         -> AsyncThrowingStream<[HealthKitTaskEvent], any Error>
     {

@@ -16,7 +16,10 @@ extension CareHealthStore {
     ///     print(event.scheduleEvent.start, event.outcome?.total ?? 0)
     /// }
     /// ```
-    /// - Parameter timeZone: The zone schedules are computed in; the care store's when `nil`.
+    /// - Parameters:
+    ///   - taskID: The HealthKit-linked task's id.
+    ///   - interval: The range of events.
+    ///   - timeZone: The zone schedules are computed in; the care store's when `nil`.
     /// - Throws: `CloudantError.Code.incompatibleUnits` naming the sample when a sample's unit
     ///   measures something else than the linkage's; `CloudantError.Code.invalidUnit` for a unit
     ///   string that does not parse; `CloudantError.Code.invalidSchedule` for a schedule CareKit

@@ -34,7 +34,10 @@ extension CareHealthStore {
     /// ```swift
     /// let today = try await careHealth.dailyProgress(taskID: "steps", on: Date(), timeZone: paris)
     /// ```
-    /// - Parameter timeZone: The zone of the day and of the schedules; the care store's when `nil`.
+    /// - Parameters:
+    ///   - taskID: The HealthKit-linked task's id.
+    ///   - date: Any instant of the day.
+    ///   - timeZone: The zone of the day and of the schedules; the care store's when `nil`.
     /// - Throws: As ``fetchEvents(taskID:in:timeZone:)``.
     public func dailyProgress(taskID: String, on date: Date, timeZone: TimeZone? = nil) async throws
         -> HealthKitTaskProgress

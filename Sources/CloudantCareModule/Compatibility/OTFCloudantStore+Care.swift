@@ -138,6 +138,7 @@ extension OTFCloudantStore {
 /// the other one to one (`toOCKStoreError()`).
 public typealias OCKStoreError = OTFCloudantError
 
+/// The original's error cases for care operations.
 extension OTFCloudantError {
     /// The error as CareKit's `OCKStoreError`: the same value, since the two have the same cases.
     public func toOCKStoreError() -> OCKStoreError { self }

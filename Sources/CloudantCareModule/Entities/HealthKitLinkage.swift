@@ -24,8 +24,12 @@ public struct HealthKitLinkage: Codable, Hashable, Sendable {
 
     /// Creates a linkage.
     ///
-    /// - Parameter aggregation: For a discrete quantity, how an event's samples become one value; `nil` keeps
-    ///   one value per sample, as CareKit does.
+    /// - Parameters:
+    ///   - quantityIdentifier: The HealthKit quantity type identifier (`HKQuantityTypeIdentifierStepCount`).
+    ///   - quantityType: Whether the quantity is cumulative (summed) or discrete (one value per sample).
+    ///   - unitString: The HealthKit unit string values are given in (`"count"`, `"count/min"`).
+    ///   - aggregation: For a discrete quantity, how an event's samples become one value; `nil` keeps
+    ///     one value per sample, as CareKit does.
     public init(
         quantityIdentifier: String, quantityType: QuantityType, unitString: String,
         aggregation: DiscreteAggregation? = nil

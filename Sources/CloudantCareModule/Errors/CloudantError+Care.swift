@@ -1,5 +1,6 @@
 public import CloudantCore
 
+/// The care module's error codes: CareKit's guards and schedule rules, each with its category.
 extension CloudantError.Code {
     /// A schedule CareKit would reject or loop on for ever: no elements, an element whose `end` is not after
     /// its `start`, an interval that does not move forward in time, or an all-day element whose interval is
@@ -30,6 +31,7 @@ extension CloudantError.Code {
     public static let duplicateVersion = Self("duplicateVersion", category: .conflict)
 }
 
+/// The care module's error codes, continued.
 extension CloudantError.Code {
     /// A batch of exact versions (a CareKit history) whose version links do not form a history: a previous
     /// version that is neither in the batch nor stored for the object, a cycle, or two versions that both

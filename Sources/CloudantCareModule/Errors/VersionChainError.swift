@@ -50,6 +50,7 @@ public struct VersionChainError: CategorizedError, Sendable, Hashable, CustomStr
     public var description: String { "VersionChainError(id: \(id), uuid: \(uuid.uuidString), \(problem))" }
 }
 
+/// Errors about a CareKit history's version chain.
 extension CloudantError {
     /// The version and link a `CloudantError.Code.brokenVersionChain` error is about.
     public var versionChainError: VersionChainError? { underlying as? VersionChainError }

@@ -9,7 +9,11 @@ extension CareStore {
     /// let today = try await care.events(forTask: "meds", from: midnight, to: nextMidnight, in: paris)
     /// today.filter { $0.outcome == nil }    // still to do
     /// ```
-    /// - Parameter timeZone: The zone schedules are computed in; the store's ``timeZone`` when `nil`.
+    /// - Parameters:
+    ///   - id: The task's id.
+    ///   - start: The start of the range.
+    ///   - end: The end of the range (excluded).
+    ///   - timeZone: The zone schedules are computed in; the store's ``timeZone`` when `nil`.
     /// - Throws: `CloudantError.Code.invalidSchedule` for a schedule CareKit would loop on.
     public func events(forTask id: String, from start: Date, to end: Date, in timeZone: TimeZone? = nil) async throws
         -> [TaskEvent<CareTask>]

@@ -111,6 +111,7 @@ extension QueryErrorKind: CategorizedError {
     }
 }
 
+/// Cloudant Query errors, with CouchDB's error names.
 extension CloudantError {
     /// The CouchDB Mango error this is, when it came from parsing a selector; `nil` otherwise.
     ///

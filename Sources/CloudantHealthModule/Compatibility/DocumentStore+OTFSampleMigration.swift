@@ -6,6 +6,7 @@ internal import Foundation
 // family, told apart by `type`) into this module's sample kinds. Why convert rather than read in place: every
 // health query, the statistics, the quantity projection and the health sync select by the family's kind
 // (`HKQuantitySample`…); the original's documents would be invisible to all of them.
+/// Converting the health samples the original OTFCloudantStore wrote.
 extension DocumentStore {
     /// Converts every `OTFCloudantSample` document (`entityType` or `entity_type`) into a sample of its
     /// family (quantity, category, correlation with its children), each rewritten in place as its next

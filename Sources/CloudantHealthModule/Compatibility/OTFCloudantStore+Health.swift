@@ -34,6 +34,7 @@ extension OTFCloudantStore {
     }
 }
 
+/// The original's query shape for HealthKit sample types.
 extension OTFCloudantQuery {
     /// Runs a query over a sample family and decodes each sample as its family (the original returned
     /// `[HKSample]`; on Linux the samples are ``AnyHealthSample``).

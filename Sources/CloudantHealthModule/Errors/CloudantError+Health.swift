@@ -1,5 +1,6 @@
 public import CloudantCore
 
+/// The health module's error codes: units, exports, CDA and GPX documents, each with its category.
 extension CloudantError.Code {
     /// A unit string HealthKit would not accept (`"kg/"`, `"foo"`, a `<…>` molar mass that is not a positive
     /// number). The error's `field` names the unit and its `position` the offending character.

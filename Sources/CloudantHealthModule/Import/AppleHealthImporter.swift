@@ -46,7 +46,10 @@ public struct AppleHealthImporter: Sendable {
     ///
     /// From a zip, `export.xml` is parsed as it is inflated; the small members (route files, the CDA) are
     /// unpacked into a fresh folder under `workDirectory` first, and that folder is removed after.
-    /// - Parameter progress: called after each batch.
+    /// - Parameters:
+    ///   - location: The export: `export.zip`, its folder, a bare `export.xml`, or any of them gzipped.
+    ///   - workDirectory: Where a zip's small members are unpacked for the import.
+    ///   - progress: called after each batch.
     /// - Throws: `CloudantError` `.notFound` when nothing is at `location`; `.invalidHealthExport` when it is
     ///   not an Apple Health export (no `export.xml`, another root element, not XML), naming the file and the
     ///   line; or a store error when a batch cannot be written (earlier batches stay written).
@@ -62,7 +65,11 @@ public struct AppleHealthImporter: Sendable {
     /// Imports the export read from `handle` (standard input: `cat export.xml | cloudant health import -`), as
     /// XML, gzip or zip. Without a folder, route files and FHIR resources named by `export.xml` are reported
     /// as not read (unless a zip brought them).
-    /// - Parameter name: what errors and the report call the input.
+    /// - Parameters:
+    ///   - handle: The input, read to its end.
+    ///   - name: what errors and the report call the input.
+    ///   - workDirectory: Where a zip's small members are unpacked for the import.
+    ///   - progress: Called after each batch.
     /// - Throws: as ``importExport(at:workDirectory:progress:)``.
     public func importExport(
         reading handle: FileHandle, name: String = "standard input",

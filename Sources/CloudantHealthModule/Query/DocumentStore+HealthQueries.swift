@@ -2,6 +2,7 @@ internal import CloudantCore
 public import CloudantStore
 public import Foundation
 
+/// Reading health samples by type and time.
 extension DocumentStore {
     /// Starts a query over one family of health samples (the seed's `collection(healthKitSampleType:)`).
     ///
@@ -51,6 +52,7 @@ extension DocumentStore {
     }
 }
 
+/// Queries of health samples through the query builder.
 extension CollectionQuery {
     /// Keeps samples of one HealthKit type identifier.
     public func `where`(typeIdentifier: String) -> CollectionQuery {

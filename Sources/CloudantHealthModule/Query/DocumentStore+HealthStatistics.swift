@@ -2,6 +2,7 @@ internal import CloudantCore
 public import CloudantStore
 public import Foundation
 
+/// Statistics of quantity samples, as HealthKit's statistics queries compute them.
 extension DocumentStore {
     /// Statistics of one quantity type per hour, day, week or month: sums for cumulative types (steps,
     /// energy), minimum, average and maximum for discrete ones (heart rate), with samples from several
@@ -17,8 +18,13 @@ extension DocumentStore {
     /// Samples are read from a day before `from` (a cumulative sample that began before it counts for its
     /// part inside), and include the generic samples of the type that read as quantities.
     /// - Parameters:
+    ///   - typeIdentifier: The quantity type (`HKQuantityTypeIdentifierStepCount`).
+    ///   - from: The start of the first bucket.
+    ///   - to: The end of the last bucket.
+    ///   - interval: The bucket length: hour, day, week (from Monday) or month.
     ///   - unit: the result's unit; the unit most samples are in when `nil`.
     ///   - timeZone: the calendar the buckets follow.
+    ///   - sourcePriority: Which source counts where several recorded the same time; the Health app's order by default.
     /// - Throws: `CloudantError` `.invalidValue` when `to` is before `from`, or the type is not a quantity
     ///   type; `.incompatibleUnits` when `unit` measures something else; as ``samples(ofType:in:)`` throws.
     public func statistics(

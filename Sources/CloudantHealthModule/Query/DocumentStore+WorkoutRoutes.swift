@@ -1,6 +1,7 @@
 internal import CloudantCore
 public import CloudantStore
 
+/// Reading workouts' routes.
 extension DocumentStore {
     /// A workout, found by its document id or its HealthKit uuid, and the points of all its routes in time
     /// order (a workout paused and resumed may have several route samples).

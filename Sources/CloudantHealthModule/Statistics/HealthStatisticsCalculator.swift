@@ -25,7 +25,14 @@ public enum HealthStatisticsCalculator {
     public static let bucketLimit = 100_000
 
     /// The statistics of `samples` (of one type) over `interval`.
-    /// - Parameter unit: the unit of the result; the unit most samples are in when `nil`.
+    /// - Parameters:
+    ///   - samples: The samples of one type, in any order.
+    ///   - typeIdentifier: Their quantity type.
+    ///   - interval: The range the buckets cover.
+    ///   - length: The bucket length.
+    ///   - unit: the unit of the result; the unit most samples are in when `nil`.
+    ///   - timeZone: The calendar the buckets follow.
+    ///   - sourcePriority: Which source counts where several recorded the same time.
     /// - Throws: `CloudantError` `.incompatibleUnits` when a sample's unit cannot be converted to `unit`,
     ///   `.invalidValue` when `interval` would need more than ``bucketLimit`` buckets.
     public static func statistics(

@@ -1,5 +1,6 @@
 public import CloudantBase
 
+/// The object-model error codes, each with its category.
 extension CloudantError.Code {
     /// A model file breaks the format: the error's `CloudantError.underlying` is a
     /// ``ModelFileIssues`` listing every problem with its place in the file.
@@ -147,6 +148,7 @@ public struct ModelFileIssues: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String { issues.map(\.description).joined(separator: "\n") }
 }
 
+/// Errors about model files and the documents they describe.
 extension CloudantError {
     /// The violation a `CloudantError.Code.schemaViolation` error is about.
     public var schemaViolation: SchemaViolation? { underlying as? SchemaViolation }

@@ -1,6 +1,6 @@
 /// An object model: named entities with attributes and relationships, in one or more versions.
 ///
-/// Read one from a model file with ``ObjectModel/init(parsing:)`` (the format is in the CloudantModel
+/// Read one from a model file with ``ObjectModel/init(parsing:)-(String)`` (the format is in the CloudantModel
 /// article); the types the build plugin generates carry theirs as ``ObjectModel`` literals.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ public struct ObjectModel: Sendable, Hashable {
     /// The version new objects are written with.
     public let current: ModelVersion
 
-    /// A model from already-validated parts: what generated code uses. Prefer ``init(parsing:)``, which
+    /// A model from already-validated parts: what generated code uses. Prefer ``init(parsing:)-(String)``, which
     /// checks every rule of the format.
     /// - Precondition: `versions` is not empty (the last one is the current version).
     public init(validatedName name: String, versions: [ModelVersion], current: ModelVersion) {

@@ -82,6 +82,7 @@ struct AuditSegments {
     }
 }
 
+/// The audit trail's error codes.
 extension CloudantError.Code {
     /// Another process (or another server in this one) writes the audit trail in this folder.
     public static let auditTrailInUse = Self("auditTrailInUse", category: .unavailable)

@@ -5,6 +5,7 @@ extension AuditTrail {
     /// The entries of the trail in `folder` that match every filter given, oldest first. Only the segments of
     /// the days in range are read, a chunk at a time, so memory holds the matches rather than the files.
     /// - Parameters:
+    ///   - folder: The trail's folder (`cloudant serve --audit-folder`, `_audit` in the data folder by default).
     ///   - since: entries at or after this time.
     ///   - until: entries before this time.
     ///   - user: entries of this user.

@@ -62,6 +62,7 @@ public final class AuditTrail: @unchecked Sendable {
     /// let trail = try AuditTrail(folder: dataFolder + "/_audit", retentionDays: 365)
     /// ```
     /// - Parameters:
+    ///   - folder: The folder of the trail's daily segments; created when missing.
     ///   - retentionDays: whole days of entries to keep; older segments are removed (an anchor keeps the chain
     ///     verifiable). `nil` keeps everything.
     ///   - now: the clock that stamps entries (tests move it to cross days).

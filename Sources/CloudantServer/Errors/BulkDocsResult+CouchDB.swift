@@ -1,6 +1,7 @@
 public import CloudantCore
 public import CloudantStore
 
+/// A `_bulk_docs` result as CouchDB writes it.
 extension BulkDocsResult {
     /// The entry as CouchDB writes it in a `_bulk_docs` response: `{"ok":true,"id","rev"}`, or
     /// `{"id","error","reason"}` with the error named as ``CouchErrorBody`` names it.

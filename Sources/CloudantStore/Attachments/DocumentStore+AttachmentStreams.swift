@@ -20,11 +20,15 @@ extension DocumentStore {
     ///     content: handle.bytes.chunked(256 * 1024))
     /// ```
     /// - Parameters:
+    ///   - name: The attachment's name in the document.
+    ///   - documentID: The document to attach it to (created when `rev` is nil and it does not exist).
     ///   - rev: The revision to edit (nil for a new document, as CouchDB's attachment `PUT`).
+    ///   - contentType: The MIME type stored with it and sent back on reads.
     ///   - encoding: `.gzip` when the pieces are a gzip member the store should keep as it is.
     ///   - length: The length of the content as written, when known; checked.
     ///   - digest: A digest the sender computed (of the stored form or of the content); checked.
     ///   - maxLength: The most content bytes accepted.
+    ///   - content: The attachment's bytes, in pieces of any size.
     /// - Throws: `CloudantError` `.conflict` for a revision that is not the leaf being edited,
     ///   `.attachmentDigestMismatch`, `.attachmentTooLarge`, `.invalidValue` (a bad name or id, damaged
     ///   gzip, a wrong length), or the sequence's error. Nothing is stored when it throws.

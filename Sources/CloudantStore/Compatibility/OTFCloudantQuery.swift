@@ -3,7 +3,7 @@ public import Dispatch
 
 /// OTFCloudantStore's query builder, with every spelling the original had, over a ``CollectionQuery``.
 ///
-/// Make one with ``OTFCloudantStore/collection(_:fields:)`` (or `collection(name:)`), narrow it with
+/// Make one with ``OTFCloudantStore/collection(_:fields:)-(String,_)`` (or `collection(name:)`), narrow it with
 /// `where`, order and page it, then run it with `get`. Results and failures arrive as the original's
 /// `Result<[Entity], OTFCloudantError>`.
 ///
@@ -26,7 +26,7 @@ public struct OTFCloudantQuery: Sendable {
     /// The query in the native API.
     public private(set) var collectionQuery: CollectionQuery
 
-    /// Creates a query over `kind`'s documents; ``OTFCloudantStore/collection(_:fields:)`` is the usual way in.
+    /// Creates a query over `kind`'s documents; ``OTFCloudantStore/collection(_:fields:)-(String,_)`` is the usual way in.
     public init(store: OTFCloudantStore, kind: String, fields: [String]? = nil) {
         self.store = store
         collectionQuery = CollectionQuery(store: store.documentStore, kind: kind, fields: fields)

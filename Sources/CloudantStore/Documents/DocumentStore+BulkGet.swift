@@ -48,9 +48,11 @@ extension DocumentStore {
     /// ```swift
     /// let results = try await store.bulkGet([BulkGetRequest(id: "walk", rev: "2-abc")])
     /// ```
-    /// - Parameter latest: Follow a superseded revision to the leaves that replaced it (spec R-16).
-    /// - Parameter inlineAttachmentLimit: Attachments stored at least this long come as stubs marked
-    ///   `"follows_separately": true` instead of inline (``ReadOptions/inlineAttachmentLimit``).
+    /// - Parameters:
+    ///   - requests: The revisions to read: an id, and a revision or none for the winner.
+    ///   - latest: Follow a superseded revision to the leaves that replaced it (spec R-16).
+    ///   - inlineAttachmentLimit: Attachments stored at least this long come as stubs marked
+    ///     `"follows_separately": true` instead of inline (``ReadOptions/inlineAttachmentLimit``).
     public func bulkGet(
         _ requests: [BulkGetRequest], latest: Bool = true, inlineAttachmentLimit: Int? = nil
     ) async throws -> [BulkGetResult] {

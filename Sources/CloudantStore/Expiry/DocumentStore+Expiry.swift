@@ -58,7 +58,7 @@ extension DocumentStore {
     /// try await store.setExpiry(Date().addingTimeInterval(3600), forDocument: "session-42")
     /// ```
     /// - Throws: `CloudantError` `.invalidValue` when the store has no expiry field; what
-    ///   ``document(id:options:)`` and ``put(_:)`` throw (`.notFound`, `.conflict` on a concurrent edit).
+    ///   ``document(id:options:)`` and ``put(_:)-(JSONObject)`` throw (`.notFound`, `.conflict` on a concurrent edit).
     @discardableResult
     public func setExpiry(_ date: Date?, forDocument id: String) async throws -> WriteResult {
         guard let field = try await expiryField() else {

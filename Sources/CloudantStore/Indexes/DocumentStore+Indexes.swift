@@ -108,6 +108,8 @@ extension DocumentStore {
     ///
     /// - Parameters:
     ///   - designDocument: The design document, with or without `_design/`.
+    ///   - name: The index's name.
+    ///   - type: The index's type, `.json` unless it is a text index.
     /// - Throws: `CloudantError` with `QueryErrorKind.indexNotFound` when there is no such index.
     public func deleteIndex(designDocument: String, name: String, type: IndexDefinition.IndexType = .json) async throws {
         let id = designDocument.hasPrefix("_design/") ? designDocument : "_design/" + designDocument

@@ -37,6 +37,7 @@ extension DocumentStore {
     /// The queued writes for `remote` (every remote when `nil`), oldest first.
     ///
     /// - Parameters:
+    ///   - remote: The remote database's identity; every remote when `nil`.
     ///   - after: Only entries queued after this position (for paging).
     ///   - limit: At most this many.
     public func pendingWrites(for remote: String? = nil, after: Int64 = 0, limit: Int? = nil) async throws -> [PendingWrite] {

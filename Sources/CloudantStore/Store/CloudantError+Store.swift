@@ -1,5 +1,6 @@
 public import CloudantCore
 
+/// The store's error codes, each with its category.
 extension CloudantError.Code {
     /// The store file was written by a newer version of this package (it has schema migrations this code
     /// does not know). It is refused, never opened: an older version writing it could corrupt what the

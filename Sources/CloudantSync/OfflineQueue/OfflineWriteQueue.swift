@@ -38,8 +38,13 @@ public actor OfflineWriteQueue {
 
     /// Creates the queue of `store`'s writes for `remote`.
     ///
-    /// - Parameter conflictPolicy: How a conflict made while offline is settled; by default the write
-    ///   made on this device wins.
+    /// - Parameters:
+    ///   - store: The store the writes were made to and are queued in.
+    ///   - remote: The database they are for.
+    ///   - conflictPolicy: How a conflict made while offline is settled; by default the write
+    ///     made on this device wins.
+    ///   - backoff: How long to wait between replays while the remote cannot be reached.
+    ///   - batchSize: Writes per `_bulk_docs` request.
     public init(
         store: DocumentStore, remote: RemoteDatabase, conflictPolicy: ReplayConflictPolicy = .keepQueued,
         backoff: ReplayBackoff = ReplayBackoff(), batchSize: Int = 500

@@ -23,6 +23,8 @@ public struct HTTPPeer: ReplicationPeer {
     /// Creates a peer.
     ///
     /// - Parameters:
+    ///   - url: The database URL; credentials in it become basic authentication and are removed from ``url``.
+    ///   - authentication: How requests prove who they are.
     ///   - headers: Extra headers on every request (an API key, a client id).
     ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
     ///   - transport: What carries the requests: ``URLSessionTransport`` by default; `AsyncHTTPClientTransport`

@@ -14,8 +14,9 @@ public struct ReplicationLog: Sendable, Hashable {
         public var recordedSeq: JSONValue
         /// Statistics of the session so far (spec R-26).
         public var stats: ReplicationStats
-        /// When the session started and when this checkpoint was written (HTTP dates, as CouchDB writes).
+        /// When the session started (an HTTP date, as CouchDB writes).
         public var startTime: String
+        /// When this checkpoint was written (an HTTP date).
         public var endTime: String
         /// The sequence the session started from.
         public var startLastSeq: JSONValue

@@ -93,6 +93,7 @@ public struct ReplicationStateMachine: Sendable {
         case finished
     }
 
+    /// The options the machine was created with.
     public let configuration: Configuration
     private(set) var state = State.initial
     /// The replication id, once the peers are known.

@@ -13,6 +13,7 @@ public struct RemoteDatabase: Sendable {
     /// Creates a remote database.
     ///
     /// - Parameters:
+    ///   - url: The database URL.
     ///   - authentication: How requests prove who they are; credentials in the URL become basic
     ///     authentication and never appear in ``identity``.
     ///   - headers: Extra headers on every request.

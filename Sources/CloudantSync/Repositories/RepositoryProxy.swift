@@ -31,6 +31,8 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
     /// Creates a proxy.
     ///
     /// - Parameters:
+    ///   - store: The store that answers locally and keeps writes.
+    ///   - remote: The remote database.
     ///   - strategy: The rules; ``RepositoryStrategy/offlineFirst`` by default.
     ///   - queue: The offline queue to share with the store's other repositories for this remote; a new
     ///     one (keeping the write made on this device when a replay conflicts) when `nil`.

@@ -42,7 +42,11 @@ public actor AutomaticSync {
 
     /// Creates the trigger; nothing happens until ``start()`` (or ``synchronize()``).
     ///
-    /// - Parameter delegate: Told of each sync and its progress (held weakly).
+    /// - Parameters:
+    ///   - store: The store to keep in sync.
+    ///   - remote: The database it syncs with.
+    ///   - configuration: When syncs happen and how failures back off.
+    ///   - delegate: Told of each sync and its progress (held weakly).
     public init(
         store: DocumentStore, remote: any ReplicationPeer, configuration: Configuration = Configuration(),
         delegate: (any AutomaticSyncDelegate)? = nil

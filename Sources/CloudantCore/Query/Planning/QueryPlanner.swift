@@ -25,6 +25,8 @@ public enum QueryPlanner {
     /// Plans `request` over `indexes`.
     ///
     /// - Parameters:
+    ///   - request: The query.
+    ///   - indexes: The database's index definitions.
     ///   - databaseIsPartitioned: Whether the database is partitioned (indexes default to partitioned there,
     ///     and `request.partition` is allowed).
     ///   - listingCandidates: Whether to analyse every index the plan does not use for

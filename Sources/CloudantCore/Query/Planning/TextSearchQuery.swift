@@ -14,6 +14,7 @@ public enum TextSearchQuery {
     /// The FTS5 MATCH expression for a `$text` argument.
     ///
     /// - Parameters:
+    ///   - search: The `$text` argument (a string, or CDTDatastore's `{"$search": …}`).
     ///   - fields: The text index's fields, in order; `field:term` searches column `c<i>` of field *i*.
     /// - Throws: `CloudantError` with ``QueryErrorKind/badArg`` for syntax this store does not translate
     ///   or a field the index does not have.

@@ -3,7 +3,7 @@ public import CloudantCore
 /// A query over one entity kind, built by chaining: OTFCloudantStore's `OTFCloudantQuery`, as a thin layer
 /// over `FindRequest` and ``DocumentStore/find(_:)``.
 ///
-/// Make one with ``DocumentStore/collection(_:fields:)``, narrow it with `where`, order and page it, then
+/// Make one with ``DocumentStore/collection(_:fields:)-(String,_)``, narrow it with `where`, order and page it, then
 /// run it with `get`. Each call returns a new query; the original is unchanged, so a query can be kept and
 /// reused.
 ///
@@ -44,7 +44,7 @@ public struct CollectionQuery: Sendable {
     /// Skip this many matches first.
     public private(set) var skipCount: Int = 0
 
-    /// Creates a query over the documents of `kind`; ``DocumentStore/collection(_:fields:)`` is the usual
+    /// Creates a query over the documents of `kind`; ``DocumentStore/collection(_:fields:)-(String,_)`` is the usual
     /// way in.
     public init(store: DocumentStore, kind: String, fields: [String]? = nil) {
         self.store = store
