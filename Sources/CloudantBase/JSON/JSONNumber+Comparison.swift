@@ -1,6 +1,6 @@
 extension JSONNumber {
     /// Compares two numbers by value, exactly: an integer with a double without rounding either, numbers
-    /// beyond 64 bits by their digits; NaN sorts first (CouchDB's collation of numbers, M-9).
+    /// beyond 64 bits by their digits; NaN sorts first (CouchDB's collation of numbers).
     ///
     /// ```swift
     /// JSONNumber.compare(JSONNumber(1), JSONNumber(1.0))                    // 0

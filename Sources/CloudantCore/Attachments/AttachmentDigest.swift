@@ -1,6 +1,6 @@
 internal import Crypto
 
-/// Computes CouchDB's attachment digest, `"md5-" + base64(md5(bytes))` (spec D-37).
+/// Computes CouchDB's attachment digest, `"md5-" + base64(md5(bytes))`.
 public enum AttachmentDigest {
     /// The digest of `bytes`.
     public static func of(_ bytes: [UInt8]) -> String {

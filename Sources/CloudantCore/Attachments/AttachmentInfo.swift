@@ -1,5 +1,5 @@
-/// How an attachment's bytes are kept: as written, or gzip-compressed as CouchDB keeps compressible types
-/// (spec O-1). The digest always describes the bytes in this encoding.
+/// How an attachment's bytes are kept: as written, or gzip-compressed as CouchDB keeps compressible types.
+/// The digest always describes the bytes in this encoding.
 public enum AttachmentEncoding: String, Sendable, Hashable {
     /// The bytes as written.
     case identity
@@ -8,7 +8,7 @@ public enum AttachmentEncoding: String, Sendable, Hashable {
 }
 
 /// What a revision records about one attachment: its type, content identity, sizes, encoding and the
-/// generation at which its content was last set (spec D-37, D-38). The stored bytes are kept once per digest.
+/// generation at which its content was last set. The stored bytes are kept once per digest.
 public struct AttachmentInfo: Sendable, Hashable {
     /// The MIME type given when the attachment was written.
     public var contentType: String

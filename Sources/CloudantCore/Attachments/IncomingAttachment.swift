@@ -1,4 +1,4 @@
-/// One member of a written document's `_attachments`, as the client sent it (spec D-39).
+/// One member of a written document's `_attachments`, as the client sent it.
 public enum IncomingAttachment: Sendable, Hashable {
     /// `"stub": true`: keep the attachment of the parent revision (its digest, when given, must match).
     case stub(digest: String?, revpos: Int?)

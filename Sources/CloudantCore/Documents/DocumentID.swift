@@ -1,4 +1,4 @@
-/// The rules for document ids (spec D-1).
+/// The rules for document ids.
 ///
 /// An id is any non-empty string of valid UTF-8 without NUL. Ids starting with `_` are reserved: only
 /// `_design/<name>` (design documents, which replicate) and `_local/<name>` (local documents, which never
@@ -73,8 +73,8 @@ public enum DocumentID {
         return id
     }
 
-    /// Whether `id` names a local document (`_local/…`), which has no revision tree and never replicates
-    /// (spec D-34). This only looks at the prefix; call ``validate(_:)`` to check the id.
+    /// Whether `id` names a local document (`_local/…`), which has no revision tree and never replicates.
+    /// This only looks at the prefix; call ``validate(_:)`` to check the id.
     public static func isLocal(_ id: String) -> Bool {
         id.utf8.starts(with: localPrefix.utf8)
     }

@@ -1,4 +1,4 @@
-/// A document as a client wrote it, split into CouchDB's metadata and the body (spec D-3).
+/// A document as a client wrote it, split into CouchDB's metadata and the body.
 ///
 /// ```swift
 /// let incoming = try IncomingDocument(["_id": "a", "_rev": "1-…", "title": "Walk"])
@@ -119,7 +119,7 @@ public struct IncomingDocument: Sendable, Hashable {
         body = JSONObject(uniqueMembers: bodyMembers)
     }
 
-    /// Parses `{"start": N, "ids": [newest … oldest]}` into revisions, newest first (spec D-21).
+    /// Parses `{"start": N, "ids": [newest … oldest]}` into revisions, newest first.
     static func parseRevisions(_ json: JSONValue, documentID: String?) throws -> [RevisionID] {
         guard let start = json["start"]?.numberValue?.int64Value, start > 0,
             case .array(let ids)? = json["ids"], !ids.isEmpty, Int64(ids.count) <= start

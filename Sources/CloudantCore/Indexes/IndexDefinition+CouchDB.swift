@@ -1,7 +1,7 @@
 internal import Crypto
 
 /// CouchDB's JSON for indexes: the `POST /db/_index` body, the `def` that `GET /db/_index` lists, and the
-/// `language: "query"` design documents indexes live in (spec §3.1, M-1), so indexes replicate like any
+/// `language: "query"` design documents indexes live in, so indexes replicate like any
 /// design document and come back as the same indexes on the other side.
 extension IndexDefinition {
     /// The design document id, `_design/<ddoc>`.
@@ -12,7 +12,7 @@ extension IndexDefinition {
     /// "partitioned"?: bool, "w"?: n}`.
     ///
     /// Without `name` or `ddoc`, both default to the hex SHA-1 of the definition, so creating the same index
-    /// twice finds the first (M-1). A JSON index's `partial_filter_selector` is kept normalised, as CouchDB
+    /// twice finds the first. A JSON index's `partial_filter_selector` is kept normalised, as CouchDB
     /// stores it. A text index (`"type": "text"`) takes `fields` as `[{"name": "title", "type": "string"}]`
     /// or `"all_fields"`, and an `analyzer` (or `default_analyzer`) named `standard`, `porter` or `simple`.
     ///

@@ -2,7 +2,7 @@ internal import Foundation
 
 extension Collation {
     /// Compares two strings in an approximation of ICU's root collation (UCA, tertiary strength), which is
-    /// what CouchDB uses for view keys and Mango comparisons (spec M-10).
+    /// what CouchDB uses for view keys and Mango comparisons.
     ///
     /// Each string is put in canonical decomposition (NFD) and turned into collation elements, which are
     /// compared level by level over the whole string, as the UCA does:

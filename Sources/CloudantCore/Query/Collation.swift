@@ -1,4 +1,4 @@
-/// CouchDB view collation: the order Mango comparisons, `sort` and JSON index keys use (spec M-9 … M-11).
+/// CouchDB view collation: the order Mango comparisons, `sort` and JSON index keys use.
 ///
 /// Values of different JSON types order as `null < false < true < numbers < strings < arrays < objects`.
 /// Numbers compare by value (`1 == 1.0`, exactly, even past 2^53); strings by the Unicode Collation
@@ -63,7 +63,7 @@ public enum Collation {
     }
 
     /// Compares two JSON values the way CouchDB compares `_id` and `_all_docs` keys: strings by their raw
-    /// UTF-8 bytes (so `"A" < "Z" < "a"`), not by ICU collation (spec M-11).
+    /// UTF-8 bytes (so `"A" < "Z" < "a"`), not by ICU collation.
     ///
     /// Values of other types follow Erlang's term order, which is what CouchDB's `mango_json:cmp_raw` falls
     /// back to: numbers < `false` < `null` < `true` < objects < arrays < strings. Objects compare by member
@@ -114,7 +114,7 @@ public enum Collation {
 
     // MARK: - Helpers
 
-    /// CouchDB's type order (M-9).
+    /// CouchDB's type order.
     static func typeRank(_ value: JSONValue) -> Int {
         switch value {
         case .null: 0

@@ -21,7 +21,7 @@
 /// - arrays: each element's key, then `0x00` (so a prefix sorts first);
 /// - objects: `0x01` + the member name's string levels + the value's key per member, then `0x00`.
 public enum CollationKey {
-    /// The type bytes, in CouchDB's order (M-9). `0x00` is kept for terminators.
+    /// The type bytes, in CouchDB's order. `0x00` is kept for terminators.
     enum TypeByte {
         static let null: UInt8 = 0x01
         static let `false`: UInt8 = 0x02

@@ -1,4 +1,4 @@
-/// A dotted path to a value inside a document, as Mango selectors, `sort` and `fields` write it (spec M-6).
+/// A dotted path to a value inside a document, as Mango selectors, `sort` and `fields` write it.
 ///
 /// `"imdb.rating"` reaches `{"imdb": {"rating": 8}}`; a segment that is a decimal number indexes into an
 /// array (`"tags.0"`). `\.` writes a literal dot inside a segment and `\$` a literal leading dollar; as in

@@ -90,7 +90,7 @@ extension FindRequest {
         }
     }
 
-    /// Parses a Mango `sort` array as CouchDB's `mango_sort` does (spec M-14).
+    /// Parses a Mango `sort` array as CouchDB's `mango_sort` does.
     /// - Throws: `CloudantError` with ``QueryErrorKind/invalidSortJSON`` (not an array),
     ///   ``QueryErrorKind/invalidSortField`` (an entry that is not a name or a one-key object with `"asc"` or
     ///   `"desc"`), or ``QueryErrorKind/unsupportedMixedSort``.

@@ -1,4 +1,4 @@
-/// One field of a Mango sort (spec M-14).
+/// One field of a Mango sort.
 public struct SortField: Sendable, Hashable {
     /// The field's path.
     public var path: FieldPath
@@ -15,7 +15,7 @@ public struct SortField: Sendable, Hashable {
     public var json: JSONValue { .object(JSONObject([(path.description, .string(descending ? "desc" : "asc"))])) }
 }
 
-/// A Cloudant Query (`_find`) request: selector, sort, paging and projection (spec §3.1, M-14 … M-19).
+/// A Cloudant Query (`_find`) request: selector, sort, paging and projection.
 ///
 /// ```swift
 /// let request = try FindRequest(JSONValue(parsing: #"{"selector":{"age":{"$gt":20}},"sort":["age"],"limit":10}"#))

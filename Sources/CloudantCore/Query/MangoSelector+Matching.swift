@@ -1,9 +1,10 @@
 extension MangoSelector {
-    /// Whether the document satisfies the selector, with CouchDB's in-memory matcher semantics (spec §3.3).
+    /// Whether the document satisfies the selector, with CouchDB's in-memory matcher semantics.
     ///
-    /// Every condition on a missing field is false except `$exists: false` (M-7); comparisons use
+    /// Every condition on a missing field is false except `$exists: false`; comparisons use
     /// ``Collation/compare(_:_:)``, or ``Collation/rawCompare(_:_:)`` on `_id`. A `$text` search counts as
-    /// matched: the text index that answers it has already filtered. The M-8 quirk is not applied here; see
+    /// matched: the text index that answers it has already filtered. CouchDB's quirk for a top-level empty `$and`/`$or` is not
+    /// applied here; see
     /// ``isTopLevelEmptyAndOr``.
     ///
     /// ```swift
@@ -44,7 +45,7 @@ extension MangoSelector.Node {
         case .and(let children):
             return try children.allSatisfy { try $0.matches(value, rawOrder: rawOrder, limits: limits) }
         case .or(let children):
-            // CouchDB: `$or: []` matches (it only returns nothing as a whole selector, M-8).
+            // CouchDB: `$or: []` matches (it only returns nothing as a whole selector).
             return try children.isEmpty || children.contains { try $0.matches(value, rawOrder: rawOrder, limits: limits) }
         case .field(let path, let condition):
             switch path.lookup(in: value) {

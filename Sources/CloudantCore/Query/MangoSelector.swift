@@ -1,6 +1,6 @@
-/// A validated, normalised Mango (Cloudant Query) selector (spec §3.2–3.3).
+/// A validated, normalised Mango (Cloudant Query) selector.
 ///
-/// Parsing applies CouchDB's normalisation (M-4, M-5): implicit `$eq` and `$and` become explicit, nested
+/// Parsing applies CouchDB's normalisation: implicit `$eq` and `$and` become explicit, nested
 /// objects become dotted paths, field names are pushed down through `$and`/`$or`/`$not`/`$nor`, and
 /// negations are pushed to the leaves by De Morgan's laws, so every leaf is a ``FieldPath`` with one
 /// ``Condition``. ``json`` gives the normalised form back, as `_explain` shows it.
@@ -58,7 +58,7 @@ public struct MangoSelector: Sendable, Hashable, CustomStringConvertible {
     /// and a condition on an element itself (inside `$elemMatch`) is written without CouchDB's `""` field.
     public var json: JSONValue { root.json }
 
-    /// Whether this is CouchDB's top-level empty-array quirk (spec M-8, O-11): the entire normalised
+    /// Whether this is CouchDB's top-level empty-array quirk: the entire normalised
     /// selector is exactly `{"$and": []}` or `{"$or": []}` (`{"$nor": []}` normalises to the former).
     ///
     /// CouchDB then returns no rows without scanning, although inside a larger selector both are vacuously

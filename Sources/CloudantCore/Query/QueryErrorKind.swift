@@ -1,4 +1,4 @@
-/// Which of CouchDB's Mango errors a selector problem is (spec §3.10), so an HTTP edge can answer with the
+/// Which of CouchDB's Mango errors a selector problem is, so an HTTP edge can answer with the
 /// same `error` name CouchDB would.
 ///
 /// MangoSelector errors are `CloudantError`s with code `CloudantError.Code.invalidValue`, the offending path or

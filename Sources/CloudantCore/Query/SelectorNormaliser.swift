@@ -1,4 +1,4 @@
-/// Pushes negations to the leaves of a parsed selector (spec M-5, CouchDB's `norm_negations`).
+/// Pushes negations to the leaves of a parsed selector (CouchDB's `norm_negations`).
 ///
 /// `$nor: [a, b]` becomes `$and: [¬a, ¬b]`; `¬$and` and `¬$or` swap by De Morgan; a negated field
 /// condition becomes its opposite (`$lt`↔`$gte`, `$lte`↔`$gt`, `$eq`↔`$ne`, `$in`↔`$nin`,

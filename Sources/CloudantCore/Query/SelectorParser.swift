@@ -10,7 +10,7 @@ indirect enum ParsedNode {
     case text(JSONValue)
 }
 
-/// Validates a selector's JSON and makes its implicit forms explicit (spec M-4, M-6), giving a
+/// Validates a selector's JSON and makes its implicit forms explicit, giving a
 /// ``ParsedNode`` whose every condition sits on a full field path.
 struct SelectorParser {
     /// Where the selector applies: to a document, or to each element (or key) under `$elemMatch`,
@@ -24,7 +24,7 @@ struct SelectorParser {
     /// Parses `value` found at `path` (the fields named by enclosing keys).
     func parse(_ value: JSONValue, at path: FieldPath) throws(CloudantError) -> ParsedNode {
         guard case .object(let object) = value else {
-            // A bare value is an implicit `$eq` (M-4).
+            // A bare value is an implicit `$eq`.
             return try condition(.eq(value), at: path, operator: "$eq")
         }
         guard let first = object.members.first else {
@@ -32,7 +32,7 @@ struct SelectorParser {
             return path.isEmpty ? .empty : .field(path, .eq(value))
         }
         guard object.count > 1 else { return try member(first.key, first.value, at: path) }
-        // Several members are an implicit `$and` (M-4).
+        // Several members are an implicit `$and`.
         var children: [ParsedNode] = []
         for member in object.members { children.append(try self.member(member.key, member.value, at: path)) }
         return .and(children)
@@ -45,7 +45,7 @@ struct SelectorParser {
                 "One or more conditions is missing a field name: a selector key is the empty string.",
                 field: path.isEmpty ? "" : path.description)
         }
-        // A nested plain object is a sub-field path (M-4).
+        // A nested plain object is a sub-field path.
         return try parse(value, at: path.appending(FieldPath(parsing: key)))
     }
 
@@ -135,7 +135,7 @@ struct SelectorParser {
             }
             return .mod(divisor: divisor, remainder: remainder)
         case "$regex":
-            // CouchDB 3.5 answers a non-string pattern with invalid_operator (O-11).
+            // CouchDB 3.5 answers a non-string pattern with invalid_operator.
             guard case .string(let source) = value else { throw nonStringArgument(name, at: path, got: value) }
             do {
                 return .regex(try RegexPattern(source))

@@ -1,6 +1,6 @@
 internal import Crypto
 
-/// Mints the hash half of a new revision id (`"<generation>-<hash>"`), deterministically (spec D-12).
+/// Mints the hash half of a new revision id (`"<generation>-<hash>"`), deterministically.
 ///
 /// The hash is the lowercase hex MD5 of the canonical JSON (`JSONValue.canonicalJSONBytes()`) of
 ///
@@ -13,8 +13,8 @@ internal import Crypto
 ///
 /// Why deterministic: the same edit of the same parent gets the same revision id, so a write retried after a
 /// timeout (that in fact committed) is recognised instead of creating a conflicting sibling. Peers never
-/// recompute our hashes (spec D-11), so the choice of fields is ours; it is 32 lowercase hex characters
-/// because CouchDB stores such hashes as 16 raw bytes (spec D-7).
+/// recompute our hashes, so the choice of fields is ours; it is 32 lowercase hex characters
+/// because CouchDB stores such hashes as 16 raw bytes.
 ///
 /// - Important: The input layout and the canonical JSON format are frozen: changing either once data exists
 ///   would make retried writes of old documents create spurious conflicts. `RevisionHashTests` pins known
@@ -31,7 +31,7 @@ public enum RevisionHash {
         public var name: String
         /// The attachment's MIME type.
         public var contentType: String
-        /// The content identity, `"md5-" + base64(md5(bytes))` (spec D-37).
+        /// The content identity, `"md5-" + base64(md5(bytes))`.
         public var digest: String
 
         /// Creates an attachment entry for ``RevisionHash/mint(body:parentRevision:deleted:attachments:)``.

@@ -1,19 +1,19 @@
-/// A CouchDB revision identifier, `"<generation>-<hash>"` (spec D-5).
+/// A CouchDB revision identifier, `"<generation>-<hash>"`.
 ///
 /// ```swift
 /// let rev = try RevisionID(parsing: "2-7051CBE5C8FAECD085A3FA619E6E6337")
 /// rev.generation    // 2
-/// rev.hash          // "7051cbe5c8faecd085a3fa619e6e6337": 32-character hex is lowercased (D-7)
+/// rev.hash          // "7051cbe5c8faecd085a3fa619e6e6337": 32-character hex is lowercased
 /// rev.description   // "2-7051cbe5c8faecd085a3fa619e6e6337"
 /// ```
 ///
-/// Revisions order by generation, then by hash compared byte by byte (D-26, D-27): the order CouchDB uses
+/// Revisions order by generation, then by hash compared byte by byte: the order CouchDB uses
 /// to pick a winning revision. Equality is byte equality too, so that ordering and equality agree even for
 /// hashes that Swift's `String` would call canonically equivalent.
 public struct RevisionID: Sendable {
-    /// The depth of the revision from the document's first revision; stemming never changes it (D-5).
+    /// The depth of the revision from the document's first revision; stemming never changes it.
     public let generation: Int
-    /// The opaque hash part: 32 lowercase hex characters when we minted it, verbatim otherwise (D-7).
+    /// The opaque hash part: 32 lowercase hex characters when we minted it, verbatim otherwise.
     public let hash: String
 
     /// The largest generation a revision may have: 2^53 − 1, the largest integer a JSON number keeps
@@ -26,7 +26,7 @@ public struct RevisionID: Sendable {
 
     /// Creates a revision from its parts, taking `hash` verbatim.
     ///
-    /// Use it for revisions you mint (always 32 lowercase hex characters, spec D-7); use
+    /// Use it for revisions you mint (always 32 lowercase hex characters); use
     /// ``init(parsing:)`` for revisions that come from outside. A 32-character hash is taken to be hex.
     ///
     /// - Precondition: `generation` is not negative.
@@ -36,10 +36,10 @@ public struct RevisionID: Sendable {
         self.hash = hash
     }
 
-    /// Parses a revision string such as `"3-917fa2381192822767f010b95b45325b"` (spec D-6, D-7).
+    /// Parses a revision string such as `"3-917fa2381192822767f010b95b45325b"`.
     ///
     /// The text is split at its first `-`. The generation must be decimal digits; `0` is accepted because
-    /// `_local` documents use `0-N` revisions (D-8), but a revision tree never holds generation 0. A hash
+    /// `_local` documents use `0-N` revisions, but a revision tree never holds generation 0. A hash
     /// of exactly 32 characters must be hexadecimal and is lowercased, as CouchDB stores it as 16 bytes; a
     /// hash of exactly 16 bytes becomes the 32 hex digits of those bytes, as CouchDB writes it back;
     /// a hash of any other non-zero length is kept verbatim.
@@ -142,7 +142,7 @@ extension RevisionID: Hashable {
 }
 
 extension RevisionID: Comparable {
-    /// Orders by generation, then by the hash as CouchDB stores it (spec D-26, D-27): a 32-digit hex hash
+    /// Orders by generation, then by the hash as CouchDB stores it: a 32-digit hex hash
     /// as its 16 bytes, any other hash as its UTF-8 bytes. So `2-fff…f` (bytes `0xff…`) sorts after `2-zzz`
     /// (bytes `0x7a…`), as in CouchDB, though its text sorts before.
     public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {

@@ -1,5 +1,5 @@
 /// One entry of CouchDB's `_revs_info`: a revision on a document's history and whether its body can still
-/// be read (spec §1.9).
+/// be read.
 ///
 /// ```swift
 /// tree.revsInfo(for: winner).map(\.json)

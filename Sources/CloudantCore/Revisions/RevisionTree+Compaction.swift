@@ -1,5 +1,5 @@
 extension RevisionTree {
-    /// Marks every internal revision's body as no longer stored, as compaction does (spec D-14); leaf
+    /// Marks every internal revision's body as no longer stored, as compaction does; leaf
     /// bodies are always kept.
     ///
     /// ```swift

@@ -16,7 +16,7 @@ extension RevisionTree {
     }
 
     /// CouchDB's `_revisions` for `revision`: `{"start": generation, "ids": [hash, parent's hash, …]}`,
-    /// stopping at the stemmed root (spec §1.9); `nil` when the tree does not hold `revision`.
+    /// stopping at the stemmed root; `nil` when the tree does not hold `revision`.
     ///
     /// A replicated write sends this back; ``merge(path:deleted:revsLimit:documentID:)`` takes the same
     /// history as a path of revisions.
@@ -27,7 +27,7 @@ extension RevisionTree {
     }
 
     /// CouchDB's `_revs_info` for `revision`: it and its ancestors, newest first, each `deleted` when it is
-    /// a deletion, else `available` when its body is stored, else `missing` (spec §1.9); empty when the
+    /// a deletion, else `available` when its body is stored, else `missing`; empty when the
     /// tree does not hold `revision`.
     public func revsInfo(for revision: RevisionID) -> [RevisionInfo] {
         ancestry(of: revision).compactMap { ancestor in

@@ -1,6 +1,5 @@
 extension RevisionTree {
-    /// Decides which revision an interactive write (`new_edits=true`) extends, following CouchDB
-    /// (spec D-17, D-18, D-19).
+    /// Decides which revision an interactive write (`new_edits=true`) extends, following CouchDB.
     ///
     /// | Document | `rev` named | Result |
     /// |---|---|---|
@@ -71,7 +70,7 @@ extension RevisionTree {
     }
 
     /// Adds `revision` as a child of `parent` (a current leaf, or `nil` to start an empty tree), marks its
-    /// body available, then stems the tree (spec D-16, D-17).
+    /// body available, then stems the tree.
     ///
     /// Call it with the parent ``parentForInteractiveWrite(named:deleting:documentID:)`` returned, so that
     /// the checks here only catch a tree that changed in between.

@@ -1,11 +1,11 @@
 extension RevisionTree {
-    /// Every leaf, best first: live leaves before deleted ones, then higher generation, then greater hash
-    /// (spec D-26). The first is the ``winner``.
+    /// Every leaf, best first: live leaves before deleted ones, then higher generation, then greater hash.
+    /// The first is the ``winner``.
     ///
-    /// This is what `open_revs=all` returns, tombstones included (D-31). ``leafNodes`` has their flags.
+    /// This is what `open_revs=all` returns, tombstones included. ``leafNodes`` has their flags.
     public var leaves: [RevisionID] { leafNodes.map(\.revision) }
 
-    /// Every leaf with its flags, best first (spec D-26).
+    /// Every leaf with its flags, best first.
     public var leafNodes: [Node] {
         let parents = parentSet()
         var result: [Node] = []
@@ -16,7 +16,7 @@ extension RevisionTree {
         return result
     }
 
-    /// The winning revision: the leaf with the greatest `(not deleted, generation, hash)` (spec D-26),
+    /// The winning revision: the leaf with the greatest `(not deleted, generation, hash)`,
     /// or `nil` for an empty tree. Every replica picks the same winner from the same tree.
     public var winner: RevisionID? { winningNode?.revision }
 
@@ -32,22 +32,22 @@ extension RevisionTree {
         return best
     }
 
-    /// Whether the document is deleted: its winner is a deletion, so every leaf is (spec D-28).
+    /// Whether the document is deleted: its winner is a deletion, so every leaf is.
     /// An empty tree is not deleted; it is missing.
     public var isDeleted: Bool { winningNode?.deleted ?? false }
 
-    /// The live leaves other than the winner, best first: CouchDB's `_conflicts` (spec D-29).
+    /// The live leaves other than the winner, best first: CouchDB's `_conflicts`.
     public var conflicts: [RevisionID] {
         leafNodes.dropFirst().filter { !$0.deleted }.map(\.revision)
     }
 
-    /// The deleted leaves other than the winner, best first: CouchDB's `_deleted_conflicts` (spec D-29).
+    /// The deleted leaves other than the winner, best first: CouchDB's `_deleted_conflicts`.
     public var deletedConflicts: [RevisionID] {
         leafNodes.dropFirst().filter(\.deleted).map(\.revision)
     }
 
     /// The leaves at or below `revision`, best first: what `open_revs=[…]&latest=true` returns for a
-    /// revision that may have been edited since (spec §1.9).
+    /// revision that may have been edited since.
     ///
     /// A leaf returns itself; an internal revision returns every leaf descending from it; a revision the
     /// tree does not hold returns an empty array (report it as `{"missing": rev}`).
@@ -71,7 +71,7 @@ extension RevisionTree {
         return result.map(\.revision)
     }
 
-    /// Whether leaf `lhs` ranks before leaf `rhs` in winner order (spec D-26).
+    /// Whether leaf `lhs` ranks before leaf `rhs` in winner order.
     static func ranksBefore(_ lhs: Node, _ rhs: Node) -> Bool {
         if lhs.deleted != rhs.deleted { return !lhs.deleted }
         return rhs.revision < lhs.revision

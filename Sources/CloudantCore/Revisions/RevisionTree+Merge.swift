@@ -1,5 +1,5 @@
 extension RevisionTree {
-    /// How a merged path relates to the tree it joined (spec D-15).
+    /// How a merged path relates to the tree it joined.
     public enum MergeOutcome: Sendable, Hashable {
         /// The path extended an existing leaf, or started an empty tree: a normal edit.
         case newLeaf
@@ -15,18 +15,18 @@ extension RevisionTree {
         /// How the path related to the tree.
         public let outcome: MergeOutcome
         /// Whether the tree changed at all: new revisions, re-grown history, a restored body or stemming.
-        /// Give the document a new update sequence only when it did (spec D-25).
+        /// Give the document a new update sequence only when it did.
         public let changed: Bool
         /// Whether the caller must store the body of the path's newest revision: it is new, or it was known
         /// only as an ancestor without a body.
         public let needsBody: Bool
-        /// Revisions that were in the tree before the merge and were stemmed away by it (spec D-16): delete
+        /// Revisions that were in the tree before the merge and were stemmed away by it: delete
         /// whatever is stored for them.
         public let stemmed: [RevisionID]
     }
 
-    /// Merges a linear history into the tree without any conflict check, then stems it (spec D-15, D-16,
-    /// D-22). This is how replicated writes (`new_edits=false`) are stored.
+    /// Merges a linear history into the tree without any conflict check, then stems it, as
+    /// CouchDB's `couch_key_tree:merge` does. This is how replicated writes (`new_edits=false`) are stored.
     ///
     /// The path is aligned by revision: known revisions are kept, unknown ones are added under their
     /// parent in the path. If no revision of the path is known it becomes a new disjoint root. A known

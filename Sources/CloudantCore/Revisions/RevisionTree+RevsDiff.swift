@@ -1,4 +1,4 @@
-/// What one document's `_revs_diff` entry reports (spec D-49, D-50).
+/// What one document's `_revs_diff` entry reports.
 public struct RevisionDiff: Sendable, Hashable {
     /// The requested revisions the tree does not hold, in CouchDB's order (see
     /// ``RevisionTree/revsDiff(_:)``). Stemmed revisions count as missing again.
@@ -28,7 +28,7 @@ public struct RevisionDiff: Sendable, Hashable {
 }
 
 extension RevisionTree {
-    /// Which of `revisions` the tree lacks, for `POST /db/_revs_diff` (spec D-49, D-50).
+    /// Which of `revisions` the tree lacks, for `POST /db/_revs_diff`.
     ///
     /// An internal revision counts as present. For a document never seen (an empty tree) every revision
     /// is missing, in request order, and there are no possible ancestors. Otherwise the missing revisions

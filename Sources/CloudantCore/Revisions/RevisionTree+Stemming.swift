@@ -1,5 +1,5 @@
 extension RevisionTree {
-    /// Forgets old history: keeps the newest `limit` revisions of every leaf's history (spec D-16).
+    /// Forgets old history: keeps the newest `limit` revisions of every leaf's history.
     ///
     /// A revision survives when some leaf below it is fewer than `limit` generations deeper; a parent link
     /// survives only when both ends are among the newest `limit` of one leaf's history, so a branch can be

@@ -1,8 +1,8 @@
-/// The revision history of one document: a forest of revisions (spec D-13).
+/// The revision history of one document: a forest of revisions.
 ///
 /// Each node is a revision with its parent, whether it is a deletion and whether its body is still
 /// stored. A node without children is a *leaf*; a document with several leaves is in conflict, and the
-/// leaves decide the winning revision (D-26). Stemming (D-16) can cut a history so it starts above
+/// leaves decide the winning revision. Stemming can cut a history so it starts above
 /// generation 1, and history that comes back after being stemmed can form a separate root.
 ///
 /// Writes come in two kinds. An interactive write (`new_edits=true`) asks
@@ -20,7 +20,7 @@
 /// tree.conflicts     // []
 /// ```
 ///
-/// A revision id names at most one node. A revision's hash covers its parent (D-12), so two histories
+/// A revision id names at most one node. A revision's hash covers its parent, so two histories
 /// never disagree about a revision's parent; should a peer send one that does, the ancestry seen first
 /// is kept. Equality is structural: two trees are equal when they hold the same revisions with the same
 /// parents and flags, whatever order they were built in. The tree is a value: copies never share edits.
@@ -37,7 +37,7 @@ public struct RevisionTree: Sendable, Hashable {
     // a tree is at most `revs_limit` deep per branch and is decoded whole for each write anyway.
     var entries: [RevisionID: Entry]
 
-    /// CouchDB's default `revs_limit`: how many revisions each branch keeps (spec D-16).
+    /// CouchDB's default `revs_limit`: how many revisions each branch keeps.
     public static let defaultRevsLimit = 1000
 
     /// Creates an empty tree: a document that was never written (or was purged entirely).
@@ -100,7 +100,7 @@ extension RevisionTree {
         entries.compactMap { $0.value.parent == nil ? $0.key : nil }.sorted()
     }
 
-    /// The children of `revision`, sorted by hash (spec D-15).
+    /// The children of `revision`, sorted by hash.
     public func children(of revision: RevisionID) -> [RevisionID] {
         entries.compactMap { $0.value.parent == revision ? $0.key : nil }.sorted()
     }

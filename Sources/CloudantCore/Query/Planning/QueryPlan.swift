@@ -1,4 +1,4 @@
-/// How a `_find` runs: which index, which key range, in which order, and why (spec §3.8–3.9).
+/// How a `_find` runs: which index, which key range, in which order, and why.
 ///
 /// Made by ``QueryPlanner`` as CouchDB's planner would choose; the store executes it and `_explain` shows
 /// it.
@@ -36,7 +36,7 @@ public struct QueryPlan: Sendable {
     /// answers it anyway, planned as if unsorted and sorted in memory; `_explain` still shows CouchDB's
     /// answer (no index) and this reason.
     public var unsortedFallbackReason: String?
-    /// Advice for the result's `warning` (spec M-20), before execution adds its own.
+    /// Advice for the result's `warning`, before execution adds its own.
     public var warnings: [String]
     /// CouchDB's `no_usable_index`, when no index serves the sort and the request's
     /// ``FindRequest/unservedSort`` says to refuse: `_find` throws it, `_explain` shows no index.

@@ -1,5 +1,5 @@
 /// Translates a `$text` search, written in the Lucene query syntax Cloudant Search accepts, into an SQLite
-/// FTS5 query (spec M-29, M-30).
+/// FTS5 query.
 ///
 /// Supported: terms and `"phrases"` (any of them may match, Lucene's default `OR`), `prefix*`, `AND`, `OR`,
 /// `NOT`, `&&`, `||`, `+required`, `-excluded`, parentheses, and `field:term` for a field the text index
