@@ -2,7 +2,7 @@
 /// (`compressible_types`, `compression_level`).
 ///
 /// The defaults are CouchDB's, so an attachment written here gets the same stored bytes and the same
-/// `digest` as on a CouchDB with default settings (spec O-1): a replica cannot tell which side computed
+/// `digest` as on a CouchDB with default settings: a replica cannot tell which side computed
 /// it. Binary types (images, PDFs, zips) are kept as written.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 internal import CloudantCore
 
 /// Turns new attachment content into what a revision stores: the bytes as CouchDB would keep them (gzip
-/// for compressible types, spec O-1) and their metadata, after checking what the sender vouched for.
+/// for compressible types) and their metadata, after checking what the sender vouched for.
 ///
 /// Checks, before anything is stored:
 /// - gzip bytes (a multipart part sent encoded) must decode, to exactly the declared `length`;

@@ -5,7 +5,7 @@ internal import NIOCore
 ///
 /// Encoding reproduces CouchDB's bytes exactly (`couch_stream`: zlib deflate at the configured level, a
 /// 32 KB window, memory level 8, the default strategy, zlib's own gzip header), so an attachment digested
-/// here gets the digest CouchDB gives it (spec O-1). Decoding checks the header, the DEFLATE data and the
+/// here gets the digest CouchDB gives it. Decoding checks the header, the DEFLATE data and the
 /// CRC-32 and size trailer, so damaged bytes are refused rather than stored.
 package enum Gzip {
     /// Why gzip data could not be decoded.

@@ -1,7 +1,7 @@
 public import CloudantCore
 
 extension ChangesOptions {
-    /// Only documents a Mango selector matches, as CouchDB's `filter=_selector` (spec D-60).
+    /// Only documents a Mango selector matches, as CouchDB's `filter=_selector`.
     ///
     /// ```swift
     /// let selector = try MangoSelector(["entityType": "OCKTask"])

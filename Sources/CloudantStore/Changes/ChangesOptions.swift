@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// What to read from the changes feed, as CouchDB's `_changes` parameters (spec D-59).
+/// What to read from the changes feed, as CouchDB's `_changes` parameters.
 public struct ChangesOptions: Sendable {
     /// Which leaves a row lists.
     public enum Style: String, Sendable {
@@ -45,7 +45,7 @@ public struct ChangesOptions: Sendable {
     }
 }
 
-/// One row of the changes feed: a document at the sequence of its latest update (spec D-57, D-61).
+/// One row of the changes feed: a document at the sequence of its latest update.
 public struct Change: Sendable, Hashable {
     /// The update sequence.
     public var seq: Int64

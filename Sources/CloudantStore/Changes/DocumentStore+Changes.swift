@@ -4,7 +4,7 @@ internal import GRDB
 extension DocumentStore {
     private typealias Columns = StoreSchema.Documents
 
-    /// Reads the changes feed: each document once, at the sequence of its latest update (spec D-57 … D-62).
+    /// Reads the changes feed: each document once, at the sequence of its latest update.
     ///
     /// ```swift
     /// var since: Int64 = 0
@@ -73,7 +73,7 @@ extension DocumentStore {
             }
             var revs = options.style == .allDocs ? record.tree.leaves : [record.winnerRev]
             if let filter = options.filter {
-                // Only the leaves that pass the filter are listed; a row with none is skipped (spec D-61).
+                // Only the leaves that pass the filter are listed; a row with none is skipped.
                 let assembler = DocumentAssembler(db: db, record: record)
                 revs = try revs.filter { rev in
                     let leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())

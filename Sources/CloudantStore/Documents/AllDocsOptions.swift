@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// What to read from `_all_docs` (spec D-54 … D-56).
+/// What to read from `_all_docs`.
 public struct AllDocsOptions: Sendable, Hashable {
     /// Rows from this id (`startkey`).
     public var startKey: String?

@@ -54,7 +54,7 @@ struct DocumentAssembler {
         return document
     }
 
-    /// Stubs, or inline data for attachments newer than `atts_since` (spec D-40, D-43): the content as
+    /// Stubs, or inline data for attachments newer than `atts_since`: the content as
     /// written for JSON (gzip-stored attachments decoded, as CouchDB does), or the stored bytes for
     /// multipart writers (``ReadOptions/attachmentsAsStored``).
     private func attachmentsJSON(_ table: AttachmentTable, rev: RevisionID, options: ReadOptions) throws -> JSONValue {

@@ -4,7 +4,7 @@ internal import GRDB
 extension DocumentStore {
     private typealias Columns = StoreSchema.Documents
 
-    /// Lists documents by id in raw byte order, deleted and local documents excluded (spec D-54 … D-56).
+    /// Lists documents by id in raw byte order, deleted and local documents excluded.
     public func allDocs(_ options: AllDocsOptions = AllDocsOptions()) async throws -> AllDocsResult {
         try await read(.fetchFailed) { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.deleted) = 0") ?? 0

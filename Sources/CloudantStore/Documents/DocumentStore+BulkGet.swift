@@ -42,7 +42,7 @@ public struct BulkGetResult: Sendable, Hashable {
 
 extension DocumentStore {
     /// Reads many revisions in one transaction, as a replicator fetches them (CouchDB's
-    /// `_bulk_get?revs=true`, spec D-51): each with its `_revisions` history and its attachments inline,
+    /// `_bulk_get?revs=true`): each with its `_revisions` history and its attachments inline,
     /// except those the asker already holds (`attachmentsSince`).
     ///
     /// ```swift
@@ -50,7 +50,7 @@ extension DocumentStore {
     /// ```
     /// - Parameters:
     ///   - requests: The revisions to read: an id, and a revision or none for the winner.
-    ///   - latest: Follow a superseded revision to the leaves that replaced it (spec R-16).
+    ///   - latest: Follow a superseded revision to the leaves that replaced it.
     ///   - inlineAttachmentLimit: Attachments stored at least this long come as stubs marked
     ///     `"follows_separately": true` instead of inline (``ReadOptions/inlineAttachmentLimit``).
     public func bulkGet(

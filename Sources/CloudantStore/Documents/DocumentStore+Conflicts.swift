@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import GRDB
 
 extension DocumentStore {
-    /// The ids of documents with conflicts: more than one live leaf (CouchDB's `_conflicts`, spec D-29),
+    /// The ids of documents with conflicts: more than one live leaf (CouchDB's `_conflicts`),
     /// in `_id` order.
     ///
     /// ```swift

@@ -5,10 +5,10 @@ internal import GRDB
 extension DocumentStore {
     private typealias Local = StoreSchema.LocalDocuments
 
-    /// Writes a `_local/` document: no history, not in changes or `_all_docs`, never replicated (spec D-34).
+    /// Writes a `_local/` document: no history, not in changes or `_all_docs`, never replicated.
     ///
     /// Revisions are `0-N`. Like PouchDB (and unlike CouchDB's last-writer-wins), an update must name the
-    /// current revision (spec D-35).
+    /// current revision.
     /// - Throws: `CloudantError` `.conflict` when `rev` is not the stored revision, `.invalidValue` for a
     ///   non-local id.
     @discardableResult
@@ -16,7 +16,7 @@ extension DocumentStore {
         try await putLocal(id: id, body: body, rev: rev, lastWriterWins: false)
     }
 
-    /// Writes a `_local/` document; with `lastWriterWins`, as CouchDB 3 does over HTTP (spec O-2): no
+    /// Writes a `_local/` document; with `lastWriterWins`, as CouchDB 3 does over HTTP: no
     /// conflict check, and the new revision is the one named plus one (`0-1` when none is named).
     /// - Throws: `CloudantError` `.conflict` (unless `lastWriterWins`) when `rev` is not the stored
     ///   revision, `.invalidValue` for a non-local id or a malformed revision.

@@ -94,7 +94,7 @@ extension DocumentStore {
         }
         switch request.order {
         case .sorted:
-            // CouchDB's order (fabric sorts the replies, spec O-7): the revisions found, by generation and
+            // CouchDB's order (fabric sorts the replies): the revisions found, by generation and
             // then hash as stored (different revisions of one document never share both), then the missing.
             return found.sorted { $0.0 < $1.0 }.map { .ok($0.1) } + missing.sorted().map { .missing($0.description) }
         case .bulkGet:

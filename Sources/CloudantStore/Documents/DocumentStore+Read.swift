@@ -8,7 +8,7 @@ extension DocumentStore {
     /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))
     /// ```
     /// - Throws: `CloudantError` `.notFound` with message "missing" (never existed, or that revision's
-    ///   body is gone) or "deleted" (the winner is a tombstone), as CouchDB (spec D-28).
+    ///   body is gone) or "deleted" (the winner is a tombstone), as CouchDB.
     public func document(id: String, options: ReadOptions = ReadOptions()) async throws -> JSONObject {
         if DocumentID.isLocal(id) { return try await localDocument(id: id) }
         try DocumentID.validate(id)
@@ -31,7 +31,7 @@ extension DocumentStore {
         return options.attachments ? try await self.read(.fetchFailed, read) : try readNow(.fetchFailed, read)
     }
 
-    /// Reads several leaves of a document at once (CouchDB `open_revs`, spec D-31), optionally following
+    /// Reads several leaves of a document at once (CouchDB `open_revs`), optionally following
     /// each requested revision to the leaves that descend from it (`latest`).
     /// - Throws: `CloudantError` `.notFound` when the document does not exist and `which` is `.all`.
     public func openRevisions(

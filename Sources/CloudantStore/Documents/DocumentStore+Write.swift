@@ -43,7 +43,7 @@ extension DocumentStore {
         }.notifying(notifier)
     }
 
-    /// Deletes a document by writing a tombstone child of `rev` (spec D-19).
+    /// Deletes a document by writing a tombstone child of `rev`.
     /// - Throws: `CloudantError` `.conflict` when `rev` is not a current leaf, `.notFound` when the
     ///   document does not exist.
     @discardableResult
@@ -56,7 +56,7 @@ extension DocumentStore {
         return try await put(["_id": .string(id), "_rev": .string(rev), "_deleted": true])
     }
 
-    /// Writes a batch of documents in one transaction, like CouchDB's `_bulk_docs` (spec D-45 … D-47).
+    /// Writes a batch of documents in one transaction, like CouchDB's `_bulk_docs`.
     ///
     /// With `newEdits` (the default) each document is an interactive write and gets its own result; a
     /// document that fails (a conflict, a bad id) does not stop the others. With `newEdits: false` each
@@ -96,8 +96,8 @@ extension DocumentStore {
     /// The `_bulk_docs` transaction; with `enqueue`, each interactive revision written (not a local
     /// document, not a refused one) is queued for that remote in the same transaction.
     ///
-    /// Validation is all or nothing, as in CouchDB (spec O-4): one malformed document rejects the batch.
-    /// Conflicts and missing stubs, found while writing, are reported per document (D-46).
+    /// Validation is all or nothing, as in CouchDB: one malformed document rejects the batch.
+    /// Conflicts and missing stubs, found while writing, are reported per document.
     private func writeBatch(
         _ source: PreparationPipeline.Source, newEdits: Bool, allOrNothing: Bool, enqueue remote: String?
     ) async throws -> [BulkDocsResult] {

@@ -7,7 +7,7 @@ internal import GRDB
 /// always inline in `documents` and every other kept body is in `revision_bodies`.
 ///
 /// Each document is validated completely before anything of it is written, so a failing document in a
-/// batch leaves no trace while the others go through (CouchDB's `_bulk_docs`, spec D-46).
+/// batch leaves no trace while the others go through (CouchDB's `_bulk_docs`).
 struct DocumentWriter {
     let db: Database
     let makeDocumentID: @Sendable () -> String
@@ -44,7 +44,7 @@ struct DocumentWriter {
 
     // MARK: Interactive writes (new_edits=true)
 
-    /// Writes a prepared interactive write as an edit of the revision it names (spec D-17 … D-20).
+    /// Writes a prepared interactive write as an edit of the revision it names.
     mutating func writeInteractive(_ prepared: PreparedWrite) throws -> WriteResult {
         let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()
@@ -102,7 +102,7 @@ struct DocumentWriter {
 
     // MARK: Replicated writes (new_edits=false)
 
-    /// Merges a replicated revision and its history into the tree without conflict checks (spec D-21 … D-25).
+    /// Merges a replicated revision and its history into the tree without conflict checks.
     /// Returns `false` when the revision was already known (a silent no-op).
     @discardableResult
     mutating func writeReplicated(_ incoming: IncomingDocument) throws -> Bool {
@@ -124,10 +124,10 @@ struct DocumentWriter {
         try Self.checkDesignDocument(incoming, id: id)
         let existing = try DocumentRecord.fetch(id: id, in: db)
         var tree = existing?.tree ?? RevisionTree()
-        // A revision already in the tree, leaf or internal, is a silent no-op (D-22).
+        // A revision already in the tree, leaf or internal, is a silent no-op.
         if tree.contains(newest) { return false }
 
-        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have (D-23).
+        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have.
         var base = AttachmentTable()
         if let existing {
             for ancestor in path.dropFirst() where tree.node(ancestor)?.bodyAvailable == true {
@@ -170,7 +170,7 @@ struct DocumentWriter {
         return try AttachmentTable(storageJSON: JSONValue(parsing: bytes))
     }
 
-    /// Turns the written `_attachments` into the new revision's table and the blobs to store (D-37 … D-39).
+    /// Turns the written `_attachments` into the new revision's table and the blobs to store.
     ///
     /// A stub keeps the parent's attachment of that name; like CouchDB's `merge_stubs`, it is matched by name
     /// and (when given) revpos, never by digest. New content is kept as CouchDB keeps it (compressible types
@@ -259,7 +259,7 @@ struct DocumentWriter {
             bodiesToKeep.append((newRev, newBody))
         }
 
-        // Revisions stemmed away (D-16) lose their kept bodies.
+        // Revisions stemmed away lose their kept bodies.
         let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
 
         let winnerChanged = existing == nil || winner != existing?.winnerRev || tree.isDeleted != existing?.deleted

@@ -7,17 +7,17 @@ internal import Synchronization
 /// writer is already writing the ones prepared before them.
 ///
 /// Preparing first and writing after left one of two cores idle for the whole transaction: a single caller
-/// of `bulkDocs` paid for the minting and the writing one after the other (P1 1.9× raw SQLite, with the
+/// of `bulkDocs` paid for the minting and the writing one after the other (the bulk-insert benchmark 1.9× raw SQLite, with the
 /// writer alone at 1.1×). Here the batch is cut into chunks. Helper tasks claim chunks from the front and
 /// prepare them; the writer takes the chunks in order and, when it reaches one nobody has claimed yet,
 /// claims and prepares it itself. So the writer never waits for a helper that has not started, and the
 /// batch completes even when no cooperative thread is free to run a helper (the writer may be blocking one
 /// of them, and another store's writer the other). When it reaches a chunk a helper is still preparing, it
 /// prepares the next unclaimed one meanwhile instead of waiting idle: preparing costs about as much as
-/// writing, and waiting for the helper was a sixth of the writer's time in P1 with one caller.
+/// writing, and waiting for the helper was a sixth of the writer's time in the bulk-insert benchmark with one caller.
 ///
 /// A batch given as JSON is also split into metadata and body here, chunk by chunk: split before the
-/// transaction, the whole batch was a serial step (about 5 % of P1) during which the writer had nothing to
+/// transaction, the whole batch was a serial step (about 5 % of the bulk-insert benchmark) during which the writer had nothing to
 /// write. A malformed document then surfaces when the writer reaches it, and the transaction it throws from
 /// leaves nothing written: as before, one malformed document rejects the batch.
 final class PreparationPipeline: Sendable {
@@ -68,7 +68,7 @@ final class PreparationPipeline: Sendable {
     private let finished: Mutex<[Chunk?]>
     /// Chunks the writer is done with, freed with the pipeline after the transaction: freeing them in it,
     /// on the writer's thread, contended for the allocator's lock with the helpers allocating the next ones
-    /// (measured: the writer waited for that lock 58 ms of a 1.3 s P1 run).
+    /// (measured: the writer waited for that lock 58 ms of a 1.3 s bulk-insert run).
     private let retired = Mutex<[Chunk]>([])
     private let ready: [DispatchSemaphore]
 

@@ -31,7 +31,7 @@ final class PreparedWrite: Sendable {
 
     /// - Parameters:
     ///   - capacity: The bytes to reserve for the body: in a batch, the size of the one before it (growing a
-    ///     256-byte buffer to fit 1 KB took three copies, 2 % of preparing P1's writes).
+    ///     256-byte buffer to fit 1 KB took three copies, 2 % of preparing the bulk-insert benchmark's writes).
     ///   - indexes: The catalogue to compute the body's index entries against (see ``IndexSnapshot``).
     init(
         _ incoming: IncomingDocument, compression: AttachmentCompression = .couchDB, capacity: Int = 256,
@@ -84,7 +84,7 @@ final class PreparedWrite: Sendable {
 
     /// A new document's revision `1-hash` and its one-node tree in storage form: what the writer binds for a
     /// document whose id is free, encoded here so the writer does not (measured: building and encoding the
-    /// tree and the revision's text took a third of the writer's own work in P1).
+    /// tree and the revision's text took a third of the writer's own work in the bulk-insert benchmark).
     struct FirstRevision: Sendable {
         let hash: String
         /// `1-hash`.
@@ -98,7 +98,7 @@ final class PreparedWrite: Sendable {
         }
     }
 
-    /// The revision hash of `incoming` as a child of `parent` with these attachments (spec D-12).
+    /// The revision hash of `incoming` as a child of `parent` with these attachments.
     /// - Parameter canonicalBody: The body's canonical JSON as stored members, when the caller has them (see
     ///   ``CanonicalMembers``); else it is written here.
     static func mint(
@@ -159,7 +159,7 @@ final class PreparedWrite: Sendable {
     }
 
     /// The machine's active cores, read once: Foundation reads them from a file at every call (measured:
-    /// 7 ms of every P1 run, and a file read in every single-document write).
+    /// 7 ms of every bulk-insert run, and a file read in every single-document write).
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Prepares every write, spreading the work over the machine's cores.

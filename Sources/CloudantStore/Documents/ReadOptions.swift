@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// What to include when reading a document, as CouchDB's `GET /db/{docid}` query parameters (spec §1.9).
+/// What to include when reading a document, as CouchDB's `GET /db/{docid}` query parameters.
 public struct ReadOptions: Sendable, Hashable {
     /// `rev`: read this revision instead of the winner.
     public var rev: String?
@@ -14,7 +14,7 @@ public struct ReadOptions: Sendable, Hashable {
     public var deletedConflicts: Bool
     /// `attachments`: inline attachment data instead of stubs.
     public var attachments: Bool
-    /// `atts_since`: inline only attachments changed after these revisions (spec D-43).
+    /// `atts_since`: inline only attachments changed after these revisions.
     public var attachmentsSince: [String]
     /// `local_seq`: add `_local_seq`.
     public var localSeq: Bool

@@ -17,7 +17,7 @@ public struct WriteResult: Sendable, Hashable {
     public var json: JSONValue { ["ok": true, "id": .string(id), "rev": .string(rev)] }
 }
 
-/// One entry of a `_bulk_docs` response (spec D-46): the document was written, or it failed on its own.
+/// One entry of a `_bulk_docs` response: the document was written, or it failed on its own.
 ///
 /// The HTTP server writes it as CouchDB does (`{"ok":true,"id","rev"}` or `{"id","error","reason"}`); the error
 /// names are CouchDB's, so they are the server's to choose, not the store's.

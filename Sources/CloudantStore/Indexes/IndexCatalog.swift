@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import Foundation
 internal import GRDB
 
-/// The indexes a store keeps, derived from its `language: "query"` design documents (spec M-1): writing
+/// The indexes a store keeps, derived from its `language: "query"` design documents: writing
 /// such a design document (by `createIndex`, by a client, or by replication) creates and fills its indexes
 /// in the same transaction, and deleting it drops them. Nothing is built lazily, so no query ever stalls
 /// on a stale index (the original's CDTDatastore indexed on first query).

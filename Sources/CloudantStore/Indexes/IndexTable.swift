@@ -6,7 +6,7 @@ internal import GRDB
 /// counter), never from user text; every value is bound.
 ///
 /// - A JSON index is a `WITHOUT ROWID` table whose primary key is `(k0, k1, …, id)` — the `k` columns are
-///   `CollationKey`s, so byte order there is CouchDB's index order, key then `_id` (spec M-16, M-21) —
+///   `CollationKey`s, so byte order there is CouchDB's index order, key then `_id` —
 ///   plus the document's rowid for the join. Keys are stored once (no separate SQLite index), and an entry
 ///   is removed by recomputing its key from the document's previous body.
 /// - A text index is an FTS5 table whose rowid is the document's rowid, with one column per field and a

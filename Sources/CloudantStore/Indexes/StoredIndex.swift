@@ -75,7 +75,7 @@ struct StoredIndex: Sendable {
         }
     }
 
-    /// Whether the index holds the document at all: it passes the partial filter (M-21). The filter sees
+    /// Whether the index holds the document at all: it passes the partial filter. The filter sees
     /// the document with its `_id`.
     func admits(id: String, body: JSONObject) -> Bool {
         guard let partialFilter else { return true }
@@ -83,7 +83,7 @@ struct StoredIndex: Sendable {
     }
 
     /// The JSON index key columns of a document: one collation key per field, or nil when a field is
-    /// missing (such documents are not in the index, spec M-21).
+    /// missing (such documents are not in the index).
     func jsonKeys(id: String, body: JSONObject) -> [[UInt8]]? {
         var keys: [[UInt8]] = []
         keys.reserveCapacity(paths.count)

@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// What `GET /db` reports about a store (spec D-64).
+/// What `GET /db` reports about a store.
 public struct DatabaseInfo: Sendable, Hashable {
     /// The store name.
     public var name: String

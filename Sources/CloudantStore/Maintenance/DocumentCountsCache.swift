@@ -5,7 +5,7 @@ internal import GRDB
 ///
 /// Counting means reading every document row (about a third of a second for a million documents), and every
 /// replication asks for a database's info before anything else, so a sync with nothing to do paid that scan
-/// on each side (P9). Counts change only with a write, which takes a new update sequence, or a purge, which
+/// on each side (the no-op sync benchmark). Counts change only with a write, which takes a new update sequence, or a purge, which
 /// bumps `purge_seq`; the pair is what ``LiveQueryHub`` watches too, and another process writing the file
 /// moves it just the same.
 final class DocumentCountsCache: @unchecked Sendable {

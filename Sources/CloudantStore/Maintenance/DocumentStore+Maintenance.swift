@@ -6,7 +6,7 @@ extension DocumentStore {
     private typealias Documents = StoreSchema.Documents
     private typealias Bodies = StoreSchema.RevisionBodies
 
-    /// Counts and sequences, as CouchDB's database info (spec D-64).
+    /// Counts and sequences, as CouchDB's database info.
     public func info() async throws -> DatabaseInfo {
         try await read(.fetchFailed) { db in
             let updateSeq = try SequenceAllocator.latest(in: db)
@@ -26,7 +26,7 @@ extension DocumentStore {
         try await read(.fetchFailed) { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
-    /// The number of revisions each document's history keeps (`_revs_limit`, default 1000; spec D-16).
+    /// The number of revisions each document's history keeps (`_revs_limit`, default 1000).
     public func revsLimit() async throws -> Int {
         try await read(.fetchFailed) { db in Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db)) }
     }
@@ -41,7 +41,7 @@ extension DocumentStore {
     }
 
     /// For each document, the revisions this store lacks and the leaves that may be their ancestors
-    /// (`_revs_diff`, spec D-49, D-50). Documents with nothing missing are left out.
+    /// (`_revs_diff`). Documents with nothing missing are left out.
     public func revsDiff(_ request: [String: [String]]) async throws -> [String: RevisionDiff] {
         let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
         return try await read(.fetchFailed) { db in
@@ -57,7 +57,7 @@ extension DocumentStore {
     }
 
     /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, deletes
-    /// attachment bytes no kept revision refers to (spec D-14), and gives the freed pages back to the file
+    /// attachment bytes no kept revision refers to, and gives the freed pages back to the file
     /// system when they are a tenth of the file or more (``reclaimSpace(threshold:)``), so the file shrinks.
     /// Returns how many bodies were dropped.
     @discardableResult

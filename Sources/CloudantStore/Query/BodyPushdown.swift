@@ -1,8 +1,8 @@
 internal import CloudantCore
 internal import GRDB
 
-/// Conditions SQLite's JSON functions check on a stored body before the row is parsed (spec M-23: push
-/// into SQL what is exact, evaluate the rest in memory).
+/// Conditions SQLite's JSON functions check on a stored body before the row is parsed (as Mango's
+/// planner does: push into the index what is exact, evaluate the rest in memory).
 ///
 /// Each SQL condition keeps every row its Mango condition could match (it may keep more: `true` reads as
 /// `1` to SQLite), and every surviving row is re-checked against the whole selector, so results are

@@ -6,7 +6,7 @@ extension DocumentStore {
     private typealias Documents = StoreSchema.Documents
 
     /// Runs a Cloudant Query (`_find`): the winning revisions of live, non-design documents that match the
-    /// selector, sorted, paged and projected (spec §3), using the index CouchDB would choose.
+    /// selector, sorted, paged and projected, using the index CouchDB would choose.
     ///
     /// Sorting works with or without an index (unlike CouchDB's `no_usable_index`): documents lacking a
     /// sort field are left out, as an index would leave them out, and ties are broken by `_id`.
@@ -120,7 +120,7 @@ extension DocumentStore {
         return (result, outcome.encodedPage, seq)
     }
 
-    /// Keeps only `fields`, nested as in the document (spec M-17).
+    /// Keeps only `fields`, nested as in the document.
     static func project(_ document: JSONObject, fields: [FieldPath]) -> JSONObject {
         var result = JSONValue.object(JSONObject())
         for path in fields {

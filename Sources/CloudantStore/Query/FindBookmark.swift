@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import Foundation
 
 /// The position after the last document of a `_find` page: its sort key and `_id`, base64-encoded JSON.
-/// Opaque to clients; valid only with the same selector and sort (spec M-18).
+/// Opaque to clients; valid only with the same selector and sort.
 struct FindBookmark {
     static let empty = "nil"
 

@@ -1,8 +1,8 @@
 public import CloudantCore
 
-/// The answer to a `FindRequest` (CouchDB `_find`, spec §3.1 and M-17 … M-20).
+/// The answer to a `FindRequest` (CouchDB `_find`).
 public struct FindResult: Sendable, Hashable {
-    /// How the query ran, when `execution_stats` was asked for (spec M-19).
+    /// How the query ran, when `execution_stats` was asked for.
     public struct ExecutionStats: Sendable, Hashable {
         /// Index keys examined (0 without an index).
         public var totalKeysExamined: Int

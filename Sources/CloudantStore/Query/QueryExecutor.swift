@@ -3,7 +3,7 @@ internal import Foundation
 internal import GRDB
 
 /// Runs a `QueryPlan` in one read transaction: SQL yields candidate rows from the chosen index (the key
-/// range CouchDB would scan), each candidate is checked against the whole selector in memory (spec M-23),
+/// range CouchDB would scan), each candidate is checked against the whole selector in memory,
 /// and the page is cut.
 ///
 /// When the scan order is the query's order, rows stream and reading stops once the page is full, with the

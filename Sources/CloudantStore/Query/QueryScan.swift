@@ -1,8 +1,7 @@
 internal import CloudantCore
 
 /// The part of a selector SQL can answer exactly on a column every document has: the entity kind.
-/// Everything else is checked in memory, and every candidate is re-checked against the whole selector
-/// (spec M-23).
+/// Everything else is checked in memory, and every candidate is re-checked against the whole selector.
 struct QueryScan: Sendable {
     var kind: String?
 

@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import GRDB
 
-/// Writes `_local/` documents inside a write transaction (spec D-34, D-35). Internal to the storage layer.
+/// Writes `_local/` documents inside a write transaction. Internal to the storage layer.
 enum LocalDocumentRecord {
     private typealias Local = StoreSchema.LocalDocuments
 
@@ -25,7 +25,7 @@ enum LocalDocumentRecord {
         }
         var cleaned = body
         for key in cleaned.keys where key.hasPrefix("_") { cleaned.removeValue(forKey: key) }
-        // CouchDB 3 numbers a local revision from the one the writer named, whatever is stored (spec O-2).
+        // CouchDB 3 numbers a local revision from the one the writer named, whatever is stored.
         let (next, overflow) = ((lastWriterWins ? supplied : stored) ?? 0).addingReportingOverflow(1)
         guard !overflow else {
             throw CloudantError(.invalidValue, "Invalid rev format", context: .init(documentID: id, revision: rev, field: "_rev"))

@@ -96,7 +96,7 @@ public final class DocumentStore: Sendable {
                 if encrypted, let connection = db.sqliteConnection {
                     try CipherVFS.prepare(connection: connection)
                     // Each page read from the file is decrypted; a page kept in SQLite's cache is not, so
-                    // encrypted stores cache 32 MB per connection instead of SQLite's 2 MB (measured on P3).
+                    // encrypted stores cache 32 MB per connection instead of SQLite's 2 MB (measured on the indexed-query benchmark).
                     try db.execute(sql: "PRAGMA cache_size = -32768")
                 }
                 // WAL (set by DatabasePool) with NORMAL sync: a commit survives a process crash

@@ -7,7 +7,7 @@ internal import Synchronization
 /// so a commit does not stop for it.
 ///
 /// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
-/// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in P1 (100k documents in
+/// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in the bulk-insert benchmark (100k documents in
 /// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
 /// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``LowPriorityThread``,
 /// which runs it at low priority (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
@@ -69,8 +69,8 @@ final class LogCheckpointer: @unchecked Sendable {
             sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         } else {
             // Once per `backgroundPages` pages of new log, as often as SQLite's own checkpoints would run:
-            // waking it after every commit of a busy writer made it sync the file after every commit (P2,
-            // one document a transaction, went from 1.7× to 1.9× raw SQLite; 1.4–1.6× with this).
+            // waking it after every commit of a busy writer made it sync the file after every commit (the
+            // single-write benchmark, one document a transaction, went from 1.7× to 1.9× raw SQLite; 1.4–1.6× with this).
             let threshold = backgroundPages.load(ordering: .relaxed)
             var woken = pagesAtLastWake.load(ordering: .relaxed)
             if pages < woken {  // The log started over.

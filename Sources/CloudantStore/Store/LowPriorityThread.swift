@@ -11,7 +11,7 @@ internal import Glibc
 ///
 /// Why: on two cores, the log checkpointer woken by a commit ran at the same priority as the writer and
 /// the helpers preparing its next documents, and each wake-up could preempt the writer (an off-CPU profile
-/// of P1 showed the writer runnable but not running for about a tenth of the run). A batch thread's wake-up
+/// of the bulk-insert benchmark showed the writer runnable but not running for about a tenth of the run). A batch thread's wake-up
 /// preempts nobody, and at nice 19 it gets about 1.5 % of a busy core against the writer's share, so the
 /// checkpoints mostly fill the moments a core waits. Not `SCHED_IDLE`, which measured faster still: an idle
 /// thread starves while every core is busy (a minute, under the test suite), and a checkpointer starved
