@@ -10,7 +10,7 @@ public import Foundation
 /// ```
 ///
 /// Credentials written in the URL (`https://user:pass@host/db`) become basic authentication and never
-/// enter the replication id. Requests follow spec §2.1: `_changes` with `style=all_docs` (POST with
+/// enter the replication id. Requests follow CouchDB's replication protocol: `_changes` with `style=all_docs` (POST with
 /// `filter=_doc_ids` / `_selector`), `_revs_diff`, `_bulk_get` (falling back to `open_revs` on servers
 /// without it), `_bulk_docs` with `new_edits: false` (halving a batch the server finds too large),
 /// `_local` checkpoints.
@@ -56,7 +56,7 @@ public struct HTTPPeer: ReplicationPeer {
     }
 
     public func identity() async throws -> String {
-        // Scheme, host, port and path; never credentials (spec R-2).
+        // Scheme, host, port and path; never credentials.
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return components?.string ?? url.absoluteString
@@ -69,7 +69,7 @@ public struct HTTPPeer: ReplicationPeer {
             instanceStartTime: body?["instance_start_time"]?.stringValue ?? "0")
     }
 
-    /// Creates the database when it does not exist (`create_target`, spec §2.1 step 1).
+    /// Creates the database when it does not exist (`create_target`).
     public func createIfMissing() async throws {
         _ = try await client.send("PUT", "", accept: [412])
     }
@@ -85,7 +85,7 @@ public struct HTTPPeer: ReplicationPeer {
             document["_rev"] = try await localDocument(id: id)?["_rev"]
             let response = try await client.send("PUT", Self.path(id), body: .object(document), accept: [409])
             if response.status != 409 { return }
-            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again (spec R-22).
+            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again.
         }
         throw ReplicationError.peerRefused(
             url: url.appendingPathComponent(id), status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
@@ -152,7 +152,7 @@ public struct HTTPPeer: ReplicationPeer {
             do {
                 return try await bulkGet(requests, attachments: attachments)
             } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
-                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs (spec R-16).
+                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs, as CouchDB's replicator does.
             }
         }
         var fetched: [FetchedRevision] = []
@@ -227,7 +227,7 @@ public struct HTTPPeer: ReplicationPeer {
                 return WriteFailure(id: entry["id"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
             }
         } catch ReplicationError.peerRefused(_, 413, _, let reason) {
-            // Too large: halve the batch (spec R-17); a single document too large is a write failure.
+            // Too large: halve the batch; a single document too large is a write failure.
             guard documents.count > 1 else {
                 return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: reason)]
             }

@@ -2,7 +2,7 @@ public import CloudantCore
 
 /// One side of a replication: a store in this process (``LocalPeer``) or a CouchDB-compatible database
 /// over HTTP (``HTTPPeer``). The replicator only ever uses these operations, which are exactly the
-/// requests of CouchDB's replication protocol (spec §2.1), so any peer that answers them can sync.
+/// requests of CouchDB's replication protocol, so any peer that answers them can sync.
 public protocol ReplicationPeer: Sendable {
     /// What identifies this database in a replication id: a store's uuid, or a URL without credentials.
     func identity() async throws -> String
@@ -65,7 +65,7 @@ extension ReplicationPeer {
 public struct PeerInfo: Sendable, Hashable {
     /// The current update sequence (opaque; used for progress estimates).
     public var updateSeq: JSONValue
-    /// Changes when the database is recreated (spec D-65).
+    /// Changes when the database is recreated.
     public var instanceStartTime: String
 
     /// Creates peer information.
@@ -75,7 +75,7 @@ public struct PeerInfo: Sendable, Hashable {
     }
 }
 
-/// Which changes a replication reads (spec R-13). The three filters are exclusive, as in CouchDB.
+/// Which changes a replication reads. The three filters are exclusive, as in CouchDB.
 public enum ReplicationFilter: Sendable {
     /// Every document.
     case none
@@ -189,7 +189,7 @@ public struct RevisionRequest: Sendable, Hashable {
 public enum FetchedRevision: Sendable, Hashable {
     /// The document with `_revisions` (and attachments inline or as stubs).
     case document(JSONObject)
-    /// The revision vanished from the source (compaction or purge, spec R-16).
+    /// The revision vanished from the source (compaction or purge).
     case missing(id: String, rev: String)
 }
 

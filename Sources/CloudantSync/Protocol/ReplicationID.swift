@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import Crypto
 
-/// The id naming a replication's checkpoint documents (`_local/<id>` on both peers, spec ): the
+/// The id naming a replication's checkpoint documents (`_local/<id>` on both peers): the
 /// lowercase hex MD5 of the canonical JSON of what makes a replication distinct — both peers' identities
 /// (never credentials) and the filter. Stable across restarts, so a replication resumes where it stopped;
 /// different for a different filter, so a filtered replication never trusts an unfiltered checkpoint.

@@ -1,10 +1,10 @@
 public import CloudantCore
 
-/// A replication's checkpoint document (`_local/<replication id>`, spec §2.3), written on both peers after
+/// A replication's checkpoint document (`_local/<replication id>`), written on both peers after
 /// each batch, in CouchDB's shape plus PouchDB's `last_seq` names so either tool can read it when debugging.
 ///
 /// Only our own reader depends on it: `session_id`, `source_last_seq` and each history entry's
-/// `session_id` and `recorded_seq` (spec §2.3).
+/// `session_id` and `recorded_seq`.
 public struct ReplicationLog: Sendable, Hashable {
     /// One checkpoint of one session (newest first in ``history``).
     public struct Entry: Sendable, Hashable {
@@ -12,7 +12,7 @@ public struct ReplicationLog: Sendable, Hashable {
         public var sessionID: String
         /// The source sequence every change up to which was written.
         public var recordedSeq: JSONValue
-        /// Statistics of the session so far (spec R-26).
+        /// Statistics of the session so far.
         public var stats: ReplicationStats
         /// When the session started (an HTTP date, as CouchDB writes).
         public var startTime: String
@@ -29,7 +29,7 @@ public struct ReplicationLog: Sendable, Hashable {
     /// Earlier checkpoints, newest first, at most ``maximumHistory``.
     public var history: [Entry]
 
-    /// CouchDB keeps 50 history entries (spec R-5).
+    /// CouchDB keeps 50 history entries.
     public static let maximumHistory = 50
 
     /// The document body (without `_id`/`_rev`).
@@ -54,7 +54,7 @@ public struct ReplicationLog: Sendable, Hashable {
         ]
     }
 
-    /// Where to resume, given the logs read from both peers (spec R-7 … R-9): the source's sequence when
+    /// Where to resume, given the logs read from both peers: the source's sequence when
     /// both were written by the same session, else the newest checkpoint both sides recorded, else `0`.
     public static func startSequence(source: JSONObject?, target: JSONObject?) -> JSONValue {
         guard let source, let target else { return 0 }
@@ -83,7 +83,7 @@ public struct ReplicationLog: Sendable, Hashable {
     }
 }
 
-/// What a replication did (spec R-26).
+/// What a replication did.
 public struct ReplicationStats: Sendable, Hashable {
     /// Revisions whose presence on the target was checked (`_revs_diff`).
     public var missingChecked = 0

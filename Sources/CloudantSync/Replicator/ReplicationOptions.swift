@@ -18,7 +18,7 @@ public struct ReplicationOptions: Sendable {
     public var fetchChunk: Int
     /// How many fetch requests run at once.
     public var fetchConcurrency: Int
-    /// A fresh session id per run (spec R-5); injectable for tests.
+    /// A fresh session id per run; injectable for tests.
     public var makeSessionID: @Sendable () -> String
     /// The clock checkpoint history records.
     public var now: @Sendable () -> Date
@@ -48,7 +48,7 @@ public struct ReplicationOptions: Sendable {
     }
 }
 
-/// Retries with exponential backoff for failures worth retrying (spec R-24, ``ReplicationError/isRetryable``):
+/// Retries with exponential backoff for failures worth retrying (``ReplicationError/isRetryable``):
 /// an unreachable peer, timeouts (408, 504 and the request's own), 429 and 5xx. Other failures (401, 403, 404,
 /// 409, 412, bad requests, local failures) are final.
 public struct RetryPolicy: Sendable {

@@ -1,5 +1,5 @@
 extension Replicator {
-    /// Two-way sync: a push and a pull running together (CouchDB sync is two replications, spec §2).
+    /// Two-way sync: a push and a pull running together (CouchDB sync is two replications).
     ///
     /// ```swift
     /// let (pushed, pulled) = try await Replicator.sync(LocalPeer(store), remote, options: ReplicationOptions(continuous: true))

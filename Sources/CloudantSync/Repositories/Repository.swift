@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// One CRUD API over a source of entities, as Evocation's `Repository` (seed 003): the store on this device
+/// One CRUD API over a source of entities, as Evocation's `Repository`: the store on this device
 /// (``LocalRepository``), a CouchDB-compatible database over HTTP (``RemoteRepository``), or both behind
 /// per-action strategies (``RepositoryProxy``).
 ///

@@ -3,7 +3,7 @@ public import CloudantStore
 internal import Foundation
 
 /// The store and a remote database behind one ``Repository``, each action following its
-/// ``RepositoryStrategy`` rule (Evocation's `Proxy<T>`, seed 003), with what Evocation lacked: writes made
+/// ``RepositoryStrategy`` rule (Evocation's `Proxy<T>`), with what Evocation lacked: writes made
 /// while the remote is away are kept and queued durably (``OfflineWriteQueue``), revisions travel with
 /// them, conflicts are settled, deletes propagate.
 ///

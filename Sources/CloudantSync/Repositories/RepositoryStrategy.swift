@@ -1,5 +1,5 @@
 /// Which source a ``RepositoryProxy`` asks first for each action, which one answers when that fails, and
-/// whether writes go to both (Evocation's `Strategy`, seed 003).
+/// whether writes go to both (Evocation's `Strategy`).
 ///
 /// ```swift
 /// let localFirst = RepositoryStrategy.Rule(target: .local, fallback: .remote, synchronize: true)

@@ -19,7 +19,7 @@ internal import Foundation
 /// its checkpoints. Writes are seen through the store's own change notifications, not by polling. Pulling first
 /// lets the trigger tell its own writes from the app's: what the pull stored sits below the sequence read
 /// before the push, so only writes above it (made during the push, or after) start another sync, and a sync
-/// never triggers itself for ever (CareKit's auto sync does, see carekit-anchors §5.3).
+/// never triggers itself for ever (CareKit's automatic sync does: its own pulled writes ask for the next sync).
 ///
 /// Never two syncs at once; the timing rules are ``SyncTriggerStateMachine``'s (this actor is its shell).
 public actor AutomaticSync {

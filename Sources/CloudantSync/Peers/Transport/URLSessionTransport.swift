@@ -11,7 +11,7 @@ public import FoundationNetworking
 /// The transport answers authentication challenges itself. On Linux, a task that meets a `401` with a
 /// `WWW-Authenticate` header (what CouchDB sends with `require_valid_user`, and what `cloudant serve` sends
 /// to a request without valid credentials, such as an expired session cookie) and has no credential to offer
-/// is suspended forever by swift-corelibs-foundation (its issue 5456), whatever the timeout. Here the
+/// is suspended forever by swift-corelibs-foundation (its #5456), whatever the timeout. Here the
 /// challenge is refused and the request returns the `401`, so the peer can log in again or report it.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
