@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 
-/// A `_changes` request's parameters (spec D-59, D-60), parsed with CouchDB's errors.
+/// A `_changes` request's parameters, parsed with CouchDB's errors.
 struct ChangesParameters: Sendable {
     /// How results are delivered.
     enum Feed: String, Sendable {
@@ -25,7 +25,7 @@ struct ChangesParameters: Sendable {
     ///   - maximumWait: CouchDB's `changes_timeout`: `timeout` and `heartbeat` are cut to it, and it is the
     ///     default `timeout` (`couch_changes:get_changes_timeout/2`).
     ///   - limits: Bounds each `$regex` of a `_selector` filter.
-    /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500, spec O-13).
+    /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500).
     init(
         _ query: QueryParameters, body: JSONObject?, maximumWait: Duration = .milliseconds(60_000),
         limits: MatchLimits = .default

@@ -4,7 +4,7 @@ internal import Hummingbird
 internal import ServiceLifecycle
 
 extension CouchEndpoint {
-    /// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds (spec D-57 … D-62).
+    /// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds.
     func changes(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .get || request.method == .post else { throw unsupported("GET,POST,HEAD") }
         var body: JSONObject?

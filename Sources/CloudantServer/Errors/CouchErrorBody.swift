@@ -27,7 +27,7 @@ public struct CouchErrorBody: Sendable, Hashable {
     }
 
     /// Maps a store error (of any module: core, care, health) to the status and error name CouchDB uses for
-    /// the same failure (spec D-66).
+    /// the same failure.
     ///
     /// The status is the error's category's. The name is the category's too, except for the codes CouchDB
     /// names more precisely within their category:

@@ -104,7 +104,7 @@ struct CouchRequest: Sendable {
         return object
     }
 
-    /// Requires `Content-Type: application/json`, as CouchDB does for its JSON POST endpoints (D-45).
+    /// Requires `Content-Type: application/json`, as CouchDB does for its JSON POST endpoints.
     /// - Throws: ``HTTPFailure`` `415 bad_content_type`.
     func requireJSONContentType() throws {
         guard hasJSONContentType else {

@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 
-/// CouchDB's `multipart/related` document form (spec D-41, D-42): a JSON part whose attachments say
+/// CouchDB's `multipart/related` document form: a JSON part whose attachments say
 /// `"follows": true`, then one part of raw bytes per such attachment, in the order the JSON lists them.
 /// Stubs and inline attachments need no part.
 ///
@@ -95,7 +95,7 @@ enum MultipartRelated {
             switch (attachment["encoding"]?.stringValue ?? "identity").lowercased() {
             case "identity": encoding = .identity
             case "gzip":
-                // CouchDB's replicator sends compressible types as CouchDB stores them (spec O-1).
+                // CouchDB's replicator sends compressible types as CouchDB stores them.
                 encoding = .gzip
                 guard let length else {
                     throw HTTPFailure.badRequest("Attachment \(name) is gzip-encoded but gives no decoded length.")

@@ -3,7 +3,7 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `GET|POST /{db}/_all_docs` (spec D-54 … D-56), with CouchDB's JSON-encoded key parameters;
+    /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters;
     /// `_design_docs` when `designOnly`.
     ///
     /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the

@@ -4,7 +4,7 @@ internal import HTTPTypes
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `GET|HEAD|PUT|DELETE /{db}/{docid}/{attname}` (spec D-44), as CouchDB's `db_attachment_req`.
+    /// `GET|HEAD|PUT|DELETE /{db}/{docid}/{attname}`, as CouchDB's `db_attachment_req`.
     func attachment(_ request: CouchRequest, database: String, id: String, name: String) async throws -> Response {
         switch request.method {
         case .get, .head: return try await readAttachment(request, database: database, id: id, name: name)

@@ -3,7 +3,7 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `POST /{db}/_bulk_docs` (spec D-45 … D-47).
+    /// `POST /{db}/_bulk_docs`.
     func bulkDocs(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
@@ -70,7 +70,7 @@ extension CouchEndpoint {
         return CouchResponse.json(.array(results), status: 201)
     }
 
-    /// `POST /{db}/_bulk_get` (spec D-51 … D-53): JSON answers only.
+    /// `POST /{db}/_bulk_get`: JSON answers only.
     func bulkGet(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
@@ -80,7 +80,7 @@ extension CouchEndpoint {
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let body = try request.jsonObjectBody()
         guard let entries = body["docs"]?.arrayValue else {
-            throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (O-13)
+            throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (a crash)
         }
         let latest = try request.query.bool("latest") ?? body["latest"]?.boolValue ?? false
         var options = try Self.readOptions(request.query)
@@ -114,7 +114,7 @@ extension CouchEndpoint {
                     }
                     return ["id": .string(request.id), "docs": .array(docs)]
                 case .failure(let error)?:
-                    // A document never seen reports `"rev": "undefined"` (spec O-8).
+                    // A document never seen reports `"rev": "undefined"`.
                     let body = CouchErrorBody(error)
                     return Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason)
                 case nil:

@@ -36,7 +36,7 @@ extension CouchEndpoint {
     }
 
     /// `POST /{db}/_ensure_full_commit`: every commit is already durable, so this only answers as CouchDB
-    /// does (201, `instance_start_time` "0"; spec D-65).
+    /// does (201, `instance_start_time` "0").
     func ensureFullCommit(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
@@ -78,7 +78,7 @@ extension CouchEndpoint {
         case .put:
             let store = try await authorizedStore(database, for: request.user, access: .admin)
             guard let limit = try request.jsonBody().numberValue?.int64Value, limit > 0 else {
-                throw HTTPFailure.badRequest("Revs limit must be a positive integer.")  // CouchDB answers 500 (O-13)
+                throw HTTPFailure.badRequest("Revs limit must be a positive integer.")  // CouchDB answers 500 (a crash)
             }
             try await store.setRevsLimit(Int(limit))
             return CouchResponse.ok()
@@ -87,7 +87,7 @@ extension CouchEndpoint {
         }
     }
 
-    /// `POST /{db}/_revs_diff` (spec D-49, D-50).
+    /// `POST /{db}/_revs_diff`.
     func revsDiff(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
@@ -95,7 +95,7 @@ extension CouchEndpoint {
         var query: [String: [String]] = [:]
         for (id, value) in try request.jsonObjectBody().members {
             guard let list = value.arrayValue else {
-                throw HTTPFailure.badRequest("Revisions for \(id) must be a JSON list.")  // CouchDB: 500 (O-13)
+                throw HTTPFailure.badRequest("Revisions for \(id) must be a JSON list.")  // CouchDB: 500 (a crash)
             }
             let revs = list.compactMap(\.stringValue)
             guard revs.count == list.count else { throw HTTPFailure.badRequest("Revisions must be strings.") }

@@ -39,12 +39,12 @@ extension CouchEndpoint {
                 }
                 which = .revisions(list.compactMap(\.stringValue))
             }
-            // `open_revs=[]` answers the plain winning document (spec O-7).
+            // `open_revs=[]` answers the plain winning document.
             if which != .revisions([]) {
                 options.rev = nil
                 let latest = try request.query.bool("latest", default: false)
                 let multipart = MediaType.accepts("multipart/mixed", in: request.header(.accept))
-                // Parts carry every attachment's bytes except those `atts_since` says the asker holds (D-43),
+                // Parts carry every attachment's bytes except those `atts_since` says the asker holds,
                 // as stored: CouchDB's multipart answers always send encoded attachments encoded.
                 if multipart {
                     options.attachments = options.attachmentsSince.isEmpty
@@ -56,7 +56,7 @@ extension CouchEndpoint {
                 return CouchResponse.json(.array(results.map(\.json)))
             }
         }
-        // `?rev=X&latest=true` answers the winner (CouchDB's quirk, spec D-32).
+        // `?rev=X&latest=true` answers the winner (CouchDB's quirk).
         if try request.query.bool("latest", default: false) { options.rev = nil }
         let multipart =
             (options.attachments || !options.attachmentsSince.isEmpty)
@@ -112,7 +112,7 @@ extension CouchEndpoint {
     }
 
     /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,
-    /// `batch=ok`, and CouchDB's status and headers: 201 (200 for a deletion, spec O-3; 202 for
+    /// `batch=ok`, and CouchDB's status and headers: 201 (200 for a deletion, as CouchDB answers one; 202 for
     /// `batch=ok`), `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
     func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
         let id = unchecked.id
@@ -191,7 +191,7 @@ extension CouchEndpoint {
         return CouchResponse.json(result.json, headers: [("ETag", "\"\(result.rev)\"")])
     }
 
-    /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3 (spec O-2): no conflict check, the
+    /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3: no conflict check, the
     /// new revision is the one named plus one, and a deletion needs no revision.
     private func writeLocal(_ incoming: IncomingDocument, id: String, in store: DocumentStore) async throws -> WriteResult {
         if incoming.deleted {
@@ -201,7 +201,7 @@ extension CouchEndpoint {
         return try await store.putLocal(id: id, body: incoming.body, rev: incoming.rev?.description, lastWriterWins: true)
     }
 
-    /// CouchDB's document read parameters (spec §1.9).
+    /// CouchDB's document read parameters.
     static func readOptions(_ query: QueryParameters) throws -> ReadOptions {
         var options = ReadOptions(
             rev: query["rev"], revs: try query.bool("revs", default: false),

@@ -3,11 +3,11 @@ internal import CloudantStore
 internal import HTTPTypes
 internal import Hummingbird
 
-/// The MIME forms of documents that CouchDB's replicator uses for documents with attachments (spec D-31,
-/// D-41, D-42, R-16): it fetches them with `open_revs` as `multipart/mixed` and uploads each one as a
+/// The MIME forms of documents that CouchDB's replicator uses for documents with
+/// attachments: it fetches them with `open_revs` as `multipart/mixed` and uploads each one as a
 /// `multipart/related` `PUT …?new_edits=false`, so attachment bytes travel raw instead of as base64.
 extension CouchEndpoint {
-    /// `PUT /{db}/{docid}[?new_edits=false]` with `Content-Type: multipart/related` (spec D-41): answered as
+    /// `PUT /{db}/{docid}[?new_edits=false]` with `Content-Type: multipart/related`: answered as
     /// a JSON `PUT` is, with the same access checks. The body streams in: the JSON part is held to the
     /// request body limit, each attachment part to ``ServerConfiguration/maxAttachmentSize`` and staged
     /// into the store in pieces, so a replicator can push attachments of any size.
@@ -32,7 +32,7 @@ extension CouchEndpoint {
     /// not held in memory with it.
     static let streamedAttachmentSize = 1 << 20
 
-    /// The `open_revs` answer as `multipart/mixed` (spec D-31): one part per requested leaf, in the order
+    /// The `open_revs` answer as `multipart/mixed`: one part per requested leaf, in the order
     /// of `results`. A leaf with attachment bytes to send is a nested `multipart/related` part, one without
     /// is an `application/json` part, and a missing revision is a JSON part flagged `error="true"`.
     static func openRevisionsMultipart(_ results: [OpenRevisionResult], store: DocumentStore) -> Response {
@@ -55,7 +55,7 @@ extension CouchEndpoint {
         return CouchResponse.segments(segments, from: store, contentType: writer.contentType("mixed"))
     }
 
-    /// One document as `multipart/related` (spec D-42), or JSON when no attachment bytes are to be sent.
+    /// One document as `multipart/related`, or JSON when no attachment bytes are to be sent.
     static func multipartDocument(_ document: JSONObject, store: DocumentStore, headers: [(String, String)]) -> Response {
         let encoded = MultipartRelated.encode(document, boundary: MultipartWriter.randomBoundary())
         return CouchResponse.segments(encoded.segments, from: store, contentType: encoded.contentType, headers: headers)

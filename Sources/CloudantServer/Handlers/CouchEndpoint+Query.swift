@@ -3,7 +3,7 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `POST /{db}/_find` (spec §3.1); query errors keep CouchDB's names (spec §3.10).
+    /// `POST /{db}/_find`; query errors keep CouchDB's names.
     ///
     /// - Parameter partition: From `/{db}/_partition/{partition}/_find`.
     /// With `?feed=eventsource|continuous` the query is live (see ``liveFind(_:database:partition:)``).

@@ -68,7 +68,7 @@ final class DatabaseRegistry: Sendable {
 
     /// The open store of an existing database.
     /// - Throws: ``HTTPFailure`` `404 not_found` "Database does not exist." (also for an illegal name, as
-    ///   CouchDB answers GET on one, spec O-12).
+    ///   CouchDB answers GET on one).
     func store(_ name: String) async throws -> DocumentStore {
         try await lookUp(name) { state in
             guard self.fileExists(name) else { throw HTTPFailure.databaseNotFound }

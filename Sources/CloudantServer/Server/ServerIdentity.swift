@@ -3,7 +3,7 @@ internal import Foundation
 
 /// The server's stable `uuid` (`GET /`) and the secret that signs session cookies, kept in
 /// `<data folder>/.couch_server.json` so both survive restarts: peers derive replication ids from the
-/// uuid (spec D-63) and users stay logged in.
+/// uuid and users stay logged in.
 struct ServerIdentity: Sendable {
     var uuid: String
     var secret: [UInt8]
