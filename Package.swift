@@ -11,7 +11,7 @@
 //   CloudantHealth      = CloudantOnly + CloudantHealthModule (the only module that imports libxml2)
 //   CloudantCareHealth  = everything + CloudantCareHealthBridge
 //
-// Object models (seed 001, CDTDatastore's Core Data bridge) are their own product, CloudantModel =
+// Object models (CDTDatastore's Core Data bridge, CDTIncrementalStore) are their own product, CloudantModel =
 // CloudantOnly's modules + CloudantModelSchema + CloudantModel, rather than part of CloudantOnly: the
 // original subspecs never compiled a Core Data bridge, most apps of any flavour do not describe their data
 // with a model file, and as its own product it combines with any flavour (it needs nothing of Care or
@@ -186,7 +186,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: Object models (seed 001: CDTIncrementalStore's documents, on the store and the replicator)
+        // MARK: Object models (CDTIncrementalStore's documents, on the store and the replicator)
 
         .target(
             name: "CloudantModelSchema",
@@ -409,7 +409,7 @@ let package = Package(
             // through the build plugin, as an app's would.
             plugins: ["CloudantModelPlugin"]
         ),
-        // The Swift snippets of seeds 000 and 004 (OTFCloudantStore's READMEs), as its users wrote them, run
+        // The Swift snippets of OTFCloudantStore's READMEs, as its users wrote them, run
         // against the drop-in API. Each snippet file imports the narrowest flavour it belongs to, and member
         // import visibility keeps a file from using what its own imports do not bring; Examples/Flavours
         // compiles and runs the same files (symbolic links) against each flavour's product alone.

@@ -2,7 +2,7 @@ internal import ArgumentParser
 internal import CloudantModel
 internal import Foundation
 
-/// `cloudant model …`: object model files (seed 001's Core Data bridge) and the stores written with them.
+/// `cloudant model …`: object model files (CDTDatastore's Core Data bridge) and the stores written with them.
 struct ModelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "model",

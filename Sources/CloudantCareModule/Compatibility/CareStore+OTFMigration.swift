@@ -2,8 +2,8 @@ public import CloudantStore
 internal import CloudantCore
 internal import Foundation
 
-// Converting the care documents the original OTFCloudantStore wrote (otfcloudantstore-anchors §1.3, the
-// fixtures' README in Tests/Fixtures/OTFDocuments) into this module's version documents.
+// Converting the care documents the original OTFCloudantStore wrote (its `OCK…` documents with
+// `entityType`, described with their sources in Tests/Fixtures/OTFDocuments/README.md) into this module's version documents.
 //
 // Why convert instead of reading them in place: every care read, the event-date index of outcomes, uniqueness
 // and knowledge-vector sync rest on one document per version at `_id` = its uuid, stamped with the knowledge

@@ -7,7 +7,7 @@ public import Foundation
 /// and a watch or on any two machines, keep their care data in step by exchanging messages the app carries
 /// (a WatchConnectivity session, a socket, a test closure).
 ///
-/// The answering side hands every message it receives to ``reply(to:store:sendReply:)``, the seed's shape;
+/// The answering side hands every message it receives to ``reply(to:store:sendReply:)``, the original's shape;
 /// the side that starts calls ``synchronize(store:sendMessage:)``, which pulls what it lacks, resolves
 /// concurrent versions with ``conflictPolicy``, then pushes what the other side lacks.
 ///
@@ -25,7 +25,7 @@ public import Foundation
 /// not seen (CareKit's knowledge vectors), only ever adds versions, and cuts a payload that exceeds
 /// ``maximumMessageSize`` into pieces (WatchConnectivity refuses messages over about 64 KB).
 ///
-/// Messages are dictionaries of property-list values under the seed's keys: ``revisionRequestKey`` (the
+/// Messages are dictionaries of property-list values under the original's keys: ``revisionRequestKey`` (the
 /// requester's knowledge vector, JSON), ``revisionReplyKey`` and ``revisionPushKey`` (a piece of the JSON
 /// of the revisions and the sender's vector, with its header under ``chunkKey``), ``revisionErrorKey`` (a
 /// reason), ``databaseSyncedKey``.

@@ -1,7 +1,8 @@
 internal import CloudantCore
 public import Foundation
 
-/// CareKit's guards that keep outcomes attached to events (carekit-anchors §2 rules 5 and 6), as pure checks
+/// CareKit's guards that keep outcomes attached to events (OCKStore's outcome checks: no outcome for a deleted or later task version,
+/// one outcome per event), as pure checks
 /// the store runs before it writes.
 ///
 /// ```swift

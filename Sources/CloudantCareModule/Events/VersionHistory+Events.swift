@@ -1,15 +1,14 @@
 public import Foundation
 
 // Events across task versions, as CareKit 4's streaming event query computes them (`events(matching:)`, through
-// OCKReadOnlyEventStore+PartialEventsStream.swift and +VersioningUtilities.swift; carekit-anchors §3 "Across task
-// versions" and Appendix V-6 to V-9):
+// OCKReadOnlyEventStore+PartialEventsStream.swift and +VersioningUtilities.swift):
 // 1. the heads: the versions of the task that CareKit's task query returns for the range (not deleted, effective
 //    before its end, and not replaced by a version effective before its end), each tip while versions are
 //    concurrent;
 // 2. from each head, walk back through `previousVersionUUIDs.first` (a deleted version ends the walk); stop at
 //    the first version effective before the range start, but only when the head itself is effective at or before
 //    the range start: a head effective later keeps walking to the first version, so an older version with a
-//    later effective date takes over from that date (V-8);
+//    later effective date takes over from that date;
 // 3. sort that chain by effective date, newest first (equal dates keep chain order, newer versions first);
 // 4. each version computes its events from max(its effective date, range start) to the effective date of the
 //    version before it in that order (the range end for the first); an empty window contributes nothing.
@@ -17,8 +16,8 @@ public import Foundation
 //    version before it can return events past the range end;
 // 5. events of all heads are put together (an event two heads reach comes back twice, as in CareKit) and sorted by
 //    start, then task version uuid, then occurrence.
-// Unlike CareKit's `fetchEvents`, a task is not dropped when its newest version's schedule ended before the range
-// (V-9): older versions' events in the range are still returned, so nothing is lost.
+// Unlike CareKit's `fetchEvents`, a task is not dropped when its newest version's schedule ended before the range:
+// older versions' events in the range are still returned, so nothing is lost.
 extension VersionHistory where Entity: SchedulableTask {
     /// The windows in which the versions of task `id` compute their events for the range `[start, end)` in
     /// `timeZone`: one list per head (one head unless versions are concurrent), each oldest effective date first.

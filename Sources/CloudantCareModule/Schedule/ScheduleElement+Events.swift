@@ -1,12 +1,12 @@
 internal import CloudantCore
 internal import Foundation
 
-// Event stepping, as CareKit computes it (carekit-anchors §3 and Appendix V):
+// Event stepping, as CareKit's `OCKScheduleElement` computes it:
 // - occurrence 0 is at `start`; each next event is the previous event's start plus `interval`, added by the
-//   calendar (chained, so a monthly element from Jan 31 stays on the 28th after February, V-1);
+//   calendar (chained, so a monthly element from Jan 31 stays on the 28th after February);
 // - an all-day event runs from the start of its day to one second before the next day;
 // - an event exists while its start is before `end` (all-day: or on the day of `end − 1 s`).
-// Where CareKit would step on the spot for ever (V-3), this throws `invalidSchedule` instead.
+// Where CareKit would step on the spot for ever, this throws `invalidSchedule` instead.
 extension ScheduleElement {
     /// The element's calendar, computing in `timeZone`.
     func calendar(in timeZone: TimeZone) -> Calendar {

@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import CloudantStore
 internal import Foundation
 
-// CareKit's guards (carekit-anchors §2 rules 5 and 6) run against what is stored, through OutcomeRules.
+// CareKit's outcome guards (OCKStore's checks when tasks and outcomes are written) run against what is stored, through OutcomeRules.
 extension CareStore {
     /// Rejects a task version that would take effect at or before an event that has an outcome.
     func checkTaskUpdate<Entity: CareStorable>(_ candidate: Entity, history: VersionHistory<Entity>) async throws {

@@ -3,7 +3,8 @@ internal import CloudantCore
 /// Sends one message to the peer and returns its answer (`nil` when the message needs none).
 public typealias CarePeerTransport = @Sendable (CarePeerMessage) async throws -> CarePeerMessage?
 
-// The watch peer (carekit-anchors §5.5, otfcloudantstore-anchors §1.10) on knowledge vectors. The original
+// The watch peer (CareKit's `OCKWatchConnectivityPeer`, which OTFCloudantStore's watch peer adapted) on
+// knowledge vectors. The original
 // sent full snapshots and deleted every local document the peer had not sent; here a peer only ever adds
 // versions, so nothing is lost when a peer sends less than everything.
 extension CareStore {

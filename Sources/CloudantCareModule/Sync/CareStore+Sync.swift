@@ -1,7 +1,7 @@
 internal import Foundation
 internal import CloudantCore
 
-// CareKit's knowledge-vector sync (carekit-anchors §5.1–5.3) over the care documents: what changed since a
+// CareKit's knowledge-vector sync (`OCKStore.synchronize` and `OCKRemoteSynchronizable`) over the care documents: what changed since a
 // vector, merging what a peer sent (insert-only, so it is idempotent, commutative and associative), and
 // resolving concurrent versions with a policy.
 extension CareStore {

@@ -1,7 +1,7 @@
 internal import CloudantCore
 public import Foundation
 
-// The wall-clock sync mode (ParseCareKit's `ParseSynchronizedStoreManager`, carekit-anchors §6 "Sync mode 2")
+// The wall-clock sync mode (ParseCareKit's `ParseSynchronizedStoreManager`)
 // over the same peer messages as knowledge vectors: the responder is the server, stamps what arrives with its
 // clock and settles concurrent versions itself; devices push, then pull its decision. See ``CareSyncMode``
 // for the trade-off.

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// A vector clock over store processes (CareKit's `KnowledgeVector`, carekit-anchors §5.1), with the partial
+/// A vector clock over store processes (CareKit's `OCKRevisionRecord.KnowledgeVector`), with the partial
 /// order spelled out instead of hidden behind `Comparable`.
 ///
 /// A missing process reads as 0, and equality ignores zero entries, so `{x: 0}` equals `{}`.

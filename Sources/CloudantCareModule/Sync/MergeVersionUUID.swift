@@ -1,8 +1,8 @@
 public import Foundation
 
 /// The uuid of the merge version that resolves a conflict, derived from what it merges: two devices that
-/// resolve the same conflict the same way write the same version instead of a new conflict (carekit-anchors
-/// §5.4 and §10).
+/// resolve the same conflict the same way write the same version instead of a new conflict, which
+/// would start the same resolution again on each device.
 public enum MergeVersionUUID {
     /// A uuid (RFC 9562 version 8, "custom") hashed from the chosen version and the sorted parent uuids.
     public static func make(chosen: UUID, parents: [UUID]) -> UUID {

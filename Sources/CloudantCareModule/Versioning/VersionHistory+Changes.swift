@@ -1,7 +1,7 @@
 internal import CloudantCore
 public import Foundation
 
-// carekit-anchors §2 rules 1–3: add inserts a root, update and delete append a version whose previous
+// CareKit's versioning of its entities: add inserts a root, update and delete append a version whose previous
 // versions are all current tips (a merge version when there are several).
 extension VersionHistory {
     /// Adds the first version of a new object: no version links, whatever the value carried.

@@ -1,6 +1,6 @@
 public import Foundation
 
-// carekit-anchors §2 rule 4: the version in effect for an interval is the newest version effective before the
+// CareKit's rule for queries by date: the version in effect for an interval is the newest version effective before the
 // interval ends; deleted versions never show, and a tombstone hides the versions it replaces from its own
 // effective date on.
 extension VersionHistory {

@@ -1,6 +1,6 @@
 /// Reads an HL7 v3 `TS` value from its UTF-8 bytes with integer arithmetic, with no `Calendar`, `TimeZone`
 /// or `Decimal`: a CDA document holds two timestamps per entry, and Foundation's calendar made them the
-/// most expensive part of extraction (issue 7 §9, P7).
+/// most expensive part of extraction (the CDA benchmark's profile).
 ///
 /// Dates are proleptic Gregorian from year 1, as ISO 8601 (on which HL7 `TS` is built) reads them;
 /// Foundation's Gregorian calendar switches to the Julian calendar before 15 October 1582, which no

@@ -65,7 +65,7 @@ extension DocumentStore {
     }
 }
 
-/// An `OTFCloudantSample` body as the original wrote it (otfcloudantstore-anchors §1.8).
+/// An `OTFCloudantSample` body as the original wrote it (`OTFCloudantSample`'s `Codable` form).
 struct OTFSampleBody: Decodable {
     var id: String?
     var uuid: String?

@@ -4,7 +4,7 @@ public import Foundation
 
 /// Reading health samples by type and time.
 extension DocumentStore {
-    /// Starts a query over one family of health samples (the seed's `collection(healthKitSampleType:)`).
+    /// Starts a query over one family of health samples (the original's `collection(healthKitSampleType:)`).
     ///
     /// ```swift
     /// let samples = try await store.collection(healthKitSampleType: .quantity)
@@ -67,7 +67,7 @@ extension CollectionQuery {
             .simpleComponent("startDate", .lessThan, try JSONValue(encoding: interval.end)))
     }
 
-    /// Runs the query and decodes each document as the sample family of its kind (the seed's `getSamples`).
+    /// Runs the query and decodes each document as the sample family of its kind (the original's `getSamples`).
     /// - Throws: `CloudantError` `.invalidValue` when the query is not over a health kind, or naming a
     ///   document that does not decode; otherwise as `CollectionQuery.get(_:)` throws.
     public func getSamples() async throws -> [AnyHealthSample] {

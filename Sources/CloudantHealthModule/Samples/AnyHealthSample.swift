@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Any stored health sample (what `getSamples` returns; the seed's `[HKSample]`).
+/// Any stored health sample (what `getSamples` returns; the original's `[HKSample]`).
 ///
 /// ```swift
 /// for sample in try await store.collection(healthKitSampleType: .quantity).getSamples() {

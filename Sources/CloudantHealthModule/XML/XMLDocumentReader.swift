@@ -27,7 +27,7 @@ enum XMLDocumentReader {
             throw CloudantError(.invalidXML, "libxml2 could not allocate a parser.")
         }
         // libxml2 2.9 copies a memory input whole; read through a callback instead, so its buffer stays a few
-        // kilobytes and freeing it does not make glibc consolidate the tree's freed nodes (P7 profile).
+        // kilobytes and freeing it does not make glibc consolidate the tree's freed nodes (the CDA benchmark's profile).
         let document = data.withUnsafeBytes { buffer -> xmlDocPtr? in
             let input = XMLChunkedInput(buffer)
             return withExtendedLifetime(input) {

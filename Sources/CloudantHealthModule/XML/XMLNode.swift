@@ -7,7 +7,7 @@ internal import Foundation
 /// default namespaces, and prefixed spellings (`cda:title`) mean the same element.
 ///
 /// Lookups compare names on libxml2's bytes and walk the sibling list in place: making a `String` of every
-/// name passed and an array of every element's children was most of the cost of CDA extraction (P7).
+/// name passed and an array of every element's children was most of the cost of CDA extraction.
 struct XMLElementView {
     let node: xmlNodePtr
 

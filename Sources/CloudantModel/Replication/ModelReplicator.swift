@@ -66,12 +66,12 @@ public final class ModelReplicator: Sendable {
 }
 
 extension ModelStore {
-    /// A replicator that pushes this store to `remote` (the seed's `replicatorThatPushesToURL:`).
+    /// A replicator that pushes this store to `remote` (CDTIncrementalStore's `replicatorThatPushesToURL:`).
     public func replicatorThatPushes(to remote: any ReplicationPeer, options: ReplicationOptions = ReplicationOptions()) -> ModelReplicator {
         ModelReplicator(direction: .push, models: self, remote: remote, options: options)
     }
 
-    /// A replicator that pulls `remote` into this store (the seed's `replicatorThatPullsFromURL:`).
+    /// A replicator that pulls `remote` into this store (CDTIncrementalStore's `replicatorThatPullsFromURL:`).
     public func replicatorThatPulls(from remote: any ReplicationPeer, options: ReplicationOptions = ReplicationOptions()) -> ModelReplicator {
         ModelReplicator(direction: .pull, models: self, remote: remote, options: options)
     }

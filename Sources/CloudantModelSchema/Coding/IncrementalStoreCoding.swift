@@ -23,7 +23,7 @@ public enum IncrementalStore {
 }
 
 /// Encodes attribute values into a document body and decodes them, exactly as the Core Data bridge's JSON
-/// schema says (seed 001):
+/// schema (CDTDatastore's `CDTIncrementalStore`) says:
 ///
 /// - `double`: the value as a number, and `CDTISMeta_<name>` = `{"ieee754_double": <the 64-bit image as an
 ///   unsigned integer>}`; reading restores the value from the image bit for bit (NaN payloads, `-0.0`,

@@ -43,7 +43,7 @@ extension ObjectModel {
 struct ModelFileReader {
     var issues: [ModelFileIssues.Issue] = []
 
-    /// Letters and digits, starting with a letter: the seed's `symbolicName`.
+    /// Letters and digits, starting with a letter: Core Data's `symbolicName`.
     static func isSymbolic(_ name: String, allowingUnderscore: Bool = false) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || (allowingUnderscore && $0 == "_") }

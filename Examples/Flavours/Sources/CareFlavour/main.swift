@@ -1,8 +1,8 @@
 import CloudantCare
 import Foundation
 
-// CloudantCare: the store plus the care entities. It runs seed 000's store and CareKit snippets and seed 004's
-// watch peer against this product only, and exits 1 when one does not hold.
+// CloudantCare: the store plus the care entities. It runs the store and CareKit snippets of OTFCloudantStore's
+// README and its watch peer's against this product only, and exits 1 when one does not hold.
 let folder = NSTemporaryDirectory() + "care-flavour-" + UUID().uuidString
 let store = try OTFCloudantStore(storeName: "seed", directory: folder)
 let crud = try await StoreSnippets.crud(store)
@@ -14,7 +14,7 @@ try? FileManager.default.removeItem(atPath: folder)
 guard crud.deletedAll, care.tasks == ["meds", "walk"], care.deletedPlanGone, peer.watchTasks.count == 40,
     peer.phoneOutcomes == 1, peer.watchOnlyDocumentKept
 else {
-    print("CloudantCare: seed snippets did not hold: \(crud) \(care) \(peer)")
+    print("CloudantCare: the original's snippets did not hold: \(crud) \(care) \(peer)")
     exit(1)
 }
-print("CloudantCare: seed 000 store and CareKit snippets, seed 004 watch peer ok")
+print("CloudantCare: the original's store and CareKit snippets and watch peer ok")

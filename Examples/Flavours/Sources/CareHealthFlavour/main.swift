@@ -1,7 +1,7 @@
 import CloudantCareHealth
 import Foundation
 
-// CloudantCareHealth: everything. It runs every snippet of seeds 000 and 004 against this product only, and
+// CloudantCareHealth: everything. It runs every snippet of OTFCloudantStore's READMEs against this product only, and
 // exits 1 when one does not hold.
 let folder = NSTemporaryDirectory() + "carehealth-flavour-" + UUID().uuidString
 func open(_ name: String) throws -> OTFCloudantStore { try OTFCloudantStore(storeName: name, directory: folder) }
@@ -15,8 +15,8 @@ try? FileManager.default.removeItem(atPath: folder)
 guard crud.deletedAll, queries.queries["complex"]?.count == 3, care.deletedPlanGone, health.pulledOnly == 1,
     peer.phoneOutcomes == 1
 else {
-    print("CloudantCareHealth: seed snippets did not hold: \(crud) \(queries) \(care) \(health) \(peer)")
+    print("CloudantCareHealth: the original's snippets did not hold: \(crud) \(queries) \(care) \(health) \(peer)")
     exit(1)
 }
 let plugins = try EntityRegistry.careHealth().installedPlugins
-print("CloudantCareHealth: every seed 000 and 004 snippet ok (\(plugins.joined(separator: ", ")))")
+print("CloudantCareHealth: every snippet of the original's READMEs ok (\(plugins.joined(separator: ", ")))")
