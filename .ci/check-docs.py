@@ -7,7 +7,7 @@ every public or open symbol declared in those modules without a doc comment. Sym
 (`Codable`, `Equatable` and `Hashable` conformances) and those that inherit a comment from the protocol
 requirement they implement count as documented, as DocC shows them so.
 
-Usage: check-docs.py SYMBOL_GRAPH_ROOT TARGET...   (exit 1 naming each undocumented symbol)
+Usage: check-docs.py BUILD_FOLDER TARGET...   (exit 1 naming each undocumented symbol)
 """
 import json
 import pathlib
@@ -15,8 +15,14 @@ import sys
 
 
 def main():
-    root = pathlib.Path(sys.argv[1])
+    build = pathlib.Path(sys.argv[1])
     targets = sys.argv[2:]
+    # <build>/<triple>/extracted-symbols/<package identity>/<Target>/: the identity is the clone's folder name.
+    roots = [folder.parent for folder in build.glob(f"*/extracted-symbols/*/{targets[0]}") if folder.is_dir()]
+    if len(roots) != 1:
+        print(f"error: expected one folder of extracted symbol graphs under {build}, found {len(roots)}")
+        return 1
+    root = roots[0]
     missing, counted = [], 0
     for target in targets:
         folder = root / target

@@ -1,11 +1,17 @@
 import Foundation
 
-// Usage: swift run -c release cloudant-benchmarks [layer|p1|p2|p8|live|store|audit|p3|p4|index-writes|query|p5-local|sync|p9|p10|sync-scale|queue|p7|cda|care|care-health|models|attachments|all]
-//            [--documents N] [--model-objects N] [--single-writes N] [--open-documents N] [--query-documents N] [--sync-documents N] [--attachment-mb N] [--repetitions N]
-// Every group prints medians and "candidate ÷ baseline" ratios measured in this same run.
+// Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
+//   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, live); server (http, audit);
+//   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
+//   queue); health (cda, chart, import); care; care-health; models; attachments.
+//   sizes: --documents N --single-writes N --open-documents N --query-documents N --sync-documents N
+//          --health-records N --model-objects N --attachment-mb N
+// Every benchmark prints medians and "ours ÷ baseline" ratios measured in this same run; with --markdown, each
+// area's table in FILE (Benchmarks/README.md) is replaced by this run's (see MarkdownReport), `-` prints them.
 
 var arguments = CommandLine.arguments.dropFirst()
 var selectionArgument = "all"
+var markdownFile: String?
 var documents = 100_000
 var singleWrites = 5_000
 var openDocuments = 1_000_000
@@ -26,44 +32,71 @@ while let argument = arguments.popFirst() {
     case "--health-records": healthRecords = arguments.popFirst().flatMap { Int($0) } ?? healthRecords
     case "--model-objects": modelObjects = arguments.popFirst().flatMap { Int($0) } ?? modelObjects
     case "--attachment-mb": attachmentMegabytes = arguments.popFirst().flatMap { Int($0) } ?? attachmentMegabytes
+    case "--markdown": markdownFile = arguments.popFirst()
     default: selectionArgument = argument
     }
 }
 
 #if DEBUG
-print("warning: a debug build; run with `swift run -c release cloudant-benchmarks` for numbers worth quoting")
+print("warning: a debug build; build with -c release for numbers worth quoting")
 #endif
 
 let selection = selectionArgument
-func selected(_ names: String...) -> Bool { selection == "all" || names.contains(selection) }
+let report = MarkdownReport.shared
+
+/// Whether the benchmark `name` of `area` runs: when it, its area or everything was asked for.
+func selected(_ area: String, _ name: String) -> Bool {
+    guard selection == "all" || selection == area || selection == name else { return false }
+    report.begin(area: area)
+    return true
+}
 
 do {
-    if selected("layer") { try await SQLiteLayerBenchmarks.run(documents: documents, repetitions: repetitions) }
-    if selected("p1", "store") { try await StoreBenchmarks.bulkInsert(documents: documents, repetitions: repetitions) }
-    if selected("p2", "store") { try await StoreBenchmarks.singleWrites(documents: singleWrites, repetitions: repetitions) }
-    if selected("p8", "store") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
-    if selected("live", "store") { try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions) }
-    if selected("p-http", "server") { try await ServerBenchmarks.run(repetitions: repetitions) }
-    if selected("audit", "server") { try await AuditBenchmarks.run(repetitions: repetitions) }
-    if selected("json-parse", "query") { try await JSONParseBenchmark.run(repetitions: repetitions) }
-    if selected("find-latency", "query") { try await FindLatencyBenchmark.run(documents: 100_000, repetitions: repetitions) }
-    if selection == "index-build" { try await QueryBenchmarks.indexBuildOnly(documents: queryDocuments, repetitions: repetitions) }
-    if selected("p3", "p4", "query") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
-    if selected("p5", "p5-local", "sync") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
-    if selected("p9", "p10", "sync-scale") {
+    if selected("layer", "layer") { try await SQLiteLayerBenchmarks.run(documents: documents, repetitions: repetitions) }
+    if selected("store", "bulk-insert") { try await StoreBenchmarks.bulkInsert(documents: documents, repetitions: repetitions) }
+    if selected("store", "single-writes") {
+        try await StoreBenchmarks.singleWrites(documents: singleWrites, repetitions: repetitions)
+    }
+    if selected("store", "open") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
+    if selected("store", "live") {
+        try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions)
+    }
+    if selected("server", "http") { try await ServerBenchmarks.run(repetitions: repetitions) }
+    if selected("server", "audit") { try await AuditBenchmarks.run(repetitions: repetitions) }
+    if selected("query", "json-parse") { try await JSONParseBenchmark.run(repetitions: repetitions) }
+    if selected("query", "find-latency") { try await FindLatencyBenchmark.run(documents: 100_000, repetitions: repetitions) }
+    if selection == "index-build" {
+        report.begin(area: "query")
+        try await QueryBenchmarks.indexBuildOnly(documents: queryDocuments, repetitions: repetitions)
+    }
+    if selected("query", "indexed-queries") { try await QueryBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
+    if selected("sync", "pull") { try await SyncBenchmarks.localPull(documents: syncDocuments, repetitions: repetitions) }
+    if selected("sync", "sync-scale") {
         try await SyncScaleBenchmarks.run(documents: openDocuments, batch: syncDocuments / 2, repetitions: repetitions)
     }
-    if selected("queue", "sync") { try await QueueReplayBenchmarks.run(writes: 10_000, repetitions: repetitions) }
-    if selected("p7", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
-    // --health-records N quantity samples (1M by default): issue 24's year chart.
-    if selected("chart", "health") { try await HealthChartBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
-    if selected("p6", "health") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
-    if selected("care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }  // --query-documents N outcomes
+    if selected("sync", "queue") { try await QueueReplayBenchmarks.run(writes: 10_000, repetitions: repetitions) }
+    if selected("health", "cda") { try await CDABenchmarks.run(repetitions: repetitions) }
+    // --health-records N quantity samples (1M by default): a year's chart among them.
+    if selected("health", "chart") { try await HealthChartBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
+    if selected("health", "import") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
+    // --query-documents N outcomes.
+    if selected("care", "care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }
     // --health-records N step samples (1M by default): a daily step task's outcomes over one year.
-    if selected("care-health") { try await LinkedOutcomeBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
-    if selected("models") { try await ModelBenchmarks.run(objects: modelObjects, repetitions: repetitions) }
-    if selected("attachments") { try await AttachmentBenchmarks.run(megabytes: attachmentMegabytes, repetitions: min(repetitions, 3)) }
-    if selected("index-writes", "query") { try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions) }
+    if selected("care-health", "care-health") {
+        try await LinkedOutcomeBenchmarks.run(samples: healthRecords, repetitions: repetitions)
+    }
+    if selected("models", "models") { try await ModelBenchmarks.run(objects: modelObjects, repetitions: repetitions) }
+    if selected("attachments", "attachments") {
+        try await AttachmentBenchmarks.run(megabytes: attachmentMegabytes, repetitions: min(repetitions, 3))
+    }
+    if selected("query", "index-writes") {
+        try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions)
+    }
+    if let markdownFile {
+        let command = (["cloudant-benchmarks"] + CommandLine.arguments.dropFirst().filter { $0 != markdownFile && $0 != "--markdown" })
+            .joined(separator: " ")
+        try report.write(to: markdownFile, command: command)
+    }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

@@ -1,7 +1,7 @@
 import CloudantOnly
 import Foundation
 
-/// Streamed attachments (issue 22 §4): one large attachment (1 GB by default) through every path that
+/// Streamed attachments: one large attachment (1 GB by default) through every path that
 /// carries it — the store API in and out, HTTP `PUT` and `GET` against `cloudant serve`'s endpoint, and
 /// replication (store to store, push and pull over HTTP) — each in a child process so its peak memory is
 /// the kernel's own account (`ru_maxrss`). Baseline in the same run: `cp` copying the same file.
@@ -69,6 +69,11 @@ enum AttachmentBenchmarks {
             if index > 0 {
                 line += String(format: "  %5.2f× cp's time", medians[index] / medians[0])
                 line += peak < Double(targetPeakBytes) ? "  (peak < 100 MB: met)" : "  (peak < 100 MB: MISSED)"
+                MarkdownReport.shared.record(.init(
+                    workload: "\(megabytes) MB attachment: \(name) (median of \(repetitions); peak RSS \(String(format: "%.1f", peak / 1_048_576)) MB)",
+                    ours: String(format: "%.2f s, %.0f MB/s", medians[index], Double(megabytes) / medians[index]),
+                    baseline: String(format: "cp: %.2f s", medians[0]), ratio: String(format: "%.2f×", medians[index] / medians[0]),
+                    target: "peak < 100 MB (" + (peak < Double(targetPeakBytes) ? "met" : "missed") + ")"))
             }
             print(line)
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The P7 baseline (issue 7 §9): HL7 CDA extraction with lxml, doing the work `CDADocument(parsing:)` does.
+"""The CDA benchmark's baseline: HL7 CDA extraction with lxml, doing the work `CDADocument(parsing:)` does.
 
 The same fields (title, patientName, authorName, custodianName, effectiveTime, document type with template
 ids, code and template name), the same sections (under structuredBody or directly under component, as Apple

@@ -2,7 +2,7 @@ import CSQLite
 import CloudantCare
 import Foundation
 
-/// Issue 8 §8: a year of events for 50 tasks, and outcomes by event date over many outcomes, each against the
+/// A year of events for 50 tasks, and outcomes by event date over many outcomes, each against the
 /// same work done by hand on raw SQLite in this run (rows fetched by hand-written SQL, JSON parsed, schedules
 /// computed by the same pure code), so the ratio is what the care store costs.
 enum CareBenchmarks {

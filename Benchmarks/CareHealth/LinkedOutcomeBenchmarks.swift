@@ -4,7 +4,7 @@ import CloudantCare
 import CloudantHealth
 import Foundation
 
-/// Issue 20: the outcomes of a daily (all-day) step task over one year, computed from the step samples in the
+/// The outcomes of a daily (all-day) step task over one year, computed from the step samples in the
 /// store, against the same answer computed on raw SQLite in this run (the samples' columns read by one
 /// hand-written range query, summed per day by a sweep in Swift), so the ratio is what the bridge costs.
 /// The issue's target is under 1 s for 1M samples (`--health-records N` changes the count).

@@ -18,9 +18,9 @@ struct BenchmarkGroup {
     var target: Double?
 
     /// Runs every case `repetitions` times, interleaved so drift in the machine hits all of them alike,
-    /// and prints medians and the ratio of each candidate to the baseline.
+    /// prints medians and the ratio of each candidate to the baseline, records a row per candidate for
+    /// ``MarkdownReport``, and returns the medians (baseline first).
     /// With `extraPerOperation`, each candidate also shows what it adds to one operation over the baseline.
-    /// Runs every case `repetitions` times, prints the medians and ratios, and returns the medians (baseline first).
     @discardableResult
     func run(repetitions: Int, extraPerOperation: Bool = false) async throws -> [Double] {
         // `BENCHMARK_ONLY=text` runs only the candidates whose name contains `text` (and the baseline), to
@@ -53,11 +53,17 @@ struct BenchmarkGroup {
             }
             if index > 0 {
                 line += String(format: "  %5.2f× baseline", ratio)
+                var ratioCell = String(format: "%.2f×", ratio)
                 if extraPerOperation {
                     let extra = (medians[index] - medians[0]) / Double(operations) * 1000
                     line += String(format: "  %+.3f ms per %@", extra, String(unit.dropLast()))
+                    ratioCell += String(format: " (%+.3f ms per %@)", extra, String(unit.dropLast()))
                 }
                 if let target { line += ratio <= target ? "  (target ≤ \(target)×: met)" : "  (target ≤ \(target)×: MISSED)" }
+                MarkdownReport.shared.record(.init(
+                    workload: "\(name): \(benchmarkCase.name) (median of \(repetitions))",
+                    ours: MarkdownReport.time(medians[index]), baseline: "\(baseline.name): \(MarkdownReport.time(medians[0]))",
+                    ratio: ratioCell, target: target.map { "≤ \($0)× (" + (ratio <= $0 ? "met" : "missed") + ")" } ?? "—"))
             } else {
                 line += "  (baseline)"
             }

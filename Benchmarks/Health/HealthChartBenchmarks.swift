@@ -4,7 +4,7 @@ import CloudantHealth
 import CloudantServer
 import Foundation
 
-/// Issue 24: a year chart of one type from a 1M-sample health database, under 1 s. Measured three ways
+/// A year chart of one type from a 1M-sample health database, under 1 s. Measured three ways
 /// against raw SQLite computing the same weekly minimum/average/maximum with one GROUP BY in this run: the
 /// statistics and SVG in process, and the dashboard's health page over HTTP (what a browser waits for).
 enum HealthChartBenchmarks {

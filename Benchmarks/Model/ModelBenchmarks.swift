@@ -1,7 +1,7 @@
 import CloudantModel
 import Foundation
 
-/// Issue 19's target: inserting and fetching model objects with one to-many relationship (Dish → Parts,
+/// Inserting and fetching model objects with one to-many relationship (Dish → Parts,
 /// saved with inverse maintenance, fetched along the relationship) is within 1.5× of the same work through
 /// plain entity documents (`store.add`, `store.get`), measured in the same run.
 enum ModelBenchmarks {

@@ -2,7 +2,7 @@ import CSQLite
 import CloudantOnly
 import Foundation
 
-/// P3, P4 and the index costs: Cloudant Query on the store against hand-written SQL over the same data in
+/// Indexed and unindexed queries, and the index costs: Cloudant Query on the store against hand-written SQL over the same data in
 /// raw SQLite, in the same run.
 ///
 /// Both sides return documents an application can use: the baseline's SQL rows are parsed with the same
@@ -41,7 +41,7 @@ enum QueryBenchmarks {
         var returned = 0
 
         try await BenchmarkGroup(
-            name: "P3a: indexed $eq over \(documents) documents, ~\(documents / 10_000) rows each",
+            name: "Indexed $eq over \(documents) documents, ~\(documents / 10_000) rows each",
             unit: "queries", operations: queries,
             baseline: .init(
                 name: "hand-written SQL + parse rows",
@@ -68,7 +68,7 @@ enum QueryBenchmarks {
         ).run(repetitions: repetitions)
 
         try await BenchmarkGroup(
-            name: "P3b: indexed range over \(documents) documents, first 100 rows",
+            name: "Indexed range over \(documents) documents, first 100 rows",
             unit: "queries", operations: queries,
             baseline: .init(
                 name: "hand-written SQL + parse rows",
@@ -96,7 +96,7 @@ enum QueryBenchmarks {
 
         let scanType = "HKQuantityTypeIdentifierHeartRate"
         try await BenchmarkGroup(
-            name: "P4: unindexed scan of \(documents) documents (type = HeartRate and patient = p42)",
+            name: "Unindexed scan of \(documents) documents (type = HeartRate and patient = p42)",
             unit: "docs scanned", operations: documents,
             baseline: .init(
                 name: "SQLite json_extract scan + parse rows",

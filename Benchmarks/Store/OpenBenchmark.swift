@@ -2,16 +2,16 @@ import CSQLite
 import CloudantOnly
 import Foundation
 
-/// P8: opening a store that holds `documents` documents and answering the first `get` must not scan them
+/// Opening a store that holds `documents` documents and answering the first `get` must not scan them
 /// (target < 100 ms).
 enum OpenBenchmark {
     static func run(documents: Int, repetitions: Int) async throws {
-        let folder = Scratch.folder("p8")
+        let folder = Scratch.folder("open")
         defer { Scratch.remove(folder) }
         let directory = StoreDirectory(path: folder.path)
-        print("\nP8: building a store of \(documents) small documents (untimed)…")
+        print("\nOpen: building a store of \(documents) small documents (untimed)…")
         do {
-            let store = try DocumentStore.open(name: "p8", in: directory)
+            let store = try DocumentStore.open(name: "large", in: directory)
             let batchSize = 10_000
             for start in stride(from: 0, to: documents, by: batchSize) {
                 let batch: [JSONValue] = (start..<min(start + batchSize, documents)).map { index in
@@ -20,10 +20,10 @@ enum OpenBenchmark {
                 _ = try await store.bulkDocs(batch)
             }
         }
-        let path = try directory.fileURL(forStore: "p8").path
+        let path = try directory.fileURL(forStore: "large").path
         let middle = String(format: "doc-%08d", documents / 2)
         try await BenchmarkGroup(
-            name: "P8: open a store of \(documents) documents and answer the first get",
+            name: "Open a store of \(documents) documents and answer the first get",
             unit: "opens", operations: 1,
             baseline: .init(
                 name: "raw sqlite3_open_v2 + the info row + one row by id",
@@ -38,7 +38,7 @@ enum OpenBenchmark {
                 .init(
                     name: "DocumentStore.open + document(id:)",
                     body: {
-                        let store = try DocumentStore.open(name: "p8", in: directory)
+                        let store = try DocumentStore.open(name: "large", in: directory)
                         _ = try await store.document(id: middle)
                         try store.close()
                     })

@@ -1,20 +1,20 @@
 import CloudantOnly
 import Foundation
 
-/// P1 and P2: the document store against raw SQLite writing equivalent rows in the same run.
+/// Bulk inserts and single writes: the document store against raw SQLite writing equivalent rows in the same run.
 enum StoreBenchmarks {
-    /// P1: `documents` documents of ~1 KB in 1000-document `_bulk_docs` batches.
+    /// Bulk insert: `documents` documents of ~1 KB in 1000-document `_bulk_docs` batches.
     static func bulkInsert(documents: Int, repetitions: Int) async throws {
         let workload = Workload(count: documents, batchSize: 1000)
         let batches = workload.batches
         let parsedBatches = try batches.map { batch in try batch.map { try JSONValue(parsing: $0.body) } }
 
-        var folder = Scratch.folder("p1")
+        var folder = Scratch.folder("bulk-insert")
         var raw: RawSQLite?
         var store: DocumentStore?
         func fresh() -> URL {
             Scratch.remove(folder)
-            folder = Scratch.folder("p1")
+            folder = Scratch.folder("bulk-insert")
             return folder
         }
         let release: () async throws -> Void = {
@@ -22,7 +22,7 @@ enum StoreBenchmarks {
             store = nil
         }
         try await BenchmarkGroup(
-            name: "P1: insert \(documents) × ~1 KB documents in 1000-document batches",
+            name: "Bulk insert: \(documents) × ~1 KB documents in 1000-document batches",
             unit: "docs", operations: documents,
             baseline: .init(
                 name: "raw SQLite (id, rev, body, seq)",
@@ -43,7 +43,7 @@ enum StoreBenchmarks {
                     body: { try raw?.insert(batches) }, tearDown: release),
                 .init(
                     name: "store.bulkDocs (parsed JSON in)",
-                    setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
                     body: {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
@@ -52,14 +52,14 @@ enum StoreBenchmarks {
                     setUp: {
                         var options = StoreOptions()
                         options.encryptionKey = DatabaseKey.random()
-                        store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path), options: options)
+                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path), options: options)
                     },
                     body: {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
                 .init(
                     name: "store.bulkDocs, 2 batches in flight",
-                    setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
                     body: {
                         // Batch N+1 mints its revisions while batch N holds the writer.
                         guard let target = store else { return }
@@ -73,7 +73,7 @@ enum StoreBenchmarks {
                     }, tearDown: release),
                 .init(
                     name: "parse + store.bulkDocs (bytes in)",
-                    setUp: { store = try DocumentStore.open(name: "p1", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
                     body: {
                         for batch in batches {
                             _ = try await store?.bulkDocs(try batch.map { try JSONValue(parsing: $0.body) })
@@ -85,7 +85,7 @@ enum StoreBenchmarks {
         Scratch.remove(folder)
     }
 
-    /// P2: `documents` single-document writes, each in its own transaction.
+    /// Single writes: `documents` single-document writes, each in its own transaction.
     static func singleWrites(documents: Int, repetitions: Int) async throws {
         let workload = Workload(count: documents, batchSize: 1)
         let rows = workload.rows
@@ -93,12 +93,12 @@ enum StoreBenchmarks {
             guard case .object(let object) = try JSONValue(parsing: row.body) else { throw BenchmarkError.unexpected("body") }
             return object
         }
-        var folder = Scratch.folder("p2")
+        var folder = Scratch.folder("single-writes")
         var raw: RawSQLite?
         var store: DocumentStore?
         func fresh() -> URL {
             Scratch.remove(folder)
-            folder = Scratch.folder("p2")
+            folder = Scratch.folder("single-writes")
             return folder
         }
         let release: () async throws -> Void = {
@@ -106,7 +106,7 @@ enum StoreBenchmarks {
             store = nil
         }
         try await BenchmarkGroup(
-            name: "P2: \(documents) single-document writes, one transaction each",
+            name: "Single writes: \(documents) single-document writes, one transaction each",
             unit: "writes", operations: documents,
             baseline: .init(
                 name: "raw SQLite (one row per transaction)",
@@ -127,7 +127,7 @@ enum StoreBenchmarks {
                     body: { try raw?.insert(workload.batches) }, tearDown: release),
                 .init(
                     name: "store.put",
-                    setUp: { store = try DocumentStore.open(name: "p2", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "single-writes", in: StoreDirectory(path: fresh().path)) },
                     body: {
                         // The loop runs where `put` runs (the global executor), as in a server or a
                         // background task; a caller on the main actor would add a hop per call.

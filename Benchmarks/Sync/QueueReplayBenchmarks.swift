@@ -1,7 +1,7 @@
 import CloudantOnly
 import Foundation
 
-/// Issue 23: replaying `writes` offline writes to our HTTP endpoint (goal: 10,000 in under 5 s), against a
+/// Replaying `writes` offline writes to our HTTP endpoint (goal: 10,000 in under 5 s), against a
 /// push replication of as many new documents to the same server in the same run, the protocol the replay
 /// speaks (`_bulk_docs` with `new_edits: false`) without the queue's bookkeeping.
 enum QueueReplayBenchmarks {
@@ -42,7 +42,7 @@ enum QueueReplayBenchmarks {
             }
         }
 
-        print("\nIssue 23: replaying \(writes) queued writes to cloudant serve on 127.0.0.1 (fresh database each run)")
+        print("\nOffline queue: replaying \(writes) queued writes to cloudant serve on 127.0.0.1 (fresh database each run)")
         var sent = 0
         try await BenchmarkGroup(
             name: "Offline queue replay of \(writes) writes over HTTP",

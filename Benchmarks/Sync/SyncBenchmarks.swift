@@ -3,7 +3,7 @@ import CloudantServer
 import CloudantSyncNIO
 import Foundation
 
-/// P5: pulling small documents with the replicator — between two stores in one process, and from our
+/// Pulling small documents with the replicator — between two stores in one process, and from our
 /// HTTP endpoint on loopback — against the least any copy must do, writing the same revisions into a fresh
 /// store with `bulkDocs(newEdits: false)`, in the same run.
 enum SyncBenchmarks {
@@ -45,7 +45,7 @@ enum SyncBenchmarks {
             target = try DocumentStore.open(name: "target-\(round)", in: StoreDirectory(path: folder.path))
         }
         try await BenchmarkGroup(
-            name: "P5: replicate \(documents) small documents into a fresh store (HTTP: our endpoint on loopback)",
+            name: "Pull: replicate \(documents) small documents into a fresh store (HTTP: our endpoint on loopback)",
             unit: "docs", operations: documents,
             baseline: .init(
                 name: "bulkDocs(newEdits: false) of the same revisions",
@@ -79,7 +79,7 @@ enum SyncBenchmarks {
                     }),
             ]
         ).run(repetitions: repetitions)
-        print("  targets (issue 6, P5): ≤ 5 s between two of our stores; ≤ 15 s from a CouchDB-speed source")
+        print("  targets: ≤ 5 s between two of our stores; ≤ 15 s from a CouchDB-speed source")
         await server.shutdown()
         try fresh()
         if let target { try await phases(source: source, target: target, revisions: revisions) }

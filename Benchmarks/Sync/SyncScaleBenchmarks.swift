@@ -2,13 +2,13 @@ import CloudantOnly
 import CloudantServer
 import Foundation
 
-/// P9 and P10: what replication costs once the stores are large.
+/// What replication costs once the stores are large.
 ///
-/// - P9: a sync of two stores already in step, each of `documents` documents, over our HTTP endpoint: the
+/// - A no-op sync of two stores already in step, each of `documents` documents, over our HTTP endpoint: the
 ///   replicator must see from the checkpoints that there is nothing to do, without reading the stores. The
 ///   baseline is the least any such check costs: one HTTP round trip on a kept-alive connection (a `GET` of
 ///   the target database).
-/// - P10: replicating `batch` new documents into a target that already holds `documents`, against the same
+/// - Replicating `batch` new documents into a target that already holds `documents`, against the same
 ///   into an empty target, in the same run: the cost per document must not grow with the target.
 enum SyncScaleBenchmarks {
     static func run(documents: Int, batch: Int, repetitions: Int) async throws {
@@ -17,7 +17,7 @@ enum SyncScaleBenchmarks {
         let served = StoreDirectory(path: folder.appendingPathComponent("served").path)
         let local = StoreDirectory(path: folder.appendingPathComponent("local").path)
 
-        print("\nP9/P10: building two stores of \(documents) small documents in step (untimed)…")
+        print("\nSync at scale: building two stores of \(documents) small documents in step (untimed)…")
         let source = try DocumentStore.open(name: "source", in: local)
         try await fill(source, from: 0, count: documents, prefix: "doc")
         let mirror = try DocumentStore.open(name: "mirror", in: served)
@@ -37,7 +37,7 @@ enum SyncScaleBenchmarks {
 
         var written = 0
         try await BenchmarkGroup(
-            name: "P9: no-op sync of two stores of \(documents) documents in step, over HTTP",
+            name: "No-op sync of two stores of \(documents) documents in step, over HTTP",
             unit: "syncs", operations: 1,
             baseline: .init(name: "one GET /mirror round trip", body: { try client.request("GET", "/mirror", headers: authorization) }),
             candidates: [
@@ -48,12 +48,12 @@ enum SyncScaleBenchmarks {
         ).run(repetitions: repetitions)
         print("  (target: under 100 ms; documents written by the no-op syncs: \(written))")
 
-        // P10: `batch` new documents into the large mirror, and into an empty store, alternately.
+        // `batch` new documents into the large mirror, and into an empty store, alternately.
         var round = 0
         var empty: DocumentStore?
         var fresh: DocumentStore?
         try await BenchmarkGroup(
-            name: "P10: replicate \(batch) new documents into a target of \(documents) vs an empty one",
+            name: "Replicate \(batch) new documents into a target of \(documents) vs an empty one",
             unit: "docs", operations: batch,
             baseline: .init(
                 name: "into an empty target",

@@ -39,7 +39,7 @@ public struct DatabaseKey: Sendable {
     /// Derives a key from a passphrase with PBKDF2-HMAC-SHA256.
     ///
     /// The same passphrase and salt always give the same key, so store the salt (it is not secret) and use a
-    /// fresh ``randomSalt()`` per database: that way equal passphrases do not give equal keys.
+    /// fresh ``randomSalt(byteCount:)`` per database: that way equal passphrases do not give equal keys.
     ///
     /// - Parameters:
     ///   - passphrase: The user's passphrase, as UTF-8.

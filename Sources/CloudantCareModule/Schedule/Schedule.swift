@@ -17,7 +17,7 @@ public struct Schedule: Codable, Hashable, Sendable {
 
     /// Creates a schedule from elements, sorting them by start (stably).
     ///
-    /// A schedule needs at least one element; ``validate()`` and event queries reject an empty one.
+    /// A schedule needs at least one element; `validate()` and event queries reject an empty one.
     public init(composing elements: [ScheduleElement]) {
         self.elements = Self.sortedByStart(elements)
     }

@@ -26,7 +26,7 @@ public struct ScheduleElement: Codable, Hashable, Sendable {
 
     /// Creates an element. An all-day element's start is moved to the start of its day in `calendar`.
     ///
-    /// Nothing is checked here; ``Schedule/validate()`` and every event query reject elements CareKit would
+    /// Nothing is checked here; `Schedule.validate()` and every event query reject elements CareKit would
     /// refuse or loop on, with `CloudantError.Code.invalidSchedule`.
     ///
     /// - Parameters:

@@ -11,7 +11,7 @@ public import Foundation
 /// Linux the main queue only runs when the process drains it (an `async` entry point or `dispatchMain()`); a
 /// server or a tool that blocks its main thread should pass a queue of its own.
 extension CareStore {
-    /// Adds the first version of each object; see ``add(_:)``.
+    /// Adds the first version of each object; see ``add(_:importing:)``.
     ///
     /// ```swift
     /// care.add([plan], callbackQueue: queue) { result in
@@ -25,7 +25,7 @@ extension CareStore {
         store.deliver(on: callbackQueue, to: completion) { try await self.add(entities) }
     }
 
-    /// Adds a new version of each object; see ``update(_:)``.
+    /// Adds a new version of each object; see ``update(_:importing:)``.
     public nonisolated func update<Entity: CareStorable>(
         _ entities: [Entity], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Entity], CloudantError>) -> Void)? = nil

@@ -19,7 +19,7 @@ extension CareStore {
         fetch(Patient.self, query: query, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Adds patients, as CareKit's `addPatients`; see ``add(_:)``.
+    /// Adds patients, as CareKit's `addPatients`; see ``add(_:importing:)``.
     public nonisolated func addPatients(
         _ patients: [Patient], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Patient], CloudantError>) -> Void)? = nil
@@ -27,7 +27,7 @@ extension CareStore {
         add(patients, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Updates patients, as CareKit's `updatePatients`; see ``update(_:)``.
+    /// Updates patients, as CareKit's `updatePatients`; see ``update(_:importing:)``.
     public nonisolated func updatePatients(
         _ patients: [Patient], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Patient], CloudantError>) -> Void)? = nil
@@ -51,7 +51,7 @@ extension CareStore {
         fetch(CarePlan.self, query: query, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Adds carePlans, as CareKit's `addCarePlans`; see ``add(_:)``.
+    /// Adds carePlans, as CareKit's `addCarePlans`; see ``add(_:importing:)``.
     public nonisolated func addCarePlans(
         _ carePlans: [CarePlan], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[CarePlan], CloudantError>) -> Void)? = nil
@@ -59,7 +59,7 @@ extension CareStore {
         add(carePlans, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Updates carePlans, as CareKit's `updateCarePlans`; see ``update(_:)``.
+    /// Updates carePlans, as CareKit's `updateCarePlans`; see ``update(_:importing:)``.
     public nonisolated func updateCarePlans(
         _ carePlans: [CarePlan], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[CarePlan], CloudantError>) -> Void)? = nil
@@ -83,7 +83,7 @@ extension CareStore {
         fetch(Contact.self, query: query, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Adds contacts, as CareKit's `addContacts`; see ``add(_:)``.
+    /// Adds contacts, as CareKit's `addContacts`; see ``add(_:importing:)``.
     public nonisolated func addContacts(
         _ contacts: [Contact], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Contact], CloudantError>) -> Void)? = nil
@@ -91,7 +91,7 @@ extension CareStore {
         add(contacts, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Updates contacts, as CareKit's `updateContacts`; see ``update(_:)``.
+    /// Updates contacts, as CareKit's `updateContacts`; see ``update(_:importing:)``.
     public nonisolated func updateContacts(
         _ contacts: [Contact], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Contact], CloudantError>) -> Void)? = nil
@@ -115,7 +115,7 @@ extension CareStore {
         fetch(CareTask.self, query: query, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Adds tasks, as CareKit's `addTasks`; see ``add(_:)``.
+    /// Adds tasks, as CareKit's `addTasks`; see ``add(_:importing:)``.
     public nonisolated func addTasks(
         _ tasks: [CareTask], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[CareTask], CloudantError>) -> Void)? = nil
@@ -123,7 +123,7 @@ extension CareStore {
         add(tasks, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Updates tasks, as CareKit's `updateTasks`; see ``update(_:)``.
+    /// Updates tasks, as CareKit's `updateTasks`; see ``update(_:importing:)``.
     public nonisolated func updateTasks(
         _ tasks: [CareTask], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[CareTask], CloudantError>) -> Void)? = nil
@@ -147,7 +147,7 @@ extension CareStore {
         fetch(Outcome.self, query: query, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Adds outcomes, as CareKit's `addOutcomes`; see ``add(_:)``.
+    /// Adds outcomes, as CareKit's `addOutcomes`; see ``add(_:importing:)``.
     public nonisolated func addOutcomes(
         _ outcomes: [Outcome], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Outcome], CloudantError>) -> Void)? = nil
@@ -155,7 +155,7 @@ extension CareStore {
         add(outcomes, callbackQueue: callbackQueue, completion: completion)
     }
 
-    /// Updates outcomes, as CareKit's `updateOutcomes`; see ``update(_:)``.
+    /// Updates outcomes, as CareKit's `updateOutcomes`; see ``update(_:importing:)``.
     public nonisolated func updateOutcomes(
         _ outcomes: [Outcome], callbackQueue: DispatchQueue = .main,
         completion: (@Sendable (Result<[Outcome], CloudantError>) -> Void)? = nil

@@ -17,7 +17,7 @@
 /// - strings: the collation weights of each level (primary, secondary, tertiary, code points), each level
 ///   ended by `0x00`; the secondary and tertiary levels are mostly the common weight (no accent, lower case),
 ///   so there each run of it is one byte that also encodes whether the level ends after it
-///   (``appendCompressedLevel(_:common:to:)``, ICU's compression of common weights);
+///   (`appendCompressedLevel(_:common:to:)`, ICU's compression of common weights);
 /// - arrays: each element's key, then `0x00` (so a prefix sorts first);
 /// - objects: `0x01` + the member name's string levels + the value's key per member, then `0x00`.
 public enum CollationKey {

@@ -1,5 +1,5 @@
 extension MangoSelector.Node {
-    /// The node as normalised selector JSON; ``Selector/init(_:)`` reads it back to the same node.
+    /// The node as normalised selector JSON; ``MangoSelector/init(_:)`` reads it back to the same node.
     ///
     /// ```swift
     /// MangoSelector.Node.field(FieldPath(["a", "b"]), .gt(1)).json.jsonString()   // {"a.b":{"$gt":1}}

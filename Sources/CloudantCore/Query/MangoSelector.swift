@@ -84,7 +84,7 @@ extension MangoSelector {
     /// A node of a normalised selector: combinators over field conditions.
     ///
     /// Equality of ``Node`` values follows `JSONValue`'s (object member order ignored, `1 == 1.0`); compare
-    /// ``Selector`` values when that matters.
+    /// `Selector` values when that matters.
     public indirect enum Node: Sendable, Hashable {
         /// `{}`: matches every value.
         case empty

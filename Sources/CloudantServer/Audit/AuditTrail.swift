@@ -5,9 +5,9 @@ internal import Glibc
 #endif
 
 /// An append-only, tamper-evident log of who read, wrote, deleted, replicated or was refused what, kept in a
-/// folder of daily segments (see ``AuditSegments``) and chained by SHA-256 (see ``AuditEntry``).
+/// folder of daily segments (see `AuditSegments`) and chained by SHA-256 (see ``AuditEntry``).
 ///
-/// Recording never waits for the disk: ``record(_:)`` queues the entry and a writer thread appends what has
+/// Recording never waits for the disk: `record(_:)` queues the entry and a writer thread appends what has
 /// queued, one `write` and one `fsync` per batch (group commit), so a busy server pays a lock and an array
 /// append per request. The price is that the last batch (a few milliseconds of requests) may be lost to a
 /// power cut or `kill -9`; a line the crash cut short is removed when the trail opens again, and the chain

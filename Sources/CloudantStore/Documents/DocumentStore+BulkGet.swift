@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// One revision asked for by ``DocumentStore/bulkGet(_:latest:)`` (a CouchDB `_bulk_get` entry).
+/// One revision asked for by ``DocumentStore/bulkGet(_:latest:inlineAttachmentLimit:)`` (a CouchDB `_bulk_get` entry).
 public struct BulkGetRequest: Sendable, Hashable {
     /// The document id.
     public var id: String

@@ -28,7 +28,7 @@ extension DocumentStore {
     /// - no cutting back of the log meanwhile: the writer cuts a log back to 64 MB once a checkpoint has
     ///   emptied it, which during a load would truncate and regrow the file at every checkpoint (measured
     ///   2 s slower); the first checkpoint after the load cuts it back;
-    /// - the log copied into the file by a ``BackgroundCheckpointer`` on a connection and thread of its own,
+    /// - the log copied into the file by a `BackgroundCheckpointer` on a connection and thread of its own,
     ///   so the writer rarely stops for a checkpoint's copy and `fdatasync` (on a 1M-record health import the
     ///   writer had stopped 46 times, 4.2 s in all; the import took 30.9–31.9 s instead of 34.4–34.6 s,
     ///   alternated). The log then reached 425–439 MB at most on that import; past 512 MB the checkpointer

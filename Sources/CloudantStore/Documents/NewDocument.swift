@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// A document an import knows to be new, ready for ``DocumentStore/insertNew(_:)``: its first revision is
+/// A document an import knows to be new, ready for ``DocumentStore/insertNew(_:comparingExisting:)``: its first revision is
 /// minted and its body serialised when it is created, on the caller's thread, so the write transaction
 /// only inserts rows.
 ///

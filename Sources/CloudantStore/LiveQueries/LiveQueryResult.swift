@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// One answer of a live query (see ``DocumentStore/observe(_:)``): the query's documents as of a committed
+/// One answer of a live query (see ``DocumentStore/observe(_:limits:)``): the query's documents as of a committed
 /// state of the store.
 public struct LiveQueryResult: Sendable, Hashable {
     /// The matching documents, sorted, paged and projected as ``DocumentStore/find(_:limits:)`` returns them.

@@ -30,7 +30,7 @@ extension OTFCloudantStore {
     ///   - timeout: How long each request may take.
     /// - Returns: What moved each way.
     /// - Throws: `OTFCloudantError.timedOut(reason:)` when a request times out (the remote answered
-    ///   408 or 504, or nothing came within `timeout`) or the store's own ``timeout`` passes;
+    ///   408 or 504, or nothing came within `timeout`) or the store's own `timeout` passes;
     ///   `OTFCloudantError.remoteSynchronizationFailed(reason:)` when the remote is unreachable,
     ///   refuses the credentials or the request; `OTFCloudantError.invalidValue(reason:)` for a
     ///   URL that names no database. What moved before a failure stays; the next run resumes.

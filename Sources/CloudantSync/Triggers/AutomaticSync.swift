@@ -21,7 +21,7 @@ internal import Foundation
 /// before the push, so only writes above it (made during the push, or after) start another sync, and a sync
 /// never triggers itself for ever (CareKit's automatic sync does: its own pulled writes ask for the next sync).
 ///
-/// Never two syncs at once; the timing rules are ``SyncTriggerStateMachine``'s (this actor is its shell).
+/// Never two syncs at once; the timing rules are `SyncTriggerStateMachine`'s (this actor is its shell).
 public actor AutomaticSync {
     /// The store kept in sync.
     public nonisolated let store: DocumentStore
