@@ -94,7 +94,7 @@ extension MangoSelector {
         case or([Node])
         /// A condition on the value at a path; the empty path is the value itself.
         case field(FieldPath, Condition)
-        /// `$text`: a full-text search, answered by a text index. ``Selector/matches(_:)`` treats it as true.
+        /// `$text`: a full-text search, answered by a text index. ``MangoSelector/matches(_:)`` treats it as true.
         case text(JSONValue)
     }
 
