@@ -17,7 +17,7 @@ var registry = try EntityRegistry.careHealth()      // the care and health kinds
 try registry.register(EntityKind(Note.self))
 let store = try DocumentStore.open(name: "notes", options: StoreOptions(registry: registry))
 
-var notes = try await store.add([
+var notes: [Note] = try await store.add([
     Note(id: "n1", text: "Call the clinic", day: 1),
     Note(id: "n2", text: "Walk to the pharmacy", day: 2),
 ])                                                  // one transaction
@@ -64,18 +64,18 @@ let today = Calendar.current.startOfDay(for: Date())
 let walk = CareTask(
     id: "walk", title: "Walk 20 minutes", carePlanUUID: nil,
     schedule: try .dailyAtTime(hour: 8, minutes: 0, start: today, end: nil, text: nil))
-_ = try await care.add([walk])
+let scheduled: [CareTask] = try await care.add([walk])
 let week = try await care.events(forTask: "walk", from: today, to: today.addingTimeInterval(7 * 86_400))
 let done = Outcome(
     taskUUID: week[0].task.uuid, taskOccurrenceIndex: week[0].occurrence, values: [OutcomeValue(.boolean(true))])
-_ = try await care.add([done])                      // a second outcome for the event would be a conflict
+let recorded: [Outcome] = try await care.add([done])   // a second outcome for the event is a conflict
 // tour: end
 
 // tour: health
 let steps = QuantitySample(
     uuid: UUID().uuidString, typeIdentifier: "HKQuantityTypeIdentifierStepCount", value: 1_200, unit: "count",
     startDate: today.addingTimeInterval(9 * 3_600), endDate: today.addingTimeInterval(9 * 3_600 + 600))
-_ = try await store.add([steps])
+let stored: [QuantitySample] = try await store.add([steps])
 let daily = try await store.statistics(
     ofType: "HKQuantityTypeIdentifierStepCount", from: today, to: today.addingTimeInterval(86_400), by: .day)
 print(daily.total ?? 0, "steps today")
