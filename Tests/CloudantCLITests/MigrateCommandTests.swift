@@ -19,7 +19,7 @@ struct MigrateCommandTests {
     @Test func aDryRunReportsWithoutWritingThenTheRunConvertsAndARerunConvertsNothing() throws {
         let folder = try Self.legacyStore()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let seq = { try jsonObject(try CLIRunner.run(["db", "info", "legacy"], in: folder).stdout)["update_seq"] as? Int }
+        let seq = { try jsonObject(try CLIRunner.run(["db", "info", "legacy"], in: folder).stdout)["update_seq"] as? String }
         let before = try seq()
 
         let preview = try CLIRunner.run(["migrate", "otf", "--db", "legacy", "--dry-run"], in: folder)

@@ -152,3 +152,30 @@ struct LocalReplicationTests {
         #expect(recorder.lock.withLock { recorder.states.last } == .complete)
     }
 }
+
+/// Revisions are CouchDB's deterministic ones: two replicas that received the same writes hold the same
+/// revisions, so replicating between them finds nothing to send and creates no conflict.
+@Suite("Identical writes on two replicas")
+struct IdenticalWritesReplicationTests {
+    @Test func replicatingBetweenStoresWithTheSameWritesCreatesNoConflict() async throws {
+        let stores = try LocalReplicationTests.Stores()
+        for store in [stores.a, stores.b] {
+            let first = try await store.put(["_id": "walk", "minutes": 20, "tags": ["am", "park"]])
+            try await store.put(["_id": "walk", "_rev": .string(first.rev), "minutes": 25, "pace": 5.5])
+            let gone = try await store.put(["_id": "gone", "v": 1])
+            try await store.delete(id: "gone", rev: gone.rev)
+            try await store.put([
+                "_id": "photo", "_attachments": ["x.bin": ["content_type": "application/octet-stream", "data": .string(Base64.encode([1, 2, 3]))]],
+            ])
+        }
+        #expect(try await LocalReplicationTests.snapshot(stores.a) == (try await LocalReplicationTests.snapshot(stores.b)))
+        let push = try await LocalReplicationTests.replicate(stores.a, stores.b)
+        let pull = try await LocalReplicationTests.replicate(stores.b, stores.a)
+        #expect(push.docsWritten == 0 && pull.docsWritten == 0)
+        for store in [stores.a, stores.b] {
+            for id in ["walk", "photo"] {
+                #expect(try await store.document(id: id, options: ReadOptions(conflicts: true))["_conflicts"] == nil)
+            }
+        }
+    }
+}

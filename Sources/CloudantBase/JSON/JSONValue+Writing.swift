@@ -42,15 +42,15 @@ extension JSONValue {
         Data(jsonBytes(sortedKeys: sortedKeys))
     }
 
-    /// The canonical JSON form of the value: the bytes revision hashes are computed from.
+    /// The canonical JSON form of the value: the bytes content digests are computed from (replication ids,
+    /// model version hashes, the ids of derived documents).
     ///
     /// Canonical form is ``jsonBytes(sortedKeys:)`` with sorted keys, plus numbers written by value alone:
     /// a double equal to an `Int64` is written as that integer (`1.0` → `1`, `-0.0` → `0`), so values that
     /// compare equal as ``JSONNumber``s serialise the same. Other doubles use Swift's shortest round-trip text.
     ///
-    /// - Important: This format must never change once data exists: every stored revision id was minted
-    ///   from it (see `RevisionHash`), and a changed format would make a retried write create a new
-    ///   revision instead of recognising its own. The golden tests in `CanonicalJSONTests` pin it.
+    /// - Important: This format must never change once data exists: ids and hashes stored with the data
+    ///   were computed from it. The golden tests in `CanonicalJSONTests` pin it.
     ///
     /// ```swift
     /// let value: JSONValue = ["b": 1.0, "a": "x"]

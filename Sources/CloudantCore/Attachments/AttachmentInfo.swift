@@ -82,26 +82,46 @@ public struct AttachmentInfo: Sendable, Hashable {
     }
 }
 
-/// The attachments of one revision, by name, as stored with the revision.
+/// The attachments of one revision, by name, as stored with the revision, in the document's order.
+///
+/// CouchDB keeps a document's attachments as a list: `_attachments` comes back in the order it was written
+/// (a standalone attachment upload puts the new one first), and the order is part of the revision hash
+/// (``RevisionHash``). ``order`` keeps it.
 public struct AttachmentTable: Sendable, Hashable {
     /// The attachments by name.
     public var entries: [String: AttachmentInfo]
+    /// The names in the document's order. Names of ``entries`` missing here follow in byte order; names
+    /// here without an entry are skipped.
+    public var order: [String]
 
     /// Creates a table.
-    public init(_ entries: [String: AttachmentInfo] = [:]) { self.entries = entries }
+    public init(_ entries: [String: AttachmentInfo] = [:], order: [String] = []) {
+        self.entries = entries
+        self.order = order
+    }
 
     /// Whether the revision has no attachments.
     public var isEmpty: Bool { entries.isEmpty }
 
-    /// The names in byte order, the order they are written in.
+    /// The names in byte order.
     public var sortedNames: [String] { entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+
+    /// The names in the document's order (see ``order``): the order they are written and hashed in.
+    public var orderedNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        names.reserveCapacity(entries.count)
+        for name in order where entries[name] != nil && seen.insert(name).inserted { names.append(name) }
+        if names.count < entries.count { names += sortedNames.filter { !seen.contains($0) } }
+        return names
+    }
 
     /// The compact JSON the store keeps with each revision:
     /// `{"name":{"content_type","digest","length","revpos"[,"encoding","encoded_length"]}}`.
     public var storageJSON: JSONValue {
         .object(
             JSONObject(
-                sortedNames.compactMap { name in
+                orderedNames.compactMap { name in
                     entries[name].map { info in
                         var stored: JSONObject = [
                             "content_type": .string(info.contentType), "digest": .string(info.digest),
@@ -123,6 +143,7 @@ public struct AttachmentTable: Sendable, Hashable {
             throw CloudantError(.invalidValue, "Stored attachment metadata is not an object; the row is damaged.")
         }
         var entries: [String: AttachmentInfo] = [:]
+        order = object.keys
         for (name, value) in object.members {
             guard let contentType = value["content_type"]?.stringValue, let digest = value["digest"]?.stringValue,
                 let length = value["length"]?.numberValue?.int64Value, let revpos = value["revpos"]?.numberValue?.int64Value,

@@ -16,6 +16,9 @@ public struct IncomingDocument: Sendable, Hashable {
     public var revisions: [RevisionID]?
     /// `_attachments` by name, when given.
     public var attachments: [String: IncomingAttachment]?
+    /// The names of ``attachments`` in the order they were written: CouchDB keeps attachments in this order
+    /// and hashes them in it (``RevisionHash``). ``setAttachment(_:named:)`` keeps it up to date.
+    public var attachmentOrder: [String] = []
     /// Every member that is not CouchDB metadata, in written order.
     public var body: JSONObject
 
@@ -108,6 +111,7 @@ public struct IncomingDocument: Sendable, Hashable {
                 parsed[name] = try IncomingAttachment(name: name, json: value, documentID: id)
             }
             attachments = parsed
+            attachmentOrder = members.keys
         }
 
         if let unknownSpecial {
@@ -117,6 +121,24 @@ public struct IncomingDocument: Sendable, Hashable {
         }
         // The members of a `JSONObject` are unique already.
         body = JSONObject(uniqueMembers: bodyMembers)
+    }
+
+    /// Adds or replaces the attachment `name` as CouchDB's standalone attachment upload does: the new one
+    /// first, the others after it in their order (`chttpd_db`'s `NewAtt ++ [A || A <- Atts, …]`).
+    public mutating func setAttachment(_ attachment: IncomingAttachment, named name: String) {
+        let others = orderedAttachmentNames.filter { $0 != name }
+        var table = attachments ?? [:]
+        table[name] = attachment
+        attachments = table
+        attachmentOrder = [name] + others
+    }
+
+    /// The names of ``attachments`` in written order (names set without an order follow in byte order).
+    public var orderedAttachmentNames: [String] {
+        AttachmentTable(
+            (attachments ?? [:]).mapValues { _ in AttachmentInfo(contentType: "", digest: "", length: 0, revpos: 0) },
+            order: attachmentOrder
+        ).orderedNames
     }
 
     /// Parses `{"start": N, "ids": [newest … oldest]}` into revisions, newest first.

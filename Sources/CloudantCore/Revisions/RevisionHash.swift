@@ -1,28 +1,28 @@
 internal import Crypto
 
-/// Mints the hash half of a new revision id (`"<generation>-<hash>"`), deterministically.
+/// Mints the hash half of a new revision id (`"<generation>-<hash>"`) exactly as CouchDB does, so the same
+/// edit made here and on CouchDB gets the same `_rev` and identical writes on two replicas never conflict.
 ///
-/// The hash is the lowercase hex MD5 of the canonical JSON (`JSONValue.canonicalJSONBytes()`) of
+/// CouchDB (`couch_db:new_revid/1`) hashes, with MD5, `term_to_binary([Deleted, OldStart, OldRev, Body, Atts],
+/// [{minor_version, 1}])` where
+/// - `Deleted` is the atom `true` or `false`;
+/// - `OldStart` is the parent's generation and `OldRev` its hash: the 16 raw bytes of a 32-hex-digit hash
+///   (`couch_doc:parse_revid/1`), the hash's bytes otherwise; for a document's first revision they are the
+///   integers `0` and `0`;
+/// - `Body` is the body as jiffy decoded it, `{[{Name, Value}, …]}` in written order, without the metadata
+///   members `couch_doc:transfer_fields/3` takes out (`_id`, `_rev`, `_attachments`, `_deleted`,
+///   `_revisions`, `_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq`) but with `_access` and the
+///   replicator's `_replication_*` members it keeps (``ErlangTermWriter`` writes it);
+/// - `Atts` is `[{Name, ContentType, Md5}]` with the raw 16 bytes of each attachment's digest (of the bytes as
+///   stored, gzip for the compressible types), in the *reverse* of the document's attachment order (a
+///   `lists:foldl/3` that prepends).
 ///
-/// ```json
-/// {"attachments":[[name,content_type,digest],…],"body":{…},"deleted":false,"parent":"1-abc…"}
-/// ```
-///
-/// where `attachments` are sorted by the UTF-8 bytes of their names, `body` leaves out every top-level member
-/// whose name starts with `_` (CouchDB metadata), and `parent` is `null` for a first revision.
-///
-/// Why deterministic: the same edit of the same parent gets the same revision id, so a write retried after a
-/// timeout (that in fact committed) is recognised instead of creating a conflicting sibling. Peers never
-/// recompute our hashes, so the choice of fields is ours; it is 32 lowercase hex characters
-/// because CouchDB stores such hashes as 16 raw bytes.
-///
-/// - Important: The input layout and the canonical JSON format are frozen: changing either once data exists
-///   would make retried writes of old documents create spurious conflicts. `RevisionHashTests` pins known
-///   hashes.
+/// A deleted document written again without `_rev` is minted as an edit of its winning deleted revision
+/// (`couch_db_updater:merge_rev_tree/4`): pass that revision as the parent.
 ///
 /// ```swift
-/// let hash = RevisionHash.mint(body: ["title": "Walk"], parentRevision: nil, deleted: false, attachments: [])
-/// let rev = "1-\(hash)"
+/// RevisionHash.mint(body: JSONObject(), parentRevision: nil, deleted: false, attachments: [])
+///     // "967a00dff5e02add41819138abb3284d", the `1-…` of an empty document on CouchDB
 /// ```
 public enum RevisionHash {
     /// What a revision hash records about one attachment: its name, MIME type and content digest.
@@ -31,7 +31,7 @@ public enum RevisionHash {
         public var name: String
         /// The attachment's MIME type.
         public var contentType: String
-        /// The content identity, `"md5-" + base64(md5(bytes))`.
+        /// The content identity, `"md5-" + base64(md5(stored bytes))`.
         public var digest: String
 
         /// Creates an attachment entry for ``RevisionHash/mint(body:parentRevision:deleted:attachments:)``.
@@ -42,7 +42,13 @@ public enum RevisionHash {
         }
     }
 
-    /// The 32-character lowercase hex hash of a new revision.
+    /// Members of a written document that are CouchDB metadata rather than body: left out of the hash.
+    package static let metadataMembers: Set<String> = [
+        "_id", "_rev", "_attachments", "_deleted", "_revisions", "_revs_info", "_conflicts", "_deleted_conflicts",
+        "_local_seq",
+    ]
+
+    /// The 32-character lowercase hex hash of a new revision, CouchDB's `new_revid`.
     ///
     /// ```swift
     /// let hash = RevisionHash.mint(
@@ -51,130 +57,95 @@ public enum RevisionHash {
     /// ```
     ///
     /// - Parameters:
-    ///   - body: The document's members; top-level members whose names start with `_` are ignored.
+    ///   - body: The document's members in written order; metadata members (`_id`, `_rev`, …) are ignored.
     ///   - parentRevision: The full id (`"2-…"`) of the revision this one edits, or `nil` for a new document.
     ///   - deleted: Whether the new revision is a deletion.
-    ///   - attachments: The new revision's attachments, in any order.
-    /// - Returns: 32 lowercase hexadecimal characters. Equal inputs give equal hashes; a change in any
-    ///   input (a body member, the parent, the deleted flag, an attachment) gives a different one.
+    ///   - attachments: The new revision's attachments, in the document's order (`_attachments` as written).
+    /// - Returns: 32 lowercase hexadecimal characters.
     public static func mint(
         body: JSONObject, parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
     ) -> String {
-        mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { writer in
-            writer.write(body, skipping: { $0.hasPrefix("_") })
-        }
+        let parent = parentRevision.flatMap { try? RevisionID(parsing: $0) }
+        return mint(body: body, parent: parent, deleted: deleted, attachments: attachments)
     }
 
-    /// ``mint(body:parentRevision:deleted:attachments:)`` for a body whose canonical JSON the caller already
-    /// has (`JSONValue.canonicalJSONBytes()` of a body with no `_` members): the same hash, without
-    /// serialising the body again.
-    ///
-    /// ```swift
-    /// let canonical = JSONValue.object(body).canonicalJSONBytes()
-    /// RevisionHash.mint(canonicalBody: canonical, parentRevision: nil, deleted: false, attachments: [])
-    ///     == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: [])   // true
-    /// ```
+    /// ``mint(body:parentRevision:deleted:attachments:)`` with the parent already parsed.
     public static func mint(
-        canonicalBody: [UInt8], parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
+        body: JSONObject, parent: RevisionID?, deleted: Bool, attachments: [AttachmentDigest]
     ) -> String {
-        mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { writer in
-            canonicalBody.withUnsafeBufferPointer { writer.appendRaw($0) }
-        }
+        let term = revisionTerm(body: body, parent: parent, deleted: deleted, attachments: attachments)
+        return lowercaseHex(Insecure.MD5.hash(data: term))
     }
 
-    /// ``mint(canonicalBody:parentRevision:deleted:attachments:)`` for a body whose canonical JSON the caller
-    /// holds in pieces (the members of a stored body, in sorted order): `feedingCanonicalBody` hands each piece,
-    /// in order, to the function it is given, which hashes it in place. Nothing is copied: put together into
-    /// one buffer first, the copies and the buffer's growth were a tenth of preparing a 1 KB write.
-    ///
-    /// ```swift
-    /// RevisionHash.mint(parentRevision: nil, deleted: false, attachments: []) { hash in
-    ///     for piece in pieces { piece.withUnsafeBytes(hash) }
-    /// }
-    /// ```
-    package static func mint(
-        parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest],
-        feedingCanonicalBody: ((UnsafeRawBufferPointer) -> Void) -> Void
-    ) -> String {
-        var md5 = Insecure.MD5()
-        let (prefix, suffix) = envelope(parentRevision: parentRevision, deleted: deleted, attachments: attachments)
-        md5.update(data: prefix)
-        feedingCanonicalBody { md5.update(bufferPointer: $0) }
-        md5.update(data: suffix)
-        return lowercaseHex(md5.finalize())
-    }
-
-    private static func mint(
-        parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest], writingBody: (inout JSONWriter) -> Void
-    ) -> String {
-        var writer = JSONWriter.canonical(capacity: 1024)
-        writingBody(&writer)
-        return mint(parentRevision: parentRevision, deleted: deleted, attachments: attachments) { hash in
-            writer.output.withUnsafeBytes(hash)
-        }
-    }
-
-    /// The canonical JSON of `{"attachments", "body", "deleted", "parent"}` (in that sorted order) before and
-    /// after the body.
-    private static func envelope(
-        parentRevision: String?, deleted: Bool, attachments: [AttachmentDigest]
-    ) -> (prefix: [UInt8], suffix: [UInt8]) {
-        let prefix: [UInt8]
-        if attachments.isEmpty {
-            prefix = firstRevisionPrefix
+    /// The bytes CouchDB hashes: `term_to_binary([Deleted, OldStart, OldRev, Body, Atts], [{minor_version, 1}])`.
+    package static func revisionTerm(
+        body: JSONObject, parent: RevisionID?, deleted: Bool, attachments: [AttachmentDigest]
+    ) -> [UInt8] {
+        var writer = ErlangTermWriter(capacity: 64 + body.count * 24)
+        writer.writeVersion()
+        writer.writeListHeader(count: 5)
+        writer.writeBoolean(deleted)
+        if let parent {
+            writer.writeInteger(Int64(parent.generation))
+            writer.writeBinary(revisionBytes(parent.hash))
         } else {
-            let sortedAttachments = attachments.sorted { lhs, rhs in
-                // Names are unique within a revision; the other fields only make the order total regardless.
-                if lhs.name != rhs.name { return JSONWriter.precedesInUTF8(lhs.name, rhs.name) }
-                if lhs.contentType != rhs.contentType { return JSONWriter.precedesInUTF8(lhs.contentType, rhs.contentType) }
-                return JSONWriter.precedesInUTF8(lhs.digest, rhs.digest)
-            }
-            var writer = JSONWriter.canonical(capacity: 128)
-            writer.appendRaw(#"{"attachments":["#)
-            for (position, attachment) in sortedAttachments.enumerated() {
-                writer.appendRaw(position == 0 ? "[" : ",[")
-                writer.write(attachment.name)
-                writer.appendRaw(",")
-                writer.write(attachment.contentType)
-                writer.appendRaw(",")
-                writer.write(attachment.digest)
-                writer.appendRaw("]")
-            }
-            writer.appendRaw(#"],"body":"#)
-            prefix = writer.output
+            writer.writeInteger(0)
+            writer.writeInteger(0)
         }
-        guard let parentRevision else { return (prefix, deleted ? deletedFirstRevisionSuffix : firstRevisionSuffix) }
-        var writer = JSONWriter.canonical(capacity: 64)
-        writer.appendRaw(deleted ? #","deleted":true,"parent":"# : #","deleted":false,"parent":"#)
-        writer.write(parentRevision)
-        writer.appendRaw("}")
-        return (prefix, writer.output)
+        writer.writeTupleHeader(arity: 1)
+        if body.members.contains(where: { $0.key.utf8.first == UInt8(ascii: "_") && metadataMembers.contains($0.key) }) {
+            writer.writeProplist(body.members.filter { !metadataMembers.contains($0.key) })
+        } else {
+            writer.writeProplist(body.members)
+        }
+        if attachments.isEmpty {
+            writer.writeNil()
+        } else {
+            writer.writeListHeader(count: attachments.count)
+            for attachment in attachments.reversed() {
+                writer.writeTupleHeader(arity: 3)
+                writer.writeBinary(attachment.name)
+                writer.writeBinary(attachment.contentType)
+                writer.writeBinary(digestBytes(attachment.digest))
+            }
+            writer.writeNil()
+        }
+        writer.writeNil()
+        return writer.bytes
     }
 
-    /// The hash of a document's first revision without attachments, from its body's canonical JSON: what
-    /// ``mint(body:parentRevision:deleted:attachments:)`` returns for that body with no parent, not deleted,
-    /// without serialising the body again.
-    ///
-    /// ```swift
-    /// let canonical = JSONValue.object(body).canonicalJSONBytes()
-    /// RevisionHash.mintFirst(canonicalBody: canonical) == RevisionHash.mint(body: body, parentRevision: nil, deleted: false, attachments: [])
-    /// ```
-    ///
-    /// - Parameter canonicalBody: `JSONValue.canonicalJSONBytes()` of a body with no `_` members (this
-    ///   function cannot filter them out of bytes; the caller checks).
-    public static func mintFirst(canonicalBody: [UInt8]) -> String {
-        // The canonical input of `mint` with `attachments: []`, `parent: null`, `deleted: false`, its keys
-        // in sorted order around the body.
-        var md5 = Insecure.MD5()
-        md5.update(data: firstRevisionPrefix)
-        md5.update(data: canonicalBody)
-        md5.update(data: firstRevisionSuffix)
-        return lowercaseHex(md5.finalize())
+    /// A revision hash as CouchDB holds it: 32 hex digits as their 16 bytes, anything else as its own bytes.
+    static func revisionBytes(_ hash: String) -> [UInt8] {
+        let text = Array(hash.utf8)
+        guard text.count == 32, let bytes = hexBytes(text) else { return text }
+        return bytes
     }
 
-    private static let firstRevisionPrefix = Array(#"{"attachments":[],"body":"#.utf8)
-    private static let firstRevisionSuffix = Array(#","deleted":false,"parent":null}"#.utf8)
-    private static let deletedFirstRevisionSuffix = Array(#","deleted":true,"parent":null}"#.utf8)
+    /// The raw MD5 of an attachment digest `md5-<base64>`; CouchDB's `<<>>` for any other form.
+    static func digestBytes(_ digest: String) -> [UInt8] {
+        guard digest.hasPrefix("md5-"), let bytes = Base64.decode(String(digest.dropFirst(4))) else { return [] }
+        return bytes
+    }
+
+    private static func hexBytes(_ text: [UInt8]) -> [UInt8]? {
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count / 2)
+        var index = 0
+        while index < text.count {
+            guard let high = value(text[index]), let low = value(text[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
 
     private static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

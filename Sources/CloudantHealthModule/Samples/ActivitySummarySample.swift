@@ -98,9 +98,8 @@ public struct ActivitySummarySample: HealthSample {
     /// The uuid of the summary of `day`: derived from the day alone, so importing an export again, or a
     /// later export, names the same document.
     public static func uuid(for day: CalendarDay) -> String {
-        // The revision hash of `{"HKActivitySummary": "YYYY-MM-DD"}`, uppercase, in 8-4-4-4-12 groups.
-        let digest = RevisionHash.mint(
-            body: ["HKActivitySummary": .string(day.description)], parentRevision: nil, deleted: false, attachments: [])
+        // The canonical digest of `{"HKActivitySummary": "YYYY-MM-DD"}`, uppercase, in 8-4-4-4-12 groups.
+        let digest = CanonicalJSONDigest.of(body: ["HKActivitySummary": .string(day.description)])
         let hex = Array(digest.uppercased())
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }

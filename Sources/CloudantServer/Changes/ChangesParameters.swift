@@ -26,8 +26,10 @@ struct ChangesParameters: Sendable {
     ///     default `timeout` (`couch_changes:get_changes_timeout/2`).
     ///   - limits: Bounds each `$regex` of a `_selector` filter.
     /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500).
+    ///   - lastEventID: The `Last-Event-ID` header, which an `eventsource` feed resumes from (a browser
+    ///     reconnecting sends it) instead of the query's `since`.
     init(
-        _ query: QueryParameters, body: JSONObject?, maximumWait: Duration = .milliseconds(60_000),
+        _ query: QueryParameters, body: JSONObject?, lastEventID: String? = nil, maximumWait: Duration = .milliseconds(60_000),
         limits: MatchLimits = .default
     ) throws {
         // `live` is CouchDB's alias of `continuous`.
@@ -37,8 +39,11 @@ struct ChangesParameters: Sendable {
         }
         self.feed = feed
         var options = ChangesOptions()
-        sinceNow = query["since"] == "now"
-        if let since = query["since"], !sinceNow { options.since = try Self.parseSeq(since) }
+        // `since` and its synonym `last-event-id`, the later one winning; an eventsource feed's header wins.
+        var since = query.lastGiven(of: ["since", "last-event-id"])
+        if feed == .eventsource, let lastEventID { since = lastEventID }
+        sinceNow = since == "now"
+        if let since, !sinceNow { options.since = try Self.parseSeq(since) }
         if let limit = try query.int("limit") { options.limit = limit < 0 ? nil : limit }
         options.descending = try query.bool("descending", default: false)
         if let style = query["style"] {
@@ -88,12 +93,9 @@ struct ChangesParameters: Sendable {
         return min(.milliseconds(milliseconds), maximumWait)
     }
 
-    /// A `since` value: an integer, or a string starting with one (`"12"`, `"12-g1AAAA"`).
+    /// A `since` value in any form ``UpdateSequence/parse(_:)`` reads.
     private static func parseSeq(_ text: String) throws -> Int64 {
-        var digits = text
-        if digits.hasPrefix("\"") && digits.hasSuffix("\"") && digits.count >= 2 { digits = String(digits.dropFirst().dropLast()) }
-        let prefix = digits.prefix { $0.isNumber }
-        guard let seq = Int64(prefix), prefix.count == digits.count || digits.dropFirst(prefix.count).hasPrefix("-") else {
+        guard let seq = UpdateSequence.parse(text) else {
             throw HTTPFailure.badRequest("Malformed sequence supplied in 'since' parameter.")
         }
         return seq

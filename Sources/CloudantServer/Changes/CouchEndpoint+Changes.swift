@@ -1,5 +1,6 @@
 internal import CloudantCore
 internal import CloudantStore
+internal import HTTPTypes
 internal import Hummingbird
 internal import ServiceLifecycle
 
@@ -13,7 +14,7 @@ extension CouchEndpoint {
             body = try request.jsonObjectBody()
         }
         var parameters = try ChangesParameters(
-            request.query, body: body, maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
+            request.query, body: body, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let store = try await authorizedStore(database, for: request.user, access: .member)
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
@@ -112,7 +113,7 @@ extension CouchEndpoint {
         } onGracefulShutdown: {
             stop()
         }
-        var result: JSONValue = ["results": [], "last_seq": .number(JSONNumber(parameters.options.since)), "pending": 0]
+        var result: JSONValue = ["results": [], "last_seq": UpdateSequence.json(parameters.options.since), "pending": 0]
         if changed { result = try await visibleChanges(store, parameters.options, visible).json }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
@@ -140,7 +141,7 @@ extension CouchEndpoint {
                     case .item(let change):
                         guard try await visible(change) else { continue }
                         let json = change.json.jsonBytes()
-                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \(change.seq)\n\n".utf8) : json + [10]
+                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \"\(UpdateSequence.string(change.seq))\"\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))
                         lastSeq = change.seq
                         lastActivity = clock.now
@@ -162,7 +163,7 @@ extension CouchEndpoint {
         }
         if !eventSource {
             let pending = try await store.changes(ChangesOptions(since: lastSeq, limit: 0)).pending
-            let last: JSONValue = ["last_seq": .number(JSONNumber(lastSeq)), "pending": .number(JSONNumber(pending))]
+            let last: JSONValue = ["last_seq": UpdateSequence.json(lastSeq), "pending": .number(JSONNumber(pending))]
             try await writer.write(ByteBuffer(bytes: last.jsonBytes() + [10]))
         }
     }

@@ -71,6 +71,16 @@ enum CouchResponse {
         return Response(status: .ok, headers: headers, body: body)
     }
 
+    /// A response without a body or content type (a CORS preflight's 204).
+    static func empty(status: Int, headers extra: [(String, String)]) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in extra {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        headers[.contentLength] = "0"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers)
+    }
+
     /// A response with headers only (HEAD).
     static func headOnly(status: Int = 200, contentType: String = "application/json", headers extra: [(String, String)] = [])
         -> Response
@@ -89,7 +99,9 @@ enum CouchResponse {
         headers[.contentType] = contentType
         headers[.cacheControl] = "must-revalidate"
         for (name, value) in extra {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+            guard let field = HTTPField.Name(name) else { continue }
+            // A handler's own Cache-Control (`/_uuids`' `no-cache`) replaces the default one.
+            if field == .cacheControl { headers[field] = value } else { headers.append(HTTPField(name: field, value: value)) }
         }
         return headers
     }

@@ -42,6 +42,7 @@ enum MultipartRelated {
         guard case .object(var attachments) = document["_attachments"] ?? .object(JSONObject()) else {
             throw HTTPFailure.badRequest("_attachments must be a JSON object.")
         }
+        let attachmentOrder = attachments.keys
         let documentID = document["_id"]?.stringValue ?? ""
         let generation = document["_rev"]?.stringValue.flatMap { Int($0.prefix { $0 != "-" }) } ?? 1
         var staged: [(String, StagedAttachment)] = []
@@ -68,12 +69,15 @@ enum MultipartRelated {
                 throw HTTPFailure.badRequest("The body has more parts than attachments marked follows in its JSON part.")
             }
             if document["_attachments"] != nil { document["_attachments"] = .object(attachments) }
+            let writtenOrder = document["_attachments"] == nil ? [] : attachmentOrder
             var incoming = try IncomingDocument(try prepare(document))
             for (name, file) in staged {
                 try IncomingAttachment.validate(name: name, documentID: incoming.id)
                 incoming.attachments = incoming.attachments ?? [:]
                 incoming.attachments?[name] = .staged(file)
             }
+            // The parts were taken out of the JSON; the order is the one the JSON part wrote.
+            if !writtenOrder.isEmpty { incoming.attachmentOrder = writtenOrder }
             return (incoming, staged.map(\.1))
         } catch {
             for (_, file) in staged { store.discardStagedAttachment(file) }

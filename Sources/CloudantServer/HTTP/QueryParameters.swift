@@ -3,14 +3,17 @@ internal import CloudantCore
 /// A request's query parameters with CouchDB's parsing rules and error bodies.
 struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
+    /// Where each name was last given, counting pairs from 0: which of two names came later.
+    private var positions: [String: Int] = [:]
 
     /// Parses `a=1&b=2` (or `a=1;b=2`: CouchDB's parser, mochiweb's, also splits at `;`); a repeated name
     /// keeps its last value.
     init(rawQuery: String) {
-        for pair in rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }) where !pair.isEmpty {
+        for (position, pair) in rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }).enumerated() where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusIsSpace: true)
             values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
+            positions[name] = position
         }
     }
 
@@ -18,6 +21,12 @@ struct QueryParameters: Sendable {
     subscript(name: String) -> String? {
         get { values[name] }
         set { values[name] = newValue }
+    }
+
+    /// The value of whichever of `names` the query gave last (CouchDB folds over the query in order, so a
+    /// later synonym overrides an earlier one).
+    func lastGiven(of names: [String]) -> String? {
+        names.filter { values[$0] != nil }.max { (positions[$0] ?? -1) < (positions[$1] ?? -1) }.flatMap { values[$0] }
     }
 
     /// Every parameter by name.

@@ -15,6 +15,22 @@ extension CouchEndpoint {
             guard let flag = value.boolValue else { throw HTTPFailure.badRequest("`new_edits` parameter must be a boolean.") }
             newEdits = flag
         }
+        for doc in docs { try checkDocumentSize(doc) }
+        if newEdits, body["all_or_nothing"] == true {
+            // CouchDB 3 refuses every document of an `all_or_nothing` batch (`fabric_doc_update:
+            // validate_atomic_update/3`), after checking each is a valid document.
+            let parsed = try docs.map { value -> IncomingDocument in
+                guard case .object(let object) = value else { throw HTTPFailure.badRequest("Document must be a JSON object") }
+                return try IncomingDocument(object)
+            }
+            let refused = parsed.map { incoming -> JSONValue in
+                [
+                    "id": .string(incoming.id ?? ""), "rev": .string(incoming.rev?.description ?? "0-"),
+                    "error": "not_implemented", "reason": "all_or_nothing is not supported",
+                ]
+            }
+            return CouchResponse.json(.array(refused), status: 417)
+        }
         let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
         if database == UsersDatabase.name {
@@ -23,10 +39,12 @@ extension CouchEndpoint {
                 return .object(try UsersDatabase.prepare(object, iterations: configuration.passwordIterations))
             }
         }
+        let accepted = try Self.writeQuorumUnmet(request, bodyW: body["w"])
+        let status = accepted ? 202 : 201
         let access = try await documentAccess(of: store, for: request.user)
         guard access.field != nil else {
             let results = try await store.bulkDocs(docs, newEdits: newEdits)
-            return CouchResponse.json(.array(results.map(\.json)), status: 201)
+            return CouchResponse.json(.array(results.map { Self.markAccepted($0.json, accepted) }), status: status)
         }
         // Per-document access: each entry is checked (and its list carried over) on its own; a refused one is
         // answered `forbidden` in its place, as CouchDB answers a document its validation refuses.
@@ -63,11 +81,31 @@ extension CouchEndpoint {
                 let index = position.map { unmatched.remove(at: $0).0 } ?? (docs.count + failures.count)
                 failures[index] = json
             }
-            return CouchResponse.json(.array(failures.sorted { $0.key < $1.key }.map(\.value)), status: 201)
+            return CouchResponse.json(.array(failures.sorted { $0.key < $1.key }.map(\.value)), status: status)
         }
-        var answers = written.map(\.json).makeIterator()
+        var answers = written.map { Self.markAccepted($0.json, accepted) }.makeIterator()
         let results = docs.indices.compactMap { index in refused[index] ?? answers.next() }
-        return CouchResponse.json(.array(results), status: 201)
+        return CouchResponse.json(.array(results), status: status)
+    }
+
+    /// A successful `_bulk_docs` row of an accepted (quorum unmet) batch says so, as CouchDB's
+    /// `update_doc_result_to_json/2` does for `{accepted, Rev}`.
+    private static func markAccepted(_ row: JSONValue, _ accepted: Bool) -> JSONValue {
+        guard accepted, case .object(var object) = row, object["ok"] == true else { return row }
+        object["accepted"] = true
+        return .object(object)
+    }
+
+    /// Refuses a document whose body is larger than `couchdb/max_document_size` (`couch_doc:
+    /// from_json_obj_validate/2`): `413 document_too_large` naming the document.
+    func checkDocumentSize(_ document: JSONValue) throws {
+        guard case .object(let object) = document else { return }
+        let limit = nodeConfiguration.maxDocumentSize
+        // Only a document near the limit is measured without its metadata.
+        guard JSONValue.object(object).jsonBytes().count > limit else { return }
+        let body = JSONObject(object.members.filter { !RevisionHash.metadataMembers.contains($0.key) })
+        guard JSONValue.object(body).jsonBytes().count > limit else { return }
+        throw HTTPFailure(status: 413, error: "document_too_large", reason: object["_id"]?.stringValue ?? "")
     }
 
     /// `POST /{db}/_bulk_get`: JSON answers only.

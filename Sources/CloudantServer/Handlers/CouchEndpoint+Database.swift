@@ -17,8 +17,15 @@ extension CouchEndpoint {
             if partitioned, name.hasPrefix("_") {
                 throw HTTPFailure.badRequest("Cannot partition a system database")
             }
+            // `chttpd_db:parse_shards_opt/3`: `q` and `n` must be positive integers; `q` is kept and reported.
+            for option in ["q", "n"] {
+                if let value = request.query[option], !(Int(value).map { $0 > 0 } ?? false) {
+                    throw HTTPFailure.badRequest("The `\(option)` value should be a positive integer.")
+                }
+            }
             let store = try await registry.create(name)
             if partitioned { try await store.makePartitioned() }
+            if let q = request.query["q"].flatMap({ Int($0) }) { try await store.setShardCount(q) }
             return CouchResponse.json(["ok": true], status: 201, headers: [("Location", request.absoluteURI("/" + URLEncoding.couchDB(name)))])
         case .delete:
             try requireServerAdmin(request.user)

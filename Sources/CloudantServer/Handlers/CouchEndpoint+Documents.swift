@@ -16,7 +16,8 @@ extension CouchEndpoint {
         case .get, .head: return try await readDocument(request, database: database, id: id)
         case .put: return try await putDocument(request, database: database, id: id)
         case .delete: return try await deleteDocument(request, database: database, id: id)
-        default: throw unsupported("GET,HEAD,PUT,DELETE,COPY")
+        case _ where request.method.rawValue == "COPY": return try await copyDocument(request, database: database, id: id)
+        default: throw unsupported("DELETE,GET,HEAD,POST,PUT,COPY")
         }
     }
 
@@ -102,7 +103,8 @@ extension CouchEndpoint {
 
     /// Writes one JSON document the way `PUT` and `POST` do; see ``write(parsed:request:database:)``.
     func write(_ document: JSONObject, request: CouchRequest, database: String) async throws -> Response {
-        try await write(parsed: try IncomingDocument(prepareForDatabase(document, database)), request: request, database: database)
+        try checkDocumentSize(.object(document))
+        return try await write(parsed: try IncomingDocument(prepareForDatabase(document, database)), request: request, database: database)
     }
 
     /// The document as `database` stores it: `_users` documents get their password hashed.
@@ -137,7 +139,8 @@ extension CouchEndpoint {
             let stored = incoming.body.prepending([("_id", .string(result.id)), ("_rev", .string(result.rev))])
             headers.insert(("ETag", Self.etag(of: stored, id: result.id)), at: 0)
         }
-        return CouchResponse.json(result.json, status: incoming.deleted ? 200 : 201, headers: headers)
+        let status = try Self.writeQuorumUnmet(request) ? 202 : incoming.deleted ? 200 : 201
+        return CouchResponse.json(result.json, status: status, headers: headers)
     }
 
     /// `batch=ok`: CouchDB answers 202 `{"ok":true,"id":…}` before writing and logs a write that fails.
@@ -193,7 +196,7 @@ extension CouchEndpoint {
 
     /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3: no conflict check, the
     /// new revision is the one named plus one, and a deletion needs no revision.
-    private func writeLocal(_ incoming: IncomingDocument, id: String, in store: DocumentStore) async throws -> WriteResult {
+    func writeLocal(_ incoming: IncomingDocument, id: String, in store: DocumentStore) async throws -> WriteResult {
         if incoming.deleted {
             let current = try await store.localDocument(id: id)
             return try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
@@ -224,6 +227,17 @@ extension CouchEndpoint {
     }
 
     /// `"1-abc"` → `1-abc` (ETag and If-Match values are quoted).
+    /// Whether a write asks for more copies than the one this node keeps (`w` above 1): a single CouchDB
+    /// node writes its one copy and answers `202 Accepted`, the quorum being unmet (`fabric_doc_update`).
+    /// - Parameter bodyW: `w` from a `_bulk_docs` body, which wins over the query's.
+    /// - Throws: ``HTTPFailure`` `400` for a `w` that is not an integer (CouchDB answers 500).
+    static func writeQuorumUnmet(_ request: CouchRequest, bodyW: JSONValue? = nil) throws -> Bool {
+        if let bodyW, let w = bodyW.numberValue?.int64Value { return w > 1 }
+        guard let text = request.query["w"] else { return false }
+        guard let w = Int(text) else { throw HTTPFailure.badRequest("The `w` value should be an integer.") }
+        return w > 1
+    }
+
     static func unquote(_ value: String) -> String {
         value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
     }

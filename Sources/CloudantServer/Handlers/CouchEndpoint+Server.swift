@@ -35,13 +35,57 @@ extension CouchEndpoint {
         return CouchResponse.json(.array(names.dropFirst(skip).prefix(max(0, limit)).map(JSONValue.string)))
     }
 
-    /// `GET /_uuids?count=N` (at most 1000, as CouchDB's `max_count`).
+    /// `GET /_uuids?count=N` (at most `uuids/max_count`, 1000), with CouchDB's cache-busting headers and an
+    /// ETag of the list (`couch_httpd_misc_handlers:handle_uuids_req/1`).
     func uuids(_ request: CouchRequest) throws -> Response {
-        guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
-        let count = try request.query.int("count") ?? 1
-        guard count <= 1000 else { throw HTTPFailure.badRequest("count parameter too large") }
+        guard request.method == .get || request.method == .head else { throw unsupported("GET") }
+        let count: Int
+        if let text = request.query["count"] {
+            guard let parsed = Int(text) else { throw HTTPFailure.badRequest("count must be a positive integer") }
+            count = parsed
+        } else {
+            count = 1
+        }
+        guard count <= nodeConfiguration.maxUUIDCount else { throw HTTPFailure.badRequest("count parameter too large") }
         guard count >= 0 else { throw HTTPFailure.badRequest("count must be a positive integer") }
-        let uuids = (0..<count).map { _ in JSONValue.string(Hex.encode(SecureRandom.bytes(16))) }
-        return CouchResponse.json(["uuids": .array(uuids)])
+        let uuids = (0..<count).map { _ in Hex.encode(SecureRandom.bytes(16)) }
+        return CouchResponse.json(
+            ["uuids": .array(uuids.map(JSONValue.string))],
+            headers: [
+                ("Cache-Control", "no-cache"), ("Expires", "Mon, 01 Jan 1990 00:00:00 GMT"), ("Pragma", "no-cache"),
+                ("ETag", Self.etag(ofTerm: uuids)),
+            ])
+    }
+
+    /// CouchDB's `couch_httpd:make_etag/1` of a list of binaries: the MD5 of its external term, in base 36,
+    /// quoted.
+    static func etag(ofTerm binaries: [String]) -> String {
+        var term = ErlangTermWriter()
+        term.writeVersion()
+        if !binaries.isEmpty {
+            term.writeListHeader(count: binaries.count)
+            for binary in binaries { term.writeBinary(binary) }
+        }
+        term.writeNil()
+        return "\"" + Base36.encode(AttachmentDigest.md5(term.bytes)) + "\""
+    }
+}
+
+/// Big-endian bytes written in base 36 with uppercase letters, as Erlang's `io_lib:format("~.36B", [N])`.
+enum Base36 {
+    static func encode(_ bytes: [UInt8]) -> String {
+        var number = bytes.map { UInt32($0) }
+        var digits: [UInt8] = []
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        while number.contains(where: { $0 != 0 }) {
+            var remainder: UInt32 = 0
+            for index in number.indices {
+                let current = remainder << 8 | number[index]
+                number[index] = current / 36
+                remainder = current % 36
+            }
+            digits.append(alphabet[Int(remainder)])
+        }
+        return digits.isEmpty ? "0" : String(decoding: digits.reversed(), as: UTF8.self)
     }
 }

@@ -29,7 +29,9 @@ final class Authenticator: Sendable {
 
     private let admin: (name: String, hash: PasswordHash)?
     private let cookies: SessionCookie
-    private let sessionTimeout: Int
+    /// Seconds a session lasts unused; the node configuration's `chttpd_auth/timeout` changes it at once.
+    private let timeout: Locked<Int>
+    private var sessionTimeout: Int { timeout.withLock { $0 } }
     private let now: @Sendable () -> Int
     private let lookUpUser: @Sendable (String) async -> JSONObject?
     private let verified = Locked<[String: Verified]>([:])
@@ -58,13 +60,16 @@ final class Authenticator: Sendable {
         self.admin = try admin.map { ($0.name, try PasswordHasher.hash($0.password, iterations: iterations)) }
         decoy = try PasswordHasher.hash(Hex.encode(SecureRandom.bytes(16)), iterations: iterations)
         cookies = SessionCookie(secret: secret)
-        self.sessionTimeout = sessionTimeout
+        timeout = Locked(sessionTimeout)
         self.cookiePolicy = cookiePolicy
         self.sessions = sessions
         self.throttle = throttle
         self.now = now
         self.lookUpUser = lookUpUser
     }
+
+    /// Changes how long sessions last unused, for cookies checked from now on.
+    func setSessionTimeout(_ seconds: Int) { timeout.withLock { $0 = seconds } }
 
     /// Whether the server runs without an admin ("admin party": every request acts as a server admin).
     var isAdminParty: Bool { admin == nil }

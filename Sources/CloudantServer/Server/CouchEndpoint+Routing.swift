@@ -14,6 +14,12 @@ extension CouchEndpoint {
     /// Dispatches a request by its path, exactly as CouchDB lays out its URLs.
     func route(_ request: CouchRequest) async throws -> Response {
         let segments = request.segments
+        // `[chttpd] require_valid_user = true`: not even the welcome or `_up` without a login.
+        if nodeConfiguration.requireValidUser, !request.user.isAuthenticated, segments.first != "_session" {
+            var failure = HTTPFailure.unauthorized("Authentication required.")
+            failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
+            throw failure
+        }
         guard let first = segments.first else { return try root(request) }
         switch first {
         case "_up": return try up(request)
@@ -32,6 +38,10 @@ extension CouchEndpoint {
         case "_all_dbs": return try allDatabases(request)
         case "_uuids": return try uuids(request)
         case "_sessions": return try await sessions(request)
+        case "_membership": return try membership(request)
+        case "_active_tasks": return try activeTasks(request)
+        case "_dbs_info": return try await databasesInfo(request)
+        case "_node": return try await node(request)
         default: break
         }
         if first.hasPrefix("_"), !DatabaseRegistry.systemDatabases.contains(first) {
@@ -51,6 +61,9 @@ extension CouchEndpoint {
         case "_compact": return try await compact(request, database: first)
         case "_security": return try await security(request, database: first)
         case "_revs_limit": return try await revsLimit(request, database: first)
+        case "_purge": return try await purge(request, database: first)
+        case "_purged_infos": return try await purgedInfos(request, database: first)
+        case "_purged_infos_limit": return try await purgedInfosLimit(request, database: first)
         case "_find": return try await find(request, database: first)
         case "_explain": return try await explain(request, database: first)
         case "_index": return try await index(request, database: first, path: rest)
@@ -85,7 +98,11 @@ extension CouchEndpoint {
         case .member:
             guard security.isMember(user) else { throw HTTPFailure.forbidden("You are not allowed to access this db.") }
         case .admin:
-            guard security.isAdmin(user) else { throw HTTPFailure.unauthorized("You are not a db or server admin.") }
+            // `couch_db:check_is_admin/1`: a named user who is not an admin is forbidden (403), not unauthorized.
+            guard security.isAdmin(user) else {
+                if user.isAuthenticated { throw HTTPFailure.forbidden("You are not a db or server admin.") }
+                throw HTTPFailure.unauthorized("You are not a db or server admin.")
+            }
         }
         return store
     }

@@ -24,12 +24,17 @@ final class CouchEndpoint: Sendable {
     let connectionWatchers = ConnectionWatchers()
     /// The web dashboard at `/_utils`; `nil` when the configuration turns it off.
     let dashboard: Dashboard?
+    /// The node's configuration (`/_node/{node}/_config`), whose server settings apply at once.
+    let nodeConfiguration: NodeConfiguration
+    /// Request counters for `/_node/{node}/_stats`.
+    let statistics = ServerStatistics()
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         let registry = DatabaseRegistry(directory: configuration.directory, encryptionKey: configuration.encryptionKey)
         self.registry = registry
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
+        nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
         dashboard = configuration.dashboardEnabled
             ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.
@@ -39,7 +44,7 @@ final class CouchEndpoint: Sendable {
             maxLifetime: configuration.sessionMaxLifetime)
         authenticator = try Authenticator(
             admin: configuration.admin, iterations: configuration.passwordIterations, secret: identity.secret,
-            sessionTimeout: configuration.sessionTimeout, cookiePolicy: cookiePolicy,
+            sessionTimeout: nodeConfiguration.sessionTimeout, cookiePolicy: cookiePolicy,
             sessions: SessionRegistry(store: { try await registry.openSystem(UsersDatabase.name) }),
             throttle: LoginThrottle(policy: configuration.loginThrottle),
             lookUpUser: { name in
@@ -73,7 +78,29 @@ final class CouchEndpoint: Sendable {
         requestsInProgress.withLock { $0 += 1 }
         defer { requestsInProgress.withLock { $0 -= 1 } }
         var prepared: CouchRequest?
-        let response = await answer(request, connection: connection, prepared: &prepared)
+        let cors = nodeConfiguration.cors
+        var response: Response
+        if request.method == .options, let cors,
+            let preflight = cors.preflight(
+                origin: request.headers[HTTPField.Name("Origin")!],
+                requestMethod: request.headers[HTTPField.Name("Access-Control-Request-Method")!],
+                requestHeaders: request.headers[HTTPField.Name("Access-Control-Request-Headers")!])
+        {
+            // A browser's preflight, answered before authentication as `chttpd_cors` answers it.
+            response = CouchResponse.empty(status: 204, headers: preflight)
+        } else {
+            response = await answer(request, connection: connection, prepared: &prepared)
+            if let cors {
+                let names = response.headers.map(\.name.canonicalName)
+                for (name, value) in cors.headers(origin: request.headers[HTTPField.Name("Origin")!], responseHeaderNames: names) {
+                    if let field = HTTPField.Name(name) { response.headers[field] = value }
+                }
+            }
+        }
+        // Every answer names its request, as CouchDB's `X-Couch-Request-ID` (ten hex digits).
+        response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Hex.encode(SecureRandom.bytes(5))
+        response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
+        statistics.record(method: request.method.rawValue, status: Int(response.status.code))
         audit(
             request, prepared: prepared, status: Int(response.status.code), etag: response.headers[.eTag],
             connection: connection)
@@ -110,7 +137,7 @@ final class CouchEndpoint: Sendable {
         if let invalidSegment {
             throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
         }
-        let limit = configuration.maxRequestBodySize
+        let limit = nodeConfiguration.maxRequestBodySize
         let streamsBody = CouchRequest.streamsBody(
             method: request.method, segments: segments, contentType: request.headers[.contentType])
         if !streamsBody, let length = request.headers[.contentLength].flatMap(Int.init), length > limit {

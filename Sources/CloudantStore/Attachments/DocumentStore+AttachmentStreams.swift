@@ -52,9 +52,7 @@ extension DocumentStore {
             maxLength: maxLength, content: content)
         do {
             var incoming = try IncomingDocument(document)
-            var attachments = incoming.attachments ?? [:]
-            attachments[name] = .staged(staged)
-            incoming.attachments = attachments
+            incoming.setAttachment(.staged(staged), named: name)
             return try await put(incoming)
         } catch {
             discardStagedAttachment(staged)

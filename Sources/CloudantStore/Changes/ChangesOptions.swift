@@ -58,10 +58,11 @@ public struct Change: Sendable, Hashable {
     /// The winning document, when asked for.
     public var doc: JSONObject?
 
-    /// CouchDB's row: `{"seq","id","changes":[{"rev"}],"deleted"?,"doc"?}`.
+    /// CouchDB's row: `{"seq","id","changes":[{"rev"}],"deleted"?,"doc"?}`, `seq` in CouchDB's form
+    /// (``UpdateSequence``).
     public var json: JSONValue {
         var object: JSONObject = [
-            "seq": .number(JSONNumber(seq)), "id": .string(id),
+            "seq": UpdateSequence.json(seq), "id": .string(id),
             "changes": .array(changes.map { ["rev": .string($0)] }),
         ]
         if deleted { object["deleted"] = true }
@@ -94,7 +95,7 @@ public struct ChangesResult: Sendable, Hashable {
     /// CouchDB's body: `{"results":[…],"last_seq":S,"pending":N}`.
     public var json: JSONValue {
         [
-            "results": .array(results.map(\.json)), "last_seq": .number(JSONNumber(lastSeq)),
+            "results": .array(results.map(\.json)), "last_seq": UpdateSequence.json(lastSeq),
             "pending": .number(JSONNumber(pending)),
         ]
     }

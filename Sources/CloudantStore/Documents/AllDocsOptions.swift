@@ -71,7 +71,7 @@ public struct AllDocsResult: Sendable, Hashable {
         var body: JSONObject = [
             "total_rows": .number(JSONNumber(totalRows)), "offset": offset.map { .number(JSONNumber($0)) } ?? .null,
         ]
-        if let updateSeq { body["update_seq"] = .number(JSONNumber(updateSeq)) }
+        if let updateSeq { body["update_seq"] = UpdateSequence.json(updateSeq) }
         body["rows"] = .array(rows)
         return .object(body)
     }

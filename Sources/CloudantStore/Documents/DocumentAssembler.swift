@@ -63,7 +63,7 @@ struct DocumentAssembler {
             .filter { ancestry.contains($0) }.map(\.generation).max()
         let showEncoding = options.attachmentEncodingInfo || options.attachmentsAsStored
         var object = JSONObject()
-        for name in table.sortedNames {
+        for name in table.orderedNames {
             guard let info = table.entries[name] else { continue }
             // `atts_since` decides on its own when given, even with `attachments=true` (CouchDB's
             // `apply_open_options`): only content newer than the newest known ancestor is sent.

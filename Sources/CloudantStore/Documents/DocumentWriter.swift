@@ -61,7 +61,8 @@ struct DocumentWriter {
         let generation = (parent?.generation ?? 0) + 1
         let parentAttachments = try parent.map { try attachments(of: $0, in: existing) } ?? AttachmentTable()
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], encoded: try prepared.encodedAttachments.get(), against: parentAttachments,
+            incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: try prepared.encodedAttachments.get(),
+            against: parentAttachments,
             generation: generation, interactive: true, documentID: id)
 
         let hash =
@@ -82,7 +83,8 @@ struct DocumentWriter {
     private mutating func insertIfNew(_ prepared: PreparedWrite, id: String, hash: String) throws -> WriteResult? {
         let incoming = prepared.incoming
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], encoded: try prepared.encodedAttachments.get(), against: AttachmentTable(),
+            incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: try prepared.encodedAttachments.get(),
+            against: AttachmentTable(),
             generation: 1, interactive: true, documentID: id)
         let first =
             prepared.firstRevision.flatMap { $0.hash == hash ? $0 : nil }
@@ -136,7 +138,7 @@ struct DocumentWriter {
             }
         }
         let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], encoded: nil, against: base, generation: newest.generation, interactive: false,
+            incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: nil, against: base, generation: newest.generation, interactive: false,
             documentID: id)
         guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
             return false
@@ -179,10 +181,10 @@ struct DocumentWriter {
     /// generation in an interactive edit (CouchDB's `set_new_att_revpos`); a replicated revision keeps the
     /// revpos its peer sent.
     func resolveAttachments(
-        _ incoming: [String: IncomingAttachment], encoded: [String: PreparedWrite.EncodedAttachment]?,
+        _ incoming: [String: IncomingAttachment], order: [String], encoded: [String: PreparedWrite.EncodedAttachment]?,
         against parent: AttachmentTable, generation: Int, interactive: Bool, documentID: String
     ) throws -> (AttachmentTable, [(String, AttachmentStorage.Content)]) {
-        var table = AttachmentTable()
+        var table = AttachmentTable(order: order)
         var blobs: [(String, AttachmentStorage.Content)] = []
         for (name, attachment) in incoming {
             switch attachment {

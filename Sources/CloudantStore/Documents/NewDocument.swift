@@ -15,7 +15,7 @@ public struct NewDocument: Sendable {
     public let body: JSONObject
     /// The first revision, `1-<hash>`, minted exactly as an interactive write of the same body would.
     public let revision: RevisionID
-    /// The body's JSON bytes, as stored: members sorted by name, numbers as given.
+    /// The body's JSON bytes, as stored: members in the order given, numbers as given.
     let bytes: [UInt8]
     /// The entity kind the body declares (`entityType`, or `CDTISEntityName`).
     let kind: String?
@@ -38,10 +38,9 @@ public struct NewDocument: Sendable {
         }
         self.id = id
         self.body = body
-        // One serialisation both stores and hashes the body (the body has no `_` members to leave out).
-        let (sorted, canonical) = JSONValue.object(body).sortedAndCanonicalJSONBytes()
-        revision = RevisionID(generation: 1, hash: RevisionHash.mintFirst(canonicalBody: canonical))
-        bytes = sorted
+        revision = RevisionID(
+            generation: 1, hash: RevisionHash.mint(body: body, parent: nil, deleted: false, attachments: []))
+        bytes = JSONValue.object(body).jsonBytes()
         kind = EntityDocumentFormat.kindName(in: body)
     }
 

@@ -44,13 +44,11 @@ final class PreparedWrite: Sendable {
             indexEntries = nil
         }
         var writer = JSONWriter(capacity: capacity)
-        let members = writer.writeMembers(of: incoming.body)
-        let stored = writer.output
-        body = stored
-        let canonicalBody = members.flatMap { CanonicalMembers(incoming.body, members: $0, in: stored) }
+        writer.write(incoming.body)
+        body = writer.output
         kind = EntityDocumentFormat.kindName(in: incoming.body)
         let encoder = AttachmentEncoder(compression: compression)
-        var table = AttachmentTable()
+        var table = AttachmentTable(order: incoming.attachmentOrder)
         var encoded: [String: EncodedAttachment] = [:]
         var needsParent = false
         var failure: CloudantError?
@@ -77,7 +75,7 @@ final class PreparedWrite: Sendable {
         encodedAttachments = failure.map { .failure($0) } ?? .success(encoded)
         let hash =
             needsParent || failure != nil
-            ? nil : Self.mint(incoming, parent: incoming.rev, attachments: table, canonicalBody: canonicalBody)
+            ? nil : Self.mint(incoming, parent: incoming.rev, attachments: table)
         speculativeHash = hash
         firstRevision = incoming.rev == nil ? hash.map { FirstRevision(hash: $0, deleted: incoming.deleted) } : nil
     }
@@ -98,64 +96,15 @@ final class PreparedWrite: Sendable {
         }
     }
 
-    /// The revision hash of `incoming` as a child of `parent` with these attachments.
-    /// - Parameter canonicalBody: The body's canonical JSON as stored members, when the caller has them (see
-    ///   ``CanonicalMembers``); else it is written here.
-    static func mint(
-        _ incoming: IncomingDocument, parent: RevisionID?, attachments: AttachmentTable,
-        canonicalBody: CanonicalMembers? = nil
-    ) -> String {
-        let digests = attachments.sortedNames.compactMap { name in
+    /// The revision hash of `incoming` as a child of `parent` with these attachments: CouchDB's `new_revid`
+    /// (``RevisionHash``), attachments in the new revision's order.
+    static func mint(_ incoming: IncomingDocument, parent: RevisionID?, attachments: AttachmentTable) -> String {
+        let digests = attachments.orderedNames.compactMap { name in
             attachments.entries[name].map {
                 RevisionHash.AttachmentDigest(name: name, contentType: $0.contentType, digest: $0.digest)
             }
         }
-        if let canonicalBody {
-            return RevisionHash.mint(
-                parentRevision: parent?.description, deleted: incoming.deleted, attachments: digests,
-                feedingCanonicalBody: canonicalBody.feed)
-        }
-        return RevisionHash.mint(
-            body: incoming.body, parentRevision: parent?.description, deleted: incoming.deleted, attachments: digests)
-    }
-
-    /// The body's canonical JSON as pieces of its stored bytes: the members ``JSONWriter/writeMembers(of:)``
-    /// located (each already canonical), in the order of their names' UTF-8 bytes. Writing the body a second
-    /// time, sorted and with canonical numbers, was a tenth of a `_bulk_docs` request's CPU; copying the sorted
-    /// members into one buffer, another tenth of preparing a 1 KB write.
-    struct CanonicalMembers {
-        let stored: [UInt8]
-        let members: [Range<Int>]
-        /// The members' canonical order; nil when it is the stored order (the stored body is then canonical).
-        let order: [Int]?
-
-        /// Nil when a member is a `_` member, which the hash leaves out (a split body has none).
-        init?(_ body: JSONObject, members: [Range<Int>], in stored: [UInt8]) {
-            let names = body.members
-            guard !names.contains(where: { $0.key.utf8.first == UInt8(ascii: "_") }) else { return nil }
-            self.stored = stored
-            self.members = members
-            order =
-                names.count > 1 && !JSONWriter.inUTF8Order(names)
-                ? names.indices.sorted { JSONWriter.precedesInUTF8(names[$0].key, names[$1].key) } : nil
-        }
-
-        /// Hands the canonical JSON to `hash`, piece by piece.
-        func feed(_ hash: (UnsafeRawBufferPointer) -> Void) {
-            stored.withUnsafeBytes { bytes in
-                guard let order else { return hash(bytes) }
-                Self.punctuation.withUnsafeBytes { marks in
-                    hash(UnsafeRawBufferPointer(rebasing: marks[0..<1]))  // {
-                    for (position, index) in order.enumerated() {
-                        if position > 0 { hash(UnsafeRawBufferPointer(rebasing: marks[1..<2])) }  // ,
-                        hash(UnsafeRawBufferPointer(rebasing: bytes[members[index]]))
-                    }
-                    hash(UnsafeRawBufferPointer(rebasing: marks[2..<3]))  // }
-                }
-            }
-        }
-
-        private static let punctuation: [UInt8] = Array("{,}".utf8)
+        return RevisionHash.mint(body: incoming.body, parent: parent, deleted: incoming.deleted, attachments: digests)
     }
 
     /// The machine's active cores, read once: Foundation reads them from a file at every call (measured:

@@ -18,22 +18,25 @@ public struct DatabaseInfo: Sendable, Hashable {
     public var activeSize: Int64
     /// Whether the store is partitioned (see ``DocumentStore/isPartitioned()``).
     public var partitioned: Bool = false
+    /// The shard count the database was created with (CouchDB's `q`, reported in `cluster`; see
+    /// ``DocumentStore/setShardCount(_:)``): 2, CouchDB's default, unless one was given.
+    public var shardCount: Int = 2
 
     /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
     /// `instance_start_time`, `sizes`, `props` (`{"partitioned": true}` for a partitioned store),
     /// `compact_running`, `disk_format_version`, and `cluster` as a single-node CouchDB with one shard reports
-    /// it (`q`, `n`, `w`, `r` all 1: one file, one copy).
+    /// it: `q` as created (the file is one either way), `n`, `w` and `r` 1 (one node, one copy).
     public var json: JSONValue {
         [
             "db_name": .string(name), "doc_count": .number(JSONNumber(documentCount)),
-            "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": .number(JSONNumber(updateSeq)),
-            "purge_seq": .number(JSONNumber(purgeSeq)), "instance_start_time": "0",
+            "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": UpdateSequence.json(updateSeq),
+            "purge_seq": UpdateSequence.json(purgeSeq), "instance_start_time": "0",
             "sizes": [
                 "file": .number(JSONNumber(fileSize)), "active": .number(JSONNumber(activeSize)),
                 "external": .number(JSONNumber(activeSize)),
             ],
             "props": partitioned ? ["partitioned": true] : .object(JSONObject()), "compact_running": false,
-            "disk_format_version": 8, "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
+            "disk_format_version": 8, "cluster": ["q": .number(JSONNumber(shardCount)), "n": 1, "w": 1, "r": 1],
         ]
     }
 }

@@ -14,11 +14,23 @@ extension DocumentStore {
             let counts = try self.documentCounts.counts(at: updateSeq, purgeSeq: purgeSeq, in: db)
             let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let shards = try StoreInfo.integer(StoreSchema.StoreInfo.shardCount, in: db)
             return DatabaseInfo(
                 name: self.name, documentCount: counts.live, deletedDocumentCount: counts.deleted, updateSeq: updateSeq,
                 purgeSeq: purgeSeq, fileSize: pageCount * pageSize, activeSize: counts.activeSize,
-                partitioned: try Self.isPartitioned(db))
+                partitioned: try Self.isPartitioned(db),
+                shardCount: shards > 0 ? Int(shards) : 2)
         }
+    }
+
+    /// Records the shard count a client created the database with (CouchDB's `?q=`), which
+    /// ``DatabaseInfo/shardCount`` reports. A store is one file whatever the count.
+    /// - Throws: ``CloudantError`` `.invalidValue` when `count` is below 1.
+    public func setShardCount(_ count: Int) async throws {
+        guard count >= 1 else {
+            throw CloudantError(.invalidValue, "The `q` value should be a positive integer.", context: .init(field: "q"))
+        }
+        try await write(.updateFailed) { db in try StoreInfo.set(StoreSchema.StoreInfo.shardCount, to: count, in: db) }
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems it found.
@@ -104,6 +116,34 @@ extension DocumentStore {
         return purged
     }
 
+    /// The purge requests kept (`_purged_infos`): document id and the revisions named, oldest first.
+    public func purgedInfos() async throws -> [(id: String, revs: [String])] {
+        try await read(.fetchFailed) { db in try PurgeInfoRecord.all(in: db) }
+    }
+
+    /// How many purge requests are kept (`_purged_infos_limit`, default 1000).
+    public func purgedInfosLimit() async throws -> Int {
+        try await read(.fetchFailed) { db in try Self.purgedInfosLimit(in: db) }
+    }
+
+    /// Sets `_purged_infos_limit`; older purge infos beyond it are dropped at once.
+    /// - Throws: ``CloudantError`` `.invalidValue` when `limit` is below 1.
+    public func setPurgedInfosLimit(_ limit: Int) async throws {
+        guard limit >= 1 else {
+            throw CloudantError(
+                .invalidValue, "purged_infos_limit must be a positive integer.", context: .init(field: "purged_infos_limit"))
+        }
+        try await write(.updateFailed) { db in
+            try StoreInfo.set(StoreSchema.StoreInfo.purgedInfosLimit, to: limit, in: db)
+            try PurgeInfoRecord.trim(keeping: limit, in: db)
+        }
+    }
+
+    static func purgedInfosLimit(in db: Database) throws -> Int {
+        let stored = try StoreInfo.integer(StoreSchema.StoreInfo.purgedInfosLimit, in: db)
+        return stored > 0 ? Int(stored) : 1000
+    }
+
     /// Documents purged per transaction by expiry and tombstone retention, so a large backlog never holds
     /// the writer for long.
     static let purgeBatchSize = 500
@@ -150,9 +190,19 @@ extension DocumentStore {
         try writer.finish()
         if !purged.isEmpty {
             try writer.sequence.recordFloor(in: db)
-            let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
-            try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq + 1, in: db)
             _ = try AttachmentStorage.deleteUnreferenced(in: db)
+        }
+        // Every document a request names is a purge info, as CouchDB records one per id and revision list
+        // (`couch_db_updater:purge_docs/2`) whether or not anything was left to remove.
+        var purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+        for (id, revs) in parsed.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            purgeSeq += 1
+            try PurgeInfoRecord.insert(
+                purgeSeq: purgeSeq, id: id, revs: revs.map(\.description), in: db)
+        }
+        if !parsed.isEmpty {
+            try StoreInfo.set(StoreSchema.StoreInfo.purgeSeq, to: purgeSeq, in: db)
+            try PurgeInfoRecord.trim(keeping: try purgedInfosLimit(in: db), in: db)
         }
         return purged
     }

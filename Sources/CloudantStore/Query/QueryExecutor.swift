@@ -149,7 +149,7 @@ struct QueryExecutor {
         if let attachments = try row.withBytes(Column.attachments, { bytes in try bytes.map { try JSONValue(parsing: $0) } }) {
             let table = try AttachmentTable(storageJSON: attachments)
             document["_attachments"] = .object(
-                JSONObject(table.sortedNames.compactMap { name in table.entries[name].map { (name, $0.stub) } }))
+                JSONObject(table.orderedNames.compactMap { name in table.entries[name].map { (name, $0.stub) } }))
         }
         if conflicts {
             let tree = try RevisionTree(decoding: row.bytes(Column.tree) ?? [])

@@ -69,11 +69,24 @@ enum StoreSchema {
         static let updateSeq = "update_seq"
         static let purgeSeq = "purge_seq"
         static let revsLimit = "revs_limit"
+        /// How many purge requests `purge_infos` keeps (CouchDB's `_purged_infos_limit`); 1000 when absent.
+        static let purgedInfosLimit = "purged_infos_limit"
+        /// The `q` the database was created with; absent for CouchDB's default.
+        static let shardCount = "shard_count"
         static let uuid = "uuid"
         /// 1 for a partitioned database (CouchDB's `?partitioned=true`); absent otherwise.
         static let partitioned = "partitioned"
         /// The top-level member holding each document's expiry time; absent when documents do not expire.
         static let expiryField = "expiry_field"
+    }
+
+    /// One row per document named in a purge request (CouchDB's purge tree: `_purged_infos`).
+    enum PurgeInfos {
+        static let table = "purge_infos"
+        static let purgeSeq = "purge_seq"
+        static let id = "doc_id"
+        /// The revisions the request named, as a JSON array.
+        static let revs = "revs"
     }
 
     enum MangoIndexes {
@@ -284,6 +297,16 @@ enum StoreSchema {
                 try JSONIndexBuild.fill(index, in: db)
             }
         }
+        migrator.registerMigration("2026-11-28-purge-infos") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE purge_infos (
+                        purge_seq INTEGER PRIMARY KEY,
+                        doc_id TEXT NOT NULL,
+                        revs TEXT NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 
@@ -292,5 +315,6 @@ enum StoreSchema {
         "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
+        "2026-11-28-purge-infos",
     ]
 }

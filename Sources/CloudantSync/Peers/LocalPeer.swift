@@ -137,7 +137,7 @@ public struct LocalPeer: ReplicationPeer {
     static func sequence(_ value: JSONValue) -> Int64 {
         switch value {
         case .number(let number): number.int64Value ?? 0
-        case .string(let text): Int64(text.prefix { $0.isNumber }) ?? 0
+        case .string(let text): UpdateSequence.parse(text) ?? 0
         default: 0
         }
     }

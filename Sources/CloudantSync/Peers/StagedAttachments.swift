@@ -35,6 +35,7 @@ final class StagedAttachments: Sendable {
         let incoming = try documents.map { document -> IncomingDocument in
             var plain = document
             var staged: [String: StagedAttachment] = [:]
+            let writtenOrder = document["_attachments"]?.objectValue?.keys ?? []
             if case .object(var attachments)? = document["_attachments"] {
                 for (name, member) in attachments.members {
                     guard let token = member["staged"]?.stringValue else { continue }
@@ -51,6 +52,7 @@ final class StagedAttachments: Sendable {
             var attachments = parsed.attachments ?? [:]
             for (name, attachment) in staged { attachments[name] = .staged(attachment) }
             parsed.attachments = attachments
+            parsed.attachmentOrder = writtenOrder
             return parsed
         }
         return (incoming, all)

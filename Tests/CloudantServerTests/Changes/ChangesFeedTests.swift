@@ -16,7 +16,8 @@ struct ChangesFeedTests {
             let client = try await seeded(server)
             let all = try await client.get("/db/_changes").json
             #expect(all["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["a", "b"])
-            #expect(all["last_seq"] == 2)
+            #expect(all["last_seq"] == UpdateSequence.json(2))
+            #expect(all["last_seq"]?.stringValue?.hasPrefix("2-") == true)
             #expect(all["pending"] == 0)
             let page = try await client.get("/db/_changes?limit=1&include_docs=true").json
             #expect(page["results"]?.arrayValue?.first?["doc"]?["type"] == "x")
@@ -34,7 +35,7 @@ struct ChangesFeedTests {
             _ = try await client.put("/db/c", ["type": "z"])
             let answer = try await waiting.json
             #expect(answer["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["c"])
-            #expect(answer["last_seq"] == 3)
+            #expect(answer["last_seq"] == UpdateSequence.json(3))
         }
     }
 
@@ -43,7 +44,7 @@ struct ChangesFeedTests {
             let client = try await seeded(server)
             let started = ContinuousClock.now
             let answer = try await client.get("/db/_changes?feed=longpoll&since=now&timeout=150").json
-            #expect(answer == ["results": [], "last_seq": 2, "pending": 0])
+            #expect(answer == ["results": [], "last_seq": UpdateSequence.json(2), "pending": 0])
             #expect(ContinuousClock.now - started >= .milliseconds(140))
         }
     }
@@ -53,7 +54,7 @@ struct ChangesFeedTests {
             let client = try await seeded(server)
             let lines = try await client.get("/db/_changes?feed=continuous&limit=2").text.split(separator: "\n")
             #expect(lines.count == 3)
-            #expect(try JSONValue(parsing: String(lines[2])) == ["last_seq": 2, "pending": 0])
+            #expect(try JSONValue(parsing: String(lines[2])) == ["last_seq": UpdateSequence.json(2), "pending": 0])
         }
     }
 
@@ -67,7 +68,7 @@ struct ChangesFeedTests {
             _ = try await client.put("/db/live", ["type": "z"])
             let lines = try await feed.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
             #expect(lines.first?["id"] == "live")
-            #expect(lines.last == ["last_seq": 3, "pending": 0])
+            #expect(lines.last == ["last_seq": UpdateSequence.json(3), "pending": 0])
         }
     }
 
@@ -87,8 +88,9 @@ struct ChangesFeedTests {
             let client = try await seeded(server)
             let answer = try await client.get("/db/_changes?feed=eventsource&limit=1")
             #expect(answer.header("Content-Type") == "text/event-stream")
-            #expect(answer.text.hasPrefix("data: {\"seq\":1"))
-            #expect(answer.text.contains("\nid: 1\n"))
+            #expect(answer.text.hasPrefix("data: {\"seq\":\"1-"))
+            // The event id is the sequence as JSON, as CouchDB writes it (`?JSON_ENCODE(Seq)`).
+            #expect(answer.text.contains("\nid: \"\(UpdateSequence.string(1))\"\n"))
         }
     }
 

@@ -104,6 +104,7 @@ struct MaintenanceTests {
             "2026-11-21-documents-v1", "2026-11-21-mango-indexes-v1", "2026-11-25-incremental-store-kinds",
             "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
             "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
+            "2026-11-28-purge-infos",
         ]
         #expect(try await temp.store.appliedMigrations() == expected)
         #expect(try await temp.reopen().appliedMigrations() == expected)

@@ -102,6 +102,7 @@ struct StoreUpgradeTests {
         _ = try await store.bulkDocs(
             [["_id": "queued", "kind": "note", "expiresAt": "2999-01-01T00:00:00Z"]], enqueueingFor: "http://127.0.0.1:5984/notes")
         try await store.setExpiryField("expiresAt")  // from 2026-11-26-document-expiry
+        try await store.purge(["never-written": ["1-967a00dff5e02add41819138abb3284d"]])  // from 2026-11-28-purge-infos
         try store.close()
         // One self-contained file: the WAL folded in and rollback journaling, as a copied file must be.
         let queue = try DatabaseQueue(path: file.path)
@@ -146,11 +147,14 @@ struct StoreUpgradeTests {
         let beforeExpiry = ["2026-11-26-pending-writes.sqlite"]
         let expiry = beforeExpiry.contains(fixture) ? nil : "expiresAt"
         #expect(try await store.expiryField() == expiry, "\(fixture)")
+        // Fixtures from purge infos on keep the purge of an id never written; earlier ones have none.
+        let purgeInfos = fixture >= "2026-11-28-purge-infos" ? ["never-written"] : []
+        #expect(try await store.purgedInfos().map(\.id) == purgeInfos, "\(fixture)")
     }
 }
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-28-collation-keys-v2"
-    static let migrationCount = 9
+    static let latestMigration = "2026-11-28-purge-infos"
+    static let migrationCount = 10
 }

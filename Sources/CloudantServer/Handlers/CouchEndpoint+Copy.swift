@@ -1,0 +1,59 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import HTTPTypes
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `COPY /{db}/{docid}` with `Destination: target[?rev=N-…]`: writes the source document's body and
+    /// attachments (its winner, or the revision `?rev=` or `If-Match` names) as `target`, as a new document or
+    /// as an edit of the target revision the destination names (`chttpd_db`'s `COPY` clause).
+    ///
+    /// - Throws: ``HTTPFailure`` `400` without a `Destination`, with an absolute one or a malformed rev,
+    ///   `404` for a missing source, `409` when the target exists and the destination names no current rev.
+    func copyDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
+        let (targetID, targetRev) = try Self.copyDestination(request.header(HTTPField.Name("Destination")!))
+        try DocumentID.validate(targetID)
+        let sourceRev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        try await readAccess(of: store, for: request.user).requireVisible(id: id, in: store)
+        // The attachments travel with their content, so the copy holds them whatever its own history.
+        var source = try await store.document(id: id, options: ReadOptions(rev: sourceRev, attachments: true))
+        source["_id"] = .string(targetID)
+        source["_rev"] = targetRev.map { .string($0) }
+        for member in ["_revisions", "_deleted"] { source[member] = nil }
+        let incoming = try IncomingDocument(prepareForDatabase(source, database))
+        let targetStore = try await authorizedStore(database, for: request.user, access: writeAccess(for: targetID))
+        let checked = try await documentAccess(of: targetStore, for: request.user).prepareWrite(
+            incoming, in: targetStore, replicated: false)
+        let result: WriteResult
+        if DocumentID.isLocal(targetID) {
+            result = try await writeLocal(checked, id: targetID, in: targetStore)
+        } else {
+            result = try await targetStore.put(checked)
+        }
+        return CouchResponse.json(
+            result.json, status: 201,
+            headers: [
+                ("Location", request.location(database: database, id: result.id)), ("ETag", "\"\(result.rev)\""),
+            ])
+    }
+
+    /// The target of a `COPY` (`couch_httpd_db:parse_copy_destination_header/1`): a relative id,
+    /// percent-decoded, optionally followed by `?rev=N-…`.
+    static func copyDestination(_ header: String?) throws -> (id: String, rev: String?) {
+        guard let header else { throw HTTPFailure.badRequest("Destination header is mandatory for COPY.") }
+        let lower = header.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            throw HTTPFailure.badRequest("Destination URL must be relative.")
+        }
+        guard let question = header.firstIndex(of: "?") else {
+            return (PercentDecoding.decode(header, plusIsSpace: true), nil)
+        }
+        let id = PercentDecoding.decode(header[..<question], plusIsSpace: true)
+        let query = header[header.index(after: question)...]
+        guard let equals = query.firstIndex(of: "=") else { throw HTTPFailure.badRequest("Invalid rev format") }
+        let rev = String(query[query.index(after: equals)...])
+        guard (try? RevisionID(parsing: rev)) != nil else { throw HTTPFailure.badRequest("Invalid rev format") }
+        return (id, rev)
+    }
+}

@@ -1,0 +1,197 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Foundation
+internal import HTTPTypes
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// The one node of this server, named as a single CouchDB node is by default.
+    static let nodeName = "nonode@nohost"
+
+    /// `GET /_membership` (server admins): the node list of a one-node cluster.
+    func membership(_ request: CouchRequest) throws -> Response {
+        guard request.method == .get || request.method == .head else { throw unsupported("GET") }
+        try requireServerAdmin(request.user)
+        let nodes: JSONValue = [.string(Self.nodeName)]
+        return CouchResponse.json(["all_nodes": nodes, "cluster_nodes": nodes])
+    }
+
+    /// `GET /_active_tasks` (server admins): running tasks, CouchDB's list (none run in the background here
+    /// but replications, which report in `/_scheduler/jobs`).
+    func activeTasks(_ request: CouchRequest) throws -> Response {
+        guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
+        try requireServerAdmin(request.user)
+        return CouchResponse.json([])
+    }
+
+    /// `/_node/{node}/…`, `{node}` being this node's name or `_local` (`chttpd_node`): `_config`, `_stats`,
+    /// `_system`, `_versions`; `/_node/_local` alone names the node.
+    func node(_ request: CouchRequest) async throws -> Response {
+        let parts = Array(request.segments.dropFirst())
+        guard let named = parts.first else { throw HTTPFailure.badRequest("Unknown server endpoint: _node") }
+        if named == "_local", parts.count == 1 { return CouchResponse.json(["name": .string(Self.nodeName)]) }
+        guard named == "_local" || named == Self.nodeName else {
+            throw HTTPFailure(status: 404, error: "not_found", reason: "no such node: \(named)")
+        }
+        let rest = Array(parts.dropFirst())
+        switch rest.first {
+        case "_config": return try config(request, path: Array(rest.dropFirst()))
+        case "_stats":
+            guard request.method == .get else { throw unsupported("GET") }
+            try requireMetrics(request.user)
+            var stats = statistics.json
+            for key in rest.dropFirst() {
+                guard let inner = stats[key] else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
+                stats = inner
+            }
+            return CouchResponse.json(stats)
+        case "_system":
+            guard request.method == .get else { throw unsupported("GET") }
+            try requireMetrics(request.user)
+            return CouchResponse.json(systemStatistics())
+        case "_versions":
+            guard request.method == .get else { throw unsupported("GET") }
+            try requireServerAdmin(request.user)
+            return CouchResponse.json([
+                "couchdb": ["version": .string(Self.couchDBVersion)],
+                "vendor": ["name": "OTFCloudantStore", "version": .string(CloudantVersion.current)],
+            ])
+        case nil:
+            throw HTTPFailure.notFound()
+        default:
+            // `/_node/{node}/{db}/…` reaches the node-local database as CouchDB's clustered one here.
+            var inner = request
+            inner.segments = rest
+            return try await route(inner)
+        }
+    }
+
+    /// `_stats` and `_system` are for server admins and users with the `_metrics` role.
+    private func requireMetrics(_ user: UserContext) throws {
+        guard user.isServerAdmin || user.roles.contains("_metrics") else {
+            throw HTTPFailure.unauthorized("You are not a server admin or read-only metrics user")
+        }
+    }
+
+    private func systemStatistics() -> JSONValue {
+        let info = ProcessInfo.processInfo
+        return [
+            "uptime": .number(JSONNumber(Int(Date().timeIntervalSince(statistics.started)))),
+            "memory": ["other": 0, "atom": 0, "atom_used": 0, "processes": 0, "processes_used": 0, "binary": 0, "code": 0, "ets": 0],
+            "run_queue": 0, "run_queue_dirty_cpu": 0, "ets_table_count": 0, "context_switches": 0, "reductions": 0,
+            "garbage_collection_count": 0, "words_reclaimed": 0, "io_input": 0, "io_output": 0, "os_proc_count": 0,
+            "stale_proc_count": 0, "process_count": .number(JSONNumber(info.activeProcessorCount)),
+            "process_limit": 0, "message_queues": [:], "internal_replication_jobs": 0, "distribution": [:],
+        ]
+    }
+
+    /// `/_node/{node}/_config[/section[/key]]` (server admins; `chttpd_node`): the whole configuration, a
+    /// section, or a value to read, set (`PUT` with a JSON string, answering the value it replaced) or
+    /// delete. `X-Couch-Persist: false` sets a value for this run only.
+    private func config(_ request: CouchRequest, path: [String]) throws -> Response {
+        try requireServerAdmin(request.user)
+        let settings = nodeConfiguration
+        switch path.count {
+        case 0:
+            guard request.method == .get else { throw unsupported("GET") }
+            return CouchResponse.json(Self.object(sections: settings.all().mapValues(Self.object(strings:))))
+        case 1 where path[0] == "_reload":
+            guard request.method == .post else { throw unsupported("POST") }
+            return CouchResponse.ok()
+        case 1:
+            guard request.method == .get else { throw unsupported("GET") }
+            return CouchResponse.json(Self.object(strings: settings.section(path[0])))
+        case 2:
+            let (section, key) = (path[0], path[1])
+            let persist = request.header(HTTPField.Name("X-Couch-Persist")!) != "false"
+            switch request.method {
+            case .get:
+                guard let value = settings.value(section, key) else {
+                    throw HTTPFailure(status: 404, error: "not_found", reason: "unknown_config_value")
+                }
+                return CouchResponse.json(.string(value))
+            case .put:
+                try Self.checkBlacklist(section)
+                guard case .string(let value) = try request.jsonBody() else {
+                    throw HTTPFailure.badRequest("a JSON string expected")
+                }
+                try Self.checkSettable(section, key)
+                let old = try settings.set(section, key, to: value.trimmingCharacters(in: .whitespacesAndNewlines), persist: persist)
+                applyNodeConfiguration()
+                return CouchResponse.json(.string(old))
+            case .delete:
+                try Self.checkBlacklist(section)
+                try Self.checkSettable(section, key)
+                guard let old = try settings.delete(section, key, persist: persist) else {
+                    throw HTTPFailure(status: 404, error: "not_found", reason: "unknown_config_value")
+                }
+                applyNodeConfiguration()
+                return CouchResponse.json(.string(old))
+            default:
+                throw unsupported("GET,PUT,DELETE")
+            }
+        default:
+            throw HTTPFailure.notFound()
+        }
+    }
+
+    /// Carries the settings that live outside the configuration object (the session timeout) over to
+    /// where they apply.
+    func applyNodeConfiguration() {
+        authenticator.setSessionTimeout(nodeConfiguration.sessionTimeout)
+    }
+
+    private static func checkBlacklist(_ section: String) throws {
+        guard !NodeConfiguration.blacklistedSections.contains(section) else {
+            throw HTTPFailure.forbidden("Config section blacklisted for modification over HTTP API.")
+        }
+    }
+
+    /// Server admins are given when the server starts (`--admin`), not over HTTP.
+    private static func checkSettable(_ section: String, _ key: String) throws {
+        guard section != "admins" else {
+            throw HTTPFailure.forbidden("Server admins are set when the server starts (cloudant serve --admin), not over HTTP.")
+        }
+    }
+
+    private static func object(strings values: [String: String]) -> JSONValue {
+        .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+    }
+
+    private static func object(sections: [String: JSONValue]) -> JSONValue {
+        .object(JSONObject(sections.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+    }
+
+    /// `GET /_dbs_info` (every database, as `_all_dbs` pages them) and `POST /_dbs_info` with `{"keys": […]}`
+    /// (at most 100): `[{"key", "info"}]`, `{"key", "error": "not_found"}` for a database that does not exist.
+    func databasesInfo(_ request: CouchRequest) async throws -> Response {
+        try requireServerAdmin(request.user)
+        var names: [String]
+        switch request.method {
+        case .get, .head:
+            names = try registry.names()
+            if try request.query.bool("descending", default: false) { names.reverse() }
+            let skip = max(0, try request.query.int("skip") ?? 0)
+            let limit = try request.query.int("limit") ?? Int.max
+            names = Array(names.dropFirst(skip).prefix(max(0, limit)))
+        case .post:
+            try request.requireJSONContentType()
+            let body = try request.jsonObjectBody()
+            guard let keys = body["keys"] else { throw HTTPFailure.badRequest("`keys` member must exist.") }
+            guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
+            guard list.count <= 100 else { throw HTTPFailure.badRequest("too_many_keys") }
+            names = list.compactMap(\.stringValue)
+        default:
+            throw unsupported("GET,HEAD,POST")
+        }
+        var rows: [JSONValue] = []
+        for name in names {
+            if let store = try? await registry.store(name), let info = try? await store.info() {
+                rows.append(["key": .string(name), "info": info.json])
+            } else if request.method == .post {
+                rows.append(["key": .string(name), "error": "not_found"])
+            }
+        }
+        return CouchResponse.json(.array(rows))
+    }
+}

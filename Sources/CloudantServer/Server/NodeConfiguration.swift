@@ -1,0 +1,183 @@
+internal import CloudantCore
+internal import Foundation
+
+/// The node's configuration as CouchDB's `/_node/{node}/_config` shows it: sections of string keys and
+/// string values, read and written over HTTP by server admins.
+///
+/// The keys that name a setting of this server take effect at once and are kept in the data folder
+/// (`.couch_config.json`), so they survive a restart: `couchdb/max_document_size`,
+/// `chttpd/max_http_request_size`, `chttpd/require_valid_user`, `chttpd/enable_cors`, `cors/*`,
+/// `couch_httpd_auth/timeout` (and `chttpd_auth/timeout`), `uuids/max_count`, `log/level`. Any other key is
+/// kept and answered as written, as CouchDB keeps keys it does not know.
+final class NodeConfiguration: Sendable {
+    /// The file in the data folder that keeps what was set over HTTP.
+    static let fileName = ".couch_config.json"
+
+    /// Sections CouchDB refuses to change over HTTP (`couch_util:check_config_blacklist/1`).
+    static let blacklistedSections: Set<String> = [
+        "daemons", "external", "httpd_design_handlers", "httpd_db_handlers", "httpd_global_handlers",
+        "native_query_servers", "os_daemons", "query_servers", "feature_flags",
+    ]
+
+    // `state` holds every section; `file` is where set values persist (nil: not persisted, tests).
+    private let state: Locked<[String: [String: String]]>
+    private let overrides: Locked<[String: [String: String?]]>
+    private let file: URL?
+
+    /// The defaults a configuration starts from, then the values kept in `folder` over them.
+    init(configuration: ServerConfiguration, folder: String?) {
+        var sections: [String: [String: String]] = [
+            "couchdb": [
+                "max_document_size": "8000000", "max_document_id_length": "infinity", "uuid": "",
+                "database_dir": configuration.directory.path, "single_node": "true",
+            ],
+            "chttpd": [
+                "bind_address": configuration.host, "port": String(configuration.port),
+                "max_http_request_size": String(configuration.maxRequestBodySize), "require_valid_user": "false",
+                "enable_cors": "false", "changes_timeout": String(configuration.changesTimeout),
+            ],
+            "chttpd_auth": ["timeout": String(configuration.sessionTimeout), "iterations": String(configuration.passwordIterations)],
+            "couch_httpd_auth": ["timeout": String(configuration.sessionTimeout)],
+            "cors": ["origins": "", "credentials": "false", "headers": "", "methods": "", "max_age": "600"],
+            "uuids": ["algorithm": "sequential", "max_count": "1000"],
+            "log": ["level": "info"],
+            "cluster": ["n": "1", "q": "2"],
+            "attachments": ["compression_level": "8", "compressible_types": "text/*, application/javascript, application/json, application/xml"],
+            "replicator": ["max_jobs": "500", "interval": "60000"],
+        ]
+        var kept: [String: [String: String?]] = [:]
+        file = folder.map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(Self.fileName) }
+        if let file, let data = try? Data(contentsOf: file), case .object(let saved)? = try? JSONValue(parsing: data) {
+            for (section, members) in saved.members {
+                guard case .object(let keys) = members else { continue }
+                for (key, value) in keys.members {
+                    switch value {
+                    case .string(let text):
+                        sections[section, default: [:]][key] = text
+                        kept[section, default: [:]][key] = text
+                    case .null:
+                        sections[section]?[key] = nil
+                        kept[section, default: [:]][key] = .some(nil)
+                    default: continue
+                    }
+                }
+            }
+        }
+        state = Locked(sections)
+        overrides = Locked(kept)
+    }
+
+    /// Every section.
+    func all() -> [String: [String: String]] { state.withLock { $0 } }
+
+    /// One section's keys (empty for an unknown section, as CouchDB answers `{}`).
+    func section(_ name: String) -> [String: String] { state.withLock { $0[name] ?? [:] } }
+
+    /// One value, or nil.
+    func value(_ section: String, _ key: String) -> String? { state.withLock { $0[section]?[key] } }
+
+    /// Sets a value and answers the one it replaces (`""` when there was none); `persist` keeps it in the
+    /// data folder.
+    /// - Throws: ``HTTPFailure`` `400` when the value is not valid for a setting of this server.
+    @discardableResult
+    func set(_ section: String, _ key: String, to value: String, persist: Bool = true) throws -> String {
+        try Self.validate(section, key, value)
+        let old = state.withLock { sections -> String in
+            let old = sections[section]?[key] ?? ""
+            sections[section, default: [:]][key] = value
+            return old
+        }
+        if persist { try save(section, key, value) }
+        return old
+    }
+
+    /// Removes a value and answers it; nil when there was none.
+    func delete(_ section: String, _ key: String, persist: Bool = true) throws -> String? {
+        let old = state.withLock { sections in sections[section]?.removeValue(forKey: key) }
+        if old != nil, persist { try save(section, key, nil) }
+        return old
+    }
+
+    private func save(_ section: String, _ key: String, _ value: String?) throws {
+        guard let file else { return }
+        let snapshot = overrides.withLock { kept -> [String: [String: String?]] in
+            kept[section, default: [:]][key] = .some(value)
+            return kept
+        }
+        let json = JSONValue.object(
+            JSONObject(
+                snapshot.sorted { $0.key < $1.key }.map { section, keys in
+                    (section, .object(JSONObject(keys.sorted { $0.key < $1.key }.map { ($0.key, $0.value.map(JSONValue.string) ?? .null) })))
+                }))
+        do {
+            try json.jsonData().write(to: file, options: .atomic)
+        } catch {
+            throw HTTPFailure(status: 500, error: "file_error", reason: "Could not write the configuration file.")
+        }
+    }
+
+    /// Refuses values the server could not apply.
+    private static func validate(_ section: String, _ key: String, _ value: String) throws {
+        func positiveInteger() throws {
+            guard let number = Int(value), number > 0 else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a positive integer.")
+            }
+        }
+        func boolean() throws {
+            guard value == "true" || value == "false" else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be true or false.")
+            }
+        }
+        switch (section, key) {
+        case ("couchdb", "max_document_size"), ("chttpd", "max_http_request_size"), ("chttpd_auth", "timeout"),
+            ("couch_httpd_auth", "timeout"), ("uuids", "max_count"), ("cors", "max_age"):
+            try positiveInteger()
+        case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"):
+            try boolean()
+        case ("log", "level"):
+            let levels = ["debug", "info", "notice", "warning", "warn", "error", "err", "critical", "crit", "alert", "emergency", "emerg", "none"]
+            guard levels.contains(value) else { throw HTTPFailure.badRequest("Invalid log level: \(value)") }
+        default: break
+        }
+    }
+
+    // MARK: Settings of this server
+
+    private func integer(_ section: String, _ key: String, default fallback: Int) -> Int {
+        value(section, key).flatMap { Int($0) } ?? fallback
+    }
+
+    /// `couchdb/max_document_size`: the largest document body accepted, in bytes of its JSON.
+    var maxDocumentSize: Int { integer("couchdb", "max_document_size", default: 8_000_000) }
+
+    /// `chttpd/max_http_request_size`: the largest request body accepted.
+    var maxRequestBodySize: Int { integer("chttpd", "max_http_request_size", default: 64 * 1024 * 1024) }
+
+    /// `chttpd/require_valid_user`: whether even `GET /` and `/_up` need a login.
+    var requireValidUser: Bool { value("chttpd", "require_valid_user") == "true" }
+
+    /// The session timeout in seconds: `chttpd_auth/timeout`, or `couch_httpd_auth/timeout` where only that
+    /// one was set (CouchDB 3 reads the first, falling back to the second).
+    var sessionTimeout: Int {
+        let modern = overrides.withLock { $0["chttpd_auth"]?["timeout"] } ?? nil
+        if let modern, let seconds = Int(modern) { return seconds }
+        let legacy = overrides.withLock { $0["couch_httpd_auth"]?["timeout"] } ?? nil
+        if let legacy, let seconds = Int(legacy) { return seconds }
+        return integer("chttpd_auth", "timeout", default: 600)
+    }
+
+    /// `uuids/max_count`: the most uuids one `/_uuids` request may ask for.
+    var maxUUIDCount: Int { integer("uuids", "max_count", default: 1000) }
+
+    /// CORS as `chttpd/enable_cors` and the `cors` section set it.
+    var cors: CORSPolicy? {
+        guard value("chttpd", "enable_cors") == "true" else { return nil }
+        let cors = section("cors")
+        func list(_ key: String) -> [String] {
+            (cors[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        return CORSPolicy(
+            origins: list("origins"), credentials: cors["credentials"] == "true", headers: list("headers"),
+            methods: list("methods"), maxAge: cors["max_age"].flatMap { Int($0) } ?? 600)
+    }
+}

@@ -1,0 +1,125 @@
+import CloudantCore
+import Foundation
+import Testing
+
+/// The document API's rules as CouchDB 3.5's `chttpd_db` states them: `COPY`, `_purge` and its infos,
+/// `?q=` on creation, revisions CouchDB computes, `since` and `last-event-id`.
+@Suite("CouchDB document rules over HTTP")
+struct CouchDocumentRulesTests {
+    @Test func copyWritesTheSourceAsANewDocumentOrAsAnEditOfTheTargetRevisionNamed() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let source = try await client.put("/db/src", ["v": "1"]).json
+            #expect(source["rev"] == "1-806db366bc1ba3ebef40f4b7c63a53af")
+            let copy = try await client.send("COPY", "/db/src", headers: ["Destination": "dst"])
+            #expect(copy.status == 201)
+            // The same body with no parent: CouchDB's revision of that body.
+            #expect(copy.json == ["ok": true, "id": "dst", "rev": "1-806db366bc1ba3ebef40f4b7c63a53af"])
+            #expect(copy.header("ETag") == "\"1-806db366bc1ba3ebef40f4b7c63a53af\"")
+            #expect(copy.header("Location")?.hasSuffix("/db/dst") == true)
+            // Onto an existing target: a conflict without its revision, an edit with it.
+            #expect(try await client.send("COPY", "/db/src", headers: ["Destination": "dst"]).status == 409)
+            let edit = try await client.send(
+                "COPY", "/db/src", headers: ["Destination": "dst?rev=1-806db366bc1ba3ebef40f4b7c63a53af"])
+            #expect(edit.status == 201 && edit.json["rev"]?.stringValue?.hasPrefix("2-") == true)
+            #expect(try await client.send("COPY", "/db/src").json["reason"] == "Destination header is mandatory for COPY.")
+            #expect(
+                try await client.send("COPY", "/db/src", headers: ["Destination": "http://elsewhere/db/x"]).json["reason"]
+                    == "Destination URL must be relative.")
+            #expect(try await client.send("COPY", "/db/missing", headers: ["Destination": "x"]).status == 404)
+        }
+    }
+
+    @Test func purgeRemovesLeavesAndKeepsItsInfos() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let rev = try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue ?? ""
+            let answer = try await client.post("/db/_purge", ["a": [.string(rev)], "ghost": ["1-967a00dff5e02add41819138abb3284d"]])
+            #expect(answer.status == 201)
+            #expect(answer.json == ["purge_seq": .null, "purged": ["a": [.string(rev)], "ghost": []]])
+            #expect(try await client.get("/db/a").status == 404)
+            let info = try await client.get("/db").json
+            #expect(info["doc_count"] == 0 && info["doc_del_count"] == 0)
+            #expect(info["purge_seq"]?.stringValue?.hasPrefix("2-") == true)
+            let infos = try await client.get("/db/_purged_infos").json["purged_infos"]?.arrayValue ?? []
+            #expect(Set(infos.compactMap { $0["id"]?.stringValue }) == ["a", "ghost"])
+            #expect(try await client.get("/db/_purged_infos_limit").json == 1000)
+            #expect(try await client.put("/db/_purged_infos_limit", 1).json == ["ok": true])
+            #expect(try await client.get("/db/_purged_infos").json["purged_infos"]?.arrayValue?.count == 1)
+            #expect(try await client.put("/db/_purged_infos_limit", 0).status == 400)
+            #expect(try await client.get("/db/_purge").status == 405)
+            let tooMany = JSONObject((0..<101).map { ("d\($0)", JSONValue.array([])) })
+            #expect(try await client.post("/db/_purge", .object(tooMany)).json["reason"] == "Exceeded maximum number of documents.")
+        }
+    }
+
+    @Test func theShardCountGivenAtCreationIsReported() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/plain")
+            #expect(try await client.get("/plain").json["cluster"]?["q"] == 2)
+            #expect(try await client.send("PUT", "/sixteen?q=16").status == 201)
+            #expect(try await client.get("/sixteen").json["cluster"]?["q"] == 16)
+            #expect(
+                try await client.send("PUT", "/bad?q=0").json
+                    == ["error": "bad_request", "reason": "The `q` value should be a positive integer."])
+        }
+    }
+
+    @Test func sequencesAreOpaqueStringsAndEverySinceFormIsRead() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            for id in ["a", "b", "c"] { _ = try await client.put("/db/\(id)", ["v": 1]) }
+            let info = try await client.get("/db").json
+            #expect(info["update_seq"]?.stringValue?.hasPrefix("3-") == true)
+            let feed = try await client.get("/db/_changes").json
+            let seqs = feed["results"]?.arrayValue?.compactMap { $0["seq"]?.stringValue } ?? []
+            #expect(seqs.count == 3 && seqs.allSatisfy { $0.contains("-") })
+            let second = seqs[1]
+            let escaped = second.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? second
+            for since in [escaped, "2", "%222%22", "%22\(escaped)%22"] {
+                let ids = try await client.get("/db/_changes?since=\(since)").json["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+                #expect(ids == ["c"], "since=\(since)")
+            }
+            // `last-event-id` is `since`'s synonym; the later of the two wins.
+            #expect(try await client.get("/db/_changes?last-event-id=2").json["results"]?.arrayValue?.count == 1)
+            #expect(try await client.get("/db/_changes?since=0&last-event-id=2").json["results"]?.arrayValue?.count == 1)
+            #expect(try await client.get("/db/_changes?last-event-id=2&since=0").json["results"]?.arrayValue?.count == 3)
+            #expect(
+                try await client.get("/db/_changes?since=garbage").json
+                    == ["error": "bad_request", "reason": "Malformed sequence supplied in 'since' parameter."])
+        }
+    }
+
+    @Test func aWriteAskingForMoreCopiesThanOneNodeKeepsIsAccepted() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            #expect(try await client.put("/db/a?w=1", ["v": 1]).status == 201)
+            let accepted = try await client.put("/db/b?w=3", ["v": 1])
+            #expect(accepted.status == 202 && accepted.json["ok"] == true)
+            let bulk = try await client.post("/db/_bulk_docs", ["docs": [["_id": "c"]], "w": 2])
+            #expect(bulk.status == 202)
+            #expect(bulk.json.arrayValue?.first?["accepted"] == true)
+            #expect(try await client.put("/db/d?w=many", ["v": 1]).status == 400)
+        }
+    }
+
+    @Test func allOrNothingIsRefusedForEveryDocumentAsCouchDBThreeRefusesIt() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let answer = try await client.post("/db/_bulk_docs", ["all_or_nothing": true, "docs": [["_id": "a"], ["_id": "b", "_rev": "1-967a00dff5e02add41819138abb3284d"]]])
+            #expect(answer.status == 417)
+            #expect(
+                answer.json == [
+                    ["id": "a", "rev": "0-", "error": "not_implemented", "reason": "all_or_nothing is not supported"],
+                    ["id": "b", "rev": "1-967a00dff5e02add41819138abb3284d", "error": "not_implemented", "reason": "all_or_nothing is not supported"],
+                ])
+            #expect(try await client.get("/db/a").status == 404)
+        }
+    }
+}

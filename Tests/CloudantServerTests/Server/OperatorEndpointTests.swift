@@ -1,0 +1,124 @@
+import CloudantCore
+import Foundation
+import Testing
+
+/// The operator's API as CouchDB 3.5's `chttpd_node`, `chttpd_misc` and `chttpd_cors` serve it.
+@Suite("Operator endpoints")
+struct OperatorEndpointTests {
+    @Test func membershipAndTheLocalNodeNameTheOneNode() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = server.admin
+            let nodes: JSONValue = ["nonode@nohost"]
+            let membership: JSONValue = ["all_nodes": nodes, "cluster_nodes": nodes]
+            #expect(try await client.get("/_membership").json == membership)
+            let name: JSONValue = ["name": "nonode@nohost"]
+            #expect(try await client.get("/_node/_local").json == name)
+            let missing: JSONValue = ["error": "not_found", "reason": "no such node: other@host"]
+            #expect(try await client.get("/_node/other@host/_config").json == missing)
+            let none: JSONValue = []
+            #expect(try await client.get("/_active_tasks").json == none)
+        }
+    }
+
+    @Test func configReadsWritesAndDeletesValuesAndAnswersTheOldOne() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            let all = try await client.get("/_node/_local/_config").json
+            #expect(all["couchdb"]?["max_document_size"] == "8000000")
+            #expect(try await client.get("/_node/nonode@nohost/_config/log/level").json == "info")
+            #expect(try await client.put("/_node/_local/_config/log/level", "debug").json == "info")
+            #expect(try await client.get("/_node/_local/_config/log").json["level"] == "debug")
+            #expect(try await client.put("/_node/_local/_config/custom/key", "v").json == "")
+            #expect(try await client.send("DELETE", "/_node/_local/_config/custom/key").json == "v")
+            #expect(
+                try await client.get("/_node/_local/_config/custom/key").json
+                    == ["error": "not_found", "reason": "unknown_config_value"])
+            #expect(try await client.put("/_node/_local/_config/log/level", ["not": "a string"]).json["reason"] == "a JSON string expected")
+            #expect(try await client.put("/_node/_local/_config/query_servers/js", "x").status == 403)
+            #expect(try await server.anonymous.get("/_node/_local/_config").status == 401)
+        }
+    }
+
+    @Test func configChangesApplyAtOnceAndSurviveARestart() async throws {
+        let server = try await LiveServer.start()
+        let client = server.admin
+        _ = try await client.send("PUT", "/db")
+        #expect(try await client.put("/_node/_local/_config/couchdb/max_document_size", "64").json == "8000000")
+        let big = try await client.put("/db/big", ["text": .string(String(repeating: "x", count: 100))])
+        #expect(big.status == 413)
+        #expect(big.json == ["error": "document_too_large", "reason": "big"])
+        #expect(try await client.put("/db/small", ["v": 1]).status == 201)
+        #expect(try await client.put("/_node/_local/_config/chttpd/require_valid_user", "true").status == 200)
+        #expect(try await server.anonymous.get("/").status == 401)
+        await server.stop(keepingFolder: true)
+
+        let again = try await LiveServer.start(folder: server.folder)
+        #expect(try await again.admin.get("/_node/_local/_config/couchdb/max_document_size").json == "64")
+        #expect(try await again.anonymous.get("/").status == 401)
+        #expect(try await again.admin.put("/db/big", ["text": .string(String(repeating: "x", count: 100))]).status == 413)
+        await again.stop()
+    }
+
+    @Test func statsAndSystemAreForAdminsAndMetricsUsers() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.get("/")
+            let stats = try await client.get("/_node/_local/_stats").json
+            #expect((stats["couchdb"]?["httpd"]?["requests"]?["value"]?.numberValue?.int64Value ?? 0) >= 1)
+            #expect(try await client.get("/_node/_local/_stats/couchdb/httpd/requests").json["type"] == "counter")
+            #expect(try await client.get("/_node/_local/_system").json["uptime"] != nil)
+        }
+    }
+
+    @Test func everyAnswerCarriesARequestIDAndUUIDsAreNotCached() async throws {
+        try await withLiveServer { server in
+            let answer = try await server.admin.get("/_uuids?count=3")
+            #expect(answer.json["uuids"]?.arrayValue?.count == 3)
+            #expect(answer.header("Cache-Control") == "no-cache")
+            #expect(answer.header("Pragma") == "no-cache")
+            #expect(answer.header("ETag")?.hasPrefix("\"") == true)
+            let id = try #require(answer.header("X-Couch-Request-ID"))
+            #expect(id.count == 10 && id.allSatisfy(\.isHexDigit))
+            #expect(try await server.admin.get("/_uuids?count=abc").json["reason"] == "count must be a positive integer")
+            #expect(try await server.anonymous.get("/").header("X-Couch-Request-ID") != nil)
+        }
+    }
+
+    @Test func databasesInfoListsEachDatabaseOrNamesTheMissingOnes() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/alpha")
+            let listed = try await client.get("/_dbs_info").json.arrayValue ?? []
+            #expect(listed.contains { $0["key"] == "alpha" && $0["info"]?["db_name"] == "alpha" })
+            let asked = try await client.post("/_dbs_info", ["keys": ["alpha", "missing"]]).json
+            #expect(asked.arrayValue?.count == 2)
+            #expect(asked.arrayValue?.last == ["key": "missing", "error": "not_found"])
+            #expect(try await client.post("/_dbs_info", [:]).json["reason"] == "`keys` member must exist.")
+        }
+    }
+
+    @Test func corsAnswersPreflightsAndTagsAnswersForAllowedOrigins() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            let origin = "http://app.example"
+            // Off by default: no CORS headers.
+            #expect(try await client.get("/", headers: ["Origin": origin]).header("Access-Control-Allow-Origin") == nil)
+            _ = try await client.put("/_node/_local/_config/chttpd/enable_cors", "true")
+            _ = try await client.put("/_node/_local/_config/cors/origins", .string(origin))
+            _ = try await client.put("/_node/_local/_config/cors/credentials", "true")
+            let preflight = try await server.anonymous.send(
+                "OPTIONS", "/db/doc",
+                headers: ["Origin": origin, "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "content-type"])
+            #expect(preflight.status == 204)
+            #expect(preflight.header("Access-Control-Allow-Origin") == origin)
+            #expect(preflight.header("Access-Control-Allow-Credentials") == "true")
+            #expect(preflight.header("Access-Control-Allow-Methods")?.contains("PUT") == true)
+            #expect(preflight.header("Access-Control-Allow-Headers") == "content-type")
+            #expect(preflight.header("Access-Control-Max-Age") == "600")
+            let answer = try await client.get("/", headers: ["Origin": origin])
+            #expect(answer.header("Access-Control-Allow-Origin") == origin)
+            #expect(answer.header("Access-Control-Expose-Headers")?.hasPrefix("content-type, cache-control") == true)
+            #expect(try await client.get("/", headers: ["Origin": "http://evil.example"]).header("Access-Control-Allow-Origin") == nil)
+        }
+    }
+}
