@@ -10,7 +10,7 @@ struct UpgradeKillTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/StoreVersions/2026-11-26-pending-writes.sqlite")
     static let tombstones = 200_000
-    static let allMigrations = 9
+    static let allMigrations = 10
 
     @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() throws {
         let folder = try CLIRunner.temporaryFolder()

@@ -24,6 +24,9 @@
 public struct ErlangTermWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
+    /// Whether objects are written with their members in the byte order of their names (at every depth)
+    /// rather than as written: the term of a body stored with sorted members.
+    package var sortsMembers = false
 
     /// Starts an empty output, reserving `capacity` bytes.
     public init(capacity: Int = 256) {
@@ -178,7 +181,9 @@ public struct ErlangTermWriter: Sendable {
     public mutating func writeProplist(_ members: some Collection<(key: String, value: JSONValue)>) {
         guard !members.isEmpty else { return writeNil() }
         writeListHeader(count: members.count)
-        for member in members {
+        let ordered: [(key: String, value: JSONValue)] =
+            sortsMembers ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : Array(members)
+        for member in ordered {
             writeTupleHeader(arity: 2)
             writeBinary(member.key)
             writeEJSON(member.value)

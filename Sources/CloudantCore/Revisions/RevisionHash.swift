@@ -77,11 +77,20 @@ public enum RevisionHash {
         return lowercaseHex(Insecure.MD5.hash(data: term))
     }
 
+    /// The revision of a body stored with its members sorted by name at every depth (a bulk import's): the
+    /// revision CouchDB gives that sorted body, whatever order `body` holds its members in.
+    package static func mintSorted(body: JSONObject) -> String {
+        let term = revisionTerm(body: body, parent: nil, deleted: false, attachments: [], sortingMembers: true)
+        return lowercaseHex(Insecure.MD5.hash(data: term))
+    }
+
     /// The bytes CouchDB hashes: `term_to_binary([Deleted, OldStart, OldRev, Body, Atts], [{minor_version, 1}])`.
     package static func revisionTerm(
-        body: JSONObject, parent: RevisionID?, deleted: Bool, attachments: [AttachmentDigest]
+        body: JSONObject, parent: RevisionID?, deleted: Bool, attachments: [AttachmentDigest],
+        sortingMembers: Bool = false
     ) -> [UInt8] {
         var writer = ErlangTermWriter(capacity: 64 + body.count * 24)
+        writer.sortsMembers = sortingMembers
         writer.writeVersion()
         writer.writeListHeader(count: 5)
         writer.writeBoolean(deleted)

@@ -13,9 +13,9 @@ public struct NewDocument: Sendable {
     public let id: String
     /// The body, without `_` members.
     public let body: JSONObject
-    /// The first revision, `1-<hash>`, minted exactly as an interactive write of the same body would.
+    /// The first revision, `1-<hash>`: what an interactive write of the body with its members sorted by name gets.
     public let revision: RevisionID
-    /// The body's JSON bytes, as stored: members in the order given, numbers as given.
+    /// The body's JSON bytes, as stored: members sorted by name, numbers as given.
     let bytes: [UInt8]
     /// The entity kind the body declares (`entityType`, or `CDTISEntityName`).
     let kind: String?
@@ -38,9 +38,10 @@ public struct NewDocument: Sendable {
         }
         self.id = id
         self.body = body
-        revision = RevisionID(
-            generation: 1, hash: RevisionHash.mint(body: body, parent: nil, deleted: false, attachments: []))
-        bytes = JSONValue.object(body).jsonBytes()
+        // Stored sorted (imports compare stored bodies byte for byte), so minted over the sorted body: the
+        // revision CouchDB gives the body this store answers, and the same for any order the members came in.
+        revision = RevisionID(generation: 1, hash: RevisionHash.mintSorted(body: body))
+        bytes = JSONValue.object(body).jsonBytes(sortedKeys: true)
         kind = EntityDocumentFormat.kindName(in: body)
     }
 
