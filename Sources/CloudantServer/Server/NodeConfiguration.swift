@@ -41,7 +41,7 @@ final class NodeConfiguration: Sendable {
             "cors": ["origins": "", "credentials": "false", "headers": "", "methods": "", "max_age": "600"],
             "uuids": ["algorithm": "sequential", "max_count": "1000"],
             "log": ["level": "info"],
-            "cluster": ["n": "1", "q": "2"],
+            "cluster": ["n": "1", "q": "1"],
             "attachments": ["compression_level": "8", "compressible_types": "text/*, application/javascript, application/json, application/xml"],
             "replicator": ["max_jobs": "500", "interval": "60000"],
         ]

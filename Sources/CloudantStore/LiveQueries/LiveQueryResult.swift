@@ -17,9 +17,9 @@ public struct LiveQueryResult: Sendable, Hashable {
         self.warning = warning
     }
 
-    /// The body the HTTP endpoint streams: `{"docs":[…],"seq":"N-…","warning"?:…}`.
+    /// The body the HTTP endpoint streams: `{"docs":[…],"seq":N,"warning"?:…}`.
     public var json: JSONValue {
-        var object: JSONObject = ["docs": .array(docs.map(JSONValue.object)), "seq": UpdateSequence.json(seq)]
+        var object: JSONObject = ["docs": .array(docs.map(JSONValue.object)), "seq": .number(JSONNumber(seq))]
         if let warning { object["warning"] = .string(warning) }
         return .object(object)
     }

@@ -19,8 +19,8 @@ public struct DatabaseInfo: Sendable, Hashable {
     /// Whether the store is partitioned (see ``DocumentStore/isPartitioned()``).
     public var partitioned: Bool = false
     /// The shard count the database was created with (CouchDB's `q`, reported in `cluster`; see
-    /// ``DocumentStore/setShardCount(_:)``): 2, CouchDB's default, unless one was given.
-    public var shardCount: Int = 2
+    /// ``DocumentStore/setShardCount(_:)``): 1, the one file a store is, unless one was given.
+    public var shardCount: Int = 1
 
     /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
     /// `instance_start_time`, `sizes`, `props` (`{"partitioned": true}` for a partitioned store),

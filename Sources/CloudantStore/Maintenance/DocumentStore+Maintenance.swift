@@ -19,7 +19,7 @@ extension DocumentStore {
                 name: self.name, documentCount: counts.live, deletedDocumentCount: counts.deleted, updateSeq: updateSeq,
                 purgeSeq: purgeSeq, fileSize: pageCount * pageSize, activeSize: counts.activeSize,
                 partitioned: try Self.isPartitioned(db),
-                shardCount: shards > 0 ? Int(shards) : 2)
+                shardCount: shards > 0 ? Int(shards) : 1)
         }
     }
 

@@ -59,7 +59,7 @@ struct CouchDocumentRulesTests {
         try await withLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/plain")
-            #expect(try await client.get("/plain").json["cluster"]?["q"] == 2)
+            #expect(try await client.get("/plain").json["cluster"]?["q"] == 1)
             #expect(try await client.send("PUT", "/sixteen?q=16").status == 201)
             #expect(try await client.get("/sixteen").json["cluster"]?["q"] == 16)
             #expect(
