@@ -17,8 +17,7 @@ extension CDABenchmarks {
         let ccd = folder.appendingPathComponent("ccd.xml")
         try Data(continuityOfCareDocument.utf8).write(to: ccd)
         var inputs = [Input(name: "C-CDA, five section kinds", file: ccd, data: try Data(contentsOf: ccd))]
-        let generator =
-            ProcessInfo.processInfo.environment["GEN_HEALTH_EXPORT"] ?? "/work/shared/tools/gen_health_export.py"
+        let generator = Workload.healthExportGenerator
         guard FileManager.default.fileExists(atPath: generator) else {
             print("  (no \(generator): Apple export_cda.xml inputs skipped; set GEN_HEALTH_EXPORT)")
             return inputs
