@@ -329,27 +329,37 @@ let package = Package(
         // enabled, which makes the store's internal import of compress-nio (gzip for attachments) visible
         // to them, and SwiftPM only hands a target the module maps of its declared dependencies.
 
-        // Starts `cloudant`, `python3` and `gzip` for the tests without Foundation's `Process`, whose Linux
-        // `run()` can crash a test process that holds many descriptors (see ChildProcess.swift).
+        // What every test target shares, as HummingbirdTesting does for Hummingbird's: temporary folders and
+        // stores, live servers on 127.0.0.1 awaited until they listen, child processes started without
+        // Foundation's `Process` (whose Linux `run()` can crash a test process that holds many descriptors; see
+        // ChildProcess.swift), a seeded generator, generous deadlines, and the health export generator's runner.
         .target(
-            name: "ChildProcessSupport",
-            path: "Tests/ChildProcessSupport",
+            name: "CloudantTestSupport",
+            dependencies: [
+                "CloudantCore", "CloudantStore", "CloudantServer", "CloudantSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/CloudantTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CipherVFSTests",
-            dependencies: ["CipherVFS", "CSQLite", "cipher-crash-writer", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CipherVFS", "CSQLite", "cipher-crash-writer", "CloudantTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantCoreTests",
-            dependencies: ["CloudantCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "CloudantCore", "CloudantTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantSyncTests",
             dependencies: [
-                "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "ChildProcessSupport",
+                "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
                 // Replication over AsyncHTTPClient with a TLS configuration of the test's own (a private CA).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -364,7 +374,7 @@ let package = Package(
         .testTarget(
             name: "CloudantStoreTests",
             dependencies: [
-                "CloudantStore", "CipherVFS", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // The upgrade tests mark a fixture as written by a newer schema.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -372,25 +382,29 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudantCareModuleTests",
-            dependencies: ["CloudantCareModule", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "CloudantCareModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantHealthModuleTests",
             dependencies: [
-                "CloudantHealthModule", "CloudantStore", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantCareHealthTests",
-            dependencies: ["CloudantCareHealth", "CloudantStore", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "CloudantCareHealth", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantServerTests",
             dependencies: [
-                "CloudantServer", "CloudantStore", "CipherVFS", "ChildProcessSupport", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantServer", "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
                 // The dashboard's health, care and replication pages.
@@ -401,7 +415,7 @@ let package = Package(
         .testTarget(
             name: "CloudantModelTests",
             dependencies: [
-                "CloudantModel", "CloudantModelSchema", "CloudantServer", .product(name: "NIOCore", package: "swift-nio"),
+                "CloudantModel", "CloudantModelSchema", "CloudantServer", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings,
@@ -416,7 +430,7 @@ let package = Package(
         .testTarget(
             name: "SeedAPITests",
             dependencies: [
-                "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer",
+                "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer", "CloudantTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
@@ -424,7 +438,7 @@ let package = Package(
         .testTarget(
             name: "CloudantCLITests",
             dependencies: [
-                "CloudantCLI", "ChildProcessSupport",
+                "CloudantCLI", "CloudantTestSupport",
                 // The replication kill test runs our replicator against a `cloudant serve` process it kills.
                 "CloudantCore", "CloudantStore", "CloudantSync",
                 .product(name: "NIOCore", package: "swift-nio"),

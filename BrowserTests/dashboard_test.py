@@ -231,9 +231,9 @@ def cloudant(binary, folder, *arguments, stdin=None):
 
 
 def generated_export(folder):
-    """A small Apple Health export from the shared generator: a year of samples, workouts with routes, a CDA."""
-    generator = os.environ.get("GEN_HEALTH_EXPORT") or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools", "gen_health_export.py")
+    """A small Apple Health export from the test generator: a year of samples, workouts with routes, a CDA."""
+    generator = os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "HealthExports", "gen_health_export.py")
     subprocess.run(
         [sys.executable, generator, "--records", "6000", "--seed", "3", "--route-points", "60", "--out", folder],
         check=True, capture_output=True, timeout=300)

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of each fuzz target into Fuzz/Corpus/<target>/ (committed; run again only to
-change the seeds). Seeds come from CouchDB's recorded conformance kit (../shared/conformance/couchdb:
+change the seeds). Seeds come from CouchDB's recorded conformance kit (Conformance/couchdb:
 its documents, Mango selectors and requests) and from hand-written edge cases.
 
-    python3 Fuzz/make-seeds.py [path/to/shared/conformance/couchdb]
+    python3 Fuzz/make-seeds.py [path/to/Conformance/couchdb]
 """
 import base64, gzip, hashlib, json, os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-kit = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "shared", "conformance", "couchdb")
+kit = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "Conformance", "couchdb")
 golden = json.load(open(os.path.join(kit, "golden-public.json")))
 
 

@@ -38,16 +38,6 @@ struct Workload {
     }
 }
 
-extension Workload {
-    /// The Apple Health export generator the health tests use (`Tests/Fixtures/HealthExports`), found from this
-    /// source file's place in the clone; `GEN_HEALTH_EXPORT` names another.
-    static var healthExportGenerator: String {
-        ProcessInfo.processInfo.environment["GEN_HEALTH_EXPORT"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("Tests/Fixtures/HealthExports/gen_health_export.py").path
-    }
-}
-
 /// A tiny deterministic random generator, so every run writes the same data.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64

@@ -12,16 +12,12 @@ extension CDABenchmarks {
     }
 
     /// The realistic mix: a small C-CDA with every section kind, and Apple Health's `export_cda.xml` from
-    /// `gen_health_export.py` (override with `GEN_HEALTH_EXPORT`) with few and with many vital signs.
+    /// `gen_health_export.py` with few and with many vital signs.
     static func inputs(in folder: URL) throws -> [Input] {
         let ccd = folder.appendingPathComponent("ccd.xml")
         try Data(continuityOfCareDocument.utf8).write(to: ccd)
         var inputs = [Input(name: "C-CDA, five section kinds", file: ccd, data: try Data(contentsOf: ccd))]
-        let generator = Workload.healthExportGenerator
-        guard FileManager.default.fileExists(atPath: generator) else {
-            print("  (no \(generator): Apple export_cda.xml inputs skipped; set GEN_HEALTH_EXPORT)")
-            return inputs
-        }
+        let generator = RepositoryFiles.healthExportGenerator
         for entries in [10, 1_000] {
             let out = folder.appendingPathComponent("apple-\(entries)")
             let result = try runProcess(

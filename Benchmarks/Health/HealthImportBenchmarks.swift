@@ -153,7 +153,7 @@ enum HealthImportBenchmarks {
         }
         print("\nGenerating an Apple Health export of \(records) records (untimed, cached in \(folder.path))…")
         try? FileManager.default.removeItem(at: folder)
-        let generator = Workload.healthExportGenerator
+        let generator = RepositoryFiles.healthExportGenerator
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", generator, "--records", "\(records)", "--out", folder.path, "--zip"]

@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -12,14 +12,8 @@ struct CLIRunner {
         var stderr: String
     }
 
-    /// The folder SwiftPM put the test bundle and the `cloudant` executable in.
-    static var productsDirectory: URL {
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
-        let url = bundle.bundleURL
-        return url.pathExtension == "xctest" ? url.deletingLastPathComponent() : url
-    }
-
-    static var executable: URL { productsDirectory.appendingPathComponent("cloudant") }
+    /// The built `cloudant` executable.
+    static var executable: URL { BuiltProducts.cloudant }
 
     /// Runs `cloudant arguments…` in `workingDirectory`, feeding `stdin` if given.
     static func run(_ arguments: [String], stdin: String? = nil, in workingDirectory: URL? = nil) throws -> Output {

@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +16,7 @@ struct CrashSafetyTests {
         let file = folder.appendingPathComponent("docs.jsonl")
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
 
-        var generator = SeededGenerator(seed: 20261121)
+        var generator = SplitMix64(seed: 20261121)
         var acknowledged: [(id: String, rev: String)] = []
         let kills = 15
         for _ in 0..<kills {
@@ -57,7 +57,7 @@ struct CrashSafetyTests {
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let remote = "http://127.0.0.1:9/offline"
 
-        var generator = SeededGenerator(seed: 20261126)
+        var generator = SplitMix64(seed: 20261126)
         var acknowledged: [(id: String, rev: String)] = []
         for _ in 0..<8 {
             let delay = Double.random(in: 0.15...0.8, using: &generator)
@@ -141,17 +141,4 @@ final class OutputCollector: @unchecked Sendable {
     }
 
     var data: Data { condition.withLock { storage } }
-}
-
-/// A small deterministic generator so a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,6 +1,6 @@
-import ChildProcessSupport
-import CloudantCore
 @testable import CloudantCLI
+import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 

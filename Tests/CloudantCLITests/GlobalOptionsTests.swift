@@ -1,3 +1,4 @@
+import CloudantTestSupport
 import Foundation
 import Testing
 

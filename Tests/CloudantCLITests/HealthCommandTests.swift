@@ -1,4 +1,5 @@
-import ChildProcessSupport
+import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -8,29 +9,21 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
     return try #require(value as? [[String: Any]])
 }
 
-/// An Apple Health export written by `/work/shared/tools/gen_health_export.py` (or `GEN_HEALTH_EXPORT`) into
-/// `folder/export`, with the generator's `expected.json`.
-struct GeneratedHealthExport {
-    let root: URL
-    let expected: [String: Any]
-
-    var exportFolder: URL { root.appendingPathComponent("apple_health_export") }
-    var zipFile: URL { root.appendingPathComponent("export.zip") }
-    var cdaFile: URL { exportFolder.appendingPathComponent("export_cda.xml") }
-
+extension GeneratedHealthExport {
+    /// The export the command tests import: `records` records from `seed` in `folder/export`, zipped, with short
+    /// routes (7 points) and a workout every 167 records, so a small export still has routes.
     init(in folder: URL, records: Int, seed: Int, extra: [String] = []) throws {
-        root = folder.appendingPathComponent("export")
-        let generator = ProcessInfo.processInfo.environment["GEN_HEALTH_EXPORT"] ?? "/work/shared/tools/gen_health_export.py"
-        let generated = try ChildProcess.run("/usr/bin/env", [
-            "python3", generator, "--records", "\(records)", "--seed", "\(seed)", "--route-points", "7",
-            "--workouts-per-10k", "60", "--zip", "--out", root.path,
-        ] + extra)
-        #expect(generated.status == 0, "gen_health_export.py failed: \(String(decoding: generated.stderr, as: UTF8.self))")
-        expected = try jsonObject(String(decoding: Data(contentsOf: root.appendingPathComponent("expected.json")), as: UTF8.self))
+        self = try .make(
+            records: records, seed: seed,
+            extra: ["--route-points", "7", "--workouts-per-10k", "60", "--zip"] + extra,
+            in: folder.appendingPathComponent("export"))
     }
 
-    func count(_ key: String) -> Int { expected[key] as? Int ?? -1 }
-    func counts(_ key: String) -> [String: Int] { expected[key] as? [String: Int] ?? [:] }
+    /// A member of `expected.json` as Foundation JSON, to compare with the CLI's output.
+    func expectedObject(_ key: String) throws -> [String: Any] {
+        let member = expected[key] ?? .null
+        return try JSONSerialization.jsonObject(with: Data(member.jsonBytes())) as? [String: Any] ?? [:]
+    }
 }
 
 @Suite("cloudant health, cda and route commands")
@@ -227,7 +220,7 @@ struct HealthCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = try GeneratedHealthExport(
             in: folder, records: 100, seed: 9, extra: ["--cda-entries", "4", "--cda-patient-name", "Jane Appleseed"])
-        let cda = export.expected["export_cda_xml"] as? [String: Any] ?? [:]
+        let cda = try export.expectedObject("export_cda_xml")
 
         let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
@@ -285,7 +278,7 @@ struct HealthCommandTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let export = try GeneratedHealthExport(in: folder, records: 100, seed: 11, extra: ["--quirk", "cda-trailing-junk"])
-        let cda = export.expected["export_cda_xml"] as? [String: Any] ?? [:]
+        let cda = try export.expectedObject("export_cda_xml")
 
         let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,6 +1,7 @@
 import CloudantCore
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -25,7 +26,7 @@ struct ReplicationKillTests {
     func pushAndPullConvergeWhenTheServerIsKilledAtRandomPoints(seed: UInt64) async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SeededGenerator(seed: seed &* 0x5DEE_CE66)
+        var generator = SplitMix64(seed: seed &* 0x5DEE_CE66)
         let server = try KillableServer(folder: folder.appendingPathComponent("server"))
         defer { server.stop() }
         #expect(ServeHTTP.request("PUT", "/cloud", port: server.port)?.status == 201)
@@ -96,7 +97,7 @@ struct ReplicationKillTests {
 
     /// Documents on both sides before any replication: bodies, edits, deletions, attachments, conflicts made
     /// with `new_edits=false`, and documents both sides edit differently (conflicts once replicated).
-    static func populate(local: DocumentStore, port: Int, documents: Int, using generator: inout SeededGenerator) async throws {
+    static func populate(local: DocumentStore, port: Int, documents: Int, using generator: inout SplitMix64) async throws {
         var remote: [JSONValue] = []
         for index in 0..<documents {
             var body: JSONObject = ["n": .number(JSONNumber(index)), "text": .string(String(repeating: "x", count: index % 7))]
@@ -235,7 +236,7 @@ final class KillPlan: @unchecked Sendable {
 
     init(points: [KillPoint]) { self.points = points }
 
-    static func random(count: Int, using generator: inout SeededGenerator) -> KillPlan {
+    static func random(count: Int, using generator: inout SplitMix64) -> KillPlan {
         KillPlan(
             points: (0..<count).map { _ in
                 KillPoint(

@@ -1,3 +1,4 @@
+import CloudantTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -16,7 +17,7 @@ struct ServeKillTests {
     @Test func acknowledgedWritesSurviveKillDuringDeleteAndRecreate() throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var generator = SeededGenerator(seed: 20261124)
+        var generator = SplitMix64(seed: 20261124)
         let kills = 3 * Self.scale
         var checked = 0
         var totals = (writes: 0, acknowledged: 0, cycles: 0)

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
-import ChildProcessSupport
 import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
 import CloudantSyncNIO
+import CloudantTestSupport
 import Foundation
 import NIOSSL
 import Synchronization

@@ -1,8 +1,8 @@
-import ChildProcessSupport
 import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Synchronization
 import Testing

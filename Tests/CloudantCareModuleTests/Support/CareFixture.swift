@@ -1,8 +1,8 @@
 import CloudantCareModule
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// A real SQLite store with the care plugin in a fresh temporary directory, with a settable clock and
@@ -12,7 +12,7 @@ final class CareFixture: Sendable {
     private let ownsDirectory: Bool
     let documents: DocumentStore
     let care: CareStore
-    let clock: TestClock
+    let clock: ManualClock
     let utc: Zone
 
     init(name: String = "care", uuidBase: Int = 1000, directory: URL? = nil) throws {
@@ -25,17 +25,10 @@ final class CareFixture: Sendable {
         documents = try DocumentStore.open(
             name: name, fileURL: folder.appendingPathComponent("\(name).sqlite"),
             options: StoreOptions(registry: registry))
-        let clock = TestClock(try utc.date(2024, 1, 1))
+        let clock = ManualClock(try utc.date(2024, 1, 1))
         self.clock = clock
-        let counter = Mutex(uuidBase)
-        care = CareStore(
-            store: documents, timeZone: utc.timeZone, now: { clock.now },
-            makeUUID: {
-                counter.withLock { value in
-                    value += 1
-                    return testUUID(value)
-                }
-            })
+        let uuids = SequentialNumbers(after: uuidBase)
+        care = CareStore(store: documents, timeZone: utc.timeZone, now: { clock.now }, makeUUID: { uuids.nextUUID() })
     }
 
     deinit {
@@ -63,12 +56,4 @@ final class CareFixture: Sendable {
             id: id, title: id.capitalized, patientUUID: patientUUID, uuid: testUUID(uuid), effectiveDate: clock.now,
             timezone: utc.timeZone)
     }
-}
-
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func set(_ date: Date) { current.withLock { $0 = date } }
 }

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantHealthModule
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct CDADocumentTests {
     }
 
     @Test func readsTheAppleHealthExportCDAWhoseSectionsHaveNoStructuredBody() throws {
-        let folder = try GeneratedExport.make(records: 40, extra: ["--cda-entries", "3"])
+        let folder = try GeneratedHealthExport.make(records: 40, extra: ["--cda-entries", "3"])
         defer { try? FileManager.default.removeItem(at: folder.root) }
         let document = try CDADocument(parsing: Data(contentsOf: folder.exportFolder.appendingPathComponent("export_cda.xml")))
         let cda = try #require(folder.expected["export_cda_xml"]?.objectValue)

@@ -1,13 +1,14 @@
 import CloudantCore
 @testable import CloudantHealthModule
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 
 @Suite("Import documents built by hand")
 struct SampleDocumentTests {
     @Test func everyRecordOfAnExportGetsTheBodyAndRevisionTheEncoderWouldGive() throws {
-        let export = try GeneratedExport.make(records: 2500, seed: 8, extra: ["--route-points", "40", "--quirk", "vt-char"])
+        let export = try GeneratedHealthExport.make(records: 2500, seed: 8, extra: ["--route-points", "40", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0
@@ -31,7 +32,7 @@ struct SampleDocumentTests {
     }
 
     @Test func recordKeysAreTimeOrderedVersion7UUIDsThatIgnoreHowAnExportSpellsTheSameRecord() throws {
-        let export = try GeneratedExport.make(records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char"])
+        let export = try GeneratedHealthExport.make(records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantHealthModule
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ struct GPXRouteTests {
     }
 
     @Test func readsAppleHealthRouteFilesWithTheirExtensions() throws {
-        let export = try GeneratedExport.make(records: 3000, seed: 2, extra: ["--route-points", "4"])
+        let export = try GeneratedHealthExport.make(records: 3000, seed: 2, extra: ["--route-points", "4"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let folder = export.exportFolder.appendingPathComponent("workout-routes")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gpx") }

@@ -1,6 +1,7 @@
 import CloudantCore
 import CloudantHealthModule
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 
 /// A real SQLite store in a fresh temporary folder, with the Health plugin installed.
@@ -10,7 +11,7 @@ struct HealthTestStore {
 
     init(name: String = "health") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("health-tests-\(UUID().uuidString)")
-        let ids = LockedCounter()
+        let ids = SequentialNumbers()
         store = try DocumentStore.open(
             name: name, in: StoreDirectory(path: folder.path),
             options: StoreOptions(
@@ -20,20 +21,6 @@ struct HealthTestStore {
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
-}
-
-/// A thread-safe increasing counter for deterministic document ids.
-final class LockedCounter: @unchecked Sendable {
-    // `lock` protects `value`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
 }
 
 /// Dates used across the tests: 2024-06-01 13:00:00 -0700.

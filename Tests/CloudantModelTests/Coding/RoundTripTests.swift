@@ -1,4 +1,5 @@
 import CloudantModel
+import CloudantTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 
 /// Drives the dashboard as a browser would: GETs pages and posts their forms (URL-encoded or multipart),

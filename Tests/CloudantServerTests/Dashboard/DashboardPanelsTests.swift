@@ -3,6 +3,7 @@ import CloudantDashboardPanels
 import CloudantHealthModule
 import CloudantServer
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 

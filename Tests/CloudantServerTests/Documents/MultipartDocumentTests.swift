@@ -1,6 +1,7 @@
 import CloudantCore
 @testable import CloudantServer
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,8 @@
-import CloudantCore
 import CipherVFS
+import CloudantCore
 @testable import CloudantServer
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 

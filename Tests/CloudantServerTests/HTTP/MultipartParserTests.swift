@@ -1,4 +1,5 @@
 @testable import CloudantServer
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -109,18 +110,5 @@ struct MultipartParserTests {
         #expect(!MediaType.accepts("multipart/mixed", in: "multipart/mixed;q=0"))
         #expect(!MediaType.accepts("multipart/related", in: "multipart/mixed"))
         #expect(!MediaType.accepts("multipart/mixed", in: nil))
-    }
-}
-
-/// A tiny deterministic generator, so the robustness test is the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantServer
+import CloudantTestSupport
 import Foundation
 import Testing
 

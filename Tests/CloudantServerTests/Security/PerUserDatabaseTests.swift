@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantServer
+import CloudantTestSupport
 import Foundation
 import Testing
 

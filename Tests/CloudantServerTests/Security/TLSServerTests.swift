@@ -1,7 +1,7 @@
-import ChildProcessSupport
 import CloudantCore
 import CloudantServer
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import CloudantCore
 @testable import CloudantServer
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import CloudantStore
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 

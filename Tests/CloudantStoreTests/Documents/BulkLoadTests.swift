@@ -1,6 +1,7 @@
 import CipherVFS
 import CloudantCore
 @testable import CloudantStore
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Synchronization

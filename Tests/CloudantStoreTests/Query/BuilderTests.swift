@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -199,7 +200,7 @@ struct BuilderTests {
         let queue = DispatchQueue(label: "builder-tests.callbacks")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "callbacks")
-        let calls = Counter()
+        let calls = SequentialNumbers()
         let query = temp.store.collection("Clinician").where(field: "title", value: "Test")
 
         let (docs, onQueue) = await withCheckedContinuation { continuation in

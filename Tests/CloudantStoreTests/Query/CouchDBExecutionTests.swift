@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Testing
 
 @Suite("_find executed and explained as CouchDB 3.5: covering indexes, statistics, view keys")

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Testing
 
 @Suite("Cloudant Query (_find) without indexes")

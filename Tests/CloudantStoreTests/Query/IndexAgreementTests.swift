@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Testing
 
 /// SQL-pushed evaluation (key ranges on index tables, ordered index scans, bookmarks as SQL bounds) must
@@ -74,7 +75,7 @@ struct IndexAgreementTests {
 
     @Test(arguments: [1, 2, 3, 4, 5])
     func indexedAndInMemoryEvaluationAgreeOnRandomSelectors(seed: UInt64) async throws {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let temp = try TemporaryStore()
         let documents: [JSONObject] = (0..<150).map { number in
             var document: JSONObject = ["_id": .string("doc\(number)")]
@@ -132,18 +133,5 @@ struct IndexAgreementTests {
                 #expect(paged == found, "paged: \(label)")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 @testable import CloudantStore
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -38,7 +39,7 @@ struct IndexBuildTests {
     }
 
     static func documents(count: Int) -> [JSONValue] {
-        var rng = SeededGenerator(seed: 2026)
+        var rng = SplitMix64(seed: 2026)
         let names = ["value", "type", "k", "a.b", "a", "q\"uo\u{E9}\u{1}", "list", "other", "_id"]
         return (0..<count).map { index in
             var members: [(String, JSONValue)] = [("_id", .string(String(format: "doc-%04d", index)))]

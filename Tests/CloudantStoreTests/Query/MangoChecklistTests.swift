@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Testing
 
 /// The Mango items of the spec's edge-case checklist (§6, items 15–23), each run through `_find` twice:

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Testing
 
 @Suite("Full-text indexes (FTS5) and $text")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Variants of a generated Apple Health export, with exact expected counts, for the import tests.
 
-Runs the shared generator (`../shared/tools/gen_health_export.py`, or $GEN_HEALTH_EXPORT; it stays read-only)
-and rewrites its export.xml to add what real exports carry and the generator does not:
+Runs the generator beside it (`gen_health_export.py`, left unchanged) and rewrites its export.xml to add what
+real exports carry and the generator does not:
 
   --unknown-types N   N records of HKDataTypeSleepDurationGoal (not a HealthKit quantity type) and N of an
                       app's own type ("MoodDiaryDailyScore"), each with a metadata entry: kept as generic samples
@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-GENERATOR = os.environ.get("GEN_HEALTH_EXPORT", "/work/shared/tools/gen_health_export.py")
+GENERATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen_health_export.py")
 STEP = "HKQuantityTypeIdentifierStepCount"
 WATCH_DEVICE = ("&lt;&lt;HKDevice: 0x2a0c91e40&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, "
                 "hardware:Watch6,2, software:10.4&gt;")

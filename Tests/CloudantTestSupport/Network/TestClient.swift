@@ -1,20 +1,29 @@
-import CloudantCore
-import Foundation
+public import CloudantCore
+public import Foundation
 
 /// One HTTP answer.
-struct HTTPAnswer: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
+public struct HTTPAnswer: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields as received (a repeated field keeps its last value).
+    public var headers: [String: String]
+    /// The body, de-chunked.
+    public var body: Data
+
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 
     /// The body as JSON (`.null` when it is not JSON).
-    var json: JSONValue { (try? JSONValue(parsing: body)) ?? .null }
+    public var json: JSONValue { (try? JSONValue(parsing: body)) ?? .null }
 
     /// The body as text.
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// A header, case-insensitively.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 }
@@ -25,12 +34,15 @@ struct HTTPAnswer: Sendable {
 /// Foundation's URLSession on Linux hung intermittently here (HEAD requests and 401 challenges under
 /// parallel tests), so the tests speak HTTP themselves; each request runs on its own thread so blocking
 /// socket calls never hold the cooperative pool the server needs.
-struct TestClient: Sendable {
-    let baseURL: String
-    let user: (String, String)?
-    var cookie: String?
+public struct TestClient: Sendable {
+    /// `http://127.0.0.1:PORT`.
+    public let baseURL: String
+    /// Basic-auth credentials, if any.
+    public let user: (String, String)?
+    /// A `Cookie` header value (`AuthSession=…`) sent with each request, if any.
+    public var cookie: String?
 
-    init(baseURL: String, user: (String, String)?, cookie: String? = nil) {
+    public init(baseURL: String, user: (String, String)?, cookie: String? = nil) {
         self.baseURL = baseURL
         self.user = user
         self.cookie = cookie
@@ -39,7 +51,8 @@ struct TestClient: Sendable {
     private var port: Int { Int(baseURL.split(separator: ":").last ?? "0") ?? 0 }
 
     /// Sends a request; `json` bodies get `Content-Type: application/json`.
-    func send(
+    /// - Throws: `URLError` when the connection fails or the answer is not HTTP.
+    public func send(
         _ method: String, _ path: String, json: JSONValue? = nil, body: Data? = nil, contentType: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> HTTPAnswer {
@@ -77,18 +90,18 @@ struct TestClient: Sendable {
         return try Self.parse(raw, isHead: method == "HEAD")
     }
 
-    func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPAnswer {
+    public func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPAnswer {
         try await send("GET", path, headers: headers)
     }
 
-    func put(_ path: String, _ json: JSONValue) async throws -> HTTPAnswer { try await send("PUT", path, json: json) }
+    public func put(_ path: String, _ json: JSONValue) async throws -> HTTPAnswer { try await send("PUT", path, json: json) }
 
-    func post(_ path: String, _ json: JSONValue) async throws -> HTTPAnswer { try await send("POST", path, json: json) }
+    public func post(_ path: String, _ json: JSONValue) async throws -> HTTPAnswer { try await send("POST", path, json: json) }
 
-    func delete(_ path: String) async throws -> HTTPAnswer { try await send("DELETE", path) }
+    public func delete(_ path: String) async throws -> HTTPAnswer { try await send("DELETE", path) }
 
     /// Splits a whole response into status, headers and (de-chunked) body.
-    static func parse(_ raw: [UInt8], isHead: Bool) throws -> HTTPAnswer {
+    public static func parse(_ raw: [UInt8], isHead: Bool) throws -> HTTPAnswer {
         guard let end = raw.firstRange(of: [13, 10, 13, 10]) else { throw URLError(.badServerResponse) }
         let lines = String(decoding: raw[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// A bare, blocking TCP connection to 127.0.0.1: the transport of ``TestClient``, and a way to hang up
-/// half-way through a request. Reads time out after 20 s so a broken server fails a test instead of
-/// hanging it.
+/// half-way through a request or read a streamed response event by event. A read that receives nothing for
+/// ``TestDeadline/generous`` fails, so a broken server fails a test instead of hanging it.
 /// `@unchecked Sendable`: the socket is an immutable descriptor; each test uses it from one thread at a time.
-final class RawConnection: @unchecked Sendable {
+public final class RawConnection: @unchecked Sendable {
     private let socket: Int32
     /// What ``readUntil(_:count:)`` has received so far (one reader at a time).
     private let streamed = Box()
@@ -18,9 +18,11 @@ final class RawConnection: @unchecked Sendable {
         var value: [UInt8] = []
     }
 
-    init(port: Int) throws {
+    /// Connects to 127.0.0.1:`port`.
+    /// - Throws: `URLError(.cannotConnectToHost)` when nothing accepts there.
+    public init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 90, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(TestDeadline.generous.components.seconds), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -38,10 +40,10 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Sends text.
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Sends bytes (ignoring a peer that hung up).
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let written = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -51,8 +53,8 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads until the peer closes the connection.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for 90 s.
-    func readToEnd() throws -> [UInt8] {
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for ``TestDeadline/generous``.
+    public func readToEnd() throws -> [UInt8] {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -68,7 +70,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// ``readToEnd()`` on a thread of its own, so a test awaiting it never blocks the cooperative pool the
     /// in-process server needs.
-    func readToEndOffPool() async throws -> [UInt8] {
+    public func readToEndOffPool() async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try self.readToEnd() }) }.start()
         }
@@ -76,15 +78,15 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads (on a thread of its own) until what was received so far contains `needle` `count` times, and
     /// returns all of it: for a streamed response, read event by event.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for 90 s or it takes over 300 s; `.networkConnectionLost` when the peer
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for the generous deadline or all of it takes longer; `.networkConnectionLost` when the peer
     ///   closes first.
-    func readUntil(_ needle: String, count: Int = 1) async throws -> String {
+    public func readUntil(_ needle: String, count: Int = 1) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(
                     with: Result {
                         var chunk = [UInt8](repeating: 0, count: 65_536)
-                        let deadline = ContinuousClock.now + .seconds(300)  // heartbeats keep recv from timing out
+                        let deadline = ContinuousClock.now + TestDeadline.generous  // heartbeats keep recv from timing out
                         while true {
                             guard ContinuousClock.now < deadline else { throw URLError(.timedOut) }
                             let text = String(decoding: self.streamed.value, as: UTF8.self)
@@ -100,8 +102,8 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Closes the sending side only (a FIN, as a client that hangs up), keeping the socket to read.
-    func shutdownWriting() { Glibc.shutdown(socket, Int32(SHUT_WR)) }
+    public func shutdownWriting() { Glibc.shutdown(socket, Int32(SHUT_WR)) }
 
     /// Closes the connection.
-    func close() { Glibc.close(socket) }
+    public func close() { Glibc.close(socket) }
 }

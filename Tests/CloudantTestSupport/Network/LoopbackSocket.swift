@@ -7,10 +7,13 @@ import Glibc
 /// kernel completes handshakes and queues the connections), or, released at once, a port nothing listens on.
 public final class LoopbackSocket: @unchecked Sendable {
     // Immutable after init; `close()` releases the socket.
+    /// The socket's descriptor.
     public let descriptor: Int32
+    /// The port the kernel bound it to.
     public let port: Int
 
     /// Binds a new socket, and listens when `listening`.
+    /// - Throws: `CocoaError(.fileWriteUnknown)` when it cannot bind or listen.
     public init(listening: Bool) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -32,6 +35,7 @@ public final class LoopbackSocket: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Closes the socket.
     public func close() { _ = Glibc.close(descriptor) }
 
     /// A 127.0.0.1 port nothing listens on: bound by the kernel's choice, then released.
@@ -39,5 +43,20 @@ public final class LoopbackSocket: @unchecked Sendable {
         let socket = try LoopbackSocket(listening: false)
         defer { socket.close() }
         return socket.port
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
+    public static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result == 0
     }
 }
