@@ -1,44 +1,37 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct CrashRecoveryTests {
-    /// `cipher-crash-writer` sits next to the test binary (the test target depends on it).
-    private var writerURL: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("cipher-crash-writer")
-    }
-
-    @Test(.timeLimit(.minutes(2)))
-    func writerKilledWithSIGKILLLosesNoCommittedTransaction() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+    // No time limit: the writer stops by itself after 20,000 transactions, and a loaded machine may need
+    // minutes to reach the kill.
+    @Test func writerKilledWithSIGKILLLosesNoCommittedTransaction() async throws {
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let key = DatabaseKey.random()
         let hex = key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
 
-        let process = Process()
-        process.executableURL = writerURL
-        process.arguments = [path, hex]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-
-        // Read "committed N" lines until the writer is past several auto-checkpoints (~9 MB of rows), then kill it.
-        var text = ""
-        var killed = false
-        while true {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break } // EOF: the writer is gone
-            text += String(decoding: chunk, as: UTF8.self)
-            if !killed, let last = Self.lastCommitted(text), last >= 1_500 {
-                kill(process.processIdentifier, SIGKILL)
-                killed = true
+        // `cipher-crash-writer` sits next to the test binary (the test target depends on it).
+        let process = try ChildProcess(BuiltProducts.executable("cipher-crash-writer").path, [path, hex], stderr: .null)
+        // Read "committed N" lines (on a thread of its own) until the writer is past several auto-checkpoints
+        // (~9 MB of rows), then kill it.
+        let (text, killed) = await onOwnThread { () -> (String, Bool) in
+            var text = ""
+            var killed = false
+            while let chunk = try? process.standardOutput?.read(upToCount: 65_536), !chunk.isEmpty {
+                text += String(decoding: chunk, as: UTF8.self)
+                if !killed, let last = Self.lastCommitted(text), last >= 1_500 {
+                    process.send(SIGKILL)
+                    killed = true
+                }
             }
+            return (text, killed)
         }
-        process.waitUntilExit()
+        let termination = await process.exit()
         #expect(killed)
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(termination.signal == SIGKILL)
         let lastCommitted = try #require(Self.lastCommitted(text))
         #expect(Fixture.fileSize(path + "-wal") > 0, "recovery has a log to replay")
         #expect(try !Fixture.fileContainsMarker(path + "-wal"))
@@ -47,7 +40,7 @@ import Testing
         #expect(try CipherVFS.check(key, databaseAt: path) == .matches)
         try CipherVFS.register(key, forDatabaseAt: path)
         let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
-        let (transactions, rows, maxTransaction) = try pool.read { db in
+        let (transactions, rows, maxTransaction) = try await pool.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT count(DISTINCT txn), count(*), max(txn) FROM rows")
             return (row?[0] as Int? ?? 0, row?[1] as Int? ?? 0, row?[2] as Int? ?? -1)
         }

@@ -1,14 +1,15 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct EncryptionAtRestTests {
     /// Writes through a pool, reads from several readers at once, and returns which files held the marker
     /// before and after a TRUNCATE checkpoint.
     private func markerLocations(encrypted: Bool) async throws -> (before: [String], after: [String], walBytes: Int) {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         if encrypted { try CipherVFS.register(.random(), forDatabaseAt: path) }
         let pool = try DatabasePool(
             path: path, configuration: encrypted ? Fixture.encryptedConfiguration() : Fixture.plainConfiguration())

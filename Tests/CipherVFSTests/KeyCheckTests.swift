@@ -1,12 +1,13 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct KeyCheckTests {
     @Test func reopenWithRightKeyReturnsEveryRowAndPassesIntegrityCheck() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let key = DatabaseKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key)
         CipherVFS.unregister(path: path)
@@ -22,8 +23,8 @@ import Testing
     }
 
     @Test func wrongKeyIsReportedAndOpeningYieldsAnErrorNeverData() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         try Fixture.makeEncryptedDatabase(at: path, key: .random())
         let wrongKey = DatabaseKey.random()
 
@@ -44,8 +45,8 @@ import Testing
     }
 
     @Test func encryptedDatabaseWithoutRegisteredKeyFailsToOpen() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         try Fixture.makeEncryptedDatabase(at: path, key: .random())
         CipherVFS.unregister(path: path)
 
@@ -57,8 +58,8 @@ import Testing
     }
 
     @Test func plaintextDatabaseIsReportedNotEncrypted() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("plain.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("plain.sqlite").path
         let pool = try DatabasePool(path: path, configuration: Fixture.plainConfiguration())
         try Fixture.writeMarkers(pool, count: 10)
         try pool.close()
@@ -70,15 +71,15 @@ import Testing
     }
 
     @Test func missingDatabaseIsReportedEmpty() throws {
-        let directory = try TemporaryDirectory()
-        #expect(try CipherVFS.check(.random(), databaseAt: directory.file("new.sqlite")) == .empty)
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        #expect(try CipherVFS.check(.random(), databaseAt: directory.file("new.sqlite").path) == .empty)
     }
 
     /// Everything after the first page lives in the WAL until a checkpoint: a copy taken then must be
     /// recovered from the WAL through the VFS with the right key, and refused with a wrong one.
     @Test func neverCheckpointedDatabaseIsRecoveredFromItsWALAndRefusedWithWrongKey() throws {
-        let directory = try TemporaryDirectory()
-        let (path, copy) = (directory.file("store.sqlite"), directory.file("copy.sqlite"))
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let (path, copy) = (directory.file("store.sqlite").path, directory.file("copy.sqlite").path)
         let key = DatabaseKey.random()
         try copyNeverCheckpointedDatabase(from: path, to: copy, key: key)
         #expect(Fixture.fileSize(copy + "-wal") > 200 * 50)
@@ -102,8 +103,8 @@ import Testing
     /// WAL whose database file is empty when it opens it, so such a file holds nothing SQLite would read;
     /// `check` still answers so that a caller never registers a wrong key.)
     @Test func emptyDatabaseFileIsCheckedByItsFirstWALFrame() throws {
-        let directory = try TemporaryDirectory()
-        let (path, copy) = (directory.file("store.sqlite"), directory.file("copy.sqlite"))
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let (path, copy) = (directory.file("store.sqlite").path, directory.file("copy.sqlite").path)
         let key = DatabaseKey.random()
         try copyNeverCheckpointedDatabase(from: path, to: copy, key: key)
         #expect(truncate(copy, 0) == 0)

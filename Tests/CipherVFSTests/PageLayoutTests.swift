@@ -1,12 +1,13 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct PageLayoutTests {
     @Test func newEncryptedDatabaseHasPageSize4096And28ReservedBytes() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let key = DatabaseKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 10)
 
@@ -23,8 +24,8 @@ import Testing
     /// Without `prepare(connection:)` SQLite would keep data in the bytes that hold the nonce and tag; the
     /// VFS must refuse the write rather than corrupt or leak.
     @Test func writeWithoutPrepareIsRefusedAndLeavesNoPlaintext() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         try CipherVFS.register(.random(), forDatabaseAt: path)
         let queue = try DatabaseQueue(path: path, configuration: Fixture.plainConfiguration())
         let error = #expect(throws: DatabaseError.self) { try Fixture.writeMarkers(queue, count: 10) }
@@ -38,8 +39,8 @@ import Testing
     /// Memory-mapped reads would bypass xRead and hand SQLite ciphertext; the VFS offers no xFetch, so a
     /// large mmap_size must change nothing.
     @Test func mmapSizeIsIgnoredForEncryptedFiles() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         try CipherVFS.register(.random(), forDatabaseAt: path)
         let configuration = Fixture.encryptedConfiguration(extraSQL: "PRAGMA mmap_size = 268435456")
         let pool = try DatabasePool(path: path, configuration: configuration)
@@ -54,8 +55,8 @@ import Testing
     }
 
     @Test func tamperedPageFailsAuthenticationInsteadOfReturningGarbage() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let key = DatabaseKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 2_000)
         // Flip one byte in the middle of page 3.
@@ -75,8 +76,8 @@ import Testing
     }
 
     @Test func swappedPagesFailAuthentication() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         try Fixture.makeEncryptedDatabase(at: path, key: .random(), rows: 2_000)
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         let page2 = data[4096..<8192]

@@ -1,16 +1,17 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct RegistryTests {
     @Test func keyRegisteredThroughSymlinkAppliesToTheRealPath() throws {
-        let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory.file("link"), withDestinationPath: directory.file("real"))
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        try FileManager.default.createDirectory(atPath: directory.file("real").path, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("link").path, withDestinationPath: directory.file("real").path)
         let key = DatabaseKey.random()
-        try CipherVFS.register(key, forDatabaseAt: directory.file("link") + "/./store.sqlite")
-        let realPath = directory.file("real/store.sqlite")
+        try CipherVFS.register(key, forDatabaseAt: directory.file("link").path + "/./store.sqlite")
+        let realPath = directory.file("real/store.sqlite").path
         let pool = try DatabasePool(path: realPath, configuration: Fixture.encryptedConfiguration())
         try Fixture.writeMarkers(pool, count: 100)
         try pool.close()
@@ -20,9 +21,9 @@ import Testing
     }
 
     @Test func unregisteredPathIsPlainSQLite() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder("cipher-vfs-tests")
         try CipherVFS.install()
-        let path = directory.file("plain.sqlite")
+        let path = directory.file("plain.sqlite").path
         let queue = try DatabaseQueue(path: path, configuration: Fixture.plainConfiguration())
         try Fixture.writeMarkers(queue, count: 10)
         try queue.close()

@@ -1,12 +1,13 @@
+@testable import CipherVFS
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 @Suite struct RekeyTests {
     @Test func rekeyedDatabaseOpensWithNewKeyOnlyAndKeepsEveryRow() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
         try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
 
@@ -24,8 +25,8 @@ import Testing
     }
 
     @Test func rekeyWithWrongOldKeyChangesNothing() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let key = DatabaseKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 100)
         #expect { try CipherVFS.rekey(databaseAt: path, from: .random(), to: .random()) } throws: { error in
@@ -38,8 +39,8 @@ import Testing
     /// A crash after the copy is written but before the rename: a restarted app registers the old key again
     /// and must find the original intact; the next rekey replaces the stale copy.
     @Test func crashBeforeRenameLeavesOriginalIntact() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
         try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
 

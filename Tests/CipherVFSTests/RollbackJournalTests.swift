@@ -1,7 +1,8 @@
+@testable import CipherVFS
+import class CloudantTestSupport.TemporaryFolder
 import Foundation
 import GRDB
 import Testing
-@testable import CipherVFS
 
 /// The store runs WAL, but VACUUM INTO output and any non-WAL use go through the rollback journal.
 @Suite struct RollbackJournalTests {
@@ -20,9 +21,9 @@ import Testing
     /// Keeps a transaction open with a tiny cache, so changed pages spill into the database file and the
     /// journal holds the original (marker) pages; then copies database + journal as a crash would leave them.
     @Test func journalPagesAreEncryptedAndHotJournalRollsBackThroughTheVFS() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
-        let crashed = directory.file("crashed.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
+        let crashed = directory.file("crashed.sqlite").path
         let key = DatabaseKey.random()
         let connection = try makeDatabase(at: path, key: key)
         try connection.run("PRAGMA cache_size = 2")
@@ -47,8 +48,8 @@ import Testing
     /// The journal is opened per transaction, possibly after the key was unregistered: it must still
     /// follow its open database's key, never fall back to plaintext.
     @Test func journalOpenedAfterUnregisterStillUsesTheDatabaseKey() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("store.sqlite")
+        let directory = try TemporaryFolder("cipher-vfs-tests")
+        let path = directory.file("store.sqlite").path
         let connection = try makeDatabase(at: path, key: .random())
         CipherVFS.unregister(path: path)
         try connection.run("PRAGMA cache_size = 2")

@@ -2,20 +2,6 @@ import Foundation
 import GRDB
 @testable import CipherVFS
 
-/// A directory under the system temp directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "cipher-vfs-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
 }

@@ -4,14 +4,14 @@ import Testing
 /// `cloudant attachment put|get` as a user types them.
 @Suite("cloudant attachment")
 struct AttachmentCommandTests {
-    @Test func aFilePutAsAnAttachmentComesBackByteForByteAndANewRevisionNeedsTheCurrentOne() throws {
+    @Test func aFilePutAsAnAttachmentComesBackByteForByteAndANewRevisionNeedsTheCurrentOne() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bytes = Array(FileHandle(forReadingAtPath: "/dev/urandom")?.readData(ofLength: 700_000) ?? Data(count: 700_000))
         let input = folder.appendingPathComponent("scan.bin")
         try Data(bytes).write(to: input)
 
-        let put = try CLIRunner.run(
+        let put = try await CLIRunner.run(
             ["attachment", "put", "--db", "scans", "--id", "visit", "--name", "scan.bin", "--file", input.path,
              "--content-type", "image/png"], in: folder)
         #expect(put.status == 0, "\(put.stderr)")
@@ -20,7 +20,7 @@ struct AttachmentCommandTests {
         let rev = try #require(written["rev"] as? String)
 
         let out = folder.appendingPathComponent("copy.bin")
-        let get = try CLIRunner.run(
+        let get = try await CLIRunner.run(
             ["--data", folder.appendingPathComponent("cloudant-data").path, "attachment", "get", "--db", "scans", "--id", "visit",
              "--name", "scan.bin", "--out", out.path], in: folder)
         #expect(get.status == 0, "\(get.stderr)")
@@ -30,18 +30,18 @@ struct AttachmentCommandTests {
 
         // A text attachment from standard input, as a second attachment of the current revision.
         let text = String(repeating: "pulse 64\n", count: 10_000)
-        let second = try CLIRunner.run(
+        let second = try await CLIRunner.run(
             ["attachment", "put", "--db", "scans", "--id", "visit", "--name", "notes.txt", "--rev", rev,
              "--content-type", "text/plain"], stdin: text, in: folder)
         #expect(second.status == 0, "\(second.stderr)")
-        let stdout = try CLIRunner.run(["attachment", "get", "--db", "scans", "--id", "visit", "--name", "notes.txt"], in: folder)
+        let stdout = try await CLIRunner.run(["attachment", "get", "--db", "scans", "--id", "visit", "--name", "notes.txt"], in: folder)
         #expect(stdout.stdout == text)
 
         // Editing a revision that is no longer current is a conflict (exit status 3 or the conflict status).
-        let stale = try CLIRunner.run(
+        let stale = try await CLIRunner.run(
             ["attachment", "put", "--db", "scans", "--id", "visit", "--name", "x.bin", "--rev", rev, "--file", input.path], in: folder)
         #expect(stale.status != 0 && stale.stderr.contains("conflict"))
-        let missing = try CLIRunner.run(["attachment", "get", "--db", "scans", "--id", "visit", "--name", "nope"], in: folder)
+        let missing = try await CLIRunner.run(["attachment", "get", "--db", "scans", "--id", "visit", "--name", "nope"], in: folder)
         #expect(missing.status != 0)
     }
 }

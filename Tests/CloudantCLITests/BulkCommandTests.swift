@@ -7,22 +7,22 @@ import Testing
 /// document conflicted.
 @Suite("cloudant bulk: hostile input and exit status")
 struct BulkCommandTests {
-    @Test func aFolderIsRefusedWithAnErrorNotACrash() throws {
+    @Test func aFolderIsRefusedWithAnErrorNotACrash() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLIRunner.run(["bulk", "--db", "d", folder.path], in: folder)
+        let result = try await CLIRunner.run(["bulk", "--db", "d", folder.path], in: folder)
         #expect(result.status == 2, "exit \(result.status): \(result.stderr)")  // invalid input
         #expect(try jsonObject(result.stderr)["field"] as? String == "file")
         #expect(try jsonObject(result.stderr)["reason"] as? String == "\(folder.path) is a folder; give a JSON Lines file, or - for standard input.")
     }
 
-    @Test func everyDocumentConflictingExitsNonZeroWithASummary() throws {
+    @Test func everyDocumentConflictingExitsNonZeroWithASummary() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = #"{"_id":"a"}"# + "\n" + #"{"_id":"b"}"# + "\n"
-        let first = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
+        let first = try await CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
         #expect(first.status == 0, "\(first.stderr)")
-        let again = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
+        let again = try await CLIRunner.run(["bulk", "--db", "d", "-"], stdin: lines, in: folder)
         #expect(again.status == 4)  // conflict
         #expect(again.stdout.contains("\"conflict\""))  // the per-document results are still printed
         let summary = try jsonObject(again.stderr)
@@ -30,16 +30,16 @@ struct BulkCommandTests {
         #expect((summary["advice"] as? String)?.hasPrefix("2 of 2 documents were not written (2 conflict)") == true)
     }
 
-    @Test func someDocumentsRefusedStillWritesTheOthersAndExitsNonZero() throws {
+    @Test func someDocumentsRefusedStillWritesTheOthersAndExitsNonZero() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try CLIRunner.run(["put", "--db", "d", #"{"_id":"a"}"#], in: folder)
-        let result = try CLIRunner.run(["bulk", "--db", "d", "-"], stdin: #"{"_id":"a"}"# + "\n" + #"{"_id":"c"}"#, in: folder)
+        _ = try await CLIRunner.run(["put", "--db", "d", #"{"_id":"a"}"#], in: folder)
+        let result = try await CLIRunner.run(["bulk", "--db", "d", "-"], stdin: #"{"_id":"a"}"# + "\n" + #"{"_id":"c"}"#, in: folder)
         #expect(result.status == 4)  // the refusal's category: conflict
-        #expect(try CLIRunner.run(["get", "--db", "d", "c"], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["get", "--db", "d", "c"], in: folder).status == 0)
     }
 
-    @Test func aLineLongerThanManyChunksIsSearchedOnce() throws {
+    @Test func aLineLongerThanManyChunksIsSearchedOnce() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let long = #"{"_id":"long","pad":""# + String(repeating: "x", count: 64 * 1024) + #""}"#
@@ -58,8 +58,8 @@ struct BulkCommandTests {
         #expect(lines[2].hasSuffix(#"x"}"#))
         #expect(reader.bytesSearched <= text.utf8.count + 3, "searched \(reader.bytesSearched) bytes for \(text.utf8.count)")
 
-        let result = try CLIRunner.run(["bulk", "--db", "d", file.path], in: folder)
+        let result = try await CLIRunner.run(["bulk", "--db", "d", file.path], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try CLIRunner.run(["get", "--db", "d", "last"], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["get", "--db", "d", "last"], in: folder).status == 0)
     }
 }

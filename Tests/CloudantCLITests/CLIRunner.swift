@@ -15,9 +15,10 @@ struct CLIRunner {
     /// The built `cloudant` executable.
     static var executable: URL { BuiltProducts.cloudant }
 
-    /// Runs `cloudant arguments…` in `workingDirectory`, feeding `stdin` if given.
-    static func run(_ arguments: [String], stdin: String? = nil, in workingDirectory: URL? = nil) throws -> Output {
-        let output = try ChildProcess.run(
+    /// Runs `cloudant arguments…` in `workingDirectory`, feeding `stdin` if given, and waits for it on a thread
+    /// of its own.
+    static func run(_ arguments: [String], stdin: String? = nil, in workingDirectory: URL? = nil) async throws -> Output {
+        let output = try await ChildProcess.run(
             executable.path, arguments, input: stdin.map { Data($0.utf8) }, workingDirectory: workingDirectory)
         return Output(
             status: output.status, stdout: String(decoding: output.stdout, as: UTF8.self),
@@ -33,33 +34,48 @@ struct CLIRunner {
 }
 
 /// A `cloudant serve` process started as a user would, stopped with SIGTERM when the test is done.
-final class ServeProcess {
+final class ServeProcess: Sendable {
     let process: ChildProcess
-    /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`).
-    let ready: [String: Any]
+    /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`), as text.
+    private let readyLine: String
 
-    /// Starts `cloudant arguments…` (which must include `serve`) and waits for its first line.
-    init(_ arguments: [String], in folder: URL) throws {
+    private init(process: ChildProcess, readyLine: String) {
+        self.process = process
+        self.readyLine = readyLine
+    }
+
+    /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`).
+    var ready: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(readyLine.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// Starts `cloudant arguments…` (which must include `serve`) and returns once it printed its first line: the
+    /// server listens then (read on a thread of its own, however long a loaded machine takes).
+    static func start(_ arguments: [String], in folder: URL) async throws -> ServeProcess {
         // Its log goes to /dev/null: a pipe nobody reads would fill and stall the server.
-        process = try ChildProcess(
+        let process = try ChildProcess(
             CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .null)
-        var line = Data()
-        while let out = process.standardOutput {
-            let byte = out.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
+        let line = await onOwnThread {
+            var line = Data()
+            while let out = process.standardOutput {
+                let byte = out.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            return String(decoding: line, as: UTF8.self)
         }
-        ready = (try? JSONSerialization.jsonObject(with: line) as? [String: Any]) ?? [:]
+        return ServeProcess(process: process, readyLine: line)
     }
 
     /// `cloudant serve` on a free port over the stores in `folder`.
     /// - Throws: `URLError(.cannotConnectToHost)` when the server did not say where it listens.
-    convenience init(folder: URL) throws {
-        try self.init(["serve", "--port", "0", "--data", folder.path], in: folder)
-        guard port > 0 else {
-            kill()
+    static func start(folder: URL) async throws -> ServeProcess {
+        let server = try await start(["serve", "--port", "0", "--data", folder.path], in: folder)
+        guard server.port > 0 else {
+            server.kill()
             throw URLError(.cannotConnectToHost)
         }
+        return server
     }
 
     /// The server's base URL, `http://127.0.0.1:PORT`.

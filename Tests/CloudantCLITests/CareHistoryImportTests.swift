@@ -35,10 +35,10 @@ struct CareHistoryImportTests {
          \(version(1, hour: 12, effective: "2024-01-10T00:00:00Z", previous: [uuids[0]]))]
         """
 
-    @Test func aCareKitHistoryExportedAsOneArrayRoundTripsThroughAddAndListAtEachEffectiveDate() throws {
+    @Test func aCareKitHistoryExportedAsOneArrayRoundTripsThroughAddAndListAtEachEffectiveDate() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let added = try CLIRunner.run(["care", "add", "task"], stdin: Self.history, in: folder)
+        let added = try await CLIRunner.run(["care", "add", "task"], stdin: Self.history, in: folder)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try jsonArray(added.stdout).map { $0["uuid"] as? String } == [Self.uuids[2], Self.uuids[0], Self.uuids[1]])
 
@@ -48,7 +48,7 @@ struct CareHistoryImportTests {
             ("2024-01-20T00:00:00Z", Self.uuids[2], "Meds at 20", [Self.uuids[1]]),
         ]
         for version in expected {
-            let listed = try CLIRunner.run(["care", "list", "task", "--at", version.at], in: folder)
+            let listed = try await CLIRunner.run(["care", "list", "task", "--at", version.at], in: folder)
             let tasks = try jsonArray(listed.stdout)
             #expect(tasks.count == 1, "\(version.at)")
             #expect(tasks.first?["uuid"] as? String == version.uuid)
@@ -59,26 +59,26 @@ struct CareHistoryImportTests {
         }
         // Each version owns its days in the events too.
         let events = try jsonArray(
-            try CLIRunner.run(
+            try await CLIRunner.run(
                 ["care", "events", "--task", "meds", "--from", "2024-01-09T00:00:00Z", "--to", "2024-01-11T00:00:00Z"],
                 in: folder
             ).stdout)
         #expect(events.map { $0["start"] as? String } == ["2024-01-09T08:00:00+00:00", "2024-01-10T12:00:00+00:00"])
 
         // Importing the same export again stores nothing new and still succeeds.
-        #expect(try CLIRunner.run(["care", "add", "task"], stdin: Self.history, in: folder).status == 0)
-        let all = try CLIRunner.run(["changes", "--db", "care"], in: folder)
+        #expect(try await CLIRunner.run(["care", "add", "task"], stdin: Self.history, in: folder).status == 0)
+        let all = try await CLIRunner.run(["changes", "--db", "care"], in: folder)
         let rows = try #require(try jsonObject(all.stdout)["results"] as? [[String: Any]])
         #expect(rows.filter { ($0["id"] as? String)?.hasPrefix("A1A1A1A1") == true }.count == 3)
     }
 
-    @Test func aBrokenHistoryIsInvalidInputNamingTheObjectAndTheVersionAndStoresNothing() throws {
+    @Test func aBrokenHistoryIsInvalidInputNamingTheObjectAndTheVersionAndStoresNothing() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // The middle version is missing: the newest names a previous version that is nowhere.
         let broken = "[\(Self.version(0, hour: 8, effective: "2024-01-01T00:00:00Z", previous: [])),"
             + "\(Self.version(2, hour: 20, effective: "2024-01-20T00:00:00Z", previous: [Self.uuids[1]]))]"
-        let refused = try CLIRunner.run(["care", "add", "task"], stdin: broken, in: folder)
+        let refused = try await CLIRunner.run(["care", "add", "task"], stdin: broken, in: folder)
         #expect(refused.status == 2)
         let error = try jsonObject(refused.stderr)
         #expect(error["error"] as? String == "bad_request")
@@ -87,26 +87,26 @@ struct CareHistoryImportTests {
         #expect(error["item"] as? Int == 1)
         let reason = try #require(error["reason"] as? String)
         #expect(reason.contains(Self.uuids[2]) && reason.contains(Self.uuids[1]))
-        let listed = try CLIRunner.run(["care", "list", "task", "--at", "2024-01-02T00:00:00Z"], in: folder)
+        let listed = try await CLIRunner.run(["care", "list", "task", "--at", "2024-01-02T00:00:00Z"], in: folder)
         #expect(try jsonArray(listed.stdout).isEmpty)
 
         // Two versions continuing the first one: a fork, also refused.
         let fork = "[\(Self.version(0, hour: 8, effective: "2024-01-01T00:00:00Z", previous: [])),"
             + "\(Self.version(1, hour: 12, effective: "2024-01-10T00:00:00Z", previous: [Self.uuids[0]])),"
             + "\(Self.version(2, hour: 20, effective: "2024-01-20T00:00:00Z", previous: [Self.uuids[0]]))]"
-        let forked = try CLIRunner.run(["care", "add", "task"], stdin: fork, in: folder)
+        let forked = try await CLIRunner.run(["care", "add", "task"], stdin: fork, in: folder)
         #expect(forked.status == 2)
         #expect(try jsonObject(forked.stderr)["code"] as? String == "brokenVersionChain")
     }
 
-    @Test func aVersionOfAnExistingIdWithoutAChainLinkIsAConflict() throws {
+    @Test func aVersionOfAnExistingIdWithoutAChainLinkIsAConflict() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = Self.version(0, hour: 8, effective: "2024-01-01T00:00:00Z", previous: [])
-        #expect(try CLIRunner.run(["care", "add", "task"], stdin: first, in: folder).status == 0)
+        #expect(try await CLIRunner.run(["care", "add", "task"], stdin: first, in: folder).status == 0)
         // Another first version of "meds", with its own uuid and no link to the stored one.
         let second = first.replacingOccurrences(of: Self.uuids[0], with: Self.uuids[1])
-        let refused = try CLIRunner.run(["care", "add", "task"], stdin: second, in: folder)
+        let refused = try await CLIRunner.run(["care", "add", "task"], stdin: second, in: folder)
         #expect(refused.status == 4)
         let error = try jsonObject(refused.stderr)
         #expect(error["error"] as? String == "conflict")
@@ -114,11 +114,11 @@ struct CareHistoryImportTests {
         #expect(error["id"] as? String == "meds")
     }
 
-    @Test func updateImportsAHistoryAndUpdatesOtherObjectsInOneTransaction() throws {
+    @Test func updateImportsAHistoryAndUpdatesOtherObjectsInOneTransaction() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let plan = #"{"id":"plan","title":"Plan","effectiveDate":"2024-01-01T00:00:00Z"}"#
-        #expect(try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
+        #expect(try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
         let history = """
             {"id":"other","uuid":"\(Self.uuids[0])","previousVersionUUIDs":[],"title":"One",
              "effectiveDate":"2024-01-01T00:00:00Z"},
@@ -127,17 +127,17 @@ struct CareHistoryImportTests {
             """
         // An update of an object that does not exist fails the whole call: the history is not stored either.
         let missing = #"{"id":"absent","title":"Nope","effectiveDate":"2024-01-03T00:00:00Z"}"#
-        let failed = try CLIRunner.run(["care", "update", "careplan"], stdin: "[\(history),\(missing)]", in: folder)
+        let failed = try await CLIRunner.run(["care", "update", "careplan"], stdin: "[\(history),\(missing)]", in: folder)
         #expect(failed.status == 3)
         #expect(try jsonObject(failed.stderr)["item"] as? Int == 2)
-        let none = try CLIRunner.run(["care", "list", "careplan", "--at", "2024-01-06T00:00:00Z"], in: folder)
+        let none = try await CLIRunner.run(["care", "list", "careplan", "--at", "2024-01-06T00:00:00Z"], in: folder)
         #expect(try jsonArray(none.stdout).map { $0["title"] as? String } == ["Plan"])
 
         let edit = #"{"id":"plan","title":"Plan v2","effectiveDate":"2024-01-03T00:00:00Z"}"#
-        let updated = try CLIRunner.run(["care", "update", "careplan"], stdin: "[\(history),\(edit)]", in: folder)
+        let updated = try await CLIRunner.run(["care", "update", "careplan"], stdin: "[\(history),\(edit)]", in: folder)
         #expect(updated.status == 0, "\(updated.stderr)")
         let listed = try jsonArray(
-            try CLIRunner.run(["care", "list", "careplan", "--at", "2024-01-06T00:00:00Z"], in: folder).stdout)
+            try await CLIRunner.run(["care", "list", "careplan", "--at", "2024-01-06T00:00:00Z"], in: folder).stdout)
         #expect(Set(listed.compactMap { $0["title"] as? String }) == ["Plan v2", "Two"])
     }
 }

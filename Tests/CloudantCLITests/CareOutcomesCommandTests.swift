@@ -54,13 +54,13 @@ struct CareOutcomesCommandTests {
         return any ? sum : nil
     }
 
-    @Test func outcomesOfAStepTaskAreTheImportedExportsDailySums() throws {
+    @Test func outcomesOfAStepTaskAreTheImportedExportsDailySums() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // 40 days ending 2024-03-25: the US spring-forward day (a 23-hour day) is among them.
-        let export = try GeneratedHealthExport(
+        let export = try await GeneratedHealthExport(
             in: folder, records: 3000, seed: 11, extra: ["--days", "40", "--export-date", "2024-03-25", "--no-cda"])
-        let imported = try CLIRunner.run(["health", "import", "--db", "me", export.zipFile.path], in: folder)
+        let imported = try await CLIRunner.run(["health", "import", "--db", "me", export.zipFile.path], in: folder)
         #expect(imported.status == 0, "\(imported.stderr)")
 
         let task = """
@@ -70,11 +70,11 @@ struct CareOutcomesCommandTests {
              "healthKitLinkage":{"quantityIdentifier":"HKQuantityTypeIdentifierStepCount","quantityType":"cumulative",
                "unitString":"count"}}
             """
-        let added = try CLIRunner.run(["care", "add", "--db", "me", "task"], stdin: task, in: folder)
+        let added = try await CLIRunner.run(["care", "add", "--db", "me", "task"], stdin: task, in: folder)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(try jsonObject(added.stdout)["healthKitLinkage"] != nil)
 
-        let run = try CLIRunner.run(
+        let run = try await CLIRunner.run(
             ["care", "outcomes", "--db", "me", "--task", "steps", "--from", "2024-02-20T00:00:00-08:00",
              "--to", "2024-03-20T00:00:00-07:00", "--tz", Self.zone], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
@@ -116,24 +116,24 @@ struct CareOutcomesCommandTests {
         #expect(daysWithSteps > 20)
     }
 
-    @Test func aPlainTasksOutcomesAreTheStoredOnes() throws {
+    @Test func aPlainTasksOutcomesAreTheStoredOnes() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let task = """
             {"id":"meds","title":"Meds","schedule":{"elements":[{"start":"2024-03-01T08:00:00Z","interval":{"day":1},
               "duration":{"isAllDay":false,"seconds":3600},"targetValues":[]}]},"timezone":{"identifier":"UTC"}}
             """
-        let added = try CLIRunner.run(["care", "add", "task"], stdin: task, in: folder)
+        let added = try await CLIRunner.run(["care", "add", "task"], stdin: task, in: folder)
         #expect(added.status == 0, "\(added.stderr)")
         let taskUUID = try #require(try jsonObject(added.stdout)["uuid"] as? String)
         let outcome = """
             {"id":"o1","taskUUID":"\(taskUUID)","taskOccurrenceIndex":1,
              "values":[{"type":"boolean","value":true,"createdDate":"2024-03-02T08:10:00Z"}]}
             """
-        let recorded = try CLIRunner.run(["care", "add", "outcome"], stdin: outcome, in: folder)
+        let recorded = try await CLIRunner.run(["care", "add", "outcome"], stdin: outcome, in: folder)
         #expect(recorded.status == 0, "\(recorded.stderr)")
 
-        let run = try CLIRunner.run(
+        let run = try await CLIRunner.run(
             ["care", "outcomes", "--task", "meds", "--from", "2024-03-01T00:00:00Z", "--to", "2024-03-04T00:00:00Z",
              "--tz", "UTC"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
@@ -144,7 +144,7 @@ struct CareOutcomesCommandTests {
         #expect(values?.first?["value"] as? Bool == true)
     }
 
-    @Test func aSampleInAnIncompatibleUnitExitsWithTheInvalidInputStatus() throws {
+    @Test func aSampleInAnIncompatibleUnitExitsWithTheInvalidInputStatus() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let task = """
@@ -153,15 +153,15 @@ struct CareOutcomesCommandTests {
              "healthKitLinkage":{"quantityIdentifier":"HKQuantityTypeIdentifierStepCount","quantityType":"cumulative",
                "unitString":"count"}}
             """
-        #expect(try CLIRunner.run(["care", "add", "task"], stdin: task, in: folder).status == 0)
+        #expect(try await CLIRunner.run(["care", "add", "task"], stdin: task, in: folder).status == 0)
         let sample = """
             {"_id":"odd","entityType":"HKQuantitySample","entitySchemaVersion":1,"id":"odd","uuid":"odd",
              "typeIdentifier":"HKQuantityTypeIdentifierStepCount","value":3,"unit":"kg",
              "startDate":"2024-03-01T10:00:00.000Z","endDate":"2024-03-01T10:05:00.000Z","metadata":{}}
             """
-        let put = try CLIRunner.run(["put", "--db", "care", sample], in: folder)
+        let put = try await CLIRunner.run(["put", "--db", "care", sample], in: folder)
         #expect(put.status == 0, "\(put.stderr)")
-        let run = try CLIRunner.run(
+        let run = try await CLIRunner.run(
             ["care", "outcomes", "--task", "steps", "--from", "2024-03-01T00:00:00Z", "--to", "2024-03-02T00:00:00Z",
              "--tz", "UTC"], in: folder)
         #expect(run.status == 2)

@@ -7,7 +7,7 @@ import Testing
 /// integrity check passes.
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
-    @Test func everyAcknowledgedWriteSurvivesSIGKILL() throws {
+    @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Documents without _id: each run mints fresh ids, and the output tells which ones committed.
@@ -20,14 +20,14 @@ struct CrashSafetyTests {
         var acknowledged: [(id: String, rev: String)] = []
         let kills = 15
         for _ in 0..<kills {
-            let delay = Double.random(in: 0.15...0.9, using: &generator)
-            acknowledged += try runAndKill(["bulk", "--db", "crash", "--batch-size", "250", file.path], in: folder, after: delay)
+            let delay = Double.random(in: 0...0.75, using: &generator)
+            acknowledged += try await runAndKill(["bulk", "--db", "crash", "--batch-size", "250", file.path], in: folder, after: delay)
         }
         #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
         print("crash safety: \(acknowledged.count) acknowledged writes across \(kills) SIGKILLs")
 
         // Verify through a fresh process: changes lists every document with its winning revision.
-        let changes = try CLIRunner.run(["changes", "--db", "crash"], in: folder)
+        let changes = try await CLIRunner.run(["changes", "--db", "crash"], in: folder)
         #expect(changes.status == 0, "\(changes.stderr)")
         let feed = try #require(try JSONSerialization.jsonObject(with: Data(changes.stdout.utf8)) as? [String: Any])
         var stored: [String: String] = [:]
@@ -39,7 +39,7 @@ struct CrashSafetyTests {
         let lost = acknowledged.filter { stored[$0.id] != $0.rev }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged writes were lost")
 
-        let integrity = try CLIRunner.run(["db", "check", "crash"], in: folder)
+        let integrity = try await CLIRunner.run(["db", "check", "crash"], in: folder)
         #expect(integrity.status == 0, "\(integrity.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(integrity.stdout.utf8)) as? [String: Any])
         #expect(report["integrity_check"] as? [String] == ["ok"])
@@ -48,7 +48,7 @@ struct CrashSafetyTests {
     /// Issue 23: a write queued for a remote is queued exactly when it is written. `cloudant bulk --queue-for`
     /// (the store write and the queue entry in one transaction) is killed at random moments; afterwards every
     /// document has exactly one queue entry with its revision, and every queue entry its document.
-    @Test func aQueuedWriteSurvivesSIGKILLExactlyWhenItsDocumentDoes() throws {
+    @Test func aQueuedWriteSurvivesSIGKILLExactlyWhenItsDocumentDoes() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let padding = String(repeating: "y", count: 300)
@@ -60,18 +60,18 @@ struct CrashSafetyTests {
         var generator = SplitMix64(seed: 20261126)
         var acknowledged: [(id: String, rev: String)] = []
         for _ in 0..<8 {
-            let delay = Double.random(in: 0.15...0.8, using: &generator)
-            acknowledged += try runAndKill(
+            let delay = Double.random(in: 0...0.65, using: &generator)
+            acknowledged += try await runAndKill(
                 ["bulk", "--db", "outbox", "--batch-size", "200", "--queue-for", remote, file.path], in: folder, after: delay)
         }
         #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
 
-        let changes = try jsonObject(try CLIRunner.run(["changes", "--db", "outbox"], in: folder).stdout)
+        let changes = try jsonObject(try await CLIRunner.run(["changes", "--db", "outbox"], in: folder).stdout)
         var stored: [String: String] = [:]
         for row in changes["results"] as? [[String: Any]] ?? [] {
             if let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] { stored[id] = rev }
         }
-        let listed = try CLIRunner.run(["queue", "list", "--db", "outbox", "--remote", remote], in: folder)
+        let listed = try await CLIRunner.run(["queue", "list", "--db", "outbox", "--remote", remote], in: folder)
         #expect(listed.status == 0, "\(listed.stderr)")
         var queued: [String: String] = [:]
         for entry in try jsonObject(listed.stdout)["pending"] as? [[String: Any]] ?? [] {
@@ -84,9 +84,13 @@ struct CrashSafetyTests {
         print("queued-write crash safety: \(stored.count) documents and queue entries, \(acknowledged.count) acknowledged")
     }
 
-    /// Starts `cloudant`, kills it with SIGKILL after `delay` seconds, and returns the (id, rev) pairs of
-    /// every complete result line it printed.
-    private func runAndKill(_ arguments: [String], in folder: URL, after delay: Double) throws -> [(id: String, rev: String)] {
+    /// Starts `cloudant`, kills it with SIGKILL `delay` seconds after it acknowledged its first batch, and returns
+    /// the (id, rev) pairs of every complete result line it printed. The kill's moment counts from that first
+    /// result, not from the start: a loaded machine can take seconds to start a process, and a kill before any
+    /// commit proves nothing.
+    private func runAndKill(_ arguments: [String], in folder: URL, after delay: Double) async throws
+        -> [(id: String, rev: String)]
+    {
         let process = try ChildProcess(
             CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .null)
         let collected = OutputCollector()
@@ -98,10 +102,11 @@ struct CrashSafetyTests {
             collected.finish()
         }
         reader.start()
-        Thread.sleep(forTimeInterval: delay)
+        try await waitUntil("a first acknowledged batch") { collected.hasCompleteLine || !process.isRunning }
+        try await Task.sleep(for: .seconds(delay))
         process.send(SIGKILL)
-        process.wait()
-        collected.waitUntilFinished()
+        await process.exit()
+        await onOwnThread { collected.waitUntilFinished() }
 
         var pairs: [(id: String, rev: String)] = []
         let text = String(decoding: collected.data, as: UTF8.self)
@@ -126,6 +131,9 @@ final class OutputCollector: @unchecked Sendable {
     private var finished = false
 
     func append(_ data: Data) { condition.withLock { storage.append(data) } }
+
+    /// Whether a whole line (a committed batch's results) has arrived.
+    var hasCompleteLine: Bool { condition.withLock { storage.contains(UInt8(ascii: "\n")) } }
 
     func finish() {
         condition.withLock {

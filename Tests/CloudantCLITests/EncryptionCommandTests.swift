@@ -15,7 +15,7 @@ struct EncryptionCommandTests {
         return found
     }
 
-    @Test func aStoreWrittenWithAKeyFileReadsOnlyWithItAndRekeyRotatesOrDecryptsIt() throws {
+    @Test func aStoreWrittenWithAKeyFileReadsOnlyWithItAndRekeyRotatesOrDecryptsIt() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("cloudant-data")
@@ -24,27 +24,27 @@ struct EncryptionCommandTests {
         try Data(String(repeating: "ab", count: 32).utf8 + [10]).write(to: second)  // 64 hex digits and a newline
         let marker = "PATIENT-SECRET-\(UUID().uuidString)"
 
-        let put = try CLIRunner.run(["--key-file", first.path, "put", "--db", "notes", #"{"_id":"a","note":"\#(marker)"}"#], in: folder)
+        let put = try await CLIRunner.run(["--key-file", first.path, "put", "--db", "notes", #"{"_id":"a","note":"\#(marker)"}"#], in: folder)
         #expect(put.status == 0, "\(put.stderr)")
         #expect(Self.filesContaining(marker, under: data) == [])
-        #expect(try CLIRunner.run(["get", "--db", "notes", "a", "--key-file", first.path], in: folder).stdout.contains(marker))
-        let missing = try CLIRunner.run(["get", "--db", "notes", "a"], in: folder)
+        #expect(try await CLIRunner.run(["get", "--db", "notes", "a", "--key-file", first.path], in: folder).stdout.contains(marker))
+        let missing = try await CLIRunner.run(["get", "--db", "notes", "a"], in: folder)
         #expect(missing.status != 0 && missing.stderr.contains("encryptionKeyRequired"))
-        let wrong = try CLIRunner.run(["--key-file", second.path, "get", "--db", "notes", "a"], in: folder)
+        let wrong = try await CLIRunner.run(["--key-file", second.path, "get", "--db", "notes", "a"], in: folder)
         #expect(wrong.status != 0 && wrong.stderr.contains("wrongEncryptionKey"))
 
-        let rotate = try CLIRunner.run(
+        let rotate = try await CLIRunner.run(
             ["db", "rekey", "--db", "notes", "--key-file", first.path, "--new-key-file", second.path], in: folder)
         #expect(rotate.status == 0, "\(rotate.stderr)")
-        #expect(try CLIRunner.run(["--key-file", second.path, "get", "--db", "notes", "a"], in: folder).stdout.contains(marker))
-        #expect(try CLIRunner.run(["--key-file", first.path, "get", "--db", "notes", "a"], in: folder).status != 0)
+        #expect(try await CLIRunner.run(["--key-file", second.path, "get", "--db", "notes", "a"], in: folder).stdout.contains(marker))
+        #expect(try await CLIRunner.run(["--key-file", first.path, "get", "--db", "notes", "a"], in: folder).status != 0)
 
-        let decrypt = try CLIRunner.run(["db", "rekey", "--db", "notes", "--key-file", second.path], in: folder)
+        let decrypt = try await CLIRunner.run(["db", "rekey", "--db", "notes", "--key-file", second.path], in: folder)
         #expect(decrypt.status == 0 && decrypt.stdout.contains(#""encrypted":false"#), "\(decrypt.stderr)")
-        #expect(try CLIRunner.run(["get", "--db", "notes", "a"], in: folder).stdout.contains(marker))
+        #expect(try await CLIRunner.run(["get", "--db", "notes", "a"], in: folder).stdout.contains(marker))
         let bad = folder.appendingPathComponent("bad.key")
         try Data("too short".utf8).write(to: bad)
-        let refused = try CLIRunner.run(["--key-file", bad.path, "get", "--db", "notes", "a"], in: folder)
+        let refused = try await CLIRunner.run(["--key-file", bad.path, "get", "--db", "notes", "a"], in: folder)
         #expect(refused.status != 0 && refused.stderr.contains("32 raw bytes or 64 hex digits"))
     }
 }

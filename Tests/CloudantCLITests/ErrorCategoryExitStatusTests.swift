@@ -35,10 +35,10 @@ struct ErrorCategoryExitStatusTests {
         #expect(ErrorCategory(of: Opaque()).exitStatus == 1)
     }
 
-    @Test func careErrorsExitWithTheirCategory() throws {
+    @Test func careErrorsExitWithTheirCategory() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let badSchedule = try CLIRunner.run(
+        let badSchedule = try await CLIRunner.run(
             ["care", "add", "task"],
             stdin: #"{"id":"t","schedule":{"elements":[{"start":"2024-01-01T00:00:00Z","interval":{"day":0}}]}}"#,
             in: folder)
@@ -48,18 +48,18 @@ struct ErrorCategoryExitStatusTests {
         #expect(error["code"] as? String == "invalidSchedule")
 
         let plan = #"{"id":"p","title":"P","effectiveDate":"2024-01-01T00:00:00Z"}"#
-        #expect(try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
-        let again = try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
+        #expect(try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
+        let again = try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
         #expect(again.status == 4)
         #expect(try jsonObject(again.stderr)["code"] as? String == "duplicateVersion")
     }
 
-    @Test func healthImportAndCDAErrorsExitAsInvalidInputNotInternal() throws {
+    @Test func healthImportAndCDAErrorsExitAsInvalidInputNotInternal() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let bogus = folder.appendingPathComponent("export.zip")
         try Data("not a zip".utf8).write(to: bogus)
-        let imported = try CLIRunner.run(["health", "import", bogus.path], in: folder)
+        let imported = try await CLIRunner.run(["health", "import", bogus.path], in: folder)
         #expect(imported.status == 2, "\(imported.stderr)")
         let error = try jsonObject(imported.stderr)
         #expect(error["error"] as? String == "bad_request")
@@ -67,18 +67,18 @@ struct ErrorCategoryExitStatusTests {
 
         let note = folder.appendingPathComponent("note.xml")
         try #"<?xml version="1.0"?><note><to>Tove</to></note>"#.write(to: note, atomically: true, encoding: .utf8)
-        let cda = try CLIRunner.run(["cda", note.path], in: folder)
+        let cda = try await CLIRunner.run(["cda", note.path], in: folder)
         #expect(cda.status == 2)
         let refused = try jsonObject(cda.stderr)
         #expect(refused["error"] as? String == "bad_request")
         #expect(refused["code"] as? String == "notCDADocument")  // the module's own code, no longer rewritten
     }
 
-    @Test func anUnreachablePeerExitsUnavailableWithTheURLAndNoCredentials() throws {
+    @Test func anUnreachablePeerExitsUnavailableWithTheURLAndNoCredentials() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try Self.unusedPort()
-        let result = try CLIRunner.run(["replicate", "http://admin:hunter2@127.0.0.1:\(port)/faraway", "copy"], in: folder)
+        let result = try await CLIRunner.run(["replicate", "http://admin:hunter2@127.0.0.1:\(port)/faraway", "copy"], in: folder)
         #expect(result.status == 6, "\(result.stderr)")
         let error = try jsonObject(result.stderr)
         #expect(error["error"] as? String == "service_unavailable")

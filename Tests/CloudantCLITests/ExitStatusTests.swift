@@ -5,18 +5,18 @@ import Testing
 /// 4 conflict, 5 unauthorized, 6 unavailable.
 @Suite("cloudant exit status")
 struct ExitStatusTests {
-    @Test func invalidInputExitsWithTwoWhetherTheCommandLineOrTheInputIsWrong() throws {
+    @Test func invalidInputExitsWithTwoWhetherTheCommandLineOrTheInputIsWrong() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let unknownOption = try CLIRunner.run(["db", "list", "--bogus"], in: folder)
+        let unknownOption = try await CLIRunner.run(["db", "list", "--bogus"], in: folder)
         #expect(unknownOption.status == 2)
         #expect(unknownOption.stderr.contains("Unknown option '--bogus'"))
-        let missingArgument = try CLIRunner.run(["get", "--db", "notes"], in: folder)
+        let missingArgument = try await CLIRunner.run(["get", "--db", "notes"], in: folder)
         #expect(missingArgument.status == 2)
-        let badJSON = try CLIRunner.run(["put", "--db", "notes", "{not json"], in: folder)
+        let badJSON = try await CLIRunner.run(["put", "--db", "notes", "{not json"], in: folder)
         #expect(badJSON.status == 2)
         #expect(try jsonObject(badJSON.stderr)["error"] as? String == "bad_request")
-        let badSchedule = try CLIRunner.run(
+        let badSchedule = try await CLIRunner.run(
             ["care", "add", "task"],
             stdin: #"{"id":"t","schedule":{"elements":[{"start":"2024-01-01T00:00:00Z","interval":{"day":0}}]}}"#,
             in: folder)
@@ -24,29 +24,29 @@ struct ExitStatusTests {
         #expect(try jsonObject(badSchedule.stderr)["code"] as? String == "invalidSchedule")
     }
 
-    @Test func notFoundExitsWithThree() throws {
+    @Test func notFoundExitsWithThree() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["db", "info", "nothing"], in: folder).status == 3)
-        #expect(try CLIRunner.run(["put", "--db", "notes", #"{"_id":"a"}"#], in: folder).status == 0)
-        let missing = try CLIRunner.run(["get", "--db", "notes", "b"], in: folder)
+        #expect(try await CLIRunner.run(["db", "info", "nothing"], in: folder).status == 3)
+        #expect(try await CLIRunner.run(["put", "--db", "notes", #"{"_id":"a"}"#], in: folder).status == 0)
+        let missing = try await CLIRunner.run(["get", "--db", "notes", "b"], in: folder)
         #expect(missing.status == 3)
         #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
     }
 
-    @Test func conflictExitsWithFourForStoresDocumentsAndCareObjects() throws {
+    @Test func conflictExitsWithFourForStoresDocumentsAndCareObjects() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["db", "create", "x"], in: folder).status == 0)
-        #expect(try CLIRunner.run(["db", "create", "x"], in: folder).status == 4)
-        #expect(try CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder).status == 0)
-        let stale = try CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder)
+        #expect(try await CLIRunner.run(["db", "create", "x"], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["db", "create", "x"], in: folder).status == 4)
+        #expect(try await CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder).status == 0)
+        let stale = try await CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder)
         #expect(stale.status == 4)
         #expect(try jsonObject(stale.stderr)["error"] as? String == "conflict")
 
         let plan = #"{"id":"p","title":"P","effectiveDate":"2024-01-01T00:00:00Z"}"#
-        #expect(try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
-        let again = try CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
+        #expect(try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
+        let again = try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
         #expect(again.status == 4)
         let error = try jsonObject(again.stderr)
         #expect(error["error"] as? String == "conflict")
@@ -54,40 +54,40 @@ struct ExitStatusTests {
         #expect(error["id"] as? String == "p")
     }
 
-    @Test func unauthorizedExitsWithFiveWhenAPeerRefusesTheCredentials() throws {
+    @Test func unauthorizedExitsWithFiveWhenAPeerRefusesTheCredentials() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(["serve", "--port", "0", "--admin", "admin:secret"], in: folder)
+        let server = try await ServeProcess.start(["serve", "--port", "0", "--admin", "admin:secret"], in: folder)
         let url = try #require(URL(string: server.url))
         let source = "http://admin:wrong@\(url.host ?? "127.0.0.1"):\(url.port ?? 0)/notes"
-        let refused = try CLIRunner.run(["replicate", source, "copy"], in: folder)
+        let refused = try await CLIRunner.run(["replicate", source, "copy"], in: folder)
         #expect(refused.status == 5, "\(refused.stderr)")
         #expect(try jsonObject(refused.stderr)["status"] as? Int == 401)
     }
 
-    @Test func unavailableExitsWithSixWhenTheServersAddressIsInUse() throws {
+    @Test func unavailableExitsWithSixWhenTheServersAddressIsInUse() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try ServeProcess(["serve", "--port", "0"], in: folder)
+        let first = try await ServeProcess.start(["serve", "--port", "0"], in: folder)
         let port = try #require(URL(string: first.url)?.port)
-        let second = try CLIRunner.run(["serve", "--port", "\(port)"], in: folder)
+        let second = try await CLIRunner.run(["serve", "--port", "\(port)"], in: folder)
         #expect(second.status == 6)
         #expect(try jsonObject(second.stderr)["error"] as? String == "bindFailed")
     }
 
-    @Test func internalExitsWithOneWhenTheStoreIsDamaged() throws {
+    @Test func internalExitsWithOneWhenTheStoreIsDamaged() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("docs.jsonl")
         let padding = String(repeating: "x", count: 300)
         try (0..<3000).map { #"{"_id":"d\#($0)","pad":"\#(padding)"}"# }.joined(separator: "\n")
             .write(to: file, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["bulk", "--db", "big", file.path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["bulk", "--db", "big", file.path], in: folder).status == 0)
         let store = try FileHandle(forUpdating: folder.appendingPathComponent("cloudant-data/big.sqlite"))
         try store.seek(toOffset: 200_000)
         store.write(Data(repeating: 0xFF, count: 20_000))
         try store.close()
-        let check = try CLIRunner.run(["db", "check", "big"], in: folder)
+        let check = try await CLIRunner.run(["db", "check", "big"], in: folder)
         #expect(check.status == 1)
         #expect(try jsonObject(check.stdout)["ok"] as? Bool == false)
     }

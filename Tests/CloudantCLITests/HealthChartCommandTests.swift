@@ -8,12 +8,12 @@ import Testing
 
 @Suite("cloudant health chart and health route")
 struct HealthChartCommandTests {
-    @Test func aStepChartHasTheStatisticsExactSumsAndPicksHoursForADay() throws {
+    @Test func aStepChartHasTheStatisticsExactSumsAndPicksHoursForADay() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
         let out = folder.appendingPathComponent("steps.svg").path
-        let chart = try CLIRunner.run(
+        let chart = try await CLIRunner.run(
             ["health", "chart", "--db", "health", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09",
              "--to", "2022-05-10", "--tz", "America/New_York", "--out", out], in: folder)
         #expect(chart.status == 0, "\(chart.stderr)")
@@ -25,42 +25,42 @@ struct HealthChartCommandTests {
         #expect(svg.contains("<title>05-09 09:00: 1200 count</title>") && svg.contains("<title>05-09 12:00: 400 count</title>"))
         #expect(svg.contains("total 1600 count"))
 
-        let stdout = try CLIRunner.run(
+        let stdout = try await CLIRunner.run(
             ["health", "chart", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-01", "--to", "2022-06-01",
              "--by", "week", "--out", "-"], in: folder)
         #expect(stdout.status == 0 && stdout.stdout.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
     }
 
-    @Test func badChartRequestsExitWithTheirCategory() throws {
+    @Test func badChartRequestsExitWithTheirCategory() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
         let base = ["health", "chart", "--type", "HKQuantityTypeIdentifierStepCount", "--out", folder.appendingPathComponent("x.svg").path]
-        #expect(try CLIRunner.run(base + ["--from", "2022-05-10", "--to", "2022-05-09"], in: folder).status == 2)
-        #expect(try CLIRunner.run(base + ["--by", "fortnight"], in: folder).status == 2)
-        #expect(try CLIRunner.run(base + ["--db", "absent"], in: folder).status == 3)
-        let category = try CLIRunner.run(
+        #expect(try await CLIRunner.run(base + ["--from", "2022-05-10", "--to", "2022-05-09"], in: folder).status == 2)
+        #expect(try await CLIRunner.run(base + ["--by", "fortnight"], in: folder).status == 2)
+        #expect(try await CLIRunner.run(base + ["--db", "absent"], in: folder).status == 3)
+        let category = try await CLIRunner.run(
             ["health", "chart", "--type", "HKCategoryTypeIdentifierSleepAnalysis", "--out", "-"], in: folder)
         #expect(category.status == 2 && category.stderr.contains("quantity types"))
-        let unwritable = try CLIRunner.run(
+        let unwritable = try await CLIRunner.run(
             ["health", "chart", "--type", "HKQuantityTypeIdentifierStepCount", "--out", "/nonexistent/folder/x.svg"], in: folder)
         #expect(unwritable.status == 2 && unwritable.stderr.contains("Cannot write"))
     }
 
-    @Test func aRouteIsDrawnAsSVGOrWrittenAsGPXByTheFilesExtension() throws {
+    @Test func aRouteIsDrawnAsSVGOrWrittenAsGPXByTheFilesExtension() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 1500, seed: 10)
-        #expect(try CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
+        let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 10)
+        #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
         let routes = try jsonArray(
-            try CLIRunner.run(["health", "samples", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder).stdout)
+            try await CLIRunner.run(["health", "samples", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder).stdout)
         let route = try #require(routes.first { ($0["locations"] as? [Any])?.isEmpty == false })
         let workoutID = try #require(route["workoutID"] as? String)
         let points = routes.filter { $0["workoutID"] as? String == workoutID }
             .reduce(0) { $0 + (($1["locations"] as? [Any])?.count ?? 0) }
 
         let svgPath = folder.appendingPathComponent("run.svg").path
-        let drawn = try CLIRunner.run(["health", "route", "--workout", workoutID, "--out", svgPath], in: folder)
+        let drawn = try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", svgPath], in: folder)
         #expect(drawn.status == 0, "\(drawn.stderr)")
         #expect(try jsonObject(drawn.stdout)["points"] as? Int == points)
         let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
@@ -69,15 +69,15 @@ struct HealthChartCommandTests {
         #expect(path.filter { $0 == "M" || $0 == "L" }.count == points)
 
         let gpxPath = folder.appendingPathComponent("run.gpx").path
-        #expect(try CLIRunner.run(["health", "route", "--workout", workoutID, "--out", gpxPath], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", gpxPath], in: folder).status == 0)
         let gpx = try String(contentsOfFile: gpxPath, encoding: .utf8)
         #expect(gpx.components(separatedBy: "<trkpt ").count - 1 == points)
 
-        let text = try CLIRunner.run(["health", "route", "--workout", workoutID, "--out", "run.txt"], in: folder)
+        let text = try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", "run.txt"], in: folder)
         #expect(text.status == 2)
-        let forced = try CLIRunner.run(["health", "route", "--workout", workoutID, "--out", "-", "--format", "gpx"], in: folder)
+        let forced = try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", "-", "--format", "gpx"], in: folder)
         #expect(forced.status == 0 && forced.stdout.contains("<gpx"))
-        let unknown = try CLIRunner.run(["health", "route", "--workout", "nope", "--out", svgPath], in: folder)
+        let unknown = try await CLIRunner.run(["health", "route", "--workout", "nope", "--out", svgPath], in: folder)
         #expect(unknown.status == 3)
         #expect(try jsonObject(unknown.stderr)["error"] as? String == "not_found")
     }

@@ -12,8 +12,8 @@ func jsonArray(_ text: String) throws -> [[String: Any]] {
 extension GeneratedHealthExport {
     /// The export the command tests import: `records` records from `seed` in `folder/export`, zipped, with short
     /// routes (7 points) and a workout every 167 records, so a small export still has routes.
-    init(in folder: URL, records: Int, seed: Int, extra: [String] = []) throws {
-        self = try .make(
+    init(in folder: URL, records: Int, seed: Int, extra: [String] = []) async throws {
+        self = try await .make(
             records: records, seed: seed,
             extra: ["--route-points", "7", "--workouts-per-10k", "60", "--zip"] + extra,
             in: folder.appendingPathComponent("export"))
@@ -28,12 +28,12 @@ extension GeneratedHealthExport {
 
 @Suite("cloudant health, cda and route commands")
 struct HealthCommandTests {
-    @Test func importReportsTheGeneratorsExactCountsAndReimportWritesNothing() throws {
+    @Test func importReportsTheGeneratorsExactCountsAndReimportWritesNothing() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 1500, seed: 7)
+        let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 7)
 
-        let first = try CLIRunner.run(["health", "import", export.zipFile.path, "--batch-size", "300"], in: folder)
+        let first = try await CLIRunner.run(["health", "import", export.zipFile.path, "--batch-size", "300"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         let report = try jsonObject(first.stdout)
         #expect(report["recordsRead"] as? Int == export.count("records_total"))
@@ -49,7 +49,7 @@ struct HealthCommandTests {
         #expect(first.stderr.contains("Apple Health import") && first.stderr.contains("records read"))
         #expect(first.stderr.contains("activity summaries") && first.stderr.contains("clinical records"))
 
-        let again = try CLIRunner.run(["health", "import", export.exportFolder.path, "--db", "health"], in: folder)
+        let again = try await CLIRunner.run(["health", "import", export.exportFolder.path, "--db", "health"], in: folder)
         #expect(again.status == 0, "\(again.stderr)")
         let second = try jsonObject(again.stdout)
         #expect(second["documentsWritten"] as? Int == 0)
@@ -58,10 +58,10 @@ struct HealthCommandTests {
 
     /// Issue 16 row 8: an import exited 0 after libxml2 stopped half-way through a damaged export.
     @Test(arguments: ["cut short", "broken tag"])
-    func aDamagedExportImportsWhatItCanAndExitsNonZero(_ damage: String) throws {
+    func aDamagedExportImportsWhatItCanAndExitsNonZero(_ damage: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 300, seed: 3)
+        let export = try await GeneratedHealthExport(in: folder, records: 300, seed: 3)
         let file = export.exportFolder.appendingPathComponent("export.xml")
         var text = try String(contentsOf: file, encoding: .utf8)
         if damage == "cut short" {
@@ -72,7 +72,7 @@ struct HealthCommandTests {
         }
         try text.write(to: file, atomically: true, encoding: .utf8)
 
-        let result = try CLIRunner.run(["health", "import", export.exportFolder.path], in: folder)
+        let result = try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder)
         #expect(result.status == 2, "a partial import must not exit 0; a damaged export is invalid input")
         let report = try jsonObject(result.stdout)
         let stop = try #require(report["stoppedEarly"] as? [String: Any])
@@ -84,34 +84,34 @@ struct HealthCommandTests {
         #expect(result.stderr.contains("INCOMPLETE"))
     }
 
-    @Test func aCutShortExportExitsTwoAndImportingTheWholeFileContinuesAndCompletesIt() throws {
+    @Test func aCutShortExportExitsTwoAndImportingTheWholeFileContinuesAndCompletesIt() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 600, seed: 4)
+        let export = try await GeneratedHealthExport(in: folder, records: 600, seed: 4)
         let file = export.exportFolder.appendingPathComponent("export.xml")
         let whole = try Data(contentsOf: file)
         try whole.prefix(whole.count / 2).write(to: file)
-        let cut = try CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
+        let cut = try await CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
         #expect(cut.status == 2, "\(cut.stderr)")
         let partial = try jsonObject(cut.stdout)
         #expect(partial["stoppedEarly"] is [String: Any])
         // The download finished: the same command continues after what was committed.
         try whole.write(to: file)
-        let rerun = try CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
+        let rerun = try await CLIRunner.run(["health", "import", file.path, "--batch-size", "100"], in: folder)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         let report = try jsonObject(rerun.stdout)
         #expect(report["resumedFrom"] is [String: Any])
         #expect(report["recordsRead"] as? Int == export.count("records_total"))
         #expect(report["samplesByType"] as? [String: Int] == export.counts("records_by_type"))
         #expect(rerun.stderr.contains("resumed after line"))
-        let again = try jsonObject(try CLIRunner.run(["health", "import", export.zipFile.path], in: folder).stdout)
+        let again = try jsonObject(try await CLIRunner.run(["health", "import", export.zipFile.path], in: folder).stdout)
         #expect(again["documentsNew"] as? Int == 0 && again["documentsChanged"] as? Int == 0)
     }
 
-    @Test func importTakesABareExportXMLOrStandardInputAndRefusesWhatIsNotAnExport() throws {
+    @Test func importTakesABareExportXMLOrStandardInputAndRefusesWhatIsNotAnExport() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bare = try CLIRunner.run(["health", "import", HealthFixtures.folder("ios13").appendingPathComponent("export.xml").path],
+        let bare = try await CLIRunner.run(["health", "import", HealthFixtures.folder("ios13").appendingPathComponent("export.xml").path],
                                      in: folder)
         #expect(bare.status == 0, "\(bare.stderr)")
         let report = try jsonObject(bare.stdout)
@@ -119,7 +119,7 @@ struct HealthCommandTests {
         #expect(report["routePoints"] as? Int == 4 && report["cdaDocuments"] as? Int == 1)
 
         let xml = try String(contentsOf: HealthFixtures.folder("ios17").appendingPathComponent("export.xml"), encoding: .utf8)
-        let piped = try CLIRunner.run(["health", "import", "-", "--db", "piped"], stdin: xml, in: folder)
+        let piped = try await CLIRunner.run(["health", "import", "-", "--db", "piped"], stdin: xml, in: folder)
         #expect(piped.status == 0, "\(piped.stderr)")
         let fromStdin = try jsonObject(piped.stdout)
         #expect(fromStdin["genericSamplesByType"] as? [String: Int] == ["HKDataTypeSleepDurationGoal": 2, "HKQuantityTypeIdentifierBodyMass": 1])
@@ -129,24 +129,24 @@ struct HealthCommandTests {
 
         let note = folder.appendingPathComponent("note.xml")
         try "<note><to>Tove</to></note>".write(to: note, atomically: true, encoding: .utf8)
-        let refused = try CLIRunner.run(["health", "import", note.path, "--db", "refused"], in: folder)
+        let refused = try await CLIRunner.run(["health", "import", note.path, "--db", "refused"], in: folder)
         #expect(refused.status == 2 && refused.stdout.isEmpty)
         let error = try jsonObject(refused.stderr)
         #expect(error["error"] as? String == "bad_request" && error["code"] as? String == "invalidHealthExport")
         #expect(error["field"] as? String == note.path)
         #expect((error["reason"] as? String)?.contains("is not an Apple Health export") == true)
         #expect((error["reason"] as? String)?.contains("line 1") == true)
-        let missing = try CLIRunner.run(["health", "import", folder.appendingPathComponent("nope.zip").path], in: folder)
+        let missing = try await CLIRunner.run(["health", "import", folder.appendingPathComponent("nope.zip").path], in: folder)
         #expect(missing.status == 3)
     }
 
-    @Test func statsSumsStepsOnceAcrossTwoSourcesAndAveragesHeartRates() throws {
+    @Test func statsSumsStepsOnceAcrossTwoSourcesAndAveragesHeartRates() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["health", "import", HealthFixtures.folder("ios15").path], in: folder).status == 0)
         let steps = ["health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-09",
                      "--to", "2022-05-10", "--by", "hour", "--tz", "America/New_York"]
-        let result = try CLIRunner.run(steps, in: folder)
+        let result = try await CLIRunner.run(steps, in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let stats = try jsonObject(result.stdout)
         #expect(stats["aggregation"] as? String == "cumulative" && stats["unit"] as? String == "count")
@@ -157,42 +157,42 @@ struct HealthCommandTests {
         #expect(buckets[9]["sources"] as? [String] == ["Lee’s Apple Watch"])
         #expect(buckets[12]["sum"] as? Double == 400 && buckets[12]["sources"] as? [String] == ["Lee’s iPhone"])
         // The iPhone first: its 1100 and the Watch's two uncovered minutes (240 of 1200), then the noon 400.
-        let phoneFirst = try jsonObject(try CLIRunner.run(steps + ["--source-priority", "Lee’s iPhone"], in: folder).stdout)
+        let phoneFirst = try jsonObject(try await CLIRunner.run(steps + ["--source-priority", "Lee’s iPhone"], in: folder).stdout)
         #expect(phoneFirst["total"] as? Double == 1740)
-        let daily = try jsonObject(try CLIRunner.run(
+        let daily = try jsonObject(try await CLIRunner.run(
             ["health", "stats", "--type", "HKQuantityTypeIdentifierStepCount", "--from", "2022-05-01", "--to", "2022-05-16",
              "--by", "week", "--tz", "America/New_York"], in: folder).stdout)
         #expect((daily["buckets"] as? [[String: Any]])?.map { $0["start"] as? String } == [
             "2022-05-01T00:00:00-04:00", "2022-05-02T00:00:00-04:00", "2022-05-09T00:00:00-04:00",
         ])
-        let bad = try CLIRunner.run(Array(steps.dropLast(2)) + ["--tz", "Mars/Olympus"], in: folder)
+        let bad = try await CLIRunner.run(Array(steps.dropLast(2)) + ["--tz", "Mars/Olympus"], in: folder)
         #expect(bad.status == 2)
-        let unit = try CLIRunner.run(steps + ["--unit", "kg"], in: folder)
+        let unit = try await CLIRunner.run(steps + ["--unit", "kg"], in: folder)
         #expect(unit.status == 2)
         #expect(try jsonObject(unit.stderr)["code"] as? String == "incompatibleUnits")
-        let nothing = try CLIRunner.run(steps + ["--db", "absent"], in: folder)
+        let nothing = try await CLIRunner.run(steps + ["--db", "absent"], in: folder)
         #expect(nothing.status == 3)
     }
 
-    @Test func samplesPrintEachTimeAsItWasWrittenBesideTheInstant() throws {
+    @Test func samplesPrintEachTimeAsItWasWrittenBesideTheInstant() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try CLIRunner.run(["health", "import", HealthFixtures.folder("ios16").path], in: folder).status == 0)
-        let sleep = try jsonArray(try CLIRunner.run(
+        #expect(try await CLIRunner.run(["health", "import", HealthFixtures.folder("ios16").path], in: folder).status == 0)
+        let sleep = try jsonArray(try await CLIRunner.run(
             ["health", "samples", "--type", "HKCategoryTypeIdentifierSleepAnalysis"], in: folder).stdout)
         #expect(sleep.map { $0["startLocal"] as? String } == ["2022-10-15T01:20:00+02:00", "2022-10-19T02:10:00-07:00"])
         #expect(sleep.map { $0["startDate"] as? String } == ["2022-10-14T23:20:00.000Z", "2022-10-19T09:10:00.000Z"])
         #expect(sleep.map { $0["startUTCOffset"] as? Int } == [7200, -25200])
     }
 
-    @Test func samplesAreFilteredByTypeAndStartDate() throws {
+    @Test func samplesAreFilteredByTypeAndStartDate() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 800, seed: 8)
-        #expect(try CLIRunner.run(["health", "import", export.exportFolder.path, "--db", "me"], in: folder).status == 0)
+        let export = try await GeneratedHealthExport(in: folder, records: 800, seed: 8)
+        #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path, "--db", "me"], in: folder).status == 0)
 
         let type = "HKQuantityTypeIdentifierHeartRate"
-        let all = try jsonArray(try CLIRunner.run(["health", "samples", "--db", "me", "--type", type], in: folder).stdout)
+        let all = try jsonArray(try await CLIRunner.run(["health", "samples", "--db", "me", "--type", type], in: folder).stdout)
         #expect(all.count == export.counts("records_by_type")[type])
         #expect(all.allSatisfy { $0["typeIdentifier"] as? String == type })
         let starts = all.compactMap { $0["startDate"] as? String }
@@ -200,29 +200,29 @@ struct HealthCommandTests {
         let from = starts[starts.count / 4], to = starts[starts.count * 3 / 4]
         let firstFrom = try #require(starts.firstIndex(of: from)), firstTo = try #require(starts.firstIndex(of: to))
 
-        let tail = try CLIRunner.run(["health", "samples", "--db", "me", "--type", type, "--from", from], in: folder)
+        let tail = try await CLIRunner.run(["health", "samples", "--db", "me", "--type", type, "--from", from], in: folder)
         #expect(tail.status == 0, "\(tail.stderr)")
         #expect(try jsonArray(tail.stdout).count == starts.count - firstFrom)
-        let middle = try CLIRunner.run(
+        let middle = try await CLIRunner.run(
             ["health", "samples", "--db", "me", "--type", type, "--from", from, "--to", to], in: folder)
         #expect(try jsonArray(middle.stdout).count == firstTo - firstFrom)
 
-        let badDate = try CLIRunner.run(["health", "samples", "--db", "me", "--type", type, "--from", "June"], in: folder)
+        let badDate = try await CLIRunner.run(["health", "samples", "--db", "me", "--type", type, "--from", "June"], in: folder)
         #expect(badDate.status != 0)
         #expect(try jsonObject(badDate.stderr)["error"] as? String == "bad_request")
-        let missing = try CLIRunner.run(["health", "samples", "--db", "nope", "--type", type], in: folder)
+        let missing = try await CLIRunner.run(["health", "samples", "--db", "nope", "--type", type], in: folder)
         #expect(missing.status != 0)
         #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
     }
 
-    @Test func cdaPrintsHealthKitsFieldNamesAndRefusesOtherXML() throws {
+    @Test func cdaPrintsHealthKitsFieldNamesAndRefusesOtherXML() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(
+        let export = try await GeneratedHealthExport(
             in: folder, records: 100, seed: 9, extra: ["--cda-entries", "4", "--cda-patient-name", "Jane Appleseed"])
         let cda = try export.expectedObject("export_cda_xml")
 
-        let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
+        let result = try await CLIRunner.run(["cda", export.cdaFile.path], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let document = try jsonObject(result.stdout)
         #expect(document["title"] as? String == cda["title"] as? String)
@@ -243,7 +243,7 @@ struct HealthCommandTests {
 
         let other = folder.appendingPathComponent("note.xml")
         try #"<?xml version="1.0"?><note><to>Tove</to></note>"#.write(to: other, atomically: true, encoding: .utf8)
-        let refused = try CLIRunner.run(["cda", other.path], in: folder)
+        let refused = try await CLIRunner.run(["cda", other.path], in: folder)
         #expect(refused.status != 0)
         #expect(refused.stdout.isEmpty)
         let error = try jsonObject(refused.stderr)
@@ -251,7 +251,7 @@ struct HealthCommandTests {
         #expect((error["reason"] as? String)?.isEmpty == false)
     }
 
-    @Test func cdaRefusesMalformedXMLAndFragmentsWithTheErrorOnStandardError() throws {
+    @Test func cdaRefusesMalformedXMLAndFragmentsWithTheErrorOnStandardError() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = [
@@ -262,25 +262,25 @@ struct HealthCommandTests {
         for (name, text, why) in inputs {
             let file = folder.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)
-            let refused = try CLIRunner.run(["cda", file.path], in: folder)
+            let refused = try await CLIRunner.run(["cda", file.path], in: folder)
             #expect(refused.status != 0, "\(name)")
             #expect(refused.stdout.isEmpty, "\(name)")
             let error = try jsonObject(refused.stderr)
             #expect(error["error"] as? String == "bad_request", "\(name)")
             #expect((error["reason"] as? String)?.contains(why) == true, "\(name): \(refused.stderr)")
         }
-        let missing = try CLIRunner.run(["cda", folder.appendingPathComponent("absent.xml").path], in: folder)
+        let missing = try await CLIRunner.run(["cda", folder.appendingPathComponent("absent.xml").path], in: folder)
         #expect(missing.status != 0 && missing.stdout.isEmpty)
         #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
     }
 
-    @Test func cdaReadsAnAppleExportThatGoesOnAfterTheDocumentAndSaysItRecovered() throws {
+    @Test func cdaReadsAnAppleExportThatGoesOnAfterTheDocumentAndSaysItRecovered() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 100, seed: 11, extra: ["--quirk", "cda-trailing-junk"])
+        let export = try await GeneratedHealthExport(in: folder, records: 100, seed: 11, extra: ["--quirk", "cda-trailing-junk"])
         let cda = try export.expectedObject("export_cda_xml")
 
-        let result = try CLIRunner.run(["cda", export.cdaFile.path], in: folder)
+        let result = try await CLIRunner.run(["cda", export.cdaFile.path], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
         let document = try jsonObject(result.stdout)
         #expect(document["title"] as? String == cda["title"] as? String)
@@ -288,14 +288,14 @@ struct HealthCommandTests {
         #expect(result.stderr.contains("warning"))
     }
 
-    @Test func routeExportWritesTheWorkoutsPointsAsGPX() throws {
+    @Test func routeExportWritesTheWorkoutsPointsAsGPX() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 1500, seed: 10)
-        #expect(try CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
+        let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 10)
+        #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
 
         let routes = try jsonArray(
-            try CLIRunner.run(["health", "samples", "--db", "health", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder)
+            try await CLIRunner.run(["health", "samples", "--db", "health", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder)
                 .stdout)
         #expect(routes.count == export.count("workout_routes"))
         let route = try #require(routes.first { ($0["locations"] as? [Any])?.isEmpty == false })
@@ -303,12 +303,12 @@ struct HealthCommandTests {
         let points = routes.filter { $0["workoutID"] as? String == workoutID }
             .reduce(0) { $0 + (($1["locations"] as? [Any])?.count ?? 0) }
 
-        let gpx = try CLIRunner.run(["route", "export", "--db", "health", "--workout", workoutID, "--gpx"], in: folder)
+        let gpx = try await CLIRunner.run(["route", "export", "--db", "health", "--workout", workoutID, "--gpx"], in: folder)
         #expect(gpx.status == 0, "\(gpx.stderr)")
         #expect(gpx.stdout.contains("<gpx") && gpx.stdout.contains("version=\"1.1\""))
         #expect(gpx.stdout.components(separatedBy: "<trkpt ").count - 1 == points)
 
-        let unknown = try CLIRunner.run(["route", "export", "--db", "health", "--workout", "nope", "--gpx"], in: folder)
+        let unknown = try await CLIRunner.run(["route", "export", "--db", "health", "--workout", "nope", "--gpx"], in: folder)
         #expect(unknown.status != 0)
         #expect(try jsonObject(unknown.stderr)["error"] as? String == "not_found")
     }
@@ -317,7 +317,6 @@ struct HealthCommandTests {
 /// The hand-written exports of `Tests/Fixtures/HealthExports/`.
 enum HealthFixtures {
     static func folder(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/HealthExports/\(name)/apple_health_export")
+        RepositoryFiles.fixtures("HealthExports").appendingPathComponent("\(name)/apple_health_export")
     }
 }

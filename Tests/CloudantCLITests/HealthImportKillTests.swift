@@ -32,10 +32,10 @@ struct HealthImportKillTests {
         }
     }
 
-    @Test func anImportKilledBeforeItBuiltTheKindIndexLeavesAStoreThatOpensWithItAndResumes() throws {
+    @Test func anImportKilledBeforeItBuiltTheKindIndexLeavesAStoreThatOpensWithItAndResumes() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try GeneratedHealthExport(in: folder, records: 20_000, seed: 21)
+        let export = try await GeneratedHealthExport(in: folder, records: 20_000, seed: 21)
         let xml = export.exportFolder.appendingPathComponent("export.xml")
         let store = folder.appendingPathComponent("cloudant-data/health.sqlite")
         let log = URL(fileURLWithPath: store.path + "-wal")
@@ -44,11 +44,12 @@ struct HealthImportKillTests {
             CLIRunner.executable.path, ["health", "import", xml.path, "--batch-size", "500"], workingDirectory: folder,
             stdout: .null, stderr: .null)
         // A few batches in (the log passes 2 MB at about a tenth of this load), long before the end.
-        let deadline = Date().addingTimeInterval(300)
-        while process.isRunning, fileSize(log) < 2_000_000, Date() < deadline { usleep(2_000) }
+        try await waitUntil("the import's log passing 2 MB", checkingEvery: .milliseconds(2)) {
+            !process.isRunning || fileSize(log) >= 2_000_000
+        }
         let killedDuringTheLoad = process.isRunning
         process.send(SIGKILL)
-        process.wait()
+        await process.exit()
         try #require(killedDuringTheLoad, "the import ended before the test could kill it")
 
         let left = try kindIndex(in: store)
@@ -56,11 +57,11 @@ struct HealthImportKillTests {
         #expect(!left.exists, "the load into a new store had left the kind index out")
 
         // The next import opens the store (which builds the index), continues after the checkpoint and completes.
-        let rerun = try CLIRunner.run(["health", "import", xml.path, "--batch-size", "500"], in: folder)
+        let rerun = try await CLIRunner.run(["health", "import", xml.path, "--batch-size", "500"], in: folder)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         let report = try jsonObject(rerun.stdout)
         #expect(report["samplesByType"] as? [String: Int] == export.counts("records_by_type"))
-        let fresh = try CLIRunner.run(["health", "import", xml.path, "--db", "fresh"], in: folder)
+        let fresh = try await CLIRunner.run(["health", "import", xml.path, "--db", "fresh"], in: folder)
         #expect(fresh.status == 0, "\(fresh.stderr)")
         let whole = try jsonObject(fresh.stdout)
         let written = (report["documentsNew"] as? Int ?? 0) + (report["documentsUnchanged"] as? Int ?? 0)
@@ -71,7 +72,7 @@ struct HealthImportKillTests {
         #expect(after.entries == after.documents, "the rebuilt index holds every document with a kind")
         #expect(after.documents == (try kindIndex(in: folder.appendingPathComponent("cloudant-data/fresh.sqlite"))).documents)
         // Typed reads by kind answer from it as from any store.
-        let samples = try CLIRunner.run(["health", "samples", "--type", "HKQuantityTypeIdentifierHeartRate"], in: folder)
+        let samples = try await CLIRunner.run(["health", "samples", "--type", "HKQuantityTypeIdentifierHeartRate"], in: folder)
         #expect(samples.status == 0, "\(samples.stderr)")
         #expect(try jsonArray(samples.stdout).count == export.counts("records_by_type")["HKQuantityTypeIdentifierHeartRate"])
     }

@@ -1,18 +1,19 @@
+import CloudantTestSupport
 import Foundation
 import Testing
 
 /// `cloudant model validate|check|generate`, run as a user types them.
 @Suite("cloudant model commands")
 struct ModelCommandTests {
-    static let modelFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Examples/Flavours/Sources/ModelRecipes/Recipes.cloudantmodel.json").path
+    static let modelFile = RepositoryFiles.root
+        .appendingPathComponent("Examples/Flavours/Sources/ModelRecipes/Recipes.cloudantmodel.json").path
 
     func lines(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map { try jsonObject(String($0)) }
     }
 
-    @Test func validatePrintsTheModelAndItsHashes() throws {
-        let result = try CLIRunner.run(["model", "validate", Self.modelFile])
+    @Test func validatePrintsTheModelAndItsHashes() async throws {
+        let result = try await CLIRunner.run(["model", "validate", Self.modelFile])
         #expect(result.status == 0, "\(result.stderr)")
         let summary = try jsonObject(result.stdout)
         #expect(summary["name"] as? String == "Recipes")
@@ -20,34 +21,34 @@ struct ModelCommandTests {
         #expect((summary["entities"] as? [String: String])?["Recipe"]?.count == 64)
     }
 
-    @Test func anInvalidModelListsEveryProblemAndExitsTwo() throws {
+    @Test func anInvalidModelListsEveryProblemAndExitsTwo() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("Bad.cloudantmodel.json")
         try #"{"format":"cloudant-model","formatVersion":1,"name":"Bad","versions":[{"version":1,"entities":{"Note":{"properties":{"a":{"type":"text"},"b":{"type":"int16","default":"x"}}}}}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
-        let result = try CLIRunner.run(["model", "validate", file.path])
+        let result = try await CLIRunner.run(["model", "validate", file.path])
         #expect(result.status == 2)
         let problems = try lines(result.stdout).compactMap { $0["path"] as? String }
         #expect(problems == ["versions[0].entities.Note.properties.a.type", "versions[0].entities.Note.properties.b.default"])
         #expect(try jsonObject(result.stderr)["code"] as? String == "invalidModel")
     }
 
-    @Test func aMissingModelFileExitsThree() throws {
-        let result = try CLIRunner.run(["model", "validate", "/nonexistent/Nothing.cloudantmodel.json"])
+    @Test func aMissingModelFileExitsThree() async throws {
+        let result = try await CLIRunner.run(["model", "validate", "/nonexistent/Nothing.cloudantmodel.json"])
         #expect(result.status == 3)
     }
 
-    @Test func checkListsTheDocumentsThatDoNotMatchWithDataBeforeOrAfter() throws {
+    @Test func checkListsTheDocumentsThatDoNotMatchWithDataBeforeOrAfter() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("kitchen").path
-        #expect(try CLIRunner.run(["--data", data, "put", "--db", "recipes", #"{"_id":"soup","CDTISEntityName":"Recipe","name":"Soup"}"#]).status == 0)
-        #expect(try CLIRunner.run(["put", "--db", "recipes", #"{"_id":"bad","CDTISEntityName":"Recipe","name":7,"servings":90000}"#, "--data", data]).status == 0)
-        #expect(try CLIRunner.run(["put", "--db", "recipes", #"{"_id":"note","text":"not a model object"}"#, "--data", data]).status == 0)
+        #expect(try await CLIRunner.run(["--data", data, "put", "--db", "recipes", #"{"_id":"soup","CDTISEntityName":"Recipe","name":"Soup"}"#]).status == 0)
+        #expect(try await CLIRunner.run(["put", "--db", "recipes", #"{"_id":"bad","CDTISEntityName":"Recipe","name":7,"servings":90000}"#, "--data", data]).status == 0)
+        #expect(try await CLIRunner.run(["put", "--db", "recipes", #"{"_id":"note","text":"not a model object"}"#, "--data", data]).status == 0)
 
-        let before = try CLIRunner.run(["--data", data, "model", "check", "--db", "recipes", Self.modelFile])
-        let after = try CLIRunner.run(["model", "check", "--db", "recipes", Self.modelFile, "--data", data])
+        let before = try await CLIRunner.run(["--data", data, "model", "check", "--db", "recipes", Self.modelFile])
+        let after = try await CLIRunner.run(["model", "check", "--db", "recipes", Self.modelFile, "--data", data])
         #expect(before.stdout == after.stdout)
         #expect(before.status == 2 && after.status == 2)
         let found = try lines(before.stdout)
@@ -60,18 +61,18 @@ struct ModelCommandTests {
         #expect(found.last?["problems"] as? Int == 3)
     }
 
-    @Test func checkOnAMissingStoreExitsThree() throws {
+    @Test func checkOnAMissingStoreExitsThree() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLIRunner.run(["model", "check", "--db", "nothing", Self.modelFile, "--data", folder.path])
+        let result = try await CLIRunner.run(["model", "check", "--db", "nothing", Self.modelFile, "--data", folder.path])
         #expect(result.status == 3)
     }
 
-    @Test func generateWritesTheSameSourceAsTheBuildPlugin() throws {
+    @Test func generateWritesTheSameSourceAsTheBuildPlugin() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("Generated").path
-        let result = try CLIRunner.run(["model", "generate", Self.modelFile, "--out", out])
+        let result = try await CLIRunner.run(["model", "generate", Self.modelFile, "--out", out])
         #expect(result.status == 0, "\(result.stderr)")
         let source = try String(contentsOfFile: out + "/Recipes+Model.swift", encoding: .utf8)
         #expect(source.hasPrefix("// Generated by cloudant-model-gen from Recipes.cloudantmodel.json"))

@@ -3,68 +3,68 @@ import Testing
 
 @Suite("cloudant replicate")
 struct ReplicateCommandTests {
-    @Test func replicatesBetweenLocalStoresAndResumesFromTheCheckpoint() throws {
+    @Test func replicatesBetweenLocalStoresAndResumesFromTheCheckpoint() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("docs.jsonl")
         try (0..<40).map { #"{"_id":"d\#($0)","kind":"\#($0 % 2 == 0 ? "even" : "odd")"}"# }.joined(separator: "\n")
             .write(to: file, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
 
-        let first = try CLIRunner.run(["replicate", "phone", "backup"], in: folder)
+        let first = try await CLIRunner.run(["replicate", "phone", "backup"], in: folder)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try jsonObject(first.stdout)["docs_written"] as? Int == 40)
-        #expect(try CLIRunner.run(["put", "--db", "phone", #"{"_id":"late"}"#], in: folder).status == 0)
-        let second = try jsonObject(try CLIRunner.run(["replicate", "phone", "backup"], in: folder).stdout)
+        #expect(try await CLIRunner.run(["put", "--db", "phone", #"{"_id":"late"}"#], in: folder).status == 0)
+        let second = try jsonObject(try await CLIRunner.run(["replicate", "phone", "backup"], in: folder).stdout)
         #expect(second["docs_written"] as? Int == 1 && second["missing_checked"] as? Int == 1)
 
-        let filtered = try CLIRunner.run(["replicate", "phone", "evens", "--selector", #"{"kind":"even"}"#], in: folder)
+        let filtered = try await CLIRunner.run(["replicate", "phone", "evens", "--selector", #"{"kind":"even"}"#], in: folder)
         #expect(try jsonObject(filtered.stdout)["docs_written"] as? Int == 20)
-        let picked = try CLIRunner.run(["replicate", "phone", "two", "--doc-ids", "d1,d2"], in: folder)
+        let picked = try await CLIRunner.run(["replicate", "phone", "two", "--doc-ids", "d1,d2"], in: folder)
         #expect(try jsonObject(picked.stdout)["docs_written"] as? Int == 2)
     }
 
-    @Test func aMissingSourceAndExclusiveFiltersAreCouchDBShapedErrors() throws {
+    @Test func aMissingSourceAndExclusiveFiltersAreCouchDBShapedErrors() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let missing = try CLIRunner.run(["replicate", "nope", "backup"], in: folder)
+        let missing = try await CLIRunner.run(["replicate", "nope", "backup"], in: folder)
         #expect(missing.status != 0)
         #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
-        #expect(try CLIRunner.run(["put", "--db", "a", #"{"_id":"x"}"#], in: folder).status == 0)
-        let both = try CLIRunner.run(["replicate", "a", "b", "--selector", "{}", "--doc-ids", "x"], in: folder)
+        #expect(try await CLIRunner.run(["put", "--db", "a", #"{"_id":"x"}"#], in: folder).status == 0)
+        let both = try await CLIRunner.run(["replicate", "a", "b", "--selector", "{}", "--doc-ids", "x"], in: folder)
         #expect(both.status != 0)
         #expect(try jsonObject(both.stderr)["error"] as? String == "bad_request")
     }
 
     @Test(arguments: ["nio", "urlsession"])
-    func replicatesToAndFromAServerOverEitherHTTPClient(client: String) throws {
+    func replicatesToAndFromAServerOverEitherHTTPClient(client: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try ServeProcess(["--data", folder.appendingPathComponent("server").path, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
+        let server = try await ServeProcess.start(["--data", folder.appendingPathComponent("server").path, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
         defer { server.kill() }
         try #require(server.port > 0)
         let remote = server.url.replacingOccurrences(of: "http://", with: "http://admin:s3cret@") + "/cloud"
         let file = folder.appendingPathComponent("docs.jsonl")
         try (0..<25).map { #"{"_id":"v\#($0)","pulse":\#(60 + $0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
+        #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
 
-        let push = try CLIRunner.run(["replicate", "phone", remote, "--create-target", "--http-client", client], in: folder)
+        let push = try await CLIRunner.run(["replicate", "phone", remote, "--create-target", "--http-client", client], in: folder)
         #expect(push.status == 0, "\(push.stderr)")
         #expect(try jsonObject(push.stdout)["docs_written"] as? Int == 25)
-        let pull = try CLIRunner.run(["replicate", remote, "tablet", "--http-client", client], in: folder)
+        let pull = try await CLIRunner.run(["replicate", remote, "tablet", "--http-client", client], in: folder)
         #expect(pull.status == 0, "\(pull.stderr)")
         #expect(try jsonObject(pull.stdout)["docs_written"] as? Int == 25)
 
         // Without credentials the server asks for them (401 with WWW-Authenticate): an error at once, not a hang.
-        let anonymous = try CLIRunner.run(["replicate", server.url + "/cloud", "other", "--http-client", client], in: folder)
+        let anonymous = try await CLIRunner.run(["replicate", server.url + "/cloud", "other", "--http-client", client], in: folder)
         #expect(anonymous.status != 0)
         #expect(try jsonObject(anonymous.stderr)["error"] as? String == "unauthorized")
     }
 
-    @Test func anUnknownHTTPClientIsAUsageError() throws {
+    @Test func anUnknownHTTPClientIsAUsageError() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CLIRunner.run(["replicate", "a", "http://127.0.0.1:1/b", "--http-client", "curl"], in: folder)
+        let result = try await CLIRunner.run(["replicate", "a", "http://127.0.0.1:1/b", "--http-client", "curl"], in: folder)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("nio") && result.stderr.contains("urlsession"))
     }

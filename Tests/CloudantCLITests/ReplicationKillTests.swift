@@ -27,7 +27,7 @@ struct ReplicationKillTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var generator = SplitMix64(seed: seed &* 0x5DEE_CE66)
-        let server = try KillableServer(folder: folder.appendingPathComponent("server"))
+        let server = try await KillableServer(folder: folder.appendingPathComponent("server"))
         defer { server.stop() }
         #expect(ServeHTTP.request("PUT", "/cloud", port: server.port)?.status == 201)
         let local = try DocumentStore.open(name: "device", in: StoreDirectory(path: folder.appendingPathComponent("device").path))
@@ -53,7 +53,7 @@ struct ReplicationKillTests {
         while rounds < maximumRounds, !converged {
             rounds += 1
             if plan.isDone {
-                writer.stop()  // the last rounds run without new writes, so they can settle
+                await writer.stop()  // the last rounds run without new writes, so they can settle
             } else {
                 // A local edit every round, so that pushes keep calling `_revs_diff` and `_bulk_docs` until every
                 // planned kill fired (the writer does the same for pulls).
@@ -167,26 +167,29 @@ final class KillableServer: @unchecked Sendable {
     private let lock = NSLock()
     private var process: ServeProcess?
 
-    init(folder: URL) throws {
+    init(folder: URL) async throws {
         self.folder = folder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let first = try ServeProcess(folder: folder)
+        let first = try await ServeProcess.start(folder: folder)
         port = first.port
         process = first
     }
 
     /// SIGKILL, then a new server on the same folder and port (retrying while the port is still held).
-    func killAndRestart() {
-        lock.withLock {
-            process?.kill()
-            process = nil
-            for _ in 0..<50 {
-                if let next = try? ServeProcess(["serve", "--port", "\(port)", "--data", folder.path], in: folder), next.port == port {
-                    process = next
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.05)
+    func killAndRestart() async {
+        let killed = lock.withLock {
+            defer { process = nil }
+            return process
+        }
+        killed?.kill()
+        for _ in 0..<50 {
+            if let next = try? await ServeProcess.start(["serve", "--port", "\(port)", "--data", folder.path], in: folder),
+                next.port == port
+            {
+                lock.withLock { process = next }
+                return
             }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
@@ -278,16 +281,16 @@ struct TrippingPeer: ReplicationPeer {
         guard direction == .remote, let point = plan.arrive(call) else { return try await work() }
         switch point.moment {
         case .before:
-            server.killAndRestart()
+            await server.killAndRestart()
             return try await work()
         case .during:
             let running = Task { try await work() }
             try? await Task.sleep(for: .microseconds(point.delayMicroseconds))
-            server.killAndRestart()
+            await server.killAndRestart()
             return try await running.value
         case .after:
             let result = try await work()
-            server.killAndRestart()
+            await server.killAndRestart()
             return result
         }
     }
@@ -351,13 +354,14 @@ final class AcknowledgedWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops writing and waits for the request in flight.
-    func stop() {
+    /// Stops writing and waits (on a thread of its own) for the request in flight.
+    func stop() async {
         let wasRunning = lock.withLock {
             defer { running = false }
             return running
         }
-        if wasRunning { finished.wait() }
+        let finished = finished
+        if wasRunning { await onOwnThread { finished.wait() } }
     }
 }
 

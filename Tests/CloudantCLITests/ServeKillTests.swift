@@ -14,7 +14,7 @@ import Glibc
 struct ServeKillTests {
     static let scale = Int(ProcessInfo.processInfo.environment["CLOUDANT_STRESS_SCALE"] ?? "") ?? 1
 
-    @Test func acknowledgedWritesSurviveKillDuringDeleteAndRecreate() throws {
+    @Test func acknowledgedWritesSurviveKillDuringDeleteAndRecreate() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var generator = SplitMix64(seed: 20261124)
@@ -22,7 +22,7 @@ struct ServeKillTests {
         var checked = 0
         var totals = (writes: 0, acknowledged: 0, cycles: 0)
         for round in 0..<kills {
-            var server = try ServeProcess(folder: folder)
+            var server = try await ServeProcess.start(folder: folder)
             let log = StressLog()
             if round == 0 { #expect(ServeHTTP.request("PUT", "/db", port: server.port)?.status == 201) }
             _ = ServeHTTP.request("PUT", "/db", port: server.port)  // after a kill mid-deletion it may be gone
@@ -30,9 +30,15 @@ struct ServeKillTests {
             // Deletions stop part-way through the round, so the kill also finds a database with many
             // writes since its creation, not only one a few milliseconds old.
             let runFor = Double.random(in: 0.5...1.2, using: &generator)
-            let deleteUntil = Date().addingTimeInterval(runFor * Double.random(in: 0.2...0.8, using: &generator))
+            let deleteFor = runFor * Double.random(in: 0.2...0.8, using: &generator)
+            // The round's clock starts at the first acknowledged write, however long a loaded machine takes to get
+            // there; the deleter starts then too.
+            let started = DispatchGroup()
+            started.enter()
+            let finished = DispatchGroup()
             let threads = (0..<3).map { writer in
                 Thread {
+                    defer { finished.leave() }
                     var sequence = 0
                     while !log.stopped {
                         sequence += 1
@@ -42,10 +48,14 @@ struct ServeKillTests {
                             continue  // the server is gone: not acknowledged
                         }
                         log.write(id: id, sent: sent, acknowledged: log.tick(), status: answer.status)
+                        if answer.status == 201, log.isFirstAcknowledgement() { started.leave() }
                     }
                 }
             } + [
                 Thread {
+                    defer { finished.leave() }
+                    _ = started.wait(timeout: .now() + .seconds(Int(TestDeadline.generous.components.seconds)))
+                    let deleteUntil = Date().addingTimeInterval(deleteFor)
                     while !log.stopped, Date() < deleteUntil {
                         Thread.sleep(forTimeInterval: 0.03)
                         let deleteSent = log.tick()
@@ -57,15 +67,21 @@ struct ServeKillTests {
                     }
                 },
             ]
-            for thread in threads { thread.start() }
-            Thread.sleep(forTimeInterval: runFor)
+            for thread in threads {
+                finished.enter()
+                thread.start()
+            }
+            await onOwnThread { _ = started.wait(timeout: .now() + .seconds(Int(TestDeadline.generous.components.seconds))) }
+            try await Task.sleep(for: .seconds(runFor))
             server.kill()
             log.stop()
-            Thread.sleep(forTimeInterval: 0.2)  // the threads' last requests fail fast: the port is closed
+            // The threads' last requests fail at once: nothing listens on the port any more.
+            await onOwnThread { finished.wait() }
 
-            server = try ServeProcess(folder: folder)
+            server = try await ServeProcess.start(folder: folder)
             defer { server.kill() }
-            let outcome = log.verify(port: server.port)
+            let restartedPort = server.port
+            let outcome = await onOwnThread { log.verify(port: restartedPort) }
             #expect(outcome.lost.isEmpty, "round \(round): \(outcome.lost.count) acknowledged writes lost: \(outcome.lost.prefix(5))")
             #expect(outcome.resurrected.isEmpty, "round \(round): \(outcome.resurrected.count) writes of a deleted database came back")
             #expect(outcome.unexpectedStatuses.isEmpty, "round \(round): statuses \(outcome.unexpectedStatuses)")
@@ -76,7 +92,7 @@ struct ServeKillTests {
             server.kill()
         }
         #expect(checked > 0, "no write was checked; the test proved nothing")
-        let integrity = try CLIRunner.run(["db", "check", "db", "--data", folder.path])
+        let integrity = try await CLIRunner.run(["db", "check", "db", "--data", folder.path])
         if integrity.status == 0 {
             #expect(integrity.stdout.contains("\"ok\""), "\(integrity.stdout)")
         }
@@ -98,7 +114,7 @@ enum ServeHTTP {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         defer { Glibc.close(socket) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: Int(TestDeadline.generous.components.seconds), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -164,6 +180,7 @@ final class StressLog: @unchecked Sendable {
     private var storedWrites: [Write] = []
     private var storedEvents: [Event] = []
     private var isStopped = false
+    private var acknowledgedOnce = false
 
     func tick() -> Int { lock.withLock { clock += 1; return clock } }
     var stopped: Bool { lock.withLock { isStopped } }
@@ -176,6 +193,14 @@ final class StressLog: @unchecked Sendable {
     }
 
     func event(_ event: Event) { lock.withLock { storedEvents.append(event) } }
+
+    /// True the first time it is called: the round's first acknowledged write.
+    func isFirstAcknowledgement() -> Bool {
+        lock.withLock {
+            defer { acknowledgedOnce = true }
+            return !acknowledgedOnce
+        }
+    }
 
     /// Reads the restarted server's documents and checks them against the log.
     func verify(port: Int) -> Outcome {

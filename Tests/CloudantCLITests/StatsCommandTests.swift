@@ -4,21 +4,21 @@ import Testing
 /// `cloudant db stats --db NAME` and `cloudant compact --db NAME` as a user types them.
 @Suite("cloudant db stats and compact")
 struct StatsCommandTests {
-    @Test func statsSayWhatCompactionGivesBackAndCompactShrinksTheFile() throws {
+    @Test func statsSayWhatCompactionGivesBackAndCompactShrinksTheFile() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let padding = String(repeating: "q", count: 2_000)
         let lines = (0..<300).map { #"{"_id":"d\#($0)","pad":"\#(padding)"}"# }
-        #expect(try CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: lines.joined(separator: "\n"), in: folder).status == 0)
+        #expect(try await CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: lines.joined(separator: "\n"), in: folder).status == 0)
         // Every document edited once: 300 old bodies for compaction to drop.
-        let changes = try jsonObject(try CLIRunner.run(["changes", "--db", "notes"], in: folder).stdout)
+        let changes = try jsonObject(try await CLIRunner.run(["changes", "--db", "notes"], in: folder).stdout)
         let edits = (changes["results"] as? [[String: Any]] ?? []).compactMap { row -> String? in
             guard let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] else { return nil }
             return #"{"_id":"\#(id)","_rev":"\#(rev)","small":true}"#
         }
-        #expect(try CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: edits.joined(separator: "\n"), in: folder).status == 0)
+        #expect(try await CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: edits.joined(separator: "\n"), in: folder).status == 0)
 
-        let before = try CLIRunner.run(["db", "stats", "--db", "notes"], in: folder)
+        let before = try await CLIRunner.run(["db", "stats", "--db", "notes"], in: folder)
         #expect(before.status == 0, "\(before.stderr)")
         let stats = try jsonObject(before.stdout)
         #expect(stats["db"] as? String == "notes" && stats["doc_count"] as? Int == 300 && stats["doc_del_count"] as? Int == 0)
@@ -28,13 +28,13 @@ struct StatsCommandTests {
             #expect(stats[key] is Int, "\(key) missing")
         }
 
-        let compacted = try jsonObject(try CLIRunner.run(["compact", "--db", "notes"], in: folder).stdout)
+        let compacted = try jsonObject(try await CLIRunner.run(["compact", "--db", "notes"], in: folder).stdout)
         #expect(compacted["revisions_compacted"] as? Int == 300)
         let shrunk = try #require(compacted["file_size_after"] as? Int)
         #expect(shrunk < (compacted["file_size_before"] as? Int ?? 0))
-        let after = try jsonObject(try CLIRunner.run(["db", "stats", "--db", "notes"], in: folder).stdout)
+        let after = try jsonObject(try await CLIRunner.run(["db", "stats", "--db", "notes"], in: folder).stdout)
         #expect(after["other_revision_bodies"] as? Int == 0)
         #expect((after["file_size"] as? Int ?? .max) < (compacted["file_size_before"] as? Int ?? 0), "\(after)")
-        #expect(try CLIRunner.run(["db", "stats", "--db", "missing"], in: folder).status == 3)
+        #expect(try await CLIRunner.run(["db", "stats", "--db", "missing"], in: folder).status == 3)
     }
 }

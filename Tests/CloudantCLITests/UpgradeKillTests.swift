@@ -7,12 +7,11 @@ import Testing
 /// so a kill leaves the file at some migration boundary, never half-way, and the next open finishes it.
 @Suite("Upgrades killed half-way")
 struct UpgradeKillTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/StoreVersions/2026-11-26-pending-writes.sqlite")
+    static let fixture = RepositoryFiles.fixtures("StoreVersions").appendingPathComponent("2026-11-26-pending-writes.sqlite")
     static let tombstones = 200_000
     static let allMigrations = 10
 
-    @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() throws {
+    @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("cloudant-data")
@@ -21,38 +20,39 @@ struct UpgradeKillTests {
         try FileManager.default.copyItem(at: Self.fixture, to: grown)
         try Self.grow(grown)
 
-        // How long a whole upgrade takes here, on a copy: the kills land at fractions of it.
+        // The kills land at migration boundaries seen from outside: each round waits until the upgrade has
+        // committed a given number of migrations (or ended) and kills it then, whatever the machine's speed.
         let store = data.appendingPathComponent("old.sqlite")
-        try FileManager.default.copyItem(at: grown, to: store)
-        let started = ContinuousClock.now
-        #expect(try CLIRunner.run(["db", "info", "old"], in: folder).status == 0)
-        let whole = (ContinuousClock.now - started).seconds
-        try Self.remove(store)
+        let before = try Self.appliedMigrations(grown)
+        try #require(before < Self.allMigrations - 1, "the fixture leaves at least two migrations to run")
 
         var interrupted = 0
-        for fraction in stride(from: 0.1, through: 0.9, by: 0.1) {
+        for round in 0..<9 {
             try FileManager.default.copyItem(at: grown, to: store)
+            let target = before + 1 + round % (Self.allMigrations - before - 1)
             let process = try ChildProcess(
                 CLIRunner.executable.path, ["db", "info", "old"], workingDirectory: folder, stdout: .null, stderr: .null)
-            Thread.sleep(forTimeInterval: whole * fraction)
+            try await waitUntil("\(target) migrations applied", checkingEvery: .milliseconds(1)) {
+                !process.isRunning || (Self.appliedMigrationsWhileUpgrading(store) ?? 0) >= target
+            }
             process.send(SIGKILL)
-            process.wait()
+            await process.exit()
             // Look at a copy, so the store itself is opened next exactly as the kill left it (WAL unrecovered).
             let inspected = folder.appendingPathComponent("inspected.sqlite")
             try Self.copyWithCompanions(store, to: inspected)
             if try Self.appliedMigrations(inspected) < Self.allMigrations { interrupted += 1 }
             try Self.remove(inspected)
             // The next open finishes the upgrade, whatever the kill left.
-            let info = try CLIRunner.run(["db", "info", "old"], in: folder)
+            let info = try await CLIRunner.run(["db", "info", "old"], in: folder)
             #expect(info.status == 0, "\(info.stderr)")
             let json = try jsonObject(info.stdout)
             #expect(json["doc_count"] as? Int == 5 && json["doc_del_count"] as? Int == Self.tombstones + 1, "\(json)")
             #expect(try Self.appliedMigrations(store) == Self.allMigrations)
             #expect(try Self.count("SELECT COUNT(*) FROM tombstones", in: store) == Self.tombstones + 1)
-            #expect(try CLIRunner.run(["db", "check", "old"], in: folder).status == 0)
+            #expect(try await CLIRunner.run(["db", "check", "old"], in: folder).status == 0)
             try Self.remove(store)
         }
-        print("upgrade kill: a whole upgrade took \(Int(whole * 1000)) ms; \(interrupted) of 9 kills left it unfinished")
+        print("upgrade kill: \(interrupted) of 9 kills left the upgrade unfinished")
         #expect(interrupted > 0, "no kill landed before the upgrade finished; the test proved nothing")
     }
 
@@ -79,6 +79,16 @@ struct UpgradeKillTests {
         try count("SELECT COUNT(*) FROM grdb_migrations", in: file)
     }
 
+    /// The migrations another process's upgrade has committed so far, read on a read-only connection of its own;
+    /// nil while the file cannot be read.
+    static func appliedMigrationsWhileUpgrading(_ file: URL) -> Int? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let queue = try? DatabaseQueue(path: file.path, configuration: configuration) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") }
+    }
+
     /// A read on a connection of its own (read-write: after a kill, opening may have to recover the WAL).
     static func count(_ sql: String, in file: URL) throws -> Int {
         let queue = try DatabaseQueue(path: file.path)
@@ -98,12 +108,5 @@ struct UpgradeKillTests {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: file.path + suffix)
         }
-    }
-}
-
-extension Duration {
-    fileprivate var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

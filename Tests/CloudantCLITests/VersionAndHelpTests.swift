@@ -3,24 +3,24 @@ import Testing
 
 @Suite("cloudant version and help")
 struct VersionAndHelpTests {
-    @Test func versionPrintsThePackageAndCouchDBVersionsAsJSON() throws {
-        let output = try CLIRunner.run(["version", "--json"])
+    @Test func versionPrintsThePackageAndCouchDBVersionsAsJSON() async throws {
+        let output = try await CLIRunner.run(["version", "--json"])
         #expect(output.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: String]
         #expect(object?["cloudant"]?.split(separator: ".").count == 3)
         #expect(object?["couchdb"]?.hasPrefix("3.") == true)
     }
 
-    @Test func helpListsTheSubcommandsAndTheGlobalDataOption() throws {
-        let root = try CLIRunner.run(["--help"])
+    @Test func helpListsTheSubcommandsAndTheGlobalDataOption() async throws {
+        let root = try await CLIRunner.run(["--help"])
         #expect(root.status == 0)
         #expect(root.stdout.contains("version"))
-        let version = try CLIRunner.run(["version", "--help"])
+        let version = try await CLIRunner.run(["version", "--help"])
         #expect(version.stdout.contains("--data <DIR>"))
         #expect(version.stdout.contains("cloudant-data"))
     }
 
-    @Test func everyCommandsHelpShowsAnExample() throws {
+    @Test func everyCommandsHelpShowsAnExample() async throws {
         let commands: [[String]] = [
             [], ["db"], ["db", "create"], ["db", "list"], ["db", "info"], ["db", "check"], ["db", "delete"], ["put"],
             ["get"], ["delete"], ["bulk"], ["changes"], ["find"], ["explain"], ["index"], ["index", "create"],
@@ -29,7 +29,7 @@ struct VersionAndHelpTests {
             ["health", "samples"], ["health", "stats"], ["cda"], ["route"], ["route", "export"],
         ]
         for command in commands {
-            let help = try CLIRunner.run(command + ["--help"])
+            let help = try await CLIRunner.run(command + ["--help"])
             #expect(help.status == 0, "\(command)")
             let discussion = help.stdout.components(separatedBy: "USAGE:").first ?? ""
             #expect(discussion.contains("Example"), "cloudant \(command.joined(separator: " ")) --help has no example")
@@ -37,8 +37,8 @@ struct VersionAndHelpTests {
         }
     }
 
-    @Test func theRootHelpDocumentsTheExitStatusOfEachErrorCategory() throws {
-        let help = try CLIRunner.run(["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+    @Test func theRootHelpDocumentsTheExitStatusOfEachErrorCategory() async throws {
+        let help = try await CLIRunner.run(["--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
         for status in ["0 success", "1 internal error", "2 invalid input", "3 not found", "4 conflict", "5 unauthorized",
             "6 unavailable"]
         {
@@ -46,8 +46,8 @@ struct VersionAndHelpTests {
         }
     }
 
-    @Test func anUnknownCommandFailsWithAMessageOnStandardError() throws {
-        let output = try CLIRunner.run(["no-such-command"])
+    @Test func anUnknownCommandFailsWithAMessageOnStandardError() async throws {
+        let output = try await CLIRunner.run(["no-such-command"])
         #expect(output.status == 2)
         #expect(!output.stderr.isEmpty)
         #expect(output.stdout.isEmpty)

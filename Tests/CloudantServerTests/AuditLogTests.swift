@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -29,11 +30,9 @@ struct AuditLogTests {
         AuditSegments(folder: folder).url(forDay: AuditTime.day(date))
     }
 
-    /// Waits (up to a minute, for a loaded machine) until the trail reports a failed write.
+    /// Waits until the trail reports a failed write.
     private func waitForFailure(of trail: AuditTrail) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while trail.writeFailure == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(trail.writeFailure != nil)
+        try await waitUntil("the trail reporting a failed write") { trail.writeFailure != nil }
     }
 
     /// A trail whose segment of the day is `/dev/full`, where every write fails with `ENOSPC`.

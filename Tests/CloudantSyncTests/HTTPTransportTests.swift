@@ -198,16 +198,7 @@ struct HTTPTransportTests {
     @Test func asyncHTTPClientWithItsOwnTLSConfigurationReplicatesWithAPrivateCertificate() async throws {
         let folder = NSTemporaryDirectory() + "cloudant-transport-tls-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let tls = ServerTLS(certificatePath: folder + "/server.crt", privateKeyPath: folder + "/server.key")
-        let made = try ChildProcess.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-                "-keyout", tls.privateKeyPath, "-out", tls.certificatePath,
-            ])
-        try #require(made.status == 0, "\(String(decoding: made.stderr, as: UTF8.self))")
+        let tls = try await ServerTLS.selfSigned(in: folder)
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, directory: StoreDirectory(path: folder + "/server"),
             admin: HTTPReplicationTests.Setup.admin, passwordIterations: 1_000)

@@ -62,10 +62,11 @@ struct HealthSnippetTests {
     }
 }
 
-/// A health source that answers after 30 s (HealthKit busy with a large query).
+/// A health source that answers after a day (HealthKit busy with a large query): the store's timeout always comes
+/// first, however late a loaded machine fires it, and cancels this wait.
 struct SlowSource: HealthSampleSource {
     func changes(since anchor: String?, limit: Int) async throws -> HealthSourceChanges {
-        try await Task.sleep(for: .seconds(30))
+        try await Task.sleep(for: .seconds(86_400))
         return HealthSourceChanges(samples: [], deletedUUIDs: [], anchor: anchor ?? "", hasMore: false)
     }
 

@@ -1,4 +1,5 @@
 import CloudantCareHealth
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -8,13 +9,13 @@ import Testing
 struct OTFMigrationTests {
     /// A server holding the fixtures in `theraforge_user_42`, and a device store that pulled them.
     final class Pulled: Sendable {
-        let server: SeedServer
+        let server: LiveServer
         /// The device store's folder: it is deleted when this goes, so it lives as long as the store.
         let folder: SeedFolder
         let store: OTFCloudantStore
         let database: URL
 
-        init(server: SeedServer, folder: SeedFolder, store: OTFCloudantStore, database: URL) {
+        init(server: LiveServer, folder: SeedFolder, store: OTFCloudantStore, database: URL) {
             self.server = server
             self.folder = folder
             self.store = store
@@ -22,9 +23,9 @@ struct OTFMigrationTests {
         }
 
         static func start() async throws -> Pulled {
-            let server = try await SeedServer.start()
-            let database = server.database("theraforge_user_42")
-            let admin = SeedServer.credentials
+            let server = try await LiveServer.start()
+            let database = server.url("theraforge_user_42")
+            let admin = LiveServer.adminCredentials
             // The original's device pushes what it stored…
             let original = SeedFolder("seed-original")
             let device = try original.store("original")
@@ -113,7 +114,7 @@ struct OTFMigrationTests {
         #expect(try await documents.document(id: "patient-sam-rivera", options: ReadOptions(rev: oldRev))["entityType"] == "OCKPatient")
 
         // Pushed back, the server holds the same move.
-        let admin = SeedServer.credentials
+        let admin = LiveServer.adminCredentials
         try await pulled.store.synchronize(with: pulled.database, authentication: admin)
         let check = try SeedFolder("seed-check").store("check")
         try await check.synchronize(with: pulled.database, authentication: admin)

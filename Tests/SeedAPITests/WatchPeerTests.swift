@@ -1,4 +1,5 @@
 import CloudantCare
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,9 @@ struct WatchPeerTests {
         let phone = try folder.store("phone")
         let watch = try folder.store("watch")
         let limit = 4_096
-        let findings = try await WatchPeerSnippets.run(phone: phone, watch: watch, maximumMessageSize: limit, now: Date())
+        // Replies may take long on a loaded machine: only a broken channel waits out the deadline.
+        let findings = try await WatchPeerSnippets.run(
+            phone: phone, watch: watch, maximumMessageSize: limit, now: Date(), replyTimeout: TestDeadline.generous)
         #expect(findings.watchTasks.count == 40)
         #expect(findings.messageSizes.count > 4, "40 long tasks need several pieces at 4 KB")
         #expect(findings.messageSizes.allSatisfy { $0 <= limit })
@@ -26,7 +29,8 @@ struct WatchPeerTests {
         let store = try folder.store()
         do {
             try await peer.synchronize(store: store) { _ in
-                try await Task.sleep(for: .seconds(30))
+                // Never replies (the peer's timeout cancels this wait), however late that timeout fires.
+                try await Task.sleep(for: .seconds(86_400))
                 return [:]
             }
             Issue.record("expected a timeout")
@@ -38,7 +42,7 @@ struct WatchPeerTests {
     @Test func anErrorReplyOrAStrangerIsARemoteSynchronizationFailure() async throws {
         let folder = SeedFolder()
         let store = try folder.store()
-        let peer = OTFWatchConnectivityPeer()
+        let peer = OTFWatchConnectivityPeer(replyTimeout: TestDeadline.generous)
         for reply in [[OTFWatchConnectivityPeer.revisionErrorKey: "Revision Error"], ["hello": "world"]] as [[String: String]] {
             do {
                 try await peer.synchronize(store: store) { _ in reply }
@@ -68,7 +72,7 @@ struct WatchPeerTests {
         _ = try await phone.addPatient(Patient(id: "anna", name: PersonNameComponents()))
         let watchPeer = OTFWatchConnectivityPeer()
         let result: Result<[CareEntity], OTFCloudantError> = await callback { done in
-            OTFWatchConnectivityPeer().synchronize(store: phone, callbackQueue: DispatchQueue(label: "wc"), sendMessage: { message, replyHandler, _ in
+            OTFWatchConnectivityPeer(replyTimeout: TestDeadline.generous).synchronize(store: phone, callbackQueue: DispatchQueue(label: "wc"), sendMessage: { message, replyHandler, _ in
                 watchPeer.reply(to: message, store: watch, sendReply: replyHandler)
             }) { done($0) }
         }

@@ -1,6 +1,7 @@
 import CloudantCareModule
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -27,14 +28,11 @@ struct CareLiveEventsTests {
         var all: [[UUID?]] { lock.withLock { lists } }
 
         func wait(for expected: [UUID?]) async throws {
-            let deadline = ContinuousClock.now + .seconds(300)
-            while ContinuousClock.now < deadline {
-                if all.last == expected { return }
-                try await Task.sleep(for: .milliseconds(5))
+            do {
+                try await waitUntil("\(expected)", checkingEvery: .milliseconds(5)) { all.last == expected }
+            } catch is DeadlineExceeded {
+                Issue.record("never saw \(expected); saw \(all)")
             }
-            // Once more: under the full suite the last sleep can end well past the deadline.
-            if all.last == expected { return }
-            Issue.record("never saw \(expected); saw \(all)")
         }
 
         func cancel() { task?.cancel() }

@@ -9,8 +9,7 @@ struct CDADocumentTests {
     /// A C-CDA R2.1 Continuity of Care Document with one entry in each kind of section; the P7 benchmark
     /// reads the same file.
     static let ccd = (try? String(
-        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/CDA/continuity-of-care.xml"),
+        contentsOf: RepositoryFiles.fixtures("CDA").appendingPathComponent("continuity-of-care.xml"),
         encoding: .utf8)) ?? ""
 
     @Test func extractsHealthKitsHeaderFieldsFromACCD() throws {
@@ -41,8 +40,8 @@ struct CDADocumentTests {
         #expect(pulse.time?.utcOffset == -(3 * 3600 + 1800))
     }
 
-    @Test func readsTheAppleHealthExportCDAWhoseSectionsHaveNoStructuredBody() throws {
-        let folder = try GeneratedHealthExport.make(records: 40, extra: ["--cda-entries", "3"])
+    @Test func readsTheAppleHealthExportCDAWhoseSectionsHaveNoStructuredBody() async throws {
+        let folder = try await GeneratedHealthExport.make(records: 40, extra: ["--cda-entries", "3"])
         defer { try? FileManager.default.removeItem(at: folder.root) }
         let document = try CDADocument(parsing: Data(contentsOf: folder.exportFolder.appendingPathComponent("export_cda.xml")))
         let cda = try #require(folder.expected["export_cda_xml"]?.objectValue)

@@ -33,7 +33,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func aFolderImportStoresExactlyTheGeneratorsSummariesAndClinicalRecords() async throws {
-        let export = try GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -45,7 +45,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func aZipImportStoresTheSameDocumentsAsItsFolder() async throws {
-        let export = try GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments + ["--zip"])
+        let export = try await GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments + ["--zip"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let zipped = try HealthTestStore(name: "zipped")
         defer { zipped.remove() }
@@ -60,7 +60,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func reimportingFromTheFolderOrTheZipAddsNoSummaryOrClinicalRecord() async throws {
-        let export = try GeneratedHealthExport.make(records: 200, seed: 11, extra: Self.arguments + ["--zip"])
+        let export = try await GeneratedHealthExport.make(records: 200, seed: 11, extra: Self.arguments + ["--zip"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -77,7 +77,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func anActivitySummaryKeepsItsDayEnergyWithItsUnitAndEveryGoal() async throws {
-        let export = try GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -106,7 +106,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func anR4ObservationRoundTripsItsResourceValueQuantityAndLOINCCode() async throws {
-        let export = try GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -136,7 +136,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func aDSTU2MedicationOrderIsAMedicationRecordDatedWhenItWasWritten() async throws {
-        let export = try GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -159,7 +159,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func missingMalformedAndMismatchedResourceFilesAreReportedWithTheirReason() async throws {
-        let export = try GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let folder = export.exportFolder.appendingPathComponent("clinical-records")
         let observations = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -188,7 +188,7 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func aResourcePathLeavingTheExportFolderIsRefusedEvenWhenTheFileExists() async throws {
-        let export = try GeneratedHealthExport.make(records: 50, seed: 11, extra: Self.arguments)
+        let export = try await GeneratedHealthExport.make(records: 50, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
         let outside = export.root.appendingPathComponent("outside.json")
         try Data(#"{"resourceType": "Observation", "id": "stolen", "effectiveDateTime": "2024-01-01T00:00:00Z"}"#.utf8)

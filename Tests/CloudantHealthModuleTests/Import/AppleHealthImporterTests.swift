@@ -14,7 +14,7 @@ struct AppleHealthImporterTests {
     }
 
     @Test func importsExactlyTheGeneratorsExpectedCounts() async throws {
-        let export = try GeneratedHealthExport.make(records: 3000, seed: 3, extra: ["--route-points", "6", "--cda-entries", "4"])
+        let export = try await GeneratedHealthExport.make(records: 3000, seed: 3, extra: ["--route-points", "6", "--cda-entries", "4"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -60,7 +60,7 @@ struct AppleHealthImporterTests {
     }
 
     @Test func reimportingTheSameExportWritesNothing() async throws {
-        let export = try GeneratedHealthExport.make(records: 800, seed: 4, extra: ["--route-points", "3"])
+        let export = try await GeneratedHealthExport.make(records: 800, seed: 4, extra: ["--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -75,7 +75,7 @@ struct AppleHealthImporterTests {
     }
 
     @Test func aWorkoutListingOneRouteFileTwiceGetsOneRouteAndTheSecondIsListedOnce() async throws {
-        let export = try GeneratedHealthExport.make(records: 600, seed: 3, extra: ["--route-points", "4", "--quirk", "duplicate-route"])
+        let export = try await GeneratedHealthExport.make(records: 600, seed: 3, extra: ["--route-points", "4", "--quirk", "duplicate-route"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -91,7 +91,7 @@ struct AppleHealthImporterTests {
     @Test func everyGeneratorQuirkIsToleratedAndReported() async throws {
         let quirks = ["dtd-ios16", "vt-char", "cda-trailing-junk", "future-dates", "duplicate-route",
                       "missing-route-file", "no-me"]
-        let export = try GeneratedHealthExport.make(
+        let export = try await GeneratedHealthExport.make(
             records: 3000, seed: 2, extra: ["--route-points", "4"] + quirks.flatMap { ["--quirk", $0] })
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
@@ -118,7 +118,7 @@ struct AppleHealthImporterTests {
     }
 
     @Test func oldDateFormatKeepsEachRecordsOffset() async throws {
-        let export = try GeneratedHealthExport.make(records: 300, seed: 5, extra: ["--quirk", "old-date-format", "--no-routes"])
+        let export = try await GeneratedHealthExport.make(records: 300, seed: 5, extra: ["--quirk", "old-date-format", "--no-routes"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -145,7 +145,7 @@ struct AppleHealthImporterTests {
 @Suite("Apple Health export.zip import")
 struct AppleHealthZipImportTests {
     @Test func theZipImportsTheSameAsItsFolder() async throws {
-        let export = try GeneratedHealthExport.make(records: 600, seed: 6, extra: ["--zip", "--route-points", "3"])
+        let export = try await GeneratedHealthExport.make(records: 600, seed: 6, extra: ["--zip", "--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let zipped = try HealthTestStore(name: "zipped")
         defer { zipped.remove() }

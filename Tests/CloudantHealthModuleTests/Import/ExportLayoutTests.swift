@@ -24,11 +24,11 @@ struct ExportLayoutTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         let folder = copy.appendingPathComponent("apple_health_export")
         let zip = copy.appendingPathComponent("export.zip")
-        try FixtureTool.zip(copy, into: zip)
+        try await FixtureTool.zip(copy, into: zip)
         let gzipped = folder.appendingPathComponent("export.xml.gz")
-        try FixtureTool.gzip(folder.appendingPathComponent("export.xml"), into: gzipped)
+        try await FixtureTool.gzip(folder.appendingPathComponent("export.xml"), into: gzipped)
         let zipGzipped = copy.appendingPathComponent("export.zip.gz")
-        try FixtureTool.gzip(zip, into: zipGzipped)
+        try await FixtureTool.gzip(zip, into: zipGzipped)
 
         var results: [(name: String, report: HealthImportReport, documents: [String: JSONObject])] = []
         for (name, location) in [
@@ -55,9 +55,9 @@ struct ExportLayoutTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         let xml = copy.appendingPathComponent("apple_health_export/export.xml")
         let zip = copy.appendingPathComponent("export.zip")
-        try FixtureTool.zip(copy, into: zip)
+        try await FixtureTool.zip(copy, into: zip)
         let gzipped = copy.appendingPathComponent("export.xml.gz")
-        try FixtureTool.gzip(xml, into: gzipped)
+        try await FixtureTool.gzip(xml, into: gzipped)
         for (file, hasFolder) in [(xml, false), (gzipped, false), (zip, true)] {
             let harness = try HealthTestStore(name: "stdin")
             defer { harness.remove() }
@@ -113,7 +113,7 @@ struct ExportLayoutTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not health".utf8).write(to: folder.appendingPathComponent("photos/readme.txt"))
         let zip = folder.appendingPathComponent("photos.zip")
-        try FixtureTool.zip(folder.appendingPathComponent("photos"), into: zip)
+        try await FixtureTool.zip(folder.appendingPathComponent("photos"), into: zip)
         let refused = await #expect(throws: CloudantError.self) {
             try await AppleHealthImporter(store: harness.store).importExport(at: zip)
         }
@@ -129,7 +129,7 @@ struct ExportLayoutTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         let xml = copy.appendingPathComponent("apple_health_export/export.xml")
         let gzipped = copy.appendingPathComponent("export.xml.gz")
-        try FixtureTool.gzip(xml, into: gzipped)
+        try await FixtureTool.gzip(xml, into: gzipped)
         let bytes = try Data(contentsOf: gzipped)
         try bytes.prefix(bytes.count * 3 / 4).write(to: gzipped)
         let harness = try HealthTestStore()

@@ -15,7 +15,7 @@ struct GeneratedVariantTests {
     }
 
     @Test func unknownTypesAreKeptAndCountedAndEveryRecordIsAccountedFor() async throws {
-        let export = try GeneratedHealthExport.variant(
+        let export = try await GeneratedHealthExport.variant(
             ["--unknown-types", "7", "--second-source", "--offsets", "9"],
             generator: ["--records", "2000", "--seed", "17", "--route-points", "3", "--quirk", "dtd-ios16", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }

@@ -10,7 +10,7 @@ struct InterruptedImportTests {
     private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
 
     @Test func aCancelledImportKeepsWhatItCommittedAndImportingAgainContinuesAfterIt() async throws {
-        let export = try GeneratedHealthExport.make(records: 3000, seed: 9, extra: ["--route-points", "3"])
+        let export = try await GeneratedHealthExport.make(records: 3000, seed: 9, extra: ["--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -49,7 +49,7 @@ struct InterruptedImportTests {
     }
 
     @Test func aCutShortExportStopsWithItsPositionAndTheWholeFileCompletesIt() async throws {
-        let export = try GeneratedHealthExport.variant(["--truncate", "0.6"], generator: ["--records", "1200", "--seed", "12", "--route-points", "3"])
+        let export = try await GeneratedHealthExport.variant(["--truncate", "0.6"], generator: ["--records", "1200", "--seed", "12", "--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }

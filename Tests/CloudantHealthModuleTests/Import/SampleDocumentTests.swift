@@ -7,8 +7,8 @@ import Testing
 
 @Suite("Import documents built by hand")
 struct SampleDocumentTests {
-    @Test func everyRecordOfAnExportGetsTheBodyAndRevisionTheEncoderWouldGive() throws {
-        let export = try GeneratedHealthExport.make(records: 2500, seed: 8, extra: ["--route-points", "40", "--quirk", "vt-char"])
+    @Test func everyRecordOfAnExportGetsTheBodyAndRevisionTheEncoderWouldGive() async throws {
+        let export = try await GeneratedHealthExport.make(records: 2500, seed: 8, extra: ["--route-points", "40", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0
@@ -31,8 +31,8 @@ struct SampleDocumentTests {
         #expect(routes > 0)
     }
 
-    @Test func recordKeysAreTimeOrderedVersion7UUIDsThatIgnoreHowAnExportSpellsTheSameRecord() throws {
-        let export = try GeneratedHealthExport.make(records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char"])
+    @Test func recordKeysAreTimeOrderedVersion7UUIDsThatIgnoreHowAnExportSpellsTheSameRecord() async throws {
+        let export = try await GeneratedHealthExport.make(records: 1500, seed: 10, extra: ["--route-points", "3", "--quirk", "vt-char"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let stream = try HealthExportStream(url: export.exportFolder.appendingPathComponent("export.xml"))
         var compared = 0

@@ -34,8 +34,8 @@ struct GPXRouteTests {
         #expect(RouteSummary([]).averageSpeed == nil)
     }
 
-    @Test func readsAppleHealthRouteFilesWithTheirExtensions() throws {
-        let export = try GeneratedHealthExport.make(records: 3000, seed: 2, extra: ["--route-points", "4"])
+    @Test func readsAppleHealthRouteFilesWithTheirExtensions() async throws {
+        let export = try await GeneratedHealthExport.make(records: 3000, seed: 2, extra: ["--route-points", "4"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let folder = export.exportFolder.appendingPathComponent("workout-routes")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gpx") }

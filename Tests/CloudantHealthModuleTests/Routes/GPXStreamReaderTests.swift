@@ -50,8 +50,8 @@ struct GPXStreamReaderTests {
     }
 
     @Test("Apple's route files and the store's own GPX read point for point the same")
-    func appleAndOwnFilesReadTheSame() throws {
-        let export = try GeneratedHealthExport.make(records: 2000, seed: 5, extra: ["--route-points", "30"])
+    func appleAndOwnFilesReadTheSame() async throws {
+        let export = try await GeneratedHealthExport.make(records: 2000, seed: 5, extra: ["--route-points", "30"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let folder = export.exportFolder.appendingPathComponent("workout-routes")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".gpx") }

@@ -113,7 +113,7 @@ struct HealthStatisticsTests {
     }
 
     @Test func theStoreMergesAGeneratedExportsTwoStepCountingSourcesIntoOneTotal() async throws {
-        let export = try GeneratedHealthExport.variant(["--second-source"], generator: ["--records", "1500", "--seed", "21", "--route-points", "3"])
+        let export = try await GeneratedHealthExport.variant(["--second-source"], generator: ["--records", "1500", "--seed", "21", "--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }
@@ -136,7 +136,7 @@ struct HealthStatisticsTests {
     }
 
     @Test func statisticsAreTheSameFromTheProjectionAndFromTheDocumentsOfAStoreThatHasNone() async throws {
-        let export = try GeneratedHealthExport.variant(["--second-source"], generator: ["--records", "1500", "--seed", "22", "--route-points", "3"])
+        let export = try await GeneratedHealthExport.variant(["--second-source"], generator: ["--records", "1500", "--seed", "22", "--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
         let harness = try HealthTestStore()
         defer { harness.remove() }

@@ -29,8 +29,8 @@ enum DriftFixture {
 /// Zip and gzip through Python's standard library, so the tests need no other tool.
 enum FixtureTool {
     /// Zips `folder`'s contents (paths relative to `folder`) into `zip`.
-    static func zip(_ folder: URL, into zip: URL) throws {
-        try ChildProcess.python(["-c", """
+    static func zip(_ folder: URL, into zip: URL) async throws {
+        try await ChildProcess.python(["-c", """
             import os, sys, zipfile
             root, out = sys.argv[1], sys.argv[2]
             with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -42,8 +42,8 @@ enum FixtureTool {
     }
 
     /// Gzips `file` into `gzip`.
-    static func gzip(_ file: URL, into gzip: URL) throws {
-        try ChildProcess.python([
+    static func gzip(_ file: URL, into gzip: URL) async throws {
+        try await ChildProcess.python([
             "-c", "import gzip, shutil, sys\nwith open(sys.argv[1], 'rb') as i, gzip.open(sys.argv[2], 'wb') as o: shutil.copyfileobj(i, o)",
             file.path, gzip.path,
         ])

@@ -29,10 +29,11 @@ struct ChangesFeedTests {
     }
 
     @Test func longpollWaitsForTheNextWrite() async throws {
-        try await withLiveServer { server in
+        // The feed's timeout and the server's cap are far longer than any test: only the write ends the wait.
+        try await withLiveServer({ $0.changesTimeout = 3_600_000 }) { server in
             let client = try await seeded(server)
-            async let waiting = client.get("/db/_changes?feed=longpoll&since=2&timeout=5000")
-            try await Task.sleep(for: .milliseconds(200))
+            async let waiting = client.get("/db/_changes?feed=longpoll&since=2&timeout=3600000")
+            try await server.waitForOpenFeeds()
             _ = try await client.put("/db/c", ["type": "z"])
             let answer = try await waiting.json
             #expect(answer["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["c"])
@@ -62,25 +63,53 @@ struct ChangesFeedTests {
     @Test func continuousEndsAfterTimeoutAndStreamsLiveWritesBeforeThat() async throws {
         try await withLiveServer { server in
             let client = try await seeded(server)
-            // The timeout leaves a loaded CI machine (the whole suite at once on two cores delayed the write by
-            // over 3 s) ample time to make the write while the feed is still open.
-            async let feed = client.get("/db/_changes?feed=continuous&since=2&timeout=10000")
-            try await Task.sleep(for: .milliseconds(100))
-            _ = try await client.put("/db/live", ["type": "z"])
-            let lines = try await feed.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
-            #expect(lines.first?["id"] == "live")
-            #expect(lines.last == ["last_seq": UpdateSequence.json(3), "pending": 0])
+            // The feed ends `timeout` ms after its last change; the write must land inside that window. A loaded
+            // machine can delay the write past it, so a missed window is tried again with a longer timeout:
+            // slowness costs time, never the verdict.
+            var timeout = 2_000
+            for attempt in 1...6 {
+                let id = "live-\(attempt)"
+                try await waitUntil("the previous feed closed") { server.openFeeds == 0 }
+                let connection = try RawConnection(port: server.port)
+                defer { connection.close() }
+                connection.send(
+                    "GET /db/_changes?feed=continuous&since=now&timeout=\(timeout) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Authorization: Basic YWRtaW46czNjcmV0\r\nConnection: close\r\n\r\n")
+                try await server.waitForOpenFeeds()
+                let written = try await client.put("/db/\(id)", ["type": "z"]).json["rev"]
+                #expect(written != nil)
+                let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
+                let lines = try answer.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+                // Ended by its timeout, after the live write if the write came in time.
+                #expect(lines.last?["pending"] == 0 && lines.last?["last_seq"] != nil, "\(answer.text)")
+                if lines.first?["id"] == .string(id) {
+                    #expect(lines.count == 2)
+                    #expect(lines.last == ["last_seq": UpdateSequence.json(Int64(2 + attempt)), "pending": 0])
+                    return
+                }
+                #expect(lines.count == 1, "only the last_seq line when the write came after the end: \(answer.text)")
+                timeout *= 2
+            }
+            Issue.record("no write landed inside the feed's window, even with a timeout of \(timeout / 2) ms")
         }
     }
 
     @Test func heartbeatsAreBlankLines() async throws {
-        try await withLiveServer { server in
+        // The feed waits until a write ends it (its timeout is far longer than any test), sending a blank line
+        // every 20 ms meanwhile; the write is made once one has arrived.
+        try await withLiveServer({ $0.changesTimeout = 3_600_000 }) { server in
             let client = try await seeded(server)
-            // The timeout is 250 heartbeats long so a loaded machine (CI runs on two busy cores, where a 1 s
-            // timeout once passed before the first tick) still sends one.
-            let text = try await client.get("/db/_changes?feed=longpoll&since=now&heartbeat=20&timeout=5000").text
-            #expect(text.hasPrefix("\n"))
-            #expect(try JSONValue(parsing: text)["results"] == [])
+            let connection = try RawConnection(port: server.port)
+            defer { connection.close() }
+            connection.send(
+                "GET /db/_changes?feed=longpoll&since=now&heartbeat=20&timeout=3600000 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Basic YWRtaW46czNjcmV0\r\nConnection: close\r\n\r\n")
+            _ = try await connection.readUntil("\r\n\n\r\n")  // a chunk that is one newline: a heartbeat
+            _ = try await client.put("/db/c", ["type": "z"])
+            let raw = try await connection.readUntil("\r\n0\r\n\r\n")  // the last chunk
+            let answer = try TestClient.parse(Array(raw.utf8), isHead: false)
+            #expect(answer.text.hasPrefix("\n"))
+            #expect(try JSONValue(parsing: answer.text)["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["c"])
         }
     }
 

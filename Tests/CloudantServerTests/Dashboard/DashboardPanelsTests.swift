@@ -15,13 +15,12 @@ struct DashboardPanelsTests {
         configuration.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt), ReplicationDashboardPanel()]
     }
 
-    /// The page's text once it contains `marker` (a job's state), or after about 15 s.
+    /// The page's text once it contains `marker` (a job's state); the last one seen when that never happens.
     private static func page(_ path: String, of client: TestClient, onceItShows marker: String) async throws -> String {
         var text = ""
-        for _ in 0..<150 {
+        try? await waitUntil("\(path) showing \(marker)", checkingEvery: .milliseconds(100)) {
             text = try await client.get(path).text
-            if text.contains(marker) { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return text.contains(marker)
         }
         return text
     }

@@ -272,7 +272,7 @@ struct DocumentAccessTests {
                     + "Authorization: \(bobAuthorization)\r\n\r\n")
             let first = try await find.readUntil("b-private")
             #expect(!first.contains(Self.secret))
-            try await Task.sleep(for: .milliseconds(200))
+            try await server.waitForOpenFeeds(2)  // both feeds stream: what is written next reaches them
             // While both feeds run, alice writes a hidden document, then bob writes one of his own.
             #expect(try await alice.put("/clinic/a-live", ["note": .string(Self.secret)]).status == 201)
             #expect(try await server.client("bob", "pw-bob").put("/clinic/b-live", ["note": "bob again"]).status == 201)

@@ -8,34 +8,14 @@ import Testing
 /// `serve` over HTTPS with a certificate and key, checked with curl trusting only that certificate.
 @Suite("TLS: HTTPS with a certificate and key")
 struct TLSServerTests {
-    /// A fresh self-signed certificate for 127.0.0.1 and its key, made by openssl in a temporary folder.
-    private static func selfSigned(in folder: String, name: String = "server") throws -> ServerTLS {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let tls = ServerTLS(certificatePath: "\(folder)/\(name).crt", privateKeyPath: "\(folder)/\(name).key")
-        let made = try ChildProcess.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-                "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-                "-keyout", tls.privateKeyPath, "-out", tls.certificatePath,
-            ])
-        #expect(made.status == 0, "\(String(decoding: made.stderr, as: UTF8.self))")
-        return tls
-    }
-
-    /// Runs curl off the cooperative pool (it blocks until the request is done).
     private static func curl(_ arguments: [String]) async throws -> ChildProcess.Output {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try ChildProcess.run("/usr/bin/curl", ["-s", "-S"] + arguments) })
-            }.start()
-        }
+        try await ChildProcess.run("/usr/bin/curl", ["-s", "-S"] + arguments)
     }
 
     @Test func theServerAnswersHTTPSAndItsSessionCookieIsSecure() async throws {
         let folder = NSTemporaryDirectory() + "cloudant-tls-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let tls = try Self.selfSigned(in: folder + "/pki")
+        let tls = try await ServerTLS.selfSigned(in: folder + "/pki")
         let configure: (inout ServerConfiguration) -> Void = { $0.tls = tls }
         try await withLiveServer(configure) { server in
             let url = try await server.server.url()
@@ -57,11 +37,11 @@ struct TLSServerTests {
         }
     }
 
-    @Test func aMissingFileOrAKeyThatDoesNotFitTheCertificateIsATypedErrorAtCreation() throws {
+    @Test func aMissingFileOrAKeyThatDoesNotFitTheCertificateIsATypedErrorAtCreation() async throws {
         let folder = NSTemporaryDirectory() + "cloudant-tls-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = try Self.selfSigned(in: folder, name: "first")
-        let second = try Self.selfSigned(in: folder, name: "second")
+        let first = try await ServerTLS.selfSigned(in: folder, name: "first")
+        let second = try await ServerTLS.selfSigned(in: folder, name: "second")
         for tls in [
             ServerTLS(certificatePath: folder + "/none.crt", privateKeyPath: first.privateKeyPath),
             ServerTLS(certificatePath: first.certificatePath, privateKeyPath: folder + "/none.key"),

@@ -41,7 +41,9 @@ struct DeleteRecreateStressTests {
                 }
                 group.addTask {
                     for _ in 0..<cycles {
-                        try await Task.sleep(for: .milliseconds(40))
+                        // Each deletion comes once a write went through since the last creation: the writers are
+                        // busy with the database it deletes, at whatever pace the machine allows.
+                        try await waitUntil("a write since the last creation") { log.acknowledgedAfterLastCreation > 0 }
                         let deleteSent = log.tick()
                         let deleted = try await client.delete("/db")
                         let created = try await client.send("PUT", "/db")
@@ -49,10 +51,7 @@ struct DeleteRecreateStressTests {
                     }
                     // Writers go on until some writes are acknowledged after the last creation (without them
                     // the check proves nothing), however slowly a loaded machine lets them through.
-                    let deadline = ContinuousClock.now + .seconds(60)
-                    while log.acknowledgedAfterLastCreation < 3 * writers, ContinuousClock.now < deadline {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
+                    try await waitUntil("writes after the last creation") { log.acknowledgedAfterLastCreation >= 3 * writers }
                     log.stop()
                 }
                 try await group.waitForAll()
@@ -97,11 +96,12 @@ final class DeleteRecreateLog: @unchecked Sendable {
 
     func tick() -> Int { lock.withLock { clock += 1; return clock } }
 
-    /// Writes sent after the last creation was acknowledged, and acknowledged themselves.
+    /// Writes sent after the last creation was acknowledged (after the start, before any), and acknowledged
+    /// themselves.
     var acknowledgedAfterLastCreation: Int {
         lock.withLock {
-            guard let last = cycles.last else { return 0 }
-            return writes.filter { $0.status == 201 && $0.sent > last.createAcknowledged }.count
+            let created = cycles.last?.createAcknowledged ?? 0  // before the first cycle: since the start
+            return writes.filter { $0.status == 201 && $0.sent > created }.count
         }
     }
     var stopped: Bool { lock.withLock { isStopped } }

@@ -47,7 +47,7 @@ struct LimitsTests {
             }
             let connection = try RawConnection(port: server.port)
             connection.send("GET /db/_changes?feed=continuous&heartbeat=50 HTTP/1.1\r\nHost: x\r\nAuthorization: Basic YWRtaW46czNjcmV0\r\n\r\n")
-            try await Task.sleep(for: .milliseconds(100))
+            try await server.waitForOpenFeeds()  // hung up while its feed streams
             connection.close()
             let answer = try await server.admin.put("/db/after", ["ok": true])
             #expect(answer.status == 201)

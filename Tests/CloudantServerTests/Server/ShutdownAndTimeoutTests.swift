@@ -28,10 +28,8 @@ struct ShutdownAndTimeoutTests {
         _ = try await server.admin.send("PUT", "/db")
         let connection = try RawConnection(port: server.port)
         connection.send("GET /db/_changes?feed=longpoll&since=now&heartbeat=50 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
-        let inProgress = server.server.endpoint.requestsInProgress
-        // The handler has answered with the streaming head once the counter is back to zero.
-        #expect(await eventually { inProgress.withLock { $0 } == 0 })
-        try await Task.sleep(for: .milliseconds(200))
+        // The feed is waiting once it streams (its head sent, heartbeats going out).
+        try await server.waitForOpenFeeds()
         await server.server.shutdown()
         let raw = try await connection.readToEndOffPool()
         connection.close()
@@ -42,17 +40,22 @@ struct ShutdownAndTimeoutTests {
     }
 
     @Test func aContinuousFeedWithHeartbeatsEndsWhenItsClientGoesAway() async throws {
-        // Heartbeats keep a continuous feed open past any timeout, as in CouchDB: only the client ends it.
-        let server = try await LiveServer.start()
+        // Heartbeats keep a continuous feed open past any timeout, as in CouchDB: only the client ends it. The
+        // server's cap is 50 ms here; the feed is still streaming heartbeats once several times that have passed.
+        let server = try await LiveServer.start { $0.changesTimeout = 50 }
         _ = try await server.admin.send("PUT", "/db")
         let connection = try RawConnection(port: server.port)
-        connection.send("GET /db/_changes?feed=continuous&since=now&heartbeat=1 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
-        let feeds = server.server.endpoint.openFeeds
-        #expect(await eventually { feeds.withLock { $0 } == 1 })
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(feeds.withLock { $0 } == 1)
+        connection.send("GET /db/_changes?feed=continuous&since=now&heartbeat=10 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+        try await server.waitForOpenFeeds()
+        let opened = ContinuousClock.now
+        var heartbeats = 0
+        while ContinuousClock.now - opened < .milliseconds(500) {
+            heartbeats += 1
+            _ = try await connection.readUntil("\r\n\n\r\n", count: heartbeats)
+        }
+        #expect(server.openFeeds == 1)
         connection.close()
-        #expect(await eventually { feeds.withLock { $0 } == 0 })
+        try await waitUntil("the feed ending after its client left") { server.openFeeds == 0 }
         await server.stop()
     }
 
@@ -62,9 +65,7 @@ struct ShutdownAndTimeoutTests {
         _ = try await server.admin.put("/db/a", ["v": 1])
         let connection = try RawConnection(port: server.port)
         connection.send("GET /db/_changes?feed=continuous&heartbeat=50 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
-        let inProgress = server.server.endpoint.requestsInProgress
-        #expect(await eventually { inProgress.withLock { $0 } == 0 })
-        try await Task.sleep(for: .milliseconds(200))
+        try await server.waitForOpenFeeds()
         await server.server.shutdown()
         let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
         connection.close()
@@ -99,23 +100,20 @@ struct ShutdownAndTimeoutTests {
             connection.close()
             #expect(String(decoding: raw, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count == 52)
             let watchers = server.server.endpoint.connectionWatchers
-            #expect(await eventually { watchers.openConnections == 0 }, "a closed connection is still remembered")
+            try await waitUntil("the closed connection forgotten") { watchers.openConnections == 0 }
             #expect(watchers.pendingActions == 0)
         }
     }
 
     @Test func aClientThatHangsUpDuringALongPollIsLetGo() async throws {
-        // The feed would wait 60 s; the server must notice the hang-up, end the feed and close its side.
-        try await withLiveServer { server in
+        // The feed would wait an hour; the server must notice the hang-up, end the feed and close its side.
+        try await withLiveServer({ $0.changesTimeout = 3_600_000 }) { server in
             _ = try await server.admin.send("PUT", "/db")
             let connection = try RawConnection(port: server.port)
-            connection.send("GET /db/_changes?feed=longpoll&since=now HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
-            let inProgress = server.server.endpoint.requestsInProgress
-            #expect(await eventually { inProgress.withLock { $0 } == 0 })
-            let feeds = server.server.endpoint.openFeeds
-            #expect(await eventually { feeds.withLock { $0 } == 1 })
+            connection.send("GET /db/_changes?feed=longpoll&since=now&timeout=3600000 HTTP/1.1\r\nHost: x\r\n\(Self.auth)\r\n")
+            try await server.waitForOpenFeeds()
             connection.shutdownWriting()
-            #expect(await eventually { feeds.withLock { $0 } == 0 }, "the feed kept waiting for a client that left")
+            try await waitUntil("the feed ending after its client left") { server.openFeeds == 0 }
             connection.close()
         }
     }

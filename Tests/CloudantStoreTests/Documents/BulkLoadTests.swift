@@ -135,14 +135,10 @@ struct BulkLoadTests {
             }
             // About 3 MB of log, far below the 256 MB at which the writer checkpoints during a load: only the
             // background checkpointer can have grown the file.
-            // Generous: with the whole suite running, a checkpoint's `fdatasync` waits behind everyone else's.
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if fileSize() >= sizeBefore + 2_000_000 { return true }
-                try await Task.sleep(for: .milliseconds(20))
+            // With the whole suite running, a checkpoint's `fdatasync` waits behind everyone else's.
+            try? await waitUntil("the checkpointer growing the file", checkingEvery: .milliseconds(20)) {
+                fileSize() >= sizeBefore + 2_000_000
             }
-            // Once more after the deadline: under the full suite this task's sleep can last past it (one CI run
-            // woke after the deadline to a file already grown by 3.3 MB and reported it unchanged).
             return fileSize() >= sizeBefore + 2_000_000
         }
         let logSize = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0

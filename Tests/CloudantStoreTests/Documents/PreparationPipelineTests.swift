@@ -85,18 +85,10 @@ struct PreparationPipelineTests {
             }
             outcome.withLock { $0 = result }
         }.start()
-        // Generous: the deadline only ends a broken run. Under the full suite this test's task can wait
-        // a minute or more for a cooperative thread (one CI run saw 87 s), while the writer's thread is done.
-        let deadline = ContinuousClock.now + .seconds(300)
-        while !pipeline.allClaimed && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(pipeline.allClaimed)
+        try await waitUntil("every document claimed", checkingEvery: .milliseconds(1)) { pipeline.allClaimed }
         pipeline.prepare(held)
-        var finished = outcome.withLock { $0 }
-        while finished == nil && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(1))
-            finished = outcome.withLock { $0 }
-        }
-        let result = try #require(finished)
+        try await waitUntil("the writer's thread done", checkingEvery: .milliseconds(1)) { outcome.withLock { $0 } != nil }
+        let result = try #require(outcome.withLock { $0 })
         let yielded = try #require(try result.get())
         #expect(yielded.map(\.incoming) == incoming)
         #expect(yielded.map(\.speculativeHash) == incoming.map { PreparedWrite($0).speculativeHash })

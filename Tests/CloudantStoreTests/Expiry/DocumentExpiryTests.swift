@@ -124,12 +124,11 @@ struct DocumentExpiryTests {
         var configuration = Configuration()
         configuration.readonly = true
         let file = try DatabaseQueue(path: temp.store.fileURL.path, configuration: configuration)
-        let deadline = ContinuousClock.now + .seconds(300)
         var ids: [String] = []
-        repeat {
-            try await Task.sleep(for: .milliseconds(50))
+        try? await waitUntil("the expired document purged", checkingEvery: .milliseconds(50)) {
             ids = try await file.read { db in try String.fetchAll(db, sql: "SELECT id FROM documents ORDER BY id") }
-        } while ids.count > 1 && ContinuousClock.now < deadline
+            return ids.count <= 1
+        }
         #expect(ids == ["stays"])
         try file.close()
     }

@@ -91,10 +91,8 @@ struct LiveQueryObserverTests {
         try await live.wait { _ in true }
         #expect(temp.store.liveQueries.state == (1, true))
         live.cancel()
-        let deadline = ContinuousClock.now + .seconds(300)
-        while temp.store.liveQueries.state != (0, false), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        try await waitUntil("the pump stopped", checkingEvery: .milliseconds(5)) {
+            temp.store.liveQueries.state == (0, false)
         }
-        #expect(temp.store.liveQueries.state == (0, false))
     }
 }

@@ -1,11 +1,10 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 
 /// Iterates a live query in the background and keeps every result, so a test can wait for the one it
-/// expects and count them. The deadline is generous: in CI the whole suite starting at once on 2 cores kept
-/// these tasks from running for over a minute (every live-query test failed a 60 s deadline with no result
-/// at all, while passing in under a second alone).
+/// expects and count them. The deadline is ``TestDeadline/generous``: the whole suite shares the machine.
 final class LiveQueryRecorder: @unchecked Sendable {
     struct TimedOut: Error, CustomStringConvertible {
         var seen: [[String]]
@@ -37,20 +36,18 @@ final class LiveQueryRecorder: @unchecked Sendable {
     /// The first result (counting from `index`) that `predicate` accepts.
     @discardableResult
     func wait(from index: Int = 0, until predicate: (LiveQueryResult) -> Bool) async throws -> LiveQueryResult {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while ContinuousClock.now < deadline {
-            if let found = all.dropFirst(index).first(where: predicate) { return found }
-            try await Task.sleep(for: .milliseconds(5))
+        var found: LiveQueryResult?
+        try? await waitUntil("a matching result", checkingEvery: .milliseconds(5)) {
+            found = all.dropFirst(index).first(where: predicate)
+            return found != nil
         }
-        // Once more: under the full suite the last sleep can end well past the deadline.
-        if let found = all.dropFirst(index).first(where: predicate) { return found }
-        throw TimedOut(seen: all.map(\.ids))
+        guard let found else { throw TimedOut(seen: all.map(\.ids)) }
+        return found
     }
 
     /// Waits until the live query's sequence ends.
     func waitForEnd() async throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while !hasEnded, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try? await waitUntil("the live query's end", checkingEvery: .milliseconds(5)) { hasEnded }
         if !hasEnded { throw TimedOut(seen: all.map(\.ids)) }
     }
 

@@ -167,13 +167,12 @@ final class Seen: @unchecked Sendable {
     private var values: [[String]] = []
     func append(_ ids: [String]) { lock.withLock { values.append(ids) } }
     func wait(until predicate: ([[String]]) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while ContinuousClock.now < deadline {
-            if lock.withLock({ predicate(values) }) { return }
-            try await Task.sleep(for: .milliseconds(5))
+        do {
+            try await waitUntil("the expected results", checkingEvery: .milliseconds(5)) {
+                lock.withLock { predicate(values) }
+            }
+        } catch is DeadlineExceeded {
+            Issue.record("the callback never saw the expected results: \(lock.withLock { values })")
         }
-        // Once more: under the full suite the last sleep can end well past the deadline.
-        if lock.withLock({ predicate(values) }) { return }
-        Issue.record("the callback never saw the expected results: \(lock.withLock { values })")
     }
 }

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -10,8 +11,7 @@ import Testing
 /// (`CLOUDANT_WRITE_STORE_FIXTURE=DIR swift test --filter writesTheFixture` writes today's) and never edited.
 @Suite("Store files from earlier versions")
 struct StoreUpgradeTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/StoreVersions")
+    static let fixtures = RepositoryFiles.fixtures("StoreVersions")
 
     /// Every committed fixture, by the schema date in its name.
     static var fixtureNames: [String] {

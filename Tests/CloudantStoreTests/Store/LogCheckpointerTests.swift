@@ -18,11 +18,10 @@ struct LogCheckpointerTests {
         }
     }
 
-    /// Waits up to a minute for the store's checkpointer to have run once.
+    /// Waits for the store's checkpointer to have run once.
     private func waitForACheckpoint(_ store: DocumentStore) async throws {
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while store.checkpointer.checkpointsRun.load(ordering: .relaxed) == 0, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try? await waitUntil("a checkpoint", checkingEvery: .milliseconds(20)) {
+            store.checkpointer.checkpointsRun.load(ordering: .relaxed) > 0
         }
     }
 
@@ -40,10 +39,8 @@ struct LogCheckpointerTests {
         let store = temp.store
         let sizeBefore = fileSize(store.fileURL.path)
         try await write(60, to: store)  // about 3,000 pages: the writer's own threshold (16,384) is far off
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while store.checkpointer.checkpointsRun.load(ordering: .relaxed) == 0 || fileSize(store.fileURL.path) < sizeBefore + 4_000_000 {
-            guard Date() < deadline else { break }
-            try await Task.sleep(for: .milliseconds(20))
+        try? await waitUntil("a checkpoint that grew the file", checkingEvery: .milliseconds(20)) {
+            store.checkpointer.checkpointsRun.load(ordering: .relaxed) > 0 && fileSize(store.fileURL.path) >= sizeBefore + 4_000_000
         }
         #expect(store.checkpointer.checkpointsRun.load(ordering: .relaxed) > 0)
         #expect(fileSize(store.fileURL.path) >= sizeBefore + 4_000_000, "the database file holds the checkpointed pages")

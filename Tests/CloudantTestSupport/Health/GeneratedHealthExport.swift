@@ -7,7 +7,7 @@ public import Foundation
 /// The generator is deterministic: the same arguments give byte-identical files.
 ///
 /// ```swift
-/// let export = try GeneratedHealthExport.make(records: 300, seed: 3, extra: ["--zip"])
+/// let export = try await GeneratedHealthExport.make(records: 300, seed: 3, extra: ["--zip"])
 /// defer { export.remove() }
 /// #expect(report.recordsRead == export.count("records_total"))
 /// ```
@@ -41,11 +41,11 @@ public struct GeneratedHealthExport: Sendable {
     /// (`--zip`, `--route-points 3`, `--quirk dtd-ios16`…), into `folder` (a fresh temporary folder when nil; the
     /// caller removes it).
     /// - Throws: ``ChildProcess/Failed`` when the generator fails; a parse error for a broken `expected.json`.
-    public static func make(records: Int, seed: Int = 1, extra: [String] = [], in folder: URL? = nil) throws
+    public static func make(records: Int, seed: Int = 1, extra: [String] = [], in folder: URL? = nil) async throws
         -> GeneratedHealthExport
     {
         let root = folder ?? temporaryRoot("health-export")
-        try ChildProcess.python(
+        try await ChildProcess.python(
             [RepositoryFiles.healthExportGenerator.path, "--records", "\(records)", "--seed", "\(seed)", "--out", root.path]
                 + extra)
         return try GeneratedHealthExport(root: root)
@@ -54,9 +54,9 @@ public struct GeneratedHealthExport: Sendable {
     /// The generator's export rewritten by `export_variants.py` with `options` (`--truncate 0.6`,
     /// `--second-source`…; see the script), the generator run with `generator` arguments.
     /// - Throws: ``ChildProcess/Failed`` when a script fails; a parse error for a broken `expected.json`.
-    public static func variant(_ options: [String], generator: [String]) throws -> GeneratedHealthExport {
+    public static func variant(_ options: [String], generator: [String]) async throws -> GeneratedHealthExport {
         let root = temporaryRoot("health-variant")
-        try ChildProcess.python(
+        try await ChildProcess.python(
             [RepositoryFiles.healthExportVariants.path, "--out", root.path] + options + ["--"] + generator)
         return try GeneratedHealthExport(root: root)
     }

@@ -71,33 +71,34 @@ public final class RawConnection: @unchecked Sendable {
     /// ``readToEnd()`` on a thread of its own, so a test awaiting it never blocks the cooperative pool the
     /// in-process server needs.
     public func readToEndOffPool() async throws -> [UInt8] {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try self.readToEnd() }) }.start()
-        }
+        try await onOwnThread { try self.readToEnd() }
     }
 
     /// Reads (on a thread of its own) until what was received so far contains `needle` `count` times, and
     /// returns all of it: for a streamed response, read event by event.
-    /// - Throws: `URLError(.timedOut)` when nothing arrives for the generous deadline or all of it takes longer; `.networkConnectionLost` when the peer
-    ///   closes first.
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for ``TestDeadline/generous`` or all of it takes
+    ///   longer; `.networkConnectionLost` when the peer closes first.
     public func readUntil(_ needle: String, count: Int = 1) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        var chunk = [UInt8](repeating: 0, count: 65_536)
-                        let deadline = ContinuousClock.now + TestDeadline.generous  // heartbeats keep recv from timing out
-                        while true {
-                            guard ContinuousClock.now < deadline else { throw URLError(.timedOut) }
-                            let text = String(decoding: self.streamed.value, as: UTF8.self)
-                            if text.components(separatedBy: needle).count - 1 >= count { return text }
-                            let read = chunk.withUnsafeMutableBytes { recv(self.socket, $0.baseAddress, $0.count, 0) }
-                            if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
-                            if read <= 0 { throw URLError(.networkConnectionLost) }
-                            self.streamed.value.append(contentsOf: chunk[..<read])
-                        }
-                    })
-            }.start()
+        try await readUntil { $0.components(separatedBy: needle).count - 1 >= count }
+    }
+
+    /// Reads (on a thread of its own) until `enough` holds for what was received so far (from the first byte of
+    /// the connection), and returns all of it.
+    /// - Throws: `URLError(.timedOut)` when nothing arrives for ``TestDeadline/generous`` or all of it takes
+    ///   longer; `.networkConnectionLost` when the peer closes first.
+    public func readUntil(_ enough: @escaping @Sendable (String) -> Bool) async throws -> String {
+        try await onOwnThread {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let deadline = ContinuousClock.now + TestDeadline.generous  // heartbeats keep recv from timing out
+            while true {
+                guard ContinuousClock.now < deadline else { throw URLError(.timedOut) }
+                let text = String(decoding: self.streamed.value, as: UTF8.self)
+                if enough(text) { return text }
+                let read = chunk.withUnsafeMutableBytes { recv(self.socket, $0.baseAddress, $0.count, 0) }
+                if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
+                if read <= 0 { throw URLError(.networkConnectionLost) }
+                self.streamed.value.append(contentsOf: chunk[..<read])
+            }
         }
     }
 

@@ -75,17 +75,11 @@ public struct TestClient: Sendable {
         for (name, value) in fields { request += "\(name): \(value)\r\n" }
         let bytes = Array((request + "\r\n").utf8) + payload
         let port = port
-        let raw: [UInt8] = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do {
-                    let connection = try RawConnection(port: port)
-                    defer { connection.close() }
-                    connection.send(bytes)
-                    continuation.resume(returning: try connection.readToEnd())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }.start()
+        let raw = try await onOwnThread {
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            connection.send(bytes)
+            return try connection.readToEnd()
         }
         return try Self.parse(raw, isHead: method == "HEAD")
     }

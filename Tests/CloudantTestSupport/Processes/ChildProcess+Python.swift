@@ -16,8 +16,10 @@ extension ChildProcess {
     /// Runs `python3 arguments…` (found on `PATH`) to its end and returns what it printed.
     /// - Throws: ``Failed`` when it exits with a status other than 0; `POSIXError` when it cannot start.
     @discardableResult
-    public static func python(_ arguments: [String], input: Data? = nil, workingDirectory: URL? = nil) throws -> Output {
-        let output = try run("/usr/bin/env", ["python3"] + arguments, input: input, workingDirectory: workingDirectory)
+    public static func python(_ arguments: [String], input: Data? = nil, workingDirectory: URL? = nil) async throws
+        -> Output
+    {
+        let output = try await run("/usr/bin/env", ["python3"] + arguments, input: input, workingDirectory: workingDirectory)
         guard output.status == 0 else {
             let script = arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
             throw Failed(

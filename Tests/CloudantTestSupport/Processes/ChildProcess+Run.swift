@@ -14,11 +14,26 @@ extension ChildProcess {
         public var stderr: Data
     }
 
-    /// Runs `executable arguments…` to its end, feeding it `input` and collecting both outputs.
+    /// Runs `executable arguments…` to its end, feeding it `input` and collecting both outputs; the waiting
+    /// happens on a thread of its own (see ``onOwnThread(_:)``).
+    /// - Throws: `POSIXError` when the child cannot be started or its pipes fail.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, workingDirectory: URL? = nil,
+        environment: [String: String]? = nil
+    ) async throws -> Output {
+        try await onOwnThread {
+            try runBlocking(
+                executable, arguments, input: input, workingDirectory: workingDirectory, environment: environment)
+        }
+    }
+
+    /// ``run(_:_:input:workingDirectory:environment:)`` on the calling thread, for code that is already on a
+    /// thread of its own.
     ///
     /// Input and outputs are moved together with `poll`, so a child that writes a lot before it reads (or
     /// fills standard error while this side waits on standard output) never deadlocks against the test.
-    public static func run(
+    /// - Throws: `POSIXError` when the child cannot be started or its pipes fail.
+    public static func runBlocking(
         _ executable: String, _ arguments: [String], input: Data? = nil, workingDirectory: URL? = nil,
         environment: [String: String]? = nil
     ) throws -> Output {
@@ -61,6 +76,12 @@ extension ChildProcess {
             }
         }
         return Output(status: child.wait().status, stdout: collected.stdout, stderr: collected.stderr)
+    }
+
+    /// Waits for the child to end (on a thread of its own) and reaps it.
+    @discardableResult
+    public func exit() async -> Termination {
+        await onOwnThread { self.wait() }
     }
 
     /// The two outputs gathered while a child runs.

@@ -31,10 +31,12 @@ final class ChannelLog: @unchecked Sendable {
 }
 
 enum WatchPeerSnippets {
-    /// The phone starts; the watch answers through `reply(to:store:sendReply:)`.
-    static func run(phone: OTFCloudantStore, watch: OTFCloudantStore, maximumMessageSize: Int, now: Date) async throws
-        -> WatchPeerFindings
-    {
+    /// The phone starts; the watch answers through `reply(to:store:sendReply:)`, each reply awaited for up to
+    /// `replyTimeout`.
+    static func run(
+        phone: OTFCloudantStore, watch: OTFCloudantStore, maximumMessageSize: Int, now: Date,
+        replyTimeout: Duration = .seconds(30)
+    ) async throws -> WatchPeerFindings {
         var findings = WatchPeerFindings()
         let utc = TimeZone(identifier: "UTC") ?? .current
         var calendar = Calendar(identifier: .gregorian)
@@ -49,8 +51,8 @@ enum WatchPeerSnippets {
         _ = try await phone.addTasks(tasks)
         _ = try await watch.add([WatchSetting(id: "watch-face", value: "modular")])
 
-        let peer = OTFWatchConnectivityPeer(maximumMessageSize: maximumMessageSize)
-        let watchPeer = OTFWatchConnectivityPeer(maximumMessageSize: maximumMessageSize)
+        let peer = OTFWatchConnectivityPeer(maximumMessageSize: maximumMessageSize, replyTimeout: replyTimeout)
+        let watchPeer = OTFWatchConnectivityPeer(maximumMessageSize: maximumMessageSize, replyTimeout: replyTimeout)
         let log = ChannelLog()
         let channel: OTFWatchConnectivityPeer.SendMessage = { message in
             log.record(message)
