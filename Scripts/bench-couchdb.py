@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Our HTTP endpoint beside a real CouchDB, same requests, same machine, same run (issue 18's two HTTP rows).
+"""Our HTTP endpoint beside a real CouchDB, same requests, same machine, same run (the benchmarks' two HTTP rows).
 
     swift build -c release --product cloudant
     python3 Scripts/bench-couchdb.py --cloudant .build/release/cloudant \

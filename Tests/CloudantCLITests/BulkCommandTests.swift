@@ -2,9 +2,9 @@
 import Foundation
 import Testing
 
-/// Issue 16 row 9: `cloudant bulk` on a directory crashed (SIGILL, a `try!` inside Foundation's
-/// `readData(ofLength:)`), very long lines were read in quadratic time, and it exited 0 when every
-/// document conflicted.
+/// `cloudant bulk` on hostile input: a directory is refused with a typed error (Foundation's
+/// `readData(ofLength:)` would trap on it), a very long line is read in linear time, and a run where every
+/// document conflicted exits non-zero.
 @Suite("cloudant bulk: hostile input and exit status")
 struct BulkCommandTests {
     @Test func aFolderIsRefusedWithAnErrorNotACrash() async throws {

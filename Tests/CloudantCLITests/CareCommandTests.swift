@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The `cloudant care` contract (issue 8 §7): JSON in, JSON out.
+/// The `cloudant care` commands as a user types them: JSON in, JSON out.
 @Suite("cloudant care")
 struct CareCommandTests {
     private static let taskJSON = """

@@ -2,7 +2,7 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// `cloudant care outcomes` (issue 20): events with outcomes, computed from imported samples for a
+/// `cloudant care outcomes`: events with outcomes, computed from imported samples for a
 /// HealthKit-linked task, read from stored outcomes for a plain one.
 @Suite("cloudant care outcomes")
 struct CareOutcomesCommandTests {

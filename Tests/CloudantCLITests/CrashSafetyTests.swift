@@ -45,7 +45,7 @@ struct CrashSafetyTests {
         #expect(report["integrity_check"] as? [String] == ["ok"])
     }
 
-    /// Issue 23: a write queued for a remote is queued exactly when it is written. `cloudant bulk --queue-for`
+    /// A write queued for a remote is queued exactly when it is written. `cloudant bulk --queue-for`
     /// (the store write and the queue entry in one transaction) is killed at random moments; afterwards every
     /// document has exactly one queue entry with its revision, and every queue entry its document.
     @Test func aQueuedWriteSurvivesSIGKILLExactlyWhenItsDocumentDoes() async throws {

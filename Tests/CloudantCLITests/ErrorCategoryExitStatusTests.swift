@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 16, Deliver 6: the CLI turns each error's own category into an exit status in one switch, so a Care or
+/// The CLI turns each error's own category into an exit status in one switch, so a Care or
 /// Health error exits with its category, never as an internal error.
 @Suite("cloudant exit status by error category")
 struct ErrorCategoryExitStatusTests {

@@ -56,7 +56,7 @@ struct HealthCommandTests {
         #expect(second["documentsUnchanged"] as? Int == report["documentsWritten"] as? Int)
     }
 
-    /// Issue 16 row 8: an import exited 0 after libxml2 stopped half-way through a damaged export.
+    /// A damaged export imports what libxml2 could read and exits non-zero, never 0 after stopping half-way.
     @Test(arguments: ["cut short", "broken tag"])
     func aDamagedExportImportsWhatItCanAndExitsNonZero(_ damage: String) async throws {
         let folder = try CLIRunner.temporaryFolder()

@@ -2,7 +2,7 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// `cloudant migrate otf --db NAME [--dry-run]`: the contract lines of issue 21, typed as a user would.
+/// `cloudant migrate otf --db NAME [--dry-run]`, typed as a user would.
 @Suite("cloudant migrate otf")
 struct MigrateCommandTests {
     /// A folder whose store `legacy` holds the documents the original wrote (Tests/Fixtures/OTFDocuments).

@@ -3,7 +3,7 @@ import CloudantStore
 import Foundation
 import Testing
 
-/// `cloudant queue list|replay|clear`: the contract lines of issue 23, typed as a user would, against a real
+/// `cloudant queue list|replay|clear`, typed as a user would, against a real
 /// `cloudant serve` process that is killed (the remote away) and restarted.
 @Suite("cloudant queue")
 struct QueueCommandTests {

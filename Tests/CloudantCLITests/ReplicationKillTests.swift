@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 16 Deliver 7: push and pull replication between a local store and a real `cloudant serve` process
+/// Push and pull replication between a local store and a real `cloudant serve` process
 /// that is killed with SIGKILL at points the seed chooses — while `_bulk_docs`, `_changes`, `_revs_diff`,
 /// a fetch or a checkpoint write is in flight, just before one, or just after one answered (between
 /// checkpoints) — and restarted on the same data folder and port while the replicators retry. Replications

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 22, part 6: an upgrade interrupted by `kill -9` resumes. Each migration runs in its own transaction,
+/// An upgrade interrupted by `kill -9` resumes. Each migration runs in its own transaction,
 /// so a kill leaves the file at some migration boundary, never half-way, and the next open finishes it.
 @Suite("Upgrades killed half-way")
 struct UpgradeKillTests {

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// The HTTP edge's one mapping: category → status and CouchDB error name, plus the few codes CouchDB names
-/// more precisely within their category (issue 16, Deliver 6).
+/// more precisely within their category.
 @Suite("CouchDB error bodies")
 struct CouchErrorBodyTests {
     /// The README's table ("Errors"), category by category.

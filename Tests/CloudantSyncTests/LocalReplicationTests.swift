@@ -57,7 +57,7 @@ struct LocalReplicationTests {
         #expect(again.docsWritten == 0 && again.changesRead == 0)
     }
 
-    @Test func aSecondRunResumesFromTheCheckpointNotFromZero_R7_R8() async throws {
+    @Test func aSecondRunResumesFromTheCheckpointNotFromZero() async throws {
         let stores = try Stores()
         _ = try await stores.a.bulkDocs((0..<120).map { ["_id": .string(String(format: "d%03d", $0))] })
         let first = try await Self.replicate(stores.a, stores.b, ReplicationOptions(batchSize: 50))
@@ -96,7 +96,7 @@ struct LocalReplicationTests {
         #expect(winnerA["_conflicts"]?.arrayValue?.count == 1)
     }
 
-    @Test func filtersLimitWhatReplicates_R13() async throws {
+    @Test func filtersLimitWhatReplicates() async throws {
         let stores = try Stores()
         _ = try await stores.a.bulkDocs([["_id": "a", "kind": "x"], ["_id": "b", "kind": "y"], ["_id": "c", "kind": "x"]])
         _ = try await Self.replicate(stores.a, stores.b, ReplicationOptions(filter: .documentIDs(["b"])))
@@ -108,7 +108,7 @@ struct LocalReplicationTests {
         #expect(try await third.a.info().documentCount == 2)
     }
 
-    @Test func continuousReplicationCarriesNewWritesUntilCancelled_R23() async throws {
+    @Test func continuousReplicationCarriesNewWritesUntilCancelled() async throws {
         let stores = try Stores()
         let replicator = Replicator(
             source: LocalPeer(stores.a), target: LocalPeer(stores.b),

@@ -15,7 +15,7 @@ struct ReplicationStateMachineTests {
             lastSeq: .number(JSONNumber(last)), pending: pending)
     }
 
-    @Test func aFreshReplicationWalksTheProtocolStepsInOrder_R1_R19() throws {
+    @Test func aFreshReplicationWalksTheProtocolStepsInOrder() throws {
         var machine = Self.machine()
         guard case .readPeers = machine.event(.start) else { Issue.record("expected readPeers"); return }
         guard case .readCheckpoints(let id) = machine.event(.peersRead(sourceIdentity: "local:a", targetIdentity: "local:b"))
@@ -24,10 +24,10 @@ struct ReplicationStateMachineTests {
         guard case .readChanges(let first) = machine.event(.checkpointsRead(source: nil, target: nil)) else {
             Issue.record("expected readChanges"); return
         }
-        #expect(first.since == 0 && first.limit == 2 && first.longpoll == nil)  // no logs, start at 0
+        #expect(first.since == 0 && first.limit == 2 && first.longpoll == nil)  // no logs, start at 0
         guard case .revsDiff(let asked) = machine.event(.changesRead(Self.page([(1, "a", ["1-a"]), (2, "b", ["2-b", "2-c"])], last: 2, pending: 1)))
         else { Issue.record("expected revsDiff"); return }
-        #expect(asked == ["a": ["1-a"], "b": ["2-b", "2-c"]])  // every leaf
+        #expect(asked == ["a": ["1-a"], "b": ["2-b", "2-c"]])  // every leaf
         guard case .fetch(let requests) = machine.event(.diffed(["b": MissingRevisions(missing: ["2-c"], possibleAncestors: ["1-x"])]))
         else { Issue.record("expected fetch"); return }
         #expect(requests == [RevisionRequest(id: "b", rev: "2-c", attachmentsSince: ["1-x"])])
@@ -50,7 +50,7 @@ struct ReplicationStateMachineTests {
         #expect(machine.isFinished)
     }
 
-    @Test func aReplicationResumesFromTheCheckpointBothSidesAgreeOn_R8() {
+    @Test func aReplicationResumesFromTheCheckpointBothSidesAgreeOn() {
         var machine = Self.machine()
         _ = machine.event(.start)
         _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
@@ -61,7 +61,7 @@ struct ReplicationStateMachineTests {
         #expect(request.since == 42)
     }
 
-    @Test func divergedLogsResumeFromTheNewestSharedSession_R9() {
+    @Test func divergedLogsResumeFromTheNewestSharedSession() {
         let source: JSONObject = [
             "session_id": "s3", "source_last_seq": 30,
             "history": [["session_id": "s3", "recorded_seq": 30], ["session_id": "s2", "recorded_seq": 20], ["session_id": "s1", "recorded_seq": 10]],
@@ -76,7 +76,7 @@ struct ReplicationStateMachineTests {
         #expect(ReplicationLog.startSequence(source: source, target: stranger) == 0)
     }
 
-    @Test func nothingMissingStillMovesTheCheckpoint_R20() {
+    @Test func nothingMissingStillMovesTheCheckpoint() {
         var machine = Self.machine()
         _ = machine.event(.start)
         _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
@@ -87,7 +87,7 @@ struct ReplicationStateMachineTests {
         guard case .finish = machine.event(.checkpointWritten) else { Issue.record("expected finish (pending 0)"); return }
     }
 
-    @Test func continuousReplicationWaitsWithLongpollAfterDrainingAndNeverFinishes_R23() {
+    @Test func continuousReplicationWaitsWithLongpollAfterDrainingAndNeverFinishes() {
         var machine = Self.machine(continuous: true)
         _ = machine.event(.start)
         _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
@@ -112,7 +112,7 @@ struct ReplicationStateMachineTests {
         #expect(machine.stats.docWriteFailures == 1 && machine.stats.docsWritten == 0)
     }
 
-    @Test func withoutCheckpointsNothingIsReadOrWritten_R21() {
+    @Test func withoutCheckpointsNothingIsReadOrWritten() {
         var machine = Self.machine(checkpoints: false)
         _ = machine.event(.start)
         guard case .readChanges = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b")) else {
@@ -122,7 +122,7 @@ struct ReplicationStateMachineTests {
         guard case .finish = machine.event(.diffed([:])) else { Issue.record("expected finish"); return }
     }
 
-    @Test func theReplicationIDDependsOnPeersAndFilterButNotOnTheSession_R1() {
+    @Test func theReplicationIDDependsOnPeersAndFilterButNotOnTheSession() {
         func id(_ source: String, _ filter: ReplicationFilter, session: String = "s") -> String? {
             var machine = ReplicationStateMachine(.init(filter: filter, sessionID: session, clock: { "" }))
             _ = machine.event(.start)

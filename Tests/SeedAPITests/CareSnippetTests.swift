@@ -2,8 +2,8 @@ import CloudantCare
 import Foundation
 import Testing
 
-/// Seed 000's CareKit integration: CareKit's names on the drop-in store.
-@Suite("Seed 000: CareKit names")
+/// The CareKit integration of OTFCloudantStore's README: CareKit's names on the drop-in store.
+@Suite("OTFCloudantStore's README: CareKit names")
 struct CareSnippetTests {
     @Test func careKitNamesAddFetchUpdateAndDeleteSingularAndPlural() async throws {
         let folder = SeedFolder()

@@ -2,9 +2,9 @@ import CloudantHealth
 import Foundation
 import Testing
 
-/// Seed 000's HealthKit integration: `collection(healthKitSampleType:)`, `getSamples` and
+/// The HealthKit integration of OTFCloudantStore's README: `collection(healthKitSampleType:)`, `getSamples` and
 /// `OTFHealthKitSynchronizer` over a health-sample source.
-@Suite("Seed 000: HealthKit integration")
+@Suite("OTFCloudantStore's README: HealthKit integration")
 struct HealthSnippetTests {
     @Test func samplesComeByFamilyAndSyncWithTheHealthStoreBothWaysThenOneWay() async throws {
         let folder = SeedFolder()

@@ -186,7 +186,7 @@ struct OTFMigrationTests {
 }
 
 /// Compares what the Care and Health APIs list with `expected.json` (its conventions are in the fixtures'
-/// README, §9).
+/// README, "expected.json").
 enum OTFExpectation {
     static func check(id: String, expected entry: JSONValue, actual: JSONValue) {
         let kind = entry["kind"]?.stringValue ?? ""

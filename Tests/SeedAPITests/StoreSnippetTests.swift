@@ -2,8 +2,8 @@ import CloudantOnly
 import Foundation
 import Testing
 
-/// Seed 000's store, CRUD, query and error snippets, run against the drop-in `OTFCloudantStore`.
-@Suite("Seed 000: store, CRUD, queries, errors")
+/// OTFCloudantStore's README: store, CRUD, query and error snippets, run against the drop-in `OTFCloudantStore`.
+@Suite("OTFCloudantStore's README: store, CRUD, queries, errors")
 struct StoreSnippetTests {
     @Test func storeNameAloneOpensTheStoreInTheDocumentedDefaultFolder() throws {
         let name = "seed_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -3,8 +3,8 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Seed 004's watch peer: knowledge-vector sync between two stores over a channel the app provides.
-@Suite("Seed 004: the watch peer")
+/// OTFCloudantStore's README (its watchOS release): the watch peer, knowledge-vector sync between two stores over a channel the app provides.
+@Suite("OTFCloudantStore's README: the watch peer")
 struct WatchPeerTests {
     @Test func peersSendOnlyChangesInPiecesThatFitTheLimitAndDeleteNothing() async throws {
         let folder = SeedFolder()

@@ -3,7 +3,7 @@ import CloudantCore
 import Foundation
 import Testing
 
-// ParseCareKit's README examples (seed 002): custom kinds built on the standard Patient that keep their extra
+// ParseCareKit's README examples: custom kinds built on the standard Patient that keep their extra
 // fields in `userInfo`, so CareKit (and this store) read them as plain patients.
 
 private let primaryConditionKey = "CustomPatientUserInfoPrimaryConditionKey"

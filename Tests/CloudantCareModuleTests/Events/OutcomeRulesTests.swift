@@ -3,7 +3,7 @@ import CloudantCore
 import Foundation
 import Testing
 
-/// carekit-anchors §2 rule 6: outcome guards.
+/// CareKit's outcome guards: which outcomes a task's events accept.
 @Suite("Outcome guards")
 struct OutcomeRulesTests {
     private let utc: Zone

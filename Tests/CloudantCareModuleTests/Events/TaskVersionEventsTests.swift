@@ -3,7 +3,8 @@ import CloudantCore
 import Foundation
 import Testing
 
-/// carekit-anchors §2 rule 7 (the "meds" worked example), §3 "Across task versions" and Appendix V-6 to V-9.
+/// Events across task versions as CareKit computes them (checked against CareKit's own code): each version owns
+/// the events from its effective date, numbered from its own schedule's start, with the "meds" worked example.
 @Suite("Events across task versions")
 struct TaskVersionEventsTests {
     private let utc: Zone
@@ -51,7 +52,7 @@ struct TaskVersionEventsTests {
         #expect(events.count == 12)
         #expect(events.prefix(10).allSatisfy { $0.task.uuid == testUUID(1) && utc.wallClock($0.scheduleEvent.start).hour == 8 })
         #expect(events.suffix(2).allSatisfy { $0.task.uuid == testUUID(2) && utc.wallClock($0.scheduleEvent.start).hour == 20 })
-        // V-7: the new version numbers its events from its own schedule's start (Jan 1), not from 0.
+        // The new version numbers its events from its own schedule's start (Jan 1), not from 0.
         #expect(events.suffix(2).map(\.occurrence) == [10, 11])
         // The Jan 10 outcome stays on v1's event.
         let recorded = events.filter { $0.outcome != nil }
@@ -60,7 +61,7 @@ struct TaskVersionEventsTests {
         #expect(recorded.first.map { utc.wallClock($0.scheduleEvent.start) } == WallClock(year: 2024, month: 1, day: 10, hour: 8))
     }
 
-    @Test func v6_aVersionChangeDuringADayCanReturnThatDaysEventFromBothVersions() throws {
+    @Test func aVersionChangeDuringADayCanReturnThatDaysEventFromBothVersions() throws {
         var tasks = VersionHistory<CareTask>()
         let allDay = Schedule(composing: [
             ScheduleElement(
@@ -81,7 +82,7 @@ struct TaskVersionEventsTests {
         #expect(events.map(\.occurrence) == [9, 9])
     }
 
-    @Test func v8_anOlderVersionWithALaterEffectiveDateWinsFromThatDateOn() throws {
+    @Test func anOlderVersionWithALaterEffectiveDateWinsFromThatDateOn() throws {
         var tasks = VersionHistory<CareTask>()
         try tasks.add(try task(hour: 8, uuid: 1, effective: utc.date(2024, 1, 1)))
         try tasks.update(try task(hour: 12, uuid: 0, effective: utc.date(2024, 1, 20)), uuid: testUUID(2), now: Date())
@@ -103,7 +104,7 @@ struct TaskVersionEventsTests {
         #expect(events.count == 31)
     }
 
-    @Test func v9_olderVersionsEventsSurviveWhenTheNewestScheduleEndedBeforeTheRange() throws {
+    @Test func olderVersionsEventsSurviveWhenTheNewestScheduleEndedBeforeTheRange() throws {
         var tasks = VersionHistory<CareTask>()
         try tasks.add(try task(hour: 8, uuid: 1, effective: utc.date(2024, 1, 1)))
         let shortLived = try task(

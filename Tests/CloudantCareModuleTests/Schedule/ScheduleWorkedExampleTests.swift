@@ -3,10 +3,11 @@ import CloudantCore
 import Foundation
 import Testing
 
-/// carekit-anchors §3 "Examples" (a)–(e), one test each. Monday is 2024-01-01.
-@Suite("Schedule worked examples (carekit-anchors §3)")
+/// Five worked examples of CareKit's schedule rules: a daily time, an all-day element, two elements sharing a
+/// start, a monthly chain from the 31st, and a flight across time zones. Monday is 2024-01-01.
+@Suite("Schedule worked examples")
 struct ScheduleWorkedExampleTests {
-    @Test func exampleA_dailyAt8OnWednesdayIsOccurrence2() throws {
+    @Test func dailyAt8OnWednesdayIsOccurrence2() throws {
         let utc = try Zone.utc()
         let schedule = try Schedule.dailyAtTime(
             hour: 8, minutes: 0, start: utc.date(2024, 1, 1), end: nil, text: nil, calendar: utc.calendar)
@@ -18,7 +19,7 @@ struct ScheduleWorkedExampleTests {
         #expect(events.first.map { utc.wallClock($0.end) } == WallClock(year: 2024, month: 1, day: 3, hour: 9))
     }
 
-    @Test func exampleB_allDayStartIsSnappedAndWednesdayIsOccurrence2() throws {
+    @Test func allDayStartIsSnappedAndWednesdayIsOccurrence2() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2024, 1, 1, 15), end: nil, interval: .daily, duration: .allDay,
@@ -33,7 +34,7 @@ struct ScheduleWorkedExampleTests {
                 == WallClock(year: 2024, month: 1, day: 3, hour: 23, minute: 59, second: 59))
     }
 
-    @Test func exampleC_twoElementsShareOneStartOrderedOccurrenceIndex() throws {
+    @Test func twoElementsShareOneStartOrderedOccurrenceIndex() throws {
         let utc = try Zone.utc()
         let schedule = try twoElementSchedule(utc)
         let events = try schedule.events(from: utc.date(2024, 1, 1), to: utc.date(2024, 1, 4), in: utc.timeZone)
@@ -46,14 +47,14 @@ struct ScheduleWorkedExampleTests {
         #expect(events.map(\.elementIndex) == [0, 1, 0, 0, 1])
     }
 
-    @Test func exampleC_aWednesdayQueryKeepsTheScheduleWideIndices() throws {
+    @Test func aWednesdayQueryKeepsTheScheduleWideIndices() throws {
         let utc = try Zone.utc()
         let events = try twoElementSchedule(utc).events(
             from: utc.date(2024, 1, 3), to: utc.date(2024, 1, 4), in: utc.timeZone)
         #expect(events.map(\.occurrence) == [3, 4])
     }
 
-    @Test func exampleC_occurrence3IsWednesdayAt8() throws {
+    @Test func occurrence3IsWednesdayAt8() throws {
         let utc = try Zone.utc()
         let event = try twoElementSchedule(utc).event(forOccurrence: 3, in: utc.timeZone)
         #expect(event.map { utc.wallClock($0.start) } == WallClock(year: 2024, month: 1, day: 3, hour: 8))
@@ -61,7 +62,7 @@ struct ScheduleWorkedExampleTests {
         #expect(event?.elementIndex == 0)
     }
 
-    @Test func exampleD_monthlyFromJanuary31StaysOnThe28thAfterFebruary() throws {
+    @Test func monthlyFromJanuary31StaysOnThe28thAfterFebruary() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2023, 1, 31, 9), end: nil, interval: ScheduleInterval(months: 1),
@@ -72,7 +73,7 @@ struct ScheduleWorkedExampleTests {
         #expect(events.map { utc.wallClock($0.start).month } == [1, 2, 3, 4, 5])
     }
 
-    @Test func exampleD_inALeapYearTheChainStaysOnThe29th() throws {
+    @Test func inALeapYearTheChainStaysOnThe29th() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2024, 1, 31, 9), end: nil, interval: ScheduleInterval(months: 1),
@@ -82,7 +83,7 @@ struct ScheduleWorkedExampleTests {
         #expect(events.map { utc.wallClock($0.start).day } == [31, 29, 29, 29])
     }
 
-    @Test func exampleE_afterAFlightATimedEventKeepsItsInstantAndDayStepsFollowTheNewZone() throws {
+    @Test func afterAFlightATimedEventKeepsItsInstantAndDayStepsFollowTheNewZone() throws {
         let newYork = try Zone.newYork()
         let paris = try Zone.paris()
         var task = CareTask(
@@ -104,7 +105,7 @@ struct ScheduleWorkedExampleTests {
         #expect(inParis.first?.start != inNewYork.first?.start)
     }
 
-    @Test func exampleE_allDayBoundariesFollowTheQueryZone() throws {
+    @Test func allDayBoundariesFollowTheQueryZone() throws {
         let utc = try Zone.utc()
         let paris = try Zone.paris()
         let element = ScheduleElement(

@@ -8,7 +8,7 @@ import Testing
 @Suite("Care store events")
 struct CareEventsTests {
     @Test func eventsComeFromTheVersionInEffectWithTheirOutcomes() async throws {
-        // carekit-anchors §2 rule 7: Jan 1–10 from v1 at 08:00, from Jan 11 v2 at 20:00; outcomes stay on v1.
+        // A later version takes over from its effective date: Jan 1–10 from v1 at 08:00, from Jan 11 v2 at 20:00; outcomes stay on v1.
         let fixture = try CareFixture()
         let utc = fixture.utc
         let task = try fixture.dailyTask(id: "meds", uuid: 1, start: utc.date(2024, 1, 1, 8))

@@ -4,7 +4,7 @@ import CloudantStore
 import Foundation
 import Testing
 
-/// carekit-anchors §4: CareKit's query fields, run on the plugin's indexes.
+/// CareKit's query fields, run on the plugin's indexes.
 @Suite("Care queries")
 struct CareQueryTests {
     /// Two plans (one for each patient), two tasks on the first plan, one on the second.

@@ -4,7 +4,8 @@ import CloudantStore
 import Foundation
 import Testing
 
-/// Versioned writes on a real store: carekit-anchors §2 rules 1–3, 5 and 6.
+/// Versioned writes on a real store, by CareKit's rules: a new version links to its predecessor, versions do not
+/// fork, deletion is a version, and outcomes stay with the version they were recorded on.
 @Suite("Care store writes")
 struct CareStoreWriteTests {
     @Test func theStoreCreatesEveryDeclaredCareIndexWhenItOpens() async throws {
@@ -141,7 +142,7 @@ struct CareStoreWriteTests {
     }
 
     @Test func aTaskUpdateThatWouldHideAnOutcomeIsRejectedAndALaterOneSucceeds() async throws {
-        // carekit-anchors §2 rule 7: the meds example.
+        // The "meds" example: the second version takes over from its effective date.
         let fixture = try CareFixture()
         let utc = fixture.utc
         let task = try fixture.dailyTask(id: "meds", uuid: 1, start: utc.date(2024, 1, 1, 8))

@@ -4,7 +4,7 @@ import CloudantStore
 import Foundation
 import Testing
 
-/// carekit-anchors §5: revision records, merging, conflicts and policies, the peer protocol, and care documents
+/// CareKit's sync model: revision records, merging, conflicts and policies, the peer protocol, and care documents
 /// that travel by plain CouchDB replication.
 @Suite("Care sync")
 struct CareSyncTests {

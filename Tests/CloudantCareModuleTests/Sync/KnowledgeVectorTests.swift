@@ -2,7 +2,7 @@ import CloudantCareModule
 import Foundation
 import Testing
 
-/// carekit-anchors §5.1, with the partial order explicit; merge is a join (law tests).
+/// CareKit's knowledge vectors, with the partial order explicit; merge is a join (law tests).
 @Suite("Knowledge vectors")
 struct KnowledgeVectorTests {
     private let a = testUUID(1), b = testUUID(2), c = testUUID(3)

@@ -4,7 +4,7 @@ import CloudantStore
 import Foundation
 import Testing
 
-/// ParseCareKit's wall-clock mode beside knowledge vectors (carekit-anchors §6): the server stamps versions by
+/// ParseCareKit's wall-clock mode beside knowledge vectors: the server stamps versions by
 /// its clock as they arrive and the one it stamped last wins, with the trade-off shown, not just documented.
 @Suite("Wall-clock care sync")
 struct WallClockSyncTests {

@@ -3,7 +3,7 @@ import CloudantCore
 import Foundation
 import Testing
 
-/// carekit-anchors §2 rules 1–4.
+/// CareKit's version history: a chain of versions by effective date, each linked to the one it replaces.
 @Suite("Version history")
 struct VersionHistoryTests {
     private let utc: Zone

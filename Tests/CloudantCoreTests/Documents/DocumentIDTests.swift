@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Document ids (D-1)")
+@Suite("Document ids")
 struct DocumentIDTests {
     @Test(arguments: ["a", "task-42", "Ü-ñ", " ", "a_b", "design/x", "local/_x"])
     func acceptsOrdinaryIDs(_ id: String) throws {
@@ -44,8 +44,8 @@ struct DocumentIDTests {
     }
 }
 
-/// Issue 16 row 4: `a%00x` used to read and write the document `a` (SQLite's C strings end at NUL), and
-/// `%00x` made a document with an empty id.
+/// Ids with NUL are refused: SQLite's C strings end at NUL, so `a%00x` would read and write the document `a`,
+/// and `%00x` a document with an empty id.
 @Suite("Document ids: NUL and UTF-8")
 struct DocumentIDEncodingTests {
     @Test(arguments: ["a\u{0}x", "\u{0}x", "\u{0}", "_design/a\u{0}"])

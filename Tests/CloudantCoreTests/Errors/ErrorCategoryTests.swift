@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-/// Issue 16, Deliver 6: the core keeps error categories, and every error reports its category through one
+/// The core keeps error categories, and every error reports its category through one
 /// protocol; HTTP statuses and exit statuses are the edges' business.
 @Suite("Error categories")
 struct ErrorCategoryTests {

@@ -5,7 +5,7 @@ import Testing
 /// Parses JSON text in tests; the texts are literals, so a failure is a bug in the test.
 func queryJSON(_ text: String) throws -> JSONValue { try JSONValue(parsing: text) }
 
-@Suite("Collation (M-9 … M-13)")
+@Suite("Collation")
 struct CollationTests {
     @Test func typesOrderNullFalseTrueNumbersStringsArraysObjectsM9() {
         let ordered: [JSONValue] = [nil, false, true, -5, 0, 10000, "", "a", [], [nil], [:], ["a": 1]]

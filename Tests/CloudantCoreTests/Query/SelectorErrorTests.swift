@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("MangoSelector errors (§3.10)")
+@Suite("MangoSelector errors")
 struct SelectorErrorTests {
     /// The CouchDB error name and context field an invalid selector gives.
     func failure(_ text: String) throws -> (kind: QueryErrorKind?, field: String?, message: String) {

@@ -7,7 +7,7 @@ func selector(_ text: String) throws -> MangoSelector { try MangoSelector(queryJ
 /// The normalised JSON of a selector written as JSON text.
 func normalised(_ text: String) throws -> String { try selector(text).json.jsonString() }
 
-@Suite("MangoSelector normalisation (M-4 … M-6)")
+@Suite("MangoSelector normalisation")
 struct SelectorNormalisationTests {
     @Test func bareValueIsImplicitEqM4() throws {
         #expect(try normalised(#"{"a":1}"#) == #"{"a":{"$eq":1}}"#)

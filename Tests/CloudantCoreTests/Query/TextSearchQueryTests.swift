@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Lucene query syntax to FTS5 (M-29)")
+@Suite("Lucene query syntax to FTS5")
 struct TextSearchQueryTests {
     @Test(arguments: [
         ("doctor", #""doctor""#),

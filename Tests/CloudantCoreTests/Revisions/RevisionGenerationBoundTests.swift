@@ -1,8 +1,8 @@
 @testable import CloudantCore
 import Testing
 
-/// Issue 16 row 1: a generation near `Int64.max` used to overflow when the document was edited, aborting
-/// the process and poisoning the document.
+/// A generation near `Int64.max` is refused with a typed error: editing it would overflow, abort the process and
+/// poison the document.
 @Suite("Revision generations are bounded")
 struct RevisionGenerationBoundTests {
     static let maximum = RevisionID.maximumGeneration

@@ -2,7 +2,7 @@ import CloudantCore
 import Foundation
 import Testing
 
-@Suite("Revision ids (D-5 … D-7, D-26, D-27)")
+@Suite("Revision ids")
 struct RevisionIDTests {
     @Test func parsesGenerationAndHash() throws {
         let revision = try RevisionID(parsing: "3-917fa2381192822767f010b95b45325b")
@@ -11,25 +11,25 @@ struct RevisionIDTests {
         #expect(revision.description == "3-917fa2381192822767f010b95b45325b")
     }
 
-    @Test func splitsAtTheFirstDash() throws {  // D-6
+    @Test func splitsAtTheFirstDash() throws {
         let revision = try RevisionID(parsing: "12-a-b-c")
         #expect(revision.generation == 12)
         #expect(revision.hash == "a-b-c")
     }
 
-    @Test func lowercasesThirtyTwoCharacterHexHashes() throws {  // D-7, O-6
+    @Test func lowercasesThirtyTwoCharacterHexHashes() throws {
         let revision = try RevisionID(parsing: "2-7051CBE5C8FAECD085A3FA619E6E6337")
         #expect(revision.hash == "7051cbe5c8faecd085a3fa619e6e6337")
         #expect(revision == rev("2-7051cbe5c8faecd085a3fa619e6e6337"))
     }
 
-    @Test func keepsHashesOfOtherLengthsVerbatim() throws {  // D-7
+    @Test func keepsHashesOfOtherLengthsVerbatim() throws {
         #expect(try RevisionID(parsing: "1-ABC").hash == "ABC")
         #expect(try RevisionID(parsing: "1-ABCDEFABCDEFABCDEFABCDEFABCDEFABC").hash == "ABCDEFABCDEFABCDEFABCDEFABCDEFABC")
         #expect(try RevisionID(parsing: "1-ünïcode").hash == "ünïcode")
     }
 
-    @Test func acceptsGenerationZeroForLocalDocuments() throws {  // D-8, D-35
+    @Test func acceptsGenerationZeroForLocalDocuments() throws {
         let revision = try RevisionID(parsing: "0-1")
         #expect(revision.generation == 0)
         #expect(revision.hash == "1")
@@ -47,7 +47,7 @@ struct RevisionIDTests {
         #expect(RevisionID(text) == nil)
     }
 
-    @Test func ordersByGenerationThenHashBytes() {  // D-26, D-27
+    @Test func ordersByGenerationThenHashBytes() {
         #expect(rev("2-z") < rev("10-a"))
         #expect(rev("3-ab") < rev("3-b"))
         #expect(rev("3-B") < rev("3-a"))  // uppercase bytes sort first in a verbatim hash

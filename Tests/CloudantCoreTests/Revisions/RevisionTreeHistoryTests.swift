@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: history, revs_info, latest and revs_diff (§1.9, D-31, D-49, D-50)")
+@Suite("Revision tree: history, revs_info, latest and revs_diff")
 struct RevisionTreeHistoryTests {
     @Test func ancestryRunsNewestFirstAndIsEmptyForUnknownRevisions() throws {
         let tree = try makeTree("1-a 2-b 3-c", "1-a 2-x")
@@ -40,7 +40,7 @@ struct RevisionTreeHistoryTests {
         #expect(tree.leaves(descendingFrom: rev("5-z")).isEmpty)
     }
 
-    @Test func revsDiffMatchesCouchDBsExample() throws {  // §1.13
+    @Test func revsDiffMatchesCouchDBsExample() throws {
         let tree = try makeTree("1-a 2-b")
         let diff = tree.revsDiff(revs("2-b 3-c"))
         #expect(diff.missing == [rev("3-c")])
@@ -48,7 +48,7 @@ struct RevisionTreeHistoryTests {
         #expect(diff.json == ["missing": ["3-c"], "possible_ancestors": ["2-b"]])
     }
 
-    @Test func revsDiffCountsInternalRevisionsAsPresent() throws {  // D-49
+    @Test func revsDiffCountsInternalRevisionsAsPresent() throws {
         let tree = try makeTree("1-a 2-b 3-c")
         let diff = tree.revsDiff(revs("1-a 2-b 3-c"))
         #expect(diff.isEmpty)
@@ -56,14 +56,14 @@ struct RevisionTreeHistoryTests {
     }
 
     /// CouchDB answers an unknown document with every revision asked, as asked (repeats included).
-    @Test func revsDiffForAnUnknownDocumentHasNoPossibleAncestors() {  // D-49
+    @Test func revsDiffForAnUnknownDocumentHasNoPossibleAncestors() {
         let diff = RevisionTree().revsDiff(revs("1-q 2-r 1-q"))
         #expect(diff.missing == revs("1-q 2-r 1-q"))
         #expect(diff.possibleAncestors.isEmpty)
         #expect(diff.json == ["missing": ["1-q", "2-r", "1-q"]])
     }
 
-    @Test func possibleAncestorsAreLeavesBelowTheHighestMissingGeneration() throws {  // D-50
+    @Test func possibleAncestorsAreLeavesBelowTheHighestMissingGeneration() throws {
         let tree = try makeTree("1-a 2-b 3-c 4-d", "1-a 2-x", "1-a 2-b 3-y*")
         #expect(tree.revsDiff(revs("4-n")).possibleAncestors == revs("2-x 3-y"))
         #expect(tree.revsDiff(revs("3-n 5-m")).possibleAncestors == revs("4-d 2-x 3-y"))

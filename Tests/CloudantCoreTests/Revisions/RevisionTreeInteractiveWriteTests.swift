@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: interactive writes (D-17 … D-19, D-30)")
+@Suite("Revision tree: interactive writes")
 struct RevisionTreeInteractiveWriteTests {
     @Test func newDocumentStartsANewRootAtGenerationOne() throws {
         var tree = RevisionTree()
@@ -11,7 +11,7 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.node(rev("1-a"))?.bodyAvailable == true)
     }
 
-    @Test func updatingTheCurrentLeafExtendsIt() throws {  // D-17
+    @Test func updatingTheCurrentLeafExtendsIt() throws {
         var tree = RevisionTree()
         try tree.write("1-a", naming: nil)
         let parent = try tree.write("2-b", naming: "1-a")
@@ -20,7 +20,7 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.ancestry(of: rev("2-b")) == revs("2-b 1-a"))
     }
 
-    @Test func staleRevisionConflicts() throws {  // D-17
+    @Test func staleRevisionConflicts() throws {
         var tree = RevisionTree()
         try tree.write("1-a", naming: nil)
         try tree.write("2-b", naming: "1-a")
@@ -33,7 +33,7 @@ struct RevisionTreeInteractiveWriteTests {
     }
 
     @Test(arguments: ["9-z", "2-zz", "3-c", "2-b"])
-    func unknownInternalOrStemmedRevisionConflicts(_ named: String) throws {  // D-17
+    func unknownInternalOrStemmedRevisionConflicts(_ named: String) throws {
         let tree = try makeTree("2-b 3-c 4-d")  // 1-a was stemmed away
         expectError(.conflict) {
             _ = try tree.parentForInteractiveWrite(named: rev(named), deleting: false, documentID: "doc")
@@ -43,7 +43,7 @@ struct RevisionTreeInteractiveWriteTests {
         }
     }
 
-    @Test func writingWithoutARevisionToALiveDocumentConflicts() throws {  // D-18
+    @Test func writingWithoutARevisionToALiveDocumentConflicts() throws {
         let tree = try makeTree("1-a")
         for deleting in [false, true] {
             expectError(.conflict) {
@@ -52,7 +52,7 @@ struct RevisionTreeInteractiveWriteTests {
         }
     }
 
-    @Test func losingLeavesCanBeUpdatedAndDeletedToResolveAConflict() throws {  // D-17, D-30
+    @Test func losingLeavesCanBeUpdatedAndDeletedToResolveAConflict() throws {
         var tree = try makeTree("1-a 2-b", "1-a 2-c")
         #expect(tree.conflicts == [rev("2-b")])
         try tree.write("3-b", naming: "2-b", deleted: true)
@@ -62,14 +62,14 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.deletedConflicts == [rev("3-b")])
     }
 
-    @Test func deletedConflictLeafOfALiveDocumentCanBeExtended() throws {  // D-17: any current leaf
+    @Test func deletedConflictLeafOfALiveDocumentCanBeExtended() throws {  // any current leaf
         var tree = try makeTree("1-a 2-b", "1-a 2-c*")
         let parent = try tree.write("3-r", naming: "2-c")
         #expect(parent == rev("2-c"))
         #expect(tree.winner == rev("3-r"))
     }
 
-    @Test func recreationAfterDeleteContinuesTheDeletedWinner() throws {  // D-18
+    @Test func recreationAfterDeleteContinuesTheDeletedWinner() throws {
         var tree = RevisionTree()
         try tree.write("1-a", naming: nil)
         try tree.write("2-b", naming: "1-a", deleted: true)
@@ -82,7 +82,7 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.ancestry(of: rev("3-c")) == revs("3-c 2-b 1-a"))
     }
 
-    @Test func recreationPicksTheWinningTombstoneAmongSeveral() throws {  // D-18, D-26
+    @Test func recreationPicksTheWinningTombstoneAmongSeveral() throws {
         var tree = try makeTree("1-a 2-b 3-c*", "1-a 2-x*", "1-a 2-y 3-z 4-q*")
         let parent = try tree.write("5-n", naming: nil)
         #expect(parent == rev("4-q"))
@@ -90,7 +90,7 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.deletedConflicts == [rev("3-c"), rev("2-x")])
     }
 
-    @Test func namingAnyRevisionOfADeletedDocumentConflicts() throws {  // D-18, COUCHDB-292
+    @Test func namingAnyRevisionOfADeletedDocumentConflicts() throws {  // CouchDB issue COUCHDB-292
         let tree = try makeTree("1-a 2-b*")
         for (named, deleting) in [("2-b", false), ("2-b", true), ("1-a", false), ("7-q", false)] {
             let error = expectError(.conflict) {
@@ -100,12 +100,12 @@ struct RevisionTreeInteractiveWriteTests {
         }
     }
 
-    @Test func deletingADeletedDocumentWithoutARevisionConflicts() throws {  // D-18
+    @Test func deletingADeletedDocumentWithoutARevisionConflicts() throws {
         let tree = try makeTree("1-a 2-b*")
         expectError(.conflict) { _ = try tree.parentForInteractiveWrite(named: nil, deleting: true, documentID: "doc") }
     }
 
-    @Test func deleteWithoutRevisionOfANewIDCreatesAGenerationOneTombstone() throws {  // D-19
+    @Test func deleteWithoutRevisionOfANewIDCreatesAGenerationOneTombstone() throws {
         var tree = RevisionTree()
         let parent = try tree.write("1-t", naming: nil, deleted: true)
         #expect(parent == nil)
@@ -113,7 +113,7 @@ struct RevisionTreeInteractiveWriteTests {
         #expect(tree.winner == rev("1-t"))
     }
 
-    @Test func namingARevisionOfADocumentThatDoesNotExistConflicts() {  // D-17, D-19
+    @Test func namingARevisionOfADocumentThatDoesNotExistConflicts() {
         for deleting in [false, true] {
             let error = expectError(.conflict) {
                 _ = try RevisionTree().parentForInteractiveWrite(named: rev("1-a"), deleting: deleting, documentID: "new")

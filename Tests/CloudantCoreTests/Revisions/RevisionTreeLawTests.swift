@@ -67,9 +67,9 @@ extension RevisionTree {
     }
 }
 
-/// Merge laws (STYLE 15) for replicated writes (D-15, D-22). They hold while nothing is stemmed: stemming
-/// forgets history, so an old revision sent after its descendants were stemmed comes back as a new root
-/// (D-16), which `stemmedHistoryComesBackAsADisjointRoot` covers.
+/// Merge laws (idempotent, commutative, associative) for replicated writes. They hold while nothing is stemmed:
+/// stemming forgets history, so an old revision sent after its descendants were stemmed comes back as a new
+/// root, which `stemmedHistoryComesBackAsADisjointRoot` covers.
 @Suite("Revision tree: merge laws")
 struct RevisionTreeLawTests {
     @Test func scenariosReallyProduceConflictsDisjointRootsAndTombstones() throws {
@@ -143,7 +143,7 @@ struct RevisionTreeLawTests {
         }
     }
 
-    @Test func stemmingKeepsWhatLeavesNeedAndNothingElse() async throws {  // D-16
+    @Test func stemmingKeepsWhatLeavesNeedAndNothingElse() async throws {
         await propertyCheck(count: 200, input: Scenario.generator, Gen.int(in: 1...4)) { scenario, limit in
             let tree = try RevisionTree().merging(scenario.writes)
             var stemmed = tree

@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: compaction and purge (D-14)")
+@Suite("Revision tree: compaction and purge")
 struct RevisionTreeMaintenanceTests {
     @Test func compactionReleasesInternalBodiesAndKeepsLeafBodies() throws {
         var tree = RevisionTree()

@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: replicated merge (D-15, D-22, D-25)")
+@Suite("Revision tree: replicated merge")
 struct RevisionTreeMergeTests {
     @Test func mergingIntoAnEmptyTreeIsANewLeaf() throws {
         var tree = RevisionTree()
@@ -28,7 +28,7 @@ struct RevisionTreeMergeTests {
         #expect(tree.leaves.count == 3)
     }
 
-    @Test func mergingAKnownRevisionChangesNothing() throws {  // D-22
+    @Test func mergingAKnownRevisionChangesNothing() throws {
         var tree = try RevisionTreeMergeTests.linear("1-a 2-b 3-c", bodies: "1-a 2-b 3-c")
         for history in ["1-a 2-b 3-c", "1-a 2-b", "1-a", "2-b"] {
             let before = tree
@@ -39,7 +39,7 @@ struct RevisionTreeMergeTests {
         }
     }
 
-    @Test func pathWithNoKnownRevisionBecomesADisjointRoot() throws {  // D-15, D-22: `_rev` only
+    @Test func pathWithNoKnownRevisionBecomesADisjointRoot() throws {  // `_rev` only
         var tree = try makeTree("1-a 2-b")
         let result = try tree.merge("5-e")
         #expect(result.outcome == .newBranch)
@@ -48,7 +48,7 @@ struct RevisionTreeMergeTests {
         #expect(tree.conflicts == [rev("2-b")])
     }
 
-    @Test func laterFullHistoryReattachesADisjointRoot() throws {  // D-15: align by generation
+    @Test func laterFullHistoryReattachesADisjointRoot() throws {  // align by generation
         var tree = try makeTree("3-c")
         let result = try tree.merge("1-a 2-b 3-c 4-d")
         #expect(result.outcome == .newLeaf)
@@ -65,7 +65,7 @@ struct RevisionTreeMergeTests {
         #expect(tree.roots == [rev("1-a")])
     }
 
-    @Test func childrenAreKeptSortedByHash() throws {  // D-15
+    @Test func childrenAreKeptSortedByHash() throws {
         let tree = try makeTree("1-a 2-m", "1-a 2-c", "1-a 2-x", "1-a 2-B")
         #expect(tree.children(of: rev("1-a")) == revs("2-B 2-c 2-m 2-x"))
     }

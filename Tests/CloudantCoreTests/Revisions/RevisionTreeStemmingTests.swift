@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: stemming (D-16)")
+@Suite("Revision tree: stemming")
 struct RevisionTreeStemmingTests {
     @Test func stemmingKeepsTheNewestRevisionsAndTheirGenerations() throws {
         var tree = try makeTree("1-a 2-b 3-c 4-d 5-e")
@@ -48,7 +48,7 @@ struct RevisionTreeStemmingTests {
         #expect(tree.allRevisions == revs("2-b 3-c"))
     }
 
-    @Test func stemmedHistoryComesBackAsADisjointRoot() throws {  // D-16 edge case
+    @Test func stemmedHistoryComesBackAsADisjointRoot() throws {  // edge case
         var tree = try makeTree("1-a 2-b 3-c", revsLimit: 2)
         #expect(tree.allRevisions == revs("2-b 3-c"))
         #expect(tree.revsDiff(revs("1-a")).missing == revs("1-a"))  // forgotten, so a peer sends it again

@@ -1,7 +1,7 @@
 import CloudantCore
 import Testing
 
-@Suite("Revision tree: winner and conflicts (D-26 … D-29)")
+@Suite("Revision tree: winner and conflicts")
 struct RevisionTreeWinnerTests {
     @Test func emptyTreeHasNoWinnerAndIsNotDeleted() {
         let tree = RevisionTree()
@@ -11,7 +11,7 @@ struct RevisionTreeWinnerTests {
         #expect(tree.leaves.isEmpty && tree.conflicts.isEmpty && tree.deletedConflicts.isEmpty)
     }
 
-    @Test func winnerIsDeterministicWhenBranchesTieOnGeneration() throws {  // D-26
+    @Test func winnerIsDeterministicWhenBranchesTieOnGeneration() throws {
         let oneWay = try makeTree("1-a 2-b", "1-a 2-c")
         let otherWay = try makeTree("1-a 2-c", "1-a 2-b")
         #expect(oneWay.winner == rev("2-c"))
@@ -19,7 +19,7 @@ struct RevisionTreeWinnerTests {
         #expect(oneWay.conflicts == [rev("2-b")])
     }
 
-    @Test func tieOnGenerationIsBrokenByHashBytes() throws {  // D-27
+    @Test func tieOnGenerationIsBrokenByHashBytes() throws {
         let hexWins = try makeTree(
             "1-a 2-7051cbe5c8faecd085a3fa619e6e6337", "1-a 2-70f0000000000000000000000000000a")
         #expect(hexWins.winner == rev("2-70f0000000000000000000000000000a"))
@@ -32,7 +32,7 @@ struct RevisionTreeWinnerTests {
         #expect(tree.conflicts == [rev("2-z")])
     }
 
-    @Test func deepDeletedBranchLosesToShallowLiveOne() throws {  // D-26: any live leaf beats every deleted one
+    @Test func deepDeletedBranchLosesToShallowLiveOne() throws {  // any live leaf beats every deleted one
         let tree = try makeTree("1-a 2-b 3-c 4-d 5-e*", "1-a 2-x")
         #expect(tree.winner == rev("2-x"))
         #expect(!tree.isDeleted)
@@ -40,7 +40,7 @@ struct RevisionTreeWinnerTests {
         #expect(tree.deletedConflicts == [rev("5-e")])
     }
 
-    @Test func documentIsDeletedWhenEveryLeafIs() throws {  // D-28
+    @Test func documentIsDeletedWhenEveryLeafIs() throws {
         let tree = try makeTree("1-a 2-b*", "1-a 2-c 3-d*")
         #expect(tree.isDeleted)
         #expect(tree.winner == rev("3-d"))
@@ -49,7 +49,7 @@ struct RevisionTreeWinnerTests {
         #expect(tree.deletedConflicts == [rev("2-b")])
     }
 
-    @Test func conflictsAndDeletedConflictsAreOrderedBestFirst() throws {  // D-29
+    @Test func conflictsAndDeletedConflictsAreOrderedBestFirst() throws {
         let tree = try makeTree(
             "1-a 2-b 3-c", "1-a 2-e", "1-a 2-y*", "1-a 2-w 3-q*", "1-a 2-z", "1-a 2-d 3-d 4-d*")
         #expect(tree.winner == rev("3-c"))
@@ -58,7 +58,7 @@ struct RevisionTreeWinnerTests {
         #expect(tree.leaves == [rev("3-c"), rev("2-z"), rev("2-e"), rev("4-d"), rev("3-q"), rev("2-y")])
     }
 
-    @Test func leavesIncludeTombstonesWithTheirFlags() throws {  // D-31: open_revs=all
+    @Test func leavesIncludeTombstonesWithTheirFlags() throws {  // open_revs=all
         let tree = try makeTree("1-a 2-b", "1-a 2-c*")
         #expect(tree.leafNodes.map(\.revision) == [rev("2-b"), rev("2-c")])
         #expect(tree.leafNodes.map(\.deleted) == [false, true])

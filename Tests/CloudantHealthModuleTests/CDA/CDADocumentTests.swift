@@ -6,7 +6,7 @@ import Testing
 
 @Suite("CDA documents")
 struct CDADocumentTests {
-    /// A C-CDA R2.1 Continuity of Care Document with one entry in each kind of section; the P7 benchmark
+    /// A C-CDA R2.1 Continuity of Care Document with one entry in each kind of section; the CDA benchmark
     /// reads the same file.
     static let ccd = (try? String(
         contentsOf: RepositoryFiles.fixtures("CDA").appendingPathComponent("continuity-of-care.xml"),

@@ -2,7 +2,7 @@ import CloudantModel
 import Foundation
 import Testing
 
-/// Documents written by hand from seed 001's schema (see Fixtures/README.md).
+/// Documents written by hand from CDTIncrementalStore's JSON schemas (see Fixtures/README.md).
 @Suite("CDTIS fixture documents")
 struct FixtureTests {
     @Test func theSchemaExampleDecodesEveryType() throws {

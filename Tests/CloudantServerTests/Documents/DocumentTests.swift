@@ -80,7 +80,7 @@ struct DocumentTests {
         try await withLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/db")
-            // CouchDB 3 numbers a local revision from the one written (spec O-2): without one it is 0-1 again.
+            // CouchDB 3 numbers a local revision from the one written: without one it is 0-1 again.
             #expect(try await client.put("/db/_local/cp", ["seq": 1]).json["rev"] == "0-1")
             #expect(try await client.put("/db/_local/cp", ["seq": 2]).json["rev"] == "0-1")
             #expect(try await client.put("/db/_local/cp", ["_rev": "0-7", "seq": 3]).json["rev"] == "0-8")

@@ -146,7 +146,7 @@ struct MultipartDocumentTests {
     }
 
     /// CouchDB's replicator sends compressible attachments as CouchDB stores them: gzip-encoded, with the
-    /// digest of the compressed bytes (spec O-1). They are kept as sent, so the digest describes them.
+    /// digest of the compressed bytes. They are kept as sent, so the digest describes them.
     @Test func gzipEncodedPartsAreStoredAsSentWithTheDigestTheyCameWith() async throws {
         try await withLiveServer { server in
             let client = server.admin

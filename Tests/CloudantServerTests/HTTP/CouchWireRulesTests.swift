@@ -4,7 +4,7 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// The wire details clients of CouchDB 3.5 rely on (issue 14), each checked as a client sees them.
+/// The wire details clients of CouchDB 3.5 rely on, each checked as a client sees them.
 @Suite("CouchDB wire rules")
 struct CouchWireRulesTests {
     /// CouchDB refuses a JSON endpoint posted without `application/json` (415), so a client that forgets the

@@ -4,8 +4,8 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Issue 16 row 6: an unknown user's login answered in ~1 ms and a known user's in ~185 ms (a user
-/// enumeration oracle), and password guesses were unlimited.
+/// Logins cost the same key derivation whether the name exists or not (so their timing tells no one which
+/// names exist), and repeated failures are throttled per name and per client address.
 @Suite("Login: equal work and throttling")
 struct LoginThrottleTests {
     /// An hour: no failure ages out while a test runs, however slow the machine.

@@ -4,9 +4,9 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Issue 16 row 3: `DELETE /{db}` and `PUT /{db}` while writes were in flight let a write reopen the
-/// database half-way through its deletion; the next create reused that store on the deleted file, and
-/// after a restart every write acknowledged since (799 in one run) was gone.
+/// `DELETE /{db}` and `PUT /{db}` are ordered with the writes in flight: a write must never reopen a database
+/// half-way through its deletion, or the next create would reuse that store on the deleted file and lose, at
+/// the next restart, every write acknowledged since.
 ///
 /// Writers keep writing while the database is deleted and created again and again; then the server is
 /// restarted on the same folder. Every acknowledged write sent after the last creation must be found;

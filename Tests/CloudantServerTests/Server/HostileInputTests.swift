@@ -4,7 +4,8 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Issue 16 rows 1, 2, 4 and 10 through the HTTP endpoint: each used to crash, hang or corrupt.
+/// Input meant to crash, hang or corrupt, through the HTTP endpoint: huge generations, catastrophic `$regex`,
+/// NUL in ids, malformed HTTP, gzip bombs; each is answered with CouchDB's error and the server goes on.
 @Suite("Hostile input over HTTP")
 struct HostileInputTests {
     static let catastrophic = String(repeating: "a", count: 40) + "!"

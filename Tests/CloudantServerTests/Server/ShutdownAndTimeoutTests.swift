@@ -4,8 +4,8 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Issue 16 row 7: SIGTERM hung while a long-poll waited with a huge `timeout` (CouchDB caps it at
-/// `changes_timeout`, 60 s), sockets stayed in CLOSE-WAIT, and idle connections were never closed.
+/// A long-poll's `timeout` is capped at `changes_timeout` (60 s, as CouchDB's), a graceful shutdown ends waiting
+/// feeds with an answer, hung-up clients leave no socket in CLOSE-WAIT, and idle connections are closed.
 @Suite("Timeouts, hang-ups and graceful shutdown")
 struct ShutdownAndTimeoutTests {
     private static let auth = "Authorization: Basic YWRtaW46czNjcmV0\r\n"

@@ -5,7 +5,7 @@ import Testing
 @Suite("gzip (zlib via compress-nio)")
 struct GzipTests {
     /// CouchDB compresses with zlib at level 8, a 32 KB window and memory level 8; the bytes must be the
-    /// same, or digests of compressible attachments would differ between CouchDB and us (spec O-1).
+    /// same, or digests of compressible attachments would differ between CouchDB and us.
     @Test func encodingHelloWorldAtLevel8GivesCouchDBsBytes() {
         #expect(Gzip.encode(Array("hello world".utf8), level: 8) == Self.couchHelloWorld)
     }
@@ -19,7 +19,7 @@ struct GzipTests {
         }
     }
 
-    /// What CouchDB stores for "hello world" as `text/plain`: its MD5 is CouchDB's digest (spec O-1).
+    /// What CouchDB stores for "hello world" as `text/plain`: its MD5 is CouchDB's digest.
     static let couchHelloWorld: [UInt8] = [
         0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0x28, 0xCF,
         0x2F, 0xCA, 0x49, 0x01, 0x00, 0x85, 0x11, 0x4A, 0x0D, 0x0B, 0x00, 0x00, 0x00,

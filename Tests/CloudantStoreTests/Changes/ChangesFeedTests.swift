@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Changes feed")
 struct ChangesFeedTests {
-    @Test func eachDocumentAppearsOnceAtItsLatestSequence_D57() async throws {
+    @Test func eachDocumentAppearsOnceAtItsLatestSequence() async throws {
         let temp = try TemporaryStore()
         let a = try await temp.store.put(["_id": "a"])
         try await temp.store.put(["_id": "b"])
@@ -18,7 +18,7 @@ struct ChangesFeedTests {
         #expect(feed.pending == 0)
     }
 
-    @Test func sinceAndLimitPageThroughTheFeed_D62() async throws {
+    @Test func sinceAndLimitPageThroughTheFeed() async throws {
         let temp = try TemporaryStore()
         for index in 0..<5 { try await temp.store.put(["_id": .string("d\(index)")]) }
         let first = try await temp.store.changes(ChangesOptions(limit: 2))
@@ -70,7 +70,7 @@ struct ChangesFeedTests {
         }
     }
 
-    @Test func allDocsStyleListsEveryLeafWinnerFirstAndDeletedRefersToTheWinner_D61() async throws {
+    @Test func allDocsStyleListsEveryLeafWinnerFirstAndDeletedRefersToTheWinner() async throws {
         let temp = try TemporaryStore()
         _ = try await temp.store.bulkDocs(
             [
@@ -83,7 +83,7 @@ struct ChangesFeedTests {
         #expect(feed.results.first?.json["deleted"] == nil)
     }
 
-    @Test func includeDocsDocIdFiltersAndPredicateFiltersApply_D60() async throws {
+    @Test func includeDocsDocIdFiltersAndPredicateFiltersApply() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a", "type": "note"])
         try await temp.store.put(["_id": "b", "type": "task"])
@@ -96,7 +96,7 @@ struct ChangesFeedTests {
         #expect(filtered.results.first?.doc == nil)
     }
 
-    @Test func aMangoSelectorFiltersTheFeed_D60() async throws {
+    @Test func aMangoSelectorFiltersTheFeed() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a", "type": "note", "n": 1])
         try await temp.store.put(["_id": "b", "type": "task", "n": 2])

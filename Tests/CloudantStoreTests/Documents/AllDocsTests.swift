@@ -13,14 +13,14 @@ struct AllDocsTests {
         return temp
     }
 
-    @Test func rowsAreInRawByteOrderWithoutDeletedDocuments_D54() async throws {
+    @Test func rowsAreInRawByteOrderWithoutDeletedDocuments() async throws {
         let temp = try await populated()
         let result = try await temp.store.allDocs()
         #expect(result.rows.map { $0["id"] } == ["C", "a", "b", "d", "é"])
         #expect(result.totalRows == 5)
     }
 
-    @Test func keyRangesDescendingLimitAndSkipBehaveLikeCouchDB_D55() async throws {
+    @Test func keyRangesDescendingLimitAndSkipBehaveLikeCouchDB() async throws {
         let temp = try await populated()
         let range = try await temp.store.allDocs(AllDocsOptions(startKey: "a", endKey: "d", inclusiveEnd: false))
         #expect(range.rows.map { $0["id"] } == ["a", "b"])
@@ -31,7 +31,7 @@ struct AllDocsTests {
         #expect(skipped.offset == 2)
     }
 
-    @Test func keysKeepTheirOrderAndReportDeletedAndUnknownIds_D56() async throws {
+    @Test func keysKeepTheirOrderAndReportDeletedAndUnknownIds() async throws {
         let temp = try await populated()
         let result = try await temp.store.allDocs(AllDocsOptions(includeDocs: true, keys: ["d", "gone", "nope"]))
         #expect(result.rows[0]["doc"]?["v"] == 1)

@@ -7,7 +7,7 @@ import Testing
 struct AttachmentTests {
     let helloBase64 = "aGVsbG8gd29ybGQ="  // "hello world"
 
-    @Test func binaryDataIsStoredAsWrittenWithItsMD5DigestLengthAndRevpos_D37() async throws {
+    @Test func binaryDataIsStoredAsWrittenWithItsMD5DigestLengthAndRevpos() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put([
             "_id": "a", "_attachments": ["note.bin": ["content_type": "application/octet-stream", "data": .string(helloBase64)]],
@@ -24,9 +24,9 @@ struct AttachmentTests {
         #expect(attachment.info.encoding == .identity)
     }
 
-    /// CouchDB keeps compressible types gzip-encoded and digests the gzip bytes (spec O-1): "hello world"
+    /// CouchDB keeps compressible types gzip-encoded and digests the gzip bytes: "hello world"
     /// as `text/plain` has CouchDB's digest, and reads back as written.
-    @Test func compressibleDataIsStoredGzipEncodedWithCouchDBsDigest_O1() async throws {
+    @Test func compressibleDataIsStoredGzipEncodedWithCouchDBsDigest() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put([
             "_id": "a", "_attachments": ["note.txt": ["content_type": "text/plain; charset=utf-8", "data": .string(helloBase64)]],
@@ -74,7 +74,7 @@ struct AttachmentTests {
         #expect(AttachmentCompression.couchDB.compresses(type) == compressed)
     }
 
-    @Test func aStubKeepsTheAttachmentAndItsRevposAcrossEdits_D38() async throws {
+    @Test func aStubKeepsTheAttachmentAndItsRevposAcrossEdits() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put([
             "_id": "a", "_attachments": ["n": ["content_type": "text/plain", "data": .string(helloBase64)]],
@@ -88,7 +88,7 @@ struct AttachmentTests {
         #expect(doc["_attachments"]?["n"]?["data"] == .string(helloBase64))
     }
 
-    @Test func anAttachmentNotListedInAnEditIsDropped_D20() async throws {
+    @Test func anAttachmentNotListedInAnEditIsDropped() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put([
             "_id": "a", "_attachments": ["n": ["content_type": "text/plain", "data": .string(helloBase64)]],
@@ -100,7 +100,7 @@ struct AttachmentTests {
         #expect(try old.data().count == 11)
     }
 
-    @Test func newDataInAnEditGetsTheNewGenerationAsRevposEvenIfTheClientSentAnOldOne_D38() async throws {
+    @Test func newDataInAnEditGetsTheNewGenerationAsRevposEvenIfTheClientSentAnOldOne() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put([
             "_id": "a", "_attachments": ["n": ["content_type": "text/plain", "data": .string(helloBase64)]],
@@ -135,7 +135,7 @@ struct AttachmentTests {
         #expect(try await temp.store.attachment(documentID: "x", name: "a").data() == Array("hello world".utf8))
     }
 
-    /// Issue 16 row 5: bytes that match no digest their sender could have meant are refused before anything
+    /// Bytes that match no digest their sender could have meant are refused before anything
     /// is stored; a digest of the content as written (a sender that keeps it unencoded) is fine.
     @Test func aReplicatedAttachmentThatMatchesNoDigestIsRefusedAndNothingIsStored() async throws {
         let temp = try TemporaryStore()
@@ -193,7 +193,7 @@ struct AttachmentTests {
         #expect(try await temp.store.bulkDocs(parsed: [damaged], newEdits: false).first?.error?.code == .invalidValue)
     }
 
-    @Test func aStubForAnUnknownAttachmentIsMissingStub_D39() async throws {
+    @Test func aStubForAnUnknownAttachmentIsMissingStub() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a"])
         let error = await #expect(throws: CloudantError.self) {
@@ -203,7 +203,7 @@ struct AttachmentTests {
         #expect(error?.category == .preconditionFailed)
     }
 
-    @Test func attsSinceInlinesOnlyNewerAttachments_D43() async throws {
+    @Test func attsSinceInlinesOnlyNewerAttachments() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put([
             "_id": "a", "_attachments": ["old": ["content_type": "text/plain", "data": .string(helloBase64)]],

@@ -17,7 +17,7 @@ struct InteractiveWriteTests {
         #expect(doc == ["_id": "a", "_rev": .string(result.rev), "v": 1])
     }
 
-    @Test func revisionsAreDeterministicForTheSameEditOnTheSameParent_D12() async throws {
+    @Test func revisionsAreDeterministicForTheSameEditOnTheSameParent() async throws {
         let one = try TemporaryStore(), two = try TemporaryStore()
         let first = try await one.store.put(["_id": "a", "v": 1, "w": ["x": 1, "y": 2]])
         let second = try await two.store.put(["_id": "a", "v": 1, "w": ["x": 1, "y": 2]])
@@ -29,7 +29,7 @@ struct InteractiveWriteTests {
         #expect(try await reordered.store.put(["_id": "a", "w": ["y": 2, "x": 1], "v": 1]).rev != first.rev)
     }
 
-    @Test func anEditNamingTheCurrentLeafCreatesTheNextGeneration_D17() async throws {
+    @Test func anEditNamingTheCurrentLeafCreatesTheNextGeneration() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a", "v": 1])
         let second = try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
@@ -37,7 +37,7 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.document(id: "a")["v"] == 2)
     }
 
-    @Test func aStaleRevisionIsAConflictAndChangesNothing_D17() async throws {
+    @Test func aStaleRevisionIsAConflictAndChangesNothing() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a", "v": 1])
         try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
@@ -52,14 +52,14 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.info().updateSeq == before.updateSeq)
     }
 
-    @Test func writingAnExistingDocumentWithoutARevisionIsAConflict_D18() async throws {
+    @Test func writingAnExistingDocumentWithoutARevisionIsAConflict() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a", "v": 1])
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "a", "v": 2]) }
         #expect(error?.code == .conflict)
     }
 
-    @Test func aDeletedDocumentIsRecreatedAsAChildOfItsTombstone_D18() async throws {
+    @Test func aDeletedDocumentIsRecreatedAsAChildOfItsTombstone() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a", "v": 1])
         let tombstone = try await temp.store.delete(id: "a", rev: first.rev)
@@ -79,7 +79,7 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.document(id: "a")["v"] == 3)
     }
 
-    @Test func aTombstoneForANeverSeenIdIsGenerationOne_D19() async throws {
+    @Test func aTombstoneForANeverSeenIdIsGenerationOne() async throws {
         let temp = try TemporaryStore()
         let result = try await temp.store.put(["_id": "ghost", "_deleted": true])
         #expect(try RevisionID(parsing: result.rev).generation == 1)
@@ -92,14 +92,14 @@ struct InteractiveWriteTests {
         #expect(error?.code == .notFound)
     }
 
-    @Test func documentsWithoutAnIdGetAGeneratedOne_D2() async throws {
+    @Test func documentsWithoutAnIdGetAGeneratedOne() async throws {
         let temp = try TemporaryStore()
         let result = try await temp.store.put(["v": 1])
         #expect(result.id == "generated-0001")
     }
 
     @Test(arguments: ["_bad", "_design/", "_local/", ""])
-    func illegalIdsAreTypedErrorsAndWriteNothing_D1(id: String) async throws {
+    func illegalIdsAreTypedErrorsAndWriteNothing(id: String) async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": .string(id), "v": 1]) }
         #expect(error?.code == .invalidValue)
@@ -107,14 +107,14 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.info().updateSeq == 0)
     }
 
-    @Test func aNonStringIdIsIllegal_D1() async throws {
+    @Test func aNonStringIdIsIllegal() async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": 7]) }
         #expect((error?.category == .invalidInput && error?.context.field == "_id"))
     }
 
     @Test(arguments: ["abc", "0-", "x-abc", "1-" + String(repeating: "z", count: 32), "-1-a"])
-    func malformedRevisionsAreTypedErrors_D6(revision: String) async throws {
+    func malformedRevisionsAreTypedErrors(revision: String) async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a"])
         let error = await #expect(throws: CloudantError.self) {
@@ -124,14 +124,14 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.info().updateSeq == 1)
     }
 
-    @Test func anUnknownSpecialMemberIsADocumentValidationError_D3() async throws {
+    @Test func anUnknownSpecialMemberIsADocumentValidationError() async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": "a", "_weird": 1]) }
         #expect(error?.code == .documentValidation)
         #expect(error?.message == "Bad special document member: _weird")
     }
 
-    @Test func ignoredSpecialMembersAreDroppedAndPassThroughMembersKept_D3() async throws {
+    @Test func ignoredSpecialMembersAreDroppedAndPassThroughMembersKept() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a", "_conflicts": ["x"], "_access": ["u"], "v": 1])
         let doc = try await temp.store.document(id: "a")
@@ -145,7 +145,7 @@ struct InteractiveWriteTests {
         #expect(try await temp.store.document(id: "a").keys == ["_id", "_rev", "zeta", "alpha", "mid"])
     }
 
-    @Test func bulkDocsReportsConflictsPerDocumentAndWritesTheOthers_D46() async throws {
+    @Test func bulkDocsReportsConflictsPerDocumentAndWritesTheOthers() async throws {
         let temp = try TemporaryStore()
         let results = try await temp.store.bulkDocs([
             ["_id": "a", "v": 1], ["_id": "b", "_rev": .string(rev(1, "c"))], ["_id": "c"],
@@ -159,7 +159,7 @@ struct InteractiveWriteTests {
     }
 
     @Test(arguments: [["_id": "_bad"] as JSONValue, "not an object", ["_id": "x", "_weird": 1]])
-    func oneMalformedDocumentRejectsTheWholeBatch_O4(bad: JSONValue) async throws {
+    func oneMalformedDocumentRejectsTheWholeBatch(bad: JSONValue) async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.bulkDocs([["_id": "ok"], bad])

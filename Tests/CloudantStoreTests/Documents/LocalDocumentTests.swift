@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Local documents")
 struct LocalDocumentTests {
-    @Test func localDocumentsHaveZeroGenerationRevisionsAndNoHistory_D35() async throws {
+    @Test func localDocumentsHaveZeroGenerationRevisionsAndNoHistory() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "_local/checkpoint", "seq": 1])
         #expect(first.rev == "0-1")
@@ -14,7 +14,7 @@ struct LocalDocumentTests {
         #expect(try await temp.store.document(id: "_local/checkpoint") == ["_id": "_local/checkpoint", "_rev": "0-2", "seq": 2])
     }
 
-    @Test func aStaleLocalRevisionIsAConflictLikePouchDB_D35() async throws {
+    @Test func aStaleLocalRevisionIsAConflictLikePouchDB() async throws {
         let temp = try TemporaryStore()
         try await temp.store.putLocal(id: "_local/x", body: ["v": 1])
         let error = await #expect(throws: CloudantError.self) {
@@ -23,7 +23,7 @@ struct LocalDocumentTests {
         #expect(error?.code == .conflict)
     }
 
-    @Test func localDocumentsStayOutOfChangesAndAllDocs_D34() async throws {
+    @Test func localDocumentsStayOutOfChangesAndAllDocs() async throws {
         let temp = try TemporaryStore()
         try await temp.store.putLocal(id: "_local/x", body: ["v": 1])
         try await temp.store.put(["_id": "a"])
@@ -32,7 +32,7 @@ struct LocalDocumentTests {
         #expect(try await temp.store.info().updateSeq == 1)
     }
 
-    @Test func localDocumentsWrittenInABatchStayLocal_D34() async throws {
+    @Test func localDocumentsWrittenInABatchStayLocal() async throws {
         let temp = try TemporaryStore()
         let results = try await temp.store.bulkDocs([["_id": "_local/ck", "v": 1], ["_id": "a"]])
         #expect(results[0].result?.rev == "0-1")

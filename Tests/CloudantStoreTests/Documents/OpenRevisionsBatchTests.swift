@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Batched open_revs reads (_bulk_get)")
 struct OpenRevisionsBatchTests {
-    @Test func aBatchAnswersExactlyWhatEachSingleReadAnswersInOrder_D31() async throws {
+    @Test func aBatchAnswersExactlyWhatEachSingleReadAnswersInOrder() async throws {
         let temp = try TemporaryStore()
         let store = temp.store
         _ = try await store.bulkDocs([["_id": "a", "n": 1], ["_id": "b", "n": 2]])

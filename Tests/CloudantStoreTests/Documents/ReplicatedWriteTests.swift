@@ -19,7 +19,7 @@ struct ReplicatedWriteTests {
         #expect(failures.isEmpty)
     }
 
-    @Test func branchesBecomeConflictsAndTheWinnerIsTheHigherHashOnATie_D26() async throws {
+    @Test func branchesBecomeConflictsAndTheWinnerIsTheHigherHashOnATie() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 2, ids: ["b", "a"], body: ["side": "b"])
         try await replicate(temp.store, id: "d", start: 2, ids: ["c", "a"], body: ["side": "c"])
@@ -31,7 +31,7 @@ struct ReplicatedWriteTests {
         #expect(losing["side"] == "b")
     }
 
-    @Test func aLiveLeafBeatsADeeperDeletedBranch_D26() async throws {
+    @Test func aLiveLeafBeatsADeeperDeletedBranch() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 4, ids: ["f", "e", "d", "a"], deleted: true)
         try await replicate(temp.store, id: "d", start: 2, ids: ["b", "a"], body: ["alive": true])
@@ -41,7 +41,7 @@ struct ReplicatedWriteTests {
         #expect(doc["_deleted_conflicts"] == [.string(rev(4, "f"))])
     }
 
-    @Test func replicatingTheSameHistoryTwiceIsANoOp_D22() async throws {
+    @Test func replicatingTheSameHistoryTwiceIsANoOp() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 3, ids: ["c", "b", "a"])
         let seq = try await temp.store.info().updateSeq
@@ -60,7 +60,7 @@ struct ReplicatedWriteTests {
         #expect(doc["_revs_info"]?.arrayValue?.map { $0["status"] } == ["available", "missing", "missing"])
     }
 
-    @Test func openRevsAllListsEveryLeafIncludingDeletedOnes_D31() async throws {
+    @Test func openRevsAllListsEveryLeafIncludingDeletedOnes() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 2, ids: ["b", "a"])
         try await replicate(temp.store, id: "d", start: 2, ids: ["c", "a"], deleted: true)
@@ -83,7 +83,7 @@ struct ReplicatedWriteTests {
     }
 
     /// CouchDB refuses the whole `_bulk_docs` request (400) when a replicated document has no revision.
-    @Test func aMissingRevAndRevisionsRejectsTheWholeBatch_D21() async throws {
+    @Test func aMissingRevAndRevisionsRejectsTheWholeBatch() async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.bulkDocs(
@@ -95,7 +95,7 @@ struct ReplicatedWriteTests {
         await #expect(throws: CloudantError.self) { try await temp.store.document(id: "ok") }
     }
 
-    @Test func resolvingAConflictByDeletingTheLoserLeavesOneLeaf_D30() async throws {
+    @Test func resolvingAConflictByDeletingTheLoserLeavesOneLeaf() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 2, ids: ["b", "a"])
         try await replicate(temp.store, id: "d", start: 2, ids: ["c", "a"])
@@ -105,7 +105,7 @@ struct ReplicatedWriteTests {
         #expect(doc["_conflicts"] == nil)
     }
 
-    @Test func revsDiffReportsMissingRevisionsAndPossibleAncestors_D49() async throws {
+    @Test func revsDiffReportsMissingRevisionsAndPossibleAncestors() async throws {
         let temp = try TemporaryStore()
         try await replicate(temp.store, id: "d", start: 2, ids: ["b", "a"])
         let diff = try await temp.store.revsDiff(["d": [rev(2, "b"), rev(3, "c")], "z": [rev(1, "9")]])
@@ -116,7 +116,7 @@ struct ReplicatedWriteTests {
         #expect(none.isEmpty)
     }
 
-    @Test func historiesAreStemmedToRevsLimit_D16() async throws {
+    @Test func historiesAreStemmedToRevsLimit() async throws {
         let temp = try TemporaryStore()
         try await temp.store.setRevsLimit(2)
         var current = try await temp.store.put(["_id": "d", "n": 0])

@@ -4,7 +4,7 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// Issue 22, bounded disk: compaction gives space back to the file system, and stats say what there is to
+/// Compaction gives space back to the file system, and stats say what there is to
 /// give back.
 @Suite("Bounded disk: compaction shrinks the file")
 struct BoundedDiskTests {

@@ -34,7 +34,7 @@ struct MaintenanceTests {
         try other.close()
     }
 
-    @Test func compactionDropsOldBodiesButKeepsTheTreeAndLeaves_D14() async throws {
+    @Test func compactionDropsOldBodiesButKeepsTheTreeAndLeaves() async throws {
         let temp = try TemporaryStore()
         let first = try await temp.store.put(["_id": "a", "v": 1])
         let second = try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "v": 2])
@@ -86,7 +86,7 @@ struct MaintenanceTests {
         #expect(doc["_conflicts"] == nil)
     }
 
-    @Test func infoCountsLiveAndDeletedDocumentsLikeCouchDB_D64() async throws {
+    @Test func infoCountsLiveAndDeletedDocumentsLikeCouchDB() async throws {
         let temp = try TemporaryStore()
         try await temp.store.put(["_id": "a"])
         let b = try await temp.store.put(["_id": "b"])

@@ -5,7 +5,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 22, part 6: a store file written by each released schema opens, upgrades in place and keeps
+/// A store file written by each released schema opens, upgrades in place and keeps
 /// everything; a file from a newer schema is refused. The fixtures in `Tests/Fixtures/StoreVersions/` are
 /// written by ``StoreUpgradeTests/writeFixture(to:)`` with the code of their date
 /// (`CLOUDANT_WRITE_STORE_FIXTURE=DIR swift test --filter writesTheFixture` writes today's) and never edited.

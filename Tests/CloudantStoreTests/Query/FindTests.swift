@@ -22,13 +22,13 @@ struct FindTests {
         try await store.find(FindRequest(JSONValue(parsing: body)))
     }
 
-    @Test func matchesWithCouchDBSemanticsAndNeverReturnsDesignDocuments_M2() async throws {
+    @Test func matchesWithCouchDBSemanticsAndNeverReturnsDesignDocuments() async throws {
         let temp = try await people()
         let all = try await find(temp.store, #"{"selector":{}}"#)
         #expect(all.docs.map { $0["_id"] } == ["ada", "bob", "cy", "dee"])
         let adults = try await find(temp.store, #"{"selector":{"age":{"$gt":20}}}"#)
         #expect(adults.docs.map { $0["_id"] } == ["ada"])
-        // $ne needs the field to exist (M-7): Dee has no age.
+        // $ne needs the field to exist: Dee has no age.
         let notTwenty = try await find(temp.store, #"{"selector":{"age":{"$ne":20}}}"#)
         #expect(notTwenty.docs.map { $0["_id"] } == ["ada"])
         let nested = try await find(temp.store, #"{"selector":{"address":{"city":"Leeds"}}}"#)
@@ -37,7 +37,7 @@ struct FindTests {
         #expect(inArray.docs.map { $0["_id"] } == ["ada"])
     }
 
-    @Test func sortWorksWithoutAnIndexAndLeavesOutDocumentsMissingTheField_M15() async throws {
+    @Test func sortWorksWithoutAnIndexAndLeavesOutDocumentsMissingTheField() async throws {
         let temp = try await people()
         let ascending = try await find(temp.store, #"{"selector":{},"sort":["age"]}"#)
         #expect(ascending.docs.map { $0["_id"] } == ["bob", "cy", "ada"])
@@ -45,7 +45,7 @@ struct FindTests {
         #expect(descending.docs.map { $0["_id"] } == ["ada", "cy", "bob"])
     }
 
-    @Test func limitSkipAndBookmarksPageThroughResults_M18() async throws {
+    @Test func limitSkipAndBookmarksPageThroughResults() async throws {
         let temp = try await people()
         let first = try await find(temp.store, #"{"selector":{},"sort":["name"],"limit":2}"#)
         #expect(first.docs.map { $0["_id"] } == ["ada", "bob"])
@@ -61,13 +61,13 @@ struct FindTests {
         #expect(skipped.docs.map { $0["_id"] } == ["dee"])
     }
 
-    @Test func fieldsProjectNestedPathsAndDoNotAddIdOrRev_M17() async throws {
+    @Test func fieldsProjectNestedPathsAndDoNotAddIdOrRev() async throws {
         let temp = try await people()
         let result = try await find(temp.store, #"{"selector":{"_id":"bob"},"fields":["name","address.city","nope"]}"#)
         #expect(result.docs == [["name": "Bob", "address": ["city": "Leeds"]]])
     }
 
-    @Test func executionStatsAndTheNoIndexWarningAreReported_M19() async throws {
+    @Test func executionStatsAndTheNoIndexWarningAreReported() async throws {
         let temp = try await people()
         let result = try await find(temp.store, #"{"selector":{"age":20},"execution_stats":true}"#)
         // As CouchDB counts them: every row of _all_docs, the design document included, is read.
@@ -77,11 +77,11 @@ struct FindTests {
         #expect(result.warning?.contains("No matching index found") == true)
         let byID = try await find(temp.store, #"{"selector":{"_id":{"$gt":"b"}},"execution_stats":true}"#)
         #expect(byID.executionStats?.totalDocsExamined == 3)
-        // _all_docs answered it (narrowed to the _id range), so CouchDB's warning still applies (M-20).
+        // _all_docs answered it (narrowed to the _id range), so CouchDB's warning still applies.
         #expect(byID.warning?.contains("No matching index found") == true)
     }
 
-    @Test func theTopLevelEmptyOrReturnsNothing_M8() async throws {
+    @Test func theTopLevelEmptyOrReturnsNothing() async throws {
         let temp = try await people()
         #expect(try await find(temp.store, #"{"selector":{"$or":[]}}"#).docs.isEmpty)
         #expect(try await find(temp.store, #"{"selector":{"age":20,"$or":[]}}"#).docs.count == 2)
@@ -121,7 +121,7 @@ struct FindTests {
         #expect(error?.queryErrorKind?.rawValue == "invalid_bookmark")
     }
 
-    @Test func explainNamesTheIndexTheNormalisedSelectorAndTheIDRange_M27() async throws {
+    @Test func explainNamesTheIndexTheNormalisedSelectorAndTheIDRange() async throws {
         let temp = try await people()
         let request = try FindRequest(JSONValue(parsing: #"{"selector":{"_id":{"$gte":"b"},"age":{"$not":{"$lt":20}}},"sort":["age"]}"#))
         let plan = try await temp.store.explain(request)

@@ -4,7 +4,7 @@ import CloudantTestSupport
 import Testing
 
 /// SQL-pushed evaluation (key ranges on index tables, ordered index scans, bookmarks as SQL bounds) must
-/// return exactly what the in-memory matcher says, in the same order, for any selector (spec M-23).
+/// return exactly what the in-memory matcher says, in the same order, for any selector.
 @Suite("Indexed queries agree with in-memory evaluation")
 struct IndexAgreementTests {
     static let strings = ["", "a", "A", "ab", "b", "é", "e\u{301}", "10", "9", "-x", "Zed"]

@@ -24,12 +24,12 @@ struct IndexTests {
 
     func ids(_ result: FindResult) -> [String] { result.docs.compactMap { $0["_id"]?.stringValue } }
 
-    @Test func creatingAnIndexWritesAQueryDesignDocumentAndTheSameIndexTwiceExists_M1() async throws {
+    @Test func creatingAnIndexWritesAQueryDesignDocumentAndTheSameIndexTwiceExists() async throws {
         let temp = try await people()
         let request = try JSONValue(parsing: #"{"index":{"fields":["age"]},"type":"json"}"#)
         let first = try await temp.store.createIndex(IndexDefinition(indexRequest: request))
         #expect(first.result == .created)
-        #expect(first.name.count == 40 && first.id == "_design/" + first.name)  // hex SHA-1 names (M-1)
+        #expect(first.name.count == 40 && first.id == "_design/" + first.name)  // hex SHA-1 names
         let second = try await temp.store.createIndex(IndexDefinition(indexRequest: request))
         #expect(second.result == .exists && second.id == first.id)
         let ddoc = try await (temp.store.document(id: first.id))
@@ -64,7 +64,7 @@ struct IndexTests {
         }
     }
 
-    @Test func anIndexIsKeptUpToDateByEveryKindOfWrite_M21() async throws {
+    @Test func anIndexIsKeptUpToDateByEveryKindOfWrite() async throws {
         let temp = try await people()
         try await temp.store.createIndex(IndexDefinition(name: "by-age", fields: [.ascending("age")]))
         let query = #"{"selector":{"age":{"$gte":20}},"use_index":"by-age","execution_stats":true}"#
@@ -117,7 +117,7 @@ struct IndexTests {
         #expect(error?.category == .notFound)
     }
 
-    @Test func aReplicatedQueryDesignDocumentBuildsItsIndexes_M1() async throws {
+    @Test func aReplicatedQueryDesignDocumentBuildsItsIndexes() async throws {
         let temp = try await people()
         let ddoc = try JSONValue(
             parsing: #"""
@@ -132,7 +132,7 @@ struct IndexTests {
         #expect(result.executionStats?.totalKeysExamined == 4)
     }
 
-    @Test func theIndexRequiredByTheSelectorWinsAndOthersSayWhy_M22_M25() async throws {
+    @Test func theIndexRequiredByTheSelectorWinsAndOthersSayWhy() async throws {
         let temp = try await people()
         try await temp.store.createIndex(IndexDefinition(name: "by-age", fields: [.ascending("age")]))
         try await temp.store.createIndex(IndexDefinition(name: "by-city-age", fields: [.ascending("city"), .ascending("age")]))
@@ -150,7 +150,7 @@ struct IndexTests {
         #expect(ids(result) == ["bob", "cy", "dee"])
     }
 
-    @Test func bothBoundsOfARangeBesideAnEqualityNarrowTheIndex_M22() async throws {
+    @Test func bothBoundsOfARangeBesideAnEqualityNarrowTheIndex() async throws {
         let temp = try await people()
         try await temp.store.createIndex(IndexDefinition(name: "by-city-age", fields: [.ascending("city"), .ascending("age")]))
         let body = #"{"selector":{"city":"London","age":{"$gte":20,"$lt":36}},"execution_stats":true}"#
@@ -165,12 +165,12 @@ struct IndexTests {
         #expect(result.executionStats?.totalDocsExamined == 2)
     }
 
-    @Test func partialIndexesAreUsedOnlyWhenNamed_M24_M26() async throws {
+    @Test func partialIndexesAreUsedOnlyWhenNamed() async throws {
         let temp = try await people()
         try await temp.store.createIndex(
             IndexDefinition(name: "londoners", fields: [.ascending("age")], partialFilterSelector: ["city": "London"]))
         let auto = try await find(temp.store, #"{"selector":{"age":{"$gt":0}}}"#)
-        #expect(ids(auto) == ["ada", "bob", "cy", "eve"])  // "unknown" collates after every number (M-9)
+        #expect(ids(auto) == ["ada", "bob", "cy", "eve"])  // "unknown" collates after every number
         #expect(auto.warning?.contains("No matching index found") == true)
         let named = try await find(temp.store, #"{"selector":{"age":{"$gt":0}},"use_index":["londoners","londoners"]}"#)
         #expect(ids(named) == ["cy", "ada"])
@@ -182,7 +182,7 @@ struct IndexTests {
         #expect(error?.queryErrorKind?.rawValue == "invalid_index")
     }
 
-    @Test func aSortTheIndexServesStreamsAndStopsAfterThePage_M15_M16() async throws {
+    @Test func aSortTheIndexServesStreamsAndStopsAfterThePage() async throws {
         let temp = try TemporaryStore()
         _ = try await temp.store.bulkDocs((0..<300).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0 % 100)), "kind": "x"] })
         try await temp.store.createIndex(IndexDefinition(name: "by-kind-n", fields: [.ascending("kind"), .ascending("n")]))
@@ -198,7 +198,7 @@ struct IndexTests {
         #expect(ids(result) == ["d99", "d299", "d199", "d98"])
     }
 
-    @Test func bookmarksPageThroughAnIndexWithoutGapsOrRepeats_M18() async throws {
+    @Test func bookmarksPageThroughAnIndexWithoutGapsOrRepeats() async throws {
         let temp = try TemporaryStore()
         _ = try await temp.store.bulkDocs((0..<57).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0 % 7))] })
         try await temp.store.createIndex(IndexDefinition(name: "by-n", fields: [.ascending("n")]))

@@ -23,7 +23,7 @@ struct TextIndexTests {
         try await store.find(FindRequest(JSONValue(parsing: #"{"selector":\#(selector)\#(extra)}"#)))
     }
 
-    @Test func textSearchFindsWordsAnywhereWithLuceneOrByDefault_M28_M29() async throws {
+    @Test func textSearchFindsWordsAnywhereWithLuceneOrByDefault() async throws {
         let temp = try await notes()
         try await temp.store.createIndex(IndexDefinition(name: "everything", fields: [], type: .text))
         #expect(ids(try await search(temp.store, #"{"$text":"doctor"}"#)) == ["n1", "n3"])

@@ -4,7 +4,7 @@ import CloudantTestSupport
 import Foundation
 import Testing
 
-/// The store side of issue 16 row 3: a deleted database's store must take no more writes, and a store
+/// A deleted database's store must take no more writes, and a store
 /// created again at the same path must start empty whatever a crash left behind.
 @Suite("Closing and deleting a store")
 struct StoreLifecycleTests {

@@ -1,4 +1,4 @@
-// Seed 000, "CareKit Integration": the store adds, updates, deletes and fetches CareKit's models (patients,
+// OTFCloudantStore's README, "CareKit Integration": the store adds, updates, deletes and fetches CareKit's models (patients,
 // care plans, contacts, tasks, outcomes) with CareKit's names. Compiled against CloudantCare alone.
 //
 // Changed for Linux: CareKit's OCKPatient, OCKCarePlan, OCKTask, OCKOutcome are this module's Patient,

@@ -1,4 +1,4 @@
-// Seed 000, "Healthkit Integration": samples queried by family with `collection(healthKitSampleType:)` and
+// OTFCloudantStore's README, "Healthkit Integration": samples queried by family with `collection(healthKitSampleType:)` and
 // `getSamples`, and `OTFHealthKitSynchronizer` keeping the store and the health store in step. Compiled
 // against CloudantHealth alone.
 //

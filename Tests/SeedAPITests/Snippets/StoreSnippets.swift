@@ -1,4 +1,4 @@
-// Seed 000 (OTFCloudantStore's README): the store, its typed CRUD, the query builder and its components, the
+// OTFCloudantStore's README: the store, its typed CRUD, the query builder and its components, the
 // error enum, as its users wrote them. Compiled here against CloudantOnly alone (and by Examples/Flavours
 // against each flavour's product).
 //
@@ -41,13 +41,13 @@ struct StoreSnippetFindings: Sendable {
 enum StoreSnippets {
     static let queue = DispatchQueue(label: "seed-snippets")
 
-    /// Seed 000, "Usage": `let store = OTFCloudantStore(storeName: "your store name")`.
+    /// OTFCloudantStore's README, "Usage": `let store = OTFCloudantStore(storeName: "your store name")`.
     static func openStore(named name: String) throws -> OTFCloudantStore {
         let store = try OTFCloudantStore(storeName: name)
         return store
     }
 
-    /// Seed 000, "OTFCloudantRevision": add, get, update and delete, each with `callbackQueue` and a
+    /// OTFCloudantStore's README, "OTFCloudantRevision": add, get, update and delete, each with `callbackQueue` and a
     /// `Result<[Entity], OTFCloudantError>` completion.
     static func crud(_ store: OTFCloudantStore) async throws -> StoreSnippetFindings {
         var findings = StoreSnippetFindings()
@@ -94,7 +94,7 @@ enum StoreSnippets {
         return findings
     }
 
-    /// Seed 000, "OTFCloudantQuery" and "OTFCloudantQueryComponents": every example, verbatim but for the
+    /// OTFCloudantStore's README, "OTFCloudantQuery" and "OTFCloudantQueryComponents": every example, verbatim but for the
     /// quotes.
     static func queries(_ store: OTFCloudantStore) async throws -> StoreSnippetFindings {
         var findings = StoreSnippetFindings()
@@ -161,7 +161,7 @@ enum StoreSnippets {
         return findings
     }
 
-    /// Seed 000, "OTFCloudantError": an app switching over every case.
+    /// OTFCloudantStore's README, "OTFCloudantError": an app switching over every case.
     static func describe(_ error: OTFCloudantError) -> String {
         switch error {
         case .fetchFailed(let reason): "fetchFailed: \(reason)"

@@ -1,4 +1,4 @@
-// Seed 004, "OTFWatchConnectivityPeer": the side that answers hands every message to
+// OTFCloudantStore's README (its watchOS release), "OTFWatchConnectivityPeer": the side that answers hands every message to
 // `reply(to:store:sendReply:)`; the side that starts synchronizes over the app's channel. Compiled against
 // CloudantCare alone.
 //

@@ -3,13 +3,13 @@ import CloudantCore
 import Foundation
 import Testing
 
-/// carekit-anchors Appendix V: schedule behaviour verified by running CareKit's own code. V-6 to V-9 concern task
-/// versions and live in `TaskVersionEventsTests`.
-@Suite("Schedule behaviour (Appendix V)")
-struct ScheduleAppendixVTests {
-    // MARK: V-1 chained stepping
+/// Schedule behaviour verified by running CareKit's own code. How task versions share events is in
+/// `TaskVersionEventsTests`.
+@Suite("Schedule behaviour as CareKit's code has it")
+struct ScheduleBehaviourTests {
+    // MARK: Chained stepping
 
-    @Test func v1_yearlyFromFebruary29StaysOnFebruary28EvenInLaterLeapYears() throws {
+    @Test func yearlyFromFebruary29StaysOnFebruary28EvenInLaterLeapYears() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2024, 2, 29, 9), end: nil, interval: ScheduleInterval(years: 1),
@@ -20,7 +20,7 @@ struct ScheduleAppendixVTests {
         #expect(events.map { utc.wallClock($0.start).year } == [2024, 2025, 2026, 2027, 2028])
     }
 
-    @Test func v1_dailyAtAMissingWallTimeMovesAnHourLaterAndStaysThere() throws {
+    @Test func dailyAtAMissingWallTimeMovesAnHourLaterAndStaysThere() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 3, 9, 2, 30), end: nil, interval: .daily, calendar: newYork.calendar)
@@ -30,7 +30,7 @@ struct ScheduleAppendixVTests {
         #expect(events.map { newYork.wallClock($0.start).minute } == [30, 30, 30, 30])
     }
 
-    @Test func v1_monthlyAtAMissingWallTimeAlsoStaysAnHourLater() throws {
+    @Test func monthlyAtAMissingWallTimeAlsoStaysAnHourLater() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 2, 10, 2, 30), end: nil, interval: ScheduleInterval(months: 1),
@@ -40,9 +40,9 @@ struct ScheduleAppendixVTests {
         #expect(events.map { newYork.wallClock($0.start).hour } == [2, 3, 3, 3])
     }
 
-    // MARK: V-2 hour steps are absolute time
+    // MARK: Hour steps are absolute time
 
-    @Test func v2_hour24DriftsAcrossSpringForwardWhileDay1KeepsTheWallClock() throws {
+    @Test func hour24DriftsAcrossSpringForwardWhileDay1KeepsTheWallClock() throws {
         let newYork = try Zone.newYork()
         let start = try newYork.date(2024, 3, 9, 8)
         let byHours = ScheduleElement(
@@ -55,7 +55,7 @@ struct ScheduleAppendixVTests {
         #expect(daily.map { newYork.wallClock($0.start).hour } == [8, 8, 8])
     }
 
-    @Test func v2_timedHour24AcrossFallBackDriftsBackAnHourWithoutLooping() throws {
+    @Test func timedHour24AcrossFallBackDriftsBackAnHourWithoutLooping() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 11, 2, 8), end: nil, interval: ScheduleInterval(hours: 24),
@@ -65,9 +65,9 @@ struct ScheduleAppendixVTests {
         #expect(events.map { newYork.wallClock($0.start).hour } == [8, 7, 7])
     }
 
-    // MARK: V-3 schedules CareKit loops on are typed errors
+    // MARK: Schedules CareKit loops on are typed errors
 
-    @Test func v3_allDayElementSteppedByLessThanADayIsRejected() throws {
+    @Test func allDayElementSteppedByLessThanADayIsRejected() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2024, 1, 1), end: nil, interval: ScheduleInterval(hours: 12), duration: .allDay,
@@ -81,7 +81,7 @@ struct ScheduleAppendixVTests {
         #expect(throws: CloudantError.self) { try schedule.validate(in: utc.timeZone) }
     }
 
-    @Test func v3_allDayHour24IsRejectedWhenTheQueryCrossesAFallBackDay() throws {
+    @Test func allDayHour24IsRejectedWhenTheQueryCrossesAFallBackDay() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 10, 30), end: nil, interval: ScheduleInterval(hours: 24),
@@ -96,7 +96,7 @@ struct ScheduleAppendixVTests {
         #expect(error?.code == .invalidSchedule)
     }
 
-    @Test func v3_zeroAndBackwardIntervalsAreRejectedEvenBeforeTheFirstEvent() throws {
+    @Test func zeroAndBackwardIntervalsAreRejectedEvenBeforeTheFirstEvent() throws {
         let utc = try Zone.utc()
         for interval in [ScheduleInterval(), ScheduleInterval(days: -1), ScheduleInterval(days: 1, hours: -24)] {
             let element = ScheduleElement(
@@ -109,7 +109,7 @@ struct ScheduleAppendixVTests {
         }
     }
 
-    @Test func v3_anEmptyScheduleAndAnElementEndingBeforeItStartsAreRejected() throws {
+    @Test func anEmptyScheduleAndAnElementEndingBeforeItStartsAreRejected() throws {
         let utc = try Zone.utc()
         #expect(throws: CloudantError.self) { try Schedule(composing: [ScheduleElement]()).validate() }
         let backwards = ScheduleElement(
@@ -119,9 +119,9 @@ struct ScheduleAppendixVTests {
         #expect(error?.context.field == "elements[0].end")
     }
 
-    // MARK: V-4 range edges
+    // MARK: Range edges
 
-    @Test func v4_anEventEndingExactlyAtTheRangeStartIsReturned() throws {
+    @Test func anEventEndingExactlyAtTheRangeStartIsReturned() throws {
         let utc = try Zone.utc()
         let schedule = try Schedule.dailyAtTime(
             hour: 8, minutes: 0, start: utc.date(2024, 1, 1), end: nil, text: nil, calendar: utc.calendar)
@@ -129,7 +129,7 @@ struct ScheduleAppendixVTests {
         #expect(events.map(\.occurrence) == [1])
     }
 
-    @Test func v4_anEventStartingExactlyAtTheRangeEndIsNot() throws {
+    @Test func anEventStartingExactlyAtTheRangeEndIsNot() throws {
         let utc = try Zone.utc()
         let schedule = try Schedule.dailyAtTime(
             hour: 8, minutes: 0, start: utc.date(2024, 1, 1), end: nil, text: nil, calendar: utc.calendar)
@@ -137,7 +137,7 @@ struct ScheduleAppendixVTests {
         #expect(events.isEmpty)
     }
 
-    @Test func v4_aCareKitDayQueryEndsAt235959AndReturnsTheAllDayEvent() throws {
+    @Test func aCareKitDayQueryEndsAt235959AndReturnsTheAllDayEvent() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 3, 1), end: nil, interval: .daily, duration: .allDay,
@@ -150,9 +150,9 @@ struct ScheduleAppendixVTests {
         #expect(event.end.timeIntervalSince(event.start) == 23 * 3600 - 1)
     }
 
-    // MARK: V-5 indices count events a query does not return
+    // MARK: Indices count events a query does not return
 
-    @Test func v5_anAllDayEventOfAnElementThatEndedEarlierThatDayKeepsItsIndex() throws {
+    @Test func anAllDayEventOfAnElementThatEndedEarlierThatDayKeepsItsIndex() throws {
         let utc = try Zone.utc()
         let allDay = ScheduleElement(
             start: try utc.date(2024, 1, 1), end: try utc.date(2024, 1, 3, 10), interval: .daily, duration: .allDay,
@@ -169,9 +169,9 @@ struct ScheduleAppendixVTests {
         #expect(fromMidnight.map(\.occurrence) == [4, 5])
     }
 
-    // MARK: V-10 repeated wall times
+    // MARK: Repeated wall times
 
-    @Test func v10_aRepeatedWallTimeResolvesToItsFirstOccurrence() throws {
+    @Test func aRepeatedWallTimeResolvesToItsFirstOccurrence() throws {
         let newYork = try Zone.newYork()
         let schedule = try Schedule.dailyAtTime(
             hour: 1, minutes: 30, start: newYork.date(2024, 11, 3, 12), end: nil, text: nil,
@@ -181,7 +181,7 @@ struct ScheduleAppendixVTests {
         #expect(try Zone.utc().wallClock(start) == WallClock(year: 2024, month: 11, day: 3, hour: 5, minute: 30))
     }
 
-    @Test func v10_steppingOntoARepeatedWallTimeAlsoLandsOnTheFirst() throws {
+    @Test func steppingOntoARepeatedWallTimeAlsoLandsOnTheFirst() throws {
         let newYork = try Zone.newYork()
         let element = ScheduleElement(
             start: try newYork.date(2024, 11, 2, 1, 30), end: nil, interval: .daily, calendar: newYork.calendar)
@@ -191,9 +191,9 @@ struct ScheduleAppendixVTests {
         #expect(events.map { utc.wallClock($0.start) } == [WallClock(year: 2024, month: 11, day: 3, hour: 5, minute: 30)])
     }
 
-    // MARK: V-11 ended elements and stable order
+    // MARK: Ended elements and stable order
 
-    @Test func v11_anElementHasEndedWhenItsEndIsAtOrBeforeTheRangeStart() throws {
+    @Test func anElementHasEndedWhenItsEndIsAtOrBeforeTheRangeStart() throws {
         let utc = try Zone.utc()
         let element = ScheduleElement(
             start: try utc.date(2024, 1, 1, 8), end: try utc.date(2024, 1, 3, 9), interval: .daily,
@@ -206,7 +206,7 @@ struct ScheduleAppendixVTests {
         #expect(justBefore.map(\.occurrence) == [2])
     }
 
-    @Test func v11_eventsAtTheSameStartFollowTheOrderTheElementsWereGivenIn() throws {
+    @Test func eventsAtTheSameStartFollowTheOrderTheElementsWereGivenIn() throws {
         let utc = try Zone.utc()
         let first = ScheduleElement(
             start: try utc.date(2024, 1, 1, 8), end: nil, interval: .daily, text: "first", calendar: utc.calendar)
