@@ -4,7 +4,7 @@ public import Foundation
 internal import NIOCore
 internal import NIOHTTP1
 
-/// An `HTTPTransport` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
+/// An ``CloudantSync/HTTPTransport`` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
 /// on NIO's event loops, and no libcurl between the replicator and the socket.
 ///
 /// ```swift
@@ -17,7 +17,10 @@ internal import NIOHTTP1
 /// `HTTPClient` you made with that configuration, and shut it down when you no longer replicate.
 ///
 /// A request's timeout bounds the wait for the answer's head (a long poll's wait included); while the body
-/// arrives, the client's read timeout bounds each silence (90 s for ``replicationClient``).
+/// arrives, the client's read timeout bounds each silence (90 s for ``replicationClient``), and the request's
+/// ``CloudantSync/TransferLimits`` its size, pace and deadline: the body is read in pieces and never held past
+/// its limit. A redirect to another origin goes without `Authorization` and `Cookie` (AsyncHTTPClient removes
+/// them, whatever client is passed).
 public struct AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
 
@@ -47,7 +50,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var outgoing = try Self.clientRequest(request)
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return try await whole(outgoing, timeout: request.timeout)
+        return try await whole(outgoing, timeout: request.timeout, limits: request.limits)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
@@ -57,13 +60,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             throw HTTPTransportError.unreachable("Cannot create the download file \(file.path).")
         }
         defer { try? handle.close() }
+        let (client, monitor) = (self.client, TransferMonitor(request.limits))
         do {
             return try await Self.mapFailures {
-                let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
-                for try await chunk in response.body {
-                    try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
+                try await monitor.run {
+                    let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
+                    monitor.headArrived()
+                    for try await chunk in response.body {
+                        try monitor.received(chunk.readableBytes)
+                        try chunk.withUnsafeReadableBytes { try handle.write(contentsOf: $0) }
+                    }
+                    return HTTPTransportDownload(status: Int(response.status.code), headers: Self.headers(response.headers), file: file)
                 }
-                return HTTPTransportDownload(status: Int(response.status.code), headers: Self.headers(response.headers), file: file)
             }
         } catch {
             try? FileManager.default.removeItem(at: file)
@@ -77,17 +85,29 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         guard let size else { throw HTTPTransportError.unreachable("Cannot read the upload file \(file.path).") }
         outgoing.headers.remove(name: "Content-Length")  // The body's known length sets it.
         outgoing.body = .stream(FileChunks(file: file), length: .known(Int64(size)))
-        return try await whole(outgoing, timeout: request.timeout)
+        return try await whole(outgoing, timeout: request.timeout, limits: request.limits)
     }
 
-    /// Sends `outgoing` and collects the whole answer.
-    private func whole(_ outgoing: HTTPClientRequest, timeout: TimeInterval) async throws -> HTTPTransportResponse {
-        try await Self.mapFailures {
-            let response = try await client.execute(outgoing, timeout: Self.timeAmount(timeout))
-            let body = try await response.body.collect(upTo: .max)
-            return HTTPTransportResponse(
-                status: Int(response.status.code), headers: Self.headers(response.headers),
-                body: body.withUnsafeReadableBytes { Data($0) })
+    /// Sends `outgoing` and collects the answer piece by piece, within `limits`.
+    private func whole(_ outgoing: HTTPClientRequest, timeout: TimeInterval, limits: TransferLimits?) async throws -> HTTPTransportResponse {
+        let (client, monitor) = (self.client, TransferMonitor(limits))
+        return try await Self.mapFailures {
+            try await monitor.run {
+                let response = try await client.execute(outgoing, timeout: Self.timeAmount(timeout))
+                monitor.headArrived()
+                // A stated length past the limit is refused before any of it is read.
+                if let limit = limits?.maximumBodySize, let stated = response.headers.first(name: "Content-Length").flatMap(Int.init),
+                    stated > limit
+                {
+                    throw HTTPTransportError.tooLarge(limit: limit)
+                }
+                var body = Data()
+                for try await chunk in response.body {
+                    try monitor.received(chunk.readableBytes)
+                    chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+                }
+                return HTTPTransportResponse(status: Int(response.status.code), headers: Self.headers(response.headers), body: body)
+            }
         }
     }
 
@@ -106,8 +126,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
-    /// Runs a client call, turning its failures into `HTTPTransportError`.
-    private static func mapFailures<T>(_ call: () async throws -> T) async throws -> T {
+    /// Runs a client call, turning its failures into ``CloudantSync/HTTPTransportError``.
+    private static func mapFailures<T>(_ call: @Sendable () async throws -> T) async throws -> T {
         do {
             return try await call()
         } catch let failure as HTTPTransportError {

@@ -57,24 +57,24 @@ struct ReplicationErrorTests {
         await setup.stop()
     }
 
-    @Test func aWriteThePeerRefusesIsPeerRefusedWithItsStatusNameAndReason() async throws {
+    @Test func aDocumentTheTargetRefusesWithTheWholeBatchIsNamedAndTheOthersAreWritten() async throws {
         let setup = try await Setup.start()
         let remote = try await setup.remote()
-        try await setup.local.put(["_id": "note", "text": "hello"])
-        // A source that hands out a member CouchDB refuses: the server refuses the whole `_bulk_docs` batch.
-        let tampering = TamperingPeer(LocalPeer(setup.local))
-        let error = await #expect(throws: ReplicationError.self) {
-            try await Replicator(source: tampering, target: remote, options: ReplicationOptions(retry: .never)).run()
-        }
-        guard case .peerRefused(let url, let status, let name, let reason)? = error else {
-            Issue.record("expected .peerRefused, got \(String(describing: error))")
-            await setup.stop()
-            return
-        }
-        #expect(url.path == "/cloud/_bulk_docs")
-        #expect(status == 400 && name == "doc_validation")
-        #expect(reason.contains("_bogus"))
-        #expect(error?.status == 400 && error?.category == .invalidInput && error?.isRetryable == false)
+        _ = try await setup.local.bulkDocs((0..<5).map { ["_id": .string("plain-\($0)")] })
+        let note = try await setup.local.put(["_id": "note", "text": "hello"])
+        // A source that hands out a member CouchDB refuses: the server refuses the whole `_bulk_docs` batch
+        // (400 doc_validation); the batch is halved until the document is alone, and only it fails.
+        let tampering = tamperingPeer(LocalPeer(setup.local), spoiling: "note")
+        let stats = try await Replicator(source: tampering, target: remote, options: ReplicationOptions(retry: .never)).run()
+        #expect(stats.docsWritten == 5)
+        #expect(stats.docWriteFailures == 1)
+        let failure = try #require(stats.failures.first)
+        #expect(failure.id == "note" && failure.rev == note.rev)
+        #expect(failure.error == "doc_validation" && failure.reason.contains("_bogus"))
+        #expect(failure.category == .invalidInput)
+        // The checkpoint stays before it: the next run reads it again (and names it again).
+        let again = try await Replicator(source: tampering, target: remote, options: ReplicationOptions(retry: .never)).run()
+        #expect(again.failures.map(\.id) == ["note"])
         await setup.stop()
     }
 
@@ -190,25 +190,13 @@ private final class FailingPeer: ReplicationPeer {
     func ensureFullCommit() async throws {}
 }
 
-/// A local peer whose fetched documents carry a member CouchDB refuses (`_bogus`).
-private struct TamperingPeer: ReplicationPeer {
-    let base: LocalPeer
-
-    init(_ base: LocalPeer) { self.base = base }
-
-    func identity() async throws -> String { try await base.identity() }
-    func info() async throws -> PeerInfo { try await base.info() }
-    func localDocument(id: String) async throws -> JSONObject? { try await base.localDocument(id: id) }
-    func putLocalDocument(id: String, body: JSONObject) async throws { try await base.putLocalDocument(id: id, body: body) }
-    func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await base.changes(request) }
-    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await base.revsDiff(revisions) }
-    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
+/// A local peer whose fetched document `spoiled` carries a member CouchDB refuses (`_bogus`).
+private func tamperingPeer(_ base: LocalPeer, spoiling spoiled: String) -> ForwardingPeer {
+    ForwardingPeer(base) { base, requests in
         try await base.fetch(requests).map { fetched in
-            guard case .document(var document) = fetched else { return fetched }
+            guard case .document(var document) = fetched, document["_id"]?.stringValue == spoiled else { return fetched }
             document["_bogus"] = true
             return .document(document)
         }
     }
-    func write(_ documents: [JSONObject]) async throws -> [WriteFailure] { try await base.write(documents) }
-    func ensureFullCommit() async throws { try await base.ensureFullCommit() }
 }

@@ -99,17 +99,23 @@ struct ReplicationStateMachineTests {
         #expect(!machine.isFinished)
     }
 
-    @Test func revisionsGoneFromTheSourceAreCountedAsFailuresNotWritten() {
+    @Test func aRevisionGoneFromTheSourceIsReadOnceMoreThenNamedAsAFailure() {
         var machine = Self.machine()
         _ = machine.event(.start)
         _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
         _ = machine.event(.checkpointsRead(source: nil, target: nil))
         _ = machine.event(.changesRead(Self.page([(1, "a", ["1-a"])], last: 1, pending: 0)))
         _ = machine.event(.diffed(["a": MissingRevisions(missing: ["1-a"])]))
-        guard case .writeCheckpoint = machine.event(.fetched([.missing(id: "a", rev: "1-a")])) else {
-            Issue.record("expected checkpoint"); return
+        guard case .fetch(let again) = machine.event(.fetched([.missing(id: "a", rev: "1-a")])) else {
+            Issue.record("expected a second fetch"); return
         }
-        #expect(machine.stats.docWriteFailures == 1 && machine.stats.docsWritten == 0)
+        #expect(again == [RevisionRequest(id: "a", rev: "1-a")])
+        // Still gone: named, and the checkpoint stays where it was (at 0, so nothing is written).
+        guard case .finish(let stats) = machine.event(.fetched([.missing(id: "a", rev: "1-a")])) else {
+            Issue.record("expected finish"); return
+        }
+        #expect(stats.docWriteFailures == 1 && stats.docsWritten == 0)
+        #expect(stats.failures == [WriteFailure(id: "a", rev: "1-a", error: "not_found", reason: "The source no longer has this revision.")])
     }
 
     @Test func withoutCheckpointsNothingIsReadOrWritten() {

@@ -56,7 +56,7 @@ struct SyncTriggerTests {
         let device = try server.deviceStore()
         try await device.put(["_id": "written-offline"])
         var configuration = AutomaticSync.Configuration(
-            backoff: ReplayBackoff(initial: .milliseconds(50), maximum: .seconds(1), multiplier: 2, jitter: 0.25))
+            backoff: Backoff(initial: .milliseconds(50), maximum: .seconds(1), multiplier: 2, jitter: 0.25))
         configuration.replication.retry = .never
         let sync = AutomaticSync(store: device, remote: remote.peer, configuration: configuration)
         let log = EventLog(sync)
@@ -184,7 +184,7 @@ struct SyncTriggerStateMachineTests {
     func backoffFoldsTriggersIntoTheRetry() {
         var m = machine {
             $0.interval = .seconds(1)
-            $0.backoff = ReplayBackoff(initial: .seconds(10), maximum: .seconds(60), jitter: 0)
+            $0.backoff = Backoff(initial: .seconds(10), maximum: .seconds(60), jitter: 0)
         }
         _ = m.event(.started(updateSeq: 0, syncNow: true, at: t0))
         #expect(m.event(.failed(retryable: true, at: t0, random: 0)) == .retry(after: .seconds(10)))

@@ -29,6 +29,9 @@ struct JSONParser {
     private static let linearDuplicateScanLimit = 12
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The deepest nesting this parse accepts: ``maximumDepth`` unless a caller reading documents wrapped in
+    /// an envelope (a replication peer's `_bulk_get` answer) allows for the envelope's levels.
+    private let depthLimit: Int
     private var index = 0
     private var depth = 0
     /// Reused for strings with escapes, so only the final `String` allocates.
@@ -39,13 +42,14 @@ struct JSONParser {
     private var memberStack: [(key: String, value: JSONValue)] = []
     private var elementStack: [JSONValue] = []
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) {
         self.bytes = bytes
+        self.depthLimit = depthLimit
     }
 
     /// Parses one JSON text.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(CloudantError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = maximumDepth) throws(CloudantError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, depthLimit: maximumDepth)
         return try parser.parseDocument()
     }
 
@@ -118,9 +122,9 @@ struct JSONParser {
 
     private mutating func enterContainer() throws(CloudantError) {
         depth += 1
-        guard depth <= Self.maximumDepth else {
+        guard depth <= depthLimit else {
             throw failure(
-                "Arrays and objects are nested more than \(Self.maximumDepth) levels deep; flatten the document.",
+                "Arrays and objects are nested more than \(depthLimit) levels deep; flatten the document.",
                 at: index)
         }
         index += 1

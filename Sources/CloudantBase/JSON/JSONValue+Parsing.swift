@@ -55,4 +55,36 @@ extension JSONValue {
             try JSONParser.parse(raw.bindMemory(to: UInt8.self))
         }
     }
+
+    /// The deepest nesting of arrays and objects a parse accepts (the outermost value is level 1).
+    public static let maximumNestingDepth = JSONParser.maximumDepth
+
+    /// Parses `data` allowing `maximumDepth` levels of nesting instead of ``maximumNestingDepth``: for an
+    /// envelope around documents (a replication peer's answer), whose documents are then checked against
+    /// ``maximumNestingDepth`` on their own.
+    /// - Throws: ``CloudantError/Code/invalidValue``, as the other `init(parsing:)` do.
+    package init(parsing data: Data, maximumDepth: Int) throws {
+        self = try data.withUnsafeBytes { raw throws(CloudantError) in
+            try JSONParser.parse(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+        }
+    }
+
+    /// How deep arrays and objects nest in this value (0 for a scalar, 1 for a flat object or array).
+    public var nestingDepth: Int {
+        var deepest = 0
+        var pending: [(JSONValue, Int)] = [(self, 1)]
+        while let (value, level) = pending.popLast() {
+            switch value {
+            case .object(let object):
+                deepest = max(deepest, level)
+                for (_, member) in object.members { pending.append((member, level + 1)) }
+            case .array(let array):
+                deepest = max(deepest, level)
+                for element in array { pending.append((element, level + 1)) }
+            default:
+                break
+            }
+        }
+        return deepest
+    }
 }

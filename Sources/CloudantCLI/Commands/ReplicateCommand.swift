@@ -2,6 +2,10 @@ internal import ArgumentParser
 internal import CloudantOnly
 internal import CloudantSyncNIO
 internal import Foundation
+internal import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// `cloudant replicate SOURCE TARGET`: CouchDB's replication protocol between local stores and URLs.
 struct ReplicateCommand: CloudantCommand {
@@ -10,14 +14,26 @@ struct ReplicateCommand: CloudantCommand {
         abstract: "Replicate from SOURCE to TARGET; each is a local store name or a database URL.",
         discussion: """
             Credentials go in the URL or in CLOUDANT_SOURCE_AUTH / CLOUDANT_TARGET_AUTH (user:password). \
-            A progress line goes to standard error; the final statistics are JSON on standard output. \
-            A replication resumes from its checkpoint when run again.
+            The final statistics are JSON on standard output, with "failures": [{id, rev, error, reason}] for \
+            each revision that could not be written (read and written once more first); the checkpoint stays \
+            before the first of them, so running the replication again tries them again. A progress line and a \
+            log line per failure and per change of state go to standard error. A replication resumes from its \
+            checkpoint when run again.
+
+            --continuous keeps replicating until SIGINT or SIGTERM; while a peer cannot be reached it waits \
+            (30 s, doubling up to 5 minutes) and starts again from its checkpoint, for as long as it takes. \
+            SIGINT or SIGTERM stops any replication at a batch boundary: the checkpoint is written and the \
+            statistics printed ("interrupted": true); a second signal stops it at once.
+
+            Exit status: 0 done (or a continuous replication stopped by a signal), 7 done but some revisions \
+            were not written (listed in "failures"), 8 a one-shot replication stopped by a signal before it \
+            finished (run it again to resume), and the statuses of `cloudant --help` for errors.
 
             Examples:
               cloudant replicate phone \\
                 https://user:pass@account.cloudantnosqldb.appdomain.cloud/patients
               CLOUDANT_SOURCE_AUTH=admin:secret cloudant replicate \\
-                http://127.0.0.1:5984/notes notes --continuous
+                http://127.0.0.1:5984/notes notes --continuous --progress
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Where documents come from: a store name or http(s)://host:port/db.") var source: String
@@ -33,6 +49,14 @@ struct ReplicateCommand: CloudantCommand {
         name: .customLong("http-client"),
         help: "How requests travel: nio (SwiftNIO's AsyncHTTPClient, the faster) or urlsession (libcurl, which honours http_proxy and https_proxy).")
     var httpClient: HTTPClientChoice = .nio
+    @Flag(help: "Show the progress line even when standard error is not a terminal (a line each time it changes).")
+    var progress = false
+    @Flag(help: "Leave the progress line out (log lines are still printed).") var quiet = false
+
+    func validate() throws {
+        if progress && quiet { throw ValidationError("--progress and --quiet are exclusive.") }
+        guard batchSize > 0 else { throw ValidationError("--batch-size must be at least 1.") }
+    }
 
     func execute() async throws {
         if selector != nil && documentIDs != nil {
@@ -47,21 +71,46 @@ struct ReplicateCommand: CloudantCommand {
         let replicator = Replicator(
             source: sourcePeer, target: targetPeer,
             options: ReplicationOptions(batchSize: batchSize, continuous: continuous, filter: filter))
-        let bar = Task { for await step in replicator.progress { ProgressLine.show(step) } }
+        let reporter = ReplicationReporter(
+            mode: quiet ? .quiet : progress ? .forced : .automatic, name: "\(Self.shown(source)) → \(Self.shown(target))")
+        let signals = SignalCount()
+        SignalWatch.start { signal in
+            if signals.add() == 1 {
+                reporter.log("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping at the next batch boundary (again to stop at once).")
+                replicator.stop()
+            } else {
+                replicator.cancel()
+            }
+        }
+        let shown = Task {
+            var last: ReplicationProgress?
+            for await step in replicator.progress {
+                reporter.show(step)
+                last = step
+            }
+            return last
+        }
         let stats: ReplicationStats
         do {
             stats = try await replicator.run()
         } catch {
-            ProgressLine.finish()
+            _ = await shown.value
+            reporter.finish()
             throw error
         }
-        await bar.value
-        ProgressLine.finish()
-        Output.print([
-            "ok": true, "docs_read": .number(JSONNumber(stats.docsRead)), "docs_written": .number(JSONNumber(stats.docsWritten)),
+        let interrupted = await shown.value?.state == .stopped
+        reporter.finish()
+        var result: JSONObject = [
+            "ok": .bool(stats.failures.isEmpty), "docs_read": .number(JSONNumber(stats.docsRead)),
+            "docs_written": .number(JSONNumber(stats.docsWritten)),
             "doc_write_failures": .number(JSONNumber(stats.docWriteFailures)),
             "missing_checked": .number(JSONNumber(stats.missingChecked)), "missing_found": .number(JSONNumber(stats.missingFound)),
-        ])
+            "failures": .array(stats.failures.map(Self.json)),
+        ]
+        if interrupted { result["interrupted"] = true }
+        Output.print(.object(result))
+        if !stats.failures.isEmpty { throw ExitCode(ReplicationExit.documentsFailed) }
+        if interrupted && !continuous { throw ExitCode(ReplicationExit.interrupted) }
     }
 
     private func peer(_ location: String, environment: String, mustExist: Bool) throws -> any ReplicationPeer {
@@ -74,6 +123,38 @@ struct ReplicateCommand: CloudantCommand {
         }
         return LocalPeer(try mustExist ? global.openExisting(location) : global.openOrCreate(location))
     }
+
+    /// A store name, or a URL without its credentials, for log lines.
+    static func shown(_ location: String) -> String {
+        guard location.hasPrefix("http"), var components = URLComponents(string: location) else { return location }
+        components.user = nil
+        components.password = nil
+        return components.string ?? location
+    }
+
+    /// One failure as the result JSON lists it.
+    static func json(_ failure: WriteFailure) -> JSONValue {
+        [
+            "id": failure.id.map(JSONValue.string) ?? .null, "rev": failure.rev.map(JSONValue.string) ?? .null,
+            "error": .string(failure.error), "reason": .string(failure.reason),
+        ]
+    }
+}
+
+/// The exit statuses of `cloudant replicate` beyond the error categories' (``CloudantCore/ErrorCategory/exitStatus``).
+enum ReplicationExit {
+    /// The replication finished, but some revisions could not be written (the result's `failures`).
+    static let documentsFailed: Int32 = 7
+    /// A one-shot replication was stopped by SIGINT or SIGTERM before it finished; run it again to resume.
+    static let interrupted: Int32 = 8
+}
+
+/// How many stop signals arrived.
+final class SignalCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more; returns how many so far.
+    func add() -> Int { count.withLock { $0 += 1; return $0 } }
 }
 
 /// The `--http-client` choices.
@@ -85,26 +166,5 @@ enum HTTPClientChoice: String, ExpressibleByArgument, CaseIterable {
         case .nio: AsyncHTTPClientTransport()
         case .urlsession: URLSessionTransport()
         }
-    }
-}
-
-/// `[#####-----] 1200 / 5000 documents` on standard error, redrawn in place when it is a terminal.
-enum ProgressLine {
-    static let isTerminal = isatty(FileHandle.standardError.fileDescriptor) == 1
-
-    static func show(_ step: ReplicationProgress) {
-        guard isTerminal else { return }
-        let done = step.documentsProcessed
-        let total = done + (step.pending ?? 0)
-        let width = 30
-        let filled = total == 0 ? width : min(width, width * done / max(total, 1))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let state = step.state == .idle ? " (waiting for changes)" : ""
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done) / \(total) documents\(state)   ".utf8))
-    }
-
-    static func finish() {
-        guard isTerminal else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -59,7 +59,7 @@ enum Output {
             object = ["error": .string(name), "reason": .string(reason)]
         case .unauthorized(_, _, let reason):
             object = ["error": .string(error.category.couchDBError), "reason": .string(reason)]
-        case .peerUnreachable, .timedOut, .cancelled:
+        case .peerUnreachable, .timedOut, .cancelled, .peerViolation:
             object = ["error": .string(error.category.couchDBError), "reason": .string(error.description)]
         }
         if let status = error.status { object["status"] = .number(JSONNumber(status)) }

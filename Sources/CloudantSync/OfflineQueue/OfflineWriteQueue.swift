@@ -28,7 +28,7 @@ public actor OfflineWriteQueue {
     /// How a replayed write that conflicts with an edit made on the remote is settled.
     public let conflictPolicy: ReplayConflictPolicy
     /// How long to wait between replays while the remote cannot be reached.
-    public let backoff: ReplayBackoff
+    public let backoff: Backoff
     /// Writes per `_bulk_docs` request.
     public let batchSize: Int
 
@@ -47,7 +47,7 @@ public actor OfflineWriteQueue {
     ///   - batchSize: Writes per `_bulk_docs` request.
     public init(
         store: DocumentStore, remote: RemoteDatabase, conflictPolicy: ReplayConflictPolicy = .keepQueued,
-        backoff: ReplayBackoff = ReplayBackoff(), batchSize: Int = 500
+        backoff: Backoff = Backoff(), batchSize: Int = 500
     ) {
         self.store = store
         self.remote = remote

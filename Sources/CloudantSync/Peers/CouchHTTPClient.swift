@@ -3,24 +3,28 @@ internal import Foundation
 
 /// The HTTP requests an ``HTTPPeer`` makes: JSON in, JSON out, authentication applied, and every failure
 /// turned into a ``ReplicationError`` the retry policy can classify. The bytes travel over an
-/// ``HTTPTransport`` (``URLSessionTransport`` unless the peer was given another).
+/// ``HTTPTransport`` (``URLSessionTransport`` unless the peer was given another), within the peer's
+/// ``PeerLimits``; a successful answer that is not JSON (by its media type or its bytes) is a
+/// ``PeerViolation``, never an empty success.
 actor CouchHTTPClient {
     let database: URL
     let authentication: RemoteAuthentication
     let headers: [String: String]
     let timeout: TimeInterval
+    let limits: PeerLimits
     private let transport: any HTTPTransport
     /// The `AuthSession` cookie of a cookie session.
     private var sessionCookie: String?
 
     init(
         database: URL, authentication: RemoteAuthentication, headers: [String: String], timeout: TimeInterval,
-        transport: any HTTPTransport
+        limits: PeerLimits = PeerLimits(), transport: any HTTPTransport
     ) {
         self.database = database
         self.authentication = authentication
         self.headers = headers
         self.timeout = timeout
+        self.limits = limits
         self.transport = transport
     }
 
@@ -34,6 +38,8 @@ actor CouchHTTPClient {
     /// Sends a request to `path` under the database (or the server root when `path` starts with `/`).
     ///
     /// - Parameter accept: Statuses returned rather than thrown (for example 404 on an optional read).
+    /// - Parameter timeout: The wait for the answer to begin, when longer than the client's: a long poll's.
+    ///   The pace of the answer (``PeerLimits/minimumTransferRate``) counts only once it is over.
     /// - Parameter contentType: The `Content-Type` of a request without a body (CouchDB requires the JSON
     ///   media type on some bodiless `POST`s, such as `_ensure_full_commit`); a JSON body always has it.
     func send(
@@ -62,18 +68,48 @@ actor CouchHTTPClient {
         } catch {
             throw Self.transportFailure(error, method: method, url: request.url)
         }
-        let json = answer.body.isEmpty ? nil : try? JSONValue(parsing: answer.body)
-        return Response(url: request.url, status: answer.status, body: json)
+        return Response(url: request.url, status: answer.status, body: try Self.json(of: answer, url: request.url))
     }
+
+    /// The JSON of an answer: strictly for a success (a media type other than JSON's, or bytes that do not
+    /// parse, are a ``PeerViolation``); as well as it can for an error status, whose body only explains it.
+    static func json(of answer: HTTPTransportResponse, url: URL) throws -> JSONValue? {
+        guard (200..<300).contains(answer.status) else {
+            return answer.body.isEmpty ? nil : try? JSONValue(parsing: answer.body)
+        }
+        if let type = answer.header("Content-Type") {
+            let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            // CouchDB answers `text/plain` to clients that do not ask for JSON; anything else (a proxy's HTML
+            // page, a multipart body) is not the answer asked for.
+            guard media == "application/json" || media.hasSuffix("+json") || media == "text/plain" || media.isEmpty else {
+                throw ReplicationError.peerViolation(url: url, violation: .unexpectedMediaType(media))
+            }
+        }
+        guard !answer.body.isEmpty else { return nil }
+        do {
+            // Documents sit a few levels inside an answer (`_bulk_get`: results, docs, ok): allow for them here,
+            // and check each document's own depth where it is taken out.
+            return try JSONValue(parsing: answer.body, maximumDepth: JSONValue.maximumNestingDepth + envelopeDepth)
+        } catch {
+            let reason = (error as? CloudantError).map { error in
+                error.message + (error.context.position.map { " (byte \($0))" } ?? "")
+            }
+            throw ReplicationError.peerViolation(url: url, violation: .notJSON(reason: reason ?? "\(error)"))
+        }
+    }
+
+    /// The levels an answer may wrap a document in.
+    static let envelopeDepth = 8
 
     /// `GET path` with its body written to a file as it arrives (never held whole in memory): an attachment
     /// a replication moves separately. The caller owns (and removes) the file.
     /// - Throws: ``ReplicationError`` as ``send(_:_:query:body:accept:timeout:contentType:)`` throws, for a
     ///   status other than 2xx or a transport failure.
-    func download(_ path: String, query: [(String, String)] = [], accept: String) async throws -> URL {
+    func download(_ path: String, query: [(String, String)] = [], accept: String, expectedLength: Int? = nil) async throws -> URL {
         var attempt = 0
         while true {
             var request = try await makeRequest("GET", path, query: query, body: nil, timeout: nil, contentType: nil)
+            request.limits = transferLimits(grace: nil, body: expectedLength)
             request.setHeader("Accept", accept)
             // Ask for the content as written: a gzip body would be inflated on the way anyway.
             request.setHeader("Accept-Encoding", "identity")
@@ -115,7 +151,7 @@ actor CouchHTTPClient {
             } catch {
                 throw Self.transportFailure(error, method: method, url: request.url)
             }
-            let body = answer.body.isEmpty ? nil : try? JSONValue(parsing: answer.body)
+            let body = try Self.json(of: answer, url: request.url)
             if answer.status == 401, case .session = authentication, attempt == 0 {
                 sessionCookie = nil  // Expired: log in again once.
                 attempt += 1
@@ -136,7 +172,8 @@ actor CouchHTTPClient {
         contentType: String?
     ) async throws -> HTTPTransportRequest {
         let target = try url(path, query: query)
-        var request = HTTPTransportRequest(method: method, url: target, timeout: timeout ?? self.timeout)
+        var request = HTTPTransportRequest(
+            method: method, url: target, timeout: timeout ?? self.timeout, limits: transferLimits(grace: timeout, body: nil))
         request.setHeader("Accept", "application/json")
         if let body {
             request.body = Data(body.jsonBytes())
@@ -153,6 +190,17 @@ actor CouchHTTPClient {
         return request
     }
 
+    /// The limits of one answer: a JSON answer's size, or an attachment's stated length (`body`) and the time it
+    /// takes at the slowest pace; the pace counts after `grace` seconds (a long poll's wait).
+    private func transferLimits(grace: TimeInterval?, body expected: Int?) -> TransferLimits {
+        let grace = Duration.milliseconds(Int64((grace ?? 0) * 1000))
+        var deadline = limits.requestDeadline + grace
+        if let expected, limits.minimumTransferRate > 0 { deadline += .seconds(expected / limits.minimumTransferRate) }
+        return TransferLimits(
+            maximumBodySize: expected ?? limits.maximumBodySize, minimumRate: limits.minimumTransferRate,
+            rateWindow: limits.rateWindow, rateGrace: grace, deadline: deadline)
+    }
+
     /// Logs in with `POST /_session` and keeps the cookie.
     /// - Throws: ``ReplicationError/unauthorized(url:status:reason:)`` naming `target`, the request that needed
     ///   the session, when the server refuses the login.
@@ -162,7 +210,7 @@ actor CouchHTTPClient {
         let request = HTTPTransportRequest(
             method: "POST", url: login, headers: [("Content-Type", "application/json")],
             body: Data(JSONValue.object(["name": .string(user), "password": .string(password)]).jsonBytes()),
-            timeout: timeout)
+            timeout: timeout, limits: transferLimits(grace: nil, body: nil))
         let answer: HTTPTransportResponse
         do {
             answer = try await transport.send(request)
@@ -212,6 +260,9 @@ actor CouchHTTPClient {
         case .cancelled: return .cancelled(url: url)
         case .timedOut: return .timedOut(url: url, status: nil)
         case .unreachable(let reason): return .peerUnreachable(url: url, reason: "\(method): \(reason)")
+        case .tooLarge(let limit): return .peerViolation(url: url, violation: .bodyTooLarge(limit: limit))
+        case .tooSlow(let bytes, let seconds): return .peerViolation(url: url, violation: .tooSlow(bytes: bytes, seconds: seconds))
+        case .deadlineExceeded(let seconds): return .peerViolation(url: url, violation: .deadlineExceeded(seconds: seconds))
         case nil:
             if Task.isCancelled || error is CancellationError { return .cancelled(url: url) }
             return .peerUnreachable(url: url, reason: "\(method): \(error)")

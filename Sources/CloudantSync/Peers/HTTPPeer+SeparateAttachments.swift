@@ -7,9 +7,14 @@ extension HTTPPeer {
     public var sendsLargeAttachmentsSeparately: Bool { true }
 
     /// Reads the revisions with attachment stubs first (`attachments=false`); a document whose needed
-    /// attachments (newer than what the target holds, as `atts_since` decides) include one stored at least
-    /// `inlineAttachmentLimit` long gets them all marked `"follows_separately": true`; documents whose
-    /// needed attachments are all small are read again with their data inline, as ``fetch(_:)`` reads them.
+    /// attachments include one stored at least `inlineAttachmentLimit` long gets them all marked
+    /// `"follows_separately": true`; documents whose needed attachments are all small are read again with
+    /// their data inline, as ``fetch(_:)`` reads them.
+    ///
+    /// An attachment is needed unless the target holds it for sure: last set (`revpos`) at generation 1 or
+    /// later and no later than the newest revision the target has of this branch (CouchDB's `atts_since`
+    /// rule). A `revpos` of 0, which CouchDB gives attachments written with `new_edits=false` and no revpos,
+    /// or none at all, says nothing of where the content was set, so such an attachment is always fetched.
     public func fetch(_ requests: [RevisionRequest], inlineAttachmentLimit: Int) async throws -> [FetchedRevision] {
         var fetched = try await fetch(requests, attachments: false)
         let since = Dictionary(requests.map { ($0.id, $0.attachmentsSince) }, uniquingKeysWith: { $0 + $1 })
@@ -19,8 +24,11 @@ extension HTTPPeer {
             guard case .document(var document) = revision, let id = document["_id"]?.stringValue,
                 let rev = document["_rev"]?.stringValue, case .object(var attachments)? = document["_attachments"]
             else { continue }
-            let known = Self.newestKnownGeneration(of: document, among: since[id] ?? [])
-            let needed = attachments.members.filter { ($0.1["revpos"]?.numberValue?.int64Value ?? 0) > known }
+            let known = AttachmentStubs.newestKnownGeneration(of: document, among: since[id] ?? [])
+            let needed = attachments.members.filter { _, stub in
+                guard let revpos = stub["revpos"]?.numberValue?.int64Value else { return true }
+                return revpos < 1 || revpos > known
+            }
             guard !needed.isEmpty else { continue }
             let large = needed.contains { Self.storedLength($0.1) >= inlineAttachmentLimit }
             if large {
@@ -32,25 +40,48 @@ extension HTTPPeer {
                 document["_attachments"] = .object(attachments)
                 fetched[index] = .document(document)
             } else {
-                inlineAgain.append(RevisionRequest(id: id, rev: rev, attachmentsSince: since[id] ?? []))
+                // `atts_since` would leave a revpos-0 attachment out again (the server applies the same rule):
+                // ask for all of them then.
+                let unplaced = needed.contains { ($0.1["revpos"]?.numberValue?.int64Value ?? 0) < 1 }
+                inlineAgain.append(RevisionRequest(id: id, rev: rev, attachmentsSince: unplaced ? [] : since[id] ?? []))
                 positions[id + " " + rev] = index
             }
         }
         guard !inlineAgain.isEmpty else { return fetched }
         for revision in try await fetch(inlineAgain, attachments: true) {
-            guard case .document(let document) = revision, let id = document["_id"]?.stringValue,
-                let rev = document["_rev"]?.stringValue, let index = positions[id + " " + rev]
-            else { continue }
-            fetched[index] = revision
+            let key: String
+            switch revision {
+            case .document(let document): key = (document["_id"]?.stringValue ?? "") + " " + (document["_rev"]?.stringValue ?? "")
+            case .invalid(let id, let rev, _, _), .missing(let id, let rev): key = id + " " + rev
+            }
+            if let index = positions[key] { fetched[index] = revision }
         }
         return fetched
     }
 
     /// Downloads the attachment to a temporary file, then reads it in pieces: never whole in memory. It
     /// comes as written (decoded), so it carries the stub's digest only when the source keeps it unencoded.
+    ///
+    /// - Throws: ``ReplicationError/peerViolation(url:violation:)`` with
+    ///   ``PeerViolation/attachmentLength(documentID:name:expected:received:)`` when the bytes are not as long
+    ///   as the stub's `length` says (reading stops at that length), besides the failures of any request.
     public func attachment(documentID: String, rev: String, name: String, stub: JSONObject) async throws -> PeerAttachment {
         let path = CouchHTTPClient.encode(documentID) + "/" + CouchHTTPClient.encode(name)
-        let file = try await client.download(path, query: [("rev", rev)], accept: "*/*")
+        let expected = stub["length"]?.numberValue?.int64Value.map { Int($0) }
+        let file: URL
+        do {
+            file = try await client.download(path, query: [("rev", rev)], accept: "*/*", expectedLength: expected)
+        } catch ReplicationError.peerViolation(let url, .bodyTooLarge(let limit)) where limit == expected {
+            throw ReplicationError.peerViolation(
+                url: url, violation: .attachmentLength(documentID: documentID, name: name, expected: limit, received: limit + 1))
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
+        if let expected, let size, size != expected {
+            try? FileManager.default.removeItem(at: file)
+            throw ReplicationError.peerViolation(
+                url: url.appendingPathComponent(documentID).appendingPathComponent(name),
+                violation: .attachmentLength(documentID: documentID, name: name, expected: expected, received: size))
+        }
         guard let handle = try? FileHandle(forReadingFrom: file) else {
             throw ReplicationError.localFailure(
                 url: url, underlying: CloudantError(.fetchFailed, "Could not read the downloaded attachment \(name)."))
@@ -62,16 +93,6 @@ extension HTTPPeer {
             length: Int(stub["length"]?.numberValue?.int64Value ?? 0),
             digest: encoded ? nil : stub["digest"]?.stringValue,
             revpos: Int(stub["revpos"]?.numberValue?.int64Value ?? 1), pieces: AttachmentByteStream(FilePieces(handle: handle)))
-    }
-
-    /// The newest generation among `revisions` that is an ancestor of (or is) `document`'s revision, by its
-    /// `_revisions`: attachments with a larger `revpos` are what the target lacks (CouchDB's `atts_since`).
-    static func newestKnownGeneration(of document: JSONObject, among revisions: [String]) -> Int64 {
-        guard let start = document["_revisions"]?["start"]?.numberValue?.int64Value,
-            let ids = document["_revisions"]?["ids"]?.arrayValue?.compactMap(\.stringValue)
-        else { return 0 }
-        let ancestry = Set(ids.enumerated().map { "\(start - Int64($0.offset))-\($0.element)" })
-        return revisions.filter(ancestry.contains).compactMap { Int64($0.prefix { $0 != "-" }) }.max() ?? 0
     }
 
     /// The length of an attachment's stored bytes, by its stub.

@@ -10,7 +10,7 @@ public import Foundation
 /// ```
 ///
 /// Credentials written in the URL (`https://user:pass@host/db`) become basic authentication and never
-/// enter the replication id. Requests follow CouchDB's replication protocol: `_changes` with `style=all_docs` (POST with
+/// enter the replication id. Requests follow spec §2.1: `_changes` with `style=all_docs` (POST with
 /// `filter=_doc_ids` / `_selector`), `_revs_diff`, `_bulk_get` (falling back to `open_revs` on servers
 /// without it), `_bulk_docs` with `new_edits: false` (halving a batch the server finds too large),
 /// `_local` checkpoints.
@@ -18,22 +18,23 @@ public struct HTTPPeer: ReplicationPeer {
     /// The database URL, without credentials.
     public let url: URL
     let client: CouchHTTPClient
-    private let bulkGetSupport = BulkGetSupport()
+    let bulkGetSupport = BulkGetSupport()
+    private let changesLimit = ChangesLimit()
 
     /// Creates a peer.
     ///
     /// - Parameters:
-    ///   - url: The database URL; credentials in it become basic authentication and are removed from ``url``.
-    ///   - authentication: How requests prove who they are.
     ///   - headers: Extra headers on every request (an API key, a client id).
     ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
     ///   - transport: What carries the requests: ``URLSessionTransport`` by default; `AsyncHTTPClientTransport`
     ///     from `CloudantSyncNIO` is faster on Linux and takes a TLS configuration of your own.
+    ///   - limits: The bounds every answer is read within (size, pace, deadline, and what one document may
+    ///     hold), so a broken or hostile server cannot exhaust memory, hang the replication or get bad data in.
     /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
-    ///   `CloudantError.Code.invalidValue`, field `url`) for a URL that names no database.
+    ///   ``CloudantCore/CloudantError/Code/invalidValue``, field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
-        timeout: Duration = .seconds(60), transport: any HTTPTransport = URLSessionTransport()
+        timeout: Duration = .seconds(60), limits: PeerLimits = PeerLimits(), transport: any HTTPTransport = URLSessionTransport()
     ) throws {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.host != nil,
             components.path.count > 1
@@ -52,31 +53,39 @@ public struct HTTPPeer: ReplicationPeer {
         self.url = clean
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         client = CouchHTTPClient(
-            database: clean, authentication: authentication, headers: headers, timeout: seconds, transport: transport)
+            database: clean, authentication: authentication, headers: headers, timeout: seconds, limits: limits, transport: transport)
     }
 
+    /// The bounds every answer is read within.
+    public var limits: PeerLimits { client.limits }
+
     public func identity() async throws -> String {
-        // Scheme, host, port and path; never credentials.
+        // Scheme, host, port and path; never credentials (spec R-2).
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return components?.string ?? url.absoluteString
     }
 
     public func info() async throws -> PeerInfo {
-        let body = try await client.send("GET", "").body
+        let response = try await client.send("GET", "")
+        guard case .object(let body)? = response.body else {
+            throw Self.unexpected(response, "GET /db answered without a database's information")
+        }
         return PeerInfo(
-            updateSeq: body?["update_seq"] ?? 0,
-            instanceStartTime: body?["instance_start_time"]?.stringValue ?? "0")
+            updateSeq: body["update_seq"] ?? 0,
+            instanceStartTime: body["instance_start_time"]?.stringValue ?? "0")
     }
 
-    /// Creates the database when it does not exist (`create_target`).
+    /// Creates the database when it does not exist (`create_target`, spec §2.1 step 1).
     public func createIfMissing() async throws {
         _ = try await client.send("PUT", "", accept: [412])
     }
 
     public func localDocument(id: String) async throws -> JSONObject? {
         let response = try await client.send("GET", Self.path(id), accept: [404])
-        return response.status == 404 ? nil : response.body?.objectValue
+        guard response.status != 404 else { return nil }
+        guard case .object(let document)? = response.body else { throw Self.unexpected(response, "a checkpoint that is not an object") }
+        return document
     }
 
     public func putLocalDocument(id: String, body: JSONObject) async throws {
@@ -85,15 +94,34 @@ public struct HTTPPeer: ReplicationPeer {
             document["_rev"] = try await localDocument(id: id)?["_rev"]
             let response = try await client.send("PUT", Self.path(id), body: .object(document), accept: [409])
             if response.status != 409 { return }
-            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again.
+            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again (spec R-22).
         }
         throw ReplicationError.peerRefused(
             url: url.appendingPathComponent(id), status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
     }
 
+    /// Reads a page of changes. A page too large for ``PeerLimits/maximumBodySize`` is read again with half the
+    /// limit, down to one change, and later pages start from the limit that worked; the page then says so
+    /// (``ChangesPage/limit``), so a smaller page is not taken for the last.
     public func changes(_ request: ChangesRequest) async throws -> ChangesPage {
+        var limit = min(request.limit, await changesLimit.value ?? request.limit)
+        while true {
+            do {
+                var page = try await changes(request, limit: limit)
+                if limit < request.limit { page.limit = limit }
+                return page
+            } catch ReplicationError.peerViolation(_, .bodyTooLarge) where limit > 1 {
+                limit = max(1, limit / 2)
+                await changesLimit.lower(to: limit)
+            }
+        }
+    }
+
+    private func changes(_ request: ChangesRequest, limit: Int) async throws -> ChangesPage {
+        var request = request
+        request.limit = limit
         var query: [(String, String)] = [
-            ("style", "all_docs"), ("since", Self.sequenceParameter(request.since)), ("limit", String(request.limit)),
+            ("style", "all_docs"), ("since", Self.sequenceParameter(request.since)), ("limit", String(limit)),
         ]
         var waitSeconds: TimeInterval?
         if let longpoll = request.longpoll {
@@ -120,120 +148,48 @@ public struct HTTPPeer: ReplicationPeer {
                     .invalidValue, "The closure filter \(name) runs where the documents are; use it with a local source.",
                     context: .init(field: "filter")))
         }
-        let rows = response.body?["results"]?.arrayValue ?? []
-        let changes = rows.compactMap { row -> PeerChange? in
-            guard let id = row["id"]?.stringValue, let seq = row["seq"] else { return nil }
-            let revs = (row["changes"]?.arrayValue ?? []).compactMap { $0["rev"]?.stringValue }
-            return PeerChange(seq: seq, id: id, revs: revs, deleted: row["deleted"]?.boolValue ?? false)
+        return try Self.page(response, for: request, limits: client.limits)
+    }
+
+    /// The page a `_changes` answer holds, checked: an answer without `results` is not one; rows past the limit
+    /// asked for are left for the next page (which starts after the last row kept); a row whose revisions are
+    /// beyond the limits is kept with its ``PeerChange/problem``, to be reported rather than replicated.
+    static func page(_ response: CouchHTTPClient.Response, for request: ChangesRequest, limits: PeerLimits) throws -> ChangesPage {
+        guard case .object(let answer)? = response.body, let rows = answer["results"]?.arrayValue else {
+            throw unexpected(response, "a _changes answer without a results array")
         }
-        let pending = response.body?["pending"]?.numberValue?.int64Value.map { Int($0) }
-        return ChangesPage(changes: changes, lastSeq: response.body?["last_seq"] ?? request.since, pending: pending)
+        let kept = rows.prefix(max(1, request.limit))
+        var changes: [PeerChange] = []
+        changes.reserveCapacity(kept.count)
+        for row in kept {
+            guard let id = row["id"]?.stringValue, let seq = row["seq"], let listed = row["changes"]?.arrayValue else {
+                throw unexpected(response, "a _changes row without id, seq or changes")
+            }
+            let revs = listed.compactMap { $0["rev"]?.stringValue }
+            let problem = revs.isEmpty ? "The source lists no revision for this change." : AnswerCheck.problem(inChange: revs, limits: limits)
+            changes.append(
+                PeerChange(
+                    seq: seq, id: id, revs: problem == nil ? revs : Array(revs.prefix(1)), deleted: row["deleted"]?.boolValue ?? false,
+                    problem: problem))
+        }
+        let truncated = rows.count > kept.count
+        let lastSeq = truncated ? changes.last?.seq : answer["last_seq"] ?? changes.last?.seq
+        let pending = truncated ? nil : answer["pending"]?.numberValue?.int64Value.map { Int($0) }
+        return ChangesPage(changes: changes, lastSeq: lastSeq ?? request.since, pending: pending)
     }
 
     public func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] {
         let body = JSONValue.object(JSONObject(revisions.map { ($0.key, .array($0.value.map { .string($0) })) }))
-        let answer = try await client.send("POST", "_revs_diff", body: body).body?.objectValue ?? JSONObject()
+        let response = try await client.send("POST", "_revs_diff", body: body)
+        guard case .object(let answer)? = response.body else { throw Self.unexpected(response, "a _revs_diff answer that is not an object") }
         var result: [String: MissingRevisions] = [:]
         for (id, entry) in answer.members {
+            guard let missing = entry["missing"]?.arrayValue else { throw Self.unexpected(response, "a _revs_diff entry without missing") }
             result[id] = MissingRevisions(
-                missing: (entry["missing"]?.arrayValue ?? []).compactMap(\.stringValue),
+                missing: missing.compactMap(\.stringValue),
                 possibleAncestors: (entry["possible_ancestors"]?.arrayValue ?? []).compactMap(\.stringValue))
         }
         return result
-    }
-
-    public func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] {
-        try await fetch(requests, attachments: true)
-    }
-
-    /// The revisions with attachment data (as the replicator needs it), or with stubs only.
-    func fetch(_ requests: [RevisionRequest], attachments: Bool) async throws -> [FetchedRevision] {
-        if await bulkGetSupport.isAvailable {
-            do {
-                return try await bulkGet(requests, attachments: attachments)
-            } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
-                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs, as CouchDB's replicator does.
-            }
-        }
-        var fetched: [FetchedRevision] = []
-        for request in requests { fetched += try await openRevisions(request, attachments: attachments) }
-        return fetched
-    }
-
-    private func bulkGet(_ requests: [RevisionRequest], attachments: Bool) async throws -> [FetchedRevision] {
-        let body: JSONValue = [
-            "docs": .array(
-                requests.map { request in
-                    var entry: JSONObject = ["id": .string(request.id), "rev": .string(request.rev)]
-                    if attachments, !request.attachmentsSince.isEmpty {
-                        entry["atts_since"] = .array(request.attachmentsSince.map { .string($0) })
-                    }
-                    return .object(entry)
-                })
-        ]
-        // `att_encoding_info` makes the server say which attachments it keeps encoded, so a digest of bytes
-        // we are not sent (the gzip form, at the server's compression settings) is known as such.
-        let response = try await client.send(
-            "POST", "_bulk_get",
-            query: [("revs", "true"), ("latest", "true"), ("attachments", String(attachments)), ("att_encoding_info", "true")],
-            body: body)
-        var fetched: [FetchedRevision] = []
-        for result in response.body?["results"]?.arrayValue ?? [] {
-            let id = result["id"]?.stringValue ?? ""
-            for entry in result["docs"]?.arrayValue ?? [] {
-                if let document = entry["ok"]?.objectValue {
-                    fetched.append(.document(document))
-                } else {
-                    fetched.append(.missing(id: id, rev: entry["error"]?["rev"]?.stringValue ?? ""))
-                }
-            }
-        }
-        return fetched
-    }
-
-    private func openRevisions(_ request: RevisionRequest, attachments: Bool) async throws -> [FetchedRevision] {
-        var query: [(String, String)] = [
-            ("open_revs", JSONValue.array([.string(request.rev)]).jsonString()), ("revs", "true"), ("latest", "true"),
-            ("attachments", String(attachments)), ("att_encoding_info", "true"),
-        ]
-        if attachments, !request.attachmentsSince.isEmpty {
-            query.append(("atts_since", JSONValue.array(request.attachmentsSince.map { .string($0) }).jsonString()))
-        }
-        let response = try await client.send("GET", CouchHTTPClient.encode(request.id), query: query, accept: [404])
-        guard response.status != 404 else { return [.missing(id: request.id, rev: request.rev)] }
-        return (response.body?.arrayValue ?? []).map { entry in
-            if let document = entry["ok"]?.objectValue { return .document(document) }
-            return .missing(id: request.id, rev: entry["missing"]?.stringValue ?? request.rev)
-        }
-    }
-
-    public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
-        let (plain, multipart) = MultipartUpload.split(documents)
-        var failures: [WriteFailure] = []
-        for document in multipart {
-            if let failure = try await MultipartUpload.put(document, with: client) { failures.append(failure) }
-        }
-        return try await bulkDocs(plain) + failures
-    }
-
-    /// `_bulk_docs` with `new_edits: false`, halving a batch the server finds too large.
-    private func bulkDocs(_ documents: [JSONObject]) async throws -> [WriteFailure] {
-        guard !documents.isEmpty else { return [] }
-        do {
-            let response = try await client.send(
-                "POST", "_bulk_docs", body: ["docs": .array(documents.map(JSONValue.object)), "new_edits": false])
-            return (response.body?.arrayValue ?? []).compactMap { entry in
-                guard let error = entry["error"]?.stringValue else { return nil }
-                return WriteFailure(id: entry["id"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
-            }
-        } catch ReplicationError.peerRefused(_, 413, _, let reason) {
-            // Too large: halve the batch; a single document too large is a write failure.
-            guard documents.count > 1 else {
-                return [WriteFailure(id: documents[0]["_id"]?.stringValue, error: "too_large", reason: reason)]
-            }
-            let middle = documents.count / 2
-            return try await bulkDocs(Array(documents[..<middle])) + bulkDocs(Array(documents[middle...]))
-        }
     }
 
     /// Asks the server to commit (`_ensure_full_commit`, with the JSON content type CouchDB requires).
@@ -246,6 +202,11 @@ public struct HTTPPeer: ReplicationPeer {
         } catch let failure as ReplicationError where failure.status != nil {
             // The server answered; a refusal of an optional request does not stop a replication.
         }
+    }
+
+    /// The violation of an answer that is not what the request asks for.
+    static func unexpected(_ response: CouchHTTPClient.Response, _ what: String) -> ReplicationError {
+        .peerViolation(url: response.url, violation: .unexpectedShape(what))
     }
 
     /// The error for a URL that cannot be a peer; the URL it names has no credentials.
@@ -271,6 +232,12 @@ public struct HTTPPeer: ReplicationPeer {
         if case .string(let text) = seq { return text }
         return seq.jsonString()
     }
+}
+
+/// The page size a peer's `_changes` answers fit its limits with, once a larger one did not.
+actor ChangesLimit {
+    private(set) var value: Int?
+    func lower(to limit: Int) { value = min(value ?? limit, limit) }
 }
 
 /// Whether the server answers `_bulk_get`, learned on first use.

@@ -90,18 +90,21 @@ public struct LocalPeer: ReplicationPeer {
 
     public func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
         guard documents.contains(where: StagedAttachments.refersToStaged) else {
-            return Self.failures(try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false))
+            return Self.failures(try await store.bulkDocs(documents.map(JSONValue.object), newEdits: false), of: documents)
         }
         let (incoming, staged) = try staging.resolve(documents)
         defer { for attachment in staged { store.discardStagedAttachment(attachment) } }  // Untaken ones only.
-        return Self.failures(try await store.bulkDocs(parsed: incoming, newEdits: false))
+        return Self.failures(try await store.bulkDocs(parsed: incoming, newEdits: false), of: documents)
     }
 
-    private static func failures(_ results: [BulkDocsResult]) -> [WriteFailure] {
-        results.compactMap { result in
+    /// The failed results, named by the revision of the document each answers (one result per document, in
+    /// order).
+    private static func failures(_ results: [BulkDocsResult], of documents: [JSONObject]) -> [WriteFailure] {
+        results.enumerated().compactMap { index, result in
             guard case .failure(let id, let error) = result else { return nil }
+            let rev = results.count == documents.count ? documents[index]["_rev"]?.stringValue : nil
             // CouchDB's error names are the HTTP server's to choose; a local peer reports the store's code.
-            return WriteFailure(id: id, error: error.code.rawValue, reason: error.message, category: error.category)
+            return WriteFailure(id: id, rev: rev, error: error.code.rawValue, reason: error.message, category: error.category)
         }
     }
 

@@ -33,6 +33,13 @@ enum MultipartUpload {
         return .object(member)
     }
 
+    /// Removes the files spooled for `attachments` (a document that will not be uploaded after all).
+    static func discardSpooled(in attachments: JSONObject) {
+        for (_, member) in attachments.members {
+            if let path = member[fileMember]?.stringValue { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
     /// Documents without spooled attachments (for `_bulk_docs`) and those with (uploaded one by one).
     static func split(_ documents: [JSONObject]) -> (plain: [JSONObject], multipart: [JSONObject]) {
         var plain: [JSONObject] = []
@@ -49,6 +56,7 @@ enum MultipartUpload {
     /// of the replication itself (unreachable, unauthorized, a server error).
     static func put(_ document: JSONObject, with client: CouchHTTPClient) async throws -> WriteFailure? {
         let id = document["_id"]?.stringValue ?? ""
+        let rev = document["_rev"]?.stringValue
         var json = document
         var files: [String] = []
         if case .object(var attachments)? = document["_attachments"] {
@@ -73,10 +81,10 @@ enum MultipartUpload {
                 contentType: "multipart/related; boundary=\"\(boundary)\"", file: URL(fileURLWithPath: body))
             return nil
         } catch ReplicationError.peerRefused(_, let status, let error, let reason) where [400, 409, 412, 413, 415].contains(status) {
-            return WriteFailure(id: id, error: error, reason: reason)
+            return WriteFailure(id: id, rev: rev, error: error, reason: reason)
         } catch ReplicationError.unauthorized(_, 403, let reason) {
             // A validation function or `_security` refused this document: the others go on, as in CouchDB.
-            return WriteFailure(id: id, error: "forbidden", reason: reason)
+            return WriteFailure(id: id, rev: rev, error: "forbidden", reason: reason)
         }
     }
 

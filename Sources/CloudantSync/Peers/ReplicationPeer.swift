@@ -127,13 +127,18 @@ public struct PeerChange: Sendable, Hashable {
     public var revs: [String]
     /// Whether the winner is deleted.
     public var deleted: Bool
+    /// Why this row cannot be replicated, when the source sent it beyond the peer's limits (too many leaves,
+    /// a revision id too long or with too high a generation): the document is then reported as a failure
+    /// (``WriteFailure``) and the checkpoint stays before it, rather than the run stopping or skipping it.
+    public var problem: String?
 
     /// Creates a change.
-    public init(seq: JSONValue, id: String, revs: [String], deleted: Bool = false) {
+    public init(seq: JSONValue, id: String, revs: [String], deleted: Bool = false, problem: String? = nil) {
         self.seq = seq
         self.id = id
         self.revs = revs
         self.deleted = deleted
+        self.problem = problem
     }
 }
 
@@ -145,12 +150,16 @@ public struct ChangesPage: Sendable, Hashable {
     public var lastSeq: JSONValue
     /// How many changes remain after this page, when the peer says.
     public var pending: Int?
+    /// The most changes the page was read with, when the peer read fewer than asked (an answer too large for
+    /// its limits is read again in smaller pages): a page as full as this is not the last one.
+    public var limit: Int?
 
     /// Creates a page.
-    public init(changes: [PeerChange], lastSeq: JSONValue, pending: Int? = nil) {
+    public init(changes: [PeerChange], lastSeq: JSONValue, pending: Int? = nil, limit: Int? = nil) {
         self.changes = changes
         self.lastSeq = lastSeq
         self.pending = pending
+        self.limit = limit
     }
 }
 
@@ -191,12 +200,28 @@ public enum FetchedRevision: Sendable, Hashable {
     case document(JSONObject)
     /// The revision vanished from the source (compaction or purge).
     case missing(id: String, rev: String)
+    /// The source sent the revision in a form that cannot be written (malformed base64, an attachment whose
+    /// data does not match its stub, a history beyond the peer's limits): `reason` says what, `error` names
+    /// it as CouchDB would (`bad_request`, `too_large`). The replicator reads it once more, then reports it.
+    case invalid(id: String, rev: String, error: String, reason: String)
+
+    /// The document id.
+    public var id: String? {
+        switch self {
+        case .document(let document): document["_id"]?.stringValue
+        case .missing(let id, _), .invalid(let id, _, _, _): id
+        }
+    }
 }
 
-/// A document the target did not write.
+/// A document the target did not write, or a revision a replication could not move: what the target answered,
+/// or why the replicator could not fetch or check it. A replication reports the ones it could not resolve in
+/// ``ReplicationStats/failures``.
 public struct WriteFailure: Sendable, Hashable {
     /// The document id.
     public var id: String?
+    /// The revision, when the peer said (or only one revision of the document was written).
+    public var rev: String?
     /// The peer's name for the failure: CouchDB's error name from an HTTP peer (`forbidden`, `unauthorized`,
     /// `conflict`, …), the store's `CloudantError.Code` name from a ``LocalPeer``.
     public var error: String
@@ -206,8 +231,9 @@ public struct WriteFailure: Sendable, Hashable {
     public var category: ErrorCategory
 
     /// Creates a failure; without a `category`, it is read from a CouchDB error name.
-    public init(id: String?, error: String, reason: String, category: ErrorCategory? = nil) {
+    public init(id: String?, rev: String? = nil, error: String, reason: String, category: ErrorCategory? = nil) {
         self.id = id
+        self.rev = rev
         self.error = error
         self.reason = reason
         self.category = category ?? Self.category(ofCouchDBError: error)
@@ -220,7 +246,7 @@ public struct WriteFailure: Sendable, Hashable {
         case "forbidden": .forbidden
         case "unauthorized": .unauthorized
         case "not_found": .notFound
-        case "too_large": .tooLarge
+        case "too_large", "request_body_too_large": .tooLarge
         case "missing_stub": .preconditionFailed
         case "internal_server_error", "unknown_error": .internal
         default: .invalidInput

@@ -82,13 +82,17 @@ enum SeparateAttachments {
         }
     }
 
-    /// `documents` with every separately-following attachment moved from `source` to `target`.
+    /// `documents` with every separately-following attachment moved from `source` to `target`, and the
+    /// documents whose attachment could not be moved because of what it is (the source no longer has it, or
+    /// sent other bytes than its stub promised): those are failures of that document alone. A failure of the
+    /// replication itself (unreachable, refused credentials) is thrown once `retry` gives up.
     static func transfer(
         _ documents: [JSONObject], from source: any ReplicationPeer, to target: any ReplicationPeer, retry: RetryPolicy
-    ) async throws -> [JSONObject] {
-        guard anyFollow(in: documents) else { return documents }
+    ) async throws -> (complete: [JSONObject], failures: [WriteFailure]) {
+        guard anyFollow(in: documents) else { return (documents, []) }
         var result: [JSONObject] = []
-        for var document in documents {
+        var failures: [WriteFailure] = []
+        documents: for var document in documents {
             guard case .object(var attachments)? = document["_attachments"],
                 let id = document["_id"]?.stringValue, let rev = document["_rev"]?.stringValue
             else {
@@ -96,15 +100,24 @@ enum SeparateAttachments {
                 continue
             }
             for (name, member) in attachments.members where member[marker] == true {
-                attachments[name] = try await retry.run {
-                    let attachment = try await source.attachment(
-                        documentID: id, rev: rev, name: name, stub: member.objectValue ?? JSONObject())
-                    return try await target.receive(attachment, documentID: id, name: name)
+                do {
+                    attachments[name] = try await retry.run {
+                        let attachment = try await source.attachment(
+                            documentID: id, rev: rev, name: name, stub: member.objectValue ?? JSONObject())
+                        return try await target.receive(attachment, documentID: id, name: name)
+                    }
+                } catch let error as ReplicationError where error.concernsOneDocument {
+                    failures.append(
+                        WriteFailure(
+                            id: id, rev: rev, error: error.couchDBName,
+                            reason: "Its attachment \(name) could not be copied: \(error)", category: error.category))
+                    MultipartUpload.discardSpooled(in: attachments)
+                    continue documents
                 }
             }
             document["_attachments"] = .object(attachments)
             result.append(document)
         }
-        return result
+        return (result, failures)
     }
 }

@@ -93,10 +93,16 @@ public struct ReplicationStats: Sendable, Hashable {
     public var docsRead = 0
     /// Revisions the target accepted.
     public var docsWritten = 0
-    /// Revisions the target refused (`forbidden`, `unauthorized`), or that vanished from the source.
+    /// Revisions that were not written, after a second attempt: the target refused them (`forbidden`,
+    /// `unauthorized`, `missing_stub`), they vanished from the source, or the source sent them in a form that
+    /// cannot be written. Each is in ``failures``.
     public var docWriteFailures = 0
     /// Changes-feed rows processed.
     public var changesRead = 0
+    /// Each revision counted in ``docWriteFailures``, with its id, revision, error and reason, in the order
+    /// they failed. The replication's checkpoint never moves past the first of them, so running it again
+    /// tries them again.
+    public var failures: [WriteFailure] = []
 
     /// No work yet.
     public init() {}

@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// CouchDB's replication protocol as a state machine: it is told what happened and answers
+/// CouchDB's replication protocol (spec §2.1) as a state machine: it is told what happened and answers
 /// with the next request to make. It does no I/O, so every step — resuming from checkpoints, batching,
 /// diffing, failures, continuous mode — is tested without a network; ``Replicator`` is the thin shell
 /// that performs each ``Action`` against the peers.
@@ -13,7 +13,7 @@ public import CloudantCore
 /// ```
 ///
 /// Batches are processed one at a time, so a checkpoint always records a sequence every earlier change of
-/// which is on the target.
+/// which is on the target (spec R-19).
 public struct ReplicationStateMachine: Sendable {
     /// What the machine needs to know up front.
     public struct Configuration: Sendable {
@@ -25,10 +25,14 @@ public struct ReplicationStateMachine: Sendable {
         public var longpoll: Duration
         /// Which documents replicate.
         public var filter: ReplicationFilter
-        /// This run's id.
+        /// This run's id (spec R-5).
         public var sessionID: String
-        /// Checkpoints are written and read (`use_checkpoints`).
+        /// Checkpoints are written and read (`use_checkpoints`, spec R-21).
         public var useCheckpoints: Bool
+        /// The statistics to count on from: those of earlier sessions of the same replication (a continuous
+        /// replication starting again after a failure), whose ``ReplicationStats/failures`` a later write of
+        /// the same revision resolves.
+        public var initialStats: ReplicationStats
         /// The time, as CouchDB writes it in checkpoint history.
         public var clock: @Sendable () -> String
 
@@ -36,8 +40,9 @@ public struct ReplicationStateMachine: Sendable {
         public init(
             batchSize: Int = 1_000, continuous: Bool = false, longpoll: Duration = .seconds(10),
             filter: ReplicationFilter = .none, sessionID: String, useCheckpoints: Bool = true,
-            clock: @escaping @Sendable () -> String
+            initialStats: ReplicationStats = ReplicationStats(), clock: @escaping @Sendable () -> String
         ) {
+            self.initialStats = initialStats
             self.batchSize = batchSize
             self.continuous = continuous
             self.longpoll = longpoll
@@ -93,13 +98,16 @@ public struct ReplicationStateMachine: Sendable {
         case finished
     }
 
-    /// The options the machine was created with.
+    /// A batch is tried twice: what failed the first time is read again with all its attachments and written
+    /// again (CouchDB's replicator does the same for a `missing_stub` or a revision it could not read).
+    enum Round: Sendable { case first, second }
+
     public let configuration: Configuration
-    private(set) var state = State.initial
+    var state = State.initial
     /// The replication id, once the peers are known.
     public private(set) var replicationID: String?
     /// Counters for the history and for progress.
-    public private(set) var stats = ReplicationStats()
+    public internal(set) var stats = ReplicationStats()
     /// The sequence replication resumed from.
     public private(set) var startSeq: JSONValue = 0
     /// The sequence recorded in the last checkpoint (or resumed from).
@@ -108,14 +116,34 @@ public struct ReplicationStateMachine: Sendable {
     public private(set) var batchSeq: JSONValue = 0
     /// How many changes the source says remain, when it says.
     public private(set) var pending: Int?
-    private var batch: [PeerChange] = []
+    /// The current page's changes, in feed order.
+    var batch: [PeerChange] = []
+    /// The sequence the current page was read from.
+    var pageSince: JSONValue = 0
+    /// The sequence checkpoints stay at once a revision failed (see ``recordedSeq``).
+    var heldSeq: JSONValue?
+    /// The current batch's attempt: the first, or the second for what failed in the first.
+    var round = Round.first
+    /// What the current round fetched, so failures and answers can be matched to it.
+    var requested: [RevisionRequest] = []
+    /// The revisions of the current upload, in order.
+    var uploaded: [(id: String, rev: String)] = []
+    /// Revisions to read again (with all their attachments) in the second round, and why each failed first.
+    var retrying: [RevisionRequest: WriteFailure] = [:]
+    /// Failures of the current batch that a second attempt did not resolve.
+    var batchFailures: [WriteFailure] = []
     private var previousHistory: [ReplicationLog.Entry] = []
     private var startTime = ""
     private var drained = false
 
+    /// The ids a `doc_ids` filter replicates.
+    private let onlyIDs: Set<String>?
+
     /// Creates a machine.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        stats = configuration.initialStats
+        if case .documentIDs(let ids) = configuration.filter { onlyIDs = Set(ids) } else { onlyIDs = nil }
     }
 
     /// Whether the replication is over (one-shot only; continuous never finishes).
@@ -146,57 +174,58 @@ public struct ReplicationStateMachine: Sendable {
 
         case (.readingChanges, .changesRead(let page)):
             pending = page.pending
-            batch = page.changes
             stats.changesRead += page.changes.count
+            pageSince = batchSeq
+            batchSeq = page.lastSeq
             if page.changes.isEmpty {
+                batch = []
                 drained = true
-                batchSeq = page.lastSeq
                 return checkpointOrContinue()
             }
-            batchSeq = page.lastSeq
-            drained = page.pending == 0 || page.changes.count < configuration.batchSize
+            batch = page.changes
+            drained = page.pending == 0 || page.changes.count < (page.limit ?? configuration.batchSize)
             var revisions: [String: [String]] = [:]
-            for change in page.changes { revisions[change.id, default: []].append(contentsOf: change.revs) }
+            for change in page.changes {
+                // A row the filter excludes (a source that ignored `doc_ids`) is read past, never replicated.
+                if let only = onlyIDs, !only.contains(change.id) { continue }
+                if let problem = change.problem {
+                    // A row beyond the peer's limits: named and kept before the checkpoint, never diffed.
+                    batchFailures.append(
+                        WriteFailure(id: change.id, rev: change.revs.first, error: "bad_request", reason: problem))
+                    continue
+                }
+                if !change.revs.isEmpty { revisions[change.id, default: []].append(contentsOf: change.revs) }
+            }
             stats.missingChecked += revisions.values.reduce(0) { $0 + $1.count }
+            if revisions.isEmpty { return finishRound() }
             state = .diffing
             return .revsDiff(revisions)
 
         case (.diffing, .diffed(let answer)):
-            let requests = batch.flatMap { change -> [RevisionRequest] in
-                guard let missing = answer[change.id] else { return [] }
-                return missing.missing.filter(change.revs.contains).map {
-                    RevisionRequest(id: change.id, rev: $0, attachmentsSince: missing.possibleAncestors)
+            var requests: [RevisionRequest] = []
+            var seen = Set<RevisionRequest>()
+            for change in batch where change.problem == nil && onlyIDs?.contains(change.id) != false {
+                guard let missing = answer[change.id] else { continue }
+                // Only revisions this row asked about; a set, so 20,000 leaves cost 20,000 lookups.
+                let asked = Set(change.revs)
+                for rev in missing.missing where asked.contains(rev) {
+                    let request = RevisionRequest(id: change.id, rev: rev, attachmentsSince: missing.possibleAncestors)
+                    // A rev listed twice (two rows for one id) is fetched once.
+                    if seen.insert(request).inserted { requests.append(request) }
                 }
             }
-            // A rev listed twice (two rows for one id) is fetched once.
-            var seen = Set<RevisionRequest>()
-            let unique = requests.filter { seen.insert($0).inserted }
-            stats.missingFound += unique.count
-            if unique.isEmpty { return checkpointOrContinue() }
-            state = .fetching
-            return .fetch(unique)
+            stats.missingFound += requests.count
+            if requests.isEmpty { return finishRound() }
+            return fetch(requests)
 
         case (.fetching, .fetched(let revisions)):
-            var documents: [JSONObject] = []
-            for revision in revisions {
-                switch revision {
-                case .document(let document): documents.append(document)
-                case .missing: stats.docWriteFailures += 1  // gone from the source since the feed was read
-                }
-            }
-            stats.docsRead += documents.count
-            uploading = documents.count
-            if documents.isEmpty { return checkpointOrContinue() }
-            state = .writing
-            return .write(documents)
+            return fetched(revisions)
 
         case (.writing, .written(let failures)):
-            stats.docWriteFailures += failures.count
-            stats.docsWritten += max(0, uploading - failures.count)
-            return checkpointOrContinue()
+            return written(failures)
 
         case (.checkpointing, .checkpointWritten):
-            checkpointedSeq = batchSeq
+            checkpointedSeq = recordedSeq
             return nextAfterCheckpoint()
 
         default:
@@ -204,8 +233,6 @@ public struct ReplicationStateMachine: Sendable {
         }
     }
 
-    /// How many documents the current upload carries.
-    private var uploading = 0
 
     // MARK: Steps
 
@@ -219,14 +246,18 @@ public struct ReplicationStateMachine: Sendable {
     }
 
     /// After a batch (or an empty page): record the position if it moved, then read on or finish.
-    private mutating func checkpointOrContinue() -> Action {
-        if configuration.useCheckpoints, batchSeq != checkpointedSeq, let id = replicationID {
+    mutating func checkpointOrContinue() -> Action {
+        if configuration.useCheckpoints, recordedSeq != checkpointedSeq, let id = replicationID {
             state = .checkpointing
             return .writeCheckpoint(id: id, log: log())
         }
-        checkpointedSeq = batchSeq
+        checkpointedSeq = recordedSeq
         return nextAfterCheckpoint()
     }
+
+    /// The sequence a checkpoint records: where the batch ends, unless a revision failed earlier in this
+    /// run; then the sequence just before the first failure, so the next run reads that change again.
+    var recordedSeq: JSONValue { heldSeq ?? batchSeq }
 
     private mutating func nextAfterCheckpoint() -> Action {
         if drained && !configuration.continuous {
@@ -238,11 +269,11 @@ public struct ReplicationStateMachine: Sendable {
 
     private func log() -> ReplicationLog {
         let entry = ReplicationLog.Entry(
-            sessionID: configuration.sessionID, recordedSeq: batchSeq, stats: stats, startTime: startTime,
+            sessionID: configuration.sessionID, recordedSeq: recordedSeq, stats: stats, startTime: startTime,
             endTime: configuration.clock(), startLastSeq: startSeq)
         let history = [entry] + previousHistory.filter { $0.sessionID != configuration.sessionID }
         return ReplicationLog(
-            sessionID: configuration.sessionID, sourceLastSeq: batchSeq,
+            sessionID: configuration.sessionID, sourceLastSeq: recordedSeq,
             history: Array(history.prefix(ReplicationLog.maximumHistory)))
     }
 

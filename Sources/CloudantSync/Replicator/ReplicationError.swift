@@ -14,6 +14,7 @@ public import Foundation
 ///     case .unauthorized: askForCredentials()
 ///     case .peerUnreachable, .timedOut: scheduleRetry()                  // the network; try later
 ///     case .peerRefused(_, let status, let name, let reason): log(status, name, reason)
+///     case .peerViolation(let url, let violation): log(url, violation)   // a broken or hostile peer
 ///     case .cancelled: break
 ///     case .localFailure(_, let underlying): report(underlying)          // this device's store
 ///     }
@@ -21,7 +22,7 @@ public import Foundation
 /// ```
 ///
 /// The retry policy retries only what may succeed later (``isRetryable``); every case reports an
-/// `ErrorCategory` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
+/// ``CloudantCore/ErrorCategory`` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
 /// error.
 public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertible {
     /// The peer could not be reached: the connection was refused or dropped, the host is unknown, TLS failed.
@@ -42,11 +43,16 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
     /// implementation's own error, or the replication as configured (a URL that names no database, a filter
     /// the source cannot run). `url` is the remote peer's when the failure concerns one.
     case localFailure(url: URL?, underlying: CloudantError)
+    /// The peer's answer broke the rules every answer is held to (``PeerLimits``): too large, too slow, not
+    /// JSON, not what was asked for. Retried by the retry policy when asking again may help
+    /// (``PeerViolation/tooSlow(bytes:seconds:)``, ``PeerViolation/deadlineExceeded(seconds:)``, a proxy's page).
+    case peerViolation(url: URL, violation: PeerViolation)
 
     /// The URL of the request that failed, without credentials; `nil` for a failure of the local store.
     public var url: URL? {
         switch self {
-        case .peerUnreachable(let url, _), .unauthorized(let url, _, _), .peerRefused(let url, _, _, _), .timedOut(let url, _):
+        case .peerUnreachable(let url, _), .unauthorized(let url, _, _), .peerRefused(let url, _, _, _), .timedOut(let url, _),
+            .peerViolation(let url, _):
             url
         case .cancelled(let url), .localFailure(let url, _):
             url
@@ -58,25 +64,53 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
         switch self {
         case .unauthorized(_, let status, _), .peerRefused(_, let status, _, _): status
         case .timedOut(_, let status): status
-        case .peerUnreachable, .cancelled, .localFailure: nil
+        case .peerUnreachable, .cancelled, .localFailure, .peerViolation: nil
         }
     }
 
-    /// Worth retrying: an unreachable peer, a timeout, 429 (too many requests) and 5xx answers. Refusals
-    /// (401, 403, 404, 409, 412, bad requests), cancellation and local failures are final.
+    /// Worth retrying: an unreachable peer, a timeout, 429 (too many requests) and 5xx answers, and answers
+    /// that broke the rules in a way that may pass (too slow, cut short, a proxy's page). Refusals (401, 403,
+    /// 404, 409, 412, bad requests), other violations, cancellation and local failures are final.
     public var isRetryable: Bool {
         switch self {
         case .peerUnreachable, .timedOut: true
         case .peerRefused(_, let status, _, _): status == 429 || status >= 500
+        case .peerViolation(_, let violation): violation.mayPass
         case .unauthorized, .cancelled, .localFailure: false
         }
     }
 
-    /// `ErrorCategory.unavailable` for an unreachable peer or a cancelled replication,
-    /// `ErrorCategory.unauthorized` or `ErrorCategory.forbidden` for refused
-    /// credentials, `ErrorCategory.timedOut` for a timeout, the local error's category for a
-    /// local failure, and for a refusal the category of the peer's status (404 not found, 409 conflict, 400
-    /// invalid input, 503 unavailable, …).
+    /// Whether the failure concerns one document's content (the source no longer has it or its attachment,
+    /// or sent bytes other than its stub promised) rather than the replication: that document is reported as
+    /// a failure and the others go on.
+    var concernsOneDocument: Bool {
+        switch self {
+        case .peerRefused(_, let status, _, _): [400, 404, 409, 410, 412, 413, 415].contains(status)
+        case .peerViolation(_, let violation):
+            switch violation {
+            case .attachmentLength, .bodyTooLarge, .notJSON: true
+            default: false
+            }
+        default: false
+        }
+    }
+
+    /// The error's name as CouchDB would write it in a failure row.
+    var couchDBName: String {
+        switch self {
+        case .peerRefused(_, _, let name, _): name
+        case .peerViolation(_, .bodyTooLarge), .peerViolation(_, .attachmentLength): "too_large"
+        default: "bad_request"
+        }
+    }
+
+    /// ``CloudantCore/ErrorCategory/unavailable`` for an unreachable peer or a cancelled replication,
+    /// ``CloudantCore/ErrorCategory/unauthorized`` or ``CloudantCore/ErrorCategory/forbidden`` for refused
+    /// credentials, ``CloudantCore/ErrorCategory/timedOut`` for a timeout, the local error's category for a
+    /// local failure, for a refusal the category of the peer's status (404 not found, 409 conflict, 400
+    /// invalid input, 503 unavailable, …), and for a violation ``CloudantCore/ErrorCategory/timedOut`` (too slow,
+    /// past the deadline), ``CloudantCore/ErrorCategory/unavailable`` (not JSON by its media type: what a proxy
+    /// answers), ``CloudantCore/ErrorCategory/tooLarge`` (too large) or ``CloudantCore/ErrorCategory/invalidInput``.
     public var category: ErrorCategory {
         switch self {
         case .peerUnreachable, .cancelled: .unavailable
@@ -84,6 +118,13 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
         case .timedOut: .timedOut
         case .peerRefused(_, let status, _, _): Self.category(ofStatus: status)
         case .localFailure(_, let underlying): underlying.category
+        case .peerViolation(_, let violation):
+            switch violation {
+            case .tooSlow, .deadlineExceeded: .timedOut
+            case .unexpectedMediaType: .unavailable
+            case .bodyTooLarge: .tooLarge
+            default: .invalidInput
+            }
         }
     }
 
@@ -98,6 +139,7 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
             "The peer did not answer in time\(place)\(status.map { " (HTTP \($0))" } ?? ""); it is retried, or run the replication again."
         case .cancelled: "The replication was cancelled\(place); running it again resumes from its checkpoint."
         case .localFailure(_, let underlying): "This side failed\(place): \(underlying)"
+        case .peerViolation(_, let violation): "The peer's answer was refused\(place): \(violation)."
         }
     }
 

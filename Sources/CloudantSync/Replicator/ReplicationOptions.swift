@@ -12,8 +12,11 @@ public struct ReplicationOptions: Sendable {
     public var filter: ReplicationFilter
     /// Read and write checkpoints (turn off to always start from the beginning).
     public var useCheckpoints: Bool
-    /// Retries of failed requests.
+    /// Retries of failed requests. A one-shot replication stops with the failure once they are spent.
     public var retry: RetryPolicy
+    /// What a continuous replication does once a request's retries are spent: wait, and start again from its
+    /// checkpoint, for as long as the failure may pass.
+    public var continuousRetry = ContinuousRetry()
     /// Revisions per fetch request.
     public var fetchChunk: Int
     /// How many fetch requests run at once.

@@ -13,6 +13,11 @@ public struct ReplicationProgress: Sendable, Hashable {
         case failed
         /// Stopped by cancellation.
         case cancelled
+        /// Continuous mode: a failure that may pass (``error``) stopped the replication; it starts again from
+        /// its checkpoint after ``retryDelay``.
+        case retrying
+        /// Stopped by ``Replicator/stop()`` at a batch boundary, its checkpoint written.
+        case stopped
     }
 
     /// The state.
@@ -21,6 +26,22 @@ public struct ReplicationProgress: Sendable, Hashable {
     public var stats: ReplicationStats
     /// Changes the source still has to send, when it says.
     public var pending: Int?
+    /// What stopped the replication: the failure it waits out (``State/retrying``) or gave up on
+    /// (``State/failed``).
+    public var error: ReplicationError?
+    /// How long it waits before starting again (``State/retrying``).
+    public var retryDelay: Duration?
+
+    /// Creates a report.
+    public init(
+        state: State, stats: ReplicationStats, pending: Int? = nil, error: ReplicationError? = nil, retryDelay: Duration? = nil
+    ) {
+        self.state = state
+        self.stats = stats
+        self.pending = pending
+        self.error = error
+        self.retryDelay = retryDelay
+    }
 
     /// Documents processed (written or refused).
     public var documentsProcessed: Int { stats.docsWritten + stats.docWriteFailures }
@@ -30,4 +51,21 @@ public struct ReplicationProgress: Sendable, Hashable {
 public protocol ReplicatorDelegate: AnyObject, Sendable {
     /// The replication moved.
     func replicator(_ replicator: Replicator, didReport progress: ReplicationProgress)
+}
+
+extension ReplicationProgress {
+    /// Reports are equal when everything but the error is, and the errors say the same
+    /// (``ReplicationError`` carries underlying errors that are not themselves comparable).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.state == rhs.state && lhs.stats == rhs.stats && lhs.pending == rhs.pending
+            && lhs.retryDelay == rhs.retryDelay && lhs.error?.description == rhs.error?.description
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(state)
+        hasher.combine(stats)
+        hasher.combine(pending)
+        hasher.combine(retryDelay)
+        hasher.combine(error?.description)
+    }
 }

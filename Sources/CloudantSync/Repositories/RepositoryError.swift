@@ -130,6 +130,7 @@ public struct RepositoryError: CategorizedError, Sendable, CustomStringConvertib
                 default: .invalidValue
                 }
             case .localFailure: .localFailure
+            case .peerViolation(_, let violation): violation.mayPass ? .remoteUnavailable : .invalidValue
             }
         return RepositoryError(code, error.description, source: .remote, documentID: documentID, underlying: error)
     }

@@ -24,7 +24,7 @@ extension AutomaticSync {
         public var syncsOnStart: Bool
         /// The waits between automatic retries while the remote is unreachable: exponential, capped, with
         /// jitter so devices coming back together do not retry in step. A success resets it.
-        public var backoff: ReplayBackoff
+        public var backoff: Backoff
         /// How each replication runs. `continuous` is ignored: each sync is one-shot, so it ends and reports.
         /// The default retries a failed request once; the backoff above handles longer outages.
         public var replication: ReplicationOptions
@@ -38,7 +38,7 @@ extension AutomaticSync {
         public init(
             syncsAfterLocalWrites: Bool = true, quietPeriod: Duration = .seconds(2), maximumDelay: Duration = .seconds(30),
             interval: Duration? = nil, syncsOnStart: Bool = true,
-            backoff: ReplayBackoff = ReplayBackoff(initial: .seconds(1), maximum: .seconds(300)),
+            backoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(300)),
             replication: ReplicationOptions = ReplicationOptions(retry: RetryPolicy(maximumAttempts: 2)),
             now: @escaping @Sendable () -> Date = { Date() },
             random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }

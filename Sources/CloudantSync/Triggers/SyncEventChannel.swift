@@ -77,7 +77,7 @@ final class SyncEventChannel: Sendable {
         switch step.state {
         case .complete:
             done = 1
-        case .active, .idle, .failed, .cancelled:
+        case .active, .idle, .failed, .cancelled, .retrying, .stopped:
             let read = Double(step.stats.changesRead)
             let total = read + Double(step.pending ?? 0)
             done = total > 0 && step.pending != nil ? read / total : 0

@@ -143,7 +143,7 @@ struct RepositoryProxyTests {
         let remote = try await server.remote()
         let store = try server.deviceStore()
         let queue = OfflineWriteQueue(
-            store: store, remote: remote, backoff: ReplayBackoff(initial: .milliseconds(20), maximum: .milliseconds(200)))
+            store: store, remote: remote, backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(200)))
         let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: .offlineFirst, queue: queue)
 
         let online = try await notes.storeOne(Note(id: "a", text: "online"))

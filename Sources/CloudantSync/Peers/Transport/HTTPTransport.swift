@@ -8,8 +8,10 @@ public import Foundation
 /// `CloudantSyncNIO` product, `AsyncHTTPClientTransport` (SwiftNIO's client, faster on Linux, and the one to
 /// use with a server certificate of your own CA: pass it an `HTTPClient` with that TLS configuration).
 ///
-/// A transport throws ``HTTPTransportError`` for a request that got no answer; any answer, whatever its status,
-/// is returned.
+/// A transport throws ``HTTPTransportError`` for a request that got no answer, or an answer that broke the
+/// request's ``HTTPTransportRequest/limits`` (too large, too slow, past its deadline), which it enforces while
+/// the body streams in; any other answer, whatever its status, is returned. Across a redirect to another origin
+/// (scheme, host or port) a transport never sends the request's credentials (`Authorization`, `Cookie`).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole answer.
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse
@@ -34,17 +36,20 @@ public struct HTTPTransportRequest: Sendable {
     public var body: Data?
     /// The longest wait, in seconds, for the answer to begin; a long poll's wait is included.
     public var timeout: TimeInterval
+    /// The bounds the answer is read within; `nil` for none.
+    public var limits: TransferLimits?
 
     /// Creates a request.
     public init(
         method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60, limits: TransferLimits? = nil
     ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.limits = limits
     }
 
     /// Sets `name` to `value`, replacing any earlier field of that name (case-insensitive).
@@ -93,7 +98,8 @@ public struct HTTPTransportDownload: Sendable {
     }
 }
 
-/// Why a request got no answer. A replication retries all three but ``cancelled`` by its retry policy.
+/// Why a request got no answer, or an answer that broke its limits. A replication retries all but
+/// ``cancelled`` and ``tooLarge(limit:)`` by its retry policy.
 public enum HTTPTransportError: Error, Sendable, Equatable {
     /// The task was cancelled.
     case cancelled
@@ -101,4 +107,23 @@ public enum HTTPTransportError: Error, Sendable, Equatable {
     case timedOut
     /// The server could not be reached, or the connection broke; the reason says how.
     case unreachable(String)
+    /// The body grew past ``TransferLimits/maximumBodySize`` (`limit` bytes); the rest was not read.
+    case tooLarge(limit: Int)
+    /// Fewer than `bytes` bytes arrived in a `seconds`-long window (``TransferLimits/minimumRate``).
+    case tooSlow(bytes: Int, seconds: Int)
+    /// The answer was not complete `seconds` after the request started (``TransferLimits/deadline``).
+    case deadlineExceeded(seconds: Int)
+}
+
+extension HTTPTransportRequest {
+    /// Whether `url` has the origin (scheme, host and port) of `other`: a redirect to another origin must not
+    /// carry credentials.
+    package static func sameOrigin(_ url: URL, _ other: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
+        return url.scheme?.lowercased() == other.scheme?.lowercased() && url.host?.lowercased() == other.host?.lowercased()
+            && port(url) == port(other)
+    }
+
+    /// The header fields that carry credentials, removed from a request redirected to another origin.
+    package static let credentialFields = ["Authorization", "Cookie", "Proxy-Authorization"]
 }

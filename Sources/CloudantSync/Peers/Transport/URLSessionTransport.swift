@@ -36,12 +36,14 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        let outcome = try await run(session.dataTask(with: urlRequest(request)))
+        let monitor = TransferMonitor(request.limits)
+        let outcome = try await monitor.run { try await self.run(self.session.dataTask(with: self.urlRequest(request)), monitor) }
         return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
-        let outcome = try await run(session.downloadTask(with: urlRequest(request)))
+        let monitor = TransferMonitor(request.limits)
+        let outcome = try await monitor.run { try await self.run(self.session.downloadTask(with: self.urlRequest(request)), monitor) }
         if let file = outcome.file {
             return HTTPTransportDownload(status: outcome.status, headers: outcome.headers, file: file)
         }
@@ -52,7 +54,10 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse {
-        let outcome = try await run(session.uploadTask(with: urlRequest(request), fromFile: file))
+        let monitor = TransferMonitor(request.limits)
+        let outcome = try await monitor.run {
+            try await self.run(self.session.uploadTask(with: self.urlRequest(request), fromFile: file), monitor)
+        }
         return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
     }
 
@@ -72,10 +77,10 @@ public final class URLSessionTransport: HTTPTransport {
     /// runs on the cancelling thread, possibly between the task's creation and its registration here, and the
     /// session's report of that cancellation (delivered on its own queue) could then come before the waiter
     /// was registered and find nobody to release, leaving the request suspended for good.
-    private func run(_ task: URLSessionTask) async throws -> TaskTable.Outcome {
+    private func run(_ task: URLSessionTask, _ monitor: TransferMonitor) async throws -> TaskTable.Outcome {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                tasks.start(task, continuation)
+                tasks.start(task, monitor, continuation)
             }
         } onCancel: {
             tasks.cancel(task)
@@ -83,6 +88,7 @@ public final class URLSessionTransport: HTTPTransport {
         switch result {
         case .success(let outcome): return outcome
         case .failure(let error):
+            if let violation = error as? HTTPTransportError { throw violation }
             if Task.isCancelled || (error as? URLError)?.code == .cancelled { throw HTTPTransportError.cancelled }
             if (error as? URLError)?.code == .timedOut { throw HTTPTransportError.timedOut }
             throw HTTPTransportError.unreachable(error.localizedDescription)
@@ -102,6 +108,8 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
 
     private struct Running {
         var continuation: CheckedContinuation<Result<Outcome, any Error>, Never>
+        /// Counts the body against the request's limits.
+        var monitor: TransferMonitor
         var data = Data()
         var file: URL?
         /// The `401` of a challenge the transport refused.
@@ -115,10 +123,12 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
     /// Tasks whose caller was cancelled before they were started: they are never started.
     private var cancelledBeforeStart: Set<Int> = []
 
-    func start(_ task: URLSessionTask, _ continuation: CheckedContinuation<Result<Outcome, any Error>, Never>) {
+    func start(
+        _ task: URLSessionTask, _ monitor: TransferMonitor, _ continuation: CheckedContinuation<Result<Outcome, any Error>, Never>
+    ) {
         let cancelled = lock.withLock {
             if cancelledBeforeStart.remove(task.taskIdentifier) != nil { return true }
-            running[task.taskIdentifier] = Running(continuation: continuation)
+            running[task.taskIdentifier] = Running(continuation: continuation, monitor: monitor)
             return false
         }
         guard !cancelled else {
@@ -146,7 +156,71 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { running[dataTask.taskIdentifier]?.data.append(data) }
+        let refused = lock.withLock { () -> (Running, any Error)? in
+            guard let monitor = running[dataTask.taskIdentifier]?.monitor else { return nil }
+            do {
+                try monitor.received(data.count)
+            } catch {
+                return running.removeValue(forKey: dataTask.taskIdentifier).map { ($0, error) }
+            }
+            running[dataTask.taskIdentifier]?.data.append(data)
+            return nil
+        }
+        if let (state, error) = refused { end(dataTask, state, error) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let refused = lock.withLock { () -> (Running, any Error)? in
+            guard let monitor = running[dataTask.taskIdentifier]?.monitor else { return nil }
+            monitor.headArrived()
+            // A stated length past the limit is refused before any of it is read.
+            if let limit = monitor.limits?.maximumBodySize, response.expectedContentLength > Int64(limit) {
+                return running.removeValue(forKey: dataTask.taskIdentifier).map { ($0, HTTPTransportError.tooLarge(limit: limit)) }
+            }
+            return nil
+        }
+        completionHandler(refused == nil ? .allow : .cancel)
+        if let (state, error) = refused { end(dataTask, state, error) }
+    }
+
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        let refused = lock.withLock { () -> (Running, any Error)? in
+            guard let monitor = running[downloadTask.taskIdentifier]?.monitor else { return nil }
+            do {
+                try monitor.received(Int(bytesWritten))
+            } catch {
+                return running.removeValue(forKey: downloadTask.taskIdentifier).map { ($0, error) }
+            }
+            return nil
+        }
+        if let (state, error) = refused { end(downloadTask, state, error) }
+    }
+
+    /// A redirect to another origin (scheme, host or port) goes without the request's credentials: the
+    /// session would otherwise copy `Authorization` and the session cookie to whatever host the answer names.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        var next = request
+        if let from = response.url ?? task.currentRequest?.url, let to = request.url, !HTTPTransportRequest.sameOrigin(from, to) {
+            for field in HTTPTransportRequest.credentialFields { next.setValue(nil, forHTTPHeaderField: field) }
+        }
+        completionHandler(next)
+    }
+
+    /// Ends a task whose answer broke its limits: the waiter gets `error` now; the session's report of the
+    /// cancellation finds no waiter.
+    private func end(_ task: URLSessionTask, _ state: Running, _ error: any Error) {
+        task.cancel()
+        if let file = state.file { try? FileManager.default.removeItem(at: file) }
+        state.continuation.resume(returning: .failure(error))
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {

@@ -4,9 +4,9 @@ import Foundation
 import Testing
 
 @Suite("Offline queue backoff and batching")
-struct ReplayBackoffTests {
+struct BackoffTests {
     @Test func delaysDoubleUpToTheMaximumAndJitterOnlyShortensThem() {
-        let backoff = ReplayBackoff(initial: .seconds(1), maximum: .seconds(10), multiplier: 2, jitter: 0.5)
+        let backoff = Backoff(initial: .seconds(1), maximum: .seconds(10), multiplier: 2, jitter: 0.5)
         #expect(backoff.delay(afterFailures: 1, random: 0) == .seconds(1))
         #expect(backoff.delay(afterFailures: 2, random: 0) == .seconds(2))
         #expect(backoff.delay(afterFailures: 4, random: 0) == .seconds(8))

@@ -1,6 +1,12 @@
-/// How long an ``OfflineWriteQueue`` waits before trying an unreachable remote again: exponential, capped,
-/// with jitter so that many devices coming back at once do not all retry in step.
-public struct ReplayBackoff: Sendable, Hashable {
+/// How long to wait before trying an unreachable peer again: exponential, capped, with jitter so that many
+/// devices coming back at once do not all retry in step. A continuous replication (``ContinuousRetry``), the
+/// offline queue's background replay (``OfflineWriteQueue``) and automatic sync (``AutomaticSync``) wait by it.
+///
+/// ```swift
+/// let backoff = Backoff(initial: .seconds(30), maximum: .seconds(300))
+/// backoff.delay(afterFailures: 3)   // 120 s, less up to 20 % drawn at random
+/// ```
+public struct Backoff: Sendable, Hashable {
     /// The wait after the first failure.
     public var initial: Duration
     /// The longest wait.
@@ -36,3 +42,6 @@ public struct ReplayBackoff: Sendable, Hashable {
         return result
     }
 }
+
+/// The name ``Backoff`` had when only the offline queue used it.
+public typealias ReplayBackoff = Backoff
