@@ -201,7 +201,8 @@ public actor OfflineWriteQueue {
         let answer = try await remote.client.send(
             "POST", "_all_docs", query: [("include_docs", "true"), ("conflicts", "true")],
             body: ["keys": .array(ids.map { .string($0) })])
-        let conflicted = (answer.body?["rows"]?.arrayValue ?? []).compactMap { row -> String? in
+        guard let rows = answer.body?["rows"]?.arrayValue else { throw HTTPPeer.unexpected(answer, "an _all_docs answer without rows") }
+        let conflicted = rows.compactMap { row -> String? in
             guard let conflicts = row["doc"]?["_conflicts"]?.arrayValue, !conflicts.isEmpty else { return nil }
             return row["id"]?.stringValue
         }

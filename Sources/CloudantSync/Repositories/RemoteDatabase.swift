@@ -1,7 +1,9 @@
 public import Foundation
 
 /// A database on a CouchDB-compatible server (Apache CouchDB, IBM Cloudant, `cloudant serve`) that
-/// repositories read and write, and offline writes are replayed to.
+/// repositories read and write, and offline writes are replayed to. Its answers are held to the same rules as a
+/// replication's (``PeerLimits``, ``PeerViolation``): never read without bound, never taken for what they are
+/// not, and credentials never follow a redirect to another host.
 ///
 /// ```swift
 /// let remote = try RemoteDatabase(url: URL(string: "https://host:6984/notes")!, authentication: .session(user: "ana", password: p))
@@ -19,12 +21,15 @@ public struct RemoteDatabase: Sendable {
     ///   - headers: Extra headers on every request.
     ///   - timeout: Per request. A write whose remote does not answer in time is kept and queued (when its
     ///     rule lets it reach the store), so keep it short enough for the app to stay responsive.
+    ///   - limits: The bounds every answer is read within (``PeerLimits``), as for replication.
+    ///   - transport: What carries the requests (``URLSessionTransport`` unless given another).
     /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
-        timeout: Duration = .seconds(15)
+        timeout: Duration = .seconds(15), limits: PeerLimits = PeerLimits(), transport: any HTTPTransport = URLSessionTransport()
     ) throws {
-        peer = try HTTPPeer(url: url, authentication: authentication, headers: headers, timeout: timeout)
+        peer = try HTTPPeer(
+            url: url, authentication: authentication, headers: headers, timeout: timeout, limits: limits, transport: transport)
     }
 
     /// The database URL, without credentials.

@@ -48,8 +48,18 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
             while remaining > 0 {
                 let page = min(remaining, pageSize)
                 body["limit"] = .number(JSONNumber(page))
-                let answer = try await database.client.send("POST", "_find", body: .object(body)).body
-                let docs = answer?["docs"]?.arrayValue?.compactMap(\.objectValue) ?? []
+                let response = try await database.client.send("POST", "_find", body: .object(body))
+                let answer = response.body
+                guard let listed = answer?["docs"]?.arrayValue else { throw HTTPPeer.unexpected(response, "a _find answer without docs") }
+                let docs = try listed.map { value -> JSONObject in
+                    // Only what the selector asked for: documents of this entity kind.
+                    guard case .object(let document) = value, EntityDocumentFormat.kindName(in: document) == codec.kind.name else {
+                        throw ReplicationError.peerViolation(
+                            url: response.url,
+                            violation: .unrequestedDocument(id: value["_id"]?.stringValue ?? "", rev: value["_rev"]?.stringValue ?? ""))
+                    }
+                    return document
+                }
                 found += try docs.map(codec.entity(from:))
                 remaining -= docs.count
                 guard docs.count == page, let bookmark = answer?["bookmark"]?.stringValue else { break }
@@ -66,6 +76,12 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
         let codec = try codec()
         do {
             let response = try await database.client.send("GET", CouchHTTPClient.encode(id.description), accept: [404])
+            if response.status != 404, response.body?["_id"]?.stringValue != id.description {
+                // Another document than the one asked for (or none): not an answer to this request.
+                throw ReplicationError.peerViolation(
+                    url: response.url,
+                    violation: .unrequestedDocument(id: response.body?["_id"]?.stringValue ?? "", rev: response.body?["_rev"]?.stringValue ?? ""))
+            }
             guard response.status != 404, let document = response.body?.objectValue,
                 EntityDocumentFormat.kindName(in: document) == codec.kind.name
             else {
@@ -108,7 +124,8 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
     func currentRevisions(of ids: [String]) async throws(RepositoryError) -> [String: String] {
         do {
             let body: JSONValue = ["keys": .array(ids.map { .string($0) })]
-            let rows = try await database.client.send("POST", "_all_docs", body: body).body?["rows"]?.arrayValue ?? []
+            let response = try await database.client.send("POST", "_all_docs", body: body)
+            guard let rows = response.body?["rows"]?.arrayValue else { throw HTTPPeer.unexpected(response, "an _all_docs answer without rows") }
             var revisions: [String: String] = [:]
             for row in rows {
                 guard let id = row["id"]?.stringValue, let rev = row["value"]?["rev"]?.stringValue,
@@ -145,6 +162,11 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
         }
         var written = models
         for (index, row) in rows.enumerated() {
+            if let id = row["id"]?.stringValue, id != written[index].id.description {
+                throw RepositoryError(
+                    .invalidValue, "The remote answered for \(id) where \(written[index].id.description) was written.", source: .remote,
+                    documentID: written[index].id.description)
+            }
             if let rev = row["rev"]?.stringValue, row["error"] == nil {
                 written[index].revId = rev
                 continue
