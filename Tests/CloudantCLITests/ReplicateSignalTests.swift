@@ -20,14 +20,14 @@ struct ReplicateSignalTests {
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
-    func aSignalStopsAContinuousReplicationWithItsStatisticsAndStatus0(signal: Int32) throws {
+    func aSignalStopsAContinuousReplicationWithItsStatisticsAndStatus0(signal: Int32) async throws {
         let folder = try Self.folder(documents: 50)
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try RunningCommand(
             ["--data", folder.path, "replicate", "phone", "backup", "--continuous", "--progress"], in: folder)
-        #expect(running.waitForError(containing: "(waiting for changes)"), "\(running.stderr)")
+        #expect(try await running.waitForError(containing: "(waiting for changes)"), "\(running.stderr)")
         running.send(signal)
-        let (status, stdout, stderr) = running.finish()
+        let (status, stdout, stderr) = try await running.finish()
         #expect(status == 0, "\(stderr)")
         let stats = try jsonObject(stdout)
         #expect(stats["interrupted"] as? Bool == true && stats["docs_written"] as? Int == 50)
@@ -37,28 +37,28 @@ struct ReplicateSignalTests {
         #expect(again["docs_written"] as? Int == 0 && again["missing_checked"] as? Int == 0)
     }
 
-    @Test func aReplicationStartedInTheBackgroundOfAScriptStillStopsOnSIGINT() throws {
+    @Test func aReplicationStartedInTheBackgroundOfAScriptStillStopsOnSIGINT() async throws {
         let folder = try Self.folder(documents: 20)
         defer { try? FileManager.default.removeItem(at: folder) }
         // A non-interactive shell starts a background job with SIGINT ignored.
         let command = "'\(CLIRunner.executable.path)' --data '\(folder.path)' replicate phone backup --continuous --progress"
         let script = try RunningCommand(["-c", "\(command) & echo $! >&2; wait $!"], executable: "/bin/sh", in: folder)
-        #expect(script.waitForError(containing: "(waiting for changes)"), "\(script.stderr)")
+        #expect(try await script.waitForError(containing: "(waiting for changes)"), "\(script.stderr)")
         let pid = try #require(script.stderr.split(separator: "\n").first.flatMap { Int32($0) })
         kill(pid, SIGINT)
-        let (status, stdout, stderr) = script.finish()
+        let (status, stdout, stderr) = try await script.finish()
         #expect(status == 0, "\(stderr)")
         #expect(try jsonObject(stdout)["interrupted"] as? Bool == true)
     }
 
-    @Test func aOneShotReplicationStoppedBeforeItFinishesExitsWith8AndResumes() throws {
+    @Test func aOneShotReplicationStoppedBeforeItFinishesExitsWith8AndResumes() async throws {
         let folder = try Self.folder(documents: 3_000)
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try RunningCommand(
             ["--data", folder.path, "replicate", "phone", "backup", "--batch-size", "1", "--progress"], in: folder)
-        #expect(running.waitForError(containing: " documents"), "\(running.stderr)")
+        #expect(try await running.waitForError(containing: " documents"), "\(running.stderr)")
         running.send(SIGINT)
-        let (status, stdout, stderr) = running.finish()
+        let (status, stdout, stderr) = try await running.finish()
         #expect(status == 8, "\(stderr)")
         let first = try jsonObject(stdout)
         #expect(first["interrupted"] as? Bool == true)
@@ -85,7 +85,7 @@ struct ReplicateSignalTests {
         #expect(both.status == 2)
     }
 
-    @Test func aContinuousPullOutlastsAServerStoppedForMoreThanAMinute() throws {
+    @Test func aContinuousPullOutlastsAServerStoppedForMoreThanAMinute() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("server").path
@@ -97,12 +97,12 @@ struct ReplicateSignalTests {
         let running = try RunningCommand(
             ["--data", folder.appendingPathComponent("local").path, "replicate", base + "/cloud", "local", "--continuous", "--progress"],
             in: folder)
-        #expect(running.waitForError(containing: "(waiting for changes)"), "\(running.stderr)")
+        #expect(try await running.waitForError(containing: "(waiting for changes)"), "\(running.stderr)")
 
         server?.kill()
         server = nil
         // Away for more than a minute: the replication waits, longer each time, and is still running.
-        Thread.sleep(forTimeInterval: 65)
+        try await Task.sleep(for: .seconds(65))
         #expect(running.process.isRunning, "\(running.stderr)")
         #expect(running.stderr.contains("starting again from the checkpoint in"), "\(running.stderr)")
         #expect(!running.stderr.contains("admin:s3cret") && !running.stderr.contains("s3cret"))
@@ -112,16 +112,16 @@ struct ReplicateSignalTests {
             if let next = try? ServeProcess(["--data", data, "serve", "--port", "\(port)", "--admin", "admin:s3cret"], in: folder), next.port == port {
                 server = next
             } else {
-                Thread.sleep(forTimeInterval: 0.1)
+                try await Task.sleep(for: .milliseconds(100))
             }
         }
         defer { server?.kill() }
         try #require(server != nil)
         _ = try ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"n":2}"#, base + "/cloud/after"])
-        #expect(running.waitForError(containing: "resumed.", within: .seconds(600)), "\(running.stderr)")
-        #expect(running.waitForError(containing: "] 2 / 2 documents", within: .seconds(300)), "\(running.stderr)")
+        #expect(try await running.waitForError(containing: "resumed.", within: .seconds(600)), "\(running.stderr)")
+        #expect(try await running.waitForError(containing: "] 2 / 2 documents", within: .seconds(300)), "\(running.stderr)")
         running.send(SIGTERM)
-        let (status, stdout, stderr) = running.finish()
+        let (status, stdout, stderr) = try await running.finish()
         #expect(status == 0, "\(stderr)")
         #expect(try jsonObject(stdout)["docs_written"] as? Int == 2)
         let after = try CLIRunner.run(["--data", folder.appendingPathComponent("local").path, "get", "--db", "local", "after"], in: folder)

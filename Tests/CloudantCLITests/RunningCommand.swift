@@ -43,15 +43,16 @@ final class RunningCommand: @unchecked Sendable {
     var stdout: String { output.text }
     var stderr: String { errors.text }
 
-    /// Waits until standard error holds `text` (polling; the deadline only ends a broken run).
+    /// Waits until standard error holds `text` (polling without holding a thread; the deadline only ends a
+    /// broken run).
     /// - Returns: false when the deadline passed or the command ended first.
     @discardableResult
-    func waitForError(containing text: String, count: Int = 1, within limit: Duration = .seconds(300)) -> Bool {
+    func waitForError(containing text: String, count: Int = 1, within limit: Duration = .seconds(300)) async throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if stderr.components(separatedBy: text).count - 1 >= count { return true }
             guard process.isRunning else { return stderr.components(separatedBy: text).count - 1 >= count }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
@@ -59,10 +60,11 @@ final class RunningCommand: @unchecked Sendable {
     /// Sends `signal` to the command.
     func send(_ signal: Int32) { process.send(signal) }
 
-    /// Waits for the command to end and for its outputs to be read to their end.
-    func finish() -> (status: Int32, stdout: String, stderr: String) {
-        let ended = process.wait()
-        while ![output, errors].allSatisfy({ sink in sink.lock.withLock { sink.ended } }) { Thread.sleep(forTimeInterval: 0.01) }
-        return (ended.status, stdout, stderr)
+    /// Waits (without holding a thread) for the command to end and for its outputs to be read to their end.
+    func finish() async throws -> (status: Int32, stdout: String, stderr: String) {
+        while process.isRunning || ![output, errors].allSatisfy({ sink in sink.lock.withLock { sink.ended } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return (process.wait().status, stdout, stderr)
     }
 }

@@ -23,7 +23,7 @@ struct ReplicateCommand: CloudantCommand {
             --continuous keeps replicating until SIGINT or SIGTERM; while a peer cannot be reached it waits \
             (30 s, doubling up to 5 minutes) and starts again from its checkpoint, for as long as it takes. \
             SIGINT or SIGTERM stops any replication at a batch boundary: the checkpoint is written and the \
-            statistics printed ("interrupted": true); a second signal stops it at once.
+            statistics printed ("interrupted": true); a second signal stops it at once (status 8, no statistics).
 
             Exit status: 0 done (or a continuous replication stopped by a signal), 7 done but some revisions \
             were not written (listed in "failures"), 8 a one-shot replication stopped by a signal before it \
@@ -96,6 +96,11 @@ struct ReplicateCommand: CloudantCommand {
         } catch {
             _ = await shown.value
             reporter.finish()
+            // A second signal cut it short: the interrupted status, with the error saying where it stopped.
+            if case ReplicationError.cancelled = error, signals.count > 0 {
+                Output.printError(error)
+                throw ExitCode(ReplicationExit.interrupted)
+            }
             throw error
         }
         let interrupted = await shown.value?.state == .stopped
@@ -145,16 +150,20 @@ struct ReplicateCommand: CloudantCommand {
 enum ReplicationExit {
     /// The replication finished, but some revisions could not be written (the result's `failures`).
     static let documentsFailed: Int32 = 7
-    /// A one-shot replication was stopped by SIGINT or SIGTERM before it finished; run it again to resume.
+    /// A one-shot replication was stopped by SIGINT or SIGTERM before it finished, or any replication by a second
+    /// signal; run it again to resume.
     static let interrupted: Int32 = 8
 }
 
 /// How many stop signals arrived.
 final class SignalCount: Sendable {
-    private let count = Mutex(0)
+    private let received = Mutex(0)
 
     /// Counts one more; returns how many so far.
-    func add() -> Int { count.withLock { $0 += 1; return $0 } }
+    func add() -> Int { received.withLock { $0 += 1; return $0 } }
+
+    /// How many so far.
+    var count: Int { received.withLock { $0 } }
 }
 
 /// The `--http-client` choices.

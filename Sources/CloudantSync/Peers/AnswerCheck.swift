@@ -70,9 +70,9 @@ enum AnswerCheck {
                     return ("bad_request", "Its attachment \(name) carries \"\(marker)\", which only the replicator sets.")
                 }
                 if let data = member["data"]?.stringValue, let length = member["length"]?.numberValue?.int64Value,
-                    let bytes = Base64.decode(data), Int64(bytes.count) != length
+                    let decoded = decodedLength(ofBase64: data), Int64(decoded) != length
                 {
-                    return ("too_large", "Its attachment \(name) has \(bytes.count) bytes of data where its length says \(length).")
+                    return ("too_large", "Its attachment \(name) has \(decoded) bytes of data where its length says \(length).")
                 }
             }
         }
@@ -84,5 +84,14 @@ enum AnswerCheck {
             return ("bad_request", "\(error)")
         }
         return nil
+    }
+
+    /// How many bytes `text` decodes to, from its length and padding alone (the document's parse decodes it and
+    /// refuses it when it is not base64); nil when its length cannot be base64's.
+    static func decodedLength(ofBase64 text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 == 0 else { return nil }
+        let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return utf8.count / 4 * 3 - padding
     }
 }

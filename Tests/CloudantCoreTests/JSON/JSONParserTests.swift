@@ -362,4 +362,16 @@ struct JSONParserTests {
         let arrayError = try #require(throws: CloudantError.self) { try JSONValue(parsing: arrays) }
         #expect(arrayError.context.position == 512)
     }
+
+    @Test func anEnvelopeAroundDocumentsMayNestDeeperAndEachDocumentsDepthIsMeasured() throws {
+        // A document at the limit, three levels inside an answer: refused by the plain parse, read with room for
+        // the envelope, and measured on its own.
+        let document = String(repeating: #"{"a":"#, count: 512) + "1" + String(repeating: "}", count: 512)
+        let envelope = #"{"results":[{"doc":"# + document + "}]}"
+        #expect(throws: CloudantError.self) { try JSONValue(parsing: envelope) }
+        let parsed = try JSONValue(parsing: Data(envelope.utf8), maximumDepth: JSONValue.maximumNestingDepth + 3)
+        #expect(parsed.nestingDepth == 515)
+        #expect(parsed["results"]?.arrayValue?.first?["doc"]?.nestingDepth == JSONValue.maximumNestingDepth)
+        #expect(JSONValue.number(JSONNumber(1)).nestingDepth == 0 && JSONValue.array([]).nestingDepth == 1)
+    }
 }
