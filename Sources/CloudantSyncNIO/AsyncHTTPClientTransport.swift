@@ -4,7 +4,7 @@ public import Foundation
 internal import NIOCore
 internal import NIOHTTP1
 
-/// An ``CloudantSync/HTTPTransport`` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
+/// An `HTTPTransport` over SwiftNIO's `AsyncHTTPClient`: kept-alive connections from a pool
 /// on NIO's event loops, and no libcurl between the replicator and the socket.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ internal import NIOHTTP1
 ///
 /// A request's timeout bounds the wait for the answer's head (a long poll's wait included); while the body
 /// arrives, the client's read timeout bounds each silence (90 s for ``replicationClient``), and the request's
-/// ``CloudantSync/TransferLimits`` its size, pace and deadline: the body is read in pieces and never held past
+/// `TransferLimits` its size, pace and deadline: the body is read in pieces and never held past
 /// its limit. A redirect to another origin goes without `Authorization` and `Cookie` (AsyncHTTPClient removes
 /// them, whatever client is passed).
 public struct AsyncHTTPClientTransport: HTTPTransport {
@@ -126,7 +126,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
-    /// Runs a client call, turning its failures into ``CloudantSync/HTTPTransportError``.
+    /// Runs a client call, turning its failures into `HTTPTransportError`.
     private static func mapFailures<T>(_ call: @Sendable () async throws -> T) async throws -> T {
         do {
             return try await call()

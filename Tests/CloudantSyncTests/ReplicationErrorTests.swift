@@ -11,7 +11,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 16, Deliver 6: whatever stops a replication is a ``ReplicationError`` a caller can switch on, with the
+/// Whatever stops a replication is a ``ReplicationError`` a caller can switch on, with the
 /// failing URL (never its credentials) and the peer's status; the retry policy classifies by its cases.
 @Suite("Replication errors")
 struct ReplicationErrorTests {

@@ -37,7 +37,7 @@ extension HTTPPeer {
             do {
                 return try await bulkGet(requests, attachments: attachments)
             } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
-                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs (spec R-16).
+                await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs.
             }
         }
         var fetched: [FetchedRevision] = []

@@ -26,7 +26,7 @@ extension HTTPPeer {
                     id: entry["id"]?.stringValue, rev: entry["rev"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
             }
         } catch ReplicationError.peerRefused(_, 413, _, let reason) {
-            // Too large: halve the batch (spec R-17); a single document too large is a write failure.
+            // Too large: halve the batch; a single document too large is a write failure.
             guard documents.count > 1 else {
                 return [
                     WriteFailure(id: documents[0]["_id"]?.stringValue, rev: documents[0]["_rev"]?.stringValue, error: "too_large", reason: reason)

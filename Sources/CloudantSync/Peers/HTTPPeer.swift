@@ -10,7 +10,7 @@ public import Foundation
 /// ```
 ///
 /// Credentials written in the URL (`https://user:pass@host/db`) become basic authentication and never
-/// enter the replication id. Requests follow spec §2.1: `_changes` with `style=all_docs` (POST with
+/// enter the replication id. Requests follow CouchDB's replication protocol: `_changes` with `style=all_docs` (POST with
 /// `filter=_doc_ids` / `_selector`), `_revs_diff`, `_bulk_get` (falling back to `open_revs` on servers
 /// without it), `_bulk_docs` with `new_edits: false` (halving a batch the server finds too large),
 /// `_local` checkpoints.
@@ -31,7 +31,7 @@ public struct HTTPPeer: ReplicationPeer {
     ///   - limits: The bounds every answer is read within (size, pace, deadline, and what one document may
     ///     hold), so a broken or hostile server cannot exhaust memory, hang the replication or get bad data in.
     /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
-    ///   ``CloudantCore/CloudantError/Code/invalidValue``, field `url`) for a URL that names no database.
+    ///   `CloudantError.Code.invalidValue`, field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
         timeout: Duration = .seconds(60), limits: PeerLimits = PeerLimits(), transport: any HTTPTransport = URLSessionTransport()
@@ -60,7 +60,7 @@ public struct HTTPPeer: ReplicationPeer {
     public var limits: PeerLimits { client.limits }
 
     public func identity() async throws -> String {
-        // Scheme, host, port and path; never credentials (spec R-2).
+        // Scheme, host, port and path; never credentials.
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return components?.string ?? url.absoluteString
@@ -76,7 +76,7 @@ public struct HTTPPeer: ReplicationPeer {
             instanceStartTime: body["instance_start_time"]?.stringValue ?? "0")
     }
 
-    /// Creates the database when it does not exist (`create_target`, spec §2.1 step 1).
+    /// Creates the database when it does not exist (`create_target`).
     public func createIfMissing() async throws {
         _ = try await client.send("PUT", "", accept: [412])
     }
@@ -94,7 +94,7 @@ public struct HTTPPeer: ReplicationPeer {
             document["_rev"] = try await localDocument(id: id)?["_rev"]
             let response = try await client.send("PUT", Self.path(id), body: .object(document), accept: [409])
             if response.status != 409 { return }
-            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again (spec R-22).
+            // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again.
         }
         throw ReplicationError.peerRefused(
             url: url.appendingPathComponent(id), status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")

@@ -1,6 +1,6 @@
 public import CloudantCore
 
-/// CouchDB's replication protocol (spec §2.1) as a state machine: it is told what happened and answers
+/// CouchDB's replication protocol as a state machine: it is told what happened and answers
 /// with the next request to make. It does no I/O, so every step — resuming from checkpoints, batching,
 /// diffing, failures, continuous mode — is tested without a network; ``Replicator`` is the thin shell
 /// that performs each ``Action`` against the peers.
@@ -13,7 +13,7 @@ public import CloudantCore
 /// ```
 ///
 /// Batches are processed one at a time, so a checkpoint always records a sequence every earlier change of
-/// which is on the target (spec R-19).
+/// which is on the target.
 public struct ReplicationStateMachine: Sendable {
     /// What the machine needs to know up front.
     public struct Configuration: Sendable {
@@ -25,9 +25,9 @@ public struct ReplicationStateMachine: Sendable {
         public var longpoll: Duration
         /// Which documents replicate.
         public var filter: ReplicationFilter
-        /// This run's id (spec R-5).
+        /// This run's id.
         public var sessionID: String
-        /// Checkpoints are written and read (`use_checkpoints`, spec R-21).
+        /// Checkpoints are written and read (`use_checkpoints`).
         public var useCheckpoints: Bool
         /// The statistics to count on from: those of earlier sessions of the same replication (a continuous
         /// replication starting again after a failure), whose ``ReplicationStats/failures`` a later write of

@@ -22,7 +22,7 @@ public import Foundation
 /// ```
 ///
 /// The retry policy retries only what may succeed later (``isRetryable``); every case reports an
-/// ``CloudantCore/ErrorCategory`` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
+/// `ErrorCategory` so the edges (the CLI's exit status, an HTTP answer) treat it like any other
 /// error.
 public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertible {
     /// The peer could not be reached: the connection was refused or dropped, the host is unknown, TLS failed.
@@ -104,13 +104,13 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
         }
     }
 
-    /// ``CloudantCore/ErrorCategory/unavailable`` for an unreachable peer or a cancelled replication,
-    /// ``CloudantCore/ErrorCategory/unauthorized`` or ``CloudantCore/ErrorCategory/forbidden`` for refused
-    /// credentials, ``CloudantCore/ErrorCategory/timedOut`` for a timeout, the local error's category for a
+    /// `ErrorCategory.unavailable` for an unreachable peer or a cancelled replication,
+    /// `ErrorCategory.unauthorized` or `ErrorCategory.forbidden` for refused
+    /// credentials, `ErrorCategory.timedOut` for a timeout, the local error's category for a
     /// local failure, for a refusal the category of the peer's status (404 not found, 409 conflict, 400
-    /// invalid input, 503 unavailable, …), and for a violation ``CloudantCore/ErrorCategory/timedOut`` (too slow,
-    /// past the deadline), ``CloudantCore/ErrorCategory/unavailable`` (not JSON by its media type: what a proxy
-    /// answers), ``CloudantCore/ErrorCategory/tooLarge`` (too large) or ``CloudantCore/ErrorCategory/invalidInput``.
+    /// invalid input, 503 unavailable, …), and for a violation `ErrorCategory.timedOut` (too slow,
+    /// past the deadline), `ErrorCategory.unavailable` (not JSON by its media type: what a proxy
+    /// answers), `ErrorCategory.tooLarge` (too large) or `ErrorCategory.invalidInput`.
     public var category: ErrorCategory {
         switch self {
         case .peerUnreachable, .cancelled: .unavailable

@@ -163,7 +163,7 @@ extension Replicator {
                     do {
                         try await retry.run { try await source.putLocalDocument(id: documentID, body: log.json) }
                     } catch let failure as ReplicationError where failure.status.map({ (400..<500).contains($0) }) == true {
-                        // A read-only source (spec R-22): keep going with target checkpoints only.
+                        // A read-only source: keep going with target checkpoints only.
                         writeSourceCheckpoints = false
                     }
                 }

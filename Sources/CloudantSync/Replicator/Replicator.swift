@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import Foundation
 
-/// Replicates one way, source → target, with CouchDB's replication protocol (spec §2): checkpoints on both
+/// Replicates one way, source → target, with CouchDB's replication protocol: checkpoints on both
 /// sides so a restarted replication resumes, `_revs_diff` so only missing revisions move, fetches in
 /// parallel, uploads with `new_edits: false` so histories and conflicts arrive intact, and retries with
 /// backoff on dropped connections, 408, 429 and 5xx.
