@@ -317,7 +317,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
-            exclude: ["Baselines/cda_lxml.py"],
+            exclude: ["Baselines/cda_lxml.py", "README.md"],
             swiftSettings: strictSettings,
             // The model benchmark's types come from Model/Kitchen.cloudantmodel.json.
             plugins: ["CloudantModelPlugin"]

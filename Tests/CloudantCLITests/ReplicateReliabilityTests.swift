@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -6,13 +6,13 @@ import Testing
 /// copied, a revision that cannot be written is named with a distinct exit status, and running again tries it.
 @Suite("cloudant replicate: every revision, or a named failure")
 struct ReplicateReliabilityTests {
-    static func curl(_ arguments: [String]) throws -> String {
-        String(decoding: try ChildProcess.run("/usr/bin/curl", ["-s", "-S"] + arguments).stdout, as: UTF8.self)
+    static func curl(_ arguments: [String]) async throws -> String {
+        String(decoding: try await ChildProcess.run("/usr/bin/curl", ["-s", "-S"] + arguments).stdout, as: UTF8.self)
     }
 
     /// A `cloudant serve` with an admin, and the admin's URL of `db`.
-    static func server(in folder: URL) throws -> ServeProcess {
-        let server = try ServeProcess(
+    static func server(in folder: URL) async throws -> ServeProcess {
+        let server = try await ServeProcess.start(
             ["--data", folder.appendingPathComponent("server").path, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
         try #require(server.port > 0)
         return server
@@ -23,59 +23,59 @@ struct ReplicateReliabilityTests {
     }
 
     @Test(arguments: ["nio", "urlsession"])
-    func aRestoredDocumentWithARevposZeroAttachmentIsPulled(client: String) throws {
+    func aRestoredDocumentWithARevposZeroAttachmentIsPulled(client: String) async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(in: folder)
+        let server = try await Self.server(in: folder)
         defer { server.kill() }
-        _ = try Self.curl(["-u", "admin:s3cret", "-X", "PUT", server.url + "/db"])
+        _ = try await Self.curl(["-u", "admin:s3cret", "-X", "PUT", server.url + "/db"])
         // The issue's repro, as CouchDB stores it: inline data, `new_edits=false`, a revpos of 0.
         let restore = #"""
             {"new_edits":false,"docs":[{"_id":"a","_rev":"1-0123456789abcdef0123456789abcdef",
             "_attachments":{"x.bin":{"content_type":"application/octet-stream","data":"aGVsbG8=","revpos":0}}}]}
             """#
-        _ = try Self.curl(["-u", "admin:s3cret", "-H", "Content-Type: application/json", "-d", restore, server.url + "/db/_bulk_docs"])
-        let pulled = try CLIRunner.run(
+        _ = try await Self.curl(["-u", "admin:s3cret", "-H", "Content-Type: application/json", "-d", restore, server.url + "/db/_bulk_docs"])
+        let pulled = try await CLIRunner.run(
             ["--data", folder.appendingPathComponent("local").path, "replicate", Self.adminURL(server, "db"), "db", "--http-client", client],
             in: folder)
         #expect(pulled.status == 0, "\(pulled.stderr)")
         let stats = try jsonObject(pulled.stdout)
         #expect(stats["docs_written"] as? Int == 1 && stats["doc_write_failures"] as? Int == 0)
         #expect((stats["failures"] as? [Any])?.isEmpty == true)
-        let attachment = try CLIRunner.run(
+        let attachment = try await CLIRunner.run(
             ["--data", folder.appendingPathComponent("local").path, "attachment", "get", "--db", "db", "--id", "a", "--name", "x.bin"], in: folder)
         #expect(attachment.status == 0 && attachment.stdout == "hello", "\(attachment.stderr)")
     }
 
-    @Test func aRevisionTheTargetRefusesIsNamedWithExitStatus7AndTriedAgainNextRun() throws {
+    @Test func aRevisionTheTargetRefusesIsNamedWithExitStatus7AndTriedAgainNextRun() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try Self.server(in: folder)
+        let server = try await Self.server(in: folder)
         defer { server.kill() }
         // Per-document access: bob may not write over a document only alice may see (403 for that document).
-        _ = try Self.curl(["-u", "admin:s3cret", "-X", "PUT", server.url + "/cloud"])
+        _ = try await Self.curl(["-u", "admin:s3cret", "-X", "PUT", server.url + "/cloud"])
         for name in ["alice", "bob"] {
             let user = #"{"name":"\#(name)","password":"pw","roles":["staff"],"type":"user"}"#
-            _ = try Self.curl([
+            _ = try await Self.curl([
                 "-u", "admin:s3cret", "-X", "PUT", "-H", "Content-Type: application/json", "-d", user,
                 server.url + "/_users/org.couchdb.user:\(name)",
             ])
         }
-        _ = try Self.curl([
+        _ = try await Self.curl([
             "-u", "admin:s3cret", "-X", "PUT", "-H", "Content-Type: application/json", "-d",
             #"{"members":{"roles":["staff"]},"document_access":true}"#, server.url + "/cloud/_security",
         ])
-        _ = try Self.curl([
+        _ = try await Self.curl([
             "-u", "alice:pw", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"secret":"alice"}"#, server.url + "/cloud/d3",
         ])
         let local = folder.appendingPathComponent("local").path
         let file = folder.appendingPathComponent("docs.jsonl")
         try (0..<6).map { #"{"_id":"d\#($0)","access":{"names":["bob"]}}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        #expect(try CLIRunner.run(["--data", local, "bulk", "--db", "phone", file.path], in: folder).status == 0)
-        let taken = try jsonObject(try CLIRunner.run(["--data", local, "get", "--db", "phone", "d3"], in: folder).stdout)
+        #expect(try await CLIRunner.run(["--data", local, "bulk", "--db", "phone", file.path], in: folder).status == 0)
+        let taken = try jsonObject(try await CLIRunner.run(["--data", local, "get", "--db", "phone", "d3"], in: folder).stdout)
         let bob = server.url.replacingOccurrences(of: "http://", with: "http://bob:pw@") + "/cloud"
 
-        let first = try CLIRunner.run(["--data", local, "replicate", "phone", bob], in: folder)
+        let first = try await CLIRunner.run(["--data", local, "replicate", "phone", bob], in: folder)
         #expect(first.status == 7, "\(first.stderr)")
         let stats = try jsonObject(first.stdout)
         #expect(stats["ok"] as? Bool == false && stats["docs_written"] as? Int == 5 && stats["doc_write_failures"] as? Int == 1)
@@ -87,13 +87,13 @@ struct ReplicateReliabilityTests {
         // A log line names it on standard error.
         #expect(first.stderr.contains("could not write document \"d3\" revision \(taken["_rev"] as? String ?? "?")"), "\(first.stderr)")
         // The checkpoint stayed before it: the next run reads it again, and names it again.
-        let second = try CLIRunner.run(["--data", local, "replicate", "phone", bob], in: folder)
+        let second = try await CLIRunner.run(["--data", local, "replicate", "phone", bob], in: folder)
         #expect(second.status == 7)
         let again = try jsonObject(second.stdout)
         #expect(again["missing_checked"] as? Int ?? 0 >= 1 && again["docs_written"] as? Int == 0)
         #expect((again["failures"] as? [[String: Any]])?.first?["id"] as? String == "d3")
         // An admin may write it: that run resolves it and is clean.
-        let admin = try CLIRunner.run(["--data", local, "replicate", "phone", Self.adminURL(server, "cloud")], in: folder)
+        let admin = try await CLIRunner.run(["--data", local, "replicate", "phone", Self.adminURL(server, "cloud")], in: folder)
         #expect(admin.status == 0, "\(admin.stderr)")
         #expect(try jsonObject(admin.stdout)["docs_written"] as? Int == 1)
     }

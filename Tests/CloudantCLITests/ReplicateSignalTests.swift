@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -10,18 +10,18 @@ import Glibc
 @Suite("cloudant replicate: signals, progress and outages")
 struct ReplicateSignalTests {
     /// A folder with the store `phone` holding `count` documents.
-    static func folder(documents count: Int) throws -> URL {
+    static func folder(documents count: Int) async throws -> URL {
         let folder = try CLIRunner.temporaryFolder()
         let file = folder.appendingPathComponent("docs.jsonl")
         try (0..<count).map { #"{"_id":"d\#($0)","n":\#($0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let loaded = try CLIRunner.run(["--data", folder.path, "bulk", "--db", "phone", file.path], in: folder)
+        let loaded = try await CLIRunner.run(["--data", folder.path, "bulk", "--db", "phone", file.path], in: folder)
         #expect(loaded.status == 0, "\(loaded.stderr)")
         return folder
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalStopsAContinuousReplicationWithItsStatisticsAndStatus0(signal: Int32) async throws {
-        let folder = try Self.folder(documents: 50)
+        let folder = try await Self.folder(documents: 50)
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try RunningCommand(
             ["--data", folder.path, "replicate", "phone", "backup", "--continuous", "--progress"], in: folder)
@@ -33,12 +33,12 @@ struct ReplicateSignalTests {
         #expect(stats["interrupted"] as? Bool == true && stats["docs_written"] as? Int == 50)
         #expect(stderr.contains(signal == SIGINT ? "SIGINT" : "SIGTERM"))
         // Its checkpoint was written: nothing moves again.
-        let again = try jsonObject(try CLIRunner.run(["--data", folder.path, "replicate", "phone", "backup"], in: folder).stdout)
+        let again = try jsonObject(try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "backup"], in: folder).stdout)
         #expect(again["docs_written"] as? Int == 0 && again["missing_checked"] as? Int == 0)
     }
 
     @Test func aReplicationStartedInTheBackgroundOfAScriptStillStopsOnSIGINT() async throws {
-        let folder = try Self.folder(documents: 20)
+        let folder = try await Self.folder(documents: 20)
         defer { try? FileManager.default.removeItem(at: folder) }
         // A non-interactive shell starts a background job with SIGINT ignored.
         let command = "'\(CLIRunner.executable.path)' --data '\(folder.path)' replicate phone backup --continuous --progress"
@@ -52,7 +52,7 @@ struct ReplicateSignalTests {
     }
 
     @Test func aOneShotReplicationStoppedBeforeItFinishesExitsWith8AndResumes() async throws {
-        let folder = try Self.folder(documents: 3_000)
+        let folder = try await Self.folder(documents: 3_000)
         defer { try? FileManager.default.removeItem(at: folder) }
         let running = try RunningCommand(
             ["--data", folder.path, "replicate", "phone", "backup", "--batch-size", "1", "--progress"], in: folder)
@@ -64,24 +64,24 @@ struct ReplicateSignalTests {
         #expect(first["interrupted"] as? Bool == true)
         let written = try #require(first["docs_written"] as? Int)
         #expect(written < 3_000)
-        let rest = try CLIRunner.run(["--data", folder.path, "replicate", "phone", "backup"], in: folder)
+        let rest = try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "backup"], in: folder)
         #expect(rest.status == 0)
         #expect(try jsonObject(rest.stdout)["docs_written"] as? Int == 3_000 - written)
     }
 
-    @Test func progressLinesGoToAPipeOnlyWithProgressAndNeverWithQuiet() throws {
-        let folder = try Self.folder(documents: 30)
+    @Test func progressLinesGoToAPipeOnlyWithProgressAndNeverWithQuiet() async throws {
+        let folder = try await Self.folder(documents: 30)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let plain = try CLIRunner.run(["--data", folder.path, "replicate", "phone", "a", "--batch-size", "10"], in: folder)
+        let plain = try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "a", "--batch-size", "10"], in: folder)
         #expect(plain.status == 0 && !plain.stderr.contains("documents"))
-        let forced = try CLIRunner.run(["--data", folder.path, "replicate", "phone", "b", "--batch-size", "10", "--progress"], in: folder)
+        let forced = try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "b", "--batch-size", "10", "--progress"], in: folder)
         #expect(forced.status == 0)
         let lines = forced.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
         #expect(lines.count >= 3 && lines.last?.contains("30 / 30 documents") == true, "\(forced.stderr)")
         #expect(!forced.stderr.contains("\r"))
-        let quiet = try CLIRunner.run(["--data", folder.path, "replicate", "phone", "c", "--quiet"], in: folder)
+        let quiet = try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "c", "--quiet"], in: folder)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
-        let both = try CLIRunner.run(["--data", folder.path, "replicate", "phone", "d", "--quiet", "--progress"], in: folder)
+        let both = try await CLIRunner.run(["--data", folder.path, "replicate", "phone", "d", "--quiet", "--progress"], in: folder)
         #expect(both.status == 2)
     }
 
@@ -89,11 +89,11 @@ struct ReplicateSignalTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("server").path
-        var server: ServeProcess? = try ServeProcess(["--data", data, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
+        var server: ServeProcess? = try await ServeProcess.start(["--data", data, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
         let port = try #require(server?.port)
         let base = "http://admin:s3cret@127.0.0.1:\(port)"
-        _ = try ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", base + "/cloud"])
-        _ = try ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"n":1}"#, base + "/cloud/before"])
+        _ = try await ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", base + "/cloud"])
+        _ = try await ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"n":1}"#, base + "/cloud/before"])
         let running = try RunningCommand(
             ["--data", folder.appendingPathComponent("local").path, "replicate", base + "/cloud", "local", "--continuous", "--progress"],
             in: folder)
@@ -109,7 +109,7 @@ struct ReplicateSignalTests {
 
         // Back on the same port, with a new document: it arrives without any help.
         for _ in 0..<100 where server == nil {
-            if let next = try? ServeProcess(["--data", data, "serve", "--port", "\(port)", "--admin", "admin:s3cret"], in: folder), next.port == port {
+            if let next = try? await ServeProcess.start(["--data", data, "serve", "--port", "\(port)", "--admin", "admin:s3cret"], in: folder), next.port == port {
                 server = next
             } else {
                 try await Task.sleep(for: .milliseconds(100))
@@ -117,14 +117,14 @@ struct ReplicateSignalTests {
         }
         defer { server?.kill() }
         try #require(server != nil)
-        _ = try ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"n":2}"#, base + "/cloud/after"])
+        _ = try await ChildProcess.run("/usr/bin/curl", ["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"n":2}"#, base + "/cloud/after"])
         #expect(try await running.waitForError(containing: "resumed.", within: .seconds(600)), "\(running.stderr)")
         #expect(try await running.waitForError(containing: "] 2 / 2 documents", within: .seconds(300)), "\(running.stderr)")
         running.send(SIGTERM)
         let (status, stdout, stderr) = try await running.finish()
         #expect(status == 0, "\(stderr)")
         #expect(try jsonObject(stdout)["docs_written"] as? Int == 2)
-        let after = try CLIRunner.run(["--data", folder.appendingPathComponent("local").path, "get", "--db", "local", "after"], in: folder)
+        let after = try await CLIRunner.run(["--data", folder.appendingPathComponent("local").path, "get", "--db", "local", "after"], in: folder)
         #expect(after.status == 0 && after.stdout.contains(#""n":2"#))
     }
 }

@@ -1,4 +1,4 @@
-import ChildProcessSupport
+import CloudantTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 
