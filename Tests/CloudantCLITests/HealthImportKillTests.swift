@@ -40,17 +40,23 @@ struct HealthImportKillTests {
         let store = folder.appendingPathComponent("cloudant-data/health.sqlite")
         let log = URL(fileURLWithPath: store.path + "-wal")
 
-        let process = try ChildProcess(
-            CLIRunner.executable.path, ["health", "import", xml.path, "--batch-size", "500"], workingDirectory: folder,
-            stdout: .null, stderr: .null)
-        // A few batches in (the log passes 2 MB at about a tenth of this load), long before the end.
-        try await waitUntil("the import's log passing 2 MB", checkingEvery: .milliseconds(2)) {
-            !process.isRunning || fileSize(log) >= 2_000_000
+        // A few batches in (the log passes 2 MB at about a tenth of this load), long before the end. The import
+        // runs at the lowest priority so the test gets to look while it loads; a machine so busy that the import
+        // still ends first gets the run again on a new store: slowness costs time, never the verdict.
+        var killedDuringTheLoad = false
+        for _ in 0..<5 where !killedDuringTheLoad {
+            try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
+            let process = try ChildProcess(
+                "/usr/bin/nice", ["-n", "19", CLIRunner.executable.path, "health", "import", xml.path, "--batch-size", "500"],
+                workingDirectory: folder, stdout: .null, stderr: .null)
+            try await waitUntil("the import's log passing 2 MB", checkingEvery: .milliseconds(2)) {
+                !process.isRunning || fileSize(log) >= 2_000_000
+            }
+            killedDuringTheLoad = process.isRunning
+            process.send(SIGKILL)
+            await process.exit()
         }
-        let killedDuringTheLoad = process.isRunning
-        process.send(SIGKILL)
-        await process.exit()
-        try #require(killedDuringTheLoad, "the import ended before the test could kill it")
+        try #require(killedDuringTheLoad, "the import ended before the test could kill it, five times")
 
         let left = try kindIndex(in: store)
         #expect(left.documents > 0, "batches were committed before the kill")

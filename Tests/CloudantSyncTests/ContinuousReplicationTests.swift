@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -24,16 +25,9 @@ struct ContinuousReplicationTests {
         }
     }
 
-    /// Waits (polling, with a generous deadline that only ends a broken run) until `condition` holds.
-    static func eventually(_ what: String, within limit: Duration = .seconds(120), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("never: \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+    /// Waits until `condition` holds (the shared test support's generous deadline only ends a broken run).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        try await waitUntil(what, checkingEvery: .milliseconds(20), condition)
     }
 
     @Test func aContinuousPullWaitsOutAStoppedServerAndResumesFromItsCheckpoint() async throws {

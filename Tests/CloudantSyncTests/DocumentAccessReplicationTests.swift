@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -14,6 +15,7 @@ import Testing
 struct DocumentAccessReplicationTests {
     private func send(_ method: String, _ url: String, _ body: JSONValue?, user: String = "admin:s3cret") async throws -> Int {
         var request = URLRequest(url: URL(string: url)!)
+        request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
         request.httpMethod = method
         request.setValue("Basic " + Data(user.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

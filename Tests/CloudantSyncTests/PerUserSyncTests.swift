@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -26,6 +27,7 @@ struct PerUserSyncTests {
 
         for name in ["alice", "mallory"] {
             var request = URLRequest(url: URL(string: base + "/_users/org.couchdb.user:\(name)")!)
+            request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
             request.httpMethod = "PUT"
             request.setValue("Basic " + Data("admin:s3cret".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

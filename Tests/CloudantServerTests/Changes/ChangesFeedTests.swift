@@ -81,13 +81,16 @@ struct ChangesFeedTests {
                 let answer = try TestClient.parse(try await connection.readToEndOffPool(), isHead: false)
                 let lines = try answer.text.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
                 // Ended by its timeout, after the live write if the write came in time.
-                #expect(lines.last?["pending"] == 0 && lines.last?["last_seq"] != nil, "\(answer.text)")
+                #expect(lines.last?["last_seq"] != nil, "\(answer.text)")
                 if lines.first?["id"] == .string(id) {
                     #expect(lines.count == 2)
                     #expect(lines.last == ["last_seq": UpdateSequence.json(Int64(2 + attempt)), "pending": 0])
                     return
                 }
                 #expect(lines.count == 1, "only the last_seq line when the write came after the end: \(answer.text)")
+                // `pending` counts the changes after `last_seq` when the feed ended: the write, if it landed
+                // between the end and that count, as CouchDB counts it.
+                #expect(lines.last?["pending"] == 0 || lines.last?["pending"] == 1, "\(answer.text)")
                 timeout *= 2
             }
             Issue.record("no write landed inside the feed's window, even with a timeout of \(timeout / 2) ms")

@@ -1,5 +1,6 @@
 import CloudantCore
 #if canImport(FoundationNetworking)
+import CloudantTestSupport
 import FoundationNetworking
 #endif
 import CloudantStore
@@ -277,6 +278,7 @@ extension RemoteDatabase {
 
     private func request(path: String) -> URLRequest {
         var request = URLRequest(url: URL(string: url.absoluteString + "/" + path)!)
+        request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
         let credentials = Data("\(RestartableServer.admin.name):\(RestartableServer.admin.password)".utf8).base64EncodedString()
         request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
         return request

@@ -1,3 +1,4 @@
+import CloudantTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -136,6 +137,7 @@ final class FaultProxy: Sendable {
                 return Self.json(.badGateway, #"{"error":"bad_gateway","reason":"bad upstream URL"}"#)
             }
             var forward = URLRequest(url: target)
+            forward.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
             forward.httpMethod = request.method.rawValue
             for field in request.headers where ![.contentLength, .connection, .transferEncoding].contains(field.name) {
                 forward.addValue(field.value, forHTTPHeaderField: field.name.rawName)
