@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ struct EveryRevisionReplicatesTests {
 
     /// A random history: a trunk and branches off it, each revision changing, keeping or dropping attachments
     /// and giving new content a revpos of its generation, of 0, or none. Returns each branch, oldest first.
-    static func history(of id: String, using random: inout SeededGenerator) -> [[Revision]] {
+    static func history(of id: String, using random: inout SplitMix64) -> [[Revision]] {
         func hash(_ branch: Int, _ generation: Int) -> String {
             String(format: "%08x%08x", branch, generation) + String(repeating: String(format: "%x", branch % 16), count: 16)
         }
@@ -153,7 +154,7 @@ struct EveryRevisionReplicatesTests {
 
     @Test(arguments: Array(1...24) as [UInt64])
     func everyLeafOfARandomSourceIsOnTheTargetAfterReplicating(seed: UInt64) async throws {
-        var random = SeededGenerator(seed: seed &* 0x9E37_79B9)
+        var random = SplitMix64(seed: seed &* 0x9E37_79B9)
         let stores = try LocalReplicationTests.Stores()
         let (source, target) = (stores.a, stores.b)
         for index in 0..<12 {
@@ -178,7 +179,7 @@ struct EveryRevisionReplicatesTests {
 
     @Test(arguments: Array(1...6) as [UInt64])
     func everyLeafOfARandomServerDatabaseIsPulledOverHTTP(seed: UInt64) async throws {
-        var random = SeededGenerator(seed: seed &* 0x51_7CC1)
+        var random = SplitMix64(seed: seed &* 0x51_7CC1)
         let setup = try await HTTPReplicationTests.Setup.start()
         let remote = try await setup.remote()
         let server = try setup.serverStore()
@@ -201,18 +202,5 @@ struct EveryRevisionReplicatesTests {
         #expect(missing.isEmpty, "seed \(seed) (inline \(inline)): \(missing.prefix(5))")
         try server.close()
         await setup.stop()
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so a failing seed can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

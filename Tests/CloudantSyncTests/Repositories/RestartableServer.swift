@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantServer
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -56,24 +57,9 @@ final class RestartableServer: @unchecked Sendable {
     /// the server's run returns, and until then the kernel still queues connections for it.
     private func waitUntilRefused() async {
         let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline, Self.accepts(port: port) {
+        while ContinuousClock.now < deadline, LoopbackSocket.accepts(port: port) {
             try? await Task.sleep(for: .milliseconds(10))
         }
-    }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        return result == 0
     }
 
     /// The database `name` as a remote, created if missing (the server must be running).
