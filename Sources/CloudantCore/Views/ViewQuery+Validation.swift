@@ -1,0 +1,75 @@
+extension ViewQuery {
+    /// Whether the query reads map rows or reductions.
+    public enum Kind: Sendable, Hashable {
+        case map
+        case reduce
+    }
+
+    /// Checks the parameters against the kind of view they query, as CouchDB's `validate_args` does, and
+    /// returns the grouping they ask for.
+    ///
+    /// - Parameters:
+    ///   - kind: What the view name resolved to (``ViewIndexDefinition/lookUp(_:reduce:)``).
+    ///   - partitioned: Whether the view's design document is partitioned: a partitioned view needs a
+    ///     `partition`, any other refuses one.
+    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError`` and CouchDB's reason.
+    public func validated(kind: Kind, partitioned: Bool = false) throws -> Grouping {
+        let grouping = try determineGrouping()
+        if kind == .map, reduce == true { throw Self.parseError("Reduce is invalid for map-only views.") }
+        if kind == .reduce, grouping != .exact, keys != nil {
+            throw Self.parseError("Multi-key fetches for reduce views must use `group=true`")
+        }
+        if let keys, !keys.isEmpty {
+            let single = keys.count == 1 && startKey == keys[0] && endKey == keys[0]
+            if !single && (startKey != nil || endKey != nil) {
+                throw Self.parseError("`keys` is incompatible with `key`, `start_key` and `end_key`")
+            }
+        }
+        if kind == .map, grouping != .none, grouping != .level(0) {
+            throw Self.parseError("Invalid use of grouping on a map view.")
+        }
+        if kind == .reduce, includeDocs { throw Self.parseError("`include_docs` is invalid for reduce") }
+        if kind == .reduce, conflicts != nil { throw Self.parseError("`conflicts` is invalid for reduce views.") }
+        if let partition, partition.isEmpty { throw Self.parseError("Invalid value for `partition`.") }
+        switch (partitioned, partition) {
+        case (true, nil): throw Self.parseError("`partition` parameter is mandatory for queries to this view.")
+        case (false, .some): throw Self.parseError("`partition` parameter is not supported in this design doc")
+        default: break
+        }
+        return grouping
+    }
+
+    /// `determine_group_level`.
+    func determineGrouping() throws -> Grouping {
+        switch (group, groupLevel) {
+        case (nil, nil), (false?, nil): return .none
+        case (false?, let level?) where level > 0:
+            throw Self.parseError("Can't specify group=false and group_level>0 at the same time")
+        case (true?, nil): return .exact
+        case (_, let level?): return level == 0 ? .none : .level(level)
+        }
+    }
+
+    /// Whether the start and end keys leave no row in the query's direction (CouchDB's `check_range`).
+    ///
+    /// - Parameter raw: Whether the view collates raw (Erlang term order).
+    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError``: "No rows can match your key
+    ///   range, reverse your start_key and end_key or set descending=true" (or `=false`).
+    public func checkRange(raw: Bool) throws {
+        guard let startKey, let endKey, startKey != endKey else { return }
+        let order = raw ? Collation.rawCompare(startKey, endKey) : Collation.compare(startKey, endKey)
+        // `{StartKey, StartDocId} < {EndKey, EndDocId}` in the view's order: keys first, then ids by bytes, an id
+        // left out being the lowest (`<<>>`) or the highest (`<<255>>`) as the direction has it.
+        let low: [UInt8] = []
+        let high: [UInt8] = [0xFF]
+        let startID = startKeyDocID.map { Array($0.utf8) } ?? (descending ? high : low)
+        let endID = endKeyDocID.map { Array($0.utf8) } ?? (descending ? low : high)
+        let startFirst = order < 0 || (order == 0 && startID.lexicographicallyPrecedes(endID))
+        if !descending, !startFirst {
+            throw Self.parseError("No rows can match your key range, reverse your start_key and end_key or set descending=true")
+        }
+        if descending, startFirst {
+            throw Self.parseError("No rows can match your key range, reverse your start_key and end_key or set descending=false")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+@testable import CloudantCore
+import Testing
+
+@Suite("Built-in reduce functions (couch_query_servers)")
+struct BuiltInReduceTests {
+    func reduce(_ name: String, _ rows: [(JSONValue, String, JSONValue)]) throws -> JSONValue {
+        var accumulator = try #require(BuiltInReduce(name)).accumulator()
+        for (key, id, value) in rows { accumulator.add(key: key, id: id, value: value) }
+        return try accumulator.result()
+    }
+
+    func values(_ values: [JSONValue]) -> [(JSONValue, String, JSONValue)] {
+        values.enumerated().map { (.number(JSONNumber($0.offset)), "d\($0.offset)", $0.element) }
+    }
+
+    @Test func namesMatchByPrefixAndRanksAreChecked() {
+        #expect(BuiltInReduce("_sum_anything") == .sum)
+        #expect(BuiltInReduce("_top_3") == .top(3))
+        #expect(BuiltInReduce("_bottom_100") == .bottom(100))
+        #expect(BuiltInReduce("_top_0") == nil)
+        #expect(BuiltInReduce("_top_101") == nil)
+        #expect(BuiltInReduce("_median") == nil)
+        #expect(BuiltInReduce("function(k, v) {}") == nil)
+    }
+
+    @Test func sumAddsNumbersExactlyAsErlangDoes() throws {
+        #expect(try reduce("_sum", values([1, 2, 3])) == 6)
+        #expect(try reduce("_sum", values([1, 2.5])) == 3.5)
+        #expect(try reduce("_sum", values([.number(.integer(Int64.max)), 1])) == .number(.bigInteger("9223372036854775808")))
+        #expect(try reduce("_sum", []) == 0)
+    }
+
+    @Test func sumAddsArraysElementByElementKeepingTheLongerTail() throws {
+        #expect(try reduce("_sum", values([[1, 2], [10, 20, 30], 5])) == [16, 22, 30])
+    }
+
+    @Test func sumAddsObjectsMemberByMemberSortedOnceMerged() throws {
+        let x: JSONValue = ["g": 1, "a": 1, "b": [1, 2], "c": ["d": 3]]
+        let y: JSONValue = ["a": 2, "b": 3, "c": ["e": 5], "f": 1, "g": 1]
+        let sum = try reduce("_sum", values([x, y]))
+        #expect(sum.objectValue?.members.map(\.key) == ["a", "b", "c", "f", "g"])
+        #expect(sum == ["a": 3, "b": [4, 2], "c": ["d": 3, "e": 5], "f": 1, "g": 2])
+        #expect(try reduce("_sum", values([x])) == x)
+    }
+
+    @Test func sumOfWhatCannotBeAddedIsCouchDBsErrorObject() throws {
+        let result = try reduce("_sum", values([1, "two"]))
+        #expect(result["error"] == "builtin_reduce_error")
+        #expect(result["caused_by"] == "two")
+        #expect(result["reason"]?.stringValue?.hasPrefix("The _sum function requires that map values be numbers") == true)
+    }
+
+    @Test func countCountsRows() throws {
+        #expect(try reduce("_count", values(["a", 1, .null])) == 3)
+    }
+
+    @Test func statsGivesSumCountMinMaxAndSumOfSquares() throws {
+        #expect(try reduce("_stats", values([2, 4, 9])) == ["sum": 15, "count": 3, "min": 2, "max": 9, "sumsqr": 101])
+        #expect(try reduce("_stats", values([[1, 10], [3, 30]])) == [
+            ["sum": 4, "count": 2, "min": 1, "max": 3, "sumsqr": 10], ["sum": 40, "count": 2, "min": 10, "max": 30, "sumsqr": 1000],
+        ])
+        // A value may be earlier stats.
+        #expect(try reduce("_stats", values([["sum": 5, "count": 2, "min": 1, "max": 4, "sumsqr": 17], 3]))
+            == ["sum": 8, "count": 3, "min": 1, "max": 4, "sumsqr": 26])
+    }
+
+    @Test func statsOfAStringFailsTheQueryWithCouchDBsMessage() throws {
+        let error = #expect(throws: CloudantError.self) { try reduce("_stats", values([1, "x"])) }
+        #expect(error?.message == #"The _stats function requires that map values be numbers or arrays of numbers, not '<<"x">>'"#)
+    }
+
+    @Test func approximateCountDistinctCountsDistinctKeys() throws {
+        var accumulator = BuiltInReduce.approximateCountDistinct.accumulator()
+        for key in 0..<500 { accumulator.add(key: .number(JSONNumber(key % 250)), id: "d", value: .null) }
+        accumulator.add(key: "text", id: "d", value: .null)
+        accumulator.add(key: ["a", 1], id: "d", value: .null)
+        let count = try #require(accumulator.result().numberValue?.int64Value)
+        // 252 distinct keys; an estimate, within HyperLogLog's standard error at precision 11
+        // (1.04 / sqrt(2048), about 2.3 %), never a count of every key.
+        #expect((246...258).contains(count))
+    }
+
+    @Test func topAndBottomKeepTheNDistinctGreatestOrLeastValuesInOrder() throws {
+        #expect(try reduce("_top_3", values([5, 1, 9, 5, 7, 3])) == [9, 7, 5])
+        #expect(try reduce("_bottom_2", values([5, 1, 9, "a", 1])) == [1, 5])
+        #expect(try reduce("_top_2", values(["b", "A", "a"])) == ["b", "A"])
+    }
+
+    @Test func firstAndLastAreTheValuesOfTheLeastAndGreatestKeyAndID() throws {
+        let rows: [(JSONValue, String, JSONValue)] = [("b", "d1", 1), ("a", "d9", 2), ("a", "d2", 3), ("c", "d0", 4)]
+        #expect(try reduce("_first", rows) == 3)
+        #expect(try reduce("_last", rows) == 4)
+    }
+
+    @Test func theExternalTermFormatIsErlangs() {
+        #expect(ErlangTerm.externalFormat(of: 1) == [131, 97, 1])
+        #expect(ErlangTerm.externalFormat(of: 1000) == [131, 98, 0, 0, 3, 232])
+        #expect(ErlangTerm.externalFormat(of: "ab") == [131, 109, 0, 0, 0, 2, 97, 98])
+        #expect(ErlangTerm.externalFormat(of: [1, 2]) == [131, 107, 0, 2, 1, 2])
+        #expect(ErlangTerm.externalFormat(of: [1, "a"]) == [131, 108, 0, 0, 0, 2, 97, 1, 109, 0, 0, 0, 1, 97, 106])
+        #expect(ErlangTerm.externalFormat(of: .null) == [131, 119, 4] + Array("null".utf8))
+        #expect(ErlangTerm.externalFormat(of: ["a": true]) == [131, 104, 1, 108, 0, 0, 0, 1, 104, 2, 109, 0, 0, 0, 1, 97, 119, 4] + Array("true".utf8) + [106])
+    }
+}
