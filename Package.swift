@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "CloudantServer", targets: ["CloudantServer"]),
         .library(name: "CloudantSyncNIO", targets: ["CloudantSyncNIO"]),
         .library(name: "CloudantDashboardPanels", targets: ["CloudantDashboardPanels"]),
+        .library(name: "CloudantJavaScript", targets: ["CloudantJavaScript"]),
         .executable(name: "cloudant", targets: ["CloudantCLI"]),
         .executable(name: "cloudant-benchmarks", targets: ["CloudantBenchmarks"]),
         .plugin(name: "CloudantModelPlugin", targets: ["CloudantModelPlugin"]),
@@ -86,6 +87,13 @@ let package = Package(
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        // JavaScriptCore's C API (the engine design functions run in); only CloudantJavaScript imports it.
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            path: "Sources/CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
 
         // MARK: Pure logic (no I/O)
@@ -162,6 +170,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Design functions (the JavaScript engine: its own product, in no flavour)
+
+        // Views, validation, filters, shows, lists, updates and rewrites written in JavaScript, for a store or
+        // a server that opts in (`StoreOptions.designFunctions`); nothing else links JavaScriptCore.
+        .target(
+            name: "CloudantJavaScript",
+            dependencies: ["CloudantCore", "CJavaScriptCore"],
             swiftSettings: strictSettings
         ),
 
@@ -298,6 +316,8 @@ let package = Package(
                 "CloudantModel",
                 // `--key-file` keys (encrypted stores).
                 "CipherVFS",
+                // `serve` runs design documents' JavaScript; `view` queries their views.
+                "CloudantJavaScript",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -314,10 +334,13 @@ let package = Package(
                 "CloudantHealth",
                 "CloudantCareHealthBridge",
                 "CloudantModel",
+                // View builds with JavaScript map functions, and the engine alone for their floor.
+                "CloudantJavaScript",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks",
-            exclude: ["Baselines/cda_lxml.py", "README.md"],
+            // EngineComparison: the C and C++ harness that chose the JavaScript engine (its own script builds it).
+            exclude: ["Baselines/cda_lxml.py", "README.md", "EngineComparison"],
             swiftSettings: strictSettings,
             // The model benchmark's types come from Model/Kitchen.cloudantmodel.json.
             plugins: ["CloudantModelPlugin"]
@@ -372,9 +395,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "CloudantJavaScriptTests",
+            dependencies: ["CloudantJavaScript", "CloudantCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "CloudantStoreTests",
             dependencies: [
                 "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                // Views of design documents written in JavaScript.
+                "CloudantJavaScript",
                 // The upgrade tests mark a fixture as written by a newer schema.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -409,6 +439,8 @@ let package = Package(
                 "CloudantCareModule", "CloudantHealthModule",
                 // The dashboard's health, care and replication pages.
                 "CloudantDashboardPanels", "CloudantSync",
+                // Design documents' JavaScript (views, validation, filters, shows, lists, updates, rewrites).
+                "CloudantJavaScript",
             ],
             swiftSettings: strictSettings
         ),

@@ -6,7 +6,8 @@ Three independent checks:
   2. the imports written in each module's sources;
   3. what each flavour executable in Examples/Flavours actually linked (libxml2 in `ldd`,
      module symbols in `nm`), after it was built; each executable is also run.
-Positive controls (Health links libxml2, CareHealth links both modules) keep the checks honest.
+Positive controls (Health links libxml2, CareHealth links both modules) keep the checks honest. The
+JavaScript engine (CloudantJavaScript, JavaScriptCore) is its own product: no flavour may contain or link it.
 
 The object-model product (CloudantModel, with CloudantModelSchema) is checked the same way: no flavour may
 contain it (none names it), and it may contain nothing of Care, Health or libxml2. Its consumer,
@@ -28,17 +29,19 @@ MODEL = {"CloudantModel", "CloudantModelSchema"}
 NIO_CLIENT = {"CloudantSyncNIO", "AsyncHTTPClient"}
 # The server's dashboard panels need Care and Health together: their own product, in no flavour.
 PANELS = {"CloudantDashboardPanels"}
+# The JavaScript engine design functions run in: its own product, which no flavour links (a store or server opts in).
+JAVASCRIPT = {"CloudantJavaScript", "CJavaScriptCore"}
 RULES = {
     "CloudantOnly": {"must": {"CloudantCore", "CloudantStore"},
-                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS},
+                     "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS | JAVASCRIPT},
     "CloudantCare": {"must": {"CloudantCore", "CloudantStore", "CloudantCareModule"},
-                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS},
+                     "never": {"CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | MODEL | NIO_CLIENT | PANELS | JAVASCRIPT},
     "CloudantHealth": {"must": {"CloudantCore", "CloudantStore", "CloudantHealthModule", "CLibXML2"},
-                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL | NIO_CLIENT | PANELS},
+                       "never": {"CloudantCareModule", "CloudantCareHealthBridge"} | MODEL | NIO_CLIENT | PANELS | JAVASCRIPT},
     "CloudantCareHealth": {"must": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"},
-                           "never": MODEL | NIO_CLIENT | PANELS},
+                           "never": MODEL | NIO_CLIENT | PANELS | JAVASCRIPT},
     "CloudantModel": {"must": {"CloudantCore", "CloudantStore", "CloudantModel", "CloudantModelSchema"},
-                      "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"}},
+                      "never": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2"} | JAVASCRIPT},
 }
 EXECUTABLES = {"CloudantOnly": "OnlyFlavour", "CloudantCare": "CareFlavour",
                "CloudantHealth": "HealthFlavour", "CloudantCareHealth": "CareHealthFlavour",
@@ -47,10 +50,14 @@ EXECUTABLES = {"CloudantOnly": "OnlyFlavour", "CloudantCare": "CareFlavour",
 FORBIDDEN_IMPORTS = {
     "CloudantCareModule": {"CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge"},
     "CloudantHealthModule": {"CloudantCareModule", "CloudantCareHealthBridge"},
-    "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"} | MODEL,
+    "CloudantCore": {"CloudantStore", "CloudantSync", "CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CSQLite", "GRDB"} | MODEL | JAVASCRIPT,
     "CloudantSync": {"CloudantCareModule", "CloudantHealthModule", "CLibXML2", "CloudantCareHealthBridge", "CSQLite", "GRDB",
-                     "AsyncHTTPClient", "NIOCore", "NIOPosix"},
-    "CloudantStore": MODEL,
+                     "AsyncHTTPClient", "NIOCore", "NIOPosix"} | JAVASCRIPT,
+    # The store and the server run design functions only through CloudantCore's protocol, never the engine itself.
+    "CloudantStore": MODEL | JAVASCRIPT,
+    # The engine needs the core's protocol and JavaScriptCore, nothing of storage, sync or serving.
+    "CloudantJavaScript": {"CloudantStore", "CloudantSync", "CloudantServer", "CSQLite", "GRDB", "CLibXML2",
+                           "CloudantCareModule", "CloudantHealthModule"} | MODEL,
     # The model-file logic is pure: no storage, no replicator, not even the core and its swift-crypto (the build
     # plugin's tool links only it and CloudantBase, so no build compiles BoringSSL a second time for the host).
     "CloudantModelSchema": {"CloudantCore", "Crypto", "CloudantStore", "CloudantSync", "CloudantCareModule",
@@ -62,7 +69,7 @@ FORBIDDEN_IMPORTS = {
     "CloudantModel": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2", "CSQLite", "GRDB"},
     # The server (and its dashboard) knows no entity module: health and care pages are plugged in as panels.
     "CloudantServer": {"CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge", "CLibXML2",
-                       "CloudantDashboardPanels"},
+                       "CloudantDashboardPanels"} | JAVASCRIPT,
 }
 
 failures = []
@@ -133,8 +140,10 @@ def linked_binaries():
         linked = set()
         if "libxml2" in libraries:
             linked.add("CLibXML2")
+        if "libjavascriptcoregtk" in libraries:
+            linked.add("CJavaScriptCore")
         for module in ["CloudantCore", "CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge",
-                       "CloudantModel", "CloudantModelSchema"]:
+                       "CloudantModel", "CloudantModelSchema", "CloudantJavaScript"]:
             # Demangled symbols name their module: `Module.Type…` or `(extension in Module):…`.
             if re.search(rf"\b{module}[.):]", symbols):
                 linked.add(module)
