@@ -27,6 +27,9 @@ public struct ChangesOptions: Sendable {
     /// Only documents the predicate accepts (`filter=_selector`: the query engine supplies a Mango matcher).
     /// An error it throws (a `$regex` over its step limit) ends the read with that error.
     public var filter: (@Sendable (JSONObject) throws -> Bool)?
+    /// Whether the documents ``filter`` sees carry `_revisions` (at most 20), as CouchDB hands documents to a
+    /// design document's filter function (and `_conflicts` with ``conflicts``).
+    public var filterSeesRevisions = false
 
     /// Creates options with CouchDB's defaults.
     public init(

@@ -43,6 +43,17 @@ extension DocumentStore {
         }
     }
 
+    /// A document as a design document's filter function sees it: at most 20 `_revisions` ids (CouchDB's
+    /// `query_server_config` `revs_limit`).
+    static func filterDocument(_ document: JSONObject?) -> JSONObject? {
+        guard var document, case .object(var revisions)? = document["_revisions"], case .array(let ids)? = revisions["ids"],
+            ids.count > 20
+        else { return document }
+        revisions["ids"] = .array(Array(ids.prefix(20)))
+        document["_revisions"] = .object(revisions)
+        return document
+    }
+
     static func readChanges(_ options: ChangesOptions, in db: Database) throws -> ChangesResult {
         // Without documents to return or filter, the bodies are not read (NULL in their columns).
         let needsBodies = options.includeDocs || options.filter != nil
@@ -76,7 +87,12 @@ extension DocumentStore {
                 // Only the leaves that pass the filter are listed; a row with none is skipped.
                 let assembler = DocumentAssembler(db: db, record: record)
                 revs = try revs.filter { rev in
-                    let leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())
+                    let leaf: JSONObject?
+                    if options.filterSeesRevisions {
+                        leaf = try Self.filterDocument(assembler.document(rev: rev, options: ReadOptions(revs: true, conflicts: options.conflicts)))
+                    } else {
+                        leaf = rev == record.winnerRev ? doc : try assembler.document(rev: rev, options: ReadOptions())
+                    }
                     return try leaf.map(filter) ?? false
                 }
             }

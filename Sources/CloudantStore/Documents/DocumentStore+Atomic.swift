@@ -41,9 +41,11 @@ extension DocumentStore {
         let makeID = options.makeDocumentID
         let now = options.now
         let cache = indexCache
+        let validation = writeValidation()
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
+                validation: validation)
             let results = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

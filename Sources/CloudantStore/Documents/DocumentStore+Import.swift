@@ -29,12 +29,21 @@ extension DocumentStore {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }
         let cache = indexCache
         let now = options.now
+        let validation = writeValidation()
         let outcome = try await write(.updateFailed) { db in
             let settings = try WriterSettings(db: db)
             var sequence = SequenceAllocator(latest: settings.latestSequence)
             var indexer = try IndexMaintainer(db: db, cache: cache, expiryField: settings.expiryField, now: now)
             var outcome = NewDocumentsOutcome()
             for document in documents {
+                // Validation functions see a new document: no revision it replaces.
+                if let validation, !DocumentID.isDesign(document.id), try DocumentRecord.fetch(id: document.id, in: db) == nil {
+                    let body = try IndexMaintainer.parse(document.bytes) ?? JSONObject()
+                    try validation.check(
+                        newDocument: DocumentWriter.validationDocument(
+                            id: document.id, body: body, revisions: [], deleted: false, attachments: AttachmentTable()),
+                        oldDocument: nil, in: db)
+                }
                 // A one-revision tree, encoded without building it (any revision limit keeps its one node).
                 let inserted = try DocumentRecord.insertIfAbsent(
                     id: document.id, encodedTree: RevisionTree.encodedFirstRevision(hash: document.revision.hash, deleted: false),

@@ -34,9 +34,11 @@ extension DocumentStore {
         let makeID = options.makeDocumentID
         let now = options.now
         let cache = indexCache
+        let validation = writeValidation()
         return try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
+                validation: validation)
             let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
@@ -119,10 +121,11 @@ extension DocumentStore {
         let clock = options.now
         let cache = indexCache
         let now = clock()
+        let validation = writeValidation()
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
-                preparedAgainst: indexes)
+                preparedAgainst: indexes, validation: validation)
             var listed = entries.makeIterator()
             var pipelined = pipeline?.makeCursor()
             var results: [BulkDocsResult] = []

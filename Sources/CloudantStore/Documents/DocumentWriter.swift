@@ -19,6 +19,9 @@ struct DocumentWriter {
     var indexer: IndexMaintainer
     /// Keeps new attachment content as CouchDB would (replicated writes; interactive ones come prepared).
     let attachmentEncoder: AttachmentEncoder
+    /// Design documents' validation functions, run on each revision before it is stored; nil when the store
+    /// runs no design functions.
+    var validation: WriteValidation?
 
     /// - Parameters:
     ///   - now: The store's clock (``StoreOptions/now``), which dates tombstones.
@@ -26,9 +29,10 @@ struct DocumentWriter {
     init(
         db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil,
         attachmentCompression: AttachmentCompression = .couchDB, now: @escaping @Sendable () -> Date,
-        preparedAgainst: IndexSnapshot? = nil
+        preparedAgainst: IndexSnapshot? = nil, validation: WriteValidation? = nil
     ) throws {
         self.db = db
+        self.validation = validation
         self.makeDocumentID = makeDocumentID
         attachmentEncoder = AttachmentEncoder(compression: attachmentCompression)
         let settings = try WriterSettings(db: db)
@@ -48,9 +52,11 @@ struct DocumentWriter {
     mutating func writeInteractive(_ prepared: PreparedWrite) throws -> WriteResult {
         let incoming = prepared.incoming
         let id = incoming.id ?? makeDocumentID()
-        try Self.checkDesignDocument(incoming, id: id)
+        try checkDesignDocument(incoming, id: id)
         if partitioned { try DocumentPartition.validateDocumentID(id) }
-        if incoming.rev == nil, let hash = prepared.speculativeHash,
+        // The fast path inserts before it could validate; with validation functions the general path runs
+        // (which also reports a conflict before validating, as CouchDB does).
+        if validation == nil, incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
             return result
@@ -64,6 +70,15 @@ struct DocumentWriter {
             incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: try prepared.encodedAttachments.get(),
             against: parentAttachments,
             generation: generation, interactive: true, documentID: id)
+        if let validation, !DocumentID.isDesign(id) {
+            var revisions: [RevisionID] = []
+            if let rev = incoming.rev { revisions = incoming.revisions ?? [rev] }
+            let newDocument = Self.validationDocument(
+                id: id, body: incoming.body, revisions: revisions, deleted: incoming.deleted, attachments: table)
+            var oldDocument: JSONObject?
+            if incoming.rev != nil, let parent { oldDocument = try revisionForValidation(parent, of: existing) }
+            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
+        }
 
         let hash =
             parent == incoming.rev ? prepared.speculativeHash ?? PreparedWrite.mint(incoming, parent: parent, attachments: table)
@@ -123,7 +138,7 @@ struct DocumentWriter {
                 context: .init(documentID: id, field: "_rev"))
         }
         let newest = path[0]
-        try Self.checkDesignDocument(incoming, id: id)
+        try checkDesignDocument(incoming, id: id)
         let existing = try DocumentRecord.fetch(id: id, in: db)
         var tree = existing?.tree ?? RevisionTree()
         // A revision already in the tree, leaf or internal, is a silent no-op.
@@ -143,6 +158,19 @@ struct DocumentWriter {
         guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
             return false
         }
+        if let validation, !DocumentID.isDesign(id) {
+            // The revision it replaces is the nearest ancestor in its path whose body this store has.
+            var oldDocument: JSONObject?
+            if let existing {
+                for ancestor in path.dropFirst() where existing.tree.node(ancestor)?.bodyAvailable == true {
+                    oldDocument = try revisionForValidation(ancestor, of: existing)
+                    break
+                }
+            }
+            let newDocument = Self.validationDocument(
+                id: id, body: incoming.body, revisions: path, deleted: incoming.deleted, attachments: table)
+            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
+        }
 
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         try persist(
@@ -151,12 +179,75 @@ struct DocumentWriter {
         return true
     }
 
+    // MARK: Validation
+
+    /// A revision as validation functions receive it: `_id`, `_rev` and `_revisions` (the revision the write
+    /// names and its history), the body, `_deleted`, and the attachments as stubs.
+    static func validationDocument(
+        id: String, body: JSONObject, revisions: [RevisionID], deleted: Bool, attachments: AttachmentTable
+    ) -> JSONObject {
+        var leading: [(key: String, value: JSONValue)] = [("_id", .string(id))]
+        if let newest = revisions.first { leading.append(("_rev", .string(newest.description))) }
+        var document = body.prepending(leading)
+        if deleted { document["_deleted"] = true }
+        if let newest = revisions.first {
+            document["_revisions"] = ["start": .number(JSONNumber(newest.generation)), "ids": .array(revisions.map { .string($0.hash) })]
+        }
+        if !attachments.isEmpty {
+            var stubs = JSONObject()
+            for name in attachments.sortedNames { if let info = attachments.entries[name] { stubs[name] = info.stub() } }
+            document["_attachments"] = .object(stubs)
+        }
+        return document
+    }
+
+    /// A stored revision as validation functions receive the one a write replaces: with `_revisions`, at most
+    /// 20 of them (CouchDB's `query_server_config` `revs_limit`); nil when its body is gone.
+    func revisionForValidation(_ rev: RevisionID, of record: DocumentRecord?) throws -> JSONObject? {
+        guard let record else { return nil }
+        var document = try DocumentAssembler(db: db, record: record).document(rev: rev, options: ReadOptions(revs: true))
+        if case .object(var revisions)? = document?["_revisions"], case .array(let ids)? = revisions["ids"], ids.count > 20 {
+            revisions["ids"] = .array(Array(ids.prefix(20)))
+            document?["_revisions"] = .object(revisions)
+        }
+        return document
+    }
+
     // MARK: Shared steps
 
-    /// Refuses a design document CouchDB would refuse (`invalid_design_doc`); deletions are always fine.
-    static func checkDesignDocument(_ incoming: IncomingDocument, id: String) throws {
+    /// Refuses a design document CouchDB would refuse (`invalid_design_doc`, `compilation_error`); deletions
+    /// are always fine.
+    func checkDesignDocument(_ incoming: IncomingDocument, id: String) throws {
         guard DocumentID.isDesign(id), !incoming.deleted else { return }
         try DesignDocumentRules.validate(incoming.body, documentID: id)
+        if !partitioned, incoming.body["options"]?["partitioned"] == .bool(true) {
+            throw CloudantError(
+                .invalidDesignDocument, "partitioned option cannot be true in a non-partitioned database.",
+                context: .init(documentID: id))
+        }
+        try Self.compileViews(incoming.body, id: id, runtime: validation?.runtime)
+    }
+
+    /// Compiles a design document's map and reduce functions when the store runs its language, as CouchDB's
+    /// `couch_mrview:validate` does when one is saved; a language the store does not run is accepted.
+    static func compileViews(_ body: JSONObject, id: String, runtime: (any DesignFunctionRuntime)?) throws {
+        let definition = ViewIndexDefinition(designDocument: body.prepending([("_id", .string(id))]))
+        guard let runtime, definition.hasViews, runtime.languages.contains(definition.language) else { return }
+        func compile(_ source: String, kind: String, view: String) throws {
+            do {
+                try runtime.compile(source)
+            } catch let error as DesignFunctionError where error.name == "compilation_error" {
+                throw CloudantError(
+                    .compilationError, "Compilation of the \(kind) function in the '\(view)' view failed: \(error.reason)",
+                    context: .init(documentID: id, field: "views.\(view)"))
+            }
+        }
+        for view in definition.views {
+            try compile(view.map, kind: "map", view: view.mapNames.first ?? view.reduces.first?.name ?? "null")
+            for reduce in view.reduces where !reduce.source.hasPrefix("_") {
+                try compile(reduce.source, kind: "reduce", view: reduce.name)
+            }
+        }
     }
 
     /// The attachment table of a stored revision.

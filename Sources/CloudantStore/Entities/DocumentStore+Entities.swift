@@ -154,9 +154,11 @@ extension DocumentStore {
         let compression = options.attachmentCompression
         let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
         let now = clock()
+        let validation = writeValidation()
         let (revisions, pending) = try await write(code) { db in
             var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock)
+                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
+                validation: validation)
             let written = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

@@ -166,6 +166,8 @@ extension DocumentStore {
             let gone = before.subtracting(record.tree.allRevisions)
             guard let winner = record.tree.winner else {
                 try DocumentRecord.delete(rowID: rowID, in: db)
+                // The document is gone without a change to read: its view rows go with it.
+                try ViewIndexCatalog.removeDocument(id: id, in: db)
                 try writer.indexer.documentChanged(
                     rowID: rowID, id: id, body: nil,
                     previousBody: previous.deleted ? nil : try IndexMaintainer.parse(previous.body), in: db)

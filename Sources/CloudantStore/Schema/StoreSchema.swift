@@ -19,6 +19,8 @@ internal import GRDB
 ///   (`projection_<n>`: one row per live document of the kind, keyed by the document's row id).
 /// - `mango_indexes`: the Cloudant Query indexes the store keeps, one row each, naming the table that holds
 ///   its entries (`mango_json_<n>` or the FTS5 table `mango_text_<n>`; `<n>` is a counter, never user text).
+/// - `view_indexes`: the map/reduce view indexes (design documents' views and Swift views), one row per
+///   signature, naming the table of its rows (`view_<n>`) and the sequence it is up to date with.
 enum StoreSchema {
     enum Documents {
         static let table = "documents"
@@ -146,6 +148,44 @@ enum StoreSchema {
         static let documentRowID = "doc_rowid"
         /// Seconds since 1970 (UTC), by the store's clock.
         static let deletedAt = "deleted_at"
+    }
+
+    /// Map/reduce view indexes (``ViewIndexCatalog``): one row per index signature.
+    enum ViewIndexes {
+        static let table = "view_indexes"
+        static let signature = "signature"
+        static let tableName = "table_name"
+        /// What the index maps with: `javascript` (a design document's views) or `swift` (a Swift view).
+        static let language = "language"
+        /// The definition the rows were built from (JSON), so an index no design document names any more can
+        /// still be described and cleaned up.
+        static let definition = "definition"
+        /// The highest document sequence whose changes the rows hold.
+        static let updateSeq = "update_seq"
+        /// The database's purge sequence when the rows were last brought up to date.
+        static let purgeSeq = "purge_seq"
+        static let tablePrefix = "view_"
+
+        /// The columns of each index's rows table: one row per emitted key and value, ordered by view, key
+        /// (its collation key), document id and the row's place among a document's rows with the same key.
+        enum Rows {
+            static let view = "view"
+            static let key = "key"
+            static let documentID = "doc_id"
+            static let duplicate = "dup"
+            static let keyJSON = "key_json"
+            static let valueJSON = "value_json"
+        }
+
+        /// Per view of each index: its rows (CouchDB's `total_rows`, read in constant time) and the last
+        /// document sequence that changed them (the view's `update_seq`), kept with the rows.
+        enum Counts {
+            static let table = "view_states"
+            static let tableName = "table_name"
+            static let view = "view"
+            static let rows = "rows"
+            static let updateSeq = "update_seq"
+        }
     }
 
     /// A table name no recorded table has: `prefix` and the next counter after those recorded in `column`
@@ -307,6 +347,27 @@ enum StoreSchema {
                     );
                     """)
         }
+        // Map/reduce views; each index's rows table is created when the index is first built.
+        migrator.registerMigration("2026-11-29-view-indexes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE view_indexes (
+                        signature TEXT PRIMARY KEY,
+                        table_name TEXT NOT NULL UNIQUE,
+                        language TEXT NOT NULL,
+                        definition TEXT NOT NULL,
+                        update_seq INTEGER NOT NULL DEFAULT 0,
+                        purge_seq INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE view_states (
+                        table_name TEXT NOT NULL,
+                        view INTEGER NOT NULL,
+                        rows INTEGER NOT NULL,
+                        update_seq INTEGER NOT NULL,
+                        PRIMARY KEY (table_name, view)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -316,5 +377,6 @@ enum StoreSchema {
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
+        "2026-11-29-view-indexes",
     ]
 }

@@ -27,7 +27,8 @@ extension DocumentStore {
         checkpointer.stop()
         // Both sets are closed even when the first refuses, so no connection is left on a file about to go.
         var failure: (any Error)?
-        do { try immediateReaders.close() } catch { failure = error }
+        do { try viewMaintenance.close() } catch { failure = error }
+        do { try immediateReaders.close() } catch { failure = failure ?? error }
         do { try pool.close() } catch { failure = failure ?? error }
         if let failure {
             throw CloudantError(

@@ -39,6 +39,10 @@ public final class DocumentStore: Sendable {
     let documentCounts = DocumentCountsCache()
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()
+    /// Where view indexes are brought up to date (see ``ViewMaintenance``).
+    let viewMaintenance = ViewMaintenance()
+    /// The design documents' validation functions, as last read (see ``ValidationFunctionsCache``).
+    let validationFunctions = ValidationFunctionsCache()
 
     private init(
         name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, checkpointer: LogCheckpointer,

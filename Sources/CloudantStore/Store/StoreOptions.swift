@@ -27,6 +27,12 @@ public struct StoreOptions: Sendable {
     /// Keep the key in the platform's keychain; `DatabaseKey.init(passphrase:salt:rounds:)`
     /// derives one from a passphrase.
     public var encryptionKey: DatabaseKey? = nil
+    /// What runs the functions of design documents (their views' map and reduce functions, and
+    /// `validate_doc_update` on every write): `JavaScriptEngine` from the `CloudantJavaScript` product, or
+    /// nil, the default, for a store that runs none (a design document's views then answer with
+    /// ``CloudantCore/CloudantError/Code/notImplemented``, and no validation function runs). Built-in reduces and
+    /// Swift views (``SwiftView``) need no engine.
+    public var designFunctions: (any DesignFunctionRuntime)? = nil
 
     /// Creates options.
     public init(

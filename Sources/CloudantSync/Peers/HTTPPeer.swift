@@ -141,6 +141,9 @@ public struct HTTPPeer: ReplicationPeer {
             response = try await client.send(
                 "POST", "_changes", query: query + [("filter", "_selector")], body: ["selector": selector.json],
                 timeout: waitSeconds)
+        case .designFunction(let name, let parameters):
+            let extra = [("filter", name)] + parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            response = try await client.send("GET", "_changes", query: query + extra, timeout: waitSeconds)
         case .closure(let name, _):
             throw ReplicationError.localFailure(
                 url: url,

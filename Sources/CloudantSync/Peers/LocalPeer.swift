@@ -50,6 +50,9 @@ public struct LocalPeer: ReplicationPeer {
         case .documentIDs(let ids): options.documentIDs = ids
         case .selector(let selector): options.filter = { selector.matches($0) }
         case .closure(_, let accept): options.filter = accept
+        case .designFunction(let name, let parameters):
+            options.filter = try await store.changesFilter(name, request: store.filterRequest(query: parameters))
+            options.filterSeesRevisions = true
         }
         var result = try await store.changes(options)
         if result.results.isEmpty, let wait = request.longpoll,

@@ -85,6 +85,10 @@ public enum ReplicationFilter: Sendable {
     case selector(MangoSelector)
     /// Only documents the closure accepts; evaluated where the documents are, so a local source only.
     case closure(name: String, @Sendable (JSONObject) -> Bool)
+    /// Only documents a design document's filter function passes (`filter=ddoc/name`, CouchDB's replication
+    /// `filter` and `query_params`): run by the source, a CouchDB server or a local store with a JavaScript
+    /// engine.
+    case designFunction(name: String, parameters: [String: String])
 
     /// The filter as it enters the replication id: a closure is known only by its name.
     var identity: JSONValue {
@@ -93,6 +97,11 @@ public enum ReplicationFilter: Sendable {
         case .documentIDs(let ids): ["doc_ids": .array(ids.sorted().map { .string($0) })]
         case .selector(let selector): ["selector": selector.json]
         case .closure(let name, _): ["closure": .string(name)]
+        case .designFunction(let name, let parameters):
+            [
+                "filter": .string(name),
+                "query_params": .object(JSONObject(parameters.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })),
+            ]
         }
     }
 }

@@ -155,6 +155,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-28-purge-infos"
-    static let migrationCount = 10
+    static let latestMigration = "2026-11-29-view-indexes"
+    static let migrationCount = 11
 }

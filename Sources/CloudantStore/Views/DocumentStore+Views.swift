@@ -1,0 +1,215 @@
+public import CloudantCore
+internal import Foundation
+internal import GRDB
+
+extension DocumentStore {
+    /// Queries a view of a design document, as CouchDB's `GET /db/_design/{ddoc}/_view/{view}` answers.
+    ///
+    /// The index is brought up to date first (unless `query.update` says otherwise), from the documents
+    /// changed since it last was; a design document whose views changed gets a new index.
+    ///
+    /// ```swift
+    /// var query = ViewQuery()
+    /// query.startKey = ["2024-05-01"]
+    /// query.groupLevel = 1
+    /// let perDay = try await store.queryView(designDocument: "stats", view: "by_day", query: query)
+    /// ```
+    /// - Parameters:
+    ///   - designDocument: The design document's name, with or without `_design/`.
+    ///   - partition: For a partitioned view: the partition queried (`/db/_partition/{p}/_design/…`).
+    /// - Throws: ``CloudantError`` `.notFound` for a design document or view that does not exist
+    ///   (`missing_named_view`), `.invalidValue` with ``CloudantCore/QueryErrorKind/queryParseError`` for
+    ///   parameters the view refuses, `.notImplemented` when the store has no engine for the design
+    ///   document's language; ``CloudantCore/DesignFunctionError`` when a map or reduce function fails (a
+    ///   function that runs past the engine's time limit is `os_process_error`).
+    public func queryView(designDocument: String, view: String, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
+        let (definition, spec) = try await designViewIndex(designDocument)
+        let partitioned = spec.partitioned
+        guard let lookup = definition.lookUp(view, reduce: query.reduce) else {
+            throw CloudantError(.notFound, "missing_named_view", context: .init(documentID: definition.designDocumentID, field: view))
+        }
+        let kind: ViewQuery.Kind
+        let position: Int
+        var reducer: ViewReducer?
+        switch lookup {
+        case .map(let view):
+            (kind, position) = (.map, view)
+        case .reduce(let view, let function):
+            (kind, position) = (.reduce, view)
+            let source = definition.views[view].reduces[function].source
+            if let builtIn = BuiltInReduce(source) {
+                reducer = .builtIn(builtIn)
+            } else {
+                let context = "\(name)/\(definition.designDocumentID)/_view/\(view)"
+                reducer = .runtime(source: source, runtime: try runtime(for: definition.language), context: context)
+            }
+        }
+        let grouping = try query.validated(kind: kind, partitioned: partitioned)
+        try query.checkRange(raw: definition.views[position].rawCollation)
+        return try await answer(
+            spec, view: position, encoding: spec.encodings[position], query: query, grouping: grouping, reducer: reducer)
+    }
+
+    /// Queries a Swift view (see ``SwiftView``), with the same parameters and rows as a design document's.
+    ///
+    /// - Throws: ``CloudantError`` `.invalidValue` with ``CloudantCore/QueryErrorKind/queryParseError`` for
+    ///   parameters the view refuses; an error the reduce closure throws.
+    public func queryView(_ view: SwiftView, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
+        let reduces = view.reduce != nil && query.reduce != false
+        let grouping = try query.validated(kind: reduces ? .reduce : .map)
+        try query.checkRange(raw: view.collation == .raw)
+        var reducer: ViewReducer?
+        if reduces, let reduce = view.reduce { reducer = reduce.builtIn.map(ViewReducer.builtIn) ?? .swift(reduce) }
+        return try await answer(swiftViewIndex(view), view: 0, encoding: view.collation, query: query, grouping: grouping, reducer: reducer)
+    }
+
+    /// Brings a design document's view index up to date now (CouchDB's `_view_cleanup` does not; querying does).
+    ///
+    /// - Throws: as ``queryView(designDocument:view:query:)``.
+    public func updateViewIndex(designDocument: String) async throws {
+        let (_, spec) = try await designViewIndex(designDocument)
+        _ = try await updateIndex(spec)
+    }
+
+    /// Brings a Swift view's index up to date now.
+    public func updateViewIndex(_ view: SwiftView) async throws {
+        _ = try await updateIndex(swiftViewIndex(view))
+    }
+
+    // MARK: Answering
+
+    private func answer(
+        _ spec: ViewIndexSpec, view: Int, encoding: ViewKeyEncoding, query: ViewQuery, grouping: ViewQuery.Grouping,
+        reducer: ViewReducer?
+    ) async throws -> ViewResult {
+        let index: StoredViewIndex?
+        switch query.update {
+        case .true:
+            index = try await updateIndex(spec)
+        case .false, .lazy:
+            index = try await read(.fetchFailed) { db in try ViewIndexCatalog.find(signature: spec.signature, in: db) }
+        }
+        // `update=lazy` answers from the index as it is and brings it up to date after answering, as CouchDB's
+        // `update_after` does: started any earlier, the update could overtake the read.
+        defer {
+            if query.update == .lazy { Task { [weak self] in _ = try? await self?.updateIndex(spec) } }
+        }
+        guard let index else {
+            // Never built, and not to be built now: an empty view.
+            return reducer == nil
+                ? ViewResult(totalRows: 0, offset: 0, updateSeq: query.updateSeq ? 0 : nil, rows: [])
+                : ViewResult(totalRows: nil, offset: nil, updateSeq: query.updateSeq ? 0 : nil, rows: [])
+        }
+        let scan = ViewScan(table: index.tableName, view: view, encoding: encoding, partition: query.partition, query: query)
+        return try await read(.fetchFailed) { db in
+            let state = try ViewIndexTable.states(of: index.tableName, in: db)[view] ?? (0, 0)
+            if let reducer {
+                return try ViewQueryExecutor.reduce(
+                    scan, reducer: reducer, grouping: grouping, updateSeq: query.updateSeq ? state.updateSeq : nil, in: db)
+            }
+            return try ViewQueryExecutor.map(scan, state: state, updateSeq: query.updateSeq, in: db)
+        }
+    }
+
+    /// Brings an index up to date on the maintenance thread; returns it.
+    func updateIndex(_ spec: ViewIndexSpec) async throws -> StoredViewIndex {
+        let path = fileURL.path
+        let configuration = pool.configuration
+        do {
+            return try await viewMaintenance.run(path: path, configuration: configuration) { connection in
+                try ViewIndexUpdater.update(spec, in: connection)
+            }
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch let error as DesignFunctionError {
+            throw error
+        } catch {
+            try lifecycle.requireOpen(database: name)
+            throw CloudantError(
+                .updateFailed, "The view index could not be brought up to date.", context: .init(database: name), underlying: error)
+        }
+    }
+
+    // MARK: Index specs
+
+    /// A design document's views as an index spec, read from the stored design document.
+    func designViewIndex(_ designDocument: String) async throws -> (ViewIndexDefinition, ViewIndexSpec) {
+        let id = designDocument.hasPrefix("_design/") ? designDocument : "_design/" + designDocument
+        let document = try await self.document(id: id)
+        let definition = ViewIndexDefinition(designDocument: document)
+        let partitioned = try await isPartitioned()
+        return (definition, try spec(for: definition, databasePartitioned: partitioned))
+    }
+
+    /// The spec of a design document's view index.
+    func spec(for definition: ViewIndexDefinition, databasePartitioned: Bool) throws -> ViewIndexSpec {
+        let partitioned = databasePartitioned && (definition.partitioned ?? true)
+        let runtime = options.designFunctions
+        let language = definition.language
+        let functions = MapFunctionSet(sources: definition.views.map(\.map), lib: definition.lib)
+        var describe: JSONObject = ["design_document": .string(definition.designDocumentID)]
+        describe["views"] = .array(definition.views.map { .string($0.map) })
+        var options: [String] = []
+        if definition.includesDesignDocuments { options.append("include_design") }
+        if definition.includesLocalSequence { options.append("local_seq") }
+        if partitioned { options.append("partitioned") }
+        describe["update_options"] = .array(options.map(JSONValue.string))
+        return ViewIndexSpec(
+            signature: definition.signature, language: language, definition: .object(describe),
+            encodings: definition.views.map { $0.rawCollation ? .raw : .collation }, partitioned: partitioned,
+            includesDesignDocuments: definition.includesDesignDocuments, includesLocalSequence: definition.includesLocalSequence,
+            makeMapper: { [name] in
+                guard let runtime, runtime.languages.contains(language) else {
+                    throw Self.noRuntime(language: language, database: name)
+                }
+                return RuntimeBatchMapper(mapper: try runtime.makeMapper(functions))
+            })
+    }
+
+    /// A Swift view as an index spec.
+    func swiftViewIndex(_ view: SwiftView) -> ViewIndexSpec {
+        let map = view.map
+        return ViewIndexSpec(
+            signature: view.signature, language: "swift",
+            definition: ["swift_view": .string(view.name), "version": .number(JSONNumber(view.version))],
+            encodings: [view.collation], partitioned: false, includesDesignDocuments: view.includeDesignDocuments,
+            includesLocalSequence: false, makeMapper: { SwiftBatchMapper(map: map) })
+    }
+
+    /// The runtime for `language`.
+    /// - Throws: ``CloudantError`` `.notImplemented` when the store has none.
+    func runtime(for language: String) throws -> any DesignFunctionRuntime {
+        guard let runtime = options.designFunctions, runtime.languages.contains(language) else {
+            throw Self.noRuntime(language: language, database: name)
+        }
+        return runtime
+    }
+
+    static func noRuntime(language: String, database: String) -> CloudantError {
+        CloudantError(
+            .notImplemented,
+            "This store runs no \(language) design functions: open it with an engine for them (StoreOptions.designFunctions, "
+                + "JavaScriptEngine from the CloudantJavaScript product).",
+            context: .init(database: database))
+    }
+}
+
+/// A Swift view's map closure over a batch of documents.
+struct SwiftBatchMapper: ViewBatchMapper {
+    let map: SwiftView.Map
+
+    func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]] {
+        documents.map { document in
+            var rows: [EmittedRow] = []
+            do {
+                try map(ViewDocument(id: document.id, json: document.json ?? [])) { key, value in
+                    rows.append(EmittedRow(key: key, value: value))
+                }
+            } catch {
+                // As a map function that throws: the document emits nothing.
+                rows = []
+            }
+            return [rows]
+        }
+    }
+}

@@ -1,0 +1,37 @@
+internal import CloudantCore
+
+/// Everything the store needs to keep one view index: its identity, how its keys collate, which documents
+/// it maps, and what maps them (a design document's JavaScript, or a Swift view's closure).
+struct ViewIndexSpec: Sendable {
+    /// The index's signature: a new one means a new index.
+    var signature: String
+    /// `javascript` or `swift`.
+    var language: String
+    /// What the catalogue records about the index.
+    var definition: JSONValue
+    /// The key encoding of each view of the index.
+    var encodings: [ViewKeyEncoding]
+    /// Whether rows are kept under their document's partition.
+    var partitioned: Bool
+    /// Whether design documents are mapped too (`options.include_design`).
+    var includesDesignDocuments: Bool
+    /// Whether documents carry `_local_seq` (`options.local_seq`).
+    var includesLocalSequence: Bool
+    /// Makes what maps documents, once per update.
+    var makeMapper: @Sendable () throws -> any ViewBatchMapper
+}
+
+/// Maps a batch of documents (their JSON as CouchDB hands it to map functions) to the rows each view emits.
+protocol ViewBatchMapper {
+    /// For each document, for each view, the rows emitted.
+    func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]]
+}
+
+/// A design document's map functions run by a ``CloudantCore/DesignFunctionRuntime``.
+struct RuntimeBatchMapper: ViewBatchMapper {
+    let mapper: any DocumentMapper
+
+    func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]] {
+        try mapper.map(documents: documents.map { $0.json ?? [] })
+    }
+}

@@ -1,0 +1,155 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// One index's rows: `view_<n>` holds a row per emitted key and value, ordered by view, collation key,
+/// document id and the row's place among a document's rows with the same key (CouchDB's b-tree order), with
+/// an index by document id to remove a document's rows when it changes. `view_states` holds each view's row
+/// count and the last sequence that changed it. Internal to the storage layer; the table name is never user
+/// text (``StoreSchema/nextTableName(prefix:recordedIn:column:in:)``).
+enum ViewIndexTable {
+    typealias Rows = StoreSchema.ViewIndexes.Rows
+    private typealias States = StoreSchema.ViewIndexes.Counts
+
+    static func create(_ table: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE \(table) (
+                    \(Rows.view) INTEGER NOT NULL,
+                    \(Rows.key) BLOB NOT NULL,
+                    \(Rows.documentID) TEXT NOT NULL,
+                    \(Rows.duplicate) INTEGER NOT NULL,
+                    \(Rows.keyJSON) TEXT NOT NULL,
+                    \(Rows.valueJSON) TEXT NOT NULL,
+                    PRIMARY KEY (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate))
+                ) WITHOUT ROWID;
+                CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID));
+                """)
+    }
+
+    static func drop(_ table: String, in db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+    }
+
+    /// Removes every row of `documentID`, keeping the view states' counts right.
+    static func removeRows(of documentID: String, from table: String, in db: Database) throws {
+        let removed = try Row.fetchAll(
+            db, sql: "SELECT \(Rows.view), COUNT(*) FROM \(table) WHERE \(Rows.documentID) = ? GROUP BY \(Rows.view)",
+            arguments: [documentID])
+        guard !removed.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?", arguments: [documentID])
+        for row in removed {
+            let view: Int = row[0]
+            let count: Int = row[1]
+            try adjust(table, view: view, rows: -count, seq: nil, in: db)
+        }
+    }
+
+    /// Adds `rows` to a view's count and, when given, records `seq` as the last sequence that changed it.
+    static func adjust(_ table: String, view: Int, rows: Int, seq: Int64?, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO \(States.table) (\(States.tableName), \(States.view), \(States.rows), \(States.updateSeq)) "
+                + "VALUES (?, ?, ?, COALESCE(?, 0)) ON CONFLICT DO UPDATE SET \(States.rows) = \(States.rows) + excluded.\(States.rows), "
+                + "\(States.updateSeq) = COALESCE(?, \(States.updateSeq))",
+            arguments: [table, view, rows, seq, seq])
+    }
+
+    /// Each view's row count and last changing sequence.
+    static func states(of table: String, in db: Database) throws -> [Int: (rows: Int, updateSeq: Int64)] {
+        var states: [Int: (rows: Int, updateSeq: Int64)] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT \(States.view), \(States.rows), \(States.updateSeq) FROM \(States.table) WHERE \(States.tableName) = ?",
+            arguments: [table])
+        {
+            states[row[0]] = (row[1], row[2])
+        }
+        return states
+    }
+
+    /// The bytes of the index's tables in the file (`file`), in their pages' used parts (`active`), and of
+    /// its keys and values as JSON (`external`).
+    static func sizes(of table: String, in db: Database) throws -> (file: Int, active: Int, external: Int) {
+        let names = [table, table + "_by_doc"]
+        var file = 0
+        var active = 0
+        do {
+            let row = try Row.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(pgsize), 0), COALESCE(SUM(pgsize - unused), 0) FROM dbstat WHERE name IN (?, ?)",
+                arguments: [names[0], names[1]])
+            file = row?[0] ?? 0
+            active = row?[1] ?? 0
+        } catch {
+            // SQLite without the dbstat table: the rows' bytes stand for both.
+        }
+        let external = try Int.fetchOne(
+            db, sql: "SELECT COALESCE(SUM(length(\(Rows.keyJSON)) + length(\(Rows.valueJSON))), 0) FROM \(table)") ?? 0
+        if file == 0 { (file, active) = (external, external) }
+        return (file, active, external)
+    }
+
+    /// Rewrites the rows table in key order into fresh pages (view compaction).
+    static func rewrite(_ table: String, in db: Database) throws {
+        let fresh = table + "_compact"
+        try db.execute(sql: "DROP TABLE IF EXISTS \(fresh)")
+        try create(fresh, in: db)
+        try db.execute(sql: "DROP INDEX \(fresh)_by_doc")
+        try db.execute(sql: "INSERT INTO \(fresh) SELECT * FROM \(table) ORDER BY \(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate)")
+        try db.execute(sql: "DROP TABLE \(table)")
+        try db.execute(sql: "ALTER TABLE \(fresh) RENAME TO \(table)")
+        try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID))")
+    }
+
+    /// Replaces each document's rows with the rows it emits now, in the caller's write transaction; a view's
+    /// last changing sequence becomes that of the last document here that changed its rows.
+    static func apply(_ documents: [MappedDocument], to table: String, in db: Database) throws {
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO \(table) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
+                + "\(Rows.keyJSON), \(Rows.valueJSON)) VALUES (?, ?, ?, ?, ?, ?)")
+        var added: [Int: Int] = [:]
+        var changed: [Int: Int64] = [:]
+        for document in documents {
+            let before = try Row.fetchAll(
+                db, sql: "SELECT \(Rows.view), COUNT(*) FROM \(table) WHERE \(Rows.documentID) = ? GROUP BY \(Rows.view)",
+                arguments: [document.id])
+            if !before.isEmpty {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?", arguments: [document.id])
+                for row in before {
+                    let view: Int = row[0]
+                    let count: Int = row[1]
+                    added[view, default: 0] -= count
+                    changed[view] = max(changed[view] ?? 0, document.seq)
+                }
+            }
+            for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
+                for row in rows {
+                    try insert.execute(arguments: [
+                        view, Data(row.key), document.id, row.duplicate, String(decoding: row.keyJSON, as: UTF8.self),
+                        String(decoding: row.valueJSON, as: UTF8.self),
+                    ])
+                }
+                added[view, default: 0] += rows.count
+                changed[view] = max(changed[view] ?? 0, document.seq)
+            }
+        }
+        for (view, seq) in changed.sorted(by: { $0.key < $1.key }) {
+            try adjust(table, view: view, rows: added[view] ?? 0, seq: seq, in: db)
+        }
+    }
+}
+
+/// A document's rows in one index, per view, ready to store.
+struct MappedDocument: Sendable {
+    var id: String
+    /// The document's sequence.
+    var seq: Int64
+    var rows: [[EncodedViewRow]]
+}
+
+/// One row as stored: its collation key, its place among the document's rows with the same key, and the
+/// key and value as JSON text.
+struct EncodedViewRow: Sendable {
+    var key: [UInt8]
+    var duplicate: Int
+    var keyJSON: [UInt8]
+    var valueJSON: [UInt8]
+}

@@ -1,0 +1,177 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// Brings a view index up to date with the documents, on the maintenance connection
+/// (``ViewMaintenance``): CouchDB's `couch_index_updater` and `couch_mrview_updater`.
+///
+/// - An index with no rows yet is built in one pass: documents are read in one snapshot, mapped in batches
+///   and their rows staged in a temporary table, then stored in key order in one transaction (appending to
+///   the rows' b-tree instead of rewriting its pages all over), with the sequence the snapshot had.
+/// - Afterwards it is kept incrementally: the documents changed since its sequence, a batch at a time, each
+///   batch's rows replaced and the sequence moved in one transaction.
+///
+/// Every change to the rows commits together with the sequence it brings the index to, so an update that is
+/// interrupted (the process killed) leaves the index at its last committed sequence, and the next update goes
+/// on from there; a first build that is interrupted leaves it empty.
+enum ViewIndexUpdater {
+    private typealias Rows = StoreSchema.ViewIndexes.Rows
+
+    /// Documents mapped per call into the mapper (and per transaction when kept incrementally).
+    static let batchSize = 1000
+
+    /// The index of `spec`, created when new.
+    static func index(for spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
+        if let found = try connection.read({ db in try ViewIndexCatalog.find(signature: spec.signature, in: db) }) { return found }
+        return try connection.write { db in
+            try ViewIndexCatalog.find(signature: spec.signature, in: db)
+                ?? ViewIndexCatalog.create(signature: spec.signature, language: spec.language, definition: spec.definition, in: db)
+        }
+    }
+
+    /// Brings the index up to the documents' current sequence.
+    @discardableResult
+    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
+        var index = try index(for: spec, in: connection)
+        let (target, purgeSeq) = try connection.read { db in
+            (try SequenceAllocator.latest(in: db), try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db))
+        }
+        guard index.updateSeq < target || index.purgeSeq != purgeSeq else { return index }
+        let mapper = try spec.makeMapper()
+        let encoder = ViewRowEncoder(encodings: spec.encodings, partitioned: spec.partitioned)
+        if index.updateSeq == 0, try connection.read({ db in try isEmpty(index.tableName, in: db) }) {
+            index = try build(index, spec: spec, mapper: mapper, encoder: encoder, in: connection)
+        }
+        while index.updateSeq < target {
+            let documents = try connection.read { db in
+                try ViewSourceDocuments.changed(
+                    after: index.updateSeq, limit: batchSize, includeDesign: spec.includesDesignDocuments,
+                    localSeq: spec.includesLocalSequence, in: db)
+            }
+            guard let last = documents.last else {
+                // Nothing changed after the index's sequence, yet the database's is higher (a purge removed the
+                // document that held it): the index is up to date with it all the same.
+                index = try record(index, updateSeq: target, in: connection)
+                break
+            }
+            let mapped = try map(documents, mapper: mapper, encoder: encoder)
+            index = try connection.write { db in
+                let purged = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db) != index.purgeSeq
+                let kept = purged ? try existing(mapped, in: db) : mapped
+                try ViewIndexTable.apply(kept, to: index.tableName, in: db)
+                let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+                try ViewIndexCatalog.setProgress(index, updateSeq: last.seq, purgeSeq: purgeSeq, in: db)
+                var updated = index
+                updated.updateSeq = last.seq
+                updated.purgeSeq = purgeSeq
+                return updated
+            }
+        }
+        if index.purgeSeq != purgeSeq { index = try record(index, updateSeq: index.updateSeq, in: connection) }
+        return index
+    }
+
+    /// The first build: every document mapped in one snapshot, then the rows stored in key order.
+    private static func build(
+        _ index: StoredViewIndex, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder,
+        in connection: DatabaseQueue
+    ) throws -> StoredViewIndex {
+        try connection.inDatabase { db in
+            try db.execute(
+                sql: "CREATE TEMP TABLE IF NOT EXISTS view_stage (view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, "
+                    + "key_json TEXT, value_json TEXT, seq INTEGER)")
+            try db.execute(sql: "DELETE FROM temp.view_stage")
+            defer { try? db.execute(sql: "DELETE FROM temp.view_stage") }
+            // Map every document of one snapshot, staging the rows.
+            let (snapshotSeq, startPurgeSeq) = try stage(spec: spec, mapper: mapper, encoder: encoder, in: db)
+            // Store them in key order, with the snapshot's sequence, in one transaction.
+            var updated = index
+            try db.inTransaction(.immediate) {
+                let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+                if purgeSeq != startPurgeSeq {
+                    try db.execute(
+                        sql: "DELETE FROM temp.view_stage WHERE doc_id NOT IN (SELECT \(StoreSchema.Documents.id) FROM main.\(StoreSchema.Documents.table))")
+                }
+                try db.execute(
+                    sql: "INSERT INTO main.\(index.tableName) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
+                        + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_stage "
+                        + "ORDER BY view, key, doc_id, dup")
+                for row in try Row.fetchAll(db, sql: "SELECT view, COUNT(*), MAX(seq) FROM temp.view_stage GROUP BY view") {
+                    try ViewIndexTable.adjust(index.tableName, view: row[0], rows: row[1], seq: row[2], in: db)
+                }
+                try ViewIndexCatalog.setProgress(index, updateSeq: snapshotSeq, purgeSeq: purgeSeq, in: db)
+                updated.updateSeq = snapshotSeq
+                updated.purgeSeq = purgeSeq
+                return .commit
+            }
+            return updated
+        }
+    }
+
+    /// Maps the documents of one read snapshot into `temp.view_stage`; returns the snapshot's sequence and
+    /// purge sequence.
+    private static func stage(
+        spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, in db: Database
+    ) throws -> (Int64, Int64) {
+        try db.execute(sql: "BEGIN DEFERRED")
+        var finished = false
+        defer { if !finished { try? db.execute(sql: "ROLLBACK") } }
+        let snapshotSeq = try SequenceAllocator.latest(in: db)
+        let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+        let insert = try db.makeStatement(sql: "INSERT INTO temp.view_stage VALUES (?, ?, ?, ?, ?, ?, ?)")
+        var position: Int64 = 0
+        while true {
+            let documents = try ViewSourceDocuments.changed(
+                after: position, limit: batchSize, includeDesign: spec.includesDesignDocuments,
+                localSeq: spec.includesLocalSequence, in: db)
+            guard let last = documents.last else { break }
+            position = last.seq
+            for document in try map(documents, mapper: mapper, encoder: encoder) {
+                for (view, rows) in document.rows.enumerated() {
+                    for row in rows {
+                        try insert.execute(arguments: [
+                            view, Data(row.key), document.id, row.duplicate, String(decoding: row.keyJSON, as: UTF8.self),
+                            String(decoding: row.valueJSON, as: UTF8.self), document.seq,
+                        ])
+                    }
+                }
+            }
+        }
+        try db.execute(sql: "COMMIT")
+        finished = true
+        return (snapshotSeq, purgeSeq)
+    }
+
+    /// Maps documents and encodes their rows; documents without JSON (deleted, or not mapped) get none.
+    static func map(_ documents: [ViewSourceDocument], mapper: any ViewBatchMapper, encoder: ViewRowEncoder) throws -> [MappedDocument] {
+        let live = documents.filter { $0.json != nil }
+        let emitted = live.isEmpty ? [] : try mapper.map(live)
+        var rowsByPosition = emitted.makeIterator()
+        return documents.map { document in
+            guard document.json != nil, let rows = rowsByPosition.next() else {
+                return MappedDocument(id: document.id, seq: document.seq, rows: [])
+            }
+            return encoder.encode(documentID: document.id, seq: document.seq, emitted: rows)
+        }
+    }
+
+    /// The mapped documents that still exist (a purge may have removed some since they were read).
+    private static func existing(_ documents: [MappedDocument], in db: Database) throws -> [MappedDocument] {
+        try documents.filter { try DocumentRecord.fetch(id: $0.id, in: db) != nil }
+    }
+
+    private static func record(_ index: StoredViewIndex, updateSeq: Int64, in connection: DatabaseQueue) throws -> StoredViewIndex {
+        try connection.write { db in
+            let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
+            try ViewIndexCatalog.setProgress(index, updateSeq: updateSeq, purgeSeq: purgeSeq, in: db)
+            var updated = index
+            updated.updateSeq = updateSeq
+            updated.purgeSeq = purgeSeq
+            return updated
+        }
+    }
+
+    private static func isEmpty(_ table: String, in db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == 0
+    }
+}

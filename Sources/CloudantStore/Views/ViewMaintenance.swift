@@ -1,0 +1,62 @@
+internal import CloudantCore
+internal import Dispatch
+internal import Foundation
+internal import GRDB
+internal import Synchronization
+
+/// Where a store's view indexes are brought up to date: one connection of their own to the store's file, on
+/// one thread of their own, so an index update runs one at a time per store, never holds the store's writer
+/// while it reads and maps documents, and never blocks a cooperative thread.
+///
+/// The connection writes only while it stores rows (SQLite's write lock, as any writer takes it); it reads
+/// documents in snapshots like any reader.
+final class ViewMaintenance: @unchecked Sendable {
+    // Everything below is touched only on `queue`.
+    private let queue = DispatchQueue(label: "org.theraforge.cloudant.views")
+    private var connection: DatabaseQueue?
+    private var closed = false
+    /// Updates running or waiting; read from any thread.
+    private let pending = Mutex(0)
+
+    /// Whether an index update is running or waiting.
+    var isUpdating: Bool { pending.withLock { $0 > 0 } }
+
+    /// Runs `body` with the maintenance connection on the maintenance thread.
+    func run<T: Sendable>(
+        path: String, configuration: Configuration, _ body: @escaping @Sendable (DatabaseQueue) throws -> T
+    ) async throws -> T {
+        pending.withLock { $0 += 1 }
+        defer { pending.withLock { $0 -= 1 } }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(
+                    with: Result {
+                        guard !self.closed else {
+                            throw CloudantError(.notFound, "The store is closed; its views cannot be updated.")
+                        }
+                        if self.connection == nil {
+                            let connection = try DatabaseQueue(path: path, configuration: configuration)
+                            // A build reads every document once: through read() and a small cache, so the pages it
+                            // passes do not stay mapped in the process (the store's readers map the file).
+                            try connection.writeWithoutTransaction { db in
+                                try db.execute(sql: "PRAGMA mmap_size = 0")
+                                try db.execute(sql: "PRAGMA cache_size = -8192")
+                            }
+                            self.connection = connection
+                        }
+                        guard let connection = self.connection else { throw CancellationError() }
+                        return try body(connection)
+                    })
+            }
+        }
+    }
+
+    /// Closes the connection once the update in progress ends.
+    func close() throws {
+        try queue.sync {
+            closed = true
+            try connection?.close()
+            connection = nil
+        }
+    }
+}

@@ -1,0 +1,133 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// What a view query reads from one index: a view's rows in a key range (or exactly some keys), in one
+/// direction, as CouchDB folds its b-tree (`couch_mrview_util:key_opts`).
+struct ViewScan {
+    private typealias Rows = StoreSchema.ViewIndexes.Rows
+
+    var table: String
+    var view: Int
+    var encoding: ViewKeyEncoding
+    /// Rows of this partition only (a partitioned view's query).
+    var partition: String?
+    var query: ViewQuery
+
+    /// One range to read: rows between two bounds, each a key and maybe a document id.
+    struct Range {
+        var start: JSONValue?
+        var startID: String?
+        var end: JSONValue?
+        var endID: String?
+    }
+
+    /// The ranges the query reads, in order: one per key of `keys` (reversed when descending), else one.
+    var ranges: [Range] {
+        if let keys = query.keys {
+            let ordered = query.descending ? Array(keys.reversed()) : keys
+            return ordered.map { Range(start: $0, startID: query.startKeyDocID, end: $0, endID: query.endKeyDocID) }
+        }
+        return [Range(start: query.startKey, startID: query.startKeyDocID, end: query.endKey, endID: query.endKeyDocID)]
+    }
+
+    /// The bytes of a key in this view (under the query's partition).
+    func keyBytes(_ key: JSONValue) -> Data {
+        var bytes: [UInt8] = []
+        if let partition { encoding.append(.string(partition), to: &bytes) }
+        encoding.append(key, to: &bytes)
+        return Data(bytes)
+    }
+
+    /// The bytes every key of the partition starts with.
+    private var partitionPrefix: Data? {
+        partition.map { Data(encoding.key(.string($0))) }
+    }
+
+    /// `WHERE` conditions and arguments selecting a range's rows.
+    func conditions(for range: Range) -> (String, StatementArguments) {
+        var clauses = ["\(Rows.view) = ?"]
+        var arguments: StatementArguments = [view]
+        if let prefix = partitionPrefix {
+            clauses.append("\(Rows.key) >= ? AND \(Rows.key) < ?")
+            arguments += [prefix, prefix + Data([0xFF])]
+        }
+        let descending = query.descending
+        if let start = range.start {
+            append(bound: start, id: range.startID, operator: descending ? "<=" : ">=", to: &clauses, &arguments)
+        }
+        if let end = range.end {
+            let inclusive = query.inclusiveEnd
+            let op = descending ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
+            append(bound: end, id: range.endID, operator: op, to: &clauses, &arguments)
+        }
+        return (clauses.joined(separator: " AND "), arguments)
+    }
+
+    /// A bound on key, or on key and document id together when an id is given; without one the id is the
+    /// lowest or highest there is, which leaves every row of the key in (or out, for an exclusive end).
+    private func append(bound key: JSONValue, id: String?, operator op: String, to clauses: inout [String], _ arguments: inout StatementArguments) {
+        if let id {
+            clauses.append("(\(Rows.key), \(Rows.documentID)) \(op) (?, ?)")
+            arguments += [keyBytes(key), id]
+        } else {
+            clauses.append("\(Rows.key) \(op) ?")
+            arguments += [keyBytes(key)]
+        }
+    }
+
+    /// The rows of a range in the query's order. A document's rows with the same key come in their stored
+    /// order whichever the direction, as CouchDB expands them.
+    func rows(in range: Range, db: Database, _ body: (StoredRow) throws -> Bool) throws {
+        let (conditions, arguments) = self.conditions(for: range)
+        let order = query.descending ? "DESC" : "ASC"
+        let sql =
+            "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON) FROM \(table) WHERE \(conditions) "
+            + "ORDER BY \(Rows.key) \(order), \(Rows.documentID) \(order), \(Rows.duplicate) \(order)"
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        guard query.descending else {
+            while let row = try cursor.next() {
+                if try !body(StoredRow(row)) { return }
+            }
+            return
+        }
+        // Descending: a run of one document's rows with one key is read backwards; give it forwards.
+        var run: [StoredRow] = []
+        while let row = try cursor.next() {
+            let stored = StoredRow(row)
+            if let first = run.first, first.key != stored.key || first.documentID != stored.documentID {
+                for buffered in run.reversed() { if try !body(buffered) { return } }
+                run.removeAll(keepingCapacity: true)
+            }
+            run.append(stored)
+        }
+        for buffered in run.reversed() { if try !body(buffered) { return } }
+    }
+
+    /// Rows of the view before the range's start in the query's order (CouchDB's `offset`).
+    func rowsBefore(_ range: Range, db: Database) throws -> Int {
+        guard let start = range.start else { return 0 }
+        var clauses = ["\(Rows.view) = ?"]
+        var arguments: StatementArguments = [view]
+        append(bound: start, id: range.startID, operator: query.descending ? ">" : "<", to: &clauses, &arguments)
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE " + clauses.joined(separator: " AND "), arguments: arguments) ?? 0
+    }
+}
+
+/// One stored row as a query reads it.
+struct StoredRow {
+    var key: Data
+    var documentID: String
+    var keyJSON: String
+    var valueJSON: String
+
+    init(_ row: Row) {
+        key = row[0]
+        documentID = row[1]
+        keyJSON = row[2]
+        valueJSON = row[3]
+    }
+
+    func parsedKey() throws -> JSONValue { try JSONValue(parsing: keyJSON) }
+    func parsedValue() throws -> JSONValue { try JSONValue(parsing: valueJSON) }
+}

@@ -1,0 +1,137 @@
+import CloudantCore
+@testable import CloudantStore
+import Foundation
+import Testing
+
+@Suite("validate_doc_update on every write path")
+struct ValidationFunctionTests {
+    /// Records what it was called with in the document it refuses, and refuses by `kind`.
+    let ddoc: JSONObject = [
+        "_id": "_design/rules",
+        "validate_doc_update": """
+            function(newDoc, oldDoc, userCtx, secObj) {
+              if (newDoc.kind === 'forbidden') throw({forbidden: 'not here ' + (oldDoc ? oldDoc._rev : 'new') + ' ' + userCtx.db});
+              if (newDoc.kind === 'secret' && userCtx.roles.indexOf('_admin') < 0) throw({unauthorized: 'admins only'});
+              if (newDoc.kind === 'other') throw({something: 'else'});
+              if (newDoc._deleted && oldDoc && oldDoc.locked) throw({forbidden: 'locked'});
+              if (newDoc.check_history && (!newDoc._revisions || newDoc._revisions.ids.length !== 1)) throw({forbidden: 'history'});
+              if (newDoc.owner && secObj.members && secObj.members.names.indexOf(newDoc.owner) < 0) throw({forbidden: 'not a member'});
+            }
+            """,
+    ]
+
+    func refusal(_ body: () async throws -> Void) async -> CloudantError? {
+        do {
+            try await body()
+            return nil
+        } catch let error as CloudantError {
+            return error
+        } catch {
+            return CloudantError(.invalidValue, "\(error)")
+        }
+    }
+
+    @Test func interactiveWritesAreValidatedWithTheRevisionTheyReplace() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let first = try await temp.store.put(["_id": "a", "kind": "ok"])
+        let refused = await refusal { try await temp.store.put(["_id": "a", "_rev": .string(first.rev), "kind": "forbidden"]) }
+        #expect(refused?.code == .validationForbidden)
+        #expect(refused?.message == "not here \(first.rev) views")
+        let new = await refusal { try await temp.store.put(["_id": "b", "kind": "forbidden"]) }
+        #expect(new?.message == "not here new views")
+        #expect(await refusal { try await temp.store.put(["_id": "c", "kind": "other"]) }?.code == .validationFailed)
+        // Nothing of a refused write was stored.
+        #expect(try await temp.store.document(id: "a")["kind"] == "ok")
+        #expect(await refusal { _ = try await temp.store.document(id: "b") }?.code == .notFound)
+    }
+
+    @Test func theNewRevisionCarriesTheRevisionItEditsInRevisions() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let first = try await temp.store.put(["_id": "h"])
+        try await temp.store.put(["_id": "h", "_rev": .string(first.rev), "check_history": true])
+    }
+
+    @Test func userContextAndSecurityObjectComeFromTheWriter() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        try await temp.store.put(["_id": "s1", "kind": "secret"])
+        let nurse = WriterIdentity(name: "ada", roles: ["nurse"], securityObject: ["members": ["names": ["ada"]]])
+        let refused = await refusal {
+            try await DocumentStore.$writer.withValue(nurse) { _ = try await temp.store.put(["_id": "s2", "kind": "secret"]) }
+        }
+        #expect(refused?.code == .validationUnauthorized && refused?.message == "admins only")
+        try await DocumentStore.$writer.withValue(nurse) { _ = try await temp.store.put(["_id": "m1", "owner": "ada"]) }
+        let stranger = await refusal {
+            try await DocumentStore.$writer.withValue(nurse) { _ = try await temp.store.put(["_id": "m2", "owner": "bob"]) }
+        }
+        #expect(stranger?.message == "not a member")
+    }
+
+    @Test func bulkDocsReportsEachRefusalAndWritesTheRest() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let results = try await temp.store.bulkDocs([["_id": "ok1"], ["_id": "no", "kind": "forbidden"], ["_id": "ok2"]])
+        #expect(results.map { if case .ok = $0 { true } else { false } } == [true, false, true])
+        if case .failure(_, let error) = results[1] { #expect(error.code == .validationForbidden) }
+    }
+
+    @Test func replicatedRevisionsAreValidatedToo() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let results = try await temp.store.bulkDocs(
+            [["_id": "r", "_rev": "1-aaaa", "kind": "forbidden"], ["_id": "r2", "_rev": "1-bbbb"]], newEdits: false)
+        #expect(results.count == 1)
+        await #expect(throws: CloudantError.self) { _ = try await temp.store.document(id: "r") }
+        #expect(try await temp.store.document(id: "r2")["_rev"] == "1-bbbb")
+    }
+
+    @Test func deletesAreValidatedWithTheDocumentTheyDelete() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let locked = try await temp.store.put(["_id": "l", "locked": true])
+        #expect(await refusal { try await temp.store.delete(id: "l", rev: locked.rev) }?.message == "locked")
+    }
+
+    @Test func attachmentWritesAreValidated() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let stored = try await temp.store.put(["_id": "att", "kind": "forbidden-later"])
+        var document = try await temp.store.document(id: "att")
+        document["kind"] = "forbidden"
+        document["_attachments"] = ["a.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array("hi".utf8)))]]
+        #expect(await refusal { try await temp.store.put(document) }?.code == .validationForbidden)
+        let content = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array("hello".utf8))
+            continuation.finish()
+        }
+        _ = try await temp.store.putAttachment("b.txt", documentID: "att", rev: stored.rev, contentType: "text/plain", content: content)
+    }
+
+    @Test func designAndLocalDocumentsAreNotValidatedByTheFunctions() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        try await temp.store.put(["_id": "_design/other", "kind": "forbidden"])
+        try await temp.store.put(["_id": "_local/x", "kind": "forbidden"])
+    }
+
+    @Test func aDesignDocumentWhoseFunctionsDoNotCompileIsRefused() async throws {
+        let temp = try viewStore()
+        let refused = await refusal {
+            try await temp.store.put(["_id": "_design/bad", "views": ["v": ["map": "function(doc) { emit(doc._id, ; }"]]])
+        }
+        #expect(refused?.code == .compilationError)
+        #expect(refused?.message.hasPrefix("Compilation of the map function in the 'v' view failed: SyntaxError") == true)
+        let reduce = await refusal {
+            try await temp.store.put(["_id": "_design/bad", "views": ["v": ["map": "function(doc) {}", "reduce": "function(k, v) { return ; ; ) }"]]])
+        }
+        #expect(reduce?.message.hasPrefix("Compilation of the reduce function in the 'v' view failed") == true)
+    }
+
+    @Test func withoutAnEngineNothingIsValidated() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(ddoc)
+        try await temp.store.put(["_id": "a", "kind": "forbidden"])
+    }
+}
