@@ -9,6 +9,9 @@ struct ChangesParameters: Sendable {
     }
 
     var feed: Feed
+    /// A design document's filter function (`filter=ddoc/name`) or view (`filter=_view&view=ddoc/name`), which
+    /// the endpoint turns into ``ChangesOptions/filter`` once it has read the design document.
+    var designFilter: DesignFilter?
     /// The store-level options (since, limit, style, filters, include_docs…).
     var options: ChangesOptions
     /// `since=now`: start at the current update sequence.
@@ -70,15 +73,34 @@ struct ChangesParameters: Sendable {
             options.filter = { try selector.matches($0, limits: limits) }
         case "_design":
             options.filter = { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
+        case "_view":
+            let view = query["view"] ?? ""
+            guard !view.isEmpty else { throw HTTPFailure.badRequest("`view` filter parameter is not provided.") }
+            let parts = view.split(separator: "/").map(String.init)
+            guard parts.count == 2 else { throw HTTPFailure.badRequest("`view` must be of the form `designname/viewname`") }
+            designFilter = .view(designDocument: parts[0], name: parts[1])
+        case let other? where other.hasPrefix("_"):
+            throw HTTPFailure.badRequest("unknown builtin filter name")
         case let other?:
-            throw HTTPFailure.badRequest(
-                "Filter '\(other)' is not supported: this server runs no JavaScript; use _doc_ids, _selector or _design.")
+            // `designname/filtername`; CouchDB splits at every `/` and drops empty parts.
+            let parts = other.split(separator: "/").map(String.init)
+            switch parts.count {
+            case 0: break
+            case 2: designFilter = .filter(designDocument: parts[0], name: parts[1])
+            default: throw HTTPFailure.badRequest("`filter` must be of the form `designname/filtername`")
+            }
         }
         self.options = options
         heartbeat = try Self.heartbeat(query, maximumWait: maximumWait)
         // CouchDB: timeout = min(changes_timeout, timeout), so no client can hold a feed open longer.
         let requested = try query.int("timeout").map { Duration.milliseconds(max(0, $0)) } ?? maximumWait
         timeout = min(requested, maximumWait)
+    }
+
+    /// A design document's function a feed is filtered by.
+    enum DesignFilter: Sendable {
+        case filter(designDocument: String, name: String)
+        case view(designDocument: String, name: String)
     }
 
     /// `heartbeat`: milliseconds (cut to `maximumWait`), `true` for `maximumWait`, nil without one or for

@@ -17,6 +17,10 @@ extension CouchEndpoint {
             request.query, body: body, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        if let designFilter = parameters.designFilter {
+            parameters.options.filter = try await changesFilter(designFilter, request: request, store: store, database: database)
+            parameters.options.filterSeesRevisions = true
+        }
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
         let visible = try await restrictChanges(&parameters.options, store: store, user: request.user)
         let feed = parameters
@@ -38,6 +42,29 @@ extension CouchEndpoint {
                 try await Self.continuous(
                     store: store, parameters: feed, visible: visible, eventSource: eventSource, connection: connection,
                     writer: &writer)
+            }
+        }
+    }
+
+    /// A design document's filter function, or a view's map function, as the feed's filter: a change passes
+    /// when the function returns true for it (CouchDB's `filter_docs`), or when the map function emits for it
+    /// (`filter_view`).
+    /// - Throws: ``HTTPFailure`` `404` for a missing design document, or one without that function (`missing json
+    ///   key: …`), `501` when the server runs no JavaScript.
+    private func changesFilter(
+        _ filter: ChangesParameters.DesignFilter, request: CouchRequest, store: DocumentStore, database: String
+    ) async throws -> @Sendable (JSONObject) throws -> Bool {
+        switch filter {
+        case .filter(let ddoc, let function):
+            let requestObject = try await self.requestObject(request, store: store, database: database)
+            return try await store.changesFilter(ddoc + "/" + function, request: requestObject)
+        case .view(let name, let view):
+            let ddoc = try await designDocument(name, in: store)
+            try Self.requireMember(ddoc, ["views", view])
+            let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
+            return { document in
+                let answer = try runtime.callDesignFunction(ddoc, path: ["views", view, "map"], arguments: [[.object(document)]], session: nil)
+                return answer == [true, [true]]
             }
         }
     }

@@ -84,6 +84,7 @@ struct DashboardPage {
         case (.post, "doc", 3) where rest[2] == "delete": return try await deleteDocument(database, id: rest[1])
         case (.post, "doc", 3) where rest[2] == "attach": return try await uploadAttachment(database, id: rest[1])
         case (.get, "query", 1): return try await queryPage(database)
+        case (.get, "views", 1): return try await viewsPage(database)
         case (.post, "indexes", 1): return try await createIndex(database)
         case (.post, "indexes", 2) where rest[1] == "delete": return try await deleteIndex(database)
         case (.get, "changes", 1): return try await changesPage(database)

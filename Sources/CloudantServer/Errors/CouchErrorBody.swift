@@ -58,11 +58,31 @@ public struct CouchErrorBody: Sendable, Hashable {
         switch error {
         case let error as CloudantError:
             self.init(error)
+        case let error as DesignFunctionError:
+            self.init(designFunctionError: error)
         case let error as any CategorizedError:
             self.init(status: error.category.httpStatus, error: error.category.couchDBError, reason: String(describing: error))
         default:
             self.init(status: 500, error: "unknown_error", reason: "The server could not answer the request.")
         }
+    }
+
+    /// A design function's failure, with CouchDB's status for its name (chttpd's `error_info`): `not_found` 404,
+    /// `forbidden` 403, `unauthorized` 401, `not_acceptable` 406, `method_not_allowed` 405, `bad_request`,
+    /// `query_parse_error` and `compilation_error` 400, any other name (a `render_error`, a JavaScript
+    /// exception, `os_process_error` for a time-out) 500.
+    public init(designFunctionError error: DesignFunctionError) {
+        let status =
+            switch error.name {
+            case "not_found": 404
+            case "forbidden": 403
+            case "unauthorized": 401
+            case "not_acceptable": 406
+            case "method_not_allowed": 405
+            case "bad_request", "query_parse_error", "compilation_error", "invalid_design_doc": 400
+            default: 500
+            }
+        self.init(status: status, error: error.name, reason: error.reason)
     }
 
     /// The body as CouchDB writes it, with `error` before `reason`.
@@ -79,6 +99,10 @@ public struct CouchErrorBody: Sendable, Hashable {
         case .invalidDesignDocument: "invalid_design_doc"
         case .attachmentDigestMismatch: "content_md5_mismatch"
         case .attachmentTooLarge: "attachment_too_large"
+        case .validationForbidden: "forbidden"
+        case .validationUnauthorized: "unauthorized"
+        case .validationFailed: "unknown_error"
+        case .compilationError: "compilation_error"
         case .invalidValue, .unknownEntityType: error.context.field == "_id" ? "illegal_docid" : nil
         default: nil
         }

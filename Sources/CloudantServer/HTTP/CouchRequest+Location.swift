@@ -23,6 +23,22 @@ extension CouchRequest {
 /// CouchDB's percent-encoding for ids in URIs it writes (`couch_util:url_encode`): letters, digits and
 /// `_ . - :` stay; every other byte of the UTF-8 becomes `%XX` in uppercase hex.
 enum URLEncoding {
+    /// A query-string name or value: unreserved characters stay, every other byte is `%XX`.
+    static func query(_ text: String) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func couchDB(_ text: String) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []

@@ -10,6 +10,8 @@ struct CouchRequest: Sendable {
     var method: HTTPRequest.Method
     /// The path split at `/`, each segment percent-decoded (so `a%2Fb` stays one segment, `a/b`).
     var segments: [String]
+    /// The request target as sent (path and query, still percent-encoded): a design function's `raw_path`.
+    var rawTarget = ""
     /// The query parameters, percent-decoded (`+` is a space, as in CouchDB's query-string parser).
     var query: QueryParameters
     /// The request headers.

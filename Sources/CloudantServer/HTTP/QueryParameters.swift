@@ -5,6 +5,9 @@ struct QueryParameters: Sendable {
     private var values: [String: String] = [:]
     /// Where each name was last given, counting pairs from 0: which of two names came later.
     private var positions: [String: Int] = [:]
+    /// Every parameter in the order written (repeats included), for the parsers that fold over them in
+    /// order as CouchDB's do (view parameters: a later `key` overrides an earlier `startkey`).
+    private(set) var ordered: [(name: String, value: String)] = []
 
     /// Parses `a=1&b=2` (or `a=1;b=2`: CouchDB's parser, mochiweb's, also splits at `;`); a repeated name
     /// keeps its last value.
@@ -12,15 +15,21 @@ struct QueryParameters: Sendable {
         for (position, pair) in rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }).enumerated() where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusIsSpace: true)
-            values[name] = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
+            let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
+            values[name] = value
             positions[name] = position
+            ordered.append((name, value))
         }
     }
 
     /// The raw value of `name`.
     subscript(name: String) -> String? {
         get { values[name] }
-        set { values[name] = newValue }
+        set {
+            values[name] = newValue
+            ordered.removeAll { $0.name == name }
+            if let newValue { ordered.append((name, newValue)) }
+        }
     }
 
     /// The value of whichever of `names` the query gave last (CouchDB folds over the query in order, so a

@@ -4,7 +4,8 @@ internal import Hummingbird
 
 extension CouchEndpoint {
     /// `/{db}/_partition/{partition}…` of a partitioned database, as CouchDB's `handle_partition_req`:
-    /// `GET` the partition's counts, or `_all_docs`, `_find`, `_explain` and `_index` confined to it. Any
+    /// `GET` the partition's counts, or `_all_docs`, `_find`, `_explain`, `_index` and design documents' views
+    /// confined to it. Any
     /// other path below a partition (`_changes` included) is 404, as in CouchDB.
     func partition(_ request: CouchRequest, database: String, path: [String]) async throws -> Response {
         guard let partition = path.first else {
@@ -36,6 +37,12 @@ extension CouchEndpoint {
         case "_find": return try await find(request, database: database, partition: partition)
         case "_explain": return try await explain(request, database: database, partition: partition)
         case "_index": return try await index(request, database: database, path: rest)
+        case "_design" where rest.count >= 2 && rest[1].hasPrefix("_"):
+            guard
+                let response = try await designFunction(
+                    request, database: database, id: "_design/" + rest[0], path: Array(rest.dropFirst()), partition: partition)
+            else { throw HTTPFailure.notFound() }
+            return response
         default: throw HTTPFailure.notFound()
         }
     }

@@ -146,23 +146,4 @@ extension CouchEndpoint {
         }
         return ["success": .array(success), "fail": .array(fail)]
     }
-
-    /// `GET /{db}/_design/{ddoc}/_info`: the design document's name and its (always current) index.
-    func designInfo(_ request: CouchRequest, database: String, id: String) async throws -> Response {
-        guard request.method == .get || request.method == .head else { throw unsupported("GET") }
-        let store = try await authorizedStore(database, for: request.user, access: .member)
-        let document = try await store.document(id: id)
-        let info = try await store.info()
-        let body: JSONValue = [
-            "name": .string(String(id.dropFirst("_design/".count))),
-            "view_index": [
-                "updates_pending": ["minimum": 0, "preferred": 0, "total": 0], "waiting_commit": false,
-                "waiting_clients": 0, "updater_running": false, "update_seq": .number(JSONNumber(info.updateSeq)),
-                "sizes": ["file": 0, "external": 0, "active": 0],
-                "signature": .string(document["_rev"]?.stringValue ?? ""), "purge_seq": 0,
-                "language": document["language"] ?? "javascript", "compact_running": false, "collator_versions": [],
-            ],
-        ]
-        return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(body)
-    }
 }

@@ -58,7 +58,12 @@ extension CouchEndpoint {
         case "_bulk_get": return try await bulkGet(request, database: first)
         case "_revs_diff": return try await revsDiff(request, database: first)
         case "_ensure_full_commit": return try await ensureFullCommit(request, database: first)
+        case "_compact" where !rest.isEmpty:
+            return try await compactDesign(request, database: first, designDocument: rest.joined(separator: "/"))
         case "_compact": return try await compact(request, database: first)
+        case "_view_cleanup": return try await viewCleanup(request, database: first)
+        case "_temp_view":
+            throw HTTPFailure(status: 410, error: "gone", reason: "Temporary views are not supported in CouchDB")
         case "_security": return try await security(request, database: first)
         case "_revs_limit": return try await revsLimit(request, database: first)
         case "_purge": return try await purge(request, database: first)
@@ -72,8 +77,10 @@ extension CouchEndpoint {
             guard let name = rest.first else { throw HTTPFailure.notFound() }
             let id = second + "/" + name
             if rest.count == 1 { return try await document(request, database: first, id: id) }
-            if second == "_design", rest.count == 2, rest[1] == "_info" {
-                return try await designInfo(request, database: first, id: id)
+            if second == "_design",
+                let response = try await designFunction(request, database: first, id: id, path: Array(rest.dropFirst()))
+            {
+                return response
             }
             return try await attachment(request, database: first, id: id, name: rest.dropFirst().joined(separator: "/"))
         default:

@@ -31,7 +31,9 @@ final class CouchEndpoint: Sendable {
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
-        let registry = DatabaseRegistry(directory: configuration.directory, encryptionKey: configuration.encryptionKey)
+        let registry = DatabaseRegistry(
+            directory: configuration.directory, encryptionKey: configuration.encryptionKey,
+            designFunctions: configuration.designFunctions)
         self.registry = registry
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
         nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
@@ -112,7 +114,10 @@ final class CouchEndpoint: Sendable {
         do {
             let read = try await prepare(request, connection: connection)
             prepared = read
-            var response = try await route(read)
+            // Design documents' validation functions see the request's user as `userCtx`.
+            let writer = WriterIdentity(
+                name: read.user.name, roles: read.user.roles, defaultSecurityObject: SecurityObject.adminOnly.json.objectValue)
+            var response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
             if read.segments.first == UsersDatabase.name, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
             }
@@ -154,6 +159,7 @@ final class CouchEndpoint: Sendable {
             method: request.method, segments: segments, query: query, headers: request.headers, body: body,
             bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
             connection: connection, bodyLimit: limit)
+        prepared.rawTarget = request.head.path ?? "/"
         prepared.session = credentials.session
         prepared.refreshedCookie = credentials.refreshedCookie
         return prepared

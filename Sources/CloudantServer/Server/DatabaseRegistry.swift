@@ -32,9 +32,13 @@ final class DatabaseRegistry: Sendable {
 
     private let state = Locked(State())
 
-    init(directory: StoreDirectory, encryptionKey: DatabaseKey? = nil) {
+    /// What runs design functions in every database opened (see ``ServerConfiguration/designFunctions``).
+    let designFunctions: (any DesignFunctionRuntime)?
+
+    init(directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil) {
         self.directory = directory
         self.encryptionKey = encryptionKey
+        self.designFunctions = designFunctions
     }
 
     /// Whether `name` follows CouchDB's rule `^[a-z][a-z0-9_$()+/-]*$` (or is a system database).
@@ -162,6 +166,7 @@ final class DatabaseRegistry: Sendable {
         if let existing = state.open[name] { return existing }
         var options = StoreOptions()
         options.encryptionKey = encryptionKey
+        options.designFunctions = designFunctions
         let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
         state.open[name] = store
         return store

@@ -67,6 +67,10 @@ public struct ServerConfiguration: Sendable {
     public var dashboardEnabled = true
     /// Pages modules add to the dashboard for each database (a health chart, a care calendar).
     public var dashboardPanels: [any DashboardPanel] = []
+    /// What runs design documents' functions (views, validation, filters, shows, lists, updates, rewrites):
+    /// `JavaScriptEngine` from the `CloudantJavaScript` product; nil, the default, serves design documents
+    /// without running them (their views answer `501 not_implemented`).
+    public var designFunctions: (any DesignFunctionRuntime)? = nil
 
     /// Creates a configuration with CouchDB's defaults where CouchDB has one.
     public init(

@@ -6,7 +6,7 @@
 enum DashboardTemplates {
     static let all: [(String, String)] = [
         ("layout", layout), ("login", login), ("message", message), ("databases", databases), ("database", database),
-        ("document", document), ("query", query), ("changes", changes), ("panel", panel), ("node", node),
+        ("document", document), ("query", query), ("views", views), ("changes", changes), ("panel", panel), ("node", node),
     ]
 
     static let layout = """
@@ -78,7 +78,7 @@ enum DashboardTemplates {
 
     static let database = """
         {{<layout}}{{$content}}
-        <nav class="tabs"><a href="{{base}}/new">New document</a> <a href="{{base}}/query">Query</a> <a href="{{base}}/changes">Changes</a>{{#panels}} <a href="{{href}}">{{title}}</a>{{/panels}}</nav>
+        <nav class="tabs"><a href="{{base}}/new">New document</a> <a href="{{base}}/query">Query</a> <a href="{{base}}/views">Views</a> <a href="{{base}}/changes">Changes</a>{{#panels}} <a href="{{href}}">{{title}}</a>{{/panels}}</nav>
         <dl class="facts"><dt>Documents</dt><dd id="doc-count">{{docCount}}</dd><dt>Deleted</dt><dd>{{deletedCount}}</dd><dt>Size on disk</dt><dd>{{fileSize}}</dd><dt>Data size</dt><dd>{{dataSize}}</dd><dt>Update sequence</dt><dd class="mono">{{updateSeq}}</dd></dl>
         <table class="grid" id="documents">
         <thead><tr><th>Id</th><th>Revision</th></tr></thead>
@@ -172,6 +172,31 @@ enum DashboardTemplates {
         <button type="submit">Create index</button>
         </form>
         </section>
+        {{/content}}{{/layout}}
+        """
+
+    static let views = """
+        {{<layout}}{{$content}}
+        <table class="grid" id="designs"><thead><tr><th>Design document</th><th>Language</th><th>Views</th></tr></thead><tbody>
+        {{#designs}}<tr><td><a href="{{href}}">{{id}}</a></td><td>{{language}}</td><td>{{#views}}<a class="mono" href="{{href}}">{{name}}</a>{{#reduce}} <span class="muted">({{reduce}})</span>{{/reduce}} {{/views}}{{^hasViews}}none{{/hasViews}}</td></tr>
+        {{/designs}}{{^designs}}<tr><td colspan="3">No design documents.</td></tr>{{/designs}}
+        </tbody></table>
+        <form method="get" action="{{base}}/views" class="stack" id="view-form">
+        <label for="view">View</label>
+        <select id="view" name="view">{{#choices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/choices}}</select>
+        {{#parameters}}<label>{{label}} <input name="{{name}}" value="{{value}}" class="mono" autocomplete="off"></label>
+        {{/parameters}}
+        <button type="submit">Run view</button>
+        </form>
+        {{#ran}}
+        <section><h2>Rows</h2>
+        <p id="view-count">{{count}} row{{^one}}s{{/one}}{{#total}} of {{total}}{{/total}}</p>
+        <div class="scroll"><table class="grid" id="view-rows"><thead><tr>{{#hasIDs}}<th>Id</th>{{/hasIDs}}<th>Key</th><th>Value</th>{{#hasDocs}}<th>Document</th>{{/hasDocs}}</tr></thead><tbody>
+        {{#rows}}<tr>{{#hasIDs}}<td><a href="{{href}}">{{id}}</a></td>{{/hasIDs}}<td class="mono">{{key}}</td><td class="mono">{{value}}</td>{{#hasDocs}}<td class="mono">{{doc}}</td>{{/hasDocs}}</tr>
+        {{/rows}}
+        </tbody></table></div>
+        </section>
+        {{/ran}}
         {{/content}}{{/layout}}
         """
 

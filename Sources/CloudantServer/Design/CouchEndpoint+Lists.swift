@@ -1,0 +1,93 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `/{db}/_design/{ddoc}/_list/{list}/{view}` and `…/_list/{list}/{other-ddoc}/{view}` (GET, POST), as
+    /// CouchDB 3.5 serves them: the view (or `_all_docs`) is queried with the request's parameters, then the
+    /// list function gets the head (`total_rows`, `offset`, `update_seq` when known) and the request, reads the
+    /// rows with `getRow()`, and what it sends is the body, after the code and headers it gave `start()`.
+    func list(
+        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String]
+    ) async throws -> Response {
+        guard [.get, .post, .head, .options].contains(request.method) else { throw unsupported("GET,POST,HEAD") }
+        guard path.count == 2 || path.count == 3 else {
+            throw HTTPFailure(status: 404, error: "list_error", reason: "Invalid path.")
+        }
+        let name = path[0]
+        try Self.requireMember(ddoc, ["lists", name])
+        var query = ViewQuery()
+        if request.method == .post {
+            try request.requireJSONContentType()
+            for (key, value) in try request.jsonObjectBody().members { try query.apply(key, .json(value)) }
+        }
+        for (key, value) in request.query.ordered { try query.apply(key, .text(value)) }
+        let viewDesign = path.count == 3 ? path[1] : String((ddoc["_id"]?.stringValue ?? "").dropFirst("_design/".count))
+        let viewName = path[path.count - 1]
+        let result =
+            viewName == "_all_docs"
+            ? try await Self.allDocsAsView(query, store: store)
+            : try await store.queryView(designDocument: viewDesign, view: viewName, query: query)
+        var head = JSONObject()
+        if let total = result.totalRows { head["total_rows"] = .number(JSONNumber(total)) }
+        if let offset = result.offset { head["offset"] = .number(JSONNumber(offset)) }
+        if let seq = result.updateSeq { head["update_seq"] = .number(JSONNumber(seq)) }
+        let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
+        let requestObject = try await self.requestObject(request, store: store, database: database)
+        let session = ListRows(rows: result.rows.map(Self.listRow))
+        let answer = try runtime.callDesignFunction(
+            ddoc, path: ["lists", name], arguments: [.object(head), .object(requestObject)], session: session)
+        guard case .array(let parts) = answer, parts.count >= 2, parts[0] == "end", case .array(let tail) = parts[1] else {
+            throw HTTPFailure(status: 500, error: "render_error", reason: "undefined response from list function")
+        }
+        var response = try ExternalResponse(session.head ?? JSONObject())
+        response.body = Array((session.chunks + tail.map { $0.stringValue ?? $0.jsonString() }).joined().utf8)
+        response.json = nil
+        return response.response()
+    }
+
+    /// A list row: the members the view row has (`id`, `key`, `value`, `doc`).
+    private static func listRow(_ row: ViewRow) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let id = row.id { members.append(("id", .string(id))) }
+        members.append(("key", row.key))
+        members.append(("value", row.value))
+        if let document = row.document { members.append(("doc", document)) }
+        return .object(JSONObject(members))
+    }
+
+    /// `_all_docs` read with a view query's parameters, as view rows.
+    static func allDocsAsView(_ query: ViewQuery, store: DocumentStore) async throws -> ViewResult {
+        var options = AllDocsOptions(
+            inclusiveEnd: query.inclusiveEnd, descending: query.descending, limit: query.limit, skip: query.skip,
+            includeDocs: query.includeDocs, conflicts: query.conflicts ?? false, updateSeq: query.updateSeq)
+        options.startKey = query.startKey?.stringValue ?? query.startKeyDocID
+        options.endKey = query.endKey?.stringValue ?? query.endKeyDocID
+        options.keys = query.keys?.compactMap(\.stringValue)
+        let found = try await store.allDocs(options)
+        let rows: [ViewRow] = found.rows.map { row in
+            var viewRow = ViewRow(id: row["id"]?.stringValue, key: row["key"] ?? .null, value: row["value"] ?? .null, document: row["doc"])
+            if let error = row["error"]?.stringValue { viewRow = ViewRow(key: row["key"] ?? .null, error: error) }
+            return viewRow
+        }
+        return ViewResult(totalRows: found.totalRows, offset: found.offset, updateSeq: found.updateSeq, rows: rows)
+    }
+}
+
+/// The rows a list function reads and the output it sends.
+final class ListRows: ListSession, @unchecked Sendable {
+    // Used by one list call at a time, on the thread running it.
+    private var rows: IndexingIterator<[JSONValue]>
+    /// The head `start()` gave, with the content type `provides` chose.
+    private(set) var head: JSONObject?
+    /// What the function sent, in order.
+    private(set) var chunks: [String] = []
+
+    init(rows: [JSONValue]) { self.rows = rows.makeIterator() }
+
+    func nextRow(sending chunks: [String], start: JSONObject?) throws -> JSONValue? {
+        if let start, head == nil { head = start }
+        self.chunks += chunks
+        return rows.next()
+    }
+}

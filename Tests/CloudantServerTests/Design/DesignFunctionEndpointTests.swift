@@ -1,0 +1,151 @@
+import CloudantCore
+import Foundation
+import Testing
+
+@Suite("Validation, filters, shows, lists, updates and rewrites over HTTP")
+struct DesignFunctionEndpointTests {
+    let ddoc: JSONValue = [
+        "_id": "_design/app", "language": "javascript",
+        "validate_doc_update": """
+            function(newDoc, oldDoc, userCtx) {
+              if (newDoc.kind === 'forbidden') throw({forbidden: 'nope'});
+              if (newDoc.kind === 'unauthorized') throw({unauthorized: 'who are you'});
+              if (newDoc.kind === 'odd') throw({odd: 'strange'});
+            }
+            """,
+        "filters": ["odd": "function(doc, req) { return doc.n % 2 === (req.query.rest ? 0 : 1); }"],
+        "views": ["with_n": ["map": "function(doc) { if (doc.n) emit(doc.n); }"]],
+        "shows": [
+            "hello": "function(doc, req) { return {body: 'Hello ' + (doc ? doc.n : 'none') + ' ' + req.query.who, headers: {'X-Show': 'yes'}}; }",
+            "json": "function(doc, req) { return {json: {id: doc._id, revs: doc._revisions.ids.length}}; }",
+        ],
+        "updates": [
+            "bump": "function(doc, req) { if (!doc) return [null, 'missing']; doc.n = (doc.n || 0) + 1; return [doc, {json: {n: doc.n}}]; }",
+            "create": "function(doc, req) { return [{_id: req.uuid, made: true}, 'made ' + req.method]; }",
+            "teapot": "function(doc, req) { return [null, {code: 418, body: 'teapot'}]; }",
+        ],
+        "lists": [
+            "csv": """
+                function(head, req) {
+                  start({headers: {'Content-Type': 'text/csv'}});
+                  send('total,' + head.total_rows + '\\n');
+                  var row;
+                  while (row = getRow()) { send(row.id + ',' + row.key + '\\n'); }
+                }
+                """,
+        ],
+        "rewrites": "function(req) { if (req.path[4] === 'n') return {path: '_view/with_n', query: {limit: '2'}}; if (req.path[4] === 'teapot') return {code: 418, body: 'short and stout'}; return null; }",
+    ]
+
+    func filled(_ client: TestClient) async throws {
+        #expect(try await client.put("/db/_design/app", ddoc).status == 201)
+        try await client.bulk("db", (1...5).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0))] })
+    }
+
+    @Test func validationAnswersForbidden403Unauthorized401AndOther500() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let forbidden = try await client.put("/db/x", ["kind": "forbidden"])
+            #expect(forbidden.status == 403 && forbidden.json == ["error": "forbidden", "reason": "nope"])
+            let unauthorized = try await client.put("/db/x", ["kind": "unauthorized"])
+            #expect(unauthorized.status == 401 && unauthorized.json == ["error": "unauthorized", "reason": "who are you"])
+            let odd = try await client.put("/db/x", ["kind": "odd"])
+            #expect(odd.status == 500 && odd.json == ["error": "unknown_error", "reason": "strange"])
+            let bulk = try await client.post("/db/_bulk_docs", ["docs": [["_id": "a", "kind": "forbidden"], ["_id": "b"]]])
+            #expect(bulk.json.arrayValue?.first?["error"] == "forbidden" && bulk.json.arrayValue?.first?["reason"] == "nope")
+            #expect(bulk.json.arrayValue?.last?["ok"] == true)
+        }
+    }
+
+    @Test func changesFilteredByAFilterFunctionOrAView() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let odd = try await client.get("/db/_changes?filter=app/odd")
+            #expect(odd.json["results"]?.arrayValue?.map { $0["id"] } == ["d1", "d3", "d5"])
+            let even = try await client.get("/db/_changes?filter=app/odd&rest=1")
+            #expect(even.json["results"]?.arrayValue?.map { $0["id"] } == ["d2", "d4"])
+            let view = try await client.get("/db/_changes?filter=_view&view=app/with_n")
+            #expect(view.json["results"]?.arrayValue?.count == 5)
+            #expect(try await client.get("/db/_changes?filter=app/none").status == 404)
+            #expect(try await client.get("/db/_changes?filter=nothing/odd").status == 404)
+            let bad = try await client.get("/db/_changes?filter=a/b/c")
+            #expect(bad.status == 400 && bad.json["reason"] == "`filter` must be of the form `designname/filtername`")
+            #expect(try await client.get("/db/_changes?filter=_view").json["reason"] == "`view` filter parameter is not provided.")
+            #expect(try await client.get("/db/_changes?filter=_weird").json["reason"] == "unknown builtin filter name")
+        }
+    }
+
+    @Test func showsAnswerWithTheFunctionsResponse() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let hello = try await client.get("/db/_design/app/_show/hello/d2?who=ada")
+            #expect(hello.status == 200 && hello.text == "Hello 2 ada")
+            #expect(hello.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(hello.header("X-Show") == "yes" && hello.header("Vary") == "Accept" && hello.header("ETag") != nil)
+            #expect(try await client.get("/db/_design/app/_show/hello?who=x").text == "Hello none x")
+            let json = try await client.get("/db/_design/app/_show/json/d1")
+            #expect(json.json == ["id": "d1", "revs": 1])
+            let missing = try await client.get("/db/_design/app/_show/nope/d1")
+            #expect(missing.status == 404 && missing.json["reason"] == "missing json key: nope")
+            let cached = try await client.get("/db/_design/app/_show/hello/d2?who=ada", headers: ["If-None-Match": hello.header("ETag") ?? ""])
+            #expect(cached.status == 304)
+        }
+    }
+
+    @Test func updatesWriteWhatTheFunctionReturns() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let bumped = try await client.send("POST", "/db/_design/app/_update/bump/d1")
+            #expect(bumped.status == 201 && bumped.json == ["n": 2])
+            #expect(bumped.header("X-Couch-Update-NewRev")?.hasPrefix("2-") == true && bumped.header("X-Couch-Id") == "d1")
+            #expect(try await client.get("/db/d1").json["n"] == 2)
+            let created = try await client.send("PUT", "/db/_design/app/_update/create")
+            #expect(created.status == 201 && created.text == "made PUT")
+            let teapot = try await client.send("POST", "/db/_design/app/_update/teapot")
+            #expect(teapot.status == 418 && teapot.text == "teapot")
+            let get = try await client.get("/db/_design/app/_update/bump/d1")
+            #expect(get.status == 405 && get.json["error"] == "method_not_allowed")
+        }
+    }
+
+    @Test func listsRenderViewRows() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let csv = try await client.get("/db/_design/app/_list/csv/with_n?limit=2")
+            #expect(csv.status == 200)
+            #expect(csv.header("Content-Type") == "text/csv")
+            #expect(csv.text == "total,5\nd1,1\nd2,2\n")
+            let allDocs = try await client.get("/db/_design/app/_list/csv/_all_docs?limit=1")
+            #expect(allDocs.text == "total,6\n_design/app,_design/app\n")
+        }
+    }
+
+    @Test func rewritesAnswerAtTheNewPathOrDirectly() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let rewritten = try await client.get("/db/_design/app/_rewrite/n")
+            #expect(rewritten.json["rows"]?.arrayValue?.count == 2 && rewritten.json["total_rows"] == 5)
+            let direct = try await client.get("/db/_design/app/_rewrite/teapot")
+            #expect(direct.status == 418 && direct.text == "short and stout")
+            let none = try await client.get("/db/_design/app/_rewrite/none")
+            #expect(none.status == 404 && none.json == ["error": "rewrite_error", "reason": "Invalid path."])
+        }
+    }
+
+    @Test func rewriteRulesInAListMatchFromAndBindVariables() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let rules: JSONValue = [
+                "_id": "_design/rules",
+                "rewrites": [
+                    ["from": "doc/:id", "to": "../../:id"],
+                    ["from": "view/:key", "to": "../app/_view/with_n", "query": ["key": ":key"], "formats": ["key": "int"]],
+                ],
+            ]
+            #expect(try await client.put("/db/_design/rules", rules).status == 201)
+            #expect(try await client.get("/db/_design/rules/_rewrite/doc/d3").json["n"] == 3)
+            #expect(try await client.get("/db/_design/rules/_rewrite/view/4").json["rows"]?.arrayValue?.first?["id"] == "d4")
+            #expect(try await client.get("/db/_design/rules/_rewrite/nothing").status == 404)
+        }
+    }
+}

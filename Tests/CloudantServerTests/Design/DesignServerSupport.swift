@@ -1,0 +1,23 @@
+import CloudantCore
+import CloudantJavaScript
+import CloudantServer
+import Foundation
+
+/// One engine for the design-function tests of this process.
+let serverEngine = JavaScriptEngine(configuration: .init(timeLimit: .seconds(60), maximumInstances: 2, log: { _ in }))
+
+/// Runs `body` against a live server that runs JavaScript design functions, with database `db` created.
+func withDesignServer(_ body: (LiveServer, TestClient) async throws -> Void) async throws {
+    try await withLiveServer({ $0.designFunctions = serverEngine }) { server in
+        let admin = server.admin
+        _ = try await admin.send("PUT", "/db")
+        try await body(server, admin)
+    }
+}
+
+extension TestClient {
+    /// Writes documents with `_bulk_docs`.
+    func bulk(_ database: String, _ documents: [JSONValue]) async throws {
+        _ = try await post("/\(database)/_bulk_docs", ["docs": .array(documents)])
+    }
+}
