@@ -27,7 +27,7 @@ struct Cloudant: AsyncParsableCommand {
             """,
         subcommands: [
             DatabaseCommand.self, PutCommand.self, GetCommand.self, DeleteCommand.self, BulkCommand.self,
-            ChangesCommand.self, FindCommand.self, ExplainCommand.self, IndexCommand.self, ReplicateCommand.self, CompactCommand.self, VersionCommand.self,
+            ChangesCommand.self, FindCommand.self, ViewCommand.self, ExplainCommand.self, IndexCommand.self, ReplicateCommand.self, CompactCommand.self, VersionCommand.self,
             ServeCommand.self, CareCommand.self, HealthCommand.self, CDACommand.self, RouteCommand.self, ModelCommand.self,
             MigrateCommand.self, QueueCommand.self, AttachmentCommand.self, AuditCommand.self,
         ]

@@ -1,5 +1,6 @@
 internal import ArgumentParser
 internal import CipherVFS
+internal import CloudantJavaScript
 internal import CloudantOnly
 internal import Foundation
 
@@ -69,12 +70,17 @@ struct GlobalOptions: ParsableArguments {
         return bytes
     }
 
-    /// How stores are opened: with the key, and `registry`'s entity kinds.
+    /// How stores are opened: with the key, `registry`'s entity kinds, and the JavaScript engine, so design
+    /// documents' views can be queried and their validation functions run on every write.
     func storeOptions(registry: EntityRegistry = EntityRegistry()) throws -> StoreOptions {
         var options = StoreOptions(registry: registry)
         options.encryptionKey = try encryptionKey()
+        options.designFunctions = Self.engine
         return options
     }
+
+    /// The process's engine: it makes an instance only when a design function first runs.
+    static let engine = JavaScriptEngine()
 
     func validate() throws {
         if Set(dataFolders).count > 1 {

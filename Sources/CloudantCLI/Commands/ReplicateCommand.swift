@@ -41,6 +41,12 @@ struct ReplicateCommand: CloudantCommand {
     @Flag(help: "Keep replicating new changes until interrupted.") var continuous = false
     @Option(help: "Only documents this Mango selector (JSON) matches.") var selector: String?
     @Option(name: .customLong("doc-ids"), help: "Only these document ids, comma-separated.") var documentIDs: String?
+    @Option(help: ArgumentHelp("Only documents this design document's filter function passes (run by the source).", valueName: "DDOC/NAME"))
+    var filter: String?
+    @Option(
+        name: .customLong("query-param"), parsing: .singleValue,
+        help: ArgumentHelp("A parameter the filter function reads as req.query (repeatable).", valueName: "NAME=VALUE"))
+    var queryParameters: [String] = []
     @Option(name: .customLong("batch-size"), help: "Changes per batch.") var batchSize = 1_000
     @Flag(name: .customLong("create-target"), help: "Create a remote target database when it does not exist.")
     var createTarget = false
@@ -59,12 +65,21 @@ struct ReplicateCommand: CloudantCommand {
     }
 
     func execute() async throws {
-        if selector != nil && documentIDs != nil {
-            throw CloudantError(.invalidValue, "--selector and --doc-ids are exclusive, as in CouchDB.", context: .init(field: "selector"))
+        if [selector != nil, documentIDs != nil, self.filter != nil].filter({ $0 }).count > 1 {
+            throw CloudantError(
+                .invalidValue, "--selector, --doc-ids and --filter are exclusive, as in CouchDB.", context: .init(field: "selector"))
         }
         var filter = ReplicationFilter.none
         if let selector { filter = .selector(try MangoSelector(.object(try readJSONObject(selector)))) }
         if let documentIDs { filter = .documentIDs(documentIDs.split(separator: ",").map(String.init)) }
+        if let name = self.filter {
+            var parameters: [String: String] = [:]
+            for pair in queryParameters {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                parameters[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            filter = .designFunction(name: name, parameters: parameters)
+        }
         let sourcePeer = try peer(source, environment: "CLOUDANT_SOURCE_AUTH", mustExist: true)
         let targetPeer = try peer(target, environment: "CLOUDANT_TARGET_AUTH", mustExist: false)
         if createTarget, let remote = targetPeer as? HTTPPeer { try await remote.createIfMissing() }

@@ -2,6 +2,7 @@ internal import ArgumentParser
 internal import CloudantOnly
 internal import CloudantServer
 internal import CloudantDashboardPanels
+internal import CloudantJavaScript
 internal import Foundation
 
 /// `cloudant serve`: serves the stores of the data folder over CouchDB's HTTP API.
@@ -32,6 +33,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The server admin (or set CLOUDANT_ADMIN).", valueName: "USER:PASSWORD"))
     var admin: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How long one call of a design document's JavaScript function may run before it is stopped (CouchDB's os_process_timeout).",
+            valueName: "SECONDS"))
+    var functionTimeout = 5.0
 
     @Option(name: .long, help: ArgumentHelp("The largest request body accepted, in bytes (also once gzip is inflated).", valueName: "BYTES"))
     var maxBodySize = 64 * 1024 * 1024
@@ -141,6 +149,9 @@ struct ServeCommand: AsyncParsableCommand {
             applySecurityOptions(to: &settings)
             settings.dashboardEnabled = !noDashboard
             settings.dashboardPanels = [HealthDashboardPanel(), CareDashboardPanel(), ReplicationDashboardPanel()]
+            // Views, validation functions, filters, shows, lists, updates and rewrites written in JavaScript.
+            settings.designFunctions = JavaScriptEngine(
+                configuration: .init(timeLimit: .milliseconds(Int64(max(0.001, functionTimeout) * 1000))))
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
