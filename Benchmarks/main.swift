@@ -3,7 +3,7 @@ import Foundation
 // Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
 //   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, live); server (http, audit);
 //   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
-//   queue); health (cda, chart, import); care; care-health; models; attachments.
+//   queue); health (cda, chart, import); care; care-health; models; attachments; views.
 //   sizes: --documents N --single-writes N --open-documents N --query-documents N --sync-documents N
 //          --health-records N --model-objects N --attachment-mb N
 // Every benchmark prints medians and "ours ÷ baseline" ratios measured in this same run; with --markdown, each
@@ -92,6 +92,8 @@ do {
     if selected("query", "index-writes") {
         try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions)
     }
+    // --query-documents N documents (1M by default): view builds, a group_level query and a build's peak memory.
+    if selected("views", "views") { try await ViewBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
     if let markdownFile {
         let command = (["cloudant-benchmarks"] + CommandLine.arguments.dropFirst().filter { $0 != markdownFile && $0 != "--markdown" })
             .joined(separator: " ")
