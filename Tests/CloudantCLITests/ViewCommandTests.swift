@@ -1,6 +1,6 @@
-import ChildProcessSupport
 import CloudantCore
 import CloudantStore
+import CloudantTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -40,17 +40,17 @@ struct ViewCommandTests {
         let file = folder.appendingPathComponent("readings.jsonl")
         try readings.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         let data = folder.appendingPathComponent("data").path
-        #expect(try CLIRunner.run(["--data", data, "bulk", "--db", "clinic", file.path]).status == 0)
+        #expect(try await CLIRunner.run(["--data", data, "bulk", "--db", "clinic", file.path]).status == 0)
         let designDocument = JSONValue.object(Self.designDocument).jsonString()
-        #expect(try CLIRunner.run(["--data", data, "put", "--db", "clinic", designDocument]).status == 0)
+        #expect(try await CLIRunner.run(["--data", data, "put", "--db", "clinic", designDocument]).status == 0)
 
-        let months = try CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/by_day", "--group-level", "1"])
+        let months = try await CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/by_day", "--group-level", "1"])
         #expect(months.status == 0, "\(months.stderr)")
         let monthRows = try JSONValue(parsing: months.stdout)["rows"]?.arrayValue
         #expect(monthRows?.map { $0["key"] } == [["2024-05"], ["2024-06"]])
         #expect(monthRows?.first?["value"]?["sum"] == 195)
 
-        let day = try CLIRunner.run([
+        let day = try await CLIRunner.run([
             "view", "--db", "clinic", "_design/stats/by_day", "--reduce", "false", "--key", #"["2024-05","2024-05-01"]"#,
             "--include-docs", "--limit", "1", "--data", data,
         ])
@@ -59,16 +59,16 @@ struct ViewCommandTests {
         #expect(answer["total_rows"] == 4 && answer["offset"] == 0)
         #expect(answer["rows"]?.arrayValue?.first?["doc"]?["bpm"] == 60)
 
-        let range = try CLIRunner.run([
+        let range = try await CLIRunner.run([
             "--data", data, "view", "--db", "clinic", "stats/by_day", "--start-key", #"["2024-05","2024-05-02"]"#,
             "--end-key", #"["2024-06"]"#, "--reduce", "false",
         ])
         #expect(try JSONValue(parsing: range.stdout)["rows"]?.arrayValue?.map { $0["id"] } == ["r3"])
 
-        let bad = try CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/by_day", "--group-level", "1", "--reduce", "false"])
+        let bad = try await CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/by_day", "--group-level", "1", "--reduce", "false"])
         #expect(bad.status != 0)
         #expect(try JSONValue(parsing: bad.stderr)["error"] == "query_parse_error")
-        let missing = try CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/nope"])
+        let missing = try await CLIRunner.run(["--data", data, "view", "--db", "clinic", "stats/nope"])
         #expect(try JSONValue(parsing: missing.stderr)["reason"] == "missing_named_view")
     }
 
@@ -84,26 +84,30 @@ struct ViewCommandTests {
         }
     }
 
-    /// Starts `cloudant view … stats/traced` and kills it once it has mapped `mapped` documents.
-    private func killView(in folder: URL, after mapped: Int) throws {
+    /// Starts `cloudant view … stats/traced` and kills it once it has mapped `mapped` documents (its `log()`
+    /// lines say so), reading its standard error on a thread of its own.
+    private func killView(in folder: URL, after mapped: Int) async throws {
         let process = try ChildProcess(
             CLIRunner.executable.path, ["view", "--db", "clinic", "stats/traced", "--limit", "1"], workingDirectory: folder,
             stdout: .null, stderr: .pipe)
-        var seen = 0
-        var pending = Data()
-        let deadline = Date().addingTimeInterval(300)
-        while seen < mapped, Date() < deadline, let error = process.standardError {
-            let chunk = error.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                if String(decoding: pending[..<newline], as: UTF8.self).contains("mapped d") { seen += 1 }
-                pending.removeSubrange(...newline)
+        let (seen, killedMidway) = try await onOwnThread { () throws -> (Int, Bool) in
+            var seen = 0
+            var pending = Data()
+            // Reading ends when the child has mapped enough or closes standard error (it ended).
+            while seen < mapped, let error = process.standardError {
+                let chunk = error.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    if String(decoding: pending[..<newline], as: UTF8.self).contains("mapped d") { seen += 1 }
+                    pending.removeSubrange(...newline)
+                }
             }
+            let killedMidway = process.isRunning && seen >= mapped
+            process.send(SIGKILL)
+            _ = process.wait()
+            return (seen, killedMidway)
         }
-        let killedMidway = process.isRunning && seen >= mapped
-        process.send(SIGKILL)
-        process.wait()
         try #require(killedMidway, "the update ended before the test could kill it (\(seen) mapped)")
     }
 
@@ -113,12 +117,12 @@ struct ViewCommandTests {
         let file = folder.appendingPathComponent("cloudant-data/clinic.sqlite")
         try await Self.write(2000, into: folder)
         // The first build, complete.
-        let built = try CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "1"], in: folder)
+        let built = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "1"], in: folder)
         #expect(built.status == 0, "\(built.stderr)")
         #expect(try indexState(file).rows == 2000)
         // 5000 more documents, then an update killed while it maps the second batch of them.
         try await Self.write(5000, from: 2000, into: folder)
-        try killView(in: folder, after: 1500)
+        try await killView(in: folder, after: 1500)
 
         let left = try indexState(file)
         // Batches commit whole: the index is at the end of a batch (the design document was sequence 1).
@@ -126,7 +130,7 @@ struct ViewCommandTests {
         #expect(left.rows == Int(left.seq) - 1)
         #expect(left.ids == Set((0..<(Int(left.seq) - 1)).map { String(format: "d%06d", $0) }))
 
-        let resumed = try CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--skip", "6990"], in: folder)
+        let resumed = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--skip", "6990"], in: folder)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let answer = try JSONValue(parsing: resumed.stdout)
         #expect(answer["total_rows"] == 7000)
@@ -141,10 +145,10 @@ struct ViewCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("cloudant-data/clinic.sqlite")
         try await Self.write(4000, into: folder)
-        try killView(in: folder, after: 2500)
+        try await killView(in: folder, after: 2500)
         let left = try indexState(file)
         #expect(left.seq == 0 && left.rows == 0)
-        let rebuilt = try CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "2"], in: folder)
+        let rebuilt = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "2"], in: folder)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(try JSONValue(parsing: rebuilt.stdout)["total_rows"] == 4000)
         #expect(try indexState(file).rows == 4000)

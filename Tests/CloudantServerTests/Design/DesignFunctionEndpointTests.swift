@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 

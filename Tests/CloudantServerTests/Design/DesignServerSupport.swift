@@ -1,6 +1,7 @@
 import CloudantCore
 import CloudantJavaScript
 import CloudantServer
+import CloudantTestSupport
 import Foundation
 
 /// One engine for the design-function tests of this process.

@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantStore
+import CloudantTestSupport
 import Foundation
 import Testing
 

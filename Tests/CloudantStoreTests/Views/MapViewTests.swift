@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantStore
+import CloudantTestSupport
 import Testing
 
 @Suite("Map views of design documents (couch_mrview map_fold)")

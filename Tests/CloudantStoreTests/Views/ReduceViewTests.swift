@@ -1,5 +1,6 @@
 import CloudantCore
 @testable import CloudantStore
+import CloudantTestSupport
 import Testing
 
 @Suite("Reduce views (couch_mrview red_fold)")

@@ -1,6 +1,7 @@
 import CloudantCore
 import CloudantJavaScript
 @testable import CloudantStore
+import CloudantTestSupport
 import Foundation
 
 /// A store that runs JavaScript design functions, with one shared engine per test process.
