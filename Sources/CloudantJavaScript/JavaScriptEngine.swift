@@ -94,14 +94,14 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Compiles one function in a sandbox of its own.
     ///
-    /// - Throws: ``CloudantCore/DesignFunctionError`` `compilation_error` with the engine's message.
+    /// - Throws: `DesignFunctionError` `compilation_error` with the engine's message.
     public func compile(_ source: String) throws {
         try pool.withContext { try $0.compile(source) }
     }
 
     /// Compiles a view index's map functions, once per engine instance that runs them.
     ///
-    /// - Throws: ``CloudantCore/DesignFunctionError`` `compilation_error`.
+    /// - Throws: `DesignFunctionError` `compilation_error`.
     public func makeMapper(_ functions: MapFunctionSet) throws -> any DocumentMapper {
         let mapper = JavaScriptMapper(pool: pool, functions: functions)
         try mapper.prepare()
@@ -110,7 +110,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Runs reduce functions (CouchDB's `reduce` command).
     ///
-    /// - Throws: ``CloudantCore/DesignFunctionError`` `compilation_error`, `reduce_overflow_error`, or
+    /// - Throws: `DesignFunctionError` `compilation_error`, `reduce_overflow_error`, or
     ///   `os_process_error` past the time limit.
     public func reduce(_ sources: [String], rows: [JSONValue], context: String) throws -> [JSONValue] {
         try results(of: pool.withContext { try $0.reduce(sources, input: .array(rows), context: context, rereduce: false) })
@@ -125,7 +125,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Runs a function of a design document (CouchDB's `ddoc` command).
     ///
-    /// - Throws: ``CloudantCore/DesignFunctionError`` as the function's failure is reported by CouchDB's
+    /// - Throws: `DesignFunctionError` as the function's failure is reported by CouchDB's
     ///   query server.
     public func callDesignFunction(
         _ designDocument: JSONObject, path: [String], arguments: [JSONValue], session: (any ListSession)?

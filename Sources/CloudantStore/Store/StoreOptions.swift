@@ -30,7 +30,7 @@ public struct StoreOptions: Sendable {
     /// What runs the functions of design documents (their views' map and reduce functions, and
     /// `validate_doc_update` on every write): `JavaScriptEngine` from the `CloudantJavaScript` product, or
     /// nil, the default, for a store that runs none (a design document's views then answer with
-    /// ``CloudantCore/CloudantError/Code/notImplemented``, and no validation function runs). Built-in reduces and
+    /// `CloudantError.Code.notImplemented`, and no validation function runs). Built-in reduces and
     /// Swift views (``SwiftView``) need no engine.
     public var designFunctions: (any DesignFunctionRuntime)? = nil
 

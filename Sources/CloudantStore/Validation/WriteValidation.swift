@@ -20,10 +20,10 @@ struct WriteValidation: Sendable {
     /// - Parameters:
     ///   - newDocument: The revision as written (with `_id`, the `_rev` it edits and `_revisions`).
     ///   - oldDocument: The revision it replaces, with `_revisions`, or nil for a new document.
-    /// - Throws: ``CloudantError`` ``CloudantCore/CloudantError/Code/validationForbidden`` (403),
-    ///   ``CloudantCore/CloudantError/Code/validationUnauthorized`` (401) or
-    ///   ``CloudantCore/CloudantError/Code/validationFailed`` (500 `unknown_error`) with the function's message;
-    ///   ``CloudantCore/DesignFunctionError`` when a function fails (throws an exception, runs too long).
+    /// - Throws: `CloudantError` `CloudantError.Code.validationForbidden` (403),
+    ///   `CloudantError.Code.validationUnauthorized` (401) or
+    ///   `CloudantError.Code.validationFailed` (500 `unknown_error`) with the function's message;
+    ///   `DesignFunctionError` when a function fails (throws an exception, runs too long).
     func check(newDocument: JSONObject, oldDocument: JSONObject?, in db: Database) throws {
         let functions = try cache.functions(in: db)
         guard !functions.isEmpty else { return }

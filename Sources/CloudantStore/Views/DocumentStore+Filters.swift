@@ -17,7 +17,7 @@ extension DocumentStore {
     /// - Parameters:
     ///   - name: `ddoc/name`.
     ///   - request: The request object the function receives (``filterRequest(query:)`` makes one).
-    /// - Throws: ``CloudantError`` `.notFound` for a missing design document or function (`missing json key:
+    /// - Throws: `CloudantError` `.notFound` for a missing design document or function (`missing json key:
     ///   …`), `.invalidValue` for a name not of the form `ddoc/name`, `.notImplemented` without an engine.
     public func changesFilter(_ name: String, request: JSONObject) async throws -> @Sendable (JSONObject) throws -> Bool {
         let parts = name.split(separator: "/").map(String.init)

@@ -6,7 +6,7 @@ extension DocumentStore {
     /// Describes a design document's view index, as `GET /db/_design/{ddoc}/_info` reports it; an index not
     /// built yet reports sequence 0 and every document pending.
     ///
-    /// - Throws: ``CloudantError`` `.notFound` when the design document does not exist.
+    /// - Throws: `CloudantError` `.notFound` when the design document does not exist.
     public func viewIndexInfo(designDocument: String) async throws -> ViewIndexInfo {
         let (definition, spec) = try await designViewIndex(designDocument)
         let running = viewMaintenance.isUpdating
@@ -71,7 +71,7 @@ extension DocumentStore {
     /// Rewrites a design document's view index in key order, so its pages are full again after many updates
     /// (CouchDB's `POST /db/_compact/{ddoc}`).
     ///
-    /// - Throws: ``CloudantError`` `.notFound` when the design document does not exist.
+    /// - Throws: `CloudantError` `.notFound` when the design document does not exist.
     public func compactViewIndex(designDocument: String) async throws {
         let (_, spec) = try await designViewIndex(designDocument)
         try await viewMaintenance.run(path: fileURL.path, configuration: pool.configuration) { connection in

@@ -17,10 +17,10 @@ extension DocumentStore {
     /// - Parameters:
     ///   - designDocument: The design document's name, with or without `_design/`.
     ///   - partition: For a partitioned view: the partition queried (`/db/_partition/{p}/_design/…`).
-    /// - Throws: ``CloudantError`` `.notFound` for a design document or view that does not exist
-    ///   (`missing_named_view`), `.invalidValue` with ``CloudantCore/QueryErrorKind/queryParseError`` for
+    /// - Throws: `CloudantError` `.notFound` for a design document or view that does not exist
+    ///   (`missing_named_view`), `.invalidValue` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses, `.notImplemented` when the store has no engine for the design
-    ///   document's language; ``CloudantCore/DesignFunctionError`` when a map or reduce function fails (a
+    ///   document's language; `DesignFunctionError` when a map or reduce function fails (a
     ///   function that runs past the engine's time limit is `os_process_error`).
     public func queryView(designDocument: String, view: String, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
         let (definition, spec) = try await designViewIndex(designDocument)
@@ -52,7 +52,7 @@ extension DocumentStore {
 
     /// Queries a Swift view (see ``SwiftView``), with the same parameters and rows as a design document's.
     ///
-    /// - Throws: ``CloudantError`` `.invalidValue` with ``CloudantCore/QueryErrorKind/queryParseError`` for
+    /// - Throws: `CloudantError` `.invalidValue` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses; an error the reduce closure throws.
     public func queryView(_ view: SwiftView, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
         let reduces = view.reduce != nil && query.reduce != false
@@ -177,7 +177,7 @@ extension DocumentStore {
     }
 
     /// The runtime for `language`.
-    /// - Throws: ``CloudantError`` `.notImplemented` when the store has none.
+    /// - Throws: `CloudantError` `.notImplemented` when the store has none.
     func runtime(for language: String) throws -> any DesignFunctionRuntime {
         guard let runtime = options.designFunctions, runtime.languages.contains(language) else {
             throw Self.noRuntime(language: language, database: name)

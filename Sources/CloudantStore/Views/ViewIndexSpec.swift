@@ -27,7 +27,7 @@ protocol ViewBatchMapper {
     func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]]
 }
 
-/// A design document's map functions run by a ``CloudantCore/DesignFunctionRuntime``.
+/// A design document's map functions run by a `DesignFunctionRuntime`.
 struct RuntimeBatchMapper: ViewBatchMapper {
     let mapper: any DocumentMapper
 
