@@ -16,11 +16,9 @@ struct HostileXMLTests {
         }
         dtd += "]>\n"
         let xml = dtd + Self.header + "<title>&lol12;</title></ClinicalDocument>"
-        let clock = ContinuousClock()
-        let started = clock.now
+        // 10^12 "lol"s would take terabytes: finishing at all, with a short title or a refusal, proves nothing was
+        // expanded (no time limit: a loaded machine is slow, never wrong).
         let outcome = Result { try CDADocument(parsing: Data(xml.utf8)) }
-        // 10^12 "lol"s would take terabytes; finishing at all proves nothing was expanded.
-        #expect(clock.now - started < .seconds(30))
         switch outcome {
         case .success(let document): #expect((document.title ?? "").count < 1000)
         case .failure(let error): #expect((error as? CloudantError)?.code == .invalidXML)
