@@ -149,6 +149,12 @@ struct StringCollationKey {
             appendASCII(UInt8(value))
             return
         }
+        if value == 0xFFFF {
+            // ICU's root collation (CLDR) gives U+FFFF the highest primary weight of all, which is why CouchDB
+            // users end a prefix range with it (`endkey: "ba\\uffff"`); above every letter here.
+            appendElement(Self.letterGroup + 0xFF_FFFF, tertiary: 0)
+            return
+        }
         let properties = scalar.properties
         switch properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark:

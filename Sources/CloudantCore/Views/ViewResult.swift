@@ -78,7 +78,7 @@ public struct ViewResult: Sendable, Hashable {
         var members: [(String, JSONValue)] = []
         if let totalRows { members.append(("total_rows", .number(JSONNumber(totalRows)))) }
         if let offset { members.append(("offset", .number(JSONNumber(offset)))) }
-        if let updateSeq { members.append(("update_seq", .number(JSONNumber(updateSeq)))) }
+        if let updateSeq { members.append(("update_seq", UpdateSequence.json(updateSeq))) }
         members.append(("rows", .array(rows.map(\.json))))
         return .object(JSONObject(members))
     }

@@ -8,7 +8,7 @@ struct CollationKeyTests {
         a == b ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1)
     }
 
-    @Test func keyByteOrderEqualsCollationOnRandomValuesM9M10() async {
+    @Test func keyByteOrderEqualsCollationOnRandomValues() async {
         await propertyCheck(input: QueryGen.value, QueryGen.value) { a, b in
             #expect(
                 Self.byteOrder(CollationKey.of(a), CollationKey.of(b)) == Collation.compare(a, b),
@@ -73,7 +73,7 @@ struct CollationKeyTests {
         }
     }
 
-    @Test func couchDBOperatorSuiteOrderHoldsForKeysM13() throws {
+    @Test func couchDBOperatorSuiteOrderHoldsForKeys() throws {
         let values: [JSONValue] = [nil, false, true, 9, 10000, "a", "A", "aa", ["a"], ["a": 1]]
         let keys = values.map(CollationKey.of)
         for index in keys.indices.dropLast() {

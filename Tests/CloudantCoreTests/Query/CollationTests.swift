@@ -7,7 +7,7 @@ func queryJSON(_ text: String) throws -> JSONValue { try JSONValue(parsing: text
 
 @Suite("Collation")
 struct CollationTests {
-    @Test func typesOrderNullFalseTrueNumbersStringsArraysObjectsM9() {
+    @Test func typesOrderNullFalseTrueNumbersStringsArraysObjects() {
         let ordered: [JSONValue] = [nil, false, true, -5, 0, 10000, "", "a", [], [nil], [:], ["a": 1]]
         for (index, value) in ordered.enumerated() {
             for later in ordered[(index + 1)...] {
@@ -18,7 +18,7 @@ struct CollationTests {
         }
     }
 
-    @Test func numbersCompareByExactValueAcrossIntegerAndDoubleM10() {
+    @Test func numbersCompareByExactValueAcrossIntegerAndDouble() {
         #expect(Collation.compare(.number(.integer(1)), .number(.double(1.0))) == 0)
         #expect(Collation.compare(.number(.integer(2)), .number(.double(1.5))) == 1)
         #expect(Collation.compare(.number(.integer(-1)), .number(.double(-0.5))) == -1)
@@ -28,7 +28,7 @@ struct CollationTests {
         #expect(Collation.compare(.number(.integer(.min)), .number(.double(-9.3e18))) == 1)
     }
 
-    @Test func lettersBeatCaseAndLowercaseComesFirstM10() {
+    @Test func lettersBeatCaseAndLowercaseComesFirst() {
         #expect(Collation.compareStrings("a", "A") == -1)
         #expect(Collation.compareStrings("A", "aa") == -1)
         #expect(Collation.compareStrings("aa", "b") == -1)
@@ -58,7 +58,19 @@ struct CollationTests {
         }
     }
 
-    @Test func symbolsSortBeforeDigitsBeforeLettersM10() {
+    @Test func uFFFFSortsAboveEveryLetterSoItEndsAPrefixRange() {
+        // CLDR's root collation gives U+FFFF the highest primary weight: `endkey: "ba\uffff"` takes in "bar",
+        // "baz" and "ba日" and stops before "bb".
+        for inside in ["ba", "bar", "baz", "baZZZ", "ba日", "ba\u{10FFFF}"] {
+            #expect(Collation.compareStrings(inside, "ba\u{FFFF}") == -1, "\(inside)")
+        }
+        #expect(Collation.compareStrings("ba\u{FFFF}", "bb") == -1)
+        let keys = ["ba\u{FFFF}", "bar", "bb", "ba日"].map { CollationKey.of(.string($0)) }
+        #expect(keys[1].lexicographicallyPrecedes(keys[0]) && keys[3].lexicographicallyPrecedes(keys[0]))
+        #expect(keys[0].lexicographicallyPrecedes(keys[2]))
+    }
+
+    @Test func symbolsSortBeforeDigitsBeforeLetters() {
         #expect(Collation.compareStrings("_", "-") == -1)
         #expect(Collation.compareStrings("$", "0") == -1)
         #expect(Collation.compareStrings("~", "0") == -1)
@@ -96,14 +108,14 @@ struct CollationTests {
         }
     }
 
-    @Test func arraysCompareElementWiseWithPrefixFirstM10() {
+    @Test func arraysCompareElementWiseWithPrefixFirst() {
         #expect(Collation.compare(["a"], ["b"]) == -1)
         #expect(Collation.compare(["b"], ["b", "c"]) == -1)
         #expect(Collation.compare(["b", "c", "a"], ["b", "d"]) == -1)
         #expect(Collation.compare([1, 2], [1.0, 2.0]) == 0)
     }
 
-    @Test func objectsCompareMembersInStoredOrderM10() throws {
+    @Test func objectsCompareMembersInStoredOrder() throws {
         let ab = try queryJSON(#"{"a":1,"b":2}"#)
         let ba = try queryJSON(#"{"b":2,"a":1}"#)
         #expect(Collation.compare(ab, ba) == -1)

@@ -63,7 +63,7 @@ struct SelectorErrorTests {
         #expect(try failure(#"{"$or":[5]}"#).kind == .invalidSelector)
     }
 
-    @Test func emptyPathSegmentIsInvalidFieldNameM6() throws {
+    @Test func emptyPathSegmentIsInvalidFieldName() throws {
         for text in [#"{"a..b":1}"#, #"{"a.":1}"#, #"{".a":1}"#] {
             let result = try failure(text)
             #expect(result.kind == .invalidFieldName, "\(text)")

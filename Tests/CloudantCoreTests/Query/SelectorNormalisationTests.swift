@@ -9,16 +9,16 @@ func normalised(_ text: String) throws -> String { try selector(text).json.jsonS
 
 @Suite("MangoSelector normalisation")
 struct SelectorNormalisationTests {
-    @Test func bareValueIsImplicitEqM4() throws {
+    @Test func bareValueIsImplicitEq() throws {
         #expect(try normalised(#"{"a":1}"#) == #"{"a":{"$eq":1}}"#)
     }
 
-    @Test func severalMembersAreImplicitAndM4() throws {
+    @Test func severalMembersAreImplicitAnd() throws {
         #expect(try normalised(#"{"a":1,"b":2}"#) == #"{"$and":[{"a":{"$eq":1}},{"b":{"$eq":2}}]}"#)
         #expect(try normalised(#"{"a":{"$gt":1,"$lt":5}}"#) == #"{"$and":[{"a":{"$gt":1}},{"a":{"$lt":5}}]}"#)
     }
 
-    @Test func anAndInsideAnAndIsSplicedSoBothBoundsOfARangeSitBesideTheOtherConditionsM4() throws {
+    @Test func anAndInsideAnAndIsSplicedSoBothBoundsOfARangeSitBesideTheOtherConditions() throws {
         #expect(try normalised(#"{"k":"x","a":{"$gte":1,"$lt":5}}"#)
             == #"{"$and":[{"k":{"$eq":"x"}},{"a":{"$gte":1}},{"a":{"$lt":5}}]}"#)
         #expect(try normalised(#"{"$and":[{"$and":[{"a":1},{"$and":[]}]},{"b":2}]}"#)
@@ -29,17 +29,17 @@ struct SelectorNormalisationTests {
         #expect(try normalised(#"{"$or":[{"a":1},{"$or":[]}]}"#) == #"{"$or":[{"a":{"$eq":1}},{"$or":[]}]}"#)
     }
 
-    @Test func nestedObjectIsASubFieldPathM4() throws {
+    @Test func nestedObjectIsASubFieldPath() throws {
         #expect(try normalised(#"{"imdb":{"rating":8}}"#) == #"{"imdb.rating":{"$eq":8}}"#)
         #expect(try normalised(#"{"a":{"$eq":{"b":1}}}"#) == #"{"a":{"$eq":{"b":1}}}"#)
         #expect(try normalised(#"{"a":{}}"#) == #"{"a":{"$eq":{}}}"#)
     }
 
-    @Test func fieldNamesArePushedDownThroughCombinatorsM5() throws {
+    @Test func fieldNamesArePushedDownThroughCombinators() throws {
         #expect(try normalised(#"{"a":{"$or":[{"$lt":0},{"b":1}]}}"#) == #"{"$or":[{"a":{"$lt":0}},{"a.b":{"$eq":1}}]}"#)
     }
 
-    @Test func negationsArePushedToTheLeavesM5() throws {
+    @Test func negationsArePushedToTheLeaves() throws {
         let cases: [(String, String)] = [
             (#"{"a":{"$not":{"$lt":1}}}"#, #"{"a":{"$gte":1}}"#),
             (#"{"a":{"$not":{"$lte":1}}}"#, #"{"a":{"$gt":1}}"#),
@@ -56,14 +56,14 @@ struct SelectorNormalisationTests {
         for (input, expected) in cases { #expect(try normalised(input) == expected, "\(input)") }
     }
 
-    @Test func deMorganSwapsAndOrAndNorBecomesAndOfNegationsM5() throws {
+    @Test func deMorganSwapsAndOrAndNorBecomesAndOfNegations() throws {
         #expect(try normalised(#"{"$not":{"$and":[{"a":1},{"b":{"$gt":2}}]}}"#) == #"{"$or":[{"a":{"$ne":1}},{"b":{"$lte":2}}]}"#)
         #expect(try normalised(#"{"$not":{"$or":[{"a":1},{"b":2}]}}"#) == #"{"$and":[{"a":{"$ne":1}},{"b":{"$ne":2}}]}"#)
         #expect(try normalised(#"{"$nor":[{"a":1},{"b":{"$lt":2}}]}"#) == #"{"$and":[{"a":{"$ne":1}},{"b":{"$gte":2}}]}"#)
         #expect(try normalised(#"{"$not":{"$nor":[{"a":1}]}}"#) == #"{"$or":[{"a":{"$eq":1}}]}"#)
     }
 
-    @Test func doubleNegationCancelsM5() throws {
+    @Test func doubleNegationCancels() throws {
         #expect(try normalised(#"{"$not":{"$not":{"a":{"$gt":1}}}}"#) == #"{"a":{"$gt":1}}"#)
         #expect(try normalised(#"{"a":{"$not":{"$not":{"$regex":"x"}}}}"#) == #"{"a":{"$regex":"x"}}"#)
     }
@@ -75,7 +75,7 @@ struct SelectorNormalisationTests {
         #expect(try normalised(#"{"s":{"$not":{"$elemMatch":{"n":"x"}}}}"#) == #"{"s":{"$not":{"$elemMatch":{"n":{"$eq":"x"}}}}}"#)
     }
 
-    @Test func fieldPathsSplitOnUnescapedDotsM6() throws {
+    @Test func fieldPathsSplitOnUnescapedDots() throws {
         #expect(try FieldPath(parsing: "a.b.c").segments == ["a", "b", "c"])
         #expect(try FieldPath(parsing: #"a\.b.c"#).segments == ["a.b", "c"])
         #expect(try FieldPath(parsing: #"\$ref"#).segments == ["$ref"])
@@ -108,7 +108,7 @@ struct SelectorNormalisationTests {
         #expect(parsed.matches(["a": 1]))
     }
 
-    @Test func topLevelEmptyAndOrIsFlaggedM8() throws {
+    @Test func topLevelEmptyAndOrIsFlagged() throws {
         #expect(try selector(#"{"$or":[]}"#).isTopLevelEmptyAndOr)
         #expect(try selector(#"{"$and":[]}"#).isTopLevelEmptyAndOr)
         #expect(try selector(#"{"$nor":[]}"#).isTopLevelEmptyAndOr)

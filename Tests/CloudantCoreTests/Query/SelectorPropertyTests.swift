@@ -46,7 +46,7 @@ struct SelectorPropertyTests {
         JSONObject(["a", "b", "c"].map { ($0, QueryGen.randomValue(depth: 0, using: &rng)) })
     }
 
-    @Test func notMatchesExactlyTheDocumentsTheSelectorDoesNotM5() async {
+    @Test func notMatchesExactlyTheDocumentsTheSelectorDoesNot() async {
         await propertyCheck(input: Self.selectors, Self.documents) { json, document in
             let positive = try MangoSelector(json)
             let negative = try MangoSelector(["$not": json])

@@ -25,7 +25,7 @@ struct ViewEndpointTests {
             #expect(answer.status == 200)
             #expect(answer.json["total_rows"] == 6 && answer.json["offset"] == 1)
             #expect(answer.json["rows"] == [["id": "d2", "key": 2, "value": 20], ["id": "d3", "key": 3, "value": 30]])
-            #expect(answer.json["update_seq"] != nil)
+            #expect(answer.json["update_seq"]?.stringValue.flatMap(UpdateSequence.parse) != nil, "an opaque sequence, as CouchDB 3 answers")
             #expect(answer.json.objectValue?.members.map(\.key) == ["total_rows", "offset", "update_seq", "rows"])
         }
     }
