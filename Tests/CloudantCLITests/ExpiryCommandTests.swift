@@ -20,7 +20,9 @@ struct ExpiryCommandTests {
         #expect(set.status == 0, "\(set.stderr)")
         let answer = try jsonObject(set.stdout)
         #expect(answer["field"] as? String == "expiresAt")
-        #expect(answer["purged"] as? [String] == ["past"])
+        // Setting the field also wakes the store's background purge for what is already due; whichever of the
+        // two gets to "past" first purges it, so the command lists it or finds it already gone.
+        #expect(answer["purged"] as? [String] == ["past"] || answer["purged"] as? [String] == [], "\(set.stdout)")
         #expect(try await CLIRunner.run(["get", "--db", "s", "past"], in: folder).status == 3)
 
         let off = try jsonObject(try await CLIRunner.run(["db", "expiry", "--db", "s", "--off"], in: folder).stdout)

@@ -88,7 +88,9 @@ struct ContinuousReplicationTests {
             options: ReplicationOptions(batchSize: 7, continuous: true, longpoll: .seconds(600)))
         let (reports, following) = Reports.follow(replicator)
         let running = Task { try await replicator.run() }
-        try await Self.eventually("idle") { reports.all.contains { $0.state == .idle } }
+        // Every document written, then the replication waits for changes. (Watching for its `.idle` report
+        // instead would race the follower, which only hears reports made after it started listening.)
+        try await Self.eventually("the thirty documents written") { try await stores.b.info().documentCount == 30 }
         replicator.stop()  // the longpoll would wait 10 minutes; the stop ends it now
         let stats = try await running.value
         await following.value
