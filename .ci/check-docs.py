@@ -36,6 +36,10 @@ def main():
                     continue
                 if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
                     continue
+                # A property wrapper's projection (`$writer` of a @TaskLocal) is the compiler's, documented
+                # by the property it projects.
+                if symbol["names"]["title"].startswith("$"):
+                    continue
                 counted += 1
                 if symbol.get("docComment", {}).get("lines"):
                     continue

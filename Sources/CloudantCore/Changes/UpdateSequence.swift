@@ -8,7 +8,7 @@
 /// like a single-node CouchDB's and carry their number in front.
 ///
 /// `since` accepts every form CouchDB accepts and the integers older servers (and CouchDB 1.x) answer:
-/// ``parse(_:)``.
+/// `parse(_:)`.
 ///
 /// ```swift
 /// UpdateSequence.string(12)            // "12-g2wAAAABaANkAA1ub25vZGVAbm9ob3N0bAAAAAJhAG4EAP____9qaANhDG0AAAAAZAANbm9ub2RlQG5vaG9zdGpq"

@@ -32,6 +32,7 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
     /// A function that throws gives `null`, as CouchDB's query server does; a result that does not shrink
     /// fast enough is ``DesignFunctionError`` `reduce_overflow_error`.
     /// - Parameters:
+    ///   - sources: The reduce functions' source, one result each.
     ///   - rows: `[[key, docid], value]` per row, as CouchDB sends them.
     ///   - context: Names the view in messages (`"ddoc/view"`).
     func reduce(_ sources: [String], rows: [JSONValue], context: String) throws -> [JSONValue]
@@ -48,7 +49,11 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
     /// shows, `["up", doc, {…}]` for updates, `["ok", {…}]` or `["no_dispatch_rule"]` for rewrites, and for lists
     /// `["end", [chunk…]]` after `session` was asked for every row.
     ///
-    /// - Parameter session: For lists, what `getRow()` reads rows from and where the chunks sent go.
+    /// - Parameters:
+    ///   - designDocument: The design document the function belongs to.
+    ///   - path: The function's place in it (above).
+    ///   - arguments: The command's arguments.
+    ///   - session: For lists, what `getRow()` reads rows from and where the chunks sent go.
     /// - Throws: ``DesignFunctionError``: the `["error", name, reason]` a function's failure becomes.
     func callDesignFunction(
         _ designDocument: JSONObject, path: [String], arguments: [JSONValue], session: (any ListSession)?

@@ -10,7 +10,7 @@ extension ViewQuery {
     /// Reads query-string parameters in order (a later one wins), as CouchDB's `parse_params`.
     ///
     /// A `keys` parameter of one key is that key's range, as CouchDB reads it.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError`` and CouchDB's reason for a value
+    /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` and CouchDB's reason for a value
     ///   of the wrong form ("Invalid boolean parameter: \"x\"", "Invalid value for positive integer: \"-1\"",
     ///   "Invalid value for `stale`."), or `.invalidValue` "invalid UTF-8 JSON" for a key that is not JSON.
     public init(parameters: [(String, String)]) throws {

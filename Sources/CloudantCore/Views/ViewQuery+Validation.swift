@@ -1,7 +1,9 @@
 extension ViewQuery {
     /// Whether the query reads map rows or reductions.
     public enum Kind: Sendable, Hashable {
+        /// The rows the map function emitted.
         case map
+        /// The reduce function's results, grouped or not.
         case reduce
     }
 
@@ -12,7 +14,7 @@ extension ViewQuery {
     ///   - kind: What the view name resolved to (``ViewIndexDefinition/lookUp(_:reduce:)``).
     ///   - partitioned: Whether the view's design document is partitioned: a partitioned view needs a
     ///     `partition`, any other refuses one.
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError`` and CouchDB's reason.
+    /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` and CouchDB's reason.
     public func validated(kind: Kind, partitioned: Bool = false) throws -> Grouping {
         let grouping = try determineGrouping()
         if kind == .map, reduce == true { throw Self.parseError("Reduce is invalid for map-only views.") }
@@ -53,7 +55,7 @@ extension ViewQuery {
     /// Whether the start and end keys leave no row in the query's direction (CouchDB's `check_range`).
     ///
     /// - Parameter raw: Whether the view collates raw (Erlang term order).
-    /// - Throws: ``CloudantError`` with ``QueryErrorKind/queryParseError``: "No rows can match your key
+    /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError``: "No rows can match your key
     ///   range, reverse your start_key and end_key or set descending=true" (or `=false`).
     public func checkRange(raw: Bool) throws {
         guard let startKey, let endKey, startKey != endKey else { return }

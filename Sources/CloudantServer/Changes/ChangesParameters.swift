@@ -115,7 +115,7 @@ struct ChangesParameters: Sendable {
         return min(.milliseconds(milliseconds), maximumWait)
     }
 
-    /// A `since` value in any form ``UpdateSequence/parse(_:)`` reads.
+    /// A `since` value in any form `UpdateSequence.parse(_:)` reads.
     private static func parseSeq(_ text: String) throws -> Int64 {
         guard let seq = UpdateSequence.parse(text) else {
             throw HTTPFailure.badRequest("Malformed sequence supplied in 'since' parameter.")

@@ -62,7 +62,7 @@ public struct Change: Sendable, Hashable {
     public var doc: JSONObject?
 
     /// CouchDB's row: `{"seq","id","changes":[{"rev"}],"deleted"?,"doc"?}`, `seq` in CouchDB's form
-    /// (``UpdateSequence``).
+    /// (`UpdateSequence`).
     public var json: JSONValue {
         var object: JSONObject = [
             "seq": UpdateSequence.json(seq), "id": .string(id),

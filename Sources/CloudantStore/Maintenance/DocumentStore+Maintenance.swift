@@ -25,7 +25,7 @@ extension DocumentStore {
 
     /// Records the shard count a client created the database with (CouchDB's `?q=`), which
     /// ``DatabaseInfo/shardCount`` reports. A store is one file whatever the count.
-    /// - Throws: ``CloudantError`` `.invalidValue` when `count` is below 1.
+    /// - Throws: `CloudantError` `.invalidValue` when `count` is below 1.
     public func setShardCount(_ count: Int) async throws {
         guard count >= 1 else {
             throw CloudantError(.invalidValue, "The `q` value should be a positive integer.", context: .init(field: "q"))
@@ -127,7 +127,7 @@ extension DocumentStore {
     }
 
     /// Sets `_purged_infos_limit`; older purge infos beyond it are dropped at once.
-    /// - Throws: ``CloudantError`` `.invalidValue` when `limit` is below 1.
+    /// - Throws: `CloudantError` `.invalidValue` when `limit` is below 1.
     public func setPurgedInfosLimit(_ limit: Int) async throws {
         guard limit >= 1 else {
             throw CloudantError(

@@ -16,7 +16,9 @@ extension DocumentStore {
     /// ```
     /// - Parameters:
     ///   - designDocument: The design document's name, with or without `_design/`.
-    ///   - partition: For a partitioned view: the partition queried (`/db/_partition/{p}/_design/…`).
+    ///   - view: The view's name in the design document.
+    ///   - query: The parameters of the query (keys, ranges, reduce and grouping, limits); a partitioned view
+    ///     takes its partition from `query.partition` (`/db/_partition/{p}/_design/…`).
     /// - Throws: `CloudantError` `.notFound` for a design document or view that does not exist
     ///   (`missing_named_view`), `.invalidValue` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses, `.notImplemented` when the store has no engine for the design

@@ -24,6 +24,8 @@ public struct HTTPPeer: ReplicationPeer {
     /// Creates a peer.
     ///
     /// - Parameters:
+    ///   - url: The database's URL; credentials in it are used and never shown.
+    ///   - authentication: How requests authenticate (basic, session cookie, none).
     ///   - headers: Extra headers on every request (an API key, a client id).
     ///   - timeout: Per request; a continuous replication's longpoll waits are added to it.
     ///   - transport: What carries the requests: ``URLSessionTransport`` by default; `AsyncHTTPClientTransport`

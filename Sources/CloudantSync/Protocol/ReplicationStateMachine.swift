@@ -102,6 +102,7 @@ public struct ReplicationStateMachine: Sendable {
     /// again (CouchDB's replicator does the same for a `missing_stub` or a revision it could not read).
     enum Round: Sendable { case first, second }
 
+    /// The options the machine was created with.
     public let configuration: Configuration
     var state = State.initial
     /// The replication id, once the peers are known.

@@ -11,9 +11,13 @@
 /// sum.result()   // [3, 2]
 /// ```
 public enum BuiltInReduce: Sendable, Hashable {
+    /// The sum of the values, numbers or arrays of numbers (`_sum`).
     case sum
+    /// How many rows (`_count`).
     case count
+    /// Sum, count, minimum, maximum and sum of squares of numeric values (`_stats`).
     case stats
+    /// An estimate of how many distinct keys, by HyperLogLog (`_approx_count_distinct`).
     case approximateCountDistinct
     /// The `n` greatest values (`_top_N`).
     case top(Int)

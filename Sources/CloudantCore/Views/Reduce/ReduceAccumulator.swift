@@ -5,6 +5,7 @@
 /// coordinator does (`_stats` packed into its object, `_approx_count_distinct` estimated, `_first` and
 /// `_last` reduced to their value).
 public struct ReduceAccumulator: Sendable {
+    /// The built-in reduce it computes.
     public let function: BuiltInReduce
     private var state: State
 
@@ -95,7 +96,7 @@ public struct ReduceAccumulator: Sendable {
 
     /// The finished reduction, as CouchDB answers it.
     ///
-    /// - Throws: ``CloudantError`` `.invalidValue` when `_stats` met a value it cannot use (CouchDB fails the
+    /// - Throws: `CloudantError` `.invalidValue` when `_stats` met a value it cannot use (CouchDB fails the
     ///   query then).
     public func result() throws -> JSONValue {
         switch state {
