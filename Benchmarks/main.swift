@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
-//   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, live); server (http, audit);
+//   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, leaves, live); server (http, audit);
 //   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
 //   queue); health (cda, chart, import); care; care-health; models; attachments; views.
 //   sizes: --documents N --single-writes N --open-documents N --query-documents N --sync-documents N
@@ -58,6 +58,7 @@ do {
         try await StoreBenchmarks.singleWrites(documents: singleWrites, repetitions: repetitions)
     }
     if selected("store", "open") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
+    if selected("store", "leaves") { try await ConflictingLeavesBenchmark.run(leaves: 10_000, repetitions: repetitions) }
     if selected("store", "live") {
         try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions)
     }

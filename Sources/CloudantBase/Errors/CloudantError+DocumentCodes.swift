@@ -15,4 +15,8 @@ extension CloudantError.Code {
     /// An attachment is longer than the limit the store or server accepts (CouchDB 413
     /// `attachment_too_large`, `max_attachment_size`). Nothing of it was stored.
     public static let attachmentTooLarge = Self("attachmentTooLarge", category: .tooLarge)
+    /// A replicated revision would give its document more conflicting leaves than the store keeps
+    /// (the store's `maxLeavesPerDocument`; CouchDB has no such bound). The revision was not
+    /// stored; the document's others are unchanged. Resolve the document's conflicts, or raise the bound.
+    public static let tooManyLeaves = Self("tooManyLeaves", category: .tooLarge)
 }

@@ -28,6 +28,12 @@ struct AuditFolderOption: ParsableArguments {
     func resolved(_ global: GlobalOptions) -> String {
         folder ?? URL(fileURLWithPath: global.data).appendingPathComponent("_audit").path
     }
+
+    /// The keys of the server whose data folder is --data (its secret, and --encryption-key's key for an
+    /// encrypted server), or `nil` when no server has run there: the chain is then checked without them.
+    func keys(_ global: GlobalOptions) throws -> AuditKeys? {
+        try? AuditKeys.ofServer(dataFolder: global.data, encryptionKey: try global.encryptionKey())
+    }
 }
 
 /// `cloudant audit [list] --since DATE [--until DATE] [--user NAME] [--db NAME]`.
@@ -47,7 +53,8 @@ struct AuditListCommand: CloudantCommand {
     func execute() async throws {
         let entries = try AuditTrail.entries(
             in: location.resolved(global), since: try since.map { try HealthCLIDates.parse($0, field: "since") },
-            until: try until.map { try HealthCLIDates.parse($0, field: "until") }, user: user, database: database)
+            until: try until.map { try HealthCLIDates.parse($0, field: "until") }, user: user, database: database,
+            keys: try location.keys(global))
         Output.print(["entries": .array(entries.map(\.json)), "count": .number(JSONNumber(entries.count))])
     }
 }
@@ -56,13 +63,13 @@ struct AuditListCommand: CloudantCommand {
 struct AuditVerifyCommand: CloudantCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check the trail's hash chain: exit 0 when intact, 1 naming the first broken line otherwise.")
+        abstract: "Check the trail's hash chain and signed head: exit 0 when intact, 1 naming the first break otherwise.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var location: AuditFolderOption
 
     func execute() async throws {
-        let report = try AuditTrail.verify(folder: location.resolved(global))
+        let report = try AuditTrail.verify(folder: location.resolved(global), keys: try location.keys(global))
         Output.print(report.json)
         if !report.isIntact { throw ExitCode(1) }
     }

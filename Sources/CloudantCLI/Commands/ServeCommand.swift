@@ -50,6 +50,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Steps one $regex evaluation may take before the request is refused (400 bad_arg).", valueName: "STEPS"))
     var regexStepLimit = MatchLimits.defaultRegexStepLimit
 
+    @Option(name: .long, help: ArgumentHelp("Conflicting leaves one document may have; a replicated revision past it is refused (too_large).", valueName: "COUNT"))
+    var maxLeavesPerDocument = 1_000
+
+    @Option(name: .long, help: ArgumentHelp("PBKDF2 iterations of new _users password hashes (CouchDB's [chttpd_auth] iterations).", valueName: "COUNT"))
+    var passwordIterations = 600_000
+
+    @Option(name: .long, help: ArgumentHelp("The most PBKDF2 iterations a stored password hash may have for a login to compute it.", valueName: "COUNT"))
+    var maxPasswordIterations = 1_000_000
+
     @Option(name: .long, help: ArgumentHelp("The longest a longpoll or continuous _changes feed waits, in ms (CouchDB's changes_timeout).", valueName: "MS"))
     var changesTimeout = 60_000
 
@@ -145,6 +154,9 @@ struct ServeCommand: AsyncParsableCommand {
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
                     window: loginWindow))
             settings.maxAttachmentSize = max(0, maxAttachmentSize)
+            settings.maxLeavesPerDocument = max(1, maxLeavesPerDocument)
+            settings.passwordIterations = max(1, passwordIterations)
+            settings.maxPasswordIterations = max(1, maxPasswordIterations)
             settings.encryptionKey = try global.encryptionKey()
             applySecurityOptions(to: &settings)
             settings.dashboardEnabled = !noDashboard

@@ -9,7 +9,7 @@ public struct AuditEntry: Sendable, Hashable {
     public var sequence: Int64
     /// When the request was answered (millisecond precision, UTC in the file).
     public var time: Date
-    /// The user the request acted for (`nil` for anonymous, or a name that failed to log in).
+    /// The user the request acted for: `nil` unless its credentials were accepted (see ``authentication``).
     public var user: String?
     /// `read`, `write`, `delete`, `replicate`, `refused`, `login`, `logout` or `session_revoked`.
     public var action: String
@@ -29,6 +29,15 @@ public struct AuditEntry: Sendable, Hashable {
     public var path: String
     /// The HTTP status answered.
     public var status: Int
+    /// How the request stood with authentication: `authenticated` (``user`` is who), `anonymous` (no
+    /// credentials), `failed` (credentials refused: wrong, throttled, or the login queue was full; ``triedUser``
+    /// is the name they gave) or `not_reached` (refused before its credentials were looked at, such as a
+    /// malformed path). Entries written before this was recorded read as `authenticated` or `anonymous`.
+    public var authentication: String
+    /// The name a refused login gave, with `failed`.
+    public var triedUser: String?
+    /// On the first entry of a day's segment: what the previous segment held when the writer left it.
+    public var seal: AuditSeal?
     /// The hash of the previous entry (64 zeros for the first entry ever written).
     public var previousHash: String
     /// SHA-256 of this entry's canonical line, hex.
@@ -45,8 +54,37 @@ public struct AuditEntry: Sendable, Hashable {
             "db": database.map(JSONValue.string) ?? .null, "doc": documentID.map(JSONValue.string) ?? .null,
             "docs": .array(documentIDs.map(JSONValue.string)), "rev": rev.map(JSONValue.string) ?? .null,
             "address": address.map(JSONValue.string) ?? .null, "method": .string(method), "path": .string(path),
-            "status": .number(JSONNumber(status)), "prev": .string(previousHash), "hash": .string(hash),
+            "status": .number(JSONNumber(status)), "auth": .string(authentication),
+            "tried": triedUser.map(JSONValue.string) ?? .null, "seal": seal?.json ?? .null,
+            "prev": .string(previousHash), "hash": .string(hash),
         ]
+    }
+}
+
+/// What a day's segment held when the writer moved on to the next day: carried by the next segment's first entry
+/// (and so chained and hashed with it), so that lines cut off the end of a day are found even when the chain of
+/// sequences and hashes could be mended.
+public struct AuditSeal: Sendable, Hashable {
+    /// The sealed segment's day, `YYYY-MM-DD`.
+    public var day: String
+    /// Its lines.
+    public var lines: Int
+    /// Its last entry's hash.
+    public var hash: String
+
+    var json: JSONValue { ["day": .string(day), "lines": .number(JSONNumber(lines)), "hash": .string(hash)] }
+
+    init(day: String, lines: Int, hash: String) {
+        self.day = day
+        self.lines = lines
+        self.hash = hash
+    }
+
+    init?(json: JSONValue?) {
+        guard let object = json?.objectValue, let day = object["day"]?.stringValue,
+            let lines = object["lines"]?.numberValue?.int64Value, let hash = object["hash"]?.stringValue
+        else { return nil }
+        self.init(day: day, lines: Int(lines), hash: hash)
     }
 }
 
@@ -64,6 +102,11 @@ struct AuditDraft: Sendable {
     var method: String
     var path: String
     var status: Int
+    /// See ``AuditEntry/authentication``.
+    var authentication = "anonymous"
+    var triedUser: String?
+    /// Set by the writer on a day's first entry.
+    var seal: AuditSeal?
 }
 
 /// The one way entries are written and read back, so that the hash covers exactly the bytes on disk.
@@ -76,14 +119,18 @@ enum AuditLine {
 
     /// The canonical bytes (without the hash) of `draft` at `sequence` after `previousHash`.
     static func canonical(_ draft: AuditDraft, sequence: Int64, previousHash: String) -> [UInt8] {
-        let members: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("seq", .number(JSONNumber(sequence))), ("time", .string(AuditTime.format(draft.time))),
             ("user", draft.user.map(JSONValue.string) ?? .null), ("action", .string(draft.action)),
             ("db", draft.database.map(JSONValue.string) ?? .null), ("doc", draft.documentID.map(JSONValue.string) ?? .null),
             ("docs", .array(draft.documentIDs.map(JSONValue.string))), ("rev", draft.rev.map(JSONValue.string) ?? .null),
             ("address", draft.address.map(JSONValue.string) ?? .null), ("method", .string(draft.method)),
-            ("path", .string(draft.path)), ("status", .number(JSONNumber(draft.status))), ("prev", .string(previousHash)),
+            ("path", .string(draft.path)), ("status", .number(JSONNumber(draft.status))),
         ]
+        members.append(("auth", .string(draft.authentication)))
+        members.append(("tried", draft.triedUser.map(JSONValue.string) ?? .null))
+        if let seal = draft.seal { members.append(("seal", seal.json)) }
+        members.append(("prev", .string(previousHash)))
         return JSONValue.object(JSONObject(members)).jsonBytes()
     }
 
@@ -123,6 +170,8 @@ enum AuditLine {
             database: object["db"]?.stringValue, documentID: object["doc"]?.stringValue,
             documentIDs: (object["docs"]?.arrayValue ?? []).compactMap(\.stringValue), rev: object["rev"]?.stringValue,
             address: object["address"]?.stringValue, method: method, path: path, status: Int(status),
+            authentication: object["auth"]?.stringValue ?? (object["user"]?.stringValue == nil ? "anonymous" : "authenticated"),
+            triedUser: object["tried"]?.stringValue, seal: AuditSeal(json: object["seal"]),
             previousHash: previous, hash: hash)
     }
 }

@@ -54,7 +54,7 @@ enum AuditLineReader {
 
     /// The newest complete line of `url` that reads back as an entry, reading windows from the end that grow
     /// until one holds it (the last line is nearly always it, so this reads the last few kilobytes).
-    static func tail(of url: URL) throws -> Tail {
+    static func tail(of url: URL, codec: AuditLineCodec = .plain) throws -> Tail {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let size = try handle.seekToEnd()
@@ -70,7 +70,7 @@ enum AuditLineReader {
                 // Complete lines from the newest back; the window's first line may begin before the window.
                 var lineEnd = lastNewline
                 while let lineStart = bytes[..<lineEnd].lastIndex(of: 10).map({ $0 + 1 }) ?? (start == 0 ? 0 : nil) {
-                    if let entry = try? AuditLine.parse(bytes[lineStart..<lineEnd]) {
+                    if let line = try? codec.decode(bytes[lineStart..<lineEnd]), let entry = try? AuditLine.parse(line) {
                         return Tail(entry: entry, wholeLinesEnd: end, size: size)
                     }
                     guard lineStart > 0 else { break }
@@ -80,6 +80,21 @@ enum AuditLineReader {
             if start == 0 { return Tail(entry: nil, wholeLinesEnd: wholeLinesEnd ?? 0, size: size) }
             window *= 4
         }
+    }
+
+    /// How many complete lines `url` holds (a torn last line is not one), reading no further than the size it
+    /// had when opened (a device in a segment's place, such as `/dev/full`, reads as empty).
+    static func countLines(in url: URL) throws -> Int {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var left = try handle.seekToEnd()
+        try handle.seek(toOffset: 0)
+        var count = 0
+        while left > 0, let chunk = try handle.read(upToCount: Int(min(UInt64(chunkSize), left))), !chunk.isEmpty {
+            left -= UInt64(chunk.count)
+            count += chunk.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
+        }
+        return count
     }
 
     /// The index of the first newline at or after `start`, found with `memchr` (this is the listing's and

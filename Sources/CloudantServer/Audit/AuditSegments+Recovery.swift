@@ -11,6 +11,11 @@ struct AuditResumePoint {
     var sequence: Int64
     /// The last entry's hash (the anchor's, or ``AuditEntry/genesisHash``).
     var hash: String
+    /// The lines of the newest segment.
+    var lines = 0
+    /// The anchor the chain starts after.
+    var anchorSequence: Int64 = 0
+    var anchorHash = AuditEntry.genesisHash
 }
 
 extension AuditSegments {
@@ -18,21 +23,28 @@ extension AuditSegments {
     /// segment. Older segments are never changed: a torn line there is not a crash's and verification must
     /// see it.
     /// - Throws: `CloudantError` `.auditTrailUnusable` when the folder cannot be read.
-    func resume() throws -> AuditResumePoint {
+    func resume(codec: AuditLineCodec = .plain) throws -> AuditResumePoint {
         let anchor = try anchor()
         do {
             let days = try days()
+            let lines = try days.last.map { try AuditLineReader.countLines(in: url(forDay: $0)) } ?? 0
             for day in days.reversed() {
-                let tail = try AuditLineReader.tail(of: url(forDay: day))
+                let tail = try AuditLineReader.tail(of: url(forDay: day), codec: codec)
                 if day == days.last, tail.wholeLinesEnd < tail.size {
                     let handle = try FileHandle(forWritingTo: url(forDay: day))
                     try handle.truncate(atOffset: tail.wholeLinesEnd)
                     try handle.synchronize()
                     try handle.close()
                 }
-                if let entry = tail.entry { return AuditResumePoint(day: days.last, sequence: entry.sequence, hash: entry.hash) }
+                if let entry = tail.entry {
+                    return AuditResumePoint(
+                        day: days.last, sequence: entry.sequence, hash: entry.hash, lines: lines,
+                        anchorSequence: anchor.sequence, anchorHash: anchor.hash)
+                }
             }
-            return AuditResumePoint(day: days.last, sequence: anchor.sequence, hash: anchor.hash)
+            return AuditResumePoint(
+                day: days.last, sequence: anchor.sequence, hash: anchor.hash, lines: lines, anchorSequence: anchor.sequence,
+                anchorHash: anchor.hash)
         } catch let error as CloudantError {
             throw error
         } catch {
@@ -42,18 +54,25 @@ extension AuditSegments {
 
     /// Removes the segments of days before `retentionDays` ago (never `openDay`, the one being written), after
     /// moving the anchor to the last entry they hold.
-    func prune(retentionDays: Int, now: Date, keeping openDay: String?) throws {
+    /// - Returns: The new anchor, when entries were removed.
+    @discardableResult
+    func prune(
+        retentionDays: Int, now: Date, keeping openDay: String?, keys: AuditKeys? = nil, codec: AuditLineCodec = .plain
+    ) throws -> (sequence: Int64, hash: String)? {
         let cutoff = AuditTime.day(now.addingTimeInterval(-Double(retentionDays) * 86_400))
         let doomed = try days().filter { $0 < cutoff && $0 != openDay }
-        guard !doomed.isEmpty else { return }
+        guard !doomed.isEmpty else { return nil }
         // The newest doomed day may hold no whole entry (a crash right after it began): the anchor is then the
         // last entry of an older one.
+        var anchored: (sequence: Int64, hash: String)?
         for day in doomed.reversed() {
-            guard let entry = try AuditLineReader.tail(of: url(forDay: day)).entry else { continue }
-            try writeAnchor(sequence: entry.sequence, hash: entry.hash, throughDay: doomed[doomed.count - 1])
+            guard let entry = try AuditLineReader.tail(of: url(forDay: day), codec: codec).entry else { continue }
+            try writeAnchor(sequence: entry.sequence, hash: entry.hash, throughDay: doomed[doomed.count - 1], keys: keys)
+            anchored = (entry.sequence, entry.hash)
             break
         }
         for day in doomed { try FileManager.default.removeItem(at: url(forDay: day)) }
         syncFolder()
+        return anchored
     }
 }

@@ -38,21 +38,52 @@ struct AuditSegments {
 
     /// Where the chain starts: after the anchor when retention removed entries, else before entry 1.
     func anchor() throws -> (sequence: Int64, hash: String) {
-        guard let data = FileManager.default.contents(atPath: anchorURL.path) else { return (0, AuditEntry.genesisHash) }
+        let found = try anchor(keys: nil)
+        return (found.sequence, found.hash)
+    }
+
+    /// Whether an anchor's signature holds.
+    enum AnchorSignature {
+        /// There is no anchor: the chain starts at entry 1.
+        case none
+        case valid
+        /// Unsigned (written before anchors were signed) or signed with another key.
+        case invalid
+        /// No keys to check it with.
+        case unchecked
+    }
+
+    /// The anchor, and whether `keys` signed it.
+    func anchor(keys: AuditKeys?) throws -> (sequence: Int64, hash: String, through: String, signature: AnchorSignature) {
+        guard let data = FileManager.default.contents(atPath: anchorURL.path) else {
+            return (0, AuditEntry.genesisHash, "", .none)
+        }
         guard let object = try? JSONValue(parsing: data).objectValue, let sequence = object["seq"]?.numberValue?.int64Value,
             let hash = object["hash"]?.stringValue
         else {
             throw CloudantError(.auditTrailUnusable, "The audit anchor '\(anchorURL.path)' is not readable.")
         }
-        return (sequence, hash)
+        let through = object["pruned_through"]?.stringValue ?? ""
+        guard let keys else { return (sequence, hash, through, .unchecked) }
+        let signed = object["mac"]?.stringValue.map { keys.isSignature($0, of: Self.anchorCanonical(sequence, hash, through)) }
+        return (sequence, hash, through, signed == true ? .valid : .invalid)
     }
 
-    /// Records that entries up to `sequence` (whose hash is `hash`) were removed by retention. Written and
-    /// synced before the segments go: a crash between the two must leave an anchor that covers them.
-    func writeAnchor(sequence: Int64, hash: String, throughDay day: String) throws {
-        let json: JSONValue = ["seq": .number(JSONNumber(sequence)), "hash": .string(hash), "pruned_through": .string(day)]
+    private static func anchorCanonical(_ sequence: Int64, _ hash: String, _ day: String) -> [UInt8] {
+        JSONValue.object(
+            JSONObject([("seq", .number(JSONNumber(sequence))), ("hash", .string(hash)), ("pruned_through", .string(day))])
+        ).jsonBytes()
+    }
+
+    /// Records that entries up to `sequence` (whose hash is `hash`) were removed by retention, signed with `keys`.
+    /// Written and synced before the segments go: a crash between the two must leave an anchor that covers them.
+    func writeAnchor(sequence: Int64, hash: String, throughDay day: String, keys: AuditKeys?) throws {
+        var members: [(String, JSONValue)] = [
+            ("seq", .number(JSONNumber(sequence))), ("hash", .string(hash)), ("pruned_through", .string(day)),
+        ]
+        if let keys { members.append(("mac", .string(keys.signature(of: Self.anchorCanonical(sequence, hash, day))))) }
         let temporary = folder.appendingPathComponent("anchor.json.tmp")
-        try Data(json.jsonBytes()).write(to: temporary)
+        try Data(JSONValue.object(JSONObject(members)).jsonBytes()).write(to: temporary)
         let handle = try FileHandle(forWritingTo: temporary)
         try handle.synchronize()
         try handle.close()

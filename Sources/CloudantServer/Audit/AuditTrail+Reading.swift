@@ -10,10 +10,13 @@ extension AuditTrail {
     ///   - until: entries before this time.
     ///   - user: entries of this user.
     ///   - database: entries about this database.
+    ///   - keys: the server's keys, to read an encrypted trail (its lines are skipped without them).
     /// - Throws: `CloudantError` `.auditTrailUnusable` when a segment cannot be read.
     public static func entries(
-        in folder: String, since: Date? = nil, until: Date? = nil, user: String? = nil, database: String? = nil
+        in folder: String, since: Date? = nil, until: Date? = nil, user: String? = nil, database: String? = nil,
+        keys: AuditKeys? = nil
     ) throws -> [AuditEntry] {
+        let codec = AuditLineCodec(key: keys?.encryption)
         let segments = AuditSegments(folder: folder)
         let firstDay = since.map(AuditTime.day)
         let lastDay = until.map(AuditTime.day)
@@ -24,7 +27,7 @@ extension AuditTrail {
                 if let lastDay, day > lastDay { continue }
                 _ = try AuditLineReader.forEachLine(in: segments.url(forDay: day)) { _, bytes in
                     // A line that does not read back is for `verify` to report; a listing shows what is sound.
-                    guard let entry = try? AuditLine.parse(bytes) else { return true }
+                    guard let line = try? codec.decode(bytes), let entry = try? AuditLine.parse(line) else { return true }
                     if let since, entry.time < since { return true }
                     if let until, entry.time >= until { return true }
                     if let user, entry.user != user { return true }

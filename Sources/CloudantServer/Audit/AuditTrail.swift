@@ -18,8 +18,8 @@ internal import Glibc
 /// queued when the trail closes with the disk still failing are lost, and the failure says how many.
 public final class AuditTrail: @unchecked Sendable {
     // `condition` guards `pending`, `recorded`, `durable`, `flushWaiters`, `closing`, `finished`, `stopWaiters`
-    // and `failure`; the writer thread alone touches `sequence`, `lastHash`, `openDay`, `segment` and
-    // `segmentEnd` (and `deinit`, once that thread has ended).
+    // and `failure`; the writer thread alone touches `sequence`, `lastHash`, `openDay`, `linesInOpenDay`,
+    // `anchor`, `segment` and `segmentEnd` (and `init` before it starts, `deinit` once it has ended).
     private let condition = NSCondition()
     private var pending: [AuditDraft] = []
     private var recorded: Int64 = 0
@@ -32,15 +32,24 @@ public final class AuditTrail: @unchecked Sendable {
 
     private let segments: AuditSegments
     private let retentionDays: Int?
+    /// Sign the head and anchor, and encrypt the lines (an encrypted server's); `nil` keeps neither.
+    private let keys: AuditKeys?
+    private let codec: AuditLineCodec
     private let now: @Sendable () -> Date
     private let lock: Int32
     private var sequence: Int64
     private var lastHash: String
     private var openDay: String?
+    /// The lines of the open day's segment (sealed into the next day's first entry and into the head).
+    private var linesInOpenDay = 0
+    /// The anchor the chain starts after.
+    private var anchor: (sequence: Int64, hash: String)
     private var segment: FileHandle?
     /// Where the open segment's last whole line ends: what a failed write left after it is cut off before the
     /// next attempt. `nil` until a segment is opened.
     private var segmentEnd: UInt64?
+    /// The seal of the day just left, for the new day's first entry.
+    private var pendingSeal: AuditSeal?
     private var thread: Thread?
 
     /// The longest wait between two attempts at a write that fails.
@@ -65,12 +74,21 @@ public final class AuditTrail: @unchecked Sendable {
     ///   - folder: The folder of the trail's daily segments; created when missing.
     ///   - retentionDays: whole days of entries to keep; older segments are removed (an anchor keeps the chain
     ///     verifiable). `nil` keeps everything.
+    ///   - keys: the server's keys: with them the trail keeps a signed head (``AuditHead``) and signs its anchor,
+    ///     so that cutting lines off its end, removing its newest or oldest segments or forging the anchor is
+    ///     found; and, with an encryption key, encrypts every line. A head that does not match the trail when it
+    ///     opens is kept as evidence (`tamper-…json`), which verification reports.
     ///   - now: the clock that stamps entries (tests move it to cross days).
     /// - Throws: `CloudantError` `.auditTrailInUse` when another writer holds the folder,
     ///   `.auditTrailUnusable` when it cannot be created, read or written.
-    public init(folder: String, retentionDays: Int? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        folder: String, retentionDays: Int? = nil, keys: AuditKeys? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         segments = AuditSegments(folder: folder)
         self.retentionDays = retentionDays
+        self.keys = keys
+        codec = AuditLineCodec(key: keys?.encryption)
+        anchor = (0, AuditEntry.genesisHash)
         self.now = now
         do {
             try FileManager.default.createDirectory(at: segments.folder, withIntermediateDirectories: true)
@@ -84,9 +102,16 @@ public final class AuditTrail: @unchecked Sendable {
             throw CloudantError(.auditTrailInUse, "Another process writes the audit trail in '\(folder)'.")
         }
         do {
-            let resumed = try segments.resume()
-            (sequence, lastHash, openDay) = (resumed.sequence, resumed.hash, resumed.day)
-            if let retentionDays { try segments.prune(retentionDays: retentionDays, now: now(), keeping: nil) }
+            let resumed = try segments.resume(codec: codec)
+            (sequence, lastHash, openDay, linesInOpenDay) = (resumed.sequence, resumed.hash, resumed.day, resumed.lines)
+            anchor = (resumed.anchorSequence, resumed.anchorHash)
+            try checkHead(against: resumed)
+            if let retentionDays,
+                let moved = try segments.prune(retentionDays: retentionDays, now: now(), keeping: nil, keys: keys, codec: codec)
+            {
+                anchor = moved
+            }
+            try writeHead()
         } catch {
             Glibc.close(lock)
             throw error
@@ -239,11 +264,14 @@ public final class AuditTrail: @unchecked Sendable {
         }
         var (sequence, lastHash) = (self.sequence, self.lastHash)
         var bytes: [UInt8] = []
-        for draft in drafts {
+        for (index, var draft) in drafts.enumerated() {
+            if index == 0, linesInOpenDay == 0, let pendingSeal { draft.seal = pendingSeal }
             sequence += 1
             let canonical = AuditLine.canonical(draft, sequence: sequence, previousHash: lastHash)
             lastHash = AuditLine.hash(of: canonical)
-            bytes += AuditLine.line(canonical: canonical, hash: lastHash)
+            var line = AuditLine.line(canonical: canonical, hash: lastHash)
+            line.removeLast()
+            bytes += codec.encode(line) + [10]
         }
         do {
             // A failed attempt may have left part of its lines: they go before these are written again.
@@ -266,12 +294,24 @@ public final class AuditTrail: @unchecked Sendable {
         }
         segmentEnd = end + UInt64(bytes.count)
         (self.sequence, self.lastHash) = (sequence, lastHash)
+        linesInOpenDay += drafts.count
+        pendingSeal = nil
+        // The lines are durable; the head follows them (a crash here leaves it one batch behind, which the next
+        // open accepts).
+        try? writeHead()
     }
 
     private func openSegment(_ day: String) throws(CloudantError) {
         try? segment?.close()
         segment = nil
         let url = segments.url(forDay: day)
+        if day != openDay {
+            // The day being left is sealed into the new day's first entry.
+            if let openDay, linesInOpenDay > 0 {
+                pendingSeal = AuditSeal(day: openDay, lines: linesInOpenDay, hash: lastHash)
+            }
+            linesInOpenDay = (try? AuditLineReader.countLines(in: url)) ?? 0
+        }
         if !FileManager.default.fileExists(atPath: url.path) {
             _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
             // The new name must survive a crash too.
@@ -293,6 +333,60 @@ public final class AuditTrail: @unchecked Sendable {
         let newDay = day != openDay
         openDay = day
         // A day begun is when old days expire; a failure here leaves them for the next day (or the next open).
-        if newDay, let retentionDays { try? segments.prune(retentionDays: retentionDays, now: now(), keeping: day) }
+        if newDay, let retentionDays,
+            let moved = try? segments.prune(retentionDays: retentionDays, now: now(), keeping: day, keys: keys, codec: codec)
+        {
+            anchor = moved
+        }
+    }
+
+    // MARK: The head
+
+    /// Writes the signed head for where the trail now ends (nothing without keys).
+    private func writeHead() throws {
+        guard let keys else { return }
+        try AuditHead(
+            sequence: sequence, hash: lastHash, day: openDay, lines: linesInOpenDay, anchorSequence: anchor.sequence,
+            anchorHash: anchor.hash
+        ).write(in: segments.folder, keys: keys)
+    }
+
+    /// Compares the head the folder holds with the trail as found, before writing again: a head ahead of the
+    /// trail, naming another last entry or more lines than the newest segment has, or not signed by these keys,
+    /// and an anchor not signed by them, are kept as evidence. A trail kept before heads existed gets its first
+    /// head (and its anchor a signature) now.
+    private func checkHead(against resumed: AuditResumePoint) throws {
+        guard let keys else { return }
+        let time = now()
+        var problems: [String] = []
+        let head = AuditHead.read(in: segments.folder, keys: keys)
+        switch head {
+        case .missing:
+            break
+        case .forged:
+            problems.append("head.json is not signed by this server's key")
+        case .found(let head, _):
+            if head.sequence > resumed.sequence {
+                problems.append(
+                    "the head names entry \(head.sequence) but the trail ends at \(resumed.sequence): lines were cut off "
+                        + "its end or its newest segment removed")
+            } else if head.sequence == resumed.sequence, head.hash != resumed.hash {
+                problems.append("the trail's last entry is not the one the head names")
+            } else if head.sequence == resumed.sequence, head.day == resumed.day, head.lines > resumed.lines {
+                problems.append("the newest segment has \(resumed.lines) lines where the head counted \(head.lines)")
+            }
+        }
+        let found = try segments.anchor(keys: keys)
+        if found.signature == .invalid {
+            if case .missing = head {
+                // Written before anchors were signed: adopted, as the head is.
+                try segments.writeAnchor(sequence: found.sequence, hash: found.hash, throughDay: found.through, keys: keys)
+            } else {
+                problems.append("anchor.json is not signed by this server's key")
+            }
+        }
+        if !problems.isEmpty {
+            AuditHead.keepEvidence(in: segments.folder, reason: problems.joined(separator: "; "), at: time)
+        }
     }
 }

@@ -22,26 +22,27 @@ extension CouchEndpoint {
             parameters.options.filterSeesRevisions = true
         }
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
-        let visible = try await restrictChanges(&parameters.options, store: store, user: request.user)
+        // With per-document access the store judges each row's winner before the feed's own filter runs, and
+        // counts only visible rows in `pending`; every leaf of a visible document is listed (the winner decides,
+        // see ``DocumentAccess``).
+        parameters.options.visibility = try await readAccess(of: store, for: request.user).visibility
         let feed = parameters
         switch parameters.feed {
         case .normal:
-            return CouchResponse.json(try await Self.visibleChanges(store, feed.options, visible).json)
+            return CouchResponse.json(try await store.changes(feed.options).json)
         case .longpoll:
-            let first = try await Self.visibleChanges(store, feed.options, visible)
+            let first = try await store.changes(feed.options)
             if !first.results.isEmpty || parameters.options.descending { return CouchResponse.json(first.json) }
             let connection = request.connection
             return streaming(contentType: "application/json") { writer in
-                try await Self.longpoll(
-                    store: store, parameters: feed, visible: visible, connection: connection, writer: &writer)
+                try await Self.longpoll(store: store, parameters: feed, connection: connection, writer: &writer)
             }
         case .continuous, .eventsource:
             let eventSource = parameters.feed == .eventsource
             let connection = request.connection
             return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
                 try await Self.continuous(
-                    store: store, parameters: feed, visible: visible, eventSource: eventSource, connection: connection,
-                    writer: &writer)
+                    store: store, parameters: feed, eventSource: eventSource, connection: connection, writer: &writer)
             }
         }
     }
@@ -69,34 +70,6 @@ extension CouchEndpoint {
         }
     }
 
-    /// Whether a change row may be shown; rows of documents the user may not see are left out.
-    typealias ChangeVisibility = @Sendable (Change) async throws -> Bool
-
-    /// With per-document access, narrows `options` to the documents the user sees: every leaf listed must
-    /// name the user in its own list (the feed's filter), and with `style=all_docs` a row must also have a
-    /// visible winner (its leaves may have passed while the winner did not; the winner decides, see
-    /// ``DocumentAccess``). With `main_only` the one leaf checked is the winner.
-    private func restrictChanges(_ options: inout ChangesOptions, store: DocumentStore, user: UserContext) async throws
-        -> ChangeVisibility
-    {
-        let access = try await readAccess(of: store, for: user)
-        guard access.isRestricted else { return { _ in true } }
-        let filter = options.filter
-        options.filter = { document in try access.allows(document) && (filter?(document) ?? true) }
-        guard options.style == .allDocs else { return { _ in true } }
-        return { change in try await access.allowsDocument(id: change.id, in: store) }
-    }
-
-    private static func visibleChanges(_ store: DocumentStore, _ options: ChangesOptions, _ visible: ChangeVisibility)
-        async throws -> ChangesResult
-    {
-        var result = try await store.changes(options)
-        var kept: [Change] = []
-        for change in result.results where try await visible(change) { kept.append(change) }
-        result.results = kept
-        return result
-    }
-
     func streaming(
         contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
@@ -115,7 +88,7 @@ extension CouchEndpoint {
     ///
     /// The wait ends early when the client goes away or the server shuts down.
     private static func longpoll(
-        store: DocumentStore, parameters: ChangesParameters, visible: ChangeVisibility, connection: ClientConnection?,
+        store: DocumentStore, parameters: ChangesParameters, connection: ClientConnection?,
         writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
@@ -141,7 +114,7 @@ extension CouchEndpoint {
             stop()
         }
         var result: JSONValue = ["results": [], "last_seq": UpdateSequence.json(parameters.options.since), "pending": 0]
-        if changed { result = try await visibleChanges(store, parameters.options, visible).json }
+        if changed { result = try await store.changes(parameters.options).json }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
 
@@ -149,8 +122,8 @@ extension CouchEndpoint {
     /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed, or the server shuts down. The
     /// feed stops when the client goes away.
     private static func continuous(
-        store: DocumentStore, parameters: ChangesParameters, visible: ChangeVisibility, eventSource: Bool,
-        connection: ClientConnection?, writer: inout any ResponseBodyWriter
+        store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
+        writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
@@ -166,7 +139,6 @@ extension CouchEndpoint {
                 feed: for await event in events {
                     switch event {
                     case .item(let change):
-                        guard try await visible(change) else { continue }
                         let json = change.json.jsonBytes()
                         let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \"\(UpdateSequence.string(change.seq))\"\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))
@@ -189,7 +161,9 @@ extension CouchEndpoint {
             }
         }
         if !eventSource {
-            let pending = try await store.changes(ChangesOptions(since: lastSeq, limit: 0)).pending
+            var rest = ChangesOptions(since: lastSeq, limit: 0)
+            rest.visibility = parameters.options.visibility
+            let pending = try await store.changes(rest).pending
             let last: JSONValue = ["last_seq": UpdateSequence.json(lastSeq), "pending": .number(JSONNumber(pending))]
             try await writer.write(ByteBuffer(bytes: last.jsonBytes() + [10]))
         }

@@ -60,6 +60,19 @@ struct DashboardCSRF: Sendable {
     /// Checks a form post: its token, and that it came from the dashboard's own origin.
     /// - Throws: ``HTTPFailure`` `403 forbidden` otherwise.
     func check(_ request: CouchRequest, form: DashboardForm) throws {
+        try Self.requireSameSite(request)
+        guard let sent = form["_csrf"], ConstantTime.equal(Array(sent.utf8), Array(token(for: request).utf8)) else {
+            throw HTTPFailure.forbidden(
+                "The form's security token is missing or stale (you may have logged in again since the page was "
+                    + "loaded). Reload the page and try again.")
+        }
+    }
+
+    /// Refuses a post a browser says another site made (`Sec-Fetch-Site: cross-site`), or whose `Origin` is not
+    /// this server's: the dashboard's forms, and the logins (`POST /_session` with a form, `POST /_utils/login`),
+    /// which carry no token (nobody is logged in yet) but must not log a browser in behind its user's back.
+    /// - Throws: ``HTTPFailure`` `403 forbidden`.
+    static func requireSameSite(_ request: CouchRequest) throws {
         if let site = request.header(HTTPField.Name("Sec-Fetch-Site")!), site == "cross-site" {
             throw HTTPFailure.forbidden("Cross-site form posts are refused.")
         }
@@ -68,11 +81,6 @@ struct DashboardCSRF: Sendable {
             if let authority = request.authority, host != authority {
                 throw HTTPFailure.forbidden("The form was posted from another origin (\(origin)).")
             }
-        }
-        guard let sent = form["_csrf"], ConstantTime.equal(Array(sent.utf8), Array(token(for: request).utf8)) else {
-            throw HTTPFailure.forbidden(
-                "The form's security token is missing or stale (you may have logged in again since the page was "
-                    + "loaded). Reload the page and try again.")
         }
     }
 }

@@ -12,6 +12,8 @@ extension DashboardPage {
 
     /// `POST /_utils/login`: checks the name and password like `POST /_session` and starts a cookie session.
     func logIn() async throws -> Response {
+        // No token yet (nobody is logged in), but another site must not log a browser in (login CSRF).
+        try DashboardCSRF.requireSameSite(request)
         let form = try DashboardForm(request)
         let next = Self.safeNext(form["next"])
         guard let name = form["name"], let password = form["password"] else {

@@ -4,7 +4,10 @@ public import CloudantStore
 /// A page a module adds to the dashboard for every database: health charts, a care calendar, your own.
 ///
 /// The database page links to each panel at `/_utils/db/NAME/panel/<name>`; the dashboard checks that the
-/// user may read the database before it asks the panel to render.
+/// user may read the database before it asks the panel to render. When per-document access restricts the user
+/// (the database turns `document_access` on and they are not one of its admins), the panel's ``DashboardPanelContext``
+/// reads a copy of the documents they may see, made for the page (bodies, not attachments), so a panel never
+/// shows what the user could not read through the API.
 ///
 /// ```swift
 /// struct CountPanel: DashboardPanel {
@@ -41,8 +44,9 @@ extension DashboardPanel {
     }
 }
 
-/// What a panel renders from: the database, its store (opened for a user allowed to read it) and the page's
-/// query parameters.
+/// What a panel renders from: the database, its store (opened for a user allowed to read it; for a user whom
+/// per-document access restricts, a copy holding only the documents they may see) and the page's query
+/// parameters.
 public struct DashboardPanelContext: Sendable {
     /// The database's name.
     public let database: String

@@ -74,7 +74,8 @@ enum ByteRanges {
             try await sink.write(ByteBuffer(bytes: closing))
             try await sink.finish(nil)
         }
-        var responseHeaders = CouchResponse.baseHeaders(contentType: writer.contentType("byteranges"), extra: [])
+        var responseHeaders = CouchResponse.baseHeaders(
+            contentType: writer.contentType("byteranges"), extra: headers.filter { AttachmentSafety.names.contains($0.0) })
         responseHeaders[.contentLength] = String(length)
         return Response(status: .init(code: 206), headers: responseHeaders, body: body)
     }

@@ -26,7 +26,7 @@ enum MultipartRelated {
     ///   the URL's id and rev, `_users` password hashing.
     static func document(
         streaming body: BodyPieces, contentType: String?, into store: DocumentStore, maxJSONSize: Int,
-        maxAttachmentSize: Int, prepare: (JSONObject) throws -> JSONObject = { $0 }
+        maxAttachmentSize: Int, prepare: (JSONObject) async throws -> JSONObject = { $0 }
     ) async throws -> (IncomingDocument, [StagedAttachment]) {
         let boundary: String
         do {
@@ -70,7 +70,7 @@ enum MultipartRelated {
             }
             if document["_attachments"] != nil { document["_attachments"] = .object(attachments) }
             let writtenOrder = document["_attachments"] == nil ? [] : attachmentOrder
-            var incoming = try IncomingDocument(try prepare(document))
+            var incoming = try IncomingDocument(try await prepare(document))
             for (name, file) in staged {
                 try IncomingAttachment.validate(name: name, documentID: incoming.id)
                 incoming.attachments = incoming.attachments ?? [:]

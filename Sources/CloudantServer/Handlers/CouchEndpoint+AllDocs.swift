@@ -88,6 +88,8 @@ extension CouchEndpoint {
             none.startKey = nil
             none.endKey = nil
             var answer = try await store.allDocs(none)
+            // A restricted user's figures count only the rows read to answer, here none (see `visibleRows`).
+            if access.isRestricted { answer.totalRows = 0 }
             answer.offset = Self.sortsAfterStrings(lower ?? .null) != options.descending ? answer.totalRows : 0
             return CouchResponse.json(answer.json)
         }

@@ -16,7 +16,9 @@ extension CouchEndpoint {
 
     /// The attachment's bytes: encoded as stored when the client accepts gzip (`Content-Encoding: gzip`),
     /// decoded otherwise; byte ranges for attachments stored unencoded (`Accept-Ranges: bytes`). The body
-    /// streams from the store in pieces, so an attachment of any size is sent in bounded memory.
+    /// streams from the store in pieces, so an attachment of any size is sent in bounded memory. Every answer
+    /// carries CouchDB's `Content-Security-Policy: sandbox`, `nosniff`, and active types are downloads
+    /// (``AttachmentSafety``).
     private func readAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
@@ -30,6 +32,8 @@ extension CouchEndpoint {
         var headers = [("ETag", etag)]
         if sendEncoded { headers.append(("Content-Encoding", info.encoding.rawValue)) }
         headers.append(("Accept-Ranges", info.encoding == .identity ? "bytes" : "none"))
+        // Uploaded bytes on the dashboard's origin: never a page that runs (see ``AttachmentSafety``).
+        headers += AttachmentSafety.headers(contentType: info.contentType, name: name)
         if request.header(.ifNoneMatch) == etag { return CouchResponse.headOnly(status: 304, headers: headers) }
         let length = sendEncoded ? info.encodedLength : info.length
         if request.method == .head {
@@ -100,14 +104,14 @@ extension CouchEndpoint {
     }
 
     /// With per-document access, an attachment changes only on a document the user sees (the new revision
-    /// keeps its list); a restricted user cannot create a document this way, since it would have no list.
+    /// keeps its list); a restricted user cannot create a document this way, since it would have no list. A
+    /// hidden document is answered as a missing one: `409 conflict` when a revision is named (as for any
+    /// revision the document does not have), else `403` (create the document first).
     private func requireAttachmentWrite(_ request: CouchRequest, id: String, in store: DocumentStore) async throws {
         let access = try await readAccess(of: store, for: request.user)
-        guard access.isRestricted else { return }
-        guard try await DocumentAccess.winner(of: id, in: store) != nil else {
-            throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")
-        }
-        try await access.requireVisible(id: id, in: store)
+        guard access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) else { return }
+        if request.query["rev"] != nil || request.header(.ifMatch) != nil { throw DocumentAccess.conflict }
+        throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")
     }
 
     /// The digest a `Content-MD5` header vouches for (base64 MD5 of the body as sent), in CouchDB's form.

@@ -34,9 +34,12 @@ extension CouchEndpoint {
         let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
         if database == UsersDatabase.name {
-            docs = try docs.map { value in
-                guard case .object(let object) = value else { return value }
-                return .object(try UsersDatabase.prepare(object, iterations: configuration.passwordIterations))
+            for (index, value) in docs.enumerated() {
+                guard case .object(let object) = value else { continue }
+                docs[index] = .object(
+                    try await UsersDatabase.prepare(
+                        object, iterations: configuration.passwordIterations, hashing: hashing,
+                        client: request.clientAddress))
             }
         }
         let accepted = try Self.writeQuorumUnmet(request, bodyW: body["w"])
@@ -63,7 +66,8 @@ extension CouchEndpoint {
             } catch let failure as HTTPFailure {
                 var answer = JSONObject()
                 if let id = object["_id"] { answer["id"] = id }
-                if let rev = object["_rev"] { answer["rev"] = rev }
+                // As the store answers: a conflict row names no revision.
+                if let rev = object["_rev"], failure.body.error != "conflict" { answer["rev"] = rev }
                 answer["error"] = .string(failure.body.error)
                 answer["reason"] = .string(failure.body.reason)
                 refused[index] = .object(answer)

@@ -33,7 +33,10 @@ extension CouchEndpoint {
             return CouchResponse.ok()
         case .get, .head:
             let store = try await authorizedStore(name, for: request.user, access: .member)
-            let info = try await store.info().json
+            // With per-document access the counts and sizes cover only what the user sees.
+            let visibility = try await readAccess(of: store, for: request.user).visibility
+            let info: JSONValue
+            if let visibility { info = try await store.info(visibility: visibility).json } else { info = try await store.info().json }
             return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
         case .post:
             return try await postDocument(request, database: name)

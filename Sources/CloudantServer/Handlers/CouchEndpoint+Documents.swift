@@ -104,13 +104,16 @@ extension CouchEndpoint {
     /// Writes one JSON document the way `PUT` and `POST` do; see ``write(parsed:request:database:)``.
     func write(_ document: JSONObject, request: CouchRequest, database: String) async throws -> Response {
         try checkDocumentSize(.object(document))
-        return try await write(parsed: try IncomingDocument(prepareForDatabase(document, database)), request: request, database: database)
+        let prepared = try await prepareForDatabase(document, database, client: request.clientAddress)
+        return try await write(parsed: try IncomingDocument(prepared), request: request, database: database)
     }
 
-    /// The document as `database` stores it: `_users` documents get their password hashed.
-    func prepareForDatabase(_ document: JSONObject, _ database: String) throws -> JSONObject {
+    /// The document as `database` stores it: `_users` documents get their password hashed (on the hashing
+    /// threads, under `client`'s share).
+    func prepareForDatabase(_ document: JSONObject, _ database: String, client: String?) async throws -> JSONObject {
         guard database == UsersDatabase.name else { return document }
-        return try UsersDatabase.prepare(document, iterations: configuration.passwordIterations)
+        return try await UsersDatabase.prepare(
+            document, iterations: configuration.passwordIterations, hashing: hashing, client: client)
     }
 
     /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,
@@ -171,13 +174,14 @@ extension CouchEndpoint {
     private func deleteDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
         let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let access = try await documentAccess(of: store, for: request.user)
+        // A hidden document, `_local/` ones included, is deleted as a missing one is: not at all.
+        try await access.requireVisible(id: id, in: store)
         if DocumentID.isLocal(id) {
             let current = try await store.localDocument(id: id)
             let result = try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
             return CouchResponse.json(result.json)
         }
-        let access = try await documentAccess(of: store, for: request.user)
-        try await access.requireVisible(id: id, in: store)
         guard let rev else {
             _ = try await store.document(id: id)
             throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))

@@ -33,13 +33,14 @@ extension CouchEndpoint {
             throw unsupported("GET,POST")
         }
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        var find = try Self.findRequest(
-            await restrictedFindBody(body, store: store, user: request.user), partition: partition)
+        var find = try Self.findRequest(body, partition: partition)
+        let visibility = try await readAccess(of: store, for: request.user).visibility
         // A live query is answered by the store's engine; the one-shot `no_usable_index` rule (CouchDB's
         // refusal of a sort no index serves) would end the feed before it starts for no benefit.
         find.unservedSort = .sortInMemory
         let heartbeat = try ChangesParameters.heartbeat(request.query, maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
-        let results = store.observe(find, limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
+        let results = store.observe(
+            find, limits: MatchLimits(regexStepLimit: configuration.regexStepLimit), visibility: visibility)
         let eventSource = feed == "eventsource"
         let connection = request.connection
         return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in

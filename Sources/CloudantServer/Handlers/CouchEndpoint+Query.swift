@@ -12,21 +12,13 @@ extension CouchEndpoint {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        let body = try await restrictedFindBody(request.jsonObjectBody(), store: store, user: request.user)
+        // With per-document access the store judges each candidate before the selector runs on it, so the
+        // answer, its errors, `execution_stats` and its time only ever concern documents the user sees.
+        let visibility = try await readAccess(of: store, for: request.user).visibility
         let answer = try await store.findAnswer(
-            try Self.findRequest(body, partition: partition),
-            limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
+            try Self.findRequest(request.jsonObjectBody(), partition: partition),
+            limits: MatchLimits(regexStepLimit: configuration.regexStepLimit), visibility: visibility)
         return CouchResponse.json(bytes: answer)
-    }
-
-    /// A `_find` body whose selector also requires the user's name or a role in each document's access list,
-    /// when per-document access restricts them: `limit`, `skip` and bookmarks then count visible documents.
-    func restrictedFindBody(_ body: JSONObject, store: DocumentStore, user: UserContext) async throws -> JSONObject {
-        let access = try await readAccess(of: store, for: user)
-        guard access.isRestricted, let selector = body["selector"], selector.objectValue != nil else { return body }
-        var restricted = body
-        restricted["selector"] = access.restricting(selector)
-        return restricted
     }
 
     /// `POST /{db}/_explain` (and `/{db}/_partition/{partition}/_explain`).

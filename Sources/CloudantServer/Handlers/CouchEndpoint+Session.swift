@@ -42,6 +42,9 @@ extension CouchEndpoint {
     func sessionCredentials(in request: CouchRequest) throws -> (name: String, password: String) {
         let contentType = request.header(.contentType)?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            // A form is what another site can make a browser post (JSON needs CORS): refused when it comes from
+            // one, as the dashboard's forms are.
+            try DashboardCSRF.requireSameSite(request)
             let form = QueryParameters(rawQuery: String(decoding: request.body, as: UTF8.self))
             guard let name = form["name"], let password = form["password"] else {
                 throw HTTPFailure.badRequest("name and password are required")

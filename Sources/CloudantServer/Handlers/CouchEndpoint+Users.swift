@@ -4,7 +4,8 @@ internal import Hummingbird
 
 extension CouchEndpoint {
     /// A user reading or changing their own `_users` document, as CouchDB's `_users` rules allow: the
-    /// password may change, the roles may not.
+    /// password may change, the roles may not, and neither may the hash's parameters (see
+    /// ``UsersDatabase/pinningHash(of:current:)``).
     func ownUserDocument(_ request: CouchRequest, id: String) async throws -> Response {
         let store = try await registry.openSystem(UsersDatabase.name)
         switch request.method {
@@ -21,7 +22,9 @@ extension CouchEndpoint {
             guard (document["roles"] ?? []) == (current["roles"] ?? []) else {
                 throw HTTPFailure.forbidden("Only _admin may set roles")
             }
-            let prepared = try UsersDatabase.prepare(document, iterations: configuration.passwordIterations)
+            try UsersDatabase.pinningHash(of: document, current: current)
+            let prepared = try await UsersDatabase.prepare(
+                document, iterations: configuration.passwordIterations, hashing: hashing, client: request.clientAddress)
             let result = try await store.put(prepared)
             return CouchResponse.json(result.json, status: 201, headers: [("ETag", "\"\(result.rev)\"")])
         default:

@@ -12,6 +12,12 @@ internal import Foundation
 /// A name nobody has costs the same key derivation as a wrong password for a real user (against a decoy
 /// hash made at start-up with the configured iterations), so the answer's timing does not tell which
 /// names exist. Failed logins are throttled by ``LoginThrottle``.
+///
+/// The work of a login is the server's to choose: derivations run on ``PasswordHashingPool``'s threads, never
+/// on the cooperative pool, within its queue bounds; and a stored hash whose iterations fall outside
+/// ``allowedIterations`` (or whose PRF CouchDB does not know) is refused without being computed, as CouchDB's
+/// `min_iterations`/`max_iterations` refuse it. Users cannot set those parameters in their own documents (see
+/// ``UsersDatabase/pinningHash(of:current:)``).
 final class Authenticator: Sendable {
     /// What a login attempt came to.
     enum Outcome: Sendable {
@@ -20,6 +26,17 @@ final class Authenticator: Sendable {
         case rejected
         /// Too many recent failures for this name or address: try again after this many seconds.
         case throttled(retryAfter: Int)
+        /// The stored hash is not one this server computes (CouchDB's `403 forbidden` reason).
+        case refused(String)
+        /// The hashing queue is full for this client or for the server.
+        case busy(PasswordHashingPool.Refusal)
+    }
+
+    /// What checking a name and password found.
+    enum Verdict: Sendable {
+        case user(UserContext)
+        case wrong
+        case refused(String)
     }
 
     private struct Verified: Sendable {
@@ -43,6 +60,10 @@ final class Authenticator: Sendable {
     let sessions: SessionRegistry
     /// How many PBKDF2 derivations logins have run (tests read it to see equal work for unknown names).
     let derivations = Locked(0)
+    /// Where derivations run.
+    let hashing: PasswordHashingPool
+    /// The iterations a stored hash may have for a login to compute it.
+    let allowedIterations: ClosedRange<Int>
 
     /// - Parameters:
     ///   - lookUpUser: reads `org.couchdb.user:NAME` from `_users`.
@@ -54,9 +75,12 @@ final class Authenticator: Sendable {
         admin: ServerAdmin?, iterations: Int, secret: [UInt8], sessionTimeout: Int,
         cookiePolicy: CookiePolicy = CookiePolicy(), sessions: SessionRegistry,
         throttle: LoginThrottle = LoginThrottle(policy: LoginThrottlePolicy()),
+        hashing: PasswordHashingPool = PasswordHashingPool(), maxIterations: Int = 1_000_000,
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
         lookUpUser: @escaping @Sendable (String) async -> JSONObject?
     ) throws {
+        self.hashing = hashing
+        allowedIterations = 1...max(1, maxIterations, iterations)
         self.admin = try admin.map { ($0.name, try PasswordHasher.hash($0.password, iterations: iterations)) }
         decoy = try PasswordHasher.hash(Hex.encode(SecureRandom.bytes(16)), iterations: iterations)
         cookies = SessionCookie(secret: secret)
@@ -75,33 +99,51 @@ final class Authenticator: Sendable {
     var isAdminParty: Bool { admin == nil }
 
     /// Checks a login from `address` (the client's IP address, when known), throttling failures.
-    func login(name: String, password: String, address: String?) async -> Outcome {
+    /// - Throws: `CancellationError` when the request went away while its derivation waited.
+    func login(name: String, password: String, address: String?) async throws -> Outcome {
         if let wait = throttle.retryAfter(user: name, address: address) { return .throttled(retryAfter: wait) }
-        guard let user = await authenticate(name: name, password: password) else {
+        let verdict: Verdict
+        do {
+            verdict = try await authenticate(name: name, password: password, address: address)
+        } catch let refusal as PasswordHashingPool.Refusal {
+            return .busy(refusal)
+        }
+        switch verdict {
+        case .user(let user):
+            throttle.recordSuccess(user: name)
+            return .authenticated(user)
+        case .wrong:
             throttle.recordFailure(user: name, address: address)
             return .rejected
+        case .refused(let reason):
+            return .refused(reason)
         }
-        throttle.recordSuccess(user: name)
-        return .authenticated(user)
     }
 
-    /// The user `name`/`password` identify, or `nil`. Not throttled: see ``login(name:password:address:)``.
-    func authenticate(name: String, password: String) async -> UserContext? {
+    /// Checks `name`/`password` (not throttled: see ``login(name:password:address:)``); the derivation, when
+    /// one is needed, runs on ``hashing`` under `address`'s share.
+    /// - Throws: ``PasswordHashingPool/Refusal`` when the queue is full; `CancellationError`.
+    func authenticate(name: String, password: String, address: String?) async throws -> Verdict {
         guard let (hash, roles) = await credentials(for: name) else {
             // The same derivation a real user's wrong password costs, against a hash nothing matches.
+            let decoy = decoy
+            _ = try await hashing.run(client: address) { PasswordHasher.verify(password, against: decoy) }
             derivations.withLock { $0 += 1 }
-            _ = PasswordHasher.verify(password, against: decoy)
-            return nil
+            return .wrong
         }
         let digest = Array(SHA256.hash(data: Array((hash.salt + "\u{0}" + password).utf8)))
         let cached = verified.withLock { $0[name] }
         if let cached, cached.derivedKey == hash.derivedKey, ConstantTime.equal(cached.digest, digest) {
-            return UserContext(name: name, roles: roles)
+            return .user(UserContext(name: name, roles: roles))
+        }
+        if let reason = PasswordHasher.refusal(of: hash, allowed: allowedIterations) { return .refused(reason) }
+        guard try await hashing.run(client: address, { PasswordHasher.verify(password, against: hash) }) else {
+            derivations.withLock { $0 += 1 }
+            return .wrong
         }
         derivations.withLock { $0 += 1 }
-        guard PasswordHasher.verify(password, against: hash) else { return nil }
         verified.withLock { $0[name] = Verified(derivedKey: hash.derivedKey, digest: digest) }
-        return UserContext(name: name, roles: roles)
+        return .user(UserContext(name: name, roles: roles))
     }
 
     /// A new session for `user`, and its `AuthSession` cookie value.

@@ -12,10 +12,16 @@ internal import CloudantStore
 /// The rules, for a member who is not a database admin:
 /// - a document is visible only while its *winning* revision's list names the user or one of their roles;
 ///   every revision, conflict, tombstone and attachment of it follows that one decision, so a user taken off
-///   the list loses the old revisions too;
-/// - a document that exists and is not visible cannot be written (so nobody can add themselves to a list
-///   they are not on); one the user creates without a list gets `{"names": [user]}`; an update without a
-///   list keeps the current one;
+///   the list loses the old revisions too; a `_local/` document follows its own list the same way;
+/// - a hidden document answers every read exactly as a missing one, and every figure derived from documents
+///   (counts, `pending`, `total_rows`, `_find` statistics) counts only visible ones; the store judges visibility
+///   before any predicate the user sent runs (``visibility``);
+/// - a document that exists and is not visible cannot be written: the write is answered as a conflict, as the
+///   same write of a missing document with a revision is, so nobody learns more than that the id is taken
+///   (a replicated revision, which never conflicts, is refused `403`);
+/// - nobody writes a document whose list does not name them or one of their roles (so nobody adds
+///   themselves to a list, or gives a document away); one the user creates without a list gets
+///   `{"names": [user]}`; an update without a list keeps the current one;
 /// - design documents carry no list and stay with the database admins.
 struct DocumentAccess: Sendable {
     /// The member holding the lists, when the database has them.
@@ -46,13 +52,23 @@ struct DocumentAccess: Sendable {
         return try? await store.document(id: id, options: ReadOptions(rev: rev))
     }
 
+    /// What decides whether `id` is visible: its winning revision, or for a `_local/` id the local document;
+    /// `nil` when there is none.
+    static func current(of id: String, in store: DocumentStore) async throws -> JSONObject? {
+        guard DocumentID.isLocal(id) else { return try await winner(of: id, in: store) }
+        do {
+            return try await store.localDocument(id: id)
+        } catch let error as CloudantError where error.code == .notFound {
+            return nil
+        }
+    }
+
     /// Whether the user may see document `id`: its winner's list names them. A missing document is not
     /// visible either, so "not visible" and "missing" get the same answer.
     func allowsDocument(id: String, in store: DocumentStore) async throws -> Bool {
         guard isRestricted else { return true }
-        if DocumentID.isLocal(id) { return true }
-        guard let winner = try await Self.winner(of: id, in: store) else { return false }
-        return allows(winner)
+        guard let current = try await Self.current(of: id, in: store) else { return false }
+        return allows(current)
     }
 
     /// Throws CouchDB's `404 not_found` unless document `id` is visible: a hidden document is answered as if
@@ -63,25 +79,23 @@ struct DocumentAccess: Sendable {
         }
     }
 
-    /// A `_find` selector that matches only what `selector` matches among visible documents.
-    func restricting(_ selector: JSONValue) -> JSONValue {
-        guard isRestricted, let field else { return selector }
-        var anyOf: [JSONValue] = []
-        if let name = user.name {
-            anyOf.append(["\(field).names": ["$elemMatch": ["$eq": .string(name)]]])
+    /// The documents the user may see, for the store to apply before anything the user asked for (a `_find`
+    /// selector, a `_changes` filter, a count): `nil` when the user is not restricted.
+    var visibility: DocumentVisibility? {
+        guard isRestricted else { return nil }
+        let access = self
+        return DocumentVisibility { document in
+            guard let id = document["_id"]?.stringValue, !DocumentID.isDesign(id) else { return false }
+            return access.allows(document)
         }
-        if !user.roles.isEmpty {
-            anyOf.append(["\(field).roles": ["$elemMatch": ["$in": .array(user.roles.map(JSONValue.string))]]])
-        }
-        if anyOf.isEmpty { anyOf.append(["\(field).names": ["$elemMatch": ["$eq": "\u{0}"]]]) }
-        return ["$and": [selector, ["$or": .array(anyOf)]]]
     }
 
     /// The document a write stores, once the rules allow it: the list validated, carried over from the
     /// current winner when the write names none (tombstones too, so a deletion stays visible to the people
-    /// it concerns), or set to the writer for a new document.
-    /// - Throws: ``HTTPFailure`` `403 forbidden` for a document that exists and is not visible, `400
-    ///   bad_request` for a malformed list.
+    /// it concerns), or set to the writer for a new document. `_local/` documents follow the same rules.
+    /// - Throws: ``HTTPFailure`` `409 conflict` for a document that exists and is not visible (what the same
+    ///   write of a missing document with a revision gets), `403 forbidden` for a replicated revision of one and
+    ///   for a document whose list would not name the writer, `400 bad_request` for a malformed list.
     ///
     /// A replicated revision (`new_edits=false`) keeps the revision id its sender made, so its content must
     /// not change on the way: a restricted user's replicated document must carry its list (a tombstone alone
@@ -89,26 +103,34 @@ struct DocumentAccess: Sendable {
     func prepareWrite(_ document: IncomingDocument, in store: DocumentStore, replicated: Bool = false) async throws
         -> IncomingDocument
     {
-        guard let field, !(document.id.map { DocumentID.isLocal($0) || DocumentID.isDesign($0) } ?? false) else {
-            return document
-        }
+        guard let field, !(document.id.map(DocumentID.isDesign) ?? false) else { return document }
+        let isLocal = document.id.map(DocumentID.isLocal) ?? false
         if let list = document.body[field] { try Self.validate(list, field: field) }
-        let current = try await document.id.asyncMap { try await Self.winner(of: $0, in: store) } ?? nil
+        let current = try await document.id.asyncMap { try await Self.current(of: $0, in: store) } ?? nil
         if let current, !allows(current) {
-            throw HTTPFailure.forbidden("You are not on this document's access list.")
-        }
-        guard document.body[field] == nil else { return document }
-        if replicated, !document.deleted, isRestricted {
-            throw HTTPFailure.forbidden("A replicated document must carry its \(field) list.")
+            if replicated, !isLocal { throw HTTPFailure.forbidden("You are not on this document's access list.") }
+            throw Self.conflict
         }
         var prepared = document
-        if let currentList = current?[field] {
-            prepared.body[field] = currentList
-        } else if !isAdmin, let name = user.name {
-            prepared.body[field] = ["names": [.string(name)], "roles": []]
+        if document.body[field] == nil {
+            if replicated, !isLocal, !document.deleted, isRestricted {
+                throw HTTPFailure.forbidden("A replicated document must carry its \(field) list.")
+            }
+            if let currentList = current?[field] {
+                prepared.body[field] = currentList
+            } else if !isAdmin, let name = user.name {
+                prepared.body[field] = ["names": [.string(name)], "roles": []]
+            }
+        }
+        if isRestricted, !allows(prepared.body) {
+            throw HTTPFailure.forbidden(
+                "The document's \(field) list must name you or one of your roles: you could not see it once written.")
         }
         return prepared
     }
+
+    /// CouchDB's answer to an update of a revision the document does not have.
+    static let conflict = HTTPFailure(status: 409, error: "conflict", reason: "Document update conflict.")
 
     /// Checks a list's shape: an object whose `names` and `roles` (each optional) are lists of strings.
     static func validate(_ list: JSONValue, field: String) throws {

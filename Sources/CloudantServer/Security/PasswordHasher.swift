@@ -15,9 +15,12 @@ struct PasswordHash: Sendable, Hashable {
 
 /// Derives and checks PBKDF2 password hashes (CouchDB's `password_scheme: "pbkdf2"`).
 enum PasswordHasher {
-    /// Hashes `password` with a fresh random salt.
-    static func hash(_ password: String, iterations: Int) throws -> PasswordHash {
-        let salt = Hex.encode(SecureRandom.bytes(16))
+    /// The PRFs CouchDB's `couch_httpd_auth` accepts in a user document's `pbkdf2_prf`, with their key lengths.
+    static let keyLengths: [String: Int] = ["sha": 20, "sha224": 28, "sha256": 32, "sha384": 48, "sha512": 64]
+
+    /// Hashes `password` with a fresh random salt (or `salt`, when a user document asks to keep its own).
+    static func hash(_ password: String, iterations: Int, salt: String? = nil) throws -> PasswordHash {
+        let salt = salt ?? Hex.encode(SecureRandom.bytes(16))
         return PasswordHash(
             salt: salt, derivedKey: try derive(password, salt: salt, iterations: iterations, prf: "sha256"),
             iterations: iterations, prf: "sha256")
@@ -25,13 +28,19 @@ enum PasswordHasher {
 
     /// The hex derived key of `password`.
     static func derive(_ password: String, salt: String, iterations: Int, prf: String) throws -> String {
-        let function: KDF.Insecure.PBKDF2.HashFunction = prf == "sha256" ? .sha256 : .insecureSHA1
-        let length = prf == "sha256" ? 32 : 20
+        let function: KDF.Insecure.PBKDF2.HashFunction =
+            switch prf {
+            case "sha224": .insecureSHA224
+            case "sha256": .sha256
+            case "sha384": .sha384
+            case "sha512": .sha512
+            default: .insecureSHA1
+            }
         // Iterations come from stored documents and configuration, so the library's 210 000 floor (meant
         // for new keys) must not reject CouchDB documents hashed with fewer.
         let key = try KDF.Insecure.PBKDF2.deriveKey(
-            from: Array(password.utf8), salt: Array(salt.utf8), using: function, outputByteCount: length,
-            unsafeUncheckedRounds: max(1, iterations))
+            from: Array(password.utf8), salt: Array(salt.utf8), using: function,
+            outputByteCount: keyLengths[prf] ?? 20, unsafeUncheckedRounds: max(1, iterations))
         return Hex.encode(key.withUnsafeBytes { Array($0) })
     }
 
@@ -41,6 +50,16 @@ enum PasswordHasher {
             return false
         }
         return ConstantTime.equal(Array(derived.utf8), Array(hash.derivedKey.lowercased().utf8))
+    }
+
+    /// Why a stored hash is not checked at all, as CouchDB's `couch_httpd_auth` refuses it (`403 forbidden`,
+    /// its reasons), or `nil` when it may be: a PRF CouchDB knows and iterations within `allowed`. The bound
+    /// keeps the work of one login what the server chose, whatever a stored document says.
+    static func refusal(of hash: PasswordHash, allowed: ClosedRange<Int>) -> String? {
+        guard keyLengths[hash.prf] != nil else { return "PRF is invalid" }
+        if hash.iterations < allowed.lowerBound { return "Iteration count is too low for this server" }
+        if hash.iterations > allowed.upperBound { return "Iteration count is too high for this server" }
+        return nil
     }
 }
 

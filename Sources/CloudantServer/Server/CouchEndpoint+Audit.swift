@@ -4,9 +4,13 @@ internal import HTTPTypes
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// Records an answered request in the audit trail, when the server keeps one: who (the authenticated
-    /// user, or the name a failed login tried), what (``AuditClassifier``), when, from where, and the status.
-    func audit(_ request: Request, prepared: CouchRequest?, status: Int, etag: String?, connection: ClientConnection?) {
+    /// Records an answered request in the audit trail, when the server keeps one: who (the authenticated user;
+    /// for a request whose credentials were refused, the name they gave as the one tried, never as the user),
+    /// what (``AuditClassifier``), when, from where, and the status.
+    func audit(
+        _ request: Request, prepared: CouchRequest?, stage: AuthenticationStage, status: Int, etag: String?,
+        connection: ClientConnection?
+    ) {
         guard let auditTrail else { return }
         let target = request.head.path ?? "/"
         let segments: [String]
@@ -21,16 +25,34 @@ extension CouchEndpoint {
             let outcome = AuditClassifier.classify(
                 method: request.method, segments: segments, query: query, status: status, body: prepared?.body ?? [])
         else { return }
-        var user = prepared?.user.name ?? BasicAuthorization(request.headers).name
-        if segments == ["_session"] || segments == ["_utils", "login"], request.method == .post, let prepared {
-            user = (try? sessionCredentials(in: prepared))?.name ?? user
+        var user: String?
+        var authentication: String
+        var tried: String?
+        switch stage {
+        case .notReached:
+            authentication = "not_reached"
+        case .failed(let name):
+            (authentication, tried) = ("failed", name)
+        case .done:
+            user = prepared?.user.name
+            authentication = prepared?.user.isAuthenticated == true ? "authenticated" : "anonymous"
+        }
+        // A login names its user once it succeeds; a refused one names the name it tried.
+        if segments == ["_session"] || segments == ["_utils", "login"], request.method == .post, let prepared,
+            let name = (try? sessionCredentials(in: prepared))?.name
+        {
+            if outcome.action == .login {
+                (user, authentication, tried) = (name, "authenticated", nil)
+            } else if !prepared.user.isAuthenticated {
+                (user, authentication, tried) = (nil, "failed", name)
+            }
         }
         auditTrail.record(
             AuditDraft(
                 user: user, action: outcome.action.rawValue,
                 database: outcome.database, documentID: outcome.documentID, documentIDs: outcome.documentIDs,
                 rev: etag.map(Self.unquote), address: connection?.address, method: request.method.rawValue, path: target,
-                status: status))
+                status: status, authentication: authentication, triedUser: tried))
     }
 
     /// Records one API call the dashboard made for its user, as if the user had made it: the dashboard page
@@ -46,6 +68,6 @@ extension CouchEndpoint {
                 user: call.user.name, action: outcome.action.rawValue,
                 database: outcome.database, documentID: outcome.documentID, documentIDs: outcome.documentIDs,
                 rev: etag.map(Self.unquote), address: call.connection?.address, method: call.method.rawValue, path: path,
-                status: status))
+                status: status, authentication: call.user.isAuthenticated ? "authenticated" : "anonymous"))
     }
 }

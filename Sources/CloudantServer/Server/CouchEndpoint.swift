@@ -28,13 +28,20 @@ final class CouchEndpoint: Sendable {
     let nodeConfiguration: NodeConfiguration
     /// Request counters for `/_node/{node}/_stats`.
     let statistics = ServerStatistics()
+    /// Where password derivations run (logins, and `_users` writes that set a password).
+    let hashing: PasswordHashingPool
+    /// The budget of the bodies of anonymous requests being read.
+    let anonymousBodies: AnonymousBodies
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         let registry = DatabaseRegistry(
             directory: configuration.directory, encryptionKey: configuration.encryptionKey,
-            designFunctions: configuration.designFunctions)
+            designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument)
         self.registry = registry
+        let hashing = PasswordHashingPool()
+        self.hashing = hashing
+        anonymousBodies = AnonymousBodies(budget: configuration.anonymousBodyBudget)
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
         nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
         dashboard = configuration.dashboardEnabled
@@ -49,23 +56,35 @@ final class CouchEndpoint: Sendable {
             sessionTimeout: nodeConfiguration.sessionTimeout, cookiePolicy: cookiePolicy,
             sessions: SessionRegistry(store: { try await registry.openSystem(UsersDatabase.name) }),
             throttle: LoginThrottle(policy: configuration.loginThrottle),
+            hashing: hashing, maxIterations: configuration.maxPasswordIterations,
             lookUpUser: { name in
                 // Looked up each time: `_users` may have been deleted and created again since.
                 try? await registry.openSystem(UsersDatabase.name).document(id: UsersDatabase.idPrefix + name)
             })
         usersFollower = UsersFollower(
             registry: registry, sessions: authenticator.sessions, perUser: configuration.perUserDatabases)
+        // Signed with the server's secret (its head and anchor) and, on an encrypted server, encrypted.
+        let auditKeys = AuditKeys(secret: identity.secret, encryptionKey: configuration.encryptionKey)
         auditTrail = try configuration.audit.map { settings in
             try AuditTrail(
                 folder: settings.folder ?? URL(fileURLWithPath: configuration.directory.path).appendingPathComponent("_audit").path,
-                retentionDays: settings.retentionDays)
+                retentionDays: settings.retentionDays,
+                keys: auditKeys)
         }
     }
 
     /// Loads what the server keeps between runs (the cookie sessions) before the first request.
     func start() async {
+        // Snapshots a crash left behind: nobody reads them any more.
+        try? FileManager.default.removeItem(at: panelSnapshotsFolder)
         await authenticator.sessions.load(isLive: authenticator.isLive)
         await usersFollower.catchUp()
+    }
+
+    /// Where dashboard panels' snapshots for restricted users are made (``DashboardPanelSnapshot``): a hidden
+    /// folder of the data folder, so they are encrypted at rest like the databases and never listed as one.
+    var panelSnapshotsFolder: URL {
+        URL(fileURLWithPath: configuration.directory.path, isDirectory: true).appendingPathComponent(".panel-snapshots")
     }
 
     /// Writes what the audit trail has queued and releases its folder (the server has stopped).
@@ -79,7 +98,10 @@ final class CouchEndpoint: Sendable {
     func respond(to request: Request, connection: ClientConnection? = nil) async -> Response {
         requestsInProgress.withLock { $0 += 1 }
         defer { requestsInProgress.withLock { $0 -= 1 } }
+        let reservation = AnonymousBodies.Reservation(anonymousBodies)
+        defer { reservation.release() }
         var prepared: CouchRequest?
+        var stage = AuthenticationStage.notReached
         let cors = nodeConfiguration.cors
         var response: Response
         if request.method == .options, let cors,
@@ -91,7 +113,8 @@ final class CouchEndpoint: Sendable {
             // A browser's preflight, answered before authentication as `chttpd_cors` answers it.
             response = CouchResponse.empty(status: 204, headers: preflight)
         } else {
-            response = await answer(request, connection: connection, prepared: &prepared)
+            response = await answer(
+                request, connection: connection, reservation: reservation, stage: &stage, prepared: &prepared)
             if let cors {
                 let names = response.headers.map(\.name.canonicalName)
                 for (name, value) in cors.headers(origin: request.headers[HTTPField.Name("Origin")!], responseHeaderNames: names) {
@@ -104,15 +127,29 @@ final class CouchEndpoint: Sendable {
         response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
         statistics.record(method: request.method.rawValue, status: Int(response.status.code))
         audit(
-            request, prepared: prepared, status: Int(response.status.code), etag: response.headers[.eTag],
+            request, prepared: prepared, stage: stage, status: Int(response.status.code), etag: response.headers[.eTag],
             connection: connection)
         return response
     }
 
+    /// How far a request got with authentication (the audit trail says so rather than name a user who was not
+    /// authenticated).
+    enum AuthenticationStage: Sendable {
+        /// Refused before its credentials were looked at.
+        case notReached
+        /// Its credentials were refused; the name they gave, if any.
+        case failed(tried: String?)
+        /// Authenticated, or anonymous without credentials.
+        case done
+    }
+
     /// The response to a request; `prepared` is set once the request is read and authenticated.
-    private func answer(_ request: Request, connection: ClientConnection?, prepared: inout CouchRequest?) async -> Response {
+    private func answer(
+        _ request: Request, connection: ClientConnection?, reservation: AnonymousBodies.Reservation,
+        stage: inout AuthenticationStage, prepared: inout CouchRequest?
+    ) async -> Response {
         do {
-            let read = try await prepare(request, connection: connection)
+            let read = try await prepare(request, connection: connection, reservation: reservation, stage: &stage)
             prepared = read
             // Design documents' validation functions see the request's user as `userCtx`.
             let writer = WriterIdentity(
@@ -135,14 +172,32 @@ final class CouchEndpoint: Sendable {
         }
     }
 
-    /// Reads the target, the body (up to the size limit) and the credentials.
-    private func prepare(_ request: Request, connection: ClientConnection?) async throws -> CouchRequest {
+    /// Reads the target, the credentials, then the body (up to the size limit).
+    ///
+    /// Credentials come first, as in CouchDB (`chttpd` authenticates before a handler reads the body): a request
+    /// whose login fails is refused before its body is read, and an anonymous request's body is read within
+    /// ``AnonymousBodies``' limits.
+    private func prepare(
+        _ request: Request, connection: ClientConnection?, reservation: AnonymousBodies.Reservation,
+        stage: inout AuthenticationStage
+    ) async throws -> CouchRequest {
         let clientAddress = connection?.address
         let (segments, query, invalidSegment) = CouchRequest.parseTarget(request.head.path ?? "/")
         if let invalidSegment {
             throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
         }
-        let limit = nodeConfiguration.maxRequestBodySize
+        let credentials: Credentials
+        do {
+            credentials = try await authenticate(request.headers, clientAddress: clientAddress)
+        } catch {
+            stage = .failed(tried: BasicAuthorization(request.headers).name)
+            throw error
+        }
+        stage = .done
+        let anonymous = !credentials.user.isAuthenticated
+        let limit =
+            anonymous
+            ? min(nodeConfiguration.maxRequestBodySize, configuration.maxAnonymousBodySize) : nodeConfiguration.maxRequestBodySize
         let streamsBody = CouchRequest.streamsBody(
             method: request.method, segments: segments, contentType: request.headers[.contentType])
         if !streamsBody, let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
@@ -150,11 +205,14 @@ final class CouchEndpoint: Sendable {
         }
         var body: [UInt8] = []
         if !streamsBody, request.method != .get, request.method != .head {
-            var mutable = request
-            let buffer = try await mutable.collectBody(upTo: limit)
-            body = Array(buffer.readableBytesView)
+            if anonymous {
+                body = try await anonymousBodies.collect(request.body, limit: limit, into: reservation)
+            } else {
+                var mutable = request
+                let buffer = try await mutable.collectBody(upTo: limit)
+                body = Array(buffer.readableBytesView)
+            }
         }
-        let credentials = try await authenticate(request.headers, clientAddress: clientAddress)
         var prepared = CouchRequest(
             method: request.method, segments: segments, query: query, headers: request.headers, body: body,
             bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
@@ -195,13 +253,19 @@ final class CouchEndpoint: Sendable {
 
     /// Checks a name and password (basic auth or `POST /_session`).
     /// - Throws: ``HTTPFailure`` `401 unauthorized` when they are wrong, `429 too_many_requests` (with
-    ///   `Retry-After`) while the name or the address has too many recent failures.
+    ///   `Retry-After`) while the name or the address has too many recent failures or this client already has
+    ///   derivations waiting, `503 service_unavailable` (with `Retry-After`) while the server's hashing queue is
+    ///   full, `403 forbidden` for a stored hash outside the server's parameters (CouchDB's reasons).
     func login(name: String, password: String, clientAddress: String?) async throws -> UserContext {
-        switch await authenticator.login(name: name, password: password, address: clientAddress) {
+        switch try await authenticator.login(name: name, password: password, address: clientAddress) {
         case .authenticated(let user):
             return user
         case .rejected:
             throw HTTPFailure.unauthorized("Name or password is incorrect.")
+        case .refused(let reason):
+            throw HTTPFailure.forbidden(reason)
+        case .busy(let refusal):
+            throw HTTPFailure.hashingBusy(refusal)
         case .throttled(let seconds):
             var failure = HTTPFailure(
                 status: 429, error: "too_many_requests",
@@ -225,5 +289,23 @@ final class CouchEndpoint: Sendable {
 extension HTTPFailure {
     init(body: CouchErrorBody) {
         self.init(status: body.status, error: body.error, reason: body.reason)
+    }
+
+    /// The answer to a password derivation the hashing queue did not take: `429` for a client that already has
+    /// its share waiting, `503` when the server's queue is full; both with `Retry-After: 1`.
+    static func hashingBusy(_ refusal: PasswordHashingPool.Refusal) -> HTTPFailure {
+        var failure =
+            switch refusal {
+            case .clientBusy:
+                HTTPFailure(
+                    status: 429, error: "too_many_requests",
+                    reason: "This client already has password checks waiting. Try again in 1 s.")
+            case .serverBusy:
+                HTTPFailure(
+                    status: 503, error: "service_unavailable",
+                    reason: "The server has too many password checks waiting. Try again in 1 s.")
+            }
+        failure.headers = [("Retry-After", "1")]
+        return failure
     }
 }

@@ -17,6 +17,8 @@ final class DatabaseRegistry: Sendable {
     let directory: StoreDirectory
     /// The key every store is opened with (nil: plaintext stores).
     let encryptionKey: DatabaseKey?
+    /// The most leaves a document may have (``ServerConfiguration/maxLeavesPerDocument``).
+    let maxLeavesPerDocument: Int
 
     private struct State {
         var open: [String: DocumentStore] = [:]
@@ -35,10 +37,14 @@ final class DatabaseRegistry: Sendable {
     /// What runs design functions in every database opened (see ``ServerConfiguration/designFunctions``).
     let designFunctions: (any DesignFunctionRuntime)?
 
-    init(directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil) {
+    init(
+        directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil,
+        maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument
+    ) {
         self.directory = directory
         self.encryptionKey = encryptionKey
         self.designFunctions = designFunctions
+        self.maxLeavesPerDocument = maxLeavesPerDocument
     }
 
     /// Whether `name` follows CouchDB's rule `^[a-z][a-z0-9_$()+/-]*$` (or is a system database).
@@ -167,6 +173,7 @@ final class DatabaseRegistry: Sendable {
         var options = StoreOptions()
         options.encryptionKey = encryptionKey
         options.designFunctions = designFunctions
+        options.maxLeavesPerDocument = maxLeavesPerDocument
         let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
         state.open[name] = store
         return store

@@ -21,6 +21,13 @@ public struct ServerConfiguration: Sendable {
     public var admin: ServerAdmin?
     /// The largest request body accepted, in bytes; a larger one is answered `413 too_large`.
     public var maxRequestBodySize: Int
+    /// The largest request body accepted from a client that has not logged in (a login, the dashboard's login
+    /// form), in bytes; a larger one is answered `413 too_large` before it is read. Default 64 KiB.
+    public var maxAnonymousBodySize = 64 * 1024
+    /// The bytes all request bodies from clients that have not logged in may hold while they are read; past it
+    /// such a request is answered `503 service_unavailable`, so connections that never log in cannot fill the
+    /// server's memory. Default 4 MiB.
+    public var anonymousBodyBudget = 4 * 1024 * 1024
     /// The longest attachment accepted by an attachment `PUT`, in bytes (CouchDB's `max_attachment_size`);
     /// a longer one is answered `413 attachment_too_large`. Such uploads stream to disk rather than
     /// being held in memory, so ``maxRequestBodySize`` does not apply to them. Default 1 GiB.
@@ -46,6 +53,11 @@ public struct ServerConfiguration: Sendable {
     public var audit: AuditSettings? = nil
     /// PBKDF2 iterations for new `_users` password hashes (CouchDB 3.5's default is 600 000).
     public var passwordIterations: Int
+    /// The most PBKDF2 iterations a stored user document may have for a login to compute it (CouchDB's
+    /// `[chttpd_auth] max_iterations`); a document with more is refused with `403 forbidden` without being
+    /// computed. At least ``passwordIterations``. Default 1 000 000 (CouchDB's default is 10⁹; a login here
+    /// must stay a bounded piece of work, and users cannot set their own iterations).
+    public var maxPasswordIterations: Int = 1_000_000
     /// The server's stable identity (`GET /` `uuid`); `nil` reads or creates one in the data folder.
     public var uuid: String?
     /// How many regular-expression engine steps one `$regex` evaluation may take in `_find` and
@@ -63,6 +75,11 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: Int
     /// How failed logins are throttled, per user name and per client address.
     public var loginThrottle: LoginThrottlePolicy
+    /// The most leaves (the winner and its conflicts, deleted ones included) a document's revision tree may
+    /// have; a replicated revision that would add one more is refused on its own, `too_large` in the
+    /// `_bulk_docs` answer (`StoreOptions.maxLeavesPerDocument`; CouchDB has no such bound).
+    /// Default 1 000.
+    public var maxLeavesPerDocument = StoreOptions.defaultMaxLeavesPerDocument
     /// Whether the web dashboard answers at `/_utils` (default `true`); when `false` those paths are `404`.
     public var dashboardEnabled = true
     /// Pages modules add to the dashboard for each database (a health chart, a care calendar).

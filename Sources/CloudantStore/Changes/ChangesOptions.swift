@@ -30,6 +30,11 @@ public struct ChangesOptions: Sendable {
     /// Whether the documents ``filter`` sees carry `_revisions` (at most 20), as CouchDB hands documents to a
     /// design document's filter function (and `_conflicts` with ``conflicts``).
     public var filterSeesRevisions = false
+    /// The documents the reader may see, judged on each row's winning revision before anything else: a row it
+    /// refuses is neither listed, nor filtered, nor counted in ``ChangesResult/pending`` (see
+    /// ``DocumentVisibility``). `pending` then counts the visible changes, which costs a read of every
+    /// document changed after `since`.
+    public var visibility: DocumentVisibility?
 
     /// Creates options with CouchDB's defaults.
     public init(

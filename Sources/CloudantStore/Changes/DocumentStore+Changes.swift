@@ -12,7 +12,7 @@ extension DocumentStore {
     /// since = page.lastSeq
     /// ```
     public func changes(_ options: ChangesOptions = ChangesOptions()) async throws -> ChangesResult {
-        try await read(.fetchFailed) { db in try Self.readChanges(options, in: db) }
+        try await cancellableRead { db, signal in try Self.readChanges(options, cancellation: signal, in: db) }
     }
 
     /// Every change after `options.since`, then each new change as writes commit, until the task is
@@ -54,9 +54,11 @@ extension DocumentStore {
         return document
     }
 
-    static func readChanges(_ options: ChangesOptions, in db: Database) throws -> ChangesResult {
+    static func readChanges(
+        _ options: ChangesOptions, cancellation: CancellationSignal? = nil, in db: Database
+    ) throws -> ChangesResult {
         // Without documents to return or filter, the bodies are not read (NULL in their columns).
-        let needsBodies = options.includeDocs || options.filter != nil
+        let needsBodies = options.includeDocs || options.filter != nil || options.visibility != nil
         let columns = needsBodies ? DocumentRecord.selectColumns : DocumentRecord.selectColumnsWithoutBodies
         var sql = "SELECT \(columns) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
         var arguments: StatementArguments = [options.since]
@@ -76,11 +78,16 @@ extension DocumentStore {
         var hasMore = false  // Set when reading stopped before the end of the feed.
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
+            try cancellation?.check()
             let record = try DocumentRecord(row: row)
             var doc: JSONObject?
-            if options.includeDocs || options.filter != nil {
+            if needsBodies {
                 doc = try DocumentAssembler(db: db, record: record).document(
                     rev: record.winnerRev, options: ReadOptions(conflicts: options.conflicts))
+            }
+            // A row the reader may not see is skipped before the filter runs, and is not even looked at.
+            if let visibility = options.visibility {
+                guard let doc, visibility.allows(doc) else { continue }
             }
             var revs = options.style == .allDocs ? record.tree.leaves : [record.winnerRev]
             if let filter = options.filter {
@@ -115,7 +122,10 @@ extension DocumentStore {
                     doc: options.includeDocs ? doc : nil))
         }
         let total =
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?", arguments: [options.since])
+            try options.visibility.map {
+                try visibleCounts(after: options.since, visibility: $0, cancellation: cancellation, in: db).all
+            }
+            ?? Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.seq) > ?", arguments: [options.since])
             ?? 0
         let pending = max(0, total - lookedAt)
         if !options.descending, !hasMore {

@@ -121,48 +121,72 @@ extension DocumentStore {
         let clock = options.now
         let cache = indexCache
         let now = clock()
+        let maxLeaves = options.maxLeavesPerDocument
         let validation = writeValidation()
-        let results = try await write(.updateFailed) { db in
-            var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
-                preparedAgainst: indexes, validation: validation)
-            var listed = entries.makeIterator()
-            var pipelined = pipeline?.makeCursor()
-            var results: [BulkDocsResult] = []
-            var index = 0
-            // A document that cannot be split throws out of the transaction: nothing of the batch is written.
-            while let entry = try listed.next() ?? pipelined?.next() {
-                defer { index += 1 }
-                let document = entry.document
-                do {
-                    switch entry {
-                    case .local(let local):
-                        results.append(
-                            .ok(
-                                try LocalDocumentRecord.write(
-                                    id: local.id ?? "", body: local.body, rev: local.rev?.description,
-                                    deleted: local.deleted, in: db)))
-                    case .interactive(let ready):
-                        let written = try writer.writeInteractive(ready)
-                        results.append(.ok(written))
-                        if let remote {
-                            let action: PendingWrite.Action = document.deleted ? .remove : document.rev == nil ? .store : .update
-                            let queued = PendingWriteRecord.New(
-                                documentID: written.id, rev: written.rev, action: action,
-                                kind: EntityDocumentFormat.kindName(in: document.body))
-                            _ = try PendingWriteRecord.append([queued], remote: remote, at: now, in: db)
+        // Cancelling the task (its client went away, the server shuts down) stops the transaction between two
+        // documents and rolls it back: nothing was answered, so nothing is lost.
+        let signal = CancellationSignal()
+        let results = try await withTaskCancellationHandler {
+            try await write(.updateFailed) { db in
+                var writer = try DocumentWriter(
+                    db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
+                    preparedAgainst: indexes, validation: validation, maxLeaves: maxLeaves)
+                var listed = entries.makeIterator()
+                var pipelined = pipeline?.makeCursor()
+                var results: [(index: Int, result: BulkDocsResult)] = []
+                // Replicated revisions are merged per document, all of a document's at once (CouchDB's updater
+                // groups them too), in the order each document first appears.
+                var replicated: [String?: [(index: Int, document: IncomingDocument)]] = [:]
+                var replicatedOrder: [String?] = []
+                var index = 0
+                // A document that cannot be split throws out of the transaction: nothing of the batch is written.
+                while let entry = try listed.next() ?? pipelined?.next() {
+                    defer { index += 1 }
+                    try signal.check()
+                    let document = entry.document
+                    do {
+                        switch entry {
+                        case .local(let local):
+                            results.append(
+                                (index, .ok(
+                                    try LocalDocumentRecord.write(
+                                        id: local.id ?? "", body: local.body, rev: local.rev?.description,
+                                        deleted: local.deleted, in: db))))
+                        case .interactive(let ready):
+                            let written = try writer.writeInteractive(ready)
+                            results.append((index, .ok(written)))
+                            if let remote {
+                                let action: PendingWrite.Action = document.deleted ? .remove : document.rev == nil ? .store : .update
+                                let queued = PendingWriteRecord.New(
+                                    documentID: written.id, rev: written.rev, action: action,
+                                    kind: EntityDocumentFormat.kindName(in: document.body))
+                                _ = try PendingWriteRecord.append([queued], remote: remote, at: now, in: db)
+                            }
+                        case .replicated(let incoming):
+                            if replicated[incoming.id] == nil { replicatedOrder.append(incoming.id) }
+                            replicated[incoming.id, default: []].append((index, incoming))
                         }
-                    case .replicated(let replicated):
-                        try writer.writeReplicated(replicated)
+                    } catch let error as CloudantError {
+                        let failure = error.adding { $0.documentID = document.id }
+                        if allOrNothing { throw failure.adding { $0.itemIndex = index } }
+                        results.append((index, .failure(id: document.id, error: failure)))
                     }
-                } catch let error as CloudantError {
-                    let failure = error.adding { $0.documentID = document.id }
-                    if allOrNothing { throw failure.adding { $0.itemIndex = index } }
-                    results.append(.failure(id: document.id, error: failure))
                 }
+                for id in replicatedOrder {
+                    let group = replicated[id] ?? []
+                    let failures = try writer.writeReplicated(group.map(\.document), cancellation: signal)
+                    for (position, error) in failures.sorted(by: { $0.key < $1.key }) {
+                        let (index, document) = group[position]
+                        let failure = error.adding { $0.documentID = document.id }
+                        if allOrNothing { throw failure.adding { $0.itemIndex = index } }
+                        results.append((index, .failure(id: document.id, error: failure)))
+                    }
+                }
+                try writer.finish()
+                return results.sorted { $0.index < $1.index }.map(\.result)
             }
-            try writer.finish()
-            return results
+        } onCancel: {
+            signal.cancel()
         }
         notifier.publish()
         return results

@@ -12,6 +12,8 @@ struct DocumentWriter {
     let db: Database
     let makeDocumentID: @Sendable () -> String
     let revsLimit: Int
+    /// The most leaves a document may have (``StoreOptions/maxLeavesPerDocument``).
+    let maxLeaves: Int
     /// Whether the database is partitioned: every document id but a design or local one is then
     /// `partition:rest`.
     let partitioned: Bool
@@ -29,8 +31,10 @@ struct DocumentWriter {
     init(
         db: Database, makeDocumentID: @escaping @Sendable () -> String, indexCache: IndexCatalogCache? = nil,
         attachmentCompression: AttachmentCompression = .couchDB, now: @escaping @Sendable () -> Date,
-        preparedAgainst: IndexSnapshot? = nil, validation: WriteValidation? = nil
+        preparedAgainst: IndexSnapshot? = nil, validation: WriteValidation? = nil,
+        maxLeaves: Int = StoreOptions.defaultMaxLeavesPerDocument
     ) throws {
+        self.maxLeaves = maxLeaves
         self.db = db
         self.validation = validation
         self.makeDocumentID = makeDocumentID
@@ -115,68 +119,6 @@ struct DocumentWriter {
             prepared: prepared.indexEntries, in: db)
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         return WriteResult(id: id, rev: first.rev)
-    }
-
-    // MARK: Replicated writes (new_edits=false)
-
-    /// Merges a replicated revision and its history into the tree without conflict checks.
-    /// Returns `false` when the revision was already known (a silent no-op).
-    @discardableResult
-    mutating func writeReplicated(_ incoming: IncomingDocument) throws -> Bool {
-        guard let id = incoming.id else {
-            throw CloudantError(.invalidValue, "A replicated document needs an _id.", context: .init(field: "_id"))
-        }
-        if partitioned { try DocumentPartition.validateDocumentID(id) }
-        let path: [RevisionID]
-        if let revisions = incoming.revisions {
-            path = revisions
-        } else if let rev = incoming.rev {
-            path = [rev]
-        } else {
-            throw CloudantError(
-                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
-                context: .init(documentID: id, field: "_rev"))
-        }
-        let newest = path[0]
-        try checkDesignDocument(incoming, id: id)
-        let existing = try DocumentRecord.fetch(id: id, in: db)
-        var tree = existing?.tree ?? RevisionTree()
-        // A revision already in the tree, leaf or internal, is a silent no-op.
-        if tree.contains(newest) { return false }
-
-        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have.
-        var base = AttachmentTable()
-        if let existing {
-            for ancestor in path.dropFirst() where tree.node(ancestor)?.bodyAvailable == true {
-                base = try attachments(of: ancestor, in: existing)
-                break
-            }
-        }
-        let (table, blobs) = try resolveAttachments(
-            incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: nil, against: base, generation: newest.generation, interactive: false,
-            documentID: id)
-        guard try tree.merge(path: path, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id).changed else {
-            return false
-        }
-        if let validation, !DocumentID.isDesign(id) {
-            // The revision it replaces is the nearest ancestor in its path whose body this store has.
-            var oldDocument: JSONObject?
-            if let existing {
-                for ancestor in path.dropFirst() where existing.tree.node(ancestor)?.bodyAvailable == true {
-                    oldDocument = try revisionForValidation(ancestor, of: existing)
-                    break
-                }
-            }
-            let newDocument = Self.validationDocument(
-                id: id, body: incoming.body, revisions: path, deleted: incoming.deleted, attachments: table)
-            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
-        }
-
-        for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
-        try persist(
-            id: id, existing: existing, tree: tree, newRev: newest, body: JSONValue.object(incoming.body).jsonBytes(),
-            parsedBody: incoming.body, kind: EntityDocumentFormat.kindName(in: incoming.body), attachments: table)
-        return true
     }
 
     // MARK: Validation
@@ -310,6 +252,20 @@ struct DocumentWriter {
         return (table, blobs)
     }
 
+    /// A new revision's body, held until its document's tree is stored.
+    struct NewRevision {
+        var body: [UInt8]
+        var parsed: JSONObject
+        var kind: String?
+        var attachments: AttachmentTable
+        var blobs: [(String, AttachmentStorage.Content)] = []
+
+        /// As `revision_bodies` and the `documents` row keep it.
+        var stored: RevisionBody {
+            RevisionBody(body: body, attachments: attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes())
+        }
+    }
+
     /// Stores the new tree and the new revision's body, keeping the winner's body inline, and re-indexes
     /// the document when its winner changed.
     ///
@@ -319,42 +275,55 @@ struct DocumentWriter {
         id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8],
         parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, indexEntries: [[[UInt8]]?]? = nil
     ) throws {
+        // Revisions stemmed away lose their kept bodies.
+        let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
+        try persist(
+            id: id, existing: existing, tree: tree,
+            revisions: [newRev: NewRevision(body: body, parsed: parsedBody, kind: kind, attachments: attachments)],
+            forgotten: forgotten, indexEntries: indexEntries.map { (newRev, $0) })
+    }
+
+    /// Stores a tree and the bodies of its new revisions (any number: an interactive edit has one, a replicated
+    /// batch one per merged revision), keeping the winner's body inline and every other kept body in
+    /// `revision_bodies`; drops the bodies of `forgotten` revisions; gives the document a new update sequence;
+    /// and re-indexes it when its winner changed.
+    ///
+    /// - Parameter indexEntries: a new revision's index entries, prepared before the transaction; used when
+    ///   that revision wins.
+    mutating func persist(
+        id: String, existing: DocumentRecord?, tree: RevisionTree, revisions: [RevisionID: NewRevision],
+        forgotten: [RevisionID], indexEntries: (rev: RevisionID, entries: [[[UInt8]]?])? = nil
+    ) throws {
         guard let winner = tree.winner else { return }
-        let attachmentBytes = attachments.isEmpty ? nil : attachments.storageJSON.jsonBytes()
-        let newBody = RevisionBody(body: body, attachments: attachmentBytes)
         var record =
             existing
             ?? DocumentRecord(
                 rowID: nil, id: id, tree: tree, winnerRev: winner, deleted: false, seq: 0, kind: nil, body: nil,
                 attachments: nil)
         var bodiesToKeep: [(RevisionID, RevisionBody)] = []
-
         if existing == nil || winner != record.winnerRev {
             // The old winner (if still in the tree and kept) moves to revision_bodies.
             if existing != nil, tree.contains(record.winnerRev), let oldBody = record.body {
                 bodiesToKeep.append((record.winnerRev, RevisionBody(body: oldBody, attachments: record.attachments)))
             }
-            if winner == newRev {
-                record.body = newBody.body
-                record.attachments = newBody.attachments
-                record.kind = kind
+            if let new = revisions[winner] {
+                let body = new.stored
+                record.body = body.body
+                record.attachments = body.attachments
+                record.kind = new.kind
             } else {
-                let promoted = try record.rowID.flatMap {
-                    try RevisionBody.fetch(documentRowID: $0, rev: winner, in: db)
-                }
+                let promoted = try record.rowID.flatMap { try RevisionBody.fetch(documentRowID: $0, rev: winner, in: db) }
                 if let rowID = record.rowID { try RevisionBody.delete(documentRowID: rowID, revs: [winner], in: db) }
                 record.body = promoted?.body
                 record.attachments = promoted?.attachments
                 record.kind = promoted.flatMap { Self.kind(of: $0.body) }
-                bodiesToKeep.append((newRev, newBody))
             }
-        } else {
-            bodiesToKeep.append((newRev, newBody))
         }
-
-        // Revisions stemmed away lose their kept bodies.
-        let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
-
+        // Every new revision but an inline winner goes to revision_bodies (a winner that did not change is never
+        // new: a revision already in the tree is not stored again).
+        for (rev, new) in revisions where rev != winner {
+            bodiesToKeep.append((rev, new.stored))
+        }
         let winnerChanged = existing == nil || winner != existing?.winnerRev || tree.isDeleted != existing?.deleted
         record.tree = tree
         record.winnerRev = winner
@@ -363,11 +332,11 @@ struct DocumentWriter {
         try record.save(in: db)
         guard let rowID = record.rowID else { return }
         if winnerChanged {
-            let winnerBody = record.deleted ? nil : winner == newRev ? parsedBody : try IndexMaintainer.parse(record.body)
+            let winnerBody = record.deleted ? nil : try revisions[winner]?.parsed ?? IndexMaintainer.parse(record.body)
             try indexer.documentChanged(
                 rowID: rowID, id: id, body: winnerBody,
                 previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, newRow: existing == nil,
-                prepared: winner == newRev && !record.deleted ? indexEntries : nil, in: db)
+                prepared: indexEntries.flatMap { $0.rev == winner && !record.deleted ? $0.entries : nil }, in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, in: db)

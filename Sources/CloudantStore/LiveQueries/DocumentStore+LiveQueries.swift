@@ -18,12 +18,16 @@ extension DocumentStore {
     /// not repeated. A consumer slower than the writes sees the newest result, never a backlog. With `skip`
     /// or a bookmark, any change runs the query again (a change before the page shifts it).
     ///
-    /// The sequence throws what ``find(_:limits:)`` throws for the request (a planning error, a `$regex`
-    /// over `limits`) and ends without an error when the store closes.
-    public func observe(_ request: FindRequest, limits: MatchLimits = .default) -> LiveQuery {
+    /// The sequence throws what ``find(_:limits:visibility:)`` throws for the request (a planning error, a
+    /// `$regex` over `limits`) and ends without an error when the store closes. With a `visibility`, every run
+    /// of the query and every judgement of a commit applies it first (see ``DocumentVisibility``): a change to
+    /// a document the reader may not see never has the selector run on it.
+    public func observe(
+        _ request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil
+    ) -> LiveQuery {
         var unprojected = request
         unprojected.fields = nil  // Ids and sort keys are needed to judge later changes.
-        let observer = LiveQueryObserver(request: unprojected)
+        let observer = LiveQueryObserver(request: unprojected, limits: limits, visibility: visibility)
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: LiveQueryResult.self, bufferingPolicy: .bufferingNewest(1))
         let hub = liveQueries
@@ -35,7 +39,7 @@ extension DocumentStore {
                 var last: [JSONObject]?
                 repeat {
                     observer.beginRun()
-                    let (found, seq) = try await findAtSequence(unprojected, limits: limits)
+                    let (found, seq) = try await findAtSequence(unprojected, limits: limits, visibility: visibility)
                     observer.install(page: found.docs)
                     let docs = request.fields.map { fields in found.docs.map { Self.project($0, fields: fields) } } ?? found.docs
                     if docs != last {

@@ -14,6 +14,10 @@ internal import Foundation
 /// may not have seen it.
 final class LiveQueryObserver: LiveObserver, @unchecked Sendable {
     let request: FindRequest
+    /// Bounds the selector match each change costs (a `$regex`'s steps).
+    let limits: MatchLimits
+    /// The reader's visibility: a change to a document it refuses is judged before the selector sees it.
+    let visibility: DocumentVisibility?
     /// Yields (coalesced) when the query must run again.
     let wakeUps: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -27,8 +31,10 @@ final class LiveQueryObserver: LiveObserver, @unchecked Sendable {
     /// True from the moment a run is about to read until its page is installed (the first run included).
     private var running = true
 
-    init(request: FindRequest) {
+    init(request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil) {
         self.request = request
+        self.limits = limits
+        self.visibility = visibility
         (wakeUps, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -73,6 +79,9 @@ final class LiveQueryObserver: LiveObserver, @unchecked Sendable {
         // Design documents are never results, but an index one may change which index answers an unsorted
         // query, and so its order.
         if change.id.hasPrefix("_design/") { return request.sort.isEmpty }
+        // A document the reader may not see (and that was not on the page) cannot alter it; it is judged before
+        // the selector runs on it. Without the document, the run decides.
+        if let visibility, let document = change.doc, !visibility.allows(document) { return false }
         // With `skip` or a bookmark the page is a window further down the results: a document entering or
         // leaving the results before it shifts it, and whether it was there before is not known here.
         if request.skip > 0 || request.bookmark != nil { return true }
@@ -81,7 +90,7 @@ final class LiveQueryObserver: LiveObserver, @unchecked Sendable {
         guard let document = change.doc else { return true }
         if let partition = request.partition, !change.id.hasPrefix(partition + ":") { return false }
         // A `$regex` over its step limit cannot be decided here: the run reports it.
-        guard (try? request.selector.matches(document, limits: .default)) ?? true else { return false }
+        guard (try? request.selector.matches(document, limits: limits)) ?? true else { return false }
         guard pageIsFull else { return true }
         guard let pageEnd else { return true }  // Unsorted (index order) or text-ranked: cannot place it.
         // A document without a sort field is left out of sorted results.

@@ -20,27 +20,40 @@ extension DocumentStore {
     /// Each `$regex` evaluation is bounded by `limits`; cancelling the calling task stops the query, even
     /// in the middle of a regular-expression match or a scan of every document.
     ///
+    /// With a `visibility`, each candidate is judged by it before anything else: a document it refuses is never
+    /// matched against the selector, counted in `execution_stats` or skipped by `skip`, and the query reads
+    /// every candidate whole (no condition is checked in SQL first, no covering index, no text-search
+    /// ranking, whose scores would count the documents it refuses: text matches come in `_id` order).
+    ///
     /// - Throws: `CloudantError` with a `QueryErrorKind` for a bad bookmark, a partition query on a
     ///   store that is not partitioned, or a planning error (see `QueryPlanner`);
     ///   `QueryErrorKind.badArg` (field `$regex`) when a `$regex` goes over `MatchLimits.regexStepLimit`;
     ///   `CancellationError` when the task is cancelled.
-    public func find(_ request: FindRequest, limits: MatchLimits = .default) async throws -> FindResult {
-        try await find(request, limits: limits, readingSequence: false, encodingDocuments: false).result
+    public func find(
+        _ request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil
+    ) async throws -> FindResult {
+        try await find(request, limits: limits, visibility: visibility, readingSequence: false, encodingDocuments: false).result
     }
 
     /// ``find(_:limits:)`` answered as the bytes of CouchDB's `_find` body (what ``FindResult/json``
     /// writes). When the index scan alone decides every match, the documents are written from their stored
     /// bodies without parsing them (see `QueryExecutor+StoredBodies.swift`): the same bytes, less work.
-    package func findAnswer(_ request: FindRequest, limits: MatchLimits = .default) async throws -> [UInt8] {
-        let (result, encoded, _) = try await find(request, limits: limits, readingSequence: false, encodingDocuments: true)
+    package func findAnswer(
+        _ request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil
+    ) async throws -> [UInt8] {
+        let (result, encoded, _) = try await find(
+            request, limits: limits, visibility: visibility, readingSequence: false, encodingDocuments: true)
         guard let encoded else { return result.json.jsonBytes() }
         return result.jsonBytes(encodedDocuments: encoded)
     }
 
     /// ``find(_:limits:)``, with the update sequence of the snapshot it read: the result reflects exactly
     /// the changes up to it (live queries report it).
-    func findAtSequence(_ request: FindRequest, limits: MatchLimits = .default) async throws -> (result: FindResult, seq: Int64) {
-        let (result, _, seq) = try await find(request, limits: limits, readingSequence: true, encodingDocuments: false)
+    func findAtSequence(
+        _ request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil
+    ) async throws -> (result: FindResult, seq: Int64) {
+        let (result, _, seq) = try await find(
+            request, limits: limits, visibility: visibility, readingSequence: true, encodingDocuments: false)
         return (result, seq)
     }
 
@@ -48,21 +61,24 @@ extension DocumentStore {
     /// bodies (the result's `docs` are then empty), and the snapshot's update sequence when
     /// `readingSequence` (else 0: plain `_find` skips the lookup).
     func find(
-        _ request: FindRequest, limits: MatchLimits, readingSequence: Bool, encodingDocuments: Bool
+        _ request: FindRequest, limits: MatchLimits, visibility: DocumentVisibility?, readingSequence: Bool,
+        encodingDocuments: Bool
     ) async throws -> (result: FindResult, encoded: [[UInt8]]?, seq: Int64) {
         var limits = limits
         let signal = limits.cancellation ?? CancellationSignal()
         limits.cancellation = signal
         return try await withTaskCancellationHandler {
             try await find(
-                request, boundedBy: limits, readingSequence: readingSequence, encodingDocuments: encodingDocuments)
+                request, boundedBy: limits, visibility: visibility, readingSequence: readingSequence,
+                encodingDocuments: encodingDocuments)
         } onCancel: {
             signal.cancel()
         }
     }
 
     private func find(
-        _ request: FindRequest, boundedBy limits: MatchLimits, readingSequence: Bool, encodingDocuments: Bool
+        _ request: FindRequest, boundedBy limits: MatchLimits, visibility: DocumentVisibility?, readingSequence: Bool,
+        encodingDocuments: Bool
     ) async throws -> (result: FindResult, encoded: [[UInt8]]?, seq: Int64) {
         let started = ContinuousClock.now
         let after = try request.bookmark.map(FindBookmark.init(decoding:))
@@ -92,7 +108,7 @@ extension DocumentStore {
             if let refusal = plan.sortRefusal { throw refusal }
             let outcome = try QueryExecutor(
                 db: db, request: request, plan: plan, after: after, indexes: indexes, limits: limits,
-                encodesDocuments: encodingDocuments
+                encodesDocuments: encodingDocuments, visibility: visibility
             ).run()
             return (plan, outcome, readingSequence ? try SequenceAllocator.latest(in: db) : 0)
         }

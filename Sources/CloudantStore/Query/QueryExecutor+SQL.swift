@@ -29,8 +29,13 @@ extension QueryExecutor {
     /// `execution_stats` are asked for, the pass column; the bookmark is a bound when the scan is ordered.
     func statement() throws -> Scan {
         let countsEveryRow = request.executionStats
-        let (pushed, pushedArguments) = BodyPushdown.conditions(
-            for: request.selector, body: "d.\(Documents.body)", answered: try equalitiesTheIndexChecks())
+        // With a visibility, no condition of the reader's selector runs on a body before the visibility has
+        // judged it: nothing is pushed into SQL.
+        let (pushed, pushedArguments) =
+            visibility != nil
+            ? ([], [])
+            : BodyPushdown.conditions(
+                for: request.selector, body: "d.\(Documents.body)", answered: try equalitiesTheIndexChecks())
         var filters: [String] = []
         var filterArguments: [SQLValue] = []
         var narrowing: [String] = []
@@ -93,7 +98,7 @@ extension QueryExecutor {
                 for key in after.keys { filterArguments += [.blob(CollationKey.of(key))] }
                 filterArguments += [.text(after.id)]
             }
-            if plan.isCovering, request.readQuorum == 1,
+            if plan.isCovering, request.readQuorum == 1, visibility == nil,
                 let paths = Self.coveringPaths(index.paths)
             {
                 var columns: [(path: FieldPath, column: Int?)] = []
@@ -119,7 +124,9 @@ extension QueryExecutor {
                 + pushed.map { " AND " + $0 }.joined()
             var arguments: [SQLValue] = [.text(match)]
             arguments += pushedArguments
-            return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty)
+            // Text-search scores count every document of the database (term frequencies), those the reader may
+            // not see included: with a visibility, matches come in `_id` order instead.
+            return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty && visibility == nil)
         }
         narrowing += pushed
         narrowingArguments += pushedArguments

@@ -27,6 +27,9 @@ struct QueryExecutor {
     /// Write the page as answer bytes from the stored bodies when the index scan decides every match
     /// (`Outcome.encodedPage`; see `QueryExecutor+StoredBodies.swift`).
     var encodesDocuments = false
+    /// Which documents the reader may see: each candidate is parsed and judged first, and one refused is
+    /// dropped before it is counted or matched (see ``DocumentVisibility``).
+    var visibility: DocumentVisibility?
 
     struct Outcome: Sendable {
         var page: [JSONObject] = []
@@ -58,14 +61,24 @@ struct QueryExecutor {
         if encodesDocuments, try indexDecidesEveryMatch(scan), let outcome = try runWritingStoredBodies(statement) {
             return outcome
         }
-        let ordered = plan.scanIsOrdered && !scan.ranked
+        // A text scan comes in relevance order or, unranked (with a visibility), in no order: sorted here by `_id`.
+        let isTextScan = if case .text = plan.access { true } else { false }
+        let ordered = plan.scanIsOrdered && !scan.ranked && !isTextScan
         var matches: [Match] = []
         var skipped = 0
         // Each row: true reads on, false stops (the page is full).
         try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()
-            outcome.keysExamined += 1
             let id = row.text(Self.Column.id) ?? ""
+            // The reader's visibility comes before everything else the row is put through, counting included.
+            var judged: JSONObject?
+            if let visibility {
+                guard !DocumentID.isDesign(id), let document = try Self.document(from: row, conflicts: request.conflicts),
+                    visibility.allows(document)
+                else { return true }
+                judged = document
+            }
+            outcome.keysExamined += 1
             if scan.skipsDesignDocuments, DocumentID.isDesign(id) {
                 countDocument(&outcome, covering: false)
                 return true
@@ -74,7 +87,7 @@ struct QueryExecutor {
                 countDocument(&outcome, covering: scan.covering != nil)
                 return true
             }
-            let made = try scan.covering.map { try Self.derivedDocument(row, $0) }
+            let made = try judged.map { Optional($0) } ?? scan.covering.map { try Self.derivedDocument(row, $0) }
             guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { return true }
             countDocument(&outcome, covering: scan.covering != nil)
             guard try request.selector.matches(document, limits: limits) else { return true }

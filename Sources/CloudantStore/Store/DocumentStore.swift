@@ -219,6 +219,8 @@ public final class DocumentStore: Sendable {
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
+        } catch let cancellation as CancellationError {
+            throw cancellation  // The caller's task was cancelled: the transaction rolled back, not a store failure.
         } catch {
             try lifecycle.requireOpen(database: name)
             throw CloudantError(

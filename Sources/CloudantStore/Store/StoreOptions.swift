@@ -33,6 +33,18 @@ public struct StoreOptions: Sendable {
     /// `CloudantError.Code.notImplemented`, and no validation function runs). Built-in reduces and
     /// Swift views (``SwiftView``) need no engine.
     public var designFunctions: (any DesignFunctionRuntime)? = nil
+    /// The most leaves (the winner, its conflicts and deleted conflicts) one document's revision tree may have.
+    /// A replicated revision (`new_edits=false`) that would add a leaf past it is refused on its own with
+    /// `CloudantError.Code.tooManyLeaves` (`413 too_large` over HTTP); the document's other
+    /// revisions stay as they were. CouchDB has no such bound; this one keeps every write to a document a
+    /// bounded piece of work: each branch keeps at most `revs_limit` revisions, so a tree holds at most this
+    /// many times `revs_limit` of them. Interactive writes never add leaves. Default
+    /// ``defaultMaxLeavesPerDocument``.
+    public var maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument
+
+    /// The default bound on leaves per document: 1 000, as many as CouchDB's default `revs_limit` keeps
+    /// revisions per branch.
+    public static let defaultMaxLeavesPerDocument = 1_000
 
     /// Creates options.
     public init(

@@ -65,7 +65,8 @@ struct DocumentAccessTests {
 
         let bob = server.client("bob", "pw-bob")
         #expect(try await bob.put("/clinic/b-private", ["note": "bob's"]).status == 201)
-        #expect(try await alice.put("/clinic/n-shared", ["note": "for nurses", "access": ["roles": ["nurses"]]]).status == 201)
+        // Written by the admin: alice, not a nurse, may not write a document her own list leaves her out of.
+        #expect(try await server.admin.put("/clinic/n-shared", ["note": "for nurses", "access": ["roles": ["nurses"]]]).status == 201)
         #expect(try await server.admin.post("/clinic/_index", ["index": ["fields": ["note"]], "name": "by-note"]).status == 200)
     }
 
@@ -172,13 +173,24 @@ struct DocumentAccessTests {
             let bob = server.client("bob", "pw-bob")
             let admin = server.admin
             let current = try #require(try await admin.get("/clinic/a-private").json["_rev"]?.stringValue)
+            // Each is answered as the same write to a missing document is: a conflict (the id is taken, no more).
             let takeover: JSONValue = ["_rev": .string(current), "note": "mine now", "access": ["names": ["bob"]]]
-            #expect(try await bob.put("/clinic/a-private", takeover).status == 403)
-            #expect(try await bob.put("/clinic/a-private", ["note": "fresh", "access": ["names": ["bob"]]]).status == 403)
+            #expect(try await bob.put("/clinic/a-private", takeover).status == 409)
+            #expect(try await bob.put("/clinic/a-private", ["note": "fresh", "access": ["names": ["bob"]]]).status == 409)
             #expect(try await bob.send("DELETE", "/clinic/a-private?rev=\(current)").status == 404)
             let upload = try await bob.send(
                 "PUT", "/clinic/a-private/x.txt?rev=\(current)", body: Data("x".utf8), contentType: "text/plain")
-            #expect(upload.status == 404)
+            #expect(upload.status == 409)
+            // Nor can bob write a document of his own whose list leaves him out.
+            #expect(try await bob.put("/clinic/b-for-alice", ["note": "gift", "access": ["names": ["alice"]]]).status == 403)
+            #expect(try await server.admin.get("/clinic/b-for-alice").status == 404)
+            // `_local/` documents follow their own lists: alice's checkpoint is hidden from bob.
+            let alice = server.client("alice", "pw-alice")
+            #expect(try await alice.put("/clinic/_local/alice-checkpoint", ["source_last_seq": 7]).status == 201)
+            #expect(try await bob.get("/clinic/_local/alice-checkpoint").status == 404)
+            #expect(try await bob.put("/clinic/_local/alice-checkpoint", ["source_last_seq": 0]).status == 409)
+            #expect(try await bob.send("DELETE", "/clinic/_local/alice-checkpoint").status == 404)
+            #expect(try await alice.get("/clinic/_local/alice-checkpoint").json["source_last_seq"] == 7)
             // A replicated branch (new_edits=false) that would add bob is refused in its place.
             let branch: JSONValue = [
                 "new_edits": false,

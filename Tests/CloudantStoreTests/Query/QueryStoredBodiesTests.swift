@@ -58,7 +58,7 @@ struct QueryStoredBodiesTests {
     private static func answers(_ store: DocumentStore, _ request: FindRequest) async throws -> (fast: [UInt8], parsed: [UInt8], usedStoredBodies: Bool) {
         let fast = try await store.findAnswer(request)
         let parsed = try await store.find(request).json.jsonBytes()
-        let encoded = try await store.find(request, limits: .default, readingSequence: false, encodingDocuments: true).encoded
+        let encoded = try await store.find(request, limits: .default, visibility: nil, readingSequence: false, encodingDocuments: true).encoded
         return (fast, parsed, encoded != nil)
     }
 

@@ -1,0 +1,112 @@
+internal import CloudantCore
+internal import GRDB
+
+// Replicated writes (`new_edits=false`): merged into the tree without conflict checks.
+extension DocumentWriter {
+    /// Merges the replicated revisions of one document, all those of a batch at once, as CouchDB's updater
+    /// merges them: each aligned by its `_revisions`, the tree stemmed once and the document given one new
+    /// update sequence, with work in the size of the tree once plus each revision's own (see
+    /// `RevisionTree.BatchMerge`). A revision already in the tree is a silent no-op.
+    ///
+    /// Each revision is checked whole before it is merged, so one that fails (a malformed path, a missing
+    /// stub, a design document CouchDB refuses, a leaf past ``maxLeaves``) leaves no trace and the others go
+    /// through.
+    /// - Returns: The failures, by position in `documents`.
+    /// - Throws: Only what stops the whole transaction (storage errors, cancellation).
+    mutating func writeReplicated(_ documents: [IncomingDocument], cancellation: CancellationSignal? = nil) throws
+        -> [Int: CloudantError]
+    {
+        var failures: [Int: CloudantError] = [:]
+        guard let id = documents.first?.id else {
+            for index in documents.indices {
+                failures[index] = CloudantError(.invalidValue, "A replicated document needs an _id.", context: .init(field: "_id"))
+            }
+            return failures
+        }
+        if partitioned {
+            do {
+                try DocumentPartition.validateDocumentID(id)
+            } catch let error as CloudantError {
+                for index in documents.indices { failures[index] = error }
+                return failures
+            }
+        }
+        let existing = try DocumentRecord.fetch(id: id, in: db)
+        var merger = RevisionTree.BatchMerge(existing?.tree ?? RevisionTree())
+        var revisions: [RevisionID: NewRevision] = [:]
+        for (index, incoming) in documents.enumerated() {
+            try cancellation?.check()
+            do {
+                if let revision = try mergeReplicated(incoming, id: id, existing: existing, into: &merger, pending: revisions) {
+                    revisions[revision.0] = revision.1
+                }
+            } catch let error as CloudantError {
+                failures[index] = error.adding { $0.documentID = $0.documentID ?? id }
+            }
+        }
+        let merged = merger.finish(revsLimit: revsLimit)
+        guard merged.changed else { return failures }
+        let kept = revisions.filter { merged.tree.contains($0.key) }
+        for revision in kept.values {
+            for (digest, content) in revision.blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
+        }
+        try persist(id: id, existing: existing, tree: merged.tree, revisions: kept, forgotten: merged.stemmed)
+        return failures
+    }
+
+    /// Checks one replicated revision and merges its path; returns its body when it must be stored.
+    private func mergeReplicated(
+        _ incoming: IncomingDocument, id: String, existing: DocumentRecord?, into merger: inout RevisionTree.BatchMerge,
+        pending: [RevisionID: NewRevision]
+    ) throws -> (RevisionID, NewRevision)? {
+        let path: [RevisionID]
+        if let revisions = incoming.revisions {
+            path = revisions
+        } else if let rev = incoming.rev {
+            path = [rev]
+        } else {
+            throw CloudantError(
+                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                context: .init(documentID: id, field: "_rev"))
+        }
+        let newest = path[0]
+        try checkDesignDocument(incoming, id: id)
+        // A revision already in the tree, leaf or internal, is a silent no-op.
+        if merger.tree.contains(newest) { return nil }
+
+        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have: one
+        // stored, or one this batch brought.
+        var base = AttachmentTable()
+        for ancestor in path.dropFirst() where merger.tree.node(ancestor)?.bodyAvailable == true {
+            base = try pending[ancestor]?.attachments ?? attachments(of: ancestor, in: existing)
+            break
+        }
+        let (table, blobs) = try resolveAttachments(
+            incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: nil, against: base, generation: newest.generation, interactive: false,
+            documentID: id)
+        if let validation, !DocumentID.isDesign(id) {
+            // Validated before it is merged (as CouchDB's updater does), so a refused revision leaves no trace.
+            // The revision it replaces is the nearest ancestor in its path whose body this store has: stored,
+            // or brought by this batch.
+            var oldDocument: JSONObject?
+            for (position, ancestor) in path.enumerated().dropFirst() where merger.tree.node(ancestor)?.bodyAvailable == true {
+                if let brought = pending[ancestor] {
+                    oldDocument = Self.validationDocument(
+                        id: id, body: brought.parsed, revisions: Array(path[position...].prefix(20)),
+                        deleted: merger.tree.node(ancestor)?.deleted ?? false, attachments: brought.attachments)
+                } else {
+                    oldDocument = try revisionForValidation(ancestor, of: existing)
+                }
+                break
+            }
+            let newDocument = Self.validationDocument(
+                id: id, body: incoming.body, revisions: path, deleted: incoming.deleted, attachments: table)
+            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
+        }
+        guard try merger.merge(path: path, deleted: incoming.deleted, maxLeaves: maxLeaves, documentID: id) else { return nil }
+        let revision = NewRevision(
+            body: JSONValue.object(incoming.body).jsonBytes(), parsed: incoming.body,
+            kind: EntityDocumentFormat.kindName(in: incoming.body), attachments: table, blobs: blobs)
+        return (newest, revision)
+    }
+}
