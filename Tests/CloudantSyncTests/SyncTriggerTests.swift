@@ -274,7 +274,13 @@ final class EventLog: Sendable {
             let current = events.filter { if case .progress = $0 { false } else { true } }
             if condition(current) { return current }
             guard ContinuousClock.now < deadline else {
-                Issue.record("Timed out waiting; events so far: \(current.map(Self.kind))")
+                // The last replication steps say where a sync that never ended stood.
+                let steps = events.suffix(6).compactMap { event -> String? in
+                    guard case .progress(let step) = event else { return nil }
+                    let replication = step.replication
+                    return "\(step.direction) \(replication.state) read \(replication.stats.changesRead) written \(replication.stats.docsWritten)"
+                }
+                Issue.record("Timed out waiting; events so far: \(current.map(Self.kind)); last steps: \(steps)")
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(10))
