@@ -269,6 +269,8 @@ let package = Package(
             dependencies: [
                 "CloudantCore",
                 "CloudantStore", "CipherVFS",
+                // `/_replicate` and `_replicator` jobs run the package's replicator, over SwiftNIO's HTTP client.
+                "CloudantSync", "CloudantSyncNIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 // HTTPS for `serve --tls-certificate/--tls-key` (swift-nio-ssl).

@@ -87,9 +87,9 @@ extension CouchEndpoint {
     /// Waits for the first change (sending heartbeats), then answers every change since `since` at once.
     ///
     /// The wait ends early when the client goes away or the server shuts down.
-    private static func longpoll(
+    static func longpoll(
         store: DocumentStore, parameters: ChangesParameters, connection: ClientConnection?,
-        writer: inout any ResponseBodyWriter
+        rendering: FeedRendering = .documents, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + parameters.timeout
@@ -113,17 +113,17 @@ extension CouchEndpoint {
         } onGracefulShutdown: {
             stop()
         }
-        var result: JSONValue = ["results": [], "last_seq": UpdateSequence.json(parameters.options.since), "pending": 0]
-        if changed { result = try await store.changes(parameters.options).json }
+        var result = rendering.result(ChangesResult(results: [], lastSeq: parameters.options.since, pending: 0, hasMore: false))
+        if changed { result = rendering.result(try await store.changes(parameters.options)) }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
 
     /// One line per change (or one server-sent event), heartbeats while idle, and a final
     /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed, or the server shuts down. The
     /// feed stops when the client goes away.
-    private static func continuous(
+    static func continuous(
         store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
-        writer: inout any ResponseBodyWriter
+        rendering: FeedRendering = .documents, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
@@ -139,7 +139,7 @@ extension CouchEndpoint {
                 feed: for await event in events {
                     switch event {
                     case .item(let change):
-                        let json = change.json.jsonBytes()
+                        let json = rendering.row(change).jsonBytes()
                         let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \"\(UpdateSequence.string(change.seq))\"\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))
                         lastSeq = change.seq
@@ -161,11 +161,13 @@ extension CouchEndpoint {
             }
         }
         if !eventSource {
-            var rest = ChangesOptions(since: lastSeq, limit: 0)
-            rest.visibility = parameters.options.visibility
-            let pending = try await store.changes(rest).pending
-            let last: JSONValue = ["last_seq": UpdateSequence.json(lastSeq), "pending": .number(JSONNumber(pending))]
-            try await writer.write(ByteBuffer(bytes: last.jsonBytes() + [10]))
+            var last: JSONObject = ["last_seq": UpdateSequence.json(lastSeq)]
+            if rendering.countsPending {
+                var rest = ChangesOptions(since: lastSeq, limit: 0)
+                rest.visibility = parameters.options.visibility
+                last["pending"] = .number(JSONNumber(try await store.changes(rest).pending))
+            }
+            try await writer.write(ByteBuffer(bytes: JSONValue.object(last).jsonBytes() + [10]))
         }
     }
 
@@ -173,5 +175,23 @@ extension CouchEndpoint {
     private static func tickInterval(_ parameters: ChangesParameters) -> Duration {
         if let heartbeat = parameters.heartbeat { return heartbeat }
         return max(.milliseconds(10), parameters.timeout / 4)
+    }
+}
+
+/// How a feed shows its changes: a database's `_changes` shows document changes with `pending`; `/_db_updates`
+/// shows database events (``DatabaseUpdates``) without it.
+struct FeedRendering: Sendable {
+    /// One change as a result row or continuous line.
+    var row: @Sendable (Change) -> JSONValue
+    /// Whether the closing line and the answer count the changes still pending.
+    var countsPending: Bool
+
+    static let documents = FeedRendering(row: { $0.json }, countsPending: true)
+
+    /// A whole answer: `results` and `last_seq`, and `pending` when counted.
+    func result(_ changes: ChangesResult) -> JSONValue {
+        var answer: JSONObject = ["results": .array(changes.results.map(row)), "last_seq": UpdateSequence.json(changes.lastSeq)]
+        if countsPending { answer["pending"] = .number(JSONNumber(changes.pending)) }
+        return .object(answer)
     }
 }

@@ -4,12 +4,12 @@ internal import Hummingbird
 
 extension CouchEndpoint {
     /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters;
-    /// `_design_docs` when `designOnly`.
+    /// `_design_docs` when `designOnly`; `_local_docs` when `local` (see ``localRows(_:options:store:)``).
     ///
     /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
     ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
     func allDocs(
-        _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil
+        _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil, local: Bool = false
     ) async throws -> Response {
         guard request.method == .get || request.method == .post || request.method == .head else {
             throw unsupported("GET,HEAD,POST")
@@ -19,8 +19,9 @@ extension CouchEndpoint {
         if request.method == .post {
             try request.requireJSONContentType()
             let body = try request.jsonObjectBody()
-            for (name, value) in body.members where name != "keys" {
-                // Options may also come in the body; they are read as the JSON-encoded query values.
+            for (name, value) in body.members where name != "keys" && !request.query.contains(name) {
+                // Options may also come in the body; they are read as the JSON-encoded query values, and the
+                // query string wins (`couch_mrview_http:parse_body_and_query/3` parses it last).
                 query[name] = value.stringValue.map { name.contains("key") ? value.jsonString() : $0 } ?? value.jsonString()
             }
             if let value = body["keys"] {
@@ -49,6 +50,14 @@ extension CouchEndpoint {
                 attachments: try query.bool("attachments", default: false),
                 attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
         if let limit = options.limit, limit < 0 { options.limit = nil }
+        if local {
+            options.keys = keys?.compactMap(\.stringValue)
+            if keys == nil {
+                options.startKey = try (query.json("startkey") ?? query.json("start_key"))?.stringValue
+                options.endKey = try (query.json("endkey") ?? query.json("end_key"))?.stringValue
+            }
+            return try await localRows(request, options: options, store: store)
+        }
         let access = try await readAccess(of: store, for: request.user)
         if let keys {
             // CouchDB walks the keys backwards for `descending=true`.
@@ -192,5 +201,15 @@ extension CouchEndpoint {
         case .array, .object: true
         default: false
         }
+    }
+
+    /// `_local_docs` (`couch_mrview` over the `_local` namespace): no total and no offset (`null`), `update_seq`
+    /// `null` when asked, CouchDB's own checkpoints hidden unless `include_system=true`.
+    private func localRows(_ request: CouchRequest, options: AllDocsOptions, store: DocumentStore) async throws -> Response {
+        let includeSystem = request.query["include_system"] == "true"
+        let result = try await store.localDocs(options, includeSystem: includeSystem)
+        var answer: JSONObject = ["total_rows": .null, "offset": .null, "rows": .array(result.rows)]
+        if options.updateSeq { answer["update_seq"] = .null }
+        return CouchResponse.json(.object(answer))
     }
 }

@@ -33,6 +33,19 @@ extension CouchEndpoint {
         }
         let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
+        // Entries answered in their place without reaching the store: `_replicator` documents that cannot be a
+        // replication (CouchDB's validation function refuses them one by one), entries the user may not write.
+        var refused: [Int: JSONValue] = [:]
+        if database == ReplicatorDatabase.name, newEdits {
+            for (index, value) in docs.enumerated() {
+                guard case .object(let object) = value else { continue }
+                do {
+                    docs[index] = .object(try ReplicatorDatabase.prepare(object, user: request.user))
+                } catch let failure as HTTPFailure {
+                    refused[index] = Self.refusal(of: object, failure)
+                }
+            }
+        }
         if database == UsersDatabase.name {
             for (index, value) in docs.enumerated() {
                 guard case .object(let object) = value else { continue }
@@ -45,17 +58,16 @@ extension CouchEndpoint {
         let accepted = try Self.writeQuorumUnmet(request, bodyW: body["w"])
         let status = accepted ? 202 : 201
         let access = try await documentAccess(of: store, for: request.user)
-        guard access.field != nil else {
+        guard access.field != nil || !refused.isEmpty else {
             let results = try await store.bulkDocs(docs, newEdits: newEdits)
             return CouchResponse.json(.array(results.map { Self.markAccepted($0.json, accepted) }), status: status)
         }
         // Per-document access: each entry is checked (and its list carried over) on its own; a refused one is
         // answered `forbidden` in its place, as CouchDB answers a document its validation refuses.
-        var refused: [Int: JSONValue] = [:]
         var allowed: [JSONValue] = []
         var allowedIndices: [Int] = []
-        for (index, value) in docs.enumerated() {
-            guard case .object(let object) = value else {
+        for (index, value) in docs.enumerated() where refused[index] == nil {
+            guard case .object(let object) = value, access.field != nil else {
                 allowed.append(value)
                 allowedIndices.append(index)
                 continue
@@ -64,13 +76,7 @@ extension CouchEndpoint {
                 allowed.append(.object(try await access.prepareWrite(object, in: store, replicated: !newEdits)))
                 allowedIndices.append(index)
             } catch let failure as HTTPFailure {
-                var answer = JSONObject()
-                if let id = object["_id"] { answer["id"] = id }
-                // As the store answers: a conflict row names no revision.
-                if let rev = object["_rev"], failure.body.error != "conflict" { answer["rev"] = rev }
-                answer["error"] = .string(failure.body.error)
-                answer["reason"] = .string(failure.body.reason)
-                refused[index] = .object(answer)
+                refused[index] = Self.refusal(of: object, failure)
             }
         }
         let written = try await store.bulkDocs(allowed, newEdits: newEdits)
@@ -90,6 +96,17 @@ extension CouchEndpoint {
         var answers = written.map { Self.markAccepted($0.json, accepted) }.makeIterator()
         let results = docs.indices.compactMap { index in refused[index] ?? answers.next() }
         return CouchResponse.json(.array(results), status: status)
+    }
+
+    /// The `_bulk_docs` row of an entry refused before it reached the store.
+    private static func refusal(of object: JSONObject, _ failure: HTTPFailure) -> JSONValue {
+        var answer = JSONObject()
+        if let id = object["_id"] { answer["id"] = id }
+        // As the store answers: a conflict row names no revision.
+        if let rev = object["_rev"], failure.body.error != "conflict" { answer["rev"] = rev }
+        answer["error"] = .string(failure.body.error)
+        answer["reason"] = .string(failure.body.reason)
+        return .object(answer)
     }
 
     /// A successful `_bulk_docs` row of an accepted (quorum unmet) batch says so, as CouchDB's

@@ -21,7 +21,7 @@ extension CouchEndpoint {
         source["_id"] = .string(targetID)
         source["_rev"] = targetRev.map { .string($0) }
         for member in ["_revisions", "_deleted"] { source[member] = nil }
-        let incoming = try IncomingDocument(try await prepareForDatabase(source, database, client: request.clientAddress))
+        let incoming = try IncomingDocument(try await prepareForDatabase(source, database, user: request.user, client: request.clientAddress))
         let targetStore = try await authorizedStore(database, for: request.user, access: writeAccess(for: targetID))
         let checked = try await documentAccess(of: targetStore, for: request.user).prepareWrite(
             incoming, in: targetStore, replicated: false)

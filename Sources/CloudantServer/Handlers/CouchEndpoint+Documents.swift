@@ -104,13 +104,17 @@ extension CouchEndpoint {
     /// Writes one JSON document the way `PUT` and `POST` do; see ``write(parsed:request:database:)``.
     func write(_ document: JSONObject, request: CouchRequest, database: String) async throws -> Response {
         try checkDocumentSize(.object(document))
-        let prepared = try await prepareForDatabase(document, database, client: request.clientAddress)
+        let prepared = try await prepareForDatabase(document, database, user: request.user, client: request.clientAddress)
         return try await write(parsed: try IncomingDocument(prepared), request: request, database: database)
     }
 
     /// The document as `database` stores it: `_users` documents get their password hashed (on the hashing
-    /// threads, under `client`'s share).
-    func prepareForDatabase(_ document: JSONObject, _ database: String, client: String?) async throws -> JSONObject {
+    /// threads, under `client`'s share); `_replicator` documents are checked and get their `owner`
+    /// (``ReplicatorDatabase/prepare(_:user:)``).
+    func prepareForDatabase(
+        _ document: JSONObject, _ database: String, user: UserContext, client: String?
+    ) async throws -> JSONObject {
+        if database == ReplicatorDatabase.name { return try ReplicatorDatabase.prepare(document, user: user) }
         guard database == UsersDatabase.name else { return document }
         return try await UsersDatabase.prepare(
             document, iterations: configuration.passwordIterations, hashing: hashing, client: client)

@@ -21,7 +21,7 @@ extension CouchEndpoint {
             var json = json
             json["_id"] = .string(id)
             if let rev { json["_rev"] = .string(rev) }
-            return try await self.prepareForDatabase(json, database, client: request.clientAddress)
+            return try await self.prepareForDatabase(json, database, user: request.user, client: request.clientAddress)
         }
         // A staged file the write took has moved; discarding the rest removes what a refused write left.
         defer { for file in staged { store.discardStagedAttachment(file) } }

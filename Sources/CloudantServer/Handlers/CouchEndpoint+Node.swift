@@ -17,11 +17,11 @@ extension CouchEndpoint {
     }
 
     /// `GET /_active_tasks` (server admins): running tasks, CouchDB's list (none run in the background here
-    /// but replications, which report in `/_scheduler/jobs`).
+    /// but replications, which report here and in `/_scheduler/jobs`).
     func activeTasks(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
         try requireServerAdmin(request.user)
-        return CouchResponse.json([])
+        return CouchResponse.json(.array(replicationTasks()))
     }
 
     /// `/_node/{node}/…`, `{node}` being this node's name or `_local` (`chttpd_node`): `_config`, `_stats`,

@@ -42,6 +42,9 @@ extension CouchEndpoint {
         case "_active_tasks": return try activeTasks(request)
         case "_dbs_info": return try await databasesInfo(request)
         case "_node": return try await node(request)
+        case "_replicate": return try await replicate(request)
+        case "_scheduler": return try await scheduler(request)
+        case "_db_updates": return try await databaseUpdates(request)
         default: break
         }
         if first.hasPrefix("_"), !DatabaseRegistry.systemDatabases.contains(first) {
@@ -53,6 +56,7 @@ extension CouchEndpoint {
         switch second {
         case "_all_docs": return try await allDocs(request, database: first)
         case "_design_docs": return try await allDocs(request, database: first, designOnly: true)
+        case "_local_docs": return try await allDocs(request, database: first, local: true)
         case "_changes": return try await changes(request, database: first)
         case "_bulk_docs": return try await bulkDocs(request, database: first)
         case "_bulk_get": return try await bulkGet(request, database: first)

@@ -32,6 +32,12 @@ final class CouchEndpoint: Sendable {
     let hashing: PasswordHashingPool
     /// The budget of the bodies of anonymous requests being read.
     let anonymousBodies: AnonymousBodies
+    /// The replication jobs (`/_replicate`, `_replicator` documents, `/_scheduler`).
+    let replicationScheduler: ReplicationScheduler
+    /// Turns `_replicator` documents into jobs.
+    let replicatorDatabase: ReplicatorDatabase
+    /// The database events `/_db_updates` reports.
+    let databaseUpdatesLog: DatabaseUpdates
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -48,6 +54,19 @@ final class CouchEndpoint: Sendable {
             ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.
         _ = try registry.openSystemAtStart(UsersDatabase.name)
+        _ = try registry.openSystemAtStart(ReplicatorDatabase.name)
+        databaseUpdatesLog = try DatabaseUpdates(folder: configuration.directory.path, encryptionKey: configuration.encryptionKey)
+        let scheduler = ReplicationScheduler(registry: registry, settings: configuration.replicator)
+        replicationScheduler = scheduler
+        let replicatorDatabase = ReplicatorDatabase(registry: registry, scheduler: scheduler)
+        self.replicatorDatabase = replicatorDatabase
+        scheduler.onDocumentJobCompleted.withLock { notify in
+            notify = { job, _ in
+                let record = job.record.withLock { $0 }
+                guard let documentID = record.documentID else { return }
+                await replicatorDatabase.markCompleted(documentID, record: record)
+            }
+        }
         let cookiePolicy = CookiePolicy(
             sameSite: configuration.cookieSameSite, secure: configuration.secureCookies ?? (configuration.tls != nil),
             maxLifetime: configuration.sessionMaxLifetime)
@@ -79,6 +98,7 @@ final class CouchEndpoint: Sendable {
         try? FileManager.default.removeItem(at: panelSnapshotsFolder)
         await authenticator.sessions.load(isLive: authenticator.isLive)
         await usersFollower.catchUp()
+        await replicatorDatabase.catchUp()
     }
 
     /// Where dashboard panels' snapshots for restricted users are made (``DashboardPanelSnapshot``): a hidden
@@ -89,6 +109,9 @@ final class CouchEndpoint: Sendable {
 
     /// Writes what the audit trail has queued and releases its folder (the server has stopped).
     func stop() async {
+        await replicationScheduler.stopAll()
+        await databaseUpdatesLog.close()
+        await registry.closeAll()
         await auditTrail?.close()
     }
 
@@ -157,6 +180,10 @@ final class CouchEndpoint: Sendable {
             var response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
             if read.segments.first == UsersDatabase.name, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
+            }
+            await noteDatabaseEvent(read, status: Int(response.status.code))
+            if read.segments.first == ReplicatorDatabase.name, read.method != .get, read.method != .head {
+                await replicatorDatabase.catchUp()
             }
             if let refreshed = read.refreshedCookie, response.headers[.setCookie] == nil {
                 response.headers[.setCookie] = authenticator.setCookieHeader(refreshed)

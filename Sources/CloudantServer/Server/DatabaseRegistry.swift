@@ -136,6 +136,18 @@ final class DatabaseRegistry: Sendable {
         }
     }
 
+    /// Closes every open store once the server has stopped, so a stopped server keeps no connection or file open
+    /// (a process that starts and stops many servers, as the tests do, would run out of descriptors).
+    func closeAll() async {
+        let stores = state.withLock { state in
+            defer { state.open.removeAll() }
+            return Array(state.open.values)
+        }
+        await Self.offloaded {
+            for store in stores { try? store.close() }
+        }
+    }
+
     /// Every database, sorted, system databases included.
     func names() throws -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

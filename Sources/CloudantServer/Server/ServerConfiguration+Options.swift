@@ -63,3 +63,28 @@ public struct AuditSettings: Sendable, Hashable {
         self.retentionDays = retentionDays
     }
 }
+
+/// How the server's replication jobs retry, as CouchDB's `[replicator]` section: each request is retried
+/// `retriesPerRequest` times (from 0.25 s, doubling); a job whose request still fails has crashed, and a job from a
+/// `_replicator` document starts again after `backoffInterval` × 2^(crashes in a row − 1), the exponent capped at
+/// 10; a job that ran `healthThreshold` without crashing starts its count again.
+public struct ReplicatorSettings: Sendable, Hashable {
+    /// Retries of one request before the job crashes (`retries_per_request`, default 5).
+    public var retriesPerRequest: Int
+    /// The wait after a first crash (30 s in `couch_replicator_scheduler`).
+    public var backoffInterval: Duration
+    /// How long a job runs before its crash count starts again (`health_threshold`, 120 s).
+    public var healthThreshold: Duration
+
+    /// CouchDB's defaults.
+    public init(retriesPerRequest: Int = 5, backoffInterval: Duration = .seconds(30), healthThreshold: Duration = .seconds(120)) {
+        self.retriesPerRequest = max(0, retriesPerRequest)
+        self.backoffInterval = backoffInterval
+        self.healthThreshold = healthThreshold
+    }
+
+    /// The wait before a job that crashed `crashes` times in a row starts again.
+    public func backoff(afterCrashes crashes: Int) -> Duration {
+        backoffInterval * (1 << min(max(crashes, 1) - 1, 10))
+    }
+}

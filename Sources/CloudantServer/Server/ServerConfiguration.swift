@@ -88,6 +88,8 @@ public struct ServerConfiguration: Sendable {
     /// `JavaScriptEngine` from the `CloudantJavaScript` product; nil, the default, serves design documents
     /// without running them (their views answer `501 not_implemented`).
     public var designFunctions: (any DesignFunctionRuntime)? = nil
+    /// How replication jobs (`/_replicate`, `_replicator` documents) retry: CouchDB's `[replicator]` defaults.
+    public var replicator = ReplicatorSettings()
 
     /// Creates a configuration with CouchDB's defaults where CouchDB has one.
     public init(

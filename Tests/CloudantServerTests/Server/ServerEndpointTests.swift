@@ -46,7 +46,7 @@ struct ServerEndpointTests {
             let again = try await server.admin.send("PUT", "/patients")
             #expect(again.status == 412)
             #expect(again.json["error"] == "file_exists")
-            #expect(try await server.admin.get("/_all_dbs").json == ["_users", "patients"])
+            #expect(try await server.admin.get("/_all_dbs").json == ["_replicator", "_users", "patients"])
             let info = try await server.admin.get("/patients").json
             #expect(info["db_name"] == "patients")
             #expect(info["doc_count"] == 0)

@@ -1,0 +1,76 @@
+internal import CloudantCore
+internal import CloudantStore
+internal import HTTPTypes
+internal import Hummingbird
+
+extension CouchEndpoint {
+    /// `GET /_db_updates` (server admins): the databases created, updated and deleted, as `global_changes_httpd`
+    /// answers: `normal` (`{"results":[{"db_name","type","seq"}],"last_seq"}`), `longpoll`, `continuous` (a line per
+    /// event, then `{"last_seq"}`) and `eventsource` feeds, with `since` (`now` too), `limit`, `descending`,
+    /// `heartbeat` and `timeout`.
+    func databaseUpdates(_ request: CouchRequest) async throws -> Response {
+        guard request.method == .get || request.method == .head else { throw unsupported("GET") }
+        try requireServerAdmin(request.user)
+        guard ["normal", "longpoll", "continuous", "eventsource"].contains(request.query["feed"] ?? "normal") else {
+            throw HTTPFailure.badRequest("Supported `feed` types: normal, continuous, longpoll, eventsource")
+        }
+        for name in ["limit", "timeout"] {
+            if let text = request.query[name], (Int(text) ?? -1) < 0 { throw HTTPFailure.badRequest("invalid_integer") }
+        }
+        // Only the parameters `global_changes_httpd` reads; the rest are ignored, as there.
+        var query = request.query
+        for name in ["style", "include_docs", "conflicts", "filter", "doc_ids", "last-event-id"] { query[name] = nil }
+        var parameters = try ChangesParameters(
+            query, body: nil, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!],
+            maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
+        await databaseUpdatesLog.settle()
+        let store = databaseUpdatesLog.store
+        if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
+        let rendering = FeedRendering(row: DatabaseUpdates.row, countsPending: false)
+        let feed = parameters
+        switch parameters.feed {
+        case .normal:
+            return CouchResponse.json(rendering.result(try await store.changes(feed.options)))
+        case .longpoll:
+            let first = try await store.changes(feed.options)
+            if !first.results.isEmpty || feed.options.descending { return CouchResponse.json(rendering.result(first)) }
+            let connection = request.connection
+            return streaming(contentType: "application/json") { writer in
+                try await Self.longpoll(
+                    store: store, parameters: feed, connection: connection, rendering: rendering,
+                    writer: &writer)
+            }
+        case .continuous, .eventsource:
+            let eventSource = parameters.feed == .eventsource
+            let connection = request.connection
+            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
+                try await Self.continuous(
+                    store: store, parameters: feed, eventSource: eventSource, connection: connection,
+                    rendering: rendering, writer: &writer)
+            }
+        }
+    }
+
+    /// Notes what a request did to a database for `/_db_updates`: `PUT /db` created it, `DELETE /db` deleted it, any
+    /// other successful write under `/db/…` updated it.
+    func noteDatabaseEvent(_ request: CouchRequest, status: Int) async {
+        guard let name = request.segments.first, status < 300, request.method != .get, request.method != .head,
+            !name.hasPrefix("_") || DatabaseRegistry.systemDatabases.contains(name)
+        else { return }
+        if request.segments.count == 1 {
+            switch request.method {
+            case .put: await databaseUpdatesLog.record("created", name)
+            case .delete: await databaseUpdatesLog.record("deleted", name)
+            default: break
+            }
+            return
+        }
+        // Reads sent as POST (`_all_docs`, `_find`, `_bulk_get`, `_revs_diff`, …) change nothing.
+        let readsByPost: Set<String> = [
+            "_all_docs", "_design_docs", "_local_docs", "_find", "_explain", "_bulk_get", "_revs_diff", "_changes",
+            "_ensure_full_commit",
+        ]
+        if request.method == .post, readsByPost.contains(request.segments[1]) { return }
+        await databaseUpdatesLog.noteUpdated(name)
+    }
+}

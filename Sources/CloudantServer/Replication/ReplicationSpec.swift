@@ -1,0 +1,148 @@
+internal import CloudantCore
+internal import Foundation
+
+/// One end of a replication as a `POST /_replicate` body or a `_replicator` document names it: a database of
+/// this server by name, or a database URL with its credentials (in the URL, in `headers`, or in `auth.basic`).
+///
+/// CouchDB 3 refuses local names (`local_endpoints_not_supported`); this server serves them, since its databases
+/// are in the same process, and a URL to this server works as it does on CouchDB.
+struct ReplicationEndpoint: Sendable, Hashable {
+    enum Location: Sendable, Hashable {
+        /// A database of this server.
+        case local(String)
+        /// A database over HTTP; `url` still holds any `user:password@`.
+        case remote(url: URL, headers: [String: String])
+    }
+
+    var location: Location
+
+    /// The endpoint as CouchDB shows it in `_scheduler` answers and reasons: a local name, or the URL without
+    /// credentials and with a trailing slash (`couch_util:url_strip_password` on the parsed URL). Never a secret.
+    var display: String {
+        switch location {
+        case .local(let name): return name
+        case .remote(let url, _):
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "" }
+            components.user = nil
+            components.password = nil
+            if !components.path.hasSuffix("/") { components.path += "/" }
+            return components.string ?? ""
+        }
+    }
+
+    /// Reads `source` or `target` (`which`) of a replication body.
+    /// - Throws: ``HTTPFailure`` `400 bad_request` for a missing or malformed endpoint.
+    init(_ value: JSONValue?, which: String) throws {
+        switch value {
+        case .string(let text)?:
+            if text.hasPrefix("http://") || text.hasPrefix("https://") {
+                location = .remote(url: try Self.url(text, which: which), headers: [:])
+            } else {
+                guard DatabaseRegistry.isValidName(text) else { throw DatabaseRegistry.illegalName(text) }
+                location = .local(text)
+            }
+        case .object(let object)?:
+            guard let text = object["url"]?.stringValue, text.hasPrefix("http://") || text.hasPrefix("https://") else {
+                throw HTTPFailure.badRequest("\(which) has an invalid url")
+            }
+            var url = try Self.url(text, which: which)
+            var headers: [String: String] = [:]
+            for (name, header) in object["headers"]?.objectValue?.members ?? [] {
+                guard let text = header.stringValue else { throw HTTPFailure.badRequest("\(which) headers must be strings") }
+                headers[name] = text
+            }
+            // `auth.basic` (CouchDB 3.2+): the same as credentials in the URL.
+            if let basic = object["auth"]?["basic"]?.objectValue,
+                let user = basic["username"]?.stringValue, let password = basic["password"]?.stringValue,
+                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            {
+                components.user = user
+                components.password = password
+                url = components.url ?? url
+            }
+            location = .remote(url: url, headers: headers)
+        case nil, .null?:
+            throw HTTPFailure.badRequest("Missing replicator database")
+        default:
+            throw HTTPFailure.badRequest("\(which) has an invalid url")
+        }
+    }
+
+    private static func url(_ text: String, which: String) throws -> URL {
+        guard let url = URL(string: text), url.host != nil, url.path.count > 1 else {
+            throw HTTPFailure.badRequest("\(which) has an invalid url")
+        }
+        return url
+    }
+}
+
+/// What a `POST /_replicate` body or a `_replicator` document asks for, parsed by `couch_replicator_parse`'s
+/// rules: the two endpoints, `continuous`, `create_target`, and one of `doc_ids` or `selector` (`filter` names a
+/// design-document function, which this server does not run).
+struct ReplicationSpec: Sendable {
+    var source: ReplicationEndpoint
+    var target: ReplicationEndpoint
+    var continuous = false
+    var createTarget = false
+    var documentIDs: [String]?
+    var selector: JSONValue?
+    var useCheckpoints = true
+    var batchSize: Int?
+    var sinceSeq: JSONValue?
+
+    /// The suffix CouchDB appends to a replication id for the options that make otherwise equal replications
+    /// distinct jobs (`couch_replicator_ids:maybe_append_options/2`).
+    var idSuffix: String { (continuous ? "+continuous" : "") + (createTarget ? "+create_target" : "") }
+
+    /// Parses a body; `cancel` and `replication_id` are read by the caller.
+    /// - Throws: ``HTTPFailure`` `400 bad_request` with CouchDB's reason for a malformed field.
+    init(_ body: JSONObject) throws {
+        source = try ReplicationEndpoint(body["source"], which: "source")
+        target = try ReplicationEndpoint(body["target"], which: "target")
+        continuous = try Self.flag(body, "continuous")
+        createTarget = try Self.flag(body, "create_target")
+        useCheckpoints = try body["use_checkpoints"].map { value in
+            guard let flag = value.boolValue else { throw HTTPFailure.badRequest("parameter `use_checkpoints` must be a boolean") }
+            return flag
+        } ?? true
+        if let size = body["worker_batch_size"] {
+            guard let value = size.numberValue?.int64Value, value > 0 else {
+                throw HTTPFailure.badRequest("parameter `worker_batch_size` must be an integer greater than 0")
+            }
+            batchSize = Int(value)
+        }
+        sinceSeq = body["since_seq"]
+        let given = ["doc_ids", "filter", "selector"].filter { body[$0] != nil && body[$0] != .null }
+        guard given.count <= 1 else { throw HTTPFailure.badRequest("`doc_ids`,`filter`,`selector` are mutually exclusive") }
+        if let ids = body["doc_ids"], ids != .null {
+            guard let list = ids.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw HTTPFailure.badRequest("parameter `doc_ids` must be an array")
+            }
+            documentIDs = list.compactMap(\.stringValue)
+        }
+        if let selector = body["selector"], selector != .null {
+            guard selector.objectValue != nil else { throw HTTPFailure.badRequest("parameter `selector` must be a JSON object") }
+            do {
+                _ = try MangoSelector(selector)
+            } catch {
+                throw HTTPFailure.badRequest("parameter `selector` is not a valid selector: \(error.message)")
+            }
+            self.selector = selector
+        }
+        if let filter = body["filter"], filter != .null {
+            // `_doc_ids` and `_selector` name the built-in filters whose arguments are the fields above.
+            switch filter.stringValue {
+            case "_doc_ids"?, "_selector"?: break
+            default:
+                throw HTTPFailure.badRequest(
+                    "Filter functions in design documents are not supported by this server; use `doc_ids` or `selector`.")
+            }
+        }
+    }
+
+    private static func flag(_ body: JSONObject, _ name: String) throws -> Bool {
+        guard let value = body[name], value != .null else { return false }
+        guard let flag = value.boolValue else { throw HTTPFailure.badRequest("parameter `\(name)` must be a boolean") }
+        return flag
+    }
+}
