@@ -1,4 +1,4 @@
-internal import Dispatch
+internal import CloudantCore
 internal import Foundation
 
 /// Runs password derivations (PBKDF2, the costliest thing a request can ask for) away from Swift's cooperative
@@ -41,7 +41,8 @@ final class PasswordHashingPool: Sendable {
     /// Jobs (waiting or running) one client address may have.
     let perClientLimit: Int
     private let state = Locked(State())
-    private let threads = DispatchQueue(label: "org.theraforge.cloudant.password-hashing", attributes: .concurrent)
+    /// Threads of the pool's own (on Linux a Dispatch queue's threads are the cooperative pool's).
+    private let threads: BlockingJobs
 
     /// - Parameters:
     ///   - width: derivations at once; by default one core in two, at least one.
@@ -54,6 +55,7 @@ final class PasswordHashingPool: Sendable {
         self.width = max(1, width)
         self.queueLimit = max(1, queueLimit)
         self.perClientLimit = max(1, perClientLimit)
+        threads = BlockingJobs(name: "cloudant-hashing", width: self.width)
     }
 
     /// Jobs waiting for a thread (tests watch it).
@@ -110,7 +112,7 @@ final class PasswordHashingPool: Sendable {
             state.running += 1
             return true
         }
-        if start { threads.async { [self] in drain() } }
+        if start { threads.submit { [self] in drain() } }
     }
 
     /// A hashing thread: runs queued jobs until none is left.

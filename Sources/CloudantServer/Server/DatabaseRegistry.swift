@@ -214,12 +214,15 @@ final class DatabaseRegistry: Sendable {
         return nil
     }
 
-    /// Runs blocking work (closing waits for reads in progress) on a thread outside the cooperative pool.
+    /// Runs blocking work (closing waits for reads in progress, which are given back only when their tasks
+    /// run again) on threads outside the cooperative pool: not a Dispatch queue, whose threads on Linux are
+    /// the cooperative pool's (see ``BlockingJobs``).
     private static func offloaded<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
+        await closing.run(work)
     }
+
+    /// The threads that close and delete stores.
+    private static let closing = BlockingJobs(name: "cloudant-closing", width: 4)
 }
 
 /// The result of one deletion, read by the request that started it.

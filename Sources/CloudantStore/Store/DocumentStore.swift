@@ -39,6 +39,8 @@ public final class DocumentStore: Sendable {
     let documentCounts = DocumentCountsCache()
     let lifecycle = StoreLifecycle()
     let writerGate = WriterGate()
+    /// The threads async reads run on (see ``read(_:_:)``): as many as GRDB's pool has readers.
+    let readThreads: BlockingJobs
     /// Where view indexes are brought up to date (see ``ViewMaintenance``).
     let viewMaintenance = ViewMaintenance()
     /// The design documents' validation functions, as last read (see ``ValidationFunctionsCache``).
@@ -54,6 +56,7 @@ public final class DocumentStore: Sendable {
         self.pool = pool
         self.checkpointer = checkpointer
         immediateReaders = ImmediateReaders(path: fileURL.path, configuration: pool.configuration)
+        readThreads = BlockingJobs(name: "cloudant-reads", width: pool.configuration.maximumReaderCount)
         self.uuid = uuid
     }
 
@@ -263,11 +266,18 @@ public final class DocumentStore: Sendable {
     }
 
     /// Runs `body` on a reader, mapping SQLite errors to `code`.
+    ///
+    /// The read runs synchronously on one of the store's ``readThreads``, its task suspended meanwhile: GRDB's
+    /// async read keeps its pool connection until the awaiting task runs again on the cooperative pool, so on a
+    /// busy process (two cooperative threads on two cores, shared on Linux with every Dispatch concurrent
+    /// queue) a store's readers could all be held by tasks waiting for a thread, and every read of that store
+    /// waited with them. A synchronous read gives its connection back as soon as `body` returns.
     func read<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
-            return try await pool.read(body)
+            let pool = self.pool
+            return try await readThreads.run { try pool.read(body) }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {

@@ -1,4 +1,4 @@
-internal import Dispatch
+internal import CloudantCore
 internal import Synchronization
 
 /// Decides where a write transaction waits for SQLite's single writer.
@@ -7,19 +7,19 @@ internal import Synchronization
 /// briefly is cheaper than a hop to another thread and back (measured: the hop dominated single-document
 /// writes). A write that finds another one in flight would block its thread until that one commits; run on a
 /// cooperative-pool thread (two on two cores), a few such waits stall every task of the process, reads
-/// included. So a contended write waits on `waiting`, a thread of its own, and its task is suspended meanwhile.
+/// included. So a contended write waits on `waiting`, a thread of the store's own (``BlockingJobs``: not a
+/// Dispatch queue, whose threads on Linux are the cooperative pool's), and its task is suspended meanwhile.
+/// One thread is enough: the writes it runs wait for the same SQLite writer, one after the other.
 final class WriterGate: Sendable {
     private let inFlight = Atomic<Int>(0)
-    private let waiting = DispatchQueue(label: "org.theraforge.cloudant.waiting-writers", attributes: .concurrent)
+    private let waiting = BlockingJobs(name: "cloudant-writes", width: 1)
 
     /// Runs `body` (which blocks while it waits for the writer) where waiting blocks no cooperative thread.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         let before = inFlight.wrappingAdd(1, ordering: .acquiring).oldValue
         defer { inFlight.wrappingSubtract(1, ordering: .releasing) }
         if before == 0 { return try body() }
-        return try await withCheckedThrowingContinuation { continuation in
-            waiting.async { continuation.resume(with: Result { try body() }) }
-        }
+        return try await waiting.run(body)
     }
 
     /// How many writes are running or waiting (for tests).
