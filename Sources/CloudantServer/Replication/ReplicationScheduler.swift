@@ -224,11 +224,13 @@ final class ReplicationScheduler: Sendable {
     /// A replicator for `spec`; when `preparing`, checks both databases exist (creating the target when asked),
     /// as `couch_replicator_api_wrap:db_open/3` does before a job starts.
     private func makeReplicator(_ spec: ReplicationSpec, sessionID: String, preparing: Bool) async throws -> Replicator {
-        let source = try await peer(spec.source, create: false, preparing: preparing)
-        let target = try await peer(spec.target, create: spec.createTarget, preparing: preparing)
+        let timeout = spec.connectionTimeout ?? settings.connectionTimeout
+        let source = try await peer(spec.source, create: false, preparing: preparing, timeout: timeout)
+        let target = try await peer(spec.target, create: spec.createTarget, preparing: preparing, timeout: timeout)
         var filter = ReplicationFilter.none
         if let ids = spec.documentIDs { filter = .documentIDs(ids) }
         if let selector = spec.selector { filter = .selector(try MangoSelector(selector)) }
+        if let function = spec.filter { filter = .designFunction(name: function.name, parameters: function.parameters) }
         var options = ReplicationOptions(
             batchSize: spec.batchSize ?? 500, continuous: spec.continuous, filter: filter, useCheckpoints: spec.useCheckpoints,
             retry: RetryPolicy(maximumAttempts: settings.retriesPerRequest + 1),
@@ -239,7 +241,9 @@ final class ReplicationScheduler: Sendable {
         return Replicator(source: source, target: target, options: options)
     }
 
-    private func peer(_ endpoint: ReplicationEndpoint, create: Bool, preparing: Bool) async throws -> any ReplicationPeer {
+    private func peer(
+        _ endpoint: ReplicationEndpoint, create: Bool, preparing: Bool, timeout: Duration
+    ) async throws -> any ReplicationPeer {
         switch endpoint.location {
         case .local(let name):
             if let store = try? await registry.store(name) { return LocalPeer(store) }
@@ -248,7 +252,7 @@ final class ReplicationScheduler: Sendable {
             throw CrashReason(error: "db_not_found", reason: "could not open \(endpoint.display)")
         case .remote(let url, let headers):
             let peer = try HTTPPeer(
-                url: url, headers: headers, timeout: .seconds(30), transport: transport)
+                url: url, headers: headers, timeout: timeout, transport: transport)
             guard preparing else { return peer }
             if create { try await peer.createIfMissing() }
             do {

@@ -77,8 +77,8 @@ struct ReplicationEndpoint: Sendable, Hashable {
 }
 
 /// What a `POST /_replicate` body or a `_replicator` document asks for, parsed by `couch_replicator_parse`'s
-/// rules: the two endpoints, `continuous`, `create_target`, and one of `doc_ids` or `selector` (`filter` names a
-/// design-document function, which this server does not run).
+/// rules: the two endpoints, `continuous`, `create_target`, one of `doc_ids`, `selector` or `filter` (with
+/// `query_params`), and `connection_timeout`.
 struct ReplicationSpec: Sendable {
     var source: ReplicationEndpoint
     var target: ReplicationEndpoint
@@ -89,6 +89,12 @@ struct ReplicationSpec: Sendable {
     var useCheckpoints = true
     var batchSize: Int?
     var sinceSeq: JSONValue?
+    /// A design document's filter function (`ddocname/filtername`) or a source's built-in one, with
+    /// `query_params`.
+    var filter: (name: String, parameters: [String: String])?
+    /// How long one request to a remote endpoint may take (`connection_timeout`, in milliseconds); the
+    /// server's ``ReplicatorSettings/connectionTimeout`` when nil.
+    var connectionTimeout: Duration?
 
     /// The suffix CouchDB appends to a replication id for the options that make otherwise equal replications
     /// distinct jobs (`couch_replicator_ids:maybe_append_options/2`).
@@ -130,14 +136,37 @@ struct ReplicationSpec: Sendable {
             self.selector = selector
         }
         if let filter = body["filter"], filter != .null {
-            // `_doc_ids` and `_selector` name the built-in filters whose arguments are the fields above.
-            switch filter.stringValue {
-            case "_doc_ids"?, "_selector"?: break
-            default:
-                throw HTTPFailure.badRequest(
-                    "Filter functions in design documents are not supported by this server; use `doc_ids` or `selector`.")
+            try parseFilter(filter, queryParameters: body["query_params"])
+        }
+        if let timeout = body["connection_timeout"] {
+            guard let milliseconds = timeout.numberValue?.int64Value, milliseconds > 0 else {
+                throw HTTPFailure.badRequest("parameter `connection_timeout` must be an integer greater than 0")
+            }
+            connectionTimeout = .milliseconds(milliseconds)
+        }
+    }
+
+    /// `filter` as `couch_replicator_filters:parse/1` reads it: `_doc_ids` and `_selector` name the built-in
+    /// filters whose arguments are the fields parsed above; another name starting with `_` (`_view`, `_design`)
+    /// is a built-in filter of the source's; anything else must be `ddocname/filtername`, a design document's
+    /// function the source runs with `query_params` as its request's query.
+    private mutating func parseFilter(_ filter: JSONValue, queryParameters: JSONValue?) throws {
+        guard let name = filter.stringValue else { throw HTTPFailure.badRequest("parameter `filter` must be a string") }
+        if name == "_doc_ids" || name == "_selector" { return }
+        if !name.hasPrefix("_") {
+            guard let slash = name.firstIndex(of: "/"), slash != name.startIndex, name.index(after: slash) != name.endIndex else {
+                throw HTTPFailure.badRequest("Invalid filter. Must match `ddocname/filtername`.")
             }
         }
+        var parameters: [String: String] = [:]
+        if let queryParameters, queryParameters != .null {
+            guard let object = queryParameters.objectValue else {
+                throw HTTPFailure.badRequest("parameter `query_params` must be a JSON object")
+            }
+            // Sent to the source as URL query arguments: strings as they are, other values as their JSON text.
+            for (key, value) in object.members { parameters[key] = value.stringValue ?? value.jsonString() }
+        }
+        self.filter = (name, parameters)
     }
 
     private static func flag(_ body: JSONObject, _ name: String) throws -> Bool {

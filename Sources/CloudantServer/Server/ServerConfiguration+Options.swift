@@ -75,12 +75,19 @@ public struct ReplicatorSettings: Sendable, Hashable {
     public var backoffInterval: Duration
     /// How long a job runs before its crash count starts again (`health_threshold`, 120 s).
     public var healthThreshold: Duration
+    /// How long one request to a remote endpoint may take before it counts as failed (`connection_timeout`,
+    /// 30 s); a replication's own `connection_timeout` overrides it.
+    public var connectionTimeout: Duration
 
     /// CouchDB's defaults.
-    public init(retriesPerRequest: Int = 5, backoffInterval: Duration = .seconds(30), healthThreshold: Duration = .seconds(120)) {
+    public init(
+        retriesPerRequest: Int = 5, backoffInterval: Duration = .seconds(30), healthThreshold: Duration = .seconds(120),
+        connectionTimeout: Duration = .seconds(30)
+    ) {
         self.retriesPerRequest = max(0, retriesPerRequest)
         self.backoffInterval = backoffInterval
         self.healthThreshold = healthThreshold
+        self.connectionTimeout = connectionTimeout
     }
 
     /// The wait before a job that crashed `crashes` times in a row starts again.

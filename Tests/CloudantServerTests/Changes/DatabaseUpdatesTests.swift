@@ -55,7 +55,7 @@ struct DatabaseUpdatesTests {
             _ = try await client.send("PUT", "/alpha")
             _ = try await client.send("PUT", "/beta")
             let lines = try await client.get("/_db_updates?feed=continuous&limit=2").text.split(separator: "\n")
-            #expect(lines.count == 3)
+            try #require(lines.count == 3, "\(lines)")
             #expect(try JSONValue(parsing: String(lines[0]))["db_name"] == "alpha")
             #expect(try JSONValue(parsing: String(lines[2])).objectValue?.keys == ["last_seq"])
             let events = try await client.get("/_db_updates?feed=eventsource&limit=1")

@@ -74,8 +74,45 @@ struct ReplicateEndpointTests {
             let both = try await client.post("/_replicate", ["source": "source", "target": "x", "doc_ids": ["a"], "selector": [:]])
             #expect(both.status == 400)
             #expect(both.json["reason"] == "`doc_ids`,`filter`,`selector` are mutually exclusive")
-            let function = try await client.post("/_replicate", ["source": "source", "target": "x", "filter": "app/mine"])
+            let function = try await client.post("/_replicate", ["source": "source", "target": "x", "filter": "mine"])
             #expect(function.status == 400)
+            #expect(function.json["reason"] == "Invalid filter. Must match `ddocname/filtername`.")
+            let timeout = try await client.post("/_replicate", ["source": "source", "target": "x", "connection_timeout": 0])
+            #expect(timeout.status == 400)
+        }
+    }
+
+    @Test func aDesignDocumentsFilterFunctionWithQueryParamsChoosesWhatIsCopiedLocallyAndFromAnotherServer() async throws {
+        let filter: JSONValue = [
+            "filters": ["by_ward": "function(doc, req) { return doc.ward === req.query.ward && doc.beds > Number(req.query.min); }"]
+        ]
+        let patients: [JSONValue] = [
+            ["_id": "p1", "ward": "east", "beds": 3], ["_id": "p2", "ward": "west", "beds": 9],
+            ["_id": "p3", "ward": "east", "beds": 1], ["_id": "p4", "ward": "east", "beds": 7],
+        ]
+        func ids(_ client: TestClient, _ database: String) async throws -> [String] {
+            try await client.get("/\(database)/_all_docs").json["rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        try await withDesignServer { remote, remoteAdmin in
+            #expect(try await remoteAdmin.put("/db/_design/app", filter).status == 201)
+            try await remoteAdmin.bulk("db", patients)
+            // A local source: this server runs the function itself; `query_params` are its `req.query` (a number
+            // arrives as its JSON text, as in a URL).
+            let local = try await remoteAdmin.post(
+                "/_replicate",
+                ["source": "db", "target": "east", "create_target": true, "filter": "app/by_ward", "query_params": ["ward": "east", "min": 2]])
+            #expect(local.status == 200, "\(local.json)")
+            #expect(try await ids(remoteAdmin, "east") == ["p1", "p4"])
+            // A remote source runs it: a second server pulls over HTTP with the same filter.
+            try await withLiveServer { server in
+                let source = "http://admin:s3cret@127.0.0.1:\(remote.port)/db"
+                let pulled = try await server.admin.post(
+                    "/_replicate",
+                    ["source": .string(source), "target": "west", "create_target": true, "filter": "app/by_ward",
+                     "query_params": ["ward": "west", "min": "0"], "connection_timeout": 60_000])
+                #expect(pulled.status == 200, "\(pulled.json)")
+                #expect(try await ids(server.admin, "west") == ["p2"])
+            }
         }
     }
 
