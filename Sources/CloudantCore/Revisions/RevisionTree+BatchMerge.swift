@@ -39,6 +39,7 @@ extension RevisionTree {
         /// Merges one path (newest first, as `_revisions` lists it) without stemming.
         ///
         /// - Parameters:
+        ///   - path: The revisions from the newest back to the oldest the sender kept.
         ///   - deleted: Whether the path's newest revision is a deletion.
         ///   - maxLeaves: The most leaves the document may have; a path that would add leaves past it is refused.
         ///   - documentID: The document, named in errors.

@@ -74,7 +74,7 @@ public final class AuditTrail: @unchecked Sendable {
     ///   - folder: The folder of the trail's daily segments; created when missing.
     ///   - retentionDays: whole days of entries to keep; older segments are removed (an anchor keeps the chain
     ///     verifiable). `nil` keeps everything.
-    ///   - keys: the server's keys: with them the trail keeps a signed head (``AuditHead``) and signs its anchor,
+    ///   - keys: the server's keys: with them the trail keeps a signed head (`AuditHead`) and signs its anchor,
     ///     so that cutting lines off its end, removing its newest or oldest segments or forging the anchor is
     ///     found; and, with an encryption key, encrypts every line. A head that does not match the trail when it
     ///     opens is kept as evidence (`tamper-…json`), which verification reports.

@@ -9,7 +9,7 @@ extension CouchEndpoint {
     /// `GET`): a live query. Not in CouchDB, which answers `_find` once.
     ///
     /// The response streams the query's result now, then each new result after a commit changes it (see
-    /// `DocumentStore.observe(_:limits:)`): with `eventsource`, one server-sent event per
+    /// `DocumentStore.observe(_:limits:visibility:)`): with `eventsource`, one server-sent event per
     /// result, `data: {"docs":[…],"seq":N}` with `id: N`; with `continuous`, one JSON line per result.
     /// `heartbeat=ms` (or `true`, 60 s) sends a heartbeat (`event: heartbeat` / an empty line) while idle.
     /// The feed runs until the client goes away or the server shuts down.

@@ -22,7 +22,7 @@ public final class LiveQueryObservation: Sendable {
 
 extension DocumentStore {
     /// Watches a query with a callback: `onChange` is called on `callbackQueue` with the current result,
-    /// then after each commit that changes it; an error ends the observation. See ``observe(_:limits:)``.
+    /// then after each commit that changes it; an error ends the observation. See ``observe(_:limits:visibility:)``.
     ///
     /// ```swift
     /// let observation = store.observe(request, callbackQueue: .main) { result in

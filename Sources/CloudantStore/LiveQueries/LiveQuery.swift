@@ -1,4 +1,4 @@
-/// The results of a query as the store changes (see ``DocumentStore/observe(_:limits:)``): an
+/// The results of a query as the store changes (see ``DocumentStore/observe(_:limits:visibility:)``): an
 /// `AsyncSequence` of ``LiveQueryResult``, the current one first.
 ///
 /// Iterate it in a task; cancelling the task, or dropping the sequence before iterating, stops the work.
@@ -17,7 +17,7 @@ public struct LiveQuery: AsyncSequence, Sendable {
         var base: AsyncThrowingStream<LiveQueryResult, any Error>.AsyncIterator
 
         /// The next result, or nil when the store closed.
-        /// - Throws: what ``DocumentStore/find(_:limits:)`` throws for the query.
+        /// - Throws: what ``DocumentStore/find(_:limits:visibility:)`` throws for the query.
         public mutating func next() async throws -> LiveQueryResult? {
             try await base.next()
         }

@@ -1,9 +1,9 @@
 public import CloudantCore
 
-/// One answer of a live query (see ``DocumentStore/observe(_:limits:)``): the query's documents as of a committed
+/// One answer of a live query (see ``DocumentStore/observe(_:limits:visibility:)``): the query's documents as of a committed
 /// state of the store.
 public struct LiveQueryResult: Sendable, Hashable {
-    /// The matching documents, sorted, paged and projected as ``DocumentStore/find(_:limits:)`` returns them.
+    /// The matching documents, sorted, paged and projected as ``DocumentStore/find(_:limits:visibility:)`` returns them.
     public var docs: [JSONObject]
     /// The update sequence of the snapshot the query read: the result reflects exactly the changes up to it.
     public var seq: Int64

@@ -1,7 +1,7 @@
 public import CloudantCore
 
 extension DocumentStore {
-    /// How ``find(_:limits:)`` would run `request`, in the shape of CouchDB 3.5's `_explain`: the chosen index, the
+    /// How ``find(_:limits:visibility:)`` would run `request`, in the shape of CouchDB 3.5's `_explain`: the chosen index, the
     /// normalised selector, the options as CouchDB validated them, every other index with CouchDB's
     /// analysis (`index_candidates`), which selector fields an index could use (`selector_hints`), the view
     /// arguments (`mrargs`: start and end keys, direction, whether documents are read) and whether the
@@ -16,7 +16,7 @@ extension DocumentStore {
     /// let plan = try await store.explain(FindRequest(JSONValue(parsing: #"{"selector": {"age": {"$gt": 20}}}"#)))
     /// plan["index"]?["name"]   // the index CouchDB would use
     /// ```
-    /// - Throws: The same planning errors as ``find(_:limits:)``.
+    /// - Throws: The same planning errors as ``find(_:limits:visibility:)``.
     public func explain(_ request: FindRequest) async throws -> JSONValue {
         let (indexes, partitioned) = try await read(.fetchFailed) { db in
             (try IndexCatalog.all(in: db).map(\.definition), try Self.isPartitioned(db))

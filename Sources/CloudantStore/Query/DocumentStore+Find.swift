@@ -35,7 +35,7 @@ extension DocumentStore {
         try await find(request, limits: limits, visibility: visibility, readingSequence: false, encodingDocuments: false).result
     }
 
-    /// ``find(_:limits:)`` answered as the bytes of CouchDB's `_find` body (what ``FindResult/json``
+    /// ``find(_:limits:visibility:)`` answered as the bytes of CouchDB's `_find` body (what ``FindResult/json``
     /// writes). When the index scan alone decides every match, the documents are written from their stored
     /// bodies without parsing them (see `QueryExecutor+StoredBodies.swift`): the same bytes, less work.
     package func findAnswer(
@@ -47,7 +47,7 @@ extension DocumentStore {
         return result.jsonBytes(encodedDocuments: encoded)
     }
 
-    /// ``find(_:limits:)``, with the update sequence of the snapshot it read: the result reflects exactly
+    /// ``find(_:limits:visibility:)``, with the update sequence of the snapshot it read: the result reflects exactly
     /// the changes up to it (live queries report it).
     func findAtSequence(
         _ request: FindRequest, limits: MatchLimits = .default, visibility: DocumentVisibility? = nil

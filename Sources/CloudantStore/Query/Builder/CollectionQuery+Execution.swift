@@ -38,7 +38,7 @@ extension CollectionQuery {
     }
 
     /// Watches the query: its documents now, then again after each commit that changes them (see
-    /// ``DocumentStore/observe(_:limits:)``).
+    /// ``DocumentStore/observe(_:limits:visibility:)``).
     ///
     /// ```swift
     /// for try await result in try store.collection("OCKTask").where(field: "carePlanUUID", value: plan).observe() {

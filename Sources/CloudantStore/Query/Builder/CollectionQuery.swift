@@ -1,7 +1,7 @@
 public import CloudantCore
 
 /// A query over one entity kind, built by chaining: OTFCloudantStore's `OTFCloudantQuery`, as a thin layer
-/// over `FindRequest` and ``DocumentStore/find(_:limits:)``.
+/// over `FindRequest` and ``DocumentStore/find(_:limits:visibility:)``.
 ///
 /// Make one with ``DocumentStore/collection(_:fields:)-(String,_)``, narrow it with `where`, order and page it, then
 /// run it with `get`. Each call returns a new query; the original is unchanged, so a query can be kept and
