@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # Modules with public API, then the product umbrellas (their catalogs hold the guides).
 modules=(CloudantBase CloudantCore CipherVFS CloudantStore CloudantSync CloudantSyncNIO CloudantCareModule
          CloudantHealthModule CloudantCareHealthBridge CloudantModelSchema CloudantModel CloudantServer
-         CloudantDashboardPanels)
+         CloudantDashboardPanels CloudantJavaScript)
 products=(CloudantOnly CloudantCare CloudantHealth CloudantCareHealth)
 arguments=()
 for target in "${modules[@]}" "${products[@]}"; do arguments+=(--target "$target"); done
