@@ -47,14 +47,9 @@ enum FunctionSource {
             // Whether a `/` here starts a regular expression (no value precedes it).
             var regexAllowed = true
             while position < text.count {
+                skipSpaceAndComments()
+                guard position < text.count else { break }
                 let byte = text[position]
-                if isSpace(byte) { position += 1; continue }
-                if byte == UInt8(ascii: "/"), position + 1 < text.count, text[position + 1] == UInt8(ascii: "/") {
-                    skipLineComment(); continue
-                }
-                if byte == UInt8(ascii: "/"), position + 1 < text.count, text[position + 1] == UInt8(ascii: "*") {
-                    skipBlockComment(); continue
-                }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"):
                     skipString(quote: byte)
@@ -138,14 +133,9 @@ enum FunctionSource {
             var depth = 0
             var regexAllowed = true
             while position < text.count {
+                skipSpaceAndComments()
+                guard position < text.count else { break }
                 let byte = text[position]
-                if isSpace(byte) { position += 1; continue }
-                if byte == UInt8(ascii: "/"), position + 1 < text.count, text[position + 1] == UInt8(ascii: "/") {
-                    skipLineComment(); continue
-                }
-                if byte == UInt8(ascii: "/"), position + 1 < text.count, text[position + 1] == UInt8(ascii: "*") {
-                    skipBlockComment(); continue
-                }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "'"): skipString(quote: byte); regexAllowed = false
                 case UInt8(ascii: "`"): skipTemplate(); regexAllowed = false
