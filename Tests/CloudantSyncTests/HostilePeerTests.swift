@@ -12,6 +12,9 @@ import Testing
 struct HostilePeerTests {
     typealias Kind = HTTPTransportTests.Kind
 
+    /// The revision `HostileServer.document` writes by default.
+    static let revision = "1-0123456789abcdef0123456789abcdef"
+
     /// A pull from `server`'s `db` into a fresh store, with `limits` and one attempt per request.
     static func pull(
         from server: HostileServer, _ kind: Kind, limits: PeerLimits = PeerLimits(), filter: ReplicationFilter = .none,
@@ -114,13 +117,7 @@ struct HostilePeerTests {
 
     @Test(arguments: Kind.allCases)
     func aBulkGetAnswerLeavingOutARequestedRevisionIsAnError(kind: Kind) async throws {
-        let server = try HostileServer.source { request in
-            switch request.path {
-            case "/db/_changes": .json(200, HostileServer.changes([("a", ["1-0123456789abcdef0123456789abcdef"]), ("b", ["1-0123456789abcdef0123456789abcdef"])]))
-            case "/db/_bulk_get": .json(200, HostileServer.bulkGet([HostileServer.document("a")]))
-            default: nil
-            }
-        }
+        let server = try HostileServer.source(changes: [("a", [Self.revision]), ("b", [Self.revision])], bulkGet: [HostileServer.document("a")])
         defer { server.stop() }
         let (result, store, _) = try await Self.pull(from: server, kind)
         #expect(Self.violation(result, at: "/db/_bulk_get") == .missingRevision(id: "b", rev: "1-0123456789abcdef0123456789abcdef"))
@@ -129,14 +126,9 @@ struct HostilePeerTests {
 
     @Test(arguments: Kind.allCases)
     func aDocumentNobodyAskedForIsNeverWritten(kind: Kind) async throws {
-        let server = try HostileServer.source { request in
-            switch request.path {
-            case "/db/_changes": .json(200, HostileServer.changes([("a", ["1-0123456789abcdef0123456789abcdef"])]))
-            case "/db/_bulk_get":
-                .json(200, HostileServer.bulkGet([HostileServer.document("a"), HostileServer.document("_design/evil", ["language": "query"])]))
-            default: nil
-            }
-        }
+        let server = try HostileServer.source(
+            changes: [("a", [Self.revision])],
+            bulkGet: [HostileServer.document("a"), HostileServer.document("_design/evil", ["language": "query"])])
         defer { server.stop() }
         let (result, store, _) = try await Self.pull(from: server, kind)
         #expect(Self.violation(result, at: "/db/_bulk_get") == .unrequestedDocument(id: "_design/evil", rev: "1-0123456789abcdef0123456789abcdef"))
@@ -145,15 +137,8 @@ struct HostilePeerTests {
 
     @Test(arguments: Kind.allCases)
     func aChangesFeedIgnoringDocIDsCannotSlipADesignDocumentIn(kind: Kind) async throws {
-        let server = try HostileServer.source { request in
-            switch request.path {
-            case "/db/_changes":
-                .json(200, HostileServer.changes([("a", ["1-0123456789abcdef0123456789abcdef"]), ("_design/evil", ["1-0123456789abcdef0123456789abcdef"])]))
-            case "/db/_bulk_get":
-                .json(200, HostileServer.bulkGet([HostileServer.document("a")]))
-            default: nil
-            }
-        }
+        let server = try HostileServer.source(
+            changes: [("a", [Self.revision]), ("_design/evil", [Self.revision])], bulkGet: [HostileServer.document("a")])
         defer { server.stop() }
         let (result, store, _) = try await Self.pull(from: server, kind, filter: .documentIDs(["a"]))
         let stats = try result.get()

@@ -242,6 +242,21 @@ extension HostileServer {
         }
     }
 
+    /// A source database `db` whose `_changes` lists `rows` as (id, leaves) and whose `_bulk_get` answers with
+    /// `documents`, whatever was asked: the shape of the attacks on what a fetch brings back.
+    static func source(db: String = "db", changes rows: [(String, [String])], bulkGet documents: [JSONObject]) throws
+        -> HostileServer
+    {
+        let (feed, fetched) = (changes(rows), bulkGet(documents))
+        return try source(db: db) { request in
+            switch request.path {
+            case "/\(db)/_changes": .json(200, feed)
+            case "/\(db)/_bulk_get": .json(200, fetched)
+            default: nil
+            }
+        }
+    }
+
     /// A `_changes` answer listing `rows` as (id, leaves), with sequences 1, 2, …
     static func changes(_ rows: [(String, [String])]) -> JSONValue {
         [
