@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 paths=(Sources Tests Benchmarks Examples Plugins Fuzz Scripts BrowserTests Conformance Package.swift README.md)
 words='session [0-9]+|issue [0-9]+|seeds? 0[0-4][0-9]|spec §|spec [A-Z]+-[0-9]+|-anchors §'
 targets='\bP[0-9]{1,2}[ab]?\b'   # P6-style ids; case matters (`p1` is a document id in examples)
-test_ids='func [A-Za-z]+[a-z]_?([A-Z][0-9]{1,2})+\('   # reference-list ids ending test names (`…M10`, `…_D39`)
+test_ids='func [A-Za-z]+[a-z]_?([A-Z][0-9]{1,2})+\('   # a reference list's ids (a capital and one or two digits) ending test names
 if git grep -nIiE "$words" -- "${paths[@]}" || git grep -nIE "$targets" -- "${paths[@]}" \
   || git grep -nIE "$test_ids" -- "${paths[@]}"; then
   echo "error: development history in the project (above); say what and why instead, history goes in CHANGELOG.md"

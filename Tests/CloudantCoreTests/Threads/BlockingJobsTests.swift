@@ -51,26 +51,6 @@ struct BlockingJobsTests {
     }
 }
 
-/// Holds jobs until opened.
-private final class Gate: @unchecked Sendable {
-    // `condition` protects `isOpen`.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
 /// The order jobs ran in.
 private final class Order: @unchecked Sendable {
     // `lock` protects `recorded`.

@@ -108,22 +108,3 @@ struct PasswordWorkTests {
     }
 }
 
-/// A latch a hashing job blocks on until the test opens it.
-private final class Gate: @unchecked Sendable {
-    // `condition` protects `isOpen`.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
