@@ -358,10 +358,15 @@ let package = Package(
         // stores, live servers on 127.0.0.1 awaited until they listen, child processes started without
         // Foundation's `Process` (whose Linux `run()` can crash a test process that holds many descriptors; see
         // ChildProcess.swift), a seeded generator, generous deadlines, and the health export generator's runner.
+        // Loaded into every test executable: a bare `swift test` runs as many tests at once as CI does.
+        .target(
+            name: "CTestRunDefaults",
+            path: "Tests/CTestRunDefaults"
+        ),
         .target(
             name: "CloudantTestSupport",
             dependencies: [
-                "CloudantCore", "CloudantStore", "CloudantServer", "CloudantSync",
+                "CTestRunDefaults", "CloudantCore", "CloudantStore", "CloudantServer", "CloudantSync",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/CloudantTestSupport",

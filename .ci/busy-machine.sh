@@ -7,8 +7,6 @@ cd "$(dirname "$0")/.."
 runs="${1:-3}"
 command -v stress-ng >/dev/null || { echo "error: stress-ng is not installed (apt-get install stress-ng)"; exit 1; }
 swift build --build-tests
-# As `.ci/run` runs the suite: twelve tests at a time.
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-12}"
 stress-ng --cpu "$(nproc)" --quiet &
 hog_pid=$!
 trap 'kill "$hog_pid" 2>/dev/null || true' EXIT
