@@ -390,6 +390,8 @@ let package = Package(
             name: "CloudantSyncTests",
             dependencies: [
                 "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
+                // Views of replicated design documents.
+                "CloudantJavaScript",
                 // Replication over AsyncHTTPClient with a TLS configuration of the test's own (a private CA).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -24,6 +24,40 @@ struct ReplicateCommandTests {
         #expect(try jsonObject(picked.stdout)["docs_written"] as? Int == 2)
     }
 
+    @Test func aDesignDocumentsFilterChoosesWhatIsReplicatedWithItsQueryParameters() async throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("docs.jsonl")
+        try (0..<30).map { #"{"_id":"d\#($0)","kind":"\#($0 % 3 == 0 ? "fizz" : "plain")"}"# }.joined(separator: "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
+        let design = #"{"_id":"_design/app","filters":{"by_kind":"function (doc, req) { return doc.kind === req.query.kind; }"}}"#
+        #expect(try await CLIRunner.run(["put", "--db", "phone", design], in: folder).status == 0)
+
+        // The filter runs where the documents are (here the local store) and sees --query-param as req.query;
+        // the design document itself is a document the filter is asked about (and refuses).
+        let local = try await CLIRunner.run(["replicate", "phone", "fizzes", "--filter", "app/by_kind", "--query-param", "kind=fizz"], in: folder)
+        #expect(local.status == 0, "\(local.stderr)")
+        #expect(try jsonObject(local.stdout)["docs_written"] as? Int == 10)
+        let copied = try await CLIRunner.run(["changes", "--db", "fizzes"], in: folder)
+        #expect(copied.stdout.contains(#""d3""#) && !copied.stdout.contains(#""d1""#) && !copied.stdout.contains("_design/app"))
+
+        // From a server, the server runs it (GET _changes?filter=app/by_kind&kind=plain).
+        let server = try await ServeProcess.start(["--data", folder.appendingPathComponent("server").path, "serve", "--port", "0", "--admin", "admin:s3cret"], in: folder)
+        defer { server.kill() }
+        try #require(server.port > 0)
+        let remote = server.url.replacingOccurrences(of: "http://", with: "http://admin:s3cret@") + "/cloud"
+        #expect(try await CLIRunner.run(["replicate", "phone", remote, "--create-target"], in: folder).status == 0)
+        let pulled = try await CLIRunner.run(["replicate", remote, "plains", "--filter", "app/by_kind", "--query-param", "kind=plain"], in: folder)
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(try jsonObject(pulled.stdout)["docs_written"] as? Int == 20)
+
+        // A filter the source does not have is an error naming it, and nothing is written.
+        let missing = try await CLIRunner.run(["replicate", "phone", "none", "--filter", "app/nope"], in: folder)
+        #expect(missing.status != 0)
+        #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found", "\(missing.stderr)")
+    }
+
     @Test func aMissingSourceAndExclusiveFiltersAreCouchDBShapedErrors() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,8 +1,9 @@
 /// CouchDB's structural rules for design documents (`_design/…`), checked before one is stored.
 ///
-/// CouchDB refuses a design document whose well-known members have the wrong JSON type, a view without a
-/// `map`, or a reduce function named after a built-in that does not exist (`couch_mrview:validate`), with
-/// `400 invalid_design_doc` and a reason naming the member by its dotted path. We store views and run no
+/// CouchDB refuses a design document whose well-known members have the wrong JSON type or a view without a
+/// `map` (`couch_mrview:validate_ddoc_fields`), and, in the languages it runs, a reduce function named after a
+/// built-in that does not exist (``checkBuiltInReduce(_:documentID:)``), with `400 invalid_design_doc` and a
+/// reason naming the member by its dotted path. We store views and run no
 /// JavaScript, so we check exactly the structure, never compile functions: a design document CouchDB would
 /// refuse is refused here too, and a design document replicated from CouchDB is always accepted.
 ///
@@ -29,8 +30,7 @@ public enum DesignDocumentRules {
     /// Checks `body` (the document without its `_` members) as CouchDB checks a design document.
     ///
     /// - Throws: `CloudantError.Code.invalidDesignDocument` with CouchDB's reason: "`views.v` field must
-    ///   have object type", "View `v` must contain map function", "`_foo` is not a supported reduce
-    ///   function.".
+    ///   have object type", "View `v` must contain map function".
     public static func validate(_ body: JSONObject, documentID: String) throws {
         // Mango's design documents (`"language": "query"`) keep an object as each view's map.
         let mapKind: Kind = body["language"]?.stringValue == "query" ? .object : .string
@@ -46,10 +46,43 @@ public enum DesignDocumentRules {
             guard case .object(let definition) = view, definition["map"] != nil else {
                 throw invalid("View `\(name)` must contain map function", documentID: documentID)
             }
-            if let reduce = definition["reduce"]?.stringValue, reduce.hasPrefix("_"), !isBuiltInReduce(reduce) {
-                throw invalid("`\(reduce)` is not a supported reduce function.", documentID: documentID)
-            }
         }
+    }
+
+    /// The view languages CouchDB runs out of the box (couchjs and Mango's native query server): it checks the
+    /// reduce functions of these only, and stores a design document in any other language unchecked.
+    public static let languagesCouchDBRuns: Set<String> = ["javascript", "query"]
+
+    /// Checks a reduce function named after a built-in (`_…`) as `couch_mrview:validate` does, after the
+    /// view's map function compiled.
+    ///
+    /// - Throws: `CloudantError.Code.invalidDesignDocument` with CouchDB's reason: "`_foo` is not a supported
+    ///   reduce function.", "rank value must be between 1 and 100" (`_top_0`), "invalid rank reducer" (`_top_x`).
+    public static func checkBuiltInReduce(_ name: String, documentID: String) throws {
+        guard name.hasPrefix("_"), !builtInReducePrefixes.contains(where: { name.hasPrefix($0) }) else { return }
+        for prefix in ["_top_", "_bottom_"] where name.hasPrefix(prefix) {
+            // Erlang's binary_to_integer: an optional sign and decimal digits, nothing else.
+            guard let rank = erlangInteger(name.dropFirst(prefix.count)) else {
+                throw invalid("invalid rank reducer", documentID: documentID)
+            }
+            guard (1...100).contains(rank) else { throw invalid("rank value must be between 1 and 100", documentID: documentID) }
+            return
+        }
+        throw invalid("`\(name)` is not a supported reduce function.", documentID: documentID)
+    }
+
+    /// `binary_to_integer/1`: a sign then at least one digit; any size (a huge rank is out of range, not invalid).
+    private static func erlangInteger(_ text: Substring) -> Int? {
+        var digits = text
+        var negative = false
+        if let sign = digits.first, sign == "+" || sign == "-" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let trimmed = digits.drop { $0 == "0" }
+        guard trimmed.count <= 18, let magnitude = Int(trimmed.isEmpty ? "0" : trimmed) else { return negative ? Int.min : Int.max }
+        return negative ? -magnitude : magnitude
     }
 
     /// CouchDB's list, in its order: each rule walks from the document down, each step typed.
@@ -99,16 +132,6 @@ public enum DesignDocumentRules {
         case (.object, .object), (.string, .string), (.array, .array), (.bool, .boolean): true
         default: false
         }
-    }
-
-    private static func isBuiltInReduce(_ name: String) -> Bool {
-        if builtInReducePrefixes.contains(where: { name.hasPrefix($0) }) { return true }
-        // `_top_N` and `_bottom_N` need a rank from 1 to 100.
-        for prefix in ["_top_", "_bottom_"] where name.hasPrefix(prefix) {
-            guard let rank = Int(name.dropFirst(prefix.count)) else { return false }
-            return (1...100).contains(rank)
-        }
-        return false
     }
 
     private static func invalid(_ reason: String, documentID: String) -> CloudantError {

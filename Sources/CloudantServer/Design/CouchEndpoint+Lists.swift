@@ -7,8 +7,11 @@ extension CouchEndpoint {
     /// CouchDB 3.5 serves them: the view (or `_all_docs`) is queried with the request's parameters, then the
     /// list function gets the head (`total_rows`, `offset`, `update_seq` when known) and the request, reads the
     /// rows with `getRow()`, and what it sends is the body, after the code and headers it gave `start()`.
+    ///
+    /// - Parameter partition: From `/{db}/_partition/{partition}/_design/…`: the view is read in that partition.
     func list(
-        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String]
+        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String],
+        partition: String? = nil
     ) async throws -> Response {
         guard [.get, .post, .head, .options].contains(request.method) else { throw unsupported("GET,POST,HEAD") }
         guard path.count == 2 || path.count == 3 else {
@@ -21,7 +24,10 @@ extension CouchEndpoint {
             try request.requireJSONContentType()
             for (key, value) in try request.jsonObjectBody().members { try query.apply(key, .json(value)) }
         }
-        for (key, value) in request.query.ordered { try query.apply(key, .text(value)) }
+        for (key, value) in request.query.ordered where partition == nil || key != "partition" {
+            try query.apply(key, .text(value))
+        }
+        if let partition { query.partition = partition }
         let viewDesign = path.count == 3 ? path[1] : String((ddoc["_id"]?.stringValue ?? "").dropFirst("_design/".count))
         let viewName = path[path.count - 1]
         let result =

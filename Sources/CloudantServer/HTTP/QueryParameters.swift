@@ -32,6 +32,23 @@ struct QueryParameters: Sendable {
         }
     }
 
+    /// The query string as `chttpd_db:handle_partition_req` hands it on below `/{db}/_partition/{partition}`:
+    /// `lists:ukeysort/2` of the path's `partition` followed by the given pairs, so `partition` is the path's,
+    /// every other name is kept once with its first value, and the pairs are in the byte order of their names.
+    func rewritten(forPartition partition: String) -> QueryParameters {
+        var kept: [(name: String, value: String)] = [("partition", partition)]
+        var seen: Set<String> = ["partition"]
+        for pair in ordered where seen.insert(pair.name).inserted { kept.append(pair) }
+        kept.sort { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }
+        var result = QueryParameters(rawQuery: "")
+        for (position, pair) in kept.enumerated() {
+            result.values[pair.name] = pair.value
+            result.positions[pair.name] = position
+            result.ordered.append(pair)
+        }
+        return result
+    }
+
     /// The value of whichever of `names` the query gave last (CouchDB folds over the query in order, so a
     /// later synonym overrides an earlier one).
     func lastGiven(of names: [String]) -> String? {

@@ -28,9 +28,11 @@ extension CouchEndpoint {
         }
         guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
         try DocumentPartition.validate(partition)
-        if let named = request.query["partition"], named != partition {
+        if let named = request.query.ordered.first(where: { $0.name == "partition" })?.value, named != partition {
             throw HTTPFailure.badRequest("Conflicting value for `partition` in query string")
         }
+        var request = request
+        request.query = request.query.rewritten(forPartition: partition)
         let rest = Array(path.dropFirst(2))
         switch path[1] {
         case "_all_docs": return try await allDocs(request, database: database, partition: partition)

@@ -47,11 +47,12 @@ extension CouchEndpoint {
                 throw HTTPFailure.badRequest("The `queries` parameter is no longer supported at this endpoint")
             }
             if let keys = body["keys"], keys.arrayValue == nil { throw HTTPFailure.badRequest("`keys` member must be an array.") }
-            // Body members first, then the query string's, which win.
+            // Body members first, then the query string's, which win; a `_partition` path's partition wins over
+            // both (chttpd_db rewrites the query string to hold it, once).
             var query = ViewQuery()
-            query.partition = partition
             for (name, value) in body.members { try query.apply(name, .json(value)) }
             for (name, value) in request.query.ordered { try query.apply(name, .text(value)) }
+            if let partition { query.partition = partition }
             let answer = try await answer(query, store: store, designDocument: designDocument, view: path[0], user: request.user)
             return CouchResponse.json(answer)
         default:
@@ -59,16 +60,15 @@ extension CouchEndpoint {
         }
     }
 
-    /// A view query from a URL's query string (and the partition of a `_partition` path).
+    /// A view query from a URL's query string and the partition of a `_partition` path, which replaces every
+    /// `partition` the query string gives: `chttpd_db:handle_partition_req` refused one that differs from the
+    /// path (its first) and rewrote the query string to hold the path's once.
     static func viewQuery(queryString: QueryParameters, partition: String?) throws -> ViewQuery {
         var query = ViewQuery()
-        for (name, value) in queryString.ordered { try query.apply(name, .text(value)) }
-        if let partition {
-            if let given = query.partition, given != partition {
-                throw HTTPFailure(status: 400, error: "query_parse_error", reason: "Conflicting value for `partition` in path")
-            }
-            query.partition = partition
+        for (name, value) in queryString.ordered where partition == nil || name != "partition" {
+            try query.apply(name, .text(value))
         }
+        if let partition { query.partition = partition }
         return query
     }
 

@@ -170,14 +170,18 @@ struct DocumentWriter {
         try Self.compileViews(incoming.body, id: id, runtime: validation?.runtime)
     }
 
-    /// Compiles a design document's map and reduce functions when the store runs its language, as CouchDB's
-    /// `couch_mrview:validate` does when one is saved; a language the store does not run is accepted.
+    /// Checks a design document's views as CouchDB's `couch_mrview:validate` does when one is saved, view by view:
+    /// the map function compiles, then each reduce is a built-in CouchDB has or compiles. Functions are compiled
+    /// when the store runs the language; built-in names are checked in the languages CouchDB runs; a design
+    /// document in any other language is accepted unchecked.
     static func compileViews(_ body: JSONObject, id: String, runtime: (any DesignFunctionRuntime)?) throws {
         let definition = ViewIndexDefinition(designDocument: body.prepending([("_id", .string(id))]))
-        guard let runtime, definition.hasViews, runtime.languages.contains(definition.language) else { return }
+        guard definition.hasViews, DesignDocumentRules.languagesCouchDBRuns.contains(definition.language) else { return }
+        let compiler = runtime.flatMap { $0.languages.contains(definition.language) ? $0 : nil }
         func compile(_ source: String, kind: String, view: String) throws {
+            guard let compiler else { return }
             do {
-                try runtime.compile(source)
+                try compiler.compile(source)
             } catch let error as DesignFunctionError where error.name == "compilation_error" {
                 throw CloudantError(
                     .compilationError, "Compilation of the \(kind) function in the '\(view)' view failed: \(error.reason)",
@@ -186,8 +190,12 @@ struct DocumentWriter {
         }
         for view in definition.views {
             try compile(view.map, kind: "map", view: view.mapNames.first ?? view.reduces.first?.name ?? "null")
-            for reduce in view.reduces where !reduce.source.hasPrefix("_") {
-                try compile(reduce.source, kind: "reduce", view: reduce.name)
+            for reduce in view.reduces {
+                if reduce.source.hasPrefix("_") {
+                    try DesignDocumentRules.checkBuiltInReduce(reduce.source, documentID: id)
+                } else {
+                    try compile(reduce.source, kind: "reduce", view: reduce.name)
+                }
             }
         }
     }

@@ -154,7 +154,8 @@ extension DocumentStore {
         var options: [String] = []
         if definition.includesDesignDocuments { options.append("include_design") }
         if definition.includesLocalSequence { options.append("local_seq") }
-        if partitioned { options.append("partitioned") }
+        // Listed as couch_mrview_index lists it: when the design document says so, not when it is the default.
+        if definition.partitioned == true { options.append("partitioned") }
         describe["update_options"] = .array(options.map(JSONValue.string))
         return ViewIndexSpec(
             signature: definition.signature, language: language, definition: .object(describe),

@@ -105,11 +105,19 @@ struct ViewScan {
     }
 
     /// Rows of the view before the range's start in the query's order (CouchDB's `offset`).
+    /// Without a start key, a partition's range starts at its lowest (highest, descending) key, so the rows of
+    /// the partitions sorting before it count, as in CouchDB's `{p, Partition, Key}` b-tree keys.
     func rowsBefore(_ range: Range, db: Database) throws -> Int {
-        guard let start = range.start else { return 0 }
         var clauses = ["\(Rows.view) = ?"]
         var arguments: StatementArguments = [view]
-        append(bound: start, id: range.startID, operator: query.descending ? ">" : "<", to: &clauses, &arguments)
+        if let start = range.start {
+            append(bound: start, id: range.startID, operator: query.descending ? ">" : "<", to: &clauses, &arguments)
+        } else if let prefix = partitionPrefix {
+            clauses.append(query.descending ? "\(Rows.key) >= ?" : "\(Rows.key) < ?")
+            arguments += [query.descending ? prefix + Data([0xFF]) : prefix]
+        } else {
+            return 0
+        }
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE " + clauses.joined(separator: " AND "), arguments: arguments) ?? 0
     }
 }

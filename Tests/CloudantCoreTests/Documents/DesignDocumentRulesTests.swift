@@ -3,10 +3,10 @@ import Testing
 
 @Suite("Design document rules (CouchDB's couch_mrview validation)")
 struct DesignDocumentRulesTests {
-    private func reason(_ body: JSONValue) -> String? {
-        guard case .object(let object) = body else { return "not an object" }
+    /// The reason a check refuses with (it must be `invalid_design_doc`), or nil when it passes.
+    private func refusal(_ check: () throws -> Void) -> String? {
         do {
-            try DesignDocumentRules.validate(object, documentID: "_design/x")
+            try check()
             return nil
         } catch let error as CloudantError {
             #expect(error.code == .invalidDesignDocument)
@@ -14,6 +14,15 @@ struct DesignDocumentRulesTests {
         } catch {
             return "\(error)"
         }
+    }
+
+    private func reason(_ body: JSONValue) -> String? {
+        guard case .object(let object) = body else { return "not an object" }
+        return refusal { try DesignDocumentRules.validate(object, documentID: "_design/x") }
+    }
+
+    private func builtInReason(_ name: String) -> String? {
+        refusal { try DesignDocumentRules.checkBuiltInReduce(name, documentID: "_design/x") }
     }
 
     @Test func viewsOfTheWrongTypeAreRefusedWithCouchDBsReason() {
@@ -30,10 +39,21 @@ struct DesignDocumentRulesTests {
         #expect(reason(["views": ["v": ["reduce": "_sum"]]]) == "View `v` must contain map function")
     }
 
-    @Test func unknownBuiltInReducersAreRefusedAndKnownOnesPass() {
-        #expect(reason(["views": ["v": ["map": "function(d){}", "reduce": "_bogus"]]]) == "`_bogus` is not a supported reduce function.")
-        #expect(reason(["views": ["v": ["map": "function(d){}", "reduce": "_top_5"]]]) == nil)
-        #expect(reason(["views": ["v": ["map": "function(d){}", "reduce": "_count"]]]) == nil)
+    @Test func unknownBuiltInReducersAreRefusedAndKnownOnesPassByPrefix() {
+        #expect(builtInReason("_bogus") == "`_bogus` is not a supported reduce function.")
+        for known in ["_count", "_sum", "_stats", "_approx_count_distinct", "_first", "_last", "_sum_anything", "_top_5", "_bottom_100", "_top_+7"] {
+            #expect(builtInReason(known) == nil, "\(known)")
+        }
+    }
+
+    /// `couch_mrview:check_rank`: `binary_to_integer` of what follows `_top_`/`_bottom_`, then the range.
+    @Test func aRankIsAnIntegerFromOneToOneHundredWithCouchDBsTwoReasons() {
+        for outOfRange in ["_top_0", "_bottom_101", "_top_-3", "_top_99999999999999999999999"] {
+            #expect(builtInReason(outOfRange) == "rank value must be between 1 and 100", "\(outOfRange)")
+        }
+        for notANumber in ["_top_", "_top_x", "_bottom_5x", "_top_1.5", "_top_ 5"] {
+            #expect(builtInReason(notANumber) == "invalid rank reducer", "\(notANumber)")
+        }
     }
 
     @Test func mangoDesignDocumentsKeepObjectMaps() {

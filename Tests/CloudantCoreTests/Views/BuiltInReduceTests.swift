@@ -80,6 +80,39 @@ struct BuiltInReduceTests {
         #expect((246...258).contains(count))
     }
 
+    /// CouchDB's answers for the first `n` keys of each set: `couch_hyper` (precision 11) of CouchDB 3.5 run
+    /// under Erlang/OTP over `term_to_binary(Key, [{minor_version, 1}])`, as `couch_query_servers` reduces.
+    /// Both sides of the linear-counting threshold (1800) and of the bias correction's end (5 × 2048) are here,
+    /// and keys holding the atoms `null` and `false`.
+    static let couchDBCounts: [(name: String, key: @Sendable (Int) -> JSONValue, counts: [(Int, Int64)])] = [
+        ("integers", { .number(JSONNumber($0)) },
+         [(1, 1), (10, 10), (50, 50), (100, 99), (500, 512), (1000, 1005), (1500, 1531), (1850, 1858), (2000, 1983),
+          (3000, 2929), (5000, 4940), (12000, 11914)]),
+        ("strings", { .string("key-\($0)") },
+         [(1, 1), (10, 10), (50, 51), (100, 101), (500, 506), (1000, 1013), (1500, 1507), (1850, 1874), (2000, 2020),
+          (3000, 2948), (5000, 4881), (12000, 11789)]),
+        ("pairs with null", { [.number(JSONNumber($0)), .null] },
+         [(1, 1), (10, 10), (50, 51), (100, 100), (500, 494), (1000, 1010), (1500, 1499), (1850, 1821), (2000, 1964),
+          (3000, 2989), (5000, 5000), (12000, 11962)]),
+        ("objects with false", { ["a": .number(JSONNumber($0)), "b": false] },
+         [(1, 1), (10, 10), (50, 51), (100, 100), (500, 499), (1000, 998), (1500, 1524), (1850, 1869), (2000, 2023),
+          (3000, 3052), (5000, 4994), (12000, 12385)]),
+    ]
+
+    @Test func approximateCountDistinctAnswersWhatCouchDBAnswersForTheSameKeys() throws {
+        for set in Self.couchDBCounts {
+            var accumulator = BuiltInReduce.approximateCountDistinct.accumulator()
+            var added = 0
+            for (n, expected) in set.counts {
+                while added < n {
+                    added += 1
+                    accumulator.add(key: set.key(added), id: "d\(added)", value: .null)
+                }
+                #expect(try accumulator.result().numberValue?.int64Value == expected, "\(set.name), \(n) keys")
+            }
+        }
+    }
+
     @Test func topAndBottomKeepTheNDistinctGreatestOrLeastValuesInOrder() throws {
         #expect(try reduce("_top_3", values([5, 1, 9, 5, 7, 3])) == [9, 7, 5])
         #expect(try reduce("_bottom_2", values([5, 1, 9, "a", 1])) == [1, 5])
@@ -92,13 +125,14 @@ struct BuiltInReduceTests {
         #expect(try reduce("_last", rows) == 4)
     }
 
-    @Test func theExternalTermFormatIsErlangs() {
+    @Test func theExternalTermFormatIsCouchDBsTermToBin() {
         #expect(ErlangTerm.externalFormat(of: 1) == [131, 97, 1])
         #expect(ErlangTerm.externalFormat(of: 1000) == [131, 98, 0, 0, 3, 232])
         #expect(ErlangTerm.externalFormat(of: "ab") == [131, 109, 0, 0, 0, 2, 97, 98])
         #expect(ErlangTerm.externalFormat(of: [1, 2]) == [131, 107, 0, 2, 1, 2])
         #expect(ErlangTerm.externalFormat(of: [1, "a"]) == [131, 108, 0, 0, 0, 2, 97, 1, 109, 0, 0, 0, 1, 97, 106])
-        #expect(ErlangTerm.externalFormat(of: .null) == [131, 119, 4] + Array("null".utf8))
-        #expect(ErlangTerm.externalFormat(of: ["a": true]) == [131, 104, 1, 108, 0, 0, 0, 1, 104, 2, 109, 0, 0, 0, 1, 97, 119, 4] + Array("true".utf8) + [106])
+        // Atoms as `?term_to_bin` (minor version 1) writes them: ATOM_EXT with a two-byte length.
+        #expect(ErlangTerm.externalFormat(of: .null) == [131, 100, 0, 4] + Array("null".utf8))
+        #expect(ErlangTerm.externalFormat(of: ["a": true]) == [131, 104, 1, 108, 0, 0, 0, 1, 104, 2, 109, 0, 0, 0, 1, 97, 100, 0, 4] + Array("true".utf8) + [106])
     }
 }

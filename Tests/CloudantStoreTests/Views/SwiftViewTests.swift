@@ -2,6 +2,7 @@ import CloudantCore
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Swift views")
@@ -62,6 +63,40 @@ struct SwiftViewTests {
         let temp = try TemporaryStore()
         try await temp.store.write([["_id": "bad"], ["_id": "good"]])
         #expect(try await temp.store.queryView(picky).ids == ["good"])
+    }
+
+    @Test func theCallbackAdapterAnswersOnTheGivenQueueWithTheSameRowsOrTheError() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.write([["_id": "a", "kind": "x", "n": 1], ["_id": "b", "kind": "y", "n": 2]])
+        let queue = DispatchQueue(label: "view-callbacks")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "view-callbacks")
+        let calls = Mutex(0)
+        let query = try ViewQuery.parameters(("group", "true"))
+
+        let (answer, onQueue) = await withCheckedContinuation { continuation in
+            temp.store.queryView(Self.byKind, query: query, callbackQueue: queue) { result in
+                calls.withLock { $0 += 1 }
+                continuation.resume(returning: (result, DispatchQueue.getSpecific(key: key)))
+            }
+        }
+        #expect(onQueue == "view-callbacks")
+        let expected = try await temp.store.queryView(Self.byKind, query: query)
+        #expect(try answer.get() == expected)
+
+        // A JavaScript view on a store without an engine: the async API's error, delivered the same way.
+        try await temp.store.put(["_id": "_design/js", "views": ["v": ["map": "function(doc) { emit(1, 1); }"]]])
+        let (failure, failureOnQueue) = await withCheckedContinuation { continuation in
+            temp.store.queryView(designDocument: "js", view: "v", callbackQueue: queue) { result in
+                calls.withLock { $0 += 1 }
+                continuation.resume(returning: (result, DispatchQueue.getSpecific(key: key)))
+            }
+        }
+        #expect(failureOnQueue == "view-callbacks")
+        guard case .failure(let error) = failure else { Issue.record("expected a failure, got \(failure)"); return }
+        #expect(error.code == .notImplemented)
+        queue.sync {}
+        #expect(calls.withLock { $0 } == 2)
     }
 
     @Test func aJavaScriptViewWithoutAnEngineIsNotImplemented() async throws {

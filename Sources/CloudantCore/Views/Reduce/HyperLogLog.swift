@@ -1,13 +1,14 @@
 internal import Crypto
 internal import Foundation
 
-/// `_approx_count_distinct`'s estimate (`couch_hyper` with precision 11): each key's Erlang external term
-/// format is hashed with SHA-1, whose first 11 bits pick one of 2048 registers and whose next 53 bits give a
-/// run of leading zeros the register keeps the longest of.
+/// `_approx_count_distinct`'s estimate, `couch_hyper`'s at precision 11: each key's Erlang external term format
+/// (``ErlangTerm/externalFormat(of:)``) is hashed with SHA-1, whose first 11 bits pick one of 2048 registers and
+/// whose next 53 bits give a run of leading zeros the register keeps the longest of.
 ///
-/// Up to about 1800 distinct keys the estimate is the linear-counting one CouchDB answers with, so small
-/// counts match CouchDB's exactly; above that CouchDB subtracts an empirical bias table this store does not
-/// carry, so both are within HyperLogLog's error of the true count but may differ from each other.
+/// The estimate is CouchDB's step for step, so the same keys give the same count: linear counting while it is at
+/// most 1800, otherwise the raw HyperLogLog estimate less the empirical bias near it (``HyperLogLogBias``, while
+/// the raw estimate is at most five times the register count). An estimate, not the true count: linear counting
+/// already departs from it after a few dozen distinct keys.
 struct HyperLogLog: Sendable {
     static let precision = 11
     static let registerCount = 1 << precision
@@ -25,7 +26,7 @@ struct HyperLogLog: Sendable {
         if value > registers[index] { registers[index] = value }
     }
 
-    /// The estimated number of distinct keys, rounded as Erlang's `round`.
+    /// The estimated number of distinct keys, rounded as Erlang's `round` (`couch_hyper:card/1`).
     var cardinality: Int {
         let m = Double(Self.registerCount)
         var sum = 0.0
@@ -35,8 +36,20 @@ struct HyperLogLog: Sendable {
             if register == 0 { empty += 1 }
         }
         let alpha = 0.7213 / (1 + 1.079 / m)
-        let raw = alpha * m * m / sum
-        let estimate = empty == 0 ? raw : m * Foundation.log(m / Double(empty))
-        return Int((estimate <= 1800 ? estimate : raw).rounded())
+        let raw = alpha * (m * m) / sum
+        let corrected = raw <= 5 * m ? raw - Self.bias(near: raw) : raw
+        let estimate = empty == 0 ? corrected : m * Foundation.log(m / Double(empty))
+        return Int((estimate <= 1800 ? estimate : corrected).rounded())
+    }
+
+    /// The mean bias of the six measured estimates nearest `raw` (ties to the earlier, as `lists:keysort` keeps
+    /// them), summed in that order as `lists:sum` does.
+    static func bias(near raw: Double) -> Double {
+        let estimates = HyperLogLogBias.estimates
+        let nearest = estimates.indices
+            .map { (distance: Foundation.pow(raw - estimates[$0], 2), index: $0) }
+            .sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }
+            .prefix(6)
+        return nearest.reduce(0.0) { $0 + HyperLogLogBias.biases[$1.index] } / Double(nearest.count)
     }
 }
