@@ -63,15 +63,20 @@ final class ReplicationScheduler: Sendable {
     }
 
     let registry: DatabaseRegistry
-    let settings: ReplicatorSettings
+    private let baseSettings: ReplicatorSettings
+    private let node: NodeConfiguration?
+    /// The server's settings with what the node configuration's `replicator` section sets now: read for each job
+    /// as it starts, so a change over `/_node/{node}/_config` applies to the next one.
+    var settings: ReplicatorSettings { node?.replicatorSettings(over: baseSettings) ?? baseSettings }
     /// Told when a job from a document completes, to write its state into the document.
     let onDocumentJobCompleted: Locked<(@Sendable (Job, ReplicationStats) async -> Void)?> = Locked(nil)
     private let jobs = Locked([String: Job]())
     private let transport = AsyncHTTPClientTransport()
 
-    init(registry: DatabaseRegistry, settings: ReplicatorSettings) {
+    init(registry: DatabaseRegistry, settings: ReplicatorSettings, node: NodeConfiguration? = nil) {
         self.registry = registry
-        self.settings = settings
+        self.baseSettings = settings
+        self.node = node
     }
 
     var healthThreshold: TimeInterval { Self.seconds(settings.healthThreshold) }

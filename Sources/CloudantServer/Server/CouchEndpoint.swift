@@ -56,7 +56,7 @@ final class CouchEndpoint: Sendable {
         _ = try registry.openSystemAtStart(UsersDatabase.name)
         _ = try registry.openSystemAtStart(ReplicatorDatabase.name)
         databaseUpdatesLog = try DatabaseUpdates(folder: configuration.directory.path, encryptionKey: configuration.encryptionKey)
-        let scheduler = ReplicationScheduler(registry: registry, settings: configuration.replicator)
+        let scheduler = ReplicationScheduler(registry: registry, settings: configuration.replicator, node: nodeConfiguration)
         replicationScheduler = scheduler
         let replicatorDatabase = ReplicatorDatabase(registry: registry, scheduler: scheduler)
         self.replicatorDatabase = replicatorDatabase

@@ -7,8 +7,11 @@ internal import Foundation
 /// The keys that name a setting of this server take effect at once and are kept in the data folder
 /// (`.couch_config.json`), so they survive a restart: `couchdb/max_document_size`,
 /// `chttpd/max_http_request_size`, `chttpd/require_valid_user`, `chttpd/enable_cors`, `cors/*`,
-/// `couch_httpd_auth/timeout` (and `chttpd_auth/timeout`), `uuids/max_count`, `log/level`. Any other key is
-/// kept and answered as written, as CouchDB keeps keys it does not know.
+/// `couch_httpd_auth/timeout` (and `chttpd_auth/timeout`), `uuids/max_count`, `log/level`, and for the
+/// replication jobs the server starts `replicator/connection_timeout`, `replicator/retries_per_request` and
+/// `replicator/health_threshold`. Any other key is kept and answered as written, as CouchDB keeps keys it does
+/// not know. Sections start as CouchDB 3.5's `default.ini` leaves them: its `[replicator]` is all comments, so
+/// that section is empty until a key is set.
 final class NodeConfiguration: Sendable {
     /// The file in the data folder that keeps what was set over HTTP.
     static let fileName = ".couch_config.json"
@@ -43,7 +46,6 @@ final class NodeConfiguration: Sendable {
             "log": ["level": "info"],
             "cluster": ["n": "1", "q": "1"],
             "attachments": ["compression_level": "8", "compressible_types": "text/*, application/javascript, application/json, application/xml"],
-            "replicator": ["max_jobs": "500", "interval": "60000"],
         ]
         var kept: [String: [String: String?]] = [:]
         file = folder.map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(Self.fileName) }
@@ -134,6 +136,12 @@ final class NodeConfiguration: Sendable {
             try positiveInteger()
         case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"):
             try boolean()
+        case ("replicator", "connection_timeout"):
+            try positiveInteger()
+        case ("replicator", "retries_per_request"), ("replicator", "health_threshold"):
+            guard let number = Int(value), number >= 0 else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a non-negative integer.")
+            }
         case ("log", "level"):
             let levels = ["debug", "info", "notice", "warning", "warn", "error", "err", "critical", "crit", "alert", "emergency", "emerg", "none"]
             guard levels.contains(value) else { throw HTTPFailure.badRequest("Invalid log level: \(value)") }
@@ -168,6 +176,24 @@ final class NodeConfiguration: Sendable {
 
     /// `uuids/max_count`: the most uuids one `/_uuids` request may ask for.
     var maxUUIDCount: Int { integer("uuids", "max_count", default: 1000) }
+
+    /// The replication jobs' settings: `base` (the server's own) with what the `replicator` section sets, as
+    /// couch_replicator reads it for each job: `connection_timeout` in milliseconds, `retries_per_request`,
+    /// `health_threshold` in seconds.
+    func replicatorSettings(over base: ReplicatorSettings) -> ReplicatorSettings {
+        var settings = base
+        let replicator = section("replicator")
+        if let milliseconds = replicator["connection_timeout"].flatMap({ Int($0) }), milliseconds > 0 {
+            settings.connectionTimeout = .milliseconds(milliseconds)
+        }
+        if let retries = replicator["retries_per_request"].flatMap({ Int($0) }), retries >= 0 {
+            settings.retriesPerRequest = retries
+        }
+        if let seconds = replicator["health_threshold"].flatMap({ Int($0) }), seconds >= 0 {
+            settings.healthThreshold = .seconds(seconds)
+        }
+        return settings
+    }
 
     /// CORS as `chttpd/enable_cors` and the `cors` section set it.
     var cors: CORSPolicy? {
