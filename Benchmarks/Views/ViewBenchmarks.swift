@@ -96,7 +96,8 @@ enum ViewBenchmarks {
                         try await store.delete(id: "_design/bench\(run)", rev: current["_rev"]?.stringValue ?? "")
                         try await store.cleanupViewIndexes()
                     })
-            ]
+            ],
+            target: 2
         ).run(repetitions: max(1, repetitions / 2))
     }
 
@@ -118,7 +119,8 @@ enum ViewBenchmarks {
                         try await store.updateViewIndex(view)
                     },
                     tearDown: { try await store.cleanupViewIndexes() })
-            ]
+            ],
+            target: 1.3
         ).run(repetitions: max(1, repetitions / 2))
     }
 
@@ -142,7 +144,8 @@ enum ViewBenchmarks {
                     let answer = try await store.queryView(designDocument: "grouped", view: "by_type", query: query)
                     precondition(answer.rows.count == groups, "the view has \(answer.rows.count) groups, SQL \(groups)")
                 })
-            ]
+            ],
+            target: 2
         ).run(repetitions: repetitions)
     }
 

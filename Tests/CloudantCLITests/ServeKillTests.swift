@@ -197,25 +197,26 @@ final class StressLog: @unchecked Sendable {
         {
             stored = Set((json["rows"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
         }
-        // The last creation acknowledged, and whether a deletion was sent after it (then in flight at the kill).
-        var lastCreate = 0
-        var deleteSentAfterLastCreate = false
+        // An acknowledged write was applied while the database existed, somewhere between its send and its answer.
+        // It must be found unless a deletion may have come after it: one acknowledged after the write was sent, or
+        // one in flight at the kill if the database is gone. (A deletion in flight with the database still there
+        // was not applied: the deleter sends nothing after it. A creation in flight at the kill may have been
+        // applied although its answer never came, so it tells nothing about which writes remain.)
+        var acknowledgedDeletions: [Int] = []
+        var deletionInFlight = false
         var lastAcknowledgedDeleteSent = 0
-        for event in events {
-            switch event {
-            case .createAnswered(_, let status, let at) where status == 201:
-                lastCreate = at
-                deleteSentAfterLastCreate = false
-            case .deleteAnswered(let sent, let status, _):
-                if sent > lastCreate { deleteSentAfterLastCreate = true }
-                if status == 200 { lastAcknowledgedDeleteSent = sent }
-            default: break
+        for case .deleteAnswered(let sent, let status, let at) in events {
+            if status == 200 {
+                acknowledgedDeletions.append(at)
+                lastAcknowledgedDeleteSent = sent
+            } else if status == nil {
+                deletionInFlight = true
             }
         }
-        // Writes sent after the last creation went to the database that existed at the kill; if a deletion
-        // was in flight and the database is gone, it was deleted after them.
-        if exists || !deleteSentAfterLastCreate {
-            let mustExist = writes.filter { $0.status == 201 && $0.sent > lastCreate }
+        if exists || !deletionInFlight {
+            let mustExist = writes.filter { write in
+                write.status == 201 && !acknowledgedDeletions.contains { $0 > write.sent }
+            }
             outcome.checked = mustExist.count
             outcome.lost = mustExist.filter { !stored.contains($0.id) }.map(\.id)
         }

@@ -23,6 +23,8 @@ extension CouchEndpoint {
         var parameters = try ChangesParameters(
             query, body: nil, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!],
             maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
+        // Every write committed before this request is in the feed.
+        await registry.tellCommits()
         await databaseUpdatesLog.settle()
         let store = databaseUpdatesLog.store
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
@@ -49,28 +51,5 @@ extension CouchEndpoint {
                     rendering: rendering, writer: &writer)
             }
         }
-    }
-
-    /// Notes what a request did to a database for `/_db_updates`: `PUT /db` created it, `DELETE /db` deleted it, any
-    /// other successful write under `/db/…` updated it.
-    func noteDatabaseEvent(_ request: CouchRequest, status: Int) async {
-        guard let name = request.segments.first, status < 300, request.method != .get, request.method != .head,
-            !name.hasPrefix("_") || DatabaseRegistry.systemDatabases.contains(name)
-        else { return }
-        if request.segments.count == 1 {
-            switch request.method {
-            case .put: await databaseUpdatesLog.record("created", name)
-            case .delete: await databaseUpdatesLog.record("deleted", name)
-            default: break
-            }
-            return
-        }
-        // Reads sent as POST (`_all_docs`, `_find`, `_bulk_get`, `_revs_diff`, …) change nothing.
-        let readsByPost: Set<String> = [
-            "_all_docs", "_design_docs", "_local_docs", "_find", "_explain", "_bulk_get", "_revs_diff", "_changes",
-            "_ensure_full_commit",
-        ]
-        if request.method == .post, readsByPost.contains(request.segments[1]) { return }
-        await databaseUpdatesLog.noteUpdated(name)
     }
 }

@@ -16,8 +16,13 @@ actor DatabaseUpdates {
     let store: DocumentStore
     private var pendingUpdates: Set<String> = []
     private var flushing: Task<Void, Never>?
+    /// The commits of each open database accounted for (see ``DatabaseRegistry/Event/updated(commits:)``).
+    private var accountedCommits: [String: Int] = [:]
 
-    init(folder: String, encryptionKey: DatabaseKey?) throws {
+    /// Opens the events store in `folder`; `accounted` are the commits of databases already open that are no
+    /// update (``DatabaseRegistry/commitCounts()``).
+    init(folder: String, encryptionKey: DatabaseKey?, accounted: [String: Int] = [:]) throws {
+        accountedCommits = accounted
         var options = StoreOptions()
         options.encryptionKey = encryptionKey
         store = try DocumentStore.open(
@@ -27,13 +32,23 @@ actor DatabaseUpdates {
 
     /// Records that `database` was created or deleted.
     func record(_ type: String, _ database: String) async {
+        // A database created or deleted starts its count again (its store is a new one).
+        accountedCommits[database] = nil
         // Updates noted before come first in the feed, as they happened first.
         await flushing?.value
         await write(type, database)
     }
 
+    /// Notes that `database` has had `commits` writes committed since its store opened; commits not accounted for
+    /// before are an update, recorded with the others gathered meanwhile.
+    func noteCommits(_ commits: Int, to database: String) {
+        guard commits > accountedCommits[database, default: 0] else { return }
+        accountedCommits[database] = commits
+        noteUpdated(database)
+    }
+
     /// Notes a write to `database`; it is recorded with the others gathered meanwhile.
-    func noteUpdated(_ database: String) {
+    private func noteUpdated(_ database: String) {
         pendingUpdates.insert(database)
         guard flushing == nil else { return }
         flushing = Task { await self.flush() }

@@ -55,7 +55,18 @@ final class CouchEndpoint: Sendable {
         // `_users` exists from the start, as after CouchDB's single-node setup.
         _ = try registry.openSystemAtStart(UsersDatabase.name)
         _ = try registry.openSystemAtStart(ReplicatorDatabase.name)
-        databaseUpdatesLog = try DatabaseUpdates(folder: configuration.directory.path, encryptionKey: configuration.encryptionKey)
+        let databaseUpdatesLog = try DatabaseUpdates(
+            folder: configuration.directory.path, encryptionKey: configuration.encryptionKey, accounted: registry.commitCounts())
+        self.databaseUpdatesLog = databaseUpdatesLog
+        registry.events.withLock { listener in
+            listener = { event, name in
+                switch event {
+                case .created: await databaseUpdatesLog.record("created", name)
+                case .deleted: await databaseUpdatesLog.record("deleted", name)
+                case .updated(let commits): await databaseUpdatesLog.noteCommits(commits, to: name)
+                }
+            }
+        }
         let scheduler = ReplicationScheduler(registry: registry, settings: configuration.replicator, node: nodeConfiguration)
         replicationScheduler = scheduler
         let replicatorDatabase = ReplicatorDatabase(registry: registry, scheduler: scheduler)
@@ -181,7 +192,6 @@ final class CouchEndpoint: Sendable {
             if read.segments.first == UsersDatabase.name, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
             }
-            await noteDatabaseEvent(read, status: Int(response.status.code))
             if read.segments.first == ReplicatorDatabase.name, read.method != .get, read.method != .head {
                 await replicatorDatabase.catchUp()
             }

@@ -37,6 +37,20 @@ final class DatabaseRegistry: Sendable {
     /// What runs design functions in every database opened (see ``ServerConfiguration/designFunctions``).
     let designFunctions: (any DesignFunctionRuntime)?
 
+    /// A database event as `/_db_updates` names it.
+    enum Event: Sendable, Equatable {
+        case created, deleted
+        /// The open database has had `commits` writes committed since it was opened (see
+        /// ``CloudantStore/DocumentStore/commitsSinceOpen``); the listener keeps the count it has accounted for,
+        /// so the same commits told twice are one update.
+        case updated(commits: Int)
+    }
+
+    /// Told of every database event, however it came about (a request, a replication job, a user's database
+    /// made for them): `created` and `deleted` before ``create(_:)`` and ``delete(_:)`` return (after the
+    /// commits before them, see ``tellCommits()``), `updated` after writes to an open database commit.
+    let events = Locked<(@Sendable (Event, String) async -> Void)?>(nil)
+
     init(
         directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil,
         maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument
@@ -91,10 +105,13 @@ final class DatabaseRegistry: Sendable {
     @discardableResult
     func create(_ name: String) async throws -> DocumentStore {
         guard Self.isValidName(name) else { throw Self.illegalName(name) }
-        return try await lookUp(name, whenOpen: { _ in throw Self.fileExists }) { state in
+        let store = try await lookUp(name, whenOpen: { _ in throw Self.fileExists }) { state in
             guard !self.fileExists(name) else { throw Self.fileExists }
             return try self.open(name, in: &state)
         }
+        await tellCommits()
+        await tell(.created, name)
+        return store
     }
 
     /// Opens (creating when missing) a system database such as `_users`.
@@ -132,6 +149,8 @@ final class DatabaseRegistry: Sendable {
             await step.deletion.value
             guard let outcome = step.outcome else { continue }  // someone else's deletion: look again
             if let failure = outcome.failure { throw failure }
+            await tellCommits()
+            await tell(.deleted, name)
             return
         }
     }
@@ -188,7 +207,41 @@ final class DatabaseRegistry: Sendable {
         options.maxLeavesPerDocument = maxLeavesPerDocument
         let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
         state.open[name] = store
+        watchCommits(of: store, name: name)
         return store
+    }
+
+    // MARK: Events
+
+    private func tell(_ event: Event, _ name: String) async {
+        guard let listener = events.withLock({ $0 }) else { return }
+        await listener(event, name)
+    }
+
+    /// The commits of each open database so far: what a listener set now starts from, so writes made while the
+    /// server started (its system databases' setup) are no update.
+    func commitCounts() -> [String: Int] {
+        state.withLock { $0.open.mapValues(\.commitsSinceOpen) }
+    }
+
+    /// Tells the commits of every open database, so the listener has accounted for each write committed before
+    /// now: what `/_db_updates` does before it answers, so a client that wrote and then reads the feed sees it.
+    func tellCommits() async {
+        let open = state.withLock { $0.open }
+        for (name, store) in open.sorted(by: { $0.key < $1.key }) where !store.isClosed {
+            await tell(.updated(commits: store.commitsSinceOpen), name)
+        }
+    }
+
+    /// Tells `updated` after commits to `store` while it is open (a wake-up may stand for several).
+    private func watchCommits(of store: DocumentStore, name: String) {
+        let commits = store.commits()
+        Task { [weak self] in
+            for await _ in commits {
+                guard let self, !store.isClosed else { return }
+                await self.tell(.updated(commits: store.commitsSinceOpen), name)
+            }
+        }
     }
 
     // MARK: Deletion

@@ -14,6 +14,24 @@ struct DatabaseUpdatesTests {
         }
     }
 
+    @Test func writesTheServerMakesOnItsOwnAreEventsLikeARequestsWrites() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/source")
+            _ = try await client.put("/source/a", ["v": 1])
+            // A replication job creates and fills `copy` itself, with no request to `/copy`.
+            let replicated = try await client.post("/_replicate", ["source": "source", "target": "copy", "create_target": true])
+            #expect(replicated.json["ok"] == true, "\(replicated.text)")
+            let events = Self.events(try await client.get("/_db_updates"))
+            let created = try #require(events.firstIndex(of: "created:copy"), "\(events)")
+            let updated = try #require(events.firstIndex(of: "updated:copy"), "\(events)")
+            #expect(created < updated)
+            #expect(events.first == "created:source" && events.contains("updated:source"))
+            // The system databases' writes at start are no update.
+            #expect(!events.contains { $0.hasSuffix(":_users") })
+        }
+    }
+
     @Test func normalFeedListsEachDatabasesLatestEventsWithOpaqueSequencesAndSurvivesARestart() async throws {
         var server = try await LiveServer.start()
         do {
