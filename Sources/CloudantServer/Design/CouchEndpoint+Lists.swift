@@ -8,10 +8,10 @@ extension CouchEndpoint {
     /// list function gets the head (`total_rows`, `offset`, `update_seq` when known) and the request, reads the
     /// rows with `getRow()`, and what it sends is the body, after the code and headers it gave `start()`.
     ///
-    /// - Parameter partition: From `/{db}/_partition/{partition}/_design/…`: the view is read in that partition.
+    /// Below `/{db}/_partition/{partition}` the query string holds the path's partition (see
+    /// ``QueryParameters/rewritten(forPartition:)``), so the view is read in it.
     func list(
-        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String],
-        partition: String? = nil
+        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String]
     ) async throws -> Response {
         guard [.get, .post, .head, .options].contains(request.method) else { throw unsupported("GET,POST,HEAD") }
         guard path.count == 2 || path.count == 3 else {
@@ -24,10 +24,7 @@ extension CouchEndpoint {
             try request.requireJSONContentType()
             for (key, value) in try request.jsonObjectBody().members { try query.apply(key, .json(value)) }
         }
-        for (key, value) in request.query.ordered where partition == nil || key != "partition" {
-            try query.apply(key, .text(value))
-        }
-        if let partition { query.partition = partition }
+        for (key, value) in request.query.ordered { try query.apply(key, .text(value)) }
         let viewDesign = path.count == 3 ? path[1] : String((ddoc["_id"]?.stringValue ?? "").dropFirst("_design/".count))
         let viewName = path[path.count - 1]
         let result =

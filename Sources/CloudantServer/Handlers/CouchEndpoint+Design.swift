@@ -30,7 +30,7 @@ extension CouchEndpoint {
         case "_update":
             return try await update(request, database: database, store: store, ddoc: ddoc, path: rest)
         case "_list":
-            return try await list(request, database: database, store: store, ddoc: ddoc, path: rest, partition: partition)
+            return try await list(request, database: database, store: store, ddoc: ddoc, path: rest)
         case "_rewrite":
             return try await rewrite(request, database: database, store: store, ddoc: ddoc, path: rest)
         default:

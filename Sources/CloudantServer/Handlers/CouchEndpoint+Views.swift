@@ -47,12 +47,11 @@ extension CouchEndpoint {
                 throw HTTPFailure.badRequest("The `queries` parameter is no longer supported at this endpoint")
             }
             if let keys = body["keys"], keys.arrayValue == nil { throw HTTPFailure.badRequest("`keys` member must be an array.") }
-            // Body members first, then the query string's, which win; a `_partition` path's partition wins over
-            // both (chttpd_db rewrites the query string to hold it, once).
+            // Body members first, then the query string's, which win (below a `_partition` path it holds the
+            // path's partition, so that wins over the body's).
             var query = ViewQuery()
             for (name, value) in body.members { try query.apply(name, .json(value)) }
             for (name, value) in request.query.ordered { try query.apply(name, .text(value)) }
-            if let partition { query.partition = partition }
             let answer = try await answer(query, store: store, designDocument: designDocument, view: path[0], user: request.user)
             return CouchResponse.json(answer)
         default:
