@@ -32,6 +32,10 @@ final class PasswordHashingPool: Sendable {
         var nextID: UInt64 = 0
         /// Jobs queued or running, by client address.
         var perClient: [String: Int] = [:]
+        /// Jobs admitted but not queued yet, and those of them whose task was cancelled meanwhile: a
+        /// cancellation that finds its job neither queued nor running is kept here for ``enqueue(_:)``.
+        var unqueued: Set<UInt64> = []
+        var cancelledBeforeQueued: Set<UInt64> = []
     }
 
     /// Derivations that may run at once.
@@ -64,6 +68,9 @@ final class PasswordHashingPool: Sendable {
     /// Hashing threads at work (tests watch it).
     var running: Int { state.withLock { $0.running } }
 
+    /// The jobs `client` has queued or running (tests watch it).
+    func share(of client: String) -> Int { state.withLock { $0.perClient[client] ?? 0 } }
+
     /// Runs `work` on a hashing thread and returns its result.
     /// - Parameter client: the client's address (`nil` for the server's own work, which has no share).
     /// - Throws: ``Refusal`` when the client or the server has too many jobs; `CancellationError` when the task
@@ -77,16 +84,11 @@ final class PasswordHashingPool: Sendable {
             // both pass it.
             if let client { state.perClient[client, default: 0] += 1 }
             state.nextID += 1
+            state.unqueued.insert(state.nextID)
             return state.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Cancelled before it was queued: the cancellation handler has already run and found nothing.
-                if Task.isCancelled {
-                    finished(client: client)
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
                 box.withLock { $0 = continuation }
                 let job = Job(
                     id: id, client: client,
@@ -105,12 +107,22 @@ final class PasswordHashingPool: Sendable {
         }
     }
 
+    /// Queues a job, unless its task was cancelled since it was admitted: the cancellation handler may run on
+    /// another thread at any moment before this, when it has no queued job to remove, and the job then ends at
+    /// once instead of waiting for a thread with nobody left to answer.
     private func enqueue(_ job: Job) {
-        let start = state.withLock { state -> Bool in
+        let (queued, start) = state.withLock { state -> (Bool, Bool) in
+            state.unqueued.remove(job.id)
+            if state.cancelledBeforeQueued.remove(job.id) != nil { return (false, false) }
             state.queue.append(job)
-            guard state.running < width else { return false }
+            guard state.running < width else { return (true, false) }
             state.running += 1
-            return true
+            return (true, true)
+        }
+        guard queued else {
+            finished(client: job.client)
+            job.cancel()
+            return
         }
         if start { threads.submit { [self] in drain() } }
     }
@@ -131,7 +143,11 @@ final class PasswordHashingPool: Sendable {
     /// Removes a job that has not started, and fails its request.
     private func cancelWaiting(_ id: UInt64) {
         let removed = state.withLock { state -> Job? in
-            guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
+            guard let index = state.queue.firstIndex(where: { $0.id == id }) else {
+                // Not queued yet: ``enqueue(_:)`` ends it. (Running or finished: nothing to do.)
+                if state.unqueued.contains(id) { state.cancelledBeforeQueued.insert(id) }
+                return nil
+            }
             return state.queue.remove(at: index)
         }
         guard let removed else { return }

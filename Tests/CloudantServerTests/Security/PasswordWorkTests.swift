@@ -94,8 +94,10 @@ struct PasswordWorkTests {
     @Test func thePoolRefusesPastItsQueueAndLetsACancelledJobGo() async throws {
         let pool = PasswordHashingPool(width: 1, queueLimit: 1, perClientLimit: 5)
         let gate = Gate()
+        defer { gate.open() }  // a failed expectation below must not leave the hashing thread held
         let running = Task { try await pool.run(client: "a") { gate.wait() } }
-        try await waitUntil { pool.running == 1 }
+        // Taken from the queue by the hashing thread, so the one waiting job below is b's.
+        try await waitUntil { pool.running == 1 && pool.waiting == 0 }
         let waiting = Task { try await pool.run(client: "b") { 1 } }
         try await waitUntil { pool.waiting == 1 }
         await #expect(throws: PasswordHashingPool.Refusal.serverBusy) { try await pool.run(client: "c") { 2 } }
@@ -105,6 +107,43 @@ struct PasswordWorkTests {
         gate.open()
         try await running.value
         #expect(try await pool.run(client: "a") { 3 } == 3)
+    }
+
+    @Test func aJobCancelledWhileItIsBeingQueuedNeverWaits() async throws {
+        // The cancellation handler runs on the cancelling thread, at any moment of `run`: before the job is
+        // admitted, between its admission and its place in the queue, or once it waits there. Each job is
+        // cancelled after a pause of its own length, so the many jobs land in every one of those moments; every
+        // one must end with CancellationError, none left queued behind the held thread.
+        let pool = PasswordHashingPool(width: 1, queueLimit: 2_000, perClientLimit: 2_000)
+        let gate = Gate()
+        defer { gate.open() }
+        let holder = Task { try await pool.run(client: nil) { gate.wait() } }
+        try await waitUntil { pool.running == 1 && pool.waiting == 0 }
+        let ended = Locked(0)
+        var jobs: [Task<Bool, Never>] = []
+        for _ in 0..<2_000 {
+            let job = Task { () -> Bool in
+                defer { ended.withLock { $0 += 1 } }
+                do {
+                    _ = try await pool.run(client: "c") { 1 }
+                    return false
+                } catch {
+                    return error is CancellationError
+                }
+            }
+            var spin = 0
+            for step in 0..<(jobs.count * 37 % 3_000) { spin &+= step }
+            job.cancel()
+            jobs.append(job)
+            #expect(spin >= 0)
+        }
+        try await waitUntil("every cancelled job ended") { ended.withLock { $0 } == 2_000 }
+        for job in jobs { #expect(await job.value, "a cancelled job ended without CancellationError") }
+        #expect(pool.waiting == 0)
+        #expect(pool.share(of: "c") == 0, "each cancelled job gave its client's place back")
+        gate.open()
+        try await holder.value
+        #expect(try await pool.run(client: "c") { 4 } == 4)
     }
 }
 
