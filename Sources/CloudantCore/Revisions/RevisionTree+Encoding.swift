@@ -92,6 +92,17 @@ extension RevisionTree {
         return bytes
     }
 
+    /// Whether `bytes` encode a tree of exactly one revision (a document written once), read from the header
+    /// alone: such a tree has one leaf and no conflicts, which a reader that needs only the conflicts (a view
+    /// build going through every document) learns without decoding it.
+    ///
+    /// ```swift
+    /// RevisionTree.encodesSingleRevision(RevisionTree.encodedFirstRevision(hash: hash, deleted: false))   // true
+    /// ```
+    public static func encodesSingleRevision(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[0] == formatVersion && bytes[1] == 1
+    }
+
     /// Decodes a tree from the bytes ``encoded()`` produced.
     ///
     /// - Throws: `CloudantError.Code.invalidValue` with the byte `position` when the bytes are not a

@@ -64,7 +64,7 @@ public enum RawCollationKey {
     }
 
     /// The position just past the value whose key starts at `position`.
-    static func skipValue(_ bytes: [UInt8], at start: Int) -> Int {
+    static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
         let type = bytes[position]
         position += 1
@@ -86,7 +86,7 @@ public enum RawCollationKey {
         }
     }
 
-    private static func skipBytes(_ bytes: [UInt8], at start: Int) -> Int {
+    private static func skipBytes(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
         while position + 1 < bytes.count {
             if bytes[position] == 0 {

@@ -36,7 +36,12 @@ public enum ViewKeyEncoding: Sendable, Hashable {
     /// exactly `level` elements groups with longer ones starting the same); the whole key when it is no
     /// array, which groups by itself.
     public func groupPrefixLength(of key: some Collection<UInt8>, level: Int, from start: Int = 0) -> Int {
-        let bytes = Array(key)
+        // Read in place: a grouped reduce asks this of every row it reads.
+        key.withContiguousStorageIfAvailable { groupPrefixLength(in: $0, level: level, from: start) }
+            ?? Array(key).withUnsafeBufferPointer { groupPrefixLength(in: $0, level: level, from: start) }
+    }
+
+    private func groupPrefixLength(in bytes: UnsafeBufferPointer<UInt8>, level: Int, from start: Int) -> Int {
         var position = start
         guard position < bytes.count else { return bytes.count }
         let arrayType: UInt8 = self == .collation ? CollationKey.TypeByte.array : RawCollationKey.TypeByte.array
@@ -44,13 +49,17 @@ public enum ViewKeyEncoding: Sendable, Hashable {
         position += 1
         for _ in 0..<level {
             guard position < bytes.count, bytes[position] != 0 else { break }
-            position = skipValue(bytes, at: position)
+            position = skipValue(in: bytes, at: position)
         }
         return position
     }
 
     /// The position just past the encoded value starting at `position`.
     public func skipValue(_ bytes: [UInt8], at position: Int) -> Int {
+        bytes.withUnsafeBufferPointer { skipValue(in: $0, at: position) }
+    }
+
+    private func skipValue(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Int {
         switch self {
         case .collation: CollationKey.skipValue(bytes, at: position)
         case .raw: RawCollationKey.skipValue(bytes, at: position)
@@ -60,7 +69,7 @@ public enum ViewKeyEncoding: Sendable, Hashable {
 
 extension CollationKey {
     /// The position just past the value whose key starts at `position` (see the layout in ``CollationKey``).
-    static func skipValue(_ bytes: [UInt8], at start: Int) -> Int {
+    static func skipValue(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
         let type = bytes[position]
         position += 1
@@ -84,7 +93,7 @@ extension CollationKey {
     }
 
     /// Past a number: 8 bytes, and 9 more when its magnitude is 2^53 or more.
-    static func skipNumber(_ bytes: [UInt8], at position: Int) -> Int {
+    static func skipNumber(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Int {
         guard position + 8 <= bytes.count else { return bytes.count }
         var ordered: UInt64 = 0
         for byte in bytes[position..<position + 8] { ordered = ordered << 8 | UInt64(byte) }
@@ -94,7 +103,7 @@ extension CollationKey {
     }
 
     /// Past a string's four levels.
-    static func skipStringLevels(_ bytes: [UInt8], at start: Int) -> Int {
+    static func skipStringLevels(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
         // Primary: one byte per weight, or an escape byte and three more; ends with the terminator.
         while position < bytes.count {

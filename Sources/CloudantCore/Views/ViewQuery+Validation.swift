@@ -16,6 +16,10 @@ extension ViewQuery {
     ///     `partition`, any other refuses one.
     /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` and CouchDB's reason.
     public func validated(kind: Kind, partitioned: Bool = false) throws -> Grouping {
+        // `apply_limit` runs first: with `query_server_config` setting no lower limit, CouchDB's ceiling.
+        if let limit, limit > Self.maximumLimit {
+            throw Self.parseError("Limit is too large, must not exceed \(Self.maximumLimit)")
+        }
         let grouping = try determineGrouping()
         if kind == .map, reduce == true { throw Self.parseError("Reduce is invalid for map-only views.") }
         if kind == .reduce, grouping != .exact, keys != nil {
@@ -40,6 +44,10 @@ extension ViewQuery {
         }
         return grouping
     }
+
+    /// The largest `limit` CouchDB accepts when `query_server_config` sets none (`?MAX_VIEW_LIMIT`,
+    /// `16#7FFFFFFFFFFFFFF`): a larger one is a `query_parse_error`.
+    public static let maximumLimit = 0x7FF_FFFF_FFFF_FFFF
 
     /// `determine_group_level`.
     func determineGrouping() throws -> Grouping {

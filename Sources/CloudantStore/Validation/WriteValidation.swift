@@ -75,8 +75,14 @@ final class ValidationFunctionsCache: @unchecked Sendable {
 
     func functions(in db: Database) throws -> [JSONObject] {
         let range = "\(Columns.id) >= '_design/' AND \(Columns.id) < '_design0'"
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(MAX(\(Columns.seq)), 0) FROM \(Columns.table) WHERE \(range)")
-        let current: (Int, Int64) = (row?[0] ?? 0, row?[1] ?? 0)
+        // Asked once per document written: a cached statement read in place (``DirectRow``), as GRDB's
+        // `fetchOne` with SQL text prepares the statement anew each time, which profiled at three quarters of the
+        // cost of a bulk write's validation.
+        let statement = try db.cachedStatement(
+            sql: "SELECT COUNT(*), COALESCE(MAX(\(Columns.seq)), 0) FROM \(Columns.table) WHERE \(range)")
+        let current: (Int, Int64) = try statement.fetchFirstRow(in: db) { row in
+            (Int(row.integer(0) ?? 0), row.integer(1) ?? 0)
+        } ?? (0, 0)
         if let known = lock.withLock({ fingerprint }), known == current { return lock.withLock { cached } }
         var found: [JSONObject] = []
         for record in try Row.fetchAll(

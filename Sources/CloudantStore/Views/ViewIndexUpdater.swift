@@ -92,10 +92,14 @@ enum ViewIndexUpdater {
                     try db.execute(
                         sql: "DELETE FROM temp.view_stage WHERE doc_id NOT IN (SELECT \(StoreSchema.Documents.id) FROM main.\(StoreSchema.Documents.table))")
                 }
-                try db.execute(
-                    sql: "INSERT INTO main.\(index.tableName) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
-                        + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_stage "
-                        + "ORDER BY view, key, doc_id, dup")
+                // The rows go in in key order, appending to the table's b-tree; the index by document id is made
+                // afterwards in one sort instead of taking a million inserts in id order scattered over its pages.
+                try ViewIndexTable.withoutDocumentIndex(index.tableName, in: db) {
+                    try db.execute(
+                        sql: "INSERT INTO main.\(index.tableName) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
+                            + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_stage "
+                            + "ORDER BY view, key, doc_id, dup")
+                }
                 for row in try Row.fetchAll(db, sql: "SELECT view, COUNT(*), MAX(seq) FROM temp.view_stage GROUP BY view") {
                     try ViewIndexTable.adjust(index.tableName, view: row[0], rows: row[1], seq: row[2], in: db)
                 }
@@ -129,10 +133,10 @@ enum ViewIndexUpdater {
             for document in try map(documents, mapper: mapper, encoder: encoder) {
                 for (view, rows) in document.rows.enumerated() {
                     for row in rows {
-                        try insert.execute(arguments: [
-                            view, Data(row.key), document.id, row.duplicate, String(decoding: row.keyJSON, as: UTF8.self),
-                            String(decoding: row.valueJSON, as: UTF8.self), document.seq,
-                        ])
+                        try insert.executeBound(in: db) { bind in
+                            bind.viewRow(row, view: view, documentID: document.id)
+                            bind.integer(document.seq)
+                        }
                     }
                 }
             }

@@ -47,18 +47,35 @@ extension ViewQueryExecutor {
                 }
                 return rows.count < limit
             }
-            try scan.rows(in: range, db: db) { stored in
-                let prefix = groupBytes(of: stored.key, grouping: grouping, encoding: scan.encoding, from: partitionLength)
-                if let current = group, current.prefix != prefix {
+            /// Adds a row to its group, finishing the group before when the row starts another; false to stop.
+            func take(key: UnsafeRawBufferPointer, first: () -> StoredRow, add: (inout Group) throws -> Void) throws -> Bool {
+                let length = groupPrefixLength(of: key, grouping: grouping, encoding: scan.encoding, from: partitionLength)
+                let prefix = UnsafeRawBufferPointer(rebasing: key[..<length])
+                if let current = group, !current.prefix.elementsEqual(prefix) {
                     guard try finish(current) else {
                         stop = true
                         return false
                     }
                     group = nil
                 }
-                if group == nil { group = Group(prefix: prefix, first: stored, reducer: reducer) }
-                try group?.add(stored)
+                if group == nil { group = Group(prefix: Array(prefix), first: first(), reducer: reducer) }
+                try add(&group!)
                 return true
+            }
+            if query.descending {
+                // A document's rows with one key are reduced in their stored order (JavaScript reduces and
+                // `_first`/`_last` can tell), which ``ViewScan/rows(in:db:_:)`` restores.
+                try scan.rows(in: range, db: db) { stored in
+                    try stored.key.withUnsafeBytes { key in try take(key: key, first: { stored }, add: { try $0.add(stored) }) }
+                }
+            } else {
+                try scan.rowsInPlace(in: range, db: db) { row in
+                    try row.withBytes(0) { key in
+                        try take(
+                            key: UnsafeRawBufferPointer(key ?? UnsafeBufferPointer(start: nil, count: 0)), first: { StoredRow(row) },
+                            add: { try $0.add(InPlaceViewRow(row: row)) })
+                    }
+                }
             }
             if stop { break reading }
             if let group, try !finish(group) { break reading }
@@ -66,20 +83,20 @@ extension ViewQueryExecutor {
         return ViewResult(totalRows: nil, offset: nil, updateSeq: updateSeq, rows: rows)
     }
 
-    /// The bytes rows of one group share.
-    private static func groupBytes(of key: Data, grouping: ViewQuery.Grouping, encoding: ViewKeyEncoding, from start: Int) -> Data {
+    /// How many leading bytes of a row's key its group's rows share.
+    private static func groupPrefixLength(
+        of key: UnsafeRawBufferPointer, grouping: ViewQuery.Grouping, encoding: ViewKeyEncoding, from start: Int
+    ) -> Int {
         switch grouping {
-        case .none: return Data()
-        case .exact: return key
-        case .level(let level):
-            let length = key.withUnsafeBytes { encoding.groupPrefixLength(of: $0, level: level, from: start) }
-            return key.prefix(length)
+        case .none: return 0
+        case .exact: return key.count
+        case .level(let level): return encoding.groupPrefixLength(of: key, level: level, from: start)
         }
     }
 
     /// The rows of one group being reduced.
     private struct Group {
-        let prefix: Data
+        let prefix: [UInt8]
         let first: StoredRow
         let reducer: ViewReducer
         private var accumulator: ReduceAccumulator?
@@ -88,22 +105,23 @@ extension ViewQueryExecutor {
         /// Reductions of the chunks already reduced.
         private var partials: [JSONValue] = []
 
-        init(prefix: Data, first: StoredRow, reducer: ViewReducer) {
+        init(prefix: [UInt8], first: StoredRow, reducer: ViewReducer) {
             self.prefix = prefix
             self.first = first
             self.reducer = reducer
             if case .builtIn(let function) = reducer { accumulator = function.accumulator() }
         }
 
-        mutating func add(_ row: StoredRow) throws {
+        mutating func add(_ row: some ReducibleViewRow) throws {
             if var accumulator {
+                // Only `_first` and `_last` look at the document id; the others are not given it.
                 switch accumulator.function {
                 case .count:
                     accumulator.addRows(1)
                 case .sum, .stats, .top, .bottom:
-                    accumulator.add(key: .null, id: row.documentID, value: try row.parsedValue())
+                    accumulator.add(key: .null, id: "", value: try row.parsedValue())
                 case .approximateCountDistinct:
-                    accumulator.add(key: try row.parsedKey(), id: row.documentID, value: .null)
+                    accumulator.add(key: try row.parsedKey(), id: "", value: .null)
                 case .first, .last:
                     accumulator.add(key: try row.parsedKey(), id: row.documentID, value: try row.parsedValue())
                 }

@@ -19,59 +19,78 @@ enum ViewSourceDocuments {
     private typealias Columns = StoreSchema.Documents
 
     /// The next `limit` documents changed after `seq`.
+    ///
+    /// Rows are read in place (``DirectRow``): a build reads every document of the store through here, and
+    /// GRDB's rows with their value conversions, a revision tree decoded per document and a copy of each body
+    /// cost more than the reading itself. A tree of one revision has no conflicts, so it is not decoded.
     static func changed(
         after seq: Int64, limit: Int, includeDesign: Bool, localSeq: Bool, in db: Database
     ) throws -> [ViewSourceDocument] {
         let statement = try db.cachedStatement(
             sql: "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(Columns.seq) > ? "
                 + "ORDER BY \(Columns.seq) LIMIT ?")
+        statement.bind([.integer(seq), .integer(Int64(limit))])
         var documents: [ViewSourceDocument] = []
         documents.reserveCapacity(limit)
-        let rows = try Row.fetchCursor(statement, arguments: [seq, limit])
-        while let row = try rows.next() {
-            let record = try DocumentRecord(row: row)
-            guard !record.deleted, record.body != nil, includeDesign || !DocumentID.isDesign(record.id) else {
-                documents.append(ViewSourceDocument(id: record.id, seq: record.seq, json: nil))
-                continue
+        try statement.forEachRow(in: db) { row in
+            guard let id = row.text(1), let winner = row.text(3) else {
+                throw CloudantError(.fetchFailed, "A document row is missing its id or winning revision.")
             }
-            documents.append(ViewSourceDocument(id: record.id, seq: record.seq, json: try json(of: record, localSeq: localSeq)))
+            let seq = row.integer(5) ?? 0
+            let mapped = (row.integer(4) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))
+            let json = try mapped ? row.withBytes(7) { body in
+                try body.map { body in
+                    try row.withBytes(2) { tree in
+                        try Self.json(
+                            id: id, winnerRev: winner, body: body, tree: tree ?? UnsafeBufferPointer(start: nil, count: 0),
+                            seq: localSeq ? seq : nil, attachments: row.bytes(8))
+                    }
+                }
+            } : nil
+            documents.append(ViewSourceDocument(id: id, seq: seq, json: json))
+            return true
         }
         return documents
     }
 
-    /// The document as map functions see it. The body is spliced in as stored, never parsed again.
-    static func json(of record: DocumentRecord, localSeq: Bool) throws -> [UInt8] {
-        guard let body = record.body else { return [] }
+    /// The document as map functions see it. The body is spliced in as stored, never parsed again; `seq` is
+    /// given when the design document asks for `_local_seq`.
+    static func json(
+        id: String, winnerRev: String, body: UnsafeBufferPointer<UInt8>, tree: UnsafeBufferPointer<UInt8>, seq: Int64?,
+        attachments: [UInt8]?
+    ) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(body.count + record.id.utf8.count + 64)
+        bytes.reserveCapacity(body.count + id.utf8.count + 64)
         bytes += #"{"_id":"#.utf8
-        bytes += JSONValue.string(record.id).jsonBytes()
+        bytes += JSONValue.string(id).jsonBytes()
         bytes += #","_rev":""#.utf8
-        bytes += record.winnerRev.description.utf8
+        bytes += winnerRev.utf8
         bytes.append(UInt8(ascii: "\""))
         // The stored body is an object's compact text: its members follow `_rev` after a comma.
         if body.count > 2 {
             bytes.append(UInt8(ascii: ","))
-            bytes += body[1..<(body.count - 1)]
+            bytes += UnsafeBufferPointer(rebasing: body[1..<(body.count - 1)])
         }
-        let tree = record.tree
-        if tree.leaves.count > 1 {
-            let conflicts = tree.conflicts
-            if !conflicts.isEmpty {
-                bytes += #","_conflicts":"#.utf8
-                bytes += JSONValue.array(conflicts.map { .string($0.description) }).jsonBytes()
-            }
-            let deletedConflicts = tree.deletedConflicts
-            if !deletedConflicts.isEmpty {
-                bytes += #","_deleted_conflicts":"#.utf8
-                bytes += JSONValue.array(deletedConflicts.map { .string($0.description) }).jsonBytes()
+        if !RevisionTree.encodesSingleRevision(tree) {
+            let tree = try RevisionTree(decoding: tree)
+            if tree.leaves.count > 1 {
+                let conflicts = tree.conflicts
+                if !conflicts.isEmpty {
+                    bytes += #","_conflicts":"#.utf8
+                    bytes += JSONValue.array(conflicts.map { .string($0.description) }).jsonBytes()
+                }
+                let deletedConflicts = tree.deletedConflicts
+                if !deletedConflicts.isEmpty {
+                    bytes += #","_deleted_conflicts":"#.utf8
+                    bytes += JSONValue.array(deletedConflicts.map { .string($0.description) }).jsonBytes()
+                }
             }
         }
-        if localSeq {
+        if let seq {
             bytes += #","_local_seq":"#.utf8
-            bytes += String(record.seq).utf8
+            bytes += String(seq).utf8
         }
-        if let attachments = record.attachments {
+        if let attachments {
             let table = try AttachmentTable(storageJSON: JSONValue(parsing: attachments))
             if !table.isEmpty {
                 var object = JSONObject()

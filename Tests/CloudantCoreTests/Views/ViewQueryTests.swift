@@ -91,6 +91,13 @@ struct ViewQueryTests {
             == "`partition` parameter is not supported in this design doc")
     }
 
+    @Test func aLimitAboveCouchDBsCeilingIsRefusedBeforeAnyOtherCheck() throws {
+        #expect(try parse([("limit", "576460752303423487")]).validated(kind: .map) == .none)
+        // Checked first, as `apply_limit` runs before `validate_args`: the reduce error is not the one given.
+        #expect(parseError { try parse([("limit", "576460752303423488"), ("reduce", "true")]).validated(kind: .map) }
+            == "Limit is too large, must not exceed 576460752303423487")
+    }
+
     @Test func aRangeWithNoRowsInItsDirectionIsRefused() throws {
         #expect(parseError { try parse([("startkey", "2"), ("endkey", "1")]).checkRange(raw: false) }
             == "No rows can match your key range, reverse your start_key and end_key or set descending=true")

@@ -48,6 +48,19 @@ struct ReduceViewTests {
         #expect(exact.values == [1, 2, 1, 1])
     }
 
+    @Test func descendingGroupsAreTheAscendingOnesReversed() async throws {
+        let temp = try await filled()
+        let up = try await temp.store.queryView(designDocument: "r", view: "sum", query: .parameters(("group_level", "2")))
+        let down = try await temp.store.queryView(
+            designDocument: "r", view: "sum", query: .parameters(("group_level", "2"), ("descending", "true")))
+        #expect(down.keys == up.keys.reversed())
+        #expect(down.values == up.values.reversed())
+        let firstUp = try await temp.store.queryView(designDocument: "r", view: "stats", query: .parameters(("group_level", "1")))
+        let firstDown = try await temp.store.queryView(
+            designDocument: "r", view: "stats", query: .parameters(("group_level", "1"), ("descending", "true")))
+        #expect(firstDown.values == firstUp.values.reversed())
+    }
+
     @Test func skipAndLimitCountGroups() async throws {
         let temp = try await filled()
         let page = try await temp.store.queryView(
