@@ -40,11 +40,13 @@ extension CouchEndpoint {
         case "_explain": return try await explain(request, database: database, partition: partition)
         case "_index": return try await index(request, database: database, path: rest)
         case "_design" where rest.count >= 2 && rest[1].hasPrefix("_"):
-            guard
-                let response = try await designFunction(
-                    request, database: database, id: "_design/" + rest[0], path: Array(rest.dropFirst()), partition: partition)
-            else { throw HTTPFailure.notFound() }
-            return response
+            let id = "_design/" + rest[0]
+            if let response = try await designFunction(request, database: database, id: id, path: Array(rest.dropFirst()), partition: partition) {
+                return response
+            }
+            // An action no design handler takes is an attachment path of the design document, as CouchDB's
+            // `bad_action_req` has it (`_design/d/_foo` names the attachment `_foo`).
+            return try await attachment(request, database: database, id: id, name: rest.dropFirst().joined(separator: "/"))
         default: throw HTTPFailure.notFound()
         }
     }

@@ -115,6 +115,20 @@ struct PartitionedViewTests {
         }
     }
 
+    @Test func anActionNoDesignHandlerTakesIsAnAttachmentPathUnderAPartitionToo() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let unknown = try await client.get("/p/_partition/a/_design/app/_foo")
+            #expect(unknown.status == 404)
+            #expect(unknown.json == ["error": "not_found", "reason": "Document is missing attachment"])
+            let noDesign = try await client.get("/p/_partition/a/_design/none/_foo")
+            #expect(noDesign.status == 404)
+            #expect(noDesign.json == ["error": "not_found", "reason": "missing"])
+            // Not below `_design/{name}/_…`: no route at all.
+            #expect(try await client.get("/p/_partition/a/_design/app").json == ["error": "not_found", "reason": "missing"])
+        }
+    }
+
     @Test func savingADesignDocumentChecksPartitioningBeforeItsReducesAndOnlyInLanguagesCouchDBRuns() async throws {
         try await withDesignServer { _, client in
             let both: JSONValue = ["options": ["partitioned": true], "views": ["v": ["map": "function (doc) {}", "reduce": "_bogus"]]]
