@@ -18,14 +18,24 @@ public enum DocumentPartition {
     /// - Throws: `CloudantError` with ``QueryErrorKind/illegalPartition`` when the name is empty, starts
     ///   with `_` or holds a `:`.
     public static func validate(_ partition: String) throws {
-        if partition.isEmpty {
+        try validate(utf8: Array(partition.utf8))
+    }
+
+    /// Checks a partition name given as the bytes a request named it with, in `couch_partition`'s order:
+    /// not empty, no leading `_`, valid UTF-8 (what a percent-encoded path segment may not be), no `:`.
+    /// - Throws: `CloudantError` with ``QueryErrorKind/illegalPartition`` and CouchDB's reason.
+    public static func validate(utf8 bytes: [UInt8]) throws {
+        if bytes.isEmpty {
             throw QueryErrorKind.illegalPartition.error("Partition must not be empty", field: "partition")
         }
-        if partition.hasPrefix("_") {
+        if bytes.first == UInt8(ascii: "_") {
             throw QueryErrorKind.illegalPartition.error(
                 "Partition must not start with an underscore", field: "partition")
         }
-        if partition.utf8.contains(UInt8(ascii: ":")) {
+        if String(validating: bytes, as: UTF8.self) == nil {
+            throw QueryErrorKind.illegalPartition.error("Partition must be valid UTF-8", field: "partition")
+        }
+        if bytes.contains(UInt8(ascii: ":")) {
             throw QueryErrorKind.illegalPartition.error("Partition must not contain a colon", field: "partition")
         }
     }

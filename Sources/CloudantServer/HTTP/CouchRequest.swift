@@ -34,6 +34,10 @@ struct CouchRequest: Sendable {
     /// The largest body accepted, also once a `Content-Encoding: gzip` JSON body is inflated.
     var bodyLimit = Int.max
 
+    /// The bytes of the partition in `/{db}/_partition/{partition}…` when they are not UTF-8 once
+    /// percent-decoded (its segment then holds U+FFFD): the partition handler refuses them in CouchDB's order.
+    var partitionNotUTF8: [UInt8]? = nil
+
     /// The client's IP address, when known (login throttling).
     var clientAddress: String? { connection?.address }
 
@@ -133,6 +137,12 @@ struct CouchRequest: Sendable {
         }
         let query = QueryParameters(rawQuery: parts.count > 1 ? String(parts[1]) : "")
         return (segments, query, invalidSegment)
+    }
+
+    /// Whether segment `index` is the partition of `/{db}/_partition/{partition}…`, which CouchDB checks in
+    /// the partition handler (after the database, the method and its partitioning) rather than up front.
+    static func isPartitionSegment(_ index: Int, of segments: [String]) -> Bool {
+        index == 2 && segments.count > 2 && segments[1] == "_partition"
     }
 
     /// The failure for a path whose segment `index` is not UTF-8 once percent-decoded, with CouchDB's

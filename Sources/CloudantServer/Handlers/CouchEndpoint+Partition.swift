@@ -15,19 +15,19 @@ extension CouchEndpoint {
         if path.count == 1 {
             switch request.method {
             case .get, .head:
-                try DocumentPartition.validate(partition)
+                try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
                 guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
                 let info = try await store.partitionInfo(partition).json
                 return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
             case .post where partition.hasPrefix("_"):
-                try DocumentPartition.validate(partition)
+                try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
                 throw unsupported("GET")
             default:
                 throw unsupported("GET")
             }
         }
         guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
-        try DocumentPartition.validate(partition)
+        try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
         if let named = request.query.ordered.first(where: { $0.name == "partition" })?.value, named != partition {
             throw HTTPFailure.badRequest("Conflicting value for `partition` in query string")
         }

@@ -220,8 +220,12 @@ final class CouchEndpoint: Sendable {
     ) async throws -> CouchRequest {
         let clientAddress = connection?.address
         let (segments, query, invalidSegment) = CouchRequest.parseTarget(request.head.path ?? "/")
+        var partitionNotUTF8: [UInt8]?
         if let invalidSegment {
-            throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
+            guard CouchRequest.isPartitionSegment(invalidSegment.index, of: segments) else {
+                throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalidSegment, method: request.method)
+            }
+            partitionNotUTF8 = invalidSegment.bytes
         }
         let credentials: Credentials
         do {
@@ -255,6 +259,7 @@ final class CouchEndpoint: Sendable {
             bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
             connection: connection, bodyLimit: limit)
         prepared.rawTarget = request.head.path ?? "/"
+        prepared.partitionNotUTF8 = partitionNotUTF8
         prepared.session = credentials.session
         prepared.refreshedCookie = credentials.refreshedCookie
         return prepared

@@ -27,6 +27,23 @@ struct PartitionEndpointTests {
         }
     }
 
+    @Test func aPartitionThatIsNotUTF8IsRefusedInCouchDBsOrder() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/p?partitioned=true").status == 201)
+            let info = try await client.get("/p/_partition/a%FF")
+            #expect(info.status == 400)
+            #expect(info.json == ["error": "illegal_partition", "reason": "Partition must be valid UTF-8"])
+            let rows = try await client.get("/p/_partition/a%FF/_all_docs")
+            #expect(rows.json == ["error": "illegal_partition", "reason": "Partition must be valid UTF-8"])
+            // The underscore is checked before the encoding, the method before both.
+            #expect(try await client.get("/p/_partition/_%FF/_all_docs").json["reason"] == "Partition must not start with an underscore")
+            #expect(try await client.send("PUT", "/p/_partition/a%FF").status == 405)
+            // Elsewhere in the path, bytes that are not UTF-8 keep their own answers.
+            #expect(try await client.get("/p/a%FF:1").status == 404)
+        }
+    }
+
     @Test func aDatabaseThatIsNotPartitionedRefusesPartitions() async throws {
         try await withLiveServer { server in
             let client = server.admin
