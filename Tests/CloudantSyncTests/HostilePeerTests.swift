@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantStore
 import CloudantSync
 import CloudantSyncNIO
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,9 @@ struct HostilePeerTests {
     ) async throws -> (Result<ReplicationStats, ReplicationError>, DocumentStore, LocalReplicationTests.Stores) {
         let stores = try LocalReplicationTests.Stores()
         let url = URL(string: server.url.replacingOccurrences(of: "http://", with: "http://\(credentials)@") + "/db")!
-        let source = try HTTPPeer(url: url, limits: limits, transport: kind.make())
+        // The peer's silence timeout is generous: what these tests watch is the limits' verdicts, and a loaded
+        // machine once kept an honest `_bulk_get` answer from this server past the default minute.
+        let source = try HTTPPeer(url: url, timeout: TestDeadline.generous, limits: limits, transport: kind.make())
         let options = ReplicationOptions(filter: filter, retry: .never)
         do {
             return (.success(try await Replicator(source: source, target: LocalPeer(stores.a), options: options).run()), stores.a, stores)
