@@ -8,9 +8,13 @@ import Darwin
 
 /// Runs a child process to completion and measures its wall time and peak resident memory.
 ///
-/// Peak memory is the kernel's own account, `ru_maxrss` from `wait4`, so a tool written in any language is
-/// measured the same way. `Foundation.Process` reaps its children itself and never exposes their rusage,
-/// hence `posix_spawn` and `wait4` here.
+/// Peak memory is the kernel's own account, `ru_maxrss`, so a tool written in any language is measured the same
+/// way. It is read through GNU time (`/usr/bin/time`, Debian's `time` package), which forks the tool from a small
+/// process of its own: Linux keeps a process's high-water RSS across `exec`, taken from the image it replaces,
+/// and a child spawned straight from this process (`posix_spawn` shares our memory until its `exec`) reports at
+/// least our own peak, which after generating a large input is hundreds of megabytes. Without GNU time,
+/// `wait4`'s figure is used and is then an upper bound. (`Foundation.Process` reaps its children itself and
+/// never exposes their rusage, hence `posix_spawn` and `wait4` here.)
 struct MeasuredProcess {
     /// How one run went.
     struct Outcome {
@@ -43,13 +47,17 @@ struct MeasuredProcess {
 
         let environmentStrings = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             .map { "\($0.key)=\($0.value)" }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let peakFile = outputFile.appendingPathExtension("peak")
+        defer { try? FileManager.default.removeItem(at: peakFile) }
+        let measuredByTime = FileManager.default.isExecutableFile(atPath: Self.gnuTime)
+        let command = measuredByTime ? [Self.gnuTime, "-f", "%M", "-o", peakFile.path, executable] + arguments : [executable] + arguments
+        let argv = command.map { strdup($0) } + [nil]
         let envp = environmentStrings.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
         let start = ContinuousClock.now
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw BenchmarkFailure("could not start \(executable): errno \(spawned)")
         }
@@ -62,14 +70,23 @@ struct MeasuredProcess {
         // WIFEXITED / WEXITSTATUS are macros Swift cannot import: low 7 bits 0 means a normal exit.
         let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let output = outputPath == nil ? (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" : ""
-        // Linux reports ru_maxrss in kilobytes (macOS in bytes).
+        // Linux reports ru_maxrss in kilobytes (macOS in bytes); GNU time's `%M` is kilobytes, on its last line
+        // (a line about a non-zero exit status may come before it).
         #if os(Linux)
-        let peak = Int(usage.ru_maxrss) * 1024
+        var peak = Int(usage.ru_maxrss) * 1024
         #else
-        let peak = Int(usage.ru_maxrss)
+        var peak = Int(usage.ru_maxrss)
         #endif
+        if measuredByTime, let text = try? String(contentsOf: peakFile, encoding: .utf8),
+            let kilobytes = text.split(whereSeparator: \.isNewline).last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+        {
+            peak = kilobytes * 1024
+        }
         return Outcome(seconds: seconds, peakResidentBytes: peak, exitStatus: exitStatus, output: output)
     }
+
+    /// GNU time, which measures the tool's peak from a process of its own (see the type's comment).
+    static let gnuTime = "/usr/bin/time"
 
     /// The first executable named `name` on `PATH`, or in `extraFolders`.
     static func find(_ name: String, extraFolders: [String] = []) -> String? {
