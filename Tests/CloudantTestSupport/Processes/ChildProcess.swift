@@ -103,7 +103,12 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = [executable] + arguments
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        // A crashing child's Swift backtracer is a process of its own that inherits the child's sockets; when a
+        // test then kills the child, the orphaned backtracer kept them open and a client blocked reading one
+        // waited for ever (seen twice under `cloudant serve` kill tests). Without it a crash closes them at once.
+        var variables = environment ?? ProcessInfo.processInfo.environment
+        if variables["SWIFT_BACKTRACE"] == nil { variables["SWIFT_BACKTRACE"] = "enable=no" }
+        let env = variables.map { "\($0.key)=\($0.value)" }
         var child: pid_t = 0
         let result = withCStrings(argv) { argvPointers in
             withCStrings(env) { envPointers in
