@@ -12,22 +12,24 @@ extension CouchEndpoint {
             throw HTTPFailure.badRequest("invalid_partition_req")
         }
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        // The path's bytes when they are not UTF-8 (the segment's text then holds U+FFFD).
+        let partitionBytes = request.partitionNotUTF8 ?? Array(partition.utf8)
         if path.count == 1 {
             switch request.method {
             case .get, .head:
-                try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
+                try DocumentPartition.validate(utf8: partitionBytes)
                 guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
                 let info = try await store.partitionInfo(partition).json
                 return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
             case .post where partition.hasPrefix("_"):
-                try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
+                try DocumentPartition.validate(utf8: partitionBytes)
                 throw unsupported("GET")
             default:
                 throw unsupported("GET")
             }
         }
         guard try await store.isPartitioned() else { throw HTTPFailure.badRequest("database is not partitioned") }
-        try DocumentPartition.validate(utf8: request.partitionNotUTF8 ?? Array(partition.utf8))
+        try DocumentPartition.validate(utf8: partitionBytes)
         if let named = request.query.ordered.first(where: { $0.name == "partition" })?.value, named != partition {
             throw HTTPFailure.badRequest("Conflicting value for `partition` in query string")
         }
