@@ -39,10 +39,18 @@ final class ServeProcess: Sendable {
     /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`), as text.
     private let readyLine: String
 
-    private init(process: ChildProcess, readyLine: String) {
+    /// Where the server's log (its standard error) goes: beside its folder, so a failed or crashed run can be
+    /// read afterwards.
+    let logURL: URL
+
+    private init(process: ChildProcess, readyLine: String, logURL: URL) {
         self.process = process
         self.readyLine = readyLine
+        self.logURL = logURL
     }
+
+    /// What the server logged so far.
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
     /// The JSON line `serve` prints once it listens (`url`, `data`, `uuid`, `admin`).
     var ready: [String: Any] {
@@ -52,9 +60,11 @@ final class ServeProcess: Sendable {
     /// Starts `cloudant arguments…` (which must include `serve`) and returns once it printed its first line: the
     /// server listens then (read on a thread of its own, however long a loaded machine takes).
     static func start(_ arguments: [String], in folder: URL) async throws -> ServeProcess {
-        // Its log goes to /dev/null: a pipe nobody reads would fill and stall the server.
+        // Its log goes to a file: a pipe nobody reads would fill and stall the server.
+        let logURL = folder.deletingLastPathComponent()
+            .appendingPathComponent("\(folder.lastPathComponent)-serve-\(UUID().uuidString.prefix(8)).log")
         let process = try ChildProcess(
-            CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .null)
+            CLIRunner.executable.path, arguments, workingDirectory: folder, stdout: .pipe, stderr: .file(logURL))
         let line = await onOwnThread {
             var line = Data()
             while let out = process.standardOutput {
@@ -64,7 +74,7 @@ final class ServeProcess: Sendable {
             }
             return String(decoding: line, as: UTF8.self)
         }
-        return ServeProcess(process: process, readyLine: line)
+        return ServeProcess(process: process, readyLine: line, logURL: logURL)
     }
 
     /// `cloudant serve` on a free port over the stores in `folder`.
@@ -87,7 +97,7 @@ final class ServeProcess: Sendable {
     /// Ends the server as a crash would: SIGKILL, no shutdown.
     func kill() {
         process.send(SIGKILL)
-        process.wait()
+        Self.report(process.wait(), of: process, log: logURL)
     }
 
     deinit {
@@ -95,6 +105,20 @@ final class ServeProcess: Sendable {
         // Reaped on a thread of its own: a graceful shutdown on a loaded machine must not hold one of Swift
         // concurrency's few cooperative threads, which every other test needs.
         let process = process
-        Thread { process.wait() }.start()
+        let logURL = logURL
+        Thread {
+            Self.report(process.wait(), of: process, log: logURL)
+            try? FileManager.default.removeItem(at: logURL)
+        }.start()
+    }
+
+    /// Says on the test run's standard error, with the server's log, when a signal other than the test's
+    /// SIGKILL or SIGTERM ended the server: a crash must not pass unseen because the test moved on. (An exit
+    /// status is the test's to check: a restart on a port still held exits with its own.)
+    private static func report(_ termination: ChildProcess.Termination, of process: ChildProcess, log: URL) {
+        guard let signal = termination.signal, signal != SIGKILL, signal != SIGTERM else { return }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        FileHandle.standardError.write(Data(
+            "cloudant serve (pid \(process.pid)) ended with status \(termination.status); its log:\n\(text)\n".utf8))
     }
 }

@@ -99,8 +99,11 @@ extension ViewQuery {
         let integer: Int
         switch value {
         case .json(.number(let number)):
-            guard let exact = number.int64Value else { throw parseError("Invalid value for integer: \(erlangFormatted(value))") }
-            integer = Int(exact)
+            // A whole number beyond 64 bits is still an integer to Erlang (clamped, as `erlangInteger` says).
+            guard let exact = number.int64Value.map(Int.init) ?? Int(erlangInteger: JSONValue.number(number).jsonString()) else {
+                throw parseError("Invalid value for integer: \(erlangFormatted(value))")
+            }
+            integer = exact
         default:
             guard let parsed = Int(erlangInteger: text(value)) else {
                 throw parseError("Invalid value for integer: \(erlangFormatted(value))")
@@ -148,6 +151,10 @@ extension ViewQuery {
 
 extension Int {
     /// Erlang's `list_to_integer`: an optional sign and decimal digits, nothing else.
+    ///
+    /// Erlang's integers have no bound; one beyond `Int`'s range is clamped to `Int.max` or `Int.min`, which
+    /// every parameter read this way treats as Erlang treats the exact number (a `limit` too large, a `skip`
+    /// past every row, a `group_level` deeper than any key).
     init?(erlangInteger text: String) {
         var digits = Substring(text)
         var negative = false
@@ -155,7 +162,11 @@ extension Int {
             negative = first == "-"
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard let value = Int(digits) else {
+            self = negative ? Int.min : Int.max
+            return
+        }
         self = negative ? -value : value
     }
 }

@@ -29,8 +29,9 @@ extension CouchEndpoint {
         let viewName = path[path.count - 1]
         let result =
             viewName == "_all_docs"
-            ? try await Self.allDocsAsView(query, store: store)
-            : try await store.queryView(designDocument: viewDesign, view: viewName, query: query)
+            ? try await Self.allDocsAsView(query, store: store, limits: nodeConfiguration.queryLimits)
+            : try await store.queryView(
+                designDocument: viewDesign, view: viewName, query: query, limits: nodeConfiguration.queryLimits)
         var head = JSONObject()
         if let total = result.totalRows { head["total_rows"] = .number(JSONNumber(total)) }
         if let offset = result.offset { head["offset"] = .number(JSONNumber(offset)) }
@@ -60,9 +61,10 @@ extension CouchEndpoint {
     }
 
     /// `_all_docs` read with a view query's parameters, as view rows.
-    static func allDocsAsView(_ query: ViewQuery, store: DocumentStore) async throws -> ViewResult {
+    static func allDocsAsView(_ query: ViewQuery, store: DocumentStore, limits: QueryLimits) async throws -> ViewResult {
+        let limit = try limits.limit(query.limit, partitioned: false)
         var options = AllDocsOptions(
-            inclusiveEnd: query.inclusiveEnd, descending: query.descending, limit: query.limit, skip: query.skip,
+            inclusiveEnd: query.inclusiveEnd, descending: query.descending, limit: limit, skip: query.skip,
             includeDocs: query.includeDocs, conflicts: query.conflicts ?? false, updateSeq: query.updateSeq)
         options.startKey = query.startKey?.stringValue ?? query.startKeyDocID
         options.endKey = query.endKey?.stringValue ?? query.endKeyDocID

@@ -50,6 +50,8 @@ extension CouchEndpoint {
                 attachments: try query.bool("attachments", default: false),
                 attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
         if let limit = options.limit, limit < 0 { options.limit = nil }
+        // `validate_all_docs_args`: a partition's rows are held to `partition_query_limit`, others to `query_limit`.
+        options.limit = try nodeConfiguration.queryLimits.limit(options.limit, partitioned: partition != nil)
         if local {
             options.keys = keys?.compactMap(\.stringValue)
             if keys == nil {

@@ -77,9 +77,14 @@ extension CouchEndpoint {
         _ query: ViewQuery, store: DocumentStore, designDocument: String, view: String, user: UserContext
     ) async throws -> JSONValue {
         let access = try await readAccess(of: store, for: user)
+        let limits = nodeConfiguration.queryLimits
         guard access.isRestricted else {
-            return try await store.queryView(designDocument: designDocument, view: view, query: query).json
+            return try await store.queryView(designDocument: designDocument, view: view, query: query, limits: limits).json
         }
+        // The visible rows are paged here, so the ceiling is applied here: a query holds a partition exactly when
+        // its view is partitioned (the store refuses any other).
+        var query = query
+        query.limit = try limits.limit(query.limit, partitioned: query.partition != nil)
         var unlimited = query
         (unlimited.skip, unlimited.limit, unlimited.includeDocs) = (0, nil, true)
         unlimited.conflicts = unlimited.conflicts ?? false

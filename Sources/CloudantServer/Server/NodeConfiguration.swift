@@ -7,7 +7,8 @@ internal import Foundation
 /// The keys that name a setting of this server take effect at once and are kept in the data folder
 /// (`.couch_config.json`), so they survive a restart: `couchdb/max_document_size`,
 /// `chttpd/max_http_request_size`, `chttpd/require_valid_user`, `chttpd/enable_cors`, `cors/*`,
-/// `couch_httpd_auth/timeout` (and `chttpd_auth/timeout`), `uuids/max_count`, `log/level`, and for the
+/// `couch_httpd_auth/timeout` (and `chttpd_auth/timeout`), `uuids/max_count`, `log/level`,
+/// `query_server_config/query_limit` and `partition_query_limit`, and for the
 /// replication jobs the server starts `replicator/connection_timeout`, `replicator/retries_per_request` and
 /// `replicator/health_threshold`. Any other key is kept and answered as written, as CouchDB keeps keys it does
 /// not know. Sections start as CouchDB 3.5's `default.ini` leaves them: its `[replicator]` is all comments, so
@@ -142,6 +143,11 @@ final class NodeConfiguration: Sendable {
             guard let number = Int(value), number >= 0 else {
                 throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a non-negative integer.")
             }
+        case ("query_server_config", "query_limit"), ("query_server_config", "partition_query_limit"):
+            // CouchDB takes any text here and fails every later query on one that is not a number.
+            guard value == "infinity" || (Int(value).map { $0 >= 0 } ?? false) else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be infinity or a non-negative integer.")
+            }
         case ("log", "level"):
             let levels = ["debug", "info", "notice", "warning", "warn", "error", "err", "critical", "crit", "alert", "emergency", "emerg", "none"]
             guard levels.contains(value) else { throw HTTPFailure.badRequest("Invalid log level: \(value)") }
@@ -172,6 +178,15 @@ final class NodeConfiguration: Sendable {
         let legacy = overrides.withLock { $0["couch_httpd_auth"]?["timeout"] } ?? nil
         if let legacy, let seconds = Int(legacy) { return seconds }
         return integer("chttpd_auth", "timeout", default: 600)
+    }
+
+    /// `query_server_config/query_limit` and `partition_query_limit`: the most rows a view or `_all_docs`
+    /// query may ask for, and the limit of one that asks for none (`infinity` by default).
+    var queryLimits: QueryLimits {
+        func ceiling(_ key: String) -> Int {
+            value("query_server_config", key).flatMap { Int($0) }.map { min($0, ViewQuery.maximumLimit) } ?? ViewQuery.maximumLimit
+        }
+        return QueryLimits(query: ceiling("query_limit"), partitionQuery: ceiling("partition_query_limit"))
     }
 
     /// `uuids/max_count`: the most uuids one `/_uuids` request may ask for.

@@ -19,12 +19,16 @@ extension DocumentStore {
     ///   - view: The view's name in the design document.
     ///   - query: The parameters of the query (keys, ranges, reduce and grouping, limits); a partitioned view
     ///     takes its partition from `query.partition` (`/db/_partition/{p}/_design/…`).
+    ///   - limits: The ceilings of `query.limit` (a partitioned view is held to `partitionQuery`); a query
+    ///     that names no limit runs with its ceiling.
     /// - Throws: `CloudantError` `.notFound` for a design document or view that does not exist
     ///   (`missing_named_view`), `.invalidValue` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses, `.notImplemented` when the store has no engine for the design
     ///   document's language; `DesignFunctionError` when a map or reduce function fails (a
     ///   function that runs past the engine's time limit is `os_process_error`).
-    public func queryView(designDocument: String, view: String, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
+    public func queryView(
+        designDocument: String, view: String, query: ViewQuery = ViewQuery(), limits: QueryLimits = .couchDBDefaults
+    ) async throws -> ViewResult {
         let (definition, spec) = try await designViewIndex(designDocument)
         let partitioned = spec.partitioned
         guard let lookup = definition.lookUp(view, reduce: query.reduce) else {
@@ -46,6 +50,9 @@ extension DocumentStore {
                 reducer = .runtime(source: source, runtime: try runtime(for: definition.language), context: context)
             }
         }
+        // CouchDB's `apply_limit` comes after the view is found and before the other parameters are checked.
+        var query = query
+        query.limit = try limits.limit(query.limit, partitioned: partitioned)
         let grouping = try query.validated(kind: kind, partitioned: partitioned)
         try query.checkRange(raw: definition.views[position].rawCollation)
         return try await answer(

@@ -98,6 +98,33 @@ struct ViewQueryTests {
             == "Limit is too large, must not exceed 576460752303423487")
     }
 
+    @Test func aLimitBeyondSixtyFourBitsIsTooLargeNotMalformed() throws {
+        // Erlang's integers have no bound: CouchDB parses the number and then finds it above its ceiling.
+        #expect(parseError { try parse([("limit", "99999999999999999999999")]).validated(kind: .map) }
+            == "Limit is too large, must not exceed 576460752303423487")
+        #expect(parseError { try parse([("limit", "-99999999999999999999999")]) }
+            == #"Invalid value for positive integer: "-99999999999999999999999""#)
+        var fromBody = ViewQuery()
+        try fromBody.apply("limit", .json(try JSONValue(parsing: "99999999999999999999999")))
+        #expect(fromBody.limit == Int.max)
+        #expect(parseError { try fromBody.apply("limit", .json(try JSONValue(parsing: "1.5"))) } == "Invalid value for integer: 1.5")
+        // A skip past every row and a group level deeper than any key stay what they say.
+        #expect(try parse([("skip", "99999999999999999999999")]).skip == Int.max)
+    }
+
+    @Test func queryLimitsGiveTheirCeilingToAQueryWithoutALimitAndRefuseALargerOne() throws {
+        let limits = QueryLimits(query: 2, partitionQuery: 5)
+        #expect(try limits.limit(nil, partitioned: false) == 2)
+        #expect(try limits.limit(nil, partitioned: true) == 5)
+        #expect(try limits.limit(1, partitioned: false) == 1)
+        #expect(try limits.limit(4, partitioned: true) == 4)
+        #expect(parseError { try limits.limit(3, partitioned: false) as Any } == "Limit is too large, must not exceed 2")
+        #expect(parseError { try limits.limit(6, partitioned: true) as Any } == "Limit is too large, must not exceed 5")
+        // CouchDB's defaults (`infinity`) leave a query without a limit unlimited.
+        #expect(try QueryLimits.couchDBDefaults.limit(nil, partitioned: false) == nil)
+        #expect(try QueryLimits.couchDBDefaults.limit(ViewQuery.maximumLimit, partitioned: true) == ViewQuery.maximumLimit)
+    }
+
     @Test func aRangeWithNoRowsInItsDirectionIsRefused() throws {
         #expect(parseError { try parse([("startkey", "2"), ("endkey", "1")]).checkRange(raw: false) }
             == "No rows can match your key range, reverse your start_key and end_key or set descending=true")

@@ -20,6 +20,8 @@ public final class ChildProcess: @unchecked Sendable {
         case pipe
         /// The test process's own descriptor (standard error for diagnostics).
         case inherit
+        /// A file, created if missing and appended to (a server's log a failed test can point at).
+        case file(URL)
     }
 
     /// How a child ended.
@@ -67,6 +69,10 @@ public final class ChildProcess: @unchecked Sendable {
                 return nil
             case .null:
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", childReads ? O_RDONLY : O_WRONLY, 0)
+                return nil
+            case .file(let url):
+                let flags = childReads ? O_RDONLY : (O_WRONLY | O_CREAT | O_APPEND)
+                posix_spawn_file_actions_addopen(&actions, target, url.path, flags, 0o644)
                 return nil
             case .pipe:
                 var ends: [Int32] = [-1, -1]
