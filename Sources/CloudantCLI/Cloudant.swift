@@ -48,7 +48,7 @@ struct Cloudant: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            StandardStreams.error(Data((fullMessage(for: error) + "\n").utf8))
             exit(withError: ErrorCategory.invalidInput.exitCode)
         }
     }

@@ -67,7 +67,7 @@ struct AttachmentCommand: AsyncParsableCommand {
             let store = try global.openExisting(database.db)
             let content = try await store.attachmentContent(documentID: id, name: name, rev: rev)
             guard let out else {
-                for try await piece in content.contentBytes() { FileHandle.standardOutput.write(Data(piece)) }
+                for try await piece in content.contentBytes() { StandardStreams.output(Data(piece)) }
                 return
             }
             let partial = out + ".partial"

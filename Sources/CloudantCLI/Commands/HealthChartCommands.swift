@@ -121,7 +121,7 @@ enum ChartOutput {
 
     static func write(_ data: Data, to path: String) throws {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
+            StandardStreams.output(data)
             return
         }
         do {

@@ -77,7 +77,7 @@ struct HealthImportCommand: CloudantCommand {
         }
         HealthProgressBar.finish()
         let elapsed = clock.now - started
-        FileHandle.standardError.write(Data(HealthImportSummary.table(report, elapsed: elapsed).utf8))
+        StandardStreams.error(Data(HealthImportSummary.table(report, elapsed: elapsed).utf8))
         Output.print(try JSONValue(encoding: report))
         if let stop = report.stoppedEarly {
             // What was read is imported (and printed above), but the export was not read to its end.
@@ -178,7 +178,7 @@ struct CDACommand: CloudantCommand {
             object["recoveredErrors"] = try JSONValue(encoding: document.recoveredErrors)
             let why = document.recoveredErrors.joined(separator: "; ")
             let warning = "warning: \(path) is not well-formed XML; read by recovering: \(why)\n"
-            FileHandle.standardError.write(Data(warning.utf8))
+            StandardStreams.error(Data(warning.utf8))
         }
         Output.print(.object(object))
     }
@@ -234,7 +234,7 @@ struct RouteExportCommand: CloudantCommand {
         let store = try global.openHealth(database.db, mustExist: true)
         let (found, locations) = try await store.route(ofWorkout: workout)
         let name = "\(found.activityType) \(HealthCLIDates.format(found.startDate))"
-        FileHandle.standardOutput.write(GPXRoute(name: name, locations: locations).gpxData())
+        StandardStreams.output(GPXRoute(name: name, locations: locations).gpxData())
     }
 }
 
@@ -283,12 +283,12 @@ enum HealthProgressBar {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = Int(fraction * 100)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(percent)% \(step.documentsProcessed) documents   ".utf8))
+        StandardStreams.error(Data("\r[\(bar)] \(percent)% \(step.documentsProcessed) documents   ".utf8))
     }
 
     static func finish() {
         guard isTerminal else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardStreams.error(Data("\n".utf8))
     }
 }
 

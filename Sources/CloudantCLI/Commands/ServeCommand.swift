@@ -167,16 +167,18 @@ struct ServeCommand: AsyncParsableCommand {
             let configuration = settings
             let server = try CouchServer(configuration: configuration)
             try await server.runUntilTerminated { url in
-                Output.print([
-                    "ok": true, "url": .string(url), "data": .string(global.data), "uuid": .string(server.uuid),
-                    "admin": configuration.admin.map { .string($0.name) } ?? .null,
-                    "dashboard": configuration.dashboardEnabled ? .string(url + "/_utils/") : .null,
-                ])
+                // A server keeps serving when whoever started it stopped reading after this line.
+                Output.print(
+                    [
+                        "ok": true, "url": .string(url), "data": .string(global.data), "uuid": .string(server.uuid),
+                        "admin": configuration.admin.map { .string($0.name) } ?? .null,
+                        "dashboard": configuration.dashboardEnabled ? .string(url + "/_utils/") : .null,
+                    ], whenClosed: .ignore)
             }
         } catch let error as ServerError {
             // CouchDB-shaped like every other CLI error, with the server's own code as the error name.
             let body: JSONValue = ["error": .string(error.code.rawValue), "reason": .string(error.message)]
-            FileHandle.standardError.write(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))
+            StandardStreams.error(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))
             throw ErrorCategory(of: error).exitCode
         } catch let exit as ExitCode {
             throw exit

@@ -5,10 +5,13 @@ internal import Foundation
 /// Everything the CLI prints: JSON on standard output, CouchDB-shaped errors on standard error.
 enum Output {
     /// Prints one compact JSON value and a newline, unbuffered so a reader sees it at once.
-    static func print(_ value: JSONValue) {
+    ///
+    /// - Parameter whenClosed: What a reader that went away does to the command: ends it (as SIGPIPE ends a Unix
+    ///   tool) unless it says to carry on.
+    static func print(_ value: JSONValue, whenClosed: StandardStreams.ClosedOutput = .exit) {
         var bytes = value.jsonBytes()
         bytes.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(Data(bytes))
+        StandardStreams.output(bytes, whenClosed: whenClosed)
     }
 
     /// Prints an error as CouchDB's `{"error","reason"}` to standard error, named as the HTTP server names it
@@ -30,7 +33,7 @@ enum Output {
             }
         var bytes = JSONValue.object(body).jsonBytes()
         bytes.append(UInt8(ascii: "\n"))
-        FileHandle.standardError.write(Data(bytes))
+        StandardStreams.error(bytes)
     }
 
     private static func object(_ error: CloudantError) -> JSONObject {

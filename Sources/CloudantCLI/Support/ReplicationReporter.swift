@@ -50,10 +50,10 @@ final class ReplicationReporter: @unchecked Sendable {
             guard line != lastLine else { return }
             lastLine = line
             if isTerminal {
-                FileHandle.standardError.write(Data("\r\(line)   ".utf8))
+                StandardStreams.error(Data("\r\(line)   ".utf8))
                 lineShown = true
             } else {
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardStreams.error(Data((line + "\n").utf8))
             }
         }
     }
@@ -66,7 +66,7 @@ final class ReplicationReporter: @unchecked Sendable {
     /// Ends the progress line, so what follows starts on a line of its own.
     func finish() {
         lock.withLock {
-            if lineShown { FileHandle.standardError.write(Data("\n".utf8)) }
+            if lineShown { StandardStreams.error(Data("\n".utf8)) }
             lineShown = false
         }
     }
@@ -95,10 +95,10 @@ final class ReplicationReporter: @unchecked Sendable {
 
     private func logLocked(_ message: String) {
         if lineShown {
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))  // clear the progress line, then redraw it below
+            StandardStreams.error(Data("\r\u{1B}[K".utf8))  // clear the progress line, then redraw it below
         }
-        FileHandle.standardError.write(Data(("cloudant replicate: " + message + "\n").utf8))
-        if lineShown, !lastLine.isEmpty { FileHandle.standardError.write(Data("\(lastLine)   ".utf8)) }
+        StandardStreams.error(Data(("cloudant replicate: " + message + "\n").utf8))
+        if lineShown, !lastLine.isEmpty { StandardStreams.error(Data("\(lastLine)   ".utf8)) }
     }
 
     /// `[#####-----] 1200 / 5000 documents`.

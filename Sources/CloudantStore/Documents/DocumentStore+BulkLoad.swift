@@ -79,14 +79,16 @@ extension DocumentStore {
     /// Applies `settings` (pragma name → value) to the writer connection and returns the values they replace.
     private func writerSettings(_ settings: [String: Int]) throws -> [String: Int] {
         do {
-            return try pool.writeWithoutTransaction { db in
-                var previous: [String: Int] = [:]
-                for (name, value) in settings {
-                    // Names come from the fixed table above, never from input; values are integers.
-                    previous[name] = try Int.fetchOne(db, sql: "PRAGMA \(name)")
-                    try db.execute(sql: "PRAGMA \(name) = \(value)")
+            return try lifecycle.whileOpen(database: name) {
+                try pool.writeWithoutTransaction { db in
+                    var previous: [String: Int] = [:]
+                    for (name, value) in settings {
+                        // Names come from the fixed table above, never from input; values are integers.
+                        previous[name] = try Int.fetchOne(db, sql: "PRAGMA \(name)")
+                        try db.execute(sql: "PRAGMA \(name) = \(value)")
+                    }
+                    return previous
                 }
-                return previous
             }
         } catch {
             throw CloudantError(

@@ -97,12 +97,14 @@ extension DocumentStore {
         var purged: [String] = []
         do {
             while true {
-                let (ids, next) = try pool.write { db in
-                    let due = try ExpiryRecord.due(at: now, limit: Self.purgeBatchSize, in: db)
-                    var request: [String: [RevisionID]] = [:]
-                    for id in due { request[id] = try DocumentRecord.fetch(id: id, in: db)?.tree.leaves }
-                    let removed = try Self.purge(request, makeDocumentID: makeID, now: clock, indexCache: cache, in: db)
-                    return (Array(removed.keys), try ExpiryRecord.next(in: db))
+                let (ids, next) = try lifecycle.whileOpen(database: name) {
+                    try pool.write { db in
+                        let due = try ExpiryRecord.due(at: now, limit: Self.purgeBatchSize, in: db)
+                        var request: [String: [RevisionID]] = [:]
+                        for id in due { request[id] = try DocumentRecord.fetch(id: id, in: db)?.tree.leaves }
+                        let removed = try Self.purge(request, makeDocumentID: makeID, now: clock, indexCache: cache, in: db)
+                        return (Array(removed.keys), try ExpiryRecord.next(in: db))
+                    }
                 }
                 expiryCommitted(next: next)
                 purged += ids

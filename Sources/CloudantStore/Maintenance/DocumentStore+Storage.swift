@@ -82,11 +82,12 @@ extension DocumentStore {
         guard freePages > 0, pageCount > 0, Double(freePages) / Double(pageCount) >= threshold else { return 0 }
         do {
             let after = try await writerGate.run {
-                try self.pool.writeWithoutTransaction { db in
-                    try self.lifecycle.requireOpen(database: self.name)
-                    try db.execute(sql: "VACUUM")
-                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                    return try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                try self.lifecycle.whileOpen(database: self.name) {
+                    try self.pool.writeWithoutTransaction { db in
+                        try db.execute(sql: "VACUUM")
+                        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                        return try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+                    }
                 }
             }
             return max(0, (pageCount - after) * pageSize)

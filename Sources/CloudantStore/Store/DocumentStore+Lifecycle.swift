@@ -21,7 +21,7 @@ extension DocumentStore {
     /// - Throws: `CloudantError` `.deleteFailed` when SQLite refuses to close a connection (the
     ///   underlying error is attached); the store is closed for callers all the same.
     public func close() throws {
-        guard lifecycle.markClosed() else { return }
+        guard lifecycle.closeAfterUses() else { return }
         expiry.stop()
         notifier.finish()
         checkpointer.stop()
@@ -41,26 +41,57 @@ extension DocumentStore {
     public var isClosed: Bool { lifecycle.isClosed }
 }
 
-/// Whether a store is open. Checked by every read and, inside the write transaction, by every write.
+/// Whether a store is open. Checked by every read and, inside the write transaction, by every write; the
+/// uses of GRDB's pool run inside ``whileOpen(database:_:)``, so that closing waits for them.
+///
+/// GRDB's `DatabasePool` checks that it is open before it takes a connection, not while: a read that passed the
+/// check as ``DocumentStore/close()`` closed the connections went on with a closed one, and SQLite read
+/// through its null handle (SIGSEGV in `sqlite3_get_autocommit`, seen under `DELETE /db` racing requests).
 final class StoreLifecycle: @unchecked Sendable {
-    // `lock` protects `closed`.
-    private let lock = NSLock()
+    // `condition` protects `closed` and `uses`.
+    private let condition = NSCondition()
     private var closed = false
+    private var uses = 0
 
-    var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { condition.withLock { closed } }
 
-    /// Marks the store closed; returns false when it already was.
-    func markClosed() -> Bool {
-        lock.withLock {
-            defer { closed = true }
+    /// Marks the store closed, then waits until no use of its connections is in progress; returns false when
+    /// it already was closed.
+    func closeAfterUses() -> Bool {
+        condition.withLock {
+            guard !closed else { return false }
+            closed = true
+            while uses > 0 { condition.wait() }
+            return true
+        }
+    }
+
+    /// Runs `body` as a use of the store's connections: ``closeAfterUses()`` waits for it to end.
+    ///
+    /// - Throws: `CloudantError` `.notFound` when the store is closed (`body` does not run); what `body` throws.
+    func whileOpen<T>(database: String, _ body: () throws -> T) throws -> T {
+        let open = condition.withLock {
+            if !closed { uses += 1 }
             return !closed
         }
+        guard open else { throw Self.closedError(database: database) }
+        defer {
+            condition.withLock {
+                uses -= 1
+                if uses == 0 { condition.broadcast() }
+            }
+        }
+        return try body()
     }
 
     /// - Throws: `CloudantError` `.notFound` once the store is closed.
     func requireOpen(database: String) throws {
         guard isClosed else { return }
-        throw CloudantError(
+        throw Self.closedError(database: database)
+    }
+
+    private static func closedError(database: String) -> CloudantError {
+        CloudantError(
             .notFound,
             "The store is closed (its database was deleted). Nothing was read or written; create the database "
                 + "again or open the store again.",

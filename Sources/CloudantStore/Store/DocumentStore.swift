@@ -237,7 +237,9 @@ public final class DocumentStore: Sendable {
     private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         let catalogue = indexCache.cachedSchemaVersion
         do {
-            return try pool.writeWithoutTransaction { db in try db.inCachedTransaction(.immediate, body) }
+            return try lifecycle.whileOpen(database: name) {
+                try pool.writeWithoutTransaction { db in try db.inCachedTransaction(.immediate, body) }
+            }
         } catch {
             // The transaction read the index catalogue after changing the schema (an index created, then a
             // failure): that version number will come back with other tables, so drop what was cached.
@@ -277,7 +279,9 @@ public final class DocumentStore: Sendable {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
             let pool = self.pool
-            return try await readThreads.run { try pool.read(body) }
+            let lifecycle = self.lifecycle
+            let name = self.name
+            return try await readThreads.run { try lifecycle.whileOpen(database: name) { try pool.read(body) } }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {

@@ -77,6 +77,13 @@ enum ViewIndexUpdater {
         in connection: DatabaseQueue
     ) throws -> StoredViewIndex {
         try connection.inDatabase { db in
+            // Each of the build's two sorts (the staged rows by key, then the rows by document id for the index)
+            // holds a page cache's worth of rows in memory before it writes a run out: 2 MB instead of the
+            // maintenance connection's 8 MB keeps a build's peak about 12 MB lower without slowing it, as
+            // measured for the JSON index builds.
+            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
             try db.execute(
                 sql: "CREATE TEMP TABLE IF NOT EXISTS view_stage (view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, "
                     + "key_json TEXT, value_json TEXT, seq INTEGER)")

@@ -28,6 +28,46 @@ struct StoreLifecycleTests {
         await #expect(throws: CloudantError.self) { _ = try await reopened.document(id: "after") }
     }
 
+    /// GRDB's pool checks that it is open before taking a connection, not while: a read racing the close
+    /// once went on with a closed connection and crashed the process in SQLite.
+    @Test func readsAndWritesRacingACloseEachSucceedOrFailWithTheClosedError() async throws {
+        for round in 0..<30 {
+            let temporary = try TemporaryStore()
+            let store = temporary.store
+            for index in 0..<20 { _ = try await store.put(["_id": .string("d\(index)"), "n": .number(JSONNumber(index))]) }
+            let started = Gate()
+            // Readers and writers go on until the store refuses them; each counts what it did.
+            let workers = (0..<6).map { worker in
+                Task { () -> Int in
+                    var done = 0
+                    while true {
+                        do {
+                            if worker.isMultiple(of: 3) {
+                                _ = try await store.put(["_id": .string("w\(worker)-\(done)")])
+                            } else {
+                                _ = try await store.document(id: "d\(done % 20)")
+                                _ = try await store.allDocs(AllDocsOptions(limit: 5))
+                            }
+                            done += 1
+                            if done == 3 { started.open() }
+                        } catch let error as CloudantError where error.code == .notFound && store.isClosed {
+                            return done
+                        }
+                    }
+                }
+            }
+            await onOwnThread { started.wait() }
+            // Off the cooperative pool: closing waits for the uses in progress.
+            try await onOwnThread { try store.close() }
+            // Each ends with the closed error; any other error is thrown here and fails the test.
+            var total = 0
+            for worker in workers { total += try await worker.value }
+            #expect(total >= 3, "round \(round)")
+            let reopened = try temporary.reopen()
+            #expect(try await reopened.document(id: "d0")["n"] == 0)
+        }
+    }
+
     @Test func aLiveFeedEndsWhenItsStoreCloses() async throws {
         let temporary = try TemporaryStore()
         let store = temporary.store

@@ -22,6 +22,8 @@ public final class ChildProcess: @unchecked Sendable {
         case inherit
         /// A file, created if missing and appended to (a server's log a failed test can point at).
         case file(URL)
+        /// A pipe whose reader is already gone: every write fails with EPIPE, as under `… | head -1`.
+        case closedPipe
     }
 
     /// How a child ended.
@@ -73,6 +75,15 @@ public final class ChildProcess: @unchecked Sendable {
             case .file(let url):
                 let flags = childReads ? O_RDONLY : (O_WRONLY | O_CREAT | O_APPEND)
                 posix_spawn_file_actions_addopen(&actions, target, url.path, flags, 0o644)
+                return nil
+            case .closedPipe:
+                var ends: [Int32] = [-1, -1]
+                guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                _ = close(childReads ? ends[1] : ends[0])
+                let childEnd = childReads ? ends[0] : ends[1]
+                _ = fcntl(childEnd, F_SETFD, FD_CLOEXEC)
+                childEnds.append(childEnd)
+                posix_spawn_file_actions_adddup2(&actions, childEnd, target)
                 return nil
             case .pipe:
                 var ends: [Int32] = [-1, -1]
