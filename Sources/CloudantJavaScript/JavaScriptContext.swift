@@ -40,6 +40,7 @@ final class JavaScriptContext: @unchecked Sendable {
     ///   - log: Where `log()` lines go.
     init(timeLimit: Duration, reduceLimit: JavaScriptEngine.ReduceLimit, log: @escaping @Sendable (String) -> Void) throws {
         self.log = log
+        JavaScriptCoreTiers.configure()
         group = JSContextGroupCreate()
         runtime = JSGlobalContextCreateInGroup(group, nil)
         watchdog = Watchdog()
