@@ -4,7 +4,7 @@ public import Dispatch
 /// The callback adapter of the view API, for code written against OTFCloudantStore's callbacks: each
 /// completion is called exactly once, on `callbackQueue`.
 extension DocumentStore {
-    /// Queries a design document's view; see ``queryView(designDocument:view:query:)``.
+    /// Queries a design document's view; see ``queryView(designDocument:view:query:limits:)``.
     ///
     /// ```swift
     /// store.queryView(designDocument: "stats", view: "by_day", query: query, callbackQueue: .main) { result in

@@ -74,7 +74,7 @@ extension DocumentStore {
 
     /// Brings a design document's view index up to date now (CouchDB's `_view_cleanup` does not; querying does).
     ///
-    /// - Throws: as ``queryView(designDocument:view:query:)``.
+    /// - Throws: as ``queryView(designDocument:view:query:limits:)``.
     public func updateViewIndex(designDocument: String) async throws {
         let (_, spec) = try await designViewIndex(designDocument)
         _ = try await updateIndex(spec)
