@@ -157,7 +157,7 @@ let package = Package(
 
         .target(
             name: "CloudantSync",
-            dependencies: ["CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CloudantBase", "CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // The replicator's requests over SwiftNIO's HTTP client: its own product, so that no flavour compiles NIO

@@ -4,9 +4,6 @@ import CloudantStore
 import CloudantSync
 import CloudantTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
 /// Replication honours per-document access lists: a member's pull brings only the documents that name them
@@ -14,14 +11,11 @@ import Testing
 @Suite("Replication with per-document access")
 struct DocumentAccessReplicationTests {
     private func send(_ method: String, _ url: String, _ body: JSONValue?, user: String = "admin:s3cret") async throws -> Int {
-        var request = URLRequest(url: URL(string: url)!)
-        request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
-        request.httpMethod = method
-        request.setValue("Basic " + Data(user.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let body { request.httpBody = Data(body.jsonBytes()) }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        let port = try #require(URL(string: url)?.port)
+        let origin = "http://127.0.0.1:\(port)"
+        let credentials = user.split(separator: ":", maxSplits: 1).map(String.init)
+        let client = TestClient(baseURL: origin, user: (credentials[0], credentials[1]))
+        return try await client.send(method, String(url.dropFirst(origin.count)), json: body).status
     }
 
     @Test func aPullBringsOnlyListedDocumentsAndAPushCannotTakeOverHiddenOnes() async throws {

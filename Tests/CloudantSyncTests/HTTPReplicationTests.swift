@@ -4,6 +4,7 @@ import CloudantStore
 import CloudantSync
 import CloudantTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Replication with a live `CouchServer` on 127.0.0.1 (a random free port), through a real HTTP client.
@@ -153,6 +154,37 @@ struct HTTPReplicationTests {
             let b = try await serverCopy.document(id: id, options: ReadOptions(conflicts: true))
             #expect(a == b, "seed \(seed) \(id)")
         }
+        await setup.stop()
+    }
+
+    /// A document uploaded with its large attachments as `multipart/related` whose answer never came back is
+    /// sent again, attachments and all, by the write's retry; the server stored it once.
+    @Test func aMultipartUploadWhoseAnswerWasLostIsRetriedWithItsAttachments() async throws {
+        let setup = try await Setup.start()
+        _ = try await setup.remote()
+        let scan = SeparateAttachmentReplicationTests.randomBytes(256 << 10)
+        _ = try await setup.local.putAttachment(
+            "scan.bin", documentID: "visit", contentType: "image/png", content: SeparateAttachmentReplicationTests.Once(bytes: scan))
+        let uploads = Mutex(0)
+        // The first upload reaches the server, which stores the document; its answer is cut off halfway.
+        let proxy = try await FaultProxy.start(upstream: setup.baseURL, seed: 1, faultRate: 0) { method, path in
+            guard method == "PUT", path == "/cloud/visit" else { return nil }
+            return uploads.withLock { count in
+                count += 1
+                return count == 1 ? .dropResponse : FaultProxy.Fault.none
+            }
+        }
+        var options = ReplicationOptions(retry: RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50)))
+        options.separateAttachmentSize = 64 * 1024
+        let flaky = try await setup.remote(via: proxy.url)
+        let pushed = try await Replicator(source: LocalPeer(setup.local), target: flaky, options: options).run()
+        await proxy.stop()
+        #expect(uploads.withLock { $0 } == 2)
+        #expect(pushed.docsWritten == 1 && pushed.docWriteFailures == 0)
+        let server = try setup.serverStore()
+        #expect(try await server.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+        #expect(try await server.document(id: "visit")["_rev"] == (try await setup.local.document(id: "visit"))["_rev"])
+        try server.close()
         await setup.stop()
     }
 

@@ -61,7 +61,7 @@ struct HostilePeerTests {
     func anEndlessChangesFeedEndsAtTheBodyLimitInsteadOfExhaustingMemory(kind: Kind) async throws {
         let server = try HostileServer.source { request in
             guard request.path == "/db/_changes" else { return nil }
-            return .endless(prefix: Data(#"{"results":["#.utf8), filler: Data(String(repeating: #"{"seq":"1","id":"x","changes":[{"rev":"1-a"}]},"#, count: 200).utf8))
+            return .endless(prefix: Data(#"{"results":["#.utf8), filler: Data(String(repeating: #"{"seq":"1","id":"x","changes":[{"rev":"1-a"}]},"#, count: 200).utf8), interval: .milliseconds(1))
         }
         defer { server.stop() }
         let (result, store, _) = try await Self.pull(from: server, kind, limits: PeerLimits(maximumBodySize: 256 << 10))

@@ -4,9 +4,6 @@ import CloudantStore
 import CloudantSync
 import CloudantTestSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
 /// A device syncing with its user's private database over the replication protocol, logged in as that user
@@ -25,16 +22,10 @@ struct PerUserSyncTests {
         let base = try await server.url()
         defer { running.cancel() }
 
+        let admin = TestClient(baseURL: base, user: ("admin", "s3cret"))
         for name in ["alice", "mallory"] {
-            var request = URLRequest(url: URL(string: base + "/_users/org.couchdb.user:\(name)")!)
-            request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
-            request.httpMethod = "PUT"
-            request.setValue("Basic " + Data("admin:s3cret".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             let user: JSONValue = ["name": .string(name), "password": .string("pw-\(name)"), "roles": [], "type": "user"]
-            request.httpBody = Data(user.jsonBytes())
-            let (_, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 201)
+            #expect(try await admin.put("/_users/org.couchdb.user:\(name)", user).status == 201)
         }
         let databaseURL = URL(string: base + "/" + PerUserDatabases().databaseName(forUser: "alice"))!
         let asAlice = try HTTPPeer(url: databaseURL, authentication: .session(user: "alice", password: "pw-alice"))

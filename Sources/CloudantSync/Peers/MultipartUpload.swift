@@ -33,7 +33,8 @@ enum MultipartUpload {
         return .object(member)
     }
 
-    /// Removes the files spooled for `attachments` (a document that will not be uploaded after all).
+    /// Removes the files spooled for `attachments`: a document that will not be uploaded after all, or whose
+    /// write is over.
     static func discardSpooled(in attachments: JSONObject) {
         for (_, member) in attachments.members {
             if let path = member[fileMember]?.stringValue { try? FileManager.default.removeItem(atPath: path) }
@@ -51,9 +52,13 @@ enum MultipartUpload {
         return (plain, multipart)
     }
 
-    /// Uploads one document with its spooled attachments, then removes their files. Returns the failure
-    /// when the server refuses the document (as a `_bulk_docs` row would report it); throws for failures
-    /// of the replication itself (unreachable, unauthorized, a server error).
+    /// Uploads one document with its spooled attachments. Returns the failure when the server refuses the
+    /// document (as a `_bulk_docs` row would report it); throws for failures of the replication itself
+    /// (unreachable, unauthorized, a server error).
+    ///
+    /// The spooled files stay: a write that failed midway is retried whole, this document included even if
+    /// it was stored (`new_edits=false` stores a revision once), and the replicator removes them when the
+    /// write is over.
     static func put(_ document: JSONObject, with client: CouchHTTPClient) async throws -> WriteFailure? {
         let id = document["_id"]?.stringValue ?? ""
         let rev = document["_rev"]?.stringValue
@@ -71,9 +76,7 @@ enum MultipartUpload {
         }
         let boundary = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let body = NSTemporaryDirectory() + "cloudant-push-body-" + UUID().uuidString
-        defer {
-            for path in files + [body] { try? FileManager.default.removeItem(atPath: path) }
-        }
+        defer { try? FileManager.default.removeItem(atPath: body) }
         try writeBody(to: body, json: json, files: files, boundary: boundary)
         do {
             _ = try await client.upload(

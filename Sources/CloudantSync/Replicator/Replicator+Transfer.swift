@@ -51,6 +51,13 @@ extension Replicator {
         let (source, target, retry) = (self.source, self.target, options.retry)
         do {
             let (complete, unmovable) = try await SeparateAttachments.transfer(documents, from: source, to: target, retry: retry)
+            // The files spooled for `complete` outlive each attempt, so that a retried write sends them again,
+            // and go once the write is over, whatever its outcome.
+            defer {
+                for document in complete {
+                    if let attachments = document["_attachments"]?.objectValue { MultipartUpload.discardSpooled(in: attachments) }
+                }
+            }
             guard !complete.isEmpty else { return unmovable }
             return unmovable + (try await retry.run { try await target.write(complete) })
         } catch let refusal where Self.refusesDocuments(refusal) {

@@ -1,10 +1,7 @@
 import CloudantCore
-#if canImport(FoundationNetworking)
-import CloudantTestSupport
-import FoundationNetworking
-#endif
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -271,16 +268,10 @@ enum ReplayConflictChoice: String, Sendable, CaseIterable, CustomTestStringConve
 extension RemoteDatabase {
     /// The document as the server holds it, with `_conflicts`; nil when missing.
     func client(document id: String) async throws -> JSONObject? {
-        let response = try await URLSession.shared.data(for: request(path: "\(id)?conflicts=true"))
-        guard (response.1 as? HTTPURLResponse)?.statusCode == 200 else { return nil }
-        return try JSONValue(parsing: response.0).objectValue
-    }
-
-    private func request(path: String) -> URLRequest {
-        var request = URLRequest(url: URL(string: url.absoluteString + "/" + path)!)
-        request.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
-        let credentials = Data("\(RestartableServer.admin.name):\(RestartableServer.admin.password)".utf8).base64EncodedString()
-        request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
-        return request
+        let port = try #require(url.port)
+        let admin = TestClient(baseURL: "http://127.0.0.1:\(port)", user: (RestartableServer.admin.name, RestartableServer.admin.password))
+        let answer = try await admin.get(url.path + "/\(id)?conflicts=true")
+        guard answer.status == 200 else { return nil }
+        return answer.json.objectValue
     }
 }

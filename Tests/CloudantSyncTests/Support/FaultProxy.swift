@@ -5,9 +5,6 @@ import Hummingbird
 import Logging
 import NIOCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// An HTTP proxy on 127.0.0.1 in front of a live server that misbehaves on purpose, with a seeded random
 /// plan: it answers 500 or 429 without forwarding, adds latency, or forwards the request (so the server
@@ -61,14 +58,12 @@ final class FaultProxy: Sendable {
         }
     }
 
-    private let session: URLSession
     private let task: Task<Void, any Error>
     let url: String
 
-    private init(upstream: String, state: LockedState, session: URLSession, task: Task<Void, any Error>, url: String) {
+    private init(upstream: String, state: LockedState, task: Task<Void, any Error>, url: String) {
         self.upstream = upstream
         self.state = state
-        self.session = session
         self.task = task
         self.url = url
     }
@@ -78,19 +73,18 @@ final class FaultProxy: Sendable {
     /// Turns faults off (to let a final sync finish) or back on.
     func setFaults(enabled: Bool) { state.lock.withLock { state.enabled = enabled } }
 
-    /// Starts a proxy; `audit`, when given, sees every request before any fault is injected.
-    static func start(upstream: String, seed: UInt64, faultRate: Double, audit: CouchRequestAudit? = nil) async throws
-        -> FaultProxy
-    {
+    /// Starts a proxy; `audit`, when given, sees every request before any fault is injected. `rule`, when given,
+    /// chooses the fault of the requests it answers for (by method and path), in place of the seeded plan.
+    static func start(
+        upstream: String, seed: UInt64, faultRate: Double, audit: CouchRequestAudit? = nil,
+        rule: (@Sendable (_ method: String, _ path: String) -> Fault?)? = nil
+    ) async throws -> FaultProxy {
         let state = LockedState(seed: seed, faultRate: faultRate)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        let session = URLSession(configuration: configuration)
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "FaultProxy")
         logger.logLevel = .critical
         let application = Application(
-            responder: ProxyResponder(upstream: upstream, state: state, session: session, audit: audit),
+            responder: ProxyResponder(upstream: upstream, state: state, audit: audit, rule: rule),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
@@ -100,7 +94,7 @@ final class FaultProxy: Sendable {
         let task = Task { try await application.runService() }
         var iterator = portStream.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        return FaultProxy(upstream: upstream, state: state, session: session, task: task, url: "http://127.0.0.1:\(port)")
+        return FaultProxy(upstream: upstream, state: state, task: task, url: "http://127.0.0.1:\(port)")
     }
 
     func stop() async {
@@ -111,8 +105,8 @@ final class FaultProxy: Sendable {
     struct ProxyResponder: HTTPResponder {
         let upstream: String
         let state: LockedState
-        let session: URLSession
         let audit: CouchRequestAudit?
+        let rule: (@Sendable (_ method: String, _ path: String) -> Fault?)?
 
         struct Dropped: Error {}
 
@@ -122,7 +116,7 @@ final class FaultProxy: Sendable {
             audit?.check(
                 method: request.method.rawValue, path: request.uri.path, query: request.uri.query, headers: request.headers,
                 body: body)
-            let fault = state.nextFault()
+            let fault = rule?(request.method.rawValue, request.uri.path) ?? state.nextFault()
             switch fault {
             case .serverError:
                 return Self.json(.internalServerError, #"{"error":"unknown_error","reason":"injected by the proxy"}"#)
@@ -133,22 +127,20 @@ final class FaultProxy: Sendable {
             case .none, .dropResponse:
                 break
             }
-            guard let target = URL(string: upstream + (request.uri.path) + (request.uri.query.map { "?" + $0 } ?? "")) else {
-                return Self.json(.badGateway, #"{"error":"bad_gateway","reason":"bad upstream URL"}"#)
+            // Forwarded by the tests' own client, off the cooperative threads the server under test needs.
+            let client = TestClient(baseURL: upstream, user: nil)
+            var fields: [String: String] = [:]
+            for field in request.headers where !Self.hopByHop.contains(field.name.canonicalName) {
+                fields[field.name.rawName] = field.value
             }
-            var forward = URLRequest(url: target)
-            forward.timeoutInterval = TimeInterval(TestDeadline.generous.components.seconds)  // a loaded machine, not a hang
-            forward.httpMethod = request.method.rawValue
-            for field in request.headers where ![.contentLength, .connection, .transferEncoding].contains(field.name) {
-                forward.addValue(field.value, forHTTPHeaderField: field.name.rawName)
-            }
-            if body.readableBytes > 0 { forward.httpBody = Data(body.readableBytesView) }
-            let (data, response) = try await session.data(for: forward)
-            let http = response as? HTTPURLResponse
+            let path = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+            let answer = try await client.send(
+                request.method.rawValue, path, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil, headers: fields)
+            let data = answer.body
             var headers = HTTPFields()
-            headers[.contentType] = http?.value(forHTTPHeaderField: "Content-Type") ?? "application/json"
-            if let cookie = http?.value(forHTTPHeaderField: "Set-Cookie") { headers[.setCookie] = cookie }
-            let status = HTTPResponse.Status(code: http?.statusCode ?? 502)
+            headers[.contentType] = answer.header("Content-Type") ?? "application/json"
+            if let cookie = answer.header("Set-Cookie") { headers[.setCookie] = cookie }
+            let status = HTTPResponse.Status(code: (100...599).contains(answer.status) ? answer.status : 502)
             let buffer = ByteBuffer(bytes: data)
             if case .dropResponse = fault, data.count > 1 {
                 // The server did the work; the client never hears back.
@@ -160,6 +152,9 @@ final class FaultProxy: Sendable {
             }
             return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
         }
+
+        /// Fields the client sets itself for the hop to the server (a 100-continue it answers at once).
+        static let hopByHop: Set<String> = ["host", "content-length", "connection", "transfer-encoding", "expect", "accept-encoding"]
 
         static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
             var headers = HTTPFields()

@@ -1,3 +1,4 @@
+internal import CloudantBase
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -13,6 +14,12 @@ public import FoundationNetworking
 /// to a request without valid credentials, such as an expired session cookie) and has no credential to offer
 /// is suspended forever by swift-corelibs-foundation (its #5456), whatever the timeout. Here the
 /// challenge is refused and the request returns the `401`, so the peer can log in again or report it.
+///
+/// A peer that sends without pause (an endless body as fast as the network carries it) keeps the session's
+/// queue busy: the transport refuses the answer at once when it breaks ``PeerLimits``, but on Linux the
+/// transfer itself stops only when that queue gets to the cancellation, which can take as long as the peer
+/// keeps sending, and meanwhile the session's other requests wait. Against peers you do not trust, prefer
+/// `AsyncHTTPClientTransport`, which closes the connection as soon as the answer is refused.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let tasks: TaskTable
@@ -37,13 +44,15 @@ public final class URLSessionTransport: HTTPTransport {
 
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let monitor = TransferMonitor(request.limits)
-        let outcome = try await monitor.run { try await self.run(self.session.dataTask(with: self.urlRequest(request)), monitor) }
+        let urlRequest = urlRequest(request)
+        let outcome = try await monitor.run { try await self.run({ $0.dataTask(with: urlRequest) }, monitor) }
         return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
         let monitor = TransferMonitor(request.limits)
-        let outcome = try await monitor.run { try await self.run(self.session.downloadTask(with: self.urlRequest(request)), monitor) }
+        let urlRequest = urlRequest(request)
+        let outcome = try await monitor.run { try await self.run({ $0.downloadTask(with: urlRequest) }, monitor) }
         if let file = outcome.file {
             return HTTPTransportDownload(status: outcome.status, headers: outcome.headers, file: file)
         }
@@ -55,9 +64,8 @@ public final class URLSessionTransport: HTTPTransport {
 
     public func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse {
         let monitor = TransferMonitor(request.limits)
-        let outcome = try await monitor.run {
-            try await self.run(self.session.uploadTask(with: self.urlRequest(request), fromFile: file), monitor)
-        }
+        let urlRequest = urlRequest(request)
+        let outcome = try await monitor.run { try await self.run({ $0.uploadTask(with: urlRequest, fromFile: file) }, monitor) }
         return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
     }
 
@@ -70,14 +78,21 @@ public final class URLSessionTransport: HTTPTransport {
         return urlRequest
     }
 
-    /// Starts `task` and waits for its outcome, cancelling it when the caller is cancelled; failures become
-    /// ``HTTPTransportError``.
+    /// Makes a task with `make`, starts it and waits for its outcome, cancelling it when the caller is
+    /// cancelled; failures become ``HTTPTransportError``.
+    ///
+    /// The task is made on the table's `sessionCalls` thread, as it is started and cancelled there: making
+    /// one waits on the session's work queue too (for its identifier).
     ///
     /// The waiter is released by the table, not by `URLSession`'s report of the cancelled task: the handler
     /// runs on the cancelling thread, possibly between the task's creation and its registration here, and the
     /// session's report of that cancellation (delivered on its own queue) could then come before the waiter
     /// was registered and find nobody to release, leaving the request suspended for good.
-    private func run(_ task: URLSessionTask, _ monitor: TransferMonitor) async throws -> TaskTable.Outcome {
+    private func run(
+        _ make: @escaping @Sendable (URLSession) -> URLSessionTask, _ monitor: TransferMonitor
+    ) async throws -> TaskTable.Outcome {
+        let session = session
+        let task = await tasks.sessionCalls.run { make(session) }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 tasks.start(task, monitor, continuation)
@@ -135,8 +150,16 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
             continuation.resume(returning: .failure(URLError(.cancelled)))
             return
         }
-        task.resume()
+        sessionCalls.submit { task.resume() }
     }
+
+    /// Where tasks are made, started and cancelled. FoundationNetworking's `dataTask(with:)`, `resume()` and
+    /// `cancel()` each run `sync` on the session's work queue, which waits for as long as that queue is busy
+    /// driving other transfers (under load, endless and trickled bodies kept it so for minutes). Called from
+    /// a task, that wait held one of the few threads every task of the process shares, and the whole process
+    /// stalled until it ended. One thread keeps each task's calls in order: made, started, then cancelled;
+    /// one per session, so that a session stuck on a hostile peer holds up no other.
+    let sessionCalls = BlockingJobs(name: "cloudant-urlsession", width: 1)
 
     /// Cancels `task` for its cancelled caller and releases the caller at once, whether or not the task was
     /// started; the session's own report of the cancellation then finds no waiter.
@@ -149,7 +172,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
             }
             return state
         }
-        task.cancel()
+        sessionCalls.submit { task.cancel() }
         guard let waiting else { return }
         if let file = waiting.file { try? FileManager.default.removeItem(at: file) }
         waiting.continuation.resume(returning: .failure(URLError(.cancelled)))
@@ -218,7 +241,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
     /// Ends a task whose answer broke its limits: the waiter gets `error` now; the session's report of the
     /// cancellation finds no waiter.
     private func end(_ task: URLSessionTask, _ state: Running, _ error: any Error) {
-        task.cancel()
+        sessionCalls.submit { task.cancel() }
         if let file = state.file { try? FileManager.default.removeItem(at: file) }
         state.continuation.resume(returning: .failure(error))
     }
