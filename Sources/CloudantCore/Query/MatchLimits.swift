@@ -11,6 +11,10 @@ internal import Foundation
 ///
 /// A backtracking pattern such as `(a+)+$` takes time exponential in the length of the string it fails
 /// to match; the limit turns that into a clear error instead of a thread that never comes back.
+///
+/// ``indexRowLimit`` is CouchDB's `query_server_config/query_limit` as Mango meets it: the view or
+/// `_all_docs` scan behind a `_find` reads at most that many index rows, and the query answers with the
+/// matches among them (a page of fewer documents, its bookmark where the scan stopped).
 public struct MatchLimits: Sendable, Hashable {
     /// How many steps of the regular-expression engine one `$regex` evaluation of one string may take.
     ///
@@ -20,17 +24,23 @@ public struct MatchLimits: Sendable, Hashable {
     public var regexStepLimit: Int
     /// Checked while matching: once cancelled, matching throws `CancellationError`.
     public var cancellation: CancellationSignal?
+    /// The most index rows one `_find` reads from a JSON index or `_all_docs` (nil: no limit). Text-index
+    /// queries are not held to it, as CouchDB's search queries are not.
+    public var indexRowLimit: Int?
 
     /// The default limit, PCRE's default match limit.
     public static let defaultRegexStepLimit = 10_000_000
 
-    /// The default bounds: ``defaultRegexStepLimit`` and no cancellation.
+    /// The default bounds: ``defaultRegexStepLimit``, no cancellation and no index row limit.
     public static let `default` = MatchLimits()
 
     /// Creates bounds.
-    public init(regexStepLimit: Int = MatchLimits.defaultRegexStepLimit, cancellation: CancellationSignal? = nil) {
+    public init(
+        regexStepLimit: Int = MatchLimits.defaultRegexStepLimit, cancellation: CancellationSignal? = nil, indexRowLimit: Int? = nil
+    ) {
         self.regexStepLimit = regexStepLimit
         self.cancellation = cancellation
+        self.indexRowLimit = indexRowLimit
     }
 
     /// How many progress reports (each 10 000 engine steps) the step limit allows; at least one.

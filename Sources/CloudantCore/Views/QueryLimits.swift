@@ -25,6 +25,13 @@ public struct QueryLimits: Sendable, Hashable {
     /// CouchDB's defaults: no ceiling below ``ViewQuery/maximumLimit``.
     public static let couchDBDefaults = QueryLimits()
 
+    /// The most index rows a Mango query's scan reads: ``query``, or nil for CouchDB's `infinity`.
+    ///
+    /// CouchDB's Mango names no `limit` for the view it scans (its own `limit` counts matches, not rows) and
+    /// asks to be held to `query_limit` even in a partition (`ignore_partition_query_limit`), so its scan
+    /// gets `query_limit` from `apply_limit`.
+    public var mangoIndexRowLimit: Int? { query >= ViewQuery.maximumLimit ? nil : query }
+
     /// The limit a query runs with: the ceiling when `requested` is nil, `requested` when it is within it.
     ///
     /// - Parameters:

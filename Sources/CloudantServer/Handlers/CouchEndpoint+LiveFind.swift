@@ -40,7 +40,8 @@ extension CouchEndpoint {
         find.unservedSort = .sortInMemory
         let heartbeat = try ChangesParameters.heartbeat(request.query, maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
         let results = store.observe(
-            find, limits: MatchLimits(regexStepLimit: configuration.regexStepLimit), visibility: visibility)
+            find, limits: MatchLimits(
+                regexStepLimit: configuration.regexStepLimit, indexRowLimit: nodeConfiguration.queryLimits.mangoIndexRowLimit), visibility: visibility)
         let eventSource = feed == "eventsource"
         let connection = request.connection
         return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in

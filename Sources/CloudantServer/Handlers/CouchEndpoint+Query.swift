@@ -17,7 +17,8 @@ extension CouchEndpoint {
         let visibility = try await readAccess(of: store, for: request.user).visibility
         let answer = try await store.findAnswer(
             try Self.findRequest(request.jsonObjectBody(), partition: partition),
-            limits: MatchLimits(regexStepLimit: configuration.regexStepLimit), visibility: visibility)
+            limits: MatchLimits(
+                regexStepLimit: configuration.regexStepLimit, indexRowLimit: nodeConfiguration.queryLimits.mangoIndexRowLimit), visibility: visibility)
         return CouchResponse.json(bytes: answer)
     }
 

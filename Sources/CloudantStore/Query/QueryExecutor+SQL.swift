@@ -28,7 +28,8 @@ extension QueryExecutor {
     /// only narrow it (exact column ranges, body conditions, the entity kind) are filters too, or, when
     /// `execution_stats` are asked for, the pass column; the bookmark is a bound when the scan is ordered.
     func statement() throws -> Scan {
-        let countsEveryRow = request.executionStats
+        // A scan held to a number of index rows must see each of them, as it must to count them.
+        let countsEveryRow = request.executionStats || rowLimit != nil
         // With a visibility, no condition of the reader's selector runs on a body before the visibility has
         // judged it: nothing is pushed into SQL.
         let (pushed, pushedArguments) =

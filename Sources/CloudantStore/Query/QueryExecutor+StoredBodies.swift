@@ -23,7 +23,7 @@ extension QueryExecutor {
     /// Whether the scan alone decides which documents match and the page can be written from stored bodies.
     /// The selector's `$eq` on `_id`, if any, is checked by ``runWritingStoredBodies(_:)``.
     func indexDecidesEveryMatch(_ scan: Scan) throws -> Bool {
-        guard visibility == nil, plan.scanIsOrdered, !scan.ranked, scan.covering == nil, scan.passColumn == nil,
+        guard visibility == nil, rowLimit == nil, plan.scanIsOrdered, !scan.ranked, scan.covering == nil, scan.passColumn == nil,
             !request.executionStats, !request.conflicts, request.fields == nil, request.readQuorum == 1,
             case .json(let definition, _) = plan.access
         else { return false }

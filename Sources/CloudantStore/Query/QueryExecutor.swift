@@ -31,6 +31,12 @@ struct QueryExecutor {
     /// dropped before it is counted or matched (see ``DocumentVisibility``).
     var visibility: DocumentVisibility?
 
+    /// The most index rows the scan reads (``MatchLimits/indexRowLimit``); text searches are not held to it.
+    var rowLimit: Int? {
+        if case .text = plan.access { return nil }
+        return limits.indexRowLimit
+    }
+
     struct Outcome: Sendable {
         var page: [JSONObject] = []
         /// The page as each document's answer bytes instead, when it was written from the stored bodies.
@@ -78,6 +84,8 @@ struct QueryExecutor {
                 else { return true }
                 judged = document
             }
+            // CouchDB's scan ends after `query_limit` rows, with the matches found so far.
+            if let rowLimit, outcome.keysExamined >= rowLimit { return false }
             outcome.keysExamined += 1
             if scan.skipsDesignDocuments, DocumentID.isDesign(id) {
                 countDocument(&outcome, covering: false)

@@ -6,7 +6,7 @@ import Testing
 /// `[query_server_config]` `query_limit` and `partition_query_limit` as CouchDB 3.5's `apply_limit` uses them:
 /// a view, list or `_all_docs` query without a `limit` gets the ceiling as its limit, one with a larger
 /// `limit` is a `query_parse_error`; partitioned views and a partition's `_all_docs` are held to
-/// `partition_query_limit`.
+/// `partition_query_limit`; the scan behind a Mango `_find` reads at most `query_limit` index rows.
 @Suite("Query limits of the node's configuration")
 struct QueryLimitConfigTests {
     static let ddoc: JSONValue = [
@@ -50,6 +50,34 @@ struct QueryLimitConfigTests {
         }
     }
 
+    /// Mango's `limit` counts matches, not rows: CouchDB's `_find` names no `limit` for the scan behind it, so
+    /// `apply_limit` holds that scan to `query_limit` rows and the query answers with the matches among them.
+    @Test func aMangoQueryReadsAtMostQueryLimitIndexRowsAndAnswersTheMatchesAmongThem() async throws {
+        try await withDesignServer { _, client in
+            try await client.bulk("db", (1...8).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0)), "even": .bool($0 % 2 == 0)] })
+            #expect(try await client.post("/db/_index", ["index": ["fields": ["n"]], "name": "by-n", "type": "json"]).status == 200)
+            try await setLimit(client, "query_limit", "3")
+
+            // The index on `n` is read for three rows (d1, d2, d3); of those, d2 matches.
+            let indexed: JSONValue = ["selector": ["n": ["$gt": 0], "even": true], "execution_stats": true, "limit": 100]
+            let first = try await client.post("/db/_find", indexed).json
+            #expect(first["docs"]?.arrayValue?.compactMap { $0["_id"]?.stringValue } == ["d2"])
+            #expect(first["execution_stats"]?["total_keys_examined"] == 3)
+            // The next page starts after the last match and reads three rows again (d3, d4, d5).
+            var next = indexed
+            next["bookmark"] = first["bookmark"]
+            #expect(try await client.post("/db/_find", next).json["docs"]?.arrayValue?.compactMap { $0["_id"]?.stringValue } == ["d4"])
+
+            // Without a usable index the scan is `_all_docs`, whose first row is the index's design document.
+            let unindexed = try await client.post("/db/_find", ["selector": ["even": true], "execution_stats": true]).json
+            #expect(unindexed["docs"]?.arrayValue?.compactMap { $0["_id"]?.stringValue } == ["d2"])
+            #expect(unindexed["execution_stats"]?["total_keys_examined"] == 3)
+
+            try await setLimit(client, "query_limit", "infinity")
+            #expect(try await client.post("/db/_find", indexed).json["docs"]?.arrayValue?.count == 4)
+        }
+    }
+
     @Test func partitionedQueriesAreHeldToThePartitionQueryLimit() async throws {
         try await withDesignServer { _, client in
             #expect(try await client.send("PUT", "/p?partitioned=true").status == 201)
@@ -65,6 +93,9 @@ struct QueryLimitConfigTests {
                     == "Limit is too large, must not exceed 3")
             // The whole database's `_all_docs` is not a partition's: `query_limit` holds it.
             #expect(ids(try await client.get("/p/_all_docs").json) == ["_design/d"])
+            // A partition's `_find` is held to `query_limit` (Mango's `ignore_partition_query_limit`).
+            let found = try await client.post("/p/_partition/a/_find", ["selector": ["n": ["$gt": 0]]]).json
+            #expect(found["docs"]?.arrayValue?.compactMap { $0["_id"]?.stringValue } == ["a:1"])
         }
     }
 
