@@ -36,8 +36,8 @@ struct ClosedOutputTests {
             process.wait()
         }
         // It listens once it has tried to print where; then it answers, still running.
-        try await waitUntil("the server answers") { ServeHTTP.request("GET", "/_up", port: port)?.status == 200 || !process.isRunning }
+        try await waitUntil("the server answers") { await ServeHTTP.request("GET", "/_up", port: port)?.status == 200 || !process.isRunning }
         #expect(process.isRunning)
-        #expect(ServeHTTP.request("PUT", "/db", port: port)?.status == 201)
+        #expect(await ServeHTTP.request("PUT", "/db", port: port)?.status == 201)
     }
 }

@@ -27,7 +27,7 @@ struct QueueCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await KillableServer(folder: folder.appendingPathComponent("server"))
         defer { server.stop() }
-        #expect(ServeHTTP.request("PUT", "/notes", port: server.port)?.status == 201)
+        #expect(await ServeHTTP.request("PUT", "/notes", port: server.port)?.status == 201)
         let remote = "http://127.0.0.1:\(server.port)/notes"
         try await Self.queueWrites([Memo(id: "m1", text: "one"), Memo(id: "m2", text: "two")], for: remote, in: folder)
 
@@ -55,7 +55,7 @@ struct QueueCommandTests {
         let report = try jsonObject(replayed.stdout)
         #expect(report["sent"] as? Int == 2 && report["pending"] as? Int == 0)
         #expect((report["resolved_conflicts"] as? [Any])?.isEmpty == true)
-        let m2 = try #require(ServeHTTP.request("GET", "/notes/m2", port: server.port))
+        let m2 = try #require(await ServeHTTP.request("GET", "/notes/m2", port: server.port))
         #expect(m2.status == 200 && m2.body.contains(#""text":"two""#))
 
         try await Self.queueWrites([Memo(id: "m3", text: "three")], for: remote, in: folder)

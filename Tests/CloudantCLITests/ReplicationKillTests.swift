@@ -29,7 +29,7 @@ struct ReplicationKillTests {
         var generator = SplitMix64(seed: seed &* 0x5DEE_CE66)
         let server = try await KillableServer(folder: folder.appendingPathComponent("server"))
         defer { server.stop() }
-        #expect(ServeHTTP.request("PUT", "/cloud", port: server.port)?.status == 201)
+        #expect(await ServeHTTP.request("PUT", "/cloud", port: server.port)?.status == 201)
         let local = try DocumentStore.open(name: "device", in: StoreDirectory(path: folder.appendingPathComponent("device").path))
         let documents = 30 * Self.scale
         try await Self.populate(local: local, port: server.port, documents: documents, using: &generator)
@@ -123,11 +123,11 @@ struct ReplicationKillTests {
             ]
             _ = try await local.bulkDocs([branches[0]], newEdits: false)
             let bulk = JSONValue.object(["docs": .array([branches[1]]), "new_edits": false])
-            _ = ServeHTTP.request("POST", "/cloud/_bulk_docs", body: bulk.jsonString(), port: port)
+            _ = await ServeHTTP.request("POST", "/cloud/_bulk_docs", body: bulk.jsonString(), port: port)
             try await local.put(["_id": .string("both-\(index)"), "side": "device"])
             remote.append(["_id": .string("both-\(index)"), "side": "server", "k": .number(JSONNumber(Int.random(in: 0..<1000, using: &generator)))])
         }
-        let answer = ServeHTTP.request("POST", "/cloud/_bulk_docs", body: JSONValue.object(["docs": .array(remote)]).jsonString(), port: port)
+        let answer = await ServeHTTP.request("POST", "/cloud/_bulk_docs", body: JSONValue.object(["docs": .array(remote)]).jsonString(), port: port)
         #expect(answer?.status == 201, "the server's documents are written: \(answer?.body.prefix(200) ?? "no answer")")
     }
 

@@ -25,8 +25,8 @@ struct ServeKillTests {
         for round in 0..<kills {
             var server = try await ServeProcess.start(folder: folder)
             let log = StressLog()
-            if round == 0 { #expect(ServeHTTP.request("PUT", "/db", port: server.port)?.status == 201) }
-            _ = ServeHTTP.request("PUT", "/db", port: server.port)  // after a kill mid-deletion it may be gone
+            if round == 0 { #expect(await ServeHTTP.request("PUT", "/db", port: server.port)?.status == 201) }
+            _ = await ServeHTTP.request("PUT", "/db", port: server.port)  // after a kill mid-deletion it may be gone
             let port = server.port
             // Deletions stop part-way through the round, so the kill also finds a database with many
             // writes since its creation, not only one a few milliseconds old.
@@ -108,6 +108,13 @@ enum ServeHTTP {
     struct Answer {
         var status: Int
         var body: String
+    }
+
+    /// ``request(_:_:body:port:)`` for a task: the request runs on a thread of its own, as waiting for a
+    /// server process (slow to answer on a loaded machine) on one of the cooperative threads, two on two
+    /// cores, stops every task of the test process while it lasts.
+    static func request(_ method: String, _ path: String, body: String = "", port: Int) async -> Answer? {
+        await onOwnThread { request(method, path, body: body, port: port) }
     }
 
     /// The answer, or `nil` when the connection failed or was cut before a complete answer.
