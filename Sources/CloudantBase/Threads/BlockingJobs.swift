@@ -23,8 +23,8 @@ package final class BlockingJobs: @unchecked Sendable {
     private var running = 0
     private var idle = 0
 
-    /// Jobs run on threads named `name`, at most `width` at once; a thread ends after `linger` seconds without
-    /// work.
+    /// Jobs run on threads named `name` (Linux keeps its first 15 bytes), at most `width` at once; a thread
+    /// ends after `linger` seconds without work.
     package init(name: String, width: Int, linger: Double = 1) {
         self.name = name
         self.width = max(1, width)
@@ -40,8 +40,13 @@ package final class BlockingJobs: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         guard start else { return }
-        let thread = Thread { [self] in drain() }
-        thread.name = name
+        // Named from inside: on Linux a name given before `start()` is not applied, and the thread keeps the
+        // name of the one that started it (a cooperative thread's), which made the jobs' threads hard to
+        // tell apart in a debugger.
+        let thread = Thread { [self] in
+            Thread.current.name = name
+            drain()
+        }
         thread.start()
     }
 

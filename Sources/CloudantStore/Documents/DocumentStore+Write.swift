@@ -127,7 +127,7 @@ extension DocumentStore {
         // documents and rolls it back: nothing was answered, so nothing is lost.
         let signal = CancellationSignal()
         let results = try await withTaskCancellationHandler {
-            try await write(.updateFailed) { db in
+            try await write(.updateFailed, long: source.count >= PreparationPipeline.minimumBatch) { db in
                 var writer = try DocumentWriter(
                     db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
                     preparedAgainst: indexes, validation: validation, maxLeaves: maxLeaves)

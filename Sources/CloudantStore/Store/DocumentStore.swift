@@ -204,13 +204,16 @@ public final class DocumentStore: Sendable {
 
     // MARK: Transactions with typed errors
 
-    /// Runs `body` in the write transaction, mapping SQLite errors to `code`.
+    /// Runs `body` in the write transaction, mapping SQLite errors to `code`; a `long` transaction runs on the
+    /// writer gate's thread, never on the caller's (see ``WriterGate``).
     ///
     /// The closed check runs inside the transaction, on the serialized writer, so a write either commits
     /// before ``close()`` takes the writer or fails with the store's closed error: never after.
-    func write<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(
+        _ code: CloudantError.Code, long: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         do {
-            return try await writerGate.run {
+            return try await writerGate.run(long: long) {
                 // A write sees what a read sees: a document that has expired is gone (purged first).
                 try self.purgeExpiredIfDue()
                 let (value, nextExpiry) = try self.writeNow { db in

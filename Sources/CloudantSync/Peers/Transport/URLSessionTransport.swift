@@ -159,7 +159,7 @@ private final class TaskTable: NSObject, URLSessionDataDelegate, URLSessionDownl
     /// a task, that wait held one of the few threads every task of the process shares, and the whole process
     /// stalled until it ended. One thread keeps each task's calls in order: made, started, then cancelled;
     /// one per session, so that a session stuck on a hostile peer holds up no other.
-    let sessionCalls = BlockingJobs(name: "cloudant-urlsession", width: 1)
+    let sessionCalls = BlockingJobs(name: "cloudant-url", width: 1)
 
     /// Cancels `task` for its cancelled caller and releases the caller at once, whether or not the task was
     /// started; the session's own report of the cancellation then finds no waiter.
