@@ -30,7 +30,8 @@ struct BlockingJobsTests {
         let order = Order()
         let gate = Gate()
         let first = Task { await jobs.run { gate.wait() } }
-        try await waitUntil("the first job running") { jobs.threads == 1 }
+        // Its thread has taken it (nothing queued) and is held by it.
+        try await waitUntil("the first job running") { jobs.threads == 1 && jobs.queued == 0 }
         // Queued from here, one after the other: tasks submitting each their own would queue in whatever
         // order they happened to run.
         for index in 0..<50 { jobs.submit { order.append(index) } }
