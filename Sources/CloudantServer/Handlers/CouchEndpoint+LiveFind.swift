@@ -39,9 +39,7 @@ extension CouchEndpoint {
         // refusal of a sort no index serves) would end the feed before it starts for no benefit.
         find.unservedSort = .sortInMemory
         let heartbeat = try ChangesParameters.heartbeat(request.query, maximumWait: .milliseconds(max(1, configuration.changesTimeout)))
-        let results = store.observe(
-            find, limits: MatchLimits(
-                regexStepLimit: configuration.regexStepLimit, indexRowLimit: nodeConfiguration.queryLimits.mangoIndexRowLimit), visibility: visibility)
+        let results = store.observe(find, limits: findLimits, visibility: visibility)
         let eventSource = feed == "eventsource"
         let connection = request.connection
         return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in

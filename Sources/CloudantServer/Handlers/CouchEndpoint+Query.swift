@@ -17,9 +17,14 @@ extension CouchEndpoint {
         let visibility = try await readAccess(of: store, for: request.user).visibility
         let answer = try await store.findAnswer(
             try Self.findRequest(request.jsonObjectBody(), partition: partition),
-            limits: MatchLimits(
-                regexStepLimit: configuration.regexStepLimit, indexRowLimit: nodeConfiguration.queryLimits.mangoIndexRowLimit), visibility: visibility)
+            limits: findLimits, visibility: visibility)
         return CouchResponse.json(bytes: answer)
+    }
+
+    /// The bounds of a `_find`, one-shot or live: the node's `$regex` step limit and its `query_limit` on the
+    /// rows the scan reads.
+    var findLimits: MatchLimits {
+        MatchLimits(regexStepLimit: configuration.regexStepLimit, indexRowLimit: nodeConfiguration.queryLimits.mangoIndexRowLimit)
     }
 
     /// `POST /{db}/_explain` (and `/{db}/_partition/{partition}/_explain`).

@@ -72,6 +72,7 @@ struct QueryExecutor {
         let ordered = plan.scanIsOrdered && !scan.ranked && !isTextScan
         var matches: [Match] = []
         var skipped = 0
+        let rowLimit = rowLimit
         // Each row: true reads on, false stops (the page is full).
         try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()

@@ -5,7 +5,6 @@ import Hummingbird
 import Logging
 import NIOCore
 
-
 /// An HTTP proxy on 127.0.0.1 in front of a live server that misbehaves on purpose, with a seeded random
 /// plan: it answers 500 or 429 without forwarding, adds latency, or forwards the request (so the server
 /// applies it) and then drops the connection halfway through the response — the failures a phone on a
