@@ -40,14 +40,7 @@ package final class BlockingJobs: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         guard start else { return }
-        // Named from inside: on Linux a name given before `start()` is not applied, and the thread keeps the
-        // name of the one that started it (a cooperative thread's), which made the jobs' threads hard to
-        // tell apart in a debugger.
-        let thread = Thread { [self] in
-            Thread.current.name = name
-            drain()
-        }
-        thread.start()
+        NamedThread.start(name) { [self] in drain() }
     }
 
     /// Runs `work` on one of the jobs' threads and returns what it returns; the calling task is suspended

@@ -1,3 +1,4 @@
+internal import CloudantBase
 public import CloudantCore
 public import Foundation
 #if canImport(Glibc)
@@ -50,7 +51,6 @@ public final class AuditTrail: @unchecked Sendable {
     private var segmentEnd: UInt64?
     /// The seal of the day just left, for the new day's first entry.
     private var pendingSeal: AuditSeal?
-    private var thread: Thread?
 
     /// The longest wait between two attempts at a write that fails.
     private static let longestRetryDelay = 1.0
@@ -116,10 +116,7 @@ public final class AuditTrail: @unchecked Sendable {
             Glibc.close(lock)
             throw error
         }
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "audit-trail"
-        self.thread = thread
-        thread.start()
+        NamedThread.start("audit-trail") { [self] in writeLoop() }
     }
 
     deinit {

@@ -1,3 +1,4 @@
+internal import CloudantBase
 internal import Foundation
 internal import GRDB
 
@@ -32,9 +33,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     init(path: String, configuration: Configuration) throws {
         queue = try DatabaseQueue(path: path, configuration: configuration)
         capFrames = Self.logCap / (try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } ?? 4096)
-        let thread = Thread { [self] in run() }
-        thread.name = "cloudant-checkpointer"
-        thread.start()
+        NamedThread.start("cloudant-checkpointer") { [self] in run() }
     }
 
     private func run() {

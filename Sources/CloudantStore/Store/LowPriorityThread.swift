@@ -1,3 +1,4 @@
+internal import CloudantBase
 internal import Dispatch
 internal import Foundation
 internal import Synchronization
@@ -44,9 +45,7 @@ final class LowPriorityThread: Sendable {
             return !state.started
         }
         if start {
-            let thread = Thread { [self] in loop() }
-            thread.name = name
-            thread.start()
+            NamedThread.start(name) { [self] in loop() }
         }
         wake.signal()
     }

@@ -1,3 +1,4 @@
+import CloudantBase
 @testable import CloudantStore
 import Foundation
 import Testing
@@ -8,8 +9,8 @@ import Testing
 struct WriterGateTests {
     @Test func anUncontendedShortWriteRunsOnTheCallersThreadAndALongOneOnTheGatesThread() async throws {
         let gate = WriterGate()
-        let short = try await gate.run { Thread.current.name }
-        let long = try await gate.run(long: true) { Thread.current.name }
+        let short = try await gate.run { NamedThread.currentName }
+        let long = try await gate.run(long: true) { NamedThread.currentName }
         #expect(short != "cloudant-writes")
         #expect(long == "cloudant-writes")
     }

@@ -1,3 +1,4 @@
+internal import CloudantBase
 internal import CloudantCore
 internal import Foundation
 internal import ZIPFoundation
@@ -25,9 +26,7 @@ final class ProducedByteStream: ExportByteSource, @unchecked Sendable {
     /// Starts `produce` on a thread named `threadName`; it hands its bytes to the closure it is given, which
     /// throws `CancellationError` once the reader has stopped.
     init(threadName: String, produce: @escaping @Sendable (_ emit: (Data) throws -> Void) throws -> Void) {
-        let thread = Thread { [self] in run(produce) }
-        thread.name = threadName
-        thread.start()
+        NamedThread.start(threadName) { [self] in run(produce) }
     }
 
     /// Inflates `member` of the zip at `url`, checking its CRC-32 at the end as unpacking did.
