@@ -1,6 +1,7 @@
 import CloudantCore
 import CloudantStore
 import CloudantSync
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -142,28 +143,46 @@ struct SeparateAttachmentReplicationTests {
 
     @Test func aPushOverHTTPUploadsLargeAttachmentsAsMultipartFromDisk() async throws {
         let setup = try await HTTPReplicationTests.Setup.start()
-        let remote = try await setup.remote()
+        var remote = try await setup.remote()
+        let spool = try TemporaryFolder("spool")
+        remote.spoolDirectory = spool.url
         let scan = Self.randomBytes(3 << 20)
         let notes = Array((0..<30_000).map { "glucose \(Int.random(in: 60...240)) #\($0)\n" }.joined().utf8)
         let first = try await setup.local.putAttachment("scan.bin", documentID: "visit", contentType: "image/png", content: Once(bytes: scan))
         _ = try await setup.local.putAttachment(
             "notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
         try await setup.local.put(["_id": "plain", "v": 1])
-        let spooled = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("cloudant-push-") }
 
         var options = ReplicationOptions()
         options.separateAttachmentSize = 64 * 1024
         let stats = try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
         #expect(stats.docsWritten == 2 && stats.docWriteFailures == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty, "spooled files are removed after the upload")
         let server = try setup.serverStore()
         let copy = try await server.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
         let original = try await setup.local.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
         #expect(copy == original, "the same revision and stubs: the gzip part kept its bytes and digest")
         #expect(try await server.attachment(documentID: "visit", name: "scan.bin").data() == scan)
         #expect(try await server.attachment(documentID: "visit", name: "notes.txt").data() == notes)
-        let left = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix("cloudant-push-") }
-        #expect(left.subtracting(spooled).isEmpty, "spooled files are removed after the upload")
         try server.close()
+        await setup.stop()
+    }
+
+    @Test func largeAttachmentsAreSpooledInThePeersSpoolDirectory() async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        var remote = try await setup.remote()
+        let spool = try TemporaryFolder("spool")
+        let missing = spool.file("not-there")
+        remote.spoolDirectory = missing
+        _ = try await setup.local.putAttachment(
+            "scan.bin", documentID: "visit", contentType: "image/png", content: Once(bytes: Self.randomBytes(256 << 10)))
+
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+        let error = await #expect(throws: (any Error).self) {
+            try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
+        }
+        #expect("\(error.map { String(describing: $0) } ?? "")".contains(missing.path), "the error names the folder it could not write to")
         await setup.stop()
     }
 }

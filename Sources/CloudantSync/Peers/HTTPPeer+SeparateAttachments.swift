@@ -102,11 +102,11 @@ extension HTTPPeer {
 }
 
 extension HTTPPeer {
-    /// Takes large attachments separately: spooled to temporary files and uploaded with their document as
+    /// Takes large attachments separately: spooled to files in ``spoolDirectory`` and uploaded with their document as
     /// `multipart/related` (see `MultipartUpload`), which CouchDB and `cloudant serve` stream to disk.
     public var receivesLargeAttachmentsSeparately: Bool { true }
 
     public func receive(_ attachment: PeerAttachment, documentID: String, name: String) async throws -> JSONValue {
-        try await MultipartUpload.spool(attachment)
+        try await MultipartUpload.spool(attachment, in: spoolDirectory)
     }
 }

@@ -7,7 +7,7 @@ extension HTTPPeer {
         let (plain, multipart) = MultipartUpload.split(documents)
         var failures: [WriteFailure] = []
         for document in multipart {
-            if let failure = try await MultipartUpload.put(document, with: client) { failures.append(failure) }
+            if let failure = try await MultipartUpload.put(document, with: client, spoolingIn: spoolDirectory) { failures.append(failure) }
         }
         return try await bulkDocs(plain) + failures
     }

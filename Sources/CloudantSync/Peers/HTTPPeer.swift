@@ -18,6 +18,11 @@ public struct HTTPPeer: ReplicationPeer {
     /// The database URL, without credentials.
     public let url: URL
     let client: CouchHTTPClient
+    /// Where large attachments wait to be uploaded (see ``receivesLargeAttachmentsSeparately``): each is
+    /// spooled to a file of its own here, and its document's `multipart/related` body is written beside it;
+    /// both go once the document's write is over. The system's temporary directory by default; a folder on
+    /// a larger volume suits replications of large attachments.
+    public var spoolDirectory: URL = FileManager.default.temporaryDirectory
     let bulkGetSupport = BulkGetSupport()
     private let changesLimit = ChangesLimit()
 

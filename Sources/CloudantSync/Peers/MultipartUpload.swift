@@ -9,11 +9,11 @@ enum MultipartUpload {
     /// The member naming a spooled attachment file.
     static let fileMember = "follows_file"
 
-    /// Spools `attachment` to a temporary file; returns its member for the document.
-    static func spool(_ attachment: PeerAttachment) async throws -> JSONValue {
-        let path = NSTemporaryDirectory() + "cloudant-push-" + UUID().uuidString
+    /// Spools `attachment` to a file of its own in `directory`; returns its member for the document.
+    static func spool(_ attachment: PeerAttachment, in directory: URL) async throws -> JSONValue {
+        let path = directory.appendingPathComponent("cloudant-push-" + UUID().uuidString).path
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CloudantError(.updateFailed, "Could not create a temporary file for an attachment in \(NSTemporaryDirectory()).")
+            throw CloudantError(.updateFailed, "Could not create a file for an attachment to upload in \(directory.path).")
         }
         var size = 0
         do {
@@ -58,8 +58,8 @@ enum MultipartUpload {
     ///
     /// The spooled files stay: a write that failed midway is retried whole, this document included even if
     /// it was stored (`new_edits=false` stores a revision once), and the replicator removes them when the
-    /// write is over.
-    static func put(_ document: JSONObject, with client: CouchHTTPClient) async throws -> WriteFailure? {
+    /// write is over. The body itself is written to a file in `directory`, removed when the call returns.
+    static func put(_ document: JSONObject, with client: CouchHTTPClient, spoolingIn directory: URL) async throws -> WriteFailure? {
         let id = document["_id"]?.stringValue ?? ""
         let rev = document["_rev"]?.stringValue
         var json = document
@@ -75,7 +75,7 @@ enum MultipartUpload {
             json["_attachments"] = .object(attachments)
         }
         let boundary = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let body = NSTemporaryDirectory() + "cloudant-push-body-" + UUID().uuidString
+        let body = directory.appendingPathComponent("cloudant-push-body-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: body) }
         try writeBody(to: body, json: json, files: files, boundary: boundary)
         do {
@@ -94,7 +94,7 @@ enum MultipartUpload {
     /// The `multipart/related` body: the JSON part, then each file as a part, in the JSON's order.
     private static func writeBody(to path: String, json: JSONObject, files: [String], boundary: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let output = FileHandle(forWritingAtPath: path) else {
-            throw CloudantError(.updateFailed, "Could not create a temporary file for an upload in \(NSTemporaryDirectory()).")
+            throw CloudantError(.updateFailed, "Could not create the file of an upload's body at \(path).")
         }
         defer { try? output.close() }
         try output.write(contentsOf: Data("--\(boundary)\r\nContent-Type: application/json\r\n\r\n".utf8))
