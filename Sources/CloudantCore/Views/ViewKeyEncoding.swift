@@ -42,16 +42,24 @@ public enum ViewKeyEncoding: Sendable, Hashable {
     }
 
     private func groupPrefixLength(in bytes: UnsafeBufferPointer<UInt8>, level: Int, from start: Int) -> Int {
+        groupPrefix(in: bytes, level: level, from: start).length
+    }
+
+    /// ``groupPrefixLength(of:level:from:)`` of a key in place, and whether the prefix is complete: an array
+    /// key's type byte and `level` whole elements. Every key that starts with a complete prefix's bytes is in
+    /// its group (the encoding is self-delimiting), so a reduce reading keys in order compares those bytes
+    /// instead of measuring each key's prefix again.
+    public func groupPrefix(in bytes: UnsafeBufferPointer<UInt8>, level: Int, from start: Int = 0) -> (length: Int, complete: Bool) {
         var position = start
-        guard position < bytes.count else { return bytes.count }
+        guard position < bytes.count else { return (bytes.count, false) }
         let arrayType: UInt8 = self == .collation ? CollationKey.TypeByte.array : RawCollationKey.TypeByte.array
-        guard bytes[position] == arrayType else { return bytes.count }
+        guard bytes[position] == arrayType else { return (bytes.count, false) }
         position += 1
         for _ in 0..<level {
-            guard position < bytes.count, bytes[position] != 0 else { break }
+            guard position < bytes.count, bytes[position] != 0 else { return (position, false) }
             position = skipValue(in: bytes, at: position)
         }
-        return position
+        return (position, true)
     }
 
     /// The position just past the encoded value starting at `position`.

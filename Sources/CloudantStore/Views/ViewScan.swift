@@ -141,6 +141,8 @@ protocol ReducibleViewRow {
     var documentID: String { get }
     func parsedKey() throws -> JSONValue
     func parsedValue() throws -> JSONValue
+    /// The value's JSON text, in place, for the duration of `body`.
+    func withValueText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T
 }
 
 /// One stored row as a query reads it.
@@ -160,6 +162,10 @@ struct StoredRow: ReducibleViewRow {
 
     func parsedKey() throws -> JSONValue { try JSONValue(parsing: keyJSON) }
     func parsedValue() throws -> JSONValue { try JSONValue(parsing: valueJSON) }
+    func withValueText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        var text = valueJSON
+        return try text.withUTF8(body)
+    }
 }
 
 /// A row ``ViewScan/rowsInPlace(in:db:_:)`` gives, read where SQLite keeps it: a `_sum` over a million rows
@@ -170,6 +176,9 @@ struct InPlaceViewRow: ReducibleViewRow {
     var documentID: String { row.text(1) ?? "" }
     func parsedKey() throws -> JSONValue { try parse(column: 2) }
     func parsedValue() throws -> JSONValue { try parse(column: 3) }
+    func withValueText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try row.withBytes(3) { bytes in try body(bytes ?? UnsafeBufferPointer(start: nil, count: 0)) }
+    }
 
     private func parse(column: Int) throws -> JSONValue {
         try row.withBytes(column) { bytes in try JSONValue(parsing: bytes ?? UnsafeBufferPointer(start: nil, count: 0)) }

@@ -30,6 +30,49 @@ struct BuiltInReduceTests {
         #expect(try reduce("_sum", []) == 0)
     }
 
+    @Test(arguments: [
+        ["1", "2", "3"], ["0", "-0", "5"], ["-12", "7", "123456789012345678"], ["9223372036854775807", "1"],
+        ["9223372036854775000", "900", "-5"], ["-9223372036854775807", "-1", "-1"], ["1", "1.5", "2"], ["2", "1e3", "4"],
+        ["1", "[1,2]", "3"], ["{\"a\":1}", "2"], ["1", "\"x\"", "2"], ["123456789012345678", "123456789012345678"],
+        ["1234567890123456789", "1"], ["-0", "-0"], ["0.0", "0"],
+    ])
+    func sumOfValuesReadAsTextIsTheSumOfTheParsedValues(texts: [String]) throws {
+        var parsed = BuiltInReduce.sum.accumulator()
+        var read = BuiltInReduce.sum.accumulator()
+        for text in texts {
+            let value = try JSONValue(parsing: text)
+            parsed.add(key: .null, id: "", value: value)
+            let bytes = Array(text.utf8)
+            let taken = bytes.withUnsafeBufferPointer { read.addWholeNumberText($0) }
+            if !taken { read.add(key: .null, id: "", value: value) }
+            #expect(taken == false || value.numberValue?.int64Value != nil, "only whole numbers are read as text: \(text)")
+        }
+        #expect(try read.result() == parsed.result())
+    }
+
+    @Test func aThousandRandomSumsReadAsTextAreTheSumsOfTheParsedValues() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            var parsed = BuiltInReduce.sum.accumulator()
+            var read = BuiltInReduce.sum.accumulator()
+            for _ in 0..<Int.random(in: 1...20, using: &random) {
+                let text: String
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: text = String(Int64.random(in: Int64.min...Int64.max, using: &random))
+                case 1: text = String(Int64.random(in: -1000...1000, using: &random))
+                case 2: text = String(Int64.random(in: (Int64.max - 10)...Int64.max, using: &random))
+                case 3: text = "\(Double.random(in: -1e6...1e6, using: &random))"
+                case 4: text = "-0"
+                default: text = String(Int64.random(in: -999_999_999_999_999_999...999_999_999_999_999_999, using: &random))
+                }
+                let value = try JSONValue(parsing: text)
+                parsed.add(key: .null, id: "", value: value)
+                if !Array(text.utf8).withUnsafeBufferPointer({ read.addWholeNumberText($0) }) { read.add(key: .null, id: "", value: value) }
+            }
+            #expect(try read.result() == parsed.result())
+        }
+    }
+
     @Test func sumAddsArraysElementByElementKeepingTheLongerTail() throws {
         #expect(try reduce("_sum", values([[1, 2], [10, 20, 30], 5])) == [16, 22, 30])
     }

@@ -104,4 +104,48 @@ struct ReduceViewTests {
             designDocument: "r", view: "count", query: .parameters(("keys", "[[2024,1,2],[2025,1,1]]"), ("group", "true")))
         #expect(keyed.values == [2, 1])
     }
+
+    /// Keys of every shape at once: arrays shorter and longer than the level, equal under collation but
+    /// written differently (`1` and `1.0`), and keys that are no arrays. Each grouping must give what grouping
+    /// the map rows by hand gives: consecutive rows whose group keys collate equal, keyed by the first one's.
+    /// (`group_level=0` is no grouping at all, one row for the whole range, as `couch_mrview` reads it.)
+    @Test(arguments: [0, 1, 2, 3])
+    func groupsOfKeysOfEveryShapeAreTheMapRowsGroupedByHand(level: Int) async throws {
+        let temp = try viewStore()
+        try await temp.store.put([
+            "_id": "_design/g", "views": ["sum": ["map": "function(doc) { emit(doc.k, doc.v); }", "reduce": "_sum"]],
+        ])
+        let keys: [JSONValue] = [
+            [], [1], [1.0], [1, 2], [1.0, 2, 3], [1, 2, 3], [1, 2, 3, 4], [1, 3], [1, "a"], [1, "a", 1], [1, "ab"], [2],
+            ["a"], ["a", ["b"]], ["a", ["b"], 1], ["a", ["b", 1]], ["a", ["c"]], "a", "ab", 1, 1.0, 2, .null, true, ["k": 1],
+            [["x"]], [["x"], 1], [["x", "y"]],
+        ]
+        try await temp.store.write(keys.enumerated().map { ["_id": .string("d\($0.offset)"), "k": $0.element, "v": .number(JSONNumber($0.offset + 1))] })
+        let rows = try await temp.store.queryView(designDocument: "g", view: "sum", query: .parameters(("reduce", "false"))).rows
+        func groupKey(_ key: JSONValue) -> JSONValue {
+            guard case .array(let elements) = key else { return key }
+            return .array(Array(elements.prefix(level)))
+        }
+        var expected: [(key: JSONValue, sum: Int64)] = []
+        if level == 0 { expected = [(.null, 0)] }
+        for row in rows where level == 0 {
+            expected[0].sum += row.value.numberValue?.int64Value ?? 0
+        }
+        for row in rows where level > 0 {
+            let key = groupKey(row.key)
+            let value = row.value.numberValue?.int64Value ?? 0
+            if let last = expected.last, Collation.compare(last.key, key) == 0 {
+                expected[expected.count - 1].sum += value
+            } else {
+                expected.append((key, value))
+            }
+        }
+        let grouped = try await temp.store.queryView(designDocument: "g", view: "sum", query: .parameters(("group_level", String(level))))
+        #expect(grouped.keys == expected.map(\.key))
+        #expect(grouped.values == expected.map { .number(JSONNumber($0.sum)) })
+        let descending = try await temp.store.queryView(
+            designDocument: "g", view: "sum", query: .parameters(("group_level", String(level)), ("descending", "true")))
+        #expect(descending.values == grouped.values.reversed())
+    }
 }
+
