@@ -22,9 +22,9 @@ package enum NamedThread {
         thread.start()
     }
 
-    /// Names the calling thread.
+    /// Names the calling thread. On Linux only through the kernel: Foundation's setter there is the racy
+    /// one above, and its getter reads the kernel's name back anyway.
     package static func nameCurrentThread(_ name: String) {
-        Thread.current.name = name
         #if os(Linux)
         // proc(5): a thread may write its own name to /proc/thread-self/comm; longer names are cut to 15 bytes.
         let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
@@ -32,6 +32,8 @@ package enum NamedThread {
         defer { close(descriptor) }
         let bytes = Array(name.utf8.prefix(15))
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        #else
+        Thread.current.name = name
         #endif
     }
 

@@ -36,13 +36,8 @@ public enum ViewKeyEncoding: Sendable, Hashable {
     /// exactly `level` elements groups with longer ones starting the same); the whole key when it is no
     /// array, which groups by itself.
     public func groupPrefixLength(of key: some Collection<UInt8>, level: Int, from start: Int = 0) -> Int {
-        // Read in place: a grouped reduce asks this of every row it reads.
-        key.withContiguousStorageIfAvailable { groupPrefixLength(in: $0, level: level, from: start) }
-            ?? Array(key).withUnsafeBufferPointer { groupPrefixLength(in: $0, level: level, from: start) }
-    }
-
-    private func groupPrefixLength(in bytes: UnsafeBufferPointer<UInt8>, level: Int, from start: Int) -> Int {
-        groupPrefix(in: bytes, level: level, from: start).length
+        key.withContiguousStorageIfAvailable { groupPrefix(in: $0, level: level, from: start).length }
+            ?? Array(key).withUnsafeBufferPointer { groupPrefix(in: $0, level: level, from: start).length }
     }
 
     /// ``groupPrefixLength(of:level:from:)`` of a key in place, and whether the prefix is complete: an array
