@@ -47,7 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest attachment accepted, in bytes; attachment uploads stream to disk past --max-body-size.", valueName: "BYTES"))
     var maxAttachmentSize = 1 << 30
 
-    @Option(name: .long, help: ArgumentHelp("Steps one $regex evaluation may take before the request is refused (400 bad_arg).", valueName: "STEPS"))
+    @Option(name: .long, help: ArgumentHelp(
+            "Steps one $regex evaluation may take before the request is refused (400 bad_arg); at most \(MatchLimits.maximumRegexStepLimit).",
+            valueName: "STEPS"))
     var regexStepLimit = MatchLimits.defaultRegexStepLimit
 
     @Option(name: .long, help: ArgumentHelp("Conflicting leaves one document may have; a replicated revision past it is refused (too_large).", valueName: "COUNT"))
@@ -123,6 +125,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tls-certificate and --tls-key go together.")
         }
         if let days = auditRetentionDays, days < 1 { throw ValidationError("--audit-retention-days must be at least 1.") }
+        guard (1...MatchLimits.maximumRegexStepLimit).contains(regexStepLimit) else {
+            // Past the maximum, the regular-expression engine itself gives up on a value and says "no match".
+            throw ValidationError(
+                "--regex-step-limit must be between 1 and \(MatchLimits.maximumRegexStepLimit): past that, ICU abandons a match "
+                    + "attempt without saying so, and a $regex could answer a wrong \"no\".")
+        }
     }
 
     /// The session, TLS, per-user and audit options onto `settings`.
@@ -148,7 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
             var settings = ServerConfiguration(
                 host: bind, port: port, directory: global.stores,
                 admin: try adminText.map { try ServerAdmin(parsing: $0) }, maxRequestBodySize: maxBodySize,
-                regexStepLimit: max(1, regexStepLimit), changesTimeout: max(1, changesTimeout),
+                regexStepLimit: regexStepLimit, changesTimeout: max(1, changesTimeout),
                 idleTimeout: idleTimeout > 0 ? idleTimeout : nil, shutdownGracePeriod: max(0, shutdownGracePeriod),
                 loginThrottle: LoginThrottlePolicy(
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,

@@ -16,7 +16,8 @@ internal import Foundation
 /// `_all_docs` scan behind a `_find` reads at most that many index rows, and the query answers with the
 /// matches among them (a page of fewer documents, its bookmark where the scan stopped).
 public struct MatchLimits: Sendable, Hashable {
-    /// How many steps of the regular-expression engine one `$regex` evaluation of one string may take.
+    /// How many steps of the regular-expression engine one `$regex` evaluation of one string may take, at
+    /// most ``maximumRegexStepLimit``.
     ///
     /// The engine (ICU) reports its progress every 10 000 steps, so the limit is enforced to the nearest
     /// 10 000. The default, 10 000 000, is PCRE's default match limit — the one CouchDB's own `$regex`
@@ -31,6 +32,14 @@ public struct MatchLimits: Sendable, Hashable {
     /// The default limit, PCRE's default match limit.
     public static let defaultRegexStepLimit = 10_000_000
 
+    /// The largest step limit that is kept; a larger ``regexStepLimit`` counts as this one.
+    ///
+    /// The ICU that Foundation carries on Linux abandons one match attempt after some 37 to 52 million
+    /// steps (the figure depends on the pattern) and reports "no match" with no error, so a `$regex` given
+    /// more steps than that could answer a wrong "no". Stopping at 20 000 000 turns every such evaluation
+    /// into the step-limit error instead, with room to spare below the smallest abandonment measured.
+    public static let maximumRegexStepLimit = 20_000_000
+
     /// The default bounds: ``defaultRegexStepLimit``, no cancellation and no index row limit.
     public static let `default` = MatchLimits()
 
@@ -43,8 +52,11 @@ public struct MatchLimits: Sendable, Hashable {
         self.indexRowLimit = indexRowLimit
     }
 
+    /// The step limit in force: ``regexStepLimit`` held to between one step and ``maximumRegexStepLimit``.
+    public var effectiveRegexStepLimit: Int { min(max(1, regexStepLimit), Self.maximumRegexStepLimit) }
+
     /// How many progress reports (each 10 000 engine steps) the step limit allows; at least one.
-    var regexProgressReports: Int { max(1, regexStepLimit / RegexPattern.stepsPerProgressReport) }
+    var regexProgressReports: Int { max(1, effectiveRegexStepLimit / RegexPattern.stepsPerProgressReport) }
 }
 
 /// A flag that work running outside any task (on a database queue, inside a C library's callback) checks

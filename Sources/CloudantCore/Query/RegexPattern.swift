@@ -39,8 +39,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// How many engine steps lie between two of ICU's progress reports (its `TIMER_INITIAL_VALUE`).
     static let stepsPerProgressReport = 10_000
 
-    /// Whether the pattern matches somewhere in `string`, giving up past `limits.regexStepLimit` engine
-    /// steps or once `limits.cancellation` is cancelled.
+    /// Whether the pattern matches somewhere in `string`, giving up past `limits.effectiveRegexStepLimit`
+    /// engine steps or once `limits.cancellation` is cancelled.
     ///
     /// ```swift
     /// let pattern = try RegexPattern("(a+)+$")
@@ -75,10 +75,14 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         if matched { return true }
         if cancelled { throw CancellationError() }
         if reports > allowed {
+            let limit = limits.effectiveRegexStepLimit
+            let raise =
+                limit < MatchLimits.maximumRegexStepLimit
+                ? ", or raise the limit (cloudant serve --regex-step-limit, at most \(MatchLimits.maximumRegexStepLimit))" : ""
             throw QueryErrorKind.badArg.error(
-                "Bad argument for operator $regex: matching the pattern took more than \(limits.regexStepLimit) steps "
-                    + "on one value, the regex step limit. Simplify the pattern (nested quantifiers such as (a+)+ "
-                    + "backtrack exponentially), anchor it, or raise the limit (cloudant serve --regex-step-limit).",
+                "Bad argument for operator $regex: matching the pattern took more than \(limit) steps on one value, "
+                    + "the regex step limit. Simplify the pattern (nested quantifiers such as (a+)+ backtrack "
+                    + "exponentially) or anchor it\(raise).",
                 field: "$regex")
         }
         return false

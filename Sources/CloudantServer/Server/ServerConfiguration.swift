@@ -62,7 +62,8 @@ public struct ServerConfiguration: Sendable {
     public var uuid: String?
     /// How many regular-expression engine steps one `$regex` evaluation may take in `_find` and
     /// `_changes?filter=_selector`; past it the request is answered `400 bad_arg`. Default 10 000 000
-    /// (PCRE's default match limit, which CouchDB's own `$regex` runs under).
+    /// (PCRE's default match limit, which CouchDB's own `$regex` runs under); a value above
+    /// `MatchLimits.maximumRegexStepLimit` counts as that maximum.
     public var regexStepLimit: Int
     /// The longest a `longpoll` or `continuous` `_changes` feed waits, in milliseconds: a larger `timeout`
     /// or `heartbeat` is cut to it, as CouchDB's `[chttpd] changes_timeout` (default 60 000).

@@ -49,4 +49,29 @@ struct RegexLimitTests {
             _ = try selector.matches(["tags": [.string(Self.catastrophicInput)]], limits: MatchLimits(regexStepLimit: 100_000))
         }
     }
+
+    /// ICU abandons one match attempt after some 37 million steps and reports "no match" without an error:
+    /// `^(?:(a+)+c|a+!)` matches 30 a's and a `!` through its second branch, which ICU never reaches.
+    @Test func aMatchTheEngineWouldAbandonIsAStepLimitErrorNeverAWrongNo() throws {
+        let pattern = try RegexPattern("^(?:(a+)+c|a+!)")
+        #expect(try pattern.matches(String(repeating: "a", count: 12) + "!", limits: .default))
+        let unbounded = MatchLimits(regexStepLimit: Int.max)
+        #expect(unbounded.effectiveRegexStepLimit == MatchLimits.maximumRegexStepLimit)
+        do {
+            let matched = try pattern.matches(String(repeating: "a", count: 30) + "!", limits: unbounded)
+            #expect(matched, "a match may only be reported or refused, never denied")
+        } catch let error as CloudantError {
+            #expect(error.queryErrorKind == .badArg)
+            #expect(error.message.contains("took more than 20000000 steps"))
+            #expect(!error.message.contains("raise the limit"), "the limit cannot be raised past its maximum")
+        }
+    }
+
+    @Test func theStepLimitInForceIsHeldBetweenOneAndTheMaximum() {
+        #expect(MatchLimits(regexStepLimit: 0).effectiveRegexStepLimit == 1)
+        #expect(MatchLimits(regexStepLimit: -3).effectiveRegexStepLimit == 1)
+        #expect(MatchLimits(regexStepLimit: 500).effectiveRegexStepLimit == 500)
+        #expect(MatchLimits().effectiveRegexStepLimit == MatchLimits.defaultRegexStepLimit)
+        #expect(MatchLimits(regexStepLimit: .max).effectiveRegexStepLimit == MatchLimits.maximumRegexStepLimit)
+    }
 }
