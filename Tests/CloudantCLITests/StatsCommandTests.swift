@@ -27,6 +27,10 @@ struct StatsCommandTests {
         for key in ["revision_bodies", "live_body_bytes", "tree_bytes", "attachment_bytes", "file_size", "wal_size", "free_bytes"] {
             #expect(stats[key] is Int, "\(key) missing")
         }
+        #expect(stats["bytes_per_document"] as? Int == (stats["file_size"] as? Int ?? 0) / 300)
+        let structures = try #require(stats["structures"] as? [[String: Any]])
+        let documents = try #require(structures.first { $0["name"] as? String == "documents" })
+        #expect(documents["kind"] as? String == "table" && (documents["bytes"] as? Int ?? 0) > 0)
 
         let compacted = try jsonObject(try await CLIRunner.run(["compact", "--db", "notes"], in: folder).stdout)
         #expect(compacted["revisions_compacted"] as? Int == 300)

@@ -58,7 +58,9 @@ struct DatabaseCommand: AsyncParsableCommand {
             discussion: """
                 Prints live and deleted document counts, revision bodies kept (and how many are not the \
                 winner), their bytes, attachment bytes, the file and WAL sizes, free bytes and reclaimable \
-                bytes (free pages plus bodies of revisions compaction drops). `cloudant compact` reclaims them.
+                bytes (free pages plus bodies of revisions compaction drops). `cloudant compact` reclaims them. \
+                `bytes_per_document` is the file's size per live document; `structures` lists every table and \
+                index of the file, largest first, with its bytes, payload bytes and entries.
 
                 Example: cloudant db stats --db notes
                 """)

@@ -32,9 +32,29 @@ extension DocumentStore {
                 fileSize: pageCount * pageSize, walSize: 0, freeBytes: freePages * pageSize, reclaimableBytes: 0)
         }
         var result = stats
+        result.structures = try await read(.fetchFailed) { db in try Self.structures(in: db) }
         result.walSize = (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int64) ?? 0
         result.reclaimableBytes = result.freeBytes + (try await compactableBytes())
         return result
+    }
+
+    /// Every table and index of the file with the pages it owns, largest first; empty when SQLite was built
+    /// without its `dbstat` table.
+    private static func structures(in db: Database) throws -> [StorageStructure] {
+        let rows: [Row]
+        do {
+            rows = try Row.fetchAll(
+                db,
+                sql: "SELECT d.name, COALESCE(s.tbl_name, d.name), s.type = 'index', d.pgsize, d.payload, d.ncell "
+                    + "FROM dbstat AS d LEFT JOIN sqlite_schema AS s ON s.name = d.name "
+                    + "WHERE d.aggregate = TRUE ORDER BY d.pgsize DESC, d.name")
+        } catch {
+            return []  // no dbstat: the other figures still stand
+        }
+        return rows.map {
+            StorageStructure(
+                name: $0[0], table: $0[1], isIndex: $0[2] ?? false, bytes: $0[3], payloadBytes: $0[4], entries: $0[5])
+        }
     }
 
     /// Bytes of bodies compaction would drop: stored revisions that are no longer leaves. Each document's

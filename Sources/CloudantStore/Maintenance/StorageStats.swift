@@ -29,6 +29,14 @@ public struct StorageStats: Sendable, Hashable {
     /// What compaction would give back: free pages plus the bodies of revisions that are neither the
     /// winner nor a leaf (an estimate: page overhead is not counted).
     public var reclaimableBytes: Int64
+    /// Every table and index of the file with the bytes it takes, largest first (empty where SQLite lacks
+    /// its `dbstat` table).
+    public var structures: [StorageStructure] = []
+
+    /// The file's bytes per live document: what keeping one document costs on disk, its indexes,
+    /// projections and history included. Zero for an empty store. (The WAL only holds copies of pages
+    /// until the next checkpoint, so it is not counted.)
+    public var bytesPerDocument: Int64 { liveDocuments > 0 ? fileSize / Int64(liveDocuments) : 0 }
 
     /// The stats as JSON, with CouchDB-style snake_case names.
     public var json: JSONValue {
@@ -41,6 +49,8 @@ public struct StorageStats: Sendable, Hashable {
             "attachment_bytes": .number(JSONNumber(attachmentBytes)), "file_size": .number(JSONNumber(fileSize)),
             "wal_size": .number(JSONNumber(walSize)), "free_bytes": .number(JSONNumber(freeBytes)),
             "reclaimable_bytes": .number(JSONNumber(reclaimableBytes)),
+            "bytes_per_document": .number(JSONNumber(bytesPerDocument)),
+            "structures": .array(structures.map(\.json)),
         ]
     }
 }
