@@ -19,16 +19,6 @@ public struct StorageStructure: Sendable, Hashable {
     /// Its entries: rows of a table, entries of an index (interior-page cells included).
     public var entries: Int64
 
-    /// Creates a figure.
-    public init(name: String, table: String, isIndex: Bool, bytes: Int64, payloadBytes: Int64, entries: Int64) {
-        self.name = name
-        self.table = table
-        self.isIndex = isIndex
-        self.bytes = bytes
-        self.payloadBytes = payloadBytes
-        self.entries = entries
-    }
-
     /// The figure as JSON, with snake_case names.
     public var json: JSONValue {
         [
