@@ -101,11 +101,18 @@ final class ServeProcess: Sendable {
     }
 
     deinit {
+        let process = process
+        let logURL = logURL
+        // A server the test already ended is reported and its log removed now: a thread started for it could
+        // outlive a test run that ends here and leave the log behind.
+        if !process.isRunning {
+            Self.report(process.wait(), of: process, log: logURL)
+            try? FileManager.default.removeItem(at: logURL)
+            return
+        }
         process.send(SIGTERM)
         // Reaped on a thread of its own: a graceful shutdown on a loaded machine must not hold one of Swift
         // concurrency's few cooperative threads, which every other test needs.
-        let process = process
-        let logURL = logURL
         Thread {
             Self.report(process.wait(), of: process, log: logURL)
             try? FileManager.default.removeItem(at: logURL)
