@@ -61,6 +61,8 @@ public final class RawConnection: @unchecked Sendable {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count == 0 { return received }
             if count < 0 {
+                // A signal (a debugger attaching, a child's SIGCHLD) interrupts the wait, not the response.
+                if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
                 return received  // a reset after the response (the server closed first) still leaves it intact
             }
@@ -95,6 +97,7 @@ public final class RawConnection: @unchecked Sendable {
                 let text = String(decoding: self.streamed.value, as: UTF8.self)
                 if enough(text) { return text }
                 let read = chunk.withUnsafeMutableBytes { recv(self.socket, $0.baseAddress, $0.count, 0) }
+                if read < 0, errno == EINTR { continue }
                 if read < 0, errno == EAGAIN || errno == EWOULDBLOCK { throw URLError(.timedOut) }
                 if read <= 0 { throw URLError(.networkConnectionLost) }
                 self.streamed.value.append(contentsOf: chunk[..<read])
