@@ -62,7 +62,7 @@ extension CouchEndpoint {
     private func dispatchRewritten(_ request: CouchRequest, path: String, query: [(String, String)]) async throws -> Response {
         let queryString = query.map { URLEncoding.query($0.0) + "=" + URLEncoding.query($0.1) }.joined(separator: "&")
         let target = path + (queryString.isEmpty ? "" : "?" + queryString)
-        let (segments, parsed, invalid) = CouchRequest.parseTarget(target)
+        let (segments, parsed, invalid) = CouchRequest.parseTarget(target, plusIsSpace: nodeConfiguration.decodePlusToSpace)
         if let invalid { throw CouchRequest.invalidUTF8Failure(segments: segments, invalid: invalid, method: request.method) }
         var rewritten = request
         rewritten.segments = segments

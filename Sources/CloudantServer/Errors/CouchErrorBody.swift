@@ -42,14 +42,25 @@ public struct CouchErrorBody: Sendable, Hashable {
     /// | `CloudantError.Code.attachmentTooLarge` | too large | `attachment_too_large` |
     /// | `CloudantError.Code.missingStub` | precondition failed | `missing_stub` |
     ///
-    /// The reason is the error's message, except for a conflict, whose reason clients match exactly:
-    /// CouchDB's "Document update conflict.".
+    /// The reason is the error's message, except where clients match CouchDB's reason exactly: a conflict's
+    /// "Document update conflict.", and an `illegal_docid`, whose message starts with CouchDB's reason and
+    /// goes on with what to do (`couch_doc:validate_docid/1`'s words alone go on the wire).
     public init(_ storeError: CloudantError) {
         let category = storeError.category
-        self.init(
-            status: category.httpStatus, error: Self.name(of: storeError) ?? category.couchDBError,
-            reason: storeError.code == .conflict ? "Document update conflict." : storeError.message)
+        let name = Self.name(of: storeError) ?? category.couchDBError
+        var reason = storeError.code == .conflict ? "Document update conflict." : storeError.message
+        if name == "illegal_docid", let couch = Self.illegalDocIDReasons.first(where: { reason.hasPrefix($0) }) {
+            reason = couch
+        }
+        self.init(status: category.httpStatus, error: name, reason: reason)
     }
+
+    /// `couch_doc:validate_docid/1`'s reasons, word for word.
+    static let illegalDocIDReasons = [
+        "Document id must not be empty", "Illegal document id `_design/`", "Illegal document id `_local/`",
+        "Document id is too long", "Document id must be valid UTF-8",
+        "Only reserved document ids may start with underscore.", "Document id must be a string",
+    ]
 
     /// Maps any error: a `CloudantError` as the initializer taking one does, another
     /// `CategorizedError` by its category with its description as the reason, and any other

@@ -6,7 +6,8 @@ extension CouchRequest {
     /// whose body streams to the store instead of being collected: it may be far larger than
     /// ``ServerConfiguration/maxRequestBodySize``. Mirrors the routing in `CouchEndpoint+Routing`.
     static func isAttachmentUpload(method: HTTPRequest.Method, segments: [String]) -> Bool {
-        guard method == .put, segments.count >= 3 else { return false }
+        // `/_node/{node}/_config/{section}/{key}` is a server endpoint, not a database's document.
+        guard method == .put, segments.count >= 3, segments[0] != "_node" else { return false }
         let second = segments[1]
         if second == "_design" { return segments.count >= 4 && !(segments.count == 4 && segments[3] == "_info") }
         return !second.hasPrefix("_")

@@ -122,15 +122,17 @@ struct CouchRequest: Sendable {
     ///
     /// A segment whose escapes decode to bytes that are not UTF-8 is not repaired into another name: its
     /// index and bytes are returned as `invalidSegment` (its text then holds U+FFFD) so the request can be
-    /// refused.
+    /// refused. With `plusIsSpace` (CouchDB's `chttpd/decode_plus_to_space`, true unless set to false) a `+`
+    /// in the path is a space, as `mochiweb_util:unquote/1` reads it; otherwise it stays a `+`
+    /// (`unquote_path/1`). `%2B` is a `+` either way.
     static func parseTarget(
-        _ target: String
+        _ target: String, plusIsSpace: Bool = true
     ) -> (segments: [String], query: QueryParameters, invalidSegment: (index: Int, bytes: [UInt8])?) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawPath = parts.first.map(String.init) ?? "/"
         var invalidSegment: (index: Int, bytes: [UInt8])?
         let segments = rawPath.split(separator: "/", omittingEmptySubsequences: true).enumerated().map { index, raw in
-            let bytes = PercentDecoding.decodeBytes(raw, plusIsSpace: false)
+            let bytes = PercentDecoding.decodeBytes(raw, plusIsSpace: plusIsSpace)
             if let text = String(validating: bytes, as: UTF8.self) { return text }
             if invalidSegment == nil { invalidSegment = (index, bytes) }
             return String(decoding: bytes, as: UTF8.self)

@@ -81,6 +81,19 @@ enum CouchResponse {
         return Response(status: HTTPResponse.Status(code: status), headers: headers)
     }
 
+    /// `304 Not Modified` for a matching `If-None-Match`: CouchDB's `chttpd:etag_respond/3` sends the ETag and
+    /// an empty body (`Content-Length: 0`), no content type.
+    static func notModified(headers extra: [(String, String)]) -> Response {
+        var headers = HTTPFields()
+        headers[.cacheControl] = "must-revalidate"
+        for (name, value) in extra {
+            guard let field = HTTPField.Name(name) else { continue }
+            headers.append(HTTPField(name: field, value: value))
+        }
+        headers[.contentLength] = "0"
+        return Response(status: .notModified, headers: headers)
+    }
+
     /// A response with headers only (HEAD).
     static func headOnly(status: Int = 200, contentType: String = "application/json", headers extra: [(String, String)] = [])
         -> Response

@@ -34,7 +34,7 @@ extension CouchEndpoint {
         headers.append(("Accept-Ranges", info.encoding == .identity ? "bytes" : "none"))
         // Uploaded bytes on the dashboard's origin: never a page that runs (see ``AttachmentSafety``).
         headers += AttachmentSafety.headers(contentType: info.contentType, name: name)
-        if request.header(.ifNoneMatch) == etag { return CouchResponse.headOnly(status: 304, headers: headers) }
+        if request.header(.ifNoneMatch) == etag { return CouchResponse.notModified(headers: [("ETag", etag)]) }
         let length = sendEncoded ? info.encodedLength : info.length
         if request.method == .head {
             var response = CouchResponse.headOnly(contentType: info.contentType, headers: headers)

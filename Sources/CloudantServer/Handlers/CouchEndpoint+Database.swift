@@ -28,6 +28,11 @@ extension CouchEndpoint {
             if let q = request.query["q"].flatMap({ Int($0) }) { try await store.setShardCount(q) }
             return CouchResponse.json(["ok": true], status: 201, headers: [("Location", request.absoluteURI("/" + URLEncoding.couchDB(name)))])
         case .delete:
+            // `chttpd_db:handle_request/1`: a `?rev=` here is a document deletion whose id went missing.
+            if request.query["rev"] != nil {
+                throw HTTPFailure.badRequest(
+                    "You tried to DELETE a database with a ?=rev parameter. Did you mean to DELETE a document instead?")
+            }
             try requireServerAdmin(request.user)
             try await registry.delete(name)
             return CouchResponse.ok()

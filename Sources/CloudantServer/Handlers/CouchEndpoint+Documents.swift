@@ -70,7 +70,7 @@ extension CouchEndpoint {
         let etag = Self.hasRequestMetadata(document) ? nil : Self.etag(of: document, id: id)
         let etagHeader = etag.map { [("ETag", $0)] } ?? []
         if let etag, request.header(.ifNoneMatch) == etag {
-            return CouchResponse.headOnly(status: 304, headers: etagHeader)
+            return CouchResponse.notModified(headers: etagHeader)
         }
         if request.method == .head { return CouchResponse.headOnly(headers: etagHeader) }
         if multipart { return Self.multipartDocument(document, store: store, headers: etagHeader) }

@@ -169,11 +169,7 @@ extension CouchEndpoint {
         var names: [String]
         switch request.method {
         case .get, .head:
-            names = try registry.names()
-            if try request.query.bool("descending", default: false) { names.reverse() }
-            let skip = max(0, try request.query.int("skip") ?? 0)
-            let limit = try request.query.int("limit") ?? Int.max
-            names = Array(names.dropFirst(skip).prefix(max(0, limit)))
+            names = try DatabaseNamePage.names(try registry.names(), query: request.query)
         case .post:
             try request.requireJSONContentType()
             let body = try request.jsonObjectBody()

@@ -28,11 +28,8 @@ extension CouchEndpoint {
     func allDatabases(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
         try requireServerAdmin(request.user)
-        var names = try registry.names()
-        if try request.query.bool("descending", default: false) { names.reverse() }
-        let skip = max(0, try request.query.int("skip") ?? 0)
-        let limit = try request.query.int("limit") ?? Int.max
-        return CouchResponse.json(.array(names.dropFirst(skip).prefix(max(0, limit)).map(JSONValue.string)))
+        let names = try DatabaseNamePage.names(try registry.names(), query: request.query)
+        return CouchResponse.json(.array(names.map(JSONValue.string)))
     }
 
     /// `GET /_uuids?count=N` (at most `uuids/max_count`, 1000), with CouchDB's cache-busting headers and an

@@ -112,8 +112,12 @@ final class ReplicationScheduler: Sendable {
         return job
     }
 
-    /// The job named `id`.
-    func job(_ id: String) -> Job? { jobs.withLock { $0[id] } }
+    /// The job with replication id `id`. A space stands for a `+`, as `couch_replicator_ids:convert/1` reads
+    /// it: a path's `+` is decoded as a space (`chttpd/decode_plus_to_space`), and ids are `base+extensions`.
+    func job(_ id: String) -> Job? {
+        let id = id.replacingOccurrences(of: " ", with: "+")
+        return jobs.withLock { $0[id] }
+    }
 
     /// The job started by document `documentID` of `_replicator`.
     func job(forDocument documentID: String) -> Job? {

@@ -18,7 +18,7 @@ extension CouchEndpoint {
         if let prepared {
             (segments, query) = (prepared.segments, prepared.query)
         } else {
-            let parsed = CouchRequest.parseTarget(target)
+            let parsed = CouchRequest.parseTarget(target, plusIsSpace: nodeConfiguration.decodePlusToSpace)
             (segments, query) = (parsed.segments, parsed.query)
         }
         guard

@@ -77,8 +77,13 @@ extension CouchEndpoint {
         case "_explain": return try await explain(request, database: first)
         case "_index": return try await index(request, database: first, path: rest)
         case "_partition": return try await partition(request, database: first, path: rest)
+        case "_local" where rest.count != 1, "_local/":
+            // `chttpd_db:db_req/2`'s special cases for local documents named without `%2F`.
+            _ = try await authorizedStore(first, for: request.user, access: .member)
+            if rest.count > 1 { throw HTTPFailure.badRequest("_local documents do not accept attachments.") }
+            throw HTTPFailure.badRequest("Invalid _local document id.")
         case "_design", "_local":
-            guard let name = rest.first else { throw HTTPFailure.notFound() }
+            guard let name = rest.first else { return try await reservedLookingID(request, database: first) }
             let id = second + "/" + name
             if rest.count == 1 { return try await document(request, database: first, id: id) }
             if second == "_design",
@@ -89,11 +94,22 @@ extension CouchEndpoint {
             return try await attachment(request, database: first, id: id, name: rest.dropFirst().joined(separator: "/"))
         default:
             if second.hasPrefix("_"), !second.hasPrefix("_design/"), !second.hasPrefix("_local/") {
-                throw HTTPFailure.badRequest("Only reserved document ids may start with underscore.")
+                return try await reservedLookingID(request, database: first)
             }
             if rest.isEmpty { return try await document(request, database: first, id: second) }
             return try await attachment(request, database: first, id: second, name: rest.joined(separator: "/"))
         }
+    }
+
+    /// A document path whose id starts with `_` but is no reserved id (`/db/_other`, `/db/_design`): CouchDB's
+    /// `db_doc_req` checks the id only where it writes (`PUT`, `POST`: `illegal_docid`); reading or deleting
+    /// it finds no document. The database is looked up first, as `chttpd_db` opens it before anything else.
+    private func reservedLookingID(_ request: CouchRequest, database: String) async throws -> Response {
+        _ = try await authorizedStore(database, for: request.user, access: .member)
+        if request.method == .put || request.method == .post {
+            throw HTTPFailure(status: 400, error: "illegal_docid", reason: "Only reserved document ids may start with underscore.")
+        }
+        throw HTTPFailure.notFound()
     }
 
     /// The store of `name` once `user` may use it with `access`.

@@ -156,14 +156,27 @@ final class CouchEndpoint: Sendable {
                 }
             }
         }
-        // Every answer names its request, as CouchDB's `X-Couch-Request-ID` (ten hex digits).
-        response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Hex.encode(SecureRandom.bytes(5))
+        response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Self.requestID(request.headers[HTTPField.Name("X-Couch-Request-ID")!])
         response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
         statistics.record(method: request.method.rawValue, status: Int(response.status.code))
         audit(
             request, prepared: prepared, stage: stage, status: Int(response.status.code), etag: response.headers[.eTag],
             connection: connection)
         return response
+    }
+
+    /// The request's `X-Couch-Request-ID`, as CouchDB's `chttpd:nonce/1` makes it: the client's own when it is
+    /// at most 36 letters, digits, `-` or `_`; otherwise ten random hex digits.
+    static func requestID(_ given: String?) -> String {
+        if let given, !given.isEmpty, given.utf8.count <= 36,
+            given.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
+        {
+            return given
+        }
+        return Hex.encode(SecureRandom.bytes(5))
     }
 
     /// How far a request got with authentication (the audit trail says so rather than name a user who was not
@@ -219,7 +232,8 @@ final class CouchEndpoint: Sendable {
         stage: inout AuthenticationStage
     ) async throws -> CouchRequest {
         let clientAddress = connection?.address
-        let (segments, query, invalidSegment) = CouchRequest.parseTarget(request.head.path ?? "/")
+        let (segments, query, invalidSegment) = CouchRequest.parseTarget(
+            request.head.path ?? "/", plusIsSpace: nodeConfiguration.decodePlusToSpace)
         var partitionNotUTF8: [UInt8]?
         if let invalidSegment {
             guard CouchRequest.isPartitionSegment(invalidSegment.index, of: segments) else {

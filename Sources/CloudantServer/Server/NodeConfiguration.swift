@@ -135,7 +135,8 @@ final class NodeConfiguration: Sendable {
         case ("couchdb", "max_document_size"), ("chttpd", "max_http_request_size"), ("chttpd_auth", "timeout"),
             ("couch_httpd_auth", "timeout"), ("uuids", "max_count"), ("cors", "max_age"):
             try positiveInteger()
-        case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"):
+        case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"),
+            ("chttpd", "decode_plus_to_space"):
             try boolean()
         case ("replicator", "connection_timeout"):
             try positiveInteger()
@@ -169,6 +170,9 @@ final class NodeConfiguration: Sendable {
 
     /// `chttpd/require_valid_user`: whether even `GET /` and `/_up` need a login.
     var requireValidUser: Bool { value("chttpd", "require_valid_user") == "true" }
+
+    /// Whether a `+` in a request's path is a space (`chttpd/decode_plus_to_space`, CouchDB's default true).
+    var decodePlusToSpace: Bool { value("chttpd", "decode_plus_to_space") != "false" }
 
     /// The session timeout in seconds: `chttpd_auth/timeout`, or `couch_httpd_auth/timeout` where only that
     /// one was set (CouchDB 3 reads the first, falling back to the second).

@@ -1,0 +1,61 @@
+internal import CloudantCore
+
+/// The database names `GET /_all_dbs` and `GET /_dbs_info` answer: CouchDB's `_all_dbs` is an `_all_docs` of
+/// its `_dbs` database (`chttpd_misc:handle_all_dbs_info_req/1`), so it takes the same parameters: `key`,
+/// `keys`, `startkey`/`start_key`, `endkey`/`end_key`, `inclusive_end`, `descending`, `skip` and `limit`, with
+/// keys compared as ids are (by their bytes).
+struct DatabaseNamePage {
+    /// The names in the order and window the parameters ask for.
+    static func names(_ all: [String], query: QueryParameters) throws -> [String] {
+        let descending = try query.bool("descending", default: false)
+        let skip = max(0, try query.int("skip") ?? 0)
+        let limit = try query.int("limit").map { max(0, $0) } ?? Int.max
+        var names = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if let keys = try query.json("keys") {
+            guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
+            let present = Set(names)
+            let wanted = list.compactMap(\.stringValue).filter(present.contains)
+            return Array((descending ? wanted.reversed() : wanted).dropFirst(skip).prefix(limit))
+        }
+        var start = try query.json("startkey") ?? query.json("start_key")
+        var end = try query.json("endkey") ?? query.json("end_key")
+        var inclusiveEnd = try query.bool("inclusive_end", default: true)
+        if let key = try query.json("key") {
+            (start, end, inclusiveEnd) = (key, key, true)
+        }
+        if descending { names.reverse() }
+        names = names.filter { name in
+            if let start, !Self.name(name, isAtOrPast: start, descending: descending) { return false }
+            if let end {
+                if Self.name(name, isPast: end, descending: descending) { return false }
+                if !inclusiveEnd, end.stringValue == name { return false }
+            }
+            return true
+        }
+        return Array(names.dropFirst(skip).prefix(limit))
+    }
+
+    /// Whether `name` comes at or after `key` in the walk's direction. Keys that are not strings sort as
+    /// CouchDB collates them against ids: null, booleans and numbers before every string, arrays and objects
+    /// after.
+    private static func name(_ name: String, isAtOrPast key: JSONValue, descending: Bool) -> Bool {
+        let order = compare(name, key)
+        return descending ? order <= 0 : order >= 0
+    }
+
+    private static func name(_ name: String, isPast key: JSONValue, descending: Bool) -> Bool {
+        let order = compare(name, key)
+        return descending ? order < 0 : order > 0
+    }
+
+    /// -1, 0 or 1 as `name` sorts before, with or after `key`.
+    private static func compare(_ name: String, _ key: JSONValue) -> Int {
+        switch key {
+        case .string(let text):
+            if name == text { return 0 }
+            return name.utf8.lexicographicallyPrecedes(text.utf8) ? -1 : 1
+        case .array, .object: return -1
+        default: return 1
+        }
+    }
+}
