@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest attachment accepted, in bytes; attachment uploads stream to disk past --max-body-size.", valueName: "BYTES"))
     var maxAttachmentSize = 1 << 30
 
+    @Option(name: .long, help: ArgumentHelp("The node's name in /_membership and /_node/{node} (CouchDB's -name).", valueName: "NAME"))
+    var nodeName = "nonode@nohost"
+
     @Option(name: .long, help: ArgumentHelp(
             "Steps one $regex evaluation may take before the request is refused (400 bad_arg); at most \(MatchLimits.maximumRegexStepLimit).",
             valueName: "STEPS"))
@@ -162,6 +165,7 @@ struct ServeCommand: AsyncParsableCommand {
                     maxFailuresPerUser: loginFailuresPerUser, maxFailuresPerAddress: loginFailuresPerAddress,
                     window: loginWindow))
             settings.maxAttachmentSize = max(0, maxAttachmentSize)
+            settings.nodeName = nodeName
             settings.maxLeavesPerDocument = max(1, maxLeavesPerDocument)
             settings.passwordIterations = max(1, passwordIterations)
             settings.maxPasswordIterations = max(1, maxPasswordIterations)

@@ -5,14 +5,14 @@ internal import HTTPTypes
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// The one node of this server, named as a single CouchDB node is by default.
-    static let nodeName = "nonode@nohost"
+    /// The one node of this server (``ServerConfiguration/nodeName``).
+    var nodeName: String { configuration.nodeName }
 
     /// `GET /_membership` (server admins): the node list of a one-node cluster.
     func membership(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET") }
         try requireServerAdmin(request.user)
-        let nodes: JSONValue = [.string(Self.nodeName)]
+        let nodes: JSONValue = [.string(nodeName)]
         return CouchResponse.json(["all_nodes": nodes, "cluster_nodes": nodes])
     }
 
@@ -29,8 +29,8 @@ extension CouchEndpoint {
     func node(_ request: CouchRequest) async throws -> Response {
         let parts = Array(request.segments.dropFirst())
         guard let named = parts.first else { throw HTTPFailure.badRequest("Unknown server endpoint: _node") }
-        if named == "_local", parts.count == 1 { return CouchResponse.json(["name": .string(Self.nodeName)]) }
-        guard named == "_local" || named == Self.nodeName else {
+        if named == "_local", parts.count == 1 { return CouchResponse.json(["name": .string(nodeName)]) }
+        guard named == "_local" || named == nodeName else {
             throw HTTPFailure(status: 404, error: "not_found", reason: "no such node: \(named)")
         }
         let rest = Array(parts.dropFirst())

@@ -45,7 +45,8 @@ extension CouchEndpoint {
         }
         guard count <= nodeConfiguration.maxUUIDCount else { throw HTTPFailure.badRequest("count parameter too large") }
         guard count >= 0 else { throw HTTPFailure.badRequest("count must be a positive integer") }
-        let uuids = (0..<count).map { _ in Hex.encode(SecureRandom.bytes(16)) }
+        let algorithm = nodeConfiguration.uuidAlgorithm
+        let uuids = (0..<count).map { _ in self.uuids.next(algorithm: algorithm.name, utcIDSuffix: algorithm.utcIDSuffix) }
         return CouchResponse.json(
             ["uuids": .array(uuids.map(JSONValue.string))],
             headers: [

@@ -80,7 +80,7 @@ extension CouchEndpoint {
         case "jobs"?:
             if path.count == 1 { return try schedulerJobs(request) }
             guard path.count == 2, let job = replicationScheduler.job(path[1]) else { throw HTTPFailure.notFound() }
-            return CouchResponse.json(job.record.withLock { $0.jobJSON(node: Self.nodeName) })
+            return CouchResponse.json(job.record.withLock { $0.jobJSON(node: nodeName) })
         case "docs"?:
             let rest = Array(path.dropFirst())
             if rest.isEmpty || rest == [ReplicatorDatabase.name] { return try await schedulerDocs(request) }
@@ -99,7 +99,7 @@ extension CouchEndpoint {
         let (limit, skip) = try Self.pageParameters(request)
         let jobs = replicationScheduler.allJobs()
         let offset = min(skip, jobs.count)
-        let page = jobs.dropFirst(offset).prefix(limit).map { job in job.record.withLock { $0.jobJSON(node: Self.nodeName) } }
+        let page = jobs.dropFirst(offset).prefix(limit).map { job in job.record.withLock { $0.jobJSON(node: nodeName) } }
         return CouchResponse.json([
             "total_rows": .number(JSONNumber(jobs.count)), "offset": .number(JSONNumber(offset)), "jobs": .array(Array(page)),
         ])
@@ -130,7 +130,7 @@ extension CouchEndpoint {
     /// scheduling error, or from the state written in it (`couch_replicator:info_from_doc/2`).
     private func schedulerDocument(_ documentID: String, stored: JSONObject? = nil) async throws -> JSONValue? {
         if let job = replicationScheduler.job(forDocument: documentID) {
-            return job.record.withLock { $0.documentJSON(healthThreshold: replicationScheduler.healthThreshold) }
+            return job.record.withLock { $0.documentJSON(healthThreshold: replicationScheduler.healthThreshold, node: nodeName) }
         }
         var document = stored
         if document == nil {
@@ -165,7 +165,7 @@ extension CouchEndpoint {
                 info["state"] = "error"
                 info["error_count"] = .number(JSONNumber(failure.count))
                 info["info"] = ["error": .string(failure.reason)]
-                info["node"] = .string(Self.nodeName)
+                info["node"] = .string(nodeName)
                 info["start_time"] = .string(CouchTime.iso8601(failure.start))
                 info["last_updated"] = .string(CouchTime.iso8601(failure.time))
             } else {
@@ -173,7 +173,7 @@ extension CouchEndpoint {
                 info["state"] = "initializing"
                 info["error_count"] = 0
                 info["info"] = .null
-                info["node"] = .string(Self.nodeName)
+                info["node"] = .string(nodeName)
                 info["start_time"] = .null
                 info["last_updated"] = .null
             }
@@ -214,7 +214,7 @@ extension CouchEndpoint {
     /// The replications `/_active_tasks` lists: every running job.
     func replicationTasks() -> [JSONValue] {
         replicationScheduler.allJobs().compactMap { job in
-            job.record.withLock { record in record.isRunning ? record.activeTaskJSON() : nil }
+            job.record.withLock { record in record.isRunning ? record.activeTaskJSON(node: nodeName) : nil }
         }
     }
 }

@@ -122,19 +122,19 @@ struct ReplicationJobRecord: Sendable {
                     if case .crashed(let reason) = entry.event { object["reason"] = .string(reason) }
                     return .object(object)
                 }),
-            "node": .string(CouchEndpoint.nodeName),
+            "node": .string(node),
             "start_time": .string(CouchTime.iso8601(startTime)),
         ]
     }
 
     /// The job's document as `GET /_scheduler/docs` lists it while it is scheduled (`ejson_doc/2`).
-    func documentJSON(healthThreshold: TimeInterval) -> JSONValue {
+    func documentJSON(healthThreshold: TimeInterval, node: String) -> JSONValue {
         let summary = summary(healthThreshold: healthThreshold)
         return [
             "database": database.map(JSONValue.string) ?? .null,
             "doc_id": documentID.map(JSONValue.string) ?? .null,
             "id": .string(id),
-            "node": .string(CouchEndpoint.nodeName),
+            "node": .string(node),
             "source": .string(source),
             "target": .string(target),
             "state": .string(summary.state),
@@ -148,12 +148,12 @@ struct ReplicationJobRecord: Sendable {
     }
 
     /// The job as `/_active_tasks` lists a running replication.
-    func activeTaskJSON() -> JSONValue {
+    func activeTaskJSON(node: String) -> JSONValue {
         let started = Int(startTime.timeIntervalSince1970)
         let updated = Int((history.first?.time ?? startTime).timeIntervalSince1970)
         return [
             "type": "replication",
-            "node": .string(CouchEndpoint.nodeName),
+            "node": .string(node),
             "pid": .string("<0.\(abs(id.hashValue % 10_000)).0>"),
             "replication_id": .string(id),
             "database": database.map(JSONValue.string) ?? .null,

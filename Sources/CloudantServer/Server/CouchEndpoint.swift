@@ -26,6 +26,8 @@ final class CouchEndpoint: Sendable {
     let dashboard: Dashboard?
     /// The node's configuration (`/_node/{node}/_config`), whose server settings apply at once.
     let nodeConfiguration: NodeConfiguration
+    /// New ids for `/_uuids` and documents written without one.
+    let uuids: CouchUUIDs
     /// Request counters for `/_node/{node}/_stats`.
     let statistics = ServerStatistics()
     /// Where password derivations run (logins, and `_users` writes that set a password).
@@ -41,15 +43,22 @@ final class CouchEndpoint: Sendable {
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
+        let nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
+        self.nodeConfiguration = nodeConfiguration
+        let uuids = CouchUUIDs()
+        self.uuids = uuids
         let registry = DatabaseRegistry(
             directory: configuration.directory, encryptionKey: configuration.encryptionKey,
-            designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument)
+            designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument,
+            makeDocumentID: {
+                let algorithm = nodeConfiguration.uuidAlgorithm
+                return uuids.next(algorithm: algorithm.name, utcIDSuffix: algorithm.utcIDSuffix)
+            })
         self.registry = registry
         let hashing = PasswordHashingPool()
         self.hashing = hashing
         anonymousBodies = AnonymousBodies(budget: configuration.anonymousBodyBudget)
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
-        nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
         dashboard = configuration.dashboardEnabled
             ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.

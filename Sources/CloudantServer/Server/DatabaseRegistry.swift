@@ -19,6 +19,8 @@ final class DatabaseRegistry: Sendable {
     let encryptionKey: DatabaseKey?
     /// The most leaves a document may have (``ServerConfiguration/maxLeavesPerDocument``).
     let maxLeavesPerDocument: Int
+    /// The id of a document written without one (the server's ``CouchUUIDs``).
+    let makeDocumentID: @Sendable () -> String
 
     private struct State {
         var open: [String: DocumentStore] = [:]
@@ -53,8 +55,10 @@ final class DatabaseRegistry: Sendable {
 
     init(
         directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil,
-        maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument
+        maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument,
+        makeDocumentID: @escaping @Sendable () -> String = StoreOptions.randomHexID
     ) {
+        self.makeDocumentID = makeDocumentID
         self.directory = directory
         self.encryptionKey = encryptionKey
         self.designFunctions = designFunctions
@@ -205,6 +209,7 @@ final class DatabaseRegistry: Sendable {
         options.encryptionKey = encryptionKey
         options.designFunctions = designFunctions
         options.maxLeavesPerDocument = maxLeavesPerDocument
+        options.makeDocumentID = makeDocumentID
         let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
         state.open[name] = store
         watchCommits(of: store, name: name)

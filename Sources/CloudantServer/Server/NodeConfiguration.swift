@@ -149,6 +149,11 @@ final class NodeConfiguration: Sendable {
             guard value == "infinity" || (Int(value).map { $0 >= 0 } ?? false) else {
                 throw HTTPFailure.badRequest("The value of \(section)/\(key) must be infinity or a non-negative integer.")
             }
+        case ("uuids", "algorithm"):
+            // CouchDB takes any name here and then fails every request that needs an id.
+            guard CouchUUIDs.algorithms.contains(value) else {
+                throw HTTPFailure.badRequest("Unknown uuid algorithm: \(value). Use one of random, sequential, utc_random, utc_id.")
+            }
         case ("log", "level"):
             let levels = ["debug", "info", "notice", "warning", "warn", "error", "err", "critical", "crit", "alert", "emergency", "emerg", "none"]
             guard levels.contains(value) else { throw HTTPFailure.badRequest("Invalid log level: \(value)") }
@@ -195,6 +200,11 @@ final class NodeConfiguration: Sendable {
 
     /// `uuids/max_count`: the most uuids one `/_uuids` request may ask for.
     var maxUUIDCount: Int { integer("uuids", "max_count", default: 1000) }
+
+    /// `uuids/algorithm` (CouchDB's default `sequential`) and `uuids/utc_id_suffix`, as ``CouchUUIDs`` reads them.
+    var uuidAlgorithm: (name: String, utcIDSuffix: String) {
+        (value("uuids", "algorithm") ?? "sequential", value("uuids", "utc_id_suffix") ?? "")
+    }
 
     /// The replication jobs' settings: `base` (the server's own) with what the `replicator` section sets, as
     /// couch_replicator reads it for each job: `connection_timeout` in milliseconds, `retries_per_request`,

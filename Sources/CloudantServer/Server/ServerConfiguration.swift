@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
     public var maxPasswordIterations: Int = 1_000_000
     /// The server's stable identity (`GET /` `uuid`); `nil` reads or creates one in the data folder.
     public var uuid: String?
+    /// The name of the server's one node in `/_membership`, `/_node/{node}/…` and replication jobs: a single
+    /// CouchDB node's default, `nonode@nohost`, unless set (CouchDB takes it from `-name` in `vm.args`;
+    /// its development cluster names its first node `node1@127.0.0.1`). `/_node/_local` names it too.
+    public var nodeName = "nonode@nohost"
     /// How many regular-expression engine steps one `$regex` evaluation may take in `_find` and
     /// `_changes?filter=_selector`; past it the request is answered `400 bad_arg`. Default 10 000 000
     /// (PCRE's default match limit, which CouchDB's own `$regex` runs under); a value above

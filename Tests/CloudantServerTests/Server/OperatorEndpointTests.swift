@@ -21,6 +21,20 @@ struct OperatorEndpointTests {
         }
     }
 
+    @Test func aConfiguredNodeNameIsTheOnlyNodeTheServerAnswersFor() async throws {
+        try await withLiveServer({ $0.nodeName = "node1@127.0.0.1" }) { server in
+            let client = server.admin
+            let nodes: JSONValue = ["node1@127.0.0.1"]
+            #expect(try await client.get("/_membership").json == ["all_nodes": nodes, "cluster_nodes": nodes])
+            #expect(try await client.get("/_node/_local").json == ["name": "node1@127.0.0.1"])
+            #expect(try await client.get("/_node/node1@127.0.0.1/_config/log/level").json == "info")
+            let written = try await client.send(
+                "PUT", "/_node/node1@127.0.0.1/_config/log/level", json: "debug", headers: ["X-Couch-Persist": "false"])
+            #expect(written.json == "info")
+            #expect(try await client.get("/_node/nonode@nohost/_config").status == 404)
+        }
+    }
+
     @Test func configReadsWritesAndDeletesValuesAndAnswersTheOldOne() async throws {
         try await withLiveServer { server in
             let client = server.admin
