@@ -103,14 +103,17 @@ struct ChangesParameters: Sendable {
         case view(designDocument: String, name: String)
     }
 
-    /// `heartbeat`: milliseconds (cut to `maximumWait`), `true` for `maximumWait`, nil without one or for
-    /// `false`.
-    /// - Throws: ``HTTPFailure`` `400` for another value.
+    /// `heartbeat`: milliseconds (cut to `maximumWait`), `true` for `maximumWait`, nil without one.
+    /// - Throws: ``HTTPFailure`` `400` with `chttpd_db:parse_changes_query/1`'s reasons: a whole number that is
+    ///   not positive, or anything else (`false` included) that is not one.
     static func heartbeat(_ query: QueryParameters, maximumWait: Duration) throws -> Duration? {
-        guard let heartbeat = query["heartbeat"], heartbeat != "false" else { return nil }
+        guard let heartbeat = query["heartbeat"] else { return nil }
         if heartbeat == "true" { return maximumWait }
-        guard let milliseconds = Int(heartbeat), milliseconds > 0 else {
-            throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value.")
+        guard let milliseconds = Int(heartbeat) else {
+            throw HTTPFailure.badRequest("Invalid heartbeat value. Expecting a positive integer value (in milliseconds).")
+        }
+        guard milliseconds > 0 else {
+            throw HTTPFailure.badRequest("The heartbeat value should be a positive integer (in milliseconds).")
         }
         return min(.milliseconds(milliseconds), maximumWait)
     }

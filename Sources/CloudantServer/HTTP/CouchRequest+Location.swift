@@ -5,9 +5,9 @@ extension CouchRequest {
     /// (`https` when `X-Forwarded-Ssl: on` or `X-Forwarded-Proto: https`), then the host the client asked
     /// for (`X-Forwarded-Host`, else `Host`), then the path.
     func absoluteURI(_ path: String) -> String {
-        let host = header(HTTPField.Name("X-Forwarded-Host")!) ?? authority ?? "127.0.0.1"
-        let secure =
-            header(HTTPField.Name("X-Forwarded-Ssl")!) == "on" || header(HTTPField.Name("X-Forwarded-Proto")!) == "https"
+        func value(_ name: String) -> String? { HTTPField.Name(name).flatMap { header($0) } }
+        let host = value(forwardedHeaders.host) ?? authority ?? "127.0.0.1"
+        let secure = value(forwardedHeaders.ssl) == "on" || value(forwardedHeaders.proto) == "https"
         return (secure ? "https://" : "http://") + host + path
     }
 
@@ -55,4 +55,15 @@ enum URLEncoding {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// The names of the headers a reverse proxy sets, as CouchDB's `[chttpd]` section names them
+/// (`chttpd:absolute_uri/2`).
+struct ForwardedHeaders: Sendable {
+    /// `x_forwarded_host`: the host the client asked for.
+    var host = "X-Forwarded-Host"
+    /// `x_forwarded_ssl`: `on` when the client used TLS.
+    var ssl = "X-Forwarded-Ssl"
+    /// `x_forwarded_proto`: `https` when the client used TLS.
+    var proto = "X-Forwarded-Proto"
 }

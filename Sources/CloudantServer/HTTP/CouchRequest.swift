@@ -37,6 +37,9 @@ struct CouchRequest: Sendable {
     /// The bytes of the partition in `/{db}/_partition/{partition}…` when they are not UTF-8 once
     /// percent-decoded (its segment then holds U+FFFD): the partition handler refuses them in CouchDB's order.
     var partitionNotUTF8: [UInt8]? = nil
+    /// The headers a proxy names the client's host and scheme in (`chttpd/x_forwarded_host`,
+    /// `x_forwarded_ssl`, `x_forwarded_proto`), for the URIs the answer writes.
+    var forwardedHeaders = ForwardedHeaders()
 
     /// The client's IP address, when known (login throttling).
     var clientAddress: String? { connection?.address }

@@ -97,8 +97,24 @@ extension CouchEndpoint {
         }
         var document = try request.documentBody()
         document["_id"] = .string(id)
-        if let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote) { document["_rev"] = .string(rev) }
+        if let rev = try Self.revision(body: document["_rev"]?.stringValue, request: request) { document["_rev"] = .string(rev) }
         return try await write(document, request: request, database: database)
+    }
+
+    /// The revision a `PUT` edits, as `chttpd_db:couch_doc_from_req/4` reads it: the body's `_rev`, `?rev=` and
+    /// `If-Match` must agree where more than one is given.
+    /// - Throws: ``HTTPFailure`` `400` with CouchDB's reasons when they differ.
+    static func revision(body: String?, request: CouchRequest) throws -> String? {
+        let query = request.query["rev"]
+        if let body, let query, body != query {
+            throw HTTPFailure.badRequest("Document rev from request body and query string have different values")
+        }
+        let explicit = body ?? query
+        let etag = request.header(.ifMatch).map(Self.unquote)
+        if let explicit, let etag, explicit != etag {
+            throw HTTPFailure.badRequest("Document rev and etag have different values")
+        }
+        return explicit ?? etag
     }
 
     /// Writes one JSON document the way `PUT` and `POST` do; see ``write(parsed:request:database:)``.

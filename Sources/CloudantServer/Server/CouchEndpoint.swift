@@ -282,6 +282,7 @@ final class CouchEndpoint: Sendable {
             bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
             connection: connection, bodyLimit: limit)
         prepared.rawTarget = request.head.path ?? "/"
+        prepared.forwardedHeaders = nodeConfiguration.forwardedHeaders
         prepared.partitionNotUTF8 = partitionNotUTF8
         prepared.session = credentials.session
         prepared.refreshedCookie = credentials.refreshedCookie

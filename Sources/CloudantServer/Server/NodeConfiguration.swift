@@ -176,6 +176,16 @@ final class NodeConfiguration: Sendable {
     /// `chttpd/require_valid_user`: whether even `GET /` and `/_up` need a login.
     var requireValidUser: Bool { value("chttpd", "require_valid_user") == "true" }
 
+    /// The headers a proxy names the client's host and scheme in (`chttpd/x_forwarded_*`).
+    var forwardedHeaders: ForwardedHeaders {
+        let chttpd = section("chttpd")
+        var names = ForwardedHeaders()
+        names.host = chttpd["x_forwarded_host"] ?? names.host
+        names.ssl = chttpd["x_forwarded_ssl"] ?? names.ssl
+        names.proto = chttpd["x_forwarded_proto"] ?? names.proto
+        return names
+    }
+
     /// Whether a `+` in a request's path is a space (`chttpd/decode_plus_to_space`, CouchDB's default true).
     var decodePlusToSpace: Bool { value("chttpd", "decode_plus_to_space") != "false" }
 

@@ -91,10 +91,12 @@ extension DocumentStore {
         try DocumentID.validate(documentID)
         let requested = try rev.map { try RevisionID(parsing: $0) }
         return try await read(.fetchFailed) { db in
-            guard let record = try DocumentRecord.fetch(id: documentID, in: db),
-                let rev = requested ?? (record.deleted ? nil : record.winnerRev)
-            else {
+            guard let record = try DocumentRecord.fetch(id: documentID, in: db) else {
                 throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev))
+            }
+            // A deleted document's attachments are gone: CouchDB's reason names why.
+            guard let rev = requested ?? (record.deleted ? nil : record.winnerRev) else {
+                throw CloudantError(.notFound, "deleted", context: .init(documentID: documentID, revision: rev))
             }
             guard let stored = try DocumentAssembler(db: db, record: record).stored(rev: rev),
                 let info = stored.attachments.entries[name], let source = try AttachmentStorage.open(digest: info.digest, in: db)

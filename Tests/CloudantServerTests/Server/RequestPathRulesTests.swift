@@ -120,4 +120,61 @@ struct RequestPathRulesTests {
             #expect(try await client.put("/missing/_other", [:]).json["reason"] == "Database does not exist.")
         }
     }
+
+    @Test func theBodysRevTheQuerysAndIfMatchMustAgree() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let rev = try #require(try await client.put("/db/doc", ["a": 1]).json["rev"]?.stringValue)
+            let mismatched = try await client.put("/db/doc?rev=1-foobar", ["_rev": .string(rev), "a": 2])
+            #expect(
+                mismatched.status == 400
+                    && mismatched.json["reason"] == "Document rev from request body and query string have different values")
+            let etag = try await client.send("PUT", "/db/doc", json: ["_rev": .string(rev)], headers: ["If-Match": "1-foobar"])
+            #expect(etag.status == 400 && etag.json["reason"] == "Document rev and etag have different values")
+            // Agreeing ones edit as one.
+            let agreed = try await client.send("PUT", "/db/doc?rev=\(rev)", json: ["_rev": .string(rev)], headers: ["If-Match": "\"\(rev)\""])
+            #expect(agreed.status == 201)
+        }
+    }
+
+    @Test func heartbeatsThatAreNotPositiveWholeNumbersAreRefusedWithChttpdsReasons() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let negative = try await client.get("/db/_changes?feed=longpoll&heartbeat=-1000")
+            #expect(negative.status == 400 && negative.json["reason"] == "The heartbeat value should be a positive integer (in milliseconds).")
+            for value in ["abc", "false", "1.5"] {
+                let answer = try await client.get("/db/_changes?feed=longpoll&heartbeat=\(value)")
+                #expect(
+                    answer.json["reason"] == "Invalid heartbeat value. Expecting a positive integer value (in milliseconds).",
+                    "\(value)")
+            }
+        }
+    }
+
+    @Test func locationsNameTheHostAProxyForwardsInTheHeaderTheConfigurationNames() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let forwarded = try await client.send("PUT", "/db/a", json: [:], headers: ["X-Forwarded-Host": "mysite.com"])
+            #expect(forwarded.header("Location") == "http://mysite.com/db/a")
+            _ = try await client.send("PUT", "/_node/_local/_config/chttpd/x_forwarded_host", json: "X-Host")
+            let custom = try await client.send("PUT", "/db/b", json: [:], headers: ["X-Host": "mysite2.com", "X-Forwarded-Proto": "https"])
+            #expect(custom.header("Location") == "https://mysite2.com/db/b")
+        }
+    }
+
+    @Test func aDeletedDocumentsAttachmentIsNotFoundBecauseItIsDeleted() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let rev = try #require(
+                try await client.put("/db/doc", ["_attachments": ["a.txt": ["content_type": "text/plain", "data": "aGk="]]]).json["rev"]?
+                    .stringValue)
+            _ = try await client.send("DELETE", "/db/doc?rev=\(rev)")
+            #expect(try await client.get("/db/doc/a.txt").json == ["error": "not_found", "reason": "deleted"])
+            #expect(try await client.get("/db/nothing/a.txt").json == ["error": "not_found", "reason": "missing"])
+        }
+    }
 }
