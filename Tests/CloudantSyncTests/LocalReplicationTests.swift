@@ -69,6 +69,12 @@ struct LocalReplicationTests {
         let logs = try await (stores.a.localDocument(id: "_local/" + replicationID(stores)), stores.b.localDocument(id: "_local/" + replicationID(stores)))
         #expect(logs.0["session_id"] == logs.1["session_id"])
         #expect(logs.1["history"]?.arrayValue?.count == 2)
+        // The run's own statistics are its own; its checkpoint counts on from the history it resumed, as
+        // CouchDB's replicator starts a job's statistics from the latest entry of the matched history.
+        let latest = try #require(logs.1["history"]?.arrayValue?.first)
+        #expect(latest["docs_written"] == 150 && latest["missing_checked"] == 150 && latest["docs_read"] == 150)
+        let earlier = try #require(logs.1["history"]?.arrayValue?.last)
+        #expect(earlier["docs_written"] == 120)
     }
 
     func replicationID(_ stores: Stores) async throws -> String {

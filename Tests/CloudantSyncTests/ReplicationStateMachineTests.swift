@@ -74,6 +74,10 @@ struct ReplicationStateMachineTests {
         #expect(ReplicationLog.startSequence(source: source, target: nil) == 0)
         let stranger: JSONObject = ["session_id": "x", "history": [["session_id": "x", "recorded_seq": 5]]]
         #expect(ReplicationLog.startSequence(source: source, target: stranger) == 0)
+        // `compare_rep_history/2` resumes the entries after the shared one; the same session resumes all.
+        #expect(ReplicationLog.resumedHistory(source: source, target: target).compactMap { $0["session_id"]?.stringValue } == ["s1"])
+        #expect(ReplicationLog.resumedHistory(source: source, target: source).count == 3)
+        #expect(ReplicationLog.resumedHistory(source: source, target: stranger).isEmpty)
     }
 
     @Test func nothingMissingStillMovesTheCheckpoint() {

@@ -74,6 +74,31 @@ public struct ReplicationLog: Sendable, Hashable {
         return 0
     }
 
+    /// The history a replication resumes, as `compare_replication_logs/2` finds it: the source's whole history
+    /// when both logs name the same session, the source's entries after the one both histories share (or the
+    /// target's after the one both share), none when nothing matches. Its first entry's statistics are where
+    /// the new session's count from (`init_state/1`'s `HistoryStats`).
+    public static func resumedHistory(source: JSONObject?, target: JSONObject?) -> [JSONValue] {
+        guard let source, let target else { return [] }
+        if let session = source["session_id"]?.stringValue, session == target["session_id"]?.stringValue {
+            return source["history"]?.arrayValue ?? []
+        }
+        var sourceHistory = source["history"]?.arrayValue ?? []
+        var targetHistory = target["history"]?.arrayValue ?? []
+        func sessions(_ entries: ArraySlice<JSONValue>) -> Set<String> { Set(entries.compactMap { $0["session_id"]?.stringValue }) }
+        while let sourceHead = sourceHistory.first, let targetHead = targetHistory.first {
+            if let id = sourceHead["session_id"]?.stringValue, sessions(targetHistory[...]).contains(id) {
+                return Array(sourceHistory.dropFirst())
+            }
+            if let id = targetHead["session_id"]?.stringValue, sessions(sourceHistory.dropFirst()).contains(id) {
+                return Array(targetHistory.dropFirst())
+            }
+            sourceHistory.removeFirst()
+            targetHistory.removeFirst()
+        }
+        return []
+    }
+
     private static func entries(_ log: JSONObject) -> [(session: String, seq: JSONValue)] {
         (log["history"]?.arrayValue ?? []).compactMap { entry in
             guard let session = entry["session_id"]?.stringValue, let seq = entry["recorded_seq"] ?? entry["last_seq"]

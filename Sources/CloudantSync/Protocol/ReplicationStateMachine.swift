@@ -134,6 +134,9 @@ public struct ReplicationStateMachine: Sendable {
     /// Failures of the current batch that a second attempt did not resolve.
     var batchFailures: [WriteFailure] = []
     private var previousHistory: [ReplicationLog.Entry] = []
+    /// The statistics of the history this session resumes: checkpoints count on from them, as CouchDB's
+    /// replicator starts a job's statistics from its resumed history's latest entry.
+    private var resumedStats = ReplicationStats()
     private var startTime = ""
     private var drained = false
 
@@ -171,6 +174,8 @@ public struct ReplicationStateMachine: Sendable {
             checkpointedSeq = startSeq
             batchSeq = startSeq
             previousHistory = Self.history(source)
+            let resumed = ReplicationLog.resumedHistory(source: source, target: target)
+            resumedStats = resumed.first.map { Self.stats(of: $0) } ?? ReplicationStats()
             return readChanges()
 
         case (.readingChanges, .changesRead(let page)):
@@ -269,8 +274,14 @@ public struct ReplicationStateMachine: Sendable {
     }
 
     private func log() -> ReplicationLog {
+        var counted = stats
+        counted.missingChecked += resumedStats.missingChecked
+        counted.missingFound += resumedStats.missingFound
+        counted.docsRead += resumedStats.docsRead
+        counted.docsWritten += resumedStats.docsWritten
+        counted.docWriteFailures += resumedStats.docWriteFailures
         let entry = ReplicationLog.Entry(
-            sessionID: configuration.sessionID, recordedSeq: recordedSeq, stats: stats, startTime: startTime,
+            sessionID: configuration.sessionID, recordedSeq: recordedSeq, stats: counted, startTime: startTime,
             endTime: configuration.clock(), startLastSeq: startSeq)
         let history = [entry] + previousHistory.filter { $0.sessionID != configuration.sessionID }
         return ReplicationLog(
@@ -278,19 +289,24 @@ public struct ReplicationStateMachine: Sendable {
             history: Array(history.prefix(ReplicationLog.maximumHistory)))
     }
 
+    /// The statistics a history entry records.
+    private static func stats(of entry: JSONValue) -> ReplicationStats {
+        var stats = ReplicationStats()
+        stats.docsRead = Int(entry["docs_read"]?.numberValue?.int64Value ?? 0)
+        stats.docsWritten = Int(entry["docs_written"]?.numberValue?.int64Value ?? 0)
+        stats.missingChecked = Int(entry["missing_checked"]?.numberValue?.int64Value ?? 0)
+        stats.missingFound = Int(entry["missing_found"]?.numberValue?.int64Value ?? 0)
+        stats.docWriteFailures = Int(entry["doc_write_failures"]?.numberValue?.int64Value ?? 0)
+        return stats
+    }
+
     /// Earlier sessions' entries of a stored log, kept when this session writes its own.
     private static func history(_ log: JSONObject?) -> [ReplicationLog.Entry] {
         (log?["history"]?.arrayValue ?? []).compactMap { entry in
             guard let session = entry["session_id"]?.stringValue, let seq = entry["recorded_seq"] ?? entry["last_seq"]
             else { return nil }
-            var stats = ReplicationStats()
-            stats.docsRead = Int(entry["docs_read"]?.numberValue?.int64Value ?? 0)
-            stats.docsWritten = Int(entry["docs_written"]?.numberValue?.int64Value ?? 0)
-            stats.missingChecked = Int(entry["missing_checked"]?.numberValue?.int64Value ?? 0)
-            stats.missingFound = Int(entry["missing_found"]?.numberValue?.int64Value ?? 0)
-            stats.docWriteFailures = Int(entry["doc_write_failures"]?.numberValue?.int64Value ?? 0)
             return ReplicationLog.Entry(
-                sessionID: session, recordedSeq: seq, stats: stats,
+                sessionID: session, recordedSeq: seq, stats: stats(of: entry),
                 startTime: entry["start_time"]?.stringValue ?? "", endTime: entry["end_time"]?.stringValue ?? "",
                 startLastSeq: entry["start_last_seq"] ?? 0)
         }
