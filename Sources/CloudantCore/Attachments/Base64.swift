@@ -42,14 +42,14 @@ public enum Base64 {
         }
     }
 
-    /// Decodes standard base64 (whitespace tolerated, as CouchDB does); `nil` when malformed.
-    ///
-    /// Well-formed input decodes here; anything else (whitespace, or a form only Foundation's lenient decoder
-    /// takes, such as `QUJD=`) is left to `Data(base64Encoded:)` as before, so what is accepted is unchanged.
+    /// Decodes standard base64 with whitespace anywhere (as Erlang's `base64:decode/1`, which CouchDB reads
+    /// attachment data with, skips it); `nil` when what is left is not RFC 4648 base64 (``decode(strict:)``):
+    /// CouchDB refuses such data (`notBase64Encoded=`) with `400`, where Foundation's lenient decoder would
+    /// have taken some of it.
     public static func decode(_ string: String) -> [UInt8]? {
         if let decoded = decode(strict: string.utf8) { return decoded }
-        let compact = string.filter { !$0.isWhitespace }
-        return Data(base64Encoded: compact).map { Array($0) }
+        let whitespace: Set<UInt8> = [9, 10, 13, 32]
+        return decode(strict: string.utf8.filter { !whitespace.contains($0) })
     }
 
     /// Decodes RFC 4648 base64: padded to a multiple of four characters, nothing outside the standard

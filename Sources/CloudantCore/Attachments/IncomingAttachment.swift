@@ -28,7 +28,8 @@ public enum IncomingAttachment: Sendable, Hashable {
         guard let base64 = object["data"]?.stringValue else {
             throw invalid("An attachment needs base64 'data' or 'stub': true.")
         }
-        guard let bytes = Base64.decode(base64) else { throw invalid("The attachment's 'data' is not valid base64.") }
+        // `couch_att:inline_from_json/2`'s reason, word for word.
+        guard let bytes = Base64.decode(base64) else { throw invalid("Invalid attachment data for \(name)") }
         self = .data(
             IncomingAttachmentData(
                 contentType: object["content_type"]?.stringValue ?? "application/octet-stream", bytes: bytes,

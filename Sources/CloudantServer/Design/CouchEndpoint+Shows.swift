@@ -16,7 +16,7 @@ extension CouchEndpoint {
         let documentID = path.count > 1 ? path.dropFirst().joined(separator: "/") : nil
         let document = try await documentForFunction(documentID, in: store)
         let etag = showETag(request, ddoc: ddoc, document: document, extra: nil)
-        if let match = request.header(.ifNoneMatch), match == etag { return CouchResponse.notModified(headers: [("ETag", etag)]) }
+        if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
         let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
         let requestObject = try await self.requestObject(request, store: store, database: database, documentID: documentID)
         let answer = try runtime.callDesignFunction(

@@ -54,6 +54,15 @@ struct CouchRequest: Sendable {
         return value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first == "application/json"
     }
 
+    /// Whether `If-None-Match` names `etag`, as `couch_httpd:etag_match/2` reads it: a list separated by commas
+    /// and spaces, each entry with or without a weak `W/` prefix.
+    func ifNoneMatch(_ etag: String) -> Bool {
+        guard let value = header(.ifNoneMatch) else { return false }
+        return value.split(whereSeparator: { $0 == "," || $0 == " " }).contains { entry in
+            (entry.hasPrefix("W/") ? entry.dropFirst(2) : entry[...]) == etag
+        }
+    }
+
     /// The body parsed as JSON.
     /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid UTF-8 JSON", as CouchDB answers malformed bodies.
     ///

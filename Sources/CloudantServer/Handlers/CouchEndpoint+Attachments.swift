@@ -34,7 +34,7 @@ extension CouchEndpoint {
         headers.append(("Accept-Ranges", info.encoding == .identity ? "bytes" : "none"))
         // Uploaded bytes on the dashboard's origin: never a page that runs (see ``AttachmentSafety``).
         headers += AttachmentSafety.headers(contentType: info.contentType, name: name)
-        if request.header(.ifNoneMatch) == etag { return CouchResponse.notModified(headers: [("ETag", etag)]) }
+        if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
         let length = sendEncoded ? info.encodedLength : info.length
         if request.method == .head {
             var response = CouchResponse.headOnly(contentType: info.contentType, headers: headers)
@@ -86,15 +86,18 @@ extension CouchEndpoint {
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
         try await requireAttachmentWrite(request, id: id, in: store)
         let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
-        var document: JSONObject = ["_id": .string(id)]
-        if let rev {
-            do {
-                document = try await store.document(id: id, options: ReadOptions(rev: rev))
-            } catch let error as CloudantError where error.code == .notFound {
-                throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id, revision: rev))
-            }
-        } else {
-            _ = try await store.attachmentContent(documentID: id, name: name)  // 404 for a missing document or attachment.
+        // `chttpd_db:db_attachment_req/4`: the document and the attachment must exist (404), and without a
+        // revision the edit is of no revision, which conflicts with the document that is there (409); a
+        // revision the document does not have is `{{not_found, missing}, Rev}`, 409 `missing_rev`.
+        guard let rev else {
+            _ = try await store.attachmentContent(documentID: id, name: name)
+            throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
+        }
+        let document: JSONObject
+        do {
+            document = try await store.document(id: id, options: ReadOptions(rev: rev))
+        } catch let error as CloudantError where error.code == .notFound {
+            throw HTTPFailure(status: 409, error: "not_found", reason: "missing_rev")
         }
         var incoming = try IncomingDocument(document)
         var attachments = incoming.attachments ?? [:]

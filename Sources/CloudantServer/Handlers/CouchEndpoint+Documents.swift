@@ -69,7 +69,7 @@ extension CouchEndpoint {
         // computed for this request (`_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq`).
         let etag = Self.hasRequestMetadata(document) ? nil : Self.etag(of: document, id: id)
         let etagHeader = etag.map { [("ETag", $0)] } ?? []
-        if let etag, request.header(.ifNoneMatch) == etag {
+        if let etag, request.ifNoneMatch(etag) {
             return CouchResponse.notModified(headers: etagHeader)
         }
         if request.method == .head { return CouchResponse.headOnly(headers: etagHeader) }

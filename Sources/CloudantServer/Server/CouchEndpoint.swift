@@ -174,6 +174,16 @@ final class CouchEndpoint: Sendable {
         return response
     }
 
+    /// The method a request is answered as: a `POST` may name another in `X-HTTP-Method-Override`, for clients
+    /// that can only send `GET` and `POST` (`chttpd:handle_request_int/1`); any other method stays as sent.
+    static func method(of request: Request) -> HTTPRequest.Method {
+        guard request.method == .post, let override = request.headers[HTTPField.Name("X-HTTP-Method-Override")!],
+            ["GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "CONNECT", "COPY"].contains(override),
+            let method = HTTPRequest.Method(override)
+        else { return request.method }
+        return method
+    }
+
     /// The request's `X-Couch-Request-ID`, as CouchDB's `chttpd:nonce/1` makes it: the client's own when it is
     /// at most 36 letters, digits, `-` or `_`; otherwise ten random hex digits.
     static func requestID(_ given: String?) -> String {
@@ -278,7 +288,7 @@ final class CouchEndpoint: Sendable {
             }
         }
         var prepared = CouchRequest(
-            method: request.method, segments: segments, query: query, headers: request.headers, body: body,
+            method: Self.method(of: request), segments: segments, query: query, headers: request.headers, body: body,
             bodyStream: streamsBody ? request.body : nil, user: credentials.user, authority: request.head.authority,
             connection: connection, bodyLimit: limit)
         prepared.rawTarget = request.head.path ?? "/"

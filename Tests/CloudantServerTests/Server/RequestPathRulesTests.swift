@@ -177,4 +177,33 @@ struct RequestPathRulesTests {
             #expect(try await client.get("/db/nothing/a.txt").json == ["error": "not_found", "reason": "missing"])
         }
     }
+
+    @Test func aPostMayBeAnsweredAsTheMethodItsOverrideHeaderNames() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let put = try await client.send("POST", "/db/fnord", json: ["bob": "connie"], headers: ["X-HTTP-Method-Override": "PUT"])
+            #expect(put.status == 201)
+            let rev = try #require(try await client.get("/db/fnord").json["_rev"]?.stringValue)
+            let deleted = try await client.send("POST", "/db/fnord?rev=\(rev)", headers: ["X-HTTP-Method-Override": "DELETE"])
+            #expect(deleted.status == 200)
+            #expect(try await client.get("/db/fnord").status == 404)
+            // Only a POST is overridden, and only by a method CouchDB names.
+            #expect(try await client.send("GET", "/db/fnord", headers: ["X-HTTP-Method-Override": "PUT"]).status == 404)
+            let patch = try await client.send("POST", "/db", json: ["_id": "other"], headers: ["X-HTTP-Method-Override": "PATCH"])
+            #expect(patch.status == 201, "PATCH is no method CouchDB overrides with: the POST stands")
+        }
+    }
+
+    @Test func ifNoneMatchTakesAListAndWeakTags() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let rev = try #require(try await client.put("/db/one", [:]).json["rev"]?.stringValue)
+            for value in ["W/\"\(rev)\"", "\"1-other\", \"\(rev)\"", "\"1-other\",W/\"\(rev)\""] {
+                #expect(try await client.get("/db/one", headers: ["If-None-Match": value]).status == 304, "\(value)")
+            }
+            #expect(try await client.get("/db/one", headers: ["If-None-Match": "\"1-other\""]).status == 200)
+        }
+    }
 }
