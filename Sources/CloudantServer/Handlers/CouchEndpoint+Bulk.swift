@@ -33,6 +33,13 @@ extension CouchEndpoint {
         }
         let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
+        // `couch_db:doc_from_json_obj_validate/2` checks every given id of a partitioned database before
+        // anything is written: one that is not `partition:id` fails the whole request.
+        if try await store.isPartitioned() {
+            for value in docs {
+                if let id = value["_id"]?.stringValue { try DocumentPartition.validateDocumentID(id) }
+            }
+        }
         // Entries answered in their place without reaching the store: `_replicator` documents that cannot be a
         // replication (CouchDB's validation function refuses them one by one), entries the user may not write.
         var refused: [Int: JSONValue] = [:]
@@ -148,6 +155,18 @@ extension CouchEndpoint {
         // Entries are checked first; the valid ones are read together in one transaction.
         let access = try await readAccess(of: store, for: request.user)
         var parsed = entries.map { Self.bulkGetEntry($0, options: options) }
+        if try await store.isPartitioned() {
+            // `couch_partition:validate_docid/1` per entry: an id that is not `partition:id` is that entry's error.
+            for (index, entry) in parsed.enumerated() {
+                guard case .read(let read, let rev) = entry else { continue }
+                do {
+                    try DocumentPartition.validateDocumentID(read.id)
+                } catch let error as CloudantError {
+                    let body = CouchErrorBody(error)
+                    parsed[index] = .invalid(Self.bulkGetFailure(.string(read.id), rev ?? .null, body.error, body.reason))
+                }
+            }
+        }
         if access.isRestricted {
             // A document the user may not see is answered exactly as one that does not exist.
             for (index, entry) in parsed.enumerated() {

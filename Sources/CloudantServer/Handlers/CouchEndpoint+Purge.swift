@@ -30,6 +30,10 @@ extension CouchEndpoint {
         guard named.reduce(0, { $0 + $1.1.count }) <= 1000 else {
             throw HTTPFailure.badRequest("Exceeded maximum number of revisions.")
         }
+        // A partitioned database's ids are `partition:id` here too (`fabric_doc_purge` checks them).
+        if try await store.isPartitioned() {
+            for (id, _) in named { try DocumentPartition.validateDocumentID(id) }
+        }
         let purged = try await store.purge(Dictionary(named, uniquingKeysWith: { $0 + $1 }))
         let results = JSONObject(named.map { id, _ in (id, .array((purged[id] ?? []).map { .string($0) })) })
         return CouchResponse.json(["purge_seq": .null, "purged": .object(results)], status: 201)

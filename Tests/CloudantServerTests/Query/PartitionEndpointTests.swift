@@ -27,6 +27,29 @@ struct PartitionEndpointTests {
         }
     }
 
+    @Test func idsWithoutAPartitionFailTheWholeBulkWriteAndPurgeAndEachBulkGetEntry() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/p?partitioned=true")
+            let illegal: JSONValue = ["error": "illegal_docid", "reason": "Doc id must be of form partition:id"]
+            // One bad id refuses the request before anything is written (`doc_from_json_obj_validate/2`).
+            let bulk = try await client.post("/p/_bulk_docs", ["docs": [["_id": "a:fine"], ["_id": "no-partition"]]])
+            #expect(bulk.status == 400 && bulk.json == illegal)
+            #expect(try await client.get("/p/a:fine").status == 404)
+            #expect(try await client.post("/p/_bulk_docs", ["docs": [["_id": "a:fine"], ["_id": "_design/d"]]]).status == 201)
+            let purge = try await client.post("/p/_purge", ["no-partition": ["1-abc"]])
+            #expect(purge.status == 400 && purge.json == illegal)
+            let got = try await client.post("/p/_bulk_get", ["docs": [["id": "my-partition-post"], ["id": "a:fine"]]]).json
+            let results = got["results"]?.arrayValue ?? []
+            #expect(
+                results.first == [
+                    "id": "my-partition-post",
+                    "docs": [["error": ["id": "my-partition-post", "rev": .null, "error": "illegal_docid", "reason": "Doc id must be of form partition:id"]]],
+                ])
+            #expect(results.last?["docs"]?.arrayValue?.first?["ok"]?["_id"] == "a:fine")
+        }
+    }
+
     @Test func aPartitionThatIsNotUTF8IsRefusedInCouchDBsOrder() async throws {
         try await withLiveServer { server in
             let client = server.admin
