@@ -57,6 +57,8 @@ struct ChangesParameters: Sendable {
         }
         options.includeDocs = try query.bool("include_docs", default: false)
         options.conflicts = try query.bool("conflicts", default: false)
+        options.attachments = try query.bool("attachments", default: false)
+        options.attachmentEncodingInfo = try query.bool("att_encoding_info", default: false)
         switch query["filter"] {
         case nil: break
         case "_doc_ids":

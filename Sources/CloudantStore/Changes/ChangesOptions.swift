@@ -22,6 +22,11 @@ public struct ChangesOptions: Sendable {
     public var includeDocs: Bool
     /// With `includeDocs`, add `_conflicts` to each document.
     public var conflicts: Bool
+    /// With `includeDocs`, each document's attachments carry their data (base64) instead of stubs
+    /// (`_changes?attachments=true`).
+    public var attachments = false
+    /// With `includeDocs`, each attachment says how it is stored (`encoding`, `encoded_length`).
+    public var attachmentEncodingInfo = false
     /// Only these document ids (`filter=_doc_ids`).
     public var documentIDs: [String]?
     /// Only documents the predicate accepts (`filter=_selector`: the query engine supplies a Mango matcher).

@@ -116,6 +116,14 @@ extension DocumentStore {
             lookedAt += 1
             lastSeq = record.seq
             if revs.isEmpty { continue }
+            if options.includeDocs, options.attachments || options.attachmentEncodingInfo {
+                // Filters and visibility saw stubs; the row's document is read again with what was asked.
+                doc = try DocumentAssembler(db: db, record: record).document(
+                    rev: record.winnerRev,
+                    options: ReadOptions(
+                        conflicts: options.conflicts, attachments: options.attachments,
+                        attachmentEncodingInfo: options.attachmentEncodingInfo))
+            }
             results.append(
                 Change(
                     seq: record.seq, id: record.id, changes: revs.map(\.description), deleted: record.deleted,
