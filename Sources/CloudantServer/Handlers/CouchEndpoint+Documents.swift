@@ -16,6 +16,7 @@ extension CouchEndpoint {
         case .get, .head: return try await readDocument(request, database: database, id: id)
         case .put: return try await putDocument(request, database: database, id: id)
         case .delete: return try await deleteDocument(request, database: database, id: id)
+        case .post: return try await postForm(request, database: database, id: id)
         case _ where request.method.rawValue == "COPY": return try await copyDocument(request, database: database, id: id)
         default: throw unsupported("DELETE,GET,HEAD,POST,PUT,COPY")
         }
