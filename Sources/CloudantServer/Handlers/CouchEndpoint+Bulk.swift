@@ -34,10 +34,13 @@ extension CouchEndpoint {
         let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
         // `couch_db:doc_from_json_obj_validate/2` checks every given id of a partitioned database before
-        // anything is written: one that is not `partition:id` fails the whole request.
+        // anything is written, the general rules first (`couch_doc:validate_docid`), then `partition:id`: one
+        // bad id fails the whole request.
         if try await store.isPartitioned() {
             for value in docs {
-                if let id = value["_id"]?.stringValue { try DocumentPartition.validateDocumentID(id) }
+                guard let id = value["_id"]?.stringValue else { continue }
+                try DocumentID.validate(id)
+                try DocumentPartition.validateDocumentID(id)
             }
         }
         // Entries answered in their place without reaching the store: `_replicator` documents that cannot be a

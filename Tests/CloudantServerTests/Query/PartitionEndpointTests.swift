@@ -37,6 +37,9 @@ struct PartitionEndpointTests {
             #expect(bulk.status == 400 && bulk.json == illegal)
             #expect(try await client.get("/p/a:fine").status == 404)
             #expect(try await client.post("/p/_bulk_docs", ["docs": [["_id": "a:fine"], ["_id": "_design/d"]]]).status == 201)
+            // The general id rules come first: `_foo:1` is a reserved-looking id before it is a bad partition.
+            let underscore = try await client.post("/p/_bulk_docs", ["docs": [["_id": "_foo:1"]]])
+            #expect(underscore.json == ["error": "illegal_docid", "reason": "Only reserved document ids may start with underscore."])
             let purge = try await client.post("/p/_purge", ["no-partition": ["1-abc"]])
             #expect(purge.status == 400 && purge.json == illegal)
             let got = try await client.post("/p/_bulk_get", ["docs": [["id": "my-partition-post"], ["id": "a:fine"]]]).json
