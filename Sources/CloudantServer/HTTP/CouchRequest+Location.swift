@@ -5,11 +5,14 @@ extension CouchRequest {
     /// (`https` when `X-Forwarded-Ssl: on` or `X-Forwarded-Proto: https`), then the host the client asked
     /// for (`X-Forwarded-Host`, else `Host`), then the path.
     func absoluteURI(_ path: String) -> String {
-        func value(_ name: String) -> String? { HTTPField.Name(name).flatMap { header($0) } }
-        let host = value(forwardedHeaders.host) ?? authority ?? "127.0.0.1"
-        let secure = value(forwardedHeaders.ssl) == "on" || value(forwardedHeaders.proto) == "https"
-        return (secure ? "https://" : "http://") + host + path
+        let secure = header(named: forwardedHeaders.ssl) == "on" || header(named: forwardedHeaders.proto) == "https"
+        return (secure ? "https://" : "http://") + (requestedHost ?? "127.0.0.1") + path
     }
+
+    /// The host the client asked for: a proxy's forwarded host (``ForwardedHeaders/host``), else `Host`.
+    var requestedHost: String? { header(named: forwardedHeaders.host) ?? authority }
+
+    private func header(named name: String) -> String? { HTTPField.Name(name).flatMap { header($0) } }
 
     /// `Location` of a document: `/{db}/{docid}`, each part encoded as CouchDB's `couch_util:url_encode`
     /// does (so the `/` of `_design/x` becomes `%2F`), and of an attachment when `attachment` is given.

@@ -11,6 +11,8 @@ extension CouchEndpoint {
     /// revision to edit), and every `_attachments` file field adds or replaces the attachment of its file
     /// name. Answers `201` (`202` when `w` asks for more copies than one node keeps) with the new revision.
     func postForm(_ request: CouchRequest, database: String, id: String) async throws -> Response {
+        // The database first, as `chttpd_db` opens it before `db_doc_req` looks at the request.
+        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
         try Self.requireRefererOfThisHost(request)
         try DocumentID.validate(id)
         guard let type = request.header(.contentType).flatMap({ MediaType(parsing: $0) }), type.isMultipart("form-data") else {
@@ -39,7 +41,6 @@ extension CouchEndpoint {
                 throw HTTPFailure.badRequest("A form post needs a _doc or a _rev field.")
             }
             let rev = String(decoding: field.part.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
             do {
                 document = try await store.document(id: id, options: ReadOptions(rev: rev))
             } catch let error as CloudantError where error.code == .notFound {
@@ -57,7 +58,6 @@ extension CouchEndpoint {
         if !attachments.isEmpty { document["_attachments"] = .object(attachments) }
         try checkDocumentSize(.object(document))
         let prepared = try await prepareForDatabase(document, database, user: request.user, client: request.clientAddress)
-        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
         let incoming = try await documentAccess(of: store, for: request.user).prepareWrite(
             try IncomingDocument(prepared), in: store, replicated: false)
         let result = try await store.put(incoming)
@@ -73,8 +73,7 @@ extension CouchEndpoint {
         guard let referer = request.header(HTTPField.Name("Referer")!) else {
             throw HTTPFailure.badRequest("Referer header required.")
         }
-        let host = HTTPField.Name(request.forwardedHeaders.host).flatMap { request.header($0) } ?? request.authority ?? ""
-        guard let components = URLComponents(string: referer), let refererHost = components.host else {
+        guard let host = request.requestedHost, let components = URLComponents(string: referer), let refererHost = components.host else {
             throw HTTPFailure.badRequest("Referer header must match host.")
         }
         let hostAndPort = refererHost + (components.port.map { ":\($0)" } ?? "")

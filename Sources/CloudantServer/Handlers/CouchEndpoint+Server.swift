@@ -45,8 +45,7 @@ extension CouchEndpoint {
         }
         guard count <= nodeConfiguration.maxUUIDCount else { throw HTTPFailure.badRequest("count parameter too large") }
         guard count >= 0 else { throw HTTPFailure.badRequest("count must be a positive integer") }
-        let algorithm = nodeConfiguration.uuidAlgorithm
-        let uuids = (0..<count).map { _ in self.uuids.next(algorithm: algorithm.name, utcIDSuffix: algorithm.utcIDSuffix) }
+        let uuids = (0..<count).map { _ in self.uuids.next() }
         return CouchResponse.json(
             ["uuids": .array(uuids.map(JSONValue.string))],
             headers: [

@@ -45,15 +45,12 @@ final class CouchEndpoint: Sendable {
         self.configuration = configuration
         let nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
         self.nodeConfiguration = nodeConfiguration
-        let uuids = CouchUUIDs()
+        let uuids = CouchUUIDs(node: nodeConfiguration)
         self.uuids = uuids
         let registry = DatabaseRegistry(
             directory: configuration.directory, encryptionKey: configuration.encryptionKey,
             designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument,
-            makeDocumentID: {
-                let algorithm = nodeConfiguration.uuidAlgorithm
-                return uuids.next(algorithm: algorithm.name, utcIDSuffix: algorithm.utcIDSuffix)
-            })
+            makeDocumentID: { uuids.next() })
         self.registry = registry
         let hashing = PasswordHashingPool()
         self.hashing = hashing

@@ -25,10 +25,15 @@ final class CouchUUIDs: Sendable {
     }
 
     private let state = Locked(State())
+    /// Where `uuids/algorithm` and `uuids/utc_id_suffix` are read, at each id (a change applies at once).
+    private let node: NodeConfiguration
 
-    /// The next id by `algorithm` (`sequential` for a name it does not know) and, for `utc_id`, `suffix`.
-    func next(algorithm: String, utcIDSuffix suffix: String) -> String {
-        state.withLock { state in
+    init(node: NodeConfiguration) { self.node = node }
+
+    /// The next id, by the algorithm the node's configuration names (`sequential` for a name it does not know).
+    func next() -> String {
+        let (algorithm, suffix) = node.uuidAlgorithm
+        return state.withLock { state in
             if state.algorithm != algorithm || state.suffix != suffix {
                 state = State(algorithm: algorithm, suffix: suffix, prefix: Self.newPrefix(), counter: Self.step(), clock: Self.micros())
             }

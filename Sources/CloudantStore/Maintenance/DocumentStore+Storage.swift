@@ -29,10 +29,10 @@ extension DocumentStore {
                 revisionBodies: (documents?[3] ?? 0) + otherBodies, otherRevisionBodies: otherBodies,
                 liveBodyBytes: documents?[2] ?? 0, otherRevisionBytes: otherBytes, treeBytes: documents?[4] ?? 0,
                 attachmentBytes: attachmentBytes,
-                fileSize: pageCount * pageSize, walSize: 0, freeBytes: freePages * pageSize, reclaimableBytes: 0)
+                fileSize: pageCount * pageSize, walSize: 0, freeBytes: freePages * pageSize, reclaimableBytes: 0,
+                structures: try Self.structures(in: db))
         }
         var result = stats
-        result.structures = try await read(.fetchFailed) { db in try Self.structures(in: db) }
         result.walSize = (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int64) ?? 0
         result.reclaimableBytes = result.freeBytes + (try await compactableBytes())
         return result

@@ -57,53 +57,46 @@ public struct ReplicationLog: Sendable, Hashable {
     /// Where to resume, given the logs read from both peers: the source's sequence when
     /// both were written by the same session, else the newest checkpoint both sides recorded, else `0`.
     public static func startSequence(source: JSONObject?, target: JSONObject?) -> JSONValue {
-        guard let source, let target else { return 0 }
+        compare(source: source, target: target).seq
+    }
+
+    /// The history a replication resumes, as `compare_replication_logs/2` finds it: the source's whole history
+    /// when both logs name the same session, the entries after the newest one both histories share, none when
+    /// nothing matches. Its first entry's statistics are where the new session's count from (`init_state/1`'s
+    /// `HistoryStats`).
+    public static func resumedHistory(source: JSONObject?, target: JSONObject?) -> [JSONValue] {
+        compare(source: source, target: target).history
+    }
+
+    /// `compare_replication_logs/2` and `compare_rep_history/2`: the sequence to resume from and the history
+    /// resumed, found in one walk of both logs.
+    static func compare(source: JSONObject?, target: JSONObject?) -> (seq: JSONValue, history: [JSONValue]) {
+        guard let source, let target else { return (0, []) }
         if let sourceSession = source["session_id"]?.stringValue, sourceSession == target["session_id"]?.stringValue,
             let seq = source["source_last_seq"] ?? source["last_seq"]
         {
-            return seq
+            return (seq, source["history"]?.arrayValue ?? [])
         }
         var sourceHistory = entries(source)
         var targetHistory = entries(target)
         while let sourceHead = sourceHistory.first, let targetHead = targetHistory.first {
-            if targetHistory.contains(where: { $0.session == sourceHead.session }) { return sourceHead.seq }
-            if sourceHistory.dropFirst().contains(where: { $0.session == targetHead.session }) { return targetHead.seq }
-            sourceHistory.removeFirst()
-            targetHistory.removeFirst()
-        }
-        return 0
-    }
-
-    /// The history a replication resumes, as `compare_replication_logs/2` finds it: the source's whole history
-    /// when both logs name the same session, the source's entries after the one both histories share (or the
-    /// target's after the one both share), none when nothing matches. Its first entry's statistics are where
-    /// the new session's count from (`init_state/1`'s `HistoryStats`).
-    public static func resumedHistory(source: JSONObject?, target: JSONObject?) -> [JSONValue] {
-        guard let source, let target else { return [] }
-        if let session = source["session_id"]?.stringValue, session == target["session_id"]?.stringValue {
-            return source["history"]?.arrayValue ?? []
-        }
-        var sourceHistory = source["history"]?.arrayValue ?? []
-        var targetHistory = target["history"]?.arrayValue ?? []
-        func sessions(_ entries: ArraySlice<JSONValue>) -> Set<String> { Set(entries.compactMap { $0["session_id"]?.stringValue }) }
-        while let sourceHead = sourceHistory.first, let targetHead = targetHistory.first {
-            if let id = sourceHead["session_id"]?.stringValue, sessions(targetHistory[...]).contains(id) {
-                return Array(sourceHistory.dropFirst())
+            if targetHistory.contains(where: { $0.session == sourceHead.session }) {
+                return (sourceHead.seq, sourceHistory.dropFirst().map(\.entry))
             }
-            if let id = targetHead["session_id"]?.stringValue, sessions(sourceHistory.dropFirst()).contains(id) {
-                return Array(targetHistory.dropFirst())
+            if sourceHistory.dropFirst().contains(where: { $0.session == targetHead.session }) {
+                return (targetHead.seq, targetHistory.dropFirst().map(\.entry))
             }
             sourceHistory.removeFirst()
             targetHistory.removeFirst()
         }
-        return []
+        return (0, [])
     }
 
-    private static func entries(_ log: JSONObject) -> [(session: String, seq: JSONValue)] {
+    private static func entries(_ log: JSONObject) -> [(session: String, seq: JSONValue, entry: JSONValue)] {
         (log["history"]?.arrayValue ?? []).compactMap { entry in
             guard let session = entry["session_id"]?.stringValue, let seq = entry["recorded_seq"] ?? entry["last_seq"]
             else { return nil }
-            return (session, seq)
+            return (session, seq, entry)
         }
     }
 }

@@ -170,12 +170,12 @@ public struct ReplicationStateMachine: Sendable {
             return .readCheckpoints(id: id)
 
         case (.readingCheckpoints, .checkpointsRead(let source, let target)):
-            startSeq = ReplicationLog.startSequence(source: source, target: target)
+            let resumed = ReplicationLog.compare(source: source, target: target)
+            startSeq = resumed.seq
             checkpointedSeq = startSeq
             batchSeq = startSeq
             previousHistory = Self.history(source)
-            let resumed = ReplicationLog.resumedHistory(source: source, target: target)
-            resumedStats = resumed.first.map { Self.stats(of: $0) } ?? ReplicationStats()
+            resumedStats = resumed.history.first.map { Self.stats(of: $0) } ?? ReplicationStats()
             return readChanges()
 
         case (.readingChanges, .changesRead(let page)):
