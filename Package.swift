@@ -83,6 +83,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -145,6 +151,8 @@ let package = Package(
                 "CipherVFS", .product(name: "Crypto", package: "swift-crypto"),
                 // zlib's CRC-32, to check streamed gzip attachments against their trailer.
                 "CSystemZlib",
+                // Document bodies are stored as zstd frames with per-kind dictionaries (StoredBody).
+                "CZstd",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -9,7 +9,7 @@ import Testing
 struct UpgradeKillTests {
     static let fixture = RepositoryFiles.fixtures("StoreVersions").appendingPathComponent("2026-11-26-pending-writes.sqlite")
     static let tombstones = 200_000
-    static let allMigrations = 11
+    static let allMigrations = 12
 
     @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() async throws {
         // Known intermittent: with the whole suite running, every kill can come after the upgrade finished, which

@@ -59,8 +59,10 @@ struct DatabaseCommand: AsyncParsableCommand {
                 Prints live and deleted document counts, revision bodies kept (and how many are not the \
                 winner), their bytes, attachment bytes, the file and WAL sizes, free bytes and reclaimable \
                 bytes (free pages plus bodies of revisions compaction drops). `cloudant compact` reclaims them. \
-                `bytes_per_document` is the file's size per live document; `structures` lists every table and \
-                index of the file, largest first, with its bytes, payload bytes and entries.
+                `bytes_per_document` is the file's size per live document; `live_body_json_bytes` and \
+                `body_compression_ratio` compare the live bodies' JSON with what they take stored (compressed); \
+                `structures` lists every table and index of the file, largest first, with its bytes, bytes per \
+                live document, payload bytes and entries.
 
                 Example: cloudant db stats --db notes
                 """)

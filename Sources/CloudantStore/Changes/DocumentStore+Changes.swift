@@ -79,7 +79,7 @@ extension DocumentStore {
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
             try cancellation?.check()
-            let record = try DocumentRecord(row: row)
+            let record = try DocumentRecord(row: row, in: db)
             var doc: JSONObject?
             if needsBodies {
                 doc = try DocumentAssembler(db: db, record: record).document(

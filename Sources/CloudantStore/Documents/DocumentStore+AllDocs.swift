@@ -35,7 +35,7 @@ extension DocumentStore {
                 + "ORDER BY \(Columns.id) \(options.descending ? "DESC" : "ASC") LIMIT ? OFFSET ?"
             arguments += [options.limit ?? -1, options.skip]
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                try Self.row(for: DocumentRecord(row: row), options: options, in: db)
+                try Self.row(for: DocumentRecord(row: row, in: db), options: options, in: db)
             }
             // The offset is the number of rows before the first one returned, in the direction read, skipped
             // rows included, as CouchDB's view engine counts it (never more than the total).

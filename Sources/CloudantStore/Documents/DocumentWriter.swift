@@ -347,7 +347,7 @@ struct DocumentWriter {
                 prepared: indexEntries.flatMap { $0.rev == winner && !record.deleted ? $0.entries : nil }, in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
-            try body.save(documentRowID: rowID, rev: rev, in: db)
+            try body.save(documentRowID: rowID, rev: rev, kind: record.kind, in: db)
         }
         if !forgotten.isEmpty { try RevisionBody.delete(documentRowID: rowID, revs: forgotten, in: db) }
     }

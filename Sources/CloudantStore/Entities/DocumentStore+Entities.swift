@@ -77,7 +77,7 @@ extension DocumentStore {
                 "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) "
                 + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 ORDER BY \(Documents.id)"
             return try Row.fetchAll(db, sql: sql, arguments: [codec.kind.name]).compactMap { row in
-                let record = try DocumentRecord(row: row)
+                let record = try DocumentRecord(row: row, in: db)
                 return try DocumentAssembler(db: db, record: record).document(rev: record.winnerRev, options: ReadOptions())
             }
         }

@@ -57,8 +57,8 @@ enum ExpiryRecord {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT \(documents.rowID), \(documents.body) FROM \(documents.table)
-                WHERE \(documents.deleted) = 0 AND \(documents.body) IS NOT NULL AND json_extract(\(documents.body), ?) IS NOT NULL
+                SELECT \(documents.rowID), \(documents.bodyJSON) FROM \(documents.table)
+                WHERE \(documents.deleted) = 0 AND \(documents.body) IS NOT NULL AND json_extract(\(documents.bodyJSON), ?) IS NOT NULL
                 """,
             arguments: ["$." + field])
         while let row = try rows.next() {

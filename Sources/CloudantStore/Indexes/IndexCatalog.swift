@@ -64,7 +64,7 @@ enum IndexCatalog {
         guard index.definition.type == .text else { return try JSONIndexBuild.fill(index, in: db) }
         let cursor = try Row.fetchCursor(
             db,
-            sql: "SELECT \(Documents.rowID), \(Documents.id), \(Documents.body) FROM \(Documents.table) "
+            sql: "SELECT \(Documents.rowID), \(Documents.id), \(Documents.bodyJSON) FROM \(Documents.table) "
                 + "WHERE \(Documents.deleted) = 0 AND \(Documents.body) IS NOT NULL "
                 + "AND \(Documents.id) NOT LIKE '\\_design/%' ESCAPE '\\'")
         while let row = try cursor.next() {

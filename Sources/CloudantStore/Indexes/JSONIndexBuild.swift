@@ -21,7 +21,7 @@ enum JSONIndexBuild {
 
     static func fill(_ index: StoredIndex, in db: Database) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "The database connection is closed.") }
-        let keys = KeyFunction(index)
+        let keys = KeyFunction(index, connection: connection)
         let userData = Unmanaged.passUnretained(keys).toOpaque()
         let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
         guard sqlite3_create_function_v2(connection, functionName, 4, flags, userData, keyFunction, nil, nil, nil) == SQLITE_OK
@@ -94,8 +94,12 @@ enum JSONIndexBuild {
         /// The first error, rethrown in place of SQLite's generic one.
         var failure: (any Error)?
 
-        init(_ index: StoredIndex) {
+        /// The connection the build runs on, whose store's dictionaries decode compressed bodies.
+        private let connection: OpaquePointer
+
+        init(_ index: StoredIndex, connection: OpaquePointer) {
             self.index = index
+            self.connection = connection
             var names: [[UInt8]] = []
             sources = index.paths.map { path in
                 let rest = FieldPath(Array(path.segments.dropFirst()))
@@ -117,12 +121,22 @@ enum JSONIndexBuild {
             if rowID == self.rowID { return keys }
             self.rowID = rowID
             keys = nil
+            // A compressed body (``BodyCodec``) is decompressed once per document, here.
+            if Zstd.isFrame(UnsafeRawBufferPointer(body)) {
+                let json = try BodyCodec.decode(UnsafeRawBufferPointer(body), connection: connection)
+                keys = try json.withUnsafeBufferPointer { try computeKeys(id: id, body: $0) }
+            } else {
+                keys = try computeKeys(id: id, body: body)
+            }
+            return keys
+        }
+
+        private func computeKeys(id: () -> String, body: UnsafeBufferPointer<UInt8>) throws -> [[UInt8]]? {
             guard index.partialFilter == nil, let ranges = JSONMemberScan.valueRanges(of: memberNames, in: body) else {
                 guard case .object(let object) = try JSONValue(parsing: body) else { return nil }
                 let id = id()
                 guard index.admits(id: id, body: object) else { return nil }
-                keys = index.jsonKeys(id: id, body: object)
-                return keys
+                return index.jsonKeys(id: id, body: object)
             }
             var computed: [[UInt8]] = []
             computed.reserveCapacity(sources.count)
@@ -139,8 +153,7 @@ enum JSONIndexBuild {
                 guard case .found(let value) = lookup else { return nil }
                 computed.append(CollationKey.of(value))
             }
-            keys = computed
-            return keys
+            return computed
         }
     }
 }
@@ -159,7 +172,7 @@ private let keyFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePoi
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(arguments[1]))), as: UTF8.self)
     }
     let column = Int(sqlite3_value_int64(arguments[3]))
-    // The body's bytes as stored (text), read in place.
+    // The body's bytes as stored (JSON text or a zstd frame), read in place.
     let base = sqlite3_value_blob(arguments[2])?.assumingMemoryBound(to: UInt8.self)
     let length = Int(sqlite3_value_bytes(arguments[2]))
     do {

@@ -69,14 +69,22 @@ extension DocumentStore {
     }
 
     /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, deletes
-    /// attachment bytes no kept revision refers to, and gives the freed pages back to the file
-    /// system when they are a tenth of the file or more (``reclaimSpace(threshold:)``), so the file shrinks.
+    /// attachment bytes no kept revision refers to, brings the bodies left to the store's current stored
+    /// form (``recompressBodies(progress:)``), and gives the freed pages back to the file system when they
+    /// are a tenth of the file or more (``reclaimSpace(threshold:)``), so the file shrinks.
     /// Returns how many bodies were dropped.
     @discardableResult
     public func compact() async throws -> Int {
+        try await compact(progress: nil).revisionsCompacted
+    }
+
+    /// ``compact()``, telling how far the body rewrite has come after each committed batch.
+    /// - Parameter progress: Called with the bodies rewritten so far (see ``recompressBodies(progress:)``).
+    public func compact(progress: (@Sendable (Int) -> Void)?) async throws -> CompactionSummary {
         let dropped = try await dropOldBodies()
+        let recompressed = try await recompressBodies(progress: progress)
         try await reclaimSpace(threshold: 0.1)
-        return dropped
+        return CompactionSummary(revisionsCompacted: dropped, bodiesRecompressed: recompressed)
     }
 
     private func dropOldBodies() async throws -> Int {
@@ -89,7 +97,7 @@ extension DocumentStore {
                         db, sql: "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) WHERE \(Documents.rowID) = ?",
                         arguments: [rowID])
                 else { continue }
-                var record = try DocumentRecord(row: row)
+                var record = try DocumentRecord(row: row, in: db)
                 let released = record.tree.markBodiesMissingExceptLeaves()
                 guard !released.isEmpty else { continue }
                 try RevisionBody.delete(documentRowID: rowID, revs: released, in: db)

@@ -14,23 +14,27 @@ extension DocumentStore {
             let documents = try Row.fetchOne(
                 db,
                 sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "
-                    + "COALESCE(SUM(LENGTH(\(Documents.body))) FILTER (WHERE \(Documents.deleted) = 0), 0), "
-                    + "COUNT(\(Documents.body)), COALESCE(SUM(LENGTH(\(Documents.tree))), 0) FROM \(Documents.table)")
+                    + "COALESCE(SUM(LENGTH(CAST(\(Documents.body) AS BLOB))) FILTER (WHERE \(Documents.deleted) = 0), 0), "
+                    + "COUNT(\(Documents.body)), COALESCE(SUM(LENGTH(\(Documents.tree))), 0), "
+                    + "COALESCE(SUM(\(BodySQLFunction.lengthName)(\(Documents.body))) FILTER (WHERE \(Documents.deleted) = 0), 0) "
+                    + "FROM \(Documents.table)")
             let others = try Row.fetchOne(
-                db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(\(Bodies.body))), 0) FROM \(Bodies.table)")
+                db, sql: "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(\(Bodies.body) AS BLOB))), 0) FROM \(Bodies.table)")
             let attachmentBytes = try AttachmentStorage.storedBytes(in: db)
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let freePages = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
             let otherBodies: Int = others?[0] ?? 0
             let otherBytes: Int64 = others?[1] ?? 0
-            return StorageStats(
+            var stats = StorageStats(
                 liveDocuments: documents?[0] ?? 0, deletedDocuments: documents?[1] ?? 0,
                 revisionBodies: (documents?[3] ?? 0) + otherBodies, otherRevisionBodies: otherBodies,
                 liveBodyBytes: documents?[2] ?? 0, otherRevisionBytes: otherBytes, treeBytes: documents?[4] ?? 0,
                 attachmentBytes: attachmentBytes,
                 fileSize: pageCount * pageSize, walSize: 0, freeBytes: freePages * pageSize, reclaimableBytes: 0,
                 structures: try Self.structures(in: db))
+            stats.liveBodyJSONBytes = documents?[5] ?? 0
+            return stats
         }
         var result = stats
         result.walSize = (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? Int64) ?? 0

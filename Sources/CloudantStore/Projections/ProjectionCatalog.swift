@@ -51,7 +51,7 @@ enum ProjectionCatalog {
     private static func fill(_ projection: StoredProjection, in db: Database) throws {
         let cursor = try Row.fetchCursor(
             db,
-            sql: "SELECT \(Documents.rowID), \(Documents.id), \(Documents.body) FROM \(Documents.table) "
+            sql: "SELECT \(Documents.rowID), \(Documents.id), \(Documents.bodyJSON) FROM \(Documents.table) "
                 + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 AND \(Documents.body) IS NOT NULL",
             arguments: [projection.kind])
         while let row = try cursor.next() {

@@ -36,7 +36,7 @@ extension QueryExecutor {
             visibility != nil
             ? ([], [])
             : BodyPushdown.conditions(
-                for: request.selector, body: "d.\(Documents.body)", answered: try equalitiesTheIndexChecks())
+                for: request.selector, body: "cloudant_body(d.\(Documents.body))", answered: try equalitiesTheIndexChecks())
         var filters: [String] = []
         var filterArguments: [SQLValue] = []
         var narrowing: [String] = []
@@ -109,7 +109,7 @@ extension QueryExecutor {
                         continue
                     }
                     columns.append((path, Column.rank + extras.count))
-                    extras.append("d.\(Documents.body) -> ?")
+                    extras.append("cloudant_body(d.\(Documents.body)) -> ?")
                     extraArguments += [.text(sqlPath)]
                 }
                 scan.covering = CoveringColumns(columns: columns)

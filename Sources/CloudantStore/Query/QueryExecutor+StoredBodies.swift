@@ -94,7 +94,7 @@ extension QueryExecutor {
         }
         let id = row.text(Column.id) ?? ""
         let rev = row.text(Column.rev) ?? ""
-        let spliced = row.withBytes(Column.body) { body -> [UInt8]? in
+        let spliced = try row.withBody(Column.body) { body -> [UInt8]? in
             guard let body, body.count >= 2, body[0] == UInt8(ascii: "{") else { return nil }
             var writer = JSONWriter(capacity: body.count + id.utf8.count + rev.utf8.count + 20)
             writer.appendRaw(#"{"_id":"#)

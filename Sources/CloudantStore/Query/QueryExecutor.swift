@@ -163,7 +163,7 @@ struct QueryExecutor {
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.
     static func document(from row: DirectRow, conflicts: Bool) throws -> JSONObject? {
-        let parsed = try row.withBytes(Column.body) { bytes in try bytes.map { try JSONValue(parsing: $0) } }
+        let parsed = try row.withBody(Column.body) { bytes in try bytes.map { try JSONValue(parsing: $0) } }
         guard case .object(let body)? = parsed else { return nil }
         let id = row.text(Column.id) ?? ""
         let rev = row.text(Column.rev) ?? ""

@@ -49,6 +49,13 @@ struct DirectBinding {
         index += 1
     }
 
+    /// Binds a document body in its stored form (``BodyCodec``): a zstd frame as a blob, or the JSON as
+    /// text; NULL for none.
+    mutating func storedBody(_ json: [UInt8]?, kind: String?, codec: BodyCodec) {
+        guard let json else { return null() }
+        if let frame = codec.encode(json, kind: kind) { blob(frame) } else { text(utf8: json) }
+    }
+
     /// Binds a blob (an empty one is a zero-length blob, not NULL).
     mutating func blob(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
@@ -161,6 +168,16 @@ struct DirectRow {
         guard let base = sqlite3_column_blob(statement, column) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         let count = Int(sqlite3_column_bytes(statement, column))
         return try body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+
+    /// Calls `body` with a stored document body's JSON bytes (nil for NULL): in place when stored as text,
+    /// decompressed first when stored as a zstd frame (``BodyCodec``).
+    func withBody<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) throws -> T {
+        try withBytes(column) { stored in
+            guard let stored, Zstd.isFrame(UnsafeRawBufferPointer(stored)) else { return try body(stored) }
+            let json = try BodyCodec.decode(UnsafeRawBufferPointer(stored), connection: sqlite3_db_handle(statement))
+            return try json.withUnsafeBufferPointer { try body($0) }
+        }
     }
 
     /// The column as text, or nil for NULL.

@@ -53,7 +53,8 @@ struct DocumentRecord {
         self.attachments = attachments
     }
 
-    init(row: Row) throws {
+    /// The record in a row of a ``selectColumns`` query read on `db` (whose codec decodes the body).
+    init(row: Row, in db: Database) throws {
         rowID = row[0]
         id = row[1]
         let treeBytes: Data = row[2]
@@ -62,7 +63,9 @@ struct DocumentRecord {
         deleted = row[4]
         seq = row[5]
         kind = row[6]
-        body = (row[7] as Data?).map { Array($0) }
+        body = try (row[7] as Data?).map { stored in
+            try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+        }
         attachments = (row[8] as Data?).map { Array($0) }
     }
 
@@ -83,11 +86,11 @@ struct DocumentRecord {
     static func fetch(id: String, in db: Database) throws -> DocumentRecord? {
         let statement = try db.cachedStatement(sql: SQL.fetchByID)
         // Read straight from SQLite: every document read and every edit starts here (see `fetchFirstRow`).
-        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0) }
+        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0, in: db) }
     }
 
     /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
-    private init(direct row: DirectRow) throws {
+    private init(direct row: DirectRow, in db: Database) throws {
         guard let id = row.text(1), let tree = row.bytes(2), let winner = row.text(3) else {
             throw CloudantError(.fetchFailed, "A document row is missing its id, tree or winning revision.")
         }
@@ -98,7 +101,7 @@ struct DocumentRecord {
         deleted = (row.integer(4) ?? 0) != 0
         seq = row.integer(5) ?? 0
         kind = row.text(6)
-        body = row.bytes(7)
+        body = try row.bytes(7).map { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
         attachments = row.bytes(8)
     }
 
@@ -109,7 +112,10 @@ struct DocumentRecord {
             sql: "SELECT \(Columns.winnerRev), \(Columns.deleted), \(Columns.seq), \(Columns.body) FROM \(Columns.table) "
                 + "WHERE \(Columns.id) = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
-        return (row[0], row[1], row[2], (row[3] as Data?).map { Array($0) })
+        let body = try (row[3] as Data?).map { stored in
+            try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+        }
+        return (row[0], row[1], row[2], body)
     }
 
     /// Only the revision tree of a document (what `_revs_diff` needs), without reading its body.
@@ -121,39 +127,40 @@ struct DocumentRecord {
     /// Inserts or updates the row, setting `rowID` on insert.
     mutating func save(in db: Database) throws {
         // Bound directly: every write runs this once per document (see `DirectBinding`).
+        let codec = BodyCodec.of(db)
         if let rowID {
             let statement = try db.cachedStatement(sql: SQL.update)
             try statement.executeBound(in: db) { bind in
-                bindRevisionColumns(&bind)
+                bindRevisionColumns(&bind, codec: codec)
                 bind.integer(rowID)
             }
         } else {
             let statement = try db.cachedStatement(sql: SQL.insert)
             try statement.executeBound(in: db) { bind in
                 bind.text(id)
-                bindRevisionColumns(&bind)
+                bindRevisionColumns(&bind, codec: codec)
             }
             rowID = db.lastInsertedRowID
         }
     }
 
     /// The columns after the id, in table order: tree, winner, deleted, sequence, kind, body, attachments.
-    private func bindRevisionColumns(_ bind: inout DirectBinding) {
+    private func bindRevisionColumns(_ bind: inout DirectBinding, codec: BodyCodec) {
         Self.bindRevisionColumns(
             &bind, encodedTree: tree.encoded(), winnerRev: winnerRev.description, deleted: deleted, seq: seq, kind: kind,
-            body: body, attachments: attachments)
+            body: body, attachments: attachments, codec: codec)
     }
 
     private static func bindRevisionColumns(
         _ bind: inout DirectBinding, encodedTree: [UInt8], winnerRev: String, deleted: Bool, seq: Int64, kind: String?,
-        body: [UInt8]?, attachments: [UInt8]?
+        body: [UInt8]?, attachments: [UInt8]?, codec: BodyCodec
     ) {
         bind.blob(encodedTree)
         bind.text(winnerRev)
         bind.integer(deleted ? 1 : 0)
         bind.integer(seq)
         bind.text(kind)
-        bind.text(utf8: body)
+        bind.storedBody(body, kind: kind, codec: codec)
         bind.text(utf8: attachments)
     }
 
@@ -171,12 +178,13 @@ struct DocumentRecord {
         attachments: [UInt8]?, in db: Database
     ) throws -> Bool {
         let statement = try db.cachedStatement(sql: SQL.insertIfAbsent)
+        let codec = BodyCodec.of(db)
         // Bound directly: bulk writes and the import run this once per document (see `DirectBinding`).
         try statement.executeBound(in: db) { bind in
             bind.text(id)
             bindRevisionColumns(
                 &bind, encodedTree: encodedTree, winnerRev: winnerRev, deleted: deleted, seq: seq, kind: kind, body: body,
-                attachments: attachments)
+                attachments: attachments, codec: codec)
         }
         return db.changesCount > 0
     }
@@ -198,19 +206,22 @@ struct RevisionBody {
             sql: "SELECT \(Columns.body), \(Columns.attachments) FROM \(Columns.table) "
                 + "WHERE \(Columns.documentRowID) = ? AND \(Columns.rev) = ?")
         guard let row = try Row.fetchOne(statement, arguments: [documentRowID, rev.description]) else { return nil }
-        let body: Data = row[0]
+        let stored: Data = row[0]
+        let body = try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
         let attachments: Data? = row[1]
-        return RevisionBody(body: Array(body), attachments: attachments.map { Array($0) })
+        return RevisionBody(body: body, attachments: attachments.map { Array($0) })
     }
 
-    func save(documentRowID: Int64, rev: RevisionID, in db: Database) throws {
+    /// Stores the body, compressed as the store compresses `kind`'s bodies.
+    func save(documentRowID: Int64, rev: RevisionID, kind: String?, in db: Database) throws {
+        let codec = BodyCodec.of(db)
         let statement = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(Columns.table) (\(Columns.documentRowID), \(Columns.rev), \(Columns.body), "
                 + "\(Columns.attachments)) VALUES (?, ?, ?, ?)")
         try statement.executeBound(in: db) { bind in
             bind.integer(documentRowID)
             bind.text(rev.description)
-            bind.text(utf8: body)
+            bind.storedBody(body, kind: kind, codec: codec)
             bind.text(utf8: attachments)
         }
     }

@@ -3,8 +3,9 @@ internal import GRDB
 /// The SQLite schema of a store: every table and column name in one place, and the named, append-only
 /// migrations that create them. Never edit a shipped migration; append a new one.
 ///
-/// Bodies and attachment metadata are JSON text, so SQLite's JSON functions (and the query engine's
-/// indexes) can read them.
+/// Attachment metadata is JSON text. A body is JSON text or a zstd frame (``BodyCodec``); SQL reads
+/// bodies through `cloudant_body(body)` (``BodySQLFunction``), which gives the JSON text of either, so
+/// SQLite's JSON functions (and the query engine's indexes) can read them.
 ///
 /// - `documents`: one row per document: its revision tree, its winner's revision, deletion flag, update
 ///   sequence, entity kind, and the winner's body and attachment metadata inline (so the common case, a
@@ -14,6 +15,7 @@ internal import GRDB
 /// - `attachment_blobs`: attachment bytes, stored once per digest; `attachment_files` names the digests
 ///   whose bytes are large enough to be kept as files beside the store instead (``AttachmentFiles``).
 /// - `local_documents`: `_local/` documents (no history, never replicated).
+/// - `body_dictionaries`: the zstd dictionaries compressed bodies name (``BodyDictionaryTable``).
 /// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
 /// - `column_projections`: the typed column copies entity kinds declare, one row each, naming its table
 ///   (`projection_<n>`: one row per live document of the kind, keyed by the document's row id).
@@ -32,6 +34,8 @@ enum StoreSchema {
         static let seq = "seq"
         static let kind = "kind"
         static let body = "body"
+        /// The body as JSON text whichever way it is stored, for SQL that reads into it (``BodySQLFunction``).
+        static let bodyJSON = "cloudant_body(body)"
         static let attachments = "attachments"
     }
 
@@ -368,6 +372,11 @@ enum StoreSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        // Compressed bodies: the zstd dictionaries they name (``BodyCodec``). Bodies already stored stay as
+        // they are (JSON text reads as before); compaction rewrites them.
+        migrator.registerMigration("2026-11-30-body-dictionaries") { db in
+            try db.execute(sql: BodyDictionaryTable.createSQL)
+        }
         return migrator
     }
 
@@ -377,6 +386,6 @@ enum StoreSchema {
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
-        "2026-11-29-view-indexes",
+        "2026-11-29-view-indexes", "2026-11-30-body-dictionaries",
     ]
 }

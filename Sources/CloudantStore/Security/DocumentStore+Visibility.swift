@@ -42,7 +42,7 @@ extension DocumentStore {
         var counts = VisibleCounts()
         while let row = try cursor.next() {
             try cancellation?.check()
-            let record = try DocumentRecord(row: row)
+            let record = try DocumentRecord(row: row, in: db)
             guard
                 let document = try DocumentAssembler(db: db, record: record).document(
                     rev: record.winnerRev, options: ReadOptions()),

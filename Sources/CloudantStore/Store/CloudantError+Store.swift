@@ -15,4 +15,9 @@ extension CloudantError.Code {
     /// A key was given for a store file that is not encrypted: opening it so would make it unreadable.
     /// Open it without a key, or encrypt it first with ``DocumentStore/changeEncryptionKey(ofStoreAt:from:to:)``.
     public static let storeNotEncrypted = Self("storeNotEncrypted", category: .preconditionFailed)
+
+    /// A stored value could not be decoded: a compressed document body that is damaged or names a
+    /// dictionary the file does not hold. The file was changed outside the store (or damaged on disk);
+    /// nothing was written.
+    public static let storeUnreadable = Self("storeUnreadable", category: .internal)
 }

@@ -45,11 +45,14 @@ public final class DocumentStore: Sendable {
     let viewMaintenance = ViewMaintenance()
     /// The design documents' validation functions, as last read (see ``ValidationFunctionsCache``).
     let validationFunctions = ValidationFunctionsCache()
+    /// How bodies are compressed on disk and read back (see ``BodyCodec``).
+    let bodyCodec: BodyCodec
 
     private init(
         name: String, fileURL: URL, options: StoreOptions, pool: DatabasePool, checkpointer: LogCheckpointer,
-        uuid: String
+        uuid: String, bodyCodec: BodyCodec
     ) {
+        self.bodyCodec = bodyCodec
         self.name = name
         self.fileURL = fileURL
         self.options = options
@@ -96,6 +99,7 @@ public final class DocumentStore: Sendable {
             configuration.foreignKeysEnabled = true
             configuration.busyMode = .timeout(10)
             configuration.label = name
+            let bodyCodec = BodyCodec(compresses: options.compressesBodies && !options.readOnly)
             configuration.prepareDatabase { db in
                 // An encrypted file: 4096-byte pages with room for each page's nonce and tag, temporary
                 // tables in memory (a temporary file has no key), no memory map (pages are read decrypted).
@@ -117,6 +121,7 @@ public final class DocumentStore: Sendable {
                 // A log that a bulk load grew (see `bulkLoading`) is cut back to 64 MB once a checkpoint has
                 // copied it into the file, instead of keeping its largest size on disk until the store closes.
                 if !db.configuration.readonly { try db.execute(sql: "PRAGMA journal_size_limit = 67108864") }
+                try bodyCodec.register(on: db)
             }
             // The writer's commits wake a checkpointer of its own instead of copying the log themselves.
             let checkpointer = LogCheckpointer(path: fileURL.path, configuration: configuration)
@@ -141,9 +146,11 @@ public final class DocumentStore: Sendable {
                 }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
+            // A read-only store may predate compressed bodies (and then has none to read).
+            for dictionary in try pool.read(BodyDictionaryTable.latestByKindIfPresent) { bodyCodec.adopt(dictionary) }
             let store = DocumentStore(
                 name: name, fileURL: fileURL, options: options, pool: pool, checkpointer: checkpointer,
-                uuid: storedUUID ?? uuid)
+                uuid: storedUUID ?? uuid, bodyCodec: bodyCodec)
             try store.immediateReaders.openFirst()
             // A read-only store may predate the expiry table; it enforces nothing anyway.
             if !options.readOnly {
@@ -221,6 +228,9 @@ public final class DocumentStore: Sendable {
                     return (try body(db), try ExpiryRecord.next(in: db))
                 }
                 self.expiryCommitted(next: nextExpiry)
+                // Compression dictionaries are learnt after the write that made one due, in their own
+                // transaction: the write has committed whatever training does.
+                if !self.bodyCodec.kindsDueForTraining.isEmpty { try? self.trainDueDictionaries() }
                 return value
             }
         } catch let error as CloudantError {
@@ -237,7 +247,7 @@ public final class DocumentStore: Sendable {
 
     /// Runs `body` in the write transaction on the calling thread (``WriterGate`` decides which thread that
     /// is): GRDB's async hop to its writer queue and back cost more than the short transactions here.
-    private func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+    func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
         let catalogue = indexCache.cachedSchemaVersion
         do {
             return try lifecycle.whileOpen(database: name) {

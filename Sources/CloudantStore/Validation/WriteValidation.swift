@@ -88,7 +88,7 @@ final class ValidationFunctionsCache: @unchecked Sendable {
         for record in try Row.fetchAll(
             db, sql: "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(range) AND \(Columns.deleted) = 0 ORDER BY \(Columns.id)")
         {
-            let document = try DocumentRecord(row: record)
+            let document = try DocumentRecord(row: record, in: db)
             guard let body = try IndexMaintainer.parse(document.body), body["validate_doc_update"] != nil else { continue }
             found.append(body.prepending([("_id", .string(document.id)), ("_rev", .string(document.winnerRev.description))]))
         }

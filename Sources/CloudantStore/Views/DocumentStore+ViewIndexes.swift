@@ -35,7 +35,7 @@ extension DocumentStore {
                 var live: Set<String> = []
                 for row in try Row.fetchAll(
                     db,
-                    sql: "SELECT \(StoreSchema.Documents.body) FROM \(StoreSchema.Documents.table) WHERE "
+                    sql: "SELECT \(StoreSchema.Documents.bodyJSON) FROM \(StoreSchema.Documents.table) WHERE "
                         + "\(StoreSchema.Documents.id) LIKE '\\_design/%' ESCAPE '\\' AND \(StoreSchema.Documents.deleted) = 0")
                 {
                     let body: String? = row[0]

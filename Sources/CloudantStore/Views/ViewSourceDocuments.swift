@@ -38,7 +38,7 @@ enum ViewSourceDocuments {
             }
             let seq = row.integer(5) ?? 0
             let mapped = (row.integer(4) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))
-            let json = try mapped ? row.withBytes(7) { body in
+            let json = try mapped ? row.withBody(7) { body in
                 try body.map { body in
                     try row.withBytes(2) { tree in
                         try Self.json(

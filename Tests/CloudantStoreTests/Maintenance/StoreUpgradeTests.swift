@@ -44,6 +44,9 @@ struct StoreUpgradeTests {
             // Opening again changes nothing.
             let again = try DocumentStore.open(name: "fixture", fileURL: file)
             try await Self.expectContents(of: again, fixture: name)
+            // Compaction brings the old file's bodies to today's stored form and every read stays the same.
+            _ = try await again.compact(progress: nil)
+            try await Self.expectContents(of: again, fixture: name)
             // A tombstone from before tombstone times is dated by the upgrade (just now), so a retention
             // of an hour keeps it; later fixtures dated theirs when written. No retention purges it.
             if name == "2026-11-26-pending-writes.sqlite" {
@@ -85,7 +88,11 @@ struct StoreUpgradeTests {
         let store = try DocumentStore.open(name: "fixture", fileURL: file)
         let first = try await store.put(["_id": "history", "kind": "note", "v": 1])
         let second = try await store.put(["_id": "history", "_rev": .string(first.rev), "kind": "note", "v": 2])
-        try await store.put(["_id": "history", "_rev": .string(second.rev), "kind": "note", "v": 3])
+        // Long enough to be stored compressed (from 2026-11-30-body-dictionaries).
+        try await store.put([
+            "_id": "history", "_rev": .string(second.rev), "kind": "note", "v": 3,
+            "summary": .string(String(repeating: "the third revision of a note ", count: 8)),
+        ])
         _ = try await store.bulkDocs([["_id": "conflicted", "_rev": "1-aaaa", "side": "a"]], newEdits: false)
         _ = try await store.bulkDocs([["_id": "conflicted", "_rev": "1-bbbb", "side": "b"]], newEdits: false)
         let doomed = try await store.put(["_id": "gone", "kind": "note"])
@@ -155,6 +162,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-29-view-indexes"
-    static let migrationCount = 11
+    static let latestMigration = "2026-11-30-body-dictionaries"
+    static let migrationCount = 12
 }

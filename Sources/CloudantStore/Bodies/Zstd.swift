@@ -1,0 +1,126 @@
+internal import CZstd
+internal import Foundation
+
+/// The few zstd calls stored bodies need: one-shot compression and decompression of small frames, with or
+/// without a dictionary, and dictionary training.
+///
+/// Contexts are costly to create (each holds its working tables), so a small pool of them is kept per
+/// process and lent out one call at a time; dictionaries are digested once (``BodyDictionary``) and shared
+/// by every thread, as zstd allows.
+enum Zstd {
+    /// The first four bytes of every zstd frame (RFC 8878: 0xFD2FB528, little-endian). A stored JSON body
+    /// starts with `{`, so the first byte alone tells a compressed body from a plain one.
+    static let frameMagic: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD]
+
+    /// The first four bytes of a zstd dictionary (0xEC30A437, little-endian); its id follows in four more.
+    static let dictionaryMagic: [UInt8] = [0x37, 0xA4, 0x30, 0xEC]
+
+    /// Whether `bytes` start a zstd frame.
+    static func isFrame(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 4 && bytes[0] == 0x28 && bytes[1] == 0xB5 && bytes[2] == 0x2F && bytes[3] == 0xFD
+    }
+
+    /// The dictionary a frame was compressed with (0: none), from its header.
+    static func dictionaryID(ofFrame frame: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = frame.baseAddress else { return 0 }
+        return ZSTD_getDictID_fromFrame(base, frame.count)
+    }
+
+    /// The decompressed size a frame's header records, or nil when it records none or is malformed.
+    static func contentSize(ofFrame frame: UnsafeRawBufferPointer) -> Int? {
+        guard let base = frame.baseAddress else { return nil }
+        let size = ZSTD_getFrameContentSize(base, frame.count)
+        // ZSTD_CONTENTSIZE_UNKNOWN and ZSTD_CONTENTSIZE_ERROR are the two largest values.
+        guard size < UInt64.max - 1, size <= UInt64(Int32.max) else { return nil }
+        return Int(size)
+    }
+
+    /// Compresses `input` into one frame that records its size and its dictionary's id.
+    static func compress(_ input: UnsafeRawBufferPointer, level: Int32, dictionary: BodyDictionary?) -> [UInt8]? {
+        guard let source = input.baseAddress, !input.isEmpty else { return nil }
+        let bound = ZSTD_compressBound(input.count)
+        return compressionContexts.withContext { context in
+            [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+                let written =
+                    if let dictionary {
+                        ZSTD_compress_usingCDict(context, buffer.baseAddress, bound, source, input.count, dictionary.compression)
+                    } else {
+                        ZSTD_compressCCtx(context, buffer.baseAddress, bound, source, input.count, level)
+                    }
+                count = ZSTD_isError(written) == 0 ? written : 0
+            }
+        }.nonEmpty
+    }
+
+    /// Decompresses one frame of known content size into `size` bytes; nil when the frame is damaged, needs
+    /// another dictionary, or does not hold exactly `size` bytes.
+    static func decompress(_ frame: UnsafeRawBufferPointer, size: Int, dictionary: BodyDictionary?) -> [UInt8]? {
+        guard let source = frame.baseAddress else { return nil }
+        var failed = false
+        let output = decompressionContexts.withContext { context in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                let read =
+                    if let dictionary {
+                        ZSTD_decompress_usingDDict(context, buffer.baseAddress, size, source, frame.count, dictionary.decompression)
+                    } else {
+                        ZSTD_decompressDCtx(context, buffer.baseAddress, size, source, frame.count)
+                    }
+                failed = ZSTD_isError(read) != 0 || read != size
+                count = failed ? 0 : read
+            }
+        }
+        return failed ? nil : output
+    }
+
+    /// A dictionary of at most `capacity` bytes trained from `samples`, or nil when zstd finds too little
+    /// in them to train on (few or tiny samples).
+    static func trainDictionary(samples: [[UInt8]], capacity: Int) -> [UInt8]? {
+        let flat = samples.flatMap { $0 }
+        let sizes = samples.map { $0.count }
+        guard !flat.isEmpty else { return nil }
+        let dictionary = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            let written = flat.withUnsafeBytes { samplesBuffer in
+                ZDICT_trainFromBuffer(buffer.baseAddress, capacity, samplesBuffer.baseAddress, sizes, UInt32(sizes.count))
+            }
+            count = ZDICT_isError(written) == 0 ? written : 0
+        }
+        return dictionary.count > 8 ? dictionary : nil
+    }
+
+    private static let compressionContexts = ContextPool(
+        create: { ZSTD_createCCtx() }, free: { _ = ZSTD_freeCCtx($0) })
+    private static let decompressionContexts = ContextPool(
+        create: { ZSTD_createDCtx() }, free: { _ = ZSTD_freeDCtx($0) })
+}
+
+/// Contexts lent one call at a time; a call that finds none idle makes one, and at most `idleLimit` are kept.
+private final class ContextPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [OpaquePointer] = []
+    private let create: @Sendable () -> OpaquePointer?
+    private let free: @Sendable (OpaquePointer) -> Void
+    private let idleLimit = 16
+
+    init(create: @escaping @Sendable () -> OpaquePointer?, free: @escaping @Sendable (OpaquePointer) -> Void) {
+        self.create = create
+        self.free = free
+    }
+
+    func withContext<T>(_ body: (OpaquePointer) -> T) -> T {
+        let lent = lock.withLock { idle.popLast() } ?? create()
+        guard let context = lent else { fatalError("zstd could not allocate a context (out of memory).") }
+        let result = body(context)
+        let returned = lock.withLock { () -> Bool in
+            guard idle.count < idleLimit else { return false }
+            idle.append(context)
+            return true
+        }
+        if !returned { free(context) }
+        return result
+    }
+}
+
+extension Array {
+    /// The array, or nil when it is empty.
+    fileprivate var nonEmpty: Self? { isEmpty ? nil : self }
+}
