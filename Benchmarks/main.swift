@@ -3,7 +3,7 @@ import Foundation
 // Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
 //   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, leaves, live); server (http, audit);
 //   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
-//   queue); health (cda, chart, import); care; care-health; models; attachments; views.
+//   queue); health (cda, chart, import); storage (bytes on disk); care; care-health; models; attachments; views.
 //   sizes: --documents N --single-writes N --open-documents N --query-documents N --sync-documents N
 //          --health-records N --model-objects N --attachment-mb N
 // Every benchmark prints medians and "ours ÷ baseline" ratios measured in this same run; with --markdown, each
@@ -80,6 +80,10 @@ do {
     // --health-records N quantity samples (1M by default): a year's chart among them.
     if selected("health", "chart") { try await HealthChartBenchmarks.run(samples: healthRecords, repetitions: repetitions) }
     if selected("health", "import") { try await HealthImportBenchmarks.run(records: healthRecords, repetitions: repetitions) }
+    // Bytes on disk: --documents generic documents and --health-records health samples, compressed and not.
+    if selected("storage", "storage") {
+        try await StorageSizeBenchmarks.run(healthRecords: healthRecords, documents: documents)
+    }
     // --query-documents N outcomes.
     if selected("care", "care") { try await CareBenchmarks.run(outcomes: queryDocuments, repetitions: repetitions) }
     // --health-records N step samples (1M by default): a daily step task's outcomes over one year.

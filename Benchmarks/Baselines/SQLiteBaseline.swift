@@ -23,6 +23,15 @@ class SQLiteBaseline {
         }
     }
 
+    /// The file's size once the log is copied into it and truncated: pages × page size.
+    func checkpointedSize() throws -> Int64 {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        guard let statement = try prepare("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size") else { return 0 }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { return 0 }
+        return sqlite3_column_int64(statement, 0)
+    }
+
     func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {

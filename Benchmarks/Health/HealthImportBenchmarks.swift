@@ -142,7 +142,7 @@ enum HealthImportBenchmarks {
     }
 
     /// The generated export for `records`, made once per record count (generation takes minutes at 1M).
-    private static func generatedExport(records: Int) throws -> URL {
+    static func generatedExport(records: Int) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-bench-health-export-\(records)")
         let done = folder.appendingPathComponent("expected.json")
         if FileManager.default.fileExists(atPath: done.path),

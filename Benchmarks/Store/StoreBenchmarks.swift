@@ -48,6 +48,16 @@ enum StoreBenchmarks {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
                 .init(
+                    name: "store.bulkDocs, bodies as JSON text (StoreOptions.compressesBodies = false)",
+                    setUp: {
+                        var options = StoreOptions()
+                        options.compressesBodies = false
+                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path), options: options)
+                    },
+                    body: {
+                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
+                    }, tearDown: release),
+                .init(
                     name: "store.bulkDocs, encrypted store (StoreOptions.encryptionKey)",
                     setUp: {
                         var options = StoreOptions()

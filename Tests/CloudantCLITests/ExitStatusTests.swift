@@ -79,13 +79,19 @@ struct ExitStatusTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("docs.jsonl")
-        let padding = String(repeating: "x", count: 300)
-        try (0..<3000).map { #"{"_id":"d\#($0)","pad":"\#(padding)"}"# }.joined(separator: "\n")
-            .write(to: file, atomically: true, encoding: .utf8)
+        var random = SystemRandomNumberGenerator()
+        try (0..<3000).map { index in
+            let padding = String((0..<300).map { _ in "0123456789abcdef".randomElement(using: &random)! })
+            return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
+        }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
         #expect(try await CLIRunner.run(["bulk", "--db", "big", file.path], in: folder).status == 0)
-        let store = try FileHandle(forUpdating: folder.appendingPathComponent("cloudant-data/big.sqlite"))
-        try store.seek(toOffset: 200_000)
-        store.write(Data(repeating: 0xFF, count: 20_000))
+        // The middle half of the file overwritten: live table and index pages, whatever the file's size
+        // (bodies are compressed) and wherever free pages fall (the integrity check does not read those).
+        let path = folder.appendingPathComponent("cloudant-data/big.sqlite")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int)
+        let store = try FileHandle(forUpdating: path)
+        try store.seek(toOffset: UInt64(size / 4))
+        store.write(Data(repeating: 0xFF, count: size / 2))
         try store.close()
         let check = try await CLIRunner.run(["db", "check", "big"], in: folder)
         #expect(check.status == 1)

@@ -7,8 +7,12 @@ struct StatsCommandTests {
     @Test func statsSayWhatCompactionGivesBackAndCompactShrinksTheFile() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let padding = String(repeating: "q", count: 2_000)
-        let lines = (0..<300).map { #"{"_id":"d\#($0)","pad":"\#(padding)"}"# }
+        // Random hex padding (about 1,000 bytes of entropy each): the store compresses bodies.
+        var random = SystemRandomNumberGenerator()
+        let lines = (0..<300).map { index in
+            let padding = String((0..<2_000).map { _ in "0123456789abcdef".randomElement(using: &random)! })
+            return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
+        }
         #expect(try await CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: lines.joined(separator: "\n"), in: folder).status == 0)
         // Every document edited once: 300 old bodies for compaction to drop.
         let changes = try jsonObject(try await CLIRunner.run(["changes", "--db", "notes"], in: folder).stdout)
@@ -23,17 +27,23 @@ struct StatsCommandTests {
         let stats = try jsonObject(before.stdout)
         #expect(stats["db"] as? String == "notes" && stats["doc_count"] as? Int == 300 && stats["doc_del_count"] as? Int == 0)
         #expect(stats["other_revision_bodies"] as? Int == 300)
-        #expect((stats["reclaimable_bytes"] as? Int ?? 0) >= 300 * 2_000)
-        for key in ["revision_bodies", "live_body_bytes", "tree_bytes", "attachment_bytes", "file_size", "wal_size", "free_bytes"] {
+        #expect((stats["reclaimable_bytes"] as? Int ?? 0) >= 300 * 900)
+        for key in [
+            "revision_bodies", "live_body_bytes", "live_body_json_bytes", "tree_bytes", "attachment_bytes", "file_size",
+            "wal_size", "free_bytes",
+        ] {
             #expect(stats[key] is Int, "\(key) missing")
         }
         #expect(stats["bytes_per_document"] as? Int == (stats["file_size"] as? Int ?? 0) / 300)
         let structures = try #require(stats["structures"] as? [[String: Any]])
         let documents = try #require(structures.first { $0["name"] as? String == "documents" })
         #expect(documents["kind"] as? String == "table" && (documents["bytes"] as? Int ?? 0) > 0)
+        #expect(documents["bytes_per_document"] as? Int == (documents["bytes"] as? Int ?? 0) / 300)
+        // The live bodies (`{"small":true}`, too small to compress) are stored as their JSON.
+        #expect(stats["body_compression_ratio"] as? Double == 1 || stats["body_compression_ratio"] as? Int == 1, "\(stats)")
 
         let compacted = try jsonObject(try await CLIRunner.run(["compact", "--db", "notes"], in: folder).stdout)
-        #expect(compacted["revisions_compacted"] as? Int == 300)
+        #expect(compacted["revisions_compacted"] as? Int == 300 && compacted["bodies_recompressed"] as? Int == 0)
         let shrunk = try #require(compacted["file_size_after"] as? Int)
         #expect(shrunk < (compacted["file_size_before"] as? Int ?? 0))
         let after = try jsonObject(try await CLIRunner.run(["db", "stats", "--db", "notes"], in: folder).stdout)

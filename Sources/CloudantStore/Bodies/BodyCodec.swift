@@ -81,12 +81,13 @@ final class BodyCodec: @unchecked Sendable {
     }
 
     /// Whether a stored body is already in the form ``encode(_:kind:)`` would give it now: compressed with
-    /// its kind's dictionary when there is one, compressed at all when it is large enough. A body of the
+    /// its kind's dictionary when there is one, compressed at all when it is large enough; JSON text when
+    /// the store does not compress. A body of the
     /// right size stored as text may still be current (one that compression does not shrink); rewriting
     /// it gives the same text back.
     func isCurrent(_ stored: [UInt8], kind: String?) -> Bool {
-        guard compresses else { return true }
         let isFrame = stored.withUnsafeBytes { Zstd.isFrame($0) }
+        guard compresses else { return !isFrame }
         guard isFrame else { return stored.count < Self.minimumCompressedLength }
         let dictionaryID = stored.withUnsafeBytes { Zstd.dictionaryID(ofFrame: $0) }
         return dictionaryID == (dictionary(forKind: kind ?? "")?.id ?? 0)

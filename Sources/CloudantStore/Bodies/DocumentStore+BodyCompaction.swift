@@ -12,14 +12,14 @@ extension DocumentStore {
     /// transaction. A run that is stopped (even by `kill -9`) keeps every batch it committed and the next
     /// run goes on from what is left: a body is only ever replaced by the same JSON in another form.
     ///
-    /// Nothing is rewritten when the store does not compress (``StoreOptions/compressesBodies``). Revisions,
-    /// sequences and indexes are untouched: the documents do not change, only how their bytes are kept.
+    /// A store opened with ``StoreOptions/compressesBodies`` off rewrites compressed bodies as JSON text
+    /// instead, for tools that read the SQLite file themselves. Revisions, sequences and indexes are
+    /// untouched: the documents do not change, only how their bytes are kept.
     /// - Parameter progress: Called after each committed batch with the bodies rewritten so far.
     /// - Returns: How many bodies were rewritten.
     @discardableResult
     public func recompressBodies(progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
-        guard bodyCodec.compresses else { return 0 }
-        try await trainMissingDictionaries()
+        if bodyCodec.compresses { try await trainMissingDictionaries() }
         var rewritten = 0
         for table in [BodyTable.documents, .revisionBodies] {
             var after: Int64 = 0

@@ -45,8 +45,9 @@ public struct StoreOptions: Sendable {
     /// frame, with a dictionary trained from the store's own documents of its entity kind once a kind has
     /// enough of them (a health sample of about 900 bytes of JSON then takes about 150). Reads give back the
     /// same JSON bytes either way; bodies already stored are read whichever way they were written, and
-    /// ``DocumentStore/compact()`` rewrites them in the store's current form. Off keeps bodies as JSON text,
-    /// for tools that read the SQLite file themselves.
+    /// ``DocumentStore/compact()`` rewrites them in the store's current form. Off keeps new bodies as JSON
+    /// text, and compaction then rewrites compressed ones as text, for tools that read the SQLite file
+    /// themselves.
     public var compressesBodies: Bool = true
 
     /// The default bound on leaves per document: 1 000, as many as CouchDB's default `revs_limit` keeps

@@ -124,16 +124,15 @@ struct BulkLoadTests {
         let store = temp.store
         let path = store.fileURL.path
         func fileSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
-        let padding = String(repeating: "x", count: 900)
         let sizeBefore = fileSize()
         let copied = try await store.bulkLoading { () async throws -> Bool in
             for batch in 0..<10 {
                 let documents = try (0..<300).map { number in
-                    try NewDocument(id: String(format: "doc-%02d-%04d", batch, number), body: ["n": .number(JSONNumber(number)), "pad": .string(padding)])
+                    try NewDocument(id: String(format: "doc-%02d-%04d", batch, number), body: ["n": .number(JSONNumber(number)), "pad": .string(randomText(count: 1_800))])
                 }
                 _ = try await store.insertNew(documents)
             }
-            // About 3 MB of log, far below the 256 MB at which the writer checkpoints during a load: only the
+            // About 3 MB of log (random padding: bodies are compressed), far below the 256 MB at which the writer checkpoints during a load: only the
             // background checkpointer can have grown the file.
             // With the whole suite running, a checkpoint's `fdatasync` waits behind everyone else's.
             try? await waitUntil("the checkpointer growing the file", checkingEvery: .milliseconds(20)) {

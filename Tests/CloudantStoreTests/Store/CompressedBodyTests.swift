@@ -150,6 +150,13 @@ struct CompressedBodyTests {
         // A second compaction finds nothing left to rewrite.
         #expect(try await store.compact(progress: nil).bodiesRecompressed == 0)
         #expect(try await store.integrityCheck() == ["ok"])
+        try store.close()
+
+        // Opened with compression off, compaction gives every body back as JSON text.
+        let plainAgain = try temp.reopen(options: plain)
+        #expect(try await plainAgain.compact(progress: nil).bodiesRecompressed == 1_500)
+        #expect(try await plainAgain.storageStats().bodyCompressionRatio == 1)
+        #expect(try await plainAgain.allDocs(allDocs).json.jsonBytes() == before)
     }
 
     @Test func aBodyWhoseDictionaryTheFileLacksIsAStoreUnreadableError() async throws {
