@@ -5,9 +5,10 @@ internal import GRDB
 /// When and from what a kind's compression dictionary is trained.
 ///
 /// A kind gets one once ``threshold`` of its bodies have been written without one (counted from the
-/// store's open, so a store that is only read never trains), from its newest ``sampleLimit`` live bodies;
-/// ``DocumentStore/compact()`` also trains one for every kind with enough documents and no dictionary yet,
-/// then rewrites older bodies with it. Measured on a generated Apple Health export (200k samples of about
+/// store's open, so a store that is only read never trains), from its newest ``sampleLimit`` live bodies,
+/// which are then rewritten with it (until then they are JSON text, see ``BodyCodec/encode(_:kind:)``);
+/// ``DocumentStore/compact()`` also trains one for every kind with ``compactionThreshold`` documents and no
+/// dictionary yet, then rewrites older bodies with it. Measured on a generated Apple Health export (200k samples of about
 /// 900 bytes of JSON): zstd alone stores a sample in about 420 bytes, with its kind's dictionary in about 150.
 enum BodyDictionaryTraining {
     /// Bodies written without a dictionary before one is trained for their kind.
@@ -20,34 +21,52 @@ enum BodyDictionaryTraining {
     /// samples, a bigger dictionary saved under a byte per body.
     static let dictionaryCapacity = 64 << 10
 
-    /// Trains a dictionary for `kind` from its newest live bodies and stores it, in the caller's write
-    /// transaction; nil when there are too few bodies to learn from.
-    static func train(kind: String, in db: Database) throws -> BodyDictionary? {
+    /// The fewest live documents compaction trains a kind's dictionary from (``DocumentStore/compact()``):
+    /// zstd's trainer needs about a hundred samples, and below a few hundred documents the dictionary (up
+    /// to 64 KB) outweighs what it saves.
+    static let compactionThreshold = 200
+
+    /// Trains a dictionary for `kind` from its newest live bodies and stores it, then rewrites those of the
+    /// sampled bodies that are JSON text (the kind's writes since it began counting, at most) with it, all in
+    /// the caller's write transaction; returns it with how many bodies it rewrote, or nil when there are too
+    /// few bodies to learn from.
+    static func train(kind: String, in db: Database) throws -> (dictionary: BodyDictionary, rewritten: Int)? {
         let codec = BodyCodec.of(db)
         let connection = db.sqliteConnection
         let kindCondition = kind.isEmpty ? "kind IS NULL" : "kind = ?"
         let rows = try Row.fetchCursor(
             db,
-            sql: "SELECT body FROM documents WHERE \(kindCondition) AND deleted = 0 AND body IS NOT NULL "
+            sql: "SELECT rowid, body FROM documents WHERE \(kindCondition) AND deleted = 0 AND body IS NOT NULL "
                 + "AND id NOT LIKE '\\_design/%' ESCAPE '\\' ORDER BY seq DESC LIMIT \(sampleLimit)",
             arguments: kind.isEmpty ? [] : [kind])
         var samples: [[UInt8]] = []
+        var plain: [(rowID: Int64, sample: Int)] = []
         var total = 0
         while let row = try rows.next(), total < sampleByteLimit {
-            let sample = try row.withUnsafeData(atIndex: 0) { data -> [UInt8] in
-                guard let data else { return [] }
-                return try data.withUnsafeBytes { try codec.decode($0, connection: connection) }
+            let (sample, isText) = try row.withUnsafeData(atIndex: 1) { data -> ([UInt8], Bool) in
+                guard let data else { return ([], false) }
+                return try data.withUnsafeBytes { (try codec.decode($0, connection: connection), !Zstd.isFrame($0)) }
             }
             guard sample.count >= BodyCodec.minimumCompressedLength else { continue }
+            if isText { plain.append((row[0], samples.count)) }
             samples.append(sample)
             total += sample.count
         }
         // zstd's trainer wants many samples: with fewer it fails, or learns a dictionary that fits only them.
         guard samples.count >= 100 else { return nil }
         let capacity = min(dictionaryCapacity, max(4 << 10, total / 10))
-        guard let trained = Zstd.trainDictionary(samples: samples, capacity: capacity) else { return nil }
-        return try BodyDictionaryTable.insert(
-            trained: trained, kind: kind, sampleCount: samples.count, in: db, level: BodyCodec.level)
+        guard let trained = Zstd.trainDictionary(samples: samples, capacity: capacity),
+            let dictionary = try BodyDictionaryTable.insert(
+                trained: trained, kind: kind, sampleCount: samples.count, in: db, level: BodyCodec.level)
+        else { return nil }
+        let update = try db.cachedStatement(sql: "UPDATE documents SET body = ? WHERE rowid = ?")
+        var rewritten = 0
+        for (rowID, index) in plain {
+            guard let frame = BodyCodec.compress(samples[index], with: dictionary) else { continue }
+            try update.execute(arguments: [Data(frame), rowID])
+            rewritten += 1
+        }
+        return (dictionary, rewritten)
     }
 }
 
@@ -56,8 +75,8 @@ extension DocumentStore {
     /// transaction of its own, and adopts each once committed. Called by the writer after a commit.
     func trainDueDictionaries() throws {
         for kind in bodyCodec.kindsDueForTraining {
-            let dictionary = try writeNow { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
-            if let dictionary { bodyCodec.adopt(dictionary) } else { bodyCodec.postponeTraining(of: kind) }
+            let trained = try writeNow { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
+            if let trained { bodyCodec.adopt(trained.dictionary) } else { bodyCodec.postponeTraining(of: kind) }
         }
     }
 }

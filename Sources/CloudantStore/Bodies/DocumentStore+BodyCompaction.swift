@@ -19,8 +19,8 @@ extension DocumentStore {
     /// - Returns: How many bodies were rewritten.
     @discardableResult
     public func recompressBodies(progress: (@Sendable (Int) -> Void)? = nil) async throws -> Int {
-        if bodyCodec.compresses { try await trainMissingDictionaries() }
-        var rewritten = 0
+        var rewritten = bodyCodec.compresses ? try await trainMissingDictionaries() : 0
+        if rewritten > 0 { progress?(rewritten) }
         for table in [BodyTable.documents, .revisionBodies] {
             var after: Int64 = 0
             while true {
@@ -35,22 +35,27 @@ extension DocumentStore {
         return rewritten
     }
 
-    /// Trains a dictionary for every kind that has ``BodyDictionaryTraining/threshold`` live documents and
-    /// no dictionary yet (a store written before compression, or by writes too few per open to train).
-    private func trainMissingDictionaries() async throws {
+    /// Trains a dictionary for every kind that has ``BodyDictionaryTraining/compactionThreshold`` live
+    /// documents and no dictionary yet (a store written before compression, or by writes too few per open to train).
+    /// Returns how many bodies the trainings rewrote (see ``BodyDictionaryTraining/train(kind:in:)``).
+    private func trainMissingDictionaries() async throws -> Int {
         let counts = try await read(.fetchFailed) { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT COALESCE(kind, ''), COUNT(*) FROM documents WHERE deleted = 0 AND body IS NOT NULL "
                     + "GROUP BY kind HAVING COUNT(*) >= ?",
-                arguments: [BodyDictionaryTraining.threshold]
+                arguments: [BodyDictionaryTraining.compactionThreshold]
             ).map { row -> String in row[0] }
         }
         let codec = bodyCodec
+        var rewritten = 0
         for kind in counts where codec.dictionary(forKind: kind) == nil {
-            let dictionary = try await write(.updateFailed) { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
-            if let dictionary { codec.adopt(dictionary) }
+            let trained = try await write(.updateFailed) { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
+            guard let trained else { continue }
+            codec.adopt(trained.dictionary)
+            rewritten += trained.rewritten
         }
+        return rewritten
     }
 
     /// The two tables that hold bodies, with what a row's kind and key are there.

@@ -33,9 +33,21 @@ extension DocumentStore {
         try await write(.updateFailed) { db in try StoreInfo.set(StoreSchema.StoreInfo.shardCount, to: count, in: db) }
     }
 
-    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems it found.
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems it found. A file
+    /// damaged enough that SQLite stops the check part-way ("database disk image is malformed") gives the
+    /// problems found so far and SQLite's error last, rather than throwing it.
     public func integrityCheck() async throws -> [String] {
-        try await read(.fetchFailed) { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        // Outside a transaction: a check that SQLite stops leaves a read transaction that cannot commit.
+        try await readOutsideTransaction(.fetchFailed) { db in
+            var problems: [String] = []
+            do {
+                let rows = try String.fetchCursor(db, sql: "PRAGMA integrity_check")
+                while let row = try rows.next() { problems.append(row) }
+            } catch let error as DatabaseError {
+                problems.append(error.message ?? "\(error.resultCode)")
+            }
+            return problems
+        }
     }
 
     /// The number of revisions each document's history keeps (`_revs_limit`, default 1000).

@@ -146,8 +146,12 @@ public final class DocumentStore: Sendable {
                 }
             }
             let storedUUID = try pool.read { db in try StoreInfo.string(StoreSchema.StoreInfo.uuid, in: db) }
-            // A read-only store may predate compressed bodies (and then has none to read).
-            for dictionary in try pool.read(BodyDictionaryTable.latestByKindIfPresent) { bodyCodec.adopt(dictionary) }
+            // A read-only store may predate compressed bodies (and then has none to read). A damaged file
+            // still opens (for `integrityCheck()`, and for what can be read): the dictionaries are then
+            // read as bodies need them, and a body whose dictionary cannot be read is `storeUnreadable`.
+            for dictionary in (try? pool.read(BodyDictionaryTable.latestByKindIfPresent)) ?? [] {
+                bodyCodec.adopt(dictionary)
+            }
             let store = DocumentStore(
                 name: name, fileURL: fileURL, options: options, pool: pool, checkpointer: checkpointer,
                 uuid: storedUUID ?? uuid, bodyCodec: bodyCodec)
@@ -277,6 +281,25 @@ public final class DocumentStore: Sendable {
             try lifecycle.requireOpen(database: name)
             throw CloudantError(
                 code, "The store could not be read.", context: .init(database: name), underlying: error)
+        }
+    }
+
+    /// ``read(_:_:)`` without a read transaction around `body`: for a single statement that may fail in a
+    /// way that leaves the transaction unable to end (an integrity check of a damaged file).
+    func readOutsideTransaction<T: Sendable>(
+        _ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        do {
+            try lifecycle.requireOpen(database: name)
+            let pool = self.pool
+            let lifecycle = self.lifecycle
+            let name = self.name
+            return try await readThreads.run { try lifecycle.whileOpen(database: name) { try pool.unsafeRead(body) } }
+        } catch let error as CloudantError {
+            throw error.adding { $0.database = self.name }
+        } catch {
+            try lifecycle.requireOpen(database: name)
+            throw CloudantError(code, "The store could not be read.", context: .init(database: name), underlying: error)
         }
     }
 

@@ -103,9 +103,8 @@ struct CompressedBodyTests {
         }
         let dictionary = try #require(store.bodyCodec.dictionary(forKind: "reading"))
         #expect(dictionary.kind == "reading")
-        // The first thousand were compressed without the dictionary; compaction rewrites them with it.
-        #expect(try await store.storageStats().bodyCompressionRatio > 1.5)
-        #expect(try await store.compact(progress: nil).bodiesRecompressed == 1_000)
+        // The first thousand, JSON text until the dictionary, were rewritten with it: nothing is left to compact.
+        #expect(try await store.compact(progress: nil).bodiesRecompressed == 0)
         let stats = try await store.storageStats()
         #expect(stats.liveBodyJSONBytes > stats.liveBodyBytes * 3, "bodies \(stats.liveBodyJSONBytes) → \(stats.liveBodyBytes)")
         #expect(stats.json["body_compression_ratio"]?.numberValue.map { $0.doubleValue > 3 } == true)
@@ -161,6 +160,7 @@ struct CompressedBodyTests {
 
     @Test func aBodyWhoseDictionaryTheFileLacksIsAStoreUnreadableError() async throws {
         let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "other", "entityType": "note", "text": "a kind of too few documents for a dictionary"])
         for batch in 0..<5 {
             _ = try await temp.store.bulkDocs((0..<250).map { Self.reading(batch * 250 + $0) })
         }
@@ -172,7 +172,7 @@ struct CompressedBodyTests {
         let store = try temp.reopen()
         let error = await #expect(throws: CloudantError.self) { try await store.document(id: "reading-01200") }
         #expect(error?.code == .storeUnreadable, "\(String(describing: error))")
-        // Bodies written before the dictionary (plain zstd frames) still read.
-        #expect(try await store.document(id: "reading-00000")["value"] == 40)
+        // Bodies stored as JSON text still read.
+        #expect(try await store.document(id: "other")["entityType"] == "note")
     }
 }
