@@ -6,8 +6,8 @@ internal import GRDB
 /// How one store keeps document bodies on disk: as zstd frames, each kind's with a dictionary trained from
 /// that kind's own documents once it has enough of them (``BodyDictionaryTraining``).
 ///
-/// A stored body is either JSON text (a body too small to gain, one of a kind without a dictionary yet, one
-/// written with compression off or before the store compressed) or a zstd frame; the first byte tells which (`{` or
+/// A stored body is either JSON text (a body too small to gain, a small one of a kind without a dictionary
+/// yet, one written with compression off or before the store compressed) or a zstd frame; the first byte tells which (`{` or
 /// ``Zstd/frameMagic``), so both live side by side in one column and every read path takes either. A frame
 /// records its decompressed size and its dictionary's id, so decoding needs nothing but the store's own
 /// `body_dictionaries` table. Decompression gives back the exact bytes written: reads are byte-identical.
@@ -20,6 +20,9 @@ final class BodyCodec: @unchecked Sendable {
     static let level: Int32 = 3
     /// Bodies shorter than this stay JSON text: a frame's header outweighs what compression saves on them.
     static let minimumCompressedLength = 48
+    /// Bodies at least this long are compressed even without a dictionary: zstd's fixed cost per frame is
+    /// small beside them (a workout route of 180 KB of JSON shrinks about fivefold).
+    static let largeBodyLength = 4_096
 
     /// Whether new bodies are compressed (``StoreOptions/compressesBodies``); decoding never depends on it.
     let compresses: Bool
@@ -36,14 +39,15 @@ final class BodyCodec: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// The stored form of `json`, a body of a document of `kind`: a zstd frame compressed with the kind's
-    /// dictionary, or nil to store the JSON text itself (compression off, a small body, one that does not
-    /// shrink, or a kind without a dictionary yet).
+    /// The stored form of `json`, a body of a document of `kind`: a zstd frame (with the kind's dictionary
+    /// when it has one, without for a body of ``largeBodyLength`` or more), or nil to store the JSON text
+    /// itself (compression off, a small body, one that does not shrink, or a body of a kind without a
+    /// dictionary yet).
     ///
-    /// Why not zstd without a dictionary until one is trained: on bodies of about 900 bytes it halves them
-    /// but costs about 13 µs to compress and 6 µs to read back, where a dictionary frame takes a quarter of
-    /// the bytes for 5 µs and 1.8 µs (measured with libzstd 1.5.4, level 3): the small, still untrained
-    /// kinds would pay the most for the least.
+    /// Why not zstd without a dictionary for every body until one is trained: on bodies of about 900 bytes
+    /// it halves them but costs about 13 µs to compress and 6 µs to read back, where a dictionary frame takes
+    /// a quarter of the bytes for 5 µs and 1.8 µs (measured with libzstd 1.5.4, level 3): small bodies of
+    /// kinds still untrained would pay the most for the least.
     func encode(_ json: [UInt8], kind: String?) -> [UInt8]? {
         guard compresses, json.count >= Self.minimumCompressedLength else { return nil }
         let key = kind ?? ""
@@ -52,12 +56,12 @@ final class BodyCodec: @unchecked Sendable {
             writtenWithoutDictionary[key, default: 0] += 1
             return nil
         }
-        guard let dictionary else { return nil }
+        guard dictionary != nil || json.count >= Self.largeBodyLength else { return nil }
         return Self.compress(json, with: dictionary)
     }
 
-    /// `json` as a frame compressed with `dictionary`, or nil when that does not make it smaller.
-    static func compress(_ json: [UInt8], with dictionary: BodyDictionary) -> [UInt8]? {
+    /// `json` as a frame compressed with `dictionary` (or none), or nil when that does not make it smaller.
+    static func compress(_ json: [UInt8], with dictionary: BodyDictionary?) -> [UInt8]? {
         guard let frame = json.withUnsafeBytes({ Zstd.compress($0, level: level, dictionary: dictionary) }),
             frame.count < json.count
         else { return nil }
@@ -93,16 +97,16 @@ final class BodyCodec: @unchecked Sendable {
     }
 
     /// Whether a stored body is already in the form ``encode(_:kind:)`` would give it now: compressed with
-    /// its kind's dictionary when the kind has one and the body is large enough; JSON text when the kind has
-    /// none or the store does not compress. A body of the
+    /// its kind's dictionary when the kind has one and the body is large enough, without one when the kind
+    /// has none and the body is large; JSON text otherwise, and when the store does not compress. A body of the
     /// right size stored as text may still be current (one that compression does not shrink); rewriting
     /// it gives the same text back.
     func isCurrent(_ stored: [UInt8], kind: String?) -> Bool {
         let isFrame = stored.withUnsafeBytes { Zstd.isFrame($0) }
         guard compresses else { return !isFrame }
-        guard let dictionary = dictionary(forKind: kind ?? "") else { return !isFrame }
-        guard isFrame else { return stored.count < Self.minimumCompressedLength }
-        return stored.withUnsafeBytes { Zstd.dictionaryID(ofFrame: $0) } == dictionary.id
+        let dictionaryID = dictionary(forKind: kind ?? "")?.id
+        guard isFrame else { return stored.count < (dictionaryID == nil ? Self.largeBodyLength : Self.minimumCompressedLength) }
+        return stored.withUnsafeBytes { Zstd.dictionaryID(ofFrame: $0) } == (dictionaryID ?? 0)
     }
 
     // MARK: Reading
