@@ -47,7 +47,15 @@ struct DocumentAssembler {
             document["_deleted_conflicts"] = .array(tree.deletedConflicts.map { .string($0.description) })
         }
         if options.localSeq { document["_local_seq"] = .number(JSONNumber(record.seq)) }
-        if options.revs, let revisions = tree.revisionsJSON(for: rev) { document["_revisions"] = revisions }
+        if options.revs, case .object(var revisions)? = tree.revisionsJSON(for: rev) {
+            // CouchDB reads a revision's path cut to the database's current `_revs_limit` (`couch_db:make_doc`):
+            // a limit lowered after the writes shows at once, before any write or compaction stems the tree.
+            let limit = Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db))
+            if case .array(let ids)? = revisions["ids"], limit > 0, ids.count > limit {
+                revisions["ids"] = .array(Array(ids.prefix(limit)))
+            }
+            document["_revisions"] = .object(revisions)
+        }
         if options.revsInfo {
             document["_revs_info"] = .array(tree.revsInfo(for: rev).map(\.json))
         }
