@@ -8,7 +8,7 @@ extension DocumentStore {
 
     /// Brings every stored body to the store's current form: trains a dictionary for each kind with enough
     /// live documents and none yet, then rewrites bodies stored as JSON text, or compressed without their
-    /// kind's newest dictionary, in batches of ``recompressionBatchSize`` rows, each batch its own
+    /// kind's newest dictionary, in batches of 1,000 rows, each batch its own
     /// transaction. A run that is stopped (even by `kill -9`) keeps every batch it committed and the next
     /// run goes on from what is left: a body is only ever replaced by the same JSON in another form.
     ///
