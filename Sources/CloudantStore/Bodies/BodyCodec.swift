@@ -32,6 +32,9 @@ final class BodyCodec: @unchecked Sendable {
     private var dictionariesByKind: [String: BodyDictionary] = [:]
     /// Bodies of each kind written without a dictionary since the store opened; see ``kindsDueForTraining``.
     private var writtenWithoutDictionary: [String: Int] = [:]
+    /// The kinds whose count reached ``BodyDictionaryTraining/threshold``, kept as the counts change so the
+    /// writer's check after each commit (``isTrainingDue``) reads no more than this.
+    private var dueKinds: Set<String> = []
 
     init(compresses: Bool) {
         self.compresses = compresses
@@ -48,12 +51,14 @@ final class BodyCodec: @unchecked Sendable {
     /// it halves them but costs about 13 µs to compress and 6 µs to read back, where a dictionary frame takes
     /// a quarter of the bytes for 5 µs and 1.8 µs (measured with libzstd 1.5.4, level 3): small bodies of
     /// kinds still untrained would pay the most for the least.
-    func encode(_ json: [UInt8], kind: String?) -> [UInt8]? {
+    func encode(_ json: [UInt8], kind: String?, countingTowardTraining: Bool = true) -> [UInt8]? {
         guard compresses, json.count >= Self.minimumCompressedLength else { return nil }
         let key = kind ?? ""
         let dictionary = lock.withLock { () -> BodyDictionary? in
             if let dictionary = dictionariesByKind[key] { return dictionary }
+            guard countingTowardTraining else { return nil }
             writtenWithoutDictionary[key, default: 0] += 1
+            if writtenWithoutDictionary[key] == BodyDictionaryTraining.threshold { dueKinds.insert(key) }
             return nil
         }
         guard dictionary != nil || json.count >= Self.largeBodyLength else { return nil }
@@ -71,15 +76,20 @@ final class BodyCodec: @unchecked Sendable {
     /// The kinds that have had ``BodyDictionaryTraining/threshold`` bodies written without a dictionary
     /// since the store opened: training one for them now pays off.
     var kindsDueForTraining: [String] {
-        guard compresses else { return [] }
-        return lock.withLock {
-            writtenWithoutDictionary.filter { $0.value >= BodyDictionaryTraining.threshold }.map(\.key).sorted()
-        }
+        lock.withLock { dueKinds.sorted() }
     }
 
-    /// Starts counting a kind's writes again (training found too little to learn from).
+    /// Whether any kind is due for training (``kindsDueForTraining`` is not empty).
+    var isTrainingDue: Bool {
+        lock.withLock { !dueKinds.isEmpty }
+    }
+
+    /// Starts counting a kind's writes again (training found too little to learn from, or failed).
     func postponeTraining(of kind: String) {
-        lock.withLock { writtenWithoutDictionary[kind] = 0 }
+        lock.withLock {
+            writtenWithoutDictionary[kind] = 0
+            dueKinds.remove(kind)
+        }
     }
 
     /// Uses `dictionary` for its kind's writes from now on; call once the transaction that stored it committed.
@@ -88,6 +98,7 @@ final class BodyCodec: @unchecked Sendable {
             dictionariesByID[dictionary.id] = dictionary
             dictionariesByKind[dictionary.kind] = dictionary
             writtenWithoutDictionary[dictionary.kind] = nil
+            dueKinds.remove(dictionary.kind)
         }
     }
 
@@ -96,7 +107,7 @@ final class BodyCodec: @unchecked Sendable {
         lock.withLock { dictionariesByKind[kind] }
     }
 
-    /// Whether a stored body is already in the form ``encode(_:kind:)`` would give it now: compressed with
+    /// Whether a stored body is already in the form ``encode(_:kind:countingTowardTraining:)`` would give it now: compressed with
     /// its kind's dictionary when the kind has one and the body is large enough, without one when the kind
     /// has none and the body is large; JSON text otherwise, and when the store does not compress. A body of the
     /// right size stored as text may still be current (one that compression does not shrink); rewriting
@@ -120,7 +131,7 @@ final class BodyCodec: @unchecked Sendable {
         }
         let dictionaryID = Zstd.dictionaryID(ofFrame: stored)
         let dictionary = dictionaryID == 0 ? nil : try dictionary(id: dictionaryID, connection: connection)
-        guard let json = Zstd.decompress(stored, size: size, dictionary: dictionary) else {
+        guard let json = try Zstd.decompress(stored, size: size, dictionary: dictionary) else {
             throw CloudantError(.storeUnreadable, "A stored document body is damaged (its zstd frame does not decompress).")
         }
         return json
@@ -167,9 +178,9 @@ extension BodyCodec {
         return registry.withLock { $0[UInt(bitPattern: connection)]?.codec } ?? BodyCodec(compresses: false)
     }
 
-    /// Decodes a stored body read on `connection` with that connection's codec.
-    static func decode(_ stored: UnsafeRawBufferPointer, connection: OpaquePointer?) throws -> [UInt8] {
-        try of(connection: connection).decode(stored, connection: connection)
+    /// The JSON bytes of a body a GRDB row read on `db` holds, decoded with `db`'s codec.
+    static func decode(_ stored: Data, in db: Database) throws -> [UInt8] {
+        try stored.withUnsafeBytes { try of(db).decode($0, connection: db.sqliteConnection) }
     }
 
     /// Makes this the codec of `db` (every connection of the store's pool, from its `prepareDatabase`) and

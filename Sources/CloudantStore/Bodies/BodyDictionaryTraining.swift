@@ -6,7 +6,7 @@ internal import GRDB
 ///
 /// A kind gets one once ``threshold`` of its bodies have been written without one (counted from the
 /// store's open, so a store that is only read never trains), from its newest ``sampleLimit`` live bodies,
-/// which are then rewritten with it (until then they are JSON text, see ``BodyCodec/encode(_:kind:)``);
+/// which are then rewritten with it (until then they are JSON text, see ``BodyCodec/encode(_:kind:countingTowardTraining:)``);
 /// ``DocumentStore/compact()`` also trains one for every kind with ``compactionThreshold`` documents and no
 /// dictionary yet, then rewrites older bodies with it. Measured on a generated Apple Health export (200k samples of about
 /// 900 bytes of JSON): zstd alone stores a sample in about 420 bytes, with its kind's dictionary in about 150.
@@ -72,10 +72,12 @@ enum BodyDictionaryTraining {
 
 extension DocumentStore {
     /// Trains the dictionaries the codec asks for (``BodyCodec/kindsDueForTraining``), each in a write
-    /// transaction of its own, and adopts each once committed. Called by the writer after a commit.
-    func trainDueDictionaries() throws {
+    /// transaction of its own, and adopts each once committed. Called by the writer after a commit, which
+    /// stands whatever training does: a training that fails (a full disk) or finds too little to learn from
+    /// is put off until the kind's next thousand writes, never retried on every write.
+    func trainDueDictionaries() {
         for kind in bodyCodec.kindsDueForTraining {
-            let trained = try writeNow { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
+            let trained = try? writeNow { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
             if let trained { bodyCodec.adopt(trained.dictionary) } else { bodyCodec.postponeTraining(of: kind) }
         }
     }

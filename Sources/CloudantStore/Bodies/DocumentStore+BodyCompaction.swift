@@ -39,7 +39,7 @@ extension DocumentStore {
     /// documents and no dictionary yet (a store written before compression, or by writes too few per open to train).
     /// Returns how many bodies the trainings rewrote (see ``BodyDictionaryTraining/train(kind:in:)``).
     private func trainMissingDictionaries() async throws -> Int {
-        let counts = try await read(.fetchFailed) { db in
+        let kinds = try await read(.fetchFailed) { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT COALESCE(kind, ''), COUNT(*) FROM documents WHERE deleted = 0 AND body IS NOT NULL "
@@ -49,7 +49,7 @@ extension DocumentStore {
         }
         let codec = bodyCodec
         var rewritten = 0
-        for kind in counts where codec.dictionary(forKind: kind) == nil {
+        for kind in kinds where codec.dictionary(forKind: kind) == nil {
             let trained = try await write(.updateFailed) { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
             guard let trained else { continue }
             codec.adopt(trained.dictionary)
@@ -94,7 +94,8 @@ extension DocumentStore {
             let stored = Array(row[2] as Data)
             guard !codec.isCurrent(stored, kind: kind) else { continue }
             let json = try codec.decode(stored, connection: connection)
-            let frame = codec.encode(json, kind: kind)
+            // Not a write: a rewrite counts toward no kind's training (compaction trained what it could).
+            let frame = codec.encode(json, kind: kind, countingTowardTraining: false)
             guard (frame ?? json) != stored else { continue }
             // A frame is a blob, JSON is text (as the writes store them).
             let replacement = frame.map { Data($0).databaseValue } ?? String(decoding: json, as: UTF8.self).databaseValue

@@ -1,4 +1,5 @@
 internal import CZstd
+internal import CloudantCore
 internal import Foundation
 
 /// The few zstd calls stored bodies need: one-shot compression and decompression of small frames, with or
@@ -35,7 +36,8 @@ enum Zstd {
         return Int(size)
     }
 
-    /// Compresses `input` into one frame that records its size and its dictionary's id.
+    /// Compresses `input` into one frame that records its size and its dictionary's id; nil when zstd fails
+    /// (no context could be allocated), and the body is then stored as it is.
     static func compress(_ input: UnsafeRawBufferPointer, level: Int32, dictionary: BodyDictionary?) -> [UInt8]? {
         guard let source = input.baseAddress, !input.isEmpty else { return nil }
         let bound = ZSTD_compressBound(input.count)
@@ -49,12 +51,13 @@ enum Zstd {
                     }
                 count = ZSTD_isError(written) == 0 ? written : 0
             }
-        }.nonEmpty
+        }?.nonEmpty
     }
 
     /// Decompresses one frame of known content size into `size` bytes; nil when the frame is damaged, needs
     /// another dictionary, or does not hold exactly `size` bytes.
-    static func decompress(_ frame: UnsafeRawBufferPointer, size: Int, dictionary: BodyDictionary?) -> [UInt8]? {
+    /// - Throws: `CloudantError` `.fetchFailed` when zstd cannot allocate a context (out of memory).
+    static func decompress(_ frame: UnsafeRawBufferPointer, size: Int, dictionary: BodyDictionary?) throws -> [UInt8]? {
         guard let source = frame.baseAddress else { return nil }
         var failed = false
         let output = decompressionContexts.withContext { context in
@@ -68,6 +71,9 @@ enum Zstd {
                 failed = ZSTD_isError(read) != 0 || read != size
                 count = failed ? 0 : read
             }
+        }
+        guard let output else {
+            throw CloudantError(.fetchFailed, "zstd could not allocate a decompression context (out of memory).")
         }
         return failed ? nil : output
     }
@@ -94,6 +100,7 @@ enum Zstd {
 }
 
 /// Contexts lent one call at a time; a call that finds none idle makes one, and at most `idleLimit` are kept.
+/// A context zstd cannot allocate (out of memory) makes the call return nil.
 private final class ContextPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [OpaquePointer] = []
@@ -106,9 +113,8 @@ private final class ContextPool: @unchecked Sendable {
         self.free = free
     }
 
-    func withContext<T>(_ body: (OpaquePointer) -> T) -> T {
-        let lent = lock.withLock { idle.popLast() } ?? create()
-        guard let context = lent else { fatalError("zstd could not allocate a context (out of memory).") }
+    func withContext<T>(_ body: (OpaquePointer) -> T) -> T? {
+        guard let context = lock.withLock({ idle.popLast() }) ?? create() else { return nil }
         let result = body(context)
         let returned = lock.withLock { () -> Bool in
             guard idle.count < idleLimit else { return false }

@@ -94,12 +94,14 @@ enum JSONIndexBuild {
         /// The first error, rethrown in place of SQLite's generic one.
         var failure: (any Error)?
 
-        /// The connection the build runs on, whose store's dictionaries decode compressed bodies.
+        /// The connection the build runs on, and its store's codec, which decodes compressed bodies.
         private let connection: OpaquePointer
+        private let codec: BodyCodec
 
         init(_ index: StoredIndex, connection: OpaquePointer) {
             self.index = index
             self.connection = connection
+            codec = BodyCodec.of(connection: connection)
             var names: [[UInt8]] = []
             sources = index.paths.map { path in
                 let rest = FieldPath(Array(path.segments.dropFirst()))
@@ -123,7 +125,7 @@ enum JSONIndexBuild {
             keys = nil
             // A compressed body (``BodyCodec``) is decompressed once per document, here.
             if Zstd.isFrame(UnsafeRawBufferPointer(body)) {
-                let json = try BodyCodec.decode(UnsafeRawBufferPointer(body), connection: connection)
+                let json = try codec.decode(UnsafeRawBufferPointer(body), connection: connection)
                 keys = try json.withUnsafeBufferPointer { try computeKeys(id: id, body: $0) }
             } else {
                 keys = try computeKeys(id: id, body: body)

@@ -38,7 +38,7 @@ extension DocumentStore {
     /// problems found so far and SQLite's error last, rather than throwing it.
     public func integrityCheck() async throws -> [String] {
         // Outside a transaction: a check that SQLite stops leaves a read transaction that cannot commit.
-        try await readOutsideTransaction(.fetchFailed) { db in
+        try await read(.fetchFailed, inTransaction: false) { db in
             var problems: [String] = []
             do {
                 let rows = try String.fetchCursor(db, sql: "PRAGMA integrity_check")

@@ -64,7 +64,7 @@ struct DocumentRecord {
         seq = row[5]
         kind = row[6]
         body = try (row[7] as Data?).map { stored in
-            try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+            try BodyCodec.decode(stored, in: db)
         }
         attachments = (row[8] as Data?).map { Array($0) }
     }
@@ -86,11 +86,11 @@ struct DocumentRecord {
     static func fetch(id: String, in db: Database) throws -> DocumentRecord? {
         let statement = try db.cachedStatement(sql: SQL.fetchByID)
         // Read straight from SQLite: every document read and every edit starts here (see `fetchFirstRow`).
-        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0, in: db) }
+        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0) }
     }
 
     /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
-    private init(direct row: DirectRow, in db: Database) throws {
+    private init(direct row: DirectRow) throws {
         guard let id = row.text(1), let tree = row.bytes(2), let winner = row.text(3) else {
             throw CloudantError(.fetchFailed, "A document row is missing its id, tree or winning revision.")
         }
@@ -101,7 +101,7 @@ struct DocumentRecord {
         deleted = (row.integer(4) ?? 0) != 0
         seq = row.integer(5) ?? 0
         kind = row.text(6)
-        body = try row.bytes(7).map { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+        body = try row.withBody(7) { $0.map(Array.init) }
         attachments = row.bytes(8)
     }
 
@@ -113,7 +113,7 @@ struct DocumentRecord {
                 + "WHERE \(Columns.id) = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
         let body = try (row[3] as Data?).map { stored in
-            try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+            try BodyCodec.decode(stored, in: db)
         }
         return (row[0], row[1], row[2], body)
     }
@@ -207,7 +207,7 @@ struct RevisionBody {
                 + "WHERE \(Columns.documentRowID) = ? AND \(Columns.rev) = ?")
         guard let row = try Row.fetchOne(statement, arguments: [documentRowID, rev.description]) else { return nil }
         let stored: Data = row[0]
-        let body = try stored.withUnsafeBytes { try BodyCodec.of(db).decode($0, connection: db.sqliteConnection) }
+        let body = try BodyCodec.decode(stored, in: db)
         let attachments: Data? = row[1]
         return RevisionBody(body: body, attachments: attachments.map { Array($0) })
     }

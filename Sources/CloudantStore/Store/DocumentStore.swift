@@ -234,7 +234,7 @@ public final class DocumentStore: Sendable {
                 self.expiryCommitted(next: nextExpiry)
                 // Compression dictionaries are learnt after the write that made one due, in their own
                 // transaction: the write has committed whatever training does.
-                if !self.bodyCodec.kindsDueForTraining.isEmpty { try? self.trainDueDictionaries() }
+                if self.bodyCodec.isTrainingDue { self.trainDueDictionaries() }
                 return value
             }
         } catch let error as CloudantError {
@@ -284,25 +284,6 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// ``read(_:_:)`` without a read transaction around `body`: for a single statement that may fail in a
-    /// way that leaves the transaction unable to end (an integrity check of a damaged file).
-    func readOutsideTransaction<T: Sendable>(
-        _ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T
-    ) async throws -> T {
-        do {
-            try lifecycle.requireOpen(database: name)
-            let pool = self.pool
-            let lifecycle = self.lifecycle
-            let name = self.name
-            return try await readThreads.run { try lifecycle.whileOpen(database: name) { try pool.unsafeRead(body) } }
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
-        } catch {
-            try lifecycle.requireOpen(database: name)
-            throw CloudantError(code, "The store could not be read.", context: .init(database: name), underlying: error)
-        }
-    }
-
     /// Runs `body` on a reader, mapping SQLite errors to `code`.
     ///
     /// The read runs synchronously on one of the store's ``readThreads``, its task suspended meanwhile: GRDB's
@@ -310,14 +291,21 @@ public final class DocumentStore: Sendable {
     /// busy process (two cooperative threads on two cores, shared on Linux with every Dispatch concurrent
     /// queue) a store's readers could all be held by tasks waiting for a thread, and every read of that store
     /// waited with them. A synchronous read gives its connection back as soon as `body` returns.
-    func read<T: Sendable>(_ code: CloudantError.Code, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    ///
+    /// `inTransaction: false` runs `body` without a read transaction around it: for a single statement that
+    /// may fail in a way that leaves the transaction unable to end (an integrity check of a damaged file).
+    func read<T: Sendable>(
+        _ code: CloudantError.Code, inTransaction: Bool = true, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         do {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
             let pool = self.pool
             let lifecycle = self.lifecycle
             let name = self.name
-            return try await readThreads.run { try lifecycle.whileOpen(database: name) { try pool.read(body) } }
+            return try await readThreads.run {
+                try lifecycle.whileOpen(database: name) { try inTransaction ? pool.read(body) : pool.unsafeRead(body) }
+            }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
         } catch let cancellation as CancellationError {
