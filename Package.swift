@@ -438,6 +438,7 @@ let package = Package(
             name: "CloudantHealthModuleTests",
             dependencies: [
                 "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -43,7 +43,7 @@ struct CompactCommand: CloudantCommand {
         discussion: """
             Prints how many revision bodies were dropped, how many bodies were rewritten compressed (bodies a \
             store wrote before it compressed, or before its kind had a dictionary), and the file size before \
-            and after (the file shrinks when a tenth of it or more is free). The rewrite commits every 1000 \
+            and after (the file is rebuilt, so it shrinks, when a twentieth of it or more holds no data). The rewrite commits every 1000 \
             rows: a compaction that is stopped keeps what it did and the next one goes on from there.
 
             Example: cloudant compact --db notes --progress

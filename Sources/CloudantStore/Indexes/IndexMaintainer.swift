@@ -71,14 +71,16 @@ struct IndexMaintainer {
         }
         if let expiryField { try ExpiryRecord.update(rowID: rowID, body: current, field: expiryField, in: db) }
         guard !indexes.isEmpty || !projections.isEmpty else { return }
-        if !indexes.isEmpty, let previous = try previousBody() {
+        // Entries are found again from the body they were computed from; parsed once, and only when an
+        // index or a clustered projection needs it.
+        let previous = !indexes.isEmpty || projections.contains(where: \.isClustered) ? try previousBody() : nil
+        if let previous {
             for index in indexes {
                 try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
             }
         }
         let body = current
-        // A projection row is keyed by the document's row, so replacing or deleting it needs no previous body.
-        for projection in projections { try projection.update(rowID: rowID, id: id, body: body, in: db) }
+        for projection in projections { try projection.update(rowID: rowID, body: body, previousBody: previous, in: db) }
         guard let body else { return }
         let preparedKeys = preparedEntriesMatch ? prepared : nil
         for (position, index) in indexes.enumerated() {

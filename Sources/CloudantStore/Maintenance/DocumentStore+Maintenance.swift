@@ -82,8 +82,9 @@ extension DocumentStore {
 
     /// Drops the bodies of revisions that are no longer leaves, keeping every tree intact, deletes
     /// attachment bytes no kept revision refers to, brings the bodies left to the store's current stored
-    /// form (``recompressBodies(progress:)``), and gives the freed pages back to the file system when they
-    /// are a tenth of the file or more (``reclaimSpace(threshold:)``), so the file shrinks.
+    /// form (``recompressBodies(progress:)``), and rebuilds the file when a twentieth of it or more holds no
+    /// data (free pages, and the unused bytes of half-full index pages), so the file shrinks, as CouchDB's
+    /// compaction copies a database into a new file.
     /// Returns how many bodies were dropped.
     @discardableResult
     public func compact() async throws -> Int {
@@ -95,9 +96,13 @@ extension DocumentStore {
     public func compact(progress: (@Sendable (Int) -> Void)?) async throws -> CompactionSummary {
         let dropped = try await dropOldBodies()
         let recompressed = try await recompressBodies(progress: progress)
-        try await reclaimSpace(threshold: 0.1)
-        return CompactionSummary(revisionsCompacted: dropped, bodiesRecompressed: recompressed)
+        let reclaimed = try await rebuildFile(when: Self.compactionRebuildThreshold, countingSpaceInsidePages: true)
+        return CompactionSummary(revisionsCompacted: dropped, bodiesRecompressed: recompressed, bytesReclaimed: reclaimed)
     }
+
+    /// The fraction of the file holding no data from which compaction rebuilds it: below it, rewriting the
+    /// whole file (twice, through the log) would give back too little to be worth the writes.
+    static let compactionRebuildThreshold = 0.05
 
     private func dropOldBodies() async throws -> Int {
         try await write(.updateFailed) { db in

@@ -96,14 +96,25 @@ extension DocumentStore {
     /// - Returns: the bytes the file shrank by (0 when below the threshold).
     @discardableResult
     public func reclaimSpace(threshold: Double = 0.1) async throws -> Int64 {
+        try await rebuildFile(when: threshold, countingSpaceInsidePages: false)
+    }
+
+    /// Rebuilds the file (`VACUUM`) when the space it holds no data in is at least `threshold` of it: free
+    /// pages, and, with `countingSpaceInsidePages`, the unused bytes of B-tree pages (`dbstat`), which
+    /// writes in key order other than the tables' leave behind (index pages split half full, then fill
+    /// slowly). `VACUUM` writes every table and index again in key order, so pages come out nearly full.
+    /// - Returns: the bytes the file shrank by (0 when it was not rebuilt).
+    func rebuildFile(when threshold: Double, countingSpaceInsidePages: Bool) async throws -> Int64 {
         try lifecycle.requireOpen(database: name)
-        let (pageSize, pageCount, freePages) = try await read(.fetchFailed) { db in
-            (
-                try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0, try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
-                try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
-            )
+        let (pageSize, pageCount, unusedBytes) = try await read(.fetchFailed) { db in
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            var unused = (try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0) * pageSize
+            if countingSpaceInsidePages {
+                unused += try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(unused), 0) FROM dbstat WHERE aggregate = TRUE") ?? 0
+            }
+            return (pageSize, try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0, unused)
         }
-        guard freePages > 0, pageCount > 0, Double(freePages) / Double(pageCount) >= threshold else { return 0 }
+        guard unusedBytes > 0, pageCount > 0, Double(unusedBytes) / Double(pageCount * pageSize) >= threshold else { return 0 }
         do {
             let after = try await writerGate.run {
                 try self.lifecycle.whileOpen(database: self.name) {

@@ -60,8 +60,9 @@ extension DocumentStore {
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             // The cursor steps the statement; each row is read in place through SQLite's accessors.
             let current = statement.sqliteStatement
+            let identifiers = try DocumentIdentifierLookup(db)
             while try cursor.next() != nil {
-                try body(ProjectedRow(statement: current, positions: positions))
+                try body(ProjectedRow(statement: current, positions: positions, identifiers: identifiers))
             }
         }
     }
@@ -90,7 +91,7 @@ extension DocumentStore {
         let order = definition.orderedBy.map(StoredProjection.sqlColumn) + [columns.documentRowID]
         let direction = query.descending ? " DESC" : ""
         var sql =
-            "SELECT \(columns.documentRowID), \(columns.id), "
+            "SELECT \(columns.documentRowID), "
             + definition.columns.map { StoredProjection.sqlColumn($0.name) }.joined(separator: ", ")
             + " FROM \(projection.tableName)"
             + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))

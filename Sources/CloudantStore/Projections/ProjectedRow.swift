@@ -11,28 +11,31 @@ internal import CSQLite
 public struct ProjectedRow {
     private let statement: OpaquePointer
     private let positions: [String: Int]
+    private let identifiers: DocumentIdentifierLookup
 
-    init(statement: OpaquePointer, positions: [String: Int]) {
+    init(statement: OpaquePointer, positions: [String: Int], identifiers: DocumentIdentifierLookup) {
         self.statement = statement
         self.positions = positions
+        self.identifiers = identifiers
     }
 
-    /// The document's `_id`.
-    public var documentID: String { text(column: 1) ?? "" }
+    /// The document's `_id`. Rows do not repeat it (the document's row holds it), so reading it costs one
+    /// lookup by row id; a column that copies an id-like field (a sample's `uuid`) is cheaper to read.
+    public var documentID: String { identifiers.identifier(ofRow: sqlite3_column_int64(statement, 0)) ?? "" }
 
     /// The text of column `index` (position in the definition); nil for `NULL`.
-    public func string(at index: Int) -> String? { text(column: Int32(index + 2)) }
+    public func string(at index: Int) -> String? { text(column: Int32(index + 1)) }
 
     /// The double of column `index`; nil for `NULL`.
     public func double(at index: Int) -> Double? {
-        let column = Int32(index + 2)
+        let column = Int32(index + 1)
         guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
         return sqlite3_column_double(statement, column)
     }
 
     /// The integer of column `index`; nil for `NULL`.
     public func integer(at index: Int) -> Int64? {
-        let column = Int32(index + 2)
+        let column = Int32(index + 1)
         guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
         return sqlite3_column_int64(statement, column)
     }
@@ -58,7 +61,7 @@ public struct ProjectedRow {
     /// Whether the text of column `index` is `value` (both `nil` for `NULL`), compared byte for byte
     /// without making a string: for callers that only need to know whether a value repeats.
     public func string(at index: Int, equals value: String?) -> Bool {
-        let column = Int32(index + 2)
+        let column = Int32(index + 1)
         guard let bytes = sqlite3_column_text(statement, column) else { return value == nil }
         guard var value else { return false }
         let count = Int(sqlite3_column_bytes(statement, column))

@@ -51,13 +51,29 @@ enum ProjectionCatalog {
     private static func fill(_ projection: StoredProjection, in db: Database) throws {
         let cursor = try Row.fetchCursor(
             db,
-            sql: "SELECT \(Documents.rowID), \(Documents.id), \(Documents.bodyJSON) FROM \(Documents.table) "
+            sql: "SELECT \(Documents.rowID), \(Documents.bodyJSON) FROM \(Documents.table) "
                 + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 AND \(Documents.body) IS NOT NULL",
             arguments: [projection.kind])
         while let row = try cursor.next() {
-            let parsed = try row.withUnsafeData(atIndex: 2) { data in try data.map { try JSONValue(parsing: $0) } }
+            let parsed = try row.withUnsafeData(atIndex: 1) { data in try data.map { try JSONValue(parsing: $0) } }
             guard case .object(let body)? = parsed else { continue }
-            try projection.insert(rowID: row[0], id: row[1], body: body, in: db)
+            try projection.insert(rowID: row[0], body: body, in: db)
+        }
+    }
+
+    /// Rebuilds every projection table in today's layout (``StoredProjection/create(in:)``) with the rows
+    /// it holds, in the caller's transaction: for a file whose tables were written in an earlier layout.
+    static func rebuildTables(in db: Database) throws {
+        for projection in try all(in: db) where try db.tableExists(projection.tableName) {
+            let previous = projection.tableName + "_previous_layout"
+            let columns = ([Columns.documentRowID] + projection.definition.columns.map { StoredProjection.sqlColumn($0.name) })
+                .joined(separator: ", ")
+            try db.execute(sql: "DROP TABLE IF EXISTS \(previous)")
+            try db.execute(sql: "ALTER TABLE \(projection.tableName) RENAME TO \(previous)")
+            try projection.create(in: db)
+            try db.execute(sql: "INSERT INTO \(projection.tableName) (\(columns)) SELECT \(columns) FROM \(previous)")
+            // The earlier layout's index by document goes with its table.
+            try db.execute(sql: "DROP TABLE \(previous)")
         }
     }
 

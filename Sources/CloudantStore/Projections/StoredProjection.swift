@@ -4,6 +4,9 @@ internal import GRDB
 
 /// A projection the store keeps: its definition, the kind it copies, its table, and the SQL that writes a
 /// row (built once).
+///
+/// A row holds the document's row id and the declared columns, nothing else: the `_id` is read from
+/// `documents` when a caller asks for it (``ProjectedRow/documentID``), so it is stored once.
 struct StoredProjection: Sendable {
     private typealias Columns = StoreSchema.ColumnProjections
 
@@ -11,9 +14,11 @@ struct StoredProjection: Sendable {
     let kind: String
     let definition: ColumnProjection
     let paths: [FieldPath]
-    /// The positions of the `orderedBy` columns, which a row must have.
-    let orderedPositions: Set<Int>
+    /// The positions of the `orderedBy` columns, in key order; a row must have them all.
+    let keyPositions: [Int]
     let insertSQL: String
+    /// Deletes a document's row: by its row id when the table is keyed by it, else by the row's whole
+    /// clustered key (the `orderedBy` values, then the row id).
     let deleteSQL: String
 
     init(tableName: String, kind: String, definition: ColumnProjection) throws {
@@ -21,13 +26,17 @@ struct StoredProjection: Sendable {
         self.kind = kind
         self.definition = definition
         paths = try definition.columns.map { try FieldPath(parsing: $0.path) }
-        orderedPositions = Set(definition.orderedBy.compactMap(definition.columnIndex))
-        let names = [Columns.documentRowID, Columns.id] + definition.columns.map { Self.sqlColumn($0.name) }
+        keyPositions = definition.orderedBy.compactMap(definition.columnIndex)
+        let names = [Columns.documentRowID] + definition.columns.map { Self.sqlColumn($0.name) }
         insertSQL =
             "INSERT OR REPLACE INTO \(tableName) (" + names.joined(separator: ", ") + ") VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        deleteSQL = "DELETE FROM \(tableName) WHERE \(Columns.documentRowID) = ?"
+        let key = definition.orderedBy.map(Self.sqlColumn) + [Columns.documentRowID]
+        deleteSQL = "DELETE FROM \(tableName) WHERE " + key.map { "\($0) = ?" }.joined(separator: " AND ")
     }
+
+    /// Whether the table is clustered by `orderedBy` columns (else it is keyed by the document's row id).
+    var isClustered: Bool { !keyPositions.isEmpty }
 
     /// The SQL name of a declared column: prefixed, so no declared name meets the fixed columns or an SQL
     /// keyword (names are validated to letters, digits and `_`).
@@ -36,21 +45,21 @@ struct StoredProjection: Sendable {
     /// Creates the table. With `orderedBy` columns the table is clustered by them (a `WITHOUT ROWID` table
     /// whose primary key is those columns, then the document's row): a range read walks one B-tree in key
     /// order and finds every column there, instead of jumping from an index entry to its row (measured: 4×
-    /// less SQLite time over a million rows). A unique index on the document's row finds a document's row
-    /// to replace or remove it.
+    /// less SQLite time over a million rows). Such a row is found again from the body it was written from,
+    /// as a JSON index entry is (``update(rowID:body:previousBody:in:)``), so the table needs no second
+    /// index by document (which would repeat the key columns in every entry).
     func create(in db: Database) throws {
         let columns = definition.columns.map { column in Self.sqlColumn(column.name) + " " + Self.sqlType(column.type) }
-        if definition.orderedBy.isEmpty {
+        if !isClustered {
             try db.execute(
-                sql: "CREATE TABLE \(tableName) (\(Columns.documentRowID) INTEGER PRIMARY KEY, \(Columns.id) TEXT NOT NULL, "
+                sql: "CREATE TABLE \(tableName) (\(Columns.documentRowID) INTEGER PRIMARY KEY, "
                     + columns.joined(separator: ", ") + ")")
             return
         }
         let key = definition.orderedBy.map(Self.sqlColumn) + [Columns.documentRowID]
         try db.execute(
-            sql: "CREATE TABLE \(tableName) (\(Columns.documentRowID) INTEGER NOT NULL, \(Columns.id) TEXT NOT NULL, "
+            sql: "CREATE TABLE \(tableName) (\(Columns.documentRowID) INTEGER NOT NULL, "
                 + columns.joined(separator: ", ") + ", PRIMARY KEY (" + key.joined(separator: ", ") + ")) WITHOUT ROWID")
-        try db.execute(sql: "CREATE UNIQUE INDEX \(tableName)_document ON \(tableName) (\(Columns.documentRowID))")
     }
 
     private static func sqlType(_ type: ColumnProjection.ColumnType) -> String {
@@ -61,43 +70,66 @@ struct StoredProjection: Sendable {
         }
     }
 
-    /// Writes the document's row when it is a live document of the projection's kind, and removes any
-    /// row it had otherwise (a deletion, a purge, or a body that now names another kind).
-    func update(rowID: Int64, id: String, body: JSONObject?, in db: Database) throws {
-        guard let body, EntityDocumentFormat.kindName(in: body) == kind else {
+    /// Brings the document's row up to date: removes the row `previousBody` made (for a clustered table,
+    /// found by the key computed from it; otherwise by the row id), then writes the row of `body` when it
+    /// is a live document of the projection's kind.
+    ///
+    /// - Parameters:
+    ///   - body: The winner's body, nil when the document is deleted or gone.
+    ///   - previousBody: The body the document's current row was written from (the previous winner's,
+    ///     when it was live); evaluated only for a clustered table.
+    func update(
+        rowID: Int64, body: JSONObject?, previousBody: @autoclosure () throws -> JSONObject?, in db: Database
+    ) throws {
+        if isClustered {
+            if let previous = try previousBody(), let values = row(of: previous) {
+                try db.cachedStatement(sql: deleteSQL).executeBound(in: db) { bind in
+                    for position in keyPositions { Self.bind(values[position], with: &bind) }
+                    bind.integer(rowID)
+                }
+            }
+        } else if body.map(isOfKind) != true {
             try db.cachedStatement(sql: deleteSQL).execute(arguments: [rowID])
-            return
         }
-        try insert(rowID: rowID, id: id, body: body, in: db)
+        guard let body else { return }
+        try insert(rowID: rowID, body: body, in: db)
     }
 
-    /// Writes the row of a document of the projection's kind, or removes the row it had when one of the
-    /// `orderedBy` fields is missing or of another type (such a document is not in the projection, as a
-    /// Mango index leaves out documents missing an indexed field).
-    func insert(rowID: Int64, id: String, body: JSONObject, in db: Database) throws {
-        var values: [ColumnValue] = []
-        values.reserveCapacity(paths.count)
-        for (position, (column, path)) in zip(definition.columns, paths).enumerated() {
-            var value = ColumnValue.null
-            if case .found(let found) = path.lookup(in: .object(body)) { value = Self.columnValue(found, as: column.type) }
-            if case .null = value, orderedPositions.contains(position) {
-                try db.cachedStatement(sql: deleteSQL).execute(arguments: [rowID])
-                return
-            }
-            values.append(value)
-        }
+    /// Writes the row of a document when it is of the projection's kind and has every `orderedBy` field
+    /// with its column's type (a document without one is not in the projection, as a Mango index leaves
+    /// out documents missing an indexed field). A row of the document with the same key is replaced.
+    func insert(rowID: Int64, body: JSONObject, in db: Database) throws {
+        guard let values = row(of: body) else { return }
         // Bound directly: a bulk load writes one row per document (see `DirectBinding`).
         try db.cachedStatement(sql: insertSQL).executeBound(in: db) { bind in
             bind.integer(rowID)
-            bind.text(id)
-            for value in values {
-                switch value {
-                case .null: bind.null()
-                case .text(let text): bind.text(text)
-                case .real(let real): bind.real(real)
-                case .integer(let integer): bind.integer(integer)
-                }
-            }
+            for value in values { Self.bind(value, with: &bind) }
+        }
+    }
+
+    private func isOfKind(_ body: JSONObject) -> Bool { EntityDocumentFormat.kindName(in: body) == kind }
+
+    /// The column values of the row `body` makes; nil when it makes none (another kind, or an `orderedBy`
+    /// field missing or of another type).
+    func row(of body: JSONObject) -> [ColumnValue]? {
+        guard isOfKind(body) else { return nil }
+        var values: [ColumnValue] = []
+        values.reserveCapacity(paths.count)
+        for (column, path) in zip(definition.columns, paths) {
+            var value = ColumnValue.null
+            if case .found(let found) = path.lookup(in: .object(body)) { value = Self.columnValue(found, as: column.type) }
+            values.append(value)
+        }
+        for position in keyPositions where values[position] == .null { return nil }
+        return values
+    }
+
+    private static func bind(_ value: ColumnValue, with bind: inout DirectBinding) {
+        switch value {
+        case .null: bind.null()
+        case .text(let text): bind.text(text)
+        case .real(let real): bind.real(real)
+        case .integer(let integer): bind.integer(integer)
         }
     }
 

@@ -18,7 +18,7 @@ internal import GRDB
 /// - `body_dictionaries`: the zstd dictionaries compressed bodies name (``BodyDictionaryTable``).
 /// - `store_info`: counters and settings (`update_seq`, `purge_seq`, `revs_limit`, `uuid`).
 /// - `column_projections`: the typed column copies entity kinds declare, one row each, naming its table
-///   (`projection_<n>`: one row per live document of the kind, keyed by the document's row id).
+///   (`projection_<n>`: one row per live document of the kind, holding its row id and the declared columns).
 /// - `mango_indexes`: the Cloudant Query indexes the store keeps, one row each, naming the table that holds
 ///   its entries (`mango_json_<n>` or the FTS5 table `mango_text_<n>`; `<n>` is a counter, never user text).
 /// - `view_indexes`: the map/reduce view indexes (design documents' views and Swift views), one row per
@@ -113,9 +113,8 @@ enum StoreSchema {
         static let tableName = "table_name"
         static let definition = "definition"
         static let tablePrefix = "projection_"
-        /// Columns every projection table has before its declared ones.
+        /// The column every projection table has before its declared ones.
         static let documentRowID = "doc_rowid"
-        static let id = "id"
     }
 
     /// The durable queue of revisions written here that a remote database has not acknowledged yet
@@ -377,6 +376,11 @@ enum StoreSchema {
         migrator.registerMigration("2026-11-30-body-dictionaries") { db in
             try db.execute(sql: BodyDictionaryTable.createSQL)
         }
+        // Projection rows keep the document's row id only (the `_id` is read from `documents`), and clustered
+        // projection tables lose their second index by document: every table is rebuilt with its rows.
+        migrator.registerMigration("2026-11-30-projection-rows-by-row-id") { db in
+            try ProjectionCatalog.rebuildTables(in: db)
+        }
         return migrator
     }
 
@@ -386,6 +390,6 @@ enum StoreSchema {
         "2026-11-25-column-projections", "2026-11-26-pending-writes", "2026-11-26-document-expiry",
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
-        "2026-11-29-view-indexes", "2026-11-30-body-dictionaries",
+        "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
     ]
 }

@@ -2,6 +2,7 @@ import CloudantCore
 import CloudantStore
 import CloudantTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// A kind with a projection of its readings, written as raw JSON documents so tests control every field.
@@ -64,6 +65,62 @@ struct ColumnProjectionTests {
         let r2 = try await store.document(id: "r2")
         _ = try await store.purge(["r2": [r2.rev ?? ""]])
         #expect(try await read(store).isEmpty)
+    }
+
+    @Test func aDocumentThatBecomesAnotherKindLeavesTheProjection() async throws {
+        let temp = try TemporaryStore(registry: registry())
+        let written = try await temp.store.put(reading("r", when: "2024-01-01T00:00:00Z", value: 1))
+        var other = reading("r", when: "2024-01-01T00:00:00Z", value: 1)
+        other["entityType"] = "Else"
+        other["_rev"] = .string(written.rev)
+        let second = try await temp.store.put(other)
+        #expect(try await read(temp.store).isEmpty)
+        var back = reading("r", when: "2024-01-02T00:00:00Z", value: 2)
+        back["_rev"] = .string(second.rev)
+        _ = try await temp.store.put(back)
+        #expect(try await read(temp.store).map(\.value) == [2])
+    }
+
+    @Test func aProjectionWithoutOrderingIsKeyedByTheDocumentsRowAndFollowsWrites() async throws {
+        let unordered = ColumnProjection(name: "meters", columns: [.init("at", path: "when", type: .date), .init("value", type: .real)])
+        let temp = try TemporaryStore(registry: registry(unordered))
+        let first = try await temp.store.put(reading("r1", when: "2024-01-01T00:00:00Z", value: 1))
+        _ = try await temp.store.put(reading("r2", when: "not a date", value: 2))
+        var changed = reading("r1", when: "2024-01-05T00:00:00Z", value: 10)
+        changed["_rev"] = .string(first.rev)
+        let second = try await temp.store.put(changed)
+        let read = { (store: DocumentStore) in
+            try await store.projectedRows(ProjectionQuery(projection: "meters")) {
+                Projected(id: $0.documentID, at: $0.date("at"), value: $0.double("value"))
+            }
+        }
+        // Rows come in document-row order; a missing field is NULL, not a missing row.
+        #expect(try await read(temp.store) == [
+            Projected(id: "r1", at: Date(timeIntervalSince1970: 1_704_412_800), value: 10), Projected(id: "r2", at: nil, value: 2),
+        ])
+        _ = try await temp.store.delete(id: "r1", rev: second.rev)
+        #expect(try await read(temp.store).map(\.id) == ["r2"])
+    }
+
+    @Test func rowsHoldTheDocumentsRowAndTheDeclaredColumnsAndNoSecondIndex() async throws {
+        let unordered = ColumnProjection(name: "plain", columns: [.init("value", type: .real)])
+        var registry = EntityRegistry()
+        try registry.register(EntityKind(Meter.self, name: "Meter", projections: [meters, unordered]))
+        let temp = try TemporaryStore(registry: registry)
+        _ = try await temp.store.put(reading("r", when: "2024-01-01T00:00:00Z", value: 1))
+        let queue = try DatabaseQueue(path: temp.store.fileURL.path)
+        defer { try? queue.close() }
+        try await queue.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT table_name FROM column_projections ORDER BY name")
+            #expect(tables.count == 2)
+            for table in tables {
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+                #expect(columns.first == "doc_rowid" && !columns.contains("id"), "\(table): \(columns)")
+                // Only the table's own key: a clustered row is found again from the body it was written from.
+                let created = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list(?) WHERE origin = 'c'", arguments: [table])
+                #expect(created.isEmpty, "\(table): \(created)")
+            }
+        }
     }
 
     @Test func replicatedConflictsProjectTheWinnerOnly() async throws {
