@@ -151,7 +151,7 @@ final class BodyCodec: @unchecked Sendable {
 
     /// The dictionary with `id`, read from `body_dictionaries` on `connection` the first time it is needed.
     /// Ids are never reused in a file, so what was read once stays right for the store's life.
-    private func dictionary(id: UInt32, connection: OpaquePointer?) throws -> BodyDictionary {
+    func dictionary(id: UInt32, connection: OpaquePointer?) throws -> BodyDictionary {
         if let known = lock.withLock({ dictionariesByID[id] }) { return known }
         guard let connection, let stored = try BodyDictionaryTable.read(id: id, connection: connection),
             let dictionary = BodyDictionary(id: id, kind: stored.kind, bytes: stored.bytes, level: Self.level)

@@ -7,8 +7,8 @@ internal import GRDB
 /// decompressed, NULL stays NULL. Registered on every connection of a store (``BodyCodec/register(on:)``).
 ///
 /// A query often reads several members of one body (`cloudant_body(body) -> '$.a'`, then `-> '$.b'`), which
-/// calls the function once per member on the same row: the last frame and its text are kept per
-/// connection, so a row is decompressed once.
+/// calls the function once per member on the same row: each connection's function has a ``BodyReader``,
+/// which remembers the last frame, so a row is decompressed once.
 enum BodySQLFunction {
     static let name = "cloudant_body"
 
@@ -27,21 +27,11 @@ enum BodySQLFunction {
     /// decompressing it (what the body would take uncompressed); NULL stays NULL.
     static let lengthName = "cloudant_body_length"
 
-    /// One connection's codec and its last decompressed frame.
+    /// One connection's reader.
     final class State {
-        let codec: BodyCodec
-        var lastFrame: [UInt8] = []
-        var lastJSON: [UInt8] = []
+        let reader: BodyReader
 
-        init(codec: BodyCodec) { self.codec = codec }
-
-        func json(of frame: UnsafeRawBufferPointer, connection: OpaquePointer?) throws -> [UInt8] {
-            if frame.count == lastFrame.count, lastFrame.withUnsafeBytes({ $0.elementsEqual(frame) }) { return lastJSON }
-            let json = try codec.decode(frame, connection: connection)
-            lastFrame = Array(frame)
-            lastJSON = json
-            return json
-        }
+        init(codec: BodyCodec) { reader = BodyReader(codec: codec) }
     }
 }
 
@@ -61,9 +51,8 @@ private let bodyFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
     let frame = UnsafeRawBufferPointer(start: base, count: Int(sqlite3_value_bytes(argument)))
     let state = Unmanaged<BodySQLFunction.State>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
     do {
-        let json = try state.json(of: frame, connection: sqlite3_context_db_handle(context))
-        json.withUnsafeBytes { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { text in
+        try state.reader.withJSON(frame, connection: sqlite3_context_db_handle(context)) { json in
+            json.withMemoryRebound(to: CChar.self) { text in
                 guard let base = text.baseAddress else { return sqlite3_result_text(context, "", 0, transient) }
                 sqlite3_result_text(context, base, Int32(text.count), transient)
             }

@@ -93,6 +93,29 @@ enum Zstd {
         return dictionary.count > 8 ? dictionary : nil
     }
 
+    /// Decompresses one frame into exactly `output.count` bytes with `context` (a reader's own, see
+    /// ``BodyReader``); false when the frame is damaged, needs another dictionary, or holds another size.
+    static func decompress(
+        _ frame: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, context: OpaquePointer,
+        dictionary: BodyDictionary?
+    ) -> Bool {
+        guard let source = frame.baseAddress, let target = output.baseAddress else { return false }
+        let read =
+            if let dictionary {
+                ZSTD_decompress_usingDDict(context, target, output.count, source, frame.count, dictionary.decompression)
+            } else {
+                ZSTD_decompressDCtx(context, target, output.count, source, frame.count)
+            }
+        return ZSTD_isError(read) == 0 && read == output.count
+    }
+
+    /// A decompression context from the pool, for a caller that decodes many frames in a row; give it back
+    /// with ``returnDecompressionContext(_:)``. Nil when zstd cannot allocate one.
+    static func borrowDecompressionContext() -> OpaquePointer? { decompressionContexts.borrow() }
+
+    /// Gives back a context from ``borrowDecompressionContext()``.
+    static func returnDecompressionContext(_ context: OpaquePointer) { decompressionContexts.giveBack(context) }
+
     private static let compressionContexts = ContextPool(
         create: { ZSTD_createCCtx() }, free: { _ = ZSTD_freeCCtx($0) })
     private static let decompressionContexts = ContextPool(
@@ -114,15 +137,25 @@ private final class ContextPool: @unchecked Sendable {
     }
 
     func withContext<T>(_ body: (OpaquePointer) -> T) -> T? {
-        guard let context = lock.withLock({ idle.popLast() }) ?? create() else { return nil }
+        guard let context = borrow() else { return nil }
         let result = body(context)
-        let returned = lock.withLock { () -> Bool in
+        giveBack(context)
+        return result
+    }
+
+    /// An idle context, or a new one; nil when zstd cannot allocate one.
+    func borrow() -> OpaquePointer? {
+        lock.withLock({ idle.popLast() }) ?? create()
+    }
+
+    /// Keeps `context` for the next borrower, or frees it when enough are idle.
+    func giveBack(_ context: OpaquePointer) {
+        let kept = lock.withLock { () -> Bool in
             guard idle.count < idleLimit else { return false }
             idle.append(context)
             return true
         }
-        if !returned { free(context) }
-        return result
+        if !kept { free(context) }
     }
 }
 

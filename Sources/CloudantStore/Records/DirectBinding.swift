@@ -141,8 +141,8 @@ extension Statement {
 /// The current row of a statement stepped by ``Statement/fetchFirstRow(in:_:read:)``, read by column index.
 struct DirectRow {
     fileprivate let statement: OpaquePointer
-    /// The store's codec for ``withBody(_:_:)``, looked up once per statement rather than per row.
-    fileprivate let codec: BodyCodec
+    /// Decodes bodies for ``withBody(_:_:)``: one per statement iteration, made at its first row.
+    fileprivate let reader: BodyReader
 
     /// The column as an integer, or nil for NULL.
     func integer(_ column: Int) -> Int64? {
@@ -177,8 +177,7 @@ struct DirectRow {
     func withBody<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) throws -> T {
         try withBytes(column) { stored in
             guard let stored, Zstd.isFrame(UnsafeRawBufferPointer(stored)) else { return try body(stored) }
-            let json = try codec.decode(UnsafeRawBufferPointer(stored), connection: sqlite3_db_handle(statement))
-            return try json.withUnsafeBufferPointer { try body($0) }
+            return try reader.withJSON(UnsafeRawBufferPointer(stored), connection: sqlite3_db_handle(statement)) { try body($0) }
         }
     }
 
@@ -221,12 +220,15 @@ extension Statement {
     /// - Throws: what `body` throws, or GRDB's `DatabaseError` with SQLite's code and message when a step fails.
     func forEachRow(in db: Database, _ body: (DirectRow) throws -> Bool) throws {
         let statement = sqliteStatement
-        let codec = BodyCodec.of(db)
+        // Made at the first row: a write steps no row, and most reads never decode a body.
+        var reader: BodyReader?
         defer { sqlite3_reset(statement) }
         while true {
             switch sqlite3_step(statement) {
             case SQLITE_ROW:
-                guard try body(DirectRow(statement: statement, codec: codec)) else { return }
+                let rowReader = reader ?? BodyReader(codec: BodyCodec.of(db))
+                reader = rowReader
+                guard try body(DirectRow(statement: statement, reader: rowReader)) else { return }
             case SQLITE_DONE:
                 return
             case let code:
