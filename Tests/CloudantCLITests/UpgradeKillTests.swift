@@ -9,53 +9,53 @@ import Testing
 struct UpgradeKillTests {
     static let fixture = RepositoryFiles.fixtures("StoreVersions").appendingPathComponent("2026-11-26-pending-writes.sqlite")
     static let tombstones = 200_000
-    static let allMigrations = 12
+    static let allMigrations = 13
 
     @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() async throws {
-        // Known intermittent: with the whole suite running, every kill can come after the upgrade finished, which
-        // proves nothing; recorded as a known issue until the kills follow the upgrade's progress.
-        await withKnownIssue(isIntermittent: true) {
-            let folder = try CLIRunner.temporaryFolder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let data = folder.appendingPathComponent("cloudant-data")
-            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            let grown = folder.appendingPathComponent("grown.sqlite")
-            try FileManager.default.copyItem(at: Self.fixture, to: grown)
-            try Self.grow(grown)
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("cloudant-data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let grown = folder.appendingPathComponent("grown.sqlite")
+        try FileManager.default.copyItem(at: Self.fixture, to: grown)
+        try Self.grow(grown)
 
-            // The kills land at migration boundaries seen from outside: each round waits until the upgrade has
-            // committed a given number of migrations (or ended) and kills it then, whatever the machine's speed.
-            let store = data.appendingPathComponent("old.sqlite")
-            let before = try Self.appliedMigrations(grown)
-            try #require(before < Self.allMigrations - 1, "the fixture leaves at least two migrations to run")
+        // The kills land at migration boundaries seen from outside: each round waits until the upgrade has
+        // committed a given number of migrations (or ended) and kills it then, whatever the machine's speed.
+        let store = data.appendingPathComponent("old.sqlite")
+        let before = try Self.appliedMigrations(grown)
+        try #require(before < Self.allMigrations - 1, "the fixture leaves at least two migrations to run")
 
-            var interrupted = 0
-            for round in 0..<9 {
-                try FileManager.default.copyItem(at: grown, to: store)
-                let target = before + 1 + round % (Self.allMigrations - before - 1)
-                let process = try ChildProcess(
-                    CLIRunner.executable.path, ["db", "info", "old"], workingDirectory: folder, stdout: .null, stderr: .null)
-                try await waitUntil("\(target) migrations applied", checkingEvery: .milliseconds(1)) {
-                    !process.isRunning || (Self.appliedMigrationsWhileUpgrading(store) ?? 0) >= target
-                }
-                process.send(SIGKILL)
-                await process.exit()
-                // Look at a copy, so the store itself is opened next exactly as the kill left it (WAL unrecovered).
-                let inspected = folder.appendingPathComponent("inspected.sqlite")
-                try Self.copyWithCompanions(store, to: inspected)
-                if try Self.appliedMigrations(inspected) < Self.allMigrations { interrupted += 1 }
-                try Self.remove(inspected)
-                // The next open finishes the upgrade, whatever the kill left.
-                let info = try await CLIRunner.run(["db", "info", "old"], in: folder)
-                #expect(info.status == 0, "\(info.stderr)")
-                let json = try jsonObject(info.stdout)
-                #expect(json["doc_count"] as? Int == 5 && json["doc_del_count"] as? Int == Self.tombstones + 1, "\(json)")
-                #expect(try Self.appliedMigrations(store) == Self.allMigrations)
-                #expect(try Self.count("SELECT COUNT(*) FROM tombstones", in: store) == Self.tombstones + 1)
-                #expect(try await CLIRunner.run(["db", "check", "old"], in: folder).status == 0)
-                try Self.remove(store)
+        var interrupted = 0
+        for round in 0..<9 {
+            try FileManager.default.copyItem(at: grown, to: store)
+            let target = before + 1 + round % (Self.allMigrations - before - 1)
+            let process = try ChildProcess(
+                CLIRunner.executable.path, ["db", "info", "old"], workingDirectory: folder, stdout: .null, stderr: .null)
+            try await waitUntil("\(target) migrations applied", checkingEvery: .milliseconds(1)) {
+                !process.isRunning || (Self.appliedMigrationsWhileUpgrading(store) ?? 0) >= target
             }
-            print("upgrade kill: \(interrupted) of 9 kills left the upgrade unfinished")
+            process.send(SIGKILL)
+            await process.exit()
+            // Look at a copy, so the store itself is opened next exactly as the kill left it (WAL unrecovered).
+            let inspected = folder.appendingPathComponent("inspected.sqlite")
+            try Self.copyWithCompanions(store, to: inspected)
+            if try Self.appliedMigrations(inspected) < Self.allMigrations { interrupted += 1 }
+            try Self.remove(inspected)
+            // The next open finishes the upgrade, whatever the kill left.
+            let info = try await CLIRunner.run(["db", "info", "old"], in: folder)
+            #expect(info.status == 0, "\(info.stderr)")
+            let json = try jsonObject(info.stdout)
+            #expect(json["doc_count"] as? Int == 5 && json["doc_del_count"] as? Int == Self.tombstones + 1, "\(json)")
+            #expect(try Self.appliedMigrations(store) == Self.allMigrations)
+            #expect(try Self.count("SELECT COUNT(*) FROM tombstones", in: store) == Self.tombstones + 1)
+            #expect(try await CLIRunner.run(["db", "check", "old"], in: folder).status == 0)
+            try Self.remove(store)
+        }
+        print("upgrade kill: \(interrupted) of 9 kills left the upgrade unfinished")
+        // Every kill can come after the upgrade finished (a machine fast enough, or one so busy that the
+        // watcher reads late): the rounds then prove nothing, which is recorded, not failed.
+        withKnownIssue("no kill landed before the upgrade finished", isIntermittent: true) {
             #expect(interrupted > 0, "no kill landed before the upgrade finished; the test proved nothing")
         }
     }
