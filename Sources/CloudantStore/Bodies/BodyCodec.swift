@@ -126,16 +126,30 @@ final class BodyCodec: @unchecked Sendable {
     /// - Throws: `CloudantError` `.storeUnreadable` for a damaged frame or one whose dictionary the file lacks.
     func decode(_ stored: UnsafeRawBufferPointer, connection: OpaquePointer?) throws -> [UInt8] {
         guard Zstd.isFrame(stored) else { return Array(stored) }
+        let (size, dictionary) = try header(ofFrame: stored, connection: connection)
+        guard let json = try Zstd.decompress(stored, size: size, dictionary: dictionary) else { throw Self.undecompressable }
+        return json
+    }
+
+    /// What decoding a frame needs from its header: its JSON's size and the dictionary it names (nil for
+    /// none). `known` is taken without a lookup when it is the one named (``BodyReader`` keeps its last).
+    /// - Throws: `CloudantError` `.storeUnreadable` for a header without a valid size, or a dictionary the
+    ///   file lacks.
+    func header(
+        ofFrame stored: UnsafeRawBufferPointer, connection: OpaquePointer?, known: BodyDictionary? = nil
+    ) throws -> (size: Int, dictionary: BodyDictionary?) {
         guard let size = Zstd.contentSize(ofFrame: stored) else {
             throw CloudantError(.storeUnreadable, "A stored document body is damaged (its zstd frame has no valid size).")
         }
-        let dictionaryID = Zstd.dictionaryID(ofFrame: stored)
-        let dictionary = dictionaryID == 0 ? nil : try dictionary(id: dictionaryID, connection: connection)
-        guard let json = try Zstd.decompress(stored, size: size, dictionary: dictionary) else {
-            throw CloudantError(.storeUnreadable, "A stored document body is damaged (its zstd frame does not decompress).")
-        }
-        return json
+        let id = Zstd.dictionaryID(ofFrame: stored)
+        if id == 0 { return (size, nil) }
+        if let known, known.id == id { return (size, known) }
+        return (size, try dictionary(id: id, connection: connection))
     }
+
+    /// A frame whose header reads but whose content does not decompress to the size it records.
+    static let undecompressable = CloudantError(
+        .storeUnreadable, "A stored document body is damaged (its zstd frame does not decompress).")
 
     /// ``decode(_:connection:)`` of bytes already in an array: plain JSON is returned without a copy.
     func decode(_ stored: [UInt8], connection: OpaquePointer?) throws -> [UInt8] {
@@ -151,7 +165,7 @@ final class BodyCodec: @unchecked Sendable {
 
     /// The dictionary with `id`, read from `body_dictionaries` on `connection` the first time it is needed.
     /// Ids are never reused in a file, so what was read once stays right for the store's life.
-    func dictionary(id: UInt32, connection: OpaquePointer?) throws -> BodyDictionary {
+    private func dictionary(id: UInt32, connection: OpaquePointer?) throws -> BodyDictionary {
         if let known = lock.withLock({ dictionariesByID[id] }) { return known }
         guard let connection, let stored = try BodyDictionaryTable.read(id: id, connection: connection),
             let dictionary = BodyDictionary(id: id, kind: stored.kind, bytes: stored.bytes, level: Self.level)

@@ -52,26 +52,15 @@ final class BodyReader {
 
     private func decompress(_ stored: UnsafeRawBufferPointer, connection: OpaquePointer?) throws {
         frame.removeAll(keepingCapacity: true)
-        guard let size = Zstd.contentSize(ofFrame: stored) else {
-            throw CloudantError(.storeUnreadable, "A stored document body is damaged (its zstd frame has no valid size).")
-        }
-        let dictionaryID = Zstd.dictionaryID(ofFrame: stored)
-        if dictionaryID == 0 {
-            dictionary = nil
-        } else if dictionary?.id != dictionaryID {
-            dictionary = try codec.dictionary(id: dictionaryID, connection: connection)
-        }
+        let (size, named) = try codec.header(ofFrame: stored, connection: connection, known: dictionary)
+        if let named { dictionary = named }
         if context == nil { context = Zstd.borrowDecompressionContext() }
-        guard let context else {
-            throw CloudantError(.fetchFailed, "zstd could not allocate a decompression context (out of memory).")
-        }
+        guard let context else { throw Zstd.noDecompressionContext }
         if json.count < size { json = [UInt8](repeating: 0, count: max(size, json.count * 2)) }
         let decompressed = json.withUnsafeMutableBytes { buffer in
-            Zstd.decompress(stored, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]), context: context, dictionary: dictionary)
+            Zstd.decompress(stored, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<size]), context: context, dictionary: named)
         }
-        guard decompressed else {
-            throw CloudantError(.storeUnreadable, "A stored document body is damaged (its zstd frame does not decompress).")
-        }
+        guard decompressed else { throw BodyCodec.undecompressable }
         jsonCount = size
         frame.append(contentsOf: stored)
     }

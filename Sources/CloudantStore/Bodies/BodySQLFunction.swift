@@ -14,9 +14,9 @@ enum BodySQLFunction {
 
     static func install(on db: Database, codec: BodyCodec) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "The database connection is closed.") }
-        let state = Unmanaged.passRetained(State(codec: codec)).toOpaque()
+        let reader = Unmanaged.passRetained(BodyReader(codec: codec)).toOpaque()
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        guard sqlite3_create_function_v2(connection, name, 1, flags, state, bodyFunction, nil, nil, releaseState) == SQLITE_OK,
+        guard sqlite3_create_function_v2(connection, name, 1, flags, reader, bodyFunction, nil, nil, releaseReader) == SQLITE_OK,
             sqlite3_create_function_v2(connection, lengthName, 1, flags, nil, lengthFunction, nil, nil, nil) == SQLITE_OK
         else {
             throw DatabaseError(message: "Could not register \(name): " + String(cString: sqlite3_errmsg(connection)))
@@ -26,20 +26,13 @@ enum BodySQLFunction {
     /// `cloudant_body_length(body)`: the length of a stored body's JSON, read from a frame's header without
     /// decompressing it (what the body would take uncompressed); NULL stays NULL.
     static let lengthName = "cloudant_body_length"
-
-    /// One connection's reader.
-    final class State {
-        let reader: BodyReader
-
-        init(codec: BodyCodec) { reader = BodyReader(codec: codec) }
-    }
 }
 
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-private let releaseState: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
-    guard let state else { return }
-    Unmanaged<BodySQLFunction.State>.fromOpaque(state).release()
+private let releaseReader: @convention(c) (UnsafeMutableRawPointer?) -> Void = { reader in
+    guard let reader else { return }
+    Unmanaged<BodyReader>.fromOpaque(reader).release()
 }
 
 private let bodyFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
@@ -49,9 +42,9 @@ private let bodyFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePo
     // SQLite's rule: ask for the pointer first, then the length.
     let base = sqlite3_value_blob(argument)
     let frame = UnsafeRawBufferPointer(start: base, count: Int(sqlite3_value_bytes(argument)))
-    let state = Unmanaged<BodySQLFunction.State>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+    let reader = Unmanaged<BodyReader>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
     do {
-        try state.reader.withJSON(frame, connection: sqlite3_context_db_handle(context)) { json in
+        try reader.withJSON(frame, connection: sqlite3_context_db_handle(context)) { json in
             json.withMemoryRebound(to: CChar.self) { text in
                 guard let base = text.baseAddress else { return sqlite3_result_text(context, "", 0, transient) }
                 sqlite3_result_text(context, base, Int32(text.count), transient)

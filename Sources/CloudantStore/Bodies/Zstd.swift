@@ -58,23 +58,14 @@ enum Zstd {
     /// another dictionary, or does not hold exactly `size` bytes.
     /// - Throws: `CloudantError` `.fetchFailed` when zstd cannot allocate a context (out of memory).
     static func decompress(_ frame: UnsafeRawBufferPointer, size: Int, dictionary: BodyDictionary?) throws -> [UInt8]? {
-        guard let source = frame.baseAddress else { return nil }
         var failed = false
         let output = decompressionContexts.withContext { context in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-                let read =
-                    if let dictionary {
-                        ZSTD_decompress_usingDDict(context, buffer.baseAddress, size, source, frame.count, dictionary.decompression)
-                    } else {
-                        ZSTD_decompressDCtx(context, buffer.baseAddress, size, source, frame.count)
-                    }
-                failed = ZSTD_isError(read) != 0 || read != size
-                count = failed ? 0 : read
+                failed = !decompress(frame, into: UnsafeMutableRawBufferPointer(buffer), context: context, dictionary: dictionary)
+                count = failed ? 0 : size
             }
         }
-        guard let output else {
-            throw CloudantError(.fetchFailed, "zstd could not allocate a decompression context (out of memory).")
-        }
+        guard let output else { throw noDecompressionContext }
         return failed ? nil : output
     }
 
@@ -108,6 +99,10 @@ enum Zstd {
             }
         return ZSTD_isError(read) == 0 && read == output.count
     }
+
+    /// What reading a body throws when zstd cannot allocate a decompression context (out of memory).
+    static let noDecompressionContext = CloudantError(
+        .fetchFailed, "zstd could not allocate a decompression context (out of memory).")
 
     /// A decompression context from the pool, for a caller that decodes many frames in a row; give it back
     /// with ``returnDecompressionContext(_:)``. Nil when zstd cannot allocate one.
