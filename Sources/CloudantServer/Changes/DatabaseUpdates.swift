@@ -39,6 +39,13 @@ actor DatabaseUpdates {
         await write(type, database)
     }
 
+    /// Counts `commits` (``DatabaseRegistry/commitCounts()``) as accounted for without recording them: the
+    /// writes the server itself makes while it starts (the authentication database's design document) are no
+    /// update, as those made before the log opened are none.
+    func account(_ commits: [String: Int]) {
+        accountedCommits.merge(commits) { max($0, $1) }
+    }
+
     /// Notes that `database` has had `commits` writes committed since its store opened; commits not accounted for
     /// before are an update, recorded with the others gathered meanwhile.
     func noteCommits(_ commits: Int, to database: String) {

@@ -57,7 +57,7 @@ struct DashboardAPI: Sendable {
     private func answer(_ request: CouchRequest) async -> Answer {
         do {
             let response = try await endpoint.route(request)
-            if request.segments.first == UsersDatabase.name, request.method != .get {
+            if request.segments.first == endpoint.usersDatabase, request.method != .get {
                 await endpoint.usersFollower.catchUp()
             }
             let bytes = try await Self.collect(response.body)

@@ -56,13 +56,13 @@ extension CouchEndpoint {
                 }
             }
         }
-        if database == UsersDatabase.name {
+        if database == usersDatabase {
             for (index, value) in docs.enumerated() {
                 guard case .object(let object) = value else { continue }
                 docs[index] = .object(
                     try await UsersDatabase.prepare(
-                        object, iterations: configuration.passwordIterations, hashing: hashing,
-                        client: request.clientAddress))
+                        object, settings: nodeConfiguration.passwordSettings, validatesNatively: validatesUsersNatively,
+                        hashing: hashing, client: request.clientAddress))
             }
         }
         let accepted = try Self.writeQuorumUnmet(request, bodyW: body["w"])

@@ -7,7 +7,7 @@ internal import Hummingbird
 extension CouchEndpoint {
     /// `GET|HEAD|PUT|DELETE /{db}/{docid}` (also `_design/…` and `_local/…`).
     func document(_ request: CouchRequest, database: String, id: String) async throws -> Response {
-        if database == UsersDatabase.name, !request.user.isServerAdmin, let name = request.user.name,
+        if database == usersDatabase, !request.user.isServerAdmin, let name = request.user.name,
             id == UsersDatabase.idPrefix + name
         {
             return try await ownUserDocument(request, id: id)
@@ -132,9 +132,10 @@ extension CouchEndpoint {
         _ document: JSONObject, _ database: String, user: UserContext, client: String?
     ) async throws -> JSONObject {
         if database == ReplicatorDatabase.name { return try ReplicatorDatabase.prepare(document, user: user) }
-        guard database == UsersDatabase.name else { return document }
+        guard database == usersDatabase else { return document }
         return try await UsersDatabase.prepare(
-            document, iterations: configuration.passwordIterations, hashing: hashing, client: client)
+            document, settings: nodeConfiguration.passwordSettings, validatesNatively: validatesUsersNatively,
+            hashing: hashing, client: client)
     }
 
     /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,

@@ -35,7 +35,7 @@ extension CouchEndpoint {
         }
         let rest = Array(parts.dropFirst())
         switch rest.first {
-        case "_config": return try config(request, path: Array(rest.dropFirst()))
+        case "_config": return try await config(request, path: Array(rest.dropFirst()))
         case "_stats":
             guard request.method == .get else { throw unsupported("GET") }
             try requireMetrics(request.user)
@@ -87,8 +87,9 @@ extension CouchEndpoint {
 
     /// `/_node/{node}/_config[/section[/key]]` (server admins; `chttpd_node`): the whole configuration, a
     /// section, or a value to read, set (`PUT` with a JSON string, answering the value it replaced) or
-    /// delete. `X-Couch-Persist: false` sets a value for this run only.
-    private func config(_ request: CouchRequest, path: [String]) throws -> Response {
+    /// delete. `X-Couch-Persist: false` sets a value for this run only. An admin's password set in clear text
+    /// is kept hashed (``AdminPasswords``).
+    private func config(_ request: CouchRequest, path: [String]) async throws -> Response {
         try requireServerAdmin(request.user)
         let settings = nodeConfiguration
         switch path.count {
@@ -112,16 +113,20 @@ extension CouchEndpoint {
                 return CouchResponse.json(.string(value))
             case .put:
                 try Self.checkBlacklist(section)
-                guard case .string(let value) = try request.jsonBody() else {
+                guard case .string(let text) = try request.jsonBody() else {
                     throw HTTPFailure.badRequest("a JSON string expected")
                 }
-                try Self.checkSettable(section, key)
-                let old = try settings.set(section, key, to: value.trimmingCharacters(in: .whitespacesAndNewlines), persist: persist)
+                try checkSettable(section, key)
+                var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if section == "admins", !AdminPasswords.isHashed(value) {
+                    value = try await adminPasswordHash(of: value, client: request.clientAddress)
+                }
+                let old = try settings.set(section, key, to: value, persist: persist)
                 applyNodeConfiguration()
                 return CouchResponse.json(.string(old))
             case .delete:
                 try Self.checkBlacklist(section)
-                try Self.checkSettable(section, key)
+                try checkSettable(section, key)
                 guard let old = try settings.delete(section, key, persist: persist) else {
                     throw HTTPFailure(status: 404, error: "not_found", reason: "unknown_config_value")
                 }
@@ -147,10 +152,29 @@ extension CouchEndpoint {
         }
     }
 
-    /// Server admins are given when the server starts (`--admin`), not over HTTP.
-    private static func checkSettable(_ section: String, _ key: String) throws {
-        guard section != "admins" else {
-            throw HTTPFailure.forbidden("Server admins are set when the server starts (cloudant serve --admin), not over HTTP.")
+    /// The admin given when the server starts (`--admin`) is not changed over HTTP; other admins are. The
+    /// iterations of new password hashes stay within what a login here computes.
+    private func checkSettable(_ section: String, _ key: String) throws {
+        if section == "admins", key == authenticator.startupAdmin?.name {
+            throw HTTPFailure.forbidden("This admin is set when the server starts (cloudant serve --admin), not over HTTP.")
+        }
+    }
+
+    /// The configuration value of an admin's password: its PBKDF2 hash with the configured iterations and PRF,
+    /// derived on the hashing threads.
+    private func adminPasswordHash(of password: String, client: String?) async throws -> String {
+        let (iterations, prf) = (nodeConfiguration.passwordIterations, nodeConfiguration.passwordPRF)
+        guard authenticator.allowedIterations.contains(iterations) else {
+            throw HTTPFailure.badRequest(
+                "chttpd_auth/iterations is \(iterations), more than a login here computes (\(authenticator.allowedIterations.upperBound)).")
+        }
+        do {
+            let hash = try await hashing.run(client: client) {
+                Result { try PasswordHasher.hash(password, iterations: iterations, prf: prf) }
+            }.get()
+            return AdminPasswords.value(of: hash)
+        } catch let refusal as PasswordHashingPool.Refusal {
+            throw HTTPFailure.hashingBusy(refusal)
         }
     }
 

@@ -7,13 +7,14 @@ extension CouchEndpoint {
     func session(_ request: CouchRequest) async throws -> Response {
         switch request.method {
         case .get:
-            return CouchResponse.json([
-                "ok": true, "userCtx": request.user.json,
-                "info": [
-                    "authentication_handlers": ["cookie", "default"],
-                    "authenticated": request.user.isAuthenticated ? "default" : nil,
-                ],
-            ])
+            // `authenticated` names the handler that did (absent for an anonymous request), `authentication_db`
+            // what the configuration sets (absent when it sets none), as CouchDB's `maybe_value` leaves them out.
+            var info: JSONObject = ["authentication_handlers": ["cookie", "default"]]
+            if request.user.isAuthenticated { info["authenticated"] = request.session != nil ? "cookie" : "default" }
+            if let database = nodeConfiguration.value("chttpd_auth", "authentication_db") {
+                info["authentication_db"] = .string(database)
+            }
+            return CouchResponse.json(["ok": true, "userCtx": request.user.json, "info": .object(info)])
         case .post:
             let (name, password) = try sessionCredentials(in: request)
             let user = try await login(name: name, password: password, clientAddress: request.clientAddress)
@@ -38,28 +39,34 @@ extension CouchEndpoint {
     }
 
     /// The name and password of a `POST /_session`, from a form or a JSON body (the audit trail reads the
-    /// name a login tried from here too).
+    /// name a login tried from here too). As CouchDB's `couch_httpd_auth:handle_session_req`: the name is
+    /// `name` or `username` (both only when equal), a missing password is empty.
     func sessionCredentials(in request: CouchRequest) throws -> (name: String, password: String) {
         let contentType = request.header(.contentType)?.lowercased() ?? ""
+        let field: (String) -> String?
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             // A form is what another site can make a browser post (JSON needs CORS): refused when it comes from
             // one, as the dashboard's forms are.
             try DashboardCSRF.requireSameSite(request)
             let form = QueryParameters(rawQuery: String(decoding: request.body, as: UTF8.self))
-            guard let name = form["name"], let password = form["password"] else {
-                throw HTTPFailure.badRequest("name and password are required")
-            }
-            return (name, password)
-        }
-        guard contentType.hasPrefix("application/json") else {
+            field = { form[$0] }
+        } else if contentType.hasPrefix("application/json") {
+            let body = try request.jsonObjectBody()
+            field = { body[$0].map { $0.stringValue ?? $0.jsonString() } }
+        } else {
             throw HTTPFailure(
                 status: 415, error: "bad_content_type",
-                reason: "Content-Type must be application/x-www-form-urlencoded or application/json")
+                reason: "Content-Type must be 'application/x-www-form-urlencoded' or 'application/json'")
         }
-        let body = try request.jsonObjectBody()
-        guard let name = body["name"]?.stringValue, let password = body["password"]?.stringValue else {
-            throw HTTPFailure.badRequest("name and password are required")
+        let name: String
+        switch (field("name"), field("username")) {
+        case (nil, nil): throw HTTPFailure.badRequest("request body must contain a username")
+        case (let couch?, nil): name = couch
+        case (nil, let other?): name = other
+        case (let couch?, let other?):
+            guard couch == other else { throw HTTPFailure.badRequest("request body contains different usernames") }
+            name = couch
         }
-        return (name, password)
+        return (name, field("password") ?? "")
     }
 }

@@ -7,7 +7,7 @@ extension CouchEndpoint {
     /// password may change, the roles may not, and neither may the hash's parameters (see
     /// ``UsersDatabase/pinningHash(of:current:)``).
     func ownUserDocument(_ request: CouchRequest, id: String) async throws -> Response {
-        let store = try await registry.openSystem(UsersDatabase.name)
+        let store = try await registry.store(usersDatabase)
         switch request.method {
         case .get, .head:
             let document = try await store.document(id: id, options: ReadOptions(rev: request.query["rev"]))
@@ -24,7 +24,8 @@ extension CouchEndpoint {
             }
             try UsersDatabase.pinningHash(of: document, current: current)
             let prepared = try await UsersDatabase.prepare(
-                document, iterations: configuration.passwordIterations, hashing: hashing, client: request.clientAddress)
+                document, settings: nodeConfiguration.passwordSettings, validatesNatively: validatesUsersNatively,
+                hashing: hashing, client: request.clientAddress)
             let result = try await store.put(prepared)
             return CouchResponse.json(result.json, status: 201, headers: [("ETag", "\"\(result.rev)\"")])
         default:

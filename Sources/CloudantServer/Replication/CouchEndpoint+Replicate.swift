@@ -213,8 +213,9 @@ extension CouchEndpoint {
 
     /// The replications `/_active_tasks` lists: every running job.
     func replicationTasks() -> [JSONValue] {
-        replicationScheduler.allJobs().compactMap { job in
-            job.record.withLock { record in record.isRunning ? record.activeTaskJSON(node: nodeName) : nil }
+        // Typed as optional: `JSONValue` takes a `nil` literal too, as JSON null, which would list a stopped job.
+        replicationScheduler.allJobs().compactMap { job -> JSONValue? in
+            job.record.withLock { record -> JSONValue? in record.isRunning ? record.activeTaskJSON(node: nodeName) : nil }
         }
     }
 }

@@ -2,8 +2,9 @@ internal import CloudantCore
 internal import Crypto
 internal import Foundation
 
-/// Checks credentials: the configured server admin and the users of `_users`, by HTTP basic auth or an
-/// `AuthSession` cookie.
+/// Checks credentials: the server admin given at start, the admins of the node configuration's `admins`
+/// section (``AdminPasswords``), and the users of `_users`, by HTTP basic auth or an `AuthSession` cookie; an
+/// admin is found before a user document of the same name, as CouchDB's `couch_auth_cache:get_user_creds`.
 ///
 /// A successful PBKDF2 check is remembered (as a SHA-256 of salt and password, never the password), so
 /// basic auth on every request does not pay the full key derivation each time; the entry is used only
@@ -26,6 +27,10 @@ final class Authenticator: Sendable {
         case rejected
         /// Too many recent failures for this name or address: try again after this many seconds.
         case throttled(retryAfter: Int)
+        /// Locked out by CouchDB's rule (``AuthLockout``): `403 forbidden`.
+        case lockedOut
+        /// The user's document has conflicts (``conflictedUserReason``).
+        case conflicted
         /// The stored hash is not one this server computes (CouchDB's `403 forbidden` reason).
         case refused(String)
         /// The hashing queue is full for this client or for the server.
@@ -51,10 +56,19 @@ final class Authenticator: Sendable {
     private var sessionTimeout: Int { timeout.withLock { $0 } }
     private let now: @Sendable () -> Int
     private let lookUpUser: @Sendable (String) async -> JSONObject?
+    private let configuredAdmins: @Sendable () -> [String: String]
+    private let allowsConflictedUsers: @Sendable () -> Bool
+
+    /// Why a user whose document has conflicts cannot log in (`401`, CouchDB's words), unless the node
+    /// configuration's `chttpd_auth/allow_conflicted_user_docs` is `true`.
+    static let conflictedUserReason =
+        "User document conflicts must be resolved before the document is used for authentication purposes."
+
     private let verified = Locked<[String: Verified]>([:])
     /// Checked for names that have no credentials, so that they cost what a real check costs.
     private let decoy: PasswordHash
     private let throttle: LoginThrottle
+    private let lockout: AuthLockout
     private let cookiePolicy: CookiePolicy
     /// The sessions cookies name (listed and revoked through `/_session/all`).
     let sessions: SessionRegistry
@@ -66,7 +80,9 @@ final class Authenticator: Sendable {
     let allowedIterations: ClosedRange<Int>
 
     /// - Parameters:
-    ///   - lookUpUser: reads `org.couchdb.user:NAME` from `_users`.
+    ///   - configuredAdmins: the node configuration's `admins` section, read at each login.
+    ///   - allowsConflictedUsers: whether a user document with conflicts still logs in.
+    ///   - lookUpUser: reads `org.couchdb.user:NAME` from the authentication database, with `_conflicts`.
     ///   - now: seconds since 1970 (injected so cookie expiry is testable).
     ///   - cookiePolicy: the cookie's attributes and the sessions' absolute lifetime.
     ///   - sessions: where cookie sessions are recorded.
@@ -75,8 +91,11 @@ final class Authenticator: Sendable {
         admin: ServerAdmin?, iterations: Int, secret: [UInt8], sessionTimeout: Int,
         cookiePolicy: CookiePolicy = CookiePolicy(), sessions: SessionRegistry,
         throttle: LoginThrottle = LoginThrottle(policy: LoginThrottlePolicy()),
+        lockout: AuthLockout = AuthLockout(settings: { AuthLockout.Settings() }),
         hashing: PasswordHashingPool = PasswordHashingPool(), maxIterations: Int = 1_000_000,
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+        configuredAdmins: @escaping @Sendable () -> [String: String] = { [:] },
+        allowsConflictedUsers: @escaping @Sendable () -> Bool = { false },
         lookUpUser: @escaping @Sendable (String) async -> JSONObject?
     ) throws {
         self.hashing = hashing
@@ -88,32 +107,50 @@ final class Authenticator: Sendable {
         self.cookiePolicy = cookiePolicy
         self.sessions = sessions
         self.throttle = throttle
+        self.lockout = lockout
         self.now = now
         self.lookUpUser = lookUpUser
+        self.configuredAdmins = configuredAdmins
+        self.allowsConflictedUsers = allowsConflictedUsers
     }
 
     /// Changes how long sessions last unused, for cookies checked from now on.
     func setSessionTimeout(_ seconds: Int) { timeout.withLock { $0 = seconds } }
 
-    /// Whether the server runs without an admin ("admin party": every request acts as a server admin).
-    var isAdminParty: Bool { admin == nil }
+    /// Whether the server runs without an admin ("admin party": every request acts as a server admin). It
+    /// ends when an admin is set in the configuration, as CouchDB's does.
+    var isAdminParty: Bool { admin == nil && configuredAdmins().isEmpty }
 
-    /// Checks a login from `address` (the client's IP address, when known), throttling failures.
+    /// The start-up admin's name and hash, shown in the configuration's `admins` section.
+    var startupAdmin: (name: String, hash: PasswordHash)? { admin }
+
+    /// Checks a login from `address` (the client's IP address, when known): refused by CouchDB's lockout
+    /// (``AuthLockout``) or by the throttle before the password is checked; failures are counted by both.
+    /// The throttle counts a user name with its salt, as the lockout does, so a new password starts afresh.
     /// - Throws: `CancellationError` when the request went away while its derivation waited.
     func login(name: String, password: String, address: String?) async throws -> Outcome {
-        if let wait = throttle.retryAfter(user: name, address: address) { return .throttled(retryAfter: wait) }
+        let document = await userDocument(name)
+        if let conflicts = document?["_conflicts"]?.arrayValue, !conflicts.isEmpty, !allowsConflictedUsers() {
+            return .conflicted
+        }
+        let found = await credentials(for: name, document: document)
+        let salt = found?.hash.salt ?? ""
+        if lockout.isLockedOut(address: address, user: name, salt: salt) { return .lockedOut }
+        let account = name + "\u{0}" + salt
+        if let wait = throttle.retryAfter(user: account, address: address) { return .throttled(retryAfter: wait) }
         let verdict: Verdict
         do {
-            verdict = try await authenticate(name: name, password: password, address: address)
+            verdict = try await verify(name: name, password: password, address: address, found: found)
         } catch let refusal as PasswordHashingPool.Refusal {
             return .busy(refusal)
         }
         switch verdict {
         case .user(let user):
-            throttle.recordSuccess(user: name)
+            throttle.recordSuccess(user: account)
             return .authenticated(user)
         case .wrong:
-            throttle.recordFailure(user: name, address: address)
+            throttle.recordFailure(user: account, address: address)
+            lockout.recordFailure(address: address, user: name, salt: salt)
             return .rejected
         case .refused(let reason):
             return .refused(reason)
@@ -124,7 +161,14 @@ final class Authenticator: Sendable {
     /// one is needed, runs on ``hashing`` under `address`'s share.
     /// - Throws: ``PasswordHashingPool/Refusal`` when the queue is full; `CancellationError`.
     func authenticate(name: String, password: String, address: String?) async throws -> Verdict {
-        guard let (hash, roles) = await credentials(for: name) else {
+        try await verify(name: name, password: password, address: address, found: await credentials(for: name))
+    }
+
+    /// Checks `password` against `found`, the credentials `name` has (nil: none).
+    private func verify(
+        name: String, password: String, address: String?, found: (hash: PasswordHash, roles: [String])?
+    ) async throws -> Verdict {
+        guard let (hash, roles) = found else {
             // The same derivation a real user's wrong password costs, against a hash nothing matches.
             let decoy = decoy
             _ = try await hashing.run(client: address) { PasswordHasher.verify(password, against: decoy) }
@@ -210,9 +254,26 @@ final class Authenticator: Sendable {
         "AuthSession=; Version=1; Path=/; Max-Age=0" + cookiePolicy.attributes
     }
 
-    private func credentials(for name: String) async -> (PasswordHash, [String])? {
+    private func credentials(for name: String) async -> (hash: PasswordHash, roles: [String])? {
+        await credentials(for: name, document: await userDocument(name))
+    }
+
+    /// The user document of `name`, unless `name` is an admin (whose credentials come first).
+    private func userDocument(_ name: String) async -> JSONObject? {
+        if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return nil }
+        if configuredAdmins()[name] != nil { return nil }
+        return await lookUpUser(name)
+    }
+
+    /// The credentials of `name`: an admin's, or those in `document`, its user document.
+    private func credentials(for name: String, document: JSONObject?) async -> (hash: PasswordHash, roles: [String])? {
         if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return (admin.hash, ["_admin"]) }
-        guard let document = await lookUpUser(name) else { return nil }
-        return UsersDatabase.credentials(in: document)
+        if let value = configuredAdmins()[name] {
+            // An admin whose value holds no hash this server checks cannot log in, and is not looked up as a user.
+            guard let hash = AdminPasswords.hash(in: value) else { return nil }
+            return (hash, ["_admin"])
+        }
+        if let conflicts = document?["_conflicts"]?.arrayValue, !conflicts.isEmpty, !allowsConflictedUsers() { return nil }
+        return document.flatMap(UsersDatabase.credentials(in:))
     }
 }

@@ -4,9 +4,10 @@ internal import HTTPTypes
 /// What a request's `Authorization: Basic …` header says: read in one place for authentication and for the
 /// audit trail's record of a refused login.
 enum BasicAuthorization {
-    /// No basic-auth header.
+    /// No basic-auth header, or one that names nobody: without a `:`, or CouchDB's `_:_` (its way for a client
+    /// to send no credentials), as `couch_httpd_auth:basic_name_pw` reads them.
     case absent
-    /// A basic-auth header that is not base64 of `name:password`.
+    /// A basic-auth header whose token is not base64 (CouchDB's `400 bad_request`).
     case malformed
     /// The name and password (the password may contain `:`).
     case credentials(name: String, password: String)
@@ -27,13 +28,18 @@ enum BasicAuthorization {
         value.removeFirst(scheme.count)
         while let first = value.first, Self.isBlank(first) { value.removeFirst() }
         while let last = value.last, Self.isBlank(last) { value.removeLast() }
-        guard let decoded = Base64.decode(strict: value), let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {
+        guard let decoded = Base64.decode(strict: value) else {
             self = .malformed
             return
         }
-        self = .credentials(
-            name: String(decoding: decoded[..<colon], as: UTF8.self),
-            password: String(decoding: decoded[(colon + 1)...], as: UTF8.self))
+        guard let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else {
+            self = .absent
+            return
+        }
+        let (name, password) = (
+            String(decoding: decoded[..<colon], as: UTF8.self), String(decoding: decoded[(colon + 1)...], as: UTF8.self)
+        )
+        self = name == "_" && password == "_" ? .absent : .credentials(name: name, password: password)
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

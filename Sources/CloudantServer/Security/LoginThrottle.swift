@@ -7,14 +7,17 @@ internal import Foundation
 /// failures in the window, or a client address has ``maxFailuresPerAddress``, a login for that name or
 /// from that address is refused with `429 too_many_requests` and a `Retry-After` header, *before* the
 /// password is checked — the right password included, or guessing would simply continue. A successful
-/// login clears its user name's failures (not its address's, so a second account cannot reset them).
+/// login clears its user name's failures (not its address's, so a second account cannot reset them). A user
+/// name is counted with its current salt, so a new password starts afresh, as CouchDB's lockout counts it.
 ///
 /// ```swift
 /// var configuration = ServerConfiguration()
 /// configuration.loginThrottle = LoginThrottlePolicy(maxFailuresPerUser: 10, maxFailuresPerAddress: 50, window: 300)
 /// ```
 ///
-/// CouchDB has no such throttle: this is a deliberate difference, listed in the README.
+/// CouchDB's own lockout (``AuthLockout``, per address and user name) is checked first and answers as
+/// CouchDB does; this throttle adds the limits CouchDB lacks (one name from any address, one address for any
+/// name): a deliberate difference, listed in the README.
 public struct LoginThrottlePolicy: Sendable, Hashable {
     /// Failed logins one user name may have in the window before its logins are refused. Default 5.
     public var maxFailuresPerUser: Int

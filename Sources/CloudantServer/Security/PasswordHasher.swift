@@ -18,12 +18,14 @@ enum PasswordHasher {
     /// The PRFs CouchDB's `couch_httpd_auth` accepts in a user document's `pbkdf2_prf`, with their key lengths.
     static let keyLengths: [String: Int] = ["sha": 20, "sha224": 28, "sha256": 32, "sha384": 48, "sha512": 64]
 
-    /// Hashes `password` with a fresh random salt (or `salt`, when a user document asks to keep its own).
-    static func hash(_ password: String, iterations: Int, salt: String? = nil) throws -> PasswordHash {
+    /// Hashes `password` with a fresh random salt (or `salt`, when a user document asks to keep its own) and
+    /// `prf` (one of ``keyLengths``' names; CouchDB's default `sha256`).
+    static func hash(_ password: String, iterations: Int, prf: String = "sha256", salt: String? = nil) throws -> PasswordHash {
         let salt = salt ?? Hex.encode(SecureRandom.bytes(16))
+        let prf = keyLengths[prf] == nil ? "sha256" : prf
         return PasswordHash(
-            salt: salt, derivedKey: try derive(password, salt: salt, iterations: iterations, prf: "sha256"),
-            iterations: iterations, prf: "sha256")
+            salt: salt, derivedKey: try derive(password, salt: salt, iterations: iterations, prf: prf),
+            iterations: iterations, prf: prf)
     }
 
     /// The hex derived key of `password`.

@@ -1,7 +1,7 @@
 internal import CloudantCore
 internal import CloudantStore
 
-/// Follows the changes of `_users` and carries out what a user document's change means for the rest of the
+/// Follows the changes of the authentication database (`_users` unless configured) and carries out what a user document's change means for the rest of the
 /// server, as CouchDB's `couch_peruser` listener does:
 /// - a password change (a new salt) or a deletion ends the user's cookie sessions;
 /// - with ``PerUserDatabases`` on, a user gets a private database named after them, which names them as its
@@ -10,24 +10,36 @@ internal import CloudantStore
 /// The endpoint calls ``catchUp()`` after every request that writes to `_users` (a document `PUT`,
 /// `_bulk_docs`, a replicator's `new_edits=false` batch) before it answers, so a client sees the effect as
 /// soon as its write returns; and once at start, which creates the databases of users that lack one.
+///
+/// It also keeps ``AuthDesignDocument`` in the authentication database as CouchDB's auth cache listener does
+/// (`chttpd_auth_cache`): the listener starts on the configured database when the server starts, writing the
+/// design document there when it lacks one; it stops when that database is deleted, and starts again, on the
+/// database configured then, once that one exists. Configuring another database alone does not move it (a
+/// client deletes and recreates `_users` to make CouchDB's move). A deleted database stays deleted until a
+/// client creates it.
 actor UsersFollower {
     private let registry: DatabaseRegistry
+    private let database: @Sendable () -> String
     private let sessions: SessionRegistry
     private let perUser: PerUserDatabases?
     /// The last `_users` sequence carried out, in ``followedStore``.
     private var since: Int64 = 0
     /// The `_users` store `since` belongs to: when `_users` is deleted and created again, start over.
     private var followedStore: ObjectIdentifier?
+    /// The database CouchDB's auth cache listener would be on; nil while it waits for one to exist.
+    private var listening: String?
 
-    init(registry: DatabaseRegistry, sessions: SessionRegistry, perUser: PerUserDatabases?) {
+    init(registry: DatabaseRegistry, database: @escaping @Sendable () -> String, sessions: SessionRegistry, perUser: PerUserDatabases?) {
         self.registry = registry
+        self.database = database
         self.sessions = sessions
         self.perUser = perUser
     }
 
     /// Carries out every `_users` change not yet seen.
     func catchUp() async {
-        guard let store = try? await registry.openSystem(UsersDatabase.name) else { return }
+        await startListening()
+        guard let store = try? await registry.store(database()) else { return }
         if followedStore != ObjectIdentifier(store) {
             followedStore = ObjectIdentifier(store)
             since = 0
@@ -41,6 +53,24 @@ actor UsersFollower {
             since = page.lastSeq
             if !page.hasMore || page.results.isEmpty { return }
         }
+    }
+
+    /// A database was created or deleted (the registry's events).
+    func databaseEvent(_ event: DatabaseRegistry.Event, _ name: String) async {
+        switch event {
+        case .deleted where name == listening: listening = nil
+        case .created: await startListening()
+        default: break
+        }
+    }
+
+    /// Starts the listener on the configured database once it exists, writing ``AuthDesignDocument`` there.
+    private func startListening() async {
+        guard listening == nil else { return }
+        let name = database()
+        guard let store = try? await registry.store(name) else { return }
+        listening = name
+        await AuthDesignDocument.ensure(in: store)
     }
 
     private func apply(_ change: Change) async {

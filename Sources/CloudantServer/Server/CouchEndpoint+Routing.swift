@@ -117,9 +117,9 @@ extension CouchEndpoint {
     func authorizedStore(_ name: String, for user: UserContext, access: Access) async throws -> DocumentStore {
         let store = try await registry.store(name)
         if user.isServerAdmin { return store }
-        // `_users` holds password hashes: only server admins use it directly (users reach their own
-        // document through ``ownUserDocument(_:id:)``).
-        if name == UsersDatabase.name { throw HTTPFailure.forbidden("Only admins can access _users.") }
+        // The authentication database holds password hashes: only server admins use it directly (users reach
+        // their own document through ``ownUserDocument(_:id:)``).
+        if name == usersDatabase { throw HTTPFailure.forbidden("Only admins can access \(name).") }
         let security = try await securityObject(of: store)
         switch access {
         case .member:

@@ -64,15 +64,6 @@ final class CouchEndpoint: Sendable {
         let databaseUpdatesLog = try DatabaseUpdates(
             folder: configuration.directory.path, encryptionKey: configuration.encryptionKey, accounted: registry.commitCounts())
         self.databaseUpdatesLog = databaseUpdatesLog
-        registry.events.withLock { listener in
-            listener = { event, name in
-                switch event {
-                case .created: await databaseUpdatesLog.record("created", name)
-                case .deleted: await databaseUpdatesLog.record("deleted", name)
-                case .updated(let commits): await databaseUpdatesLog.noteCommits(commits, to: name)
-                }
-            }
-        }
         let scheduler = ReplicationScheduler(registry: registry, settings: configuration.replicator, node: nodeConfiguration)
         replicationScheduler = scheduler
         let replicatorDatabase = ReplicatorDatabase(registry: registry, scheduler: scheduler)
@@ -90,15 +81,27 @@ final class CouchEndpoint: Sendable {
         authenticator = try Authenticator(
             admin: configuration.admin, iterations: configuration.passwordIterations, secret: identity.secret,
             sessionTimeout: nodeConfiguration.sessionTimeout, cookiePolicy: cookiePolicy,
-            sessions: SessionRegistry(store: { try await registry.openSystem(UsersDatabase.name) }),
+            // Kept in `_users` whichever database users log in from; lost from memory only if it is deleted.
+            sessions: SessionRegistry(store: { try await registry.store(UsersDatabase.name) }),
             throttle: LoginThrottle(policy: configuration.loginThrottle),
+            lockout: AuthLockout(settings: { nodeConfiguration.authLockout }),
             hashing: hashing, maxIterations: configuration.maxPasswordIterations,
+            configuredAdmins: { nodeConfiguration.admins },
+            allowsConflictedUsers: { nodeConfiguration.value("chttpd_auth", "allow_conflicted_user_docs") == "true" },
             lookUpUser: { name in
-                // Looked up each time: `_users` may have been deleted and created again since.
-                try? await registry.openSystem(UsersDatabase.name).document(id: UsersDatabase.idPrefix + name)
+                // Looked up each time: the database may have been deleted and created again, or another one
+                // configured, since. A missing database has no users (CouchDB's `database_does_not_exist`).
+                try? await registry.store(nodeConfiguration.authenticationDatabase).document(
+                    id: UsersDatabase.idPrefix + name, options: ReadOptions(conflicts: true))
             })
-        usersFollower = UsersFollower(
-            registry: registry, sessions: authenticator.sessions, perUser: configuration.perUserDatabases)
+        try nodeConfiguration.hashClearAdminPasswords()
+        if let (name, hash) = authenticator.startupAdmin {
+            // Shown as CouchDB shows the admins of its ini files; kept for this run only.
+            try nodeConfiguration.set("admins", name, to: AdminPasswords.value(of: hash), persist: false)
+        }
+        let usersFollower = UsersFollower(
+            registry: registry, database: { nodeConfiguration.authenticationDatabase }, sessions: authenticator.sessions, perUser: configuration.perUserDatabases)
+        self.usersFollower = usersFollower
         // Signed with the server's secret (its head and anchor) and, on an encrypted server, encrypted.
         let auditKeys = AuditKeys(secret: identity.secret, encryptionKey: configuration.encryptionKey)
         auditTrail = try configuration.audit.map { settings in
@@ -109,13 +112,38 @@ final class CouchEndpoint: Sendable {
         }
     }
 
+    /// The database users log in from (`chttpd_auth/authentication_db`, `_users` unless configured).
+    var usersDatabase: String { nodeConfiguration.authenticationDatabase }
+
+    /// Whether user documents' shape is checked natively (``UsersDatabase/refusal(of:)``): on a server that
+    /// runs no design functions, where `_design/_auth` cannot check it.
+    var validatesUsersNatively: Bool { configuration.designFunctions == nil }
+
     /// Loads what the server keeps between runs (the cookie sessions) before the first request.
     func start() async {
         // Snapshots a crash left behind: nobody reads them any more.
         try? FileManager.default.removeItem(at: panelSnapshotsFolder)
         await authenticator.sessions.load(isLive: authenticator.isLive)
         await usersFollower.catchUp()
+        // What the server wrote while it started (its system databases' setup, `_design/_auth`) is no update.
+        await databaseUpdatesLog.account(registry.commitCounts())
+        listenForDatabaseEvents()
         await replicatorDatabase.catchUp()
+    }
+
+    /// Tells the database events to `/_db_updates` and to the users follower from now on.
+    private func listenForDatabaseEvents() {
+        let (databaseUpdatesLog, usersFollower) = (databaseUpdatesLog, usersFollower)
+        registry.events.withLock { listener in
+            listener = { event, name in
+                switch event {
+                case .created: await databaseUpdatesLog.record("created", name)
+                case .deleted: await databaseUpdatesLog.record("deleted", name)
+                case .updated(let commits): await databaseUpdatesLog.noteCommits(commits, to: name)
+                }
+                await usersFollower.databaseEvent(event, name)
+            }
+        }
     }
 
     /// Where dashboard panels' snapshots for restricted users are made (``DashboardPanelSnapshot``): a hidden
@@ -218,7 +246,7 @@ final class CouchEndpoint: Sendable {
             let writer = WriterIdentity(
                 name: read.user.name, roles: read.user.roles, defaultSecurityObject: SecurityObject.adminOnly.json.objectValue)
             var response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
-            if read.segments.first == UsersDatabase.name, read.method != .get, read.method != .head {
+            if read.segments.first == usersDatabase, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
             }
             if read.segments.first == ReplicatorDatabase.name, read.method != .get, read.method != .head {
@@ -312,7 +340,7 @@ final class CouchEndpoint: Sendable {
         case .credentials(let name, let password):
             return Credentials(user: try await login(name: name, password: password, clientAddress: clientAddress))
         case .malformed:
-            throw HTTPFailure.unauthorized("Name or password is incorrect.")
+            throw HTTPFailure.badRequest("Authorization header has invalid base64 value")
         case .absent:
             break
         }
@@ -339,6 +367,10 @@ final class CouchEndpoint: Sendable {
             throw HTTPFailure.forbidden(reason)
         case .busy(let refusal):
             throw HTTPFailure.hashingBusy(refusal)
+        case .lockedOut:
+            throw HTTPFailure.forbidden(AuthLockout.reason)
+        case .conflicted:
+            throw HTTPFailure.unauthorized(Authenticator.conflictedUserReason)
         case .throttled(let seconds):
             var failure = HTTPFailure(
                 status: 429, error: "too_many_requests",

@@ -26,6 +26,8 @@ final class NodeConfiguration: Sendable {
     // `state` holds every section; `file` is where set values persist (nil: not persisted, tests).
     private let state: Locked<[String: [String: String]]>
     private let overrides: Locked<[String: [String: String?]]>
+    /// `section/key` of every value set over HTTP or kept in the file, persisted or not (the defaults excluded).
+    private let explicit: Locked<Set<String>>
     private let file: URL?
 
     /// The defaults a configuration starts from, then the values kept in `folder` over them.
@@ -68,6 +70,7 @@ final class NodeConfiguration: Sendable {
         }
         state = Locked(sections)
         overrides = Locked(kept)
+        explicit = Locked(Set(kept.flatMap { section, keys in keys.compactMap { $0.value == nil ? nil : section + "/" + $0.key } }))
     }
 
     /// Every section.
@@ -90,6 +93,7 @@ final class NodeConfiguration: Sendable {
             sections[section, default: [:]][key] = value
             return old
         }
+        _ = explicit.withLock { $0.insert(section + "/" + key) }
         if persist { try save(section, key, value) }
         return old
     }
@@ -97,6 +101,7 @@ final class NodeConfiguration: Sendable {
     /// Removes a value and answers it; nil when there was none.
     func delete(_ section: String, _ key: String, persist: Bool = true) throws -> String? {
         let old = state.withLock { sections in sections[section]?.removeValue(forKey: key) }
+        _ = explicit.withLock { $0.remove(section + "/" + key) }
         if old != nil, persist { try save(section, key, nil) }
         return old
     }
@@ -135,6 +140,19 @@ final class NodeConfiguration: Sendable {
         case ("couchdb", "max_document_size"), ("chttpd", "max_http_request_size"), ("chttpd_auth", "timeout"),
             ("couch_httpd_auth", "timeout"), ("uuids", "max_count"), ("cors", "max_age"):
             try positiveInteger()
+        case ("chttpd_auth", "authentication_db"), ("couch_httpd_auth", "authentication_db"):
+            guard DatabaseRegistry.isValidName(value) else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a database name.")
+            }
+        case ("chttpd_auth_lockout", "threshold"), ("chttpd_auth_lockout", "max_lifetime"):
+            try positiveInteger()
+        case ("chttpd_auth", "iterations"), ("couch_httpd_auth", "iterations"):
+            try positiveInteger()
+        case ("chttpd_auth", "pbkdf2_prf"), ("couch_httpd_auth", "pbkdf2_prf"):
+            guard PasswordHasher.keyLengths[value] != nil else {
+                throw HTTPFailure.badRequest(
+                    "The value of \(section)/\(key) must be one of " + PasswordHasher.keyLengths.keys.sorted().joined(separator: ", ") + ".")
+            }
         case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"),
             ("chttpd", "decode_plus_to_space"):
             try boolean()
@@ -192,11 +210,58 @@ final class NodeConfiguration: Sendable {
     /// The session timeout in seconds: `chttpd_auth/timeout`, or `couch_httpd_auth/timeout` where only that
     /// one was set (CouchDB 3 reads the first, falling back to the second).
     var sessionTimeout: Int {
-        let modern = overrides.withLock { $0["chttpd_auth"]?["timeout"] } ?? nil
-        if let modern, let seconds = Int(modern) { return seconds }
-        let legacy = overrides.withLock { $0["couch_httpd_auth"]?["timeout"] } ?? nil
-        if let legacy, let seconds = Int(legacy) { return seconds }
-        return integer("chttpd_auth", "timeout", default: 600)
+        authentication("timeout").flatMap { Int($0) } ?? 600
+    }
+
+    /// A `chttpd_auth` setting, or the legacy `couch_httpd_auth` one where only that was set, as CouchDB's
+    /// `chttpd_util:get_chttpd_auth_config/2` reads it.
+    private func authentication(_ key: String) -> String? {
+        let set = explicit.withLock { $0 }
+        if !set.contains("chttpd_auth/" + key), set.contains("couch_httpd_auth/" + key) { return value("couch_httpd_auth", key) }
+        return value("chttpd_auth", key)
+    }
+
+    /// `chttpd_auth/iterations`: the PBKDF2 iterations of password hashes made from now on (user documents
+    /// that set a `password`, admins set over HTTP).
+    var passwordIterations: Int { authentication("iterations").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 600_000 }
+
+    /// How user documents' passwords are hashed and checked: `chttpd_auth` `iterations`, `pbkdf2_prf` and
+    /// `password_regexp` (``PasswordRequirements``).
+    var passwordSettings: UsersDatabase.PasswordSettings {
+        UsersDatabase.PasswordSettings(iterations: passwordIterations, prf: passwordPRF, requirements: authentication("password_regexp"))
+    }
+
+    /// `chttpd_auth/pbkdf2_prf`: the PRF of password hashes made from now on (CouchDB's default `sha256`).
+    var passwordPRF: String { authentication("pbkdf2_prf").flatMap { PasswordHasher.keyLengths[$0] == nil ? nil : $0 } ?? "sha256" }
+
+    /// `chttpd_auth/authentication_db`: the database whose user documents log in (CouchDB's default `_users`).
+    /// Its documents get the `_users` rules (passwords hashed on write, only admins and the user themselves
+    /// read them) wherever it is named.
+    var authenticationDatabase: String { authentication("authentication_db").flatMap { $0.isEmpty ? nil : $0 } ?? UsersDatabase.name }
+
+    /// `chttpd_auth_lockout/mode`, `threshold` and `max_lifetime` (milliseconds), as `couch_auth_lockout` reads
+    /// them: an unknown mode is `off`.
+    var authLockout: AuthLockout.Settings {
+        let lockout = section("chttpd_auth_lockout")
+        var settings = AuthLockout.Settings()
+        if let mode = lockout["mode"] { settings.mode = AuthLockout.Mode(rawValue: mode) ?? .off }
+        if let threshold = lockout["threshold"].flatMap({ Int($0) }) { settings.threshold = threshold }
+        if let milliseconds = lockout["max_lifetime"].flatMap({ Int($0) }), milliseconds > 0 {
+            settings.lifetime = Double(milliseconds) / 1000
+        }
+        return settings
+    }
+
+    /// The server admins kept in the `admins` section (``AdminPasswords``): name and stored value.
+    var admins: [String: String] { section("admins") }
+
+    /// Hashes the admins whose value is clear text (written into the configuration file by hand), keeping the
+    /// hash in the file, as CouchDB hashes such admins when it starts.
+    func hashClearAdminPasswords() throws {
+        for (name, value) in admins where !AdminPasswords.isHashed(value) {
+            let hash = try PasswordHasher.hash(value, iterations: passwordIterations, prf: passwordPRF)
+            try set("admins", name, to: AdminPasswords.value(of: hash))
+        }
     }
 
     /// `query_server_config/query_limit` and `partition_query_limit`: the most rows a view or `_all_docs`

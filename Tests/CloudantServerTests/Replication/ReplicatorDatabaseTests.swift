@@ -108,6 +108,9 @@ struct ReplicatorDatabaseTests {
             let id = try #require(report.json["id"]?.stringValue)
             let history = try await client.get("/_scheduler/jobs/\(id)").json["history"]?.arrayValue ?? []
             #expect(history.contains { $0["type"] == "crashed" && $0["reason"]?.stringValue != nil })
+            // A job waiting out its backoff is no task, and leaves no `null` in the list in its place.
+            let tasks = try await client.get("/_active_tasks").json.arrayValue ?? []
+            #expect(tasks.allSatisfy { $0.objectValue?["type"] == "replication" })
 
             let back = try await LiveServer.start(folder: folder, port: port)
             cameBack = back
