@@ -14,6 +14,11 @@
 /// Collation.rawCompare("A", "a")           // -1 (bytes, for `_id`)
 /// ```
 public enum Collation {
+    /// The version of this string order, as a view index's `_info` lists it in `collator_versions` (where
+    /// CouchDB lists the ICU collator versions its rows were sorted with). It changes whenever the order of
+    /// some pair of strings changes.
+    public static let version = "OTFCloudantStore-1"
+
     /// Compares two JSON values in CouchDB view collation order.
     ///
     /// The order is total and consistent: antisymmetric, transitive, and `0` exactly when the values are

@@ -49,6 +49,8 @@ extension CouchEndpoint {
         }
         var members = object.members
         if case .object(let newDocument) = parts[1] {
+            // `couch_doc:validate_docid/1` on the returned document: one without an `_id` gets none made up.
+            try DocumentID.validate(newDocument["_id"]?.stringValue ?? "")
             let written = try await store.put(newDocument)
             var response = JSONObject(members.map { ($0.key, $0.value) })
             var headers = response["headers"]?.objectValue ?? JSONObject()

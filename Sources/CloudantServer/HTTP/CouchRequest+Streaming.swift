@@ -9,7 +9,9 @@ extension CouchRequest {
         // `/_node/{node}/_config/{section}/{key}` is a server endpoint, not a database's document.
         guard method == .put, segments.count >= 3, segments[0] != "_node" else { return false }
         let second = segments[1]
-        if second == "_design" { return segments.count >= 4 && !(segments.count == 4 && segments[3] == "_info") }
+        // Under a design document, a name starting with `_` is a design function's endpoint (`_update`,
+        // `_rewrite`, `_info`…), never an attachment: CouchDB refuses such attachment names.
+        if second == "_design" { return segments.count >= 4 && !segments[3].hasPrefix("_") }
         return !second.hasPrefix("_")
     }
 

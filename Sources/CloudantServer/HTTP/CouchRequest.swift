@@ -24,6 +24,8 @@ struct CouchRequest: Sendable {
     var user: UserContext
     /// The cookie session that authenticated the request, if one did.
     var session: SessionRegistry.Session? = nil
+    /// The handler that authenticated the request, if one did (`/_session`'s `info.authenticated`).
+    var authenticatedBy: AuthenticationHandler? = nil
     /// A re-issued session cookie to send back (the session is past a tenth of its timeout).
     var refreshedCookie: String? = nil
     /// The host (and port) the client addressed: HTTP/1.1's `Host`.

@@ -102,10 +102,21 @@ extension CouchEndpoint {
             // A restricted user's figures count only the rows read to answer, here none (see `visibleRows`).
             if access.isRestricted { answer.totalRows = 0 }
             answer.offset = Self.sortsAfterStrings(lower ?? .null) != options.descending ? answer.totalRows : 0
+            if designOnly, !access.isRestricted { answer.totalRows = try await Self.designDocumentCount(of: store) }
             return CouchResponse.json(answer.json)
         }
         if access.isRestricted { return CouchResponse.json(try await visibleRows(options, store: store, access: access)) }
-        return CouchResponse.json(try await store.allDocs(options).json)
+        var answer = try await store.allDocs(options)
+        if designOnly { answer.totalRows = try await Self.designDocumentCount(of: store) }
+        return CouchResponse.json(answer.json)
+    }
+
+    /// `_design_docs`' `total_rows`: the database's design documents, as `couch_mrview:get_total_rows` counts
+    /// them for the `_design` namespace (`_all_docs` counts every document).
+    private static func designDocumentCount(of store: DocumentStore) async throws -> Int {
+        var options = AllDocsOptions()
+        (options.startKey, options.endKey, options.inclusiveEnd) = ("_design/", "_design0", false)
+        return try await store.allDocs(options).rows.count
     }
 
     /// A range of `_all_docs` for a user restricted by per-document access: the rows of visible documents

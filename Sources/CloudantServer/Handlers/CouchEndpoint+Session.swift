@@ -9,8 +9,10 @@ extension CouchEndpoint {
         case .get:
             // `authenticated` names the handler that did (absent for an anonymous request), `authentication_db`
             // what the configuration sets (absent when it sets none), as CouchDB's `maybe_value` leaves them out.
-            var info: JSONObject = ["authentication_handlers": ["cookie", "default"]]
-            if request.user.isAuthenticated { info["authenticated"] = request.session != nil ? "cookie" : "default" }
+            var info: JSONObject = [
+                "authentication_handlers": .array(nodeConfiguration.authenticationHandlers.map { .string($0.rawValue) })
+            ]
+            if request.user.isAuthenticated { info["authenticated"] = .string((request.authenticatedBy ?? .basic).rawValue) }
             if let database = nodeConfiguration.value("chttpd_auth", "authentication_db") {
                 info["authentication_db"] = .string(database)
             }

@@ -108,12 +108,12 @@ extension CouchEndpoint {
     private func schedulerDocs(_ request: CouchRequest) async throws -> Response {
         let (limit, skip) = try Self.pageParameters(request)
         let states = try Self.stateFilter(request.query["states"])
-        let store = try await registry.openSystem(ReplicatorDatabase.name)
         var options = AllDocsOptions()
         options.includeDocs = true
-        let all = try await store.allDocs(options)
+        // A deleted `_replicator` has no documents to report.
+        let rows = try? await registry.store(ReplicatorDatabase.name).allDocs(options).rows
         var documents: [JSONValue] = []
-        for row in all.rows {
+        for row in rows ?? [] {
             guard let id = row["id"]?.stringValue, !id.hasPrefix("_design/") else { continue }
             guard let document = try await schedulerDocument(id, stored: row["doc"]?.objectValue) else { continue }
             if !states.isEmpty, !states.contains(document["state"]?.stringValue ?? "") { continue }
@@ -134,8 +134,7 @@ extension CouchEndpoint {
         }
         var document = stored
         if document == nil {
-            let store = try await registry.openSystem(ReplicatorDatabase.name)
-            document = try? await store.document(id: documentID)
+            document = try? await registry.store(ReplicatorDatabase.name).document(id: documentID)
         }
         guard let document, document["_deleted"] != true else { return nil }
         let source = (try? ReplicationEndpoint(document["source"], which: "source"))?.display
@@ -213,9 +212,13 @@ extension CouchEndpoint {
 
     /// The replications `/_active_tasks` lists: every running job.
     func replicationTasks() -> [JSONValue] {
-        // Typed as optional: `JSONValue` takes a `nil` literal too, as JSON null, which would list a stopped job.
         replicationScheduler.allJobs().compactMap { job -> JSONValue? in
-            job.record.withLock { record -> JSONValue? in record.isRunning ? record.activeTaskJSON(node: nodeName) : nil }
+            job.record.withLock { record -> JSONValue? in
+                // Spelled out: `JSONValue` takes a `nil` literal too, as JSON null, which would list a job that is
+                // not running as `null`.
+                guard record.isRunning else { return Optional<JSONValue>.none }
+                return record.activeTaskJSON(node: nodeName)
+            }
         }
     }
 }

@@ -38,9 +38,14 @@ actor ReplicatorDatabase {
         self.scheduler = scheduler
     }
 
-    /// Carries out every `_replicator` change not yet seen.
+    /// Carries out every `_replicator` change not yet seen. A deleted `_replicator` stops its documents' jobs and
+    /// stays deleted until a client creates it, as in CouchDB.
     func catchUp() async {
-        guard let store = try? await registry.openSystem(Self.name) else { return }
+        guard let store = try? await registry.store(Self.name) else {
+            followedStore = nil
+            for documentID in Array(started.keys) { stopJob(of: documentID) }
+            return
+        }
         if followedStore != ObjectIdentifier(store) {
             followedStore = ObjectIdentifier(store)
             since = 0
@@ -125,7 +130,7 @@ actor ReplicatorDatabase {
     /// Writes `_replication_state: completed` and the job's statistics into its document
     /// (`couch_replicator_docs:update_doc_completed/3`).
     func markCompleted(_ documentID: String, record: ReplicationJobRecord) async {
-        guard let store = try? await registry.openSystem(Self.name) else { return }
+        guard let store = try? await registry.store(Self.name) else { return }
         var stats = record.statsJSON.objectValue ?? [:]
         stats["start_time"] = .string(CouchTime.iso8601(record.startTime))
         await writeState(["_replication_state": "completed", "_replication_stats": .object(stats)], documentID: documentID, store: store)

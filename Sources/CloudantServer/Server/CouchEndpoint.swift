@@ -190,6 +190,9 @@ final class CouchEndpoint: Sendable {
                 }
             }
         }
+        response = JSONPResponse.apply(
+            to: response, callback: QueryParameters(rawQuery: request.uri.query ?? "")["callback"],
+            allowed: nodeConfiguration.value("chttpd", "allow_jsonp") == "true", method: request.method)
         response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Self.requestID(request.headers[HTTPField.Name("X-Couch-Request-ID")!])
         response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
         statistics.record(method: request.method.rawValue, status: Int(response.status.code))
@@ -320,6 +323,7 @@ final class CouchEndpoint: Sendable {
         prepared.forwardedHeaders = nodeConfiguration.forwardedHeaders
         prepared.partitionNotUTF8 = partitionNotUTF8
         prepared.session = credentials.session
+        prepared.authenticatedBy = credentials.handler
         prepared.refreshedCookie = credentials.refreshedCookie
         return prepared
     }
@@ -329,25 +333,43 @@ final class CouchEndpoint: Sendable {
         var user: UserContext
         var session: SessionRegistry.Session? = nil
         var refreshedCookie: String? = nil
+        /// The handler that authenticated the request, as `/_session` names it.
+        var handler: AuthenticationHandler? = nil
     }
 
-    /// Basic auth first, then the `AuthSession` cookie; anonymous otherwise.
-    /// - Throws: ``HTTPFailure`` `401 unauthorized` for wrong basic-auth credentials, `429
-    ///   too_many_requests` while the name or address has too many recent failures.
+    /// The handlers `chttpd/authentication_handlers` names, in its order (the `AuthSession` cookie, then basic
+    /// auth, by default; JWT bearer tokens and proxy headers when named): the first that names a user does;
+    /// anonymous otherwise.
+    /// - Throws: ``HTTPFailure`` `401 unauthorized` for wrong basic-auth credentials or an expired token, `400`
+    ///   for a malformed one, `429 too_many_requests` while the name or address has too many recent failures.
     private func authenticate(_ headers: HTTPFields, clientAddress: String?) async throws -> Credentials {
         if authenticator.isAdminParty { return Credentials(user: UserContext(name: nil, roles: ["_admin"])) }
-        switch BasicAuthorization(headers) {
-        case .credentials(let name, let password):
-            return Credentials(user: try await login(name: name, password: password, clientAddress: clientAddress))
-        case .malformed:
-            throw HTTPFailure.badRequest("Authorization header has invalid base64 value")
-        case .absent:
-            break
-        }
-        if let cookie = Self.cookie(named: "AuthSession", in: headers),
-            let found = await authenticator.session(fromCookie: cookie)
-        {
-            return Credentials(user: found.user, session: found.session, refreshedCookie: found.refreshed)
+        for handler in nodeConfiguration.authenticationHandlers {
+            switch handler {
+            case .jwt:
+                guard let authorization = headers[.authorization], authorization.hasPrefix("Bearer ") else { continue }
+                let user = try JSONWebToken.user(
+                    fromToken: String(authorization.dropFirst("Bearer ".count)), settings: nodeConfiguration.jsonWebTokenSettings,
+                    now: Date().timeIntervalSince1970)
+                return Credentials(user: user, handler: .jwt)
+            case .proxy:
+                guard let user = ProxyAuthentication.user(in: headers, settings: nodeConfiguration.proxySettings) else { continue }
+                return Credentials(user: user, handler: .proxy)
+            case .cookie:
+                guard let cookie = Self.cookie(named: "AuthSession", in: headers),
+                    let found = await authenticator.session(fromCookie: cookie)
+                else { continue }
+                return Credentials(user: found.user, session: found.session, refreshedCookie: found.refreshed, handler: .cookie)
+            case .basic:
+                switch BasicAuthorization(headers) {
+                case .credentials(let name, let password):
+                    return Credentials(user: try await login(name: name, password: password, clientAddress: clientAddress), handler: .basic)
+                case .malformed:
+                    throw HTTPFailure.badRequest("Authorization header has invalid base64 value")
+                case .absent:
+                    continue
+                }
+            }
         }
         return Credentials(user: .anonymous)
     }

@@ -118,12 +118,8 @@ final class DatabaseRegistry: Sendable {
         return store
     }
 
-    /// Opens (creating when missing) a system database such as `_users`.
-    func openSystem(_ name: String) async throws -> DocumentStore {
-        try await lookUp(name) { state in try self.open(name, in: &state) }
-    }
-
-    /// Opens a system database while the server starts, before any request can delete it.
+    /// Opens (creating when missing) a system database while the server starts, before any request can delete
+    /// it. Afterwards a deleted system database stays deleted until a client creates it, as in CouchDB.
     func openSystemAtStart(_ name: String) throws -> DocumentStore {
         try state.withLock { state in try open(name, in: &state) }
     }

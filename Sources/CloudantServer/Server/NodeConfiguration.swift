@@ -154,7 +154,7 @@ final class NodeConfiguration: Sendable {
                     "The value of \(section)/\(key) must be one of " + PasswordHasher.keyLengths.keys.sorted().joined(separator: ", ") + ".")
             }
         case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"),
-            ("chttpd", "decode_plus_to_space"):
+            ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"):
             try boolean()
         case ("replicator", "connection_timeout"):
             try positiveInteger()
@@ -252,6 +252,41 @@ final class NodeConfiguration: Sendable {
         return settings
     }
 
+    /// `chttpd/authentication_handlers`, in order: CouchDB's default is the cookie, then basic auth; `jwt` and
+    /// `proxy` are read only when named. Handlers this server does not have are skipped.
+    var authenticationHandlers: [AuthenticationHandler] {
+        guard let text = value("chttpd", "authentication_handlers") else { return AuthenticationHandler.defaults }
+        var handlers: [AuthenticationHandler] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: "_authentication_handler") {
+            let name = rest[..<range.lowerBound].reversed().prefix { $0.isLetter || $0 == "_" }.reversed()
+            if let handler = AuthenticationHandler(rawValue: String(name)), !handlers.contains(handler) { handlers.append(handler) }
+            rest = rest[range.upperBound...]
+        }
+        return handlers.isEmpty ? AuthenticationHandler.defaults : handlers
+    }
+
+    /// The `jwt_auth` and `jwt_keys` sections.
+    var jsonWebTokenSettings: JSONWebToken.Settings {
+        let jwt = section("jwt_auth")
+        return JSONWebToken.Settings(
+            requiredClaims: jwt["required_claims"] ?? "exp", keys: section("jwt_keys"), rolesClaimName: jwt["roles_claim_name"],
+            rolesClaimPath: jwt["roles_claim_path"])
+    }
+
+    /// The `chttpd_auth` settings of proxy authentication.
+    var proxySettings: ProxyAuthentication.Settings {
+        var settings = ProxyAuthentication.Settings()
+        settings.userNameHeader = authentication("x_auth_username") ?? settings.userNameHeader
+        settings.rolesHeader = authentication("x_auth_roles") ?? settings.rolesHeader
+        settings.tokenHeader = authentication("x_auth_token") ?? settings.tokenHeader
+        if authentication("proxy_use_secret") == "true" { settings.secret = authentication("secret") }
+        if let algorithms = authentication("hash_algorithms") {
+            settings.hashAlgorithms = algorithms.components(separatedBy: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return settings
+    }
+
     /// The server admins kept in the `admins` section (``AdminPasswords``): name and stored value.
     var admins: [String: String] { section("admins") }
 
@@ -310,4 +345,13 @@ final class NodeConfiguration: Sendable {
             origins: list("origins"), credentials: cors["credentials"] == "true", headers: list("headers"),
             methods: list("methods"), maxAge: cors["max_age"].flatMap { Int($0) } ?? 600)
     }
+}
+
+/// An authentication handler `chttpd/authentication_handlers` can name (`{chttpd_auth, NAME_authentication_handler}`).
+enum AuthenticationHandler: String, Sendable {
+    case jwt, proxy, cookie
+    /// Basic auth (CouchDB's `default_authentication_handler`).
+    case basic = "default"
+
+    static let defaults: [AuthenticationHandler] = [.cookie, .basic]
 }

@@ -35,7 +35,7 @@ public struct ViewIndexInfo: Sendable, Hashable {
                 "active": .number(JSONNumber(activeSize)),
             ],
             "signature": .string(signature), "purge_seq": .number(JSONNumber(purgeSeq)), "language": .string(language),
-            "compact_running": false, "collator_versions": [],
+            "compact_running": false, "collator_versions": [.string(Collation.version)],
             "update_options": .array(updateOptions.map(JSONValue.string)),
         ]
     }

@@ -45,14 +45,17 @@ enum ViewQueryExecutor {
             rows: rows)
     }
 
-    /// The document a row brings with `include_docs`: the emitting document, or, when the value is an object
-    /// with `_id` (and maybe `_rev`), that one (`null` `_id` gives none); `null` when it is gone or deleted.
+    /// The document a row brings with `include_docs`, as `couch_mrview_util`'s `docid_rev` picks it: when the
+    /// value is an object, its `_id` (the row's id when it has none; a `null` `_id` gives none) at its `_rev`
+    /// (the winner when it has none); otherwise the emitting document. `null` when it is gone or deleted.
     static func document(for row: ViewRow, query: ViewQuery, in db: Database) throws -> JSONValue {
         var id = row.id
         var rev: RevisionID?
-        if case .object(let value) = row.value, let linked = value["_id"] {
-            guard case .string(let linkedID) = linked else { return .null }
-            id = linkedID
+        if case .object(let value) = row.value {
+            if let linked = value["_id"] {
+                guard case .string(let linkedID) = linked else { return .null }
+                id = linkedID
+            }
             rev = value["_rev"]?.stringValue.flatMap { try? RevisionID(parsing: $0) }
         }
         guard let id, let record = try DocumentRecord.fetch(id: id, in: db) else { return .null }

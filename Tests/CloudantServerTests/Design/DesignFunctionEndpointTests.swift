@@ -24,6 +24,8 @@ struct DesignFunctionEndpointTests {
             "bump": "function(doc, req) { if (!doc) return [null, 'missing']; doc.n = (doc.n || 0) + 1; return [doc, {json: {n: doc.n}}]; }",
             "create": "function(doc, req) { return [{_id: req.uuid, made: true}, 'made ' + req.method]; }",
             "teapot": "function(doc, req) { return [null, {code: 418, body: 'teapot'}]; }",
+            "anonymous": "function(doc, req) { return [{made: true}, 'oops']; }",
+            "form": "function(doc, req) { for (var field in req.form) doc[field] = req.form[field]; return [doc, 'from form']; }",
         ],
         "lists": [
             "csv": """
@@ -106,6 +108,31 @@ struct DesignFunctionEndpointTests {
             #expect(teapot.status == 418 && teapot.text == "teapot")
             let get = try await client.get("/db/_design/app/_update/bump/d1")
             #expect(get.status == 405 && get.json["error"] == "method_not_allowed")
+        }
+    }
+
+    @Test func anUpdateThatReturnsADocumentWithoutAnIdWritesNothing() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let before = try await client.get("/db").json["doc_count"]
+            let refused = try await client.send("PUT", "/db/_design/app/_update/anonymous/foo")
+            #expect(refused.status == 400)
+            #expect(refused.json == ["error": "illegal_docid", "reason": "Document id must not be empty"])
+            #expect(try await client.get("/db").json["doc_count"] == before)
+        }
+    }
+
+    @Test func anUpdatePutWithAFormGivesTheFunctionItsFields() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            // A `PUT` under a design document to a name starting with `_` is no attachment upload: its body
+            // reaches the function.
+            let answer = try await client.send(
+                "PUT", "/db/_design/app/_update/form/d2", body: Data("formfoo=bar&formbar=foo".utf8),
+                contentType: "application/x-www-form-urlencoded")
+            #expect(answer.status == 201 && answer.text == "from form")
+            let document = try await client.get("/db/d2").json
+            #expect(document["formfoo"] == "bar" && document["formbar"] == "foo")
         }
     }
 

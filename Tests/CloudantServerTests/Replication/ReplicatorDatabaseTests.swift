@@ -110,7 +110,7 @@ struct ReplicatorDatabaseTests {
             #expect(history.contains { $0["type"] == "crashed" && $0["reason"]?.stringValue != nil })
             // A job waiting out its backoff is no task, and leaves no `null` in the list in its place.
             let tasks = try await client.get("/_active_tasks").json.arrayValue ?? []
-            #expect(tasks.allSatisfy { $0.objectValue?["type"] == "replication" })
+            #expect(tasks.allSatisfy { $0.objectValue?["type"] == "replication" }, "\(tasks)")
 
             let back = try await LiveServer.start(folder: folder, port: port)
             cameBack = back
