@@ -70,12 +70,16 @@ extension CouchEndpoint {
         default:
             throw HTTPFailure(status: 415, error: "bad_content_type", reason: "Only gzip and identity content-encodings are supported")
         }
+        // `202` when `w` asks for more copies than a single node keeps, as for documents (read before the write,
+        // so a `w` that is not a number writes nothing).
+        let accepted = try Self.writeQuorumUnmet(request)
         let result = try await store.putAttachment(
             name, documentID: id, rev: rev, contentType: request.header(.contentType) ?? "application/octet-stream",
             encoding: encoding, digest: Self.contentMD5(request), maxLength: configuration.maxAttachmentSize,
             content: request.bodyPieces)
         return CouchResponse.json(
-            result.json, status: 201, headers: [("Location", request.location(database: database, id: id, attachment: name))])
+            result.json, status: accepted ? 202 : 201,
+            headers: [("Location", request.location(database: database, id: id, attachment: name))])
     }
 
     /// `DELETE` removes the attachment in a new revision of the revision named by `rev` or `If-Match`.

@@ -29,13 +29,13 @@ extension CouchEndpoint {
         let job = replicationScheduler.add(spec, id: id, database: nil, documentID: nil, user: request.user.name)
         if spec.continuous { return CouchResponse.json(["ok": true, "_local_id": .string(id.full)], status: 202) }
         switch await job.outcome() {
-        case .completed(_, let log, let sessionID):
-            var answer: JSONObject = ["ok": true]
-            if log?["session_id"]?.stringValue != sessionID { answer["no_changes"] = true }
-            for key in ["session_id", "source_last_seq", "replication_id_version", "history"] {
-                if let value = log?[key] { answer[key] = value }
-            }
-            return CouchResponse.json(.object(answer))
+        case .completed(let stats, let log, let sessionID):
+            let started = job.record.withLock(\.startTime)
+            return CouchResponse.json(
+                .object(
+                    ReplicateAnswer.json(
+                        stats: stats, log: log, sessionID: sessionID, byDocumentIDs: spec.documentIDs != nil, started: started,
+                        ended: Date())))
         case .failed(let crash):
             return Self.crashResponse(crash)
         case .cancelled:

@@ -42,6 +42,7 @@ struct ReplicationJobRecord: Sendable {
     var stats = ReplicationStats()
     var pending: Int?
     var checkpointedSeq: JSONValue = 0
+    var throughSeq: JSONValue = 0
 
     init(id: String, spec: ReplicationSpec, database: String?, documentID: String?, user: String?, now: Date) {
         self.id = id
@@ -171,6 +172,7 @@ struct ReplicationJobRecord: Sendable {
             "doc_write_failures": .number(JSONNumber(stats.docWriteFailures)),
             "changes_pending": pending.map { .number(JSONNumber($0)) } ?? .null,
             "checkpointed_source_seq": checkpointedSeq,
+            "through_seq": throughSeq,
         ]
     }
 }

@@ -205,6 +205,8 @@ final class ReplicationScheduler: Sendable {
             let transientCrash = job.record.withLock { record -> Bool in
                 record.stats = step.stats
                 record.pending = step.pending
+                if let through = step.throughSequence { record.throughSeq = through }
+                if let checkpointed = step.checkpointedSequence { record.checkpointedSeq = checkpointed }
                 switch step.state {
                 case .active, .idle:
                     if !record.isRunning {
@@ -244,6 +246,7 @@ final class ReplicationScheduler: Sendable {
             batchSize: spec.batchSize ?? 500, continuous: spec.continuous, filter: filter, useCheckpoints: spec.useCheckpoints,
             retry: RetryPolicy(maximumAttempts: settings.retriesPerRequest + 1),
             makeSessionID: { sessionID })
+        options.sinceSequence = spec.sinceSeq
         options.continuousRetry = ContinuousRetry(
             backoff: Backoff(initial: settings.backoffInterval, maximum: settings.backoff(afterCrashes: 11), multiplier: 2, jitter: 0),
             healthyAfter: settings.healthThreshold)

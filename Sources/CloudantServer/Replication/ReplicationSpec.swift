@@ -124,7 +124,8 @@ struct ReplicationSpec: Sendable {
             guard let list = ids.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw HTTPFailure.badRequest("parameter `doc_ids` must be an array")
             }
-            documentIDs = list.compactMap(\.stringValue)
+            // `couch_replicator_parse`: each id URL-decoded (`_design%2Ffoo` is `_design/foo`), sorted, once each.
+            documentIDs = Array(Set(list.compactMap { $0.stringValue.map { $0.removingPercentEncoding ?? $0 } })).sorted()
         }
         if let selector = body["selector"], selector != .null {
             guard selector.objectValue != nil else { throw HTTPFailure.badRequest("parameter `selector` must be a JSON object") }

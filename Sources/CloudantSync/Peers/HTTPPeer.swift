@@ -95,6 +95,13 @@ public struct HTTPPeer: ReplicationPeer {
         return document
     }
 
+    public func filterFunctionSource(_ name: String) async throws -> String? {
+        guard let (ddoc, function) = Self.filterParts(name) else { return nil }
+        let response = try await client.send("GET", "_design/" + CouchHTTPClient.encode(ddoc), accept: [404])
+        guard response.status != 404 else { return nil }
+        return response.body?["filters"]?[function]?.stringValue
+    }
+
     public func putLocalDocument(id: String, body: JSONObject) async throws {
         for _ in 0..<3 {
             var document = body

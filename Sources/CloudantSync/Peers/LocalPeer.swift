@@ -33,6 +33,15 @@ public struct LocalPeer: ReplicationPeer {
         }
     }
 
+    public func filterFunctionSource(_ name: String) async throws -> String? {
+        guard let (ddoc, function) = Self.filterParts(name) else { return nil }
+        do {
+            return try await store.document(id: "_design/" + ddoc)["filters"]?[function]?.stringValue
+        } catch let error as CloudantError where error.code == .notFound {
+            return nil
+        }
+    }
+
     public func putLocalDocument(id: String, body: JSONObject) async throws {
         // Local documents are this replicator's own; replace whatever revision is there.
         let current = try await localDocument(id: id)?["_rev"]?.stringValue

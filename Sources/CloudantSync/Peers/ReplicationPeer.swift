@@ -24,6 +24,9 @@ public protocol ReplicationPeer: Sendable {
     func write(_ documents: [JSONObject]) async throws -> [WriteFailure]
     /// `POST /db/_ensure_full_commit`.
     func ensureFullCommit() async throws
+    /// The source of the filter function `ddoc/name` (`GET /db/_design/{ddoc}`), nil when there is none: it
+    /// enters the replication id, so a changed filter starts a new replication, as in CouchDB. Default nil.
+    func filterFunctionSource(_ name: String) async throws -> String?
 
     // Large attachments in pieces (not CouchDB requests; a peer that cannot keeps the defaults, and
     // attachments then travel inline).
@@ -44,6 +47,15 @@ public protocol ReplicationPeer: Sendable {
 }
 
 extension ReplicationPeer {
+    public func filterFunctionSource(_ name: String) async throws -> String? { nil }
+
+    /// The design document and function names of a filter's `ddoc/name`.
+    static func filterParts(_ name: String) -> (designDocument: String, function: String)? {
+        guard let slash = name.firstIndex(of: "/") else { return nil }
+        let (ddoc, function) = (String(name[..<slash]), String(name[name.index(after: slash)...]))
+        return ddoc.isEmpty || function.isEmpty ? nil : (ddoc, function)
+    }
+
     public var sendsLargeAttachmentsSeparately: Bool { false }
 
     public var receivesLargeAttachmentsSeparately: Bool { false }

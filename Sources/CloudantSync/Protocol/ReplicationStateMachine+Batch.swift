@@ -93,8 +93,14 @@ extension ReplicationStateMachine {
         return finishRound()
     }
 
-    /// Notes a revision that did not make it this round: read again in the second, else reported.
+    /// Notes a revision that did not make it this round: read again in the second, else reported. A revision
+    /// the target's validation refused (`forbidden`, `unauthorized`) is reported at once: reading it again
+    /// cannot change the answer, and CouchDB's replicator counts it once.
     private mutating func failed(_ request: RevisionRequest, _ failure: WriteFailure) {
+        if failure.category == .forbidden || failure.category == .unauthorized {
+            batchFailures.append(failure)
+            return
+        }
         switch round {
         case .first: retrying[request] = failure
         case .second: batchFailures.append(failure)

@@ -35,6 +35,8 @@ public struct ReplicationStateMachine: Sendable {
         public var initialStats: ReplicationStats
         /// The time, as CouchDB writes it in checkpoint history.
         public var clock: @Sendable () -> String
+        /// Where to start instead of the checkpoint (``ReplicationOptions/sinceSequence``).
+        public var sinceSequence: JSONValue? = nil
 
         /// Creates a configuration.
         public init(
@@ -58,7 +60,7 @@ public struct ReplicationStateMachine: Sendable {
         /// Begin.
         case start
         /// Both peers answered; their identities name the replication.
-        case peersRead(sourceIdentity: String, targetIdentity: String)
+        case peersRead(sourceIdentity: String, targetIdentity: String, filterSource: String? = nil)
         /// The checkpoint documents (nil where absent).
         case checkpointsRead(source: JSONObject?, target: JSONObject?)
         /// A page of the source's changes feed.
@@ -115,6 +117,9 @@ public struct ReplicationStateMachine: Sendable {
     public private(set) var checkpointedSeq: JSONValue = 0
     /// The sequence the current batch ends at.
     public private(set) var batchSeq: JSONValue = 0
+    /// The sequence every change up to which has been processed (written, or counted as failed): CouchDB's
+    /// `through_seq`.
+    public private(set) var throughSeq: JSONValue = 0
     /// How many changes the source says remain, when it says.
     public private(set) var pending: Int?
     /// The current page's changes, in feed order.
@@ -162,18 +167,25 @@ public struct ReplicationStateMachine: Sendable {
             startTime = configuration.clock()
             return .readPeers
 
-        case (.readingPeers, .peersRead(let source, let target)):
-            let id = ReplicationID.make(source: source, target: target, filter: configuration.filter)
+        case (.readingPeers, .peersRead(let source, let target, let filterSource)):
+            let id = ReplicationID.make(source: source, target: target, filter: configuration.filter, filterSource: filterSource)
             replicationID = id
-            guard configuration.useCheckpoints else { return readChanges() }
+            guard configuration.useCheckpoints else {
+                if let since = configuration.sinceSequence {
+                    (startSeq, checkpointedSeq, batchSeq, throughSeq) = (since, since, since, since)
+                }
+                return readChanges()
+            }
             state = .readingCheckpoints
             return .readCheckpoints(id: id)
 
         case (.readingCheckpoints, .checkpointsRead(let source, let target)):
             let resumed = ReplicationLog.compare(source: source, target: target)
-            startSeq = resumed.seq
+            // `since_seq` wins over the checkpoint; the history it resumes still counts on, as in CouchDB.
+            startSeq = configuration.sinceSequence ?? resumed.seq
             checkpointedSeq = startSeq
             batchSeq = startSeq
+            throughSeq = startSeq
             previousHistory = Self.history(source)
             resumedStats = resumed.history.first.map { Self.stats(of: $0) } ?? ReplicationStats()
             return readChanges()
@@ -253,6 +265,7 @@ public struct ReplicationStateMachine: Sendable {
 
     /// After a batch (or an empty page): record the position if it moved, then read on or finish.
     mutating func checkpointOrContinue() -> Action {
+        throughSeq = batchSeq
         if configuration.useCheckpoints, recordedSeq != checkpointedSeq, let id = replicationID {
             state = .checkpointing
             return .writeCheckpoint(id: id, log: log())

@@ -1,4 +1,5 @@
 public import Foundation
+public import CloudantCore
 
 /// How a ``Replicator`` runs.
 public struct ReplicationOptions: Sendable {
@@ -25,6 +26,9 @@ public struct ReplicationOptions: Sendable {
     public var makeSessionID: @Sendable () -> String
     /// The clock checkpoint history records.
     public var now: @Sendable () -> Date
+    /// The source sequence to start from instead of the checkpoint (CouchDB's `since_seq`): changes up to it
+    /// are not replicated; checkpoints are still written from there on.
+    public var sinceSequence: JSONValue? = nil
     /// Attachments stored at least this long move on their own, in pieces, when both peers can
     /// (``ReplicationPeer/sendsLargeAttachmentsSeparately``, ``ReplicationPeer/receivesLargeAttachmentsSeparately``), instead of inline in their document: memory
     /// then stays bounded whatever their size. Default 1 MB; `Int.max` inlines everything.

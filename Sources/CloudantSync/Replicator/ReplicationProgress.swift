@@ -1,3 +1,4 @@
+public import CloudantCore
 /// Where a replication is, reported after every step that moves it (as an `AsyncSequence` from
 /// ``Replicator/progress`` and to a ``ReplicatorDelegate``).
 public struct ReplicationProgress: Sendable, Hashable {
@@ -31,6 +32,10 @@ public struct ReplicationProgress: Sendable, Hashable {
     public var error: ReplicationError?
     /// How long it waits before starting again (``State/retrying``).
     public var retryDelay: Duration?
+    /// The source sequence every change up to which has been processed (CouchDB's `through_seq`), when known.
+    public var throughSequence: JSONValue?
+    /// The source sequence of the last checkpoint (CouchDB's `checkpointed_source_seq`), when known.
+    public var checkpointedSequence: JSONValue?
 
     /// Creates a report.
     public init(

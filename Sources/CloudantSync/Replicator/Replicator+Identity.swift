@@ -14,6 +14,13 @@ extension Replicator {
     public func replicationID() async throws -> String {
         let sourceIdentity = try await source.identity()
         let targetIdentity = try await target.identity()
-        return ReplicationID.make(source: sourceIdentity, target: targetIdentity, filter: options.filter)
+        return ReplicationID.make(
+            source: sourceIdentity, target: targetIdentity, filter: options.filter, filterSource: try await filterSource())
+    }
+
+    /// The source of the design document's filter the replication runs, when it runs one.
+    func filterSource() async throws -> String? {
+        guard case .designFunction(let name, _) = options.filter else { return nil }
+        return try await source.filterFunctionSource(name)
     }
 }

@@ -68,11 +68,12 @@ extension Replicator {
 
     private func makeMachine(carrying stats: ReplicationStats) -> ReplicationStateMachine {
         let clock = options.now
-        return ReplicationStateMachine(
-            ReplicationStateMachine.Configuration(
-                batchSize: options.batchSize, continuous: options.continuous, longpoll: options.longpoll,
-                filter: options.filter, sessionID: options.makeSessionID(), useCheckpoints: options.useCheckpoints,
-                initialStats: stats, clock: { HTTPDate.format(clock()) }))
+        var configuration = ReplicationStateMachine.Configuration(
+            batchSize: options.batchSize, continuous: options.continuous, longpoll: options.longpoll,
+            filter: options.filter, sessionID: options.makeSessionID(), useCheckpoints: options.useCheckpoints,
+            initialStats: stats, clock: { HTTPDate.format(clock()) })
+        configuration.sinceSequence = options.sinceSequence
+        return ReplicationStateMachine(configuration)
     }
 
     /// Performs `machine`'s actions from its start until it finishes, is stopped at a batch boundary, or a
@@ -92,10 +93,12 @@ extension Replicator {
                     async let targetIdentity = retry.run { try await target.identity() }
                     _ = try await retry.run { try await source.info() }
                     _ = try await retry.run { try await target.info() }
-                    return (try await sourceIdentity, try await targetIdentity)
+                    let filterSource = try await retry.run { try await self.filterSource() }
+                    return (try await sourceIdentity, try await targetIdentity, filterSource)
                 }
                 guard let identities else { return .stopped }
-                action = machine.event(.peersRead(sourceIdentity: identities.0, targetIdentity: identities.1))
+                action = machine.event(
+                    .peersRead(sourceIdentity: identities.0, targetIdentity: identities.1, filterSource: identities.2))
             case .readCheckpoints(let id):
                 let documentID = "_local/" + id
                 let logs = try await stopping.interruptible {
@@ -108,7 +111,7 @@ extension Replicator {
             case .readChanges(let request):
                 // A batch boundary: the checkpoint of everything before is written.
                 guard !stopping.isRequested else { return .stopped }
-                if request.longpoll != nil { report(.idle, machine.stats, pending: machine.pending) }
+                if request.longpoll != nil { report(.idle, machine.stats, pending: machine.pending, machine: machine) }
                 let page: ChangesPage
                 if let ready = ahead?.page, ahead?.since == request.since {
                     page = ready
@@ -119,7 +122,7 @@ extension Replicator {
                     page = read
                 }
                 action = machine.event(.changesRead(page))
-                report(.active, machine.stats, pending: machine.pending)
+                report(.active, machine.stats, pending: machine.pending, machine: machine)
             case .revsDiff(let revisions):
                 let diff: [String: MissingRevisions]
                 if let ready = ahead?.diff, ahead?.diffRequest == revisions {

@@ -83,9 +83,11 @@ public final class Replicator: Sendable {
     /// Tells the progress stream and the delegate where the replication is.
     func report(
         _ state: ReplicationProgress.State, _ stats: ReplicationStats, pending: Int? = nil, error: ReplicationError? = nil,
-        retryDelay: Duration? = nil
+        retryDelay: Duration? = nil, machine: ReplicationStateMachine? = nil
     ) {
-        let step = ReplicationProgress(state: state, stats: stats, pending: pending, error: error, retryDelay: retryDelay)
+        var step = ReplicationProgress(state: state, stats: stats, pending: pending, error: error, retryDelay: retryDelay)
+        step.throughSequence = machine?.throughSeq
+        step.checkpointedSequence = machine?.checkpointedSeq
         progressContinuation.yield(step)
         delegate?.replicator(self, didReport: step)
     }

@@ -80,4 +80,19 @@ struct CouchDBResponseRulesTests {
             #expect(info["view_index"]?["collator_versions"] == [.string(Collation.version)])
         }
     }
+
+    @Test func anAttachmentWrittenWithAWAboveOneIsAcceptedAsADocumentIs() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.put("/db", [:])
+            let rev = try await client.put("/db/doc", [:]).json["rev"]?.stringValue ?? ""
+            let accepted = try await client.send(
+                "PUT", "/db/doc/note.txt?rev=\(rev)&w=3", body: Data("text".utf8), contentType: "text/plain")
+            #expect(accepted.status == 202 && accepted.json["ok"] == true)
+            let next = accepted.json["rev"]?.stringValue ?? ""
+            let bad = try await client.send("PUT", "/db/doc/other.txt?rev=\(next)&w=x", body: Data("text".utf8), contentType: "text/plain")
+            #expect(bad.status == 400)
+            #expect(try await client.get("/db/doc").json["_attachments"]?["other.txt"] == nil)
+        }
+    }
 }
