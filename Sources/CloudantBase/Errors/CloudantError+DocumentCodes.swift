@@ -19,4 +19,8 @@ extension CloudantError.Code {
     /// (the store's `maxLeavesPerDocument`; CouchDB has no such bound). The revision was not
     /// stored; the document's others are unchanged. Resolve the document's conflicts, or raise the bound.
     public static let tooManyLeaves = Self("tooManyLeaves", category: .tooLarge)
+    /// A write would make a document of a partition that already holds the store's maximum larger (CouchDB 403
+    /// `partition_overflow`, `couchdb/max_partition_size`). Delete or shrink documents of the partition, or
+    /// raise the maximum.
+    public static let partitionOverflow = Self("partitionOverflow", category: .forbidden)
 }

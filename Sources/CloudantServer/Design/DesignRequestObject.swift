@@ -58,6 +58,9 @@ struct DesignRequestObject {
     private func headers() -> JSONObject {
         let scrubbed: Set<String> = ["authorization", "cookie", "x-auth-couchdb-token"]
         var members: [(String, JSONValue)] = []
+        // HTTP/1.1's `Host` arrives as the request's authority, not among its fields; CouchDB's `req.headers`
+        // has it.
+        if let authority = request.authority { members.append(("Host", .string(authority))) }
         for field in request.headers where !scrubbed.contains(field.name.canonicalName) {
             members.append((field.name.rawName, .string(field.value)))
         }

@@ -110,6 +110,7 @@ public struct CouchErrorBody: Sendable, Hashable {
         case .invalidDesignDocument: "invalid_design_doc"
         case .attachmentDigestMismatch: "content_md5_mismatch"
         case .attachmentTooLarge: "attachment_too_large"
+        case .partitionOverflow: "partition_overflow"
         case .validationForbidden: "forbidden"
         case .validationUnauthorized: "unauthorized"
         case .validationFailed: "unknown_error"

@@ -144,6 +144,7 @@ extension CouchEndpoint {
     /// where they apply.
     func applyNodeConfiguration() {
         authenticator.setSessionTimeout(nodeConfiguration.sessionTimeout)
+        registry.setMaxPartitionSize(nodeConfiguration.maxPartitionSize)
     }
 
     private static func checkBlacklist(_ section: String) throws {

@@ -35,7 +35,7 @@ enum ReplicateAnswer {
             // The entry a checkpoint would have recorded, before the history the log already holds.
             let since = log?["source_last_seq"] ?? 0
             let entry: JSONValue = [
-                "session_id": .string(sessionID), "start_time": .string(httpDate(started)), "end_time": .string(httpDate(ended)),
+                "session_id": .string(sessionID), "start_time": .string(ReplicationLog.timestamp(started)), "end_time": .string(ReplicationLog.timestamp(ended)),
                 "start_last_seq": since, "end_last_seq": since, "recorded_seq": since,
                 "missing_checked": .number(JSONNumber(stats.missingChecked)), "missing_found": .number(JSONNumber(stats.missingFound)),
                 "docs_read": .number(JSONNumber(stats.docsRead)), "docs_written": .number(JSONNumber(stats.docsWritten)),
@@ -50,21 +50,12 @@ enum ReplicateAnswer {
             // The newest history entry's counts, which go on from the history the replication resumed, as
             // CouchDB's statistics do.
             let newest = answer["history"]?.arrayValue?.first
-            answer["start_time"] = newest?["start_time"] ?? .string(httpDate(started))
-            answer["end_time"] = newest?["end_time"] ?? .string(httpDate(ended))
+            answer["start_time"] = newest?["start_time"] ?? .string(ReplicationLog.timestamp(started))
+            answer["end_time"] = newest?["end_time"] ?? .string(ReplicationLog.timestamp(ended))
             for (key, count) in [("docs_read", stats.docsRead), ("docs_written", stats.docsWritten), ("doc_write_failures", stats.docWriteFailures)] {
                 answer[key] = newest?[key] ?? .number(JSONNumber(count))
             }
         }
         return answer
-    }
-
-    /// An RFC 1123 date in GMT, as CouchDB writes a history's times.
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

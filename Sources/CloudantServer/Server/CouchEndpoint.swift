@@ -52,6 +52,7 @@ final class CouchEndpoint: Sendable {
             designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument,
             makeDocumentID: { uuids.next() })
         self.registry = registry
+        registry.setMaxPartitionSize(nodeConfiguration.maxPartitionSize)
         let hashing = PasswordHashingPool()
         self.hashing = hashing
         anonymousBodies = AnonymousBodies(budget: configuration.anonymousBodyBudget)

@@ -53,6 +53,16 @@ final class DatabaseRegistry: Sendable {
     /// commits before them, see ``tellCommits()``), `updated` after writes to an open database commit.
     let events = Locked<(@Sendable (Event, String) async -> Void)?>(nil)
 
+    /// The bound of each partition of the partitioned databases (`couchdb/max_partition_size`), set on every
+    /// store as it opens and on the open ones when it changes.
+    private let maxPartitionSize = Locked<Int?>(nil)
+
+    /// Sets ``DocumentStore/setMaxPartitionSize(_:)`` on every database, open and to be opened.
+    func setMaxPartitionSize(_ bytes: Int?) {
+        maxPartitionSize.withLock { $0 = bytes }
+        for store in state.withLock({ Array($0.open.values) }) { store.setMaxPartitionSize(bytes) }
+    }
+
     init(
         directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil,
         maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument,
@@ -207,6 +217,7 @@ final class DatabaseRegistry: Sendable {
         options.maxLeavesPerDocument = maxLeavesPerDocument
         options.makeDocumentID = makeDocumentID
         let store = try DocumentStore.open(name: name, fileURL: fileURL(name), options: options)
+        store.setMaxPartitionSize(maxPartitionSize.withLock { $0 })
         state.open[name] = store
         watchCommits(of: store, name: name)
         return store

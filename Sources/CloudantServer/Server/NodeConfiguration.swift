@@ -144,6 +144,10 @@ final class NodeConfiguration: Sendable {
             guard DatabaseRegistry.isValidName(value) else {
                 throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a database name.")
             }
+        case ("couchdb", "max_partition_size"):
+            guard let number = Int(value), number >= 0 else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a non-negative integer.")
+            }
         case ("chttpd_auth_lockout", "threshold"), ("chttpd_auth_lockout", "max_lifetime"):
             try positiveInteger()
         case ("chttpd_auth", "iterations"), ("couch_httpd_auth", "iterations"):
@@ -187,6 +191,10 @@ final class NodeConfiguration: Sendable {
 
     /// `couchdb/max_document_size`: the largest document body accepted, in bytes of its JSON.
     var maxDocumentSize: Int { integer("couchdb", "max_document_size", default: 8_000_000) }
+
+    /// `couchdb/max_partition_size`: the bytes of document JSON a partition of a partitioned database may hold
+    /// before writes that grow it are refused (CouchDB's default 10 GiB; 0 bounds nothing).
+    var maxPartitionSize: Int { integer("couchdb", "max_partition_size", default: 10_737_418_240) }
 
     /// `chttpd/max_http_request_size`: the largest request body accepted.
     var maxRequestBodySize: Int { integer("chttpd", "max_http_request_size", default: 64 * 1024 * 1024) }

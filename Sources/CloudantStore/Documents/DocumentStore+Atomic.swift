@@ -42,10 +42,12 @@ extension DocumentStore {
         let now = options.now
         let cache = indexCache
         let validation = writeValidation()
+        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
         let results = try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
                 validation: validation)
+            writer.fullPartitions = fullPartitions
             let results = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

@@ -35,10 +35,12 @@ extension DocumentStore {
         let now = options.now
         let cache = indexCache
         let validation = writeValidation()
+        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
         return try await write(.updateFailed) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
                 validation: validation)
+            writer.fullPartitions = fullPartitions
             let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
@@ -123,6 +125,7 @@ extension DocumentStore {
         let now = clock()
         let maxLeaves = options.maxLeavesPerDocument
         let validation = writeValidation()
+        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
         // Cancelling the task (its client went away, the server shuts down) stops the transaction between two
         // documents and rolls it back: nothing was answered, so nothing is lost.
         let signal = CancellationSignal()
@@ -131,6 +134,7 @@ extension DocumentStore {
                 var writer = try DocumentWriter(
                     db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
                     preparedAgainst: indexes, validation: validation, maxLeaves: maxLeaves)
+                writer.fullPartitions = fullPartitions
                 var listed = entries.makeIterator()
                 var pipelined = pipeline?.makeCursor()
                 var results: [(index: Int, result: BulkDocsResult)] = []

@@ -24,6 +24,8 @@ struct DocumentWriter {
     /// Design documents' validation functions, run on each revision before it is stored; nil when the store
     /// runs no design functions.
     var validation: WriteValidation?
+    /// The partitions found full so far, when the store bounds its partitions (``PartitionLimit``).
+    var fullPartitions: FullPartitions?
 
     /// - Parameters:
     ///   - now: The store's clock (``StoreOptions/now``), which dates tombstones.
@@ -58,6 +60,15 @@ struct DocumentWriter {
         let id = incoming.id ?? makeDocumentID()
         try checkDesignDocument(incoming, id: id)
         if partitioned { try DocumentPartition.validateDocumentID(id) }
+        if partitioned, fullPartitions != nil {
+            try fullPartitions?.check(
+                id: id, newSize: { JSONValue.object(incoming.body).jsonBytes().count },
+                oldSize: {
+                    try Int.fetchOne(
+                        db, sql: "SELECT \(BodySQLFunction.lengthName)(\(StoreSchema.Documents.body)) FROM \(StoreSchema.Documents.table) WHERE \(StoreSchema.Documents.id) = ?",
+                        arguments: [id]) ?? 0
+                }, in: db)
+        }
         // The fast path inserts before it could validate; with validation functions the general path runs
         // (which also reports a conflict before validating, as CouchDB does).
         if validation == nil, incoming.rev == nil, let hash = prepared.speculativeHash,

@@ -45,6 +45,8 @@ public final class DocumentStore: Sendable {
     let viewMaintenance = ViewMaintenance()
     /// The design documents' validation functions, as last read (see ``ValidationFunctionsCache``).
     let validationFunctions = ValidationFunctionsCache()
+    /// The size a partition may grow to (``setMaxPartitionSize(_:)``).
+    let partitionLimit = PartitionLimit()
     /// How bodies are compressed on disk and read back (see ``BodyCodec``).
     let bodyCodec: BodyCodec
 

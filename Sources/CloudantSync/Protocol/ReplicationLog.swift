@@ -1,4 +1,5 @@
 public import CloudantCore
+public import Foundation
 
 /// A replication's checkpoint document (`_local/<replication id>`), written on both peers after
 /// each batch, in CouchDB's shape plus PouchDB's `last_seq` names so either tool can read it when debugging.
@@ -31,6 +32,15 @@ public struct ReplicationLog: Sendable, Hashable {
 
     /// CouchDB keeps 50 history entries.
     public static let maximumHistory = 50
+
+    /// A history entry's time as CouchDB writes it: an RFC 1123 date in GMT (`Mon, 30 Nov 2026 12:00:00 GMT`).
+    public static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
 
     /// The document body (without `_id`/`_rev`).
     public var json: JSONObject {

@@ -71,7 +71,7 @@ extension Replicator {
         var configuration = ReplicationStateMachine.Configuration(
             batchSize: options.batchSize, continuous: options.continuous, longpoll: options.longpoll,
             filter: options.filter, sessionID: options.makeSessionID(), useCheckpoints: options.useCheckpoints,
-            initialStats: stats, clock: { HTTPDate.format(clock()) })
+            initialStats: stats, clock: { ReplicationLog.timestamp(clock()) })
         configuration.sinceSequence = options.sinceSequence
         return ReplicationStateMachine(configuration)
     }

@@ -116,14 +116,3 @@ final class RunningTask: @unchecked Sendable {
         current?.cancel()
     }
 }
-
-/// CouchDB's history timestamps: RFC 1123 dates in GMT.
-enum HTTPDate {
-    static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
-}

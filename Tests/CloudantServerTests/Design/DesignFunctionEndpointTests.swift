@@ -19,6 +19,7 @@ struct DesignFunctionEndpointTests {
         "shows": [
             "hello": "function(doc, req) { return {body: 'Hello ' + (doc ? doc.n : 'none') + ' ' + req.query.who, headers: {'X-Show': 'yes'}}; }",
             "json": "function(doc, req) { return {json: {id: doc._id, revs: doc._revisions.ids.length}}; }",
+            "host": "function(doc, req) { return {body: req.headers.Host}; }",
         ],
         "updates": [
             "bump": "function(doc, req) { if (!doc) return [null, 'missing']; doc.n = (doc.n || 0) + 1; return [doc, {json: {n: doc.n}}]; }",
@@ -108,6 +109,13 @@ struct DesignFunctionEndpointTests {
             #expect(teapot.status == 418 && teapot.text == "teapot")
             let get = try await client.get("/db/_design/app/_update/bump/d1")
             #expect(get.status == 405 && get.json["error"] == "method_not_allowed")
+        }
+    }
+
+    @Test func aFunctionSeesTheHostHeaderAmongTheRequestsHeaders() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            #expect(try await client.get("/db/_design/app/_show/host").text == "127.0.0.1")
         }
     }
 
