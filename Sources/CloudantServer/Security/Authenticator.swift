@@ -157,14 +157,9 @@ final class Authenticator: Sendable {
         }
     }
 
-    /// Checks `name`/`password` (not throttled: see ``login(name:password:address:)``); the derivation, when
-    /// one is needed, runs on ``hashing`` under `address`'s share.
+    /// Checks `password` against `found`, the credentials `name` has (nil: none); the derivation, when one is
+    /// needed, runs on ``hashing`` under `address`'s share.
     /// - Throws: ``PasswordHashingPool/Refusal`` when the queue is full; `CancellationError`.
-    func authenticate(name: String, password: String, address: String?) async throws -> Verdict {
-        try await verify(name: name, password: password, address: address, found: await credentials(for: name))
-    }
-
-    /// Checks `password` against `found`, the credentials `name` has (nil: none).
     private func verify(
         name: String, password: String, address: String?, found: (hash: PasswordHash, roles: [String])?
     ) async throws -> Verdict {

@@ -15,7 +15,7 @@ internal import Foundation
 /// configuration.loginThrottle = LoginThrottlePolicy(maxFailuresPerUser: 10, maxFailuresPerAddress: 50, window: 300)
 /// ```
 ///
-/// CouchDB's own lockout (``AuthLockout``, per address and user name) is checked first and answers as
+/// CouchDB's own lockout (`chttpd_auth_lockout`, per address and user name) is checked first and answers as
 /// CouchDB does; this throttle adds the limits CouchDB lacks (one name from any address, one address for any
 /// name): a deliberate difference, listed in the README.
 public struct LoginThrottlePolicy: Sendable, Hashable {

@@ -81,7 +81,7 @@ extension DocumentStore {
 
     /// Bounds each partition of a partitioned store to `bytes` of document JSON, as CouchDB's
     /// `couchdb/max_partition_size` does: once a partition holds that much, interactive writes that would make
-    /// one of its documents larger are refused (``CloudantError/Code-swift.struct/partitionOverflow``);
+    /// one of its documents larger are refused (`CloudantError.Code.partitionOverflow`);
     /// deletions, shrinking writes, design documents and replicated revisions go through. `nil` or a value
     /// below 1 bounds nothing (the default). Takes effect from the next write.
     public func setMaxPartitionSize(_ bytes: Int?) {

@@ -5,7 +5,7 @@ internal import Synchronization
 /// The size a partition of a partitioned store may grow to, as CouchDB's `couchdb/max_partition_size`
 /// bounds it (`couch_db_updater`): once a partition's documents hold at least that many bytes of JSON, an
 /// interactive write that would make a document of it larger is refused with
-/// ``CloudantError/Code-swift.struct/partitionOverflow`` (CouchDB's 403 `partition_overflow`). Deletions and
+/// `CloudantError.Code.partitionOverflow` (CouchDB's 403 `partition_overflow`). Deletions and
 /// writes that shrink a document still go through, design documents are never counted, and replicated
 /// revisions (`new_edits=false`) are always stored, so a replica never loses what its source has.
 ///
