@@ -8,9 +8,9 @@ internal import NIOCore
 /// `/* CouchDB */CALLBACK(JSON);` with `Content-Type: application/javascript`. A callback other than letters,
 /// digits, `.`, `_`, `[` and `]` is `400 invalid_callback`; without the setting, `callback` is ignored.
 enum JSONPResponse {
-    /// `response` as the request's `callback` asks, when the configuration allows it.
-    static func apply(to response: Response, callback: String?, allowed: Bool, method: HTTPRequest.Method) -> Response {
-        guard allowed, let callback, !callback.isEmpty,
+    /// `response` as the request's `callback` asks (the caller has checked that the configuration allows it).
+    static func apply(to response: Response, callback: String?, method: HTTPRequest.Method) -> Response {
+        guard let callback, !callback.isEmpty,
             response.headers[.contentType]?.hasPrefix("application/json") == true
         else { return response }
         guard isValid(callback) else { return CouchResponse.json(["error": "bad_request", "reason": "invalid_callback"], status: 400) }

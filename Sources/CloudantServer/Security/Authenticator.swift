@@ -133,7 +133,7 @@ final class Authenticator: Sendable {
         if let conflicts = document?["_conflicts"]?.arrayValue, !conflicts.isEmpty, !allowsConflictedUsers() {
             return .conflicted
         }
-        let found = await credentials(for: name, document: document)
+        let found = credentials(for: name, document: document)
         let salt = found?.hash.salt ?? ""
         if lockout.isLockedOut(address: address, user: name, salt: salt) { return .lockedOut }
         let account = name + "\u{0}" + salt
@@ -250,7 +250,7 @@ final class Authenticator: Sendable {
     }
 
     private func credentials(for name: String) async -> (hash: PasswordHash, roles: [String])? {
-        await credentials(for: name, document: await userDocument(name))
+        credentials(for: name, document: await userDocument(name))
     }
 
     /// The user document of `name`, unless `name` is an admin (whose credentials come first).
@@ -261,7 +261,7 @@ final class Authenticator: Sendable {
     }
 
     /// The credentials of `name`: an admin's, or those in `document`, its user document.
-    private func credentials(for name: String, document: JSONObject?) async -> (hash: PasswordHash, roles: [String])? {
+    private func credentials(for name: String, document: JSONObject?) -> (hash: PasswordHash, roles: [String])? {
         if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return (admin.hash, ["_admin"]) }
         if let value = configuredAdmins()[name] {
             // An admin whose value holds no hash this server checks cannot log in, and is not looked up as a user.

@@ -191,9 +191,11 @@ final class CouchEndpoint: Sendable {
                 }
             }
         }
-        response = JSONPResponse.apply(
-            to: response, callback: QueryParameters(rawQuery: request.uri.query ?? "")["callback"],
-            allowed: nodeConfiguration.value("chttpd", "allow_jsonp") == "true", method: request.method)
+        // The query is read for a callback only when JSONP is on (off by default), not on every answer.
+        if nodeConfiguration.value("chttpd", "allow_jsonp") == "true" {
+            response = JSONPResponse.apply(
+                to: response, callback: QueryParameters(rawQuery: request.uri.query ?? "")["callback"], method: request.method)
+        }
         response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Self.requestID(request.headers[HTTPField.Name("X-Couch-Request-ID")!])
         response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
         statistics.record(method: request.method.rawValue, status: Int(response.status.code))
