@@ -50,20 +50,22 @@ struct MediaType: Sendable, Equatable {
         lhs.essence == rhs.essence && lhs.parameters.elementsEqual(rhs.parameters) { $0 == $1 }
     }
 
-    /// Whether an `Accept` header lists `essence` (or `type/*`) with a non-zero quality.
+    /// Whether a client whose `Accept` header is `header` takes `essence`, by mochiweb's
+    /// `accepts_content_type/1`, which CouchDB asks before answering `open_revs` as `multipart/mixed`,
+    /// `attachments=true` as `multipart/related` and `_bulk_get` as either.
     ///
-    /// `*/*` alone does not count: CouchDB would answer multipart for it, but this server keeps JSON the
-    /// default for clients that did not ask for MIME parts (curl and most tools send `*/*`).
+    /// A missing header is `*/*`. The client takes the type when an entry with a quality above 0 is `*/*`,
+    /// the type itself or its family (`multipart/*`), and neither the type nor its family is listed with
+    /// `q=0`. Entries compare lowercased with their other parameters (`text/html;level=1` is not
+    /// `text/html`); a quality that is not `0`–`1` with at most three decimals, or a parameter without `=`,
+    /// makes the whole header unreadable, and an unreadable header takes nothing.
     static func accepts(_ essence: String, in header: String?) -> Bool {
-        guard let header else { return false }
-        let wanted = essence.lowercased()
+        guard let entries = AcceptEntry.parse(header ?? "*/*") else { return false }
+        let wanted = essence.lowercased().filter { !$0.isWhitespace }
         let family = (wanted.split(separator: "/").first.map(String.init) ?? wanted) + "/*"
-        for entry in header.split(separator: ",") {
-            guard let type = MediaType(parsing: entry), type.essence == wanted || type.essence == family else { continue }
-            if let quality = type.parameter("q").flatMap(Double.init), quality <= 0 { continue }
-            return true
-        }
-        return false
+        let listed = entries.contains { $0.quality > 0 && ($0.type == "*/*" || $0.type == wanted || $0.type == family) }
+        let refused = entries.contains { $0.quality == 0 && ($0.type == wanted || $0.type == family) }
+        return listed && !refused
     }
 
     // MARK: Scanning

@@ -139,12 +139,13 @@ extension CouchEndpoint {
         throw HTTPFailure(status: 413, error: "document_too_large", reason: object["_id"]?.stringValue ?? "")
     }
 
-    /// `POST /{db}/_bulk_get`: JSON answers only.
+    /// `POST /{db}/_bulk_get`: JSON, or MIME parts (`multipart/mixed`, else `multipart/related`) for a client
+    /// that does not take JSON but takes either, as CouchDB's `bulk_get_is_multipart/1` decides.
     func bulkGet(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         for rejected in ["rev", "open_revs", "atts_since", "new_edits", "w"] where request.query.contains(rejected) {
-            throw HTTPFailure.badRequest("`\(rejected)` is not a valid _bulk_get query parameter")
+            throw HTTPFailure.badRequest("\"\(rejected)\" query parameter is not acceptable")
         }
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let body = try request.jsonObjectBody()
@@ -155,9 +156,13 @@ extension CouchEndpoint {
         var options = try Self.readOptions(request.query)
         if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil
+        let accept = request.header(.accept)
+        let multipart =
+            !MediaType.accepts("application/json", in: accept)
+            && (MediaType.accepts("multipart/mixed", in: accept) || MediaType.accepts("multipart/related", in: accept))
         // Entries are checked first; the valid ones are read together in one transaction.
         let access = try await readAccess(of: store, for: request.user)
-        var parsed = entries.map { Self.bulkGetEntry($0, options: options) }
+        var parsed = entries.map { Self.bulkGetEntry($0, options: options, parts: multipart) }
         if try await store.isPartitioned() {
             // `couch_partition:validate_docid/1` per entry: an id that is not `partition:id` is that entry's error.
             for (index, entry) in parsed.enumerated() {
@@ -180,30 +185,48 @@ extension CouchEndpoint {
         }
         let requests = parsed.compactMap { if case .read(let request, _) = $0 { request } else { nil } }
         var answers = try await store.openRevisions(requests, latest: latest).makeIterator()
-        let results: [JSONValue] = parsed.map { entry in
+        let results: [BulkGetResult] = parsed.map { entry in
             switch entry {
-            case .invalid(let answer): return answer
+            case .invalid(let answer): return .failure(answer)
             case .read(let request, let rev):
                 switch answers.next() {
-                case .success(let revisions)?:
-                    let docs: [JSONValue] = revisions.map { result in
-                        switch result {
-                        case .ok(let document): return ["ok": .object(document)]
-                        case .missing(let missing):
-                            return ["error": ["id": .string(request.id), "rev": .string(missing), "error": "not_found", "reason": "missing"]]
-                        }
-                    }
-                    return ["id": .string(request.id), "docs": .array(docs)]
+                case .success(let revisions)?: return .revisions(id: request.id, revisions)
                 case .failure(let error)?:
                     // A document never seen reports `"rev": "undefined"`.
                     let body = CouchErrorBody(error)
-                    return Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason)
+                    return .failure(Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason))
                 case nil:
-                    return Self.bulkGetFailure(.string(request.id), rev ?? .null, "unknown_error", "no answer")
+                    return .failure(Self.bulkGetFailure(.string(request.id), rev ?? .null, "unknown_error", "no answer"))
                 }
             }
         }
-        return CouchResponse.json(["results": .array(results)])
+        if multipart {
+            let subtype = MediaType.accepts("multipart/mixed", in: accept) ? "mixed" : "related"
+            return Self.bulkGetMultipart(results, subtype: subtype, store: store)
+        }
+        return CouchResponse.json(["results": .array(results.map(\.json))])
+    }
+
+    /// What `_bulk_get` answers for one entry: the revisions read, or the entry's error answer.
+    enum BulkGetResult {
+        case revisions(id: String, [OpenRevisionResult])
+        case failure(JSONValue)
+
+        /// The entry as a JSON answer's `results` member.
+        var json: JSONValue {
+            switch self {
+            case .failure(let answer): return answer
+            case .revisions(let id, let revisions):
+                let docs: [JSONValue] = revisions.map { result in
+                    switch result {
+                    case .ok(let document): return ["ok": .object(document)]
+                    case .missing(let missing):
+                        return ["error": ["id": .string(id), "rev": .string(missing), "error": "not_found", "reason": "missing"]]
+                    }
+                }
+                return ["id": .string(id), "docs": .array(docs)]
+            }
+        }
     }
 
     /// One `_bulk_get` entry: a request to read, or the error answer for an entry that cannot be one.
@@ -218,7 +241,9 @@ extension CouchEndpoint {
 
     /// One `_bulk_get` entry, checked as CouchDB's `bulk_get_parse_arg` checks it; a bad entry's error names
     /// the id and revision CouchDB names (`null` for both when the entry is not an object or has no id).
-    private static func bulkGetEntry(_ entry: JSONValue, options: ReadOptions) -> BulkGetEntry {
+    /// With `parts`, each revision is read with its attachments as stored, for a MIME answer (CouchDB's
+    /// multipart `_bulk_get` always sends attachment bytes, except those the entry's `atts_since` holds).
+    private static func bulkGetEntry(_ entry: JSONValue, options: ReadOptions, parts: Bool) -> BulkGetEntry {
         guard case .object(let object) = entry, !object.isEmpty else {
             return .invalid(bulkGetFailure(.null, .null, "bad_request", "document must be a JSON object"))
         }
@@ -248,6 +273,11 @@ extension CouchEndpoint {
                 return .invalid(bulkGetFailure(.string(id), value, "bad_request", "Invalid rev format"))
             }
             entryOptions.attachmentsSince = list.compactMap(\.stringValue)
+        }
+        if parts {
+            entryOptions.attachments = entryOptions.attachmentsSince.isEmpty
+            entryOptions.attachmentsAsStored = true
+            entryOptions.inlineAttachmentLimit = Self.streamedAttachmentSize
         }
         guard let text = rev?.stringValue else {
             return .read(OpenRevisionsRequest(id: id, .all, options: entryOptions, order: .bulkGet), rev: nil)

@@ -55,6 +55,46 @@ extension CouchEndpoint {
         return CouchResponse.segments(segments, from: store, contentType: writer.contentType("mixed"))
     }
 
+    /// `_bulk_get`'s MIME answer as CouchDB's `bulk_get_ret_multipart/4` writes it: one part per revision (a
+    /// nested `multipart/related` naming `X-Doc-Id` and `X-Rev-Id` when it carries attachment bytes, else the
+    /// JSON document) and one `application/json; error="true"` part per missing revision or failed entry.
+    /// Each part opens with a line break and the boundary, which CouchDB makes `--` followed by a UUID.
+    static func bulkGetMultipart(_ results: [BulkGetResult], subtype: String, store: DocumentStore) -> Response {
+        let boundary = "--" + MultipartWriter.randomBoundary()
+        let writer = MultipartWriter(boundary: boundary)
+        var segments: [BodySegment] = []
+        func errorPart(_ error: JSONValue) {
+            segments.append(.bytes(writer.partHead(headers: [("Content-Type", "application/json; error=\"true\"")], isFirst: false)))
+            segments.append(.bytes(error.jsonBytes()))
+        }
+        for result in results {
+            switch result {
+            case .failure(let answer):
+                errorPart(answer["docs"]?.arrayValue?.first?["error"] ?? answer)
+            case .revisions(let id, let revisions):
+                for revision in revisions {
+                    switch revision {
+                    case .ok(let document):
+                        let inner = "--" + MultipartWriter.randomBoundary()
+                        let encoded = MultipartRelated.encode(document, boundary: inner)
+                        var headers = [("Content-Type", "application/json")]
+                        if encoded.contentType != "application/json" {
+                            headers = [("X-Doc-Id", id)]
+                            if let rev = document["_rev"]?.stringValue { headers.append(("X-Rev-Id", rev)) }
+                            headers.append(("Content-Type", "multipart/related; boundary=\(inner)"))
+                        }
+                        segments.append(.bytes(writer.partHead(headers: headers, isFirst: false)))
+                        segments += encoded.segments
+                    case .missing(let rev):
+                        errorPart(["rev": .string(rev), "error": "not_found", "reason": "missing"])
+                    }
+                }
+            }
+        }
+        if !results.isEmpty { segments.append(.bytes(writer.closing() + [13, 10])) }
+        return CouchResponse.segments(segments, from: store, contentType: writer.contentType(subtype))
+    }
+
     /// One document as `multipart/related`, or JSON when no attachment bytes are to be sent.
     static func multipartDocument(_ document: JSONObject, store: DocumentStore, headers: [(String, String)]) -> Response {
         let encoded = MultipartRelated.encode(document, boundary: MultipartWriter.randomBoundary())

@@ -19,7 +19,7 @@ struct AttachmentTests {
             let stub = try await client.get("/db/doc").json["_attachments"]?["hello.txt"]
             #expect(stub?["stub"] == true)
             #expect(stub?["length"] == 11)
-            let inline = try await client.get("/db/doc?attachments=true").json["_attachments"]?["hello.txt"]?["data"]
+            let inline = try await client.get("/db/doc?attachments=true", headers: ["Accept": "application/json"]).json["_attachments"]?["hello.txt"]?["data"]
             #expect(inline == .string(Data("hello world".utf8).base64EncodedString()))
             let stale = try await client.send("PUT", "/db/doc/other.bin", body: Data([1, 2]), contentType: "application/octet-stream")
             #expect(stale.status == 409)

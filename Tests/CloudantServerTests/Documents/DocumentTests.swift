@@ -68,9 +68,9 @@ struct DocumentTests {
             #expect(doc["_rev"] == "1-bbbb")
             #expect(doc["_conflicts"] == ["1-aaaa"])
             #expect(doc["_revisions"] == ["start": 1, "ids": ["bbbb"]])
-            let all = try await client.get("/db/a?open_revs=all").json
+            let all = try await client.get("/db/a?open_revs=all", headers: ["Accept": "application/json"]).json
             #expect(all.arrayValue?.count == 2)
-            let some = try await client.get("/db/a?open_revs=%5B%221-aaaa%22,%221-zzzz%22%5D").json
+            let some = try await client.get("/db/a?open_revs=%5B%221-aaaa%22,%221-zzzz%22%5D", headers: ["Accept": "application/json"]).json
             #expect(some == [["ok": ["_id": "a", "_rev": "1-aaaa", "v": 1]], ["missing": "1-zzzz"]])
             #expect(try await client.get("/db/a?revs=maybe").json["error"] == "query_parse_error")
         }

@@ -43,8 +43,66 @@ struct MultipartDocumentTests {
             #expect(some[1].header("Content-Type") == "application/json; error=\"true\"")
             #expect(some[1].json == ["missing": "1-zzzz"])
 
-            // Without Accept: multipart/mixed the answer stays JSON.
-            #expect(try await client.get("/db/c?open_revs=all").json.arrayValue?.count == 2)
+            // A client that takes JSON and not multipart/mixed gets JSON.
+            #expect(try await client.get("/db/c?open_revs=all", headers: ["Accept": "application/json"]).json.arrayValue?.count == 2)
+        }
+    }
+
+    /// CouchDB asks mochiweb whether the client takes the MIME type, and mochiweb reads a missing `Accept`
+    /// as `*/*`: curl and Python's requests get parts unless they ask for JSON.
+    @Test func clientsThatSendNoAcceptOrAnyTypeGetPartsAsCouchDBSendsThem() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let doc: JSONValue = ["_attachments": ["x.txt": ["content_type": "text/plain", "data": "eHl6"]]]
+            #expect(try await client.put("/db/r", doc).status == 201)
+
+            func contentType(_ path: String, accept: String?) async throws -> String? {
+                try await client.get(path, headers: accept.map { ["Accept": $0] } ?? [:]).header("Content-Type")
+            }
+            #expect(try await contentType("/db/r?open_revs=all", accept: nil)?.hasPrefix("multipart/mixed;") == true)
+            #expect(try await contentType("/db/r?open_revs=all", accept: "multipart/related,*/*")?.hasPrefix("multipart/mixed;") == true)
+            #expect(try await contentType("/db/r?open_revs=all", accept: "*/*, multipart/*;q=0") == "application/json")
+            #expect(try await contentType("/db/r?attachments=true", accept: nil)?.hasPrefix("multipart/related;") == true)
+            #expect(try await contentType("/db/r?attachments=true", accept: "text/html") == "application/json")
+            #expect(try await contentType("/db/r?attachments=true", accept: "*/*;q=7") == "application/json")
+        }
+    }
+
+    @Test func bulkGetAnswersPartsToAClientThatTakesThemButNotJSON() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let withFile: JSONValue = ["_attachments": ["x.bin": ["content_type": "application/octet-stream", "data": "AAEC"]]]
+            let rev = try #require(try await client.put("/db/a", withFile).json["rev"]?.stringValue)
+            #expect(try await client.put("/db/b", ["v": 1]).status == 201)
+            let body: JSONValue = ["docs": [["id": "a"], ["id": "b"], ["id": "b", "rev": "9-abc"], ["id": "none"]]]
+            func bulkGet(accept: String?) async throws -> HTTPAnswer {
+                try await client.send("POST", "/db/_bulk_get", json: body, headers: accept.map { ["Accept": $0] } ?? [:])
+            }
+
+            let mixed = try await bulkGet(accept: "multipart/mixed")
+            #expect(mixed.status == 200)
+            // CouchDB's boundary is `--` and a UUID.
+            #expect(mixed.header("Content-Type")?.hasPrefix("multipart/mixed; boundary=\"--") == true)
+            let parts = try mixed.parts()
+            #expect(parts.count == 4)
+            #expect(parts[0].header("X-Doc-Id") == "a")
+            #expect(parts[0].header("X-Rev-Id") == rev)
+            let inner = try parts[0].parts()
+            #expect(inner[0].json["_attachments"]?["x.bin"]?["follows"] == true)
+            #expect(inner[1].body == [0, 1, 2])
+            #expect(parts[1].essence == "application/json")
+            #expect(parts[1].json["v"] == 1)
+            #expect(parts[2].header("Content-Type") == "application/json; error=\"true\"")
+            #expect(parts[2].json == ["rev": "9-abc", "error": "not_found", "reason": "missing"])
+            #expect(parts[3].json == ["id": "none", "rev": "undefined", "error": "not_found", "reason": "missing"])
+
+            #expect(try await bulkGet(accept: "multipart/related").header("Content-Type")?.hasPrefix("multipart/related;") == true)
+            // JSON wins whenever the client takes it, `*/*` and a missing header included.
+            for accept in [nil, "*/*", "application/json, multipart/mixed"] {
+                #expect(try await bulkGet(accept: accept).json["results"]?.arrayValue?.count == 4)
+            }
         }
     }
 

@@ -165,7 +165,7 @@ struct CouchWireRulesTests {
             #expect(errors[1]?["rev"] == "nope")
             #expect(errors[2]?["rev"] == "undefined")
             // open_revs=all sorts by generation.
-            let all = try await client.get("/db/x?open_revs=all").json.arrayValue?.map { $0["ok"]?["_rev"] }
+            let all = try await client.get("/db/x?open_revs=all", headers: ["Accept": "application/json"]).json.arrayValue?.map { $0["ok"]?["_rev"] }
             #expect(all == [.string("2-\(b)"), .string("3-\(a)")])
         }
     }

@@ -103,12 +103,28 @@ struct MultipartParserTests {
         #expect(parts[1].header("Injected") == nil)
     }
 
-    @Test func acceptHeadersAskForMultipartOnlyByName() {
+    @Test func acceptHeadersAreReadAsMochiwebReadsThemForCouchDB() {
+        // Listed by name, by family, or by `*/*`; a missing header is `*/*`.
         #expect(MediaType.accepts("multipart/mixed", in: "multipart/mixed"))
         #expect(MediaType.accepts("multipart/mixed", in: "application/json;q=0.5, multipart/*"))
-        #expect(!MediaType.accepts("multipart/mixed", in: "*/*"))
-        #expect(!MediaType.accepts("multipart/mixed", in: "multipart/mixed;q=0"))
+        #expect(MediaType.accepts("multipart/mixed", in: "*/*"))
+        #expect(MediaType.accepts("multipart/mixed", in: "multipart/related,*/*"))
+        #expect(MediaType.accepts("multipart/mixed", in: nil))
+        #expect(MediaType.accepts("multipart/mixed", in: "MULTIPART/MIXED"))
+        #expect(MediaType.accepts("multipart/mixed", in: "text/html ; q = 0.25, multipart/mixed; q=1.000"))
+        // Not listed, an empty header, or refused with `q=0` for the type or its family even beside `*/*`.
         #expect(!MediaType.accepts("multipart/related", in: "multipart/mixed"))
-        #expect(!MediaType.accepts("multipart/mixed", in: nil))
+        #expect(!MediaType.accepts("multipart/mixed", in: ""))
+        #expect(!MediaType.accepts("multipart/mixed", in: "multipart/mixed;q=0"))
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*, multipart/mixed;q=0"))
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*, multipart/*;q=0.0"))
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*;q=0"))
+        // Other parameters stay part of the entry: `type=…` is not the bare type.
+        #expect(!MediaType.accepts("multipart/related", in: "multipart/related;type=application/json"))
+        // An unreadable quality or parameter makes the whole header take nothing.
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*;q=2"))
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*;q=0.1234"))
+        #expect(!MediaType.accepts("multipart/mixed", in: "*/*;q=1."))
+        #expect(!MediaType.accepts("multipart/mixed", in: "multipart/mixed;level, */*"))
     }
 }
