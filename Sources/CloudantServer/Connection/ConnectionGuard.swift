@@ -14,6 +14,12 @@ internal import NIOHTTPTypes
 ///   cancels the request's task (see ``CouchResponder``) instead of leaving it running with the socket in
 ///   CLOSE-WAIT until the response is written.
 ///
+/// Bytes that arrive after a request that asked to close the connection (`Connection: close`) are not a
+/// request to answer (RFC 9112 §9.6: the server must not process them): a client that sent them reused the
+/// connection before it saw the close, and a `400` would reach it as the answer to its next request. They
+/// are dropped and the connection closes once the answer in progress is written, so the client sees the
+/// connection end and sends again on a new one.
+///
 /// It sits after Hummingbird's HTTP/1 codec, so it sees HTTPTypes request and response parts.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -26,6 +32,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The parser failed while a response was being written: answer once it ends.
     private var pendingFailure: HTTPParserError?
     private var answeredFailure = false
+    /// The answer in progress says `Connection: close`, or data came after a request that asked to close:
+    /// close when the answer ends.
+    private var closeAfterAnswer = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) { requestsInProgress += 1 }
@@ -33,12 +42,25 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else {
+        let part = unwrapOutboundIn(data)
+        if case .head(let head) = part, let connection = head.headerFields[.connection],
+            CouchEndpoint.asksToClose(connection)
+        {
+            // An answer that says the connection closes must close it (Hummingbird closes only after a request
+            // whose header is exactly `close`).
+            closeAfterAnswer = true
+        }
+        guard case .end = part else {
             context.write(data, promise: promise)
             return
         }
         requestsInProgress = max(0, requestsInProgress - 1)
         context.write(data, promise: promise)
+        if closeAfterAnswer {
+            context.flush()
+            context.close(promise: nil)
+            return
+        }
         if let failure = pendingFailure {
             pendingFailure = nil
             answer(failure, context: context)
@@ -48,6 +70,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let failure = error as? HTTPParserError else {
             context.fireErrorCaught(error)
+            return
+        }
+        if failure == .closedConnection {
+            if requestsInProgress > 0 {
+                closeAfterAnswer = true
+            } else {
+                context.flush()
+                context.close(promise: nil)
+            }
             return
         }
         // The request that failed to parse counts as in progress only if its head got through.

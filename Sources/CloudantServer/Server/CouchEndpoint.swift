@@ -198,11 +198,20 @@ final class CouchEndpoint: Sendable {
         }
         response.headers[HTTPField.Name("X-Couch-Request-ID")!] = Self.requestID(request.headers[HTTPField.Name("X-Couch-Request-ID")!])
         response.headers[HTTPField.Name("X-CouchDB-Body-Time")!] = "0"
+        // RFC 9112 §9.6: the answer to a request that closes the connection says so, so the client does not
+        // send its next request on a connection about to close.
+        if Self.asksToClose(request.headers[.connection]) { response.headers[.connection] = "close" }
         statistics.record(method: request.method.rawValue, status: Int(response.status.code))
         audit(
             request, prepared: prepared, stage: stage, status: Int(response.status.code), etag: response.headers[.eTag],
             connection: connection)
         return response
+    }
+
+    /// Whether a `Connection` header carries the `close` option (a comma-separated list, any case).
+    static func asksToClose(_ connection: String?) -> Bool {
+        guard let connection else { return false }
+        return connection.split(separator: ",").contains { $0.trimmingSpaces.lowercased() == "close" }
     }
 
     /// The method a request is answered as: a `POST` may name another in `X-HTTP-Method-Override`, for clients
