@@ -54,7 +54,9 @@ class Server:
 
     def request(self, method, path, body=None, user=ADMIN, content_type="application/json", timeout=600):
         data = None
-        headers = {}
+        # A JSON client, as CouchDB's clients are: without it CouchDB (and this server) answer `open_revs` and
+        # `attachments=true` as MIME parts.
+        headers = {"Accept": "application/json"}
         if body is not None:
             data = body if isinstance(body, bytes) else json.dumps(body).encode()
             headers["Content-Type"] = content_type

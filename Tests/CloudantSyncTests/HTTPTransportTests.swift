@@ -106,8 +106,11 @@ struct HTTPTransportTests {
             try await Replicator(source: wrong, target: LocalPeer(setup.local), options: Self.once).run()
         }
         #expect(refused?.status == 401 && refused?.category == .unauthorized)
-        // No credentials: the server answers 401 with `WWW-Authenticate` (as CouchDB does with require_valid_user),
-        // which left a URLSession task suspended forever on Linux.
+        // No credentials on a server that requires them: 401 with `WWW-Authenticate` (CouchDB's answer with
+        // `require_valid_user`), which left a URLSession task suspended forever on Linux.
+        let admin = TestClient(baseURL: setup.baseURL, user: (HTTPReplicationTests.Setup.admin.name, HTTPReplicationTests.Setup.admin.password))
+        let required = try await admin.send("PUT", "/_node/_local/_config/chttpd/require_valid_user", body: Data("\"true\"".utf8))
+        #expect(required.status == 200)
         let anonymous = try Self.peer(setup, kind, authentication: .none)
         let challenged = await #expect(throws: ReplicationError.self) {
             try await Replicator(source: anonymous, target: LocalPeer(setup.local), options: Self.once).run()

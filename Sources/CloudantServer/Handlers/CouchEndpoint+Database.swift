@@ -44,6 +44,9 @@ extension CouchEndpoint {
             if let visibility { info = try await store.info(visibility: visibility).json } else { info = try await store.info().json }
             return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
         case .post:
+            if name == usersDatabase, !request.user.isServerAdmin, let answer = try await userSignUp(request) {
+                return answer
+            }
             return try await postDocument(request, database: name)
         default:
             throw unsupported("DELETE,GET,HEAD,POST,PUT")
@@ -76,6 +79,13 @@ extension CouchEndpoint {
             return CouchResponse.json(try await securityObject(of: store).json)
         case .put:
             let store = try await authorizedStore(database, for: request.user, access: .admin)
+            // CouchDB 3 keeps the authentication database's object as it is unless told otherwise: opening it
+            // would let anonymous clients sign up.
+            if database == nodeConfiguration.value("chttpd_auth", "authentication_db") ?? UsersDatabase.name,
+                (nodeConfiguration.value("couchdb", "users_db_security_editable") ?? "false") == "false"
+            {
+                throw HTTPFailure.forbidden("You can't edit the security object of the user database.")
+            }
             let object = try SecurityObject(json: try request.jsonBody())
             try await store.setSecurityObject(object.json)
             return CouchResponse.ok()

@@ -12,6 +12,11 @@ extension CouchEndpoint {
         {
             return try await ownUserDocument(request, id: id)
         }
+        if database == usersDatabase, !request.user.isServerAdmin,
+            let answer = try await otherUserDocument(request, id: id)
+        {
+            return answer
+        }
         switch request.method {
         case .get, .head: return try await readDocument(request, database: database, id: id)
         case .put: return try await putDocument(request, database: database, id: id)

@@ -67,7 +67,7 @@ extension CouchEndpoint {
     }
 
     /// `_stats` and `_system` are for server admins and users with the `_metrics` role.
-    private func requireMetrics(_ user: UserContext) throws {
+    func requireMetrics(_ user: UserContext) throws {
         guard user.isServerAdmin || user.roles.contains("_metrics") else {
             throw HTTPFailure.unauthorized("You are not a server admin or read-only metrics user")
         }
@@ -189,8 +189,8 @@ extension CouchEndpoint {
 
     /// `GET /_dbs_info` (every database, as `_all_dbs` pages them) and `POST /_dbs_info` with `{"keys": […]}`
     /// (at most 100): `[{"key", "info"}]`, `{"key", "error": "not_found"}` for a database that does not exist.
+    /// Who may ask is ``RequestAuthorization``'s (server admins unless `chttpd/admin_only_all_dbs` is false).
     func databasesInfo(_ request: CouchRequest) async throws -> Response {
-        try requireServerAdmin(request.user)
         var names: [String]
         switch request.method {
         case .get, .head:

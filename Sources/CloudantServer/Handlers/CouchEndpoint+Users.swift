@@ -32,4 +32,55 @@ extension CouchEndpoint {
             throw unsupported("GET,HEAD,PUT")
         }
     }
+
+    /// Anyone else reaching a user document: first the database's security object (CouchDB 3 makes `_users`
+    /// admins-only), then `couch_users_db`'s rules for those it admits without administering it: another
+    /// user's document is not found (reading it, changing it or deleting it as a named user), an anonymous
+    /// client may sign up (create a document, with `_design/_auth`'s rules) but not change or delete one.
+    /// Returns nil for a database admin, whose request takes the ordinary path.
+    func otherUserDocument(_ request: CouchRequest, id: String) async throws -> Response? {
+        let store = try await registry.store(usersDatabase)
+        let security = try await securityObject(of: store)
+        if security.isAdmin(request.user) { return nil }
+        try Self.requireMember(security, request.user)
+        let exists = (try? await store.document(id: id)) != nil
+        switch request.method {
+        case .put where !request.user.isAuthenticated:
+            if exists { throw HTTPFailure.forbidden("You may only update your own user document.") }
+            var document = try request.jsonObjectBody()
+            document["_id"] = .string(id)
+            return try await signUp(document, request: request, store: store)
+        case .delete where !request.user.isAuthenticated && exists:
+            throw HTTPFailure.forbidden("You may only delete your own user document.")
+        default:
+            throw HTTPFailure.notFound("missing")
+        }
+    }
+
+    /// `POST /{authentication db}` by someone who does not administer it: an anonymous sign-up, as
+    /// ``otherUserDocument(_:id:)``. Returns nil for a database admin.
+    func userSignUp(_ request: CouchRequest) async throws -> Response? {
+        let store = try await registry.store(usersDatabase)
+        let security = try await securityObject(of: store)
+        if security.isAdmin(request.user) { return nil }
+        try Self.requireMember(security, request.user)
+        let document = try request.jsonObjectBody()
+        guard !request.user.isAuthenticated else { throw HTTPFailure.notFound("missing") }
+        if let id = document["_id"]?.stringValue, (try? await store.document(id: id)) != nil {
+            throw HTTPFailure.forbidden("You may only update your own user document.")
+        }
+        return try await signUp(document, request: request, store: store)
+    }
+
+    /// Writes a new user document for an anonymous client: `_design/_auth`'s rules for non-admins (no roles,
+    /// the document's shape), then the password hashed as for any user document.
+    private func signUp(_ document: JSONObject, request: CouchRequest, store: DocumentStore) async throws -> Response {
+        if let roles = document["roles"]?.arrayValue, !roles.isEmpty { throw HTTPFailure.forbidden("Only _admin may set roles") }
+        let prepared = try await UsersDatabase.prepare(
+            document, settings: nodeConfiguration.passwordSettings, validatesNatively: validatesUsersNatively,
+            hashing: hashing, client: request.clientAddress)
+        let result = try await store.put(prepared)
+        let location = request.absoluteURI("/" + URLEncoding.couchDB(usersDatabase) + "/" + URLEncoding.couchDB(result.id))
+        return CouchResponse.json(result.json, status: 201, headers: [("ETag", "\"\(result.rev)\""), ("Location", location)])
+    }
 }

@@ -3,10 +3,11 @@ internal import CloudantCore
 /// A database's `_security` object: who administers it and who may read and write it.
 ///
 /// Rules, as CouchDB 3: a server admin may do anything; a database admin is listed in `admins` by name or
-/// role; a member is listed in `members` by name or role, or is a database admin. A `members` with no names
-/// and no roles makes the database open to every *authenticated* user (this server always requires
-/// authentication, like CouchDB with `require_valid_user = true`). A database without a stored object
-/// gets CouchDB 3's `default_security = admin_only` object, members and admins both `["_admin"]`.
+/// role; a member is listed in `members` (`readers` in objects written before CouchDB 1.2) by name or role, or is
+/// a database admin. A `members` with no names and no roles makes the database public: every user, anonymous
+/// ones included, is a member (CouchDB's `is_public_db`), unless `chttpd/require_valid_user` keeps anonymous
+/// requests out. A database without a stored object gets CouchDB 3's `default_security = admin_only`
+/// object, members and admins both `["_admin"]`.
 struct SecurityObject: Sendable, Hashable {
     /// One side of the object: names and roles.
     struct Principals: Sendable, Hashable {
@@ -47,7 +48,7 @@ struct SecurityObject: Sendable, Hashable {
         guard case .object(let object) = json else { throw HTTPFailure.badRequest("Security object must be a JSON object") }
         self.json = json
         admins = try Self.principals(object["admins"], side: "admins")
-        members = try Self.principals(object["members"], side: "members")
+        members = try Self.principals(object["members"] ?? object["readers"], side: object["members"] == nil ? "readers" : "members")
         documentAccessField = try Self.documentAccessField(object["document_access"])
     }
 
@@ -86,10 +87,8 @@ struct SecurityObject: Sendable, Hashable {
         user.isServerAdmin || admins.includes(user)
     }
 
-    /// Whether `user` may read and write documents.
+    /// Whether `user` may read and write documents (`couch_db:is_member/1`).
     func isMember(_ user: UserContext) -> Bool {
-        guard user.isAuthenticated else { return false }
-        if isAdmin(user) || members.isEmpty { return true }
-        return members.includes(user)
+        isAdmin(user) || members.isEmpty || members.includes(user)
     }
 }

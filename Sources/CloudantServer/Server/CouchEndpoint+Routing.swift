@@ -14,30 +14,23 @@ extension CouchEndpoint {
     /// Dispatches a request by its path, exactly as CouchDB lays out its URLs.
     func route(_ request: CouchRequest) async throws -> Response {
         let segments = request.segments
-        // `[chttpd] require_valid_user = true`: not even the welcome or `_up` without a login.
-        if nodeConfiguration.requireValidUser, !request.user.isAuthenticated, segments.first != "_session" {
-            var failure = HTTPFailure.unauthorized("Authentication required.")
-            failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
-            throw failure
-        }
+        try requireValidUser(request)
         guard let first = segments.first else { return try root(request) }
         switch first {
         case "_up": return try up(request)
         case "_session": return try await session(request)
         // The dashboard answers anonymous visitors itself, with its login page.
         case "_utils": return try await dashboard(request)
+        // A user's own cookie sessions (an endpoint CouchDB does not have): any logged-in user, for their own.
+        case "_sessions":
+            guard request.user.isAuthenticated else { throw HTTPFailure.unauthorized("You are not an authenticated user") }
+            return try await sessions(request)
         default: break
         }
-        // Everything else needs a logged-in user, like CouchDB with `require_valid_user = true`.
-        guard request.user.isAuthenticated else {
-            var failure = HTTPFailure.unauthorized("Authentication required.")
-            failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
-            throw failure
-        }
+        try await authorize(request)
         switch first {
         case "_all_dbs": return try allDatabases(request)
         case "_uuids": return try uuids(request)
-        case "_sessions": return try await sessions(request)
         case "_membership": return try membership(request)
         case "_active_tasks": return try activeTasks(request)
         case "_dbs_info": return try await databasesInfo(request)
@@ -112,18 +105,64 @@ extension CouchEndpoint {
         throw HTTPFailure.notFound()
     }
 
+    /// `chttpd/require_valid_user` and `require_valid_user_except_for_up`, as CouchDB's
+    /// `party_mode_handler/1` applies them to a request no credentials authenticated: `401` with the browser's
+    /// login prompt, except a login (`POST /_session`) and, unless only `require_valid_user` is set, `/_up`.
+    private func requireValidUser(_ request: CouchRequest) throws {
+        guard !request.user.isAuthenticated else { return }
+        let always = nodeConfiguration.requireValidUser
+        let exceptUp = nodeConfiguration.requireValidUserExceptForUp
+        if request.method == .post, request.segments == ["_session"] { return }
+        let required = request.segments == ["_up"] ? always && !exceptUp : always || exceptUp
+        guard required else { return }
+        var failure = HTTPFailure.unauthorized("Authentication required.")
+        failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
+        throw failure
+    }
+
+    /// The first gate, CouchDB's `chttpd_auth_request`: see ``RequestAuthorization``.
+    private func authorize(_ request: CouchRequest) async throws {
+        let user = request.user
+        switch RequestAuthorization.of(
+            method: request.method, segments: request.segments,
+            adminOnlyAllDatabases: nodeConfiguration.value("chttpd", "admin_only_all_dbs") != "false",
+            usersDatabase: usersDatabase)
+        {
+        case .open: return
+        case .authenticatedUser:
+            guard user.isAuthenticated else { throw HTTPFailure.unauthorized("You are not an authenticated user") }
+        case .serverAdmin: try requireServerAdmin(user)
+        case .metricsReader: try requireMetrics(user)
+        case .databaseAdmin(let name):
+            let security = try await securityObject(of: registry.store(name))
+            try Self.requireMember(security, user)
+            guard security.isAdmin(user) else { throw HTTPFailure.unauthorized("You are not a server or db admin.") }
+        }
+    }
+
+    /// `couch_db:check_is_member/1`: `401` for an anonymous user, `403` for a named one.
+    static func requireMember(_ security: SecurityObject, _ user: UserContext) throws {
+        guard !security.isMember(user) else { return }
+        if user.isAuthenticated { throw HTTPFailure.forbidden("You are not allowed to access this db.") }
+        throw HTTPFailure.unauthorized("You are not authorized to access this db.")
+    }
+
     /// The store of `name` once `user` may use it with `access`.
     /// - Throws: ``HTTPFailure`` `404` for an unknown database, `401`/`403` as CouchDB.
     func authorizedStore(_ name: String, for user: UserContext, access: Access) async throws -> DocumentStore {
         let store = try await registry.store(name)
         if user.isServerAdmin { return store }
-        // The authentication database holds password hashes: only server admins use it directly (users reach
-        // their own document through ``ownUserDocument(_:id:)``).
-        if name == usersDatabase { throw HTTPFailure.forbidden("Only admins can access \(name).") }
         let security = try await securityObject(of: store)
+        if name == usersDatabase, !security.isAdmin(user) {
+            // The authentication database holds password hashes: those who do not administer it reach user
+            // documents one at a time (``ownUserDocument(_:id:)``, ``otherUserDocument(_:id:)``), never its
+            // queries, after the security object's own answer.
+            try Self.requireMember(security, user)
+            throw HTTPFailure.forbidden("Only admins can access \(name).")
+        }
         switch access {
         case .member:
-            guard security.isMember(user) else { throw HTTPFailure.forbidden("You are not allowed to access this db.") }
+            try Self.requireMember(security, user)
         case .admin:
             // `couch_db:check_is_admin/1`: a named user who is not an admin is forbidden (403), not unauthorized.
             guard security.isAdmin(user) else {

@@ -45,6 +45,16 @@ final class CouchEndpoint: Sendable {
         self.configuration = configuration
         let nodeConfiguration = NodeConfiguration(configuration: configuration, folder: configuration.directory.path)
         self.nodeConfiguration = nodeConfiguration
+        let servedBefore = FileManager.default.fileExists(
+            atPath: URL(fileURLWithPath: configuration.directory.path).appendingPathComponent(ServerIdentity.fileName).path)
+        do {
+            try FileManager.default.createDirectory(atPath: configuration.directory.path, withIntermediateDirectories: true)
+            try nodeConfiguration.settleAnonymousAccess(servedBefore: servedBefore)
+        } catch {
+            throw ServerError(
+                .dataFolderUnusable, "Could not write the configuration file; check that the data folder is writable.",
+                underlying: error)
+        }
         let uuids = CouchUUIDs(node: nodeConfiguration)
         self.uuids = uuids
         let registry = DatabaseRegistry(

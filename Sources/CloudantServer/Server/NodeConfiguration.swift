@@ -157,8 +157,8 @@ final class NodeConfiguration: Sendable {
                 throw HTTPFailure.badRequest(
                     "The value of \(section)/\(key) must be one of " + PasswordHasher.keyLengths.keys.sorted().joined(separator: ", ") + ".")
             }
-        case ("chttpd", "require_valid_user"), ("chttpd", "enable_cors"), ("cors", "credentials"),
-            ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"):
+        case ("chttpd", "require_valid_user"), ("chttpd", "require_valid_user_except_for_up"), ("chttpd", "admin_only_all_dbs"),
+            ("chttpd", "enable_cors"), ("cors", "credentials"), ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"):
             try boolean()
         case ("replicator", "connection_timeout"):
             try positiveInteger()
@@ -199,8 +199,33 @@ final class NodeConfiguration: Sendable {
     /// `chttpd/max_http_request_size`: the largest request body accepted.
     var maxRequestBodySize: Int { integer("chttpd", "max_http_request_size", default: 64 * 1024 * 1024) }
 
-    /// `chttpd/require_valid_user`: whether even `GET /` and `/_up` need a login.
+    /// `chttpd/require_valid_user`: whether every request but a login needs credentials, `/_up` included.
     var requireValidUser: Bool { value("chttpd", "require_valid_user") == "true" }
+
+    /// `chttpd/require_valid_user_except_for_up`: the same, with `/_up` left open for health checks.
+    var requireValidUserExceptForUp: Bool { value("chttpd", "require_valid_user_except_for_up") == "true" }
+
+    /// Settles, once per data folder, whether anonymous requests reach CouchDB's per-database rules.
+    ///
+    /// A folder a server has not served before starts as CouchDB does (`require_valid_user = false`: open
+    /// databases, those whose `members` name nobody, serve anonymous clients), and that is written down. A folder
+    /// served before by a version that refused every anonymous request keeps refusing them:
+    /// `require_valid_user_except_for_up = true` is written, which a server admin may turn off over `_config`.
+    /// Nothing is written once either key has been kept, or when the configuration is not persisted.
+    /// - Returns: whether the folder was kept closed to anonymous requests.
+    @discardableResult
+    func settleAnonymousAccess(servedBefore: Bool) throws -> Bool {
+        let decided = overrides.withLock { kept in
+            kept["chttpd"]?["require_valid_user"] != nil || kept["chttpd"]?["require_valid_user_except_for_up"] != nil
+        }
+        guard file != nil, !decided else { return false }
+        if servedBefore {
+            try set("chttpd", "require_valid_user_except_for_up", to: "true")
+        } else {
+            try set("chttpd", "require_valid_user", to: "false")
+        }
+        return servedBefore
+    }
 
     /// The headers a proxy names the client's host and scheme in (`chttpd/x_forwarded_*`).
     var forwardedHeaders: ForwardedHeaders {

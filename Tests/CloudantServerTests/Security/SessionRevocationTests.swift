@@ -48,9 +48,9 @@ struct SessionRevocationTests {
             let phoneID = try #require(listed.first { $0["user_agent"] == "phone" }?["id"]?.stringValue)
             let revoked = try await laptop.send("DELETE", "/_sessions/\(phoneID)")
             #expect(revoked.json == ["ok": true, "revoked": 1])
-            #expect(try await phone.get("/_uuids").status == 401)
+            #expect(try await phone.get("/_sessions").status == 401)
             #expect(try await phone.get("/_session").json["userCtx"]?["name"] == .null)
-            #expect(try await laptop.get("/_uuids").status == 200)
+            #expect(try await laptop.get("/_sessions").status == 200)
             #expect(try await laptop.send("DELETE", "/_sessions/\(phoneID)").status == 404)
         }
     }
@@ -67,13 +67,13 @@ struct SessionRevocationTests {
             let bobsID = try #require(try await sessions(of: bob).first?["id"]?.stringValue)
             // Somebody else's session id is answered as if it did not exist.
             #expect(try await carol.send("DELETE", "/_sessions/\(bobsID)").status == 404)
-            #expect(try await bob.get("/_uuids").status == 200)
+            #expect(try await bob.get("/_sessions").status == 200)
 
             #expect(try await sessions(of: server.admin, query: "?name=bob").count == 1)
             let all = try await server.admin.send("DELETE", "/_sessions?name=bob")
             #expect(all.json == ["ok": true, "revoked": 1])
-            #expect(try await bob.get("/_uuids").status == 401)
-            #expect(try await carol.get("/_uuids").status == 200)
+            #expect(try await bob.get("/_sessions").status == 401)
+            #expect(try await carol.get("/_sessions").status == 200)
             #expect(try await server.anonymous.get("/_sessions").status == 401)
         }
     }
@@ -86,11 +86,11 @@ struct SessionRevocationTests {
             var document = try #require(try await server.admin.get("/_users/org.couchdb.user:bob").json.objectValue)
             document["password"] = "changed"
             #expect(try await first.put("/_users/org.couchdb.user:bob", .object(document)).status == 201)
-            #expect(try await first.get("/_uuids").status == 401)
-            #expect(try await second.get("/_uuids").status == 401)
+            #expect(try await first.get("/_sessions").status == 401)
+            #expect(try await second.get("/_sessions").status == 401)
             #expect(try await sessions(of: server.admin, query: "?name=bob").isEmpty)
             let again = try await logIn("bob", password: "changed", on: server).client
-            #expect(try await again.get("/_uuids").status == 200)
+            #expect(try await again.get("/_sessions").status == 200)
         }
     }
 
@@ -100,7 +100,7 @@ struct SessionRevocationTests {
             let bob = try await logIn("bob", on: server).client
             let rev = try #require(try await server.admin.get("/_users/org.couchdb.user:bob").json["_rev"]?.stringValue)
             #expect(try await server.admin.send("DELETE", "/_users/org.couchdb.user:bob?rev=\(rev)").status == 200)
-            #expect(try await bob.get("/_uuids").status == 401)
+            #expect(try await bob.get("/_sessions").status == 401)
             #expect(try await sessions(of: server.admin, query: "?name=bob").isEmpty)
         }
     }
@@ -112,7 +112,7 @@ struct SessionRevocationTests {
             let copy = bob
             let logout = try await bob.send("DELETE", "/_session")
             #expect(logout.header("Set-Cookie")?.contains("Max-Age=0") == true)
-            #expect(try await copy.get("/_uuids").status == 401)
+            #expect(try await copy.get("/_sessions").status == 401)
         }
     }
 
@@ -128,8 +128,8 @@ struct SessionRevocationTests {
         let second = try await LiveServer.start(folder: first.folder)
         let keptAgain = TestClient(baseURL: second.baseURL, user: nil, cookie: kept.cookie)
         let endedAgain = TestClient(baseURL: second.baseURL, user: nil, cookie: ended.cookie)
-        #expect(try await keptAgain.get("/_uuids").status == 200)
-        #expect(try await endedAgain.get("/_uuids").status == 401)
+        #expect(try await keptAgain.get("/_sessions").status == 200)
+        #expect(try await endedAgain.get("/_sessions").status == 401)
         // What is stored names sessions by a hash: the cookie's token is nowhere in the data folder.
         let token = try #require(kept.cookie?.split(separator: "=", maxSplits: 1).last)
         let users = try Data(contentsOf: URL(fileURLWithPath: second.folder + "/_users.sqlite"))
@@ -175,7 +175,7 @@ struct SessionRevocationTests {
                 #expect(listed.json["sessions"]?.arrayValue?.first?["ends_by"] != nil)
             }
             try await Task.sleep(until: loggedIn + .seconds(lifetime) + .milliseconds(1_100))
-            #expect(try await bob.get("/_uuids").status == 401)
+            #expect(try await bob.get("/_sessions").status == 401)
         }
     }
 
@@ -204,7 +204,7 @@ struct SessionRevocationTests {
             let refreshed = try #require(answer.header("Set-Cookie"))
             #expect(refreshed.hasPrefix("AuthSession=") && refreshed.contains("Max-Age=\(timeout)"))
             let renewed = TestClient(baseURL: server.baseURL, user: nil, cookie: String(refreshed.split(separator: ";")[0]))
-            #expect(try await renewed.get("/_uuids").status == 200)
+            #expect(try await renewed.get("/_sessions").status == 200)
             await server.stop()
             return
         }

@@ -19,11 +19,11 @@ struct ServerEndpointTests {
         }
     }
 
-    @Test func everythingElseRequiresAuthentication() async throws {
+    @Test func serverAdminEndpointsRefuseAnonymousAndWrongCredentials() async throws {
         try await withLiveServer { server in
             let answer = try await server.anonymous.get("/_all_dbs")
             #expect(answer.status == 401)
-            #expect(answer.json == ["error": "unauthorized", "reason": "Authentication required."])
+            #expect(answer.json == ["error": "unauthorized", "reason": "You are not a server admin."])
             let wrong = try await server.client("admin", "wrong").get("/_all_dbs")
             #expect(wrong.status == 401)
             #expect(wrong.json["reason"] == "Name or password is incorrect.")
