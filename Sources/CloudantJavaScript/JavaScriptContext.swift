@@ -43,6 +43,7 @@ final class JavaScriptContext: @unchecked Sendable {
         JavaScriptCoreTiers.configure()
         group = JSContextGroupCreate()
         runtime = JSGlobalContextCreateInGroup(group, nil)
+        Self.forbidRuntimeCompilation(in: runtime)
         watchdog = Watchdog()
         var definition = kJSClassDefinitionEmpty
         definition.callAsFunction = hostCallback
@@ -212,12 +213,23 @@ final class JavaScriptContext: @unchecked Sendable {
 
     // MARK: Host functions (what `host.…` in the query server calls)
 
+    /// Turns off `eval` and the `Function` constructor in `context`, as CouchDB's SpiderMonkey sandbox does, so
+    /// a design function cannot compile code at run time (`emit.constructor('return this')()` would otherwise
+    /// reach the query server's own global). The host compiles design functions itself, which this leaves alone.
+    private static func forbidRuntimeCompilation(in context: JSGlobalContextRef?) {
+        guard let context else { return }
+        let message = JSStringCreateWithUTF8CString("Code generation from strings is not allowed in design functions")
+        JSGlobalContextSetEvalEnabled(context, false, message)
+        JSStringRelease(message)
+    }
+
     /// `host.sandbox(globals)`: a new context in the group with `globals`' members as its globals.
     fileprivate func makeSandbox(_ arguments: [JSValueRef?], exception: UnsafeMutablePointer<JSValueRef?>?) -> JSValueRef? {
         guard let globalsValue = arguments.first ?? nil, let globals = JSValueToObject(runtime, globalsValue, nil) else {
             return fail("sandbox needs an object", exception)
         }
         let sandbox = JSGlobalContextCreateInGroup(group, nil)
+        Self.forbidRuntimeCompilation(in: sandbox)
         let global = JSContextGetGlobalObject(sandbox)
         let names = JSObjectCopyPropertyNames(runtime, globals)
         for index in 0..<JSPropertyNameArrayGetCount(names) {

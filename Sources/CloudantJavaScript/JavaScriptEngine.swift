@@ -1,4 +1,5 @@
 public import CloudantCore
+internal import CJavaScriptCore
 internal import Foundation
 
 /// The JavaScript engine design functions run in: JavaScriptCore, through the C API that Debian's
@@ -91,6 +92,11 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// `["javascript"]`.
     public var languages: Set<String> { ["javascript"] }
+
+    /// `{"name": "javascriptcore", "version": "2.44.3"}`: WebKitGTK's JavaScriptCore and its version.
+    public var engineDescription: JSONValue {
+        ["name": "javascriptcore", "version": .string("\(jsc_get_major_version()).\(jsc_get_minor_version()).\(jsc_get_micro_version())")]
+    }
 
     /// Compiles one function in a sandbox of its own.
     ///

@@ -197,6 +197,9 @@ enum QueryServerScript {
       askedForRow = true;
       first = withContentType(head || {}, responseContentType);
       head = {};
+    } else if (startedHead) {
+      // A start() after the first row was asked for travels with the next chunks, as CouchDB's blowChunks.
+      first = head;
     }
     startedHead = false;
     var sent = chunks;
@@ -275,7 +278,7 @@ enum QueryServerScript {
       if (typeof tail != "undefined") chunks.push(tail);
       var out = chunks;
       chunks = [];
-      return ["end", out];
+      return startedHead ? ["end", out, head] : ["end", out];
     } catch (error) {
       renderError(error);
     }

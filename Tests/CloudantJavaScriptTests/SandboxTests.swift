@@ -21,6 +21,19 @@ struct SandboxTests {
                              "function", "function", "function", "object"])])
     }
 
+    /// CouchDB's SpiderMonkey sandbox refuses to compile code at run time; a map function that tries throws,
+    /// and the document it was mapping is skipped.
+    @Test func codeCannotBeCompiledAtRunTime() throws {
+        let attempts = [
+            "function(doc) { var glob = emit.constructor('return this')(); emit(doc._id, null); }",
+            "function(doc) { emit(eval('doc._id'), null); }",
+            "function(doc) { emit(new Function('return 1')(), null); }",
+            "function(doc) { emit(Object.getPrototypeOf(async function () {}).constructor('return 1'), null); }",
+        ]
+        let rows = try map(makeEngine(), attempts + ["function(doc) { emit(doc._id, 'plain'); }"], [["_id": "a"]])
+        #expect(rows[0] == [[], [], [], [], [EmittedRow(key: "a", value: "plain")]])
+    }
+
     @Test func aGlobalOneIndexSetsIsNotSeenByAnother() throws {
         let engine = makeEngine()
         _ = try map(engine, ["function(doc) { leaked = 42; emit(1, 1); }"], [["_id": "a"]])

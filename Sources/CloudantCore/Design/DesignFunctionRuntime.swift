@@ -58,6 +58,14 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
     func callDesignFunction(
         _ designDocument: JSONObject, path: [String], arguments: [JSONValue], session: (any ListSession)?
     ) throws -> JSONValue
+
+    /// The engine as `/_node/{node}/_versions` names it in `javascript_engine` (`{"name": …, "version": …}`).
+    var engineDescription: JSONValue { get }
+}
+
+extension DesignFunctionRuntime {
+    /// An engine that does not name itself: `{"name": "unknown"}`.
+    public var engineDescription: JSONValue { ["name": "unknown"] }
 }
 
 /// The map functions of one view index, with the design document's CommonJS modules (`views.lib`).

@@ -44,8 +44,9 @@ extension CouchEndpoint {
         guard case .array(let parts) = answer, parts.count >= 2, parts[0] == "end", case .array(let tail) = parts[1] else {
             throw HTTPFailure(status: 500, error: "render_error", reason: "undefined response from list function")
         }
+        session.take(tail.map { $0.stringValue ?? $0.jsonString() }, start: parts.count > 2 ? parts[2].objectValue : nil)
         var response = try ExternalResponse(session.head ?? JSONObject())
-        response.body = Array((session.chunks + tail.map { $0.stringValue ?? $0.jsonString() }).joined().utf8)
+        response.body = Array(session.chunks.joined().utf8)
         response.json = nil
         return response.response()
     }
@@ -80,6 +81,11 @@ extension CouchEndpoint {
 }
 
 /// The rows a list function reads and the output it sends.
+///
+/// The code and headers are those of the last `start()` that reached the session before the first chunk did:
+/// CouchDB starts the HTTP response with its first non-empty batch of chunks and, until then, lets a later
+/// `start()` replace the pending code and headers (`couch_mrview_show:fixup_headers/2`); after it, a
+/// `start()` changes nothing.
 final class ListRows: ListSession, @unchecked Sendable {
     // Used by one list call at a time, on the thread running it.
     private var rows: IndexingIterator<[JSONValue]>
@@ -87,12 +93,20 @@ final class ListRows: ListSession, @unchecked Sendable {
     private(set) var head: JSONObject?
     /// What the function sent, in order.
     private(set) var chunks: [String] = []
+    /// Whether a batch of chunks has been sent: the response has started.
+    private var started = false
 
     init(rows: [JSONValue]) { self.rows = rows.makeIterator() }
 
     func nextRow(sending chunks: [String], start: JSONObject?) throws -> JSONValue? {
-        if let start, head == nil { head = start }
-        self.chunks += chunks
+        take(chunks, start: start)
         return rows.next()
+    }
+
+    /// Takes a batch of output: its head first (while the response has not started), then its chunks.
+    func take(_ chunks: [String], start: JSONObject?) {
+        if let start, !started { head = start }
+        if !chunks.isEmpty { started = true }
+        self.chunks += chunks
     }
 }

@@ -49,7 +49,8 @@ extension CouchEndpoint {
         case .array(let rules)?:
             let parts = Array(path)
             let requestQuery = request.query.ordered
-            guard let (target, query) = try RewriteRules(rules).rewrite(method: request.method.rawValue, path: parts, query: requestQuery) else {
+            let secure = nodeConfiguration.value("chttpd", "secure_rewrites") != "false"
+            guard let (target, query) = try RewriteRules(rules, secure: secure).rewrite(method: request.method.rawValue, path: parts, query: requestQuery) else {
                 throw HTTPFailure.notFound()
             }
             return try await dispatchRewritten(request, path: Self.normalize(prefix + "/" + target), query: query)
@@ -127,13 +128,19 @@ struct RewriteRules {
 
     private let rules: [Rule]
 
-    /// - Throws: ``HTTPFailure`` `500` for a rule without `to`.
-    init(_ rules: [JSONValue]) throws {
+    /// - Parameter secure: `chttpd/secure_rewrites` (true unless set to false): a path of a rule may not climb
+    ///   out of the database, so a third `..` in a `from` or `to` fails every rule, as CouchDB parses them all
+    ///   before matching any.
+    /// - Throws: ``HTTPFailure`` `500` for a rule without `to`, `500 insecure_rewrite_rule` for one that climbs
+    ///   too far.
+    init(_ rules: [JSONValue], secure: Bool = true) throws {
         self.rules = try rules.compactMap { value in
             guard case .object(let rule) = value else { return nil }
             guard case .string(let to)? = rule["to"] else {
                 throw HTTPFailure(status: 500, error: "error", reason: "invalid_rewrite_target")
             }
+            if secure, let from = rule["from"]?.stringValue { try Self.requireWithinDatabase(from) }
+            if secure { try Self.requireWithinDatabase(to) }
             let from = rule["from"]?.stringValue.map(Self.tokens) ?? [.all]
             let formats = (rule["formats"]?.objectValue?.members ?? []).reduce(into: [String: String]()) {
                 $0[$1.key] = $1.value.stringValue
@@ -141,6 +148,14 @@ struct RewriteRules {
             return Rule(
                 method: rule["method"]?.stringValue, from: from, to: Self.tokens(to),
                 query: rule["query"]?.objectValue?.members.map { ($0.key, $0.value) } ?? [], formats: formats)
+        }
+    }
+
+    /// `chttpd_rewrite:path_to_list/3`: two `..` reach the server's root from the design document; a third is
+    /// refused.
+    private static func requireWithinDatabase(_ path: String) throws {
+        guard path.split(separator: "/").filter({ $0 == ".." }).count <= 2 else {
+            throw HTTPFailure(status: 500, error: "insecure_rewrite_rule", reason: "too many ../.. segments")
         }
     }
 

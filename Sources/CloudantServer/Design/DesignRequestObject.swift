@@ -94,12 +94,16 @@ extension CouchEndpoint {
     }
 
     /// The runtime that runs the server's design functions.
-    /// - Throws: ``HTTPFailure`` `501 not_implemented` when the server runs none.
+    /// - Throws: ``HTTPFailure`` `501 not_implemented` when the server runs none; `500 unknown_query_language`
+    ///   (the language as its reason, as CouchDB answers) when its engine does not run `language`.
     func designRuntime(language: String = "javascript") throws -> any DesignFunctionRuntime {
-        guard let runtime = configuration.designFunctions, runtime.languages.contains(language) else {
+        guard let runtime = configuration.designFunctions else {
             throw HTTPFailure(
                 status: 501, error: "not_implemented",
                 reason: "This server runs no \(language) design functions (start it with a JavaScript engine).")
+        }
+        guard runtime.languages.contains(language) else {
+            throw HTTPFailure(status: 500, error: "unknown_query_language", reason: language)
         }
         return runtime
     }

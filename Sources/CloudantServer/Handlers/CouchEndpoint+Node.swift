@@ -52,10 +52,15 @@ extension CouchEndpoint {
         case "_versions":
             guard request.method == .get else { throw unsupported("GET") }
             try requireServerAdmin(request.user)
-            return CouchResponse.json([
-                "couchdb": ["version": .string(Self.couchDBVersion)],
-                "vendor": ["name": "OTFCloudantStore", "version": .string(CloudantVersion.current)],
-            ])
+            // CouchDB's `collation_driver` and `javascript_engine` (none without a design-function engine; no
+            // `erlang`: there is none), then this server's own names.
+            var versions: JSONObject = [
+                "collation_driver": ["name": "OTFCloudantStore", "collator_version": .string(Collation.version)]
+            ]
+            if let engine = configuration.designFunctions { versions["javascript_engine"] = engine.engineDescription }
+            versions["couchdb"] = ["version": .string(Self.couchDBVersion)]
+            versions["vendor"] = ["name": "OTFCloudantStore", "version": .string(CloudantVersion.current)]
+            return CouchResponse.json(.object(versions))
         case nil:
             throw HTTPFailure.notFound()
         default:

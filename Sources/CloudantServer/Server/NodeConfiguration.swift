@@ -158,7 +158,8 @@ final class NodeConfiguration: Sendable {
                     "The value of \(section)/\(key) must be one of " + PasswordHasher.keyLengths.keys.sorted().joined(separator: ", ") + ".")
             }
         case ("chttpd", "require_valid_user"), ("chttpd", "require_valid_user_except_for_up"), ("chttpd", "admin_only_all_dbs"),
-            ("chttpd", "enable_cors"), ("cors", "credentials"), ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"):
+            ("chttpd", "enable_cors"), ("cors", "credentials"), ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"),
+            ("chttpd", "secure_rewrites"):
             try boolean()
         case ("replicator", "connection_timeout"):
             try positiveInteger()

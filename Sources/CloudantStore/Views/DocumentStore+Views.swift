@@ -169,8 +169,9 @@ extension DocumentStore {
             encodings: definition.views.map { $0.rawCollation ? .raw : .collation }, partitioned: partitioned,
             includesDesignDocuments: definition.includesDesignDocuments, includesLocalSequence: definition.includesLocalSequence,
             makeMapper: { [name] in
-                guard let runtime, runtime.languages.contains(language) else {
-                    throw Self.noRuntime(language: language, database: name)
+                guard let runtime else { throw Self.noRuntime(language: language, database: name) }
+                guard runtime.languages.contains(language) else {
+                    throw DesignFunctionError(name: "unknown_query_language", reason: language)
                 }
                 return RuntimeBatchMapper(mapper: try runtime.makeMapper(functions))
             })
@@ -187,10 +188,13 @@ extension DocumentStore {
     }
 
     /// The runtime for `language`.
-    /// - Throws: `CloudantError` `.notImplemented` when the store has none.
+    /// - Throws: `CloudantError` `.notImplemented` when the store has none; `DesignFunctionError`
+    ///   `unknown_query_language` (the language as its reason, CouchDB's 500) when its engine does not run
+    ///   `language`.
     func runtime(for language: String) throws -> any DesignFunctionRuntime {
-        guard let runtime = options.designFunctions, runtime.languages.contains(language) else {
-            throw Self.noRuntime(language: language, database: name)
+        guard let runtime = options.designFunctions else { throw Self.noRuntime(language: language, database: name) }
+        guard runtime.languages.contains(language) else {
+            throw DesignFunctionError(name: "unknown_query_language", reason: language)
         }
         return runtime
     }

@@ -37,6 +37,8 @@ struct DesignFunctionEndpointTests {
                   while (row = getRow()) { send(row.id + ',' + row.key + '\\n'); }
                 }
                 """,
+            "lateStart": "function(head, req) { getRow(); start({code: 400, headers: {'X-Late': 'yes'}}); send('bad request'); }",
+            "tooLate": "function(head, req) { send('sent'); getRow(); start({code: 400, headers: {'X-Late': 'yes'}}); send(' more'); }",
         ],
         "rewrites": "function(req) { if (req.path[4] === 'n') return {path: '_view/with_n', query: {limit: '2'}}; if (req.path[4] === 'teapot') return {code: 418, body: 'short and stout'}; return null; }",
     ]
@@ -156,6 +158,22 @@ struct DesignFunctionEndpointTests {
         }
     }
 
+    /// CouchDB starts a list's response with its first chunks: a `start()` after `getRow()` but before any
+    /// `send()` still sets the code and headers; one after output has gone changes nothing.
+    @Test func aListsStartCountsUntilItsFirstChunkIsSent() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let late = try await client.get("/db/_design/app/_list/lateStart/with_n")
+            #expect(late.status == 400)
+            #expect(late.header("X-Late") == "yes")
+            #expect(late.text == "bad request")
+            let tooLate = try await client.get("/db/_design/app/_list/tooLate/with_n")
+            #expect(tooLate.status == 200)
+            #expect(tooLate.header("X-Late") == nil)
+            #expect(tooLate.text == "sent more")
+        }
+    }
+
     @Test func rewritesAnswerAtTheNewPathOrDirectly() async throws {
         try await withDesignServer { _, client in
             try await filled(client)
@@ -182,6 +200,21 @@ struct DesignFunctionEndpointTests {
             #expect(try await client.get("/db/_design/rules/_rewrite/doc/d3").json["n"] == 3)
             #expect(try await client.get("/db/_design/rules/_rewrite/view/4").json["rows"]?.arrayValue?.first?["id"] == "d4")
             #expect(try await client.get("/db/_design/rules/_rewrite/nothing").status == 404)
+        }
+    }
+
+    /// `chttpd/secure_rewrites` (on by default): a rule may reach the database (`../..`), not the server.
+    @Test func aRewriteRuleThatClimbsOutOfTheDatabaseFailsUnlessSecureRewritesIsOff() async throws {
+        try await withDesignServer { _, client in
+            let rules: JSONValue = ["_id": "_design/out", "rewrites": [["from": "uuids", "to": "../../../_uuids"], ["from": "x", "to": "../../x"]]]
+            #expect(try await client.put("/db/_design/out", rules).status == 201)
+            let refused = try await client.get("/db/_design/out/_rewrite/uuids")
+            #expect(refused.json == ["error": "insecure_rewrite_rule", "reason": "too many ../.. segments"])
+            #expect(refused.status == 500)
+            // Every rule is read before any matches, so the other rule fails too.
+            #expect(try await client.get("/db/_design/out/_rewrite/x").status == 500)
+            #expect(try await client.send("PUT", "/_node/_local/_config/chttpd/secure_rewrites", body: Data("\"false\"".utf8)).status == 200)
+            #expect(try await client.get("/db/_design/out/_rewrite/uuids").json["uuids"]?.arrayValue?.count == 1)
         }
     }
 }

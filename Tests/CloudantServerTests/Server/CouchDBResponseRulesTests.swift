@@ -81,6 +81,36 @@ struct CouchDBResponseRulesTests {
         }
     }
 
+    /// `/_node/_local/_versions` names the collation and the JavaScript engine as CouchDB's does (clients and
+    /// CouchDB's own tests read `javascript_engine.name` to know how design functions are sandboxed).
+    @Test func versionsNameTheCollationAndTheJavaScriptEngine() async throws {
+        try await withDesignServer { _, client in
+            let versions = try await client.get("/_node/_local/_versions").json
+            #expect(versions["collation_driver"]?["collator_version"] == .string(Collation.version))
+            #expect(versions["javascript_engine"]?["name"] == "javascriptcore")
+            #expect(versions["javascript_engine"]?["version"]?.stringValue?.split(separator: ".").count == 3)
+        }
+        try await withLiveServer { server in
+            let withoutEngine = try await server.admin.get("/_node/_local/_versions").json
+            #expect(withoutEngine["javascript_engine"] == nil)
+        }
+    }
+
+    /// A design document in a language the engine does not run is saved (CouchDB lets it be) and answered with
+    /// CouchDB's `unknown_query_language` when a function of it is needed.
+    @Test func aLanguageTheEngineDoesNotRunIsCouchDBsUnknownQueryLanguage() async throws {
+        try await withDesignServer { _, client in
+            let erlang: JSONValue = ["language": "erlang", "views": ["v": ["map": "fun({Doc}) -> Emit(1, null) end."]]]
+            #expect(try await client.put("/db/_design/e", erlang).status == 201)
+            let view = try await client.get("/db/_design/e/_view/v")
+            #expect(view.status == 500)
+            #expect(view.json == ["error": "unknown_query_language", "reason": "erlang"])
+            let coffee: JSONValue = ["language": "coffeescript", "shows": ["s": "(doc, req) -> 'hi'"]]
+            #expect(try await client.put("/db/_design/c", coffee).status == 201)
+            #expect(try await client.get("/db/_design/c/_show/s").json == ["error": "unknown_query_language", "reason": "coffeescript"])
+        }
+    }
+
     @Test func anAttachmentWrittenWithAWAboveOneIsAcceptedAsADocumentIs() async throws {
         try await withLiveServer { server in
             let client = server.admin
