@@ -233,7 +233,32 @@ private enum ECPublicKey {
         }
     }
 
+    /// The bytes of one of `r` and `s` on this curve.
+    private var componentSize: Int {
+        switch self {
+        case .p256: 32
+        case .p384: 48
+        case .p521: 66
+        }
+    }
+
+    /// `signature` as this curve's `r‖s`. CouchDB's `jwtf` reads a JOSE signature as two halves of whatever
+    /// length it has and writes each as wide as the algorithm's bits (an `ES512` token signed with a P-256 key
+    /// carries 64-byte halves), so each half is read as a number and written at the curve's width.
+    private func raw(_ signature: [UInt8]) -> [UInt8]? {
+        guard !signature.isEmpty, signature.count % 2 == 0 else { return nil }
+        let half = signature.count / 2
+        var raw: [UInt8] = []
+        for part in [signature[..<half], signature[half...]] {
+            let significant = part.drop { $0 == 0 }
+            guard significant.count <= componentSize else { return nil }
+            raw += [UInt8](repeating: 0, count: componentSize - significant.count) + significant
+        }
+        return raw
+    }
+
     func isValid(_ signature: [UInt8], for message: [UInt8], hash: String) -> Bool {
+        guard let signature = raw(signature) else { return false }
         switch self {
         case .p256(let key):
             guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }

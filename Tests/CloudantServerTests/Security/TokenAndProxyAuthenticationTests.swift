@@ -87,6 +87,19 @@ struct TokenAndProxyAuthenticationTests {
                 Array(try ec.signature(for: SHA384.hash(data: $0)).rawRepresentation)
             }
             #expect(try await session(server, bearer: es384).json["userCtx"]?["name"] == "couch@apache.org")
+            // CouchDB's `jwtf` writes `r` and `s` as wide as the algorithm's bits whatever the curve: an ES512
+            // token from a P-256 key carries two 64-byte halves.
+            for (algorithm, width) in [("ES384", 48), ("ES512", 64)] {
+                let widened = try Self.token(algorithm, Self.claims(), kid: "signer") { message in
+                    let signature: [UInt8] =
+                        algorithm == "ES384"
+                        ? Array(try ec.signature(for: SHA384.hash(data: message)).rawRepresentation)
+                        : Array(try ec.signature(for: SHA512.hash(data: message)).rawRepresentation)
+                    let pad = [UInt8](repeating: 0, count: width - 32)
+                    return pad + signature[..<32] + pad + signature[32...]
+                }
+                #expect(try await session(server, bearer: widened).json["info"]?["authenticated"] == "jwt", "\(algorithm)")
+            }
             let unknownKid = try Self.token("ES256", Self.claims(), kid: "other") {
                 Array(try ec.signature(for: SHA256.hash(data: $0)).rawRepresentation)
             }
