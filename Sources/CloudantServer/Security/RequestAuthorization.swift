@@ -21,7 +21,8 @@ enum RequestAuthorization: Equatable {
     /// The requirement of a request, as `authorize_request_int/1` matches its path.
     /// - Parameters:
     ///   - adminOnlyAllDatabases: `chttpd/admin_only_all_dbs` (true unless set to false).
-    ///   - usersDatabase: the authentication database (`chttpd_auth/authentication_db`), guarded as `_users`.
+    ///   - usersDatabase: the authentication database (`chttpd_auth/authentication_db`), guarded as `_users` is
+    ///     (CouchDB's table names `_users` itself, which stays guarded when another database is configured).
     static func of(
         method: HTTPRequest.Method, segments: [String], adminOnlyAllDatabases: Bool, usersDatabase: String
     ) -> RequestAuthorization {
@@ -30,7 +31,7 @@ enum RequestAuthorization: Equatable {
         let wholeDatabase = segments.count == 1 && (method == .put || method == .delete)
         if first == "favicon.ico" { return .open }
         if first == "_all_dbs" || first == "_dbs_info" { return adminOnlyAllDatabases ? .serverAdmin : .open }
-        if first == "_replicator" || first == usersDatabase {
+        if first == "_replicator" || first == "_users" || first == usersDatabase {
             // Their document lists and feeds would show every job's credentials or every user's hash.
             if wholeDatabase || second == "_all_docs" || second == "_changes" { return .serverAdmin }
             return .open

@@ -155,10 +155,12 @@ struct AnonymousAccessTests {
 
 @Suite("CouchDB's request authorization table")
 struct RequestAuthorizationTableTests {
-    private func of(_ method: HTTPRequest.Method, _ path: String, adminOnly: Bool = true) -> RequestAuthorization {
+    private func of(
+        _ method: HTTPRequest.Method, _ path: String, adminOnly: Bool = true, usersDatabase: String = "_users"
+    ) -> RequestAuthorization {
         RequestAuthorization.of(
             method: method, segments: path.split(separator: "/").map(String.init), adminOnlyAllDatabases: adminOnly,
-            usersDatabase: "_users")
+            usersDatabase: usersDatabase)
     }
 
     @Test func pathsGetCouchDBsRequirements() {
@@ -175,5 +177,9 @@ struct RequestAuthorizationTableTests {
         #expect(of(.post, "/db/_compact/ddoc") == .databaseAdmin("db") && of(.post, "/db/_view_cleanup") == .databaseAdmin("db"))
         #expect(of(.post, "/db/_purge") == .serverAdmin && of(.put, "/db/_purged_infos_limit") == .serverAdmin)
         #expect(of(.get, "/db/_purge/x") == .open && of(.put, "/db/doc") == .open)
+        // A configured authentication database is guarded as `_users`, and `_users` itself still is.
+        #expect(of(.get, "/people/_changes", usersDatabase: "people") == .serverAdmin)
+        #expect(of(.get, "/_users/_all_docs", usersDatabase: "people") == .serverAdmin)
+        #expect(of(.get, "/other/_changes", usersDatabase: "people") == .open)
     }
 }
