@@ -35,14 +35,21 @@ extension CouchEndpoint {
 
     /// Anyone else reaching a user document: first the database's security object (CouchDB 3 makes `_users`
     /// admins-only), then `couch_users_db`'s rules for those it admits without administering it: another
-    /// user's document is not found (reading it, changing it or deleting it as a named user), an anonymous
-    /// client may sign up (create a document, with `_design/_auth`'s rules) but not change or delete one.
+    /// user's document shows only its `chttpd_auth/public_fields` and is not found without any; changing or
+    /// deleting it as a named user finds nothing either; an anonymous client may sign up (create a document,
+    /// with `_design/_auth`'s rules) but not change or delete one; design documents are for admins.
     /// Returns nil for a database admin, whose request takes the ordinary path.
     func otherUserDocument(_ request: CouchRequest, id: String) async throws -> Response? {
         let store = try await registry.store(usersDatabase)
         let security = try await securityObject(of: store)
         if security.isAdmin(request.user) { return nil }
         try Self.requireMember(security, request.user)
+        if request.method == .get || request.method == .head {
+            if id.hasPrefix("_design/") {
+                throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
+            }
+            return try await publicFields(of: id, in: store, request: request)
+        }
         let exists = (try? await store.document(id: id)) != nil
         switch request.method {
         case .put where !request.user.isAuthenticated:
@@ -55,6 +62,19 @@ extension CouchEndpoint {
         default:
             throw HTTPFailure.notFound("missing")
         }
+    }
+
+    /// Another user's document as `couch_users_db:strip_non_public_fields/1` leaves it: `_id`, `_rev` and the
+    /// configured public members; `404 missing` when none of them is there.
+    private func publicFields(of id: String, in store: DocumentStore, request: CouchRequest) async throws -> Response {
+        let document = try await store.document(id: id, options: ReadOptions(rev: request.query["rev"]))
+        let fields = nodeConfiguration.publicUserFields
+        let shown = document.members.filter { fields.contains($0.key) && !$0.key.hasPrefix("_") }
+        guard !shown.isEmpty else { throw HTTPFailure.notFound("missing") }
+        let rev = document["_rev"] ?? .null
+        let etag = "\"\(rev.stringValue ?? "")\""
+        if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
+        return CouchResponse.json(.object(JSONObject([("_id", .string(id)), ("_rev", rev)] + shown)), headers: [("ETag", etag)])
     }
 
     /// `POST /{authentication db}` by someone who does not administer it: an anonymous sign-up, as

@@ -255,6 +255,11 @@ final class NodeConfiguration: Sendable {
         return value("chttpd_auth", key)
     }
 
+    /// `chttpd_auth/public_fields`: the members of a user document other users may read (comma-separated).
+    var publicUserFields: Set<String> {
+        Set((authentication("public_fields") ?? "").split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty })
+    }
+
     /// `chttpd_auth/iterations`: the PBKDF2 iterations of password hashes made from now on (user documents
     /// that set a `password`, admins set over HTTP).
     var passwordIterations: Int { authentication("iterations").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 600_000 }

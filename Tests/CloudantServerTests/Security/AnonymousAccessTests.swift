@@ -123,6 +123,14 @@ struct AnonymousAccessTests {
             #expect(try await tomClient.get("/_users/org.couchdb.user:jerry").json == ["error": "not_found", "reason": "missing"])
             #expect(try await tomClient.get("/_users/org.couchdb.user:tom").json["name"] == "tom")
             #expect(try await anonymous.get("/_users/_changes").json == ["error": "unauthorized", "reason": "You are not a server admin."])
+            let design = try await tomClient.get("/_users/_design/_auth").json
+            #expect(design == ["error": "forbidden", "reason": "Only administrators can view design docs in the users database."])
+
+            // `chttpd_auth/public_fields` lets others read those members of a user document, and only those.
+            #expect(try await server.admin.send("PUT", "\(config)/chttpd_auth/public_fields", body: Data("\"name, type\"".utf8)).status == 200)
+            let shown = try await tomClient.get("/_users/org.couchdb.user:jerry").json
+            #expect(shown["name"] == "jerry" && shown["type"] == "user" && shown["_id"] == "org.couchdb.user:jerry")
+            #expect(shown["derived_key"] == nil && shown["roles"] == nil)
         }
     }
 
