@@ -144,8 +144,9 @@ extension CouchEndpoint {
     }
 
     /// Writes one document the way `PUT` and `POST` do: `new_edits=false`, `_local` last-writer-wins,
-    /// `batch=ok`, and CouchDB's status and headers: 201 (200 for a deletion, as CouchDB answers one; 202 for
-    /// `batch=ok`), `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
+    /// `batch=ok`, and CouchDB's status and headers: 201 (a `PUT` of a deletion 200, as `chttpd_db:update_doc`
+    /// answers one, while `POST /{db}` answers 201 whatever it wrote; 202 for `batch=ok` or an unmet `w`),
+    /// `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
     func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
         let id = unchecked.id
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id ?? ""))
@@ -169,7 +170,7 @@ extension CouchEndpoint {
             let stored = incoming.body.prepending([("_id", .string(result.id)), ("_rev", .string(result.rev))])
             headers.insert(("ETag", Self.etag(of: stored, id: result.id)), at: 0)
         }
-        let status = try Self.writeQuorumUnmet(request) ? 202 : incoming.deleted ? 200 : 201
+        let status = try Self.writeQuorumUnmet(request) ? 202 : incoming.deleted && request.method != .post ? 200 : 201
         return CouchResponse.json(result.json, status: status, headers: headers)
     }
 

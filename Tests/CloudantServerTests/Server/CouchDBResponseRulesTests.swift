@@ -111,6 +111,19 @@ struct CouchDBResponseRulesTests {
         }
     }
 
+    /// `POST /{db}` answers 201 for every write it makes, a deletion included; a `PUT` of one answers 200.
+    @Test func aDeletionPostedToTheDatabaseIsCreatedAndOnePutIsOK() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let first = try #require(try await client.post("/db", ["_id": "a"]).json["rev"]?.stringValue)
+            let posted = try await client.post("/db", ["_id": "a", "_rev": .string(first), "_deleted": true])
+            #expect(posted.status == 201 && posted.json["ok"] == true)
+            let second = try #require(try await client.put("/db/b", [:]).json["rev"]?.stringValue)
+            #expect(try await client.put("/db/b", ["_rev": .string(second), "_deleted": true]).status == 200)
+        }
+    }
+
     @Test func anAttachmentWrittenWithAWAboveOneIsAcceptedAsADocumentIs() async throws {
         try await withLiveServer { server in
             let client = server.admin
