@@ -117,7 +117,7 @@ extension DocumentStore {
         var warnings = plan.warnings
         // CouchDB warns when more than 10 documents were read per result (`index_scan_warning`).
         let read = outcome.docsExamined + outcome.quorumDocsExamined
-        if read > 10 * max(outcome.pageCount, 1) {
+        if read > QueryExecutor.scanWarningRatio * max(outcome.pageCount, 1) {
             warnings.append(
                 "The number of documents examined is high in proportion to the number of results returned. "
                     + "Consider adding a more specific index to improve this.")

@@ -22,6 +22,20 @@ extension QueryExecutor {
         var passColumn: Int?
         /// Set when documents are made from the index row rather than parsed.
         var covering: CoveringColumns?
+        /// When conditions SQL checks filtered the scan, the rows of the range those filters hid from the count
+        /// of documents examined: `FROM … WHERE` of the range alone, and the condition that keeps the rows up
+        /// to a page's last document (its arguments are that document's order keys and id).
+        var examinedRange: ExaminedRange?
+    }
+
+    /// The range a filtered scan covered, counted again for CouchDB's `index_scan_warning`.
+    struct ExaminedRange {
+        /// `FROM … [WHERE …]` of the range CouchDB would read.
+        var fromWhere: String
+        var arguments: [SQLValue]
+        /// Keeps the rows up to and including a given one in scan order: `_id` alone, or a JSON index's keys.
+        var throughLast: String
+        var keyed: Bool
     }
 
     /// The SELECT for the plan's access path. The range CouchDB would scan is the filter; conditions that
@@ -47,6 +61,7 @@ extension QueryExecutor {
         let direction = plan.descending ? "DESC" : "ASC"
         let from: String
         let orderBy: String
+        let throughLast: (condition: String, keyed: Bool)
         switch plan.access {
         case .allDocuments(let range):
             let id = "d.\(Documents.id)"
@@ -54,7 +69,9 @@ extension QueryExecutor {
             if countsEveryRow {
                 scan.skipsDesignDocuments = true
             } else {
-                filters.append("\(id) NOT LIKE '\\_design/%' ESCAPE '\\'")
+                // Design documents are read by CouchDB's scan (and counted) but never match: excluded here, after
+                // the range is known.
+                narrowing.append("\(id) NOT LIKE '\\_design/%' ESCAPE '\\'")
             }
             let (bounds, boundArguments) = Self.idBounds(range, column: id)
             filters += bounds
@@ -74,6 +91,7 @@ extension QueryExecutor {
             }
             from = "\(Documents.table) AS d"
             orderBy = "\(id) \(direction)"
+            throughLast = (plan.descending ? "\(id) >= ?" : "\(id) <= ?", false)
 
         case .json(let definition, let ranges):
             let index = try stored(definition)
@@ -116,6 +134,7 @@ extension QueryExecutor {
             }
             from = index.scan.from
             orderBy = plan.descending ? index.scan.orderDescending : index.scan.orderAscending
+            throughLast = ("NOT (" + (plan.descending ? index.scan.beforeBookmark : index.scan.afterBookmark) + ")", true)
 
         case .text(let definition, let match):
             let index = try stored(definition)
@@ -131,6 +150,11 @@ extension QueryExecutor {
         }
         narrowing += pushed
         narrowingArguments += pushedArguments
+        if !countsEveryRow, !narrowing.isEmpty, scan.covering == nil, visibility == nil {
+            scan.examinedRange = ExaminedRange(
+                fromWhere: from + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")),
+                arguments: filterArguments, throughLast: throughLast.condition, keyed: throughLast.keyed)
+        }
         if countsEveryRow, !narrowing.isEmpty {
             scan.passColumn = Column.rank + extras.count
             extras.append("CASE WHEN " + narrowing.joined(separator: " AND ") + " THEN 1 ELSE 0 END")

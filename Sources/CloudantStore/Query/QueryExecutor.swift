@@ -132,7 +132,39 @@ struct QueryExecutor {
         }
         outcome.page = matches.map(\.document)
         outcome.last = matches.last.map { FindBookmark(keys: $0.keys, id: $0.id) }
+        if let range = scan.examinedRange {
+            try countHiddenRows(of: range, into: &outcome, stoppedAtLast: ordered && matches.count >= request.limit)
+        }
         return outcome
+    }
+
+    /// CouchDB warns when a query read more than this many documents per result (`index_scan_warning`).
+    static let scanWarningRatio = 10
+
+    /// Counts the rows of the range that conditions SQL checked kept from the loop, as CouchDB reads every one
+    /// of them, so `index_scan_warning` sees what CouchDB's sees. Counted only as far as the warning needs
+    /// (one row past its threshold), and only up to the page's last document when the scan stopped there
+    /// (CouchDB also reads on to the next match, which only moves a count sitting at the threshold).
+    private func countHiddenRows(of range: ExaminedRange, into outcome: inout Outcome, stoppedAtLast: Bool) throws {
+        let threshold = Self.scanWarningRatio * max(outcome.pageCount, 1)
+        guard outcome.docsExamined + outcome.quorumDocsExamined <= threshold else { return }
+        var sql = "SELECT 1 FROM " + range.fromWhere
+        var arguments = range.arguments
+        if stoppedAtLast {
+            // `limit=0`: the page was full before any row was read.
+            guard let last = outcome.last else { return }
+            sql += (range.fromWhere.contains(" WHERE ") ? " AND " : " WHERE ") + range.throughLast
+            if range.keyed { arguments += last.keys.map { .blob(CollationKey.of($0)) } }
+            arguments.append(.text(last.id))
+        }
+        arguments.append(.integer(Int64(threshold + 1)))
+        let statement = try db.cachedStatement(sql: "SELECT COUNT(*) FROM (" + sql + " LIMIT ?)")
+        let counted = try statement.fetchFirstRow(in: db, { $0.values(arguments) }) { Int($0.integer(0) ?? 0) } ?? 0
+        if request.readQuorum > 1 {
+            outcome.quorumDocsExamined = max(outcome.quorumDocsExamined, counted)
+        } else {
+            outcome.docsExamined = max(outcome.docsExamined, counted)
+        }
     }
 
     /// A document read with an index row: from the documents table (`r` 1), at the coordinator (`r` > 1),

@@ -17,6 +17,18 @@ struct DirectBinding {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Binds each value, in order.
+    mutating func values(_ values: [SQLValue]) {
+        for value in values {
+            switch value {
+            case .text(let text): self.text(text)
+            case .blob(let bytes): blob(bytes)
+            case .integer(let integer): self.integer(integer)
+            case .real(let real): self.real(real)
+            }
+        }
+    }
+
     /// Binds text.
     mutating func text(_ value: String) {
         var value = value
@@ -100,16 +112,7 @@ extension Statement {
     /// Binds `values` to this statement's parameters, in order, after resetting it (GRDB's own arguments are
     /// set again by GRDB whenever it runs the statement itself).
     func bind(_ values: [SQLValue]) {
-        rebind { binding in
-            for value in values {
-                switch value {
-                case .text(let text): binding.text(text)
-                case .blob(let bytes): binding.blob(bytes)
-                case .integer(let integer): binding.integer(integer)
-                case .real(let real): binding.real(real)
-                }
-            }
-        }
+        rebind { $0.values(values) }
     }
 
     /// Resets the statement and binds every parameter with `bind`, in order.

@@ -64,6 +64,27 @@ struct CouchDBExecutionTests {
         #expect(scan.warning?.contains("The number of documents examined is high") == true)
     }
 
+    /// The scan warning reads the same count without `execution_stats`, where conditions are checked in SQL and
+    /// the rows they fail never reach the count: those rows are counted again, as CouchDB reads each of them.
+    @Test func theScanWarningCountsEveryRowReadWithoutStatisticsToo() async throws {
+        let temp = try await users()
+        // Scans of `_all_docs` (14 rows with the two design documents) finding nothing.
+        for selector: JSONValue in [["nope": 1], ["manager": "x"], ["company": ["$regex": "^Z"]]] {
+            let withStatistics = try await find(temp.store, ["selector": selector, "execution_stats": true])
+            let without = try await find(temp.store, ["selector": selector])
+            #expect(without.warning == withStatistics.warning, "\(selector)")
+            #expect(without.warning?.contains("The number of documents examined is high") == true, "\(selector)")
+        }
+        // A page that stops early counts the rows read up to its last document only: the design documents and
+        // u00 here, not the 11 users after it.
+        let page = try await find(temp.store, ["selector": ["manager": true], "limit": 1])
+        #expect(page.docs.map { $0["_id"] } == ["u00"])
+        #expect(page.warning == "No matching index found, create an index to optimize query time.")
+        // `limit=0` reads nothing.
+        let none = try await find(temp.store, ["selector": ["manager": "x"], "limit": 0])
+        #expect(none.warning == "No matching index found, create an index to optimize query time.")
+    }
+
     @Test func aZeroLimitReturnsNoDocument() async throws {
         let temp = try await users()
         #expect(try await find(temp.store, ["selector": ["age": ["$gt": 0]], "limit": 0]).docs.isEmpty)
