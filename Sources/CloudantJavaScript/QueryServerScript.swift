@@ -198,8 +198,7 @@ enum QueryServerScript {
       first = withContentType(head || {}, responseContentType);
       head = {};
     } else if (startedHead) {
-      // A start() after the first row was asked for travels with the next chunks, as CouchDB's blowChunks.
-      first = head;
+      first = head;  // a start() after the first getRow() travels with the next chunks (CouchDB's blowChunks)
     }
     startedHead = false;
     var sent = chunks;

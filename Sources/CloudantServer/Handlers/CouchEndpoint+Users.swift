@@ -40,10 +40,7 @@ extension CouchEndpoint {
     /// with `_design/_auth`'s rules) but not change or delete one; design documents are for admins.
     /// Returns nil for a database admin, whose request takes the ordinary path.
     func otherUserDocument(_ request: CouchRequest, id: String) async throws -> Response? {
-        let store = try await registry.store(usersDatabase)
-        let security = try await securityObject(of: store)
-        if security.isAdmin(request.user) { return nil }
-        try Self.requireMember(security, request.user)
+        guard let store = try await usersDatabaseForNonAdmin(request.user) else { return nil }
         if request.method == .get || request.method == .head {
             if id.hasPrefix("_design/") {
                 throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
@@ -64,6 +61,17 @@ extension CouchEndpoint {
         }
     }
 
+    /// The authentication database for `user` when its security object admits them without making them its
+    /// admin (CouchDB's member check answers otherwise); nil for a database admin, whose request takes the
+    /// ordinary path.
+    private func usersDatabaseForNonAdmin(_ user: UserContext) async throws -> DocumentStore? {
+        let store = try await registry.store(usersDatabase)
+        let security = try await securityObject(of: store)
+        if security.isAdmin(user) { return nil }
+        try Self.requireMember(security, user)
+        return store
+    }
+
     /// Another user's document as `couch_users_db:strip_non_public_fields/1` leaves it: `_id`, `_rev` and the
     /// configured public members; `404 missing` when none of them is there.
     private func publicFields(of id: String, in store: DocumentStore, request: CouchRequest) async throws -> Response {
@@ -80,10 +88,7 @@ extension CouchEndpoint {
     /// `POST /{authentication db}` by someone who does not administer it: an anonymous sign-up, as
     /// ``otherUserDocument(_:id:)``. Returns nil for a database admin.
     func userSignUp(_ request: CouchRequest) async throws -> Response? {
-        let store = try await registry.store(usersDatabase)
-        let security = try await securityObject(of: store)
-        if security.isAdmin(request.user) { return nil }
-        try Self.requireMember(security, request.user)
+        guard let store = try await usersDatabaseForNonAdmin(request.user) else { return nil }
         let document = try request.jsonObjectBody()
         guard !request.user.isAuthenticated else { throw HTTPFailure.notFound("missing") }
         if let id = document["_id"]?.stringValue, (try? await store.document(id: id)) != nil {

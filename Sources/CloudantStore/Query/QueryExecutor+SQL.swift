@@ -30,8 +30,9 @@ extension QueryExecutor {
 
     /// The range a filtered scan covered, counted again for CouchDB's `index_scan_warning`.
     struct ExaminedRange {
-        /// `FROM … [WHERE …]` of the range CouchDB would read.
-        var fromWhere: String
+        /// The range CouchDB would read: the scan's `FROM` and the conditions that bound it.
+        var from: String
+        var conditions: [String]
         var arguments: [SQLValue]
         /// Keeps the rows up to and including a given one in scan order: `_id` alone, or a JSON index's keys.
         var throughLast: String
@@ -152,8 +153,7 @@ extension QueryExecutor {
         narrowingArguments += pushedArguments
         if !countsEveryRow, !narrowing.isEmpty, scan.covering == nil, visibility == nil {
             scan.examinedRange = ExaminedRange(
-                fromWhere: from + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")),
-                arguments: filterArguments, throughLast: throughLast.condition, keyed: throughLast.keyed)
+                from: from, conditions: filters, arguments: filterArguments, throughLast: throughLast.condition, keyed: throughLast.keyed)
         }
         if countsEveryRow, !narrowing.isEmpty {
             scan.passColumn = Column.rank + extras.count

@@ -148,17 +148,18 @@ struct QueryExecutor {
     private func countHiddenRows(of range: ExaminedRange, into outcome: inout Outcome, stoppedAtLast: Bool) throws {
         let threshold = Self.scanWarningRatio * max(outcome.pageCount, 1)
         guard outcome.docsExamined + outcome.quorumDocsExamined <= threshold else { return }
-        var sql = "SELECT 1 FROM " + range.fromWhere
+        var conditions = range.conditions
         var arguments = range.arguments
         if stoppedAtLast {
             // `limit=0`: the page was full before any row was read.
             guard let last = outcome.last else { return }
-            sql += (range.fromWhere.contains(" WHERE ") ? " AND " : " WHERE ") + range.throughLast
+            conditions.append(range.throughLast)
             if range.keyed { arguments += last.keys.map { .blob(CollationKey.of($0)) } }
             arguments.append(.text(last.id))
         }
         arguments.append(.integer(Int64(threshold + 1)))
-        let statement = try db.cachedStatement(sql: "SELECT COUNT(*) FROM (" + sql + " LIMIT ?)")
+        let rows = "SELECT 1 FROM " + range.from + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        let statement = try db.cachedStatement(sql: "SELECT COUNT(*) FROM (" + rows + " LIMIT ?)")
         let counted = try statement.fetchFirstRow(in: db, { $0.values(arguments) }) { Int($0.integer(0) ?? 0) } ?? 0
         if request.readQuorum > 1 {
             outcome.quorumDocsExamined = max(outcome.quorumDocsExamined, counted)
