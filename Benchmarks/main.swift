@@ -3,7 +3,8 @@ import Foundation
 // Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
 //   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, leaves, live); server (http, audit);
 //   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
-//   queue); health (cda, chart, import); storage (bytes on disk); care; care-health; models; attachments; views.
+//   queue); health (cda, chart, import); storage (bytes on disk); care; care-health; models; attachments;
+//   views (view-build-js, view-build-swift, group-level, view-memory).
 //   sizes: --documents N --single-writes N --open-documents N --query-documents N --sync-documents N
 //          --health-records N --model-objects N --attachment-mb N
 // Every benchmark prints medians and "ours ÷ baseline" ratios measured in this same run; with --markdown, each
@@ -98,7 +99,8 @@ do {
         try await QueryBenchmarks.writesWithIndexes(documents: documents, repetitions: repetitions)
     }
     // --query-documents N documents (1M by default): view builds, a group_level query and a build's peak memory.
-    if selected("views", "views") { try await ViewBenchmarks.run(documents: queryDocuments, repetitions: repetitions) }
+    let viewParts = ViewBenchmarks.Part.allCases.filter { selected("views", $0.rawValue) }
+    if !viewParts.isEmpty { try await ViewBenchmarks.run(documents: queryDocuments, repetitions: repetitions, parts: Set(viewParts)) }
     if let markdownFile {
         let command = (["cloudant-benchmarks"] + CommandLine.arguments.dropFirst().filter { $0 != markdownFile && $0 != "--markdown" })
             .joined(separator: " ")

@@ -14,7 +14,15 @@ import Foundation
 enum ViewBenchmarks {
     static let map = "function (doc) { emit(doc.value, null); }"
 
-    static func run(documents: Int, repetitions: Int) async throws {
+    /// The benchmarks of the area, each also run alone by its name.
+    enum Part: String, CaseIterable {
+        case javaScriptBuild = "view-build-js"
+        case swiftBuild = "view-build-swift"
+        case groupLevel = "group-level"
+        case peakMemory = "view-memory"
+    }
+
+    static func run(documents: Int, repetitions: Int, parts: Set<Part> = Set(Part.allCases)) async throws {
         let folder = Scratch.folder("views")
         defer { Scratch.remove(folder) }
         var options = StoreOptions()
@@ -30,13 +38,14 @@ enum ViewBenchmarks {
             let batch = try bodies[start..<min(start + 5_000, bodies.count)].map { try JSONValue(parsing: Array($0.utf8)) }
             _ = try await store.bulkDocs(batch)
         }
-        let stored = try await storedDocuments(store)
-
-        try await javaScriptBuild(store: store, engine: engine, raw: raw, stored: stored, repetitions: repetitions)
-        try await swiftBuild(store: store, documents: documents, repetitions: repetitions)
-        try await groupLevelQuery(store: store, raw: raw, documents: documents, repetitions: repetitions)
+        if parts.contains(.javaScriptBuild) {
+            let stored = try await storedDocuments(store)
+            try await javaScriptBuild(store: store, engine: engine, raw: raw, stored: stored, repetitions: repetitions)
+        }
+        if parts.contains(.swiftBuild) { try await swiftBuild(store: store, documents: documents, repetitions: repetitions) }
+        if parts.contains(.groupLevel) { try await groupLevelQuery(store: store, raw: raw, documents: documents, repetitions: repetitions) }
         try store.close()
-        try peakMemory(folder: folder, documents: documents)
+        if parts.contains(.peakMemory) { try peakMemory(folder: folder, documents: documents) }
     }
 
     /// The documents as the store hands them to map functions (`_id`, `_rev`, the body), for the engine alone.

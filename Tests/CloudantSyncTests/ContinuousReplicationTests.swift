@@ -81,28 +81,24 @@ struct ContinuousReplicationTests {
     }
 
     @Test func stopEndsAWaitForChangesAtOnceWithTheStatistics() async throws {
-        // Known intermittent hang: run with the whole suite, the replication sometimes writes nothing in five minutes
-        // (alone it takes milliseconds); recorded as a known issue until its cause is found, not as a pass.
-        await withKnownIssue(isIntermittent: true) {
-            let stores = try LocalReplicationTests.Stores()
-            _ = try await stores.a.bulkDocs((0..<30).map { ["_id": .string("d\($0)")] })
-            let replicator = Replicator(
-                source: LocalPeer(stores.a), target: LocalPeer(stores.b),
-                options: ReplicationOptions(batchSize: 7, continuous: true, longpoll: .seconds(600)))
-            let (reports, following) = Reports.follow(replicator)
-            let running = Task { try await replicator.run() }
-            // Every document written, then the replication waits for changes. (Watching for its `.idle` report
-            // instead would race the follower, which only hears reports made after it started listening.)
-            try await Self.eventually("the thirty documents written") { try await stores.b.info().documentCount == 30 }
-            replicator.stop()  // the longpoll would wait 10 minutes; the stop ends it now
-            let stats = try await running.value
-            await following.value
-            #expect(stats.docsWritten == 30)
-            #expect(reports.all.last?.state == .stopped)
-            // It stopped after its checkpoint: a new run finds nothing to do.
-            let again = try await Replicator(source: LocalPeer(stores.a), target: LocalPeer(stores.b)).run()
-            #expect(again.changesRead == 0)
-        }
+        let stores = try LocalReplicationTests.Stores()
+        _ = try await stores.a.bulkDocs((0..<30).map { ["_id": .string("d\($0)")] })
+        let replicator = Replicator(
+            source: LocalPeer(stores.a), target: LocalPeer(stores.b),
+            options: ReplicationOptions(batchSize: 7, continuous: true, longpoll: .seconds(600)))
+        let (reports, following) = Reports.follow(replicator)
+        let running = Task { try await replicator.run() }
+        // Every document written, then the replication waits for changes. (Watching for its `.idle` report
+        // instead would race the follower, which only hears reports made after it started listening.)
+        try await Self.eventually("the thirty documents written") { try await stores.b.info().documentCount == 30 }
+        replicator.stop()  // the longpoll would wait 10 minutes; the stop ends it now
+        let stats = try await running.value
+        await following.value
+        #expect(stats.docsWritten == 30)
+        #expect(reports.all.last?.state == .stopped)
+        // It stopped after its checkpoint: a new run finds nothing to do.
+        let again = try await Replicator(source: LocalPeer(stores.a), target: LocalPeer(stores.b)).run()
+        #expect(again.changesRead == 0)
     }
 
     @Test func stopDuringABatchFinishesItAndWritesItsCheckpoint() async throws {

@@ -8,13 +8,17 @@ extension CouchEndpoint {
     /// `/{db}/_design/{ddoc}/_show/{show}[/{docid}]`, as CouchDB 3.5's `chttpd_show` serves it: the show
     /// function gets the document (with `_revisions` and `_conflicts`; `null` when it is missing) and the
     /// request object, and its answer becomes the response, with an `ETag` and `Vary: Accept`.
+    /// - Parameter reader: A user of the authentication database who does not administer it: the document is
+    ///   read as ``userDocument(_:asReadBy:)`` shows it to them.
     func show(
-        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String]
+        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String],
+        reader: UserContext? = nil
     ) async throws -> Response {
         guard let name = path.first else { throw HTTPFailure(status: 404, error: "show_error", reason: "Invalid path.") }
         try Self.requireMember(ddoc, ["shows", name])
         let documentID = path.count > 1 ? path.dropFirst().joined(separator: "/") : nil
-        let document = try await documentForFunction(documentID, in: store)
+        var document = try await documentForFunction(documentID, in: store)
+        if let reader, let read = document { document = try userDocument(read, asReadBy: reader) }
         let etag = showETag(request, ddoc: ddoc, document: document, extra: nil)
         if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
         let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")

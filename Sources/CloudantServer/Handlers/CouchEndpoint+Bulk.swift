@@ -187,16 +187,16 @@ extension CouchEndpoint {
         var answers = try await store.openRevisions(requests, latest: latest).makeIterator()
         let results: [BulkGetResult] = parsed.map { entry in
             switch entry {
-            case .invalid(let answer): return .failure(answer)
+            case .invalid(let failure): return failure
             case .read(let request, let rev):
                 switch answers.next() {
                 case .success(let revisions)?: return .revisions(id: request.id, revisions)
                 case .failure(let error)?:
                     // A document never seen reports `"rev": "undefined"`.
                     let body = CouchErrorBody(error)
-                    return .failure(Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason))
+                    return Self.bulkGetFailure(.string(request.id), rev ?? "undefined", body.error, body.reason)
                 case nil:
-                    return .failure(Self.bulkGetFailure(.string(request.id), rev ?? .null, "unknown_error", "no answer"))
+                    return Self.bulkGetFailure(.string(request.id), rev ?? .null, "unknown_error", "no answer")
                 }
             }
         }
@@ -207,15 +207,16 @@ extension CouchEndpoint {
         return CouchResponse.json(["results": .array(results.map(\.json))])
     }
 
-    /// What `_bulk_get` answers for one entry: the revisions read, or the entry's error answer.
+    /// What `_bulk_get` answers for one entry: the revisions read, or the entry's error: an object naming
+    /// the `id`, `rev`, `error` and `reason`, which the JSON answer wraps and a MIME answer sends as its part.
     enum BulkGetResult {
         case revisions(id: String, [OpenRevisionResult])
-        case failure(JSONValue)
+        case failure(id: JSONValue, error: JSONValue)
 
         /// The entry as a JSON answer's `results` member.
         var json: JSONValue {
             switch self {
-            case .failure(let answer): return answer
+            case .failure(let id, let error): return ["id": id, "docs": [["error": error]]]
             case .revisions(let id, let revisions):
                 let docs: [JSONValue] = revisions.map { result in
                     switch result {
@@ -229,14 +230,14 @@ extension CouchEndpoint {
         }
     }
 
-    /// One `_bulk_get` entry: a request to read, or the error answer for an entry that cannot be one.
+    /// One `_bulk_get` entry: a request to read, or the failure answered for an entry that cannot be one.
     private enum BulkGetEntry {
         case read(OpenRevisionsRequest, rev: JSONValue?)
-        case invalid(JSONValue)
+        case invalid(BulkGetResult)
     }
 
-    private static func bulkGetFailure(_ id: JSONValue, _ rev: JSONValue, _ error: String, _ reason: String) -> JSONValue {
-        ["id": id, "docs": [["error": ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)]]]]
+    private static func bulkGetFailure(_ id: JSONValue, _ rev: JSONValue, _ error: String, _ reason: String) -> BulkGetResult {
+        .failure(id: id, error: ["id": id, "rev": rev, "error": .string(error), "reason": .string(reason)])
     }
 
     /// One `_bulk_get` entry, checked as CouchDB's `bulk_get_parse_arg` checks it; a bad entry's error names

@@ -14,7 +14,18 @@ extension CouchEndpoint {
         guard let action = path.first, ["_view", "_info", "_show", "_list", "_update", "_rewrite"].contains(action) else {
             return nil
         }
-        let store = try await authorizedStore(database, for: request.user, access: .member)
+        let store: DocumentStore
+        var reader: UserContext?
+        if action == "_show", database == usersDatabase, !request.user.isServerAdmin,
+            let users = try await usersDatabaseForNonAdmin(request.user)
+        {
+            // A show reads its design document as the server does and its document as the user may
+            // (`couch_users_db:after_doc_read`): their own whole, another's public fields only.
+            store = users
+            reader = request.user
+        } else {
+            store = try await authorizedStore(database, for: request.user, access: .member)
+        }
         // As CouchDB's `ddoc_cache:open`: a missing design document is `missing`, a deleted one `deleted`.
         let ddoc = try await store.document(id: id)
         let rest = Array(path.dropFirst())
@@ -26,7 +37,7 @@ extension CouchEndpoint {
             guard rest.isEmpty else { return nil }
             return try await designInfo(request, database: database, id: id)
         case "_show":
-            return try await show(request, database: database, store: store, ddoc: ddoc, path: rest)
+            return try await show(request, database: database, store: store, ddoc: ddoc, path: rest, reader: reader)
         case "_update":
             return try await update(request, database: database, store: store, ddoc: ddoc, path: rest)
         case "_list":

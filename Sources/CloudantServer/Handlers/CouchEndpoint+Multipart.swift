@@ -69,8 +69,8 @@ extension CouchEndpoint {
         }
         for result in results {
             switch result {
-            case .failure(let answer):
-                errorPart(answer["docs"]?.arrayValue?.first?["error"] ?? answer)
+            case .failure(_, let error):
+                errorPart(error)
             case .revisions(let id, let revisions):
                 for revision in revisions {
                     switch revision {

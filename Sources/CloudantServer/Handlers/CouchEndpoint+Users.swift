@@ -64,7 +64,7 @@ extension CouchEndpoint {
     /// The authentication database for `user` when its security object admits them without making them its
     /// admin (CouchDB's member check answers otherwise); nil for a database admin, whose request takes the
     /// ordinary path.
-    private func usersDatabaseForNonAdmin(_ user: UserContext) async throws -> DocumentStore? {
+    func usersDatabaseForNonAdmin(_ user: UserContext) async throws -> DocumentStore? {
         let store = try await registry.store(usersDatabase)
         let security = try await securityObject(of: store)
         if security.isAdmin(user) { return nil }
@@ -76,13 +76,33 @@ extension CouchEndpoint {
     /// configured public members; `404 missing` when none of them is there.
     private func publicFields(of id: String, in store: DocumentStore, request: CouchRequest) async throws -> Response {
         let document = try await store.document(id: id, options: ReadOptions(rev: request.query["rev"]))
+        let shown = try publicFields(of: document)
+        let etag = "\"\(shown["_rev"]?.stringValue ?? "")\""
+        if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
+        return CouchResponse.json(.object(shown), headers: [("ETag", etag)])
+    }
+
+    /// `document` with its `_id`, `_rev` and `chttpd_auth/public_fields` members only.
+    /// - Throws: ``HTTPFailure`` `404 missing` when it has none of those fields.
+    private func publicFields(of document: JSONObject) throws -> JSONObject {
         let fields = nodeConfiguration.publicUserFields
         let shown = document.members.filter { fields.contains($0.key) && !$0.key.hasPrefix("_") }
         guard !shown.isEmpty else { throw HTTPFailure.notFound("missing") }
-        let rev = document["_rev"] ?? .null
-        let etag = "\"\(rev.stringValue ?? "")\""
-        if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
-        return CouchResponse.json(.object(JSONObject([("_id", .string(id)), ("_rev", rev)] + shown)), headers: [("ETag", etag)])
+        return JSONObject([("_id", document["_id"] ?? .null), ("_rev", document["_rev"] ?? .null)] + shown)
+    }
+
+    /// A document of the authentication database as a user who does not administer it reads it
+    /// (`couch_users_db:after_doc_read`): their own whole, another user's public fields only.
+    /// - Throws: ``HTTPFailure`` `403 forbidden` for a design document, `404 missing` for another user's
+    ///   document without public fields.
+    func userDocument(_ document: JSONObject, asReadBy user: UserContext) throws -> JSONObject {
+        let id = document["_id"]?.stringValue ?? ""
+        if id.hasPrefix("_design/") {
+            throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
+        }
+        // Named by its id, as `couch_users_db:get_doc_name/1` reads it.
+        if let name = user.name, id == UsersDatabase.idPrefix + name { return document }
+        return try publicFields(of: document)
     }
 
     /// `POST /{authentication db}` by someone who does not administer it: an anonymous sign-up, as

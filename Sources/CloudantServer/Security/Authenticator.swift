@@ -78,6 +78,8 @@ final class Authenticator: Sendable {
     let hashing: PasswordHashingPool
     /// The iterations a stored hash may have for a login to compute it.
     let allowedIterations: ClosedRange<Int>
+    /// Brings a user document's hash to the server's parameters after a password login (nil: never).
+    let hashUpgrade: PasswordHashUpgrade?
 
     /// - Parameters:
     ///   - configuredAdmins: the node configuration's `admins` section, read at each login.
@@ -87,6 +89,7 @@ final class Authenticator: Sendable {
     ///   - cookiePolicy: the cookie's attributes and the sessions' absolute lifetime.
     ///   - sessions: where cookie sessions are recorded.
     ///   - throttle: the failed-login policy.
+    ///   - hashUpgrade: told of each password login by a user document.
     init(
         admin: ServerAdmin?, iterations: Int, secret: [UInt8], sessionTimeout: Int,
         cookiePolicy: CookiePolicy = CookiePolicy(), sessions: SessionRegistry,
@@ -96,9 +99,11 @@ final class Authenticator: Sendable {
         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
         configuredAdmins: @escaping @Sendable () -> [String: String] = { [:] },
         allowsConflictedUsers: @escaping @Sendable () -> Bool = { false },
+        hashUpgrade: PasswordHashUpgrade? = nil,
         lookUpUser: @escaping @Sendable (String) async -> JSONObject?
     ) throws {
         self.hashing = hashing
+        self.hashUpgrade = hashUpgrade
         allowedIterations = 1...max(1, maxIterations, iterations)
         self.admin = try admin.map { ($0.name, try PasswordHasher.hash($0.password, iterations: iterations)) }
         decoy = try PasswordHasher.hash(Hex.encode(SecureRandom.bytes(16)), iterations: iterations)
@@ -147,6 +152,7 @@ final class Authenticator: Sendable {
         switch verdict {
         case .user(let user):
             throttle.recordSuccess(user: account)
+            if let document { hashUpgrade?.consider(name: name, password: password, document: document) }
             return .authenticated(user)
         case .wrong:
             throttle.recordFailure(user: account, address: address)

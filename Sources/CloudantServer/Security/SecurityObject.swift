@@ -6,8 +6,10 @@ internal import CloudantCore
 /// role; a member is listed in `members` (`readers` in objects written before CouchDB 1.2) by name or role, or is
 /// a database admin. A `members` with no names and no roles makes the database public: every user, anonymous
 /// ones included, is a member (CouchDB's `is_public_db`), unless `chttpd/require_valid_user` keeps anonymous
-/// requests out. A database without a stored object gets CouchDB 3's `default_security = admin_only`
-/// object, members and admins both `["_admin"]`.
+/// requests out. A database is created with the object `couchdb/default_security` names
+/// (``NodeConfiguration/defaultSecurityObject``); one without a stored object (created before that was
+/// written, or by an embedded store) reads as CouchDB 3's `admin_only` object, members and admins both
+/// `["_admin"]`.
 struct SecurityObject: Sendable, Hashable {
     /// One side of the object: names and roles.
     struct Principals: Sendable, Hashable {

@@ -40,6 +40,8 @@ final class CouchEndpoint: Sendable {
     let replicatorDatabase: ReplicatorDatabase
     /// The database events `/_db_updates` reports.
     let databaseUpdatesLog: DatabaseUpdates
+    /// The system databases this start created, whose `_security` object ``start()`` writes.
+    private let systemDatabasesCreated: [DocumentStore]
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
@@ -60,7 +62,7 @@ final class CouchEndpoint: Sendable {
         let registry = DatabaseRegistry(
             directory: configuration.directory, encryptionKey: configuration.encryptionKey,
             designFunctions: configuration.designFunctions, maxLeavesPerDocument: configuration.maxLeavesPerDocument,
-            makeDocumentID: { uuids.next() })
+            makeDocumentID: { uuids.next() }, defaultSecurity: { nodeConfiguration.defaultSecurityObject })
         self.registry = registry
         registry.setMaxPartitionSize(nodeConfiguration.maxPartitionSize)
         let hashing = PasswordHashingPool()
@@ -70,8 +72,10 @@ final class CouchEndpoint: Sendable {
         dashboard = configuration.dashboardEnabled
             ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.
-        _ = try registry.openSystemAtStart(UsersDatabase.name)
-        _ = try registry.openSystemAtStart(ReplicatorDatabase.name)
+        systemDatabasesCreated = try [UsersDatabase.name, ReplicatorDatabase.name].compactMap { name in
+            let (store, created) = try registry.openSystemAtStart(name)
+            return created ? store : nil
+        }
         let databaseUpdatesLog = try DatabaseUpdates(
             folder: configuration.directory.path, encryptionKey: configuration.encryptionKey, accounted: registry.commitCounts())
         self.databaseUpdatesLog = databaseUpdatesLog
@@ -99,6 +103,14 @@ final class CouchEndpoint: Sendable {
             hashing: hashing, maxIterations: configuration.maxPasswordIterations,
             configuredAdmins: { nodeConfiguration.admins },
             allowsConflictedUsers: { nodeConfiguration.value("chttpd_auth", "allow_conflicted_user_docs") == "true" },
+            hashUpgrade: PasswordHashUpgrade(
+                settings: {
+                    PasswordHashUpgrade.Settings(
+                        enabled: nodeConfiguration.value("chttpd_auth", "upgrade_hash_on_auth") != "false",
+                        password: nodeConfiguration.passwordSettings)
+                },
+                hashing: hashing,
+                write: { document in _ = try await registry.store(nodeConfiguration.authenticationDatabase).put(document) }),
             lookUpUser: { name in
                 // Looked up each time: the database may have been deleted and created again, or another one
                 // configured, since. A missing database has no users (CouchDB's `database_does_not_exist`).
@@ -134,6 +146,8 @@ final class CouchEndpoint: Sendable {
     func start() async {
         // Snapshots a crash left behind: nobody reads them any more.
         try? FileManager.default.removeItem(at: panelSnapshotsFolder)
+        // A failed write leaves no stored object, which reads as admin-only.
+        for store in systemDatabasesCreated { try? await registry.writeDefaultSecurity(store) }
         await authenticator.sessions.load(isLive: authenticator.isLive)
         await usersFollower.catchUp()
         // What the server wrote while it started (its system databases' setup, `_design/_auth`) is no update.
@@ -165,6 +179,7 @@ final class CouchEndpoint: Sendable {
 
     /// Writes what the audit trail has queued and releases its folder (the server has stopped).
     func stop() async {
+        await authenticator.hashUpgrade?.finished()
         await replicationScheduler.stopAll()
         await databaseUpdatesLog.close()
         await registry.closeAll()
@@ -192,8 +207,11 @@ final class CouchEndpoint: Sendable {
             // A browser's preflight, answered before authentication as `chttpd_cors` answers it.
             response = CouchResponse.empty(status: 204, headers: preflight)
         } else {
-            response = await answer(
-                request, connection: connection, reservation: reservation, stage: &stage, prepared: &prepared)
+            let upgrades = PasswordHashUpgrade.Deferral()
+            defer { upgrades.startPending() }
+            response = await PasswordHashUpgrade.$deferral.withValue(upgrades) {
+                await answer(request, connection: connection, reservation: reservation, stage: &stage, prepared: &prepared)
+            }
             if let cors {
                 let names = response.headers.map(\.name.canonicalName)
                 for (name, value) in cors.headers(origin: request.headers[HTTPField.Name("Origin")!], responseHeaderNames: names) {

@@ -21,6 +21,9 @@ final class DatabaseRegistry: Sendable {
     let maxLeavesPerDocument: Int
     /// The id of a document written without one (the server's ``CouchUUIDs``).
     let makeDocumentID: @Sendable () -> String
+    /// The `_security` object written into each database this registry creates
+    /// (``NodeConfiguration/defaultSecurityObject``), read at each creation.
+    let defaultSecurity: @Sendable () -> JSONValue
 
     private struct State {
         var open: [String: DocumentStore] = [:]
@@ -66,9 +69,11 @@ final class DatabaseRegistry: Sendable {
     init(
         directory: StoreDirectory, encryptionKey: DatabaseKey? = nil, designFunctions: (any DesignFunctionRuntime)? = nil,
         maxLeavesPerDocument: Int = StoreOptions.defaultMaxLeavesPerDocument,
-        makeDocumentID: @escaping @Sendable () -> String = StoreOptions.randomHexID
+        makeDocumentID: @escaping @Sendable () -> String = StoreOptions.randomHexID,
+        defaultSecurity: @escaping @Sendable () -> JSONValue = { SecurityObject.adminOnly.json }
     ) {
         self.makeDocumentID = makeDocumentID
+        self.defaultSecurity = defaultSecurity
         self.directory = directory
         self.encryptionKey = encryptionKey
         self.designFunctions = designFunctions
@@ -114,7 +119,7 @@ final class DatabaseRegistry: Sendable {
         }
     }
 
-    /// Creates a database.
+    /// Creates a database, with ``defaultSecurity``'s `_security` object.
     /// - Throws: ``HTTPFailure`` `400 illegal_database_name` or `412 file_exists`.
     @discardableResult
     func create(_ name: String) async throws -> DocumentStore {
@@ -123,6 +128,9 @@ final class DatabaseRegistry: Sendable {
             guard !self.fileExists(name) else { throw Self.fileExists }
             return try self.open(name, in: &state)
         }
+        // Until it is written, a request finds no stored object, which reads as admin-only: never more open
+        // than the setting asks.
+        try await writeDefaultSecurity(store)
         await tellCommits()
         await tell(.created, name)
         return store
@@ -130,8 +138,18 @@ final class DatabaseRegistry: Sendable {
 
     /// Opens (creating when missing) a system database while the server starts, before any request can delete
     /// it. Afterwards a deleted system database stays deleted until a client creates it, as in CouchDB.
-    func openSystemAtStart(_ name: String) throws -> DocumentStore {
-        try state.withLock { state in try open(name, in: &state) }
+    /// - Returns: The store, and whether its file was created now (its `_security` object is then the
+    ///   starting server's to write, see ``writeDefaultSecurity(_:)``).
+    func openSystemAtStart(_ name: String) throws -> (store: DocumentStore, created: Bool) {
+        try state.withLock { state in
+            let created = !fileExists(name)
+            return (try open(name, in: &state), created)
+        }
+    }
+
+    /// Writes ``defaultSecurity``'s object into a database just created.
+    func writeDefaultSecurity(_ store: DocumentStore) async throws {
+        try await store.setSecurityObject(defaultSecurity())
     }
 
     /// Deletes a database: closes its store (the write in progress finishes, later ones fail with 404),

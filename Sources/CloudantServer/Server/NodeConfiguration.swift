@@ -148,6 +148,10 @@ final class NodeConfiguration: Sendable {
             guard let number = Int(value), number >= 0 else {
                 throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a non-negative integer.")
             }
+        case ("couchdb", "default_security"):
+            guard ["admin_only", "admin_local", "everyone"].contains(value) else {
+                throw HTTPFailure.badRequest("The value of \(section)/\(key) must be admin_only, admin_local or everyone.")
+            }
         case ("chttpd_auth_lockout", "threshold"), ("chttpd_auth_lockout", "max_lifetime"):
             try positiveInteger()
         case ("chttpd_auth", "iterations"), ("couch_httpd_auth", "iterations"):
@@ -159,7 +163,7 @@ final class NodeConfiguration: Sendable {
             }
         case ("chttpd", "require_valid_user"), ("chttpd", "require_valid_user_except_for_up"), ("chttpd", "admin_only_all_dbs"),
             ("chttpd", "enable_cors"), ("cors", "credentials"), ("chttpd", "decode_plus_to_space"), ("chttpd", "allow_jsonp"),
-            ("chttpd", "secure_rewrites"):
+            ("chttpd", "secure_rewrites"), ("chttpd_auth", "upgrade_hash_on_auth"):
             try boolean()
         case ("replicator", "connection_timeout"):
             try positiveInteger()
@@ -196,6 +200,17 @@ final class NodeConfiguration: Sendable {
     /// `couchdb/max_partition_size`: the bytes of document JSON a partition of a partitioned database may hold
     /// before writes that grow it are refused (CouchDB's default 10 GiB; 0 bounds nothing).
     var maxPartitionSize: Int { integer("couchdb", "max_partition_size", default: 10_737_418_240) }
+
+    /// `couchdb/default_security`: the `_security` object a database gets when it is created. `admin_only` (the
+    /// default, as in CouchDB 3) admits server admins only; `everyone` and `admin_local` (which CouchDB gives its
+    /// clustered databases, the only kind served here) write `{}`, which admits every user. A database keeps
+    /// the object it was created with when the setting changes later, as in CouchDB (`couch_db_updater`).
+    var defaultSecurityObject: JSONValue {
+        switch value("couchdb", "default_security") {
+        case "everyone", "admin_local": [:]
+        default: SecurityObject.adminOnly.json
+        }
+    }
 
     /// `chttpd/max_http_request_size`: the largest request body accepted.
     var maxRequestBodySize: Int { integer("chttpd", "max_http_request_size", default: 64 * 1024 * 1024) }

@@ -60,6 +60,34 @@ struct SecurityTests {
         }
     }
 
+    @Test func defaultSecurityDecidesTheObjectADatabaseIsCreatedWithAndKeeps() async throws {
+        try await withLiveServer { server in
+            try await addUser("bob", on: server)
+            let bob = server.client("bob", "pw-bob")
+            _ = try await server.admin.send("PUT", "/closed")
+            let adminOnly: JSONValue = ["members": ["roles": ["_admin"]], "admins": ["roles": ["_admin"]]]
+            #expect(try await server.admin.get("/closed/_security").json == adminOnly)
+            let refused = try await server.admin.put("/_node/_local/_config/couchdb/default_security", "anyone")
+            #expect(refused.status == 400)
+            #expect(try await server.admin.put("/_node/_local/_config/couchdb/default_security", "everyone").status == 200)
+            _ = try await server.admin.send("PUT", "/open")
+            // Written when the database is created: `{}`, which makes every user a member.
+            #expect(try await server.admin.get("/open/_security").json == [:])
+            #expect(try await bob.put("/open/note", ["v": 1]).status == 201)
+            #expect(try await server.anonymous.get("/open/note").status == 200)
+            // A database created before keeps its object, as CouchDB's do.
+            #expect(try await bob.get("/closed").status == 403)
+            #expect(try await server.admin.get("/closed/_security").json == adminOnly)
+            // `_users` too follows the setting when it is created again (CouchDB's own test runs use
+            // `admin_local`, under which anonymous clients sign up).
+            #expect(try await server.admin.put("/_node/_local/_config/couchdb/default_security", "admin_local").status == 200)
+            #expect(try await server.admin.send("DELETE", "/_users").status == 200)
+            #expect(try await server.admin.send("PUT", "/_users").status == 201)
+            let signUp: JSONValue = ["_id": "org.couchdb.user:tom", "name": "tom", "password": "mp3", "roles": [], "type": "user"]
+            #expect(try await server.anonymous.post("/_users", signUp).status == 201)
+        }
+    }
+
     @Test func sessionCookiesAuthenticateUntilLoggedOutOrForged() async throws {
         try await withLiveServer { server in
             try await addUser("bob", on: server)
