@@ -4,7 +4,8 @@
 /// through its ``CloudantError/Code`` (each module declares the category of the codes it adds), query errors
 /// through `QueryErrorKind`, the replicator's errors through their case. Only the edges turn a category
 /// into something else: the HTTP server into a status and CouchDB's `{"error","reason"}` body, the CLI into
-/// an exit status. The core knows neither.
+/// an exit status. The status table lives here (``httpStatus``, ``init(httpStatus:)``) because two edges read
+/// it, one each way: the server answering, and the replicator and repositories reading a peer's answer.
 ///
 /// The set is small on purpose: a category exists because a client must act differently on it (and so an
 /// HTTP client sees a different status), not because a module has a new reason to fail. A new reason is a

@@ -1,8 +1,9 @@
 public import CloudantCore
 
-/// The HTTP side of each `ErrorCategory`: the one table that turns a category into a status and
-/// CouchDB's generic error name for it. A few codes have a more specific CouchDB name in their category (see
-/// ``CouchErrorBody``); the status never depends on more than the category.
+/// CouchDB's generic error name for each `ErrorCategory`, beside the status the category is answered with
+/// (`ErrorCategory.httpStatus`, whose table the replicator reads back). A few codes have a more specific
+/// CouchDB name in their category (see ``CouchErrorBody``); the status never depends on more than the
+/// category.
 ///
 /// | category | status | CouchDB `error` |
 /// |---|---|---|
@@ -18,27 +19,6 @@ public import CloudantCore
 /// | unsupported | 501 | `not_implemented` |
 /// | unavailable | 503 | `service_unavailable` |
 extension ErrorCategory {
-    /// The HTTP status an error of this category is answered with.
-    ///
-    /// ```swift
-    /// ErrorCategory.conflict.httpStatus   // 409
-    /// ```
-    public var httpStatus: Int {
-        switch self {
-        case .invalidInput: 400
-        case .unauthorized: 401
-        case .forbidden: 403
-        case .notFound: 404
-        case .timedOut: 408
-        case .conflict: 409
-        case .preconditionFailed: 412
-        case .tooLarge: 413
-        case .internal: 500
-        case .unsupported: 501
-        case .unavailable: 503
-        }
-    }
-
     /// CouchDB's error name for the category, used when the error has no more specific name.
     public var couchDBError: String {
         switch self {

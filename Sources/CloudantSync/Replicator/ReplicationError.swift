@@ -116,7 +116,7 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
         case .peerUnreachable, .cancelled: .unavailable
         case .unauthorized(_, let status, _): status == 403 ? .forbidden : .unauthorized
         case .timedOut: .timedOut
-        case .peerRefused(_, let status, _, _): Self.category(ofStatus: status)
+        case .peerRefused(_, let status, _, _): ErrorCategory(httpStatus: status)
         case .localFailure(_, let underlying): underlying.category
         case .peerViolation(_, let violation):
             switch violation {
@@ -171,23 +171,6 @@ public enum ReplicationError: CategorizedError, Sendable, CustomStringConvertibl
                 underlying: CloudantError(
                     .remoteSynchronizationFailed, "A peer failed with an error the replicator does not know: \(error)",
                     underlying: error))
-        }
-    }
-
-    /// The category of a peer's HTTP status, for refusals.
-    private static func category(ofStatus status: Int) -> ErrorCategory {
-        switch status {
-        case 401: .unauthorized
-        case 403: .forbidden
-        case 404, 410: .notFound
-        case 408, 504: .timedOut
-        case 409: .conflict
-        case 412: .preconditionFailed
-        case 413: .tooLarge
-        case 429, 502, 503: .unavailable
-        case 501: .unsupported
-        case 400..<500: .invalidInput
-        default: .internal
         }
     }
 }

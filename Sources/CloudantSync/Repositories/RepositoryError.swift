@@ -123,10 +123,10 @@ public struct RepositoryError: CategorizedError, Sendable, CustomStringConvertib
             case .cancelled: .cancelled
             case .unauthorized: .unauthorized
             case .peerRefused(_, let status, _, _):
-                switch status {
-                case 409, 412: .conflict
-                case 404: .notFound
-                case 429, 500...: .remoteUnavailable
+                switch ErrorCategory(httpStatus: status) {
+                case .conflict, .preconditionFailed: .conflict
+                case .notFound: .notFound
+                case .unavailable, .timedOut, .internal, .unsupported: .remoteUnavailable
                 default: .invalidValue
                 }
             case .localFailure: .localFailure

@@ -1,8 +1,8 @@
 import CloudantCore
 import Testing
 
-/// The core keeps error categories, and every error reports its category through one
-/// protocol; HTTP statuses and exit statuses are the edges' business.
+/// The core keeps error categories, and every error reports its category through one protocol; one table
+/// maps categories to HTTP statuses and back, for the server, the replicator and repositories alike.
 @Suite("Error categories")
 struct ErrorCategoryTests {
     @Test(arguments: [
@@ -28,6 +28,19 @@ struct ErrorCategoryTests {
     func everyCoreCodeDeclaresItsCategory(code: CloudantError.Code, category: ErrorCategory) {
         #expect(code.category == category)
         #expect(CloudantError(code, "x").category == category)
+    }
+
+    @Test(arguments: ErrorCategory.allCases)
+    func everyCategorysStatusReadsBackAsTheCategory(category: ErrorCategory) {
+        #expect(ErrorCategory(httpStatus: category.httpStatus) == category)
+    }
+
+    @Test func aPeersOtherStatusesReadAsTheCategoryAClientActsOn() {
+        #expect(ErrorCategory(httpStatus: 410) == .notFound)
+        #expect(ErrorCategory(httpStatus: 504) == .timedOut)
+        #expect(ErrorCategory(httpStatus: 429) == .unavailable && ErrorCategory(httpStatus: 502) == .unavailable)
+        #expect(ErrorCategory(httpStatus: 418) == .invalidInput && ErrorCategory(httpStatus: 415) == .invalidInput)
+        #expect(ErrorCategory(httpStatus: 599) == .internal && ErrorCategory(httpStatus: 302) == .internal)
     }
 
     @Test func anErrorsCategoryIsReadThroughTheOneProtocolWhateverItsType() {
