@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "CloudantStore",
             dependencies: [
-                "CloudantCore",
+                "CloudantBase", "CloudantCore",
                 // SQLite's column accessors, for reading projection rows in place.
                 "CSQLite",
                 // Encryption at rest (StoreOptions.encryptionKey), and its attachment files' cipher.
@@ -201,14 +201,14 @@ let package = Package(
         .target(
             name: "CloudantHealthModule",
             dependencies: [
-                "CloudantCore", "CloudantStore", "CLibXML2",
+                "CloudantBase", "CloudantCore", "CloudantStore", "CLibXML2",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictSettings
         ),
         .target(
             name: "CloudantCareHealthBridge",
-            dependencies: ["CloudantCore", "CloudantCareModule", "CloudantHealthModule"],
+            dependencies: ["CloudantStore", "CloudantCore", "CloudantCareModule", "CloudantHealthModule"],
             swiftSettings: strictSettings
         ),
 
@@ -230,7 +230,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CloudantModelGen",
-            dependencies: ["CloudantModelSchema"],
+            dependencies: ["CloudantBase", "CloudantModelSchema"],
             swiftSettings: strictSettings
         ),
         .plugin(
@@ -275,7 +275,7 @@ let package = Package(
         .target(
             name: "CloudantServer",
             dependencies: [
-                "CloudantCore",
+                "CloudantBase", "CloudantCore",
                 "CloudantStore", "CipherVFS",
                 // `/_replicate` and `_replicator` jobs run the package's replicator, over SwiftNIO's HTTP client.
                 "CloudantSync", "CloudantSyncNIO",
@@ -283,6 +283,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 // HTTPS for `serve --tls-certificate/--tls-key` (swift-nio-ssl).
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The connection guard: HTTP parser errors and the HTTPTypes parts Hummingbird's codec passes.
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -390,13 +391,14 @@ let package = Package(
         .testTarget(
             name: "CloudantCoreTests",
             dependencies: [
-                "CloudantCore", "CloudantTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                "CloudantBase", "CloudantCore", "CloudantTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CloudantSyncTests",
             dependencies: [
+                "CloudantCore",
                 "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
                 // Views of replicated design documents.
                 "CloudantJavaScript",
@@ -419,6 +421,7 @@ let package = Package(
         .testTarget(
             name: "CloudantStoreTests",
             dependencies: [
+                "CloudantBase", "CloudantCore",
                 "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // Views of design documents written in JavaScript.
                 "CloudantJavaScript",
@@ -430,6 +433,7 @@ let package = Package(
         .testTarget(
             name: "CloudantCareModuleTests",
             dependencies: [
+                "CloudantCore",
                 "CloudantCareModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -437,6 +441,7 @@ let package = Package(
         .testTarget(
             name: "CloudantHealthModuleTests",
             dependencies: [
+                "CloudantCore",
                 "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -452,6 +457,11 @@ let package = Package(
         .testTarget(
             name: "CloudantServerTests",
             dependencies: [
+                "CloudantCore",
+                // Tokens signed as identity providers sign them (JWT tests), and raw HTTP fields.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 "CloudantServer", "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // A Care and a Health error made by the modules themselves, answered by the server's mapping.
                 "CloudantCareModule", "CloudantHealthModule",
@@ -480,6 +490,7 @@ let package = Package(
         .testTarget(
             name: "SeedAPITests",
             dependencies: [
+                "CloudantCore", "CloudantStore", "CloudantSync",
                 "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer", "CloudantTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
