@@ -27,7 +27,7 @@ public struct ReplicationDashboardPanel: DashboardPanel {
                 "mode": job.continuous ? "continuous" : "one-shot", "state": job.state, "read": job.docsRead,
                 "written": job.docsWritten, "failures": job.failures, "pending": job.pending.map(String.init) ?? "",
                 "error": job.error ?? "", "hasError": job.error != nil, "running": job.isRunning,
-                "started": ISO8601DateFormatter().string(from: job.started), "by": job.startedBy ?? "",
+                "started": ISO8601Timestamp.string(from: job.started, fractionalSeconds: false) ?? "", "by": job.startedBy ?? "",
             ]
         }
         return DashboardPanelContent(

@@ -12,7 +12,14 @@ public enum ISO8601Timestamp {
     /// 0…9999 use JavaScript's six-digit signed form (`+010000-01-01T00:00:00.000Z`). `nil` for dates beyond
     /// ±999999 years or not finite.
     public static func string(from date: Date) -> String? {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        string(from: date, fractionalSeconds: true)
+    }
+
+    /// ``string(from:)``, or with `fractionalSeconds: false` whole seconds (`YYYY-MM-DDTHH:MM:SSZ`, the second
+    /// the date falls in), as CouchDB writes its replication times (`couch_util:iso8601_timestamp/0`).
+    public static func string(from date: Date, fractionalSeconds: Bool) -> String? {
+        let milliseconds = fractionalSeconds
+            ? (date.timeIntervalSince1970 * 1000).rounded() : (date.timeIntervalSince1970.rounded(.down) * 1000)
         // ±999999 years is about ±3.2e16 ms; anything past that (or NaN) has no ISO 8601 text.
         guard milliseconds.magnitude < 3.0e16 else { return nil }
         let total = Int64(milliseconds)
@@ -48,8 +55,10 @@ public enum ISO8601Timestamp {
         append(millisecondOfDay / 60_000 % 60, digits: 2)
         text.append(UInt8(ascii: ":"))
         append(millisecondOfDay / 1000 % 60, digits: 2)
-        text.append(UInt8(ascii: "."))
-        append(millisecondOfDay % 1000, digits: 3)
+        if fractionalSeconds {
+            text.append(UInt8(ascii: "."))
+            append(millisecondOfDay % 1000, digits: 3)
+        }
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
     }

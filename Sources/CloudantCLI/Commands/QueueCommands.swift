@@ -133,11 +133,13 @@ enum QueueRemote {
         var object: JSONObject = [
             "position": .number(JSONNumber(write.id)), "remote": .string(write.remote), "id": .string(write.documentID),
             "rev": .string(write.rev), "action": .string(write.action.rawValue),
-            "enqueued_at": .string(write.enqueuedAt.formatted(.iso8601)), "attempts": .number(JSONNumber(write.attempts)),
+            "enqueued_at": .string(ISO8601Timestamp.string(from: write.enqueuedAt, fractionalSeconds: false) ?? ""), "attempts": .number(JSONNumber(write.attempts)),
         ]
         if let kind = write.kind { object["kind"] = .string(kind) }
         if let error = write.lastError { object["last_error"] = .string(error) }
-        if let date = write.lastAttemptAt { object["last_attempt_at"] = .string(date.formatted(.iso8601)) }
+        if let date = write.lastAttemptAt, let text = ISO8601Timestamp.string(from: date, fractionalSeconds: false) {
+            object["last_attempt_at"] = .string(text)
+        }
         return .object(object)
     }
 }

@@ -178,12 +178,9 @@ struct ReplicationJobRecord: Sendable {
 }
 
 /// CouchDB's timestamps in scheduler answers: `YYYY-MM-DDTHH:MM:SSZ`, UTC, whole seconds
-/// (`couch_replicator_utils:iso8601/1`).
+/// (`couch_replicator_utils:iso8601/1`), written by the package's one ISO 8601 writer.
 enum CouchTime {
     static func iso8601(_ date: Date) -> String {
-        let components = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: date)
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : String(value ?? 0) }
-        return "\(components.year ?? 1970)-\(two(components.month))-\(two(components.day))T"
-            + "\(two(components.hour)):\(two(components.minute)):\(two(components.second))Z"
+        ISO8601Timestamp.string(from: date, fractionalSeconds: false) ?? ""
     }
 }
