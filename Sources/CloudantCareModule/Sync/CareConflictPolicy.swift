@@ -21,10 +21,6 @@ public enum CareConflictPolicy: Sendable {
     case custom(@Sendable (CareConflict) throws -> CareEntity)
 }
 
-/// The name of ``CareConflictPolicy`` before the replicator's policy got a name of its own.
-@available(*, deprecated, renamed: "CareConflictPolicy")
-public typealias ConflictPolicy = CareConflictPolicy
-
 /// The concurrent versions of one object, split by where they were written.
 public struct CareConflict: Sendable, Hashable {
     /// The object's id.

@@ -33,10 +33,6 @@ public enum DocumentConflictPolicy: Sendable {
     case custom(@Sendable (_ leaves: [JSONObject]) async throws -> ConflictResolution)
 }
 
-/// The name of ``DocumentConflictPolicy`` before the Care module's policy got a name of its own.
-@available(*, deprecated, renamed: "DocumentConflictPolicy")
-public typealias ConflictPolicy = DocumentConflictPolicy
-
 /// One document the resolver settled.
 public struct ResolvedConflict: Sendable, Hashable {
     /// The document.
