@@ -176,15 +176,12 @@ enum AuditLine {
     }
 }
 
-/// The trail's timestamps: ISO 8601 in UTC with milliseconds (`2026-11-26T21:05:03.123Z`).
+/// The trail's timestamps: ISO 8601 in UTC with milliseconds (`2026-11-26T21:05:03.123Z`), by the package's
+/// one writer and reader (``ISO8601Timestamp``), so an entry prints the time its line holds.
 enum AuditTime {
-    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    static func format(_ date: Date) -> String { ISO8601Timestamp.string(from: date) ?? "" }
 
-    static func format(_ date: Date) -> String { style.format(date) }
-
-    static func parse(_ text: String) -> Date? {
-        (try? style.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
-    }
+    static func parse(_ text: String) -> Date? { ISO8601Timestamp.date(from: text) }
 
     /// The UTC day of `date`, `YYYY-MM-DD`: the name of its segment.
     static func day(_ date: Date) -> String {

@@ -10,7 +10,7 @@ extension KeyedDecodingContainer {
         if let seconds = try? decode(Double.self, forKey: key) {
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
-        if let text = try? decode(String.self, forKey: key), let date = FlexibleDate.date(fromISO8601: text) {
+        if let text = try? decode(String.self, forKey: key), let date = ISO8601Timestamp.date(from: text) {
             return date
         }
         throw DecodingError.dataCorruptedError(
@@ -21,16 +21,5 @@ extension KeyedDecodingContainer {
     func decodeCareDateIfPresent(forKey key: Key) throws -> Date? {
         guard contains(key), try decodeNil(forKey: key) == false else { return nil }
         return try decodeCareDate(forKey: key)
-    }
-}
-
-enum FlexibleDate {
-    // The store's one ISO 8601 reader lives behind CloudantJSONCoding; reading a one-element array through it
-    // keeps a single definition of which texts are valid dates.
-    static let decoder = CloudantJSONCoding.makeDecoder()
-
-    static func date(fromISO8601 text: String) -> Date? {
-        guard let json = try? JSONEncoder().encode([text]) else { return nil }
-        return try? decoder.decode([Date].self, from: json).first
     }
 }
