@@ -5,7 +5,7 @@
 # CareKit, OTFCloudantStore, Apple's formats). References to other projects' issues are written `#1234`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Sources Tests Benchmarks Examples Plugins Fuzz Scripts BrowserTests Conformance Package.swift README.md)
+paths=(Sources Tests Benchmarks Examples Plugins Fuzz Scripts BrowserTests Conformance Package.swift README.md ARCHITECTURE.md)
 # (The first letters are bracketed so the pattern does not match its own line in a grep of the repository.)
 words='[s]ession [0-9]+|[i]ssue [0-9]+|seeds? 0[0-4][0-9]|spec (§)|spec [A-Z]+-[0-9]+|-anchors §'
 targets='\bP[0-9]{1,2}[ab]?\b'   # P6-style ids; case matters (`p1` is a document id in examples)
