@@ -42,9 +42,7 @@ extension CouchEndpoint {
     func otherUserDocument(_ request: CouchRequest, id: String) async throws -> Response? {
         guard let store = try await usersDatabaseForNonAdmin(request.user) else { return nil }
         if request.method == .get || request.method == .head {
-            if id.hasPrefix("_design/") {
-                throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
-            }
+            try Self.refuseDesignDocument(id)
             return try await publicFields(of: id, in: store, request: request)
         }
         let exists = (try? await store.document(id: id)) != nil
@@ -97,12 +95,17 @@ extension CouchEndpoint {
     ///   document without public fields.
     func userDocument(_ document: JSONObject, asReadBy user: UserContext) throws -> JSONObject {
         let id = document["_id"]?.stringValue ?? ""
-        if id.hasPrefix("_design/") {
-            throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
-        }
+        try Self.refuseDesignDocument(id)
         // Named by its id, as `couch_users_db:get_doc_name/1` reads it.
         if let name = user.name, id == UsersDatabase.idPrefix + name { return document }
         return try publicFields(of: document)
+    }
+
+    /// `couch_users_db:after_doc_read`'s answer to a non-admin reading a design document.
+    private static func refuseDesignDocument(_ id: String) throws {
+        if id.hasPrefix("_design/") {
+            throw HTTPFailure.forbidden("Only administrators can view design docs in the users database.")
+        }
     }
 
     /// `POST /{authentication db}` by someone who does not administer it: an anonymous sign-up, as

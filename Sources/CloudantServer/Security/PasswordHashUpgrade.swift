@@ -41,18 +41,17 @@ final class PasswordHashUpgrade: Sendable {
     /// Writes the upgraded document into the authentication database.
     private let write: @Sendable (JSONObject) async throws -> Void
     private let hashing: PasswordHashingPool
-    /// Names whose upgrade is under way or ended less than ``holdAfterUpgrade`` ago: a burst of requests
-    /// upgrades once, and the logins just after an upgrade start none (CouchDB keeps a name in its
-    /// `couch_password_hasher_in_progress` table five seconds after its upgrade is done).
+    /// Names whose upgrade is waiting, running (its task, for ``finished()``) or ended less than
+    /// ``holdAfterUpgrade`` ago: a burst of requests upgrades once, and the logins just after an upgrade start
+    /// none (CouchDB keeps a name in its `couch_password_hasher_in_progress` table five seconds after its
+    /// upgrade is done).
     private let held = Locked<[String: Hold]>([:])
     private enum Hold {
-        case running
+        case waiting
+        case running(Task<Void, Never>)
         case until(ContinuousClock.Instant)
     }
     static let holdAfterUpgrade = Duration.seconds(5)
-    /// Upgrades started and not yet finished, for ``finished()``.
-    private let running = Locked<[Int: Task<Void, Never>]>([:])
-    private let nextTask = Locked(0)
 
     init(
         settings: @escaping @Sendable () -> Settings, hashing: PasswordHashingPool,
@@ -71,10 +70,10 @@ final class PasswordHashUpgrade: Sendable {
         let now = ContinuousClock.now
         let taken = held.withLock { held -> Bool in
             switch held[name] {
-            case .running?: return false
+            case .waiting?, .running?: return false
             case .until(let end)? where end > now: return false
             default:
-                held[name] = .running
+                held[name] = .waiting
                 return true
             }
         }
@@ -88,30 +87,24 @@ final class PasswordHashUpgrade: Sendable {
     }
 
     private func start(_ request: JSONObject, name: String, settings: UsersDatabase.PasswordSettings) {
-        let id = nextTask.withLock { next in
-            next += 1
-            return next
-        }
-        // Registered before it can finish, so its own removal comes after.
-        running.withLock { running in
-            running[id] = Task { [hashing, write] in
-                defer {
-                    self.held.withLock { $0[name] = .until(ContinuousClock.now + Self.holdAfterUpgrade) }
-                    _ = self.running.withLock { $0.removeValue(forKey: id) }
-                }
+        // Recorded under the lock it takes when it ends, so its end is recorded after its start.
+        held.withLock { held in
+            held[name] = .running(Task { [hashing, write] in
+                defer { self.held.withLock { $0[name] = .until(ContinuousClock.now + Self.holdAfterUpgrade) } }
                 // A refusal (queue full), a conflict or a deleted database: the next login tries again.
                 guard
                     let upgraded = try? await UsersDatabase.prepare(
                         request, settings: settings, validatesNatively: false, hashing: hashing, client: nil)
                 else { return }
                 try? await write(upgraded)
-            }
+            })
         }
     }
 
     /// Waits for the upgrades under way (a stopping server lets them finish before its stores close).
     func finished() async {
-        for task in running.withLock({ Array($0.values) }) { await task.value }
+        let tasks = held.withLock { held in held.values.compactMap { if case .running(let task) = $0 { task } else { nil } } }
+        for task in tasks { await task.value }
     }
 
     /// Whether `document`'s hash differs from what `settings` would write (`couch_password_hasher:needs_upgrade`):

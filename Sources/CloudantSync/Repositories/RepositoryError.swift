@@ -122,8 +122,8 @@ public struct RepositoryError: CategorizedError, Sendable, CustomStringConvertib
             case .peerUnreachable, .timedOut: .remoteUnavailable
             case .cancelled: .cancelled
             case .unauthorized: .unauthorized
-            case .peerRefused(_, let status, _, _):
-                switch ErrorCategory(httpStatus: status) {
+            case .peerRefused:
+                switch error.category {
                 case .conflict, .preconditionFailed: .conflict
                 case .notFound: .notFound
                 case .unavailable, .timedOut, .internal, .unsupported: .remoteUnavailable
