@@ -249,25 +249,33 @@ let package = Package(
 
         // MARK: Flavour umbrellas (what users import)
 
+        //
+        // Each umbrella also holds its flavour's share of OTFCloudantStore's drop-in API (`OTFCloudantStore`,
+        // `OTFCloudantQuery`, `OTFCloudantError`, the CareKit-named methods, the watch peer, the HealthKit
+        // synchronizer, the original's migrations) and the `callbackQueue` adapters, built only on the engine
+        // modules' public async API: compatibility lives at the edge, and the engine has one API.
         .target(
             name: "CloudantOnly",
-            dependencies: ["CloudantCore", "CloudantStore", "CloudantSync", "CipherVFS"],
-            swiftSettings: strictSettings
+            dependencies: ["CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CipherVFS"],
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "CloudantCare",
-            dependencies: ["CloudantOnly", "CloudantCareModule"],
-            swiftSettings: strictSettings
+            dependencies: ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantCareModule"],
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "CloudantHealth",
-            dependencies: ["CloudantOnly", "CloudantHealthModule"],
-            swiftSettings: strictSettings
+            dependencies: ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantHealthModule"],
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .target(
             name: "CloudantCareHealth",
-            dependencies: ["CloudantOnly", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge"],
-            swiftSettings: strictSettings
+            dependencies: [
+                "CloudantCare", "CloudantHealth", "CloudantCore", "CloudantCareModule", "CloudantHealthModule",
+                "CloudantCareHealthBridge",
+            ],
+            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // MARK: HTTP endpoint
@@ -398,6 +406,8 @@ let package = Package(
         .testTarget(
             name: "CloudantSyncTests",
             dependencies: [
+                // The `callbackQueue` adapters, which live in the flavour at the edge.
+                "CloudantOnly",
                 "CloudantCore",
                 "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
                 // Views of replicated design documents.
@@ -421,6 +431,8 @@ let package = Package(
         .testTarget(
             name: "CloudantStoreTests",
             dependencies: [
+                // The `callbackQueue` adapters, which live in the flavour at the edge.
+                "CloudantOnly",
                 "CloudantBase", "CloudantCore",
                 "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 // Views of design documents written in JavaScript.
@@ -433,6 +445,8 @@ let package = Package(
         .testTarget(
             name: "CloudantCareModuleTests",
             dependencies: [
+                // The `callbackQueue` adapters, which live in the flavour at the edge.
+                "CloudantCare",
                 "CloudantCore",
                 "CloudantCareModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -441,6 +455,8 @@ let package = Package(
         .testTarget(
             name: "CloudantHealthModuleTests",
             dependencies: [
+                // The `callbackQueue` adapters, which live in the flavour at the edge.
+                "CloudantHealth",
                 "CloudantCore",
                 "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -25,4 +25,4 @@ if [ "$status" -ne 0 ] || [ -n "$problems" ]; then
   grep -v "which are unhandled; explicitly declare" /tmp/cloudant-docs.log | grep -A6 -E "(^|: )(warning|error): " | head -300
   echo "error: the documentation build failed or has warnings (above)"; exit 1
 fi
-python3 .ci/check-docs.py .build "${modules[@]}"
+python3 .ci/check-docs.py .build "${modules[@]}" "${products[@]}"

@@ -12,6 +12,10 @@ JavaScript engine (CloudantJavaScript, JavaScriptCore) is its own product: no fl
 The object-model product (CloudantModel, with CloudantModelSchema) is checked the same way: no flavour may
 contain it (none names it), and it may contain nothing of Care, Health or libxml2. Its consumer,
 Examples/Flavours' ModelRecipes, is built from a model file by the build plugin and run.
+
+Compatibility lives at the edge: OTFCloudantStore's drop-in API and the `callbackQueue` adapters are in the
+flavour umbrellas only, so no engine module imports a flavour, declares an OTF-named symbol or keeps a
+`Compatibility/` folder.
 """
 import json
 import os
@@ -124,6 +128,30 @@ def written_imports():
                     fail(f"{source.relative_to(ROOT)} imports {imported}")
 
 
+FLAVOURS = {"CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth"}
+ENGINE = ["CloudantBase", "CloudantCore", "CipherVFS", "CloudantStore", "CloudantSync", "CloudantSyncNIO",
+          "CloudantJavaScript", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge",
+          "CloudantModelSchema", "CloudantModel", "CloudantServer", "CloudantDashboardPanels"]
+
+
+def compatibility_at_the_edge():
+    imports = re.compile(r"^\s*(?:@\w+(?:\(\w+\))?\s+)*(?:public |internal |package |private |fileprivate )?import\s+(\w+)", re.M)
+    # A declaration whose name starts with OTF (a type, alias, function, property or case).
+    otf_declaration = re.compile(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|package|private|fileprivate|static|final|"
+                                 r"nonisolated|mutating|indirect)\s+)*(?:class|struct|enum|protocol|typealias|actor|func|"
+                                 r"var|let|case)\s+`?OTF\w*", re.M)
+    for module in ENGINE:
+        folder = ROOT / "Sources" / module
+        for compatibility in folder.rglob("Compatibility"):
+            fail(f"{compatibility.relative_to(ROOT)}: the drop-in API belongs in the flavour umbrellas")
+        for source in folder.rglob("*.swift"):
+            text = source.read_text()
+            for imported in set(imports.findall(text)) & FLAVOURS:
+                fail(f"{source.relative_to(ROOT)} imports the flavour {imported}")
+            for match in otf_declaration.finditer(text):
+                fail(f"{source.relative_to(ROOT)} declares {match.group(0).strip()} (OTF names live in the flavours)")
+
+
 def linked_binaries():
     # CI builds the consumers in the root package's scratch folder (FLAVOURS_SCRATCH); by hand they have their own.
     scratch = ["--scratch-path", os.environ["FLAVOURS_SCRATCH"]] if os.environ.get("FLAVOURS_SCRATCH") else []
@@ -160,6 +188,7 @@ def linked_binaries():
 
 declared_graph()
 written_imports()
+compatibility_at_the_edge()
 linked_binaries()
 if failures:
     print(f"\nflavour isolation: {len(failures)} failure(s)")

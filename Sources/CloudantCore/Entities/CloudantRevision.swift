@@ -14,8 +14,5 @@ public protocol CloudantRevision {
     var revId: String? { get set }
 }
 
-/// The name OTFCloudantStore users know: the same protocol, so their entity types conform unchanged.
-public typealias OTFCloudantRevision = CloudantRevision
-
 /// What the typed entity API stores: a `Codable`, `Sendable`, identifiable value that carries its revision.
 public typealias CloudantEntity = Codable & Identifiable & CloudantRevision & Sendable

@@ -1,4 +1,4 @@
-internal import CloudantCore
+public import CloudantCore
 internal import CloudantStore
 internal import Foundation
 
@@ -185,4 +185,18 @@ enum SampleDocument {
         members.add("softwareVersion", device.softwareVersion)
         return .object(members.object)
     }
+}
+
+extension AnyHealthSample {
+    /// The body the store keeps for this sample, as the entity API writes it (its fields, `entityType` and
+    /// `entitySchemaVersion`), without `_id` and `_rev`: for converters that write samples in the same
+    /// transaction as documents of their own.
+    ///
+    /// ```swift
+    /// var body = try AnyHealthSample.quantity(reading).storedBody()
+    /// body["_id"] = .string(reading.id)
+    /// body["importedFrom"] = "clinic-export-2026"
+    /// ```
+    /// - Throws: `CloudantError` when a field does not encode as JSON.
+    public func storedBody() throws -> JSONObject { try SampleDocument.encoded(self) }
 }

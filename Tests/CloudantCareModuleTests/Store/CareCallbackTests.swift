@@ -1,3 +1,4 @@
+import CloudantCare
 import CloudantCareModule
 import CloudantCore
 import Dispatch

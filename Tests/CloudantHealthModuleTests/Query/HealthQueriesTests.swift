@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantHealth
 import CloudantHealthModule
 import CloudantStore
 import Foundation

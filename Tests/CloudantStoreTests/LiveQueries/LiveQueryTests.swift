@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantOnly
 import CloudantStore
 import CloudantTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantOnly
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation

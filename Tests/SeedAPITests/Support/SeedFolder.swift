@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantOnly
 import CloudantServer
 import CloudantStore
 import CloudantSync
