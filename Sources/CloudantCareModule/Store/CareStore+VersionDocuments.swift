@@ -6,9 +6,9 @@ extension CareStore {
     /// importers that must write versions in the same transaction as documents of their own (a converter's
     /// tombstones of the documents it replaces, say).
     ///
-    /// Each document is what ``add(_:importing:)`` stores: `_id` is the version's uuid, the body is the entity's CareKit
-    /// JSON with `nextVersionUUIDs` emptied, stamped with this store's current knowledge and process, and an
-    /// outcome whose task version is stored carries its event's dates. Write them with
+    /// Each document is what ``add(_:importing:)`` stores: `_id` is the version's uuid, the body is the
+    /// entity's CareKit JSON with `nextVersionUUIDs` emptied, stamped with this store's current knowledge and
+    /// process, and an outcome whose task version is stored carries its event's dates. Write them with
     /// `DocumentStore.bulkDocs`, then call ``incrementClock()`` once, so peers receive them as news.
     ///
     /// ```swift

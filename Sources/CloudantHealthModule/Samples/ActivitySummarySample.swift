@@ -1,5 +1,5 @@
 public import CloudantCore
-public import Foundation
+internal import Foundation
 
 /// One day of the Activity rings (`HKActivitySummary`): move energy, move time, exercise minutes and stand
 /// hours, each with its goal, stored as an `HKActivitySummary` document.
@@ -21,12 +21,9 @@ public struct ActivitySummarySample: HealthSample {
     public static let sampleType = HealthSampleType.activitySummary
     /// The type identifier every activity summary carries (HealthKit's `HKActivitySummaryType`).
     public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// The summary's uuid; HealthKit gives activity summaries none, so it defaults to ``uuid(for:)``.
-    public var uuid: String
-    /// Always ``activitySummaryTypeIdentifier``.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The calendar day summarised.
     public var day: CalendarDay
     /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
@@ -45,22 +42,6 @@ public struct ActivitySummarySample: HealthSample {
     public var appleStandHours: HealthQuantity?
     /// The Stand goal (`count`).
     public var appleStandHoursGoal: HealthQuantity?
-    /// Midnight UTC starting ``day`` (set by the initialiser).
-    public var startDate: Date
-    /// Midnight UTC ending ``day`` (set by the initialiser).
-    public var endDate: Date
-    /// `nil`: the day has no time zone.
-    public var startUTCOffset: Int?
-    /// `nil`: the day has no time zone.
-    public var endUTCOffset: Int?
-    /// The app or device that wrote it, if known (exports name none).
-    public var source: HealthSource?
-    /// The hardware that measured it, if known.
-    public var device: HealthDevice?
-    /// Metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
-    /// The revision the summary was read at.
-    public var revId: String?
 
     /// Creates the summary of `day`; `uuid` defaults to ``uuid(for:)`` and `id` to the uuid.
     public init(
@@ -72,9 +53,11 @@ public struct ActivitySummarySample: HealthSample {
         metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
         let uuid = uuid ?? Self.uuid(for: day)
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = Self.activitySummaryTypeIdentifier
+        let interval = day.floatingInterval
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: Self.activitySummaryTypeIdentifier, startDate: interval.start,
+            endDate: interval.end, source: source, device: device,
+            metadata: metadata, revId: revId)
         self.day = day
         self.activeEnergyBurned = activeEnergyBurned
         self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
@@ -84,15 +67,6 @@ public struct ActivitySummarySample: HealthSample {
         self.appleExerciseTimeGoal = appleExerciseTimeGoal
         self.appleStandHours = appleStandHours
         self.appleStandHoursGoal = appleStandHoursGoal
-        let interval = day.floatingInterval
-        self.startDate = interval.start
-        self.endDate = interval.end
-        self.startUTCOffset = nil
-        self.endUTCOffset = nil
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 
     /// The uuid of the summary of `day`: derived from the day alone, so importing an export again, or a
@@ -102,5 +76,46 @@ public struct ActivitySummarySample: HealthSample {
         let digest = CanonicalJSONDigest.of(body: ["HKActivitySummary": .string(day.description)])
         let hex = Array(digest.uppercased())
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+}
+
+extension ActivitySummarySample {
+    private enum CodingKeys: String, CodingKey {
+        case day, activeEnergyBurned, activeEnergyBurnedGoal, appleMoveTime, appleMoveTimeGoal, appleExerciseTime
+        case appleExerciseTimeGoal, appleStandHours, appleStandHoursGoal
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        day = try container.decode(CalendarDay.self, forKey: .day)
+        for (key, ring) in Self.rings {
+            self[keyPath: ring] = try container.decodeIfPresent(HealthQuantity.self, forKey: key)
+        }
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(day, forKey: .day)
+        for (key, ring) in Self.rings {
+            try container.encodeIfPresent(self[keyPath: ring], forKey: key)
+        }
+    }
+
+    /// The rings' quantities and goals, by member.
+    private static var rings: [(CodingKeys, WritableKeyPath<Self, HealthQuantity?>)] {
+        [
+            (.activeEnergyBurned, \.activeEnergyBurned),
+            (.activeEnergyBurnedGoal, \.activeEnergyBurnedGoal),
+            (.appleMoveTime, \.appleMoveTime),
+            (.appleMoveTimeGoal, \.appleMoveTimeGoal),
+            (.appleExerciseTime, \.appleExerciseTime),
+            (.appleExerciseTimeGoal, \.appleExerciseTimeGoal),
+            (.appleStandHours, \.appleStandHours),
+            (.appleStandHoursGoal, \.appleStandHoursGoal),
+        ]
     }
 }

@@ -13,32 +13,13 @@ public struct CDADocumentSample: HealthSample {
     public static let sampleType = HealthSampleType.cdaDocument
     /// The type identifier every CDA document carries.
     public static let documentTypeIdentifier = "HKDocumentTypeIdentifierCDA"
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// HealthKit's uuid for the sample.
-    public var uuid: String
-    /// Always ``documentTypeIdentifier``.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The CDA XML exactly as received (HealthKit's `documentData`).
     public var documentXML: String
     /// The extracted fields.
     public var document: CDADocument
-    /// When the sample starts.
-    public var startDate: Date
-    /// When it ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
-    /// The app or device that wrote it.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// HealthKit metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
-    /// The revision the sample was read at.
-    public var revId: String?
 
     /// Creates a sample from an already extracted document.
     public init(
@@ -46,19 +27,12 @@ public struct CDADocumentSample: HealthSample {
         endDate: Date, startUTCOffset: Int? = nil, endUTCOffset: Int? = nil, source: HealthSource? = nil,
         device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = Self.documentTypeIdentifier
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: Self.documentTypeIdentifier, startDate: startDate, endDate: endDate,
+            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, source: source, device: device,
+            metadata: metadata, revId: revId)
         self.documentXML = documentXML
         self.document = document
-        self.startDate = startDate
-        self.endDate = endDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 
     /// Parses `xml` as a CDA document and keeps both; start and end default to its effective time.
@@ -76,5 +50,27 @@ public struct CDADocumentSample: HealthSample {
         self.init(
             id: id, uuid: uuid, documentXML: text, document: document, startDate: start,
             endDate: endDate ?? start, startUTCOffset: document.effectiveTime?.utcOffset, source: source)
+    }
+}
+
+extension CDADocumentSample {
+    private enum CodingKeys: String, CodingKey {
+        case documentXML, document
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        documentXML = try container.decode(String.self, forKey: .documentXML)
+        document = try container.decode(CDADocument.self, forKey: .document)
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(documentXML, forKey: .documentXML)
+        try container.encode(document, forKey: .document)
     }
 }

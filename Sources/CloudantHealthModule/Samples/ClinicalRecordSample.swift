@@ -18,12 +18,9 @@ public import Foundation
 public struct ClinicalRecordSample: HealthSample {
     /// The family of the sample.
     public static let sampleType = HealthSampleType.clinicalRecord
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// The record's uuid.
-    public var uuid: String
-    /// The clinical type identifier (``ClinicalTypeIdentifier``, `HKClinicalTypeIdentifierLabResultRecord`).
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// What the Health app shows for the record (the resource's code text, vaccine, medication…).
     public var displayName: String
     /// The FHIR resource.
@@ -32,22 +29,6 @@ public struct ClinicalRecordSample: HealthSample {
     public var receivedDate: Date
     /// The UTC offset in seconds ``receivedDate`` was written in.
     public var receivedUTCOffset: Int?
-    /// When what the record describes happened (see the type's discussion).
-    public var startDate: Date
-    /// When it ended; the start for a point in time.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was written in, when the resource gives a time of day.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was written in.
-    public var endUTCOffset: Int?
-    /// The institution (`sourceName` in the export).
-    public var source: HealthSource?
-    /// The hardware that measured it (none for clinical records).
-    public var device: HealthDevice?
-    /// Metadata, any JSON value per key (the export's `resourceFilePath`).
-    public var metadata: [String: JSONValue]
-    /// The revision the record was read at.
-    public var revId: String?
 
     /// Creates a clinical record; `id` defaults to `uuid`, `typeIdentifier` to the resource's clinical type
     /// (``ClinicalTypeIdentifier/forResource(type:categories:)``), start to ``receivedDate``, end to start.
@@ -57,22 +38,44 @@ public struct ClinicalRecordSample: HealthSample {
         endDate: Date? = nil, startUTCOffset: Int? = nil, endUTCOffset: Int? = nil, source: HealthSource? = nil,
         device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = typeIdentifier
+        let clinicalType = typeIdentifier
             ?? ClinicalTypeIdentifier.forResource(
                 type: fhirResource.resourceType, categories: FHIRFields.categoryCodes(of: fhirResource.data))
+        // A record without its own start starts when it was received, in the offset that was written in.
+        let start = startDate ?? receivedDate
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: clinicalType, startDate: start, endDate: endDate ?? start,
+            startUTCOffset: startDate == nil ? receivedUTCOffset : startUTCOffset, endUTCOffset: endUTCOffset,
+            source: source, device: device, metadata: metadata, revId: revId)
         self.displayName = displayName
         self.fhirResource = fhirResource
         self.receivedDate = receivedDate
         self.receivedUTCOffset = receivedUTCOffset
-        self.startDate = startDate ?? receivedDate
-        self.endDate = endDate ?? self.startDate
-        self.startUTCOffset = startDate == nil ? receivedUTCOffset : startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? self.startUTCOffset
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
+    }
+}
+
+extension ClinicalRecordSample {
+    private enum CodingKeys: String, CodingKey {
+        case displayName, fhirResource, receivedDate, receivedUTCOffset
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        fhirResource = try container.decode(FHIRResource.self, forKey: .fhirResource)
+        receivedDate = try container.decode(Date.self, forKey: .receivedDate)
+        receivedUTCOffset = try container.decodeIfPresent(Int.self, forKey: .receivedUTCOffset)
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(fhirResource, forKey: .fhirResource)
+        try container.encode(receivedDate, forKey: .receivedDate)
+        try container.encodeIfPresent(receivedUTCOffset, forKey: .receivedUTCOffset)
     }
 }

@@ -12,34 +12,13 @@ public import Foundation
 public struct CorrelationSample: HealthSample {
     /// The family of the sample.
     public static let sampleType = HealthSampleType.correlation
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// HealthKit's uuid for the correlation.
-    public var uuid: String
-    /// HealthKit's correlation type identifier.
-    public var typeIdentifier: String
-    /// When the correlation starts.
-    public var startDate: Date
-    /// When it ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
-    /// When it was created on the device, if known.
-    public var creationDate: Date?
-    /// The app or device that wrote it.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// HealthKit metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The quantity members (HealthKit's `objects` that are quantity samples).
     public var quantitySamples: [QuantitySample]
     /// The category members, if any.
     public var categorySamples: [CategorySample]
-    /// The revision the correlation was read at.
-    public var revId: String?
 
     /// Creates a correlation; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -48,19 +27,33 @@ public struct CorrelationSample: HealthSample {
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:],
         quantitySamples: [QuantitySample] = [], categorySamples: [CategorySample] = [], revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = typeIdentifier
-        self.startDate = startDate
-        self.endDate = endDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
-        self.creationDate = creationDate
-        self.source = source
-        self.device = device
-        self.metadata = metadata
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
+            device: device, metadata: metadata, revId: revId)
         self.quantitySamples = quantitySamples
         self.categorySamples = categorySamples
-        self.revId = revId
+    }
+}
+
+extension CorrelationSample {
+    private enum CodingKeys: String, CodingKey {
+        case quantitySamples, categorySamples
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        quantitySamples = try container.decodeIfPresent([QuantitySample].self, forKey: .quantitySamples) ?? []
+        categorySamples = try container.decodeIfPresent([CategorySample].self, forKey: .categorySamples) ?? []
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(quantitySamples, forKey: .quantitySamples)
+        try container.encode(categorySamples, forKey: .categorySamples)
     }
 }

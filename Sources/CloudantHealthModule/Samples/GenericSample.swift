@@ -20,12 +20,9 @@ public import Foundation
 public struct GenericSample: HealthSample {
     /// The family of the sample.
     public static let sampleType = HealthSampleType.generic
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// The sample's uuid.
-    public var uuid: String
-    /// The type identifier exactly as the export wrote it.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The element it came from (`Record`), or the kind of file (`Electrocardiogram`).
     public var element: String
     /// The value, typed (a number, a quantity object, text), when the element has one.
@@ -38,24 +35,6 @@ public struct GenericSample: HealthSample {
     public var children: [JSONValue]
     /// Why the sample is generic (the type is not modelled, the unit is unknown…).
     public var reason: String?
-    /// When the sample starts.
-    public var startDate: Date
-    /// When it ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
-    /// When it was created on the device, if known.
-    public var creationDate: Date?
-    /// The app or device that wrote it.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// Metadata, typed.
-    public var metadata: [String: JSONValue]
-    /// The revision the sample was read at.
-    public var revId: String?
 
     /// Creates a generic sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -64,46 +43,39 @@ public struct GenericSample: HealthSample {
         startDate: Date, endDate: Date, startUTCOffset: Int? = nil, endUTCOffset: Int? = nil, creationDate: Date? = nil,
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = typeIdentifier
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
+            device: device, metadata: metadata, revId: revId)
         self.element = element
         self.value = value
         self.unit = unit
         self.attributes = attributes
         self.children = children
         self.reason = reason
-        self.startDate = startDate
-        self.endDate = endDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
-        self.creationDate = creationDate
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 
     /// The sample as the typed family its identifier names, when this version can hold it: a quantity with a
     /// numeric value and a unit HealthKit writes, or a category. `nil` otherwise (the sample stays generic).
     public func typedSample() -> AnyHealthSample? {
         guard element == "Record" else { return nil }
-        switch HealthSampleType(typeIdentifier: typeIdentifier) {
+        switch HealthSampleType(typeIdentifier: fields.typeIdentifier) {
         case .quantity:
             guard let number = value?.numberValue?.doubleValue ?? value?["value"]?.numberValue?.doubleValue,
                 let unit = unit ?? value?["unit"]?.stringValue, (try? HealthUnit(parsing: unit)) != nil
             else { return nil }
-            return .quantity(QuantitySample(
-                id: id, uuid: uuid, typeIdentifier: typeIdentifier, value: number, unit: unit, startDate: startDate,
-                endDate: endDate, startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate,
-                source: source, device: device, metadata: metadata, revId: revId))
+            var quantity = QuantitySample(
+                uuid: fields.uuid, typeIdentifier: fields.typeIdentifier, value: number, unit: unit,
+                startDate: fields.startDate, endDate: fields.endDate)
+            quantity.fields = fields
+            return .quantity(quantity)
         case .category:
             let number = value?.numberValue?.int64Value.map(Int.init)
-            return .category(CategorySample(
-                id: id, uuid: uuid, typeIdentifier: typeIdentifier, value: number,
-                valueName: number == nil ? value?.stringValue : nil, startDate: startDate, endDate: endDate,
-                startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
-                device: device, metadata: metadata, revId: revId))
+            var category = CategorySample(
+                uuid: fields.uuid, typeIdentifier: fields.typeIdentifier, value: number,
+                valueName: number == nil ? value?.stringValue : nil, startDate: fields.startDate, endDate: fields.endDate)
+            category.fields = fields
+            return .category(category)
         default:
             return nil
         }
@@ -115,4 +87,34 @@ public struct GenericSample: HealthSample {
     /// export timestamp becomes ISO 8601 with its offset kept (`"2016-04-18 15:56:05 +0000"` →
     /// `"2016-04-18T15:56:05+00:00"`); anything else stays text.
     public static func typedValue(_ text: String) -> JSONValue { MetadataTyping.typed(text) }
+}
+
+extension GenericSample {
+    private enum CodingKeys: String, CodingKey {
+        case element, value, unit, attributes, children, reason
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        element = try container.decode(String.self, forKey: .element)
+        value = try container.decodeIfPresent(JSONValue.self, forKey: .value)
+        unit = try container.decodeIfPresent(String.self, forKey: .unit)
+        attributes = try container.decodeIfPresent([String: JSONValue].self, forKey: .attributes) ?? [:]
+        children = try container.decodeIfPresent([JSONValue].self, forKey: .children) ?? []
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(element, forKey: .element)
+        try container.encodeIfPresent(value, forKey: .value)
+        try container.encodeIfPresent(unit, forKey: .unit)
+        try container.encode(attributes, forKey: .attributes)
+        try container.encode(children, forKey: .children)
+        try container.encodeIfPresent(reason, forKey: .reason)
+    }
 }

@@ -12,34 +12,13 @@ public import Foundation
 public struct QuantitySample: HealthSample {
     /// The family of the sample.
     public static let sampleType = HealthSampleType.quantity
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// HealthKit's uuid for the sample.
-    public var uuid: String
-    /// HealthKit's quantity type identifier.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The value, in ``unit``.
     public var value: Double
     /// The HealthKit unit string the value is in (`count/min`, `mg/dL`); parse it with ``HealthUnit``.
     public var unit: String
-    /// When the sample starts.
-    public var startDate: Date
-    /// When the sample ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
-    /// When the sample was created on the device, if known.
-    public var creationDate: Date?
-    /// The app or device that wrote the sample.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// HealthKit metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
-    /// The revision the sample was read at.
-    public var revId: String?
 
     /// Creates a quantity sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -48,25 +27,39 @@ public struct QuantitySample: HealthSample {
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:],
         revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = typeIdentifier
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
+            device: device, metadata: metadata, revId: revId)
         self.value = value
         self.unit = unit
-        self.startDate = startDate
-        self.endDate = endDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
-        self.creationDate = creationDate
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 
     /// The quantity with its parsed unit.
     /// - Throws: `CloudantError` `.invalidUnit` when ``unit`` is not a HealthKit unit string.
     public func quantity() throws(CloudantError) -> HealthQuantity {
         HealthQuantity(value: value, unit: try HealthUnit(parsing: unit))
+    }
+}
+
+extension QuantitySample {
+    private enum CodingKeys: String, CodingKey {
+        case value, unit
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        value = try container.decode(Double.self, forKey: .value)
+        unit = try container.decode(String.self, forKey: .unit)
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+        try container.encode(unit, forKey: .unit)
     }
 }

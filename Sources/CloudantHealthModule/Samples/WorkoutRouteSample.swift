@@ -13,32 +13,13 @@ public struct WorkoutRouteSample: HealthSample {
     public static let sampleType = HealthSampleType.workoutRoute
     /// The type identifier every route carries.
     public static let routeTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// HealthKit's uuid for the route.
-    public var uuid: String
-    /// Always ``routeTypeIdentifier``.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// The workout the route belongs to, if known.
     public var workoutID: String?
     /// The locations in time order.
     public var locations: [RouteLocation]
-    /// When the route starts.
-    public var startDate: Date
-    /// When it ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
-    /// The app or device that wrote it.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// HealthKit metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
-    /// The revision the route was read at.
-    public var revId: String?
 
     /// Creates a route; `id` defaults to `uuid`, and start and end default to the first and last location.
     public init(
@@ -47,21 +28,37 @@ public struct WorkoutRouteSample: HealthSample {
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:],
         revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = Self.routeTypeIdentifier
+        let start = startDate ?? locations.first?.timestamp ?? Date(timeIntervalSince1970: 0)
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: Self.routeTypeIdentifier, startDate: start,
+            endDate: endDate ?? locations.last?.timestamp ?? start, startUTCOffset: startUTCOffset,
+            endUTCOffset: endUTCOffset, source: source, device: device, metadata: metadata, revId: revId)
         self.workoutID = workoutID
         self.locations = locations
-        self.startDate = startDate ?? locations.first?.timestamp ?? Date(timeIntervalSince1970: 0)
-        self.endDate = endDate ?? locations.last?.timestamp ?? self.startDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 
     /// Distance and duration of the route.
     public var summary: RouteSummary { RouteSummary(locations) }
+}
+
+extension WorkoutRouteSample {
+    private enum CodingKeys: String, CodingKey {
+        case workoutID, locations
+    }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
+    public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder, typeIdentifier: Self.routeTypeIdentifier)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutID = try container.decodeIfPresent(String.self, forKey: .workoutID)
+        locations = try container.decode([RouteLocation].self, forKey: .locations)
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(workoutID, forKey: .workoutID)
+        try container.encode(locations, forKey: .locations)
+    }
 }

@@ -13,22 +13,11 @@ public struct WorkoutSample: HealthSample {
     public static let sampleType = HealthSampleType.workout
     /// The type identifier every workout carries.
     public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
-    /// The document id (defaults to ``uuid``).
-    public var id: String
-    /// HealthKit's uuid for the workout.
-    public var uuid: String
-    /// Always ``workoutTypeIdentifier``; kept so every sample is queried the same way.
-    public var typeIdentifier: String
+    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
+    /// each also a property of the sample (``HealthSample``).
+    public var fields: SampleFields
     /// HealthKit's activity type name (`HKWorkoutActivityTypeRunning`).
     public var activityType: String
-    /// When the workout starts.
-    public var startDate: Date
-    /// When it ends.
-    public var endDate: Date
-    /// The UTC offset in seconds the start was recorded in.
-    public var startUTCOffset: Int?
-    /// The UTC offset in seconds the end was recorded in.
-    public var endUTCOffset: Int?
     /// Active duration in seconds (pauses excluded), which can be shorter than the interval.
     public var duration: Double
     /// Total energy burned, when recorded.
@@ -46,16 +35,6 @@ public struct WorkoutSample: HealthSample {
     public var otherElements: [JSONValue]
     /// The ids of the workout's route documents.
     public var routeIDs: [String]
-    /// When it was created on the device, if known.
-    public var creationDate: Date?
-    /// The app or device that wrote it.
-    public var source: HealthSource?
-    /// The hardware that measured it.
-    public var device: HealthDevice?
-    /// HealthKit metadata, any JSON value per key.
-    public var metadata: [String: JSONValue]
-    /// The revision the workout was read at.
-    public var revId: String?
 
     /// Creates a workout; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -66,14 +45,11 @@ public struct WorkoutSample: HealthSample {
         otherElements: [JSONValue] = [], routeIDs: [String] = [], creationDate: Date? = nil, source: HealthSource? = nil,
         device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        self.id = id ?? uuid
-        self.uuid = uuid
-        self.typeIdentifier = Self.workoutTypeIdentifier
+        fields = SampleFields(
+            id: id, uuid: uuid, typeIdentifier: Self.workoutTypeIdentifier, startDate: startDate, endDate: endDate,
+            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
+            device: device, metadata: metadata, revId: revId)
         self.activityType = activityType
-        self.startDate = startDate
-        self.endDate = endDate
-        self.startUTCOffset = startUTCOffset
-        self.endUTCOffset = endUTCOffset ?? startUTCOffset
         self.duration = duration
         self.totalEnergyBurned = totalEnergyBurned
         self.totalDistance = totalDistance
@@ -82,45 +58,42 @@ public struct WorkoutSample: HealthSample {
         self.activities = activities
         self.otherElements = otherElements
         self.routeIDs = routeIDs
-        self.creationDate = creationDate
-        self.source = source
-        self.device = device
-        self.metadata = metadata
-        self.revId = revId
     }
 }
 
 extension WorkoutSample {
     private enum CodingKeys: String, CodingKey {
-        case id, uuid, typeIdentifier, activityType, startDate, endDate, startUTCOffset, endUTCOffset, duration
-        case totalEnergyBurned, totalDistance, events, statistics, activities, otherElements, routeIDs, creationDate
-        case source, device, metadata, revId
+        case activityType, duration, totalEnergyBurned, totalDistance, events, statistics, activities, otherElements
+        case routeIDs
     }
 
-    /// Decodes a workout; `activities` and `otherElements`, which documents written before iOS 16's shape was
-    /// read lack, default to empty.
+    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
     public init(from decoder: any Decoder) throws {
+        fields = try SampleFields(from: decoder, typeIdentifier: Self.workoutTypeIdentifier)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try container.decode(String.self, forKey: .id), uuid: try container.decode(String.self, forKey: .uuid),
-            activityType: try container.decode(String.self, forKey: .activityType),
-            startDate: try container.decode(Date.self, forKey: .startDate),
-            endDate: try container.decode(Date.self, forKey: .endDate),
-            startUTCOffset: try container.decodeIfPresent(Int.self, forKey: .startUTCOffset),
-            endUTCOffset: try container.decodeIfPresent(Int.self, forKey: .endUTCOffset),
-            duration: try container.decode(Double.self, forKey: .duration),
-            totalEnergyBurned: try container.decodeIfPresent(HealthQuantity.self, forKey: .totalEnergyBurned),
-            totalDistance: try container.decodeIfPresent(HealthQuantity.self, forKey: .totalDistance),
-            events: try container.decodeIfPresent([WorkoutEvent].self, forKey: .events) ?? [],
-            statistics: try container.decodeIfPresent([WorkoutStatistics].self, forKey: .statistics) ?? [],
-            activities: try container.decodeIfPresent([WorkoutActivity].self, forKey: .activities) ?? [],
-            otherElements: try container.decodeIfPresent([JSONValue].self, forKey: .otherElements) ?? [],
-            routeIDs: try container.decodeIfPresent([String].self, forKey: .routeIDs) ?? [],
-            creationDate: try container.decodeIfPresent(Date.self, forKey: .creationDate),
-            source: try container.decodeIfPresent(HealthSource.self, forKey: .source),
-            device: try container.decodeIfPresent(HealthDevice.self, forKey: .device),
-            metadata: try container.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:],
-            revId: try container.decodeIfPresent(String.self, forKey: .revId))
-        typeIdentifier = try container.decodeIfPresent(String.self, forKey: .typeIdentifier) ?? Self.workoutTypeIdentifier
+        activityType = try container.decode(String.self, forKey: .activityType)
+        duration = try container.decode(Double.self, forKey: .duration)
+        totalEnergyBurned = try container.decodeIfPresent(HealthQuantity.self, forKey: .totalEnergyBurned)
+        totalDistance = try container.decodeIfPresent(HealthQuantity.self, forKey: .totalDistance)
+        events = try container.decodeIfPresent([WorkoutEvent].self, forKey: .events) ?? []
+        statistics = try container.decodeIfPresent([WorkoutStatistics].self, forKey: .statistics) ?? []
+        activities = try container.decodeIfPresent([WorkoutActivity].self, forKey: .activities) ?? []
+        otherElements = try container.decodeIfPresent([JSONValue].self, forKey: .otherElements) ?? []
+        routeIDs = try container.decodeIfPresent([String].self, forKey: .routeIDs) ?? []
+    }
+
+    /// Writes the flat JSON, absent optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activityType, forKey: .activityType)
+        try container.encode(duration, forKey: .duration)
+        try container.encodeIfPresent(totalEnergyBurned, forKey: .totalEnergyBurned)
+        try container.encodeIfPresent(totalDistance, forKey: .totalDistance)
+        try container.encode(events, forKey: .events)
+        try container.encode(statistics, forKey: .statistics)
+        try container.encode(activities, forKey: .activities)
+        try container.encode(otherElements, forKey: .otherElements)
+        try container.encode(routeIDs, forKey: .routeIDs)
     }
 }

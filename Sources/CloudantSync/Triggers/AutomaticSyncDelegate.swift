@@ -11,8 +11,8 @@
 ///
 /// Unlike CareKit's store, the trigger starts the sync itself: `didRequestSynchronization` says that it does,
 /// it does not ask the app to. Calls arrive in order on the sync's own task, never two at once; keep them
-/// short, and hop to your own queue for UI (or use `observe(callbackQueue:_:)`, in the flavour umbrellas). The sync holds
-/// its delegate weakly.
+/// short, and hop to your own queue for UI (or use `observe(callbackQueue:_:)`, in the flavour umbrellas).
+/// The sync holds its delegate weakly.
 public protocol AutomaticSyncDelegate: AnyObject, Sendable {
     /// A sync is about to start (after writes settled, on schedule, on request or to retry; the
     /// ``SyncEvent/started(_:)`` that follows says which).
