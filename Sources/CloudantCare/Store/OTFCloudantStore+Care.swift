@@ -2,7 +2,7 @@ public import CloudantCareModule
 internal import CloudantCore
 public import CloudantOnly
 internal import CloudantStore
-internal import Dispatch
+public import Dispatch
 internal import Foundation
 
 /// The Care flavour of the drop-in store: the `CareStore` behind the CareKit-named calls, and the generic
@@ -88,6 +88,51 @@ extension OTFCloudantStore {
                     context: .init(documentID: id, kind: Entity.careKindName))
             }
             return newest
+        }
+    }
+}
+
+// MARK: Generic care calls with callbacks
+
+extension OTFCloudantStore {
+    /// ``fetchCare(_:query:)`` with the result delivered to `completion` on `callbackQueue`.
+    public func fetchCare<Entity: CareStorable>(
+        _ type: Entity.Type, query: CareQuery = CareQuery(), callbackQueue: DispatchQueue = .main,
+        completion: @escaping OTFCompletion<[Entity]>
+    ) {
+        care(.fetch, on: callbackQueue, to: completion) { try await $0.fetch(type, query: query) }
+    }
+
+    /// ``fetchCare(_:withID:)`` with the result delivered to `completion` on `callbackQueue`.
+    public func fetchCare<Entity: CareStorable>(
+        _ type: Entity.Type, withID id: String, callbackQueue: DispatchQueue = .main,
+        completion: @escaping OTFCompletion<Entity>
+    ) {
+        deliver(.fetch, on: callbackQueue, to: completion) { try await self.fetchCare(type, withID: id) }
+    }
+
+    /// Adds, updates or deletes `entities` in one transaction, as ``addCare(_:)``, ``updateCare(_:)`` and
+    /// ``deleteCare(_:)`` do, with the result delivered to `completion` on `queue`.
+    func write<Entity: CareStorable>(
+        _ operation: OTFCloudantError.Operation, _ entities: [Entity], on queue: DispatchQueue,
+        to completion: OTFCompletion<[Entity]>?
+    ) {
+        care(operation, on: queue, to: completion) { care in
+            switch operation {
+            case .update: try await care.update(entities)
+            case .delete: try await care.delete(entities)
+            default: try await care.add(entities)
+            }
+        }
+    }
+
+    /// ``write(_:_:on:to:)`` for one entity, delivering the one version written.
+    func write<Entity: CareStorable>(
+        _ operation: OTFCloudantError.Operation, _ entity: Entity, on queue: DispatchQueue,
+        to completion: OTFCompletion<Entity>?
+    ) {
+        write(operation, [entity], on: queue) { result in
+            completion?(result.flatMap { written in Result { () throws(OTFCloudantError) in try self.one(written) } })
         }
     }
 }
