@@ -92,8 +92,7 @@ extension OTFCloudantStore {
     }
 }
 
-// MARK: Generic care calls with callbacks
-
+/// The generic care calls with a callback on a queue of the caller's, as CareKit's `OCKStore` offers them.
 extension OTFCloudantStore {
     /// ``fetchCare(_:query:)`` with the result delivered to `completion` on `callbackQueue`.
     public func fetchCare<Entity: CareStorable>(

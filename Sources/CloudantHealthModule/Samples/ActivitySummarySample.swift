@@ -13,8 +13,9 @@ internal import Foundation
 /// ```
 ///
 /// The day is a calendar day with no time zone (the export writes none). So that days range-query like any
-/// other sample, ``startDate`` and ``endDate`` are the day's midnights in UTC (``CalendarDay/floatingInterval``)
-/// and the offsets are `nil`; use ``CalendarDay/interval(in:)`` for the day in a particular time zone.
+/// other sample, ``SampleFields/startDate`` and ``SampleFields/endDate`` are the day's midnights in UTC
+/// (``CalendarDay/floatingInterval``) and the offsets are `nil`; use ``CalendarDay/interval(in:)`` for the day
+/// in a particular time zone.
 /// Every value is optional: older exports lack the move-time and goal attributes, and absent is not zero.
 public struct ActivitySummarySample: HealthSample {
     /// The family of the sample.

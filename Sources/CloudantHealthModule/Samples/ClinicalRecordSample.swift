@@ -12,8 +12,8 @@ public import Foundation
 /// }
 /// ```
 ///
-/// Unlike HealthKit, whose start and end are when the record was downloaded, ``startDate`` here is the
-/// resource's clinical date (when the observation was made, the condition began, the vaccine was given), so
+/// Unlike HealthKit, whose start and end are when the record was downloaded, ``SampleFields/startDate`` here is
+/// the resource's clinical date (when the observation was made, the condition began, the vaccine was given), so
 /// date-range queries find records by when things happened; the download time is ``receivedDate``.
 public struct ClinicalRecordSample: HealthSample {
     /// The family of the sample.

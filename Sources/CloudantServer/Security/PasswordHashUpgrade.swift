@@ -44,23 +44,29 @@ final class PasswordHashUpgrade: Sendable {
     /// Names whose upgrade is waiting, running (its task, for ``finished()``) or ended less than
     /// ``holdAfterUpgrade`` ago: a burst of requests upgrades once, and the logins just after an upgrade start
     /// none (CouchDB keeps a name in its `couch_password_hasher_in_progress` table five seconds after its
-    /// upgrade is done).
+    /// upgrade is done). Ended holds are dropped when a new one is taken, so the table holds the names of the
+    /// last few seconds, not every user who ever logged in.
     private let held = Locked<[String: Hold]>([:])
     private enum Hold {
         case waiting
         case running(Task<Void, Never>)
         case until(ContinuousClock.Instant)
     }
-    static let holdAfterUpgrade = Duration.seconds(5)
+    /// How long a name stays held after its upgrade ends (CouchDB's five seconds).
+    private let holdAfterUpgrade: Duration
 
     init(
         settings: @escaping @Sendable () -> Settings, hashing: PasswordHashingPool,
-        write: @escaping @Sendable (JSONObject) async throws -> Void
+        holdAfterUpgrade: Duration = .seconds(5), write: @escaping @Sendable (JSONObject) async throws -> Void
     ) {
         self.settings = settings
         self.hashing = hashing
+        self.holdAfterUpgrade = holdAfterUpgrade
         self.write = write
     }
+
+    /// How many names are held (waiting, running or recently upgraded).
+    var heldNameCount: Int { held.withLock { $0.count } }
 
     /// Starts an upgrade of `document`, `name`'s user document whose hash `password` just matched, when it needs
     /// one and none is under way for `name`.
@@ -73,6 +79,9 @@ final class PasswordHashUpgrade: Sendable {
             case .waiting?, .running?: return false
             case .until(let end)? where end > now: return false
             default:
+                held = held.filter { _, hold in
+                    if case .until(let end) = hold { end > now } else { true }
+                }
                 held[name] = .waiting
                 return true
             }
@@ -89,8 +98,8 @@ final class PasswordHashUpgrade: Sendable {
     private func start(_ request: JSONObject, name: String, settings: UsersDatabase.PasswordSettings) {
         // Recorded under the lock it takes when it ends, so its end is recorded after its start.
         held.withLock { held in
-            held[name] = .running(Task { [hashing, write] in
-                defer { self.held.withLock { $0[name] = .until(ContinuousClock.now + Self.holdAfterUpgrade) } }
+            held[name] = .running(Task { [hashing, write, holdAfterUpgrade] in
+                defer { self.held.withLock { $0[name] = .until(ContinuousClock.now + holdAfterUpgrade) } }
                 // A refusal (queue full), a conflict or a deleted database: the next login tries again.
                 guard
                     let upgraded = try? await UsersDatabase.prepare(
