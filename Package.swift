@@ -127,6 +127,8 @@ let package = Package(
         .target(
             name: "CipherVFS",
             dependencies: [
+                // Its failures are CloudantErrors, with codes of its own.
+                "CloudantBase",
                 "CCipherVFS", "CSQLite",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -392,7 +394,8 @@ let package = Package(
         .testTarget(
             name: "CipherVFSTests",
             dependencies: [
-                "CipherVFS", "CSQLite", "cipher-crash-writer", "CloudantTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CipherVFS", "CloudantBase", "CSQLite", "cipher-crash-writer", "CloudantTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),

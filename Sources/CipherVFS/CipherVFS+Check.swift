@@ -25,8 +25,8 @@ extension CipherVFS {
     /// a wrong key must never be used to write, because SQLite would treat unreadable pages as errors and,
     /// for a never-checkpointed log, could start the log afresh.
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/notADatabase`` for a file that is neither
-    ///   SQLite nor encrypted, ``CipherVFSError/Code/io`` when the file cannot be read.
+    /// - Throws: `CloudantError` `.notADatabase` for a file that is neither
+    ///   SQLite nor encrypted, `.fileSystemFailure` when the file cannot be read.
     public static func check(_ key: DatabaseKey, databaseAt path: String) throws -> KeyCheck {
         let page = try readPage(path: path, at: 0)
         if page.isEmpty {
@@ -36,23 +36,23 @@ extension CipherVFS {
         }
         if page.starts(with: Self.sqliteMagic) { return .notEncrypted }
         guard page.count == PageCodec.pageSize else {
-            throw CipherVFSError(.notADatabase, path: path, detail: "shorter than one page and not SQLite")
+            throw cipherFailure(.notADatabase, path: path, detail: "shorter than one page and not SQLite")
         }
         return try classify(page, key: key, kind: .database, index: 1)
     }
 
     /// Throws unless `key` can open the database at `path` (``KeyCheck/matches`` or ``KeyCheck/empty``).
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/wrongKey`` or
-    ///   ``CipherVFSError/Code/notEncrypted``, and the codes of ``check(_:databaseAt:)``.
+    /// - Throws: `CloudantError` `.wrongEncryptionKey` or
+    ///   `.storeNotEncrypted`, and the codes of ``check(_:databaseAt:)``.
     public static func verify(_ key: DatabaseKey, databaseAt path: String) throws {
         switch try check(key, databaseAt: path) {
         case .matches, .empty:
             return
         case .wrongKey:
-            throw CipherVFSError(.wrongKey, path: path, detail: "the database is encrypted with another key")
+            throw cipherFailure(.wrongEncryptionKey, path: path, detail: "the database is encrypted with another key")
         case .notEncrypted:
-            throw CipherVFSError(.notEncrypted, path: path,
+            throw cipherFailure(.storeNotEncrypted, path: path,
                                  detail: "the database is not encrypted; migrate it with VACUUM INTO an encrypted path")
         }
     }
@@ -74,7 +74,7 @@ extension CipherVFS {
         let fd = open(path, O_RDONLY)
         if fd < 0 {
             if errno == ENOENT { return [] }
-            throw CipherVFSError(.io, path: path, errno: errno, detail: "cannot open the file to check its key")
+            throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "cannot open the file to check its key")
         }
         defer { close(fd) }
         var page = [UInt8](repeating: 0, count: PageCodec.pageSize)
@@ -86,7 +86,7 @@ extension CipherVFS {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw CipherVFSError(.io, path: path, errno: errno, detail: "cannot read the file to check its key")
+                throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "cannot read the file to check its key")
             }
             if n == 0 { break }
             filled += n

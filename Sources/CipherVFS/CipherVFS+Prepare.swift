@@ -18,14 +18,14 @@ extension CipherVFS {
     /// config.prepareDatabase { db in try CipherVFS.prepare(connection: db.sqliteConnection!) }
     /// ```
     /// - Parameter connection: An open `sqlite3 *` (GRDB's `Database.sqliteConnection`).
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/sqlite``.
+    /// - Throws: `CloudantError` `.sqliteFailure`.
     public static func prepare(connection: OpaquePointer) throws {
         // Literal SQL with no values: nothing to bind.
         try execute("PRAGMA page_size = 4096", on: connection)
         var reserve = Int32(PageCodec.reservedByteCount)
         let rc = sqlite3_file_control(connection, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve)
         guard rc == SQLITE_OK else {
-            throw CipherVFSError(.sqlite, sqliteCode: rc, detail: "could not reserve bytes for the page tag")
+            throw cipherFailure(.sqliteFailure, sqliteCode: rc, detail: "could not reserve bytes for the page tag")
         }
         try execute("PRAGMA temp_store = MEMORY", on: connection)
         try execute("PRAGMA mmap_size = 0", on: connection)
@@ -35,7 +35,7 @@ extension CipherVFS {
         let rc = sqlite3_exec(connection, sql, nil, nil, nil)
         guard rc == SQLITE_OK else {
             let message = String(cString: sqlite3_errmsg(connection))
-            throw CipherVFSError(.sqlite, sqliteCode: sqlite3_extended_errcode(connection), detail: message)
+            throw cipherFailure(.sqliteFailure, sqliteCode: sqlite3_extended_errcode(connection), detail: message)
         }
     }
 }

@@ -21,10 +21,10 @@ extension CipherVFS {
     ///
     /// On return `newKey` is registered for `path`.
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/wrongKey`` or
-    ///   ``CipherVFSError/Code/notEncrypted`` when `oldKey` does not open the database (nothing is changed),
-    ///   ``CipherVFSError/Code/sqlite`` (for example `SQLITE_BUSY` while a connection is still open) or
-    ///   ``CipherVFSError/Code/io``.
+    /// - Throws: `CloudantError` `.wrongEncryptionKey` or
+    ///   `.storeNotEncrypted` when `oldKey` does not open the database (nothing is changed),
+    ///   `.sqliteFailure` (for example `SQLITE_BUSY` while a connection is still open) or
+    ///   `.fileSystemFailure`.
     public static func rekey(databaseAt path: String, from oldKey: DatabaseKey, to newKey: DatabaseKey) throws {
         let copy = try writeRekeyedCopy(databaseAt: path, from: oldKey, to: newKey)
         try replace(path, with: copy, key: newKey)
@@ -34,7 +34,7 @@ extension CipherVFS {
     static func writeRekeyedCopy(databaseAt path: String, from oldKey: DatabaseKey, to newKey: DatabaseKey) throws -> String {
         guard try check(oldKey, databaseAt: path) == .matches else {
             try verify(oldKey, databaseAt: path) // throws the precise reason
-            throw CipherVFSError(.notADatabase, path: path, detail: "nothing to re-encrypt: the database is empty")
+            throw cipherFailure(.notADatabase, path: path, detail: "nothing to re-encrypt: the database is empty")
         }
         let copy = path + ".rekey"
         try removeLeftovers(of: copy)
@@ -56,8 +56,8 @@ extension CipherVFS {
     /// re-encrypts: the copy written with `VACUUM INTO` gets the 28 reserved bytes per page the format needs
     /// (asked of the source connection, which `VACUUM INTO` honours) and is sealed page by page on the way.
     ///
-    /// - Throws: ``CipherVFSError`` ``CipherVFSError/Code/notADatabase`` when the file is already encrypted
-    ///   or its pages are not 4096 bytes, ``CipherVFSError/Code/sqlite`` while a connection is open.
+    /// - Throws: `CloudantError` `.notADatabase` when the file is already encrypted
+    ///   or its pages are not 4096 bytes, `.sqliteFailure` while a connection is open.
     public static func encrypt(databaseAt path: String, with key: DatabaseKey) throws {
         try install()
         unregister(path: path)
@@ -67,7 +67,7 @@ extension CipherVFS {
         do {
             let connection = try RawConnection(path: path)
             guard try connection.run("PRAGMA page_size").first == Int64(PageCodec.pageSize) else {
-                throw CipherVFSError(.notADatabase, path: path, detail: "only databases with 4096-byte pages can be encrypted")
+                throw cipherFailure(.notADatabase, path: path, detail: "only databases with 4096-byte pages can be encrypted")
             }
             try truncateLog(of: connection, path: path, before: "encrypting")
             // `RawConnection` asked for the reserved bytes on this connection; `VACUUM INTO` gives the copy them.
@@ -100,7 +100,7 @@ extension CipherVFS {
         // From here on, any open of `path` must use the new key (or none).
         if let newKey { try register(newKey, forDatabaseAt: path) } else { unregister(path: path) }
         guard rename(copy, path) == 0 else {
-            throw CipherVFSError(.io, path: path, errno: errno, detail: "cannot rename the re-encrypted copy into place")
+            throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "cannot rename the re-encrypted copy into place")
         }
         try fsyncFile((path as NSString).deletingLastPathComponent)
         unregister(path: copy)
@@ -117,21 +117,21 @@ extension CipherVFS {
     private static func truncateLog(of connection: RawConnection, path: String, before action: String) throws {
         let checkpoint = try connection.run("PRAGMA wal_checkpoint(TRUNCATE)")
         if checkpoint.first == 1 {
-            throw CipherVFSError(.sqlite, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
+            throw cipherFailure(.sqliteFailure, path: path, sqliteCode: 5 /* SQLITE_BUSY */,
                                  detail: "another connection is open; close every connection before \(action)")
         }
     }
 
     private static func fsyncFile(_ path: String) throws {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw CipherVFSError(.io, path: path, errno: errno, detail: "cannot open to fsync") }
+        guard fd >= 0 else { throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "cannot open to fsync") }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw CipherVFSError(.io, path: path, errno: errno, detail: "fsync failed") }
+        guard fsync(fd) == 0 else { throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "fsync failed") }
     }
 
     private static func removeIfPresent(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw CipherVFSError(.io, path: path, errno: errno, detail: "cannot remove a stale file")
+            throw cipherFailure(.fileSystemFailure, path: path, errno: errno, detail: "cannot remove a stale file")
         }
     }
 }

@@ -27,11 +27,11 @@ public enum CipherVFS {
     /// Idempotent. ``register(_:forDatabaseAt:)`` calls it, so apps need not; call it early if other code
     /// might register a default VFS of its own later (the last one registered as default wins).
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/installFailed``.
+    /// - Throws: `CloudantError` `.encryptionUnavailable`.
     public static func install() throws {
         let rc = installation
         guard rc == SQLITE_OK else {
-            throw CipherVFSError(.installFailed, sqliteCode: rc, detail: "sqlite3_vfs_register failed")
+            throw cipherFailure(.encryptionUnavailable, sqliteCode: rc, detail: "sqlite3_vfs_register failed")
         }
     }
 
@@ -41,7 +41,7 @@ public enum CipherVFS {
     /// symlinks; it is canonicalised the way SQLite names files. Check the key first with
     /// ``verify(_:databaseAt:)``: registering a key for a plaintext database makes it unreadable.
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/installFailed``.
+    /// - Throws: `CloudantError` `.encryptionUnavailable`.
     public static func register(_ key: DatabaseKey, forDatabaseAt path: String) throws {
         // Installing first closes the gap where a key is registered but files still open unencrypted.
         try install()

@@ -28,10 +28,10 @@ public struct DatabaseKey: Sendable {
 
     /// Creates a key from exactly 32 raw bytes, for example bytes kept in the keychain.
     ///
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/invalidKey`` when `rawBytes` is not 32 bytes.
+    /// - Throws: `CloudantError` `.invalidEncryptionKey` when `rawBytes` is not 32 bytes.
     public init(rawBytes: [UInt8]) throws {
         guard rawBytes.count == Self.byteCount else {
-            throw CipherVFSError(.invalidKey, detail: "a database key is \(Self.byteCount) bytes, got \(rawBytes.count)")
+            throw cipherFailure(.invalidEncryptionKey, detail: "a database key is \(Self.byteCount) bytes, got \(rawBytes.count)")
         }
         symmetricKey = SymmetricKey(data: rawBytes)
     }
@@ -45,18 +45,18 @@ public struct DatabaseKey: Sendable {
     ///   - passphrase: The user's passphrase, as UTF-8.
     ///   - salt: At least ``minimumSaltByteCount`` random bytes.
     ///   - rounds: PBKDF2 iterations; at least 210,000. Derivation takes time in proportion, on purpose.
-    /// - Throws: ``CipherVFSError`` with code ``CipherVFSError/Code/invalidKey`` when the salt is too short or
+    /// - Throws: `CloudantError` `.invalidEncryptionKey` when the salt is too short or
     ///   the rounds too few.
     public init(passphrase: String, salt: [UInt8], rounds: Int = DatabaseKey.defaultPassphraseRounds) throws {
         guard salt.count >= Self.minimumSaltByteCount else {
-            throw CipherVFSError(.invalidKey, detail: "the salt must be at least \(Self.minimumSaltByteCount) bytes")
+            throw cipherFailure(.invalidEncryptionKey, detail: "the salt must be at least \(Self.minimumSaltByteCount) bytes")
         }
         do {
             symmetricKey = try KDF.Insecure.PBKDF2.deriveKey(
                 from: Array(passphrase.utf8), salt: salt, using: .sha256,
                 outputByteCount: Self.byteCount, rounds: rounds)
         } catch {
-            throw CipherVFSError(.invalidKey, detail: "PBKDF2 refused \(rounds) rounds; use at least 210,000")
+            throw cipherFailure(.invalidEncryptionKey, detail: "PBKDF2 refused \(rounds) rounds; use at least 210,000")
         }
     }
 

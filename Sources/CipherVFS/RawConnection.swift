@@ -11,7 +11,7 @@ final class RawConnection {
         let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
-            throw CipherVFSError(.sqlite, path: path, sqliteCode: rc, detail: "cannot open the database")
+            throw cipherFailure(.sqliteFailure, path: path, sqliteCode: rc, detail: "cannot open the database")
         }
         handle = db
         self.path = path
@@ -46,7 +46,7 @@ final class RawConnection {
 
     private func check(_ rc: Int32) throws {
         guard rc == SQLITE_OK || rc == SQLITE_DONE else {
-            throw CipherVFSError(.sqlite, path: path, sqliteCode: sqlite3_extended_errcode(handle),
+            throw cipherFailure(.sqliteFailure, path: path, sqliteCode: sqlite3_extended_errcode(handle),
                                  detail: String(cString: sqlite3_errmsg(handle)))
         }
     }

@@ -1,12 +1,13 @@
 import Testing
 @testable import CipherVFS
+import CloudantBase
 
 @Suite struct DatabaseKeyTests {
     @Test func rawKeyMustBeExactly32Bytes() throws {
         _ = try DatabaseKey(rawBytes: [UInt8](repeating: 7, count: 32))
         for count in [0, 16, 31, 33, 64] {
             #expect { try DatabaseKey(rawBytes: [UInt8](repeating: 7, count: count)) } throws: { error in
-                (error as? CipherVFSError)?.code == .invalidKey
+                (error as? CloudantError)?.code == .invalidEncryptionKey
             }
         }
     }
@@ -24,8 +25,8 @@ import Testing
     }
 
     @Test func passphraseKeyRejectsShortSaltAndTooFewRounds() {
-        #expect(throws: CipherVFSError.self) { try DatabaseKey(passphrase: "p", salt: [1, 2, 3]) }
-        #expect(throws: CipherVFSError.self) {
+        #expect(throws: CloudantError.self) { try DatabaseKey(passphrase: "p", salt: [1, 2, 3]) }
+        #expect(throws: CloudantError.self) {
             try DatabaseKey(passphrase: "p", salt: [UInt8](repeating: 1, count: 16), rounds: 1_000)
         }
     }

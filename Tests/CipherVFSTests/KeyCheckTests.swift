@@ -1,4 +1,5 @@
 @testable import CipherVFS
+import CloudantBase
 import CloudantTestSupport
 import Foundation
 import GRDB
@@ -30,7 +31,7 @@ import Testing
 
         #expect(try CipherVFS.check(wrongKey, databaseAt: path) == .wrongKey)
         #expect { try CipherVFS.verify(wrongKey, databaseAt: path) } throws: { error in
-            (error as? CipherVFSError)?.code == .wrongKey
+            (error as? CloudantError)?.code == .wrongEncryptionKey
         }
         try CipherVFS.register(wrongKey, forDatabaseAt: path)
         var rows: [String]?
@@ -66,7 +67,7 @@ import Testing
 
         #expect(try CipherVFS.check(.random(), databaseAt: path) == .notEncrypted)
         #expect { try CipherVFS.verify(.random(), databaseAt: path) } throws: { error in
-            (error as? CipherVFSError)?.code == .notEncrypted
+            (error as? CloudantError)?.code == .storeNotEncrypted
         }
     }
 

@@ -1,4 +1,5 @@
 @testable import CipherVFS
+import CloudantBase
 import CloudantTestSupport
 import Foundation
 import GRDB
@@ -30,7 +31,7 @@ import Testing
         let key = DatabaseKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 100)
         #expect { try CipherVFS.rekey(databaseAt: path, from: .random(), to: .random()) } throws: { error in
-            (error as? CipherVFSError)?.code == .wrongKey
+            (error as? CloudantError)?.code == .wrongEncryptionKey
         }
         #expect(try CipherVFS.check(key, databaseAt: path) == .matches)
         CipherVFS.unregister(path: path)

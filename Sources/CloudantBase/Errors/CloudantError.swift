@@ -103,11 +103,13 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         public var itemIndex: Int?
         /// The byte offset in the input where parsing failed.
         public var position: Int?
+        /// The file involved (a database file the encryption layer could not open, say).
+        public var file: String?
 
         /// Creates a context.
         public init(
             documentID: String? = nil, revision: String? = nil, kind: String? = nil, database: String? = nil,
-            field: String? = nil, itemIndex: Int? = nil, position: Int? = nil
+            field: String? = nil, itemIndex: Int? = nil, position: Int? = nil, file: String? = nil
         ) {
             self.documentID = documentID
             self.revision = revision
@@ -116,6 +118,7 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
             self.field = field
             self.itemIndex = itemIndex
             self.position = position
+            self.file = file
         }
     }
 
@@ -149,6 +152,7 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         if let field = context.field { parts.append("field=\(field)") }
         if let itemIndex = context.itemIndex { parts.append("item=\(itemIndex)") }
         if let position = context.position { parts.append("position=\(position)") }
+        if let file = context.file { parts.append("file=\(file)") }
         if let underlying { parts.append("underlying=\(String(describing: type(of: underlying))): \(underlying)") }
         return parts.joined(separator: " ")
     }

@@ -25,13 +25,8 @@ extension DocumentStore {
             CipherVFS.unregister(path: path)
             return
         }
-        let check: CipherVFS.KeyCheck
-        do {
-            check = try CipherVFS.check(key, databaseAt: path)
-        } catch {
-            throw CloudantError(.fetchFailed, "Could not read the store file to check its key.", underlying: error)
-        }
-        switch check {
+        // CipherVFS's failures are CloudantErrors naming the file and the cause (unreadable, not a database).
+        switch try CipherVFS.check(key, databaseAt: path) {
         case .matches, .empty: break
         case .wrongKey:
             throw CloudantError(.wrongEncryptionKey, "The store is encrypted with another key. Nothing was read or changed.")
@@ -40,11 +35,7 @@ extension DocumentStore {
                 .storeNotEncrypted,
                 "The store file is not encrypted; open it without a key, or encrypt it first (DocumentStore.changeEncryptionKey, `cloudant db rekey`).")
         }
-        do {
-            try CipherVFS.register(key, forDatabaseAt: path)
-        } catch {
-            throw CloudantError(.fetchFailed, "Could not install the encryption layer.", underlying: error)
-        }
+        try CipherVFS.register(key, forDatabaseAt: path)
     }
 
     /// Whether the file at `path` exists, has content, and is not a plaintext SQLite database.

@@ -109,6 +109,22 @@ struct EncryptedStoreTests {
         #expect(try await DocumentStore.open(name: "plain", in: directory).document(id: "a")["_id"] == "a", "left as it was")
     }
 
+    @Test func aKeyForAFileThatIsNoDatabaseIsRefusedAsInputNamingTheFile() throws {
+        let folder = Self.folder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notes.sqlite")
+        try Data("not a database".utf8).write(to: file)
+
+        let refused = #expect(throws: CloudantError.self) {
+            try DocumentStore.open(name: "notes", fileURL: file, options: Self.options(DatabaseKey.random()))
+        }
+        #expect(refused?.code == .notADatabase)
+        #expect(refused?.category == .invalidInput)
+        #expect(refused?.context.file == file.path)
+        #expect(try Data(contentsOf: file) == Data("not a database".utf8), "left as it was")
+    }
+
     @Test func changingTheKeyRewritesTheDatabaseAndItsAttachmentFiles() async throws {
         let marker = "PLAINTEXT-MARKER-\(UUID().uuidString)"
         let folder = Self.folder()
