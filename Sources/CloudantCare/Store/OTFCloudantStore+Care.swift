@@ -110,27 +110,38 @@ extension OTFCloudantStore {
         deliver(.fetch, on: callbackQueue, to: completion) { try await self.fetchCare(type, withID: id) }
     }
 
+    /// The three writes of the care calls, each the operation its failures are reported under.
+    enum CareWrite {
+        case add, update, delete
+
+        var operation: OTFCloudantError.Operation {
+            switch self {
+            case .add: .add
+            case .update: .update
+            case .delete: .delete
+            }
+        }
+    }
+
     /// Adds, updates or deletes `entities` in one transaction, as ``addCare(_:)``, ``updateCare(_:)`` and
     /// ``deleteCare(_:)`` do, with the result delivered to `completion` on `queue`.
     func write<Entity: CareStorable>(
-        _ operation: OTFCloudantError.Operation, _ entities: [Entity], on queue: DispatchQueue,
-        to completion: OTFCompletion<[Entity]>?
+        _ kind: CareWrite, _ entities: [Entity], on queue: DispatchQueue, to completion: OTFCompletion<[Entity]>?
     ) {
-        care(operation, on: queue, to: completion) { care in
-            switch operation {
+        care(kind.operation, on: queue, to: completion) { care in
+            switch kind {
+            case .add: try await care.add(entities)
             case .update: try await care.update(entities)
             case .delete: try await care.delete(entities)
-            default: try await care.add(entities)
             }
         }
     }
 
     /// ``write(_:_:on:to:)`` for one entity, delivering the one version written.
     func write<Entity: CareStorable>(
-        _ operation: OTFCloudantError.Operation, _ entity: Entity, on queue: DispatchQueue,
-        to completion: OTFCompletion<Entity>?
+        _ kind: CareWrite, _ entity: Entity, on queue: DispatchQueue, to completion: OTFCompletion<Entity>?
     ) {
-        write(operation, [entity], on: queue) { result in
+        write(kind, [entity], on: queue) { result in
             completion?(result.flatMap { written in Result { () throws(OTFCloudantError) in try self.one(written) } })
         }
     }

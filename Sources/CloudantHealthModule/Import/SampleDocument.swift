@@ -94,13 +94,13 @@ enum SampleDocument {
     /// The members every sample kind has (what ``HealthSample`` declares, its kind and the entity API's
     /// `entityType`/`entitySchemaVersion`); `nil` when a date needs the encoder (outside the years 0…9999).
     private static func common<Sample: HealthSample>(
-        _ sample: Sample, creation: Date?, capacity: Int, shared: SharedValues?
+        _ sample: Sample, capacity: Int, shared: SharedValues?
     ) -> Members? {
         guard let start = ISO8601Timestamp.string(from: sample.startDate),
             let end = ISO8601Timestamp.string(from: sample.endDate)
         else { return nil }
         var members = Members(capacity: capacity)
-        if let creation {
+        if let creation = sample.creationDate {
             guard let text = ISO8601Timestamp.string(from: creation) else { return nil }
             members.add("creationDate", text)
         }
@@ -120,21 +120,21 @@ enum SampleDocument {
     }
 
     private static func quantity(_ sample: QuantitySample, shared: SharedValues?) -> JSONObject? {
-        guard var members = common(sample, creation: sample.creationDate, capacity: 15, shared: shared) else { return nil }
+        guard var members = common(sample, capacity: 15, shared: shared) else { return nil }
         members.add("unit", sample.unit)
         members.add("value", sample.value)
         return members.object
     }
 
     private static func category(_ sample: CategorySample, shared: SharedValues?) -> JSONObject? {
-        guard var members = common(sample, creation: sample.creationDate, capacity: 16, shared: shared) else { return nil }
+        guard var members = common(sample, capacity: 16, shared: shared) else { return nil }
         members.add("value", sample.value)
         members.add("valueName", sample.valueName)
         return members.object
     }
 
     private static func route(_ sample: WorkoutRouteSample, shared: SharedValues?) -> JSONObject? {
-        guard var members = common(sample, creation: nil, capacity: 15, shared: shared) else { return nil }
+        guard var members = common(sample, capacity: 15, shared: shared) else { return nil }
         var locations: [JSONValue] = []
         locations.reserveCapacity(sample.locations.count)
         for location in sample.locations {

@@ -84,19 +84,19 @@ extension SampleFields: Codable {
                 CodingKeys.typeIdentifier,
                 .init(codingPath: container.codingPath, debugDescription: "A health sample names its type identifier."))
         }
+        // A stored end offset of `nil` stays `nil` (the initialiser's default is for new samples).
+        let endUTCOffset = try container.decodeIfPresent(Int.self, forKey: .endUTCOffset)
         self.init(
             id: try container.decode(String.self, forKey: .id), uuid: try container.decode(String.self, forKey: .uuid),
             typeIdentifier: typeIdentifier, startDate: try container.decode(Date.self, forKey: .startDate),
             endDate: try container.decode(Date.self, forKey: .endDate),
             startUTCOffset: try container.decodeIfPresent(Int.self, forKey: .startUTCOffset),
-            endUTCOffset: try container.decodeIfPresent(Int.self, forKey: .endUTCOffset),
-            creationDate: try container.decodeIfPresent(Date.self, forKey: .creationDate),
+            endUTCOffset: endUTCOffset, creationDate: try container.decodeIfPresent(Date.self, forKey: .creationDate),
             source: try container.decodeIfPresent(HealthSource.self, forKey: .source),
             device: try container.decodeIfPresent(HealthDevice.self, forKey: .device),
             metadata: try container.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:],
             revId: try container.decodeIfPresent(String.self, forKey: .revId))
-        // A stored end offset of `nil` stays `nil` (the initialiser's default is for new samples).
-        endUTCOffset = try container.decodeIfPresent(Int.self, forKey: .endUTCOffset)
+        self.endUTCOffset = endUTCOffset
     }
 
     /// Writes the members into the sample's flat JSON object, absent optionals left out.
