@@ -175,6 +175,7 @@ let package = Package(
         .target(
             name: "CloudantSyncNIO",
             dependencies: [
+                "CloudantBase",
                 "CloudantSync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -126,7 +126,7 @@ public struct CareDashboardPanel: DashboardPanel {
         guard parts.count == 2, (1...12).contains(parts[1]),
             let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: 1))
         else {
-            throw CloudantError(.invalidValue, "'\(text)' is not a month (2024-06).", context: .init(field: "month"))
+            throw CloudantError(.invalidInput, "'\(text)' is not a month (2024-06).", context: .init(field: "month"))
         }
         return calendar.dateInterval(of: .month, for: start)
     }

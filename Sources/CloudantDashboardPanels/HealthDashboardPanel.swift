@@ -71,7 +71,7 @@ public struct HealthDashboardPanel: DashboardPanel {
             }
             let start = try day(context.parameters["from"]) ?? end.addingTimeInterval(-365 * 86_400)
             guard end > start else {
-                throw CloudantError(.invalidValue, "The end of the range must be after its start.", context: .init(field: "to"))
+                throw CloudantError(.invalidInput, "The end of the range must be after its start.", context: .init(field: "to"))
             }
             let interval = context.parameters["by"].flatMap(HealthStatisticsInterval.init(rawValue:))
                 ?? HealthChart.interval(for: end.timeIntervalSince(start))
@@ -237,7 +237,7 @@ public struct HealthDashboardPanel: DashboardPanel {
     private func day(_ text: String?) throws -> Date? {
         guard let text, !text.isEmpty else { return nil }
         guard let day = CalendarDay(parsing: text) else {
-            throw CloudantError(.invalidValue, "'\(text)' is not a day (2024-06-01).", context: .init(field: "from"))
+            throw CloudantError(.invalidInput, "'\(text)' is not a day (2024-06-01).", context: .init(field: "from"))
         }
         return day.interval(in: timeZone).start
     }

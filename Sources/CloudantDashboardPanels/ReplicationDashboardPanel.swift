@@ -45,12 +45,12 @@ public struct ReplicationDashboardPanel: DashboardPanel {
         switch form["action"] {
         case "start":
             guard let direction = form["direction"].flatMap(ReplicationJobs.Direction.init(rawValue:)) else {
-                throw CloudantError(.invalidValue, "Choose push or pull.", context: .init(field: "direction"))
+                throw CloudantError(.invalidInput, "Choose push or pull.", context: .init(field: "direction"))
             }
             let text = (form["remote"] ?? "").trimmingCharacters(in: .whitespaces)
             guard let remote = URL(string: text), ["http", "https"].contains(remote.scheme?.lowercased() ?? "") else {
                 throw CloudantError(
-                    .invalidValue, "Give the remote database as an http(s) URL, such as https://user:password@host:5984/db.",
+                    .invalidInput, "Give the remote database as an http(s) URL, such as https://user:password@host:5984/db.",
                     context: .init(field: "remote"))
             }
             let job = try jobs.start(
@@ -63,7 +63,7 @@ public struct ReplicationDashboardPanel: DashboardPanel {
             }
             return "job=" + id
         default:
-            throw CloudantError(.invalidValue, "Unknown action.", context: .init(field: "action"))
+            throw CloudantError(.invalidInput, "Unknown action.", context: .init(field: "action"))
         }
     }
 

@@ -43,7 +43,7 @@ final class ReplicationJobs: Sendable {
     private let entries = Mutex<[String: Entry]>([:])
 
     /// Starts replicating `store` (the server's database `database`) with `remote`.
-    /// - Throws: `ReplicationError` for a URL that names no database.
+    /// - Throws: `CloudantError` for a URL that names no database.
     func start(
         database: String, store: DocumentStore, direction: Direction, remote: URL, continuous: Bool, startedBy: String?
     ) throws -> Job {
@@ -80,9 +80,9 @@ final class ReplicationJobs: Sendable {
                     all[id]?.job.failures = stats.docWriteFailures
                     all[id]?.job.stopped = Date()
                 }
-            } catch let error as ReplicationError {
+            } catch let error as CloudantError {
                 entries.withLock { all in
-                    if case .cancelled = error {
+                    if error.code == .cancelled {
                         all[id]?.job.state = "stopped"
                     } else {
                         all[id]?.job.state = "failed"

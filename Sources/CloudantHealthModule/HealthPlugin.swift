@@ -111,7 +111,7 @@ public struct HealthPlugin: EntityPlugin {
         return EntityKind(type, name: type.sampleType.kindName, indexes: [sampleIndex], projections: projections) { sample in
             guard sample.endDate >= sample.startDate else {
                 throw CloudantError(
-                    .invalidValue, "A sample's endDate must not be before its startDate.",
+                    .invalidInput, "A sample's endDate must not be before its startDate.",
                     context: .init(documentID: sample.id, kind: type.sampleType.kindName, field: "endDate"))
             }
         }

@@ -61,11 +61,11 @@ final class JavaScriptContext: @unchecked Sendable {
         JSText.setProperty("__host", of: JSContextGetGlobalObject(runtime), to: host, in: runtime)
         var exception: JSValueRef?
         _ = JSText.evaluate(QueryServerScript.source, named: "query-server.js", in: runtime, exception: &exception)
-        if let exception { throw DesignFunctionError(name: "InternalError", reason: Self.string(of: exception, in: runtime) ?? "", isFatal: true) }
+        if let exception { throw DesignFunctionError(name: "InternalError", reason: Self.string(of: exception, in: runtime) ?? "", isFatal: true).error }
         guard
             let server = JSText.property("__queryServer", of: JSContextGetGlobalObject(runtime), in: runtime),
             let object = JSValueToObject(runtime, server, nil)
-        else { throw DesignFunctionError(name: "InternalError", reason: "The query server did not load.", isFatal: true) }
+        else { throw DesignFunctionError(name: "InternalError", reason: "The query server did not load.", isFatal: true).error }
         queryServer = object
         JSValueProtect(runtime, object)
         let configuration = reduceLimit.configurationJSON
@@ -110,7 +110,7 @@ final class JavaScriptContext: @unchecked Sendable {
     func mapText(_ id: Int, documents: [UInt8]) throws -> [UInt8] {
         guard let queryServer,
             let function = JSText.property("map", of: queryServer, in: runtime).flatMap({ JSValueToObject(runtime, $0, nil) })
-        else { throw DesignFunctionError(name: "unknown_command", reason: "unknown command 'map'", isFatal: true) }
+        else { throw DesignFunctionError(name: "unknown_command", reason: "unknown command 'map'", isFatal: true).error }
         // Each value is protected as it is made: the array's storage is not a root the collector scans, and
         // making the next value may collect.
         let values: [JSValueRef?] = [protected(JSText.value(String(id), in: runtime)), protected(JSText.value(utf8: documents, in: runtime))]
@@ -120,7 +120,7 @@ final class JavaScriptContext: @unchecked Sendable {
             JSObjectCallAsFunction(runtime, function, nil, buffer.count, buffer.baseAddress, &exception)
         }
         guard exception == nil, let result, let bytes = Self.utf8(of: result, in: runtime) else {
-            throw DesignFunctionError(name: "InternalError", reason: "The query server gave no answer.", isFatal: true)
+            throw DesignFunctionError(name: "InternalError", reason: "The query server gave no answer.", isFatal: true).error
         }
         return bytes
     }
@@ -172,10 +172,10 @@ final class JavaScriptContext: @unchecked Sendable {
 
     /// Calls one of the query server's entry points and unwraps its `{"ok": …}` or `{"error": […]}` answer.
     private func call(_ name: String, _ arguments: [Argument], expectingAnswer: Bool = true) throws -> JSONValue {
-        guard !isBroken else { throw DesignFunctionError(name: "os_process_error", reason: "The query server was stopped.", isFatal: true) }
+        guard !isBroken else { throw DesignFunctionError(name: "os_process_error", reason: "The query server was stopped.", isFatal: true).error }
         guard let queryServer,
             let function = JSText.property(name, of: queryServer, in: runtime).flatMap({ JSValueToObject(runtime, $0, nil) })
-        else { throw DesignFunctionError(name: "unknown_command", reason: "unknown command '\(name)'", isFatal: true) }
+        else { throw DesignFunctionError(name: "unknown_command", reason: "unknown command '\(name)'", isFatal: true).error }
         let values: [JSValueRef?] = arguments.map { argument in
             switch argument {
             case .text(let text): return protected(JSText.value(text, in: runtime))
@@ -190,25 +190,25 @@ final class JavaScriptContext: @unchecked Sendable {
         }
         if watchdog.expired {
             isBroken = true
-            throw DesignFunctionError.timedOut
+            throw DesignFunctionError.timedOut.error
         }
         if let exception {
             isBroken = true
-            throw DesignFunctionError(name: "InternalError", reason: Self.string(of: exception, in: runtime) ?? "", isFatal: true)
+            throw DesignFunctionError(name: "InternalError", reason: Self.string(of: exception, in: runtime) ?? "", isFatal: true).error
         }
         guard expectingAnswer else { return .null }
         guard let result, let bytes = Self.utf8(of: result, in: runtime) else {
-            throw DesignFunctionError(name: "InternalError", reason: "The query server gave no answer.", isFatal: true)
+            throw DesignFunctionError(name: "InternalError", reason: "The query server gave no answer.", isFatal: true).error
         }
         let answer = try JSONValue(parsing: bytes)
         if let ok = answer["ok"] { return ok }
         guard case .array(let failure)? = answer["error"], failure.count == 3 else {
-            throw DesignFunctionError(name: "InternalError", reason: "The query server gave an answer it should not.", isFatal: true)
+            throw DesignFunctionError(name: "InternalError", reason: "The query server gave an answer it should not.", isFatal: true).error
         }
         let fatal = failure[0].stringValue == "fatal"
         if fatal { isBroken = true }
         let reason = failure[2].stringValue ?? failure[2].jsonString()
-        throw DesignFunctionError(name: failure[1].stringValue ?? failure[1].jsonString(), reason: reason, isFatal: fatal)
+        throw DesignFunctionError(name: failure[1].stringValue ?? failure[1].jsonString(), reason: reason, isFatal: fatal).error
     }
 
     // MARK: Host functions (what `host.…` in the query server calls)

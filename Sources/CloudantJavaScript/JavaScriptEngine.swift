@@ -100,14 +100,14 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Compiles one function in a sandbox of its own.
     ///
-    /// - Throws: `DesignFunctionError` `compilation_error` with the engine's message.
+    /// - Throws: `CloudantError` `.designFunctionFailed`, named `compilation_error` with the engine's message.
     public func compile(_ source: String) throws {
         try pool.withContext { try $0.compile(source) }
     }
 
     /// Compiles a view index's map functions, once per engine instance that runs them.
     ///
-    /// - Throws: `DesignFunctionError` `compilation_error`.
+    /// - Throws: `CloudantError` `.designFunctionFailed`, named `compilation_error`.
     public func makeMapper(_ functions: MapFunctionSet) throws -> any DocumentMapper {
         let mapper = JavaScriptMapper(pool: pool, functions: functions)
         try mapper.prepare()
@@ -116,7 +116,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Runs reduce functions (CouchDB's `reduce` command).
     ///
-    /// - Throws: `DesignFunctionError` `compilation_error`, `reduce_overflow_error`, or
+    /// - Throws: `CloudantError` `.designFunctionFailed`, named `compilation_error`, `reduce_overflow_error`, or
     ///   `os_process_error` past the time limit.
     public func reduce(_ sources: [String], rows: [JSONValue], context: String) throws -> [JSONValue] {
         try results(of: pool.withContext { try $0.reduce(sources, input: .array(rows), context: context, rereduce: false) })
@@ -131,7 +131,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     /// Runs a function of a design document (CouchDB's `ddoc` command).
     ///
-    /// - Throws: `DesignFunctionError` as the function's failure is reported by CouchDB's
+    /// - Throws: `CloudantError` `.designFunctionFailed`, named as the function's failure is reported by CouchDB's
     ///   query server.
     public func callDesignFunction(
         _ designDocument: JSONObject, path: [String], arguments: [JSONValue], session: (any ListSession)?
@@ -150,7 +150,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
 
     private func results(of answer: JSONValue) throws -> [JSONValue] {
         guard case .array(let pair) = answer, pair.count == 2, case .array(let reductions) = pair[1] else {
-            throw DesignFunctionError(name: "InternalError", reason: "The query server gave an answer it should not.")
+            throw DesignFunctionError(name: "InternalError", reason: "The query server gave an answer it should not.").error
         }
         return reductions
     }

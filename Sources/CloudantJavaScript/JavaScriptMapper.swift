@@ -34,7 +34,7 @@ final class JavaScriptMapper: DocumentMapper, @unchecked Sendable {
         guard !documents.isEmpty else { return [] }
         do {
             return try map(batch: documents)
-        } catch let error as DesignFunctionError where error == .timedOut && documents.count > 1 {
+        } catch let error as CloudantError where error.designFunctionError == .timedOut && documents.count > 1 {
             var results: [[[EmittedRow]]] = []
             results.reserveCapacity(documents.count)
             for document in documents { results += try map(batch: [document]) }
@@ -96,7 +96,7 @@ final class JavaScriptMapper: DocumentMapper, @unchecked Sendable {
         }
     }
 
-    private static var malformed: DesignFunctionError {
-        DesignFunctionError(name: "InternalError", reason: "The query server's map answer has the wrong shape.")
+    private static var malformed: CloudantError {
+        DesignFunctionError(name: "InternalError", reason: "The query server's map answer has the wrong shape.").error
     }
 }

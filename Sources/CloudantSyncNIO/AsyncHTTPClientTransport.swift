@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 public import CloudantSync
+internal import CloudantBase
 public import Foundation
 internal import NIOCore
 internal import NIOHTTP1
@@ -50,19 +51,20 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         var outgoing = try Self.clientRequest(request)
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        return try await whole(outgoing, timeout: request.timeout, limits: request.limits)
+        return try await whole(outgoing, of: request)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
         let outgoing = try Self.clientRequest(request)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-download-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = try? FileHandle(forWritingTo: file) else {
-            throw HTTPTransportError.unreachable("Cannot create the download file \(file.path).")
+            throw CloudantError(
+                .storeUnwritable, "Cannot create the download file \(file.path).", context: .init(file: file.path, url: request.url))
         }
         defer { try? handle.close() }
         let (client, monitor) = (self.client, TransferMonitor(request.limits))
         do {
-            return try await Self.mapFailures {
+            return try await Self.mapFailures(of: request) {
                 try await monitor.run {
                     let response = try await client.execute(outgoing, timeout: Self.timeAmount(request.timeout))
                     monitor.headArrived()
@@ -82,16 +84,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse {
         var outgoing = try Self.clientRequest(request)
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
-        guard let size else { throw HTTPTransportError.unreachable("Cannot read the upload file \(file.path).") }
+        guard let size else {
+            throw CloudantError(.storeUnreadable, "Cannot read the upload file \(file.path).", context: .init(file: file.path, url: request.url))
+        }
         outgoing.headers.remove(name: "Content-Length")  // The body's known length sets it.
         outgoing.body = .stream(FileChunks(file: file), length: .known(Int64(size)))
-        return try await whole(outgoing, timeout: request.timeout, limits: request.limits)
+        return try await whole(outgoing, of: request)
     }
 
-    /// Sends `outgoing` and collects the answer piece by piece, within `limits`.
-    private func whole(_ outgoing: HTTPClientRequest, timeout: TimeInterval, limits: TransferLimits?) async throws -> HTTPTransportResponse {
-        let (client, monitor) = (self.client, TransferMonitor(limits))
-        return try await Self.mapFailures {
+    /// Sends `outgoing` and collects the answer piece by piece, within `request`'s limits.
+    private func whole(_ outgoing: HTTPClientRequest, of request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let (client, monitor, timeout, limits) = (self.client, TransferMonitor(request.limits), request.timeout, request.limits)
+        return try await Self.mapFailures(of: request) {
             try await monitor.run {
                 let response = try await client.execute(outgoing, timeout: Self.timeAmount(timeout))
                 monitor.headArrived()
@@ -126,22 +130,21 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
-    /// Runs a client call, turning its failures into `HTTPTransportError`.
-    private static func mapFailures<T>(_ call: @Sendable () async throws -> T) async throws -> T {
+    /// Runs a client call for `request`, turning its failures into the `CloudantError` the transport contract
+    /// names.
+    private static func mapFailures<T>(of request: HTTPTransportRequest, _ call: @Sendable () async throws -> T) async throws -> T {
         do {
             return try await call()
-        } catch let failure as HTTPTransportError {
-            throw failure
         } catch {
-            if Task.isCancelled || error is CancellationError { throw HTTPTransportError.cancelled }
-            if let failure = error as? HTTPClientError {
+            if !Task.isCancelled, let failure = error as? HTTPClientError {
                 switch failure {
-                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: throw HTTPTransportError.timedOut
-                case .cancelled: throw HTTPTransportError.cancelled
+                case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout:
+                    throw HTTPTransportError.timedOut.error(for: request)
+                case .cancelled: throw HTTPTransportError.cancelled.error(for: request)
                 default: break
                 }
             }
-            throw HTTPTransportError.unreachable(String(describing: error))
+            throw HTTPTransportError.failure(error, of: request)
         }
     }
 }
@@ -157,7 +160,7 @@ private struct FileChunks: AsyncSequence, Sendable {
         let handle: FileHandle?
 
         mutating func next() async throws -> ByteBuffer? {
-            guard let handle else { throw HTTPTransportError.unreachable("The upload file could not be opened.") }
+            guard let handle else { throw CloudantError(.storeUnreadable, "The upload file could not be opened.") }
             guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else {
                 try? handle.close()
                 return nil

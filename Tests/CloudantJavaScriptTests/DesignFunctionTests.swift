@@ -73,7 +73,7 @@ struct DesignFunctionTests {
     }
 
     @Test func aValidationThatCrashesIsAnErrorNamedAfterTheException() throws {
-        let error = #expect(throws: DesignFunctionError.self) {
+        let error = designFailure {
             try call(["validate_doc_update"], [["kind": "crash"], .null, ["name": "ada"], [:]])
         }
         #expect(error?.name == "TypeError")
@@ -91,9 +91,9 @@ struct DesignFunctionTests {
     }
 
     @Test func aMissingFunctionIsNotFound() throws {
-        #expect(throws: DesignFunctionError(name: "not_found", reason: "missing filters function nope on design doc _design/app")) {
+        #expect(designFailure {
             try call(["filters", "nope"], [[], [:]])
-        }
+        } == DesignFunctionError(name: "not_found", reason: "missing filters function nope on design doc _design/app"))
     }
 
     // MARK: shows
@@ -120,7 +120,7 @@ struct DesignFunctionTests {
     }
 
     @Test func anAcceptHeaderNothingProvidedMatchesIsNotAcceptable() throws {
-        let error = #expect(throws: DesignFunctionError.self) {
+        let error = designFailure {
             try call(["shows", "typed"], [["_id": "d", "name": "A"], ["query": [:], "headers": ["Accept": "image/png"]]])
         }
         #expect(error?.name == "not_acceptable")
@@ -130,17 +130,17 @@ struct DesignFunctionTests {
     }
 
     @Test func aShowAnsweringNeitherTextNorObjectIsARenderError() throws {
-        #expect(throws: DesignFunctionError(name: "render_error", reason: "undefined response from show function")) {
+        #expect(designFailure {
             try call(["shows", "nothing"], [["_id": "d"], ["query": [:], "headers": [:]]])
-        }
+        } == DesignFunctionError(name: "render_error", reason: "undefined response from show function"))
     }
 
     @Test func aShowThatCrashesIsARenderErrorUnlessTheDocumentIsMissing() throws {
-        let error = #expect(throws: DesignFunctionError.self) { try call(["shows", "broken"], [["_id": "d"], ["path": ["db", "_design", "app", "_show", "broken", "d"]]]) }
+        let error = designFailure { try call(["shows", "broken"], [["_id": "d"], ["path": ["db", "_design", "app", "_show", "broken", "d"]]]) }
         #expect(error?.name == "render_error")
-        #expect(throws: DesignFunctionError(name: "not_found", reason: "document not found")) {
+        #expect(designFailure {
             try call(["shows", "broken"], [.null, ["path": ["db", "_design", "app", "_show", "broken", "d"]]])
-        }
+        } == DesignFunctionError(name: "not_found", reason: "document not found"))
     }
 
     // MARK: updates
@@ -152,9 +152,9 @@ struct DesignFunctionTests {
     }
 
     @Test func anUpdateRefusesGET() throws {
-        #expect(throws: DesignFunctionError(name: "method_not_allowed", reason: "Update functions do not allow GET")) {
+        #expect(designFailure {
             try call(["updates", "stamp"], [.null, ["method": "GET"]])
-        }
+        } == DesignFunctionError(name: "method_not_allowed", reason: "Update functions do not allow GET"))
     }
 
     // MARK: lists

@@ -25,7 +25,7 @@ struct FunctionCompilationTests {
     }
 
     @Test func aSyntaxErrorIsACompilationErrorNamingTheSource() throws {
-        let error = #expect(throws: DesignFunctionError.self) { try makeEngine().compile("function(doc) { emit(doc._id, ; }") }
+        let error = designFailure { try makeEngine().compile("function(doc) { emit(doc._id, ; }") }
         #expect(error?.name == "compilation_error")
         #expect(error?.reason.hasPrefix("SyntaxError") == true)
         #expect(error?.reason.hasSuffix("(function(doc) { emit(doc._id, ; })") == true)
@@ -33,7 +33,7 @@ struct FunctionCompilationTests {
 
     @Test func aSourceThatIsNoFunctionIsRefusedAsCouchDBRefusesIt() throws {
         for source in ["1 + 1", "function named(doc) { }", "var x = 1;"] {
-            let error = #expect(throws: DesignFunctionError.self) { try makeEngine().compile(source) }
+            let error = designFailure { try makeEngine().compile(source) }
             #expect(error?.name == "compilation_error")
             #expect(error?.reason == "Expression does not eval to a function. (\(source))")
         }

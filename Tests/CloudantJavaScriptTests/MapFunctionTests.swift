@@ -38,9 +38,9 @@ struct MapFunctionTests {
     }
 
     @Test func throwingFatalErrorFailsTheWholeMap() throws {
-        #expect(throws: DesignFunctionError(name: "map_runtime_error", reason: "function raised 'fatal_error'")) {
+        #expect(designFailure {
             try map(makeEngine(), ["function(doc) { throw 'fatal_error'; }"], [["_id": "a"]])
-        }
+        } == DesignFunctionError(name: "map_runtime_error", reason: "function raised 'fatal_error'"))
     }
 
     @Test func documentsAreSealedSoAFunctionCannotChangeWhatTheNextSees() throws {

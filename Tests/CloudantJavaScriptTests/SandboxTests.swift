@@ -52,9 +52,9 @@ struct SandboxTests {
         let engine = makeEngine(timeLimit: .milliseconds(300))
         let clock = ContinuousClock()
         let started = clock.now
-        #expect(throws: DesignFunctionError.timedOut) {
+        #expect(designFailure {
             try map(engine, ["function(doc) { while (true) {} }"], [["_id": "a"]])
-        }
+        } == DesignFunctionError.timedOut)
         #expect(clock.now - started < .seconds(60))
         let rows = try map(engine, ["function(doc) { emit(doc._id, 1); }"], [["_id": "b"]])
         #expect(rows[0][0] == [EmittedRow(key: "b", value: 1)])
@@ -71,8 +71,8 @@ struct SandboxTests {
     @Test func aTimeOutInADesignFunctionIsCouchDBsOSProcessError() throws {
         let engine = makeEngine(timeLimit: .milliseconds(300))
         let ddoc: JSONObject = ["_id": "_design/x", "_rev": "1-a", "shows": ["loop": "function(doc, req) { for (;;) {} }"]]
-        #expect(throws: DesignFunctionError(name: "os_process_error", reason: "OS process timed out.", isFatal: true)) {
+        #expect(designFailure {
             try engine.callDesignFunction(ddoc, path: ["shows", "loop"], arguments: [.null, ["path": []]], session: nil)
-        }
+        } == DesignFunctionError(name: "os_process_error", reason: "OS process timed out.", isFatal: true))
     }
 }

@@ -1,6 +1,7 @@
 import CloudantCore
 @testable import CloudantJavaScript
 import Foundation
+import Testing
 
 /// Collects what functions log.
 final class LogLines: @unchecked Sendable {
@@ -45,4 +46,18 @@ final class RecordingSession: ListSession {
         if let start { starts.append(start) }
         return rows.isEmpty ? nil : rows.removeFirst()
     }
+}
+
+/// The design function failure `body` throws: the `designFunctionError` of the `CloudantError` with code
+/// `designFunctionFailed` it throws, or nil (recorded as an issue) when it throws nothing or another error.
+func designFailure<Value>(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Value) -> DesignFunctionError? {
+    do {
+        _ = try body()
+        Issue.record("expected a design function's failure, got none", sourceLocation: sourceLocation)
+    } catch let error as CloudantError where error.code == .designFunctionFailed {
+        return error.designFunctionError
+    } catch {
+        Issue.record("expected a design function's failure, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
 }

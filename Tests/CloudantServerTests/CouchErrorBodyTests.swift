@@ -39,9 +39,9 @@ struct CouchErrorBodyTests {
     @Test(arguments: [
         (CloudantError.Code.conflict, 409, "conflict"),
         (.notFound, 404, "not_found"),
-        (.invalidValue, 400, "bad_request"),
-        (.fetchFailed, 500, "internal_server_error"),
-        (.updateFailed, 500, "internal_server_error"),
+        (.invalidInput, 400, "bad_request"),
+        (.storeUnreadable, 500, "internal_server_error"),
+        (.storeUnwritable, 500, "internal_server_error"),
         (.duplicatePlugin, 500, "internal_server_error"),
         (.timedOut, 408, "timeout"),
         (.unknownEntityType, 400, "bad_request"),
@@ -58,7 +58,7 @@ struct CouchErrorBodyTests {
     }
 
     @Test func anInvalidDocumentIDIsIllegalDocIDInTheInvalidInputStatus() {
-        for code in [CloudantError.Code.invalidValue, .unknownEntityType] {
+        for code in [CloudantError.Code.invalidInput, .unknownEntityType] {
             let body = CouchErrorBody(CloudantError(code, "Only reserved document ids may start with underscore.", context: .init(field: "_id")))
             #expect(body.status == 400 && body.error == "illegal_docid", "\(code)")
         }

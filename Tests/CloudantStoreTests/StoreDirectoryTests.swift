@@ -19,7 +19,7 @@ struct StoreDirectoryTests {
     @Test(arguments: ["", "Patients", "1db", "_users", "../etc", "a b", "a.b", "ünicode"])
     func namesBreakingCouchDBsRuleAreInvalidValues(name: String) {
         let error = #expect(throws: CloudantError.self) { try StoreDirectory.validate(storeName: name) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.database == name)
     }
 

@@ -58,7 +58,7 @@ struct ContinuousReplicationTests {
         await following.value
         let retrying = reports.all.filter { $0.state == .retrying }
         #expect(retrying.allSatisfy { $0.error?.isRetryable == true && $0.retryDelay != nil })
-        #expect(retrying.allSatisfy { if case .peerUnreachable? = $0.error { true } else { false } }, "\(retrying.map { "\($0.error.map { "\($0)" } ?? "")" })")
+        #expect(retrying.allSatisfy { $0.error?.code == .peerUnreachable }, "\(retrying.map { "\($0.error.map { "\($0)" } ?? "")" })")
         // Waits grow (with at most 20 % jitter each, a wait four failures in is longer than the first).
         let delays = retrying.compactMap(\.retryDelay)
         #expect((delays.last ?? .zero) > (delays.first ?? .zero))
@@ -75,8 +75,8 @@ struct ContinuousReplicationTests {
         var options = ReplicationOptions(continuous: true)
         options.continuousRetry = ContinuousRetry(backoff: Backoff(initial: .seconds(30)))
         let replicator = Replicator(source: wrong, target: LocalPeer(try server.deviceStore()), options: options)
-        let error = await #expect(throws: ReplicationError.self) { try await replicator.run() }
-        #expect(error?.status == 401)
+        let error = await #expect(throws: CloudantError.self) { try await replicator.run() }
+        #expect(error?.context.status == 401)
         await server.finish()
     }
 

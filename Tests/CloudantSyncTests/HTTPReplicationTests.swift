@@ -99,10 +99,10 @@ struct HTTPReplicationTests {
         let slowRetries = ReplicationOptions(
             retry: RetryPolicy(maximumAttempts: 3, initialDelay: TestDeadline.generous * 2, maximumDelay: TestDeadline.generous * 2))
         let started = ContinuousClock.now
-        let error = await #expect(throws: ReplicationError.self) {
+        let error = await #expect(throws: CloudantError.self) {
             try await Replicator(source: wrong, target: LocalPeer(setup.local), options: slowRetries).run()
         }
-        #expect(error?.status == 401)
+        #expect(error?.context.status == 401)
         #expect(error?.category == .unauthorized)
         #expect(ContinuousClock.now - started < TestDeadline.generous)
         await setup.stop()
@@ -138,9 +138,9 @@ struct HTTPReplicationTests {
                 _ = try await Replicator(source: LocalPeer(setup.local), target: flaky, options: options).run()
                 _ = try await Replicator(source: flaky, target: LocalPeer(setup.local), options: options).run()
                 break
-            } catch let error as ReplicationError {
+            } catch let error as CloudantError {
                 // The network's faults are retried by running again; a failure of this side is a bug.
-                if case .localFailure = error { throw error }
+                if !error.code.isPeerFailure { throw error }
                 continue
             }
         }
@@ -255,9 +255,9 @@ struct StrictPeerReplicationTests {
                 _ = try await Replicator(source: LocalPeer(setup.local), target: strict, options: options).run()
                 _ = try await Replicator(source: strict, target: LocalPeer(setup.local), options: options).run()
                 break
-            } catch let error as ReplicationError {
+            } catch let error as CloudantError {
                 // The network's faults are retried by running again; a failure of this side is a bug.
-                if case .localFailure = error { throw error }
+                if !error.code.isPeerFailure { throw error }
                 continue
             }
         }

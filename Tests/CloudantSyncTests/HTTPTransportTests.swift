@@ -102,28 +102,28 @@ struct HTTPTransportTests {
     func noOrWrongCredentialsAreUnauthorizedAtOnceAndAClosedPortIsUnreachable(kind: Kind) async throws {
         let setup = try await HTTPReplicationTests.Setup.start()
         let wrong = try Self.peer(setup, kind, authentication: .basic(user: "admin", password: "nope"))
-        let refused = await #expect(throws: ReplicationError.self) {
+        let refused = await #expect(throws: CloudantError.self) {
             try await Replicator(source: wrong, target: LocalPeer(setup.local), options: Self.once).run()
         }
-        #expect(refused?.status == 401 && refused?.category == .unauthorized)
+        #expect(refused?.context.status == 401 && refused?.category == .unauthorized)
         // No credentials on a server that requires them: 401 with `WWW-Authenticate` (CouchDB's answer with
         // `require_valid_user`), which left a URLSession task suspended forever on Linux.
         let admin = TestClient(baseURL: setup.baseURL, user: (HTTPReplicationTests.Setup.admin.name, HTTPReplicationTests.Setup.admin.password))
         let required = try await admin.send("PUT", "/_node/_local/_config/chttpd/require_valid_user", body: Data("\"true\"".utf8))
         #expect(required.status == 200)
         let anonymous = try Self.peer(setup, kind, authentication: .none)
-        let challenged = await #expect(throws: ReplicationError.self) {
+        let challenged = await #expect(throws: CloudantError.self) {
             try await Replicator(source: anonymous, target: LocalPeer(setup.local), options: Self.once).run()
         }
-        #expect(challenged?.status == 401 && challenged?.category == .unauthorized)
+        #expect(challenged?.context.status == 401 && challenged?.category == .unauthorized)
         await setup.stop()
 
         // The server is gone: its port answers nothing.
         let gone = try Self.peer(setup, kind)
-        let unreachable = await #expect(throws: ReplicationError.self) {
+        let unreachable = await #expect(throws: CloudantError.self) {
             try await Replicator(source: gone, target: LocalPeer(setup.local), options: Self.once).run()
         }
-        guard case .peerUnreachable = unreachable else {
+        guard unreachable?.code == .peerUnreachable else {
             Issue.record("expected peerUnreachable, got \(String(describing: unreachable))")
             return
         }
@@ -163,7 +163,7 @@ struct HTTPTransportTests {
 
         func record(_ request: () async throws -> HTTPTransportResponse) async {
             var outcome: String?
-            do { outcome = "answered \(try await request().status)" } catch HTTPTransportError.cancelled {
+            do { outcome = "answered \(try await request().status)" } catch let error as CloudantError where error.code == .cancelled {
                 outcome = nil
             } catch { outcome = "\(error)" }
             state.withLock { state in
@@ -192,7 +192,7 @@ struct HTTPTransportTests {
             url: URL(string: "http://127.0.0.1:\(silent.port)/db")!, timeout: .seconds(1), transport: kind.make())
         // The request's own timeout ends it (`.timedOut` comes from nowhere else); how soon is not asserted, as
         // a loaded machine runs the test late.
-        let error = await #expect(throws: ReplicationError.self) {
+        let error = await #expect(throws: CloudantError.self) {
             _ = try await peer.info()
         }
         #expect(error?.category == .timedOut, "\(String(describing: error))")
@@ -229,7 +229,7 @@ struct HTTPTransportTests {
             let untrusting = try HTTPPeer(
                 url: URL(string: url + "/cloud")!, authentication: .basic(user: "admin", password: "s3cret"),
                 transport: AsyncHTTPClientTransport())
-            await #expect(throws: ReplicationError.self) { _ = try await untrusting.info() }
+            await #expect(throws: CloudantError.self) { _ = try await untrusting.info() }
         } catch {
             Issue.record(error)
         }

@@ -20,7 +20,7 @@ struct HostilePeerTests {
     static func pull(
         from server: HostileServer, _ kind: Kind, limits: PeerLimits = PeerLimits(), filter: ReplicationFilter = .none,
         credentials: String = "spy:secret"
-    ) async throws -> (Result<ReplicationStats, ReplicationError>, DocumentStore, LocalReplicationTests.Stores) {
+    ) async throws -> (Result<ReplicationStats, CloudantError>, DocumentStore, LocalReplicationTests.Stores) {
         let stores = try LocalReplicationTests.Stores()
         let url = URL(string: server.url.replacingOccurrences(of: "http://", with: "http://\(credentials)@") + "/db")!
         // The peer's silence timeout is generous: what these tests watch is the limits' verdicts, and a loaded
@@ -29,18 +29,18 @@ struct HostilePeerTests {
         let options = ReplicationOptions(filter: filter, retry: .never)
         do {
             return (.success(try await Replicator(source: source, target: LocalPeer(stores.a), options: options).run()), stores.a, stores)
-        } catch let error as ReplicationError {
+        } catch let error as CloudantError {
             return (.failure(error), stores.a, stores)
         }
     }
 
     /// The violation a failed run reports, and that its URL names the peer without credentials.
-    static func violation(_ result: Result<ReplicationStats, ReplicationError>, at path: String) -> PeerViolation? {
+    static func violation(_ result: Result<ReplicationStats, CloudantError>, at path: String) -> PeerViolation? {
         guard case .failure(let error) = result else {
             Issue.record("expected a failure, got \(result)")
             return nil
         }
-        guard case .peerViolation(let url, let violation) = error else {
+        guard let violation = error.peerViolation, let url = error.context.url else {
             Issue.record("expected a peer violation, got \(error)")
             return nil
         }
@@ -256,9 +256,10 @@ struct HostilePeerTests {
             let slow: Bool
             switch result {
             // An honest request ran past the deadline.
-            case .failure(.peerViolation(let url, _)) where !url.path.hasSuffix("/db/_changes"): slow = true
+            case .failure(let error) where error.code == .peerViolation && error.context.url?.path.hasSuffix("/db/_changes") == false:
+                slow = true
             // The endless answer had not even begun when the deadline came: the machine, not the peer.
-            case .failure(.timedOut): slow = true
+            case .failure(let error) where error.code == .peerTimedOut: slow = true
             default: slow = false
             }
             if slow, seconds < 640 {

@@ -129,12 +129,12 @@ struct LocalReplicationTests {
         }
         #expect(arrived)
         replicator.cancel()
-        let error = await #expect(throws: ReplicationError.self) { try await running.value }
-        guard case .cancelled(let url)? = error else {
+        let error = await #expect(throws: CloudantError.self) { try await running.value }
+        guard let error, error.code == .cancelled else {
             Issue.record("expected .cancelled, got \(String(describing: error))")
             return
         }
-        #expect(url == nil)  // two local stores: no request was cut short
+        #expect(error.context.url == nil)  // two local stores: no request was cut short
     }
 
     @Test func progressIsReportedAsASequenceAndToADelegate() async throws {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// The one error type of the core store, its entity API and its plugin registry.
 ///
 /// Every error carries a ``Code`` to switch on (and through it an ``ErrorCategory``) and a ``Context`` that names what failed (document id,
@@ -52,21 +54,26 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         /// Hashes the code's name.
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-        // The original OTFCloudantError's cases.
-        /// Reading from the store failed (SQLite, the file system).
-        public static let fetchFailed = Code("fetchFailed", category: .internal)
-        /// Adding an entity or document failed (SQLite, the file system).
-        public static let addFailed = Code("addFailed", category: .internal)
-        /// Updating an entity or document failed (SQLite, the file system).
-        public static let updateFailed = Code("updateFailed", category: .internal)
-        /// Deleting an entity or document failed (SQLite, the file system).
-        public static let deleteFailed = Code("deleteFailed", category: .internal)
-        /// Synchronising with a remote peer failed: the peer did not answer as the protocol requires.
-        public static let remoteSynchronizationFailed = Code("remoteSynchronizationFailed", category: .unavailable)
-        /// A value given to the store is invalid (id, revision, body, option).
-        public static let invalidValue = Code("invalidValue", category: .invalidInput)
+        // Failures of what lies underneath: SQLite, the file system, a peer's protocol.
+        /// The store could not be read: SQLite or the file system failed, or a stored row is damaged. The
+        /// message says which; nothing was changed.
+        public static let storeUnreadable = Code("storeUnreadable", category: .internal)
+        /// The store could not be written: SQLite or the file system failed (a full disk, a read-only file, a
+        /// folder that cannot be created). The write did not happen; what was stored before is unchanged.
+        public static let storeUnwritable = Code("storeUnwritable", category: .internal)
+        /// A peer did not answer as its synchronisation protocol requires: no reply, an incomplete one, or an
+        /// error of a kind the protocol does not know.
+        public static let peerProtocolError = Code("peerProtocolError", category: .unavailable)
+        /// A value given to the store is invalid (id, revision, body, option): the code of the
+        /// ``ErrorCategory/invalidInput`` category when no more specific code applies.
+        public static let invalidInput = Code("invalidInput", category: .invalidInput)
         /// An operation took longer than allowed.
         public static let timedOut = Code("timedOut", category: .timedOut)
+        /// The work was cancelled (its task, or a `cancel()` call); nothing it had not finished took effect.
+        public static let cancelled = Code("cancelled", category: .unavailable)
+        /// A rule the store keeps for itself did not hold (an answer of the wrong size, a state that cannot
+        /// be): a bug, whose message says which rule.
+        public static let invariantBroken = Code("invariantBroken", category: .internal)
 
         // Document-level outcomes every CouchDB user knows.
         /// The revision named is not a current leaf, or the document exists (CouchDB 409).
@@ -105,11 +112,20 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         public var position: Int?
         /// The file involved (a database file the encryption layer could not open, say).
         public var file: String?
+        /// The URL of the request to a peer that failed, without credentials (which never appear in an error).
+        public var url: URL?
+        /// The HTTP status a peer answered with, when it answered.
+        public var status: Int?
+        /// The `error` member of a peer's CouchDB error body (`conflict`, `not_found`, …), when it sent one.
+        public var peerError: String?
+        /// The `reason` member of a peer's CouchDB error body, when it sent one.
+        public var peerReason: String?
 
         /// Creates a context.
         public init(
             documentID: String? = nil, revision: String? = nil, kind: String? = nil, database: String? = nil,
-            field: String? = nil, itemIndex: Int? = nil, position: Int? = nil, file: String? = nil
+            field: String? = nil, itemIndex: Int? = nil, position: Int? = nil, file: String? = nil, url: URL? = nil,
+            status: Int? = nil, peerError: String? = nil, peerReason: String? = nil
         ) {
             self.documentID = documentID
             self.revision = revision
@@ -119,13 +135,23 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
             self.itemIndex = itemIndex
             self.position = position
             self.file = file
+            self.url = url
+            self.status = status
+            self.peerError = peerError
+            self.peerReason = peerReason
         }
     }
 
     /// What kind of failure this is.
     public var code: Code
     /// What the failure was about.
-    public var context: Context
+    public var context: Context {
+        get { contextBox.value }
+        set { contextBox = ContextBox(newValue) }
+    }
+    /// The context, kept out of line: every function that throws `CloudantError` by type reserves room for
+    /// one in its frame, and a recursive parser's frames would otherwise carry a dozen optional fields each.
+    private var contextBox: ContextBox
     /// What went wrong and what to do about it; never contains document bodies.
     public var message: String
     /// The error that caused this one, if any (a SQLite error, a decoding error).
@@ -138,7 +164,7 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
     public init(_ code: Code, _ message: String, context: Context = Context(), underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
-        self.context = context
+        self.contextBox = ContextBox(context)
         self.underlying = underlying
     }
 
@@ -153,6 +179,9 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         if let itemIndex = context.itemIndex { parts.append("item=\(itemIndex)") }
         if let position = context.position { parts.append("position=\(position)") }
         if let file = context.file { parts.append("file=\(file)") }
+        if let url = context.url { parts.append("url=\(url.absoluteString)") }
+        if let status = context.status { parts.append("status=\(status)") }
+        if let peerError = context.peerError { parts.append("peer_error=\(peerError)") }
         if let underlying { parts.append("underlying=\(String(describing: type(of: underlying))): \(underlying)") }
         return parts.joined(separator: " ")
     }
@@ -165,4 +194,11 @@ extension CloudantError {
         update(&copy.context)
         return copy
     }
+}
+
+/// An immutable box: replaced, never changed, so an error copied keeps its own context.
+private final class ContextBox: Sendable {
+    let value: CloudantError.Context
+
+    init(_ value: CloudantError.Context) { self.value = value }
 }

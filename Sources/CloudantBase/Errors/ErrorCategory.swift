@@ -1,8 +1,9 @@
 /// What kind of failure an error is, whatever module threw it: the one thing an edge needs to know to answer.
 ///
-/// Every error type of every module reports its category through ``CategorizedError``: ``CloudantError``
-/// through its ``CloudantError/Code`` (each module declares the category of the codes it adds), query errors
-/// through `QueryErrorKind`, the replicator's errors through their case. Only the edges turn a category
+/// Every failure is a ``CloudantError`` and reports its category through its ``CloudantError/Code``: each module
+/// declares the category of the codes it adds (a peer's refusal takes the category of the peer's status).
+/// ``CategorizedError`` lets the typed context some errors carry (`QueryErrorKind`) and the compatibility
+/// layer's `OTFCloudantError` say theirs too. Only the edges turn a category
 /// into something else: the HTTP server into a status and CouchDB's `{"error","reason"}` body, the CLI into
 /// an exit status. The status table lives here (``httpStatus``, ``init(httpStatus:)``) because two edges read
 /// it, one each way: the server answering, and the replicator and repositories reading a peer's answer.

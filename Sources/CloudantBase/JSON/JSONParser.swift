@@ -18,7 +18,7 @@
 ///
 /// Nesting deeper than ``maximumDepth`` is an error, so hostile input cannot overflow the stack.
 ///
-/// Errors are ``CloudantError/Code/invalidValue`` with the byte offset in ``CloudantError/Context/position``;
+/// Errors are ``CloudantError/Code/invalidInput`` with the byte offset in ``CloudantError/Context/position``;
 /// messages describe the problem and never quote the input, which may hold personal data.
 struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
@@ -562,7 +562,7 @@ struct JSONParser {
     // MARK: Errors
 
     private func failure(_ message: String, at position: Int) -> CloudantError {
-        CloudantError(.invalidValue, "Invalid JSON: " + message, context: .init(position: position))
+        CloudantError(.invalidInput, "Invalid JSON: " + message, context: .init(position: position))
     }
 }
 

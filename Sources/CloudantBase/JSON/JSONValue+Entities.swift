@@ -10,7 +10,7 @@ extension JSONValue {
     /// let body = try JSONValue(encoding: task)   // dates as "2024-05-01T09:30:00.250Z"
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` naming the failing member path in
+    /// - Throws: ``CloudantError/Code/invalidInput`` naming the failing member path in
     ///   ``CloudantError/Context/field`` when the value cannot be encoded (a non-finite `Double`, a date beyond
     ///   ±999999 years); errors thrown by the type's own `encode(to:)` pass through unchanged.
     public init(encoding value: some Encodable) throws {
@@ -29,7 +29,7 @@ extension JSONValue {
     /// let task = try document.decode(Task.self)
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` when the value does not have the type's shape. The
+    /// - Throws: ``CloudantError/Code/invalidInput`` when the value does not have the type's shape. The
     ///   member path (`outcomes[2].date`) is in ``CloudantError/Context/field`` and the `DecodingError` in
     ///   ``CloudantError/underlying``; the message names what is wrong but never the document's content.
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
@@ -66,7 +66,7 @@ extension JSONValue {
             path = []
         }
         return CloudantError(
-            .invalidValue,
+            .invalidInput,
             "Could not decode \(type): \(problem). Check that the document was written by a compatible version of the type.",
             context: .init(field: path.isEmpty ? nil : codingPathDescription(path)),
             underlying: error)
@@ -77,7 +77,7 @@ extension JSONValue {
         if case .invalidValue(_, let context) = error { path = context.codingPath }
         // The `EncodingError` itself is not passed on: it holds the offending value, which may be personal data.
         return CloudantError(
-            .invalidValue,
+            .invalidInput,
             "Could not encode \(type): a member holds a value JSON cannot represent (such as a non-finite number).",
             context: .init(field: path.isEmpty ? nil : codingPathDescription(path)))
     }

@@ -14,7 +14,7 @@ extension JSONValue {
     /// ```
     ///
     /// - Parameter bytes: The UTF-8 encoded JSON text; contiguous collections are read in place.
-    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte offset of the problem in
+    /// - Throws: ``CloudantError/Code/invalidInput`` with the byte offset of the problem in
     ///   ``CloudantError/Context/position``; the message never quotes the input.
     public init(parsing bytes: some Collection<UInt8>) throws {
         if let value = try bytes.withContiguousStorageIfAvailable({ buffer throws(CloudantError) in
@@ -34,7 +34,7 @@ extension JSONValue {
     /// let body = try JSONValue(parsing: #"{"title": "Walk", "minutes": 30}"#)
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` with the UTF-8 byte offset of the problem in
+    /// - Throws: ``CloudantError/Code/invalidInput`` with the UTF-8 byte offset of the problem in
     ///   ``CloudantError/Context/position``.
     public init(parsing text: String) throws {
         var text = text
@@ -48,7 +48,7 @@ extension JSONValue {
     /// let value = try JSONValue(parsing: try Data(contentsOf: url))
     /// ```
     ///
-    /// - Throws: ``CloudantError/Code/invalidValue`` with the byte offset of the problem in
+    /// - Throws: ``CloudantError/Code/invalidInput`` with the byte offset of the problem in
     ///   ``CloudantError/Context/position``.
     public init(parsing data: Data) throws {
         self = try data.withUnsafeBytes { raw throws(CloudantError) in
@@ -62,7 +62,7 @@ extension JSONValue {
     /// Parses `data` allowing `maximumDepth` levels of nesting instead of ``maximumNestingDepth``: for an
     /// envelope around documents (a replication peer's answer), whose documents are then checked against
     /// ``maximumNestingDepth`` on their own.
-    /// - Throws: ``CloudantError/Code/invalidValue``, as the other `init(parsing:)` do.
+    /// - Throws: ``CloudantError/Code/invalidInput``, as the other `init(parsing:)` do.
     package init(parsing data: Data, maximumDepth: Int) throws {
         self = try data.withUnsafeBytes { raw throws(CloudantError) in
             try JSONParser.parse(raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)

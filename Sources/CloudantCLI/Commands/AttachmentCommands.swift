@@ -72,7 +72,7 @@ struct AttachmentCommand: AsyncParsableCommand {
             }
             let partial = out + ".partial"
             guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
-                throw CloudantError(.invalidValue, "Cannot write \(out); check the folder and its permissions.", context: .init(field: "out"))
+                throw CloudantError(.invalidInput, "Cannot write \(out); check the folder and its permissions.", context: .init(field: "out"))
             }
             do {
                 for try await piece in content.contentBytes() { try handle.write(contentsOf: piece) }

@@ -34,11 +34,11 @@ struct BulkCommand: CloudantCommand {
 
     func execute() async throws {
         guard batchSize > 0 else {
-            throw CloudantError(.invalidValue, "--batch-size must be at least 1.", context: .init(field: "batch-size"))
+            throw CloudantError(.invalidInput, "--batch-size must be at least 1.", context: .init(field: "batch-size"))
         }
         if queueFor != nil && replicated {
             throw CloudantError(
-                .invalidValue, "--queue-for queues new writes; replicated revisions (--replicated) are not queued.",
+                .invalidInput, "--queue-for queues new writes; replicated revisions (--replicated) are not queued.",
                 context: .init(field: "queue-for"))
         }
         let remote = try queueFor.map(QueueRemote.identity)
@@ -49,7 +49,7 @@ struct BulkCommand: CloudantCommand {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw CloudantError(
-                    .invalidValue, "\(file) is a folder; give a JSON Lines file, or - for standard input.",
+                    .invalidInput, "\(file) is a folder; give a JSON Lines file, or - for standard input.",
                     context: .init(field: "file"))
             }
             guard let opened = FileHandle(forReadingAtPath: file) else {

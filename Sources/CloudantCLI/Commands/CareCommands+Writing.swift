@@ -13,7 +13,7 @@ struct CareWriting {
         switch input {
         case .array(let values): items = values
         case .object: items = [input]
-        default: throw CloudantError(.invalidValue, "Standard input must be a JSON object or an array of objects.")
+        default: throw CloudantError(.invalidInput, "Standard input must be a JSON object or an array of objects.")
         }
         let stored: [JSONValue]
         switch kind {
@@ -29,7 +29,7 @@ struct CareWriting {
                 stored = try await write(HealthKitLinkedTask.self, items)
             } else {
                 throw CloudantError(
-                    .invalidValue,
+                    .invalidInput,
                     "Some tasks have a healthKitLinkage and some do not; store HealthKit-linked tasks in a call of their own.",
                     context: .init(field: "healthKitLinkage"))
             }
@@ -49,7 +49,7 @@ struct CareWriting {
         var named = Set<UUID>()
         for (index, item) in items.enumerated() {
             guard case .object(let object) = item else {
-                throw CloudantError(.invalidValue, "Each entity must be a JSON object.", context: .init(itemIndex: index))
+                throw CloudantError(.invalidInput, "Each entity must be a JSON object.", context: .init(itemIndex: index))
             }
             let entity = try Self.decode(type, item, index: index)
             entities.append((index, entity, object["uuid"] != nil && object["previousVersionUUIDs"] != nil))
@@ -81,7 +81,7 @@ struct CareWriting {
                 let id = item["id"]?.stringValue, let noteJSON = item["note"]
             else {
                 throw CloudantError(
-                    .invalidValue, #"A note is {"kind":KIND,"id":ID,"note":{"author","title","content"}}."#,
+                    .invalidInput, #"A note is {"kind":KIND,"id":ID,"note":{"author","title","content"}}."#,
                     context: .init(field: "note", itemIndex: index))
             }
             let note = try noteJSON.decode(Note.self)
@@ -92,7 +92,7 @@ struct CareWriting {
             case .task: results.append(try await append(note, to: CareTask.self, id: id))
             case .outcome: results.append(try await append(note, to: Outcome.self, id: id))
             case .note:
-                throw CloudantError(.invalidValue, "A note annotates an entity, not a note.", context: .init(field: "kind"))
+                throw CloudantError(.invalidInput, "A note annotates an entity, not a note.", context: .init(field: "kind"))
             }
         }
         return results
@@ -115,7 +115,7 @@ struct CareWriting {
             return try decoder.decode(type, from: Data(item.jsonBytes()))
         } catch {
             throw CloudantError(
-                .invalidValue, "The entity does not have CareKit's JSON shape for this kind; check its fields.",
+                .invalidInput, "The entity does not have CareKit's JSON shape for this kind; check its fields.",
                 context: .init(kind: Entity.careKindName, itemIndex: index), underlying: error)
         }
     }
@@ -128,7 +128,7 @@ enum CareCLIDates {
         guard let json = try? JSONEncoder().encode([text]), let date = try? decoder.decode([Date].self, from: json).first
         else {
             throw CloudantError(
-                .invalidValue, "Expected an ISO 8601 date-time such as 2024-05-01T09:30:00Z.", context: .init(field: field))
+                .invalidInput, "Expected an ISO 8601 date-time such as 2024-05-01T09:30:00Z.", context: .init(field: field))
         }
         return date
     }
@@ -136,7 +136,7 @@ enum CareCLIDates {
     static func timeZone(_ identifier: String?) throws -> TimeZone {
         guard let identifier else { return .current }
         guard let zone = TimeZone(identifier: identifier) else {
-            throw CloudantError(.invalidValue, "Unknown time zone; use an IANA name such as Europe/Paris.", context: .init(field: "tz"))
+            throw CloudantError(.invalidInput, "Unknown time zone; use an IANA name such as Europe/Paris.", context: .init(field: "tz"))
         }
         return zone
     }

@@ -149,7 +149,7 @@ struct CareListCommand: CloudantCommand {
         case .outcome: values = try await care.fetchInEffect(Outcome.self, at: date).map(JSONValue.init(encoding:))
         case .note:
             throw CloudantError(
-                .invalidValue, "Notes live inside the entity they annotate; list that kind instead.",
+                .invalidInput, "Notes live inside the entity they annotate; list that kind instead.",
                 context: .init(field: "KIND"))
         }
         Output.print(.array(values))

@@ -31,7 +31,7 @@ struct CareOutcomesCommand: CloudantCommand {
     func execute() async throws {
         let (zone, start, end) = try range.resolved()
         guard start < end else {
-            throw CloudantError(.invalidValue, "--to must be after --from.", context: .init(field: "to"))
+            throw CloudantError(.invalidInput, "--to must be after --from.", context: .init(field: "to"))
         }
         let registry = try EntityRegistry.careHealth()
         let store = try DocumentStore.open(name: database.db, in: global.stores, options: try global.storeOptions(registry: registry))

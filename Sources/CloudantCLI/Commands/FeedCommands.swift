@@ -21,7 +21,7 @@ struct ChangesCommand: CloudantCommand {
 
     func execute() async throws {
         guard let style = ChangesOptions.Style(rawValue: style) else {
-            throw CloudantError(.invalidValue, "--style must be main_only or all_docs.", context: .init(field: "style"))
+            throw CloudantError(.invalidInput, "--style must be main_only or all_docs.", context: .init(field: "style"))
         }
         let store = try global.openExisting(database.db)
         var options = ChangesOptions(

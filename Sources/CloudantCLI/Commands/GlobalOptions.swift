@@ -33,7 +33,7 @@ struct GlobalOptions: ParsableArguments {
     var keyFile: String?
 
     /// The encryption key `--key-file` (or `CLOUDANT_KEY_FILE`) names, if any.
-    /// - Throws: ``CloudantCore/CloudantError`` `.invalidValue` for a file that cannot be read or holds no key.
+    /// - Throws: ``CloudantCore/CloudantError`` `.invalidInput` for a file that cannot be read or holds no key.
     func encryptionKey() throws -> DatabaseKey? {
         guard let path = keyFile ?? ProcessInfo.processInfo.environment["CLOUDANT_KEY_FILE"] else { return nil }
         return try Self.readKey(at: path)
@@ -42,7 +42,7 @@ struct GlobalOptions: ParsableArguments {
     /// The key in the file at `path`: 32 raw bytes, or 64 hex digits (surrounding whitespace ignored).
     static func readKey(at path: String) throws -> DatabaseKey {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CloudantError(.invalidValue, "Cannot read the key file \(path).", context: .init(field: "key-file"))
+            throw CloudantError(.invalidInput, "Cannot read the key file \(path).", context: .init(field: "key-file"))
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let bytes: [UInt8]
@@ -55,7 +55,7 @@ struct GlobalOptions: ParsableArguments {
             return try DatabaseKey(rawBytes: bytes)
         } catch {
             throw CloudantError(
-                .invalidValue, "The key file \(path) must hold 32 raw bytes or 64 hex digits (`head -c 32 /dev/urandom > \(path)`).",
+                .invalidInput, "The key file \(path) must hold 32 raw bytes or 64 hex digits (`head -c 32 /dev/urandom > \(path)`).",
                 context: .init(field: "key-file"))
         }
     }

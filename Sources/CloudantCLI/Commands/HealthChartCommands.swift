@@ -40,16 +40,16 @@ struct HealthChartCommand: CloudantCommand {
         let start = try from.map { try HealthStatsCommand.instant($0, field: "from", in: zone) }
             ?? end.addingTimeInterval(-365 * 86_400)
         guard end > start else {
-            throw CloudantError(.invalidValue, "--to must be after --from.", context: .init(field: "to"))
+            throw CloudantError(.invalidInput, "--to must be after --from.", context: .init(field: "to"))
         }
         let interval = try by.map { text -> HealthStatisticsInterval in
             guard let interval = HealthStatisticsInterval(rawValue: text) else {
-                throw CloudantError(.invalidValue, "--by takes hour, day, week or month.", context: .init(field: "by"))
+                throw CloudantError(.invalidInput, "--by takes hour, day, week or month.", context: .init(field: "by"))
             }
             return interval
         } ?? HealthChart.interval(for: end.timeIntervalSince(start))
         guard (100...10_000).contains(width), (100...10_000).contains(height) else {
-            throw CloudantError(.invalidValue, "--width and --height take 100 to 10000 pixels.", context: .init(field: "width"))
+            throw CloudantError(.invalidInput, "--width and --height take 100 to 10000 pixels.", context: .init(field: "width"))
         }
         let target = try unit.map { text -> HealthUnit in
             do throws(CloudantError) { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
@@ -93,7 +93,7 @@ struct HealthRouteCommand: CloudantCommand {
         let kind = (format ?? URL(fileURLWithPath: out).pathExtension).lowercased()
         guard kind == "svg" || kind == "gpx" else {
             throw CloudantError(
-                .invalidValue, "Write the route to a .svg or .gpx file, or pass --format svg|gpx.",
+                .invalidInput, "Write the route to a .svg or .gpx file, or pass --format svg|gpx.",
                 context: .init(field: format == nil ? "out" : "format"))
         }
         let store = try global.openHealth(database.db, mustExist: true)
@@ -127,7 +127,7 @@ enum ChartOutput {
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CloudantError(.invalidValue, "Cannot write \(path): \(error.localizedDescription)", context: .init(field: "out"))
+            throw CloudantError(.invalidInput, "Cannot write \(path): \(error.localizedDescription)", context: .init(field: "out"))
         }
     }
 }

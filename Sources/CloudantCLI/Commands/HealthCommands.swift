@@ -118,7 +118,7 @@ struct HealthSamplesCommand: CloudantCommand {
             let start = try from.map { try HealthCLIDates.parse($0, field: "from") } ?? .distantPast
             let end = try to.map { try HealthCLIDates.parse($0, field: "to") } ?? .distantFuture
             guard end >= start else {
-                throw CloudantError(.invalidValue, "--to must not be before --from.", context: .init(field: "to"))
+                throw CloudantError(.invalidInput, "--to must not be before --from.", context: .init(field: "to"))
             }
             interval = DateInterval(start: start, end: end)
         }
@@ -229,7 +229,7 @@ struct RouteExportCommand: CloudantCommand {
 
     func execute() async throws {
         guard gpx else {
-            throw CloudantError(.invalidValue, "Name the format: pass --gpx.", context: .init(field: "gpx"))
+            throw CloudantError(.invalidInput, "Name the format: pass --gpx.", context: .init(field: "gpx"))
         }
         let store = try global.openHealth(database.db, mustExist: true)
         let (found, locations) = try await store.route(ofWorkout: workout)
@@ -261,7 +261,7 @@ enum HealthCLIDates {
             if let date = formatter.date(from: text) { return date }
         }
         throw CloudantError(
-            .invalidValue, "'\(text)' is not an ISO 8601 date; write 2024-06-01T13:00:00-07:00 or 2024-06-01.",
+            .invalidInput, "'\(text)' is not an ISO 8601 date; write 2024-06-01T13:00:00-07:00 or 2024-06-01.",
             context: .init(field: field))
     }
 

@@ -37,7 +37,7 @@ struct HealthStatsCommand: CloudantCommand {
 
     func execute() async throws {
         guard let interval = HealthStatisticsInterval(rawValue: by) else {
-            throw CloudantError(.invalidValue, "--by takes hour, day, week or month.", context: .init(field: "by"))
+            throw CloudantError(.invalidInput, "--by takes hour, day, week or month.", context: .init(field: "by"))
         }
         let zone = try CareCLIDates.timeZone(tz)
         let start = try Self.instant(from, field: "from", in: zone)

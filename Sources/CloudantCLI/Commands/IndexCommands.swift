@@ -83,7 +83,7 @@ struct IndexCommand: AsyncParsableCommand {
 
         func execute() async throws {
             guard let indexType = IndexDefinition.IndexType(rawValue: type) else {
-                throw CloudantError(.invalidValue, "--type is json or text.", context: .init(field: "type"))
+                throw CloudantError(.invalidInput, "--type is json or text.", context: .init(field: "type"))
             }
             try await global.openExisting(database.db).deleteIndex(designDocument: ddoc, name: name, type: indexType)
             Output.print(["ok": true])

@@ -124,7 +124,7 @@ struct ModelGenerateCommand: CloudantCommand {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             try Data(source.utf8).write(to: target, options: .atomic)
         } catch {
-            throw CloudantError(.invalidValue, "Cannot write \(target.path); check --out.", context: .init(field: "out"), underlying: error)
+            throw CloudantError(.invalidInput, "Cannot write \(target.path); check --out.", context: .init(field: "out"), underlying: error)
         }
         Output.print(["ok": true, "file": .string(target.path), "entities": .array(model.current.entities.map { .string($0.name) })])
     }

@@ -119,7 +119,7 @@ struct QueueClearCommand: CloudantCommand {
 enum QueueRemote {
     static func url(_ text: String) throws -> URL {
         guard text.hasPrefix("http://") || text.hasPrefix("https://"), let url = URL(string: text) else {
-            throw CloudantError(.invalidValue, "\(text) is not a database URL like http://host:5984/db.", context: .init(field: "remote"))
+            throw CloudantError(.invalidInput, "\(text) is not a database URL like http://host:5984/db.", context: .init(field: "remote"))
         }
         return url
     }

@@ -67,7 +67,7 @@ struct ReplicateCommand: CloudantCommand {
     func execute() async throws {
         if [selector != nil, documentIDs != nil, self.filter != nil].filter({ $0 }).count > 1 {
             throw CloudantError(
-                .invalidValue, "--selector, --doc-ids and --filter are exclusive, as in CouchDB.", context: .init(field: "selector"))
+                .invalidInput, "--selector, --doc-ids and --filter are exclusive, as in CouchDB.", context: .init(field: "selector"))
         }
         var filter = ReplicationFilter.none
         if let selector { filter = .selector(try MangoSelector(.object(try readJSONObject(selector)))) }
@@ -112,7 +112,7 @@ struct ReplicateCommand: CloudantCommand {
             _ = await shown.value
             reporter.finish()
             // A second signal cut it short: the interrupted status, with the error saying where it stopped.
-            if case ReplicationError.cancelled = error, signals.count > 0 {
+            if (error as? CloudantError)?.code == .cancelled, signals.count > 0 {
                 Output.printError(error)
                 throw ExitCode(ReplicationExit.interrupted)
             }
@@ -136,7 +136,7 @@ struct ReplicateCommand: CloudantCommand {
     private func peer(_ location: String, environment: String, mustExist: Bool) throws -> any ReplicationPeer {
         if location.hasPrefix("http://") || location.hasPrefix("https://") {
             guard let url = URL(string: location) else {
-                throw CloudantError(.invalidValue, "\(location) is not a valid URL.", context: .init(field: "url"))
+                throw CloudantError(.invalidInput, "\(location) is not a valid URL.", context: .init(field: "url"))
             }
             return try HTTPPeer(
                 url: url, authentication: .environment(environment, session: session), transport: httpClient.transport())

@@ -187,7 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
                         "dashboard": configuration.dashboardEnabled ? .string(url + "/_utils/") : .null,
                     ], whenClosed: .ignore)
             }
-        } catch let error as ServerError {
+        } catch let error as CloudantError where error.code.isServerStartFailure {
             // CouchDB-shaped like every other CLI error, with the server's own code as the error name.
             let body: JSONValue = ["error": .string(error.code.rawValue), "reason": .string(error.message)]
             StandardStreams.error(Data(body.jsonBytes() + [UInt8(ascii: "\n")]))

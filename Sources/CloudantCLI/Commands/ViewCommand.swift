@@ -33,7 +33,7 @@ struct ViewCommand: CloudantCommand {
     func execute() async throws {
         let parts = view.hasPrefix("_design/") ? Array(view.split(separator: "/").dropFirst()) : view.split(separator: "/")
         guard parts.count == 2 else {
-            throw CloudantError(.invalidValue, "Name the view as DDOC/VIEW, e.g. stats/by_day.", context: .init(field: "view"))
+            throw CloudantError(.invalidInput, "Name the view as DDOC/VIEW, e.g. stats/by_day.", context: .init(field: "view"))
         }
         var parameters: [(String, String)] = []
         if let key { parameters.append(("key", key)) }

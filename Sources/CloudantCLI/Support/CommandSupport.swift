@@ -89,7 +89,7 @@ func readJSONObject(_ argument: String?) throws -> JSONObject {
         bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
     }
     guard case .object(let object) = try JSONValue(parsing: bytes) else {
-        throw CloudantError(.invalidValue, "Document must be a JSON object.")
+        throw CloudantError(.invalidInput, "Document must be a JSON object.")
     }
     return object
 }

@@ -29,7 +29,7 @@ struct LineReader {
     }
 
     /// The next line without its newline, or `nil` at the end of the input.
-    /// - Throws: ``CloudantError`` `.fetchFailed` naming the file when it cannot be read.
+    /// - Throws: ``CloudantError`` `.storeUnreadable` naming the file when it cannot be read.
     mutating func nextLine() throws -> ArraySlice<UInt8>? {
         while true {
             let from = max(start, searched)
@@ -58,7 +58,7 @@ struct LineReader {
                 chunk = try handle.read(upToCount: chunkSize)
             } catch {
                 throw CloudantError(
-                    .fetchFailed, "Cannot read \(name); give a readable JSON Lines file, or - for standard input.",
+                    .storeUnreadable, "Cannot read \(name); give a readable JSON Lines file, or - for standard input.",
                     context: .init(field: "file"), underlying: error)
             }
             if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { finished = true }

@@ -16,18 +16,11 @@ enum Output {
 
     /// Prints an error as CouchDB's `{"error","reason"}` to standard error, named as the HTTP server names it
     /// (``CloudantServer/CouchErrorBody``), with the store's `code` and what the error names (`id`, `db`,
-    /// `field`, `item`, …); a replication error adds the peer's `status` and the `url` that failed.
+    /// `field`, `item`, …); a peer's failure adds the peer's `status` and the `url` that failed.
     static func printError(_ error: any Error) {
-        // A repository's error says which source failed; what failed underneath names it best.
-        if let error = error as? RepositoryError, let underlying = error.underlying,
-            underlying is CloudantError || underlying is ReplicationError
-        {
-            return printError(underlying)
-        }
         let body: JSONObject =
             switch error {
             case let error as CloudantError: object(error)
-            case let error as ReplicationError: object(error)
             default:
                 ["error": .string(ErrorCategory(of: error).couchDBError), "reason": .string(String(describing: error))]
             }
@@ -49,24 +42,9 @@ enum Output {
         if let position = error.context.position { object["position"] = .number(JSONNumber(position)) }
         // Which element of an input array was refused (0-based), for `care add`, `bulk` and the like.
         if let item = error.context.itemIndex { object["item"] = .number(JSONNumber(item)) }
-        return object
-    }
-
-    private static func object(_ error: ReplicationError) -> JSONObject {
-        var object: JSONObject
-        switch error {
-        case .localFailure(_, let underlying):
-            object = Self.object(underlying)
-        case .peerRefused(_, _, let name, let reason):
-            // A replication peer's answer, as the peer wrote it.
-            object = ["error": .string(name), "reason": .string(reason)]
-        case .unauthorized(_, _, let reason):
-            object = ["error": .string(error.category.couchDBError), "reason": .string(reason)]
-        case .peerUnreachable, .timedOut, .cancelled, .peerViolation:
-            object = ["error": .string(error.category.couchDBError), "reason": .string(error.description)]
-        }
-        if let status = error.status { object["status"] = .number(JSONNumber(status)) }
-        if let url = error.url { object["url"] = .string(url.absoluteString) }
+        // A peer's failure: the status it answered and the request that failed.
+        if let status = error.context.status { object["status"] = .number(JSONNumber(status)) }
+        if let url = error.context.url { object["url"] = .string(url.absoluteString) }
         return object
     }
 }

@@ -113,7 +113,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
             let care = store.careCompanion
             try await care.prepare()
             guard case .revisionReply(let payload)? = try await care.care.respond(to: .revisionRequest(known)) else {
-                throw CloudantError(.remoteSynchronizationFailed, "The store did not answer the revision request.")
+                throw CloudantError(.peerProtocolError, "The store did not answer the revision request.")
             }
             let pieces = PeerMessageChunks.split(
                 try CloudantJSONCoding.makeEncoder().encode(payload), transfer: makeTransferID(), pieceSize: pieceSize)
@@ -122,7 +122,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
         case .nextPiece(let transfer, let index):
             guard let piece = await transfers.piece(transfer, index) else {
                 throw CloudantError(
-                    .remoteSynchronizationFailed,
+                    .peerProtocolError,
                     "Piece \(index) of reply \(transfer) is not held (it expired or was never sent); start again.")
             }
             return .piece(Self.revisionReplyKey, piece)
@@ -137,7 +137,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
             didSynchronize?()
             return .acknowledgement
         case .malformed(let reason):
-            throw CloudantError(.invalidValue, reason, context: .init(field: "message"))
+            throw CloudantError(.invalidInput, reason, context: .init(field: "message"))
         }
     }
 
@@ -220,7 +220,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
                 try assembly.add(piece)
             }
             guard let payload = assembly.payload else {
-                throw CloudantError(.remoteSynchronizationFailed, "The reply arrived incomplete; start again.")
+                throw CloudantError(.peerProtocolError, "The reply arrived incomplete; start again.")
             }
             return .revisionReply(try CloudantJSONCoding.makeDecoder().decode(CarePeerPayload.self, from: payload))
         case .revisionPush(let payload):
@@ -233,7 +233,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
             }
             return nil
         case .revisionReply:
-            throw CloudantError(.invalidValue, "Only the answering side sends replies.")
+            throw CloudantError(.invalidInput, "Only the answering side sends replies.")
         }
     }
 
@@ -259,14 +259,14 @@ public final class OTFWatchConnectivityPeer: Sendable {
         guard let piece = PeerMessageChunks.Piece(header: reply.message[chunkKey], bytes: reply.message[revisionReplyKey])
         else {
             throw CloudantError(
-                .remoteSynchronizationFailed, "The other side answered without a revision reply; is it this peer?")
+                .peerProtocolError, "The other side answered without a revision reply; is it this peer?")
         }
         return piece
     }
 
     private static func checkNoError(_ reply: ReplyBox) throws {
         if let reason = reply.message[revisionErrorKey] {
-            throw CloudantError(.remoteSynchronizationFailed, "The other side failed: \(reason)")
+            throw CloudantError(.peerProtocolError, "The other side failed: \(reason)")
         }
     }
 }

@@ -49,7 +49,7 @@ final class SampleReadingDecoder: Sendable {
     }
 
     /// Appends the reading of one projected row.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the sample when a column it needs is
+    /// - Throws: `CloudantError.Code.invalidInput` naming the sample when a column it needs is
     ///   missing; the converter's errors for a unit that does not convert.
     func append(_ row: ProjectedRow) throws {
         let uuid = row.string(at: Column.uuid.rawValue) ?? row.documentID
@@ -57,7 +57,7 @@ final class SampleReadingDecoder: Sendable {
             let start = row.double(at: Column.start.rawValue), let end = row.double(at: Column.end.rawValue)
         else {
             throw CloudantError(
-                .invalidValue, "A stored quantity sample lacks a value, unit, startDate or endDate; re-import it.",
+                .invalidInput, "A stored quantity sample lacks a value, unit, startDate or endDate; re-import it.",
                 context: .init(documentID: uuid, kind: HealthSampleType.quantity.kindName))
         }
         try state.withLock { state in

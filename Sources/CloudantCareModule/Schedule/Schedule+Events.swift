@@ -82,11 +82,11 @@ extension Schedule {
     /// before it.
     ///
     /// - Throws: `CloudantError.Code.invalidSchedule` for a schedule CareKit would reject or
-    ///   loop on for ever, `CloudantError.Code.invalidValue` for a negative occurrence.
+    ///   loop on for ever, `CloudantError.Code.invalidInput` for a negative occurrence.
     public func event(forOccurrence occurrence: Int, in timeZone: TimeZone) throws -> ScheduleEvent? {
         guard occurrence >= 0 else {
             throw CloudantError(
-                .invalidValue, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
+                .invalidInput, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
         }
         let events = try self.events(throughOccurrence: occurrence, in: timeZone)
         return occurrence < events.count ? events[occurrence] : nil
@@ -103,7 +103,7 @@ extension Schedule {
     func events(throughOccurrence occurrence: Int, in timeZone: TimeZone) throws -> [ScheduleEvent] {
         guard occurrence >= 0 else {
             throw CloudantError(
-                .invalidValue, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
+                .invalidInput, "Occurrence indices start at 0.", context: .init(field: "taskOccurrenceIndex"))
         }
         try validate(in: timeZone)
         var all: [ScheduleEvent] = []

@@ -28,7 +28,7 @@ enum CareDocument {
         var stored = entity
         stored.nextVersionUUIDs = []
         guard case .object(let members) = try JSONValue(encoding: stored) else {
-            throw CloudantError(.invalidValue, "A care entity must encode as a JSON object.")
+            throw CloudantError(.invalidInput, "A care entity must encode as a JSON object.")
         }
         var document: JSONObject = ["_id": .string(id(for: entity.uuid))]
         for (key, value) in members.members { document[key] = value }

@@ -13,7 +13,7 @@ extension CareStore {
     /// ```swift
     /// let plans = try await care.fetch(CarePlan.self, query: CareQuery(for: today, calendar: calendar))
     /// ```
-    /// - Throws: `CloudantError.Code.invalidValue` for relation fields the kind does not have,
+    /// - Throws: `CloudantError.Code.invalidInput` for relation fields the kind does not have,
     ///   or a stored version that no longer decodes.
     public func fetch<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery = CareQuery()) async throws
         -> [Entity]
@@ -82,7 +82,7 @@ extension CareStore {
     ///     print(try await care.store.explain(request)["index"]?["name"]?.stringValue ?? "all_docs")
     /// }
     /// ```
-    /// - Throws: `CloudantError.Code.invalidValue` for relation fields the kind does not have.
+    /// - Throws: `CloudantError.Code.invalidInput` for relation fields the kind does not have.
     public func findRequests<Entity: CareStorable>(_ type: Entity.Type, query: CareQuery) async throws -> [FindRequest] {
         guard let selectors = try await selectors(for: type, query: query) else { return [] }
         return try selectors.map { conditions in
@@ -146,7 +146,7 @@ extension CareStore {
         for criterion in criteria where criterion.ids != nil || criterion.uuids != nil || criterion.remoteIDs != nil {
             guard let relation = Entity.careRelation, relation.field == criterion.field else {
                 throw CloudantError(
-                    .invalidValue, "\(Entity.careKindName) has no \(criterion.field) relation; remove that query field.",
+                    .invalidInput, "\(Entity.careKindName) has no \(criterion.field) relation; remove that query field.",
                     context: .init(kind: Entity.careKindName, field: criterion.field))
             }
             field = relation.field

@@ -10,7 +10,7 @@ extension CareStore {
     /// let meds = try await care.history(CareTask.self, ids: ["meds"])
     /// meds.tips(id: "meds")   // more than one while versions are concurrent
     /// ```
-    /// - Throws: `CloudantError.Code.invalidValue` naming a stored version that no longer decodes.
+    /// - Throws: `CloudantError.Code.invalidInput` naming a stored version that no longer decodes.
     public func history<Entity: CareStorable>(_ type: Entity.Type, ids: [String]) async throws
         -> VersionHistory<Entity>
     {

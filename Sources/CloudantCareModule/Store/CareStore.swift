@@ -64,7 +64,7 @@ public actor CareStore {
                 let vector = try document["knowledge"]?.decode(KnowledgeVector.self)
             else {
                 throw CloudantError(
-                    .invalidValue, "The care knowledge document is damaged; restore the store from a peer.",
+                    .invalidInput, "The care knowledge document is damaged; restore the store from a peer.",
                     context: .init(documentID: Self.clockDocumentID))
             }
             loaded = ClockState(process: process, vector: vector, rev: document["_rev"]?.stringValue)

@@ -58,7 +58,7 @@ enum EventSpan {
     /// A date as the store writes it (ISO 8601 in UTC with milliseconds, which sorts as it compares).
     private static func timestamp(_ date: Date) throws -> String {
         guard let text = try JSONValue(encoding: date).stringValue else {
-            throw CloudantError(.invalidValue, "A date must encode as ISO 8601 text.")
+            throw CloudantError(.invalidInput, "A date must encode as ISO 8601 text.")
         }
         return text
     }

@@ -15,7 +15,7 @@ extension CareStore {
     /// let transport: CarePeerTransport = { message in try await watch.respond(to: message) }
     /// try await phone.synchronize(with: transport, policy: .lastWriteWins)
     /// ```
-    /// - Throws: `CloudantError.Code.invalidValue` for a reply, which only a requester expects.
+    /// - Throws: `CloudantError.Code.invalidInput` for a reply, which only a requester expects.
     public func respond(to message: CarePeerMessage) async throws -> CarePeerMessage? {
         switch message {
         case .revisionRequest(let known):
@@ -29,7 +29,7 @@ extension CareStore {
             return nil
         case .revisionReply:
             throw CloudantError(
-                .invalidValue, "A revision reply answers this store's own request; pass it to synchronize(with:policy:).",
+                .invalidInput, "A revision reply answers this store's own request; pass it to synchronize(with:policy:).",
                 context: .init(field: "OCKPeerRevisionReply"))
         }
     }
@@ -38,7 +38,7 @@ extension CareStore {
     /// `pullThenPush`).
     ///
     /// - Returns: The merge versions written while resolving conflicts.
-    /// - Throws: `CloudantError.Code.remoteSynchronizationFailed` when the peer does not answer a
+    /// - Throws: `CloudantError.Code.peerProtocolError` when the peer does not answer a
     ///   request with a reply; whatever the transport throws (nothing merged so far is lost: merging is
     ///   idempotent, so the next sync resumes).
     @discardableResult

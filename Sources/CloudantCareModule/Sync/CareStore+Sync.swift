@@ -70,7 +70,7 @@ extension CareStore {
     /// chosen by `policy`, whose previous versions are all the tips.
     ///
     /// - Returns: The merge versions written.
-    /// - Throws: `CloudantError.Code.invalidValue` when a custom resolver returns an entity of
+    /// - Throws: `CloudantError.Code.invalidInput` when a custom resolver returns an entity of
     ///   another kind or id; what the resolver throws.
     @discardableResult
     public func resolveConflicts(policy: CareConflictPolicy) async throws -> [CareEntity] {
@@ -139,7 +139,7 @@ extension CareStore {
             let answer = try resolve(conflict)
             guard let value = answer.value(as: Entity.self), value.id == id else {
                 throw CloudantError(
-                    .invalidValue, "A conflict resolver must return a version of the conflicting object.",
+                    .invalidInput, "A conflict resolver must return a version of the conflicting object.",
                     context: .init(documentID: id, kind: Entity.careKindName))
             }
             picked = value

@@ -14,7 +14,7 @@ extension CareStore {
     /// ```
     /// - Returns: The merge versions that settled concurrent versions: written here (knowledge vectors), or
     ///   written by the server and received here (wall clock).
-    /// - Throws: `CloudantError.Code.remoteSynchronizationFailed` when the peer does not answer a
+    /// - Throws: `CloudantError.Code.peerProtocolError` when the peer does not answer a
     ///   request with a reply; whatever the transport throws (what was merged stays: the next sync resumes).
     @discardableResult
     public func synchronize(with peer: CarePeerTransport, mode: CareSyncMode) async throws -> [CareEntity] {
@@ -93,7 +93,7 @@ extension CareStore {
     func pull(from peer: CarePeerTransport) async throws -> CarePeerPayload {
         guard case .revisionReply(let reply)? = try await peer(.revisionRequest(try await knowledge())) else {
             throw CloudantError(
-                .remoteSynchronizationFailed, "The peer did not answer the revision request with a reply; retry.")
+                .peerProtocolError, "The peer did not answer the revision request with a reply; retry.")
         }
         try await merge(reply.revisions)
         try await catchUp(with: reply.knowledgeVector)

@@ -137,10 +137,10 @@ public struct AttachmentTable: Sendable, Hashable {
     }
 
     /// Reads the storage form back. Rows written before encodings existed hold identity bytes.
-    /// - Throws: `CloudantError.Code.invalidValue` when a member is missing (a damaged row).
+    /// - Throws: `CloudantError.Code.invalidInput` when a member is missing (a damaged row).
     public init(storageJSON: JSONValue) throws {
         guard case .object(let object) = storageJSON else {
-            throw CloudantError(.invalidValue, "Stored attachment metadata is not an object; the row is damaged.")
+            throw CloudantError(.invalidInput, "Stored attachment metadata is not an object; the row is damaged.")
         }
         var entries: [String: AttachmentInfo] = [:]
         order = object.keys
@@ -150,7 +150,7 @@ public struct AttachmentTable: Sendable, Hashable {
                 let encoding = AttachmentEncoding(rawValue: value["encoding"]?.stringValue ?? "identity")
             else {
                 throw CloudantError(
-                    .invalidValue, "Stored attachment metadata is incomplete; the row is damaged.",
+                    .invalidInput, "Stored attachment metadata is incomplete; the row is damaged.",
                     context: .init(field: name))
             }
             entries[name] = AttachmentInfo(

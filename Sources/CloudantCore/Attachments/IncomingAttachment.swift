@@ -9,11 +9,11 @@ public enum IncomingAttachment: Sendable, Hashable {
     case staged(StagedAttachment)
 
     /// Parses one `_attachments` member.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the attachment when it is neither a stub nor
+    /// - Throws: `CloudantError.Code.invalidInput` naming the attachment when it is neither a stub nor
     ///   inline data, when its base64 is malformed, or when its name starts with `_`.
     public init(name: String, json: JSONValue, documentID: String?) throws {
         func invalid(_ message: String) -> CloudantError {
-            CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
+            CloudantError(.invalidInput, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
         }
         try Self.validate(name: name, documentID: documentID)
         guard case .object(let object) = json else { throw invalid("An attachment must be a JSON object.") }
@@ -38,10 +38,10 @@ public enum IncomingAttachment: Sendable, Hashable {
     }
 
     /// Checks an attachment name as CouchDB does: not empty, not starting with `_`.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the attachment.
+    /// - Throws: `CloudantError.Code.invalidInput` naming the attachment.
     public static func validate(name: String, documentID: String?) throws {
         func invalid(_ message: String) -> CloudantError {
-            CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
+            CloudantError(.invalidInput, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
         }
         guard !name.hasPrefix("_") else {
             throw invalid("Attachment name '\(name)' starts with prohibited character '_'")

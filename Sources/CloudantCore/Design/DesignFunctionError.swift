@@ -1,4 +1,6 @@
-/// A design function failed, as CouchDB's query server reports it: `["error", name, reason]`.
+/// How a design function failed, as CouchDB's query server reports it (`["error", name, reason]`): the typed
+/// context of a `CloudantError` with code ``CloudantError/Code/designFunctionFailed`` (read it as
+/// ``CloudantError/designFunctionError``).
 ///
 /// `name` is the error CouchDB answers with (`render_error`, `not_found`, `compilation_error`,
 /// `os_process_error`, `reduce_overflow_error`, or a JavaScript error's name such as `TypeError`), and the
@@ -8,11 +10,11 @@
 /// ```swift
 /// do {
 ///     _ = try runtime.callDesignFunction(ddoc, path: ["shows", "missing"], arguments: [.null, request], session: nil)
-/// } catch let error as DesignFunctionError where error.name == "not_found" {
+/// } catch let error as CloudantError where error.designFunctionError?.name == "not_found" {
 ///     // The design document has no such show function.
 /// }
 /// ```
-public struct DesignFunctionError: CategorizedError, Sendable, Hashable, CustomStringConvertible {
+public struct DesignFunctionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// CouchDB's error name.
     public var name: String
     /// What went wrong, as the function or the engine said it.
@@ -50,4 +52,29 @@ public struct DesignFunctionError: CategorizedError, Sendable, Hashable, CustomS
 
     /// The name and the reason.
     public var description: String { "\(name): \(reason)" }
+}
+
+extension DesignFunctionError {
+    /// The `CloudantError` a design function's failure is thrown as: code
+    /// ``CloudantError/Code/designFunctionFailed`` in this failure's ``category``, with it as the underlying error.
+    public var error: CloudantError {
+        CloudantError(.designFunctionFailed(category: category), "\(name): \(reason)", underlying: self)
+    }
+}
+
+extension CloudantError.Code {
+    /// A design function (map, reduce, validation, filter, show, list, update) failed, or its engine did;
+    /// `CloudantError.designFunctionError` holds CouchDB's error name and reason. The category follows CouchDB's
+    /// status for the name (``DesignFunctionError/category``), so this constant is for matching.
+    public static let designFunctionFailed = Self("designFunctionFailed", category: .internal)
+
+    /// The code of one design function's failure, in `category`.
+    static func designFunctionFailed(category: ErrorCategory) -> Self {
+        Self(designFunctionFailed.rawValue, category: category)
+    }
+}
+
+extension CloudantError {
+    /// CouchDB's error name and reason for a ``Code/designFunctionFailed`` error.
+    public var designFunctionError: DesignFunctionError? { underlying as? DesignFunctionError }
 }

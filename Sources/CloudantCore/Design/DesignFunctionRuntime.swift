@@ -19,18 +19,18 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
 
     /// Compiles one function as CouchDB does when a design document is saved, to refuse one that cannot run.
     ///
-    /// - Throws: ``DesignFunctionError`` named `compilation_error` whose reason is the engine's message.
+    /// - Throws: a `CloudantError` with code `designFunctionFailed`, whose `designFunctionError` is named `compilation_error` whose reason is the engine's message.
     func compile(_ source: String) throws
 
     /// Compiles the map functions of one view index, to run over documents batch after batch.
     ///
-    /// - Throws: ``DesignFunctionError`` `compilation_error` for a function that does not compile.
+    /// - Throws: a `CloudantError` with code `designFunctionFailed`, whose `designFunctionError` is `compilation_error` for a function that does not compile.
     func makeMapper(_ functions: MapFunctionSet) throws -> any DocumentMapper
 
     /// Runs reduce functions over rows (CouchDB's `reduce` command): one result per function.
     ///
     /// A function that throws gives `null`, as CouchDB's query server does; a result that does not shrink
-    /// fast enough is ``DesignFunctionError`` `reduce_overflow_error`.
+    /// fast enough is a `CloudantError` with code `designFunctionFailed`, whose `designFunctionError` is `reduce_overflow_error`.
     /// - Parameters:
     ///   - sources: The reduce functions' source, one result each.
     ///   - rows: `[[key, docid], value]` per row, as CouchDB sends them.
@@ -54,7 +54,7 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
     ///   - path: The function's place in it (above).
     ///   - arguments: The command's arguments.
     ///   - session: For lists, what `getRow()` reads rows from and where the chunks sent go.
-    /// - Throws: ``DesignFunctionError``: the `["error", name, reason]` a function's failure becomes.
+    /// - Throws: a `CloudantError` with code `designFunctionFailed`, whose `designFunctionError` is: the `["error", name, reason]` a function's failure becomes.
     func callDesignFunction(
         _ designDocument: JSONObject, path: [String], arguments: [JSONValue], session: (any ListSession)?
     ) throws -> JSONValue
@@ -107,7 +107,7 @@ public protocol DocumentMapper: AnyObject, Sendable {
     /// the other documents and functions are not affected.
     /// - Parameter documents: Each document's JSON text (an object with `_id` and `_rev`).
     /// - Returns: For each document, for each function, the rows it emitted.
-    /// - Throws: ``DesignFunctionError`` when a function runs past the time limit (`os_process_error`) or
+    /// - Throws: a `CloudantError` with code `designFunctionFailed`, whose `designFunctionError` is when a function runs past the time limit (`os_process_error`) or
     ///   raises CouchDB's `fatal_error`; nothing of the batch is returned then.
     func map(documents: [[UInt8]]) throws -> [[[EmittedRow]]]
 }

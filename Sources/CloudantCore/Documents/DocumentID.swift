@@ -13,7 +13,7 @@
 /// ```swift
 /// try DocumentID.validate("task-42")          // fine
 /// try DocumentID.validate("_design/care")     // fine: a design document
-/// try DocumentID.validate("_private")         // throws .invalidValue
+/// try DocumentID.validate("_private")         // throws .invalidInput
 /// DocumentID.isLocal("_local/checkpoint")     // true
 /// ```
 public enum DocumentID {
@@ -25,11 +25,11 @@ public enum DocumentID {
     /// The messages start with CouchDB's own `illegal_docid` reason ("Only reserved document ids may start
     /// with underscore.") followed by what to do.
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with field `_id` and the id in `documentID` when the id
+    /// - Throws: `CloudantError.Code.invalidInput` with field `_id` and the id in `documentID` when the id
     ///   is empty, contains NUL, is a bare `_design/` or `_local/`, or starts with any other `_`.
     public static func validate(_ id: String) throws {
         func illegal(_ message: String) -> CloudantError {
-            CloudantError(.invalidValue, message, context: .init(documentID: id, field: "_id"))
+            CloudantError(.invalidInput, message, context: .init(documentID: id, field: "_id"))
         }
         let bytes = id.utf8
         if bytes.isEmpty {
@@ -38,7 +38,7 @@ public enum DocumentID {
         }
         if bytes.contains(0) {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "Document id must not contain NUL (\\u0000): the id would be cut at it. Remove the NUL character from the id.",
                 context: .init(documentID: id.replacingNUL, field: "_id"))
         }
@@ -60,12 +60,12 @@ public enum DocumentID {
     /// try DocumentID.decode(utf8: [0x61, 0xFF])            // throws: not UTF-8
     /// ```
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with field `_id`: "Document id must be valid UTF-8"
+    /// - Throws: `CloudantError.Code.invalidInput` with field `_id`: "Document id must be valid UTF-8"
     ///   (CouchDB's reason) for bytes that are not well-formed UTF-8, or any error of ``validate(_:)``.
     public static func decode(utf8 bytes: some Collection<UInt8>) throws -> String {
         guard let id = String(validating: bytes, as: UTF8.self) else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "Document id must be valid UTF-8. Percent-encode the id's UTF-8 bytes in the URL, as in %C3%A9 for é.",
                 context: .init(documentID: String(decoding: bytes, as: UTF8.self), field: "_id"))
         }

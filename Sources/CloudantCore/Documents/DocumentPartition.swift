@@ -42,13 +42,13 @@ public enum DocumentPartition {
 
     /// Checks that a document may be stored in a partitioned database: design and local documents have no
     /// partition; every other id is `partition:rest`, with a valid partition and a valid `rest`.
-    /// - Throws: `CloudantError` `.invalidValue` on field `_id` (CouchDB's `illegal_docid`, with its
+    /// - Throws: `CloudantError` `.invalidInput` on field `_id` (CouchDB's `illegal_docid`, with its
     ///   reason "Doc id must be of form partition:id"), or ``QueryErrorKind/illegalPartition``.
     public static func validateDocumentID(_ id: String) throws {
         if DocumentID.isDesign(id) || DocumentID.isLocal(id) { return }
         guard let partition = of(id) else {
             throw CloudantError(
-                .invalidValue, "Doc id must be of form partition:id",
+                .invalidInput, "Doc id must be of form partition:id",
                 context: .init(documentID: id, field: "_id"))
         }
         try validate(partition)

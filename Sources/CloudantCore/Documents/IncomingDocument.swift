@@ -26,7 +26,7 @@ public struct IncomingDocument: Sendable, Hashable {
     static let ignored: Set<String> = ["_revs_info", "_conflicts", "_deleted_conflicts", "_local_seq"]
 
     /// Splits a written document.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the member: a non-string or illegal `_id`,
+    /// - Throws: `CloudantError.Code.invalidInput` naming the member: a non-string or illegal `_id`,
     ///   a malformed `_rev` or `_revisions`, a non-boolean `_deleted`, a bad attachment, or an unknown
     ///   `_`-member (CouchDB's "Bad special document member").
     public init(_ object: JSONObject) throws {
@@ -63,7 +63,7 @@ public struct IncomingDocument: Sendable, Hashable {
         var id: String?
         if let rawID {
             guard case .string(let string) = rawID else {
-                throw CloudantError(.invalidValue, "Document id must be a string.", context: .init(field: "_id"))
+                throw CloudantError(.invalidInput, "Document id must be a string.", context: .init(field: "_id"))
             }
             try DocumentID.validate(string)
             id = string
@@ -71,7 +71,7 @@ public struct IncomingDocument: Sendable, Hashable {
         self.id = id
 
         func invalid(_ field: String, _ message: String) -> CloudantError {
-            CloudantError(.invalidValue, message, context: .init(documentID: id, field: field))
+            CloudantError(.invalidInput, message, context: .init(documentID: id, field: field))
         }
         // A metadata member of the wrong JSON type is not that member at all to CouchDB: it is an unknown
         // special member, refused with `doc_validation`.
@@ -147,12 +147,12 @@ public struct IncomingDocument: Sendable, Hashable {
             case .array(let ids)? = json["ids"], !ids.isEmpty, Int64(ids.count) <= start
         else {
             throw CloudantError(
-                .invalidValue, "_revisions must be {\"start\": N, \"ids\": [newest … oldest]} with N ≥ the number of ids.",
+                .invalidInput, "_revisions must be {\"start\": N, \"ids\": [newest … oldest]} with N ≥ the number of ids.",
                 context: .init(documentID: documentID, field: "_revisions"))
         }
         guard start <= RevisionID.maximumGeneration else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "_revisions.start \(start) is above the largest revision generation allowed, \(RevisionID.maximumGeneration). "
                     + "Replicate this document from a source whose revisions stay within that bound.",
                 context: .init(documentID: documentID, field: "_revisions"))
@@ -160,7 +160,7 @@ public struct IncomingDocument: Sendable, Hashable {
         return try ids.enumerated().map { offset, id in
             guard case .string(let hash) = id else {
                 throw CloudantError(
-                    .invalidValue, "_revisions ids must be strings.",
+                    .invalidInput, "_revisions ids must be strings.",
                     context: .init(documentID: documentID, field: "_revisions"))
             }
             do {

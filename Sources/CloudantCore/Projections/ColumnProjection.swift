@@ -78,10 +78,10 @@ public struct ColumnProjection: Sendable, Hashable {
     }
 
     /// Checks names and paths.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the first problem.
+    /// - Throws: `CloudantError.Code.invalidInput` naming the first problem.
     public func validate() throws {
         func fail(_ message: String, field: String) throws -> Never {
-            throw CloudantError(.invalidValue, message, context: .init(field: field))
+            throw CloudantError(.invalidInput, message, context: .init(field: field))
         }
         guard !name.isEmpty, name.utf8.allSatisfy({ $0.isProjectionNameByte || $0 == UInt8(ascii: "-") }) else {
             try fail("A projection name is letters, digits, '-' and '_': '\(name)' is not.", field: "name")

@@ -18,7 +18,7 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a dotted, possibly escaped field name.
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with ``QueryErrorKind/invalidFieldName`` when a segment
+    /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/invalidFieldName`` when a segment
     ///   is empty (`"a..b"`, `"a."`, `""`).
     public init(parsing text: String) throws(CloudantError) {
         var segments: [String] = []

@@ -26,7 +26,7 @@ extension MangoSelector {
     /// try selector.matches(["name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"], limits: .default)   // throws
     /// ```
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with ``QueryErrorKind/badArg`` (field `$regex`) when a
+    /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/badArg`` (field `$regex`) when a
     ///   `$regex` evaluation goes over ``MatchLimits/regexStepLimit``; `CancellationError` once
     ///   ``MatchLimits/cancellation`` is cancelled.
     public func matches(_ document: JSONObject, limits: MatchLimits) throws -> Bool {

@@ -24,7 +24,7 @@ public struct MangoSelector: Sendable, Hashable, CustomStringConvertible {
     /// Parses and normalises a selector.
     ///
     /// - Parameter json: The selector object (`{}` matches every document).
-    /// - Throws: `CloudantError.Code.invalidValue` whose `CloudantError.queryErrorKind` is CouchDB's
+    /// - Throws: `CloudantError.Code.invalidInput` whose `CloudantError.queryErrorKind` is CouchDB's
     ///   error name: ``QueryErrorKind/invalidSelectorJSON`` (not an object), ``QueryErrorKind/badArg``,
     ///   ``QueryErrorKind/invalidOperator``, ``QueryErrorKind/notSupported``,
     ///   ``QueryErrorKind/invalidSelector``, ``QueryErrorKind/invalidFieldName`` or

@@ -1,7 +1,7 @@
 /// Which of CouchDB's Mango errors a selector problem is, so an HTTP edge can answer with the
 /// same `error` name CouchDB would.
 ///
-/// MangoSelector errors are `CloudantError`s with code `CloudantError.Code.invalidValue`, the offending path or
+/// MangoSelector errors are `CloudantError`s with code `CloudantError.Code.invalidInput`, the offending path or
 /// operator in `CloudantError.Context.field`, and this kind as the `CloudantError.underlying` error; read
 /// it back with `CloudantError.queryErrorKind`. Almost every kind is `ErrorCategory.invalidInput` (see ``category``);
 /// its raw value is CouchDB's error name, which the HTTP server answers with.
@@ -87,13 +87,13 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
 
     /// Makes the `CloudantError` for this kind: code `CloudantError.Code.notFound` for a missing index,
     /// `CloudantError.Code.notImplemented` for a text search feature this store lacks,
-    /// `CloudantError.Code.invalidValue` for the rest.
+    /// `CloudantError.Code.invalidInput` for the rest.
     public func error(_ message: String, field: String?) -> CloudantError {
         let code: CloudantError.Code =
             switch category {
             case .notFound: .notFound
             case .unsupported: .notImplemented
-            default: .invalidValue
+            default: .invalidInput
             }
         return CloudantError(code, message, context: .init(field: field), underlying: self)
     }

@@ -18,7 +18,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// pattern.matches("John")   // true
     /// ```
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with ``QueryErrorKind/badArg`` when it does not compile.
+    /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/badArg`` when it does not compile.
     public init(_ source: String) throws(CloudantError) {
         do {
             compiled = try NSRegularExpression(pattern: source)
@@ -47,7 +47,7 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// try pattern.matches(String(repeating: "a", count: 40) + "!", limits: .default)   // throws: over the limit
     /// ```
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with ``QueryErrorKind/badArg`` and field `$regex` when
+    /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/badArg`` and field `$regex` when
     ///   the evaluation needs more steps than the limit; `CancellationError` when cancelled.
     public func matches(_ string: String, limits: MatchLimits) throws -> Bool {
         try limits.cancellation?.check()

@@ -8,7 +8,7 @@
 /// let medications = EntityKind(Medication.self, name: "Medication", schemaVersion: 2,
 ///     indexes: [IndexDefinition(name: "medication-name", fields: [.ascending("name")])],
 ///     validate: { medication in
-///         if medication.name.isEmpty { throw CloudantError(.invalidValue, "A medication needs a name.") }
+///         if medication.name.isEmpty { throw CloudantError(.invalidInput, "A medication needs a name.") }
 ///     },
 ///     upgrade: { body, storedVersion in
 ///         if storedVersion < 2 { body["name"] = body.removeValue(forKey: "title") }

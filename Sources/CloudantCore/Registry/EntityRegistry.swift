@@ -56,7 +56,7 @@ public struct EntityRegistry: Sendable {
     /// Registers one entity kind.
     /// - Throws: `CloudantError.Code.duplicateEntityType` if the type is registered,
     ///   `CloudantError.Code.duplicateKindName` if another type has the kind name,
-    ///   `CloudantError.Code.invalidValue` if the name is empty or starts with `_` (reserved by CouchDB),
+    ///   `CloudantError.Code.invalidInput` if the name is empty or starts with `_` (reserved by CouchDB),
     ///   or the schema version is below 1.
     public mutating func register<Entity>(_ kind: EntityKind<Entity>) throws {
         let key = ObjectIdentifier(Entity.self)
@@ -82,7 +82,7 @@ public struct EntityRegistry: Sendable {
 
     /// Replaces a registered kind with a new description of the same type and kind name.
     /// - Throws: `CloudantError.Code.unknownEntityType` if the type is not registered,
-    ///   `CloudantError.Code.invalidValue` if the kind name differs (renaming a kind would orphan its documents).
+    ///   `CloudantError.Code.invalidInput` if the kind name differs (renaming a kind would orphan its documents).
     public mutating func replace<Entity>(_ kind: EntityKind<Entity>) throws {
         let key = ObjectIdentifier(Entity.self)
         try Self.checkWellFormed(kind)
@@ -93,7 +93,7 @@ public struct EntityRegistry: Sendable {
         }
         guard existing.name == kind.name else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "A replacement must keep the kind name '\(existing.name)'; stored documents are found by it.",
                 context: .init(kind: kind.name, field: "name"))
         }
@@ -125,12 +125,12 @@ public struct EntityRegistry: Sendable {
     private static func checkWellFormed<Entity>(_ kind: EntityKind<Entity>) throws {
         guard !kind.name.isEmpty, !kind.name.hasPrefix("_") else {
             throw CloudantError(
-                .invalidValue, "A kind name must be non-empty and must not start with '_' (reserved by CouchDB).",
+                .invalidInput, "A kind name must be non-empty and must not start with '_' (reserved by CouchDB).",
                 context: .init(kind: kind.name, field: "name"))
         }
         guard kind.schemaVersion >= 1 else {
             throw CloudantError(
-                .invalidValue, "Schema versions start at 1.", context: .init(kind: kind.name, field: "schemaVersion"))
+                .invalidInput, "Schema versions start at 1.", context: .init(kind: kind.name, field: "schemaVersion"))
         }
         for projection in kind.projections {
             do {

@@ -44,7 +44,7 @@ public struct RevisionID: Sendable {
     /// hash of exactly 16 bytes becomes the 32 hex digits of those bytes, as CouchDB writes it back;
     /// a hash of any other non-zero length is kept verbatim.
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` ("Invalid rev format") with field `_rev` and the text
+    /// - Throws: `CloudantError.Code.invalidInput` ("Invalid rev format") with field `_rev` and the text
     ///   in `revision`, when there is no `-`, the generation is not a non-negative integer or is above
     ///   ``maximumGeneration``, the hash is empty, or a 32-character hash is not hexadecimal.
     public init(parsing text: String) throws {
@@ -99,7 +99,7 @@ public struct RevisionID: Sendable {
 
     private static func invalidFormat(_ text: String, _ detail: String) -> CloudantError {
         CloudantError(
-            .invalidValue,
+            .invalidInput,
             "Invalid rev format: \(detail) Send a revision exactly as the store returned it, such as \"1-967a00dff5e02add41819138abb3284d\".",
             context: .init(revision: String(text.prefix(120)), field: "_rev"))
     }

@@ -45,7 +45,7 @@ extension RevisionTree {
         ///   - documentID: The document, named in errors.
         /// - Returns: Whether the caller must store the body of the path's newest revision: it is new, or it was
         ///   known only as an ancestor without a body.
-        /// - Throws: `CloudantError.Code.invalidValue` for a malformed path (as
+        /// - Throws: `CloudantError.Code.invalidInput` for a malformed path (as
         ///   ``RevisionTree/merge(path:deleted:revsLimit:documentID:)``); `CloudantError.Code.tooManyLeaves`
         ///   when the document would have more than `maxLeaves` leaves. Nothing is merged when it throws.
         @discardableResult

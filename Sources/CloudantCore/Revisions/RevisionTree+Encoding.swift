@@ -105,7 +105,7 @@ extension RevisionTree {
 
     /// Decodes a tree from the bytes ``encoded()`` produced.
     ///
-    /// - Throws: `CloudantError.Code.invalidValue` with the byte `position` when the bytes are not a
+    /// - Throws: `CloudantError.Code.invalidInput` with the byte `position` when the bytes are not a
     ///   valid encoded tree (an unknown version, truncation, a revision repeated, a parent that is not
     ///   one generation older, trailing bytes).
     public init(decoding bytes: some Collection<UInt8>) throws {
@@ -183,7 +183,7 @@ extension RevisionTree {
 
         func corrupt(_ problem: String) -> CloudantError {
             CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "The stored revision tree is corrupt: \(problem). Restore the database from a backup or replicate the document again.",
                 context: .init(position: offset))
         }

@@ -22,7 +22,7 @@ extension RevisionTree {
     ///
     /// - Throws: `CloudantError.Code.conflict` in the cases above, with `documentID` and the named
     ///   revision in its context. The message starts with CouchDB's reason, "Document update conflict."
-    ///   `CloudantError.Code.invalidValue` (field `_rev`) when the parent's generation is already
+    ///   `CloudantError.Code.invalidInput` (field `_rev`) when the parent's generation is already
     ///   ``RevisionID/maximumGeneration``, so the child's could not be represented.
     public func parentForInteractiveWrite(
         named revision: RevisionID?, deleting: Bool, documentID: String
@@ -63,7 +63,7 @@ extension RevisionTree {
     static func requireRoomForChild(of parent: RevisionID, documentID: String?) throws {
         guard parent.generation >= RevisionID.maximumGeneration else { return }
         throw CloudantError(
-            .invalidValue,
+            .invalidInput,
             "The document's revision generation \(parent.generation) is at the largest one allowed "
                 + "(\(RevisionID.maximumGeneration)); it cannot be edited further. Copy its body to a new document id.",
             context: .init(documentID: documentID, revision: parent.description, field: "_rev"))
@@ -82,7 +82,7 @@ extension RevisionTree {
     ///   - revsLimit: How many revisions each branch keeps; values below 1 are treated as 1.
     ///   - documentID: The document, named in errors.
     /// - Returns: The revisions stemmed away: delete whatever is stored for them.
-    /// - Throws: `CloudantError.Code.invalidValue` when the generation does not follow the parent's or the
+    /// - Throws: `CloudantError.Code.invalidInput` when the generation does not follow the parent's or the
     ///   parent is at ``RevisionID/maximumGeneration``;
     ///   `CloudantError.Code.conflict` when `parent` is not a current leaf, `parent` is `nil` but the tree
     ///   is not empty, or `revision` is already in the tree.
@@ -100,7 +100,7 @@ extension RevisionTree {
         let expected = (parent?.generation ?? 0) + 1
         guard revision.generation == expected else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "A new revision's generation must be one more than its parent's (expected \(expected)). Mint it from the parent returned by parentForInteractiveWrite.",
                 context: .init(documentID: documentID, revision: revision.description))
         }

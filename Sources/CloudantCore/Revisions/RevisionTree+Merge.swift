@@ -47,7 +47,7 @@ extension RevisionTree {
     ///   - deleted: Whether the newest revision is a deletion (`_deleted`).
     ///   - revsLimit: How many revisions each branch keeps; values below 1 are treated as 1.
     ///   - documentID: The document, named in errors.
-    /// - Throws: `CloudantError.Code.invalidValue` with field `_revisions` when the path is empty, its
+    /// - Throws: `CloudantError.Code.invalidInput` with field `_revisions` when the path is empty, its
     ///   generations are not consecutive, it reaches generation 0 or below, or its newest generation is
     ///   above ``RevisionID/maximumGeneration``.
     @discardableResult
@@ -111,7 +111,7 @@ extension RevisionTree {
     static func validate(path: [RevisionID], documentID: String?) throws {
         func invalid(_ message: String, _ revision: RevisionID?) -> CloudantError {
             CloudantError(
-                .invalidValue, message,
+                .invalidInput, message,
                 context: .init(documentID: documentID, revision: revision?.description, field: "_revisions"))
         }
         guard let head = path.first else {

@@ -12,7 +12,7 @@ extension ViewQuery {
     /// A `keys` parameter of one key is that key's range, as CouchDB reads it.
     /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` and CouchDB's reason for a value
     ///   of the wrong form ("Invalid boolean parameter: \"x\"", "Invalid value for positive integer: \"-1\"",
-    ///   "Invalid value for `stale`."), or `.invalidValue` "invalid UTF-8 JSON" for a key that is not JSON.
+    ///   "Invalid value for `stale`."), or `.invalidInput` "invalid UTF-8 JSON" for a key that is not JSON.
     public init(parameters: [(String, String)]) throws {
         self.init()
         for (name, value) in parameters { try apply(name, .text(value)) }
@@ -122,7 +122,7 @@ extension ViewQuery {
             do {
                 return try JSONValue(parsing: text)
             } catch {
-                throw CloudantError(.invalidValue, "invalid UTF-8 JSON", context: .init(field: "key"))
+                throw CloudantError(.invalidInput, "invalid UTF-8 JSON", context: .init(field: "key"))
             }
         }
     }

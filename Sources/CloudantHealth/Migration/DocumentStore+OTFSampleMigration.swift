@@ -116,7 +116,7 @@ struct OTFSampleBody: Decodable {
                     categorySamples: children(.category).map { $0.category(id: $0.id ?? $0.uuid ?? id) }))
         default:
             throw CloudantError(
-                .invalidValue, "The sample's type '\(type ?? "")' is none of quantity, category or correlation.",
+                .invalidInput, "The sample's type '\(type ?? "")' is none of quantity, category or correlation.",
                 context: .init(documentID: id, field: "type"))
         }
     }

@@ -27,11 +27,11 @@ extension DocumentStore {
     /// let steps = try await store.samples(ofType: "HKQuantityTypeIdentifierStepCount", in: lastWeek)
     /// let goals = try await store.samples(ofType: "HKDataTypeSleepDurationGoal")   // generic samples
     /// ```
-    /// - Throws: `CloudantError` `.invalidValue` for an empty type identifier, or as
+    /// - Throws: `CloudantError` `.invalidInput` for an empty type identifier, or as
     ///   `CollectionQuery.getSamples()` throws.
     public func samples(ofType typeIdentifier: String, in interval: DateInterval? = nil) async throws -> [AnyHealthSample] {
         guard !typeIdentifier.isEmpty else {
-            throw CloudantError(.invalidValue, "Name a type identifier, such as HKQuantityTypeIdentifierStepCount.",
+            throw CloudantError(.invalidInput, "Name a type identifier, such as HKQuantityTypeIdentifierStepCount.",
                                 context: .init(field: "typeIdentifier"))
         }
         var families: [HealthSampleType] = [.generic]
@@ -60,7 +60,7 @@ extension CollectionQuery {
     }
 
     /// Keeps samples whose start lies in `interval` (start included, end excluded).
-    /// - Throws: `CloudantError` `.invalidValue` when a date cannot be written as ISO 8601.
+    /// - Throws: `CloudantError` `.invalidInput` when a date cannot be written as ISO 8601.
     public func `where`(startDateIn interval: DateInterval) throws -> CollectionQuery {
         self.where(
             .simpleComponent("startDate", .greaterThanOrEqual, try JSONValue(encoding: interval.start)), .and,
@@ -68,12 +68,12 @@ extension CollectionQuery {
     }
 
     /// Runs the query and decodes each document as the sample family of its kind (the original's `getSamples`).
-    /// - Throws: `CloudantError` `.invalidValue` when the query is not over a health kind, or naming a
+    /// - Throws: `CloudantError` `.invalidInput` when the query is not over a health kind, or naming a
     ///   document that does not decode; otherwise as `CollectionQuery.get(_:)` throws.
     public func getSamples() async throws -> [AnyHealthSample] {
         guard let family = HealthSampleType(kindName: kind) else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "getSamples() needs a query over a health kind; start from collection(healthKitSampleType:).",
                 context: .init(kind: kind))
         }

@@ -25,19 +25,19 @@ extension DocumentStore {
     ///   - unit: the result's unit; the unit most samples are in when `nil`.
     ///   - timeZone: the calendar the buckets follow.
     ///   - sourcePriority: Which source counts where several recorded the same time; the Health app's order by default.
-    /// - Throws: `CloudantError` `.invalidValue` when `to` is before `from`, or the type is not a quantity
+    /// - Throws: `CloudantError` `.invalidInput` when `to` is before `from`, or the type is not a quantity
     ///   type; `.incompatibleUnits` when `unit` measures something else; as ``samples(ofType:in:)`` throws.
     public func statistics(
         ofType typeIdentifier: String, from: Date, to: Date, by interval: HealthStatisticsInterval,
         unit: HealthUnit? = nil, timeZone: TimeZone = .gmt, sourcePriority: HealthSourcePriority = .default
     ) async throws -> HealthStatistics {
         guard to >= from else {
-            throw CloudantError(.invalidValue, "The end must not be before the start.", context: .init(field: "to"))
+            throw CloudantError(.invalidInput, "The end must not be before the start.", context: .init(field: "to"))
         }
         let family = HealthSampleType(typeIdentifier: typeIdentifier)
         guard family == .quantity || family == nil else {
             throw CloudantError(
-                .invalidValue, "Statistics are for quantity types (HKQuantityTypeIdentifier…); \(typeIdentifier) is not one.",
+                .invalidInput, "Statistics are for quantity types (HKQuantityTypeIdentifier…); \(typeIdentifier) is not one.",
                 context: .init(field: "type"))
         }
         let read = DateInterval(start: from.addingTimeInterval(-86_400), end: to)

@@ -34,7 +34,7 @@ public enum HealthStatisticsCalculator {
     ///   - timeZone: The calendar the buckets follow.
     ///   - sourcePriority: Which source counts where several recorded the same time.
     /// - Throws: `CloudantError` `.incompatibleUnits` when a sample's unit cannot be converted to `unit`,
-    ///   `.invalidValue` when `interval` would need more than ``bucketLimit`` buckets.
+    ///   `.invalidInput` when `interval` would need more than ``bucketLimit`` buckets.
     public static func statistics(
         of samples: [QuantitySample], typeIdentifier: String, in interval: DateInterval, by length: HealthStatisticsInterval,
         unit: HealthUnit? = nil, timeZone: TimeZone = .gmt, sourcePriority: HealthSourcePriority = .default
@@ -172,7 +172,7 @@ public enum HealthStatisticsCalculator {
             edges.append(boundary)
             if edges.count > bucketLimit {
                 throw CloudantError(
-                    .invalidValue, "That range needs more than \(bucketLimit) buckets; ask for a longer interval or a "
+                    .invalidInput, "That range needs more than \(bucketLimit) buckets; ask for a longer interval or a "
                         + "shorter range.", context: .init(field: "by"))
             }
         }

@@ -35,12 +35,12 @@ public actor InMemoryHealthSampleSource: HealthSampleSource {
     }
 
     /// Changes after `anchor`, oldest first.
-    /// - Throws: `CloudantError` `.invalidValue` when `anchor` is not one this source handed out.
+    /// - Throws: `CloudantError` `.invalidInput` when `anchor` is not one this source handed out.
     public func changes(since anchor: String?, limit: Int) async throws -> HealthSourceChanges {
         let after: Int
         if let anchor {
             guard let value = Int(anchor), value >= 0 else {
-                throw CloudantError(.invalidValue, "'\(anchor)' is not an anchor of this source; sync from nil.",
+                throw CloudantError(.invalidInput, "'\(anchor)' is not an anchor of this source; sync from nil.",
                     context: .init(field: "anchor"))
             }
             after = value

@@ -21,12 +21,12 @@ public struct StoreHealthSampleSource: HealthSampleSource {
     }
 
     /// Health documents changed after the update sequence `anchor`.
-    /// - Throws: `CloudantError` `.invalidValue` for an anchor that is not a sequence, or a store error.
+    /// - Throws: `CloudantError` `.invalidInput` for an anchor that is not a sequence, or a store error.
     public func changes(since anchor: String?, limit: Int) async throws -> HealthSourceChanges {
         let since: Int64
         if let anchor {
             guard let value = Int64(anchor), value >= 0 else {
-                throw CloudantError(.invalidValue, "'\(anchor)' is not an update sequence of this store.",
+                throw CloudantError(.invalidInput, "'\(anchor)' is not an update sequence of this store.",
                     context: .init(database: store.name, field: "anchor"))
             }
             since = value

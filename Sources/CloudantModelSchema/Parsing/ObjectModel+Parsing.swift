@@ -13,7 +13,7 @@ extension ObjectModel {
     /// ```
     /// - Throws: `CloudantError` `CloudantError.Code.invalidModel` whose
     ///   `CloudantError.modelFileIssues` lists every problem with its path, or
-    ///   `.invalidValue` with the byte position when the text is not JSON.
+    ///   `.invalidInput` with the byte position when the text is not JSON.
     public init(parsing text: String) throws {
         try self.init(parsing: Array(text.utf8))
     }

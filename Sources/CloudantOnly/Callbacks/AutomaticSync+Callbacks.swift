@@ -15,11 +15,11 @@ extension AutomaticSync {
     /// `synchronize()` with the result delivered to `completion` exactly once, on `callbackQueue`.
     public nonisolated func synchronize(
         callbackQueue: DispatchQueue = .main,
-        completion: @escaping @Sendable (Result<SyncReport, ReplicationError>) -> Void
+        completion: @escaping @Sendable (Result<SyncReport, CloudantError>) -> Void
     ) {
         Task {
-            let result: Result<SyncReport, ReplicationError>
-            do throws(ReplicationError) {
+            let result: Result<SyncReport, CloudantError>
+            do throws(CloudantError) {
                 result = .success(try await synchronize())
             } catch {
                 result = .failure(error)

@@ -48,7 +48,7 @@ extension DocumentStore {
 
     /// Runs `work` and calls `completion` exactly once with its result, on `queue`: the one way every
     /// callback adapter (the store's, and those of plugins such as Care and Health) turns an async call
-    /// into a callback. An error that is not a `CloudantError` arrives wrapped as `fetchFailed`.
+    /// into a callback. An error that is not a `CloudantError` arrives wrapped as `storeUnreadable`.
     ///
     /// ```swift
     /// store.deliver(on: .global(), to: completion) { try await store.info() }
@@ -64,7 +64,7 @@ extension DocumentStore {
             } catch let error as CloudantError {
                 result = .failure(error)
             } catch {
-                result = .failure(CloudantError(.fetchFailed, "The operation failed unexpectedly.", underlying: error))
+                result = .failure(CloudantError(.storeUnreadable, "The operation failed unexpectedly.", underlying: error))
             }
             queue.async { completion?(result) }
         }

@@ -48,7 +48,7 @@ extension DocumentStore {
                 }
             } catch {
                 let failure = error as? CloudantError
-                    ?? CloudantError(.fetchFailed, "The live query stopped.", underlying: error)
+                    ?? CloudantError(.storeUnreadable, "The live query stopped.", underlying: error)
                 callbackQueue.async { onChange(.failure(failure)) }
             }
         }

@@ -15,51 +15,51 @@ public import Dispatch
 /// ```
 extension Repository {
     /// The completion handler of a callback call.
-    public typealias Completion<Value: Sendable> = @Sendable (Result<RepositoryResult<Value>, RepositoryError>) -> Void
+    public typealias Completion<Value: Sendable> = @Sendable (Result<RepositoryResult<Value>, CloudantError>) -> Void
 
     /// `find(_:)` with a completion handler.
     public func find(_ criteria: RepositoryCriteria, callbackQueue: DispatchQueue = .main, completion: @escaping Completion<[Entity]>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await find(criteria) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await find(criteria) }
     }
 
     /// `findOne(_:)` with a completion handler.
     public func findOne(_ criteria: RepositoryCriteria, callbackQueue: DispatchQueue = .main, completion: @escaping Completion<Entity?>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await findOne(criteria) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await findOne(criteria) }
     }
 
     /// `findOne(id:)` with a completion handler.
     public func findOne(id: Entity.ID, callbackQueue: DispatchQueue = .main, completion: @escaping Completion<Entity?>)
     where Entity.ID: Sendable {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await findOne(id: id) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await findOne(id: id) }
     }
 
     /// `store(_:)` with a completion handler.
     public func store(_ models: [Entity], callbackQueue: DispatchQueue = .main, completion: @escaping Completion<[Entity]>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await store(models) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await store(models) }
     }
 
     /// `update(_:)` with a completion handler.
     public func update(_ models: [Entity], callbackQueue: DispatchQueue = .main, completion: @escaping Completion<[Entity]>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await update(models) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await update(models) }
     }
 
     /// `remove(_:)` with a completion handler.
     public func remove(_ models: [Entity], callbackQueue: DispatchQueue = .main, completion: @escaping Completion<[Entity]>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await remove(models) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await remove(models) }
     }
 
     /// `storeOrUpdate(_:)` with a completion handler.
     public func storeOrUpdate(_ models: [Entity], callbackQueue: DispatchQueue = .main, completion: @escaping Completion<[Entity]>) {
-        deliver(on: callbackQueue, completion) { () async throws(RepositoryError) in try await storeOrUpdate(models) }
+        deliver(on: callbackQueue, completion) { () async throws(CloudantError) in try await storeOrUpdate(models) }
     }
 
     private func deliver<Value: Sendable>(
         on queue: DispatchQueue, _ completion: @escaping Completion<Value>,
-        _ operation: @escaping @Sendable () async throws(RepositoryError) -> RepositoryResult<Value>
+        _ operation: @escaping @Sendable () async throws(CloudantError) -> RepositoryResult<Value>
     ) {
         Task {
-            let result: Result<RepositoryResult<Value>, RepositoryError>
-            do throws(RepositoryError) {
+            let result: Result<RepositoryResult<Value>, CloudantError>
+            do throws(CloudantError) {
                 result = .success(try await operation())
             } catch {
                 result = .failure(error)

@@ -40,7 +40,7 @@ public protocol DashboardPanel: Sendable {
 extension DashboardPanel {
     /// Refuses the post.
     public func submit(_ context: DashboardPanelContext, form: [String: String]) async throws -> String {
-        throw CloudantError(.invalidValue, "The \(title) page takes no forms.")
+        throw CloudantError(.invalidInput, "The \(title) page takes no forms.")
     }
 }
 
@@ -68,7 +68,7 @@ public struct DashboardPanelContext: Sendable {
         database: String, store: DocumentStore, parameters: [String: String], path: String, userName: String? = nil,
         isServerAdmin: Bool = false,
         openReadOnly: @escaping @Sendable (EntityRegistry) throws -> DocumentStore = { _ in
-            throw CloudantError(.invalidValue, "This context cannot open the database with a registry.")
+            throw CloudantError(.invalidInput, "This context cannot open the database with a registry.")
         }
     ) {
         self.database = database

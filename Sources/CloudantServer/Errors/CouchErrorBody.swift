@@ -1,4 +1,5 @@
 public import CloudantCore
+internal import CloudantSync
 
 /// A CouchDB error response: the HTTP status and the `{"error": …, "reason": …}` body CouchDB writes.
 ///
@@ -35,20 +36,27 @@ public struct CouchErrorBody: Sendable, Hashable {
     /// | error | category | CouchDB `error` |
     /// |---|---|---|
     /// | a query error (`QueryErrorKind`) | its kind's | the kind's raw value (`bad_arg`, `index_not_found`, …) |
-    /// | `CloudantError.Code.invalidValue` or `CloudantError.Code.unknownEntityType` on the field `_id` | invalid input | `illegal_docid` |
+    /// | `CloudantError.Code.invalidInput` or `CloudantError.Code.unknownEntityType` on the field `_id` | invalid input | `illegal_docid` |
     /// | `CloudantError.Code.documentValidation` | invalid input | `doc_validation` |
     /// | `CloudantError.Code.invalidDesignDocument` | invalid input | `invalid_design_doc` |
     /// | `CloudantError.Code.attachmentDigestMismatch` | invalid input | `content_md5_mismatch` |
     /// | `CloudantError.Code.attachmentTooLarge` | too large | `attachment_too_large` |
     /// | `CloudantError.Code.missingStub` | precondition failed | `missing_stub` |
+    /// | `CloudantError.Code.peerRefused` | the peer's status's | the peer's own `error` |
+    /// | `CloudantError.Code.designFunctionFailed` | CouchDB's status for the name (``init(designFunctionError:)``) | the function's `error` name |
     ///
     /// The reason is the error's message, except where clients match CouchDB's reason exactly: a conflict's
     /// "Document update conflict.", and an `illegal_docid`, whose message starts with CouchDB's reason and
-    /// goes on with what to do (`couch_doc:validate_docid/1`'s words alone go on the wire).
+    /// goes on with what to do (`couch_doc:validate_docid/1`'s words alone go on the wire), and a peer's
+    /// refusal, whose reason is the peer's own.
     public init(_ storeError: CloudantError) {
+        if storeError.code == .designFunctionFailed, let failure = storeError.designFunctionError {
+            self.init(designFunctionError: failure)
+            return
+        }
         let category = storeError.category
         let name = Self.name(of: storeError) ?? category.couchDBError
-        var reason = storeError.code == .conflict ? "Document update conflict." : storeError.message
+        var reason = storeError.code == .conflict ? "Document update conflict." : storeError.context.peerReason ?? storeError.message
         if name == "illegal_docid", let couch = Self.illegalDocIDReasons.first(where: { reason.hasPrefix($0) }) {
             reason = couch
         }
@@ -69,8 +77,6 @@ public struct CouchErrorBody: Sendable, Hashable {
         switch error {
         case let error as CloudantError:
             self.init(error)
-        case let error as DesignFunctionError:
-            self.init(designFunctionError: error)
         case let error as any CategorizedError:
             self.init(status: error.category.httpStatus, error: error.category.couchDBError, reason: String(describing: error))
         default:
@@ -115,7 +121,8 @@ public struct CouchErrorBody: Sendable, Hashable {
         case .validationUnauthorized: "unauthorized"
         case .validationFailed: "unknown_error"
         case .compilationError: "compilation_error"
-        case .invalidValue, .unknownEntityType: error.context.field == "_id" ? "illegal_docid" : nil
+        case .invalidInput, .unknownEntityType: error.context.field == "_id" ? "illegal_docid" : nil
+        case .peerRefused: error.context.peerError
         default: nil
         }
     }

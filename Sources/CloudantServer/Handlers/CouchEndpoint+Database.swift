@@ -129,7 +129,7 @@ extension CouchEndpoint {
         let diff: [String: RevisionDiff]
         do {
             diff = try await store.revsDiff(query)
-        } catch let error as CloudantError where error.code == .invalidValue {
+        } catch let error as CloudantError where error.code == .invalidInput {
             throw HTTPFailure.badRequest("Invalid rev format")
         }
         // Answer in request order. A document the user may not see has, for them, none of the revisions.

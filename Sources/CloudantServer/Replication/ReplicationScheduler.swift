@@ -269,10 +269,13 @@ final class ReplicationScheduler: Sendable {
             if create { try await peer.createIfMissing() }
             do {
                 _ = try await peer.info()
-            } catch ReplicationError.peerRefused(_, 404, _, _) {
-                throw CrashReason(error: "db_not_found", reason: "could not open \(endpoint.display)")
-            } catch ReplicationError.unauthorized {
-                throw CrashReason(error: "unauthorized", reason: "unauthorized to access or create database \(endpoint.display)")
+            } catch let refusal as CloudantError where refusal.code == .peerRefused {
+                switch refusal.category {
+                case .notFound: throw CrashReason(error: "db_not_found", reason: "could not open \(endpoint.display)")
+                case .unauthorized, .forbidden:
+                    throw CrashReason(error: "unauthorized", reason: "unauthorized to access or create database \(endpoint.display)")
+                default: throw refusal
+                }
             }
             return peer
         }
@@ -298,17 +301,14 @@ struct CrashReason: Error, Sendable {
         switch error {
         case let crash as CrashReason:
             self = crash
-        case let failure as ReplicationError:
-            switch failure {
-            case .localFailure(_, let underlying) where underlying.code == .notFound:
-                self.init(error: "db_not_found", reason: "could not open \(spec.source.display)")
-            case .unauthorized:
-                self.init(error: "unauthorized", reason: failure.description)
-            case .peerUnreachable, .timedOut:
-                self.init(error: "http_request_failed", reason: failure.description)
-            default:
-                self.init(error: failure.category.couchDBError, reason: failure.description)
-            }
+        case let failure as CloudantError where failure.code == .notFound:
+            self.init(error: "db_not_found", reason: "could not open \(spec.source.display)")
+        case let failure as CloudantError where failure.code == .peerRefused && [.unauthorized, .forbidden].contains(failure.category):
+            self.init(error: "unauthorized", reason: failure.description)
+        case let failure as CloudantError where failure.code == .peerUnreachable || failure.code == .peerTimedOut:
+            self.init(error: "http_request_failed", reason: failure.description)
+        case let failure as CloudantError where failure.code.isPeerFailure:
+            self.init(error: failure.category.couchDBError, reason: failure.description)
         case let failure as CloudantError:
             self.init(error: failure.category.couchDBError, reason: failure.message)
         default:

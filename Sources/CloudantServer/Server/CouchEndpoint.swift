@@ -53,7 +53,7 @@ final class CouchEndpoint: Sendable {
             try FileManager.default.createDirectory(atPath: configuration.directory.path, withIntermediateDirectories: true)
             try nodeConfiguration.settleAnonymousAccess(servedBefore: servedBefore)
         } catch {
-            throw ServerError(
+            throw CloudantError(
                 .dataFolderUnusable, "Could not write the configuration file; check that the data folder is writable.",
                 underlying: error)
         }

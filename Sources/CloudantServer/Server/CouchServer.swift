@@ -40,17 +40,16 @@ public final class CouchServer: Service, Sendable {
 
     /// Prepares a server: checks the configuration, reads (or creates) the server identity in the data
     /// folder, opens `_users` and hashes the admin password. Nothing listens until ``run()``.
-    /// - Throws: ``ServerError`` `.adminRequired` when binding a non-loopback address with no admin,
+    /// - Throws: `CloudantError` `.adminRequired` when binding a non-loopback address with no admin,
     ///   `.dataFolderUnusable` when the data folder cannot be written, `.tlsUnusable` when the TLS certificate
     ///   or key cannot be read or do not fit together.
     public init(configuration: ServerConfiguration) throws {
         guard configuration.admin != nil || configuration.isLoopback else {
-            throw ServerError(
+            throw CloudantError(
                 .adminRequired,
                 "Refusing to listen on \(configuration.host) without an admin: anyone who can reach it could read and "
                     + "change every database. Configure an admin (--admin USER:PASSWORD or the CLOUDANT_ADMIN "
-                    + "environment variable), or bind 127.0.0.1.",
-                host: configuration.host)
+                    + "environment variable), or bind 127.0.0.1.")
         }
         self.configuration = configuration
         tlsConfiguration = try configuration.tls?.serverConfiguration()
@@ -61,7 +60,7 @@ public final class CouchServer: Service, Sendable {
     public var uuid: String { endpoint.identity.uuid }
 
     /// Serves requests until the task is cancelled or a graceful shutdown is requested.
-    /// - Throws: ``ServerError`` `.bindFailed` when the address cannot be bound.
+    /// - Throws: `CloudantError` `.bindFailed` when the address cannot be bound.
     public func run() async throws {
         await endpoint.start()
         var logger = Logger(label: "CloudantServer", factory: { ServerLogHandler(label: $0) })
@@ -108,9 +107,8 @@ public final class CouchServer: Service, Sendable {
             await endpoint.stop()
         } catch {
             await endpoint.stop()
-            let failure = ServerError(
-                .bindFailed, "Could not serve on \(configuration.host):\(configuration.port); is the port in use?",
-                host: configuration.host, underlying: error)
+            let failure = CloudantError(
+                .bindFailed, "Could not serve on \(configuration.host):\(configuration.port); is the port in use?", underlying: error)
             let waiters = binding.withLock { state in
                 state.failure = failure
                 defer { state.waiters = [] }
@@ -131,7 +129,7 @@ public final class CouchServer: Service, Sendable {
     }
 
     /// The port the server listens on, once it does (the picked port when configured with port 0).
-    /// - Throws: ``ServerError`` `.bindFailed` when the server could not start.
+    /// - Throws: `CloudantError` `.bindFailed` when the server could not start.
     public func port() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             let ready: Result<Int, any Error>? = binding.withLock { state in

@@ -154,7 +154,7 @@ final class DatabaseRegistry: Sendable {
 
     /// Deletes a database: closes its store (the write in progress finishes, later ones fail with 404),
     /// then removes its files.
-    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist; `CloudantError` `.deleteFailed`
+    /// - Throws: ``HTTPFailure`` `404 not_found` when it does not exist; `CloudantError` `.storeUnwritable`
     ///   when its connections or files could not be removed.
     func delete(_ name: String) async throws {
         while true {
@@ -285,14 +285,14 @@ final class DatabaseRegistry: Sendable {
         } catch let error as CloudantError {
             return error
         } catch {
-            return CloudantError(.deleteFailed, "Could not close the database.", context: .init(database: name), underlying: error)
+            return CloudantError(.storeUnwritable, "Could not close the database.", context: .init(database: name), underlying: error)
         }
         do {
             try StoreDirectory.deleteFiles(of: url, database: name)
         } catch let error as CloudantError {
             return error
         } catch {
-            return CloudantError(.deleteFailed, "Could not delete the database.", context: .init(database: name), underlying: error)
+            return CloudantError(.storeUnwritable, "Could not delete the database.", context: .init(database: name), underlying: error)
         }
         return nil
     }

@@ -17,7 +17,7 @@ public struct ServerConfiguration: Sendable {
     /// The folder whose stores the server serves, one database per SQLite file.
     public var directory: StoreDirectory
     /// The server admin. Without one the server runs in "admin party" mode, which it allows only on a
-    /// loopback address (see ``ServerError/Code/adminRequired``).
+    /// loopback address (see `CloudantError.Code.adminRequired`).
     public var admin: ServerAdmin?
     /// The largest request body accepted, in bytes; a larger one is answered `413 too_large`.
     public var maxRequestBodySize: Int
@@ -139,12 +139,12 @@ public struct ServerAdmin: Sendable {
     }
 
     /// Parses `USER:PASSWORD` (the password may contain `:`).
-    /// - Throws: ``ServerError`` `.invalidAdmin` when there is no `:` or a part is empty.
-    public init(parsing text: String) throws(ServerError) {
+    /// - Throws: `CloudantError` `.invalidAdmin` when there is no `:` or a part is empty.
+    public init(parsing text: String) throws(CloudantError) {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex,
             text.index(after: colon) != text.endIndex
         else {
-            throw ServerError(.invalidAdmin, "Give the admin as USER:PASSWORD, both non-empty.")
+            throw CloudantError(.invalidAdmin, "Give the admin as USER:PASSWORD, both non-empty.")
         }
         self.init(name: String(text[..<colon]), password: String(text[text.index(after: colon)...]))
     }

@@ -11,7 +11,7 @@ struct ServerIdentity: Sendable {
     static let fileName = ".couch_server.json"
 
     /// Reads the identity file, creating it on first start.
-    /// - Throws: ``ServerError`` `.dataFolderUnusable` when the folder cannot be read or written.
+    /// - Throws: `CloudantError` `.dataFolderUnusable` when the folder cannot be read or written.
     static func load(folder: String, uuid configured: String?) throws -> ServerIdentity {
         let url = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(fileName)
         if let data = try? Data(contentsOf: url), let json = try? JSONValue(parsing: data),
@@ -27,9 +27,9 @@ struct ServerIdentity: Sendable {
             try json.jsonData().write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
-            throw ServerError(
+            throw CloudantError(
                 .dataFolderUnusable, "Could not write '\(url.path)'; check that the data folder is writable.",
-                underlying: error)
+                context: .init(file: url.path), underlying: error)
         }
         return identity
     }

@@ -1,26 +1,30 @@
+internal import CloudantCore
 internal import HummingbirdTLS
 internal import NIOSSL
 
 extension ServerTLS {
     /// The server side of a TLS 1.2+ configuration presenting the certificate chain and key.
-    /// - Throws: ``ServerError`` `.tlsUnusable` when a file cannot be read or parsed as PEM, or holds no
+    /// - Throws: `CloudantError` `.tlsUnusable` when a file cannot be read or parsed as PEM, or holds no
     ///   certificate.
-    func serverConfiguration() throws(ServerError) -> TLSConfiguration {
+    func serverConfiguration() throws(CloudantError) -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         let key: NIOSSLPrivateKey
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
         } catch {
-            throw ServerError(
-                .tlsUnusable, "Could not read a PEM certificate from '\(certificatePath)'.", underlying: error)
+            throw CloudantError(
+                .tlsUnusable, "Could not read a PEM certificate from '\(certificatePath)'.", context: .init(file: certificatePath),
+                underlying: error)
         }
         guard !chain.isEmpty else {
-            throw ServerError(.tlsUnusable, "'\(certificatePath)' holds no PEM certificate.")
+            throw CloudantError(.tlsUnusable, "'\(certificatePath)' holds no PEM certificate.", context: .init(file: certificatePath))
         }
         do {
             key = try NIOSSLPrivateKey(file: privateKeyPath, format: .pem)
         } catch {
-            throw ServerError(.tlsUnusable, "Could not read a PEM private key from '\(privateKeyPath)'.", underlying: error)
+            throw CloudantError(
+                .tlsUnusable, "Could not read a PEM private key from '\(privateKeyPath)'.", context: .init(file: privateKeyPath),
+                underlying: error)
         }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
@@ -29,9 +33,9 @@ extension ServerTLS {
         do {
             _ = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw ServerError(
+            throw CloudantError(
                 .tlsUnusable, "The key in '\(privateKeyPath)' does not fit the certificate in '\(certificatePath)'.",
-                underlying: error)
+                context: .init(file: privateKeyPath), underlying: error)
         }
         return configuration
     }

@@ -15,7 +15,7 @@ struct AttachmentEncoder {
     /// The stored metadata and bytes for `data`, set at `generation` in an interactive edit or keeping the
     /// sender's `revpos` in a replicated one.
     /// - Throws: `CloudantError` `.attachmentDigestMismatch` when the bytes do not match the sent digest,
-    ///   `.invalidValue` for damaged gzip data or a length that does not match.
+    ///   `.invalidInput` for damaged gzip data or a length that does not match.
     func encode(
         _ data: IncomingAttachmentData, name: String, documentID: String, generation: Int, interactive: Bool
     ) throws -> (AttachmentInfo, [UInt8]) {

@@ -4,7 +4,7 @@ internal import CloudantCore
 enum AttachmentFailure {
     /// Content that is not what it claims (damaged gzip, a wrong length).
     static func invalid(_ message: String, _ name: String, _ documentID: String) -> CloudantError {
-        CloudantError(.invalidValue, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
+        CloudantError(.invalidInput, message, context: .init(documentID: documentID, field: "_attachments.\(name)"))
     }
 
     /// Bytes that do not match the digest sent with them (CouchDB's `content_md5_mismatch`).

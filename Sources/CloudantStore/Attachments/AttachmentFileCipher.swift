@@ -40,7 +40,7 @@ struct AttachmentFileCipher: Sendable {
     }
 
     /// The plaintext of one sealed chunk.
-    /// - Throws: `CloudantError` `.fetchFailed` when it does not authenticate (a wrong key, a damaged or
+    /// - Throws: `CloudantError` `.storeUnreadable` when it does not authenticate (a wrong key, a damaged or
     ///   tampered file).
     func open(_ sealed: [UInt8], index: Int, isLast: Bool) throws -> [UInt8] {
         do {
@@ -51,7 +51,7 @@ struct AttachmentFileCipher: Sendable {
             return Array(try AES.GCM.open(box, using: contentKey, authenticating: Self.aad(index, isLast)))
         } catch {
             throw CloudantError(
-                .fetchFailed, "An attachment file does not decrypt with the store's key: it is damaged or was changed.")
+                .storeUnreadable, "An attachment file does not decrypt with the store's key: it is damaged or was changed.")
         }
     }
 

@@ -79,7 +79,7 @@ struct AttachmentFiles: Sendable {
     /// the content is the same) and flushes the folder, so the name survives a crash.
     func install(_ stagedPath: String, as digest: String) throws {
         guard stagedPath.hasPrefix(stagingDirectory + "/") else {
-            throw CloudantError(.invalidValue, "A staged attachment must come from this store's staging folder.")
+            throw CloudantError(.invalidInput, "A staged attachment must come from this store's staging folder.")
         }
         let target = path(for: digest)
         if access(target, F_OK) == 0 {
@@ -154,7 +154,7 @@ struct AttachmentFiles: Sendable {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
             throw CloudantError(
-                .updateFailed, "Could not create the attachment folder \(path); check its permissions.", underlying: error)
+                .storeUnwritable, "Could not create the attachment folder \(path); check its permissions.", underlying: error)
         }
     }
 
@@ -166,7 +166,7 @@ struct AttachmentFiles: Sendable {
     }
 
     static func ioError(_ action: String, _ code: Int32) -> CloudantError {
-        CloudantError(.updateFailed, "Could not \(action): \(String(cString: strerror(code))).")
+        CloudantError(.storeUnwritable, "Could not \(action): \(String(cString: strerror(code))).")
     }
 }
 
@@ -304,7 +304,7 @@ final class AttachmentFileReader: @unchecked Sendable {
             let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
             if got < 0, errno == EINTR { continue }
             guard got > 0 else {
-                throw CloudantError(.fetchFailed, "Could not read an attachment file: \(got < 0 ? String(cString: strerror(errno)) : "it is shorter than recorded").")
+                throw CloudantError(.storeUnreadable, "Could not read an attachment file: \(got < 0 ? String(cString: strerror(errno)) : "it is shorter than recorded").")
             }
             done += got
         }

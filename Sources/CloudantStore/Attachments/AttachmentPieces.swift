@@ -52,17 +52,17 @@ public struct AttachmentPieces: AsyncSequence, Sendable {
                 do {
                     try input.decompressStream(with: decoder) { output += $0.readableBytesView }
                 } catch {
-                    throw CloudantError(.invalidValue, "The stored bytes of an attachment are damaged (\(error)).")
+                    throw CloudantError(.invalidInput, "The stored bytes of an attachment are damaged (\(error)).")
                 }
                 produced += output.count
                 guard produced <= expected else {
-                    throw CloudantError(.invalidValue, "The stored bytes of an attachment decode to more than its length.")
+                    throw CloudantError(.invalidInput, "The stored bytes of an attachment decode to more than its length.")
                 }
                 if !output.isEmpty { return output }
             }
             try? decoder.finishStream()
             guard produced == expected else {
-                throw CloudantError(.invalidValue, "The stored bytes of an attachment decode to \(produced) bytes, not its length \(expected).")
+                throw CloudantError(.invalidInput, "The stored bytes of an attachment decode to \(produced) bytes, not its length \(expected).")
             }
             return nil
         }
@@ -96,7 +96,7 @@ public struct AttachmentContent: Sendable {
     }
 
     /// The content as written: the stored bytes, inflated on the way when stored gzip-encoded (a damaged or
-    /// wrong-length stream ends the sequence with `CloudantError` `.invalidValue`).
+    /// wrong-length stream ends the sequence with `CloudantError` `.invalidInput`).
     public func contentBytes(pieceSize: Int = defaultPieceSize) -> AttachmentPieces {
         AttachmentPieces(
             source: source, range: 0..<source.count, pieceSize: max(1, pieceSize),

@@ -27,7 +27,7 @@ struct AttachmentStager {
     }
 
     /// Stages `content`; the caller owns the returned file until a write installs it.
-    /// - Throws: `CloudantError` `.attachmentDigestMismatch`, `.invalidValue` (damaged gzip, a wrong
+    /// - Throws: `CloudantError` `.attachmentDigestMismatch`, `.invalidInput` (damaged gzip, a wrong
     ///   length), `.attachmentTooLarge` past `maxLength`, or the sequence's own error; the staging file is removed.
     func stage<Chunks: AsyncSequence & Sendable>(
         _ content: Chunks, declared: Declared, name: String, documentID: String

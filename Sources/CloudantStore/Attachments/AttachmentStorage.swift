@@ -61,7 +61,7 @@ enum AttachmentStorage {
             }
         case .staged(let path, let length):
             guard let files = files(of: db) else {
-                throw CloudantError(.invalidValue, "An in-memory store keeps no staged attachment files.")
+                throw CloudantError(.invalidInput, "An in-memory store keeps no staged attachment files.")
             }
             guard try !exists(digest, in: db) else {
                 unlink(path)
@@ -70,7 +70,7 @@ enum AttachmentStorage {
             guard length >= AttachmentFiles.threshold else {
                 // Small after all (or after compression): kept in a row like any small attachment.
                 guard let bytes = try AttachmentFileReader(path: path, cipher: files.cipher).map({ try $0.readAll() }) else {
-                    throw CloudantError(.updateFailed, "The staged attachment file is gone; send the attachment again.")
+                    throw CloudantError(.storeUnwritable, "The staged attachment file is gone; send the attachment again.")
                 }
                 unlink(path)
                 return try save(digest: digest, content: .bytes(bytes), in: db)
@@ -115,7 +115,7 @@ enum AttachmentStorage {
         else { return nil }
         guard let files = files(of: db), let reader = files.open(digest) else {
             throw CloudantError(
-                .fetchFailed,
+                .storeUnreadable,
                 "The file of attachment \(digest) is missing from the store's attachment folder; restore the folder from the backup it came with.")
         }
         return .file(reader)

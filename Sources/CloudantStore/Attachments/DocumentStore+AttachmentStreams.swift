@@ -30,7 +30,7 @@ extension DocumentStore {
     ///   - maxLength: The most content bytes accepted.
     ///   - content: The attachment's bytes, in pieces of any size.
     /// - Throws: `CloudantError` `.conflict` for a revision that is not the leaf being edited,
-    ///   `.attachmentDigestMismatch`, `.attachmentTooLarge`, `.invalidValue` (a bad name or id, damaged
+    ///   `.attachmentDigestMismatch`, `.attachmentTooLarge`, `.invalidInput` (a bad name or id, damaged
     ///   gzip, a wrong length), or the sequence's error. Nothing is stored when it throws.
     public func putAttachment<Chunks: AsyncSequence & Sendable>(
         _ name: String, documentID: String, rev: String? = nil, contentType: String,
@@ -90,7 +90,7 @@ extension DocumentStore {
     public func attachmentContent(documentID: String, name: String, rev: String? = nil) async throws -> AttachmentContent {
         try DocumentID.validate(documentID)
         let requested = try rev.map { try RevisionID(parsing: $0) }
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             guard let record = try DocumentRecord.fetch(id: documentID, in: db) else {
                 throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev))
             }

@@ -23,10 +23,10 @@ public struct FilePieces: AsyncSequence, @unchecked Sendable {
     }
 
     /// Reads the file at `path`.
-    /// - Throws: `CloudantError` `.invalidValue` when it cannot be opened.
+    /// - Throws: `CloudantError` `.invalidInput` when it cannot be opened.
     public init(path: String, pieceSize: Int = 256 * 1024) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CloudantError(.invalidValue, "Cannot read \(path); check the path and its permissions.", context: .init(field: "file"))
+            throw CloudantError(.invalidInput, "Cannot read \(path); check the path and its permissions.", context: .init(field: "file"))
         }
         self.init(handle: handle, pieceSize: pieceSize)
     }

@@ -33,7 +33,7 @@ final class BodyReader {
     /// Calls `body` with the JSON bytes of a stored body: in place when it is stored as text, else
     /// decompressed into the reader's buffer (valid only during the call).
     /// - Throws: `CloudantError` `.storeUnreadable` for a damaged frame or one whose dictionary the file
-    ///   lacks; `.fetchFailed` when zstd cannot allocate a context.
+    ///   lacks; `.storeUnreadable` when zstd cannot allocate a context.
     func withJSON<T>(
         _ stored: UnsafeRawBufferPointer, connection: OpaquePointer?, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
     ) throws -> T {

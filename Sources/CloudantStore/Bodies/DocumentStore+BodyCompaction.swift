@@ -25,7 +25,7 @@ extension DocumentStore {
             var after: Int64 = 0
             while true {
                 let start = after
-                let batch = try await write(.updateFailed) { db in try Self.recompress(table, after: start, in: db) }
+                let batch = try await write(.storeUnwritable) { db in try Self.recompress(table, after: start, in: db) }
                 rewritten += batch.rewritten
                 if batch.rewritten > 0 { progress?(rewritten) }
                 guard let last = batch.lastRowID else { break }
@@ -39,7 +39,7 @@ extension DocumentStore {
     /// documents and no dictionary yet (a store written before compression, or by writes too few per open to train).
     /// Returns how many bodies the trainings rewrote (see ``BodyDictionaryTraining/train(kind:in:)``).
     private func trainMissingDictionaries() async throws -> Int {
-        let kinds = try await read(.fetchFailed) { db in
+        let kinds = try await read(.storeUnreadable) { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT COALESCE(kind, ''), COUNT(*) FROM documents WHERE deleted = 0 AND body IS NOT NULL "
@@ -50,7 +50,7 @@ extension DocumentStore {
         let codec = bodyCodec
         var rewritten = 0
         for kind in kinds where codec.dictionary(forKind: kind) == nil {
-            let trained = try await write(.updateFailed) { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
+            let trained = try await write(.storeUnwritable) { db in try BodyDictionaryTraining.train(kind: kind, in: db) }
             guard let trained else { continue }
             codec.adopt(trained.dictionary)
             rewritten += trained.rewritten

@@ -56,7 +56,7 @@ enum Zstd {
 
     /// Decompresses one frame of known content size into `size` bytes; nil when the frame is damaged, needs
     /// another dictionary, or does not hold exactly `size` bytes.
-    /// - Throws: `CloudantError` `.fetchFailed` when zstd cannot allocate a context (out of memory).
+    /// - Throws: `CloudantError` `.storeUnreadable` when zstd cannot allocate a context (out of memory).
     static func decompress(_ frame: UnsafeRawBufferPointer, size: Int, dictionary: BodyDictionary?) throws -> [UInt8]? {
         var failed = false
         let output = decompressionContexts.withContext { context in
@@ -102,7 +102,7 @@ enum Zstd {
 
     /// What reading a body throws when zstd cannot allocate a decompression context (out of memory).
     static let noDecompressionContext = CloudantError(
-        .fetchFailed, "zstd could not allocate a decompression context (out of memory).")
+        .storeUnreadable, "zstd could not allocate a decompression context (out of memory).")
 
     /// A decompression context from the pool, for a caller that decodes many frames in a row; give it back
     /// with ``returnDecompressionContext(_:)``. Nil when zstd cannot allocate one.

@@ -95,14 +95,14 @@ struct DocumentAssembler {
     }
 
     /// The content as written of an attachment's stored bytes: decoded when it is kept gzip-encoded.
-    /// - Throws: `CloudantError` `.invalidValue` when stored gzip bytes no longer decode (a damaged file).
+    /// - Throws: `CloudantError` `.invalidInput` when stored gzip bytes no longer decode (a damaged file).
     static func content(of stored: [UInt8], info: AttachmentInfo, documentID: String, name: String) throws -> [UInt8] {
         guard info.encoding == .gzip else { return stored }
         do {
             return try Gzip.decode(stored, limit: info.length)
         } catch {
             throw CloudantError(
-                .invalidValue, "The stored bytes of attachment \(name) are damaged (\(error.reason)).",
+                .invalidInput, "The stored bytes of attachment \(name) are damaged (\(error.reason)).",
                 context: .init(documentID: documentID, field: "_attachments.\(name)"))
         }
     }

@@ -6,7 +6,7 @@ extension DocumentStore {
 
     /// Lists documents by id in raw byte order, deleted and local documents excluded.
     public func allDocs(_ options: AllDocsOptions = AllDocsOptions()) async throws -> AllDocsResult {
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(Columns.table) WHERE \(Columns.deleted) = 0") ?? 0
             if let keys = options.keys {
                 let rows = try keys.dropFirst(options.skip).prefix(options.limit ?? Int.max).map { key in

@@ -16,7 +16,7 @@ extension DocumentStore {
     /// ```
     /// - Returns: One result per document, in order.
     /// - Throws: `CloudantError` naming the failing document (`documentID`, `itemIndex`):
-    ///   `.conflict` for a missing or stale `_rev` or an id that exists, `.invalidValue` for a malformed
+    ///   `.conflict` for a missing or stale `_rev` or an id that exists, `.invalidInput` for a malformed
     ///   document; nothing was written.
     @discardableResult
     public func writeAtomically(_ documents: [JSONObject]) async throws -> [WriteResult] {
@@ -25,7 +25,7 @@ extension DocumentStore {
                 let parsed = try IncomingDocument(object)
                 if let id = parsed.id, DocumentID.isLocal(id) {
                     throw CloudantError(
-                        .invalidValue, "Local documents are not written atomically with others; use putLocal.",
+                        .invalidInput, "Local documents are not written atomically with others; use putLocal.",
                         context: .init(documentID: id, field: "_id"))
                 }
                 return parsed
@@ -43,7 +43,7 @@ extension DocumentStore {
         let cache = indexCache
         let validation = writeValidation()
         let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
-        let results = try await write(.updateFailed) { db in
+        let results = try await write(.storeUnwritable) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
                 validation: validation)

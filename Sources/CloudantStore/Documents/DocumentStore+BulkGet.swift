@@ -56,7 +56,7 @@ extension DocumentStore {
     public func bulkGet(
         _ requests: [BulkGetRequest], latest: Bool = true, inlineAttachmentLimit: Int? = nil
     ) async throws -> [BulkGetResult] {
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             try requests.map { request in
                 guard let record = try DocumentRecord.fetch(id: request.id, in: db) else {
                     return BulkGetResult(id: request.id, docs: [.missing(request.rev ?? "undefined")])

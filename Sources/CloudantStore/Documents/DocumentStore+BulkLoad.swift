@@ -42,7 +42,7 @@ extension DocumentStore {
     ///
     /// Other writes made meanwhile use the same settings. Loads that overlap restore the settings when the
     /// first ends; that affects only their speed.
-    /// - Throws: what `body` throws, or `CloudantError` `.updateFailed` when the settings cannot be applied
+    /// - Throws: what `body` throws, or `CloudantError` `.storeUnwritable` when the settings cannot be applied
     ///   or the index cannot be built at the end (then the next open of the store builds it).
     public func bulkLoading<T>(_ body: () async throws -> T) async throws -> T {
         let saved = try writerSettings(Self.bulkLoadSettings)
@@ -57,16 +57,16 @@ extension DocumentStore {
             self.checkpointer.backgroundPages.store(savedBackgroundPages, ordering: .relaxed)
             self.checkpointer.writerPages.store(savedWriterPages, ordering: .relaxed)
         }
-        let deferredKindIndex = try await write(.updateFailed) { db in try DeferredKindIndex.dropForLoad(in: db) }
+        let deferredKindIndex = try await write(.storeUnwritable) { db in try DeferredKindIndex.dropForLoad(in: db) }
         if deferredKindIndex { _ = try writerSettings(Self.cacheWithoutKindIndex) }
         let result: T
         do {
             result = try await body()
         } catch {
-            if deferredKindIndex { _ = try? await write(.updateFailed) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
+            if deferredKindIndex { _ = try? await write(.storeUnwritable) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
             throw error
         }
-        if deferredKindIndex { try await write(.updateFailed) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
+        if deferredKindIndex { try await write(.storeUnwritable) { db in try DeferredKindIndex.restoreIfMissing(in: db) } }
         return result
     }
 
@@ -92,7 +92,7 @@ extension DocumentStore {
             }
         } catch {
             throw CloudantError(
-                .updateFailed, "The store's writer could not be set up for a bulk load.",
+                .storeUnwritable, "The store's writer could not be set up for a bulk load.",
                 context: .init(database: name), underlying: error)
         }
     }

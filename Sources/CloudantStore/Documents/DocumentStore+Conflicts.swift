@@ -11,7 +11,7 @@ extension DocumentStore {
     ///
     /// Reads every document's revision tree; SQLite cannot tell a branched tree from its bytes.
     public func conflictedDocumentIDs(limit: Int = .max) async throws -> [String] {
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT \(StoreSchema.Documents.id), \(StoreSchema.Documents.tree) FROM \(StoreSchema.Documents.table) "
                     + "ORDER BY \(StoreSchema.Documents.id)")

@@ -23,14 +23,14 @@ extension DocumentStore {
     /// unchanged record from a changed one and update only those. A deleted document never differs: it
     /// stays deleted. Without it (the default), nothing already stored is read.
     ///
-    /// - Throws: `CloudantError` `.updateFailed` when the transaction fails; then nothing of the batch
+    /// - Throws: `CloudantError` `.storeUnwritable` when the transaction fails; then nothing of the batch
     ///   was written.
     public func insertNew(_ documents: [NewDocument], comparingExisting: Bool = false) async throws -> NewDocumentsOutcome {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }
         let cache = indexCache
         let now = options.now
         let validation = writeValidation()
-        let outcome = try await write(.updateFailed) { db in
+        let outcome = try await write(.storeUnwritable) { db in
             let settings = try WriterSettings(db: db)
             var sequence = SequenceAllocator(latest: settings.latestSequence)
             var indexer = try IndexMaintainer(db: db, cache: cache, expiryField: settings.expiryField, now: now)

@@ -9,7 +9,7 @@ extension DocumentStore {
     ///
     /// Revisions are `0-N`. Like PouchDB (and unlike CouchDB's last-writer-wins), an update must name the
     /// current revision.
-    /// - Throws: `CloudantError` `.conflict` when `rev` is not the stored revision, `.invalidValue` for a
+    /// - Throws: `CloudantError` `.conflict` when `rev` is not the stored revision, `.invalidInput` for a
     ///   non-local id.
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String? = nil) async throws -> WriteResult {
@@ -19,11 +19,11 @@ extension DocumentStore {
     /// Writes a `_local/` document; with `lastWriterWins`, as CouchDB 3 does over HTTP: no
     /// conflict check, and the new revision is the one named plus one (`0-1` when none is named).
     /// - Throws: `CloudantError` `.conflict` (unless `lastWriterWins`) when `rev` is not the stored
-    ///   revision, `.invalidValue` for a non-local id or a malformed revision.
+    ///   revision, `.invalidInput` for a non-local id or a malformed revision.
     @discardableResult
     public func putLocal(id: String, body: JSONObject, rev: String?, lastWriterWins: Bool) async throws -> WriteResult {
         try Self.validateLocal(id)
-        return try await write(.updateFailed) { db in
+        return try await write(.storeUnwritable) { db in
             try LocalDocumentRecord.write(id: id, body: body, rev: rev, deleted: false, lastWriterWins: lastWriterWins, in: db)
         }
     }
@@ -32,7 +32,7 @@ extension DocumentStore {
     /// - Throws: `CloudantError` `.notFound` when it does not exist.
     public func localDocument(id: String) async throws -> JSONObject {
         try Self.validateLocal(id)
-        let row = try await read(.fetchFailed) { db in
+        let row = try await read(.storeUnreadable) { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(Local.rev), \(Local.body) FROM \(Local.table) WHERE \(Local.id) = ?", arguments: [id]
             ).map { row -> (Int64, Data) in (row[0], row[1]) }
@@ -50,7 +50,7 @@ extension DocumentStore {
     @discardableResult
     public func deleteLocal(id: String, rev: String) async throws -> WriteResult {
         try Self.validateLocal(id)
-        return try await write(.deleteFailed) { db in
+        return try await write(.storeUnwritable) { db in
             try LocalDocumentRecord.write(id: id, body: JSONObject(), rev: rev, deleted: true, in: db)
         }
     }
@@ -59,7 +59,7 @@ extension DocumentStore {
         try DocumentID.validate(id)
         guard DocumentID.isLocal(id) else {
             throw CloudantError(
-                .invalidValue, "Local document ids start with '_local/'.", context: .init(documentID: id, field: "_id"))
+                .invalidInput, "Local document ids start with '_local/'.", context: .init(documentID: id, field: "_id"))
         }
     }
 }

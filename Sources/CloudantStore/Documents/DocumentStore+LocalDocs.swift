@@ -13,7 +13,7 @@ extension DocumentStore {
     /// total and no offset for local documents, so ``AllDocsResult/totalRows`` is the number of rows and
     /// ``AllDocsResult/offset`` is nil. Unless `includeSystem`, a purge or shard-sync checkpoint CouchDB keeps for
     /// itself (`_local/purge-…` with `purge_seq`, `_local/shard-sync…` with `target_uuid` and `seq`) is left out.
-    /// - Throws: `CloudantError` `.fetchFailed` when the database cannot be read.
+    /// - Throws: `CloudantError` `.storeUnreadable` when the database cannot be read.
     public func localDocs(_ options: AllDocsOptions = AllDocsOptions(), includeSystem: Bool = false) async throws -> AllDocsResult {
         let documents: [JSONObject]
         if let keys = options.keys {
@@ -30,7 +30,7 @@ extension DocumentStore {
             }
             return AllDocsResult(totalRows: rows.count, offset: nil, rows: rows)
         }
-        documents = try await read(.fetchFailed) { db in
+        documents = try await read(.storeUnreadable) { db in
             var conditions: [String] = []
             var arguments = StatementArguments()
             let (lower, upper) = options.descending ? (options.endKey, options.startKey) : (options.startKey, options.endKey)

@@ -53,7 +53,7 @@ extension DocumentStore {
         _ requests: [OpenRevisionsRequest], latest: Bool = false
     ) async throws -> [Result<[OpenRevisionResult], CloudantError>] {
         let parsed = requests.map { request in Result { try request.parsedRevisions() }.mapError(Self.cloudantError) }
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             try zip(requests, parsed).map { request, revisions -> Result<[OpenRevisionResult], CloudantError> in
                 switch revisions {
                 case .failure(let error): return .failure(error)
@@ -106,6 +106,6 @@ extension DocumentStore {
     }
 
     private static func cloudantError(_ error: any Error) -> CloudantError {
-        error as? CloudantError ?? CloudantError(.invalidValue, "\(error)")
+        error as? CloudantError ?? CloudantError(.invalidInput, "\(error)")
     }
 }

@@ -28,7 +28,7 @@ extension DocumentStore {
         // A read without inline attachment data is short: run it here rather than hop to GRDB's reader queue
         // and back (the hop and its semaphores were a fifth of a `GET /db/doc`'s CPU). Attachment data may
         // be megabytes, read on a reader's own thread as before.
-        return options.attachments ? try await self.read(.fetchFailed, read) : try readNow(.fetchFailed, read)
+        return options.attachments ? try await self.read(.storeUnreadable, read) : try readNow(.storeUnreadable, read)
     }
 
     /// Reads several leaves of a document at once (CouchDB `open_revs`), optionally following
@@ -39,7 +39,7 @@ extension DocumentStore {
     ) async throws -> [OpenRevisionResult] {
         let request = OpenRevisionsRequest(id: id, which, options: options)
         let requested = try request.parsedRevisions()
-        return try await read(.fetchFailed) { db in try Self.openRevisions(request, requested: requested, latest: latest, in: db) }
+        return try await read(.storeUnreadable) { db in try Self.openRevisions(request, requested: requested, latest: latest, in: db) }
     }
 
     /// The bytes and metadata of one attachment of a document's winning revision, or of `rev`, read whole
@@ -68,7 +68,7 @@ public struct Attachment: Sendable, Hashable {
     }
 
     /// The content as written (decoded when stored gzip-encoded).
-    /// - Throws: `CloudantError` `.invalidValue` when stored gzip bytes no longer decode.
+    /// - Throws: `CloudantError` `.invalidInput` when stored gzip bytes no longer decode.
     public func data() throws -> [UInt8] {
         try DocumentAssembler.content(of: storedData, info: info, documentID: "", name: name)
     }

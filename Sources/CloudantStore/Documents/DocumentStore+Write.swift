@@ -9,7 +9,7 @@ extension DocumentStore {
     /// ```
     /// `_local/` ids are written as local documents (see ``putLocal(id:body:rev:)``).
     /// - Throws: `CloudantError` `.conflict` when `_rev` is missing for an existing document or is not a
-    ///   current leaf; `.invalidValue` for a bad id, revision or body; `.missingStub` for a stub naming an
+    ///   current leaf; `.invalidInput` for a bad id, revision or body; `.missingStub` for a stub naming an
     ///   attachment the parent lacks; `.documentValidation` for an unknown `_` member.
     @discardableResult
     public func put(_ document: JSONObject) async throws -> WriteResult {
@@ -23,7 +23,7 @@ extension DocumentStore {
     @discardableResult
     public func put(_ incoming: IncomingDocument) async throws -> WriteResult {
         if let id = incoming.id, DocumentID.isLocal(id) {
-            return try await write(.updateFailed) { db in
+            return try await write(.storeUnwritable) { db in
                 try LocalDocumentRecord.write(
                     id: id, body: incoming.body, rev: incoming.rev?.description, deleted: incoming.deleted, in: db)
             }
@@ -36,7 +36,7 @@ extension DocumentStore {
         let cache = indexCache
         let validation = writeValidation()
         let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
-        return try await write(.updateFailed) { db in
+        return try await write(.storeUnwritable) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
                 validation: validation)
@@ -130,7 +130,7 @@ extension DocumentStore {
         // documents and rolls it back: nothing was answered, so nothing is lost.
         let signal = CancellationSignal()
         let results = try await withTaskCancellationHandler {
-            try await write(.updateFailed, long: source.count >= PreparationPipeline.minimumBatch) { db in
+            try await write(.storeUnwritable, long: source.count >= PreparationPipeline.minimumBatch) { db in
                 var writer = try DocumentWriter(
                     db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
                     preparedAgainst: indexes, validation: validation, maxLeaves: maxLeaves)
@@ -212,7 +212,7 @@ extension DocumentStore {
             // A replicated revision without its revision is refused with the whole batch, as CouchDB does.
             if let index = incoming.indices.first(where: { incoming[$0].rev == nil && !isLocal[$0] }) {
                 throw CloudantError(
-                    .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                    .invalidInput, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
                     context: .init(documentID: incoming[index].id, field: "_rev", itemIndex: index))
             }
             return zip(incoming, isLocal).map { document, local in local ? .local(document) : .replicated(document) }
@@ -225,7 +225,7 @@ extension DocumentStore {
     }
 
     func documentExists(id: String) async throws -> Bool {
-        try await read(.fetchFailed) { db in try DocumentRecord.fetch(id: id, in: db) != nil }
+        try await read(.storeUnreadable) { db in try DocumentRecord.fetch(id: id, in: db) != nil }
     }
 }
 
@@ -241,7 +241,7 @@ extension IncomingDocument {
     /// Document `index` of a batch, split into metadata and body; errors name its position and id.
     init(batchMember value: JSONValue, at index: Int) throws {
         guard case .object(let object) = value else {
-            throw CloudantError(.invalidValue, "Each document must be a JSON object.", context: .init(itemIndex: index))
+            throw CloudantError(.invalidInput, "Each document must be a JSON object.", context: .init(itemIndex: index))
         }
         do {
             try self.init(object)

@@ -19,7 +19,7 @@ extension DocumentWriter {
         var failures: [Int: CloudantError] = [:]
         guard let id = documents.first?.id else {
             for index in documents.indices {
-                failures[index] = CloudantError(.invalidValue, "A replicated document needs an _id.", context: .init(field: "_id"))
+                failures[index] = CloudantError(.invalidInput, "A replicated document needs an _id.", context: .init(field: "_id"))
             }
             return failures
         }
@@ -66,7 +66,7 @@ extension DocumentWriter {
             path = [rev]
         } else {
             throw CloudantError(
-                .invalidValue, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
+                .invalidInput, "When `new_edits: false`, the document needs `_rev` or `_revisions` specified",
                 context: .init(documentID: id, field: "_rev"))
         }
         let newest = path[0]

@@ -193,7 +193,8 @@ struct DocumentWriter {
             guard let compiler else { return }
             do {
                 try compiler.compile(source)
-            } catch let error as DesignFunctionError where error.name == "compilation_error" {
+            } catch let failure as CloudantError where failure.designFunctionError?.name == "compilation_error" {
+                let error = failure.designFunctionError ?? .compilation(failure.message)
                 throw CloudantError(
                     .compilationError, "Compilation of the \(kind) function in the '\(view)' view failed: \(error.reason)",
                     context: .init(documentID: id, field: "views.\(view)"))

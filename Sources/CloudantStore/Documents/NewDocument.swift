@@ -21,19 +21,19 @@ public struct NewDocument: Sendable {
     let kind: String?
 
     /// Prepares a new document.
-    /// - Throws: `CloudantError` `.invalidValue` when the id is not a plain document id (empty, or a
+    /// - Throws: `CloudantError` `.invalidInput` when the id is not a plain document id (empty, or a
     ///   reserved `_` id: design and local documents take the general write path), or when the body has
     ///   a member whose name starts with `_`.
     public init(id: String, body: JSONObject) throws {
         try DocumentID.validate(id)
         guard !id.hasPrefix("_") else {
             throw CloudantError(
-                .invalidValue, "Design and local documents cannot be inserted as new documents; write them with put.",
+                .invalidInput, "Design and local documents cannot be inserted as new documents; write them with put.",
                 context: .init(documentID: id, field: "_id"))
         }
         if let reserved = body.keys.first(where: { $0.hasPrefix("_") }) {
             throw CloudantError(
-                .invalidValue, "A new document's body must not carry `_` members; pass the id separately.",
+                .invalidInput, "A new document's body must not carry `_` members; pass the id separately.",
                 context: .init(documentID: id, field: reserved))
         }
         self.id = id

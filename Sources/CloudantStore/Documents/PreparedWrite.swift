@@ -68,7 +68,7 @@ final class PreparedWrite: Sendable {
                 } catch let error as CloudantError {
                     failure = error
                 } catch {
-                    failure = CloudantError(.invalidValue, "Attachment \(name) cannot be stored.", underlying: error)
+                    failure = CloudantError(.invalidInput, "Attachment \(name) cannot be stored.", underlying: error)
                 }
             }
         }

@@ -12,12 +12,12 @@ extension DocumentStore {
     /// ```
     /// - Returns: the entities with their new `revId`.
     /// - Throws: `CloudantError` naming the failing item (`itemIndex`, `documentID`): `.conflict` when an id
-    ///   already exists, `.unknownEntityType` when the type is not registered, `.invalidValue` when
+    ///   already exists, `.unknownEntityType` when the type is not registered, `.invalidInput` when
     ///   validation rejects it.
     @discardableResult
     public func add<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .addFailed, document: Self.newDocument)
+        try await writeEntities(items, code: .storeUnwritable, document: Self.newDocument)
     }
 
     /// Updates entities in one transaction; each must carry the revision it was read at.
@@ -25,7 +25,7 @@ extension DocumentStore {
     @discardableResult
     public func update<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .updateFailed, document: Self.editedDocument)
+        try await writeEntities(items, code: .storeUnwritable, document: Self.editedDocument)
     }
 
     /// Deletes entities in one transaction; each must carry the revision it was read at.
@@ -34,7 +34,7 @@ extension DocumentStore {
     @discardableResult
     public func delete<Entity: CloudantEntity>(_ items: [Entity]) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .deleteFailed, document: Self.tombstone)
+        try await writeEntities(items, code: .storeUnwritable, document: Self.tombstone)
     }
 
     // MARK: The documents each write makes
@@ -67,12 +67,12 @@ extension DocumentStore {
     }
 
     /// Every live entity of a kind, ordered by id.
-    /// - Throws: `CloudantError` `.unknownEntityType`, or `.invalidValue` naming a document that no
+    /// - Throws: `CloudantError` `.unknownEntityType`, or `.invalidInput` naming a document that no
     ///   longer decodes (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
     where Entity.ID: CustomStringConvertible {
         let codec = EntityCodec(kind: try options.entityKind(for: type))
-        let documents = try await read(.fetchFailed) { db in
+        let documents = try await read(.storeUnreadable) { db in
             let sql =
                 "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) "
                 + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 ORDER BY \(Documents.id)"
@@ -102,7 +102,7 @@ extension DocumentStore {
         let codec = EntityCodec(kind: try options.entityKind(for: type))
         let keys = ids.map(\.description)
         let kindName = codec.kind.name
-        let documents = try await read(.fetchFailed) { db in
+        let documents = try await read(.storeUnreadable) { db in
             try keys.enumerated().map { index, id -> JSONObject in
                 guard let record = try DocumentRecord.fetch(id: id, in: db), !record.deleted,
                     let document = try DocumentAssembler(db: db, record: record).document(

@@ -16,7 +16,7 @@ package struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomString
         do {
             guard !id.isEmpty, !id.hasPrefix("_") else {
                 throw CloudantError(
-                    .invalidValue, "An entity id must be non-empty and must not start with '_' (reserved by CouchDB).",
+                    .invalidInput, "An entity id must be non-empty and must not start with '_' (reserved by CouchDB).",
                     context: .init(field: "id"))
             }
             try kind.validate(entity)
@@ -25,7 +25,7 @@ package struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomString
                 members = try direct.jsonObject()
             } else {
                 guard case .object(let encoded) = try JSONValue(encoding: entity) else {
-                    throw CloudantError(.invalidValue, "An entity must encode as a JSON object (a keyed container).")
+                    throw CloudantError(.invalidInput, "An entity must encode as a JSON object (a keyed container).")
                 }
                 members = encoded
             }
@@ -68,7 +68,7 @@ package struct EntityCodec<Entity: CloudantEntity> where Entity.ID: CustomString
             var entity: Entity
             if let direct = Entity.self as? any JSONObjectRepresentable.Type {
                 guard let decoded = try direct.init(jsonObject: body) as? Entity else {
-                    throw CloudantError(.invalidValue, "\(Entity.self) decoded as another type.")
+                    throw CloudantError(.invalidInput, "\(Entity.self) decoded as another type.")
                 }
                 entity = decoded
             } else {

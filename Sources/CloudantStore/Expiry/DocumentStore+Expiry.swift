@@ -21,20 +21,20 @@ extension DocumentStore {
     /// Expiry is enforced by reads through this store (each read first purges what is due, by the store's
     /// clock, ``StoreOptions/now``) and by a background purge that wakes at the next expiry time; a
     /// read-only store enforces nothing.
-    /// - Throws: `CloudantError` `.invalidValue` for a field that is empty, starts with `_` (CouchDB's
-    ///   reserved members) or has characters other than letters, digits, `_` and `-`; `.updateFailed` when
+    /// - Throws: `CloudantError` `.invalidInput` for a field that is empty, starts with `_` (CouchDB's
+    ///   reserved members) or has characters other than letters, digits, `_` and `-`; `.storeUnwritable` when
     ///   the store cannot be written.
     public func setExpiryField(_ field: String?) async throws {
         if let field {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "_-"))
             guard !field.isEmpty, !field.hasPrefix("_"), field.unicodeScalars.allSatisfy(allowed.contains) else {
                 throw CloudantError(
-                    .invalidValue,
+                    .invalidInput,
                     "An expiry field is a top-level member name of letters, digits, '_' and '-' that does not start with '_'.",
                     context: .init(field: field))
             }
         }
-        try await write(.updateFailed) { db in
+        try await write(.storeUnwritable) { db in
             if let field {
                 try StoreInfo.set(StoreSchema.StoreInfo.expiryField, to: field, in: db)
             } else {
@@ -48,7 +48,7 @@ extension DocumentStore {
 
     /// The member documents expire by, or nil when they do not expire.
     public func expiryField() async throws -> String? {
-        try await read(.fetchFailed) { db in try StoreInfo.string(StoreSchema.StoreInfo.expiryField, in: db) }
+        try await read(.storeUnreadable) { db in try StoreInfo.string(StoreSchema.StoreInfo.expiryField, in: db) }
     }
 
     /// Writes `date` into document `id`'s expiry field as a new revision (nil removes it), so the document
@@ -57,13 +57,13 @@ extension DocumentStore {
     /// ```swift
     /// try await store.setExpiry(Date().addingTimeInterval(3600), forDocument: "session-42")
     /// ```
-    /// - Throws: `CloudantError` `.invalidValue` when the store has no expiry field; what
+    /// - Throws: `CloudantError` `.invalidInput` when the store has no expiry field; what
     ///   ``document(id:options:)`` and ``put(_:)-(JSONObject)`` throw (`.notFound`, `.conflict` on a concurrent edit).
     @discardableResult
     public func setExpiry(_ date: Date?, forDocument id: String) async throws -> WriteResult {
         guard let field = try await expiryField() else {
             throw CloudantError(
-                .invalidValue, "Documents in this store do not expire; call setExpiryField(_:) first.",
+                .invalidInput, "Documents in this store do not expire; call setExpiryField(_:) first.",
                 context: .init(documentID: id))
         }
         var document = try await document(id: id)
@@ -73,7 +73,7 @@ extension DocumentStore {
 
     /// Purges every document expired by now (the store's clock) and returns their ids. Reads do this for
     /// themselves; call it to reclaim the space at a time of your choosing.
-    /// - Throws: `CloudantError` `.deleteFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.storeUnwritable` when the store cannot be written.
     @discardableResult
     public func purgeExpired() async throws -> [String] {
         try await writerGate.run { try self.purgeExpiredNow() }
@@ -114,7 +114,7 @@ extension DocumentStore {
             throw error.adding { $0.database = self.name }
         } catch {
             throw CloudantError(
-                .deleteFailed, "Expired documents could not be purged; they stay hidden once purged.",
+                .storeUnwritable, "Expired documents could not be purged; they stay hidden once purged.",
                 context: .init(database: name), underlying: error)
         }
         if !purged.isEmpty { notifier.publish() }

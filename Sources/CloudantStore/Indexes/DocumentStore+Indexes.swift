@@ -40,7 +40,7 @@ extension DocumentStore {
         let validated = try Self.validated(definition)
         let makeID = options.makeDocumentID
         let now = options.now
-        let result = try await write(.addFailed) { db in try Self.createIndex(validated, in: db, makeID: makeID, now: now) }
+        let result = try await write(.storeUnwritable) { db in try Self.createIndex(validated, in: db, makeID: makeID, now: now) }
         if result == .created { notifier.publish() }
         return IndexCreation(result: result, id: validated.designDocumentID, name: validated.name)
     }
@@ -81,13 +81,13 @@ extension DocumentStore {
     /// Every Cloudant Query index of the store, in (design document, name) order. The special `_all_docs`
     /// index is not included; ``indexListingJSON()`` adds it as CouchDB's `GET /db/_index` does.
     public func indexes() async throws -> [IndexDefinition] {
-        try await read(.fetchFailed) { db in try IndexCatalog.all(in: db).map(\.definition) }
+        try await read(.storeUnreadable) { db in try IndexCatalog.all(in: db).map(\.definition) }
     }
 
     /// CouchDB's `GET /db/_index` body: `{"total_rows": n, "indexes": [{"ddoc": null, "name": "_all_docs", …}, …]}`,
     /// in CouchDB's order (`_all_docs`, then by design document and name, byte by byte).
     public func indexListingJSON() async throws -> JSONValue {
-        let (indexes, partitioned) = try await read(.fetchFailed) { db in
+        let (indexes, partitioned) = try await read(.storeUnreadable) { db in
             (try IndexCatalog.all(in: db).map(\.definition), try Self.isPartitioned(db))
         }
         let sorted = indexes.sorted { a, b in
@@ -115,7 +115,7 @@ extension DocumentStore {
         let id = designDocument.hasPrefix("_design/") ? designDocument : "_design/" + designDocument
         let makeID = options.makeDocumentID
         let now = options.now
-        try await write(.deleteFailed) { db in
+        try await write(.storeUnwritable) { db in
             guard let existing = try DocumentRecord.fetch(id: id, in: db), !existing.deleted,
                 let body = try IndexMaintainer.parse(existing.body),
                 IndexDefinition.declared(inDesignDocument: id, body: body).contains(where: { $0.name == name && $0.type == type })

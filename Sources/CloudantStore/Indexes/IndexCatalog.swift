@@ -93,7 +93,7 @@ enum IndexCatalog {
         guard let ddoc = json["ddoc"]?.stringValue, let name = json["name"]?.stringValue,
             let type = json["type"]?.stringValue, let def = json["def"]
         else {
-            throw CloudantError(.fetchFailed, "The stored definition of index table \(tableName) is damaged.")
+            throw CloudantError(.storeUnreadable, "The stored definition of index table \(tableName) is damaged.")
         }
         var request: JSONObject = ["index": def, "ddoc": .string(ddoc), "name": .string(name), "type": .string(type)]
         if let partitioned = json["partitioned"] { request["partitioned"] = partitioned }

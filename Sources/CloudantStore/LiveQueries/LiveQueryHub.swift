@@ -25,7 +25,7 @@ final class LiveQueryHub: @unchecked Sendable {
             if pump == nil {
                 // Subscribe before reading where the feed stands, so no commit falls between the two.
                 let wakeUps = store.notifier.subscribe()
-                let start = try store.readNow(.fetchFailed) { db in try Self.position(in: db) }
+                let start = try store.readNow(.storeUnreadable) { db in try Self.position(in: db) }
                 pump = Task { [weak self] in await self?.run(store: store, wakeUps: wakeUps, from: start) }
             }
             nextID += 1
@@ -63,7 +63,7 @@ final class LiveQueryHub: @unchecked Sendable {
                 var more = true
                 while more, !Task.isCancelled {
                     let options = ChangesOptions(since: since, limit: Self.batchSize, includeDocs: true)
-                    let (page, position) = try store.readNow(.fetchFailed) { db in
+                    let (page, position) = try store.readNow(.storeUnreadable) { db in
                         (try DocumentStore.readChanges(options, in: db), try Self.position(in: db))
                     }
                     let purged = position.purgeSeq != purgeSeq

@@ -24,7 +24,7 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// The SQLite file of the store `name`.
-    /// - Throws: `CloudantError.Code.invalidValue` naming the store when the name breaks CouchDB's rule.
+    /// - Throws: `CloudantError.Code.invalidInput` naming the store when the name breaks CouchDB's rule.
     public func fileURL(forStore name: String) throws -> URL {
         try Self.validate(storeName: name)
         let fileName = name.replacingOccurrences(of: "/", with: "%2F") + ".sqlite"
@@ -40,7 +40,7 @@ public struct StoreDirectory: Sendable, Hashable {
             return []
         } catch {
             throw CloudantError(
-                .fetchFailed, "Could not list the stores in '\(path)'; check that it is a readable folder.",
+                .storeUnreadable, "Could not list the stores in '\(path)'; check that it is a readable folder.",
                 underlying: error)
         }
         return files.filter { $0.hasSuffix(".sqlite") }
@@ -50,7 +50,7 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// Whether the store `name` exists in the folder.
-    /// - Throws: `CloudantError.Code.invalidValue` for a bad name.
+    /// - Throws: `CloudantError.Code.invalidInput` for a bad name.
     public func containsStore(_ name: String) throws -> Bool {
         FileManager.default.fileExists(atPath: try fileURL(forStore: name).path)
     }
@@ -73,12 +73,12 @@ public struct StoreDirectory: Sendable, Hashable {
     /// (SQLite also discards a WAL it finds beside an empty database file).
     ///
     /// Close every `DocumentStore` on the file first.
-    /// - Throws: `CloudantError.Code.deleteFailed` naming `database` when a file cannot be removed.
+    /// - Throws: `CloudantError.Code.storeUnwritable` naming `database` when a file cannot be removed.
     public static func deleteFiles(of url: URL, database: String) throws {
         let manager = FileManager.default
         func failed(_ error: any Error) -> CloudantError {
             CloudantError(
-                .deleteFailed, "Could not delete the store's files; check the folder's permissions.",
+                .storeUnwritable, "Could not delete the store's files; check the folder's permissions.",
                 context: .init(database: database), underlying: error)
         }
         let doomed = url.path + ".deleting"
@@ -106,13 +106,13 @@ public struct StoreDirectory: Sendable, Hashable {
     }
 
     /// Checks a store name against CouchDB's database-name rule.
-    /// - Throws: `CloudantError.Code.invalidValue` with the name as `database` context.
+    /// - Throws: `CloudantError.Code.invalidInput` with the name as `database` context.
     public static func validate(storeName name: String) throws {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first),
             name.unicodeScalars.allSatisfy(isAllowed)
         else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "A store name must start with a lowercase letter and contain only a-z, 0-9 and _ $ ( ) + - /.",
                 context: .init(database: name, field: "name"))
         }

@@ -8,7 +8,7 @@ extension DocumentStore {
 
     /// Counts and sequences, as CouchDB's database info.
     public func info() async throws -> DatabaseInfo {
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             let updateSeq = try SequenceAllocator.latest(in: db)
             let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
             let counts = try self.documentCounts.counts(at: updateSeq, purgeSeq: purgeSeq, in: db)
@@ -25,12 +25,12 @@ extension DocumentStore {
 
     /// Records the shard count a client created the database with (CouchDB's `?q=`), which
     /// ``DatabaseInfo/shardCount`` reports. A store is one file whatever the count.
-    /// - Throws: `CloudantError` `.invalidValue` when `count` is below 1.
+    /// - Throws: `CloudantError` `.invalidInput` when `count` is below 1.
     public func setShardCount(_ count: Int) async throws {
         guard count >= 1 else {
-            throw CloudantError(.invalidValue, "The `q` value should be a positive integer.", context: .init(field: "q"))
+            throw CloudantError(.invalidInput, "The `q` value should be a positive integer.", context: .init(field: "q"))
         }
-        try await write(.updateFailed) { db in try StoreInfo.set(StoreSchema.StoreInfo.shardCount, to: count, in: db) }
+        try await write(.storeUnwritable) { db in try StoreInfo.set(StoreSchema.StoreInfo.shardCount, to: count, in: db) }
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, else the problems it found. A file
@@ -38,7 +38,7 @@ extension DocumentStore {
     /// problems found so far and SQLite's error last, rather than throwing it.
     public func integrityCheck() async throws -> [String] {
         // Outside a transaction: a check that SQLite stops leaves a read transaction that cannot commit.
-        try await read(.fetchFailed, inTransaction: false) { db in
+        try await read(.storeUnreadable, inTransaction: false) { db in
             var problems: [String] = []
             do {
                 let rows = try String.fetchCursor(db, sql: "PRAGMA integrity_check")
@@ -52,23 +52,23 @@ extension DocumentStore {
 
     /// The number of revisions each document's history keeps (`_revs_limit`, default 1000).
     public func revsLimit() async throws -> Int {
-        try await read(.fetchFailed) { db in Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db)) }
+        try await read(.storeUnreadable) { db in Int(try StoreInfo.integer(StoreSchema.StoreInfo.revsLimit, in: db)) }
     }
 
     /// Sets `_revs_limit`; histories are stemmed to it on their next write.
-    /// - Throws: `CloudantError` `.invalidValue` when `limit` is below 1.
+    /// - Throws: `CloudantError` `.invalidInput` when `limit` is below 1.
     public func setRevsLimit(_ limit: Int) async throws {
         guard limit >= 1 else {
-            throw CloudantError(.invalidValue, "revs_limit must be a positive integer.", context: .init(field: "revs_limit"))
+            throw CloudantError(.invalidInput, "revs_limit must be a positive integer.", context: .init(field: "revs_limit"))
         }
-        try await write(.updateFailed) { db in try StoreInfo.set(StoreSchema.StoreInfo.revsLimit, to: limit, in: db) }
+        try await write(.storeUnwritable) { db in try StoreInfo.set(StoreSchema.StoreInfo.revsLimit, to: limit, in: db) }
     }
 
     /// For each document, the revisions this store lacks and the leaves that may be their ancestors
     /// (`_revs_diff`). Documents with nothing missing are left out.
     public func revsDiff(_ request: [String: [String]]) async throws -> [String: RevisionDiff] {
         let parsed = try request.mapValues { revs in try revs.map { try RevisionID(parsing: $0) } }
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             var answer: [String: RevisionDiff] = [:]
             for (id, revs) in parsed {
                 let tree = try DocumentRecord.fetchTree(id: id, in: db) ?? RevisionTree()
@@ -105,7 +105,7 @@ extension DocumentStore {
     static let compactionRebuildThreshold = 0.05
 
     private func dropOldBodies() async throws -> Int {
-        try await write(.updateFailed) { db in
+        try await write(.storeUnwritable) { db in
             let rowIDs = try Int64.fetchAll(db, sql: "SELECT DISTINCT \(Bodies.documentRowID) FROM \(Bodies.table)")
             var dropped = 0
             for rowID in rowIDs {
@@ -134,7 +134,7 @@ extension DocumentStore {
         let makeID = options.makeDocumentID
         let now = options.now
         let cache = indexCache
-        let purged = try await write(.deleteFailed) { db in
+        let purged = try await write(.storeUnwritable) { db in
             try Self.purge(parsed, makeDocumentID: makeID, now: now, indexCache: cache, in: db)
         }
         notifier.publish()
@@ -143,22 +143,22 @@ extension DocumentStore {
 
     /// The purge requests kept (`_purged_infos`): document id and the revisions named, oldest first.
     public func purgedInfos() async throws -> [(id: String, revs: [String])] {
-        try await read(.fetchFailed) { db in try PurgeInfoRecord.all(in: db) }
+        try await read(.storeUnreadable) { db in try PurgeInfoRecord.all(in: db) }
     }
 
     /// How many purge requests are kept (`_purged_infos_limit`, default 1000).
     public func purgedInfosLimit() async throws -> Int {
-        try await read(.fetchFailed) { db in try Self.purgedInfosLimit(in: db) }
+        try await read(.storeUnreadable) { db in try Self.purgedInfosLimit(in: db) }
     }
 
     /// Sets `_purged_infos_limit`; older purge infos beyond it are dropped at once.
-    /// - Throws: `CloudantError` `.invalidValue` when `limit` is below 1.
+    /// - Throws: `CloudantError` `.invalidInput` when `limit` is below 1.
     public func setPurgedInfosLimit(_ limit: Int) async throws {
         guard limit >= 1 else {
             throw CloudantError(
-                .invalidValue, "purged_infos_limit must be a positive integer.", context: .init(field: "purged_infos_limit"))
+                .invalidInput, "purged_infos_limit must be a positive integer.", context: .init(field: "purged_infos_limit"))
         }
-        try await write(.updateFailed) { db in
+        try await write(.storeUnwritable) { db in
             try StoreInfo.set(StoreSchema.StoreInfo.purgedInfosLimit, to: limit, in: db)
             try PurgeInfoRecord.trim(keeping: limit, in: db)
         }

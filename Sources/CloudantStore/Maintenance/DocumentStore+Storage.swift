@@ -10,7 +10,7 @@ extension DocumentStore {
     /// compaction would give back. Reads every document's row once (no body is parsed).
     public func storageStats() async throws -> StorageStats {
         let walURL = URL(fileURLWithPath: fileURL.path + "-wal")
-        let stats = try await read(.fetchFailed) { db in
+        let stats = try await read(.storeUnreadable) { db in
             let documents = try Row.fetchOne(
                 db,
                 sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "
@@ -64,7 +64,7 @@ extension DocumentStore {
     /// Bytes of bodies compaction would drop: stored revisions that are no longer leaves. Each document's
     /// tree is decoded once, however many bodies it keeps.
     private func compactableBytes() async throws -> Int64 {
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             var bytes: Int64 = 0
             var currentRowID: Int64?
             var leaves: Set<RevisionID> = []
@@ -106,7 +106,7 @@ extension DocumentStore {
     /// - Returns: the bytes the file shrank by (0 when it was not rebuilt).
     func rebuildFile(when threshold: Double, countingSpaceInsidePages: Bool) async throws -> Int64 {
         try lifecycle.requireOpen(database: name)
-        let (pageSize, pageCount, unusedBytes) = try await read(.fetchFailed) { db in
+        let (pageSize, pageCount, unusedBytes) = try await read(.storeUnreadable) { db in
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             var unused = (try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0) * pageSize
             if countingSpaceInsidePages {
@@ -130,7 +130,7 @@ extension DocumentStore {
             throw error.adding { $0.database = self.name }
         } catch {
             throw CloudantError(
-                .updateFailed, "The store could not give its free space back; nothing was lost.",
+                .storeUnwritable, "The store could not give its free space back; nothing was lost.",
                 context: .init(database: name), underlying: error)
         }
     }

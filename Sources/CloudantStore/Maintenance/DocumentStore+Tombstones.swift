@@ -18,7 +18,7 @@ extension DocumentStore {
     /// is deleted. Checkpoints whose sequence is not a number (another database's opaque sequence) are
     /// not this store's and are not counted. Tombstones written before this feature are dated by the
     /// upgrade that added it.
-    /// - Throws: `CloudantError` `.deleteFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.storeUnwritable` when the store cannot be written.
     @discardableResult
     public func purgeTombstones(olderThan retention: Duration, respectingCheckpoints: Bool = true) async throws -> [String] {
         let clock = options.now
@@ -28,7 +28,7 @@ extension DocumentStore {
         let cache = indexCache
         var purged: [String] = []
         while true {
-            let batch = try await write(.deleteFailed) { db in
+            let batch = try await write(.storeUnwritable) { db in
                 let floor = respectingCheckpoints ? try Self.checkpointFloor(in: db) : nil
                 let due = try TombstoneRecord.purgeable(deletedBy: cutoff, maxSeq: floor, limit: Self.purgeBatchSize, in: db)
                 return Array(try Self.purge(due, makeDocumentID: makeID, now: clock, indexCache: cache, in: db).keys)

@@ -15,7 +15,7 @@ extension DocumentStore {
     public func add<Entity: CloudantEntity>(
         _ items: [Entity], enqueueingFor remote: String
     ) async throws -> (entities: [Entity], pending: [PendingWrite]) where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .addFailed, enqueue: (remote, .store), document: Self.newDocument)
+        try await writeEntities(items, code: .storeUnwritable, enqueue: (remote, .store), document: Self.newDocument)
     }
 
     /// Updates entities and queues each new revision for `remote`, in one transaction.
@@ -23,7 +23,7 @@ extension DocumentStore {
     public func update<Entity: CloudantEntity>(
         _ items: [Entity], enqueueingFor remote: String
     ) async throws -> (entities: [Entity], pending: [PendingWrite]) where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .updateFailed, enqueue: (remote, .update), document: Self.editedDocument)
+        try await writeEntities(items, code: .storeUnwritable, enqueue: (remote, .update), document: Self.editedDocument)
     }
 
     /// Deletes entities and queues each tombstone for `remote`, in one transaction.
@@ -31,7 +31,7 @@ extension DocumentStore {
     public func delete<Entity: CloudantEntity>(
         _ items: [Entity], enqueueingFor remote: String
     ) async throws -> (entities: [Entity], pending: [PendingWrite]) where Entity.ID: CustomStringConvertible {
-        try await writeEntities(items, code: .deleteFailed, enqueue: (remote, .remove), document: Self.tombstone)
+        try await writeEntities(items, code: .storeUnwritable, enqueue: (remote, .remove), document: Self.tombstone)
     }
 
     /// The queued writes for `remote` (every remote when `nil`), oldest first.
@@ -41,25 +41,25 @@ extension DocumentStore {
     ///   - after: Only entries queued after this position (for paging).
     ///   - limit: At most this many.
     public func pendingWrites(for remote: String? = nil, after: Int64 = 0, limit: Int? = nil) async throws -> [PendingWrite] {
-        try await read(.fetchFailed) { db in try PendingWriteRecord.fetch(remote: remote, after: after, limit: limit, in: db) }
+        try await read(.storeUnreadable) { db in try PendingWriteRecord.fetch(remote: remote, after: after, limit: limit, in: db) }
     }
 
     /// How many writes are queued for `remote` (every remote when `nil`).
     public func pendingWriteCount(for remote: String? = nil) async throws -> Int {
-        try await read(.fetchFailed) { db in try PendingWriteRecord.count(remote: remote, in: db) }
+        try await read(.storeUnreadable) { db in try PendingWriteRecord.count(remote: remote, in: db) }
     }
 
     /// Removes queue entries the remote now holds (positions not queued are ignored).
     public func removePendingWrites(_ ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }
-        try await write(.deleteFailed) { db in try PendingWriteRecord.remove(positions: ids, in: db) }
+        try await write(.storeUnwritable) { db in try PendingWriteRecord.remove(positions: ids, in: db) }
     }
 
     /// Empties the queue for `remote` (every remote when `nil`), leaving the documents as they are here.
     /// - Returns: how many entries were removed.
     @discardableResult
     public func clearPendingWrites(for remote: String? = nil) async throws -> Int {
-        try await write(.deleteFailed) { db in try PendingWriteRecord.removeAll(remote: remote, in: db) }
+        try await write(.storeUnwritable) { db in try PendingWriteRecord.removeAll(remote: remote, in: db) }
     }
 
     /// Records that a replay tried to send these entries: counts the attempt and keeps why it failed
@@ -67,6 +67,6 @@ extension DocumentStore {
     public func recordPendingWriteAttempt(_ ids: [Int64], error: String?) async throws {
         guard !ids.isEmpty else { return }
         let now = options.now()
-        try await write(.updateFailed) { db in try PendingWriteRecord.recordAttempt(positions: ids, error: error, at: now, in: db) }
+        try await write(.storeUnwritable) { db in try PendingWriteRecord.recordAttempt(positions: ids, error: error, at: now, in: db) }
     }
 }

@@ -79,7 +79,7 @@ enum PendingWriteRecord {
         let actionName: String = row[Table.action]
         guard let action = PendingWrite.Action(rawValue: actionName) else {
             throw CloudantError(
-                .fetchFailed, "A pending write has an unknown action '\(actionName)'.",
+                .storeUnreadable, "A pending write has an unknown action '\(actionName)'.",
                 context: .init(documentID: row[Table.documentID], field: Table.action))
         }
         let lastAttempt: Double? = row[Table.lastAttemptAt]

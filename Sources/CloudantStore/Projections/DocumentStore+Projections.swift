@@ -7,7 +7,7 @@ extension DocumentStore {
     /// earlier process opened the file).
     public func projectionNames() async throws -> [String] {
         let cache = indexCache
-        return try await read(.fetchFailed) { db in try cache.projections(in: db).map(\.definition.name) }
+        return try await read(.storeUnreadable) { db in try cache.projections(in: db).map(\.definition.name) }
     }
 
     /// Reads rows of a column projection in one read transaction, turning each into a value with
@@ -20,8 +20,8 @@ extension DocumentStore {
     /// ```
     /// A read sees every committed write: projections are updated in the transaction that writes the
     /// document, so a deleted or replaced document is never read here afterwards.
-    /// - Throws: `CloudantError.Code.invalidValue` for a projection or column that does not exist, or a
-    ///   value whose type does not suit its column; `.fetchFailed` when the store cannot be read.
+    /// - Throws: `CloudantError.Code.invalidInput` for a projection or column that does not exist, or a
+    ///   value whose type does not suit its column; `.storeUnreadable` when the store cannot be read.
     @inlinable
     public func projectedRows<Value: Sendable>(
         _ query: ProjectionQuery, _ transform: @escaping @Sendable (ProjectedRow) throws -> Value
@@ -45,11 +45,11 @@ extension DocumentStore {
         async throws
     {
         let cache = indexCache
-        try await read(.fetchFailed) { db in
+        try await read(.storeUnreadable) { db in
             guard let projection = try cache.projections(in: db).first(where: { $0.definition.name == query.projection })
             else {
                 throw CloudantError(
-                    .invalidValue,
+                    .invalidInput,
                     "This store keeps no projection named \(query.projection); register the kind that declares it before opening the store.",
                     context: .init(field: query.projection))
             }
@@ -76,7 +76,7 @@ extension DocumentStore {
         for condition in query.conditions {
             guard let index = definition.columnIndex(condition.column) else {
                 throw CloudantError(
-                    .invalidValue, "Projection \(definition.name) has no column \(condition.column).",
+                    .invalidInput, "Projection \(definition.name) has no column \(condition.column).",
                     context: .init(field: condition.column))
             }
             let column = StoredProjection.sqlColumn(condition.column)
@@ -114,7 +114,7 @@ extension DocumentStore {
         case (_, .null): return .null
         default:
             throw CloudantError(
-                .invalidValue, "Column \(column.name) holds \(column.type.rawValue) values; \(value) cannot be compared with them.",
+                .invalidInput, "Column \(column.name) holds \(column.type.rawValue) values; \(value) cannot be compared with them.",
                 context: .init(field: column.name))
         }
     }

@@ -20,7 +20,7 @@ enum ProjectionCatalog {
             let kind: String = row[1]
             let text: String = row[2]
             guard let definition = ColumnProjection(definitionJSON: try JSONValue(parsing: text)) else {
-                throw CloudantError(.fetchFailed, "The stored definition of projection table \(tableName) is damaged.")
+                throw CloudantError(.storeUnreadable, "The stored definition of projection table \(tableName) is damaged.")
             }
             return try StoredProjection(tableName: tableName, kind: kind, definition: definition)
         }
@@ -78,14 +78,14 @@ enum ProjectionCatalog {
     }
 
     /// Declares the projections of every registered kind (run when a store opens).
-    /// - Throws: `CloudantError.Code.invalidValue` when two kinds declare projections with one name.
+    /// - Throws: `CloudantError.Code.invalidInput` when two kinds declare projections with one name.
     static func declareRegistered(_ registry: EntityRegistry, in db: Database) throws {
         var owners: [String: String] = [:]
         for kind in registry.kinds {
             for projection in kind.projections {
                 if let owner = owners.updateValue(kind.name, forKey: projection.name), owner != kind.name {
                     throw CloudantError(
-                        .invalidValue,
+                        .invalidInput,
                         "Kinds \(owner) and \(kind.name) both declare projection \(projection.name); rename one.",
                         context: .init(kind: kind.name, field: projection.name))
                 }

@@ -18,7 +18,7 @@ extension DocumentStore {
     /// ```
     /// - Throws: The same planning errors as ``find(_:limits:visibility:)``.
     public func explain(_ request: FindRequest) async throws -> JSONValue {
-        let (indexes, partitioned) = try await read(.fetchFailed) { db in
+        let (indexes, partitioned) = try await read(.storeUnreadable) { db in
             (try IndexCatalog.all(in: db).map(\.definition), try Self.isPartitioned(db))
         }
         let plan = try QueryPlanner.plan(request, indexes: indexes, databaseIsPartitioned: partitioned)

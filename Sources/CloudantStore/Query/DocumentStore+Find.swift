@@ -112,7 +112,7 @@ extension DocumentStore {
             ).run()
             return (plan, outcome, readingSequence ? try SequenceAllocator.latest(in: db) : 0)
         }
-        let (plan, outcome, seq) = isIndexed ? try readNow(.fetchFailed, run) : try await read(.fetchFailed, run)
+        let (plan, outcome, seq) = isIndexed ? try readNow(.storeUnreadable, run) : try await read(.storeUnreadable, run)
         let bookmark = outcome.last?.encoded ?? request.bookmark ?? FindBookmark.empty
         var warnings = plan.warnings
         // CouchDB warns when more than 10 documents were read per result (`index_scan_warning`).

@@ -92,7 +92,7 @@ struct DocumentRecord {
     /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
     private init(direct row: DirectRow) throws {
         guard let id = row.text(1), let tree = row.bytes(2), let winner = row.text(3) else {
-            throw CloudantError(.fetchFailed, "A document row is missing its id, tree or winning revision.")
+            throw CloudantError(.storeUnreadable, "A document row is missing its id, tree or winning revision.")
         }
         rowID = row.integer(0)
         self.id = id

@@ -28,7 +28,7 @@ enum LocalDocumentRecord {
         // CouchDB 3 numbers a local revision from the one the writer named, whatever is stored.
         let (next, overflow) = ((lastWriterWins ? supplied : stored) ?? 0).addingReportingOverflow(1)
         guard !overflow else {
-            throw CloudantError(.invalidValue, "Invalid rev format", context: .init(documentID: id, revision: rev, field: "_rev"))
+            throw CloudantError(.invalidInput, "Invalid rev format", context: .init(documentID: id, revision: rev, field: "_rev"))
         }
         try db.execute(
             sql: "INSERT OR REPLACE INTO \(Local.table) (\(Local.id), \(Local.rev), \(Local.body)) VALUES (?, ?, ?)",
@@ -40,7 +40,7 @@ enum LocalDocumentRecord {
     static func revisionNumber(_ rev: String, id: String) throws -> Int64 {
         guard rev.hasPrefix("0-"), let number = Int64(rev.dropFirst(2)), number >= 0 else {
             throw CloudantError(
-                .invalidValue, "Local document revisions look like \"0-N\".",
+                .invalidInput, "Local document revisions look like \"0-N\".",
                 context: .init(documentID: id, revision: rev, field: "_rev"))
         }
         return number

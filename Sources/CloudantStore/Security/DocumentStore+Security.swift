@@ -12,19 +12,19 @@ extension DocumentStore {
     /// was ever stored (the HTTP server then applies CouchDB's default).
     ///
     /// The store itself enforces nothing: the object is kept for the HTTP edge, which authorises requests.
-    /// - Throws: `CloudantError` `.fetchFailed` when the store cannot be read.
+    /// - Throws: `CloudantError` `.storeUnreadable` when the store cannot be read.
     public func securityObject() async throws -> JSONValue? {
-        let text = try await read(.fetchFailed) { db in
+        let text = try await read(.storeUnreadable) { db in
             try StoreInfo.string(StoreSchema.StoreInfo.securityObject, in: db)
         }
         return try text.map { try JSONValue(parsing: $0) }
     }
 
     /// Stores the database's `_security` object (CouchDB `PUT /db/_security`).
-    /// - Throws: `CloudantError` `.updateFailed` when the store cannot be written.
+    /// - Throws: `CloudantError` `.storeUnwritable` when the store cannot be written.
     public func setSecurityObject(_ object: JSONValue) async throws {
         let text = object.jsonString()
-        try await write(.updateFailed) { db in
+        try await write(.storeUnwritable) { db in
             try StoreInfo.set(StoreSchema.StoreInfo.securityObject, to: text, in: db)
         }
     }

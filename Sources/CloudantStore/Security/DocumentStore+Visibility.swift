@@ -58,7 +58,7 @@ extension DocumentStore {
     func cancellableRead<T: Sendable>(_ body: @escaping @Sendable (Database, CancellationSignal) throws -> T) async throws -> T {
         let signal = CancellationSignal()
         return try await withTaskCancellationHandler {
-            try await read(.fetchFailed) { db in try body(db, signal) }
+            try await read(.storeUnreadable) { db in try body(db, signal) }
         } onCancel: {
             signal.cancel()
         }

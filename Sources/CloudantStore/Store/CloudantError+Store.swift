@@ -12,8 +12,6 @@ extension CloudantError.Code {
     /// that is not encrypted, `storeNotEncrypted`.)
     public static let encryptionKeyRequired = Self("encryptionKeyRequired", category: .unauthorized)
 
-    /// A stored value could not be decoded: a compressed document body that is damaged or names a
-    /// dictionary the file does not hold. The file was changed outside the store (or damaged on disk);
-    /// nothing was written.
-    public static let storeUnreadable = Self("storeUnreadable", category: .internal)
+    // A stored value that cannot be decoded (a compressed body that is damaged, or names a dictionary the
+    // file does not hold) is `storeUnreadable`, declared with the core's codes.
 }

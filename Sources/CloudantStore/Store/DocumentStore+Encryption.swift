@@ -88,7 +88,7 @@ extension DocumentStore {
             throw error
         } catch {
             try? FileManager.default.removeItem(atPath: newFiles.directory)
-            throw CloudantError(.updateFailed, "Could not rewrite the store file under the new key; it is unchanged.", underlying: error)
+            throw CloudantError(.storeUnwritable, "Could not rewrite the store file under the new key; it is unchanged.", underlying: error)
         }
         // The database is now under the new key: its attachment folder follows.
         let retired = path + "-attachments.retired"

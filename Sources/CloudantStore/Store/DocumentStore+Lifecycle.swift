@@ -18,7 +18,7 @@ extension DocumentStore {
     /// This blocks until the reads in progress end; call it off the cooperative thread pool when a long
     /// scan may be running. Closing twice does nothing the second time.
     ///
-    /// - Throws: `CloudantError` `.deleteFailed` when SQLite refuses to close a connection (the
+    /// - Throws: `CloudantError` `.storeUnwritable` when SQLite refuses to close a connection (the
     ///   underlying error is attached); the store is closed for callers all the same.
     public func close() throws {
         guard lifecycle.closeAfterUses() else { return }
@@ -32,7 +32,7 @@ extension DocumentStore {
         do { try pool.close() } catch { failure = failure ?? error }
         if let failure {
             throw CloudantError(
-                .deleteFailed, "The store's SQLite connections could not all be closed.",
+                .storeUnwritable, "The store's SQLite connections could not all be closed.",
                 context: .init(database: name), underlying: failure)
         }
     }

@@ -32,7 +32,7 @@ extension DocumentStore {
     /// design or local one is `partition:id`, indexes are per partition unless declared global, and
     /// queries may be confined to one partition.
     public func isPartitioned() async throws -> Bool {
-        try await read(.fetchFailed) { db in try Self.isPartitioned(db) }
+        try await read(.storeUnreadable) { db in try Self.isPartitioned(db) }
     }
 
     static func isPartitioned(_ db: Database) throws -> Bool {
@@ -46,15 +46,15 @@ extension DocumentStore {
     /// try await store.makePartitioned()
     /// try await store.put(["_id": "sensor-1:r42", "bpm": 61])
     /// ```
-    /// - Throws: `CloudantError` `.invalidValue` when the store already holds documents (their ids need
+    /// - Throws: `CloudantError` `.invalidInput` when the store already holds documents (their ids need
     ///   not have partitions).
     public func makePartitioned() async throws {
-        try await write(.updateFailed) { db in
+        try await write(.storeUnwritable) { db in
             let hasDocuments = try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM \(Documents.table) WHERE \(Documents.id) NOT LIKE '\\_design/%' ESCAPE '\\')")
             guard hasDocuments != true else {
                 throw CloudantError(
-                    .invalidValue, "Only an empty database can be made partitioned; create a new one with ?partitioned=true.",
+                    .invalidInput, "Only an empty database can be made partitioned; create a new one with ?partitioned=true.",
                     context: .init(field: "partitioned"))
             }
             try StoreInfo.set(StoreSchema.StoreInfo.partitioned, to: 1, in: db)
@@ -66,7 +66,7 @@ extension DocumentStore {
     public func partitionInfo(_ partition: String) async throws -> PartitionInfo {
         try DocumentPartition.validate(partition)
         let (lower, upper) = DocumentPartition.idRange(partition)
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             let counts = try Row.fetchOne(
                 db,
                 sql: "SELECT COUNT(*) FILTER (WHERE \(Documents.deleted) = 0), COUNT(*) FILTER (WHERE \(Documents.deleted) = 1), "

@@ -77,7 +77,7 @@ public final class DocumentStore: Sendable {
     ///
     /// Opening never scans documents, except once to fill an index a registered entity kind declares and
     /// the file does not have yet: it opens the file, applies pending migrations and reads one row.
-    /// - Throws: `CloudantError` `.invalidValue` for a bad name, `.fetchFailed` when the file cannot be
+    /// - Throws: `CloudantError` `.invalidInput` for a bad name, `.storeUnreadable` when the file cannot be
     ///   opened (the underlying SQLite error is attached).
     public static func open(
         name: String, in directory: StoreDirectory = StoreDirectory(), options: StoreOptions = StoreOptions()
@@ -172,7 +172,7 @@ public final class DocumentStore: Sendable {
             throw error.adding { $0.database = name }
         } catch {
             throw CloudantError(
-                .fetchFailed, "Could not open the store file; check the path and its permissions.",
+                .storeUnreadable, "Could not open the store file; check the path and its permissions.",
                 context: .init(database: name), underlying: error)
         }
     }
@@ -212,7 +212,7 @@ public final class DocumentStore: Sendable {
 
     /// The identifiers of the schema migrations applied to this file, in order.
     public func appliedMigrations() async throws -> [String] {
-        try await read(.fetchFailed) { db in try StoreSchema.migrator(uuid: "").appliedMigrations(db) }
+        try await read(.storeUnreadable) { db in try StoreSchema.migrator(uuid: "").appliedMigrations(db) }
     }
 
     // MARK: Transactions with typed errors

@@ -23,7 +23,7 @@ struct WriteValidation: Sendable {
     /// - Throws: `CloudantError` `CloudantError.Code.validationForbidden` (403),
     ///   `CloudantError.Code.validationUnauthorized` (401) or
     ///   `CloudantError.Code.validationFailed` (500 `unknown_error`) with the function's message;
-    ///   `DesignFunctionError` when a function fails (throws an exception, runs too long).
+    ///   `CloudantError` `.designFunctionFailed` when a function fails (throws an exception, runs too long).
     func check(newDocument: JSONObject, oldDocument: JSONObject?, in db: Database) throws {
         let functions = try cache.functions(in: db)
         guard !functions.isEmpty else { return }

@@ -18,11 +18,11 @@ extension DocumentStore {
     ///   - name: `ddoc/name`.
     ///   - request: The request object the function receives (``filterRequest(query:)`` makes one).
     /// - Throws: `CloudantError` `.notFound` for a missing design document or function (`missing json key:
-    ///   …`), `.invalidValue` for a name not of the form `ddoc/name`, `.notImplemented` without an engine.
+    ///   …`), `.invalidInput` for a name not of the form `ddoc/name`, `.notImplemented` without an engine.
     public func changesFilter(_ name: String, request: JSONObject) async throws -> @Sendable (JSONObject) throws -> Bool {
         let parts = name.split(separator: "/").map(String.init)
         guard parts.count == 2 else {
-            throw CloudantError(.invalidValue, "`filter` must be of the form `designname/filtername`", context: .init(field: "filter"))
+            throw CloudantError(.invalidInput, "`filter` must be of the form `designname/filtername`", context: .init(field: "filter"))
         }
         let ddoc = try await document(id: "_design/" + parts[0])
         guard case .object(let filters)? = ddoc["filters"] else {

@@ -10,7 +10,7 @@ extension DocumentStore {
     public func viewIndexInfo(designDocument: String) async throws -> ViewIndexInfo {
         let (definition, spec) = try await designViewIndex(designDocument)
         let running = viewMaintenance.isUpdating
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             let index = try ViewIndexCatalog.find(signature: spec.signature, in: db)
             let (file, active, external) = try index.map { try ViewIndexTable.sizes(of: $0.tableName, in: db) } ?? (0, 0, 0)
             let pending = try Int.fetchOne(

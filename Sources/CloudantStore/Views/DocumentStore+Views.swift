@@ -22,9 +22,9 @@ extension DocumentStore {
     ///   - limits: The ceilings of `query.limit` (a partitioned view is held to `partitionQuery`); a query
     ///     that names no limit runs with its ceiling.
     /// - Throws: `CloudantError` `.notFound` for a design document or view that does not exist
-    ///   (`missing_named_view`), `.invalidValue` with `QueryErrorKind.queryParseError` for
+    ///   (`missing_named_view`), `.invalidInput` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses, `.notImplemented` when the store has no engine for the design
-    ///   document's language; `DesignFunctionError` when a map or reduce function fails (a
+    ///   document's language; `CloudantError` `.designFunctionFailed` when a map or reduce function fails (a
     ///   function that runs past the engine's time limit is `os_process_error`).
     public func queryView(
         designDocument: String, view: String, query: ViewQuery = ViewQuery(), limits: QueryLimits = .couchDBDefaults
@@ -61,7 +61,7 @@ extension DocumentStore {
 
     /// Queries a Swift view (see ``SwiftView``), with the same parameters and rows as a design document's.
     ///
-    /// - Throws: `CloudantError` `.invalidValue` with `QueryErrorKind.queryParseError` for
+    /// - Throws: `CloudantError` `.invalidInput` with `QueryErrorKind.queryParseError` for
     ///   parameters the view refuses; an error the reduce closure throws.
     public func queryView(_ view: SwiftView, query: ViewQuery = ViewQuery()) async throws -> ViewResult {
         let reduces = view.reduce != nil && query.reduce != false
@@ -96,7 +96,7 @@ extension DocumentStore {
         case .true:
             index = try await updateIndex(spec)
         case .false, .lazy:
-            index = try await read(.fetchFailed) { db in try ViewIndexCatalog.find(signature: spec.signature, in: db) }
+            index = try await read(.storeUnreadable) { db in try ViewIndexCatalog.find(signature: spec.signature, in: db) }
         }
         // `update=lazy` answers from the index as it is and brings it up to date after answering, as CouchDB's
         // `update_after` does: started any earlier, the update could overtake the read.
@@ -110,7 +110,7 @@ extension DocumentStore {
                 : ViewResult(totalRows: nil, offset: nil, updateSeq: query.updateSeq ? 0 : nil, rows: [])
         }
         let scan = ViewScan(table: index.tableName, view: view, encoding: encoding, partition: query.partition, query: query)
-        return try await read(.fetchFailed) { db in
+        return try await read(.storeUnreadable) { db in
             let state = try ViewIndexTable.states(of: index.tableName, in: db)[view] ?? (0, 0)
             if let reducer {
                 return try ViewQueryExecutor.reduce(
@@ -130,12 +130,10 @@ extension DocumentStore {
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }
-        } catch let error as DesignFunctionError {
-            throw error
         } catch {
             try lifecycle.requireOpen(database: name)
             throw CloudantError(
-                .updateFailed, "The view index could not be brought up to date.", context: .init(database: name), underlying: error)
+                .storeUnwritable, "The view index could not be brought up to date.", context: .init(database: name), underlying: error)
         }
     }
 
@@ -171,7 +169,7 @@ extension DocumentStore {
             makeMapper: { [name] in
                 guard let runtime else { throw Self.noRuntime(language: language, database: name) }
                 guard runtime.languages.contains(language) else {
-                    throw DesignFunctionError(name: "unknown_query_language", reason: language)
+                    throw DesignFunctionError(name: "unknown_query_language", reason: language).error
                 }
                 return RuntimeBatchMapper(mapper: try runtime.makeMapper(functions))
             })
@@ -188,13 +186,13 @@ extension DocumentStore {
     }
 
     /// The runtime for `language`.
-    /// - Throws: `CloudantError` `.notImplemented` when the store has none; `DesignFunctionError`
+    /// - Throws: `CloudantError` `.notImplemented` when the store has none; `CloudantError`
     ///   `unknown_query_language` (the language as its reason, CouchDB's 500) when its engine does not run
     ///   `language`.
     func runtime(for language: String) throws -> any DesignFunctionRuntime {
         guard let runtime = options.designFunctions else { throw Self.noRuntime(language: language, database: name) }
         guard runtime.languages.contains(language) else {
-            throw DesignFunctionError(name: "unknown_query_language", reason: language)
+            throw DesignFunctionError(name: "unknown_query_language", reason: language).error
         }
         return runtime
     }

@@ -196,7 +196,8 @@ extension ViewQueryExecutor {
             case .runtime(let source, let runtime, _):
                 do {
                     partials += try runtime.reduce([source], rows: pending, context: "")
-                } catch let error as DesignFunctionError where error.name == "reduce_overflow_error" {
+                } catch let failure as CloudantError where failure.designFunctionError?.name == "reduce_overflow_error" {
+                    let error = failure.designFunctionError ?? DesignFunctionError(name: "reduce_overflow_error", reason: failure.message)
                     partials.append(["reduce_overflow_error": .string(error.reason)])
                 }
             case .swift(let reduce):
@@ -235,7 +236,8 @@ extension ViewQueryExecutor {
             case .runtime(let source, let runtime, let context):
                 do {
                     return try runtime.rereduce([source], values: values, context: final ? context : "").first ?? .null
-                } catch let error as DesignFunctionError where error.name == "reduce_overflow_error" {
+                } catch let failure as CloudantError where failure.designFunctionError?.name == "reduce_overflow_error" {
+                    let error = failure.designFunctionError ?? DesignFunctionError(name: "reduce_overflow_error", reason: failure.message)
                     return ["reduce_overflow_error": .string(error.reason)]
                 }
             case .swift(let reduce):

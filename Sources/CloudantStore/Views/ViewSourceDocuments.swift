@@ -34,7 +34,7 @@ enum ViewSourceDocuments {
         documents.reserveCapacity(limit)
         try statement.forEachRow(in: db) { row in
             guard let id = row.text(1), let winner = row.text(3) else {
-                throw CloudantError(.fetchFailed, "A document row is missing its id or winning revision.")
+                throw CloudantError(.storeUnreadable, "A document row is missing its id or winning revision.")
             }
             let seq = row.integer(5) ?? 0
             let mapped = (row.integer(4) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))

@@ -85,7 +85,7 @@ public enum ConflictResolver {
         switch resolution {
         case .keep(let rev):
             guard let kept = leaves.first(where: { $0["_rev"]?.stringValue == rev }) else {
-                throw CloudantError(.invalidValue, "The resolution keeps \(rev), which is not a leaf of \(id).", context: .init(documentID: id, revision: rev))
+                throw CloudantError(.invalidInput, "The resolution keeps \(rev), which is not a leaf of \(id).", context: .init(documentID: id, revision: rev))
             }
             keptRev = rev
             body = kept
@@ -102,7 +102,7 @@ public enum ConflictResolver {
         let results = try await store.bulkDocs(writes)
         guard case .ok(let written) = results[0] else {
             if case .failure(_, let error) = results[0] { throw error }
-            throw CloudantError(.updateFailed, "The resolution of \(id) was not written.", context: .init(documentID: id))
+            throw CloudantError(.storeUnwritable, "The resolution of \(id) was not written.", context: .init(documentID: id))
         }
         for result in results.dropFirst() {
             if case .failure(_, let error) = result { throw error }

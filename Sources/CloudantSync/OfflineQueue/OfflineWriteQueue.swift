@@ -1,4 +1,4 @@
-internal import CloudantCore
+public import CloudantCore
 public import CloudantStore
 internal import Foundation
 
@@ -16,7 +16,7 @@ internal import Foundation
 ///
 /// ```swift
 /// let queue = OfflineWriteQueue(store: store, remote: remote)
-/// let report = try await queue.replay()       // throws .remoteUnavailable while the remote is away
+/// let report = try await queue.replay()       // throws peerUnreachable while the remote is away
 /// await queue.scheduleReplay()                 // or: keep trying in the background, with backoff
 /// ```
 /// Share one queue between the repositories of one store and remote, so one replay runs at a time.
@@ -75,10 +75,10 @@ public actor OfflineWriteQueue {
     /// waits for it and then runs its own pass, so writes queued meanwhile are sent too.
     ///
     /// - Returns: What was sent, skipped, refused and resolved.
-    /// - Throws: ``RepositoryError`` (`.remoteUnavailable` while the remote cannot be reached; what was
-    ///   sent before stays sent and leaves the queue).
+    /// - Throws: `CloudantError` (a retryable peer code, such as `peerUnreachable`, while the remote cannot be
+    ///   reached; what was sent before stays sent and leaves the queue).
     @discardableResult
-    public func replay() async throws(RepositoryError) -> ReplayReport {
+    public func replay() async throws(CloudantError) -> ReplayReport {
         // Passes run one after another: each waits for the one before it (whatever its outcome).
         let previous = running
         let pass = Task {
@@ -93,7 +93,7 @@ public actor OfflineWriteQueue {
             return report
         } catch {
             consecutiveFailures += 1
-            throw RepositoryError.remote(error)
+            throw CloudantError.fromRemote(error, url: remote.url)
         }
     }
 

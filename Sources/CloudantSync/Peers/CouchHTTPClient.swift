@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import Foundation
 
 /// The HTTP requests an ``HTTPPeer`` makes: JSON in, JSON out, authentication applied, and every failure
-/// turned into a ``ReplicationError`` the retry policy can classify. The bytes travel over an
+/// turned into a `CloudantError` with a peer code the retry policy can classify. The bytes travel over an
 /// ``HTTPTransport`` (``URLSessionTransport`` unless the peer was given another), within the peer's
 /// ``PeerLimits``; a successful answer that is not JSON (by its media type or its bytes) is a
 /// ``PeerViolation``, never an empty success.
@@ -52,7 +52,7 @@ actor CouchHTTPClient {
             response = try await perform(method, path, query: query, body: body, timeout: timeout, contentType: contentType)
         }
         if (200..<300).contains(response.status) || accept.contains(response.status) { return response }
-        throw ReplicationError.answer(
+        throw CloudantError.answer(
             url: response.url, status: response.status, error: response.body?["error"]?.stringValue,
             reason: response.body?["reason"]?.stringValue ?? "HTTP \(response.status) from \(method) \(response.url.path)")
     }
@@ -82,7 +82,7 @@ actor CouchHTTPClient {
             // CouchDB answers `text/plain` to clients that do not ask for JSON; anything else (a proxy's HTML
             // page, a multipart body) is not the answer asked for.
             guard media == "application/json" || media.hasSuffix("+json") || media == "text/plain" || media.isEmpty else {
-                throw ReplicationError.peerViolation(url: url, violation: .unexpectedMediaType(media))
+                throw CloudantError.peerViolation(url: url, violation: .unexpectedMediaType(media))
             }
         }
         guard !answer.body.isEmpty else { return nil }
@@ -94,7 +94,7 @@ actor CouchHTTPClient {
             let reason = (error as? CloudantError).map { error in
                 error.message + (error.context.position.map { " (byte \($0))" } ?? "")
             }
-            throw ReplicationError.peerViolation(url: url, violation: .notJSON(reason: reason ?? "\(error)"))
+            throw CloudantError.peerViolation(url: url, violation: .notJSON(reason: reason ?? "\(error)"))
         }
     }
 
@@ -103,7 +103,7 @@ actor CouchHTTPClient {
 
     /// `GET path` with its body written to a file as it arrives (never held whole in memory): an attachment
     /// a replication moves separately. The caller owns (and removes) the file.
-    /// - Throws: ``ReplicationError`` as ``send(_:_:query:body:accept:timeout:contentType:)`` throws, for a
+    /// - Throws: `CloudantError` as ``send(_:_:query:body:accept:timeout:contentType:)`` throws, for a
     ///   status other than 2xx or a transport failure.
     func download(_ path: String, query: [(String, String)] = [], accept: String, expectedLength: Int? = nil) async throws -> URL {
         var attempt = 0
@@ -127,7 +127,7 @@ actor CouchHTTPClient {
                 attempt += 1
                 continue
             }
-            throw ReplicationError.answer(
+            throw CloudantError.answer(
                 url: request.url, status: answer.status, error: body?["error"]?.stringValue,
                 reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from GET \(request.url.path)")
         }
@@ -160,7 +160,7 @@ actor CouchHTTPClient {
             if (200..<300).contains(answer.status) || accept.contains(answer.status) {
                 return Response(url: request.url, status: answer.status, body: body)
             }
-            throw ReplicationError.answer(
+            throw CloudantError.answer(
                 url: request.url, status: answer.status, error: body?["error"]?.stringValue,
                 reason: body?["reason"]?.stringValue ?? "HTTP \(answer.status) from \(method) \(request.url.path)")
         }
@@ -202,8 +202,8 @@ actor CouchHTTPClient {
     }
 
     /// Logs in with `POST /_session` and keeps the cookie.
-    /// - Throws: ``ReplicationError/unauthorized(url:status:reason:)`` naming `target`, the request that needed
-    ///   the session, when the server refuses the login.
+    /// - Throws: `CloudantError.Code.peerRefused` (401, or the status the login was refused with) naming
+    ///   `target`, the request that needed the session, when the server refuses the login.
     private func cookie(user: String, password: String, for target: URL) async throws -> String {
         if let sessionCookie { return sessionCookie }
         let login = try url("/_session", query: [])
@@ -220,8 +220,8 @@ actor CouchHTTPClient {
         guard (200..<300).contains(answer.status), let setCookie = answer.header("Set-Cookie"),
             let pair = setCookie.split(separator: ";").first, pair.hasPrefix("AuthSession=")
         else {
-            throw ReplicationError.unauthorized(
-                url: target, status: (200..<300).contains(answer.status) ? 401 : answer.status,
+            throw CloudantError.peerRefused(
+                url: target, status: (200..<300).contains(answer.status) ? 401 : answer.status, error: "unauthorized",
                 reason: "The server refused the session login for \(user) (POST /_session answered \(answer.status)).")
         }
         sessionCookie = String(pair)
@@ -231,9 +231,7 @@ actor CouchHTTPClient {
     /// The URL of `path` (relative to the database; `/…` is relative to the server root).
     private func url(_ path: String, query: [(String, String)]) throws -> URL {
         guard var components = URLComponents(url: database, resolvingAgainstBaseURL: false) else {
-            throw ReplicationError.localFailure(
-                url: database,
-                underlying: CloudantError(.invalidValue, "Cannot use \(database) as a database URL.", context: .init(field: "url")))
+            throw CloudantError(.invalidInput, "Cannot use \(database) as a database URL.", context: .init(field: "url", url: database))
         }
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         if path.hasPrefix("/") {
@@ -247,26 +245,15 @@ actor CouchHTTPClient {
             components.percentEncodedQuery = query.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
         }
         guard let url = components.url else {
-            throw ReplicationError.localFailure(
-                url: database,
-                underlying: CloudantError(.invalidValue, "Cannot build a URL for \(path).", context: .init(field: "url")))
+            throw CloudantError(.invalidInput, "Cannot build a URL for \(path).", context: .init(field: "url", url: database))
         }
         return url
     }
 
-    /// What a request that got no answer becomes: cancellation, a timeout, or an unreachable peer.
-    private static func transportFailure(_ error: any Error, method: String, url: URL) -> ReplicationError {
-        switch error as? HTTPTransportError {
-        case .cancelled: return .cancelled(url: url)
-        case .timedOut: return .timedOut(url: url, status: nil)
-        case .unreachable(let reason): return .peerUnreachable(url: url, reason: "\(method): \(reason)")
-        case .tooLarge(let limit): return .peerViolation(url: url, violation: .bodyTooLarge(limit: limit))
-        case .tooSlow(let bytes, let seconds): return .peerViolation(url: url, violation: .tooSlow(bytes: bytes, seconds: seconds))
-        case .deadlineExceeded(let seconds): return .peerViolation(url: url, violation: .deadlineExceeded(seconds: seconds))
-        case nil:
-            if Task.isCancelled || error is CancellationError { return .cancelled(url: url) }
-            return .peerUnreachable(url: url, reason: "\(method): \(error)")
-        }
+    /// What a request that got no answer becomes: the transport's `CloudantError` naming this request, or for
+    /// another error (a transport of the app's own) cancellation or an unreachable peer.
+    private static func transportFailure(_ error: any Error, method: String, url: URL) -> CloudantError {
+        HTTPTransportError.failure(error, of: HTTPTransportRequest(method: method, url: url)).concerning(url)
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

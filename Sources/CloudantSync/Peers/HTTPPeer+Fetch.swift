@@ -17,8 +17,8 @@ extension HTTPPeer {
         guard !requests.isEmpty else { return [] }
         do {
             return try await fetchChecked(requests, attachments: attachments)
-        } catch let failure as ReplicationError {
-            guard case .peerViolation(_, let violation) = failure else { throw failure }
+        } catch let failure as CloudantError {
+            guard let violation = failure.peerViolation else { throw failure }
             switch violation {
             case .bodyTooLarge, .notJSON: break
             default: throw failure
@@ -36,7 +36,7 @@ extension HTTPPeer {
         if await bulkGetSupport.isAvailable {
             do {
                 return try await bulkGet(requests, attachments: attachments)
-            } catch let failure as ReplicationError where [400, 404, 405, 501].contains(failure.status ?? 0) {
+            } catch let failure as CloudantError where [400, 404, 405, 501].contains(failure.context.status ?? 0) {
                 await bulkGetSupport.markUnavailable()  // An older server: fall back to open_revs.
             }
         }
@@ -143,11 +143,11 @@ extension HTTPPeer {
             case .document(let document):
                 let (id, rev) = (document["_id"]?.stringValue ?? "", document["_rev"]?.stringValue ?? "")
                 let answered = (asked[id] ?? []).filter { ReplicationStateMachine.answers(document, rev: rev, request: $0) }
-                guard !answered.isEmpty else { throw ReplicationError.peerViolation(url: url, violation: .unrequestedDocument(id: id, rev: rev)) }
+                guard !answered.isEmpty else { throw CloudantError.peerViolation(url: url, violation: .unrequestedDocument(id: id, rev: rev)) }
                 for request in answered { covered.insert(request.id + " " + request.rev) }
             case .missing(let id, let rev), .invalid(let id, let rev, _, _):
                 guard let requests = asked[id] else {
-                    throw ReplicationError.peerViolation(url: url, violation: .unrequestedDocument(id: id, rev: rev))
+                    throw CloudantError.peerViolation(url: url, violation: .unrequestedDocument(id: id, rev: rev))
                 }
                 // An invalid document's history is not to be trusted: it answers every revision asked of its id.
                 if case .invalid = revision {
@@ -158,7 +158,7 @@ extension HTTPPeer {
             }
         }
         for request in requests where !covered.contains(request.id + " " + request.rev) {
-            throw ReplicationError.peerViolation(url: url, violation: .missingRevision(id: request.id, rev: request.rev))
+            throw CloudantError.peerViolation(url: url, violation: .missingRevision(id: request.id, rev: request.rev))
         }
     }
 }

@@ -62,7 +62,7 @@ extension HTTPPeer {
     /// Downloads the attachment to a temporary file, then reads it in pieces: never whole in memory. It
     /// comes as written (decoded), so it carries the stub's digest only when the source keeps it unencoded.
     ///
-    /// - Throws: ``ReplicationError/peerViolation(url:violation:)`` with
+    /// - Throws: `CloudantError` with code `CloudantError.Code.peerViolation` and
     ///   ``PeerViolation/attachmentLength(documentID:name:expected:received:)`` when the bytes are not as long
     ///   as the stub's `length` says (reading stops at that length), besides the failures of any request.
     public func attachment(documentID: String, rev: String, name: String, stub: JSONObject) async throws -> PeerAttachment {
@@ -71,20 +71,20 @@ extension HTTPPeer {
         let file: URL
         do {
             file = try await client.download(path, query: [("rev", rev)], accept: "*/*", expectedLength: expected)
-        } catch ReplicationError.peerViolation(let url, .bodyTooLarge(let limit)) where limit == expected {
-            throw ReplicationError.peerViolation(
+        } catch let failure as CloudantError {
+            guard case .bodyTooLarge(let limit)? = failure.peerViolation, limit == expected, let url = failure.context.url else { throw failure }
+            throw CloudantError.peerViolation(
                 url: url, violation: .attachmentLength(documentID: documentID, name: name, expected: limit, received: limit + 1))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
         if let expected, let size, size != expected {
             try? FileManager.default.removeItem(at: file)
-            throw ReplicationError.peerViolation(
+            throw CloudantError.peerViolation(
                 url: url.appendingPathComponent(documentID).appendingPathComponent(name),
                 violation: .attachmentLength(documentID: documentID, name: name, expected: expected, received: size))
         }
         guard let handle = try? FileHandle(forReadingFrom: file) else {
-            throw ReplicationError.localFailure(
-                url: url, underlying: CloudantError(.fetchFailed, "Could not read the downloaded attachment \(name)."))
+            throw CloudantError(.storeUnreadable, "Could not read the downloaded attachment \(name).", context: .init(url: url))
         }
         try? FileManager.default.removeItem(at: file)  // The open handle keeps the bytes until it closes.
         let encoded = stub["encoding"]?.stringValue.map { $0 != "identity" } ?? false

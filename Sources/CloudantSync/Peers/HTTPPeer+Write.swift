@@ -25,7 +25,8 @@ extension HTTPPeer {
                 return WriteFailure(
                     id: entry["id"]?.stringValue, rev: entry["rev"]?.stringValue, error: error, reason: entry["reason"]?.stringValue ?? "")
             }
-        } catch ReplicationError.peerRefused(_, 413, _, let reason) {
+        } catch let refusal as CloudantError where refusal.code == .peerRefused && refusal.context.status == 413 {
+            let reason = refusal.context.peerReason ?? refusal.message
             // Too large: halve the batch; a single document too large is a write failure.
             guard documents.count > 1 else {
                 return [

@@ -37,8 +37,7 @@ public struct HTTPPeer: ReplicationPeer {
     ///     from `CloudantSyncNIO` is faster on Linux and takes a TLS configuration of your own.
     ///   - limits: The bounds every answer is read within (size, pace, deadline, and what one document may
     ///     hold), so a broken or hostile server cannot exhaust memory, hang the replication or get bad data in.
-    /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` (code
-    ///   `CloudantError.Code.invalidValue`, field `url`) for a URL that names no database.
+    /// - Throws: `CloudantError` with code `invalidInput` (field `url`) for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
         timeout: Duration = .seconds(60), limits: PeerLimits = PeerLimits(), transport: any HTTPTransport = URLSessionTransport()
@@ -110,7 +109,7 @@ public struct HTTPPeer: ReplicationPeer {
             if response.status != 409 { return }
             // Someone (our own earlier, unanswered attempt) wrote it meanwhile: read again.
         }
-        throw ReplicationError.peerRefused(
+        throw CloudantError.peerRefused(
             url: url.appendingPathComponent(id), status: 409, error: "conflict", reason: "The checkpoint \(id) kept changing.")
     }
 
@@ -124,7 +123,7 @@ public struct HTTPPeer: ReplicationPeer {
                 var page = try await changes(request, limit: limit)
                 if limit < request.limit { page.limit = limit }
                 return page
-            } catch ReplicationError.peerViolation(_, .bodyTooLarge) where limit > 1 {
+            } catch let failure as CloudantError where limit > 1 && failure.peerViolation?.isBodyTooLarge == true {
                 limit = max(1, limit / 2)
                 await changesLimit.lower(to: limit)
             }
@@ -159,11 +158,9 @@ public struct HTTPPeer: ReplicationPeer {
             let extra = [("filter", name)] + parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             response = try await client.send("GET", "_changes", query: query + extra, timeout: waitSeconds)
         case .closure(let name, _):
-            throw ReplicationError.localFailure(
-                url: url,
-                underlying: CloudantError(
-                    .invalidValue, "The closure filter \(name) runs where the documents are; use it with a local source.",
-                    context: .init(field: "filter")))
+            throw CloudantError(
+                .invalidInput, "The closure filter \(name) runs where the documents are; use it with a local source.",
+                context: .init(field: "filter", url: url))
         }
         return try Self.page(response, for: request, limits: client.limits)
     }
@@ -216,26 +213,23 @@ public struct HTTPPeer: ReplicationPeer {
     public func ensureFullCommit() async throws {
         do {
             _ = try await client.send("POST", "_ensure_full_commit", contentType: "application/json")
-        } catch let failure as ReplicationError where failure.status != nil {
+        } catch let failure as CloudantError where failure.context.status != nil {
             // The server answered; a refusal of an optional request does not stop a replication.
         }
     }
 
     /// The violation of an answer that is not what the request asks for.
-    static func unexpected(_ response: CouchHTTPClient.Response, _ what: String) -> ReplicationError {
+    static func unexpected(_ response: CouchHTTPClient.Response, _ what: String) -> CloudantError {
         .peerViolation(url: response.url, violation: .unexpectedShape(what))
     }
 
     /// The error for a URL that cannot be a peer; the URL it names has no credentials.
-    private static func invalidURL(_ url: URL, _ problem: String) -> ReplicationError {
+    private static func invalidURL(_ url: URL, _ problem: String) -> CloudantError {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.user = nil
         components?.password = nil
         let shown = components?.url
-        return .localFailure(
-            url: shown,
-            underlying: CloudantError(
-                .invalidValue, "\(shown?.absoluteString ?? "The URL") \(problem)", context: .init(field: "url")))
+        return CloudantError(.invalidInput, "\(shown?.absoluteString ?? "The URL") \(problem)", context: .init(field: "url", url: shown))
     }
 
     /// `_local/<id>` with the part after `_local/` percent-encoded.

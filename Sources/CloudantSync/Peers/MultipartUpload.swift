@@ -13,7 +13,7 @@ enum MultipartUpload {
     static func spool(_ attachment: PeerAttachment, in directory: URL) async throws -> JSONValue {
         let path = directory.appendingPathComponent("cloudant-push-" + UUID().uuidString).path
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CloudantError(.updateFailed, "Could not create a file for an attachment to upload in \(directory.path).")
+            throw CloudantError(.storeUnwritable, "Could not create a file for an attachment to upload in \(directory.path).")
         }
         var size = 0
         do {
@@ -83,18 +83,21 @@ enum MultipartUpload {
                 "PUT", CouchHTTPClient.encode(id), query: [("new_edits", "false")],
                 contentType: "multipart/related; boundary=\"\(boundary)\"", file: URL(fileURLWithPath: body))
             return nil
-        } catch ReplicationError.peerRefused(_, let status, let error, let reason) where [400, 409, 412, 413, 415].contains(status) {
-            return WriteFailure(id: id, rev: rev, error: error, reason: reason)
-        } catch ReplicationError.unauthorized(_, 403, let reason) {
+        } catch let refusal as CloudantError where refusal.code == .peerRefused {
+            let reason = refusal.context.peerReason ?? refusal.message
+            switch refusal.context.status ?? 0 {
+            case 400, 409, 412, 413, 415: return WriteFailure(id: id, rev: rev, error: refusal.context.peerError ?? "http_error", reason: reason)
             // A validation function or `_security` refused this document: the others go on, as in CouchDB.
-            return WriteFailure(id: id, rev: rev, error: "forbidden", reason: reason)
+            case 403: return WriteFailure(id: id, rev: rev, error: "forbidden", reason: reason)
+            default: throw refusal
+            }
         }
     }
 
     /// The `multipart/related` body: the JSON part, then each file as a part, in the JSON's order.
     private static func writeBody(to path: String, json: JSONObject, files: [String], boundary: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let output = FileHandle(forWritingAtPath: path) else {
-            throw CloudantError(.updateFailed, "Could not create the file of an upload's body at \(path).")
+            throw CloudantError(.storeUnwritable, "Could not create the file of an upload's body at \(path).")
         }
         defer { try? output.close() }
         try output.write(contentsOf: Data("--\(boundary)\r\nContent-Type: application/json\r\n\r\n".utf8))
@@ -102,7 +105,7 @@ enum MultipartUpload {
         for file in files {
             try output.write(contentsOf: Data("\r\n--\(boundary)\r\n\r\n".utf8))
             guard let input = FileHandle(forReadingAtPath: file) else {
-                throw CloudantError(.fetchFailed, "The spooled attachment \(file) is gone.")
+                throw CloudantError(.storeUnreadable, "The spooled attachment \(file) is gone.")
             }
             defer { try? input.close() }
             while let data = try input.read(upToCount: 256 * 1024), !data.isEmpty { try output.write(contentsOf: data) }

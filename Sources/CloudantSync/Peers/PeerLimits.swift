@@ -2,7 +2,7 @@
 /// replicator, grow its memory without bound, hang it, or get bad data into the store.
 ///
 /// An answer that breaks a bound of the whole answer (its size, its pace, its deadline, its media type, its
-/// shape) ends the request with ``ReplicationError/peerViolation(url:violation:)``; a document beyond a bound
+/// shape) ends the request with a `CloudantError` with code `CloudantError.Code.peerViolation`; a document beyond a bound
 /// of its own (its history, its leaves, a revision id, an attachment's length) is that document's failure
 /// (``WriteFailure``), reported while the others move on.
 ///

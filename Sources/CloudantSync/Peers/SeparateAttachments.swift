@@ -106,7 +106,7 @@ enum SeparateAttachments {
                             documentID: id, rev: rev, name: name, stub: member.objectValue ?? JSONObject())
                         return try await target.receive(attachment, documentID: id, name: name)
                     }
-                } catch let error as ReplicationError where error.concernsOneDocument {
+                } catch let error as CloudantError where error.concernsOneDocument {
                     failures.append(
                         WriteFailure(
                             id: id, rev: rev, error: error.couchDBName,

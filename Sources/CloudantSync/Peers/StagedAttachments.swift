@@ -28,7 +28,7 @@ final class StagedAttachments: Sendable {
 
     /// The documents parsed, their staged members replaced by the staged files (taken out of this
     /// registry); and those files, for the caller to discard whatever the write did not take.
-    /// - Throws: `CloudantError` `.invalidValue` for a token this registry does not hold, or a
+    /// - Throws: `CloudantError` `.invalidInput` for a token this registry does not hold, or a
     ///   document `IncomingDocument` refuses.
     func resolve(_ documents: [JSONObject]) throws -> ([IncomingDocument], [StagedAttachment]) {
         var all: [StagedAttachment] = []
@@ -40,7 +40,7 @@ final class StagedAttachments: Sendable {
                 for (name, member) in attachments.members {
                     guard let token = member["staged"]?.stringValue else { continue }
                     guard let attachment = entries.withLock({ $0.removeValue(forKey: token) }) else {
-                        throw CloudantError(.invalidValue, "No staged attachment \(token).", context: .init(field: "_attachments.\(name)"))
+                        throw CloudantError(.invalidInput, "No staged attachment \(token).", context: .init(field: "_attachments.\(name)"))
                     }
                     staged[name] = attachment
                     attachments[name] = nil

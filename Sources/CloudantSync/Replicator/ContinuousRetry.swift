@@ -1,5 +1,5 @@
 /// How a continuous replication rides out a peer that is away: it never gives up on a failure that may pass
-/// (``ReplicationError/isRetryable``: an unreachable peer, a timeout, 429 and 5xx answers), but waits, longer
+/// (`CloudantError.isRetryable`: an unreachable peer, a timeout, 429 and 5xx answers), but waits, longer
 /// after each failure in a row, and starts again from the checkpoint both peers agree on.
 ///
 /// The model is CouchDB's replicator: each request is first retried by ``ReplicationOptions/retry`` (5 retries

@@ -1,12 +1,12 @@
-/// How a peer's answer broke the rules a replication holds every answer to: what
-/// ``ReplicationError/peerViolation(url:violation:)`` carries.
+/// How a peer's answer broke the rules a replication holds every answer to: the `underlying` error of a
+/// `CloudantError` with code `peerViolation` (read it as `CloudantError.peerViolation`).
 ///
 /// A peer is not trusted to be well-behaved: a proxy may answer with an error page, a broken server with an
 /// endless or truncated body, a hostile one with documents nobody asked for. Each answer is read with bounds
 /// (``PeerLimits``), and one that breaks them ends the request with the violation rather than being taken for
 /// an empty success. A document the source sends in a form that cannot be written is not a violation of the
 /// whole answer: it is reported as that document's failure (``WriteFailure``) and the others move on.
-public enum PeerViolation: Sendable, Hashable, CustomStringConvertible {
+public enum PeerViolation: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body grew past `limit` bytes (``PeerLimits/maximumBodySize``, or an attachment's stated length).
     case bodyTooLarge(limit: Int)
     /// Fewer than `bytes` bytes arrived in a `seconds`-long window (``PeerLimits/minimumTransferRate``).
@@ -48,5 +48,10 @@ public enum PeerViolation: Sendable, Hashable, CustomStringConvertible {
         case .tooSlow, .deadlineExceeded, .unexpectedMediaType, .notJSON: true
         case .bodyTooLarge, .unexpectedShape, .unrequestedDocument, .missingRevision, .attachmentLength: false
         }
+    }
+
+    /// Whether the body grew past its limit.
+    var isBodyTooLarge: Bool {
+        if case .bodyTooLarge = self { true } else { false }
     }
 }

@@ -55,7 +55,7 @@ public struct ReplicationOptions: Sendable {
     }
 }
 
-/// Retries with exponential backoff for failures worth retrying (``ReplicationError/isRetryable``):
+/// Retries with exponential backoff for failures worth retrying (`CloudantError.isRetryable`):
 /// an unreachable peer, timeouts (408, 504 and the request's own), 429 and 5xx. Other failures (401, 403, 404,
 /// 409, 412, bad requests, local failures) are final.
 public struct RetryPolicy: Sendable {
@@ -84,7 +84,7 @@ public struct RetryPolicy: Sendable {
             do {
                 return try await operation()
             } catch {
-                guard attempt < maximumAttempts, (error as? ReplicationError)?.isRetryable == true, !Task.isCancelled else {
+                guard attempt < maximumAttempts, (error as? CloudantError)?.isRetryable == true, !Task.isCancelled else {
                     throw error
                 }
                 try await Task.sleep(for: delay)

@@ -29,7 +29,7 @@ public struct ReplicationProgress: Sendable, Hashable {
     public var pending: Int?
     /// What stopped the replication: the failure it waits out (``State/retrying``) or gave up on
     /// (``State/failed``).
-    public var error: ReplicationError?
+    public var error: CloudantError?
     /// How long it waits before starting again (``State/retrying``).
     public var retryDelay: Duration?
     /// The source sequence every change up to which has been processed (CouchDB's `through_seq`), when known.
@@ -39,7 +39,7 @@ public struct ReplicationProgress: Sendable, Hashable {
 
     /// Creates a report.
     public init(
-        state: State, stats: ReplicationStats, pending: Int? = nil, error: ReplicationError? = nil, retryDelay: Duration? = nil
+        state: State, stats: ReplicationStats, pending: Int? = nil, error: CloudantError? = nil, retryDelay: Duration? = nil
     ) {
         self.state = state
         self.stats = stats
@@ -60,7 +60,7 @@ public protocol ReplicatorDelegate: AnyObject, Sendable {
 
 extension ReplicationProgress {
     /// Reports are equal when everything but the error is, and the errors say the same
-    /// (``ReplicationError`` carries underlying errors that are not themselves comparable).
+    /// (`CloudantError` carries underlying errors that are not themselves comparable).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.state == rhs.state && lhs.stats == rhs.stats && lhs.pending == rhs.pending
             && lhs.retryDelay == rhs.retryDelay && lhs.error?.description == rhs.error?.description

@@ -29,8 +29,8 @@ extension Replicator {
                 return machine.stats
             } catch {
                 carried = machine.stats
-                let failure = ReplicationError.wrapping(error, cancelled: Task.isCancelled)
-                if case .cancelled = failure {
+                let failure = CloudantError.replicating(error, cancelled: Task.isCancelled)
+                if failure.code == .cancelled {
                     if stopping.isRequested, !Task.isCancelled {
                         // A stop that cut a request short at a batch boundary: nothing was half done.
                         report(.stopped, carried)
@@ -60,7 +60,7 @@ extension Replicator {
                 } catch {
                     report(.cancelled, carried)
                     progressContinuation.finish()
-                    throw ReplicationError.cancelled(url: nil)
+                    throw CloudantError.cancelled(url: nil)
                 }
             }
         }
@@ -165,7 +165,7 @@ extension Replicator {
                 if writeSourceCheckpoints {
                     do {
                         try await retry.run { try await source.putLocalDocument(id: documentID, body: log.json) }
-                    } catch let failure as ReplicationError where failure.status.map({ (400..<500).contains($0) }) == true {
+                    } catch let failure as CloudantError where failure.context.status.map({ (400..<500).contains($0) }) == true {
                         // A read-only source: keep going with target checkpoints only.
                         writeSourceCheckpoints = false
                     }

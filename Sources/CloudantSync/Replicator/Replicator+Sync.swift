@@ -5,7 +5,7 @@ extension Replicator {
     /// let (pushed, pulled) = try await Replicator.sync(LocalPeer(store), remote, options: ReplicationOptions(continuous: true))
     /// ```
     /// - Returns: What each direction moved (one-shot); a continuous sync runs until its task is cancelled.
-    /// - Throws: The first ``ReplicationError`` of either direction; the other is then cancelled.
+    /// - Throws: The first `CloudantError` of either direction; the other is then cancelled.
     public static func sync(
         _ local: any ReplicationPeer, _ remote: any ReplicationPeer, options: ReplicationOptions = ReplicationOptions(),
         delegate: (any ReplicatorDelegate)? = nil

@@ -69,26 +69,18 @@ extension Replicator {
 
     /// Whether `error` is a target's refusal of the documents sent rather than a failure to reach it.
     static func refusesDocuments(_ error: any Error) -> Bool {
-        switch error {
-        case let error as ReplicationError:
-            if case .peerRefused(_, let status, _, _) = error { return [400, 413, 415].contains(status) }
-            if case .localFailure(_, let underlying) = error { return refusesDocuments(underlying) }
-            return false
-        case let error as CloudantError:
-            return [.invalidInput, .tooLarge, .preconditionFailed].contains(error.category)
-        default:
-            return false
-        }
+        guard let error = error as? CloudantError else { return false }
+        if error.code == .peerRefused { return [400, 413, 415].contains(error.context.status ?? 0) }
+        return !error.code.isPeerFailure && [.invalidInput, .tooLarge, .preconditionFailed].contains(error.category)
     }
 
     /// The failure of `document`, refused alone with `error`.
     static func failure(of document: JSONObject, _ error: any Error) -> WriteFailure {
         let (id, rev) = (document["_id"]?.stringValue, document["_rev"]?.stringValue)
         switch error {
-        case ReplicationError.peerRefused(_, let status, let name, let reason):
-            return WriteFailure(id: id, rev: rev, error: status == 413 ? "too_large" : name, reason: reason)
-        case ReplicationError.localFailure(_, let underlying):
-            return failure(of: document, underlying)
+        case let error as CloudantError where error.code == .peerRefused:
+            let name = error.context.status == 413 ? "too_large" : error.context.peerError ?? "http_error"
+            return WriteFailure(id: id, rev: rev, error: name, reason: error.context.peerReason ?? error.message)
         case let error as CloudantError:
             return WriteFailure(id: id, rev: rev, error: error.code.rawValue, reason: error.message, category: error.category)
         default:

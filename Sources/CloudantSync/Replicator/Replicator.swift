@@ -20,7 +20,7 @@ internal import Foundation
 /// The protocol itself is ``ReplicationStateMachine``; this type performs its requests. A continuous
 /// replication runs until ``stop()`` (it ends at a batch boundary, checkpoint written, and ``run()`` returns
 /// the statistics) or cancellation (``cancel()`` or its task's, and ``run()`` throws
-/// ``ReplicationError/cancelled(url:)``); a peer that is away does not end it (see ``ContinuousRetry``).
+/// a `CloudantError` with code `cancelled`); a peer that is away does not end it (see ``ContinuousRetry``).
 public final class Replicator: Sendable {
     /// Where documents come from.
     public let source: any ReplicationPeer
@@ -50,7 +50,7 @@ public final class Replicator: Sendable {
     }
 
     /// Stops a running replication at once (as cancelling its task does): ``run()`` throws
-    /// ``ReplicationError/cancelled(url:)``; the last checkpoint written is where the next run resumes.
+    /// a `CloudantError` with code `cancelled`; the last checkpoint written is where the next run resumes.
     public func cancel() { running.cancel() }
 
     /// Stops a running replication at the next batch boundary: the batch being written is finished and its
@@ -63,12 +63,11 @@ public final class Replicator: Sendable {
     /// (continuous).
     ///
     /// - Returns: What moved, and the revisions that could not be written (``ReplicationStats/failures``).
-    /// - Throws: ``ReplicationError``, always: the failure that stopped it after retries
-    ///   (``ReplicationError/peerUnreachable(url:reason:)``, ``ReplicationError/unauthorized(url:status:reason:)``,
-    ///   ``ReplicationError/peerRefused(url:status:error:reason:)``, ``ReplicationError/timedOut(url:status:)``,
-    ///   ``ReplicationError/peerViolation(url:violation:)``), ``ReplicationError/localFailure(url:underlying:)``
-    ///   when this side's store failed, or ``ReplicationError/cancelled(url:)``. A continuous replication
-    ///   throws only what cannot pass by waiting.
+    /// - Throws: `CloudantError`, always: the failure that stopped it after retries (a peer code:
+    ///   `CloudantError.Code.peerUnreachable`, `CloudantError.Code.peerRefused` with the peer's status and
+    ///   CouchDB error, `CloudantError.Code.peerTimedOut`, `CloudantError.Code.peerViolation`, each naming
+    ///   the request's URL), the store's own error when this side failed, or code `cancelled`. A continuous
+    ///   replication throws only what cannot pass by waiting.
     @discardableResult
     public func run() async throws -> ReplicationStats {
         let work = Task { try await self.replicate() }
@@ -82,7 +81,7 @@ public final class Replicator: Sendable {
 
     /// Tells the progress stream and the delegate where the replication is.
     func report(
-        _ state: ReplicationProgress.State, _ stats: ReplicationStats, pending: Int? = nil, error: ReplicationError? = nil,
+        _ state: ReplicationProgress.State, _ stats: ReplicationStats, pending: Int? = nil, error: CloudantError? = nil,
         retryDelay: Duration? = nil, machine: ReplicationStateMachine? = nil
     ) {
         var step = ReplicationProgress(state: state, stats: stats, pending: pending, error: error, retryDelay: retryDelay)

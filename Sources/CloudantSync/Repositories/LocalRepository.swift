@@ -18,15 +18,15 @@ public struct LocalRepository<Entity: CloudantEntity>: Repository where Entity.I
         self.store = store
     }
 
-    func codec() throws(RepositoryError) -> EntityCodec<Entity> {
+    func codec() throws(CloudantError) -> EntityCodec<Entity> {
         do {
             return EntityCodec(kind: try store.options.entityKind(for: Entity.self))
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
-    public func find(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func find(_ criteria: RepositoryCriteria) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         let codec = try codec()
         do {
             let request = FindRequest(
@@ -35,34 +35,34 @@ public struct LocalRepository<Entity: CloudantEntity>: Repository where Entity.I
             let found = try await store.find(request)
             return answer(try found.docs.map(codec.entity(from:)))
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
-    public func findOne(id: Entity.ID) async throws(RepositoryError) -> RepositoryResult<Entity?> {
+    public func findOne(id: Entity.ID) async throws(CloudantError) -> RepositoryResult<Entity?> {
         do {
             let found = try await store.get(Entity.self, ids: [id])
             return answer(found).map(\.first)
         } catch let error as CloudantError where error.code == .notFound {
             return RepositoryResult(value: nil, origin: .local, metadata: [.local: RepositoryMetadata(date: store.options.now())])
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
-    public func store(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
-        do { return answer(try await store.add(models)) } catch { throw RepositoryError.local(error) }
+    public func store(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
+        do { return answer(try await store.add(models)) } catch { throw CloudantError.fromStore(error) }
     }
 
-    public func update(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
-        do { return answer(try await store.update(models)) } catch { throw RepositoryError.local(error) }
+    public func update(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
+        do { return answer(try await store.update(models)) } catch { throw CloudantError.fromStore(error) }
     }
 
-    public func remove(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
-        do { return answer(try await store.delete(models)) } catch { throw RepositoryError.local(error) }
+    public func remove(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
+        do { return answer(try await store.delete(models)) } catch { throw CloudantError.fromStore(error) }
     }
 
-    public func storeOrUpdate(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func storeOrUpdate(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         let prepared = try await withCurrentRevisions(models)
         do {
             let fresh = prepared.filter { $0.revId == nil }
@@ -71,12 +71,12 @@ public struct LocalRepository<Entity: CloudantEntity>: Repository where Entity.I
             let updated = existing.isEmpty ? [] : try await store.update(existing)
             return answer(Self.inOrder(models, created + updated))
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
     /// The models, each without a `revId` given the store's current winner when the document exists.
-    func withCurrentRevisions(_ models: [Entity]) async throws(RepositoryError) -> [Entity] {
+    func withCurrentRevisions(_ models: [Entity]) async throws(CloudantError) -> [Entity] {
         var result = models
         for index in result.indices where result[index].revId == nil {
             do {
@@ -85,7 +85,7 @@ public struct LocalRepository<Entity: CloudantEntity>: Repository where Entity.I
             } catch let error as CloudantError where error.code == .notFound {
                 continue  // New (or deleted: a write without `_rev` revives it).
             } catch {
-                throw RepositoryError.local(error)
+                throw CloudantError.fromStore(error)
             }
         }
         return result

@@ -23,7 +23,7 @@ public struct RemoteDatabase: Sendable {
     ///     rule lets it reach the store), so keep it short enough for the app to stay responsive.
     ///   - limits: The bounds every answer is read within (``PeerLimits``), as for replication.
     ///   - transport: What carries the requests (``URLSessionTransport`` unless given another).
-    /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` for a URL that names no database.
+    /// - Throws: `CloudantError` with code `invalidInput` for a URL that names no database.
     public init(
         url: URL, authentication: RemoteAuthentication = .none, headers: [String: String] = [:],
         timeout: Duration = .seconds(15), limits: PeerLimits = PeerLimits(), transport: any HTTPTransport = URLSessionTransport()

@@ -26,15 +26,15 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
         self.pageSize = pageSize
     }
 
-    func codec() throws(RepositoryError) -> EntityCodec<Entity> {
+    func codec() throws(CloudantError) -> EntityCodec<Entity> {
         do {
             return EntityCodec(kind: try options.entityKind(for: Entity.self))
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
-    public func find(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func find(_ criteria: RepositoryCriteria) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         let codec = try codec()
         var body: JSONObject = [
             "selector": criteria.selector(kindField: codec.kind.format.kindField, kind: codec.kind.name),
@@ -54,7 +54,7 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
                 let docs = try listed.map { value -> JSONObject in
                     // Only what the selector asked for: documents of this entity kind.
                     guard case .object(let document) = value, EntityDocumentFormat.kindName(in: document) == codec.kind.name else {
-                        throw ReplicationError.peerViolation(
+                        throw CloudantError.peerViolation(
                             url: response.url,
                             violation: .unrequestedDocument(id: value["_id"]?.stringValue ?? "", rev: value["_rev"]?.stringValue ?? ""))
                     }
@@ -67,18 +67,18 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
                 body["skip"] = 0
             }
         } catch {
-            throw RepositoryError.remote(error)
+            throw CloudantError.fromRemote(error, url: database.url)
         }
         return answer(found)
     }
 
-    public func findOne(id: Entity.ID) async throws(RepositoryError) -> RepositoryResult<Entity?> {
+    public func findOne(id: Entity.ID) async throws(CloudantError) -> RepositoryResult<Entity?> {
         let codec = try codec()
         do {
             let response = try await database.client.send("GET", CouchHTTPClient.encode(id.description), accept: [404])
             if response.status != 404, response.body?["_id"]?.stringValue != id.description {
                 // Another document than the one asked for (or none): not an answer to this request.
-                throw ReplicationError.peerViolation(
+                throw CloudantError.peerViolation(
                     url: response.url,
                     violation: .unrequestedDocument(id: response.body?["_id"]?.stringValue ?? "", rev: response.body?["_rev"]?.stringValue ?? ""))
             }
@@ -89,23 +89,23 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
             }
             return answer([try codec.entity(from: document)]).map(\.first)
         } catch {
-            throw RepositoryError.remote(error, documentID: id.description)
+            throw CloudantError.fromRemote(error, url: database.url, documentID: id.description)
         }
     }
 
-    public func store(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func store(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(models, DocumentStore.newDocument)
     }
 
-    public func update(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func update(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(models, DocumentStore.editedDocument)
     }
 
-    public func remove(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func remove(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(models, DocumentStore.tombstone)
     }
 
-    public func storeOrUpdate(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func storeOrUpdate(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         var prepared = models
         let unknown = models.filter { $0.revId == nil }.map { $0.id.description }
         if !unknown.isEmpty {
@@ -121,7 +121,7 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
     }
 
     /// The winning revision of each live document among `ids` (`_all_docs` with keys).
-    func currentRevisions(of ids: [String]) async throws(RepositoryError) -> [String: String] {
+    func currentRevisions(of ids: [String]) async throws(CloudantError) -> [String: String] {
         do {
             let body: JSONValue = ["keys": .array(ids.map { .string($0) })]
             let response = try await database.client.send("POST", "_all_docs", body: body)
@@ -135,37 +135,39 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
             }
             return revisions
         } catch {
-            throw RepositoryError.remote(error)
+            throw CloudantError.fromRemote(error, url: database.url)
         }
     }
 
     /// `POST _bulk_docs` of the documents `document` makes; the first per-document failure is thrown.
     private func write(
         _ models: [Entity], _ document: (EntityCodec<Entity>, Entity, Int) throws -> JSONObject
-    ) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    ) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         let codec = try codec()
         let documents: [JSONValue]
         do {
             documents = try models.enumerated().map { index, item in .object(try document(codec, item, index)) }
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
         let rows: [JSONValue]
         do {
             rows = try await database.client.send("POST", "_bulk_docs", body: ["docs": .array(documents)]).body?.arrayValue ?? []
         } catch {
-            throw RepositoryError.remote(error, documentID: models.count == 1 ? models[0].id.description : nil)
+            throw CloudantError.fromRemote(error, url: database.url, documentID: models.count == 1 ? models[0].id.description : nil)
         }
         guard rows.count == models.count else {
-            throw RepositoryError(
-                .invalidValue, "The remote answered \(rows.count) results for \(models.count) documents.", source: .remote)
+            throw CloudantError.peerViolation(
+                url: database.url.appendingPathComponent("_bulk_docs"),
+                violation: .unexpectedShape("\(rows.count) results for \(models.count) documents"))
         }
         var written = models
         for (index, row) in rows.enumerated() {
             if let id = row["id"]?.stringValue, id != written[index].id.description {
-                throw RepositoryError(
-                    .invalidValue, "The remote answered for \(id) where \(written[index].id.description) was written.", source: .remote,
-                    documentID: written[index].id.description)
+                throw CloudantError.peerViolation(
+                    url: database.url.appendingPathComponent("_bulk_docs"),
+                    violation: .unexpectedShape("a result for \(id) where \(written[index].id.description) was written")
+                ).adding { $0.documentID = written[index].id.description }
             }
             if let rev = row["rev"]?.stringValue, row["error"] == nil {
                 written[index].revId = rev
@@ -173,17 +175,20 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
             }
             let error = row["error"]?.stringValue ?? "unknown_error"
             let reason = row["reason"]?.stringValue ?? error
-            let code: RepositoryError.Code =
+            // A row's error carries no status: CouchDB's for its name (chttpd's `error_info`).
+            let status =
                 switch error {
-                case "conflict": .conflict
-                case "not_found": .notFound
-                case "unauthorized", "forbidden": .unauthorized
-                default: .invalidValue
+                case "conflict": 409
+                case "not_found": 404
+                case "unauthorized": 401
+                case "forbidden": 403
+                default: 400
                 }
-            let others = rows.count - 1
-            throw RepositoryError(
-                code, "\(reason) (\(error)); CouchDB writes each document on its own, so the other \(others) were still sent.",
-                source: .remote, documentID: written[index].id.description)
+            var refusal = CloudantError.peerRefused(
+                url: database.url.appendingPathComponent("_bulk_docs"), status: status, error: error, reason: reason)
+            refusal.context.documentID = written[index].id.description
+            refusal.message += "; CouchDB writes each document on its own, so the other \(rows.count - 1) were still sent."
+            throw refusal
         }
         return answer(written)
     }

@@ -17,61 +17,61 @@ public protocol Repository<Entity>: Sendable {
     associatedtype Entity: CloudantEntity where Entity.ID: CustomStringConvertible
 
     /// Every entity of the type that `criteria` matches, in its sort order.
-    /// - Throws: ``RepositoryError``.
-    func find(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+    /// - Throws: `CloudantError`, as the source that failed reports it (`CloudantError.repositorySource` says which)..
+    func find(_ criteria: RepositoryCriteria) async throws(CloudantError) -> RepositoryResult<[Entity]>
 
     /// The entity with this id, or `nil` when the source has no live one.
-    /// - Throws: ``RepositoryError``.
-    func findOne(id: Entity.ID) async throws(RepositoryError) -> RepositoryResult<Entity?>
+    /// - Throws: `CloudantError`.
+    func findOne(id: Entity.ID) async throws(CloudantError) -> RepositoryResult<Entity?>
 
     /// Creates entities (they must not exist yet).
-    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when one exists.
-    func store(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+    /// - Throws: `CloudantError` in the category `conflict` when one exists.
+    func store(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]>
 
     /// Edits entities; each carries the revision it was read at (`revId`).
-    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when a revision is stale.
-    func update(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+    /// - Throws: `CloudantError` in the category `conflict` when a revision is stale.
+    func update(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]>
 
     /// Deletes entities; each carries the revision it was read at.
-    /// - Throws: ``RepositoryError`` with code ``RepositoryError/Code/conflict`` when a revision is stale.
-    func remove(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+    /// - Throws: `CloudantError` in the category `conflict` when a revision is stale.
+    func remove(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]>
 
     /// Creates the entities that do not exist and edits those that do. An entity without `revId` that
     /// exists is written over the current revision (an upsert: last writer wins).
-    /// - Throws: ``RepositoryError``.
-    func storeOrUpdate(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]>
+    /// - Throws: `CloudantError`.
+    func storeOrUpdate(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]>
 }
 
 extension Repository {
     /// The first entity `criteria` matches, in its sort order, or `nil`.
-    /// - Throws: ``RepositoryError``.
-    public func findOne(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<Entity?> {
+    /// - Throws: `CloudantError`.
+    public func findOne(_ criteria: RepositoryCriteria) async throws(CloudantError) -> RepositoryResult<Entity?> {
         var first = criteria
         first.limit = 1
         return try await find(first).map(\.first)
     }
 
     /// Every entity of the type.
-    /// - Throws: ``RepositoryError``.
-    public func findAll() async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    /// - Throws: `CloudantError`.
+    public func findAll() async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await find(.all)
     }
 
     /// Creates one entity.
     /// - Throws: as ``store(_:)``.
-    public func storeOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+    public func storeOne(_ model: Entity) async throws(CloudantError) -> RepositoryResult<Entity> {
         try await store([model]).single()
     }
 
     /// Edits one entity.
     /// - Throws: as ``update(_:)``.
-    public func updateOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+    public func updateOne(_ model: Entity) async throws(CloudantError) -> RepositoryResult<Entity> {
         try await update([model]).single()
     }
 
     /// Deletes one entity.
     /// - Throws: as ``remove(_:)``.
-    public func removeOne(_ model: Entity) async throws(RepositoryError) -> RepositoryResult<Entity> {
+    public func removeOne(_ model: Entity) async throws(CloudantError) -> RepositoryResult<Entity> {
         try await remove([model]).single()
     }
 }

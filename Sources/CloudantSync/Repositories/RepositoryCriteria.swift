@@ -28,7 +28,7 @@ public struct RepositoryCriteria: Sendable, Hashable {
     }
 
     /// Creates criteria from a selector in CouchDB's JSON form.
-    /// - Throws: `CloudantError` (`.invalidValue`, with the position) for an invalid selector.
+    /// - Throws: `CloudantError` (`.invalidInput`, with the position) for an invalid selector.
     public init(selector: JSONObject, sort: [SortField] = [], limit: Int? = nil, skip: Int = 0) throws {
         self.init(selector: try MangoSelector(.object(selector)), sort: sort, limit: limit, skip: skip)
     }

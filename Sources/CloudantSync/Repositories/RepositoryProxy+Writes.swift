@@ -1,26 +1,26 @@
-internal import CloudantCore
+public import CloudantCore
 internal import CloudantStore
 internal import Foundation
 
 extension RepositoryProxy {
-    public func store(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func store(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(.store, models)
     }
 
-    public func update(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func update(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(.update, models)
     }
 
-    public func remove(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func remove(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(.remove, models)
     }
 
-    public func storeOrUpdate(_ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    public func storeOrUpdate(_ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         try await write(.storeOrUpdate, models)
     }
 
     /// Writes to the rule's target; see ``RepositoryStrategy`` for what synchronize and fallback do.
-    private func write(_ action: RepositoryStrategy.Action, _ models: [Entity]) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    private func write(_ action: RepositoryStrategy.Action, _ models: [Entity]) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         let rule = strategy.rule(for: action)
         switch rule.target {
         case .local:
@@ -54,7 +54,7 @@ extension RepositoryProxy {
     /// The store's write, queued for the remote in the same transaction when `enqueue` is set.
     private func writeLocally(
         _ action: RepositoryStrategy.Action, _ models: [Entity], enqueue: Bool
-    ) async throws(RepositoryError) -> (entities: [Entity], pending: [PendingWrite]) {
+    ) async throws(CloudantError) -> (entities: [Entity], pending: [PendingWrite]) {
         guard enqueue else {
             let result: RepositoryResult<[Entity]> =
                 switch action {
@@ -79,14 +79,14 @@ extension RepositoryProxy {
                 return (LocalRepository<Entity>.inOrder(models, created.0 + updated.0), created.1 + updated.1)
             }
         } catch {
-            throw RepositoryError.local(error)
+            throw CloudantError.fromStore(error)
         }
     }
 
     /// The remote's write; with `keepLocally`, the revisions it made are written into the store too.
     private func writeRemotely(
         _ action: RepositoryStrategy.Action, _ models: [Entity], keepLocally: Bool
-    ) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
+    ) async throws(CloudantError) -> RepositoryResult<[Entity]> {
         var result: RepositoryResult<[Entity]> =
             switch action {
             case .store: try await remote.store(models)
@@ -99,7 +99,7 @@ extension RepositoryProxy {
             try await mirror(result.value, parents: models, deleted: action == .remove)
             result.metadata[.local] = RepositoryMetadata(revisions: result.value.revisionsByID(), date: store.options.now())
         } catch {
-            result.metadata[.local] = RepositoryMetadata(date: store.options.now(), failure: RepositoryError.local(error))
+            result.metadata[.local] = RepositoryMetadata(date: store.options.now(), failure: CloudantError.fromStore(error))
         }
         return result
     }
@@ -139,7 +139,7 @@ extension RepositoryProxy {
                 result.metadata[.remote] = RepositoryMetadata(revisions: result.value.revisionsByID(), date: store.options.now())
             }
         } catch {
-            result.metadata[.remote] = RepositoryMetadata(date: store.options.now(), failure: RepositoryError.remote(error))
+            result.metadata[.remote] = RepositoryMetadata(date: store.options.now(), failure: CloudantError.fromRemote(error, url: remote.database.url))
             await queue.scheduleReplay()
         }
     }

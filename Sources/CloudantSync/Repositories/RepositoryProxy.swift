@@ -51,14 +51,14 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
 
     // MARK: Reads
 
-    public func find(_ criteria: RepositoryCriteria) async throws(RepositoryError) -> RepositoryResult<[Entity]> {
-        try await read(.find, ids: { $0.map(\.id.description) }, isMiss: { _ in false }) { source throws(RepositoryError) in
+    public func find(_ criteria: RepositoryCriteria) async throws(CloudantError) -> RepositoryResult<[Entity]> {
+        try await read(.find, ids: { $0.map(\.id.description) }, isMiss: { _ in false }) { source throws(CloudantError) in
             source == .local ? try await local.find(criteria) : try await remote.find(criteria)
         }
     }
 
-    public func findOne(id: Entity.ID) async throws(RepositoryError) -> RepositoryResult<Entity?> {
-        try await read(.findOne, ids: { $0.map { [$0.id.description] } ?? [] }, isMiss: { $0 == nil }) { source throws(RepositoryError) in
+    public func findOne(id: Entity.ID) async throws(CloudantError) -> RepositoryResult<Entity?> {
+        try await read(.findOne, ids: { $0.map { [$0.id.description] } ?? [] }, isMiss: { $0 == nil }) { source throws(CloudantError) in
             source == .local ? try await local.findOne(id: id) : try await remote.findOne(id: id)
         }
     }
@@ -67,8 +67,8 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
     /// copies what the remote answered into the store when the rule synchronizes.
     private func read<Value: Sendable>(
         _ action: RepositoryStrategy.Action, ids: (Value) -> [String], isMiss: (Value) -> Bool,
-        _ ask: (RepositorySource) async throws(RepositoryError) -> RepositoryResult<Value>
-    ) async throws(RepositoryError) -> RepositoryResult<Value> {
+        _ ask: (RepositorySource) async throws(CloudantError) -> RepositoryResult<Value>
+    ) async throws(CloudantError) -> RepositoryResult<Value> {
         let rule = strategy.rule(for: action)
         var result: RepositoryResult<Value>
         if rule.target == .remote { await sendQueuedWrites() }
@@ -109,7 +109,7 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
             try await Replicator(source: remote.database.peer, target: LocalPeer(store), options: only).run()
             metadata[.local] = RepositoryMetadata(date: store.options.now())
         } catch {
-            metadata[.local] = RepositoryMetadata(date: store.options.now(), failure: RepositoryError.local(error))
+            metadata[.local] = RepositoryMetadata(date: store.options.now(), failure: CloudantError.fromStore(error))
         }
     }
 
@@ -121,7 +121,7 @@ public struct RepositoryProxy<Entity: CloudantEntity>: Repository where Entity.I
         _ = try? await queue.replay()
     }
 
-    static func bothFailed(target: RepositoryError, fallback: RepositoryError) -> RepositoryError {
+    static func bothFailed(target: CloudantError, fallback: CloudantError) -> CloudantError {
         var error = fallback
         error.message += " (the target failed first: \(target))"
         return error

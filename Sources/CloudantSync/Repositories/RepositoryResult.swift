@@ -1,3 +1,4 @@
+public import CloudantCore
 public import CloudantStore
 public import Foundation
 
@@ -45,10 +46,10 @@ public struct RepositoryMetadata: Sendable {
     /// When the source answered (or failed).
     public var date: Date
     /// Why the source failed, when it did; the other source's data is then the answer.
-    public var failure: RepositoryError?
+    public var failure: CloudantError?
 
     /// Creates metadata.
-    public init(revisions: [String: String] = [:], date: Date, failure: RepositoryError? = nil) {
+    public init(revisions: [String: String] = [:], date: Date, failure: CloudantError? = nil) {
         self.revisions = revisions
         self.date = date
         self.failure = failure
@@ -92,9 +93,9 @@ public struct RepositoryResult<Value: Sendable>: Sendable {
 
 extension RepositoryResult {
     /// The one element of a one-element answer.
-    func single<Element: Sendable>() throws(RepositoryError) -> RepositoryResult<Element> where Value == [Element] {
+    func single<Element: Sendable>() throws(CloudantError) -> RepositoryResult<Element> where Value == [Element] {
         guard let first = value.first, value.count == 1 else {
-            throw RepositoryError(.internalFailure, "Expected one entity in the answer, found \(value.count).", source: origin.source)
+            throw CloudantError(.invariantBroken, "Expected one entity in the answer, found \(value.count).")
         }
         return map { _ in first }
     }

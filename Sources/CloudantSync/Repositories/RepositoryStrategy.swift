@@ -9,7 +9,7 @@
 ///
 /// What each rule means:
 /// - **Reads** ask the target; when it fails in a way the other source can make up for (unreachable,
-///   broken; see ``RepositoryError/allowsFallback``), or a `findOne` target has no such entity, the
+///   broken; see `CloudantError.allowsFallback`), or a `findOne` target has no such entity, the
 ///   fallback answers and the result's origin says so. With `synchronize`, what the remote returned is
 ///   copied into the store (with its revision history, by replication), so the next offline read has it.
 /// - **Writes** go to the target. With `synchronize`, they go to the other source too: a local write is

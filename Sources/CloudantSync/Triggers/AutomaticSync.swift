@@ -1,4 +1,4 @@
-internal import CloudantCore
+public import CloudantCore
 public import CloudantStore
 internal import Foundation
 
@@ -37,8 +37,8 @@ public actor AutomaticSync {
     private var timerGeneration = 0
     private var running: Task<Void, Never>?
     /// `synchronize()` calls answered by the sync that runs now, and by the next one.
-    private var waitingForCurrent: [CheckedContinuation<Result<SyncReport, ReplicationError>, Never>] = []
-    private var waitingForNext: [CheckedContinuation<Result<SyncReport, ReplicationError>, Never>] = []
+    private var waitingForCurrent: [CheckedContinuation<Result<SyncReport, CloudantError>, Never>] = []
+    private var waitingForNext: [CheckedContinuation<Result<SyncReport, CloudantError>, Never>] = []
 
     /// Creates the trigger; nothing happens until ``start()`` (or ``synchronize()``).
     ///
@@ -82,8 +82,8 @@ public actor AutomaticSync {
     /// Arms the triggers: watches the store's writes, starts the schedule, and syncs at once when
     /// ``Configuration/syncsOnStart`` says so. Does nothing when already running.
     ///
-    /// - Throws: ``ReplicationError/localFailure(url:underlying:)`` when the store cannot be read (it is closed).
-    public func start() async throws(ReplicationError) {
+    /// - Throws: The store's `CloudantError` when it cannot be read (it is closed).
+    public func start() async throws(CloudantError) {
         guard !machine.isRunning else { return }
         let sequence = try await updateSequence()
         guard !machine.isRunning else { return }
@@ -100,10 +100,10 @@ public actor AutomaticSync {
     /// Syncs now and returns what moved: the sync started for this call, or, when one runs, the one queued
     /// after it (see ``requestSynchronization()``).
     ///
-    /// - Throws: The ``ReplicationError`` that stopped that sync (``ReplicationError/cancelled(url:)`` when
-    ///   ``cancel()`` or ``stop()`` came first).
+    /// - Throws: The `CloudantError` that stopped that sync (code `cancelled` when ``cancel()`` or ``stop()``
+    ///   came first).
     @discardableResult
-    public func synchronize() async throws(ReplicationError) -> SyncReport {
+    public func synchronize() async throws(CloudantError) -> SyncReport {
         let result = await withCheckedContinuation { continuation in
             waitingForNext.append(continuation)
             handle(.requested(at: .now))
@@ -166,7 +166,7 @@ public actor AutomaticSync {
         var options = configuration.replication
         options.continuous = false
         let local = LocalPeer(store)
-        let outcome: Result<(SyncReport, Int64, Int64), ReplicationError>
+        let outcome: Result<(SyncReport, Int64, Int64), CloudantError>
         do {
             let pulled = try await Replicator(
                 source: remote, target: local, options: options, delegate: SyncProgressRelay(.pull, channel)
@@ -180,12 +180,12 @@ public actor AutomaticSync {
                 reason: reason, pulled: pulled, pushed: pushed, startedAt: startedAt, finishedAt: configuration.now())
             outcome = .success((report, sent, latest))
         } catch {
-            outcome = .failure(ReplicationError.wrapping(error, cancelled: Task.isCancelled))
+            outcome = .failure(CloudantError.replicating(error, cancelled: Task.isCancelled))
         }
         finish(reason, outcome)
     }
 
-    private func finish(_ reason: SyncReason, _ outcome: Result<(SyncReport, Int64, Int64), ReplicationError>) {
+    private func finish(_ reason: SyncReason, _ outcome: Result<(SyncReport, Int64, Int64), CloudantError>) {
         running = nil
         switch outcome {
         case .success(let (report, sent, latest)):
@@ -195,7 +195,7 @@ public actor AutomaticSync {
         case .failure(let error):
             answer(&waitingForCurrent, with: .failure(error))
             let action: SyncTriggerStateMachine.Action
-            if case .cancelled = error {
+            if error.code == .cancelled {
                 action = handle(.cancelled(at: .now))
             } else {
                 action = handle(.failed(retryable: error.isRetryable, at: .now, random: configuration.random()))
@@ -213,8 +213,8 @@ public actor AutomaticSync {
     }
 
     private func answer(
-        _ waiting: inout [CheckedContinuation<Result<SyncReport, ReplicationError>, Never>],
-        with result: Result<SyncReport, ReplicationError>
+        _ waiting: inout [CheckedContinuation<Result<SyncReport, CloudantError>, Never>],
+        with result: Result<SyncReport, CloudantError>
     ) {
         let answered = waiting
         waiting = []
@@ -266,11 +266,11 @@ public actor AutomaticSync {
         handle(.timer(at: .now))
     }
 
-    private func updateSequence() async throws(ReplicationError) -> Int64 {
+    private func updateSequence() async throws(CloudantError) -> Int64 {
         do {
             return try await store.info().updateSeq
         } catch {
-            throw ReplicationError.wrapping(error, cancelled: false)
+            throw CloudantError.replicating(error, cancelled: false)
         }
     }
 

@@ -1,3 +1,4 @@
+public import CloudantCore
 public import Foundation
 
 /// What an ``AutomaticSync`` reports, in order: each sync is `started`, then `progress` steps, then
@@ -78,9 +79,9 @@ public struct SyncReport: Sendable, Hashable {
 public struct SyncFailure: Sendable {
     /// Why the failed sync ran.
     public var reason: SyncReason
-    /// What stopped it; ``ReplicationError/isRetryable`` says whether it is the network (retried with
+    /// What stopped it; `CloudantError.isRetryable` says whether it is the network (retried with
     /// backoff) or final (credentials, a refusal, this store: not retried until something asks).
-    public var error: ReplicationError
+    public var error: CloudantError
     /// Failures in a row, this one included (a cancellation is not counted); a success resets the count.
     public var consecutiveFailures: Int
     /// The backoff before the automatic retry; `nil` when none is scheduled.

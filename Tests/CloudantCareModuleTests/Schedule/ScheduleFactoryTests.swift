@@ -99,7 +99,7 @@ struct ScheduleFactoryTests {
         let schedule = try Schedule.dailyAtTime(
             hour: 8, minutes: 0, start: utc.date(2024, 1, 1), end: nil, text: nil, calendar: utc.calendar)
         let error = #expect(throws: CloudantError.self) { try schedule.event(forOccurrence: -1, in: utc.timeZone) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
     }
 
     @Test func anOccurrencePastAFiniteScheduleHasNoEvent() throws {

@@ -111,7 +111,7 @@ struct CareCallbackTests {
             fixture.care.fetchCarePlans(query: byTask, callbackQueue: queue.queue, completion: $0)
         }
         #expect(invalid.onQueue)
-        #expect(invalid.result.failure?.code == .invalidValue)
+        #expect(invalid.result.failure?.code == .invalidInput)
         #expect(invalid.result.failure?.context.field == "taskUUID")
     }
 }

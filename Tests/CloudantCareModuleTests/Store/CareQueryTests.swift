@@ -66,7 +66,7 @@ struct CareQueryTests {
         var query = CareQuery()
         query.taskIDs = ["meds"]
         let error = await #expect(throws: CloudantError.self) { try await fixture.care.fetch(CarePlan.self, query: query) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
     }
 
     @Test func sortLimitAndOffsetApplyToTheVersionsInEffect() async throws {

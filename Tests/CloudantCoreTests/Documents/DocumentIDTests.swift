@@ -14,21 +14,21 @@ struct DocumentIDTests {
     }
 
     @Test func rejectsTheEmptyID() {
-        let error = expectError(.invalidValue) { try DocumentID.validate("") }
+        let error = expectError(.invalidInput) { try DocumentID.validate("") }
         #expect(error?.context.field == "_id")
         #expect(error?.message.hasPrefix("Document id must not be empty.") == true)
     }
 
     @Test(arguments: ["_design/", "_local/"])
     func rejectsBareReservedPrefixes(_ id: String) {
-        let error = expectError(.invalidValue) { try DocumentID.validate(id) }
+        let error = expectError(.invalidInput) { try DocumentID.validate(id) }
         #expect(error?.message.hasPrefix("Illegal document id `\(id)`.") == true)
         #expect(error?.context.documentID == id)
     }
 
     @Test(arguments: ["_private", "_", "_design", "_local", "_Design/app", "_LOCAL/x", "_users/x"])
     func rejectsOtherUnderscoreIDsWithCouchDBsReason(_ id: String) {
-        let error = expectError(.invalidValue) { try DocumentID.validate(id) }
+        let error = expectError(.invalidInput) { try DocumentID.validate(id) }
         #expect(error?.message.hasPrefix("Only reserved document ids may start with underscore.") == true)
         #expect(error?.context.field == "_id")
         #expect(error?.context.documentID == id)
@@ -50,26 +50,26 @@ struct DocumentIDTests {
 struct DocumentIDEncodingTests {
     @Test(arguments: ["a\u{0}x", "\u{0}x", "\u{0}", "_design/a\u{0}"])
     func anIDContainingNULIsRefused(_ id: String) {
-        let error = expectError(.invalidValue) { try DocumentID.validate(id) }
+        let error = expectError(.invalidInput) { try DocumentID.validate(id) }
         #expect(error?.context.field == "_id")
         #expect(error?.message.hasPrefix("Document id must not contain NUL") == true)
         #expect(error?.context.documentID?.contains("\u{0}") == false)
     }
 
     @Test func aDocumentBodyWhoseIDContainsNULIsRefused() {
-        expectError(.invalidValue) { _ = try IncomingDocument(["_id": "a\u{0}x"]) }
+        expectError(.invalidInput) { _ = try IncomingDocument(["_id": "a\u{0}x"]) }
     }
 
     @Test func bytesThatAreNotUTF8AreRefusedWithCouchDBsReason() {
-        let error = expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0x61, 0xFF, 0x78]) }
+        let error = expectError(.invalidInput) { _ = try DocumentID.decode(utf8: [0x61, 0xFF, 0x78]) }
         #expect(error?.message.hasPrefix("Document id must be valid UTF-8") == true)
         #expect(error?.context.field == "_id")
-        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0xC3]) }  // cut-short sequence
-        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: [0xED, 0xA0, 0x80]) }  // a surrogate
+        expectError(.invalidInput) { _ = try DocumentID.decode(utf8: [0xC3]) }  // cut-short sequence
+        expectError(.invalidInput) { _ = try DocumentID.decode(utf8: [0xED, 0xA0, 0x80]) }  // a surrogate
     }
 
     @Test func utf8BytesDecodeToTheIDTheySpell() throws {
         #expect(try DocumentID.decode(utf8: Array("é-1".utf8)) == "é-1")
-        expectError(.invalidValue) { _ = try DocumentID.decode(utf8: Array("_private".utf8)) }
+        expectError(.invalidInput) { _ = try DocumentID.decode(utf8: Array("_private".utf8)) }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite("Splitting a written document into metadata and body")
 struct IncomingDocumentTests {
     private func parse(_ text: String) throws -> IncomingDocument {
-        guard case .object(let object) = try JSONValue(parsing: Array(text.utf8)) else { throw CloudantError(.invalidValue, "not an object") }
+        guard case .object(let object) = try JSONValue(parsing: Array(text.utf8)) else { throw CloudantError(.invalidInput, "not an object") }
         return try IncomingDocument(object)
     }
 

@@ -6,12 +6,12 @@ import Testing
 @Suite("Error categories")
 struct ErrorCategoryTests {
     @Test(arguments: [
-        (CloudantError.Code.fetchFailed, ErrorCategory.internal),
-        (.addFailed, .internal),
-        (.updateFailed, .internal),
-        (.deleteFailed, .internal),
-        (.remoteSynchronizationFailed, .unavailable),
-        (.invalidValue, .invalidInput),
+        (CloudantError.Code.storeUnreadable, ErrorCategory.internal),
+        (.storeUnwritable, .internal),
+        (.storeUnwritable, .internal),
+        (.storeUnwritable, .internal),
+        (.peerProtocolError, .unavailable),
+        (.invalidInput, .invalidInput),
         (.timedOut, .timedOut),
         (.conflict, .conflict),
         (.notFound, .notFound),

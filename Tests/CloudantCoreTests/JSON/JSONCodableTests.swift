@@ -97,7 +97,7 @@ struct JSONCodableTests {
     func decoderRejectsMalformedDatesNamingTheField(text: String) {
         let value: JSONValue = ["date": .string(text)]
         let error = #expect(throws: CloudantError.self) { try value.decode(Stamped.self) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.field == "date")
         #expect(error?.underlying is DecodingError)
     }
@@ -120,7 +120,7 @@ struct JSONCodableTests {
     @Test func decodingFailureNamesTheCodingPathAndKeepsTheDecodingError() throws {
         let value = try parseJSON(#"{"items":[{"n":1},{"n":"Alice"}]}"#)
         let error = try #require(throws: CloudantError.self) { try value.decode(Outer.self) }
-        #expect(error.code == .invalidValue)
+        #expect(error.code == .invalidInput)
         #expect(error.context.field == "items[1].n")
         #expect(error.underlying is DecodingError)
         #expect(!error.message.contains("Alice"))
@@ -134,7 +134,7 @@ struct JSONCodableTests {
 
     @Test func nonFiniteNumbersFailToEncodeAsInvalidValue() {
         let error = #expect(throws: CloudantError.self) { try JSONValue(encoding: Measure(value: .infinity)) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.field == "value")
     }
 

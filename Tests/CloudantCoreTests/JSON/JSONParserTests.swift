@@ -217,7 +217,7 @@ struct JSONParserTests {
         #expect {
             try parseJSON(text)
         } throws: { error in
-            (error as? CloudantError)?.code == .invalidValue && (error as? CloudantError)?.context.position == 0
+            (error as? CloudantError)?.code == .invalidInput && (error as? CloudantError)?.context.position == 0
         }
     }
 
@@ -322,7 +322,7 @@ struct JSONParserTests {
             try JSONValue(parsing: input.bytes)
         } throws: { error in
             guard let error = error as? CloudantError else { return false }
-            #expect(error.code == .invalidValue)
+            #expect(error.code == .invalidInput)
             #expect(error.context.position == input.position, "\(error)")
             return true
         }
@@ -354,7 +354,7 @@ struct JSONParserTests {
     @Test func depthBombIsRejectedInsteadOfOverflowingTheStack() throws {
         let bomb = String(repeating: #"{"a":["#, count: 100_000)
         let error = try #require(throws: CloudantError.self) { try JSONValue(parsing: bomb) }
-        #expect(error.code == .invalidValue)
+        #expect(error.code == .invalidInput)
         // `{"a":[` is six bytes and two levels; the 513th level is the `{` of the 257th repetition.
         #expect(error.context.position == 256 * 6)
 

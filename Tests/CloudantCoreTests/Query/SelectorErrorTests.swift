@@ -9,7 +9,7 @@ struct SelectorErrorTests {
         do {
             _ = try MangoSelector(json)
         } catch {
-            #expect(error.code == .invalidValue)
+            #expect(error.code == .invalidInput)
             return (error.queryErrorKind, error.context.field, error.message)
         }
         Issue.record("\(text) was accepted")
@@ -80,6 +80,6 @@ struct SelectorErrorTests {
     }
 
     @Test func errorsOutsideQueriesHaveNoQueryKind() {
-        #expect(CloudantError(.invalidValue, "x").queryErrorKind == nil)
+        #expect(CloudantError(.invalidInput, "x").queryErrorKind == nil)
     }
 }

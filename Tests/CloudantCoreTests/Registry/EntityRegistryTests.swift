@@ -19,7 +19,7 @@ private struct ClinicPlugin: EntityPlugin {
                 Medication.self, schemaVersion: 2,
                 indexes: [IndexDefinition(name: "medication-name", fields: [.ascending("name")])],
                 validate: { medication in
-                    if medication.name.isEmpty { throw CloudantError(.invalidValue, "A medication needs a name.") }
+                    if medication.name.isEmpty { throw CloudantError(.invalidInput, "A medication needs a name.") }
                 },
                 upgrade: { body, storedVersion in
                     if storedVersion < 2, let title = body.removeValue(forKey: "title") { body["name"] = title }
@@ -96,7 +96,7 @@ struct EntityRegistryTests {
         let renamed = #expect(throws: CloudantError.self) {
             try registry.replace(EntityKind(Medication.self, name: "Drug"))
         }
-        #expect(renamed?.code == .invalidValue)
+        #expect(renamed?.code == .invalidInput)
 
         var empty = EntityRegistry()
         let unknown = #expect(throws: CloudantError.self) { try empty.replace(EntityKind(Medication.self)) }
@@ -107,7 +107,7 @@ struct EntityRegistryTests {
         var registry = EntityRegistry()
         for kind in [EntityKind(Medication.self, name: "_design"), EntityKind(Medication.self, name: "")] {
             let error = #expect(throws: CloudantError.self) { try registry.register(kind) }
-            #expect(error?.code == .invalidValue)
+            #expect(error?.code == .invalidInput)
         }
         let error = #expect(throws: CloudantError.self) {
             try registry.register(EntityKind(Medication.self, schemaVersion: 0))

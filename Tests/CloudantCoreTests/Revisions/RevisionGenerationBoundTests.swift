@@ -14,7 +14,7 @@ struct RevisionGenerationBoundTests {
 
     @Test(arguments: ["9007199254740992", "9223372036854775807", "99999999999999999999999"])
     func aGenerationAboveTheMaximumIsRefusedWhenParsed(_ generation: String) {
-        let error = expectError(.invalidValue) { _ = try RevisionID(parsing: "\(generation)-abc") }
+        let error = expectError(.invalidInput) { _ = try RevisionID(parsing: "\(generation)-abc") }
         #expect(error?.context.field == "_rev")
         #expect(error?.message.contains("largest") == true || error?.message.contains("non-negative") == true)
     }
@@ -23,7 +23,7 @@ struct RevisionGenerationBoundTests {
         let document: JSONObject = [
             "_id": "a", "_revisions": ["start": .number(JSONNumber(Int64.max)), "ids": ["abc"]],
         ]
-        let error = expectError(.invalidValue) { _ = try IncomingDocument(document) }
+        let error = expectError(.invalidInput) { _ = try IncomingDocument(document) }
         #expect(error?.context.field == "_revisions")
         #expect(error?.message.contains("largest revision generation") == true)
     }
@@ -32,17 +32,17 @@ struct RevisionGenerationBoundTests {
         var tree = RevisionTree()
         let top = RevisionID(generation: Self.maximum, hash: "abc")
         try tree.merge(path: [top], deleted: false)
-        let error = expectError(.invalidValue) {
+        let error = expectError(.invalidInput) {
             _ = try tree.parentForInteractiveWrite(named: top, deleting: false, documentID: "a")
         }
         #expect(error?.context.revision == top.description)
-        expectError(.invalidValue) { try tree.addChild(RevisionID(generation: 1, hash: "x"), of: top, deleted: false) }
+        expectError(.invalidInput) { try tree.addChild(RevisionID(generation: 1, hash: "x"), of: top, deleted: false) }
     }
 
     @Test func recreatingADeletedDocumentAtTheMaximumGenerationIsRefused() throws {
         var tree = RevisionTree()
         try tree.merge(path: [RevisionID(generation: Self.maximum, hash: "abc")], deleted: true)
-        expectError(.invalidValue) { _ = try tree.parentForInteractiveWrite(named: nil, deleting: false, documentID: "a") }
+        expectError(.invalidInput) { _ = try tree.parentForInteractiveWrite(named: nil, deleting: false, documentID: "a") }
     }
 
     @Test func aStoredGenerationAboveTheBoundStillCannotBeExtended() throws {
@@ -50,12 +50,12 @@ struct RevisionGenerationBoundTests {
         var tree = RevisionTree()
         let top = RevisionID(generation: Int.max, hash: "abc")
         tree.entries[top] = RevisionTree.Entry(parent: nil, deleted: false, bodyAvailable: true)
-        expectError(.invalidValue) { _ = try tree.parentForInteractiveWrite(named: top, deleting: false, documentID: "a") }
+        expectError(.invalidInput) { _ = try tree.parentForInteractiveWrite(named: top, deleting: false, documentID: "a") }
     }
 
     @Test func mergingAPathAboveTheMaximumIsRefused() {
         var tree = RevisionTree()
-        expectError(.invalidValue) {
+        expectError(.invalidInput) {
             try tree.merge(path: [RevisionID(generation: Self.maximum + 1, hash: "abc")], deleted: false)
         }
         #expect(tree.isEmpty)

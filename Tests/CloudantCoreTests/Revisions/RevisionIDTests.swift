@@ -40,7 +40,7 @@ struct RevisionIDTests {
         "99999999999999999999999-a", "1-" + String(repeating: "g", count: 32), "1-" + String(repeating: "a", count: 31) + "-",
     ])
     func rejectsMalformedRevisions(_ text: String) {
-        let error = expectError(.invalidValue) { _ = try RevisionID(parsing: text) }
+        let error = expectError(.invalidInput) { _ = try RevisionID(parsing: text) }
         #expect(error?.message.hasPrefix("Invalid rev format") == true)
         #expect(error?.context.field == "_rev")
         #expect(error?.context.revision == text)

@@ -64,7 +64,7 @@ struct RevisionTreeEncodingTests {
             [1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F],  // absurd count
         ]
         for bytes in candidates {
-            let error = expectError(.invalidValue) { _ = try RevisionTree(decoding: bytes) }
+            let error = expectError(.invalidInput) { _ = try RevisionTree(decoding: bytes) }
             #expect(error?.context.position != nil)
             #expect(error?.message.hasPrefix("The stored revision tree is corrupt") == true)
         }

@@ -124,7 +124,7 @@ struct RevisionTreeInteractiveWriteTests {
 
     @Test func addChildRejectsWritesThatNoLongerFitTheTree() throws {
         var tree = try makeTree("1-a 2-b")
-        let wrongGeneration = expectError(.invalidValue) { try tree.addChild(rev("4-x"), of: rev("2-b"), deleted: false) }
+        let wrongGeneration = expectError(.invalidInput) { try tree.addChild(rev("4-x"), of: rev("2-b"), deleted: false) }
         #expect(wrongGeneration?.context.revision == "4-x")
         expectError(.conflict) { try tree.addChild(rev("2-x"), of: rev("1-a"), deleted: false) }  // not a leaf
         expectError(.conflict) { try tree.addChild(rev("3-x"), of: rev("2-q"), deleted: false) }  // unknown

@@ -91,7 +91,7 @@ struct RevisionTreeMergeTests {
     @Test func rejectsMalformedPaths() {
         var tree = RevisionTree()
         for path in [[], revs("3-c 1-a"), revs("1-a 2-b"), revs("2-b 1-a 0-z"), revs("0-1")] {
-            let error = expectError(.invalidValue) { try tree.merge(path: path, deleted: false, documentID: "doc") }
+            let error = expectError(.invalidInput) { try tree.merge(path: path, deleted: false, documentID: "doc") }
             #expect(error?.context.field == "_revisions")
             #expect(error?.context.documentID == "doc")
         }

@@ -31,7 +31,7 @@ struct RoundTripTests {
         var body = try sample.jsonObject()
         body["_id"] = .string(sample.id)
         let text = JSONValue.object(body).jsonBytes()
-        guard case .object(let parsed) = try JSONValue(parsing: text) else { throw CloudantError(.invalidValue, "not an object") }
+        guard case .object(let parsed) = try JSONValue(parsing: text) else { throw CloudantError(.invalidInput, "not an object") }
         return try Sample(jsonObject: parsed)
     }
 

@@ -27,7 +27,7 @@ enum Fixtures {
 
     static func document(_ path: String) throws -> JSONObject {
         guard case .object(let object) = try JSONValue(parsing: try Data(contentsOf: try url(path))) else {
-            throw CloudantError(.invalidValue, "\(path) is not a JSON object")
+            throw CloudantError(.invalidInput, "\(path) is not a JSON object")
         }
         return object
     }

@@ -53,7 +53,7 @@ struct TLSServerTests {
             #expect {
                 _ = try CouchServer(configuration: configuration)
             } throws: { error in
-                (error as? ServerError)?.code == .tlsUnusable
+                (error as? CloudantError)?.code == .tlsUnusable
             }
         }
     }

@@ -81,7 +81,7 @@ struct ServerEndpointTests {
         #expect {
             _ = try CouchServer(configuration: configuration)
         } throws: { error in
-            (error as? ServerError)?.code == .adminRequired
+            (error as? CloudantError)?.code == .adminRequired
         }
     }
 

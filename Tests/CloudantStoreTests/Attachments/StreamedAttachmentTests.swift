@@ -102,13 +102,13 @@ import Testing
         let error = await #expect(throws: CloudantError.self) {
             try await store.putAttachment("log.txt", documentID: "b", contentType: "text/plain", encoding: .gzip, content: Pieces(bytes: cut))
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         let wrongLength = await #expect(throws: CloudantError.self) {
             try await store.putAttachment(
                 "log.txt", documentID: "b", contentType: "text/plain", encoding: .gzip, length: text.count - 1,
                 content: Pieces(bytes: gzip))
         }
-        #expect(wrongLength?.code == .invalidValue)
+        #expect(wrongLength?.code == .invalidInput)
         await #expect(throws: CloudantError.self) { try await store.document(id: "b") }
         #expect(Self.stagingFiles(of: store).isEmpty)
     }

@@ -182,7 +182,7 @@ struct AttachmentTests {
             data.length = 12
             wrongLength.attachments?["a.txt"] = .data(data)
         }
-        #expect(try await temp.store.bulkDocs(parsed: [wrongLength], newEdits: false).first?.error?.code == .invalidValue)
+        #expect(try await temp.store.bulkDocs(parsed: [wrongLength], newEdits: false).first?.error?.code == .invalidInput)
         var damaged = incoming
         damaged.id = "g3"
         if case .data(var data)? = damaged.attachments?["a.txt"] {
@@ -190,7 +190,7 @@ struct AttachmentTests {
             data.digest = AttachmentDigest.of(data.bytes)
             damaged.attachments?["a.txt"] = .data(data)
         }
-        #expect(try await temp.store.bulkDocs(parsed: [damaged], newEdits: false).first?.error?.code == .invalidValue)
+        #expect(try await temp.store.bulkDocs(parsed: [damaged], newEdits: false).first?.error?.code == .invalidInput)
     }
 
     @Test func aStubForAnUnknownAttachmentIsMissingStub() async throws {
@@ -228,6 +228,6 @@ struct AttachmentTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.put(["_id": "a", "_attachments": attachments])
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
     }
 }

@@ -102,7 +102,7 @@ struct InteractiveWriteTests {
     func illegalIdsAreTypedErrorsAndWriteNothing(id: String) async throws {
         let temp = try TemporaryStore()
         let error = await #expect(throws: CloudantError.self) { try await temp.store.put(["_id": .string(id), "v": 1]) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect((error?.category == .invalidInput && error?.context.field == "_id"))
         #expect(try await temp.store.info().updateSeq == 0)
     }
@@ -120,7 +120,7 @@ struct InteractiveWriteTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.put(["_id": "a", "_rev": .string(revision)])
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(try await temp.store.info().updateSeq == 1)
     }
 

@@ -41,7 +41,7 @@ struct OpenRevisionsBatchTests {
             return
         }
         #expect(unknown.code == .notFound)
-        #expect(badRevision.code == .invalidValue)
+        #expect(badRevision.code == .invalidInput)
         #expect(badID.code != .notFound)
         #expect(found.count == 1)
     }

@@ -156,7 +156,7 @@ struct PreparationPipelineTests {
             var batch = mixedBatch(600, revisions: revisions)
             batch[position] = malformed
             let error = await #expect(throws: CloudantError.self) { try await temp.store.bulkDocs(batch) }
-            #expect(error?.code == (malformed.objectValue == nil ? .invalidValue : .documentValidation))
+            #expect(error?.code == (malformed.objectValue == nil ? .invalidInput : .documentValidation))
             #expect(error?.context.itemIndex == position)
             if malformed.objectValue != nil { #expect(error?.context.documentID == "bad-\(position)") }
             // The same error as a batch too small for the pipeline, and nothing of either was written.

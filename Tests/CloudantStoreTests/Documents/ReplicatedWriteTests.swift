@@ -89,7 +89,7 @@ struct ReplicatedWriteTests {
             try await temp.store.bulkDocs(
                 [["_id": "ok", "_rev": .string(rev(1, "a"))], ["_id": "x", "v": 1]], newEdits: false)
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.itemIndex == 1)
         #expect(error?.category == .invalidInput)
         await #expect(throws: CloudantError.self) { try await temp.store.document(id: "ok") }

@@ -26,7 +26,7 @@ private func registry(noteSchemaVersion: Int = 1, upgrade: @escaping EntityUpgra
             Note.self, schemaVersion: noteSchemaVersion,
             validate: { note in
                 if note.text.isEmpty {
-                    throw CloudantError(.invalidValue, "A note needs text.", context: .init(field: "text"))
+                    throw CloudantError(.invalidInput, "A note needs text.", context: .init(field: "text"))
                 }
             }, upgrade: upgrade))
     try registry.register(EntityKind(Reading.self))
@@ -90,7 +90,7 @@ struct EntityAPITests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.add([Note(id: "a", text: "ok", createdAt: date), Note(id: "b", text: "", createdAt: date)])
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.itemIndex == 1)
         #expect(try await temp.store.info().updateSeq == 0)
     }
@@ -137,7 +137,7 @@ struct EntityAPITests {
         let temp = try TemporaryStore(registry: registry())
         try await temp.store.put(["_id": "broken", "entityType": "Note", "text": 5])
         let error = await #expect(throws: CloudantError.self) { try await temp.store.get(Note.self) }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.documentID == "broken")
     }
 

@@ -107,11 +107,11 @@ struct DocumentExpiryTests {
         let temp = try TemporaryStore()
         for field in ["", "_expires", "a.b", "x y"] {
             let error = await #expect(throws: CloudantError.self) { try await temp.store.setExpiryField(field) }
-            #expect(error?.code == .invalidValue)
+            #expect(error?.code == .invalidInput)
         }
         try await temp.store.put(["_id": "a"])
         let unset = await #expect(throws: CloudantError.self) { try await temp.store.setExpiry(Date(), forDocument: "a") }
-        #expect(unset?.code == .invalidValue)
+        #expect(unset?.code == .invalidInput)
     }
 
     @Test func theBackgroundPurgeRemovesExpiredDocumentsWithoutAnyRead() async throws {

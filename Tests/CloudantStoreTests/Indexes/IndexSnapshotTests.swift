@@ -12,7 +12,7 @@ struct IndexSnapshotTests {
     func preparedEntriesAreTheWritersKeys() async throws {
         let temp = try TemporaryStore()
         for definition in IndexBuildTests.definitions { try await temp.store.createIndex(definition) }
-        let snapshot = try #require(try await temp.store.read(.fetchFailed) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
+        let snapshot = try #require(try await temp.store.read(.storeUnreadable) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
         var held = 0
         for document in IndexBuildTests.documents(count: 300) {
             let incoming = try IncomingDocument(try #require(document.objectValue))
@@ -33,7 +33,7 @@ struct IndexSnapshotTests {
         let prepared = try documents.map { PreparedWrite(try IncomingDocument(try #require($0.objectValue)), indexes: snapshot) }
         #expect(prepared.allSatisfy { $0.indexEntries != nil })
         let cache = store.indexCache
-        _ = try await store.write(.updateFailed) { db in
+        _ = try await store.write(.storeUnwritable) { db in
             var writer = try DocumentWriter(
                 db: db, makeDocumentID: { UUID().uuidString }, indexCache: cache, now: { Date() }, preparedAgainst: snapshot)
             for write in prepared { _ = try writer.writeInteractive(write) }
@@ -59,7 +59,7 @@ struct IndexSnapshotTests {
         let store = temp.store
         try await store.createIndex(first)
         if change != "created" { try await store.createIndex(second) }
-        let snapshot = try #require(try await store.read(.fetchFailed) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
+        let snapshot = try #require(try await store.read(.storeUnreadable) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
         switch change {
         case "created": try await store.createIndex(second)
         case "dropped": try await store.deleteIndex(designDocument: first.name, name: first.name)
@@ -89,7 +89,7 @@ struct IndexSnapshotTests {
         let definitions = IndexBuildTests.definitions
         let temp = try TemporaryStore()
         for definition in definitions { try await temp.store.createIndex(definition) }
-        let snapshot = try #require(try await temp.store.read(.fetchFailed) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
+        let snapshot = try #require(try await temp.store.read(.storeUnreadable) { db in IndexSnapshot(try IndexCatalog.all(in: db)) })
         let documents = IndexBuildTests.documents(count: 300)
         try await write(documents, preparedAgainst: snapshot, into: temp.store)
         let expected = try await builtEntries(documents, definitions: definitions)

@@ -167,7 +167,7 @@ struct BuilderTests {
         let error = await #expect(throws: CloudantError.self) {
             try await temp.store.collection("Patient").get(Clinician.self)
         }
-        #expect(error?.code == .invalidValue)
+        #expect(error?.code == .invalidInput)
         #expect(error?.context.kind == "Patient")
     }
 

@@ -52,7 +52,7 @@ struct IndexBuildTests {
 
     /// Every entry of every JSON index, by index name: the key columns and the document id, in table order.
     static func entries(of store: DocumentStore) async throws -> [String: [[String]]] {
-        try await store.read(.fetchFailed) { db in
+        try await store.read(.storeUnreadable) { db in
             var result: [String: [[String]]] = [:]
             for index in try IndexCatalog.all(in: db) {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(index.tableName)")

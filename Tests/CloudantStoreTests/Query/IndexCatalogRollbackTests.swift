@@ -22,7 +22,7 @@ struct IndexCatalogRollbackTests {
         let cache = store.indexCache
         let (makeID, now) = (store.options.makeDocumentID, store.options.now)
         await #expect(throws: CloudantError.self) {
-            try await store.write(.addFailed) { db in
+            try await store.write(.storeUnwritable) { db in
                 _ = try DocumentStore.createIndex(definition, in: db, makeID: makeID, now: now)
                 let (version, indexes) = try cache.catalogue(in: db)
                 _ = try cache.plans.plan(

@@ -195,7 +195,7 @@ struct EncryptedStoreTests {
         try handle.write(contentsOf: Data([0xFF]))
         try handle.close()
         let error = await #expect(throws: CloudantError.self) { try await store.attachment(documentID: "visit", name: "scan.bin") }
-        #expect(error?.code == .fetchFailed)
+        #expect(error?.code == .storeUnreadable)
     }
 }
 

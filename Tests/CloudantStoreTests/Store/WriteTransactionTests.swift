@@ -18,7 +18,7 @@ struct WriteTransactionTests {
         let before = try await store.info().updateSeq
 
         await #expect(throws: CloudantError.self) {
-            try await store.write(.updateFailed) { db in
+            try await store.write(.storeUnwritable) { db in
                 var writer = try DocumentWriter(db: db, makeDocumentID: { "unused" }, now: { Date() })
                 let prepared = PreparedWrite(try IncomingDocument(["_id": "lost", "n": 2]), compression: .couchDB)
                 _ = try writer.writeInteractive(prepared)
@@ -40,7 +40,7 @@ struct WriteTransactionTests {
         let temp = try TemporaryStore()
         let store = temp.store
         await #expect(throws: CloudantError.self) {
-            try await store.write(.updateFailed) { db in
+            try await store.write(.storeUnwritable) { db in
                 var writer = try DocumentWriter(db: db, makeDocumentID: { "unused" }, now: { Date() })
                 _ = try writer.writeInteractive(PreparedWrite(try IncomingDocument(["_id": "first"]), compression: .couchDB))
                 try db.execute(sql: "INSERT INTO no_such_table VALUES (1)")

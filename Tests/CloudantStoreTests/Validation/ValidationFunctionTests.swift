@@ -28,7 +28,7 @@ struct ValidationFunctionTests {
         } catch let error as CloudantError {
             return error
         } catch {
-            return CloudantError(.invalidValue, "\(error)")
+            return CloudantError(.invalidInput, "\(error)")
         }
     }
 

@@ -23,11 +23,11 @@ struct HostileRemoteTests {
     @Test func aLookupAnsweredWithAnotherDocumentIsAnErrorNotThatDocument() async throws {
         let server = try HostileServer { _ in .json(200, .object(Self.note("someone-else"))) }
         defer { server.stop() }
-        let error = await #expect(throws: RepositoryError.self) { try await Self.repository(server).findOne(id: "mine") }
-        #expect(error?.code == .invalidValue)
-        #expect(error?.documentID == "mine")
-        guard case .peerViolation(let url, .unrequestedDocument(let id, _))? = error?.underlying as? ReplicationError else {
-            Issue.record("expected an unrequested document, got \(String(describing: error?.underlying))")
+        let error = await #expect(throws: CloudantError.self) { try await Self.repository(server).findOne(id: "mine") }
+        #expect(error?.code == .peerViolation && error?.category == .invalidInput && error?.allowsFallback == false)
+        #expect(error?.context.documentID == "mine" && error?.repositorySource == .remote)
+        guard case .unrequestedDocument(let id, _)? = error?.peerViolation, let url = error?.context.url else {
+            Issue.record("expected an unrequested document, got \(String(describing: error))")
             return
         }
         #expect(id == "someone-else" && url.user == nil)
@@ -36,19 +36,19 @@ struct HostileRemoteTests {
     @Test func aFindAnsweredWithAnHTMLPageOrWithoutDocsIsAnErrorNotAnEmptyResult() async throws {
         let html = try HostileServer { _ in .raw(200, headers: [("Content-Type", "text/html")], body: Data("<html>proxy</html>".utf8)) }
         defer { html.stop() }
-        let page = await #expect(throws: RepositoryError.self) { try await Self.repository(html).findAll() }
-        #expect(page?.code == .remoteUnavailable)
+        let page = await #expect(throws: CloudantError.self) { try await Self.repository(html).findAll() }
+        #expect(page?.code == .peerViolation && page?.isRetryable == true && page?.allowsFallback == true)
         let empty = try HostileServer { _ in .json(200, ["bookmark": "x"]) }
         defer { empty.stop() }
-        let shapeless = await #expect(throws: RepositoryError.self) { try await Self.repository(empty).findAll() }
-        #expect(shapeless?.code == .invalidValue)
+        let shapeless = await #expect(throws: CloudantError.self) { try await Self.repository(empty).findAll() }
+        #expect(shapeless?.code == .peerViolation && shapeless?.category == .invalidInput && shapeless?.allowsFallback == false)
     }
 
     @Test func aFindAnsweredWithDocumentsOfAnotherKindIsAnError() async throws {
         let server = try HostileServer { _ in .json(200, ["docs": [.object(Self.note("x", kind: "Secret"))]]) }
         defer { server.stop() }
-        let error = await #expect(throws: RepositoryError.self) { try await Self.repository(server).findAll() }
-        #expect(error?.code == .invalidValue)
+        let error = await #expect(throws: CloudantError.self) { try await Self.repository(server).findAll() }
+        #expect(error?.code == .peerViolation && error?.category == .invalidInput)
     }
 
     @Test func aRepositoryRedirectedToAnotherHostSendsNoCredentialsThere() async throws {
@@ -75,8 +75,8 @@ struct HostileRemoteTests {
         let server = try HostileServer { _ in .raw(200, headers: [("Content-Type", "text/html")], body: Data("<html>login</html>".utf8)) }
         defer { server.stop() }
         let (store, queue) = try await Self.queued(for: server, in: folder)
-        let error = await #expect(throws: RepositoryError.self) { try await queue.replay() }
-        #expect(error?.code == .remoteUnavailable)
+        let error = await #expect(throws: CloudantError.self) { try await queue.replay() }
+        #expect(error?.code == .peerViolation && error?.isRetryable == true && error?.repositorySource == .remote)
         let pending = try await queue.pending()
         #expect(pending.map(\.documentID) == ["a", "b"])
         #expect(pending.allSatisfy { $0.lastError?.contains("text/html") == true })
@@ -106,8 +106,8 @@ struct HostileRemoteTests {
         let remote = try RemoteDatabase(url: URL(string: server.url + "/db")!, limits: PeerLimits(maximumBodySize: 1 << 20))
         _ = try await store.bulkDocs([["_id": "a"]], enqueueingFor: remote.identity)
         let queue = OfflineWriteQueue(store: store, remote: remote)
-        let error = await #expect(throws: RepositoryError.self) { try await queue.replay() }
-        guard case .peerViolation(_, .bodyTooLarge(let limit))? = error?.underlying as? ReplicationError else {
+        let error = await #expect(throws: CloudantError.self) { try await queue.replay() }
+        guard case .bodyTooLarge(let limit)? = error?.peerViolation else {
             Issue.record("expected the body limit, got \(String(describing: error))")
             return
         }

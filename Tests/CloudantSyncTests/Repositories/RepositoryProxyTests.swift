@@ -28,7 +28,7 @@ struct RepositoryProxyTests {
         let offline = try await notes.findAll()
         #expect(offline.origin == .localAfterRemoteFailed)
         #expect(offline.value.map(\.text) == ["walk", "swim"])
-        #expect(offline.metadata[.remote]?.failure?.code == .remoteUnavailable)
+        #expect(offline.metadata[.remote]?.failure?.code == .peerUnreachable)
         let one = try await notes.findOne(id: "b")
         #expect(one.origin == .localAfterRemoteFailed && one.value?.text == "swim")
 
@@ -49,7 +49,7 @@ struct RepositoryProxyTests {
         let first = try await notes.storeOne(Note(id: "first", text: "one"))
         #expect(first.origin == .localAfterRemoteFailed)
         #expect(first.pendingWrites.map(\.documentID) == ["first"])
-        #expect(first.metadata[.remote]?.failure?.code == .remoteUnavailable)
+        #expect(first.metadata[.remote]?.failure?.code == .peerUnreachable)
         let edited = try await notes.updateOne(Note(id: "first", text: "one, edited", revId: first.value.revId))
         _ = try await notes.storeOne(Note(id: "second", text: "two"))
         _ = try await notes.removeOne(kept.value)
@@ -154,7 +154,7 @@ struct RepositoryProxyTests {
         let offline = try await notes.storeOne(Note(id: "b", text: "offline"))
         #expect(offline.origin == .local)
         #expect(offline.pendingWrites.map(\.documentID) == ["b"])
-        #expect(offline.metadata[.remote]?.failure?.code == .remoteUnavailable)
+        #expect(offline.metadata[.remote]?.failure?.code == .peerUnreachable)
         #expect(await queue.isRetrying)
 
         try await server.start()
@@ -195,10 +195,11 @@ struct RepositoryProxyTests {
         let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote(), strategy: .remoteFirst)
         let first = try await notes.storeOne(Note(id: "n", text: "one"))
         _ = try await notes.updateOne(Note(id: "n", text: "two", revId: first.value.revId))
-        let error = await #expect(throws: RepositoryError.self) {
+        let error = await #expect(throws: CloudantError.self) {
             try await notes.updateOne(Note(id: "n", text: "stale", revId: first.value.revId))
         }
-        #expect(error?.code == .conflict && error?.source == .remote && error?.documentID == "n")
+        #expect(error?.code == .peerRefused && error?.category == .conflict && error?.context.peerError == "conflict")
+        #expect(error?.repositorySource == .remote && error?.context.documentID == "n" && error?.allowsFallback == false)
         #expect(try await store.pendingWriteCount() == 0)
         #expect(try await notes.findOne(id: "n").value?.text == "two")
         await server.finish()
@@ -210,8 +211,8 @@ struct RepositoryProxyTests {
         let store = try server.deviceStore()
         let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote(), strategy: RepositoryStrategy(.remoteOnly))
         await server.stop()
-        let error = await #expect(throws: RepositoryError.self) { try await notes.storeOne(Note(id: "n", text: "lost?")) }
-        #expect(error?.code == .remoteUnavailable)
+        let error = await #expect(throws: CloudantError.self) { try await notes.storeOne(Note(id: "n", text: "lost?")) }
+        #expect(error?.code == .peerUnreachable && error?.repositorySource == .remote && error?.isRetryable == true)
         #expect(try await store.pendingWriteCount() == 0)
         #expect(try await LocalRepository<Note>(store: store).findOne(id: "n").value == nil)
         await server.finish()

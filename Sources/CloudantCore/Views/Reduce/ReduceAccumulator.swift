@@ -129,7 +129,7 @@ public struct ReduceAccumulator: Sendable {
 
     /// The finished reduction, as CouchDB answers it.
     ///
-    /// - Throws: `CloudantError` `.invalidValue` when `_stats` met a value it cannot use (CouchDB fails the
+    /// - Throws: `CloudantError` `.invalidInput` when `_stats` met a value it cannot use (CouchDB fails the
     ///   query then).
     public func result() throws -> JSONValue {
         switch state {
@@ -140,7 +140,7 @@ public struct ReduceAccumulator: Sendable {
         case .distinct(let sketch): return .number(JSONNumber(sketch.cardinality))
         case .ranked(let values): return .array(values)
         case .edge(let current): return current?.value ?? .array([])
-        case .failed(let reason): throw CloudantError(.invalidValue, reason)
+        case .failed(let reason): throw CloudantError(.invalidInput, reason)
         }
     }
 

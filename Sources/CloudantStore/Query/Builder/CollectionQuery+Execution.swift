@@ -8,7 +8,7 @@ extension CollectionQuery {
     /// docs.map { $0["_id"] }
     /// ```
     /// - Throws: `CloudantError` as ``request`` throws it (CouchDB's `bad_arg`, `invalid_operator`, …) for
-    ///   a malformed query, or `.fetchFailed` when the store cannot be read.
+    ///   a malformed query, or `.storeUnreadable` when the store cannot be read.
     public func get() async throws -> [JSONObject] {
         try await store.find(request).docs
     }
@@ -21,7 +21,7 @@ extension CollectionQuery {
     /// ```
     ///
     /// With ``fields``, list every member the type needs to decode (and `_rev` to keep its `revId`).
-    /// - Throws: `CloudantError` `.unknownEntityType` when `type` is not registered; `.invalidValue` when
+    /// - Throws: `CloudantError` `.unknownEntityType` when `type` is not registered; `.invalidInput` when
     ///   the query is for another kind than `type`'s, when the query is malformed (see ``get()``), or naming
     ///   the document that does not decode (nothing is dropped silently).
     public func get<Entity: CloudantEntity>(_ type: Entity.Type) async throws -> [Entity]
@@ -29,7 +29,7 @@ extension CollectionQuery {
         let codec = EntityCodec(kind: try store.options.entityKind(for: type))
         guard codec.kind.name == kind else {
             throw CloudantError(
-                .invalidValue,
+                .invalidInput,
                 "This query is for '\(kind)' documents, but \(type) is stored as '\(codec.kind.name)'; "
                     + "start from collection(\(type).self).",
                 context: .init(kind: kind))

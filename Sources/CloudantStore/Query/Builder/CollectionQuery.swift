@@ -132,7 +132,7 @@ public struct CollectionQuery: Sendable {
     /// let request = try store.collection("Note").where(field: "pinned", value: true).limit(5).request
     /// let page = try await store.find(request)
     /// ```
-    /// - Throws: `CloudantError` `.invalidValue` whose `CloudantError.queryErrorKind` is CouchDB's error
+    /// - Throws: `CloudantError` `.invalidInput` whose `CloudantError.queryErrorKind` is CouchDB's error
     ///   name: a selector error such as `bad_arg` (an `$in` value that is not an array, a `$size` that is not
     ///   an integer) or `invalid_operator`; `invalid_field_name` for an empty sort or projection path;
     ///   `invalid_value` for a negative limit or skip.

@@ -1,3 +1,4 @@
+package import CloudantBase
 public import Foundation
 
 /// What carries an ``HTTPPeer``'s requests: one request out, its status, headers and body back.
@@ -8,9 +9,12 @@ public import Foundation
 /// `CloudantSyncNIO` product, `AsyncHTTPClientTransport` (SwiftNIO's client, faster on Linux, and the one to
 /// use with a server certificate of your own CA: pass it an `HTTPClient` with that TLS configuration).
 ///
-/// A transport throws ``HTTPTransportError`` for a request that got no answer, or an answer that broke the
-/// request's ``HTTPTransportRequest/limits`` (too large, too slow, past its deadline), which it enforces while
-/// the body streams in; any other answer, whatever its status, is returned. Across a redirect to another origin
+/// A transport throws a `CloudantError` with a peer code for a request that got no answer
+/// (`CloudantError.peerUnreachable(url:reason:)`, `peerTimedOut(url:status:)`, `cancelled(url:)`), or an answer
+/// that broke the request's ``HTTPTransportRequest/limits`` (`peerViolation(url:violation:)` with
+/// ``PeerViolation/bodyTooLarge(limit:)``, ``PeerViolation/tooSlow(bytes:seconds:)`` or
+/// ``PeerViolation/deadlineExceeded(seconds:)``), which it enforces while the body streams in; any other error
+/// it throws is read as an unreachable peer. Any answer, whatever its status, is returned. Across a redirect to another origin
 /// (scheme, host or port) a transport never sends the request's credentials (`Authorization`, `Cookie`).
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the whole answer.
@@ -98,9 +102,9 @@ public struct HTTPTransportDownload: Sendable {
     }
 }
 
-/// Why a request got no answer, or an answer that broke its limits. A replication retries all but
-/// ``cancelled`` and ``tooLarge(limit:)`` by its retry policy.
-public enum HTTPTransportError: Error, Sendable, Equatable {
+/// Why a request got no answer, or an answer that broke its limits: the package's transports' own vocabulary,
+/// which they throw as the `CloudantError` ``error(for:)`` makes.
+package enum HTTPTransportError: Error, Sendable, Equatable {
     /// The task was cancelled.
     case cancelled
     /// No answer in the request's time.
@@ -113,6 +117,32 @@ public enum HTTPTransportError: Error, Sendable, Equatable {
     case tooSlow(bytes: Int, seconds: Int)
     /// The answer was not complete `seconds` after the request started (``TransferLimits/deadline``).
     case deadlineExceeded(seconds: Int)
+
+    /// The error a transport throws for this failure of `request`.
+    package func error(for request: HTTPTransportRequest) -> CloudantError {
+        let url = request.url
+        return switch self {
+        case .cancelled: .cancelled(url: url)
+        case .timedOut: .peerTimedOut(url: url)
+        case .unreachable(let reason): .peerUnreachable(url: url, reason: "\(request.method): \(reason)")
+        case .tooLarge(let limit): .peerViolation(url: url, violation: .bodyTooLarge(limit: limit))
+        case .tooSlow(let bytes, let seconds): .peerViolation(url: url, violation: .tooSlow(bytes: bytes, seconds: seconds))
+        case .deadlineExceeded(let seconds): .peerViolation(url: url, violation: .deadlineExceeded(seconds: seconds))
+        }
+    }
+
+    /// What any error a transport met while carrying `request` is thrown as: a `CloudantError` as it is, this
+    /// type's as ``error(for:)`` makes it, cancellation as `cancelled`, anything else as an unreachable peer.
+    package static func failure(_ error: any Error, of request: HTTPTransportRequest) -> CloudantError {
+        switch error {
+        case let error as CloudantError: error
+        case let error as HTTPTransportError: error.error(for: request)
+        case is CancellationError: .cancelled(url: request.url)
+        default:
+            Task.isCancelled
+                ? .cancelled(url: request.url) : .peerUnreachable(url: request.url, reason: "\(request.method): \(error)")
+        }
+    }
 }
 
 extension HTTPTransportRequest {

@@ -5,10 +5,10 @@ internal import Synchronization
 /// when it must be complete. An ``HTTPPeer`` sets them on every request from its ``PeerLimits``; both transports
 /// of the package enforce them while the body streams in, never after holding it whole.
 public struct TransferLimits: Sendable, Hashable {
-    /// The most body bytes read; more is ``HTTPTransportError/tooLarge(limit:)``. `nil` for no bound.
+    /// The most body bytes read; more is a `CloudantError` `peerViolation` with ``PeerViolation/bodyTooLarge(limit:)``. `nil` for no bound.
     public var maximumBodySize: Int?
     /// The slowest pace accepted once the answer has begun, in bytes per second averaged over each
-    /// ``rateWindow``; slower is ``HTTPTransportError/tooSlow(bytes:seconds:)``. 0 for no bound.
+    /// ``rateWindow``; slower is a `peerViolation` with ``PeerViolation/tooSlow(bytes:seconds:)``. 0 for no bound.
     public var minimumRate: Int
     /// The window the pace is measured over.
     public var rateWindow: Duration
@@ -16,7 +16,7 @@ public struct TransferLimits: Sendable, Hashable {
     /// sends nothing but heartbeats.
     public var rateGrace: Duration
     /// How long after the request starts its answer must be complete; later is
-    /// ``HTTPTransportError/deadlineExceeded(seconds:)``. `nil` for none.
+    /// a `peerViolation` with ``PeerViolation/deadlineExceeded(seconds:)``. `nil` for none.
     public var deadline: Duration?
 
     /// Creates limits.
@@ -55,7 +55,7 @@ package final class TransferMonitor: Sendable {
     }
 
     /// `count` more body bytes arrived.
-    /// - Throws: ``HTTPTransportError/tooLarge(limit:)`` once the body is past ``TransferLimits/maximumBodySize``.
+    /// - Throws: a `CloudantError` `peerViolation` with ``PeerViolation/bodyTooLarge(limit:)`` once the body is past ``TransferLimits/maximumBodySize``.
     package func received(_ count: Int) throws(HTTPTransportError) {
         let total = progress.withLock {
             if $0.head == nil { $0.head = .now }
@@ -68,8 +68,8 @@ package final class TransferMonitor: Sendable {
     /// The body bytes received so far.
     package var received: Int { progress.withLock { $0.bytes } }
 
-    /// Runs `transfer`, ending it with ``HTTPTransportError/tooSlow(bytes:seconds:)`` or
-    /// ``HTTPTransportError/deadlineExceeded(seconds:)`` (by cancelling it) when it breaks the pace or the
+    /// Runs `transfer`, ending it with a `peerViolation` with ``PeerViolation/tooSlow(bytes:seconds:)`` or
+    /// a `peerViolation` with ``PeerViolation/deadlineExceeded(seconds:)`` (by cancelling it) when it breaks the pace or the
     /// deadline.
     package func run<T: Sendable>(_ transfer: @escaping @Sendable () async throws -> T) async throws -> T {
         guard let limits, limits.deadline != nil || limits.minimumRate > 0 else { return try await transfer() }

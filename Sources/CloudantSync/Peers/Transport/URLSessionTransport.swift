@@ -43,16 +43,12 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        let monitor = TransferMonitor(request.limits)
-        let urlRequest = urlRequest(request)
-        let outcome = try await monitor.run { try await self.run({ $0.dataTask(with: urlRequest) }, monitor) }
+        let outcome = try await perform(request) { $0.dataTask(with: $1) }
         return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
     }
 
     public func download(_ request: HTTPTransportRequest) async throws -> HTTPTransportDownload {
-        let monitor = TransferMonitor(request.limits)
-        let urlRequest = urlRequest(request)
-        let outcome = try await monitor.run { try await self.run({ $0.downloadTask(with: urlRequest) }, monitor) }
+        let outcome = try await perform(request) { $0.downloadTask(with: $1) }
         if let file = outcome.file {
             return HTTPTransportDownload(status: outcome.status, headers: outcome.headers, file: file)
         }
@@ -63,10 +59,22 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func upload(_ request: HTTPTransportRequest, fromFile file: URL) async throws -> HTTPTransportResponse {
+        let outcome = try await perform(request) { $0.uploadTask(with: $1, fromFile: file) }
+        return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
+    }
+
+    /// Runs the task `make` makes for `request` within its limits; a failure is thrown as the `CloudantError`
+    /// the transport contract names.
+    private func perform(
+        _ request: HTTPTransportRequest, _ make: @escaping @Sendable (URLSession, URLRequest) -> URLSessionTask
+    ) async throws -> TaskTable.Outcome {
         let monitor = TransferMonitor(request.limits)
         let urlRequest = urlRequest(request)
-        let outcome = try await monitor.run { try await self.run({ $0.uploadTask(with: urlRequest, fromFile: file) }, monitor) }
-        return HTTPTransportResponse(status: outcome.status, headers: outcome.headers, body: outcome.data)
+        do {
+            return try await monitor.run { try await self.run({ make($0, urlRequest) }, monitor) }
+        } catch {
+            throw HTTPTransportError.failure(error, of: request)
+        }
     }
 
     private func urlRequest(_ request: HTTPTransportRequest) -> URLRequest {
@@ -79,7 +87,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Makes a task with `make`, starts it and waits for its outcome, cancelling it when the caller is
-    /// cancelled; failures become ``HTTPTransportError``.
+    /// cancelled; failures become `HTTPTransportError`.
     ///
     /// The task is made on the table's `sessionCalls` thread, as it is started and cancelled there: making
     /// one waits on the session's work queue too (for its identifier).
