@@ -30,6 +30,32 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+extension Target {
+    /// A module of ours, built with ``strictSettings``.
+    static func module(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+        .target(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+    }
+
+    /// A flavour umbrella: a module whose files must import what they use (member import visibility), so a
+    /// flavour's source states exactly which engine modules it builds on.
+    static func flavour(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .target(name: name, dependencies: dependencies, swiftSettings: strictSettings + memberImportVisibility)
+    }
+
+    /// A test target of ours, built with ``strictSettings``.
+    static func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .testTarget(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+    }
+
+    /// A test target held to member import visibility, as the flavours are.
+    static func seedTests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .testTarget(name: name, dependencies: dependencies, swiftSettings: strictSettings + memberImportVisibility)
+    }
+}
+
+/// What the flavour umbrellas add to ``strictSettings``.
+let memberImportVisibility: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "OTFCloudantStore",
     platforms: [.macOS(.v14)],
@@ -106,15 +132,8 @@ let package = Package(
 
         // JSON and errors: what every module shares, with no dependency, so the build plugin's tool (which
         // needs nothing else) builds without swift-crypto. Re-exported by CloudantCore.
-        .target(
-            name: "CloudantBase",
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "CloudantCore",
-            dependencies: ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantBase"),
+        .module("CloudantCore", ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")]),
 
         // MARK: Storage (the only layer that talks to SQLite)
 
@@ -124,113 +143,74 @@ let package = Package(
             name: "CCipherVFS",
             dependencies: ["CSQLite"]
         ),
-        .target(
-            name: "CipherVFS",
-            dependencies: [
-                // Its failures are CloudantErrors, with codes of its own.
-                "CloudantBase",
-                "CCipherVFS", "CSQLite",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CipherVFS", [
+            // Its failures are CloudantErrors, with the encryption codes CloudantBase declares.
+            "CloudantBase",
+            "CCipherVFS", "CSQLite",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Commits to an encrypted database until it is killed: the crash-recovery test's child.
         .executableTarget(
             name: "cipher-crash-writer",
-            dependencies: ["CipherVFS", "CSQLite"],
+            dependencies: ["CipherVFS", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/CipherCrashWriter",
             swiftSettings: strictSettings
         ),
 
-        .target(
-            name: "CloudantStore",
-            dependencies: [
-                "CloudantBase", "CloudantCore",
-                // SQLite's column accessors, for reading projection rows in place.
-                "CSQLite",
-                // Encryption at rest (StoreOptions.encryptionKey), and its attachment files' cipher.
-                "CipherVFS", .product(name: "Crypto", package: "swift-crypto"),
-                // zlib's CRC-32, to check streamed gzip attachments against their trailer.
-                "CSystemZlib",
-                // Document bodies are stored as zstd frames with per-kind dictionaries (StoredBody).
-                "CZstd",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantStore", [
+            "CloudantBase", "CloudantCore",
+            // SQLite's column accessors, for reading projection rows in place.
+            "CSQLite",
+            // Encryption at rest (StoreOptions.encryptionKey): the key (PBKDF2 from CryptoExtras), the VFS the
+            // store alone uses (its API is package-only), and the attachment files' cipher.
+            "CipherVFS", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            // zlib's CRC-32, to check streamed gzip attachments against their trailer.
+            "CSystemZlib",
+            // Document bodies are stored as zstd frames with per-kind dictionaries (StoredBody).
+            "CZstd",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            // gzip for attachments, as CouchDB stores compressible types (zlib underneath).
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
 
         // MARK: Sync (the replicator: CouchDB's replication protocol over a store or HTTP)
 
-        .target(
-            name: "CloudantSync",
-            dependencies: ["CloudantBase", "CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantSync", ["CloudantBase", "CloudantCore", "CloudantStore", .product(name: "Crypto", package: "swift-crypto")]),
         // The replicator's requests over SwiftNIO's HTTP client: its own product, so that no flavour compiles NIO
         // unasked (the flavours' HTTPPeer uses URLSession); the CLI and the benchmarks use it.
-        .target(
-            name: "CloudantSyncNIO",
-            dependencies: [
-                "CloudantBase",
-                "CloudantSync",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantSyncNIO", [
+            "CloudantBase",
+            "CloudantSync",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
 
         // MARK: Design functions (the JavaScript engine: its own product, in no flavour)
 
         // Views, validation, filters, shows, lists, updates and rewrites written in JavaScript, for a store or
         // a server that opts in (`StoreOptions.designFunctions`); nothing else links JavaScriptCore.
-        .target(
-            name: "CloudantJavaScript",
-            dependencies: ["CloudantCore", "CJavaScriptCore"],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantJavaScript", ["CloudantCore", "CJavaScriptCore"]),
 
         // MARK: Entity modules
 
-        .target(
-            name: "CloudantCareModule",
-            dependencies: ["CloudantCore", "CloudantStore"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "CloudantHealthModule",
-            dependencies: [
-                "CloudantBase", "CloudantCore", "CloudantStore", "CLibXML2",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "CloudantCareHealthBridge",
-            dependencies: ["CloudantStore", "CloudantCore", "CloudantCareModule", "CloudantHealthModule"],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantCareModule", ["CloudantCore", "CloudantStore"]),
+        .module("CloudantHealthModule", [
+            "CloudantBase", "CloudantCore", "CloudantStore", "CLibXML2",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .module("CloudantCareHealthBridge", ["CloudantStore", "CloudantCore", "CloudantCareModule", "CloudantHealthModule"]),
 
         // MARK: Object models (CDTIncrementalStore's documents, on the store and the replicator)
 
-        .target(
-            name: "CloudantModelSchema",
-            dependencies: ["CloudantBase"],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "CloudantModel",
-            dependencies: [
-                "CloudantCore", "CloudantModelSchema", "CloudantStore", "CloudantSync",
-                // Core Data-style version hashes (SHA-256) of the store metadata.
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantModelSchema", ["CloudantBase"]),
+        .module("CloudantModel", [
+            "CloudantCore", "CloudantModelSchema", "CloudantStore", "CloudantSync",
+            // Core Data-style version hashes (SHA-256) of the store metadata.
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .executableTarget(
             name: "CloudantModelGen",
             dependencies: ["CloudantBase", "CloudantModelSchema"],
@@ -257,69 +237,45 @@ let package = Package(
         // `OTFCloudantQuery`, `OTFCloudantError`, the CareKit-named methods, the watch peer, the HealthKit
         // synchronizer, the original's migrations) and the `callbackQueue` adapters, built only on the engine
         // modules' public async API: compatibility lives at the edge, and the engine has one API.
-        .target(
-            name: "CloudantOnly",
-            dependencies: ["CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CipherVFS"],
-            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        .target(
-            name: "CloudantCare",
-            dependencies: ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantCareModule"],
-            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        .target(
-            name: "CloudantHealth",
-            dependencies: ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantHealthModule"],
-            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        .target(
-            name: "CloudantCareHealth",
-            dependencies: [
-                "CloudantCare", "CloudantHealth", "CloudantCore", "CloudantCareModule", "CloudantHealthModule",
-                "CloudantCareHealthBridge",
-            ],
-            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
+        .flavour("CloudantOnly", ["CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync"]),
+        .flavour("CloudantCare", ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantCareModule"]),
+        .flavour("CloudantHealth", ["CloudantOnly", "CloudantBase", "CloudantCore", "CloudantStore", "CloudantSync", "CloudantHealthModule"]),
+        .flavour("CloudantCareHealth", [
+            "CloudantCare", "CloudantHealth", "CloudantCore", "CloudantCareModule", "CloudantHealthModule",
+            "CloudantCareHealthBridge",
+        ]),
 
         // MARK: HTTP endpoint
 
-        .target(
-            name: "CloudantServer",
-            dependencies: [
-                "CloudantBase", "CloudantCore",
-                "CloudantStore", "CipherVFS",
-                // `/_replicate` and `_replicator` jobs run the package's replicator, over SwiftNIO's HTTP client.
-                "CloudantSync", "CloudantSyncNIO",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                // HTTPS for `serve --tls-certificate/--tls-key` (swift-nio-ssl).
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                // The connection guard: HTTP parser errors and the HTTPTypes parts Hummingbird's codec passes.
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                // The dashboard's pages (`/_utils`): logic-less templates that escape what they insert.
-                .product(name: "Mustache", package: "swift-mustache"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantServer", [
+            "CloudantBase", "CloudantCore",
+            "CloudantStore",
+            // `/_replicate` and `_replicator` jobs run the package's replicator, over SwiftNIO's HTTP client.
+            "CloudantSync", "CloudantSyncNIO",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            // HTTPS for `serve --tls-certificate/--tls-key` (swift-nio-ssl).
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            // The connection guard: HTTP parser errors and the HTTPTypes parts Hummingbird's codec passes.
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            // The dashboard's pages (`/_utils`): logic-less templates that escape what they insert.
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
 
         // The dashboard's health and care pages: they need the Health and Care modules, which the server
         // itself does not compile; `cloudant serve` adds them, and so can any app that embeds the server.
-        .target(
-            name: "CloudantDashboardPanels",
-            dependencies: [
-                "CloudantServer", "CloudantStore", "CloudantCore", "CloudantSync", "CloudantHealthModule", "CloudantCareModule",
-            ],
-            swiftSettings: strictSettings
-        ),
+        .module("CloudantDashboardPanels", [
+            "CloudantServer", "CloudantStore", "CloudantCore", "CloudantSync", "CloudantHealthModule", "CloudantCareModule",
+        ]),
 
         // MARK: Executables
 
@@ -336,8 +292,6 @@ let package = Package(
                 // `replicate` over SwiftNIO's HTTP client (`--http-client nio`, the default).
                 "CloudantSyncNIO",
                 "CloudantModel",
-                // `--key-file` keys (encrypted stores).
-                "CipherVFS",
                 // `serve` runs design documents' JavaScript; `view` queries their views.
                 "CloudantJavaScript",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -392,106 +346,70 @@ let package = Package(
             path: "Tests/CloudantTestSupport",
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "CipherVFSTests",
-            dependencies: [
-                "CipherVFS", "CloudantBase", "CSQLite", "cipher-crash-writer", "CloudantTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantCoreTests",
-            dependencies: [
-                "CloudantBase", "CloudantCore", "CloudantTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantSyncTests",
-            dependencies: [
-                // The `callbackQueue` adapters, which live in the flavour at the edge.
-                "CloudantOnly",
-                "CloudantCore",
-                "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
-                // Views of replicated design documents.
-                "CloudantJavaScript",
-                // Replication over AsyncHTTPClient with a TLS configuration of the test's own (a private CA).
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // The fault-injecting proxy the reliability tests put between the peers.
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantJavaScriptTests",
-            dependencies: ["CloudantJavaScript", "CloudantCore"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantStoreTests",
-            dependencies: [
-                // The `callbackQueue` adapters, which live in the flavour at the edge.
-                "CloudantOnly",
-                "CloudantBase", "CloudantCore",
-                "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                // Views of design documents written in JavaScript.
-                "CloudantJavaScript",
-                // The upgrade tests mark a fixture as written by a newer schema.
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantCareModuleTests",
-            dependencies: [
-                // The `callbackQueue` adapters, which live in the flavour at the edge.
-                "CloudantCare",
-                "CloudantCore",
-                "CloudantCareModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantHealthModuleTests",
-            dependencies: [
-                // The `callbackQueue` adapters, which live in the flavour at the edge.
-                "CloudantHealth",
-                "CloudantCore",
-                "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantCareHealthTests",
-            dependencies: [
-                "CloudantCareHealth", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "CloudantServerTests",
-            dependencies: [
-                "CloudantCore",
-                // Tokens signed as identity providers sign them (JWT tests), and raw HTTP fields.
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                "CloudantServer", "CloudantStore", "CipherVFS", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                // A Care and a Health error made by the modules themselves, answered by the server's mapping.
-                "CloudantCareModule", "CloudantHealthModule",
-                // The dashboard's health, care and replication pages.
-                "CloudantDashboardPanels", "CloudantSync",
-                // Design documents' JavaScript (views, validation, filters, shows, lists, updates, rewrites).
-                "CloudantJavaScript",
-            ],
-            swiftSettings: strictSettings
-        ),
+        .tests("CipherVFSTests", [
+            "CipherVFS", "CloudantBase", "CSQLite", "cipher-crash-writer", "CloudantTestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .tests("CloudantCoreTests", [
+            "CloudantBase", "CloudantCore", "CloudantTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .tests("CloudantSyncTests", [
+            // The `callbackQueue` adapters, which live in the flavour at the edge.
+            "CloudantOnly",
+            "CloudantCore",
+            "CloudantSync", "CloudantStore", "CloudantServer", "CloudantSyncNIO", "CloudantTestSupport",
+            // Views of replicated design documents.
+            "CloudantJavaScript",
+            // Replication over AsyncHTTPClient with a TLS configuration of the test's own (a private CA).
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            // The fault-injecting proxy the reliability tests put between the peers.
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .tests("CloudantJavaScriptTests", ["CloudantJavaScript", "CloudantCore"]),
+        .tests("CloudantStoreTests", [
+            // The `callbackQueue` adapters, which live in the flavour at the edge.
+            "CloudantOnly",
+            "CloudantBase", "CloudantCore",
+            "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            // Views of design documents written in JavaScript.
+            "CloudantJavaScript",
+            // The upgrade tests mark a fixture as written by a newer schema.
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .tests("CloudantCareModuleTests", [
+            // The `callbackQueue` adapters, which live in the flavour at the edge.
+            "CloudantCare",
+            "CloudantCore",
+            "CloudantCareModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .tests("CloudantHealthModuleTests", [
+            // The `callbackQueue` adapters, which live in the flavour at the edge.
+            "CloudantHealth",
+            "CloudantCore",
+            "CloudantHealthModule", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .tests("CloudantCareHealthTests", [
+            "CloudantCareHealth", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .tests("CloudantServerTests", [
+            "CloudantCore",
+            // Tokens signed as identity providers sign them (JWT tests), and raw HTTP fields.
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            "CloudantServer", "CloudantStore", "CloudantTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+            // A Care and a Health error made by the modules themselves, answered by the server's mapping.
+            "CloudantCareModule", "CloudantHealthModule",
+            // The dashboard's health, care and replication pages.
+            "CloudantDashboardPanels", "CloudantSync",
+            // Design documents' JavaScript (views, validation, filters, shows, lists, updates, rewrites).
+            "CloudantJavaScript",
+        ]),
         .testTarget(
             name: "CloudantModelTests",
             dependencies: [
@@ -507,26 +425,18 @@ let package = Package(
         // against the drop-in API. Each snippet file imports the narrowest flavour it belongs to, and member
         // import visibility keeps a file from using what its own imports do not bring; Examples/Flavours
         // compiles and runs the same files (symbolic links) against each flavour's product alone.
-        .testTarget(
-            name: "SeedAPITests",
-            dependencies: [
-                "CloudantCore", "CloudantStore", "CloudantSync",
-                "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer", "CloudantTestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings + [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        .testTarget(
-            name: "CloudantCLITests",
-            dependencies: [
-                "CloudantCLI", "CloudantTestSupport",
-                // The replication kill test runs our replicator against a `cloudant serve` process it kills.
-                "CloudantCore", "CloudantStore", "CloudantSync",
-                .product(name: "NIOCore", package: "swift-nio"),
-                // The upgrade kill test grows an old store file with SQL before upgrading it.
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
+        .seedTests("SeedAPITests", [
+            "CloudantCore", "CloudantStore", "CloudantSync",
+            "CloudantOnly", "CloudantCare", "CloudantHealth", "CloudantCareHealth", "CloudantServer", "CloudantTestSupport",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .tests("CloudantCLITests", [
+            "CloudantCLI", "CloudantTestSupport",
+            // The replication kill test runs our replicator against a `cloudant serve` process it kills.
+            "CloudantCore", "CloudantStore", "CloudantSync",
+            .product(name: "NIOCore", package: "swift-nio"),
+            // The upgrade kill test grows an old store file with SQL before upgrading it.
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ]
 )

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Modules with public API, then the product umbrellas (their catalogs hold the guides).
-modules=(CloudantBase CloudantCore CipherVFS CloudantStore CloudantSync CloudantSyncNIO CloudantCareModule
+modules=(CloudantBase CloudantCore CloudantStore CloudantSync CloudantSyncNIO CloudantCareModule
          CloudantHealthModule CloudantCareHealthBridge CloudantModelSchema CloudantModel CloudantServer
          CloudantDashboardPanels CloudantJavaScript)
 products=(CloudantOnly CloudantCare CloudantHealth CloudantCareHealth)

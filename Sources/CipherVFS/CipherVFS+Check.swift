@@ -1,3 +1,4 @@
+package import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Darwin
 
 extension CipherVFS {
     /// What ``CipherVFS/check(_:databaseAt:)`` found.
-    public enum KeyCheck: Sendable, Hashable {
+    package enum KeyCheck: Sendable, Hashable {
         /// The database is encrypted with this key.
         case matches
         /// The database is encrypted with another key (or its first page is damaged).
@@ -27,7 +28,7 @@ extension CipherVFS {
     ///
     /// - Throws: `CloudantError` `.notADatabase` for a file that is neither
     ///   SQLite nor encrypted, `.fileSystemFailure` when the file cannot be read.
-    public static func check(_ key: DatabaseKey, databaseAt path: String) throws -> KeyCheck {
+    package static func check(_ key: SymmetricKey, databaseAt path: String) throws -> KeyCheck {
         let page = try readPage(path: path, at: 0)
         if page.isEmpty {
             let frame = try readPage(path: path + "-wal", at: 32 + 24)
@@ -45,7 +46,7 @@ extension CipherVFS {
     ///
     /// - Throws: `CloudantError` `.wrongEncryptionKey` or
     ///   `.storeNotEncrypted`, and the codes of ``check(_:databaseAt:)``.
-    public static func verify(_ key: DatabaseKey, databaseAt path: String) throws {
+    package static func verify(_ key: SymmetricKey, databaseAt path: String) throws {
         switch try check(key, databaseAt: path) {
         case .matches, .empty:
             return
@@ -60,11 +61,11 @@ extension CipherVFS {
     /// "SQLite format 3" and its NUL: the first 16 bytes of every plaintext database.
     static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
 
-    private static func classify(_ page: [UInt8], key: DatabaseKey, kind: PageCodec.Kind, index: UInt64) throws -> KeyCheck {
+    private static func classify(_ page: [UInt8], key: SymmetricKey, kind: PageCodec.Kind, index: UInt64) throws -> KeyCheck {
         if page.starts(with: sqliteMagic) { return .notEncrypted }
         var copy = page
         let opened = copy.withUnsafeMutableBytes { buffer in
-            (try? PageCodec.open(buffer, key: key.symmetricKey, kind: kind.rawValue, index: index)) != nil
+            (try? PageCodec.open(buffer, key: key, kind: kind.rawValue, index: index)) != nil
         }
         return opened ? .matches : .wrongKey
     }

@@ -19,7 +19,7 @@ extension CipherVFS {
     /// ```
     /// - Parameter connection: An open `sqlite3 *` (GRDB's `Database.sqliteConnection`).
     /// - Throws: `CloudantError` `.sqliteFailure`.
-    public static func prepare(connection: OpaquePointer) throws {
+    package static func prepare(connection: OpaquePointer) throws {
         // Literal SQL with no values: nothing to bind.
         try execute("PRAGMA page_size = 4096", on: connection)
         var reserve = Int32(PageCodec.reservedByteCount)

@@ -1,3 +1,4 @@
+package import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,13 @@ extension CipherVFS {
     ///   `.storeNotEncrypted` when `oldKey` does not open the database (nothing is changed),
     ///   `.sqliteFailure` (for example `SQLITE_BUSY` while a connection is still open) or
     ///   `.fileSystemFailure`.
-    public static func rekey(databaseAt path: String, from oldKey: DatabaseKey, to newKey: DatabaseKey) throws {
+    package static func rekey(databaseAt path: String, from oldKey: SymmetricKey, to newKey: SymmetricKey) throws {
         let copy = try writeRekeyedCopy(databaseAt: path, from: oldKey, to: newKey)
         try replace(path, with: copy, key: newKey)
     }
 
     /// Steps 1 and 2 of ``rekey(databaseAt:from:to:)``: returns the path of the complete copy.
-    static func writeRekeyedCopy(databaseAt path: String, from oldKey: DatabaseKey, to newKey: DatabaseKey) throws -> String {
+    static func writeRekeyedCopy(databaseAt path: String, from oldKey: SymmetricKey, to newKey: SymmetricKey) throws -> String {
         guard try check(oldKey, databaseAt: path) == .matches else {
             try verify(oldKey, databaseAt: path) // throws the precise reason
             throw cipherFailure(.notADatabase, path: path, detail: "nothing to re-encrypt: the database is empty")
@@ -58,7 +59,7 @@ extension CipherVFS {
     ///
     /// - Throws: `CloudantError` `.notADatabase` when the file is already encrypted
     ///   or its pages are not 4096 bytes, `.sqliteFailure` while a connection is open.
-    public static func encrypt(databaseAt path: String, with key: DatabaseKey) throws {
+    package static func encrypt(databaseAt path: String, with key: SymmetricKey) throws {
         try install()
         unregister(path: path)
         let copy = path + ".rekey"
@@ -82,7 +83,7 @@ extension CipherVFS {
 
     /// Decrypts the database at `path` (encrypted with `key`) into a plaintext database, atomically.
     /// - Throws: as ``rekey(databaseAt:from:to:)``.
-    public static func decrypt(databaseAt path: String, from key: DatabaseKey) throws {
+    package static func decrypt(databaseAt path: String, from key: SymmetricKey) throws {
         try verify(key, databaseAt: path)
         try register(key, forDatabaseAt: path)
         let copy = path + ".rekey"
@@ -95,7 +96,7 @@ extension CipherVFS {
     }
 
     /// Steps 3 and 4: make the copy durable, then atomically put it in place of the original.
-    static func replace(_ path: String, with copy: String, key newKey: DatabaseKey?) throws {
+    static func replace(_ path: String, with copy: String, key newKey: SymmetricKey?) throws {
         try fsyncFile(copy)
         // From here on, any open of `path` must use the new key (or none).
         if let newKey { try register(newKey, forDatabaseAt: path) } else { unregister(path: path) }

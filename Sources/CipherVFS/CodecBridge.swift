@@ -12,7 +12,7 @@ enum CodecBridge {
             guard let path, let keyOut else { return 0 }
             guard let key = KeyRegistry.shared.key(forDatabaseAt: String(cString: path)) else { return 0 }
             key.withUnsafeBytes { bytes in
-                UnsafeMutableRawBufferPointer(start: keyOut, count: DatabaseKey.byteCount).copyMemory(from: bytes)
+                UnsafeMutableRawBufferPointer(start: keyOut, count: CipherVFS.keyByteCount).copyMemory(from: bytes)
             }
             return 1
         },
@@ -29,7 +29,7 @@ enum CodecBridge {
         _ body: (SymmetricKey, UnsafeMutableRawBufferPointer) throws -> Void
     ) -> Int32 {
         guard let key, let page else { return 1 }
-        let symmetricKey = SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: DatabaseKey.byteCount))
+        let symmetricKey = SymmetricKey(data: UnsafeRawBufferPointer(start: key, count: CipherVFS.keyByteCount))
         do {
             try body(symmetricKey, UnsafeMutableRawBufferPointer(start: page, count: PageCodec.pageSize))
             return 0

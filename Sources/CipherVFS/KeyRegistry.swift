@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -14,9 +15,9 @@ final class KeyRegistry: @unchecked Sendable {
 
     /// Protects `keys`; held only for dictionary access, never across a call into SQLite.
     private let lock = NSLock()
-    private var keys: [String: DatabaseKey] = [:]
+    private var keys: [String: SymmetricKey] = [:]
 
-    func register(_ key: DatabaseKey, forDatabaseAt path: String) {
+    func register(_ key: SymmetricKey, forDatabaseAt path: String) {
         let canonical = Self.canonicalPath(path)
         lock.withLock { keys[canonical] = key }
     }
@@ -27,7 +28,7 @@ final class KeyRegistry: @unchecked Sendable {
     }
 
     /// The key for a database path as SQLite names it, or `nil` for a database that is not encrypted.
-    func key(forDatabaseAt sqlitePath: String) -> DatabaseKey? {
+    func key(forDatabaseAt sqlitePath: String) -> SymmetricKey? {
         let (isEmpty, exact) = lock.withLock { (keys.isEmpty, keys[sqlitePath]) }
         if isEmpty { return nil } // the unencrypted-only process pays one lock and one check per open
         if let exact { return exact }

@@ -6,6 +6,7 @@
 // returns prints "committed <n>" (flushed), so the test knows transactions 0...n are durable when it kills
 // this process with SIGKILL. Rows are ~600 bytes so the log outgrows the auto-checkpoint threshold and a kill
 // can land mid-checkpoint too. It stops by itself after 20,000 transactions.
+import Crypto
 import CSQLite
 import CipherVFS
 import Foundation
@@ -23,7 +24,7 @@ let keyBytes: [UInt8] = stride(from: 0, to: 64, by: 2).map { i in
 }
 
 do {
-    let key = try DatabaseKey(rawBytes: keyBytes)
+    let key = SymmetricKey(data: keyBytes)
     try CipherVFS.register(key, forDatabaseAt: arguments[1])
     var db: OpaquePointer?
     guard sqlite3_open_v2(arguments[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {

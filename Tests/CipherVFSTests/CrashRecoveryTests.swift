@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import CloudantTestSupport
 import Foundation
@@ -10,7 +11,7 @@ import Testing
     @Test func writerKilledWithSIGKILLLosesNoCommittedTransaction() async throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         let hex = key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
 
         // `cipher-crash-writer` sits next to the test binary (the test target depends on it).

@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import CloudantBase
 import CloudantTestSupport
@@ -9,7 +10,7 @@ import Testing
     @Test func reopenWithRightKeyReturnsEveryRowAndPassesIntegrityCheck() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key)
         CipherVFS.unregister(path: path)
 
@@ -27,7 +28,7 @@ import Testing
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
         try Fixture.makeEncryptedDatabase(at: path, key: .random())
-        let wrongKey = DatabaseKey.random()
+        let wrongKey = SymmetricKey.random()
 
         #expect(try CipherVFS.check(wrongKey, databaseAt: path) == .wrongKey)
         #expect { try CipherVFS.verify(wrongKey, databaseAt: path) } throws: { error in
@@ -81,7 +82,7 @@ import Testing
     @Test func neverCheckpointedDatabaseIsRecoveredFromItsWALAndRefusedWithWrongKey() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let (path, copy) = (directory.file("store.sqlite").path, directory.file("copy.sqlite").path)
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try copyNeverCheckpointedDatabase(from: path, to: copy, key: key)
         #expect(Fixture.fileSize(copy + "-wal") > 200 * 50)
 
@@ -106,14 +107,14 @@ import Testing
     @Test func emptyDatabaseFileIsCheckedByItsFirstWALFrame() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let (path, copy) = (directory.file("store.sqlite").path, directory.file("copy.sqlite").path)
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try copyNeverCheckpointedDatabase(from: path, to: copy, key: key)
         #expect(truncate(copy, 0) == 0)
         #expect(try CipherVFS.check(key, databaseAt: copy) == .matches)
         #expect(try CipherVFS.check(.random(), databaseAt: copy) == .wrongKey)
     }
 
-    private func copyNeverCheckpointedDatabase(from path: String, to copy: String, key: DatabaseKey) throws {
+    private func copyNeverCheckpointedDatabase(from path: String, to copy: String, key: SymmetricKey) throws {
         try CipherVFS.register(key, forDatabaseAt: path)
         let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
         try Fixture.writeMarkers(pool, count: 200)

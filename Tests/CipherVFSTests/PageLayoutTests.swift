@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import CloudantTestSupport
 import Foundation
@@ -8,12 +9,12 @@ import Testing
     @Test func newEncryptedDatabaseHasPageSize4096And28ReservedBytes() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 10)
 
         var page = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)).prefix(4096))
         #expect(!page.starts(with: CipherVFS.sqliteMagic), "the header is encrypted on disk")
-        try page.withUnsafeMutableBytes { try PageCodec.open($0, key: key.symmetricKey, kind: PageCodec.Kind.database.rawValue, index: 1) }
+        try page.withUnsafeMutableBytes { try PageCodec.open($0, key: key, kind: PageCodec.Kind.database.rawValue, index: 1) }
         #expect(page.starts(with: CipherVFS.sqliteMagic))
         #expect(page[16] == 0x10 && page[17] == 0x00, "page size 4096")
         #expect(page[20] == 28, "reserved bytes per page")
@@ -57,7 +58,7 @@ import Testing
     @Test func tamperedPageFailsAuthenticationInsteadOfReturningGarbage() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 2_000)
         // Flip one byte in the middle of page 3.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))

@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import CloudantTestSupport
 import Foundation
@@ -9,7 +10,7 @@ import Testing
         let directory = try TemporaryFolder("cipher-vfs-tests")
         try FileManager.default.createDirectory(atPath: directory.file("real").path, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: directory.file("link").path, withDestinationPath: directory.file("real").path)
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try CipherVFS.register(key, forDatabaseAt: directory.file("link").path + "/./store.sqlite")
         let realPath = directory.file("real/store.sqlite").path
         let pool = try DatabasePool(path: realPath, configuration: Fixture.encryptedConfiguration())

@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import CloudantBase
 import CloudantTestSupport
@@ -9,7 +10,7 @@ import Testing
     @Test func rekeyedDatabaseOpensWithNewKeyOnlyAndKeepsEveryRow() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
+        let (oldKey, newKey) = (SymmetricKey.random(), SymmetricKey.random())
         try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
 
         try CipherVFS.rekey(databaseAt: path, from: oldKey, to: newKey)
@@ -28,7 +29,7 @@ import Testing
     @Test func rekeyWithWrongOldKeyChangesNothing() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 100)
         #expect { try CipherVFS.rekey(databaseAt: path, from: .random(), to: .random()) } throws: { error in
             (error as? CloudantError)?.code == .wrongEncryptionKey
@@ -42,7 +43,7 @@ import Testing
     @Test func crashBeforeRenameLeavesOriginalIntact() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
-        let (oldKey, newKey) = (DatabaseKey.random(), DatabaseKey.random())
+        let (oldKey, newKey) = (SymmetricKey.random(), SymmetricKey.random())
         try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
 
         let copy = try CipherVFS.writeRekeyedCopy(databaseAt: path, from: oldKey, to: newKey)

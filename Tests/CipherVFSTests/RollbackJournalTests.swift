@@ -1,3 +1,4 @@
+import Crypto
 @testable import CipherVFS
 import class CloudantTestSupport.TemporaryFolder
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 
 /// The store runs WAL, but VACUUM INTO output and any non-WAL use go through the rollback journal.
 @Suite struct RollbackJournalTests {
-    private func makeDatabase(at path: String, key: DatabaseKey) throws -> RawConnection {
+    private func makeDatabase(at path: String, key: SymmetricKey) throws -> RawConnection {
         try CipherVFS.register(key, forDatabaseAt: path)
         let connection = try RawConnection(path: path)
         try connection.run("CREATE TABLE docs (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
@@ -24,7 +25,7 @@ import Testing
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
         let crashed = directory.file("crashed.sqlite").path
-        let key = DatabaseKey.random()
+        let key = SymmetricKey.random()
         let connection = try makeDatabase(at: path, key: key)
         try connection.run("PRAGMA cache_size = 2")
         try connection.run("BEGIN")
@@ -47,7 +48,7 @@ import Testing
 
     /// The journal is opened per transaction, possibly after the key was unregistered: it must still
     /// follow its open database's key, never fall back to plaintext.
-    @Test func journalOpenedAfterUnregisterStillUsesTheDatabaseKey() throws {
+    @Test func journalOpenedAfterUnregisterStillUsesTheDatabasesKey() throws {
         let directory = try TemporaryFolder("cipher-vfs-tests")
         let path = directory.file("store.sqlite").path
         let connection = try makeDatabase(at: path, key: .random())

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 @testable import CipherVFS
@@ -67,10 +68,15 @@ enum Fixture {
     }
 
     /// Writes 5,000 marker rows to a new encrypted database at `path` and closes it.
-    static func makeEncryptedDatabase(at path: String, key: DatabaseKey, rows: Int = 5_000) throws {
+    static func makeEncryptedDatabase(at path: String, key: SymmetricKey, rows: Int = 5_000) throws {
         try CipherVFS.register(key, forDatabaseAt: path)
         let pool = try DatabasePool(path: path, configuration: encryptedConfiguration())
         try writeMarkers(pool, count: rows)
         try pool.close()
     }
+}
+
+extension SymmetricKey {
+    /// A new AES-256 key, as `DatabaseKey.random()` makes for a store.
+    static func random() -> SymmetricKey { SymmetricKey(size: .bits256) }
 }

@@ -1,5 +1,4 @@
 internal import ArgumentParser
-internal import CipherVFS
 internal import CloudantJavaScript
 internal import CloudantOnly
 internal import Foundation

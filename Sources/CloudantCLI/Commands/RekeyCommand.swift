@@ -1,5 +1,4 @@
 internal import ArgumentParser
-internal import CipherVFS
 internal import CloudantOnly
 
 extension DatabaseCommand {

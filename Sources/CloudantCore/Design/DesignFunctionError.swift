@@ -1,6 +1,6 @@
 /// How a design function failed, as CouchDB's query server reports it (`["error", name, reason]`): the typed
-/// context of a `CloudantError` with code ``CloudantError/Code/designFunctionFailed`` (read it as
-/// ``CloudantError/designFunctionError``).
+/// context of a `CloudantError` with code `CloudantError.Code.designFunctionFailed` (read it as
+/// `CloudantError.designFunctionError`).
 ///
 /// `name` is the error CouchDB answers with (`render_error`, `not_found`, `compilation_error`,
 /// `os_process_error`, `reduce_overflow_error`, or a JavaScript error's name such as `TypeError`), and the
@@ -54,18 +54,20 @@ public struct DesignFunctionError: Error, Sendable, Hashable, CustomStringConver
     public var description: String { "\(name): \(reason)" }
 }
 
+/// The error a design function's failure is thrown as.
 extension DesignFunctionError {
     /// The `CloudantError` a design function's failure is thrown as: code
-    /// ``CloudantError/Code/designFunctionFailed`` in this failure's ``category``, with it as the underlying error.
+    /// `CloudantError.Code.designFunctionFailed` in this failure's ``category``, with it as the underlying error.
     public var error: CloudantError {
         CloudantError(.designFunctionFailed(category: category), "\(name): \(reason)", underlying: self)
     }
 }
 
+/// The code of a design function's failure.
 extension CloudantError.Code {
     /// A design function (map, reduce, validation, filter, show, list, update) failed, or its engine did;
     /// `CloudantError.designFunctionError` holds CouchDB's error name and reason. The category follows CouchDB's
-    /// status for the name (``DesignFunctionError/category``), so this constant is for matching.
+    /// status for the name (`DesignFunctionError.category`), so this constant is for matching.
     public static let designFunctionFailed = Self("designFunctionFailed", category: .internal)
 
     /// The code of one design function's failure, in `category`.
@@ -74,7 +76,8 @@ extension CloudantError.Code {
     }
 }
 
+/// A design function's failure, read from a `CloudantError`.
 extension CloudantError {
-    /// CouchDB's error name and reason for a ``Code/designFunctionFailed`` error.
+    /// CouchDB's error name and reason for a `CloudantError.Code.designFunctionFailed` error.
     public var designFunctionError: DesignFunctionError? { underlying as? DesignFunctionError }
 }

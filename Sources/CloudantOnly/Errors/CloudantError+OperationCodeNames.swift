@@ -1,9 +1,8 @@
 public import CloudantBase
 
-// The operation-named codes `CloudantError.Code` had while it copied `OTFCloudantError`'s cases. The engine names
-// codes by cause; these aliases keep code written against the old names compiling, with a fix-it to the new one.
-// `OTFCloudantError` keeps its own cases, which are what the seeds' API reports.
-
+/// The operation-named codes `CloudantError.Code` had while it copied `OTFCloudantError`'s cases. The engine names
+/// codes by cause; these aliases keep code written against the old names compiling, with a fix-it to the new one.
+/// `OTFCloudantError` keeps its own cases, which are what the seeds' API reports.
 extension CloudantError.Code {
     /// The code of a store that could not be read.
     @available(*, deprecated, renamed: "storeUnreadable")

@@ -1,5 +1,5 @@
-public import CipherVFS
 internal import CloudantCore
+public import CloudantStore
 internal import Crypto
 internal import Foundation
 

@@ -1,4 +1,3 @@
-internal import CipherVFS
 internal import CloudantCore
 internal import CloudantStore
 internal import Foundation

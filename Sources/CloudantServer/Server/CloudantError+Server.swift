@@ -1,8 +1,7 @@
 public import CloudantCore
 
-// Why a `CouchServer` could not start. Errors met while answering a request never surface as these: they
-// become CouchDB `{"error","reason"}` bodies (see `CouchErrorBody`).
-
+/// Why a `CouchServer` could not start. Errors met while answering a request never surface as these: they
+/// become CouchDB `{"error","reason"}` bodies (see `CouchErrorBody`).
 extension CloudantError.Code {
     /// The server was asked to bind a non-loopback address with no admin configured.
     public static let adminRequired = Self("adminRequired", category: .invalidInput)

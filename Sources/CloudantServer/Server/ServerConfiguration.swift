@@ -1,5 +1,4 @@
 public import CloudantCore
-public import CipherVFS
 public import CloudantStore
 
 /// How a ``CouchServer`` listens, who may use it and how much it accepts.

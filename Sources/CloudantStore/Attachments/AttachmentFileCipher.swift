@@ -1,4 +1,3 @@
-internal import CipherVFS
 internal import CloudantCore
 internal import Crypto
 internal import Foundation

@@ -38,7 +38,7 @@ struct AttachmentFiles: Sendable {
         guard !databasePath.isEmpty, databasePath != ":memory:" else { return nil }
         self.init(
             directory: databasePath + "-attachments",
-            cipher: CipherVFS.registeredKey(forDatabaseAt: databasePath).map(AttachmentFileCipher.init))
+            cipher: CipherVFS.registeredKey(forDatabaseAt: databasePath).map { AttachmentFileCipher(DatabaseKey(symmetricKey: $0)) })
     }
 
     init(directory: String, cipher: AttachmentFileCipher?) {

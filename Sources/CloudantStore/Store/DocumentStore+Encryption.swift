@@ -1,4 +1,4 @@
-public import CipherVFS
+internal import CipherVFS
 internal import CloudantCore
 public import Foundation
 internal import GRDB
@@ -26,7 +26,7 @@ extension DocumentStore {
             return
         }
         // CipherVFS's failures are CloudantErrors naming the file and the cause (unreadable, not a database).
-        switch try CipherVFS.check(key, databaseAt: path) {
+        switch try CipherVFS.check(key.symmetricKey, databaseAt: path) {
         case .matches, .empty: break
         case .wrongKey:
             throw CloudantError(.wrongEncryptionKey, "The store is encrypted with another key. Nothing was read or changed.")
@@ -35,7 +35,7 @@ extension DocumentStore {
                 .storeNotEncrypted,
                 "The store file is not encrypted; open it without a key, or encrypt it first (DocumentStore.changeEncryptionKey, `cloudant db rekey`).")
         }
-        try CipherVFS.register(key, forDatabaseAt: path)
+        try CipherVFS.register(key.symmetricKey, forDatabaseAt: path)
     }
 
     /// Whether the file at `path` exists, has content, and is not a plaintext SQLite database.
@@ -79,9 +79,9 @@ extension DocumentStore {
         }
         do {
             switch (oldKey, newKey) {
-            case (let old?, let new?): try CipherVFS.rekey(databaseAt: path, from: old, to: new)
-            case (nil, let new?): try CipherVFS.encrypt(databaseAt: path, with: new)
-            case (let old?, nil): try CipherVFS.decrypt(databaseAt: path, from: old)
+            case (let old?, let new?): try CipherVFS.rekey(databaseAt: path, from: old.symmetricKey, to: new.symmetricKey)
+            case (nil, let new?): try CipherVFS.encrypt(databaseAt: path, with: new.symmetricKey)
+            case (let old?, nil): try CipherVFS.decrypt(databaseAt: path, from: old.symmetricKey)
             case (nil, nil): return
             }
         } catch let error as CloudantError {

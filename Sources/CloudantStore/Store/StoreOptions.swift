@@ -1,4 +1,3 @@
-public import CipherVFS
 public import CloudantCore
 public import Foundation
 

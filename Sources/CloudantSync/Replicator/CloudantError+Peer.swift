@@ -1,10 +1,9 @@
 public import CloudantCore
 public import Foundation
 
-// The codes of a failed exchange with a peer: what `Replicator.run()`, `HTTPPeer`, `RemoteDatabase` and the
-// repositories throw when the other side is the cause. A failure on this side (the local store, a
-// configuration) is the store's own `CloudantError`, with `context.url` naming the peer when it concerns one.
-
+/// The codes of a failed exchange with a peer: what `Replicator.run()`, `HTTPPeer`, `RemoteDatabase` and the
+/// repositories throw when the other side is the cause. A failure on this side (the local store, a
+/// configuration) is the store's own `CloudantError`, with `context.url` naming the peer when it concerns one.
 extension CloudantError.Code {
     /// The peer could not be reached: the connection was refused or dropped, the host is unknown, TLS failed.
     /// Retried by the retry policy; thrown once its attempts are spent.

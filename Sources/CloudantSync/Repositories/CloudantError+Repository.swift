@@ -1,10 +1,9 @@
 public import CloudantCore
 internal import Foundation
 
-// How a repository reports a failure: as the error of the source that failed, with what the repository knows
-// added. A remote's failure names the remote's URL (`context.url`), so `CloudantError.repositorySource` tells
-// the two sources apart; `CloudantError.allowsFallback` says whether the other source may answer instead.
-
+/// How a repository reports a failure: as the error of the source that failed, with what the repository knows
+/// added. A remote's failure names the remote's URL (`context.url`), so `CloudantError.repositorySource` tells
+/// the two sources apart; `CloudantError.allowsFallback` says whether the other source may answer instead.
 extension CloudantError {
     /// The repository source that failed: `.remote` when the error names a peer's URL, `.local` otherwise.
     public var repositorySource: RepositorySource { context.url == nil ? .local : .remote }

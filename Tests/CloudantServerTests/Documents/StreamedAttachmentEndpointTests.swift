@@ -1,4 +1,3 @@
-import CipherVFS
 import CloudantCore
 @testable import CloudantServer
 import CloudantStore

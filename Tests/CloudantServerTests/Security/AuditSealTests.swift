@@ -1,4 +1,4 @@
-import CipherVFS
+import CloudantStore
 import CloudantCore
 import CloudantTestSupport
 import Foundation

@@ -1,5 +1,4 @@
 @testable import CloudantStore
-import CipherVFS
 import CloudantCore
 import Foundation
 import Testing

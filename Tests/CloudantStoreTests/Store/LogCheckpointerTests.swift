@@ -1,4 +1,3 @@
-import CipherVFS
 import CloudantCore
 @testable import CloudantStore
 import CloudantTestSupport

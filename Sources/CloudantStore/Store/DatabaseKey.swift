@@ -1,8 +1,9 @@
-import Crypto
-import CryptoExtras
-import Foundation
+internal import CloudantCore
+internal import Crypto
+internal import CryptoExtras
 
-/// A 256-bit key that encrypts one database at rest.
+/// A 256-bit key that encrypts one store at rest (``StoreOptions/encryptionKey``): its SQLite file, page by
+/// page with AES-256-GCM, and its attachment files.
 ///
 /// Keep the key itself outside the database (the platform keychain, or derive it from a passphrase with a
 /// per-database random salt). The bytes live in swift-crypto's `SymmetricKey`, which wipes them when the
@@ -11,7 +12,7 @@ import Foundation
 /// ```swift
 /// let salt = DatabaseKey.randomSalt()          // store the salt next to the database; it is not secret
 /// let key = try DatabaseKey(passphrase: "correct horse battery staple", salt: salt)
-/// try CipherVFS.register(key, forDatabaseAt: path)
+/// let store = try DocumentStore.open(name: "health", in: folder, options: StoreOptions(encryptionKey: key))
 /// ```
 public struct DatabaseKey: Sendable {
     /// The number of bytes in a key.
@@ -31,7 +32,7 @@ public struct DatabaseKey: Sendable {
     /// - Throws: `CloudantError` `.invalidEncryptionKey` when `rawBytes` is not 32 bytes.
     public init(rawBytes: [UInt8]) throws {
         guard rawBytes.count == Self.byteCount else {
-            throw cipherFailure(.invalidEncryptionKey, detail: "a database key is \(Self.byteCount) bytes, got \(rawBytes.count)")
+            throw CloudantError(.invalidEncryptionKey, "A database key is \(Self.byteCount) bytes, got \(rawBytes.count).")
         }
         symmetricKey = SymmetricKey(data: rawBytes)
     }
@@ -49,14 +50,14 @@ public struct DatabaseKey: Sendable {
     ///   the rounds too few.
     public init(passphrase: String, salt: [UInt8], rounds: Int = DatabaseKey.defaultPassphraseRounds) throws {
         guard salt.count >= Self.minimumSaltByteCount else {
-            throw cipherFailure(.invalidEncryptionKey, detail: "the salt must be at least \(Self.minimumSaltByteCount) bytes")
+            throw CloudantError(.invalidEncryptionKey, "The salt must be at least \(Self.minimumSaltByteCount) bytes.")
         }
         do {
             symmetricKey = try KDF.Insecure.PBKDF2.deriveKey(
                 from: Array(passphrase.utf8), salt: salt, using: .sha256,
                 outputByteCount: Self.byteCount, rounds: rounds)
         } catch {
-            throw cipherFailure(.invalidEncryptionKey, detail: "PBKDF2 refused \(rounds) rounds; use at least 210,000")
+            throw CloudantError(.invalidEncryptionKey, "PBKDF2 refused \(rounds) rounds; use at least 210,000.")
         }
     }
 

@@ -1,6 +1,6 @@
 import Testing
-@testable import CipherVFS
 import CloudantBase
+@testable import CloudantStore
 
 @Suite struct DatabaseKeyTests {
     @Test func rawKeyMustBeExactly32Bytes() throws {
