@@ -4,7 +4,7 @@
 // - accepted text is well-formed UTF-8 (RFC 8259 allows nothing else);
 // - parse → write → parse gives an equal value, and writing that again gives the same bytes (the writer's
 //   output is a fixed point), for the compact, sorted and canonical forms;
-// - a rejected input throws a `CloudantError` `invalidValue` with a byte position inside the input, and
+// - a rejected input throws a `CloudantError` `invalidInput` with a byte position inside the input, and
 //   its message never quotes the input.
 
 import CloudantCore
@@ -17,7 +17,7 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         value = try JSONValue(parsing: bytes)
     } catch let error as CloudantError {
-        require(error.code == .invalidValue, "a rejected input is invalidValue, not \(error.code)")
+        require(error.code == .invalidInput, "a rejected input is invalidInput, not \(error.code)")
         guard let position = error.context.position else {
             require(false, "a rejected input names a position")
             return keepInput

@@ -3,7 +3,7 @@
 // An input is read three ways. Invariants:
 // - as text, a revision id: an accepted one has a generation in 0…maximumGeneration and a non-empty hash,
 //   and its description parses back to an equal revision with the same description (a fixed point); a
-//   refused one is a `CloudantError` `invalidValue` on field `_rev`;
+//   refused one is a `CloudantError` `invalidInput` on field `_rev`;
 // - as the bytes of a stored revision tree: decoding never traps; a decoded tree encodes to bytes that
 //   decode to an equal tree and encode to the same bytes again;
 // - as JSON, a document or an array of documents written with `new_edits=false`: their `_revisions` merge
@@ -28,7 +28,7 @@ private func checkRevisionText(_ text: String) {
     do {
         revision = try RevisionID(parsing: text)
     } catch let error as CloudantError {
-        require(error.code == .invalidValue && error.context.field == "_rev", "a refused revision is invalidValue on _rev")
+        require(error.code == .invalidInput && error.context.field == "_rev", "a refused revision is invalidInput on _rev")
         require(RevisionID(text) == nil, "RevisionID(_:) refuses what init(parsing:) refuses")
         return
     } catch {
@@ -87,7 +87,7 @@ private func checkReplicatedWrites(_ json: JSONValue) {
             do {
                 try tree.merge(path: path, deleted: deleted)
             } catch let error as CloudantError {
-                require(error.code == .invalidValue, "a refused path is invalidValue, not \(error.code)")
+                require(error.code == .invalidInput, "a refused path is invalidInput, not \(error.code)")
             } catch {
                 require(false, "a refused path throws CloudantError, not \(type(of: error))")
             }

@@ -1,7 +1,7 @@
 // Fuzz target: the Mango selector parser and normaliser (CloudantCore/Query), and `_find` bodies.
 //
 // An input is JSON text (inputs that are not JSON are left out of the corpus). Invariants:
-// - parsing never traps, and a refused selector throws a `CloudantError` `invalidValue` of category
+// - parsing never traps, and a refused selector throws a `CloudantError` `invalidInput` of category
 //   `invalidInput` (the server's 400) that carries CouchDB's error name (`queryErrorKind`);
 // - an accepted selector's normalised JSON parses back to an equal selector (normalising is idempotent),
 //   also after a trip through JSON text;
@@ -51,7 +51,7 @@ public func fuzzSelector(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         selector = try MangoSelector(json)
     } catch {
-        require(error.code == .invalidValue, "a refused selector is invalidValue, not \(error.code)")
+        require(error.code == .invalidInput, "a refused selector is invalidInput, not \(error.code)")
         require(error.category == .invalidInput, "a refused selector is invalid input (a 400), not \(error.category)")
         require(error.queryErrorKind != nil, "a refused selector carries CouchDB's error name")
         return keepInput
