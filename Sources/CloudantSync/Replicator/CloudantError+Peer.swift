@@ -98,7 +98,10 @@ extension CloudantError {
     /// The error's name as CouchDB would write it in a failure row.
     var couchDBName: String {
         if code == .peerRefused, let name = context.peerError { return name }
-        return category == .tooLarge && code == .peerViolation ? "too_large" : "bad_request"
+        switch peerViolation {
+        case .bodyTooLarge?, .attachmentLength?: return "too_large"
+        default: return "bad_request"
+        }
     }
 
     /// The peer could not be reached at `url`.
