@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Fails when a public symbol of a documented module has no documentation comment.
 
-Reads the symbol graphs `swift package generate-documentation` extracted (SwiftPM keeps them under
-`.build/<triple>/extracted-symbols/<package>/<Target>/`) for the targets named on the command line, and lists
+Reads the symbol graphs .ci/extract-symbols.py extracted (`<folder>/<Target>/*.symbols.json`, the graphs DocC
+renders) for the targets named on the command line, and lists
 every public or open symbol declared in those modules without a doc comment. Symbols the compiler synthesises
 (`Codable`, `Equatable` and `Hashable` conformances) and those that inherit a comment from the protocol
 requirement they implement count as documented, as DocC shows them so.
 
-Usage: check-docs.py BUILD_FOLDER TARGET...   (exit 1 naming each undocumented symbol)
+Usage: check-docs.py SYMBOL_GRAPH_FOLDER TARGET...   (exit 1 naming each undocumented symbol)
 """
 import json
 import pathlib
@@ -15,14 +15,8 @@ import sys
 
 
 def main():
-    build = pathlib.Path(sys.argv[1])
+    root = pathlib.Path(sys.argv[1])
     targets = sys.argv[2:]
-    # <build>/<triple>/extracted-symbols/<package identity>/<Target>/: the identity is the clone's folder name.
-    roots = [folder.parent for folder in build.glob(f"*/extracted-symbols/*/{targets[0]}") if folder.is_dir()]
-    if len(roots) != 1:
-        print(f"error: expected one folder of extracted symbol graphs under {build}, found {len(roots)}")
-        return 1
-    root = roots[0]
     missing, counted = [], 0
     for target in targets:
         folder = root / target

@@ -31,7 +31,13 @@ instrumented = ["CloudantCore", "CloudantServer"]
 
 
 def debug_yaml():
-    bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    # SwiftPM keeps `.build/debug` pointing at the debug products; reading it (rather than asking
+    # `swift build --show-bin-path`) needs no SwiftPM lock, so the fuzzers build while `swift test` runs.
+    link = os.path.join(root, ".build", "debug")
+    if os.path.isdir(link):
+        bin_path = os.path.realpath(link)
+    else:
+        bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
     path = os.path.join(os.path.dirname(os.path.dirname(bin_path)), "debug.yaml")
     if not os.path.exists(path):
         sys.exit(f"error: {path} is missing; run `swift build` first")
