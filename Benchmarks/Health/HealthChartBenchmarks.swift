@@ -77,7 +77,7 @@ enum HealthChartBenchmarks {
                 .init(
                     name: "statistics(ofType:…by: .week) + SVG",
                     body: {
-                        let statistics = try await store.statistics(
+                        let statistics = try await HealthStore(store: store).statistics(
                             ofType: heartRate, from: yearStart, to: yearEnd, by: .week, timeZone: .gmt)
                         checksum += Double(HealthChart(statistics: statistics).svg().utf8.count)
                     }),

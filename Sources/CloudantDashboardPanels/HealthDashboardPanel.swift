@@ -79,7 +79,7 @@ public struct HealthDashboardPanel: DashboardPanel {
             let unit = try unitText.map { text -> HealthUnit in
                 do throws(CloudantError) { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
             }
-            let statistics = try await store.statistics(
+            let statistics = try await HealthStore(store: store).statistics(
                 ofType: type, from: start, to: end, by: interval, unit: unit, timeZone: timeZone)
             values["unit"] = unitText ?? ""
             values["svg"] = HealthChart(statistics: statistics, timeZone: timeZone).svg()
@@ -145,7 +145,7 @@ public struct HealthDashboardPanel: DashboardPanel {
                 limit: 1)
             return try await store.projectedRows(query) { $0.date(at: HealthPlugin.QuantityColumn.start.rawValue) }.first ?? nil
         }
-        let newest = try await store.collection(healthKitSampleType: .quantity).where(typeIdentifier: type)
+        let newest = try await HealthStore(store: store).collection(healthKitSampleType: .quantity).where(typeIdentifier: type)
             .sort(descending: "startDate").limit(1).get()
         return newest.first?["startDate"]?.stringValue.flatMap(ISO8601Timestamp.date(from:))
     }
@@ -154,7 +154,7 @@ public struct HealthDashboardPanel: DashboardPanel {
 
     /// The 20 latest workouts.
     private func workouts(_ store: DocumentStore, context: DashboardPanelContext) async throws -> [[String: any Sendable]] {
-        let latest = try await store.collection(healthKitSampleType: .workout).sort(descending: "startDate").limit(20)
+        let latest = try await HealthStore(store: store).collection(healthKitSampleType: .workout).sort(descending: "startDate").limit(20)
             .get(WorkoutSample.self)
         return latest.map { workout in
             [
@@ -168,7 +168,7 @@ public struct HealthDashboardPanel: DashboardPanel {
     }
 
     private func routePage(_ context: DashboardPanelContext, store: DocumentStore, workout: String) async throws -> DashboardPanelContent {
-        let (found, locations) = try await store.route(ofWorkout: workout)
+        let (found, locations) = try await HealthStore(store: store).route(ofWorkout: workout)
         let title = found.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: "") + " "
             + dateTimeText(found.startDate)
         let summary = RouteSummary(locations)
@@ -189,7 +189,7 @@ public struct HealthDashboardPanel: DashboardPanel {
     // MARK: CDA documents
 
     private func cdaDocuments(_ store: DocumentStore, context: DashboardPanelContext) async throws -> [[String: any Sendable]] {
-        let documents = try await store.collection(healthKitSampleType: .cdaDocument).sort(descending: "startDate").limit(20)
+        let documents = try await HealthStore(store: store).collection(healthKitSampleType: .cdaDocument).sort(descending: "startDate").limit(20)
             .get(CDADocumentSample.self)
         return documents.map {
             ["title": $0.document.title ?? "Untitled document", "date": dayText($0.startDate), "href": context.href([("cda", $0.id)])]

@@ -35,7 +35,7 @@ struct ConflictResolutionTests {
 
     @Test func keepLocalKeepsWhatThisDeviceWroteAndBothSidesConverge() async throws {
         let stores = try await Self.conflicted()
-        let resolved = try await ConflictResolver.resolve(in: stores.a, policy: .keepLocal(remote: LocalPeer(stores.b)))
+        let resolved = try await ConflictResolver.resolve(in: stores.a, against: LocalPeer(stores.b), policy: .keepLocal)
         #expect(resolved.map(\.id) == ["note"] && resolved[0].deletedLeaves.count == 1)
         #expect(try await stores.a.document(id: "note")["text"] == "device")
         try await Self.converge(stores)
@@ -44,9 +44,29 @@ struct ConflictResolutionTests {
 
     @Test func keepRemoteKeepsThePeersRevision() async throws {
         let stores = try await Self.conflicted()
-        try await ConflictResolver.resolve(in: stores.a, policy: .keepRemote(remote: LocalPeer(stores.b)))
+        try await ConflictResolver.resolve(in: stores.a, against: LocalPeer(stores.b), policy: .keepRemote)
         try await Self.converge(stores)
         #expect(try await stores.b.document(id: "note")["text"] == "server")
+    }
+
+    @Test func keepLocalAndKeepRemoteWithoutThePeerAreRefusedAndChangeNothing() async throws {
+        let stores = try await Self.conflicted()
+        for policy in [DocumentConflictPolicy.keepLocal, .keepRemote] {
+            let error = await #expect(throws: CloudantError.self) {
+                try await ConflictResolver.resolve(in: stores.a, policy: policy)
+            }
+            #expect(error?.code == .invalidInput)
+        }
+        #expect(try await stores.a.conflictedDocumentIDs() == ["note"])
+    }
+
+    @Test func newestKeepsCouchDBsWinnerWithoutAskingThePeer() async throws {
+        let stores = try await Self.conflicted()
+        let winner = try await stores.a.document(id: "note")
+        let resolved = try await ConflictResolver.resolve(in: stores.a, policy: .newest)
+        #expect(resolved[0].deletedLeaves.count == 1 && !resolved[0].deletedLeaves.contains(winner["_rev"]?.stringValue ?? ""))
+        try await Self.converge(stores)
+        #expect(try await stores.b.document(id: "note")["text"] == winner["text"])
     }
 
     @Test func newestByFieldKeepsTheLatestUpdate() async throws {
@@ -56,10 +76,31 @@ struct ConflictResolutionTests {
         #expect(try await stores.a.document(id: "note")["updated"] == "2026-03-01")
     }
 
-    @Test func aMergeClosureWritesANewRevisionCombiningEveryLeaf() async throws {
+    @Test func aCustomPolicySeesTheLeavesSplitBySideAndMayKeepOne() async throws {
         let stores = try await Self.conflicted()
-        let resolved = try await ConflictResolver.resolve(in: stores.a, policy: .merge { leaves in
-            ["text": .string(leaves.compactMap { $0["text"]?.stringValue }.sorted().joined(separator: " + "))]
+        try await ConflictResolver.resolve(in: stores.a, against: LocalPeer(stores.b), policy: .custom { conflict in
+            #expect(conflict.id == "note")
+            #expect(conflict.local.map { $0["text"] } == ["device"])
+            #expect(conflict.remote.map { $0["text"] } == ["server"])
+            return conflict.remote[0]
+        })
+        try await Self.converge(stores)
+        #expect(try await stores.a.document(id: "note")["text"] == "server")
+    }
+
+    @Test func aCustomPolicyWithoutThePeerSeesEveryLeafAsLocal() async throws {
+        let stores = try await Self.conflicted()
+        try await ConflictResolver.resolve(in: stores.a, policy: .custom { conflict in
+            #expect(conflict.local.count == 2 && conflict.remote.isEmpty)
+            return conflict.local[0]
+        })
+        #expect(try await stores.a.conflictedDocumentIDs().isEmpty)
+    }
+
+    @Test func aCustomPolicyReturningAMergedBodyWritesANewRevisionCombiningEveryLeaf() async throws {
+        let stores = try await Self.conflicted()
+        let resolved = try await ConflictResolver.resolve(in: stores.a, policy: .custom { conflict in
+            ["text": .string(conflict.versions.compactMap { $0["text"]?.stringValue }.sorted().joined(separator: " + "))]
         })
         #expect(resolved[0].rev.hasPrefix("3-"))  // a new revision on top of a leaf
         try await Self.converge(stores)

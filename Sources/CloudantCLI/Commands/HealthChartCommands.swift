@@ -55,7 +55,7 @@ struct HealthChartCommand: CloudantCommand {
             do throws(CloudantError) { return try HealthUnit(parsing: text) } catch { throw error.adding { $0.field = "unit" } }
         }
         let store = try global.openHealth(database.db, mustExist: true)
-        let statistics = try await store.statistics(ofType: type, from: start, to: end, by: interval, unit: target, timeZone: zone)
+        let statistics = try await HealthStore(store: store).statistics(ofType: type, from: start, to: end, by: interval, unit: target, timeZone: zone)
         let svg = HealthChart(
             statistics: statistics, title: title, width: Double(width), height: Double(height), timeZone: zone
         ).svg()
@@ -97,7 +97,7 @@ struct HealthRouteCommand: CloudantCommand {
                 context: .init(field: format == nil ? "out" : "format"))
         }
         let store = try global.openHealth(database.db, mustExist: true)
-        let (found, locations) = try await store.route(ofWorkout: workout)
+        let (found, locations) = try await HealthStore(store: store).route(ofWorkout: workout)
         let activity = found.activityType.replacingOccurrences(of: "HKWorkoutActivityType", with: "")
         let name = "\(activity) \(HealthCLIDates.format(found.startDate))"
         if kind == "gpx" {

@@ -122,7 +122,7 @@ struct HealthSamplesCommand: CloudantCommand {
             }
             interval = DateInterval(start: start, end: end)
         }
-        let samples = try await store.samples(ofType: type, in: interval)
+        let samples = try await HealthStore(store: store).samples(ofType: type, in: interval)
         Output.print(.array(try samples.map(Self.json)))
     }
 
@@ -232,7 +232,7 @@ struct RouteExportCommand: CloudantCommand {
             throw CloudantError(.invalidInput, "Name the format: pass --gpx.", context: .init(field: "gpx"))
         }
         let store = try global.openHealth(database.db, mustExist: true)
-        let (found, locations) = try await store.route(ofWorkout: workout)
+        let (found, locations) = try await HealthStore(store: store).route(ofWorkout: workout)
         let name = "\(found.activityType) \(HealthCLIDates.format(found.startDate))"
         StandardStreams.output(GPXRoute(name: name, locations: locations).gpxData())
     }

@@ -48,7 +48,7 @@ struct HealthStatsCommand: CloudantCommand {
         let priority = HealthSourcePriority(
             sourcePriority?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? [])
         let store = try global.openHealth(database.db, mustExist: true)
-        let statistics = try await store.statistics(
+        let statistics = try await HealthStore(store: store).statistics(
             ofType: type, from: start, to: end, by: interval, unit: target, timeZone: zone, sourcePriority: priority)
         Output.print(Self.json(statistics, in: zone))
     }

@@ -46,8 +46,9 @@ struct QueueReplayCommand: CloudantCommand {
         discussion: """
             Each queued revision is sent with its history (as a replication does), so a write the remote \
             already holds is not applied twice. A write that conflicts with an edit made on the remote is \
-            settled with --conflicts: keep-local (the queued write wins, the default), keep-remote, or \
-            newest:FIELD (the revision whose FIELD collates highest). Prints what was sent, skipped, refused \
+            settled with --conflicts: keep-local (the queued write wins, the default), keep-remote, newest (the \
+            revision with the longest history, CouchDB's winner) or newest:FIELD (the revision whose FIELD \
+            collates highest). Prints what was sent, skipped, refused \
             and resolved; exits with status 6 when the remote cannot be reached (what was sent stays sent). \
             Credentials go in the URL or in CLOUDANT_REMOTE_AUTH (user:password).
 
@@ -59,7 +60,7 @@ struct QueueReplayCommand: CloudantCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: DatabaseOption
     @Option(help: "The remote database URL the writes are for.") var remote: String
-    @Option(help: "keep-local, keep-remote or newest:FIELD.") var conflicts = "keep-local"
+    @Option(help: "keep-local, keep-remote, newest or newest:FIELD.") var conflicts = "keep-local"
     @Option(name: .customLong("batch-size"), help: "Writes per request.") var batchSize = 500
     @Flag(help: "Log in with a cookie session (POST /_session) instead of basic authentication.") var session = false
 
@@ -85,12 +86,13 @@ struct QueueReplayCommand: CloudantCommand {
         ])
     }
 
-    static func policy(_ text: String) throws -> ReplayConflictPolicy {
+    static func policy(_ text: String) throws -> DocumentConflictPolicy {
         switch text {
-        case "keep-local": return .keepQueued
+        case "keep-local": return .keepLocal
         case "keep-remote": return .keepRemote
-        case _ where text.hasPrefix("newest:") && text.count > 7: return .resolver(.newestByField(String(text.dropFirst(7))))
-        default: throw ValidationError("--conflicts must be keep-local, keep-remote or newest:FIELD, not \(text).")
+        case "newest": return .newest
+        case _ where text.hasPrefix("newest:") && text.count > 7: return .newestByField(String(text.dropFirst(7)))
+        default: throw ValidationError("--conflicts must be keep-local, keep-remote, newest or newest:FIELD, not \(text).")
         }
     }
 }

@@ -73,7 +73,7 @@ public final class OTFWatchConnectivityPeer: Sendable {
     ///   - didSynchronize: Called when the other side reports a finished synchronisation.
     public init(
         maximumMessageSize: Int = 65_536, replyTimeout: Duration = .seconds(30),
-        conflictPolicy: CareConflictPolicy = .lastWriteWins,
+        conflictPolicy: CareConflictPolicy = .newest,
         makeTransferID: @escaping @Sendable () -> String = { UUID().uuidString },
         didSynchronize: (@Sendable () -> Void)? = nil
     ) {

@@ -13,7 +13,7 @@ extension CareStore {
     ///
     /// ```swift
     /// let transport: CarePeerTransport = { message in try await watch.respond(to: message) }
-    /// try await phone.synchronize(with: transport, policy: .lastWriteWins)
+    /// try await phone.synchronize(with: transport, policy: .newest)
     /// ```
     /// - Throws: `CloudantError.Code.invalidInput` for a reply, which only a requester expects.
     public func respond(to message: CarePeerMessage) async throws -> CarePeerMessage? {

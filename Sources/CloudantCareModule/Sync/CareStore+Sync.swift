@@ -129,13 +129,16 @@ extension CareStore {
         let fallback = newest(all)
         let picked: Entity?
         switch policy {
-        case .keepDevice: picked = newest(device) ?? fallback
+        case .keepLocal: picked = newest(device) ?? fallback
         case .keepRemote: picked = newest(remote) ?? fallback
-        case .lastWriteWins: picked = fallback
+        case .newest: picked = fallback
         case .custom(let resolve):
+            let newestFirst = { (versions: [Entity]) in
+                versions.sorted { ($0.updatedDate ?? .distantPast, $0.uuid.uuidString) > ($1.updatedDate ?? .distantPast, $1.uuid.uuidString) }
+            }
             let conflict = CareConflict(
-                id: id, kindName: Entity.careKindName, device: device.compactMap(CareEntity.init),
-                remote: remote.compactMap(CareEntity.init))
+                id: id, local: newestFirst(device).compactMap(CareEntity.init),
+                remote: newestFirst(remote).compactMap(CareEntity.init))
             let answer = try resolve(conflict)
             guard let value = answer.value(as: Entity.self), value.id == id else {
                 throw CloudantError(

@@ -46,7 +46,7 @@ extension CareStore {
         let times = try await serverTimes()
         try await resolveConflicts(
             policy: .custom { conflict in
-                guard let latest = CareSyncMode.latestByServerTime(conflict.device + conflict.remote, serverTimes: times) else {
+                guard let latest = CareSyncMode.latestByServerTime(conflict.versions, serverTimes: times) else {
                     throw CloudantError(.notFound, "A conflict has no versions.", context: .init(documentID: conflict.id))
                 }
                 return latest

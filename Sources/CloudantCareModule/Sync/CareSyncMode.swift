@@ -6,7 +6,7 @@ internal import Foundation
 ///
 /// ```swift
 /// // Devices: each resolves on its own, with a policy.
-/// try await phone.synchronize(with: transport, mode: .knowledgeVector(.lastWriteWins))
+/// try await phone.synchronize(with: transport, mode: .knowledgeVector(.newest))
 /// // Or: the server decides, by its own clock. The server answers in the same mode.
 /// try await phone.synchronize(with: transport, mode: .wallClock)
 /// let answer = try await server.respond(to: message, mode: .wallClock)

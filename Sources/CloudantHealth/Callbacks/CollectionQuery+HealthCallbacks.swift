@@ -9,7 +9,7 @@ extension CollectionQuery {
     /// Runs the query and passes the samples to `completion`, exactly once, on `callbackQueue`.
     ///
     /// ```swift
-    /// store.collection(healthKitSampleType: .quantity).getSamples { result in
+    /// HealthStore(store: store).collection(healthKitSampleType: .quantity).getSamples { result in
     ///     if case .success(let samples) = result { print(samples.count) }
     /// }
     /// ```

@@ -12,7 +12,7 @@ public typealias OTFHealthSampleType = HealthSampleType
 /// `collection(healthKitSampleType:fields:)` and `getSamples(callbackQueue:completion:)`.
 ///
 /// ```swift
-/// store.collection(healthKitSampleType: .quantity)
+/// HealthStore(store: store).collection(healthKitSampleType: .quantity)
 ///     .where(propertyName: "typeIdentifier", value: "HKQuantityTypeIdentifierHeartRate")
 ///     .getSamples { result in … }          // Result<[AnyHealthSample], OTFCloudantError>
 /// ```
@@ -22,7 +22,7 @@ extension OTFCloudantStore {
     /// documents with `migrateOTFSamples`).
     public func collection(healthKitSampleType: OTFHealthSampleType, fields: [String]? = nil) -> OTFCloudantQuery {
         OTFCloudantQuery(
-            store: self, collectionQuery: documentStore.collection(healthKitSampleType: healthKitSampleType, fields: fields))
+            store: self, collectionQuery: HealthStore(store: documentStore).collection(healthKitSampleType: healthKitSampleType, fields: fields))
     }
 
     /// Creates the health samples' index once, unless the store was opened with `HealthPlugin`.

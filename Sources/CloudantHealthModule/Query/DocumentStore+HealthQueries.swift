@@ -4,32 +4,13 @@ public import Foundation
 
 /// Reading health samples by type and time.
 extension DocumentStore {
-    /// Starts a query over one family of health samples (the original's `collection(healthKitSampleType:)`).
-    ///
-    /// ```swift
-    /// let samples = try await store.collection(healthKitSampleType: .quantity)
-    ///     .where(typeIdentifier: "HKQuantityTypeIdentifierHeartRate")
-    ///     .where(startDateIn: DateInterval(start: june1, end: july1))
-    ///     .sort(ascending: "startDate")
-    ///     .getSamples()
-    /// ```
-    /// Conditions on `typeIdentifier` and `startDate` use ``HealthPlugin/sampleIndex``.
-    public func collection(healthKitSampleType: HealthSampleType, fields: [String]? = nil) -> CollectionQuery {
+    /// The work of `HealthStore.collection(healthKitSampleType:fields:)`, which documents it.
+    func collection(healthKitSampleType: HealthSampleType, fields: [String]? = nil) -> CollectionQuery {
         collection(healthKitSampleType.kindName, fields: fields)
     }
 
-    /// Every sample of one HealthKit type, optionally only those starting within `interval`, ordered by
-    /// start date: the typed samples, and the ``GenericSample``s kept under that identifier (a type the store
-    /// does not model, or a record an earlier version could not type), read as typed samples where this
-    /// version can (``GenericSample/typedSample()``).
-    ///
-    /// ```swift
-    /// let steps = try await store.samples(ofType: "HKQuantityTypeIdentifierStepCount", in: lastWeek)
-    /// let goals = try await store.samples(ofType: "HKDataTypeSleepDurationGoal")   // generic samples
-    /// ```
-    /// - Throws: `CloudantError` `.invalidInput` for an empty type identifier, or as
-    ///   `CollectionQuery.getSamples()` throws.
-    public func samples(ofType typeIdentifier: String, in interval: DateInterval? = nil) async throws -> [AnyHealthSample] {
+    /// The work of `HealthStore.samples(ofType:in:)`, which documents it.
+    func samples(ofType typeIdentifier: String, in interval: DateInterval? = nil) async throws -> [AnyHealthSample] {
         guard !typeIdentifier.isEmpty else {
             throw CloudantError(.invalidInput, "Name a type identifier, such as HKQuantityTypeIdentifierStepCount.",
                                 context: .init(field: "typeIdentifier"))

@@ -1,18 +1,10 @@
 internal import CloudantCore
-public import CloudantStore
+internal import CloudantStore
 
 /// Reading workouts' routes.
 extension DocumentStore {
-    /// A workout, found by its document id or its HealthKit uuid, and the points of all its routes in time
-    /// order (a workout paused and resumed may have several route samples).
-    ///
-    /// ```swift
-    /// let (workout, points) = try await store.route(ofWorkout: "6F1C2B1E-0E52-4C43-9D0E-0A8E7A4C9F10")
-    /// let gpx = GPXRoute(name: workout.activityType, locations: points).gpxData()
-    /// ```
-    /// - Throws: `CloudantError` `.notFound` when no workout has that id or uuid, or it has
-    ///   no route.
-    public func route(ofWorkout workout: String) async throws -> (workout: WorkoutSample, locations: [RouteLocation]) {
+    /// The work of `HealthStore.route(ofWorkout:)`, which documents it.
+    func route(ofWorkout workout: String) async throws -> (workout: WorkoutSample, locations: [RouteLocation]) {
         let found = try await findWorkout(workout)
         var routes = try await get(WorkoutRouteSample.self, ids: found.routeIDs)
         if routes.isEmpty {

@@ -3,7 +3,7 @@ public import Foundation
 /// Any stored health sample (what `getSamples` returns; the original's `[HKSample]`).
 ///
 /// ```swift
-/// for sample in try await store.collection(healthKitSampleType: .quantity).getSamples() {
+/// for sample in try await health.collection(healthKitSampleType: .quantity).getSamples() {
 ///     if case .quantity(let quantity) = sample { print(quantity.value, quantity.unit) }
 /// }
 /// ```

@@ -6,7 +6,7 @@ public import Foundation
 /// document.
 ///
 /// ```swift
-/// let labs = try await store.samples(ofType: ClinicalTypeIdentifier.labResultRecord, in: lastYear)
+/// let labs = try await health.samples(ofType: ClinicalTypeIdentifier.labResultRecord, in: lastYear)
 /// for case .clinicalRecord(let record) in labs {
 ///     print(record.displayName, record.fhirResource.data["valueQuantity"]?["value"] ?? "–")
 /// }

@@ -2,7 +2,7 @@
 /// belongs to.
 ///
 /// ```swift
-/// let labs = try await store.samples(ofType: ClinicalTypeIdentifier.labResultRecord)
+/// let labs = try await health.samples(ofType: ClinicalTypeIdentifier.labResultRecord)
 /// ClinicalTypeIdentifier.forResource(type: "MedicationOrder")   // "HKClinicalTypeIdentifierMedicationRecord"
 /// ```
 public enum ClinicalTypeIdentifier {

@@ -6,7 +6,7 @@ public import Foundation
 /// whose unit or value the typed sample cannot hold, an electrocardiogram's CSV file.
 ///
 /// ```swift
-/// let goals = try await store.samples(ofType: "HKDataTypeSleepDurationGoal")
+/// let goals = try await health.samples(ofType: "HKDataTypeSleepDurationGoal")
 /// if case .generic(let goal) = goals.first {
 ///     goal.value          // 8 (a number, not "8")
 ///     goal.unit           // "hr"

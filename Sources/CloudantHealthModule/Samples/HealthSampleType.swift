@@ -2,7 +2,7 @@
 /// `OTFHealthSampleType`, which knew only the first three and stored the rest as fake category samples).
 ///
 /// ```swift
-/// let heartRates = try await store.collection(healthKitSampleType: .quantity)
+/// let heartRates = try await health.collection(healthKitSampleType: .quantity)
 ///     .where(field: "typeIdentifier", value: "HKQuantityTypeIdentifierHeartRate")
 ///     .getSamples()
 /// ```

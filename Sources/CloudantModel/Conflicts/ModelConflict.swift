@@ -1,23 +1,19 @@
 public import CloudantCore
 public import CloudantModelSchema
 
-/// An object with conflicting revisions after a pull, as Core Data's `NSMergeConflict` presents it: the
-/// object as it was here before the pull, the version the pull brought (the store's), and the revision
-/// both descend from when the tree still has its body.
+/// A model object with conflicting revisions after a pull, as Core Data's `NSMergeConflict` presents it:
+/// the object as it was here before the pull (`local`, Core Data's object snapshot), the version the pull
+/// brought (`remote`, Core Data's persisted snapshot), and the revision both descend from when the tree
+/// still has its body.
 ///
 /// ```swift
 /// for conflict in try await pull.processConflicts() {
-///     print(conflict.objectID, conflict.changedProperties(on: .object), conflict.changedProperties(on: .store))
+///     print(conflict.objectID, conflict.changedProperties(on: .local), conflict.changedProperties(on: .remote))
 /// }
 /// ```
-public struct MergeConflict: Sendable {
-    /// One side of a conflict.
-    public enum Side: Sendable, Hashable {
-        /// The object as it was in this store before the pull (Core Data's object snapshot).
-        case object
-        /// The version the pull brought in (Core Data's persisted snapshot).
-        case store
-    }
+public struct ModelConflict: Sendable {
+    /// The side of a conflict (`local` is this store before the pull, `remote` the pulled version).
+    public typealias Side = ConflictSide
 
     /// One revision of the object.
     public struct Snapshot: Sendable, Hashable {
@@ -53,9 +49,9 @@ public struct MergeConflict: Sendable {
     /// The entity.
     public var entity: EntityDescription
     /// The object before the pull.
-    public var object: Snapshot
+    public var local: Snapshot
     /// The pulled version.
-    public var store: Snapshot
+    public var remote: Snapshot
     /// The common ancestor of the two, when the store still has its body.
     public var ancestor: Snapshot?
     /// Every live leaf revision, CouchDB's winner first: the resolution is written on the first and the
@@ -68,11 +64,11 @@ public struct MergeConflict: Sendable {
         entity.properties.map(\.name).filter { changed($0, on: side) }
     }
 
-    func snapshot(_ side: Side) -> Snapshot { side == .object ? object : store }
+    func snapshot(_ side: Side) -> Snapshot { side == .local ? local : remote }
 
     func changed(_ name: String, on side: Side) -> Bool {
         let mine = snapshot(side).stored(name)
-        guard let ancestor else { return mine != snapshot(side == .object ? .store : .object).stored(name) }
+        guard let ancestor else { return mine != snapshot(side == .local ? .remote : .local).stored(name) }
         return mine != ancestor.stored(name)
     }
 
@@ -80,15 +76,15 @@ public struct MergeConflict: Sendable {
     /// sides', and `CDTISIdentifier` the first leaf's (so every replica writes the same body).
     ///
     /// ```swift
-    /// let body = conflict.merged { property in property.name == "rating" ? .object : .store }
+    /// let body = conflict.merged { property in property.name == "rating" ? .local : .remote }
     /// ```
     public func merged(choosing choose: (PropertyDescription) -> Side) -> JSONObject {
         var body: JSONObject = [IncrementalStore.entityNameKey: .string(entity.name)]
-        let first = leaves.first == store.rev ? store : object
-        if let identifier = first.body[IncrementalStore.identifierKey] ?? object.body[IncrementalStore.identifierKey] {
+        let first = leaves.first == remote.rev ? remote : local
+        if let identifier = first.body[IncrementalStore.identifierKey] ?? local.body[IncrementalStore.identifierKey] {
             body[IncrementalStore.identifierKey] = identifier
         }
-        body[IncrementalStore.objectVersionKey] = .string(String(max(object.objectVersion, store.objectVersion) + 1))
+        body[IncrementalStore.objectVersionKey] = .string(String(max(local.objectVersion, remote.objectVersion) + 1))
         for property in entity.properties {
             let source = snapshot(choose(property)).body
             body[property.name] = source[property.name]

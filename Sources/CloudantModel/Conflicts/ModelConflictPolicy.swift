@@ -1,61 +1,59 @@
 public import CloudantCore
 internal import CloudantModelSchema
 
-/// How to resolve merge conflicts after a pull: Core Data's merge policies, and two more.
+/// How a model object's conflict is settled after a pull: Core Data's merge policies, in the words every
+/// conflict policy of the package uses.
 ///
-/// "Object" is the version this store had before the pull; "store" is the pulled one.
+/// "Local" is the object as this store had it before the pull; "remote" is the pulled version.
 ///
 /// | policy | Core Data | result |
 /// |---|---|---|
-/// | ``storeTrump`` | `NSMergeByPropertyStoreTrumpMergePolicy` | property by property; where both sides changed a property, the pulled value |
-/// | ``objectTrump`` | `NSMergeByPropertyObjectTrumpMergePolicy` | property by property; where both changed it, this store's value |
-/// | ``propertyNewest`` | — | property by property; where both changed it, the side with the higher `CDTISObjectVersion` (CouchDB's winner on a tie) |
-/// | ``overwrite`` | `NSOverwriteMergePolicy` | this store's object, whole |
-/// | ``rollback`` | `NSRollbackMergePolicy` | the pulled object, whole |
+/// | ``mergeProperties(preferring:)`` `.remote` | `NSMergeByPropertyStoreTrumpMergePolicy` | property by property; where both sides changed a property, the pulled value |
+/// | ``mergeProperties(preferring:)`` `.local` | `NSMergeByPropertyObjectTrumpMergePolicy` | property by property; where both changed it, this store's value |
+/// | ``newest`` | — | property by property; where both changed it, the side with the higher `CDTISObjectVersion` (CouchDB's winner on a tie) |
+/// | ``keepLocal`` | `NSOverwriteMergePolicy` | this store's object, whole |
+/// | ``keepRemote`` | `NSRollbackMergePolicy` | the pulled object, whole |
 /// | ``custom(_:)`` | a custom `NSMergePolicy` | the body the closure returns |
 ///
-/// Without a common ancestor every differing property counts as changed on both sides, so the two
-/// by-property policies keep the trumping side's values. ``propertyNewest`` depends on nothing local, so
-/// two replicas that resolve the same conflict on their own write the same revision and converge.
-public enum MergePolicy: Sendable {
-    /// Property by property, the pulled side wins where both changed.
-    case storeTrump
-    /// Property by property, this store's side wins where both changed.
-    case objectTrump
+/// Without a common ancestor every differing property counts as changed on both sides, so
+/// ``mergeProperties(preferring:)`` keeps the preferred side's values. ``newest`` depends on nothing local,
+/// so two replicas that resolve the same conflict on their own write the same revision and converge.
+public enum ModelConflictPolicy: ConflictPolicy {
+    /// This store's object replaces the pulled one, whole.
+    case keepLocal
+    /// The pulled object replaces this store's, whole.
+    case keepRemote
     /// Property by property, the side with more saves (`CDTISObjectVersion`) wins where both changed.
-    case propertyNewest
-    /// This store's object replaces the pulled one.
-    case overwrite
-    /// The pulled object replaces this store's.
-    case rollback
-    /// The closure returns the resolved body (see ``MergeConflict/merged(choosing:)``).
-    case custom(@Sendable (MergeConflict) throws -> JSONObject)
+    case newest
+    /// Property by property, each side's changes are kept; where both changed a property, `side` wins.
+    case mergeProperties(preferring: ConflictSide)
+    /// The closure returns the resolved body (see ``ModelConflict/merged(choosing:)``).
+    case custom(@Sendable (ModelConflict) throws -> JSONObject)
 
     /// The resolved body of `conflict` under this policy.
     /// - Throws: what a ``custom(_:)`` closure throws.
-    public func resolvedBody(for conflict: MergeConflict) throws -> JSONObject {
+    public func resolvedBody(for conflict: ModelConflict) throws -> JSONObject {
         switch self {
-        case .storeTrump:
-            return conflict.merged { conflict.changed($0.name, on: .store) ? .store : .object }
-        case .objectTrump:
-            return conflict.merged { conflict.changed($0.name, on: .object) ? .object : .store }
-        case .propertyNewest:
-            let newer: MergeConflict.Side
-            if conflict.object.objectVersion != conflict.store.objectVersion {
-                newer = conflict.object.objectVersion > conflict.store.objectVersion ? .object : .store
+        case .mergeProperties(let preferred):
+            let other: ConflictSide = preferred == .local ? .remote : .local
+            return conflict.merged { conflict.changed($0.name, on: preferred) ? preferred : other }
+        case .newest:
+            let newer: ConflictSide
+            if conflict.local.objectVersion != conflict.remote.objectVersion {
+                newer = conflict.local.objectVersion > conflict.remote.objectVersion ? .local : .remote
             } else {
-                newer = conflict.leaves.first == conflict.store.rev ? .store : .object
+                newer = conflict.leaves.first == conflict.remote.rev ? .remote : .local
             }
             return conflict.merged { property in
-                let byObject = conflict.changed(property.name, on: .object)
-                let byStore = conflict.changed(property.name, on: .store)
-                if byObject && byStore { return newer }
-                return byStore ? .store : .object
+                let byLocal = conflict.changed(property.name, on: .local)
+                let byRemote = conflict.changed(property.name, on: .remote)
+                if byLocal && byRemote { return newer }
+                return byRemote ? .remote : .local
             }
-        case .overwrite:
-            return conflict.merged { _ in .object }
-        case .rollback:
-            return conflict.merged { _ in .store }
+        case .keepLocal:
+            return conflict.merged { _ in .local }
+        case .keepRemote:
+            return conflict.merged { _ in .remote }
         case .custom(let resolve):
             return try resolve(conflict)
         }

@@ -10,8 +10,8 @@ extension ModelStore {
     ///
     /// A conflict on `CDTISMetaData` is settled here by keeping CouchDB's winner, as every replica does.
     /// - Throws: `CloudantError` when the store cannot be read.
-    public func mergeConflicts(pulled: [String: Set<String>] = [:]) async throws -> [MergeConflict] {
-        var conflicts: [MergeConflict] = []
+    public func mergeConflicts(pulled: [String: Set<String>] = [:]) async throws -> [ModelConflict] {
+        var conflicts: [ModelConflict] = []
         for id in try await store.conflictedDocumentIDs() {
             let leaves = try await ConflictResolver.leaves(of: id, in: store)
             guard leaves.count > 1 else { continue }
@@ -37,17 +37,17 @@ extension ModelStore {
                 objectBody = leaves[0]
                 storeBody = leaves[1]
             }
-            let object = MergeConflict.Snapshot(rev: objectBody["_rev"]?.stringValue ?? "", body: objectBody)
-            let pulledSide = MergeConflict.Snapshot(rev: storeBody["_rev"]?.stringValue ?? "", body: storeBody)
+            let object = ModelConflict.Snapshot(rev: objectBody["_rev"]?.stringValue ?? "", body: objectBody)
+            let pulledSide = ModelConflict.Snapshot(rev: storeBody["_rev"]?.stringValue ?? "", body: storeBody)
             let ancestor = try await commonAncestor(of: id, object.rev, pulledSide.rev)
             conflicts.append(
-                MergeConflict(objectID: id, entity: entity, object: object, store: pulledSide, ancestor: ancestor, leaves: revs))
+                ModelConflict(objectID: id, entity: entity, local: object, remote: pulledSide, ancestor: ancestor, leaves: revs))
         }
         return conflicts
     }
 
     /// The deepest revision both leaves descend from, with its body, if the store still keeps it.
-    func commonAncestor(of id: String, _ first: String, _ second: String) async throws -> MergeConflict.Snapshot? {
+    func commonAncestor(of id: String, _ first: String, _ second: String) async throws -> ModelConflict.Snapshot? {
         func path(_ rev: String) async throws -> [String] {
             let document = try await store.document(id: id, options: ReadOptions(rev: rev, revs: true))
             guard let revisions = document["_revisions"], let start = revisions["start"]?.numberValue?.int64Value,
@@ -61,7 +61,7 @@ extension ModelStore {
         do {
             var body = try await store.document(id: id, options: ReadOptions(rev: shared))
             body["_revisions"] = nil
-            return MergeConflict.Snapshot(rev: shared, body: body)
+            return ModelConflict.Snapshot(rev: shared, body: body)
         } catch let error as CloudantError where error.code == .notFound {
             return nil
         }
@@ -71,14 +71,14 @@ extension ModelStore {
     /// first leaf and a tombstone on every other leaf, so both replicas converge at the next sync.
     ///
     /// ```swift
-    /// let settled = try await models.resolve(try await pull.processConflicts(), policy: .storeTrump)
+    /// let settled = try await models.resolve(try await pull.processConflicts(), policy: .mergeProperties(preferring: .remote))
     /// try await models.replicatorThatPushes(to: remote).run()
     /// ```
     /// - Returns: what was written, per object.
     /// - Throws: what a custom policy throws; `CloudantError` `.conflict` when an object changed
     ///   since the conflicts were read (read them again).
     @discardableResult
-    public func resolve(_ conflicts: [MergeConflict], policy: MergePolicy) async throws -> [ResolvedConflict] {
+    public func resolve(_ conflicts: [ModelConflict], policy: ModelConflictPolicy) async throws -> [ResolvedConflict] {
         var resolved: [ResolvedConflict] = []
         for conflict in conflicts {
             let leaves = try await ConflictResolver.leaves(of: conflict.objectID, in: store)

@@ -12,7 +12,7 @@ public import Foundation
 ///                                           authentication: .basic(user: "admin", password: "secret"))
 /// try await pull.run()
 /// let conflicts = try await pull.processConflicts()
-/// try await models.resolve(conflicts, policy: .storeTrump)
+/// try await models.resolve(conflicts, policy: .mergeProperties(preferring: .remote))
 /// ```
 public final class ModelReplicator: Sendable {
     /// Which way documents move.
@@ -60,7 +60,7 @@ public final class ModelReplicator: Sendable {
     /// revision tree still has it); resolve them with ``ModelStore/resolve(_:policy:)``.
     /// A conflict on `CDTISMetaData` is settled here by keeping CouchDB's winner, on every replica alike.
     /// - Throws: `CloudantError` when the store cannot be read.
-    public func processConflicts() async throws -> [MergeConflict] {
+    public func processConflicts() async throws -> [ModelConflict] {
         try await models.mergeConflicts(pulled: pulledRevisions)
     }
 }

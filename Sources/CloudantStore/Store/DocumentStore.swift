@@ -275,14 +275,21 @@ public final class DocumentStore: Sendable {
             try lifecycle.requireOpen(database: name)
             try purgeExpiredIfDue()
             return try immediateReaders.read(body)
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
-        } catch let cancellation as CancellationError {
-            throw cancellation  // The caller's task was cancelled: not a store failure.
         } catch {
+            throw try readFailure(error, code)
+        }
+    }
+
+    /// What a failed read throws: the store's own errors naming this database, a cancellation as it is (the
+    /// caller's task was cancelled, not the store), and anything else (SQLite's) as `code`, unless the store
+    /// was closed meanwhile, which is said instead.
+    private func readFailure(_ error: any Error, _ code: CloudantError.Code) throws -> any Error {
+        switch error {
+        case let error as CloudantError: return error.adding { $0.database = self.name }
+        case is CancellationError: return error
+        default:
             try lifecycle.requireOpen(database: name)
-            throw CloudantError(
-                code, "The store could not be read.", context: .init(database: name), underlying: error)
+            return CloudantError(code, "The store could not be read.", context: .init(database: name), underlying: error)
         }
     }
 
@@ -308,14 +315,8 @@ public final class DocumentStore: Sendable {
             return try await readThreads.run {
                 try lifecycle.whileOpen(database: name) { try inTransaction ? pool.read(body) : pool.unsafeRead(body) }
             }
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
-        } catch let cancellation as CancellationError {
-            throw cancellation  // The caller's task was cancelled: not a store failure.
         } catch {
-            try lifecycle.requireOpen(database: name)
-            throw CloudantError(
-                code, "The store could not be read.", context: .init(database: name), underlying: error)
+            throw try readFailure(error, code)
         }
     }
 }

@@ -10,29 +10,6 @@ public enum ConflictResolution: Sendable, Hashable {
     case merged(JSONObject)
 }
 
-/// How ``ConflictResolver`` settles a conflicted document after a pull (or any sync): which leaf revision
-/// survives, or what merged body replaces them all.
-///
-/// Named apart from the Care module's `CareConflictPolicy`, which picks among entity
-/// versions, so an app importing both modules names each without qualifying it.
-///
-/// ```swift
-/// try await ConflictResolver.resolve(in: store, policy: .newestByField("updatedDate"))
-/// ```
-public enum DocumentConflictPolicy: Sendable {
-    /// Keep the revision the remote peer does not have yet: what this device wrote.
-    case keepLocal(remote: any ReplicationPeer)
-    /// Keep the revision the remote peer has (its winner, when it has several).
-    case keepRemote(remote: any ReplicationPeer)
-    /// Keep the leaf whose `field` collates highest (an `updatedDate`, a version counter); ties go to
-    /// CouchDB's winner.
-    case newestByField(String)
-    /// Combine every leaf into one body.
-    case merge(@Sendable (_ leaves: [JSONObject]) async throws -> JSONObject)
-    /// Decide per document.
-    case custom(@Sendable (_ leaves: [JSONObject]) async throws -> ConflictResolution)
-}
-
 /// One document the resolver settled.
 public struct ResolvedConflict: Sendable, Hashable {
     /// The document.
@@ -51,7 +28,7 @@ public struct ResolvedConflict: Sendable, Hashable {
 ///
 /// ```swift
 /// _ = try await Replicator(source: remote, target: LocalPeer(store)).run()
-/// let settled = try await ConflictResolver.resolve(in: store, policy: .newestByField("updatedDate"))
+/// let settled = try await ConflictResolver.resolve(in: store, against: remote, policy: .keepLocal)
 /// _ = try await Replicator(source: LocalPeer(store), target: remote).run()
 /// ```
 public enum ConflictResolver {
@@ -64,13 +41,49 @@ public enum ConflictResolver {
     }
 
     /// Resolves every conflicted document of `store` with `policy`.
+    ///
+    /// - Parameters:
+    ///   - store: The store whose conflicts are settled.
+    ///   - remote: The peer this store syncs with: a leaf it does not hold was written locally. Required by
+    ///     ``DocumentConflictPolicy/keepLocal`` and ``DocumentConflictPolicy/keepRemote``; without it, a
+    ///     custom policy sees every leaf as local.
+    ///   - policy: Which leaf wins.
+    /// - Returns: The documents settled.
+    /// - Throws: `CloudantError.Code.invalidInput` when the policy needs `remote` and none is given, or a
+    ///   custom policy's body is not valid; the peer's or the store's errors; what a custom policy throws.
     @discardableResult
-    public static func resolve(in store: DocumentStore, policy: DocumentConflictPolicy) async throws -> [ResolvedConflict] {
-        var resolved: [ResolvedConflict] = []
-        for id in try await store.conflictedDocumentIDs() {
+    public static func resolve(
+        in store: DocumentStore, against remote: (any ReplicationPeer)? = nil, policy: DocumentConflictPolicy
+    ) async throws -> [ResolvedConflict] {
+        if remote == nil, policy.needsRemote {
+            throw CloudantError(
+                .invalidInput, "keepLocal and keepRemote tell the sides apart by asking the remote peer; pass it as against:.")
+        }
+        var conflicted: [String: [JSONObject]] = [:]
+        let ids = try await store.conflictedDocumentIDs()
+        for id in ids {
             let leaves = try await leaves(of: id, in: store)
-            guard leaves.count > 1 else { continue }
-            resolved.append(try await resolve(id: id, leaves: leaves, resolution: decide(policy, id: id, leaves: leaves), in: store))
+            if leaves.count > 1 { conflicted[id] = leaves }
+        }
+        var missing: [String: Set<String>] = [:]
+        if let remote, policy.needsSides, !conflicted.isEmpty {
+            let asked = conflicted.mapValues { $0.compactMap { $0["_rev"]?.stringValue } }
+            missing = try await remote.revsDiff(asked).mapValues { Set($0.missing) }
+        }
+        var resolved: [ResolvedConflict] = []
+        for id in ids {
+            guard let leaves = conflicted[id] else { continue }
+            let conflict: Conflict<JSONObject>
+            if remote == nil {
+                conflict = Conflict(id: id, local: leaves, remote: [])
+            } else {
+                let localOnly = missing[id] ?? []
+                conflict = Conflict(
+                    id: id, local: leaves.filter { localOnly.contains($0.rev) },
+                    remote: leaves.filter { !localOnly.contains($0.rev) })
+            }
+            let resolution = try await decide(policy, conflict: conflict, leaves: leaves)
+            resolved.append(try await resolve(id: id, leaves: leaves, resolution: resolution, in: store))
         }
         return resolved
     }
@@ -110,16 +123,18 @@ public enum ConflictResolver {
         return ResolvedConflict(id: id, rev: written.rev, deletedLeaves: losers)
     }
 
-    static func decide(_ policy: DocumentConflictPolicy, id: String, leaves: [JSONObject]) async throws -> ConflictResolution {
-        let revs = leaves.compactMap { $0["_rev"]?.stringValue }
+    /// The policy's choice among a document's leaves (`leaves` winner first, `conflict` the same leaves split
+    /// by side, each side winner first).
+    static func decide(
+        _ policy: DocumentConflictPolicy, conflict: Conflict<JSONObject>, leaves: [JSONObject]
+    ) async throws -> ConflictResolution {
         switch policy {
-        case .keepLocal(let remote), .keepRemote(let remote):
-            let missing = Set(try await remote.revsDiff([id: revs])[id]?.missing ?? [])
-            let localOnly = revs.filter(missing.contains)
-            let remoteHeld = revs.filter { !missing.contains($0) }
-            // Leaves are winner-first, so the first of each group is CouchDB's winner within it.
-            if case .keepLocal = policy { return .keep(rev: localOnly.first ?? revs[0]) }
-            return .keep(rev: remoteHeld.first ?? revs[0])
+        case .keepLocal:
+            return .keep(rev: (conflict.local.first ?? leaves[0]).rev)
+        case .keepRemote:
+            return .keep(rev: (conflict.remote.first ?? leaves[0]).rev)
+        case .newest:
+            return .keep(rev: leaves[0].rev)
         case .newestByField(let field):
             let path = try FieldPath(parsing: field)
             var best = leaves[0]
@@ -131,16 +146,19 @@ public enum ConflictResolver {
                 }
                 if Collation.compare(candidate, current) > 0 { best = leaf }
             }
-            return .keep(rev: best["_rev"]?.stringValue ?? revs[0])
-        case .merge(let combine):
-            return .merged(try await combine(leaves))
-        case .custom(let decide):
-            return try await decide(leaves)
+            return .keep(rev: best.rev)
+        case .custom(let choose):
+            let body = try await choose(conflict)
+            if let kept = leaves.first(where: { $0 == body }) { return .keep(rev: kept.rev) }
+            return .merged(body)
         }
     }
 }
 
 extension JSONObject {
+    /// A leaf's revision (every leaf the store returns has one).
+    fileprivate var rev: String { self["_rev"]?.stringValue ?? "" }
+
     fileprivate func removing(_ key: String) -> JSONObject {
         var copy = self
         copy[key] = nil

@@ -11,7 +11,7 @@ internal import Foundation
 /// - a write the remote already applied (the connection died after the server committed) is recognised
 ///   there and never applied twice;
 /// - an edit made on the remote meanwhile becomes a conflict rather than being overwritten, and the queue
-///   settles it with its ``ReplayConflictPolicy`` (pull the document, resolve, push the resolution);
+///   settles it with its ``DocumentConflictPolicy`` (pull the document, resolve, push the resolution);
 /// - deletes travel as tombstones.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ public actor OfflineWriteQueue {
     /// The remote the writes are for.
     public let remote: RemoteDatabase
     /// How a replayed write that conflicts with an edit made on the remote is settled.
-    public let conflictPolicy: ReplayConflictPolicy
+    public let conflictPolicy: DocumentConflictPolicy
     /// How long to wait between replays while the remote cannot be reached.
     public let backoff: Backoff
     /// Writes per `_bulk_docs` request.
@@ -42,11 +42,11 @@ public actor OfflineWriteQueue {
     ///   - store: The store the writes were made to and are queued in.
     ///   - remote: The database they are for.
     ///   - conflictPolicy: How a conflict made while offline is settled; by default the write
-    ///     made on this device wins.
+    ///     made on this device wins. The queued write is the conflict's local side.
     ///   - backoff: How long to wait between replays while the remote cannot be reached.
     ///   - batchSize: Writes per `_bulk_docs` request.
     public init(
-        store: DocumentStore, remote: RemoteDatabase, conflictPolicy: ReplayConflictPolicy = .keepQueued,
+        store: DocumentStore, remote: RemoteDatabase, conflictPolicy: DocumentConflictPolicy = .keepLocal,
         backoff: Backoff = Backoff(), batchSize: Int = 500
     ) {
         self.store = store
@@ -213,24 +213,15 @@ public actor OfflineWriteQueue {
         for id in conflicted {
             let leaves = try await ConflictResolver.leaves(of: id, in: store)
             guard leaves.count > 1 else { continue }
-            let decision = try await decide(id: id, leaves: leaves, queued: queuedRevision[id])
+            // The write this device sent is the local side; whatever else the remote holds is the other.
+            let queued = queuedRevision[id]
+            let conflict = Conflict(
+                id: id, local: leaves.filter { $0["_rev"]?.stringValue == queued },
+                remote: leaves.filter { $0["_rev"]?.stringValue != queued })
+            let decision = try await ConflictResolver.decide(conflictPolicy, conflict: conflict, leaves: leaves)
             resolved.append(try await ConflictResolver.resolve(id: id, leaves: leaves, resolution: decision, in: store))
         }
         try await Replicator(source: LocalPeer(store), target: remote.peer, options: only).run()
         return resolved
-    }
-
-    /// The policy's choice among a document's leaves (winner first); `queued` is the revision this device
-    /// sent. Leaves with the same body are one write seen twice, so any of them will do.
-    private func decide(id: String, leaves: [JSONObject], queued: String?) async throws -> ConflictResolution {
-        let revs = leaves.compactMap { $0["_rev"]?.stringValue }
-        switch conflictPolicy {
-        case .keepQueued:
-            return .keep(rev: revs.first { $0 == queued } ?? revs[0])
-        case .keepRemote:
-            return .keep(rev: revs.first { $0 != queued } ?? revs[0])
-        case .resolver(let policy):
-            return try await ConflictResolver.decide(policy, id: id, leaves: leaves)
-        }
     }
 }

@@ -30,7 +30,7 @@ struct CareSyncTests {
         let task = try watch.dailyTask(id: "meds", uuid: 2, start: watch.utc.date(2024, 1, 1, 8))
         try await watch.care.add([task])
         try await watch.care.add([try watch.outcome(task: task.uuid, occurrence: 0, uuid: 3)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .lastWriteWins)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
         for side in [phone, watch] {
             #expect(try await ids(side.care, CarePlan.self) == [testUUID(1)])
             #expect(try await ids(side.care, CareTask.self) == [testUUID(2)])
@@ -45,20 +45,20 @@ struct CareSyncTests {
         // The original watch peer deleted every local document the peer had not sent.
         let (phone, watch) = try pair()
         try await phone.care.add([phone.plan(id: "a", uuid: 1), phone.plan(id: "b", uuid: 2)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .lastWriteWins)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
         // A push that carries nothing, and a reply that carries nothing, leave everything in place.
         _ = try await phone.care.respond(
             to: .revisionPush(CarePeerPayload(knowledgeVector: KnowledgeVector(), revisions: [])))
         try await phone.care.synchronize(
             with: { _ in .revisionReply(CarePeerPayload(knowledgeVector: KnowledgeVector(), revisions: [])) },
-            policy: .lastWriteWins)
+            policy: .newest)
         #expect(try await ids(phone.care, CarePlan.self) == [testUUID(1), testUUID(2)])
     }
 
     @Test func aSecondSyncSendsOnlyWhatChanged() async throws {
         let (phone, watch) = try pair()
         try await phone.care.add([phone.plan(id: "a", uuid: 1)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .lastWriteWins)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
         try await phone.care.add([phone.plan(id: "b", uuid: 2)])
         let records = try await phone.care.revisions(since: try await watch.care.knowledge())
         #expect(records.flatMap(\.entities).map(\.uuid) == [testUUID(2)])
@@ -94,14 +94,14 @@ struct CareSyncTests {
     @Test func concurrentUpdatesOnTwoDevicesAreDetectedAndKeepDeviceKeepsTheLocalVersion() async throws {
         let (phone, watch) = try pair()
         try await phone.care.add([phone.plan(id: "p", uuid: 1)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepDevice)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepLocal)
         var onPhone = try await phone.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
         onPhone.title = "phone"
         try await phone.care.update([onPhone])
         var onWatch = try await watch.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
         onWatch.title = "watch"
         try await watch.care.update([onWatch])
-        let resolved = try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepDevice)
+        let resolved = try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepLocal)
         #expect(resolved.count == 1)
         for side in [phone, watch] {
             #expect(try await side.care.conflicts(CarePlan.self).isEmpty)
@@ -115,7 +115,8 @@ struct CareSyncTests {
         for (policy, expected) in [
             (CareConflictPolicy.keepRemote, "watch"),
             (CareConflictPolicy.custom { conflict in
-                var pick = conflict.device[0]
+                #expect(conflict.kindName == CarePlan.careKindName)
+                var pick = conflict.local[0]
                 if case .carePlan(var plan) = pick {
                     plan.title = "merged"
                     pick = .carePlan(plan)
@@ -141,7 +142,7 @@ struct CareSyncTests {
     @Test func twoDevicesResolvingAlikeWriteTheSameMergeVersion() async throws {
         let (phone, watch) = try pair()
         try await phone.care.add([phone.plan(id: "p", uuid: 1)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .lastWriteWins)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
         var onPhone = try await phone.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
         onPhone.title = "phone"
         try await phone.care.update([onPhone])
@@ -151,10 +152,10 @@ struct CareSyncTests {
         // Each side learns the other's version, resolves on its own, then they sync.
         try await phone.care.merge(try await watch.care.revisions(since: KnowledgeVector()))
         try await watch.care.merge(try await phone.care.revisions(since: KnowledgeVector()))
-        let fromPhone = try await phone.care.resolveConflicts(policy: .lastWriteWins)
-        let fromWatch = try await watch.care.resolveConflicts(policy: .lastWriteWins)
+        let fromPhone = try await phone.care.resolveConflicts(policy: .newest)
+        let fromWatch = try await watch.care.resolveConflicts(policy: .newest)
         #expect(fromPhone.map(\.uuid) == fromWatch.map(\.uuid))
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .lastWriteWins)
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
         #expect(try await phone.care.conflicts(CarePlan.self).isEmpty)
         #expect(try await watch.care.conflicts(CarePlan.self).isEmpty)
     }

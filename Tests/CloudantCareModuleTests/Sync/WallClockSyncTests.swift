@@ -85,8 +85,8 @@ struct WallClockSyncTests {
         let (phoneKV, tabletKV) = (try CareFixture(name: "phone-kv", uuidBase: 1000), try CareFixture(name: "tablet-kv", uuidBase: 5000))
         let merging = CareSyncMode.knowledgeVector(
             .custom { conflict in
-                let plans = (conflict.device + conflict.remote).compactMap { $0.value(as: CarePlan.self) }
-                guard var merged = plans.first(where: { $0.title != "P" }) else { return conflict.device[0] }
+                let plans = (conflict.local + conflict.remote).compactMap { $0.value(as: CarePlan.self) }
+                guard var merged = plans.first(where: { $0.title != "P" }) else { return conflict.local[0] }
                 merged.versioned.groupIdentifier = plans.compactMap(\.versioned.groupIdentifier).first
                 return .carePlan(merged)
             })

@@ -153,7 +153,7 @@ struct ActivityAndClinicalImportTests {
         #expect(order.fhirResource.data["medicationCodeableConcept"]?["coding"]?.arrayValue?.first?["code"] == "314076")
 
         // A resource HealthKit has no clinical type for is kept, under the store's own "other" type.
-        let patients = try await harness.store.samples(ofType: ClinicalTypeIdentifier.otherRecord)
+        let patients = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.otherRecord)
         #expect(patients.count == counts(export.expected["clinical_records_by_type"])["Patient"])
         #expect(patients.allSatisfy { if case .clinicalRecord(let record) = $0 { record.fhirResource.resourceType == "Patient" } else { false } })
     }

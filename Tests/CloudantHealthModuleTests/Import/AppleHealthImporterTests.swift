@@ -37,8 +37,8 @@ struct AppleHealthImporterTests {
         #expect(report.exportDate != nil)
 
         // What the store holds matches, family by family, type by type.
-        let quantities = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
-        let categories = try await harness.store.collection(healthKitSampleType: .category).getSamples()
+        let quantities = try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples()
+        let categories = try await HealthStore(store: harness.store).collection(healthKitSampleType: .category).getSamples()
         let byType = (quantities + categories).reduce(into: [String: Int]()) { $0[$1.typeIdentifier, default: 0] += 1 }
         #expect(byType == counts(expected["records_by_type"]))
         let workouts = try await harness.store.get(WorkoutSample.self)
@@ -70,7 +70,7 @@ struct AppleHealthImporterTests {
         #expect(first.documentsWritten > 0)
         #expect(second.documentsWritten == 0)
         #expect(second.documentsUnchanged == first.documentsWritten)
-        #expect(try await harness.store.collection(healthKitSampleType: .quantity).getSamples().count
+        #expect(try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples().count
             == first.samplesByType.filter { $0.key.hasPrefix("HKQuantity") }.values.reduce(0, +))
     }
 
@@ -110,7 +110,7 @@ struct AppleHealthImporterTests {
         #expect(try await harness.store.get(WorkoutRouteSample.self).count == report.workoutRoutes)
         #expect(report.parserDiagnostics.contains { $0.hasPrefix("export_cda.xml") })
         #expect(report.cdaDocuments == 1)
-        let lifesum = try await harness.store.collection(healthKitSampleType: .correlation).getSamples()
+        let lifesum = try await HealthStore(store: harness.store).collection(healthKitSampleType: .correlation).getSamples()
             .compactMap { sample -> String? in
                 if case .correlation(let correlation) = sample { return correlation.source?.name } else { return nil }
             }

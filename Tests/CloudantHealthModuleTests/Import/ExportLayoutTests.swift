@@ -10,7 +10,7 @@ struct ExportLayoutTests {
     private func stored(_ store: DocumentStore) async throws -> [String: JSONObject] {
         var documents: [String: JSONObject] = [:]
         for family in HealthSampleType.allCases {
-            for sample in try await store.collection(healthKitSampleType: family).getSamples() {
+            for sample in try await HealthStore(store: store).collection(healthKitSampleType: family).getSamples() {
                 guard case .object(var body) = try JSONValue(encoding: sample.sample) else { continue }
                 body.removeValue(forKey: "revId")
                 documents[sample.id] = body

@@ -37,14 +37,14 @@ struct FormatDriftTests {
         #expect(route.workoutID == workout.id && route.locations.count == 3)
         #expect(route.locations.first?.course == nil, "course -1 is Core Location's unknown")
         #expect(route.locations.last?.course == 43)
-        let bmi = only(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierBodyMassIndex")) {
+        let bmi = only(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierBodyMassIndex")) {
             if case .quantity(let sample) = $0 { sample } else { nil }
         }
         #expect(bmi.first?.metadata["Withings User Identifier"] == "012345", "an identifier keeps its leading zero")
         #expect(bmi.first?.metadata["Modified Date"] == "2018-11-18T16:56:05+00:00")
         #expect(bmi.first?.metadata["HKWasUserEntered"] == 0)
         // The two heart rates of one watch carry different HKDevice pointers and read as one device.
-        let rates = only(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate")) {
+        let rates = only(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate")) {
             if case .quantity(let sample) = $0 { sample } else { nil }
         }
         #expect(Set(rates.compactMap(\.device)).count == 1)
@@ -83,7 +83,7 @@ struct FormatDriftTests {
         let cda = try #require(try await harness.store.get(CDADocumentSample.self).first)
         #expect(cda.document.title == "Health Data Export")
         // A heart rate measured in India keeps +05:30 beside its instant.
-        let pulse = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate").first)
+        let pulse = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate").first)
         #expect(pulse.sample.startUTCOffset == 19_800)
         #expect(pulse.sample.localStartDate?.exportText == "2019-10-21 14:01:37 +0530")
         #expect(pulse.sample.localStartDate?.iso8601 == "2019-10-21T14:01:37+05:30")
@@ -102,7 +102,7 @@ struct FormatDriftTests {
         #expect(report.electrocardiograms == 2)
         #expect(report.clinicalRecordsByType == ["HKClinicalTypeIdentifierLabResultRecord": 1])
         #expect(report.skippedCount == 0 && report.documentsNew == 6)
-        let ecgs = try await harness.store.samples(ofType: "HKDataTypeIdentifierElectrocardiogram")
+        let ecgs = try await HealthStore(store: harness.store).samples(ofType: "HKDataTypeIdentifierElectrocardiogram")
         #expect(ecgs.count == 2)
         for ecg in ecgs {
             guard case .generic(let sample) = ecg else { Issue.record("an ECG is a generic sample"); continue }
@@ -128,7 +128,7 @@ struct FormatDriftTests {
         #expect(report.genericSamplesByType == ["HKAudiogramTypeIdentifier": 1])
         #expect(report.correlationsByType == ["HKCorrelationTypeIdentifierFood": 1] && report.correlationMemberRecords == 1)
         #expect(report.skippedCount == 0 && report.documentsNew == 6)
-        let audiogram = try #require(try await harness.store.samples(ofType: "HKAudiogramTypeIdentifier").first)
+        let audiogram = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKAudiogramTypeIdentifier").first)
         guard case .generic(let sample) = audiogram else { Issue.record("not generic"); return }
         #expect(sample.element == "Audiogram" && sample.children.count == 3)
         #expect(sample.children.first?["attributes"]?["frequencyValue"] == 250)
@@ -153,14 +153,14 @@ struct FormatDriftTests {
         #expect(run.activities.count == 1 && run.activities.first?.statistics.count == 1)
         #expect(run.activities.first?.metadata["HKElevationAscended"] == .object(["unit": "cm", "value": 4520]))
         #expect(run.metadata["HKAverageMETs"] == .object(["unit": "kcal/hr·kg", "value": 10.1221]))
-        let caffeine = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierDietaryCaffeine").first)
+        let caffeine = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierDietaryCaffeine").first)
         #expect(caffeine.sample.source?.name == "Life sum")
         // Each sleep stage keeps the zone it was recorded in, returned as written, and HKTimeZone beside it.
-        let sleep = try await harness.store.samples(ofType: "HKCategoryTypeIdentifierSleepAnalysis")
+        let sleep = try await HealthStore(store: harness.store).samples(ofType: "HKCategoryTypeIdentifierSleepAnalysis")
         #expect(sleep.map { $0.sample.localStartDate?.exportText } == ["2022-10-15 01:20:00 +0200", "2022-10-19 02:10:00 -0700"])
         #expect(sleep.map { $0.sample.localEndDate?.iso8601 } == ["2022-10-15T02:45:30+02:00", "2022-10-19T03:02:00-07:00"])
         #expect(sleep.map { $0.sample.metadata["HKTimeZone"] } == ["Europe/Paris", "America/Los_Angeles"])
-        let temperature = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierBodyTemperature").first)
+        let temperature = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierBodyTemperature").first)
         #expect(temperature.sample.metadata["HKMetadataKeyTimeZone"] == "Asia/Tokyo")
         #expect(temperature.sample.localStartDate?.exportText == "2022-10-12 22:00:00 +0900")
     }
@@ -182,7 +182,7 @@ struct FormatDriftTests {
         // Every record read is a typed sample, a generic one, or listed as skipped.
         #expect(report.recordsRead == report.samplesByType.values.reduce(0, +) + report.genericSamplesByType.values.reduce(0, +)
             + (report.skippedByType["HKQuantityTypeIdentifierStepCount"] ?? 0))
-        let goals = try await harness.store.samples(ofType: "HKDataTypeSleepDurationGoal")
+        let goals = try await HealthStore(store: harness.store).samples(ofType: "HKDataTypeSleepDurationGoal")
         let values = goals.compactMap { sample -> JSONValue? in if case .generic(let goal) = sample { goal.value } else { nil } }
         #expect(values == [8, 7.5], "typed values, not strings")
         if case .generic(let goal) = goals.first {
@@ -190,7 +190,7 @@ struct FormatDriftTests {
             #expect(goal.attributes["sourceVersion"] == "17.0.3" && goal.attributes["value"] == 8)
             #expect(goal.attributes["startDate"] == "2023-10-01T21:00:02+02:00")
         }
-        let weight = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierBodyMass").first)
+        let weight = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierBodyMass").first)
         guard case .generic(let kept) = weight else { Issue.record("a weight that is not a number stays generic"); return }
         #expect(kept.value == "seventy" && kept.reason == "a quantity whose value is not a number")
     }
@@ -212,10 +212,10 @@ struct FormatDriftTests {
         #expect(ride.otherElements.count == 1)
         #expect(ride.otherElements.first?["element"] == "WorkoutZoneGroup")
         #expect(ride.otherElements.first?["children"]?.arrayValue?.count == 3)
-        let effort = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierEstimatedWorkoutEffortScore").first)
+        let effort = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierEstimatedWorkoutEffortScore").first)
         guard case .quantity(let score) = effort else { Issue.record("the effort score is a quantity"); return }
         #expect(score.value == 4 && score.unit == "appleEffortScore")
-        let mood = try #require(try await harness.store.samples(ofType: "MoodDiaryDailyScore").first)
+        let mood = try #require(try await HealthStore(store: harness.store).samples(ofType: "MoodDiaryDailyScore").first)
         guard case .generic(let kept) = mood else { Issue.record("not generic"); return }
         #expect(kept.typeIdentifier == "MoodDiaryDailyScore" && kept.value == 4 && kept.metadata["entry"] == "calm")
     }

@@ -29,11 +29,11 @@ struct GeneratedVariantTests {
         #expect(report.metadataEntries == int(export.expected["metadata_entries"]))
         #expect(report.skippedCount == 0 && report.isComplete)
         #expect(report.recordsRead == report.samplesByType.values.reduce(0, +) + report.genericSamplesByType.values.reduce(0, +))
-        let goals = try await harness.store.samples(ofType: "HKDataTypeSleepDurationGoal")
+        let goals = try await HealthStore(store: harness.store).samples(ofType: "HKDataTypeSleepDurationGoal")
         #expect(goals.count == 7)
         #expect(goals.allSatisfy { if case .generic(let goal) = $0 { goal.value?.numberValue != nil && goal.metadata["HKWasUserEntered"] == 1 } else { false } })
         // The heart rates written in +05:30 keep it; the others keep the export's own zone.
-        let rates = try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate")
+        let rates = try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate")
         #expect(rates.filter { $0.sample.startUTCOffset == 19_800 }.count == int(export.expected["offset_records"]))
         #expect(rates.allSatisfy { [19_800, -7 * 3600, -8 * 3600].contains($0.sample.startUTCOffset ?? 0) })
         let again = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)

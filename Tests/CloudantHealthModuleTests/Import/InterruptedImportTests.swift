@@ -27,7 +27,7 @@ struct InterruptedImportTests {
         let committed = try await harness.store.info().documentCount - designDocuments
         #expect(committed >= 600 && committed < 3000)
         // Everything committed reads back as samples.
-        let partial = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
+        let partial = try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples()
         #expect(!partial.isEmpty)
 
         let resumed = try await importer.importExport(at: export.exportFolder)

@@ -48,11 +48,11 @@ struct ReimportTests {
         #expect(newer.documentsWritten == 7)
         let designDocuments = 1
         #expect(try await harness.store.info().documentCount == 17 + designDocuments)
-        let water = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierDietaryWater").first)
+        let water = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierDietaryWater").first)
         guard case .quantity(let edited) = water else { Issue.record("water is a quantity"); return }
         #expect(edited.value == 750 && edited.metadata["HKMetadataKeySyncVersion"] == 3)
         #expect(edited.revId?.hasPrefix("2-") == true, "a changed record is a new revision of its document")
-        let steps = try await harness.store.samples(ofType: "HKQuantityTypeIdentifierStepCount")
+        let steps = try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierStepCount")
         #expect(steps.count == 3 && steps.allSatisfy { $0.sample.source?.name == "Sam’s iPhone 11" })
         let summary = try #require(try await harness.store.get(ActivitySummarySample.self).first { $0.day.description == "2019-11-05" })
         #expect(summary.appleExerciseTime?.value == 47)
@@ -79,7 +79,7 @@ struct ReimportTests {
         let importer = AppleHealthImporter(store: harness.store)
         let first = try await importer.importExport(at: folder)
         #expect(first.documentsNew == 2 && first.documentsChanged == 0)
-        let sources = try await harness.store.samples(ofType: "HKQuantityTypeIdentifierStepCount").compactMap { $0.sample.source?.name }
+        let sources = try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierStepCount").compactMap { $0.sample.source?.name }
         #expect(Set(sources) == ["Pedometer++", "StepsApp"])
         let again = try await importer.importExport(at: folder)
         #expect(again.documentsNew == 0 && again.documentsChanged == 0 && again.documentsUnchanged == 2)
@@ -90,11 +90,11 @@ struct ReimportTests {
         defer { harness.remove() }
         let importer = AppleHealthImporter(store: harness.store)
         _ = try await importer.importExport(at: DriftFixture.folder("ios12"))
-        let pulse = try #require(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate").first)
+        let pulse = try #require(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate").first)
         let rev = try #require(try await harness.store.document(id: pulse.id)["_rev"]?.stringValue)
         _ = try await harness.store.delete(id: pulse.id, rev: rev)
         let again = try await importer.importExport(at: DriftFixture.folder("ios12"))
         #expect(again.documentsNew == 0 && again.documentsChanged == 0 && again.documentsUnchanged == 9)
-        #expect(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate").count == 1)
+        #expect(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate").count == 1)
     }
 }

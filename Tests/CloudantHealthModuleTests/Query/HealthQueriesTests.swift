@@ -33,10 +33,10 @@ struct HealthQueriesTests {
     @Test func collectionOfAHealthKitSampleTypeReturnsOnlyThatFamily() async throws {
         let harness = try await seeded()
         defer { harness.remove() }
-        let quantities = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
+        let quantities = try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples()
         #expect(quantities.count == 20)
         #expect(quantities.allSatisfy { $0.sampleType == .quantity })
-        let categories = try await harness.store.collection(healthKitSampleType: .category).getSamples()
+        let categories = try await HealthStore(store: harness.store).collection(healthKitSampleType: .category).getSamples()
         #expect(categories.map(\.typeIdentifier) == ["HKCategoryTypeIdentifierSleepAnalysis"])
     }
 
@@ -44,16 +44,16 @@ struct HealthQueriesTests {
         let harness = try await seeded()
         defer { harness.remove() }
         let window = DateInterval(start: start.addingTimeInterval(2 * 3600), end: start.addingTimeInterval(5 * 3600))
-        let steps = try await harness.store.samples(ofType: "HKQuantityTypeIdentifierStepCount", in: window)
+        let steps = try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierStepCount", in: window)
         #expect(steps.map(\.startDate) == [2.0, 3, 4].map { start.addingTimeInterval($0 * 3600) })
         #expect(steps.allSatisfy { $0.typeIdentifier == "HKQuantityTypeIdentifierStepCount" })
-        #expect(try await harness.store.samples(ofType: "HKQuantityTypeIdentifierHeartRate").count == 10)
+        #expect(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate").count == 10)
     }
 
     @Test func theTypeAndDateQueryUsesThePluginsIndex() async throws {
         let harness = try await seeded()
         defer { harness.remove() }
-        let request = try harness.store.collection(healthKitSampleType: .quantity)
+        let request = try HealthStore(store: harness.store).collection(healthKitSampleType: .quantity)
             .where(typeIdentifier: "HKQuantityTypeIdentifierHeartRate")
             .where(startDateIn: DateInterval(start: start, duration: 3600)).request
         let plan = try await harness.store.explain(request)
@@ -68,14 +68,14 @@ struct HealthQueriesTests {
             ActivitySummarySample(day: $0, appleExerciseTime: HealthQuantity(value: Double($0.day), unit: .minute))
         })
         let type = ActivitySummarySample.activitySummaryTypeIdentifier
-        #expect(try await harness.store.samples(ofType: type).count == 10)
+        #expect(try await HealthStore(store: harness.store).samples(ofType: type).count == 10)
         let window = DateInterval(start: days[2].floatingInterval.start, end: days[5].floatingInterval.start)
-        let found = try await harness.store.samples(ofType: type, in: window)
+        let found = try await HealthStore(store: harness.store).samples(ofType: type, in: window)
         #expect(found.map(\.sampleType) == [.activitySummary, .activitySummary, .activitySummary])
         let summaries = found.compactMap { if case .activitySummary(let summary) = $0 { summary } else { nil } }
         #expect(summaries.map(\.day) == Array(days[2..<5]))
         #expect(summaries.map(\.appleExerciseTime?.value) == [3, 4, 5])
-        #expect(try await harness.store.collection(healthKitSampleType: .activitySummary).getSamples().count == 10)
+        #expect(try await HealthStore(store: harness.store).collection(healthKitSampleType: .activitySummary).getSamples().count == 10)
     }
 
     @Test func clinicalRecordsComeBackByClinicalTypeAndClinicalDate() async throws {
@@ -96,14 +96,14 @@ struct HealthQueriesTests {
         try await harness.store.add([condition])
 
         let window = DateInterval(start: start.addingTimeInterval(86_400), end: start.addingTimeInterval(4 * 86_400))
-        let found = try await harness.store.samples(ofType: ClinicalTypeIdentifier.labResultRecord, in: window)
+        let found = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.labResultRecord, in: window)
         #expect(found.map(\.id) == labs[1..<4].map(\.id))
         #expect(found.allSatisfy { $0.sampleType == .clinicalRecord })
-        let conditions = try await harness.store.samples(ofType: ClinicalTypeIdentifier.conditionRecord, in: window)
+        let conditions = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.conditionRecord, in: window)
         #expect(conditions.map(\.id) == [condition.id])
-        #expect(try await harness.store.samples(ofType: ClinicalTypeIdentifier.immunizationRecord).isEmpty)
+        #expect(try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.immunizationRecord).isEmpty)
         let plan = try await harness.store.explain(
-            try harness.store.collection(healthKitSampleType: .clinicalRecord)
+            try HealthStore(store: harness.store).collection(healthKitSampleType: .clinicalRecord)
                 .where(typeIdentifier: ClinicalTypeIdentifier.labResultRecord).where(startDateIn: window).request)
         #expect(plan["index"]?["name"] == .string(HealthPlugin.sampleIndex.name))
     }
@@ -112,16 +112,16 @@ struct HealthQueriesTests {
         let harness = try HealthTestStore()
         defer { harness.remove() }
         await #expect(throws: CloudantError.self) { try await harness.store.collection("Note").getSamples() }
-        await #expect(throws: CloudantError.self) { try await harness.store.samples(ofType: "") }
+        await #expect(throws: CloudantError.self) { try await HealthStore(store: harness.store).samples(ofType: "") }
         // An identifier the store does not model reads its generic samples: none here.
-        #expect(try await harness.store.samples(ofType: "Steps").isEmpty)
+        #expect(try await HealthStore(store: harness.store).samples(ofType: "Steps").isEmpty)
     }
 
     @Test func callbackFormDeliversTheSamePage() async throws {
         let harness = try await seeded()
         defer { harness.remove() }
         let count = await withCheckedContinuation { continuation in
-            harness.store.collection(healthKitSampleType: .quantity).getSamples(callbackQueue: .global()) { result in
+            HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples(callbackQueue: .global()) { result in
                 continuation.resume(returning: (try? result.get())?.count ?? -1)
             }
         }

@@ -121,14 +121,14 @@ struct HealthStatisticsTests {
         let watchRecords = try #require(export.expected["second_source"]?["records"]?.numberValue?.int64Value)
         #expect(report.samplesByType["HKQuantityTypeIdentifierStepCount"]
             == export.expected["records_by_type"]?["HKQuantityTypeIdentifierStepCount"]?.numberValue?.int64Value.map(Int.init))
-        let steps = try await harness.store.samples(ofType: "HKQuantityTypeIdentifierStepCount").compactMap { sample -> QuantitySample? in
+        let steps = try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierStepCount").compactMap { sample -> QuantitySample? in
             if case .quantity(let quantity) = sample { quantity } else { nil }
         }
         let phone = steps.filter { $0.source?.name.contains("iPhone") == true }
         #expect(steps.count - phone.count == Int(watchRecords) && phone.count == Int(watchRecords))
         let start = try #require(steps.map(\.startDate).min())
         let end = try #require(steps.map(\.endDate).max()).addingTimeInterval(1)
-        let statistics = try await harness.store.statistics(
+        let statistics = try await HealthStore(store: harness.store).statistics(
             ofType: "HKQuantityTypeIdentifierStepCount", from: start, to: end, by: .month)
         let single = phone.reduce(0) { $0 + $1.value }
         #expect(abs((statistics.total ?? 0) - single) < 1e-6, "the single-source total, not \(2 * single)")
@@ -156,8 +156,8 @@ struct HealthStatisticsTests {
         let to = Date(timeIntervalSince1970: 1_720_000_000)
         for (type, interval) in [("HKQuantityTypeIdentifierStepCount", HealthStatisticsInterval.week),
                                  ("HKQuantityTypeIdentifierHeartRate", .day)] {
-            let projected = try await harness.store.statistics(ofType: type, from: from, to: to, by: interval)
-            let decoded = try await reader.statistics(ofType: type, from: from, to: to, by: interval)
+            let projected = try await HealthStore(store: harness.store).statistics(ofType: type, from: from, to: to, by: interval)
+            let decoded = try await HealthStore(store: reader).statistics(ofType: type, from: from, to: to, by: interval)
             #expect(projected.buckets.map(\.sampleCount) == decoded.buckets.map(\.sampleCount), "\(type)")
             #expect(projected.sources == decoded.sources && projected.unit == decoded.unit)
             for (a, b) in zip(projected.buckets, decoded.buckets) {

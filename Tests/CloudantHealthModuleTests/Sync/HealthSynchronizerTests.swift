@@ -17,7 +17,7 @@ struct HealthSynchronizerTests {
     private func uuids(_ samples: [AnyHealthSample]) -> Set<String> { Set(samples.map(\.sample.uuid)) }
 
     private func storedUUIDs(_ store: DocumentStore) async throws -> Set<String> {
-        uuids(try await store.collection(healthKitSampleType: .quantity).getSamples())
+        uuids(try await HealthStore(store: store).collection(healthKitSampleType: .quantity).getSamples())
     }
 
     @Test func pullsEverySamplePageByPageWithNoCapAndThenHasNothingToDo() async throws {
@@ -75,7 +75,7 @@ struct HealthSynchronizerTests {
         let report = try await sync.synchronize()
         #expect(report.pulledDeletions == 2 && report.pulledSamples == 1 && report.storeWrites == 3)
         #expect(report.pushedSamples == 0 && report.pushedDeletions == 0)
-        let stored = try await harness.store.collection(healthKitSampleType: .quantity).getSamples()
+        let stored = try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples()
         #expect(uuids(stored) == uuids(await phone.samples))
         #expect(stored.contains { if case .quantity(let q) = $0 { q.uuid == heartRate(7).sample.uuid && q.value >= 120 } else { false } })
 

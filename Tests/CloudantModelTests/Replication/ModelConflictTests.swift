@@ -6,7 +6,7 @@ import Testing
 /// Two model stores and our server on 127.0.0.1: a conflict made on both stores, pulled into one, resolved
 /// there under each policy, converges on both after the next sync.
 @Suite("Merge conflicts after a pull", .serialized)
-struct MergeConflictTests {
+struct ModelConflictTests {
     /// Both devices start from the same recipe; A changes servings and rating, B changes servings and name.
     struct Scenario {
         let server: LiveServer
@@ -42,18 +42,18 @@ struct MergeConflictTests {
         }
 
         /// A pulls and resolves with `policy`, pushes; B pulls. Returns both stores' recipe.
-        func resolveOnA(_ policy: MergePolicy) async throws -> (Recipe, Recipe) {
+        func resolveOnA(_ policy: ModelConflictPolicy) async throws -> (Recipe, Recipe) {
             let pull = a.replicatorThatPulls(from: remote)
             try await pull.run()
             let conflicts = try await pull.processConflicts()
             #expect(conflicts.count == 1)
             let conflict = try #require(conflicts.first)
             #expect(conflict.objectID == "soup" && conflict.entity.name == "Recipe")
-            #expect(try conflict.object.decode(as: Recipe.self).rating == 5)  // A's side is the object
-            #expect(try conflict.store.decode(as: Recipe.self).name == "Leek soup")  // B's arrived
+            #expect(try conflict.local.decode(as: Recipe.self).rating == 5)  // A's side is local
+            #expect(try conflict.remote.decode(as: Recipe.self).name == "Leek soup")  // B's arrived
             #expect(try conflict.ancestor?.decode(as: Recipe.self).servings == 2)
-            #expect(conflict.changedProperties(on: .object) == ["servings", "rating"])
-            #expect(conflict.changedProperties(on: .store) == ["name", "servings"])
+            #expect(conflict.changedProperties(on: .local) == ["servings", "rating"])
+            #expect(conflict.changedProperties(on: .remote) == ["name", "servings"])
             try await a.resolve(conflicts, policy: policy)
             try await a.replicatorThatPushes(to: remote).run()
             let pullB = b.replicatorThatPulls(from: remote)
@@ -73,38 +73,38 @@ struct MergeConflictTests {
         }
     }
 
-    @Test func storeTrumpKeepsThePulledValueWhereBothChanged() async throws {
+    @Test func mergingPropertiesPreferringRemoteKeepsThePulledValueWhereBothChanged() async throws {
         let scenario = try await Scenario.make("store-trump")
-        let (recipe, _) = try await scenario.resolveOnA(.storeTrump)
+        let (recipe, _) = try await scenario.resolveOnA(.mergeProperties(preferring: .remote))
         await scenario.stop()
         #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 5)
         #expect(recipe.objectVersion == 4)  // one past B's 3
     }
 
-    @Test func objectTrumpKeepsThisStoresValueWhereBothChanged() async throws {
+    @Test func mergingPropertiesPreferringLocalKeepsThisStoresValueWhereBothChanged() async throws {
         let scenario = try await Scenario.make("object-trump")
-        let (recipe, _) = try await scenario.resolveOnA(.objectTrump)
+        let (recipe, _) = try await scenario.resolveOnA(.mergeProperties(preferring: .local))
         await scenario.stop()
         #expect(recipe.name == "Leek soup" && recipe.servings == 4 && recipe.rating == 5)
     }
 
-    @Test func propertyNewestTakesTheSideWithMoreSaves() async throws {
+    @Test func newestTakesTheSideWithMoreSavesPropertyByProperty() async throws {
         let scenario = try await Scenario.make("newest")
-        let (recipe, _) = try await scenario.resolveOnA(.propertyNewest)
+        let (recipe, _) = try await scenario.resolveOnA(.newest)
         await scenario.stop()
         #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 5)
     }
 
-    @Test func overwriteKeepsThisStoresObjectWhole() async throws {
+    @Test func keepLocalKeepsThisStoresObjectWhole() async throws {
         let scenario = try await Scenario.make("overwrite")
-        let (recipe, _) = try await scenario.resolveOnA(.overwrite)
+        let (recipe, _) = try await scenario.resolveOnA(.keepLocal)
         await scenario.stop()
         #expect(recipe.name == "Soup" && recipe.servings == 4 && recipe.rating == 5)
     }
 
-    @Test func rollbackTakesThePulledObjectWhole() async throws {
+    @Test func keepRemoteTakesThePulledObjectWhole() async throws {
         let scenario = try await Scenario.make("rollback")
-        let (recipe, _) = try await scenario.resolveOnA(.rollback)
+        let (recipe, _) = try await scenario.resolveOnA(.keepRemote)
         await scenario.stop()
         #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 3)
     }
@@ -112,20 +112,20 @@ struct MergeConflictTests {
     @Test func aClosureDecidesPropertyByProperty() async throws {
         let scenario = try await Scenario.make("closure")
         let (recipe, _) = try await scenario.resolveOnA(
-            .custom { conflict in conflict.merged { $0.name == "servings" ? .object : .store } })
+            .custom { conflict in conflict.merged { $0.name == "servings" ? .local : .remote } })
         await scenario.stop()
         #expect(recipe.name == "Leek soup" && recipe.servings == 4 && recipe.rating == 3)
     }
 
-    @Test func twoStoresResolvingOnTheirOwnWithPropertyNewestWriteTheSameRevision() async throws {
+    @Test func twoStoresResolvingOnTheirOwnWithNewestWriteTheSameRevision() async throws {
         let scenario = try await Scenario.make("both")
         defer { Task { await scenario.stop() } }
         let pullA = scenario.a.replicatorThatPulls(from: scenario.remote)
         let pullB = scenario.b.replicatorThatPulls(from: scenario.remote)
         try await pullA.run()
         try await pullB.run()
-        let onA = try await scenario.a.resolve(try await pullA.processConflicts(), policy: .propertyNewest)
-        let onB = try await scenario.b.resolve(try await pullB.processConflicts(), policy: .propertyNewest)
+        let onA = try await scenario.a.resolve(try await pullA.processConflicts(), policy: .newest)
+        let onB = try await scenario.b.resolve(try await pullB.processConflicts(), policy: .newest)
         #expect(onA.map(\.rev) == onB.map(\.rev))
         #expect(onA.first?.deletedLeaves == onB.first?.deletedLeaves)
         try await scenario.a.replicatorThatPushes(to: scenario.remote).run()

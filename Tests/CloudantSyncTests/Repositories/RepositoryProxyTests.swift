@@ -104,7 +104,7 @@ struct RepositoryProxyTests {
         await server.finish()
     }
 
-    @Test(arguments: [ReplayConflictChoice.keepQueued, .keepRemote, .newestByField])
+    @Test(arguments: [ReplayConflictChoice.keepLocal, .keepRemote, .newestByField])
     func aConflictMadeWhileOfflineIsSettledByThePolicy(_ choice: ReplayConflictChoice) async throws {
         let server = RestartableServer()
         try await server.start()
@@ -126,7 +126,7 @@ struct RepositoryProxyTests {
         let report = try await queue.replay()
         #expect(report.sent == 1)
         #expect(report.resolvedConflicts.map(\.id) == ["n"])
-        let expected = choice == .keepQueued ? "a device" : "c server"
+        let expected = choice == .keepLocal ? "a device" : "c server"
         let there = try #require(try await remote.client(document: "n"))
         #expect(there["text"]?.stringValue == expected)
         #expect(there["_conflicts"] == nil)
@@ -251,16 +251,16 @@ struct RepositoryProxyTests {
     }
 }
 
-/// The conflict policies the conflict test runs with (a `ReplayConflictPolicy` is not `Hashable`).
+/// The conflict policies the conflict test runs with (a `DocumentConflictPolicy` is not `Hashable`).
 enum ReplayConflictChoice: String, Sendable, CaseIterable, CustomTestStringConvertible {
-    case keepQueued, keepRemote, newestByField
+    case keepLocal, keepRemote, newestByField
 
-    var policy: ReplayConflictPolicy {
+    var policy: DocumentConflictPolicy {
         switch self {
-        case .keepQueued: .keepQueued
+        case .keepLocal: .keepLocal
         case .keepRemote: .keepRemote
         // The texts sort "a device" < "c server": the highest wins, the server's.
-        case .newestByField: .resolver(.newestByField("text"))
+        case .newestByField: .newestByField("text")
         }
     }
 

@@ -76,7 +76,7 @@ let steps = QuantitySample(
     uuid: UUID().uuidString, typeIdentifier: "HKQuantityTypeIdentifierStepCount", value: 1_200, unit: "count",
     startDate: today.addingTimeInterval(9 * 3_600), endDate: today.addingTimeInterval(9 * 3_600 + 600))
 let stored: [QuantitySample] = try await store.add([steps])
-let daily = try await store.statistics(
+let daily = try await HealthStore(store: store).statistics(
     ofType: "HKQuantityTypeIdentifierStepCount", from: today, to: today.addingTimeInterval(86_400), by: .day)
 print(daily.total ?? 0, "steps today")
 // tour: end
