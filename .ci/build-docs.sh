@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of every module a user imports, failing on any DocC warning (an unresolved
+# Builds the DocC documentation of every module a user imports, each flavour umbrella's with every symbol it
+# re-exports, failing on any DocC warning (an unresolved
 # symbol link, a parameter missing from a `- Parameters:` list, a broken article link), then checks that every
 # public symbol of those modules has a documentation comment.
 #
@@ -20,7 +21,11 @@ products=(CloudantOnly CloudantCare CloudantHealth CloudantCareHealth)
 symbols=.build/documentation/symbol-graphs
 archives=.build/documentation
 
-python3 .ci/extract-symbols.py .build "$symbols" "${modules[@]}" "${products[@]}"
+python3 .ci/extract-symbols.py .build "$symbols" "${modules[@]}"
+# An umbrella's archive is the reference of everything its `import` gives: its own symbols and those of the
+# modules it re-exports, seen through it (so its guides link to any of them).
+all_modules=$(IFS=,; echo "${modules[*]},${products[*]}")
+python3 .ci/extract-symbols.py --reexported "$all_modules" .build "$symbols" "${products[@]}"
 
 log=/tmp/cloudant-docs.log
 : >"$log"

@@ -8,7 +8,12 @@ C module maps, include paths) and runs `swift-symbolgraph-extract` on the built 
 the DocC plugin uses (public symbols, synthesized members, extension blocks). The graphs are the plugin's,
 symbol for symbol.
 
-Usage: extract-symbols.py BUILD_FOLDER OUTPUT_FOLDER MODULE...   (OUTPUT_FOLDER/<Module>/*.symbols.json)
+With `--reexported A,B,…` the graphs also hold the symbols of those modules where a module re-exports them
+(`@_exported import`), as they are seen through it: a flavour umbrella's documentation is then the reference of
+everything `import CloudantCare` gives.
+
+Usage: extract-symbols.py [--reexported MODULE,…] BUILD_FOLDER OUTPUT_FOLDER MODULE...
+       (writes OUTPUT_FOLDER/<Module>/*.symbols.json)
 """
 import concurrent.futures
 import json
@@ -47,24 +52,30 @@ def extractor_arguments(compile_arguments: list[str]) -> list[str]:
     return kept
 
 
-def extract(module: str, plan: str, output: pathlib.Path) -> tuple[str, int, str]:
+def extract(module: str, plan: str, output: pathlib.Path, reexported: str) -> tuple[str, int, str]:
     folder = output / module
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.symbols.json"):
         old.unlink()
     command = ["swift-symbolgraph-extract", "-module-name", module, "-minimum-access-level", "public",
                "-emit-extension-block-symbols", "-output-dir", str(folder)]
+    if reexported:
+        command.append(f"-experimental-allowed-reexported-modules={reexported}")
     command += extractor_arguments(module_arguments(plan, module))
     result = subprocess.run(command, capture_output=True, text=True)
     return module, result.returncode, result.stdout + result.stderr
 
 
 def main() -> int:
-    build, output, modules = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+    arguments = sys.argv[1:]
+    reexported = ""
+    if arguments[:1] == ["--reexported"]:
+        reexported, arguments = arguments[1], arguments[2:]
+    build, output, modules = pathlib.Path(arguments[0]), pathlib.Path(arguments[1]), arguments[2:]
     plan = (build / "debug.yaml").read_text()
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for module, status, text in pool.map(lambda name: extract(name, plan, output), modules):
+        for module, status, text in pool.map(lambda name: extract(name, plan, output, reexported), modules):
             if status != 0 or text.strip():
                 print(f"{module}: swift-symbolgraph-extract exited with {status}\n{text}")
                 failed += status != 0
