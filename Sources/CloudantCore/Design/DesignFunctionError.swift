@@ -40,14 +40,8 @@ public struct DesignFunctionError: Error, Sendable, Hashable, CustomStringConver
 
     /// The category an edge answers with, following CouchDB's status for the name (chttpd's `error_info`).
     public var category: ErrorCategory {
-        switch name {
-        case "not_found": .notFound
-        case "forbidden": .forbidden
-        case "unauthorized": .unauthorized
-        case "bad_request", "compilation_error", "query_parse_error", "invalid_design_doc": .invalidInput
-        case "os_process_error" where reason == Self.timedOut.reason: .timedOut
-        default: .internal
-        }
+        if name == Self.timedOut.name, reason == Self.timedOut.reason { return .timedOut }
+        return ErrorCategory(httpStatus: CouchDBErrorName.httpStatus(of: name) ?? 500)
     }
 
     /// The name and the reason.

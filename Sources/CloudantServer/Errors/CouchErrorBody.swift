@@ -84,22 +84,12 @@ public struct CouchErrorBody: Sendable, Hashable {
         }
     }
 
-    /// A design function's failure, with CouchDB's status for its name (chttpd's `error_info`): `not_found` 404,
+    /// A design function's failure, with CouchDB's status for its name (chttpd's `error_info`: `not_found` 404,
     /// `forbidden` 403, `unauthorized` 401, `not_acceptable` 406, `method_not_allowed` 405, `bad_request`,
-    /// `query_parse_error` and `compilation_error` 400, any other name (a `render_error`, a JavaScript
-    /// exception, `os_process_error` for a time-out) 500.
+    /// `query_parse_error` and `compilation_error` 400, …); any name CouchDB's table does not list (a
+    /// `render_error`, a JavaScript exception, `os_process_error` for a time-out) is 500, as CouchDB answers it.
     public init(designFunctionError error: DesignFunctionError) {
-        let status =
-            switch error.name {
-            case "not_found": 404
-            case "forbidden": 403
-            case "unauthorized": 401
-            case "not_acceptable": 406
-            case "method_not_allowed": 405
-            case "bad_request", "query_parse_error", "compilation_error", "invalid_design_doc": 400
-            default: 500
-            }
-        self.init(status: status, error: error.name, reason: error.reason)
+        self.init(status: CouchDBErrorName.httpStatus(of: error.name) ?? 500, error: error.name, reason: error.reason)
     }
 
     /// The body as CouchDB writes it, with `error` before `reason`.

@@ -262,16 +262,7 @@ public struct WriteFailure: Sendable, Hashable {
 
     /// The category of the error names CouchDB writes in `_bulk_docs` rows.
     static func category(ofCouchDBError name: String) -> ErrorCategory {
-        switch name {
-        case "conflict": .conflict
-        case "forbidden": .forbidden
-        case "unauthorized": .unauthorized
-        case "not_found": .notFound
-        case "too_large", "request_body_too_large": .tooLarge
-        case "missing_stub": .preconditionFailed
-        case "internal_server_error", "unknown_error": .internal
-        default: .invalidInput
-        }
+        ErrorCategory(httpStatus: CouchDBErrorName.httpStatus(of: name) ?? 400)
     }
 }
 

@@ -175,15 +175,9 @@ public struct RemoteRepository<Entity: CloudantEntity>: Repository where Entity.
             }
             let error = row["error"]?.stringValue ?? "unknown_error"
             let reason = row["reason"]?.stringValue ?? error
-            // A row's error carries no status: CouchDB's for its name (chttpd's `error_info`).
-            let status =
-                switch error {
-                case "conflict": 409
-                case "not_found": 404
-                case "unauthorized": 401
-                case "forbidden": 403
-                default: 400
-                }
+            // A row's error carries no status: CouchDB's for its name, and a refusal of that one document
+            // (400) for a name CouchDB's table does not list.
+            let status = CouchDBErrorName.httpStatus(of: error) ?? 400
             var refusal = CloudantError.peerRefused(
                 url: database.url.appendingPathComponent("_bulk_docs"), status: status, error: error, reason: reason)
             refusal.context.documentID = written[index].id.description
