@@ -43,6 +43,25 @@ struct ErrorCategoryTests {
         #expect(ErrorCategory(httpStatus: 599) == .internal && ErrorCategory(httpStatus: 302) == .internal)
     }
 
+    @Test func aBareCouchDBErrorNameGetsTheStatusCouchDBAnswersItWith() {
+        let table: [(String, Int?)] = [
+            ("bad_request", 400), ("query_parse_error", 400), ("compilation_error", 400), ("doc_validation", 400),
+            ("unauthorized", 401), ("forbidden", 403), ("not_found", 404), ("method_not_allowed", 405),
+            ("not_acceptable", 406), ("conflict", 409), ("gone", 410), ("missing_stub", 412), ("file_exists", 412),
+            ("too_large", 413), ("document_too_large", 413), ("bad_content_type", 415),
+            ("internal_server_error", 500), ("not_implemented", 501), ("insufficient_storage", 507),
+            ("render_error", nil), ("TypeError", nil),
+        ]
+        for (name, status) in table {
+            #expect(CouchDBErrorName.httpStatus(of: name) == status, "\(name)")
+        }
+        // Design functions and bulk rows read the category from that status.
+        #expect(DesignFunctionError(name: "conflict", reason: "edited meanwhile").category == .conflict)
+        #expect(DesignFunctionError(name: "not_acceptable", reason: "no such format").category == .invalidInput)
+        #expect(DesignFunctionError(name: "render_error", reason: "undefined").category == .internal)
+        #expect(DesignFunctionError.timedOut.category == .timedOut)
+    }
+
     @Test func anErrorsCategoryIsReadThroughTheOneProtocolWhateverItsType() {
         let errors: [(any Error, ErrorCategory)] = [
             (CloudantError(.conflict, "stale"), .conflict),
