@@ -122,20 +122,19 @@ extension CareStore {
     private static func choose<Entity: CareStorable>(
         id: String, device: [Entity], remote: [Entity], policy: CareConflictPolicy
     ) throws -> Entity {
-        let all = device + remote
-        let newest = { (versions: [Entity]) -> Entity? in
-            versions.max { ($0.updatedDate ?? .distantPast, $0.uuid.uuidString) < ($1.updatedDate ?? .distantPast, $1.uuid.uuidString) }
+        // One order for every policy: by updatedDate, the larger uuid breaking ties, so devices agree.
+        let older = { (a: Entity, b: Entity) in
+            (a.updatedDate ?? .distantPast, a.uuid.uuidString) < (b.updatedDate ?? .distantPast, b.uuid.uuidString)
         }
-        let fallback = newest(all)
+        let newest = { (versions: [Entity]) in versions.max(by: older) }
+        let fallback = newest(device + remote)
         let picked: Entity?
         switch policy {
         case .keepLocal: picked = newest(device) ?? fallback
         case .keepRemote: picked = newest(remote) ?? fallback
         case .newest: picked = fallback
         case .custom(let resolve):
-            let newestFirst = { (versions: [Entity]) in
-                versions.sorted { ($0.updatedDate ?? .distantPast, $0.uuid.uuidString) > ($1.updatedDate ?? .distantPast, $1.uuid.uuidString) }
-            }
+            let newestFirst = { (versions: [Entity]) in versions.sorted { older($1, $0) } }
             let conflict = CareConflict(
                 id: id, local: newestFirst(device).compactMap(CareEntity.init),
                 remote: newestFirst(remote).compactMap(CareEntity.init))

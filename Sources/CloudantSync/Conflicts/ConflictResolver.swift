@@ -65,22 +65,21 @@ public enum ConflictResolver {
             let leaves = try await leaves(of: id, in: store)
             if leaves.count > 1 { conflicted[id] = leaves }
         }
-        var missing: [String: Set<String>] = [:]
+        // The leaves each document has that the remote lacks, when the policy looks at sides and a remote is
+        // given; otherwise every leaf counts as local.
+        var localOnly: [String: Set<String>]?
         if let remote, policy.needsSides, !conflicted.isEmpty {
             let asked = conflicted.mapValues { $0.compactMap { $0["_rev"]?.stringValue } }
-            missing = try await remote.revsDiff(asked).mapValues { Set($0.missing) }
+            localOnly = try await remote.revsDiff(asked).mapValues { Set($0.missing) }
         }
         var resolved: [ResolvedConflict] = []
         for id in ids {
             guard let leaves = conflicted[id] else { continue }
-            let conflict: Conflict<JSONObject>
-            if remote == nil {
-                conflict = Conflict(id: id, local: leaves, remote: [])
-            } else {
-                let localOnly = missing[id] ?? []
-                conflict = Conflict(
-                    id: id, local: leaves.filter { localOnly.contains($0.rev) },
-                    remote: leaves.filter { !localOnly.contains($0.rev) })
+            var conflict = Conflict(id: id, local: leaves, remote: [])
+            if let localOnly {
+                let missing = localOnly[id] ?? []
+                conflict.local = leaves.filter { missing.contains($0.rev) }
+                conflict.remote = leaves.filter { !missing.contains($0.rev) }
             }
             let resolution = try await decide(policy, conflict: conflict, leaves: leaves)
             resolved.append(try await resolve(id: id, leaves: leaves, resolution: resolution, in: store))
