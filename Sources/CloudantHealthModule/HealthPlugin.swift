@@ -32,7 +32,7 @@ public struct HealthPlugin: EntityPlugin {
 
     /// The columns of ``quantityProjection``, in order (`rawValue` is the position).
     public enum QuantityColumn: Int, CaseIterable, Sendable {
-        /// The HealthKit type identifier (text).
+        /// The HealthKit type identifier (a label).
         case typeIdentifier
         /// `startDate` as an instant.
         case start
@@ -40,17 +40,17 @@ public struct HealthPlugin: EntityPlugin {
         case end
         /// The value (double).
         case value
-        /// The unit string (text).
+        /// The unit string (a label).
         case unit
         /// The sample's uuid (text).
         case uuid
-        /// `source.name` (text).
+        /// `source.name` (a label).
         case sourceName
-        /// `device.name` (text).
+        /// `device.name` (a label).
         case deviceName
-        /// `device.model` (text).
+        /// `device.model` (a label).
         case deviceModel
-        /// `device.hardwareVersion` (text).
+        /// `device.hardwareVersion` (a label).
         case deviceHardwareVersion
 
         /// The column's name.
@@ -71,11 +71,14 @@ public struct HealthPlugin: EntityPlugin {
             }
         }
 
+        /// Type identifiers, units, and source and device names are a few dozen texts over millions of
+        /// samples: labels, stored once each. The uuid is a text of its own in every row.
         fileprivate var type: ColumnProjection.ColumnType {
             switch self {
             case .start, .end: .date
             case .value: .real
-            default: .text
+            case .uuid: .text
+            case .typeIdentifier, .unit, .sourceName, .deviceName, .deviceModel, .deviceHardwareVersion: .label
             }
         }
     }

@@ -12,7 +12,7 @@
 /// let samples = ColumnProjection(
 ///     name: "quantity-samples",
 ///     columns: [
-///         .init("typeIdentifier", type: .text),
+///         .init("typeIdentifier", type: .label),
 ///         .init("start", path: "startDate", type: .date),
 ///         .init("value", type: .real),
 ///     ],
@@ -37,6 +37,13 @@ public struct ColumnProjection: Sendable, Hashable {
         case date
         /// Any JSON value, as its JSON text.
         case json
+        /// A JSON string from a small set (a type identifier, a unit, a source or device name), stored as
+        /// a number that stands for it: the store keeps each distinct text once, in a table of labels, so a
+        /// million rows naming forty types hold forty strings. It reads back as text. Conditions compare it
+        /// for equality only (`equal`, `notEqual`, `isNull`, `isNotNull`), and where it orders rows it
+        /// orders them by when each text was first stored, not alphabetically. Use ``text`` for values
+        /// that are mostly distinct (identifiers, free text): each distinct label is a row of its own.
+        case label
     }
 
     /// One column: its name, the document field it copies, and how.

@@ -26,6 +26,10 @@ final class IndexCatalogCache: @unchecked Sendable {
     /// Plans of recent query shapes, for the catalogue of one schema version.
     let plans = QueryPlanCache()
 
+    /// The committed numbers of projection labels, kept across schema versions (a label's number never
+    /// changes once committed).
+    let labels = ProjectionLabels()
+
     /// The schema version of the cached index list, `nil` when none is cached.
     var cachedSchemaVersion: Int? { lock.withLock { cachedIndexes?.schemaVersion } }
 
@@ -54,7 +58,7 @@ final class IndexCatalogCache: @unchecked Sendable {
 
     /// The projections as of `db`'s transaction.
     func projections(in db: Database) throws -> [StoredProjection] {
-        try current(\.cachedProjections, in: db, version: schemaVersion(db), load: ProjectionCatalog.all)
+        try current(\.cachedProjections, in: db, version: schemaVersion(db), load: { [labels] db in try ProjectionCatalog.all(in: db, labels: labels) })
     }
 
     /// Both lists, reading the schema version once (every write transaction asks for both).
@@ -62,7 +66,7 @@ final class IndexCatalogCache: @unchecked Sendable {
         let version = try schemaVersion(db)
         return (
             try current(\.cachedIndexes, in: db, version: version, load: IndexCatalog.all),
-            try current(\.cachedProjections, in: db, version: version, load: ProjectionCatalog.all)
+            try current(\.cachedProjections, in: db, version: version, load: { [labels] db in try ProjectionCatalog.all(in: db, labels: labels) })
         )
     }
 

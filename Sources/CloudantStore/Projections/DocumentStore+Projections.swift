@@ -53,7 +53,7 @@ extension DocumentStore {
                     "This store keeps no projection named \(query.projection); register the kind that declares it before opening the store.",
                     context: .init(field: query.projection))
             }
-            let (sql, arguments) = try Self.projectionSQL(query, projection)
+            let (sql, arguments) = try Self.projectionSQL(query, projection, in: db)
             let positions = Dictionary(
                 uniqueKeysWithValues: projection.definition.columns.enumerated().map { ($0.element.name, $0.offset) })
             let statement = try db.cachedStatement(sql: sql)
@@ -61,14 +61,21 @@ extension DocumentStore {
             // The cursor steps the statement; each row is read in place through SQLite's accessors.
             let current = statement.sqliteStatement
             let identifiers = try DocumentIdentifierLookup(db)
+            let labels = projection.isLabel.contains(true) ? try ProjectionLabelLookup(db) : nil
             while try cursor.next() != nil {
-                try body(ProjectedRow(statement: current, positions: positions, identifiers: identifiers))
+                try body(
+                    ProjectedRow(
+                        statement: current, positions: positions, identifiers: identifiers, isLabel: projection.isLabel,
+                        labels: labels))
             }
         }
     }
 
     /// The SELECT of a projection query; every value is bound, and column names come from the definition.
-    static func projectionSQL(_ query: ProjectionQuery, _ projection: StoredProjection) throws -> (String, StatementArguments) {
+    /// A `.label` column compares the number of its text (looked up in `db`).
+    static func projectionSQL(
+        _ query: ProjectionQuery, _ projection: StoredProjection, in db: Database
+    ) throws -> (String, StatementArguments) {
         let definition = projection.definition
         let columns = StoreSchema.ColumnProjections.self
         var filters: [String] = []
@@ -85,7 +92,12 @@ extension DocumentStore {
                 filters.append("\(column) \(condition.comparison.rawValue)")
             default:
                 filters.append("\(column) \(condition.comparison.rawValue) ?")
-                arguments += [try bound(condition.value, for: definition.columns[index])]
+                let definedColumn = definition.columns[index]
+                if definedColumn.type == .label {
+                    arguments += [try labelBound(condition, for: definedColumn, projection.labels, in: db)]
+                } else {
+                    arguments += [try bound(condition.value, for: definedColumn)]
+                }
             }
         }
         let order = definition.orderedBy.map(StoredProjection.sqlColumn) + [columns.documentRowID]
@@ -101,6 +113,27 @@ extension DocumentStore {
             arguments += [max(0, limit)]
         }
         return (sql, arguments)
+    }
+
+    /// The number a condition on a `.label` column compares with: its text's, or one no label has (so
+    /// `equal` matches no row and `notEqual` every labelled row) when the store has no such label.
+    private static func labelBound(
+        _ condition: ProjectionCondition, for column: ColumnProjection.Column, _ labels: ProjectionLabels, in db: Database
+    ) throws -> DatabaseValue {
+        guard condition.comparison == .equal || condition.comparison == .notEqual else {
+            throw CloudantError(
+                .invalidInput,
+                "Column \(column.name) holds labels, which compare only for equality; \(condition.comparison.rawValue) cannot be used on it.",
+                context: .init(field: column.name))
+        }
+        switch condition.value {
+        case .text(let text): return (try labels.existingNumber(of: text, in: db) ?? 0).databaseValue
+        case .null: return .null
+        default:
+            throw CloudantError(
+                .invalidInput, "Column \(column.name) holds labels (text); \(condition.value) cannot be compared with them.",
+                context: .init(field: column.name))
+        }
     }
 
     /// A condition's value as its column compares: dates as seconds, numbers as numbers, text as text.

@@ -7,16 +7,24 @@ internal import CSQLite
 /// (it is not `Sendable`, so it cannot be returned from there).
 ///
 /// Columns are read by position (their order in the projection's definition, fastest) or by name. Values
-/// come straight from SQLite's column accessors: a million rows cost no intermediate values.
+/// come straight from SQLite's column accessors: a million rows cost no intermediate values. A `.label`
+/// column reads as its text (each label's text is made once per read), never as a number.
 public struct ProjectedRow {
     private let statement: OpaquePointer
     private let positions: [String: Int]
     private let identifiers: DocumentIdentifierLookup
+    private let isLabel: [Bool]
+    private let labels: ProjectionLabelLookup?
 
-    init(statement: OpaquePointer, positions: [String: Int], identifiers: DocumentIdentifierLookup) {
+    init(
+        statement: OpaquePointer, positions: [String: Int], identifiers: DocumentIdentifierLookup, isLabel: [Bool],
+        labels: ProjectionLabelLookup?
+    ) {
         self.statement = statement
         self.positions = positions
         self.identifiers = identifiers
+        self.isLabel = isLabel
+        self.labels = labels
     }
 
     /// The document's `_id`. Rows do not repeat it (the document's row holds it), so reading it costs one
@@ -24,19 +32,22 @@ public struct ProjectedRow {
     public var documentID: String { identifiers.identifier(ofRow: sqlite3_column_int64(statement, 0)) ?? "" }
 
     /// The text of column `index` (position in the definition); nil for `NULL`.
-    public func string(at index: Int) -> String? { text(column: Int32(index + 1)) }
+    public func string(at index: Int) -> String? {
+        if let labels, isLabel[index] { return label(at: index, labels) }
+        return text(column: Int32(index + 1))
+    }
 
-    /// The double of column `index`; nil for `NULL`.
+    /// The double of column `index`; nil for `NULL` (and for a `.label` column).
     public func double(at index: Int) -> Double? {
         let column = Int32(index + 1)
-        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, !isLabel[index] else { return nil }
         return sqlite3_column_double(statement, column)
     }
 
-    /// The integer of column `index`; nil for `NULL`.
+    /// The integer of column `index`; nil for `NULL` (and for a `.label` column).
     public func integer(at index: Int) -> Int64? {
         let column = Int32(index + 1)
-        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL, !isLabel[index] else { return nil }
         return sqlite3_column_int64(statement, column)
     }
 
@@ -61,6 +72,7 @@ public struct ProjectedRow {
     /// Whether the text of column `index` is `value` (both `nil` for `NULL`), compared byte for byte
     /// without making a string: for callers that only need to know whether a value repeats.
     public func string(at index: Int, equals value: String?) -> Bool {
+        if let labels, isLabel[index] { return label(at: index, labels) == value }
         let column = Int32(index + 1)
         guard let bytes = sqlite3_column_text(statement, column) else { return value == nil }
         guard var value else { return false }
@@ -68,6 +80,12 @@ public struct ProjectedRow {
         return value.withUTF8 { utf8 in
             utf8.count == count && (count == 0 || memcmp(utf8.baseAddress!, bytes, count) == 0)
         }
+    }
+
+    private func label(at index: Int, _ labels: ProjectionLabelLookup) -> String? {
+        let column = Int32(index + 1)
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        return labels.text(of: sqlite3_column_int64(statement, column))
     }
 
     private func text(column: Int32) -> String? {

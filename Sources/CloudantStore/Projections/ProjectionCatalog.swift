@@ -9,7 +9,10 @@ enum ProjectionCatalog {
     private typealias Documents = StoreSchema.Documents
 
     /// Every projection, by name; none in a file older than projections (opened read-only, unmigrated).
-    static func all(in db: Database) throws -> [StoredProjection] {
+    ///
+    /// - Parameter labels: What numbers `.label` texts have; the store's cache passes the one it keeps, so
+    ///   committed labels are not looked up again.
+    static func all(in db: Database, labels: ProjectionLabels = ProjectionLabels()) throws -> [StoredProjection] {
         guard try db.tableExists(Columns.table) else { return [] }
         let rows = try Row.fetchAll(
             db.cachedStatement(
@@ -22,7 +25,7 @@ enum ProjectionCatalog {
             guard let definition = ColumnProjection(definitionJSON: try JSONValue(parsing: text)) else {
                 throw CloudantError(.storeUnreadable, "The stored definition of projection table \(tableName) is damaged.")
             }
-            return try StoredProjection(tableName: tableName, kind: kind, definition: definition)
+            return try StoredProjection(tableName: tableName, kind: kind, definition: definition, labels: labels)
         }
     }
 
@@ -37,7 +40,7 @@ enum ProjectionCatalog {
         }
         let tableName = try StoreSchema.nextTableName(
             prefix: Columns.tablePrefix, recordedIn: Columns.table, column: Columns.tableName, in: db)
-        let projection = try StoredProjection(tableName: tableName, kind: kind, definition: definition)
+        let projection = try StoredProjection(tableName: tableName, kind: kind, definition: definition, labels: ProjectionLabels())
         try db.execute(sql: "DROP TABLE IF EXISTS \(projection.tableName)")
         try projection.create(in: db)
         try db.execute(

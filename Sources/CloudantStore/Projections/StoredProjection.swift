@@ -6,7 +6,8 @@ internal import GRDB
 /// row (built once).
 ///
 /// A row holds the document's row id and the declared columns, nothing else: the `_id` is read from
-/// `documents` when a caller asks for it (``ProjectedRow/documentID``), so it is stored once.
+/// `documents` when a caller asks for it (``ProjectedRow/documentID``), so it is stored once, and a
+/// `.label` column holds the number of its text (``ProjectionLabels``).
 struct StoredProjection: Sendable {
     private typealias Columns = StoreSchema.ColumnProjections
 
@@ -16,17 +17,23 @@ struct StoredProjection: Sendable {
     let paths: [FieldPath]
     /// The positions of the `orderedBy` columns, in key order; a row must have them all.
     let keyPositions: [Int]
+    /// Whether each column is a `.label` column, by position.
+    let isLabel: [Bool]
+    /// The numbers of `.label` texts, shared by the store's projections.
+    let labels: ProjectionLabels
     let insertSQL: String
     /// Deletes a document's row: by its row id when the table is keyed by it, else by the row's whole
     /// clustered key (the `orderedBy` values, then the row id).
     let deleteSQL: String
 
-    init(tableName: String, kind: String, definition: ColumnProjection) throws {
+    init(tableName: String, kind: String, definition: ColumnProjection, labels: ProjectionLabels) throws {
         self.tableName = tableName
         self.kind = kind
         self.definition = definition
+        self.labels = labels
         paths = try definition.columns.map { try FieldPath(parsing: $0.path) }
         keyPositions = definition.orderedBy.compactMap(definition.columnIndex)
+        isLabel = definition.columns.map { $0.type == .label }
         let names = [Columns.documentRowID] + definition.columns.map { Self.sqlColumn($0.name) }
         insertSQL =
             "INSERT OR REPLACE INTO \(tableName) (" + names.joined(separator: ", ") + ") VALUES ("
@@ -66,7 +73,7 @@ struct StoredProjection: Sendable {
         switch type {
         case .text, .json: "TEXT"
         case .real, .date: "REAL"
-        case .integer: "INTEGER"
+        case .integer, .label: "INTEGER"
         }
     }
 
@@ -82,7 +89,7 @@ struct StoredProjection: Sendable {
         rowID: Int64, body: JSONObject?, previousBody: @autoclosure () throws -> JSONObject?, in db: Database
     ) throws {
         if isClustered {
-            if let previous = try previousBody(), let values = row(of: previous) {
+            if let previous = try previousBody(), let values = try stored(row(of: previous), adding: false, in: db) {
                 try db.cachedStatement(sql: deleteSQL).executeBound(in: db) { bind in
                     for position in keyPositions { Self.bind(values[position], with: &bind) }
                     bind.integer(rowID)
@@ -99,12 +106,28 @@ struct StoredProjection: Sendable {
     /// with its column's type (a document without one is not in the projection, as a Mango index leaves
     /// out documents missing an indexed field). A row of the document with the same key is replaced.
     func insert(rowID: Int64, body: JSONObject, in db: Database) throws {
-        guard let values = row(of: body) else { return }
+        guard let values = try stored(row(of: body), adding: true, in: db) else { return }
         // Bound directly: a bulk load writes one row per document (see `DirectBinding`).
         try db.cachedStatement(sql: insertSQL).executeBound(in: db) { bind in
             bind.integer(rowID)
             for value in values { Self.bind(value, with: &bind) }
         }
+    }
+
+    /// `values` as the table holds them: each `.label` text replaced by its number, a new label added when
+    /// `adding` (writing a row); nil when a label is not stored and not `adding` (no row can hold it).
+    private func stored(_ values: [ColumnValue]?, adding: Bool, in db: Database) throws -> [ColumnValue]? {
+        guard var values, isLabel.contains(true) else { return values }
+        for position in values.indices where isLabel[position] {
+            guard case .text(let text) = values[position] else { continue }
+            if adding {
+                values[position] = .integer(try labels.number(of: text, in: db))
+            } else {
+                guard let number = try labels.existingNumber(of: text, in: db) else { return nil }
+                values[position] = .integer(number)
+            }
+        }
+        return values
     }
 
     private func isOfKind(_ body: JSONObject) -> Bool { EntityDocumentFormat.kindName(in: body) == kind }
@@ -144,7 +167,7 @@ struct StoredProjection: Sendable {
     /// A field's value as its column holds it; `.null` when the value is of another type.
     static func columnValue(_ value: JSONValue, as type: ColumnProjection.ColumnType) -> ColumnValue {
         switch (type, value) {
-        case (.text, .string(let text)): return .text(text)
+        case (.text, .string(let text)), (.label, .string(let text)): return .text(text)
         case (.real, .number(let number)): return .real(number.doubleValue)
         case (.integer, .number(.integer(let integer))): return .integer(Int64(integer))
         case (.integer, .number(.double(let double))):

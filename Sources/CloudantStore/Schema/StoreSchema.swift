@@ -117,6 +117,16 @@ enum StoreSchema {
         static let documentRowID = "doc_rowid"
     }
 
+    /// The texts of `.label` projection columns, each stored once; projection rows hold the number
+    /// (``ProjectionLabels``). Labels are never removed: there are few, and a number must not come back
+    /// with another text while a row might hold it.
+    enum ProjectionLabels {
+        static let table = "projection_labels"
+        static let number = "number"
+        static let text = "text"
+        static let createSQL = "CREATE TABLE \(table) (\(number) INTEGER PRIMARY KEY, \(text) TEXT NOT NULL UNIQUE)"
+    }
+
     /// The durable queue of revisions written here that a remote database has not acknowledged yet
     /// (repositories' offline writes), in the order they were made.
     enum PendingWrites {
@@ -381,6 +391,11 @@ enum StoreSchema {
         migrator.registerMigration("2026-11-30-projection-rows-by-row-id") { db in
             try ProjectionCatalog.rebuildTables(in: db)
         }
+        // Projection columns of small sets of texts (`.label`) hold numbers; a store's projections that
+        // change a column to `.label` are rebuilt from the documents when their kinds are declared.
+        migrator.registerMigration("2026-12-01-projection-labels") { db in
+            try db.execute(sql: ProjectionLabels.createSQL)
+        }
         return migrator
     }
 
@@ -391,5 +406,6 @@ enum StoreSchema {
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
+        "2026-12-01-projection-labels",
     ]
 }

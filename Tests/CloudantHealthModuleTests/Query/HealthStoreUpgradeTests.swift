@@ -6,15 +6,16 @@ import Foundation
 import GRDB
 import Testing
 
-/// A health store written before projection rows dropped their copy of the `_id` opens, upgrades in place and
-/// reads, updates and deletes its quantity rows as before.
+/// A health store written before projection rows dropped their copy of the `_id`, and before its type, unit,
+/// source and device columns held labels, opens, upgrades in place and reads, updates and deletes its
+/// quantity rows as before.
 @Suite("Health stores from earlier versions")
 struct HealthStoreUpgradeTests {
     /// What `cloudant health import` made of the iOS 16, 17 and 18 exports in `Tests/Fixtures/HealthExports`
     /// with the schema of its name: its quantity projection repeats each `_id` and has an index by document.
     static let fixture = RepositoryFiles.fixtures("HealthStores/2026-11-30-body-dictionaries.sqlite")
 
-    /// The fixture's quantity rows in the projection's order: type, value, unit, and the sample's uuid (its `_id`).
+    /// The fixture's quantity rows, ordered by type: type, value, unit, and the sample's uuid (its `_id`).
     static let expectedRows: [[String]] = [
         ["HKQuantityTypeIdentifierAppleSleepingBreathingDisturbances", "3.2", "count", "0193A8A4-E880-70A1-B38D-56FB96DCC764"],
         ["HKQuantityTypeIdentifierAppleSleepingWristTemperature", "35.8721", "degC", "018B82B5-4640-7BC2-8FDD-360BB098567D"],
@@ -28,6 +29,8 @@ struct HealthStoreUpgradeTests {
 
     private typealias Column = HealthPlugin.QuantityColumn
 
+    /// Every quantity row, ordered by type text: the projection orders types by label number, and every
+    /// reader asks for one type.
     private static func rows(_ store: DocumentStore) async throws -> [[String]] {
         try await store.projectedRows(ProjectionQuery(projection: HealthPlugin.quantityProjection.name)) { row in
             let uuid = row.string(at: Column.uuid.rawValue) ?? "-"
@@ -36,7 +39,7 @@ struct HealthStoreUpgradeTests {
                 row.string(at: Column.typeIdentifier.rawValue) ?? "-", row.double(at: Column.value.rawValue).map { "\($0)" } ?? "-",
                 row.string(at: Column.unit.rawValue) ?? "-", uuid,
             ]
-        }
+        }.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
     @Test func quantityRowsThatRepeatedTheIDAreKeptAndStayInStepAfterTheUpgrade() async throws {
@@ -55,6 +58,10 @@ struct HealthStoreUpgradeTests {
             let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('projection_1')")
             #expect(columns.first == "doc_rowid" && !columns.contains("id"), "\(columns)")
             #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('projection_1') WHERE origin = 'c'").isEmpty)
+            // Eight types and their units, each stored once, and one source and device.
+            let labels = try String.fetchSet(db, sql: "SELECT text FROM projection_labels")
+            #expect(Set(Self.expectedRows.flatMap { [$0[0], $0[2]] }).isSubset(of: labels), "\(labels)")
+            #expect(try Int.fetchOne(db, sql: "SELECT typeof(c_typeIdentifier) = 'integer' FROM projection_1 LIMIT 1") == 1)
         }
         try queue.close()
 
