@@ -13,7 +13,11 @@ extension Collation {
     ///    A shorter string whose elements are a prefix of the other's sorts first (`"a" < "aa"`).
     /// 2. **Secondary** — accents: an unaccented letter before an accented one (`"e" < "é" < "f"`).
     /// 3. **Tertiary** — case: lowercase before uppercase (`"a" < "A" < "aa" < "b"`).
-    /// 4. **Identical** — the NFD code points, so only canonically equivalent strings compare equal.
+    ///
+    /// Strings equal at all three levels are equal, as at ICU's default (tertiary) strength, with which
+    /// CouchDB compares: canonically equivalent strings, and strings that differ only in ignorable
+    /// characters (most control and format characters: `"ab"` equals `"a\u{1}b"`). CouchDB then orders
+    /// view and index rows with equal keys by document id, and so does the store.
     ///
     /// Where it can differ from ICU:
     /// - Non-ASCII punctuation and symbols all sort after the ASCII ones (by code point) and before digits;
@@ -25,12 +29,10 @@ extension Collation {
     ///   letter; ICU gives them the base's primary weight. Only `æ œ ß` (expansions) and `ø ł đ ħ` (letter
     ///   plus stroke) are special-cased.
     /// - Non-ASCII decimal digits share the ASCII digit's primary weight and differ at the tertiary level.
-    /// - ICU compares strings that differ only in ignorable characters (most control and format characters)
-    ///   as equal; here the identical level still tells them apart.
     ///
     /// - Returns: `-1`, `0` or `1`.
     public static func compareStrings(_ a: String, _ b: String) -> Int {
-        // Swift's `==` is canonical equivalence, which is exactly when the keys below are all equal.
+        // Swift's `==` is canonical equivalence, and canonically equivalent strings have equal weights below.
         if a == b { return 0 }
         return comparePrintableASCII(a, b) ?? compareByWeights(a, b)
     }
@@ -40,7 +42,7 @@ extension Collation {
         let left = StringCollationKey(a)
         let right = StringCollationKey(b)
         let intCompare: (UInt32, UInt32) -> Int = { $0 == $1 ? 0 : ($0 < $1 ? -1 : 1) }
-        for level in [\StringCollationKey.primary, \.secondary, \.tertiary, \.scalars] {
+        for level in [\StringCollationKey.primary, \.secondary, \.tertiary] {
             let result = compareSequences(left[keyPath: level], right[keyPath: level], by: intCompare)
             if result != 0 { return result }
         }
@@ -51,7 +53,8 @@ extension Collation {
     /// arrays: dates, ids and codes are ASCII, and range conditions compare them once per candidate row.
     /// Level by level as ``compareStrings(_:_:)``: primary bytes (the order `CollationKey` writes), then case
     /// (every character has the common accent weight, so the secondary level cannot differ once the primary
-    /// level is equal), then the bytes. Nil when either string has another character.
+    /// level is equal; and printable ASCII strings equal in primary weights and case are the same bytes).
+    /// Nil when either string has another character.
     static func comparePrintableASCII(_ a: String, _ b: String) -> Int? {
         var a = a
         var b = b
@@ -76,9 +79,6 @@ extension Collation {
                     let r = (0x41...0x5A).contains(right[offset])
                     if l != r { return l ? 1 : -1 }
                 }
-                for offset in 0..<common where left[offset] != right[offset] {
-                    return left[offset] < right[offset] ? -1 : 1
-                }
                 return 0
             }
         }
@@ -90,7 +90,6 @@ struct StringCollationKey {
     var primary: [UInt32] = []
     var secondary: [UInt32] = []
     var tertiary: [UInt32] = []
-    var scalars: [UInt32] = []
 
     // Primary weight groups, far enough apart that no weight in one reaches the next.
     static let punctuationGroup: UInt32 = 0
@@ -137,10 +136,7 @@ struct StringCollationKey {
     ]
 
     init(_ string: String) {
-        for scalar in string.decomposedStringWithCanonicalMapping.unicodeScalars {
-            scalars.append(scalar.value)
-            append(scalar)
-        }
+        for scalar in string.decomposedStringWithCanonicalMapping.unicodeScalars { append(scalar) }
     }
 
     private mutating func append(_ scalar: Unicode.Scalar) {

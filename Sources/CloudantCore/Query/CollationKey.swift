@@ -14,8 +14,8 @@
 ///
 /// Layout: one type byte in CouchDB's type order, then
 /// - numbers: the value as an order-preserving double, then, from 2^53 on, an exact tie-break for integers;
-/// - strings: the collation weights of each level (primary, secondary, tertiary, code points), each level
-///   ended by `0x00`; the secondary and tertiary levels are mostly the common weight (no accent, lower case),
+/// - strings: the collation weights of each level (primary, secondary, tertiary), each level ended by
+///   `0x00`; the secondary and tertiary levels are mostly the common weight (no accent, lower case),
 ///   so there each run of it is one byte that also encodes whether the level ends after it
 ///   (`appendCompressedLevel(_:common:to:)`, ICU's compression of common weights);
 /// - arrays: each element's key, then `0x00` (so a prefix sorts first);
@@ -139,8 +139,10 @@ public enum CollationKey {
         appendBigEndian(exact.bits, to: &key)
     }
 
-    /// The four collation levels of ``Collation/compareStrings(_:_:)``, each ended by a terminator so that
-    /// a string whose weights are a prefix of another's sorts first, level by level.
+    /// The three collation levels of ``Collation/compareStrings(_:_:)``, each ended by a terminator so that
+    /// a string whose weights are a prefix of another's sorts first, level by level. Strings equal at all
+    /// three (differing only in ignorable characters) have equal keys, as ICU's tertiary strength, which
+    /// CouchDB collates with, has them equal.
     static func appendString(_ string: String, to key: inout [UInt8]) {
         if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             appendPrintableASCII(string, to: &key)
@@ -157,8 +159,6 @@ public enum CollationKey {
         key.append(terminator)
         appendCompressedLevel(weights.secondary, common: StringCollationKey.commonSecondary, to: &key)
         appendCompressedLevel(weights.tertiary, common: StringCollationKey.commonTertiary, to: &key)
-        for weight in weights.scalars { appendWeight(weight, to: &key) }
-        key.append(terminator)
     }
 
     // MARK: Compressed levels
@@ -222,8 +222,7 @@ public enum CollationKey {
     /// (ids, codes, enum-like values) are ASCII. One table read per byte decides the primary weight and
     /// whether the byte counts at the lower levels (the bytes with no primary weight are ignorable there
     /// too). Every counted byte has the common secondary weight, so that level is one run; at the tertiary
-    /// level an upper-case letter is the one weight above the common one; code points below 0x7F are
-    /// written as code point + 1 (``appendWeight(_:to:)``).
+    /// level an upper-case letter is the one weight above the common one.
     private static func appendPrintableASCII(_ string: String, to key: inout [UInt8]) {
         let primary = StringCollationKey.printableASCIIPrimary
         var string = string
@@ -249,8 +248,6 @@ public enum CollationKey {
                 }
             }
             appendRun(lower, beforeHigherWeight: false, to: &key)
-            key.append(terminator)
-            for byte in utf8 { key.append(byte + 1) }
             key.append(terminator)
         }
     }
@@ -294,33 +291,7 @@ public enum CollationKey {
         key.append(UInt8(truncatingIfNeeded: value))
     }
 
-    /// An order-preserving variable-length weight whose first byte is never the terminator:
-    /// 1 byte below 0x7F, 2 bytes below 0x407F, 3 bytes below 0x20_407F, else 5 bytes.
-    static func appendWeight(_ weight: UInt32, to key: inout [UInt8]) {
-        if weight < 0x7F {
-            key.append(UInt8(weight + 1))
-        } else if weight < 0x7F + 0x4000 {
-            let value = weight - 0x7F
-            key.append(0x80 | UInt8(value >> 8))
-            key.append(UInt8(truncatingIfNeeded: value))
-        } else if weight < 0x7F + 0x4000 + 0x20_0000 {
-            let value = weight - 0x7F - 0x4000
-            key.append(0xC0 | UInt8(value >> 16))
-            key.append(UInt8(truncatingIfNeeded: value >> 8))
-            key.append(UInt8(truncatingIfNeeded: value))
-        } else {
-            key.append(0xE0)
-            for shift in stride(from: 24, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: weight >> UInt32(shift))) }
-        }
-    }
-
     private static func appendBigEndian(_ value: UInt64, to key: inout [UInt8]) {
         for shift in stride(from: 56, through: 0, by: -8) { key.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isASCIIAlphanumeric: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
     }
 }

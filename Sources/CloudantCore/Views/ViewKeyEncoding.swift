@@ -105,7 +105,7 @@ extension CollationKey {
         return value.magnitude >= 9_007_199_254_740_992.0 ? min(bytes.count, position + 17) : position + 8
     }
 
-    /// Past a string's four levels.
+    /// Past a string's three levels.
     static func skipStringLevels(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
         // Primary: one byte per weight, or an escape byte and three more; ends with the terminator.
@@ -123,13 +123,6 @@ extension CollationKey {
                 if byte == terminator { break }
                 if byte == 0xC0 { position += 4 }
             }
-        }
-        // Code points: 1, 2, 3 or 5 bytes each (``appendWeight(_:to:)``); ends with the terminator.
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if byte == terminator { break }
-            if byte >= 0xE0 { position += 4 } else if byte >= 0xC0 { position += 2 } else if byte >= 0x80 { position += 1 }
         }
         return min(position, bytes.count)
     }

@@ -396,6 +396,17 @@ enum StoreSchema {
         migrator.registerMigration("2026-12-01-projection-labels") { db in
             try db.execute(sql: ProjectionLabels.createSQL)
         }
+        migrator.registerMigration("2026-12-01-collation-keys-v3") { db in
+            // String keys lost their fourth level (code points): strings that differ only in ignorable
+            // characters are equal keys, as at ICU's tertiary strength, and an ASCII string's key is about
+            // half as long. JSON index entries are rebuilt in this transaction; view indexes are dropped and
+            // rebuilt by their next query, as after `_view_cleanup`. No query compares keys of both forms.
+            for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
+                try db.execute(sql: "DELETE FROM \(index.tableName)")
+                try JSONIndexBuild.fill(index, in: db)
+            }
+            for view in try ViewIndexCatalog.all(in: db) { try ViewIndexCatalog.drop(view, in: db) }
+        }
         return migrator
     }
 
@@ -406,6 +417,6 @@ enum StoreSchema {
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
-        "2026-12-01-projection-labels",
+        "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3",
     ]
 }

@@ -95,10 +95,24 @@ struct CollationTests {
         #expect(Collation.compare("\u{E9}", "e\u{301}") == 0)
     }
 
+    /// ICU's tertiary strength, which CouchDB's `couch_ejson_compare` collates with and takes an answer of 0
+    /// from as equal, gives ignorable characters no weight at any level.
+    @Test func stringsThatDifferOnlyInIgnorableCharactersAreEqualAsInCouchDB() {
+        for (a, b) in [("ab", "a\u{1}b"), ("", "\u{1}"), ("id", "i\u{200B}d"), ("A", "\u{7F}A\u{0}")] {
+            #expect(Collation.compareStrings(a, b) == 0, "\(a.debugDescription) vs \(b.debugDescription)")
+            #expect(Collation.equals(.string(a), .string(b)))
+            #expect(CollationKey.of(.string(a)) == CollationKey.of(.string(b)))
+        }
+        // Not ignorable: punctuation and spaces weigh at the primary level, case at the tertiary.
+        #expect(Collation.compareStrings("a b", "ab") == -1)
+        #expect(!Collation.equals("a b", "ab"))
+        #expect(!Collation.equals("a\u{1}b", "A\u{1}b"))
+    }
+
     @Test func equalityWithoutWeightsAgreesWithCompareOnEveryPair() throws {
         let values: [JSONValue] = [
             nil, false, true, 0, 1, 1.0, -0.0, 2.5, "", "a", "A", "aa", "caf\u{E9}", "cafe\u{301}", "Cafe\u{301}",
-            "\u{1}", "a\u{1}", "\u{212B}", "\u{C5}", "\u{1F3C3}", [], [1], [1.0], ["caf\u{E9}"], ["cafe\u{301}"],
+            "\u{1}", "a\u{1}", "a\u{200B}", "A\u{1}", "\u{212B}", "\u{C5}", "\u{1F3C3}", [], [1], [1.0], ["caf\u{E9}"], ["cafe\u{301}"],
             ["a", 1], ["a", "1"], ["x": 1], ["x": 1.0], ["y": 1],
         ]
         for a in values {

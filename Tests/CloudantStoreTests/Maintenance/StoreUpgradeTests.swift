@@ -162,6 +162,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-11-30-projection-rows-by-row-id"
-    static let migrationCount = 13
+    static let latestMigration = "2026-12-01-collation-keys-v3"
+    static let migrationCount = 15
 }
