@@ -17,12 +17,13 @@ public enum Collation {
     /// The version of this string order, as a view index's `_info` lists it in `collator_versions` (where
     /// CouchDB lists the ICU collator versions its rows were sorted with). It changes whenever the order of
     /// some pair of strings changes.
-    public static let version = "OTFCloudantStore-1"
+    public static let version = "OTFCloudantStore-2"
 
     /// Compares two JSON values in CouchDB view collation order.
     ///
     /// The order is total and consistent: antisymmetric, transitive, and `0` exactly when the values are
-    /// collation-equal (which for strings means canonically equivalent, see ``compareStrings(_:_:)``).
+    /// collation-equal (which for strings means equal at every level of ``compareStrings(_:_:)``: canonically equivalent,
+    /// or differing only in ignorable characters).
     ///
     /// - Returns: `-1` when `a` sorts first, `0` when they collate equal, `1` when `b` sorts first.
     public static func compare(_ a: JSONValue, _ b: JSONValue) -> Int {

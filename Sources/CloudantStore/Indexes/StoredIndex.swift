@@ -29,6 +29,11 @@ struct StoredIndex: Sendable {
         /// A bookmark's bound on the whole order: after (ascending) or before (descending) it.
         var afterBookmark = ""
         var beforeBookmark = ""
+        /// The rest of the order up to a row, that row included: through it ascending (`<=`), descending
+        /// (`>=`). Written as the comparison and not as `NOT` of the bookmark's bound, so SQLite ends its
+        /// index search there instead of reading the range to its end.
+        var throughRowAscending = ""
+        var throughRowDescending = ""
 
         init() {}
 
@@ -48,6 +53,8 @@ struct StoredIndex: Sendable {
             }
             afterBookmark = rowValue(ordering[...]) + " > " + placeholders(ordering.count)
             beforeBookmark = rowValue(ordering[...]) + " < " + placeholders(ordering.count)
+            throughRowAscending = rowValue(ordering[...]) + " <= " + placeholders(ordering.count)
+            throughRowDescending = rowValue(ordering[...]) + " >= " + placeholders(ordering.count)
         }
     }
 

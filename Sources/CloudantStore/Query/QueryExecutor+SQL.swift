@@ -135,7 +135,7 @@ extension QueryExecutor {
             }
             from = index.scan.from
             orderBy = plan.descending ? index.scan.orderDescending : index.scan.orderAscending
-            throughLast = ("NOT (" + (plan.descending ? index.scan.beforeBookmark : index.scan.afterBookmark) + ")", true)
+            throughLast = (plan.descending ? index.scan.throughRowDescending : index.scan.throughRowAscending, true)
 
         case .text(let definition, let match):
             let index = try stored(definition)

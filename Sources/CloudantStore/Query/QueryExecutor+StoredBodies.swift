@@ -6,15 +6,15 @@ internal import GRDB
 /// A `_find` answer normally parses each candidate's body, checks it against the selector and writes it
 /// back out. When every condition of the selector is an `$eq` that the scan checks on an index key column,
 /// the check cannot fail: two collation keys are equal exactly when Mango's `$eq` says the values are
-/// (strings when canonically equivalent, since a string key's last level is its NFD code points and the
-/// matcher compares strings with Swift's `==`; numbers by value, `1 == 1.0`; arrays and objects element by
+/// (strings when equal at every collation level, canonically equivalent or differing only in ignorable
+/// characters, as `Collation.equals` has them; numbers by value, `1 == 1.0`; arrays and objects element by
 /// element), and a document's key is computed from the value the matcher would look up, by the same
 /// `FieldPath` lookup. The body the store wrote with ``JSONWriter``
 /// then reads back to the same bytes, so `{"_id":…,"_rev":…,` followed by the stored members is the
 /// document the parsed route would write, byte for byte (`QueryStoredBodiesTests` compares the two).
 ///
-/// One exception: Mango compares `_id` by its bytes, where a key equals the key of any canonically
-/// equivalent string, so an `$eq` on `_id` is checked on each row's id (without parsing anything).
+/// One exception: Mango compares `_id` by its bytes, where a key equals the key of any collation-equal
+/// string, so an `$eq` on `_id` is checked on each row's id (without parsing anything).
 ///
 /// Only the page's last document is parsed, for the bookmark's keys. Documents with attachments take the
 /// parsed route (their stubs are made from the attachment table), as do requests with `fields`,
