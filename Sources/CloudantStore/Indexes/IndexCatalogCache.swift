@@ -58,7 +58,7 @@ final class IndexCatalogCache: @unchecked Sendable {
 
     /// The projections as of `db`'s transaction.
     func projections(in db: Database) throws -> [StoredProjection] {
-        try current(\.cachedProjections, in: db, version: schemaVersion(db), load: { [labels] db in try ProjectionCatalog.all(in: db, labels: labels) })
+        try current(\.cachedProjections, in: db, version: schemaVersion(db), load: loadProjections)
     }
 
     /// Both lists, reading the schema version once (every write transaction asks for both).
@@ -66,8 +66,13 @@ final class IndexCatalogCache: @unchecked Sendable {
         let version = try schemaVersion(db)
         return (
             try current(\.cachedIndexes, in: db, version: version, load: IndexCatalog.all),
-            try current(\.cachedProjections, in: db, version: version, load: { [labels] db in try ProjectionCatalog.all(in: db, labels: labels) })
+            try current(\.cachedProjections, in: db, version: version, load: loadProjections)
         )
+    }
+
+    /// The projections as the file records them, sharing the labels this cache remembers.
+    private func loadProjections(_ db: Database) throws -> [StoredProjection] {
+        try ProjectionCatalog.all(in: db, labels: labels)
     }
 
     private func schemaVersion(_ db: Database) throws -> Int {

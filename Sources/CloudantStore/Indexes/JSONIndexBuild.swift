@@ -19,6 +19,15 @@ enum JSONIndexBuild {
     /// The SQL function's name; registered only for the length of one build.
     static let functionName = "cloudant_index_build_key"
 
+    /// Computes every JSON index's entries again from the documents, in the caller's transaction: for a
+    /// migration that changes how keys are written, so no query compares keys of two forms.
+    static func refillAll(in db: Database) throws {
+        for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
+            try db.execute(sql: "DELETE FROM \(index.tableName)")
+            try fill(index, in: db)
+        }
+    }
+
     static func fill(_ index: StoredIndex, in db: Database) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "The database connection is closed.") }
         let keys = KeyFunction(index, connection: connection)

@@ -60,8 +60,8 @@ extension DocumentStore {
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             // The cursor steps the statement; each row is read in place through SQLite's accessors.
             let current = statement.sqliteStatement
-            let identifiers = try DocumentIdentifierLookup(db)
-            let labels = projection.isLabel.contains(true) ? try ProjectionLabelLookup(db) : nil
+            let identifiers = try ProjectionTextLookup.documentIDs(db)
+            let labels = projection.isLabel.contains(true) ? try ProjectionTextLookup.labelTexts(db) : nil
             while try cursor.next() != nil {
                 try body(
                     ProjectedRow(

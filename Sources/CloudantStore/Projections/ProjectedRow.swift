@@ -12,13 +12,13 @@ internal import CSQLite
 public struct ProjectedRow {
     private let statement: OpaquePointer
     private let positions: [String: Int]
-    private let identifiers: DocumentIdentifierLookup
+    private let identifiers: ProjectionTextLookup
     private let isLabel: [Bool]
-    private let labels: ProjectionLabelLookup?
+    private let labels: ProjectionTextLookup?
 
     init(
-        statement: OpaquePointer, positions: [String: Int], identifiers: DocumentIdentifierLookup, isLabel: [Bool],
-        labels: ProjectionLabelLookup?
+        statement: OpaquePointer, positions: [String: Int], identifiers: ProjectionTextLookup, isLabel: [Bool],
+        labels: ProjectionTextLookup?
     ) {
         self.statement = statement
         self.positions = positions
@@ -29,7 +29,7 @@ public struct ProjectedRow {
 
     /// The document's `_id`. Rows do not repeat it (the document's row holds it), so reading it costs one
     /// lookup by row id; a column that copies an id-like field (a sample's `uuid`) is cheaper to read.
-    public var documentID: String { identifiers.identifier(ofRow: sqlite3_column_int64(statement, 0)) ?? "" }
+    public var documentID: String { identifiers.text(of: sqlite3_column_int64(statement, 0)) ?? "" }
 
     /// The text of column `index` (position in the definition); nil for `NULL`.
     public func string(at index: Int) -> String? {
@@ -82,7 +82,7 @@ public struct ProjectedRow {
         }
     }
 
-    private func label(at index: Int, _ labels: ProjectionLabelLookup) -> String? {
+    private func label(at index: Int, _ labels: ProjectionTextLookup) -> String? {
         let column = Int32(index + 1)
         guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
         return labels.text(of: sqlite3_column_int64(statement, column))

@@ -1,4 +1,3 @@
-internal import CSQLite
 internal import GRDB
 internal import Synchronization
 
@@ -28,7 +27,7 @@ final class ProjectionLabels: Sendable {
     /// The number of `text`, inserting it as a new label when the store has none: for writing a row.
     func number(of text: String, in db: Database) throws -> Int64 {
         let connection = ObjectIdentifier(db)
-        if let known = state.withLock({ $0.numbers[text] ?? $0.pending[connection]?[text] }) { return known }
+        if let known = remembered(text, on: connection) { return known }
         let number: Int64
         if let stored = try Self.storedNumber(of: text, in: db) {
             number = stored
@@ -58,43 +57,18 @@ final class ProjectionLabels: Sendable {
     /// The number of `text` when the store has it as a label, without adding it: for a condition or for
     /// finding the row an earlier body wrote (no row can hold a label that does not exist).
     func existingNumber(of text: String, in db: Database) throws -> Int64? {
-        let connection = ObjectIdentifier(db)
-        if let known = state.withLock({ $0.numbers[text] ?? $0.pending[connection]?[text] }) { return known }
+        if let known = remembered(text, on: ObjectIdentifier(db)) { return known }
         return try Self.storedNumber(of: text, in: db)
+    }
+
+    /// The number of `text` committed, or learned by the transaction in progress on `connection`.
+    private func remembered(_ text: String, on connection: ObjectIdentifier) -> Int64? {
+        state.withLock { $0.numbers[text] ?? $0.pending[connection]?[text] }
     }
 
     private static func storedNumber(of text: String, in db: Database) throws -> Int64? {
         try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT \(Labels.number) FROM \(Labels.table) WHERE \(Labels.text) = ?"),
             arguments: [text])
-    }
-}
-
-/// Reads label texts by number for one projection read, on its connection and inside its transaction:
-/// one prepared statement, and each number looked up once per read (a read of a million rows meets a few
-/// dozen labels).
-final class ProjectionLabelLookup {
-    private typealias Labels = StoreSchema.ProjectionLabels
-
-    /// Kept so the prepared statement outlives every row of the read (GRDB finalises it with the connection).
-    private let statement: Statement
-    private var texts: [Int64: String] = [:]
-
-    init(_ db: Database) throws {
-        statement = try db.cachedStatement(sql: "SELECT \(Labels.text) FROM \(Labels.table) WHERE \(Labels.number) = ?")
-    }
-
-    /// The text of label `number`; nil when there is none (a row read in the same transaction as its
-    /// label always finds it).
-    func text(of number: Int64) -> String? {
-        if let known = texts[number] { return known }
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        sqlite3_reset(raw)
-        sqlite3_bind_int64(raw, 1, number)
-        guard sqlite3_step(raw) == SQLITE_ROW, let bytes = sqlite3_column_text(raw, 0) else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(raw, 0))), as: UTF8.self)
-        texts[number] = text
-        return text
     }
 }

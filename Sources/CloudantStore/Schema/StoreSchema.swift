@@ -341,14 +341,10 @@ enum StoreSchema {
                     """)
         }
         migrator.registerMigration("2026-11-28-collation-keys-v2") { db in
-            // Index keys now write runs of common secondary and tertiary weights as one byte (see
-            // `CollationKey.appendCompressedLevel`) and numbers below 2^53 without their tie-break: entries
-            // written before are rebuilt in the new form, in this transaction, so no query ever compares keys
-            // of the two forms.
-            for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
-                try db.execute(sql: "DELETE FROM \(index.tableName)")
-                try JSONIndexBuild.fill(index, in: db)
-            }
+            // Index keys then began writing runs of common secondary and tertiary weights as one byte and
+            // numbers below 2^53 without their tie-break. The entries are rebuilt by `collation-keys-v3`,
+            // which runs after this in the same open and writes today's keys; rebuilding here as well would
+            // compute every entry twice, and nothing reads an index between the two.
         }
         migrator.registerMigration("2026-11-28-purge-infos") { db in
             try db.execute(
@@ -401,10 +397,7 @@ enum StoreSchema {
             // characters are equal keys, as at ICU's tertiary strength, and an ASCII string's key is about
             // half as long. JSON index entries are rebuilt in this transaction; view indexes are dropped and
             // rebuilt by their next query, as after `_view_cleanup`. No query compares keys of both forms.
-            for index in try IndexCatalog.all(in: db) where index.definition.type == .json {
-                try db.execute(sql: "DELETE FROM \(index.tableName)")
-                try JSONIndexBuild.fill(index, in: db)
-            }
+            try JSONIndexBuild.refillAll(in: db)
             for view in try ViewIndexCatalog.all(in: db) { try ViewIndexCatalog.drop(view, in: db) }
         }
         return migrator
