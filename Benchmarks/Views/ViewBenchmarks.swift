@@ -9,7 +9,8 @@ import Foundation
 ///   same bodies from raw SQLite, plus running the same function over them in the engine alone, plus inserting
 ///   the rows it emits into a raw SQLite table of the same shape;
 /// - the same view with a Swift map closure, against a JSON index build over the same field;
-/// - a `group_level` reduce query over the view's rows, against the equivalent SQL `GROUP BY`;
+/// - a `group_level` reduce query over the view's rows, against the equivalent SQL `GROUP BY`, and what keeping
+///   the reduce's stored blocks adds to the view's updates after scattered edits;
 /// - the peak memory of `cloudant view` building the JavaScript view over the documents (a process of its own).
 enum ViewBenchmarks {
     static let map = "function (doc) { emit(doc.value, null); }"
@@ -43,7 +44,10 @@ enum ViewBenchmarks {
             try await javaScriptBuild(store: store, engine: engine, raw: raw, stored: stored, repetitions: repetitions)
         }
         if parts.contains(.swiftBuild) { try await swiftBuild(store: store, documents: documents, repetitions: repetitions) }
-        if parts.contains(.groupLevel) { try await groupLevelQuery(store: store, raw: raw, documents: documents, repetitions: repetitions) }
+        if parts.contains(.groupLevel) {
+            try await groupLevelQuery(store: store, raw: raw, documents: documents, repetitions: repetitions)
+            try await incrementalUpdate(store: store, documents: documents, repetitions: repetitions)
+        }
         try store.close()
         if parts.contains(.peakMemory) { try peakMemory(folder: folder, documents: documents) }
     }
@@ -155,6 +159,46 @@ enum ViewBenchmarks {
                 })
             ],
             target: 2
+        ).run(repetitions: repetitions)
+    }
+
+    /// What keeping the reduce's stored blocks costs a view's update: after 1,000 documents scattered over the
+    /// view change, bringing the `_sum` view up to date against bringing the same map without a reduce up to
+    /// date. Each case's set-up changes its own documents and brings the other view up to date untimed, so
+    /// each timed update reads the same number of changes.
+    private static func incrementalUpdate(store: DocumentStore, documents: Int, repetitions: Int) async throws {
+        let map = "function (doc) { emit([doc.type, doc.patient], doc.value); }"
+        try await store.put(["_id": "_design/grouped_rows", "views": ["by_type": ["map": .string(map)]]])
+        try await store.updateViewIndex(designDocument: "grouped")
+        try await store.updateViewIndex(designDocument: "grouped_rows")
+        var generator = SplitMix64(seed: 23)
+        let edited = 1_000
+        func edit() async throws {
+            var batch: [JSONValue] = []
+            for _ in 0..<edited {
+                let id = String(format: "sample-%08d", Int(generator.next() % UInt64(documents)))
+                guard batch.allSatisfy({ $0["_id"]?.stringValue != id }) else { continue }
+                var document = try await store.document(id: id)
+                document["value"] = .number(JSONNumber(Int(generator.next() % 10_000)))
+                batch.append(.object(document))
+            }
+            _ = try await store.bulkDocs(batch)
+        }
+        // Edits, brings the other view up to date untimed, then times this one's update.
+        func updating(_ view: String, named name: String, other: String) -> BenchmarkGroup.Case {
+            .init(
+                name: name,
+                setUp: {
+                    try await edit()
+                    try await store.updateViewIndex(designDocument: other)
+                },
+                body: { try await store.updateViewIndex(designDocument: view) })
+        }
+        let title = "view update after \(edited) scattered edits over \(documents) rows, with _sum's stored blocks against without a reduce"
+        try await BenchmarkGroup(
+            name: title, unit: "documents", operations: edited,
+            baseline: updating("grouped_rows", named: "the same map without a reduce", other: "grouped"),
+            candidates: [updating("grouped", named: "the _sum view, its blocks kept", other: "grouped_rows")]
         ).run(repetitions: repetitions)
     }
 

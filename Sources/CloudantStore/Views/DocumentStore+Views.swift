@@ -162,7 +162,7 @@ extension DocumentStore {
         // Listed as couch_mrview_index lists it: when the design document says so, not when it is the default.
         if definition.partitioned == true { options.append("partitioned") }
         describe["update_options"] = .array(options.map(JSONValue.string))
-        return ViewIndexSpec(
+        var spec = ViewIndexSpec(
             signature: definition.signature, language: language, definition: .object(describe),
             encodings: definition.views.map { $0.rawCollation ? .raw : .collation }, partitioned: partitioned,
             includesDesignDocuments: definition.includesDesignDocuments, includesLocalSequence: definition.includesLocalSequence,
@@ -173,16 +173,21 @@ extension DocumentStore {
                 }
                 return RuntimeBatchMapper(mapper: try runtime.makeMapper(functions))
             })
+        spec.reductions = definition.views.map { view in view.reduces.compactMap { BuiltInReduce($0.source) } }
+        return spec
     }
 
     /// A Swift view as an index spec.
     func swiftViewIndex(_ view: SwiftView) -> ViewIndexSpec {
         let map = view.map
-        return ViewIndexSpec(
+        var spec = ViewIndexSpec(
             signature: view.signature, language: "swift",
             definition: ["swift_view": .string(view.name), "version": .number(JSONNumber(view.version))],
             encodings: [view.collation], partitioned: false, includesDesignDocuments: view.includeDesignDocuments,
             includesLocalSequence: false, makeMapper: { SwiftBatchMapper(map: map) })
+        // The signature leaves out the reduce, so blocks follow the reduce the view has now.
+        spec.reductions = [view.reduce?.builtIn.map { [$0] } ?? []]
+        return spec
     }
 
     /// The runtime for `language`.

@@ -29,6 +29,7 @@ enum ViewIndexTable {
 
     static func drop(_ table: String, in db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        try ViewReductionBlocks.drop(table, in: db)
     }
 
     /// Removes every row of `documentID`, keeping the view states' counts right.
@@ -37,12 +38,29 @@ enum ViewIndexTable {
             db, sql: "SELECT \(Rows.view), COUNT(*) FROM \(table) WHERE \(Rows.documentID) = ? GROUP BY \(Rows.view)",
             arguments: [documentID])
         guard !removed.isEmpty else { return }
+        if let blocks = try ViewReductionBlocks.Changes(table: table, in: db) {
+            try touchRows(of: documentID, in: table, blocks: blocks, db: db)
+        }
         try db.execute(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?", arguments: [documentID])
+        try ViewReductionBlocks.settle(table, in: db)
         for row in removed {
             let view: Int = row[0]
             let count: Int = row[1]
             try adjust(table, view: view, rows: -count, seq: nil, in: db)
         }
+    }
+
+    /// Marks dirty the reduction blocks the rows of `documentID` fall in (before they are removed).
+    private static func touchRows(of documentID: String, in table: String, blocks: ViewReductionBlocks.Changes, db: Database) throws {
+        var positions: [(view: Int, position: ViewReductionBlocks.Position)] = []
+        let rows = try db.cachedStatement(
+            sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.view), \(Rows.duplicate) FROM \(table) WHERE \(Rows.documentID) = ?")
+        rows.bind([.text(documentID)])
+        try rows.forEachRow(in: db) { row in
+            positions.append((Int(row.integer(2) ?? 0), ViewReductionBlocks.Position(row, key: 0, documentID: 1, duplicate: 3)))
+            return true
+        }
+        for (view, position) in positions { try blocks.touch(view: view, at: position, in: db) }
     }
 
     /// Adds `rows` to a view's count and, when given, records `seq` as the last sequence that changed it.
@@ -69,13 +87,15 @@ enum ViewIndexTable {
     /// The bytes of the index's tables in the file (`file`), in their pages' used parts (`active`), and of
     /// its keys and values as JSON (`external`).
     static func sizes(of table: String, in db: Database) throws -> (file: Int, active: Int, external: Int) {
-        let names = [table, table + "_by_doc"]
+        // The rows, their index by document, and the reduction blocks with their own index and catalogue.
+        let blocks = ViewReductionBlocks.blocksTable(of: table)
+        let names = [table, table + "_by_doc", blocks, blocks + "_dirty", ViewReductionBlocks.catalogueTable(of: table)]
         var file = 0
         var active = 0
         do {
             let row = try Row.fetchOne(
-                db, sql: "SELECT COALESCE(SUM(pgsize), 0), COALESCE(SUM(pgsize - unused), 0) FROM dbstat WHERE name IN (?, ?)",
-                arguments: [names[0], names[1]])
+                db, sql: "SELECT COALESCE(SUM(pgsize), 0), COALESCE(SUM(pgsize - unused), 0) FROM dbstat WHERE name IN (?, ?, ?, ?, ?)",
+                arguments: StatementArguments(names))
             file = row?[0] ?? 0
             active = row?[1] ?? 0
         } catch {
@@ -120,6 +140,7 @@ enum ViewIndexTable {
         let delete = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?")
         var added: [Int: Int] = [:]
         var changed: [Int: Int64] = [:]
+        let blocks = try ViewReductionBlocks.Changes(table: table, in: db)
         for document in documents {
             var before: [(view: Int, count: Int)] = []
             countBefore.bind([.text(document.id)])
@@ -128,6 +149,7 @@ enum ViewIndexTable {
                 return true
             }
             if !before.isEmpty {
+                if let blocks { try touchRows(of: document.id, in: table, blocks: blocks, db: db) }
                 try delete.executeBound(in: db) { $0.text(document.id) }
                 for (view, count) in before {
                     added[view, default: 0] -= count
@@ -137,6 +159,8 @@ enum ViewIndexTable {
             for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
                 for row in rows {
                     try insert.executeBound(in: db) { $0.viewRow(row, view: view, documentID: document.id) }
+                    try blocks?.touch(
+                        view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)), in: db)
                 }
                 added[view, default: 0] += rows.count
                 changed[view] = max(changed[view] ?? 0, document.seq)
@@ -145,6 +169,7 @@ enum ViewIndexTable {
         for (view, seq) in changed.sorted(by: { $0.key < $1.key }) {
             try adjust(table, view: view, rows: added[view] ?? 0, seq: seq, in: db)
         }
+        try blocks?.settle(in: db)
     }
 }
 

@@ -33,6 +33,7 @@ enum ViewIndexUpdater {
     @discardableResult
     static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
         var index = try index(for: spec, in: connection)
+        try conformReductionBlocks(of: index, to: spec, in: connection)
         let (target, purgeSeq) = try connection.read { db in
             (try SequenceAllocator.latest(in: db), try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db))
         }
@@ -107,6 +108,8 @@ enum ViewIndexUpdater {
                             + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_stage "
                             + "ORDER BY view, key, doc_id, dup")
                 }
+                // Rows loaded in bulk bypass the blocks' bookkeeping: they are cut from the loaded rows.
+                try ViewReductionBlocks.recutAll(index.tableName, in: db)
                 for row in try Row.fetchAll(db, sql: "SELECT view, COUNT(*), MAX(seq) FROM temp.view_stage GROUP BY view") {
                     try ViewIndexTable.adjust(index.tableName, view: row[0], rows: row[1], seq: row[2], in: db)
                 }
@@ -169,6 +172,15 @@ enum ViewIndexUpdater {
     /// The mapped documents that still exist (a purge may have removed some since they were read).
     private static func existing(_ documents: [MappedDocument], in db: Database) throws -> [MappedDocument] {
         try documents.filter { try DocumentRecord.fetch(id: $0.id, in: db) != nil }
+    }
+
+    /// Makes the index keep reduction blocks for the built-in reduces `spec` has now (a Swift view's reduce
+    /// can change without its signature); a write only when they differ.
+    private static func conformReductionBlocks(of index: StoredViewIndex, to spec: ViewIndexSpec, in connection: DatabaseQueue) throws {
+        guard try !connection.read({ db in try ViewReductionBlocks.match(index.tableName, reductions: spec.reductions, in: db) }) else {
+            return
+        }
+        try connection.write { db in try ViewReductionBlocks.conform(index.tableName, reductions: spec.reductions, in: db) }
     }
 
     private static func record(_ index: StoredViewIndex, updateSeq: Int64, in connection: DatabaseQueue) throws -> StoredViewIndex {

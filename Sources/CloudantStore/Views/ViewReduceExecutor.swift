@@ -27,8 +27,11 @@ extension ViewQueryExecutor {
             reducer: reducer, grouping: grouping, encoding: scan.encoding,
             partitionLength: scan.partition.map { scan.encoding.key(.string($0)).count } ?? 0,
             skip: query.skip, limit: query.limit ?? Int.max)
+        let blocked = try blockedFunction(scan, reducer: reducer, in: db)
         for range in scan.ranges {
-            if query.descending {
+            if let blocked {
+                try reduceWithBlocks(scan, function: blocked, range: range, fold: &fold, in: db)
+            } else if query.descending {
                 // A document's rows with one key are reduced in their stored order (JavaScript reduces and
                 // `_first`/`_last` can tell), which ``ViewScan/rows(in:db:_:)`` restores.
                 try scan.rows(in: range, db: db) { stored in
@@ -50,6 +53,40 @@ extension ViewQueryExecutor {
         return ViewResult(totalRows: nil, offset: nil, updateSeq: updateSeq, rows: fold.rows)
     }
 
+    /// The built-in whose stored reduction blocks (``ViewReductionBlocks``) answer this reduce, if any: an
+    /// ascending read (a descending one would fold groups from their ends) of a function the index keeps
+    /// blocks for.
+    private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> BuiltInReduce? {
+        guard !scan.query.descending, case .builtIn(let function) = reducer, function.combinesPartials,
+            try ViewReductionBlocks.has(scan.table, view: scan.view, function: function, in: db)
+        else { return nil }
+        return function
+    }
+
+    /// Reduces one range, taking each clean block whose rows are all in the range and in one group as its
+    /// stored partial, and reading the rows before, between and after those blocks one by one.
+    private static func reduceWithBlocks(
+        _ scan: ViewScan, function: BuiltInReduce, range: ViewScan.Range, fold: inout Fold, in db: Database
+    ) throws {
+        var after: ViewReductionBlocks.Position?
+        func readRows(before: ViewReductionBlocks.Position?) throws {
+            try scan.rowsInPlace(in: range, after: after, before: before, db: db) { row in
+                try row.withBytes(0) { key in
+                    try fold.take(
+                        key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
+                        add: { try $0.add(InPlaceViewRow(row: row)) })
+                }
+            }
+        }
+        for block in try ViewReductionBlocks.blocks(of: scan, function: function, in: range, db: db)
+        where block.ends && fold.holdsOneGroup(from: block.start.key, to: block.end.key) {
+            try readRows(before: block.start)
+            guard !fold.stopped, try fold.take(block) else { return }
+            after = block.end
+        }
+        try readRows(before: nil)
+    }
+
     /// A reduce in progress: the group being reduced, and the reduced rows so far.
     ///
     /// A value rather than local variables captured by nested functions: a reduce reads a million rows
@@ -65,7 +102,7 @@ extension ViewQueryExecutor {
         let limit: Int
         var rows: [ViewRow] = []
         var group: Group?
-        var stopped = false
+        private(set) var stopped = false
 
         /// Adds a row to its group, finishing the group before when the row starts another; false to stop.
         mutating func take(key: UnsafeBufferPointer<UInt8>, first: () -> StoredRow, add: (inout Group) throws -> Void) throws -> Bool {
@@ -85,6 +122,40 @@ extension ViewQueryExecutor {
             }
             if group == nil { group = Group(prefix: Array(prefix), complete: complete, first: first(), reducer: reducer) }
             try add(&group!)
+            return true
+        }
+
+        /// Whether every key from `first` to `last` is in one group: their group prefixes are the same bytes
+        /// (a whole `group_level` prefix, which every key between shares, or the same exact key).
+        func holdsOneGroup(from first: [UInt8], to last: [UInt8]) -> Bool {
+            let firstPrefix = first.withUnsafeBufferPointer {
+                groupPrefix(of: $0, grouping: grouping, encoding: encoding, from: partitionLength).length
+            }
+            let lastPrefix = last.withUnsafeBufferPointer {
+                groupPrefix(of: $0, grouping: grouping, encoding: encoding, from: partitionLength).length
+            }
+            return first[..<firstPrefix] == last[..<lastPrefix]
+        }
+
+        /// Adds a block's partial to its group (every row of it in one group, ``holdsOneGroup(from:to:)``),
+        /// finishing the group before when the block starts another; false to stop.
+        mutating func take(_ block: ViewReductionBlocks.Block) throws -> Bool {
+            let (length, complete) = block.start.key.withUnsafeBufferPointer { key in
+                groupPrefix(of: key, grouping: grouping, encoding: encoding, from: partitionLength)
+            }
+            let prefix = Array(block.start.key[..<length])
+            if let current = group, !prefix.withUnsafeBufferPointer({ current.hasPrefix(equalTo: $0) }) {
+                group = nil
+                guard try finish(current) else {
+                    stopped = true
+                    return false
+                }
+            }
+            if group == nil {
+                let first = StoredRow(key: Data(block.start.key), documentID: block.start.documentID, keyJSON: block.firstKeyJSON, valueJSON: "null")
+                group = Group(prefix: prefix, complete: complete, first: first, reducer: reducer)
+            }
+            group!.addPartial(block.partial)
             return true
         }
 
@@ -168,26 +239,17 @@ extension ViewQueryExecutor {
         mutating func add(_ row: some ReducibleViewRow) throws {
             // The accumulator is changed where it is (`accumulator!`), never copied out and back: a copy per
             // row was a fifth of a grouped `_sum`.
-            if let function = accumulator?.function {
-                // Only `_first` and `_last` look at the document id; the others are not given it.
-                switch function {
-                case .count:
-                    accumulator!.addRows(1)
-                case .sum:
-                    if !row.withValueText({ accumulator!.addWholeNumberText($0) }) {
-                        accumulator!.add(key: .null, id: "", value: try row.parsedValue())
-                    }
-                case .stats, .top, .bottom:
-                    accumulator!.add(key: .null, id: "", value: try row.parsedValue())
-                case .approximateCountDistinct:
-                    accumulator!.add(key: try row.parsedKey(), id: "", value: .null)
-                case .first, .last:
-                    accumulator!.add(key: try row.parsedKey(), id: row.documentID, value: try row.parsedValue())
-                }
+            if accumulator != nil {
+                try accumulator!.add(row)
                 return
             }
             pending.append([[try row.parsedKey(), .string(row.documentID)], try row.parsedValue()])
             if pending.count >= ViewQueryExecutor.reduceChunk { try reducePending() }
+        }
+
+        /// Adds a stored block's partial (a built-in's, ``ReduceAccumulator/partial``).
+        mutating func addPartial(_ partial: JSONValue) {
+            accumulator?.addPartial(partial)
         }
 
         private mutating func reducePending() throws {
@@ -257,6 +319,27 @@ extension ViewQueryExecutor {
                 guard case .array(let elements) = key else { return key }
                 return .array(Array(elements.prefix(level)))
             }
+        }
+    }
+}
+
+extension ReduceAccumulator {
+    /// Adds one stored row, reading of it only what the function needs: only `_first` and `_last` look at
+    /// the document id, and `_sum` adds a whole number from its text without parsing it.
+    mutating func add(_ row: some ReducibleViewRow) throws {
+        switch function {
+        case .count:
+            addRows(1)
+        case .sum:
+            if !row.withValueText({ addWholeNumberText($0) }) {
+                add(key: .null, id: "", value: try row.parsedValue())
+            }
+        case .stats, .top, .bottom:
+            add(key: .null, id: "", value: try row.parsedValue())
+        case .approximateCountDistinct:
+            add(key: try row.parsedKey(), id: "", value: .null)
+        case .first, .last:
+            add(key: try row.parsedKey(), id: row.documentID, value: try row.parsedValue())
         }
     }
 }

@@ -46,32 +46,47 @@ struct ViewScan {
 
     /// `WHERE` conditions and arguments selecting a range's rows.
     func conditions(for range: Range) -> (String, StatementArguments) {
-        var clauses = ["\(Rows.view) = ?"]
-        var arguments: StatementArguments = [view]
+        conditions(for: range, keyColumn: Rows.key, idColumn: Rows.documentID, view: true)
+    }
+
+    /// `WHERE` conditions and arguments that hold when the row whose collation key and document id are in
+    /// `keyColumn` and `idColumn` is in the range (and, with `view`, of the scan's view); `1` when nothing
+    /// bounds it. Reduction blocks test their first and last rows with them.
+    func conditions(for range: Range, keyColumn: String, idColumn: String, view: Bool) -> (String, StatementArguments) {
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        if view {
+            clauses.append("\(Rows.view) = ?")
+            arguments += [self.view]
+        }
+        let columns = (key: keyColumn, id: idColumn)
         if let prefix = partitionPrefix {
-            clauses.append("\(Rows.key) >= ? AND \(Rows.key) < ?")
+            clauses.append("\(keyColumn) >= ? AND \(keyColumn) < ?")
             arguments += [prefix, prefix + Data([0xFF])]
         }
         let descending = query.descending
         if let start = range.start {
-            append(bound: start, id: range.startID, operator: descending ? "<=" : ">=", to: &clauses, &arguments)
+            append(bound: start, id: range.startID, operator: descending ? "<=" : ">=", columns: columns, to: &clauses, &arguments)
         }
         if let end = range.end {
             let inclusive = query.inclusiveEnd
             let op = descending ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
-            append(bound: end, id: range.endID, operator: op, to: &clauses, &arguments)
+            append(bound: end, id: range.endID, operator: op, columns: columns, to: &clauses, &arguments)
         }
-        return (clauses.joined(separator: " AND "), arguments)
+        return (clauses.isEmpty ? "1" : "(" + clauses.joined(separator: " AND ") + ")", arguments)
     }
 
     /// A bound on key, or on key and document id together when an id is given; without one the id is the
     /// lowest or highest there is, which leaves every row of the key in (or out, for an exclusive end).
-    private func append(bound key: JSONValue, id: String?, operator op: String, to clauses: inout [String], _ arguments: inout StatementArguments) {
+    private func append(
+        bound key: JSONValue, id: String?, operator op: String, columns: (key: String, id: String) = (Rows.key, Rows.documentID),
+        to clauses: inout [String], _ arguments: inout StatementArguments
+    ) {
         if let id {
-            clauses.append("(\(Rows.key), \(Rows.documentID)) \(op) (?, ?)")
+            clauses.append("(\(columns.key), \(columns.id)) \(op) (?, ?)")
             arguments += [keyBytes(key), id]
         } else {
-            clauses.append("\(Rows.key) \(op) ?")
+            clauses.append("\(columns.key) \(op) ?")
             arguments += [keyBytes(key)]
         }
     }
@@ -108,12 +123,28 @@ struct ViewScan {
     ///
     /// Read straight from SQLite (``DirectRow``) rather than through GRDB's rows: a reduce reads every row of
     /// its range, and building a row object and four values per row cost more than SQLite's own stepping.
-    func rowsInPlace(in range: Range, db: Database, _ body: (DirectRow) throws -> Bool) throws {
-        let (conditions, arguments) = self.conditions(for: range)
+    ///
+    /// `after` and `before` bound the rows further by their positions, ascending: a reduce reads the rows
+    /// between the reduction blocks it takes whole with them.
+    func rowsInPlace(
+        in range: Range, after: ViewReductionBlocks.Position? = nil, before: ViewReductionBlocks.Position? = nil, db: Database,
+        _ body: (DirectRow) throws -> Bool
+    ) throws {
+        var (conditions, arguments) = self.conditions(for: range)
+        let position = "(\(Rows.key), \(Rows.documentID), \(Rows.duplicate))"
+        if let after {
+            conditions += " AND \(position) > (?, ?, ?)"
+            arguments += [Data(after.key), after.documentID, after.duplicate]
+        }
+        if let before {
+            conditions += " AND \(position) < (?, ?, ?)"
+            arguments += [Data(before.key), before.documentID, before.duplicate]
+        }
         let order = query.descending ? "DESC" : "ASC"
-        let statement = try db.makeStatement(
-            sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON) FROM \(table) WHERE \(conditions) "
-                + "ORDER BY \(Rows.key) \(order), \(Rows.documentID) \(order), \(Rows.duplicate) \(order)")
+        let sql = "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON) FROM \(table) WHERE \(conditions) "
+            + "ORDER BY \(Rows.key) \(order), \(Rows.documentID) \(order), \(Rows.duplicate) \(order)"
+        // Bounded reads come one per block a reduce takes whole: cached rather than compiled each time.
+        let statement = try (after ?? before) == nil ? db.makeStatement(sql: sql) : db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
         try statement.forEachRow(in: db, body)
     }
@@ -152,7 +183,14 @@ struct StoredRow: ReducibleViewRow {
     var keyJSON: String
     var valueJSON: String
 
-    /// Copies a row ``ViewScan/rowsInPlace(in:db:_:)`` gives.
+    init(key: Data, documentID: String, keyJSON: String, valueJSON: String) {
+        self.key = key
+        self.documentID = documentID
+        self.keyJSON = keyJSON
+        self.valueJSON = valueJSON
+    }
+
+    /// Copies a row ``ViewScan/rowsInPlace(in:after:before:db:_:)`` gives.
     init(_ row: DirectRow) {
         key = row.withBytes(0) { bytes in bytes.map { Data(buffer: $0) } ?? Data() }
         documentID = row.text(1) ?? ""
@@ -168,7 +206,7 @@ struct StoredRow: ReducibleViewRow {
     }
 }
 
-/// A row ``ViewScan/rowsInPlace(in:db:_:)`` gives, read where SQLite keeps it: a `_sum` over a million rows
+/// A row ``ViewScan/rowsInPlace(in:after:before:db:_:)`` gives, read where SQLite keeps it: a `_sum` over a million rows
 /// parses each value from SQLite's buffer, copying nothing else.
 struct InPlaceViewRow: ReducibleViewRow {
     let row: DirectRow

@@ -53,6 +53,30 @@ public enum BuiltInReduce: Sendable, Hashable {
         }
     }
 
+    /// Whether reductions of runs of rows combine into the reduction of all of them whatever the order and
+    /// the grouping, so a store can keep them per run (``ReduceAccumulator/partial``): `_count`, `_sum` and
+    /// `_stats`. The others need each row's key, or keep a sketch or a list a stored run would not repay.
+    public var combinesPartials: Bool {
+        switch self {
+        case .count, .sum, .stats: return true
+        default: return false
+        }
+    }
+
+    /// The function's name as a design document writes it (`_sum`, `_top_3`).
+    public var name: String {
+        switch self {
+        case .sum: return "_sum"
+        case .count: return "_count"
+        case .stats: return "_stats"
+        case .approximateCountDistinct: return "_approx_count_distinct"
+        case .top(let rank): return "_top_\(rank)"
+        case .bottom(let rank): return "_bottom_\(rank)"
+        case .first: return "_first"
+        case .last: return "_last"
+        }
+    }
+
     /// A new accumulator for one group of rows.
     public func accumulator() -> ReduceAccumulator { ReduceAccumulator(self) }
 }

@@ -127,6 +127,30 @@ public struct ReduceAccumulator: Sendable {
         }
     }
 
+    /// The reduction so far as a partial that ``addPartial(_:)`` takes back: `_count`'s count, `_sum`'s sum,
+    /// `_stats`'s object, the forms CouchDB keeps in its b-tree's inner nodes and rereduces. Nil for the other
+    /// functions (see ``BuiltInReduce/combinesPartials``), and once the rows met a value the function refuses:
+    /// rows whose reduction fails are reduced again one by one, so the error reads as it would.
+    public var partial: JSONValue? {
+        switch state {
+        case .count(let total): return .number(JSONNumber(total))
+        case .sum(.running(let total)): return total
+        case .stats(let accumulated?): return accumulated.packed
+        default: return nil
+        }
+    }
+
+    /// Adds the reduction of other rows, a ``partial`` of the same function: the result is that of adding
+    /// those rows one by one, up to the rounding of floating-point sums, which CouchDB's own rereduce shares.
+    public mutating func addPartial(_ partial: JSONValue) {
+        if case .count(let total) = state, case .number(.integer(let count)) = partial {
+            state = .count(total + Int(count))
+            return
+        }
+        // A `_sum` or `_stats` partial is added as CouchDB rereduces: as one more value.
+        add(key: .null, id: "", value: partial)
+    }
+
     /// The finished reduction, as CouchDB answers it.
     ///
     /// - Throws: `CloudantError` `.invalidInput` when `_stats` met a value it cannot use (CouchDB fails the

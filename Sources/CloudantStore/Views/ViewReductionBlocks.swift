@@ -1,0 +1,335 @@
+internal import CloudantCore
+internal import Foundation
+internal import GRDB
+
+/// Stored partial reductions of a view's rows, as CouchDB keeps reductions in its b-tree's inner nodes.
+///
+/// Each view's rows are cut, in key order, into blocks of about ``rowsPerBlock`` rows. A block records where it
+/// starts and ends, its first row's key as JSON (a group's key when the group starts there), how many rows it
+/// has, and their reduction for each built-in reduce of the view whose partials combine
+/// (``BuiltInReduce/combinesPartials``; NULL when its rows hold a value the function refuses, so a query reads
+/// them and gives CouchDB's error). `view_<n>_reductions` lists which (view, function) pairs have blocks in
+/// `view_<n>_blocks`. A reduce query takes a block whose rows all lie in its range and in one group as a whole
+/// and reads rows one by one only at the edges. Blocks change in the transaction that changes the rows:
+/// ``Changes`` marks dirty the block each changed row falls in, and ``settle(_:in:)`` cuts the dirty ones again
+/// from their rows before it commits; a query reads a dirty block's rows.
+enum ViewReductionBlocks {
+    /// Rows per block when blocks are cut: a grouped reduce over a million rows reads about 4,000 blocks,
+    /// and a change to one row reads 256 rows again.
+    static let rowsPerBlock = 256
+
+    private typealias Rows = StoreSchema.ViewIndexes.Rows
+
+    static func blocksTable(of table: String) -> String { table + "_blocks" }
+    static func catalogueTable(of table: String) -> String { table + "_reductions" }
+
+    /// A row's place in the view's order: key, document id and its number among the document's rows with
+    /// that key.
+    struct Position: Sendable, Hashable {
+        var key: [UInt8]
+        var documentID: String
+        var duplicate: Int64
+    }
+
+    /// One clean block as a query reads it.
+    struct Block {
+        var start: Position
+        var end: Position
+        var firstKeyJSON: String
+        var partial: JSONValue
+        /// Whether the block's last row is inside the query's range too.
+        var ends: Bool
+    }
+
+    // MARK: Tables
+
+    /// Whether the index has blocks for `function` of `view`.
+    static func has(_ table: String, view: Int, function: BuiltInReduce, in db: Database) throws -> Bool {
+        guard try exists(catalogueTable(of: table), in: db) else { return false }
+        return try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM \(catalogueTable(of: table)) WHERE view = ? AND function = ?)",
+            arguments: [view, function.name]) ?? false
+    }
+
+    /// Whether `table` exists, read from the schema itself: GRDB's cached schema of a connection does not see
+    /// a table another connection (the view maintenance one) created since.
+    private static func exists(_ table: String, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)")
+            .fetchInteger(in: db) { $0.text(table) } == 1
+    }
+
+    /// The (view, function) pairs with blocks.
+    private static func catalogue(_ table: String, in db: Database) throws -> [Int: [BuiltInReduce]] {
+        guard try exists(catalogueTable(of: table), in: db) else { return [:] }
+        var functions: [Int: [BuiltInReduce]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT view, function FROM \(catalogueTable(of: table)) ORDER BY view, function") {
+            let name: String = row[1]
+            if let function = BuiltInReduce(name) { functions[row[0], default: []].append(function) }
+        }
+        return functions
+    }
+
+    /// The pairs `reductions` asks for (per view, the functions whose partials combine), once each.
+    private static func wanted(_ reductions: [[BuiltInReduce]]) -> [Int: [BuiltInReduce]] {
+        var wanted: [Int: [BuiltInReduce]] = [:]
+        for (view, functions) in reductions.enumerated() {
+            var names = Set<String>()
+            let kept = functions.filter { $0.combinesPartials && names.insert($0.name).inserted }
+            if !kept.isEmpty { wanted[view] = kept.sorted { $0.name < $1.name } }
+        }
+        return wanted
+    }
+
+    /// Whether the index's blocks are those `reductions` asks for.
+    static func match(_ table: String, reductions: [[BuiltInReduce]], in db: Database) throws -> Bool {
+        try catalogue(table, in: db) == wanted(reductions)
+    }
+
+    /// Makes the index's blocks those `reductions` asks for: blocks of a pair no longer asked for are dropped,
+    /// a new pair's are cut from the view's rows. In the caller's write transaction.
+    static func conform(_ table: String, reductions: [[BuiltInReduce]], in db: Database) throws {
+        let wanted = wanted(reductions)
+        let existing = try catalogue(table, in: db)
+        guard wanted != existing else { return }
+        try create(table, in: db)
+        let blocks = blocksTable(of: table)
+        for (view, functions) in existing {
+            for function in functions where !(wanted[view] ?? []).contains(function) {
+                try db.execute(sql: "DELETE FROM \(blocks) WHERE view = ? AND function = ?", arguments: [view, function.name])
+                try db.execute(
+                    sql: "DELETE FROM \(catalogueTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, function.name])
+            }
+        }
+        for (view, functions) in wanted {
+            for function in functions where !(existing[view] ?? []).contains(function) {
+                try cut(table, view: view, function: function, from: nil, before: nil, in: db)
+                try db.execute(
+                    sql: "INSERT INTO \(catalogueTable(of: table)) (view, function) VALUES (?, ?)", arguments: [view, function.name])
+            }
+        }
+    }
+
+    /// Cuts every listed pair's blocks again from all of the view's rows (after a first build loads them).
+    static func recutAll(_ table: String, in db: Database) throws {
+        for (view, functions) in try catalogue(table, in: db) {
+            for function in functions {
+                try db.execute(
+                    sql: "DELETE FROM \(blocksTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, function.name])
+                try cut(table, view: view, function: function, from: nil, before: nil, in: db)
+            }
+        }
+    }
+
+    private static func create(_ table: String, in db: Database) throws {
+        let blocks = blocksTable(of: table)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS \(catalogueTable(of: table)) (
+                    view INTEGER NOT NULL, function TEXT NOT NULL, PRIMARY KEY (view, function)
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS \(blocks) (
+                    view INTEGER NOT NULL, function TEXT NOT NULL,
+                    key BLOB NOT NULL, doc_id TEXT NOT NULL, dup INTEGER NOT NULL,
+                    last_key BLOB NOT NULL, last_doc_id TEXT NOT NULL, last_dup INTEGER NOT NULL,
+                    first_key_json TEXT NOT NULL, rows INTEGER NOT NULL, dirty INTEGER NOT NULL, partial TEXT,
+                    PRIMARY KEY (view, function, key, doc_id, dup)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS \(blocks)_dirty ON \(blocks)(view, function) WHERE dirty;
+                """)
+    }
+
+    /// Drops an index's blocks (with the index).
+    static func drop(_ table: String, in db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(blocksTable(of: table)); DROP TABLE IF EXISTS \(catalogueTable(of: table))")
+    }
+
+    // MARK: Cutting
+
+    /// Replaces the blocks of rows from `start` (the view's first row when nil) up to before `end` (its last
+    /// row when nil) with blocks cut from those rows. The caller has removed the blocks that started there.
+    private static func cut(
+        _ table: String, view: Int, function: BuiltInReduce, from start: Position?, before end: Position?, in db: Database
+    ) throws {
+        var clauses = ["\(Rows.view) = ?"]
+        if start != nil { clauses.append("(\(Rows.key), \(Rows.documentID), \(Rows.duplicate)) >= (?, ?, ?)") }
+        if end != nil { clauses.append("(\(Rows.key), \(Rows.documentID), \(Rows.duplicate)) < (?, ?, ?)") }
+        let read = try db.cachedStatement(
+            sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON), \(Rows.duplicate) FROM \(table) "
+                + "WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(Rows.key), \(Rows.documentID), \(Rows.duplicate)")
+        read.bind(
+            [.integer(Int64(view))] + (start.map(\.values) ?? []) + (end.map(\.values) ?? []))
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO \(blocksTable(of: table)) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
+                + "first_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
+        var block: (start: Position, firstKeyJSON: String, last: Position, accumulator: ReduceAccumulator, rows: Int)?
+        func store() throws {
+            guard let finished = block else { return }
+            try insert.executeBound(in: db) { bind in
+                bind.integer(Int64(view))
+                bind.text(function.name)
+                bind.position(finished.start)
+                bind.position(finished.last)
+                bind.text(finished.firstKeyJSON)
+                bind.integer(Int64(finished.rows))
+                bind.text(finished.accumulator.partial?.jsonString())
+            }
+            block = nil
+        }
+        try read.forEachRow(in: db) { row in
+            let position = Position(row)
+            if block == nil {
+                block = (position, row.text(2) ?? "", position, function.accumulator(), 0)
+            }
+            try block!.accumulator.add(InPlaceViewRow(row: row))
+            block!.last = position
+            block!.rows += 1
+            if block!.rows == rowsPerBlock { try store() }
+            return true
+        }
+        try store()
+    }
+
+    // MARK: Keeping blocks with their rows
+
+    /// The blocks a write transaction's row changes touch, recomputed by ``settle(in:)``.
+    struct Changes {
+        let table: String
+        private let functions: [Int: [BuiltInReduce]]
+
+        /// The changes of `table`'s rows, or nil when the index keeps no blocks.
+        init?(table: String, in db: Database) throws {
+            let functions = try ViewReductionBlocks.catalogue(table, in: db)
+            guard !functions.isEmpty else { return nil }
+            self.table = table
+            self.functions = functions
+        }
+
+        /// Marks dirty the block a row added or removed at `position` falls in: the last block starting at or
+        /// before it, or a new block starting there when none does.
+        func touch(view: Int, at position: Position, in db: Database) throws {
+            guard let functions = functions[view] else { return }
+            let blocks = ViewReductionBlocks.blocksTable(of: table)
+            let mark = try db.cachedStatement(
+                sql: "UPDATE \(blocks) SET dirty = 1 WHERE (view, function, key, doc_id, dup) = (SELECT view, function, key, doc_id, dup "
+                    + "FROM \(blocks) WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) "
+                    + "ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1)")
+            let open = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO \(blocks) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
+                    + "first_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 0, 1, NULL)")
+            for function in functions {
+                try mark.executeBound(in: db) { bind in
+                    bind.integer(Int64(view))
+                    bind.text(function.name)
+                    bind.position(position)
+                }
+                guard db.changesCount == 0 else { continue }
+                try open.executeBound(in: db) { bind in
+                    bind.integer(Int64(view))
+                    bind.text(function.name)
+                    bind.position(position)
+                    bind.position(position)
+                }
+            }
+        }
+
+        /// Recomputes every dirty block from the rows up to the next block, cut again into blocks of
+        /// ``ViewReductionBlocks/rowsPerBlock`` (a block that lost all its rows goes).
+        func settle(in db: Database) throws {
+            try ViewReductionBlocks.settle(table, in: db)
+        }
+    }
+
+    /// Recomputes the index's dirty blocks (see ``Changes/settle(in:)``).
+    static func settle(_ table: String, in db: Database) throws {
+        guard try exists(blocksTable(of: table), in: db) else { return }
+        let blocks = blocksTable(of: table)
+        var dirty: [(view: Int, function: String, start: Position)] = []
+        let read = try db.makeStatement(sql: "SELECT key, doc_id, dup, view, function FROM \(blocks) WHERE dirty")
+        try read.forEachRow(in: db) { row in
+            dirty.append((Int(row.integer(3) ?? 0), row.text(4) ?? "", Position(row, key: 0, documentID: 1, duplicate: 2)))
+            return true
+        }
+        let next = try db.cachedStatement(
+            sql: "SELECT key, doc_id, dup, rows, dirty FROM \(blocks) WHERE view = ? AND function = ? AND (key, doc_id, dup) > (?, ?, ?) "
+                + "ORDER BY key, doc_id, dup LIMIT 1")
+        let remove = try db.cachedStatement(
+            sql: "DELETE FROM \(blocks) WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
+        /// The block after `position`: where it starts, and whether it is clean and under half full.
+        func following(_ position: Position, view: Int, function: String) throws -> (start: Position, small: Bool)? {
+            try next.fetchFirstRow(in: db, { bind in
+                bind.integer(Int64(view))
+                bind.text(function)
+                bind.position(position)
+            }) { row in
+                (Position(row, key: 0, documentID: 1, duplicate: 2), row.integer(4) == 0 && (row.integer(3) ?? 0) < Int64(rowsPerBlock / 2))
+            }
+        }
+        func delete(_ start: Position, view: Int, function: String) throws {
+            try remove.executeBound(in: db) { bind in
+                bind.integer(Int64(view))
+                bind.text(function)
+                bind.position(start)
+            }
+        }
+        for block in dirty {
+            guard let function = BuiltInReduce(block.function) else { continue }
+            var end = try following(block.start, view: block.view, function: block.function)
+            // A clean block under half full after it is cut again with this one: recutting leaves a short
+            // block at its end, and without this the blocks would grow shorter with every change.
+            if let small = end, small.small {
+                try delete(small.start, view: block.view, function: block.function)
+                end = try following(small.start, view: block.view, function: block.function)
+            }
+            try delete(block.start, view: block.view, function: block.function)
+            try cut(table, view: block.view, function: function, from: block.start, before: end?.start, in: db)
+        }
+    }
+
+    // MARK: Reading
+
+    /// The clean blocks of `function` whose first row is in `range` of `scan`, in key order, each saying
+    /// whether its last row is in the range too.
+    static func blocks(
+        of scan: ViewScan, function: BuiltInReduce, in range: ViewScan.Range, db: Database
+    ) throws -> [Block] {
+        let (startConditions, startArguments) = scan.conditions(for: range, keyColumn: "key", idColumn: "doc_id", view: true)
+        let (endConditions, endArguments) = scan.conditions(for: range, keyColumn: "last_key", idColumn: "last_doc_id", view: false)
+        let statement = try db.cachedStatement(
+            sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, first_key_json, partial, \(endConditions) "
+                + "FROM \(blocksTable(of: scan.table)) WHERE function = ? AND \(startConditions) AND NOT dirty AND partial IS NOT NULL "
+                + "ORDER BY key, doc_id, dup")
+        try statement.setArguments(endArguments + [function.name] + startArguments)
+        var blocks: [Block] = []
+        try statement.forEachRow(in: db) { row in
+            let partial = try row.withBytes(7) { try JSONValue(parsing: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+            blocks.append(
+                Block(
+                    start: Position(row, key: 0, documentID: 1, duplicate: 2), end: Position(row, key: 3, documentID: 4, duplicate: 5),
+                    firstKeyJSON: row.text(6) ?? "", partial: partial, ends: row.integer(8) == 1))
+            return true
+        }
+        return blocks
+    }
+}
+
+extension ViewReductionBlocks.Position {
+    /// The position in columns 0 (key), 1 (document id) and 4 (duplicate number), as the rows' reads select them.
+    init(_ row: DirectRow) {
+        self.init(row, key: 0, documentID: 1, duplicate: 4)
+    }
+
+    init(_ row: DirectRow, key: Int, documentID: Int, duplicate: Int) {
+        self.init(key: row.bytes(key) ?? [], documentID: row.text(documentID) ?? "", duplicate: row.integer(duplicate) ?? 0)
+    }
+
+    var values: [SQLValue] { [.blob(key), .text(documentID), .integer(duplicate)] }
+}
+
+extension DirectBinding {
+    /// Binds a row position's key, document id and duplicate number.
+    mutating func position(_ position: ViewReductionBlocks.Position) {
+        blob(position.key)
+        text(position.documentID)
+        integer(position.duplicate)
+    }
+}

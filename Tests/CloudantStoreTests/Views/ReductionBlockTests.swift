@@ -1,0 +1,202 @@
+import CloudantCore
+@testable import CloudantStore
+import CloudantTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// A reduce answered from stored reduction blocks must equal the reduce of every row, through writes,
+/// deletes and purges. The reference is the same query read descending, which folds row by row (blocks
+/// serve ascending reads), with its rows put back in ascending order: the values `_count`, `_sum` and
+/// `_stats` give over whole numbers do not depend on the order.
+@Suite("Stored reduction blocks")
+struct ReductionBlockTests {
+    static func view(_ function: BuiltInReduce, name: String? = nil) -> SwiftView {
+        SwiftView(name: name ?? "pairs\(function.name)", version: 1, reduce: .builtIn(function)) { document, emit in
+            guard case .array(let keys)? = document["keys"] else { return }
+            for key in keys { emit(key, document["n"] ?? .null) }
+        }
+    }
+
+    /// Keys mostly `[group, item]`, some `[group]` and plain strings (groups of their own at any level).
+    static func document(_ number: Int, using random: inout SplitMix64) -> JSONValue {
+        var keys: [JSONValue] = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let group = JSONValue.number(JSONNumber(Int.random(in: 0..<6, using: &random)))
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: keys.append(.string(Bool.random(using: &random) ? "x" : "y"))
+            case 1: keys.append([group])
+            default: keys.append([group, .number(JSONNumber(Int.random(in: 0..<40, using: &random)))])
+            }
+        }
+        return [
+            "_id": .string("d" + String(100_000 + number)), "keys": .array(keys),
+            "n": .number(JSONNumber(Int.random(in: -50...50, using: &random))),
+        ]
+    }
+
+    /// The queries compared: groupings, ranges, several keys, `skip` and `limit`.
+    static let queries: [[(String, String)]] = [
+        [],
+        [("group_level", "1")],
+        [("group_level", "2")],
+        [("group", "true")],
+        [("group_level", "1"), ("startkey", "[1]"), ("endkey", "[4,20]")],
+        [("group_level", "2"), ("startkey", "[2,3]"), ("endkey", "[2,30]")],
+        [("startkey", "[1,5]"), ("endkey", "[5]")],
+        [("group", "true"), ("keys", "[[2,5],[4,1],\"x\",[3]]")],
+        [("group_level", "1"), ("keys", "[[2,5],[4,1]]")],
+    ]
+
+    @Test(arguments: [BuiltInReduce.sum, .count, .stats])
+    func aReduceFromStoredBlocksEqualsReducingEveryRowThroughWritesDeletesAndPurges(_ function: BuiltInReduce) async throws {
+        var random = SplitMix64.fromEnvironmentOrRandom()
+        let temp = try TemporaryStore()
+        let view = Self.view(function)
+        var revs = try await temp.store.write((0..<2500).map { Self.document($0, using: &random) })
+        try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
+        #expect(try blockCounts(temp).blocks >= 10, "the rows are cut into blocks")
+
+        var next = 2500
+        for _ in 0..<3 {
+            var ids = revs.keys.sorted()
+            ids.shuffle(using: &random)
+            var batch: [JSONValue] = []
+            for id in ids.prefix(150) {
+                var changed = Self.document(0, using: &random).objectValue!
+                changed["_id"] = .string(id)
+                changed["_rev"] = .string(revs[id]!)
+                batch.append(.object(changed))
+            }
+            for id in ids.dropFirst(150).prefix(80) { batch.append(["_id": .string(id), "_rev": .string(revs[id]!), "_deleted": true]) }
+            for _ in 0..<200 {
+                batch.append(Self.document(next, using: &random))
+                next += 1
+            }
+            for (id, rev) in try await temp.store.write(batch) { revs[id] = rev }
+            for id in ids.dropFirst(150).prefix(80) { revs[id] = nil }
+            try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
+            let counts = try blockCounts(temp)
+            #expect(counts.dirty == 0, "an update leaves no block dirty")
+            // Blocks cut again absorb a short clean block after them, so changes do not splinter them.
+            #expect(counts.blocks <= 3 * counts.rows / ViewReductionBlocks.rowsPerBlock + 2, "\(counts)")
+        }
+
+        // A purge marks the blocks it touches dirty; queries read their rows until the next update settles them.
+        let purged = Array(revs.keys.sorted().prefix(20))
+        _ = try await temp.store.purge(Dictionary(uniqueKeysWithValues: purged.map { ($0, [revs[$0]!]) }))
+        for id in purged { revs[id] = nil }
+        try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
+        try await temp.store.write([Self.document(next, using: &random)])
+        try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
+        #expect(try blockCounts(temp).dirty == 0)
+    }
+
+    @Test func aSwiftViewWhoseReduceChangesKeepsBlocksOfItsNewReduce() async throws {
+        var random = SplitMix64(seed: 11)
+        let temp = try TemporaryStore()
+        try await temp.store.write((0..<1200).map { Self.document($0, using: &random) })
+        let counted = Self.view(.count, name: "changing")
+        let summed = Self.view(.sum, name: "changing")
+        try await expectBlocksAnswerAsRows(counted, temp, seed: random.seed)
+        try await expectBlocksAnswerAsRows(summed, temp, seed: random.seed)
+        let total = try await temp.store.queryView(summed).rows.first?.value
+        let expected = try await temp.store.queryView(summed, query: .parameters(("reduce", "false"))).rows
+            .reduce(Int64(0)) { $0 + ($1.value.numberValue?.int64Value ?? 0) }
+        #expect(total == .number(.integer(expected)))
+    }
+
+    @Test func rowsWhoseValuesTheFunctionRefusesGiveTheErrorReducingEveryRowGives() async throws {
+        var random = SplitMix64(seed: 5)
+        let temp = try TemporaryStore()
+        var documents = (0..<1500).map { Self.document($0, using: &random) }
+        documents[700] = ["_id": "bad", "keys": [[3, 1]], "n": "not a number"]
+        try await temp.store.write(documents)
+        try await expectBlocksAnswerAsRows(Self.view(.sum), temp, seed: random.seed)
+        // `_stats` words its error by whether the refused value came first in its group (CouchDB's
+        // `build_initial_accumulator` or `stat_values`), which the descending reference changes: the same
+        // queries fail, each with a `_stats` error.
+        try await expectBlocksAnswerAsRows(Self.view(.stats), temp, seed: random.seed) { $0.hasPrefix("invalidInput: ") ? "a _stats error" : $0 }
+    }
+
+    @Test func aReduceTakesABlockWholeFromItsStoredPartialWithoutReadingItsRows() async throws {
+        var random = SplitMix64(seed: 3)
+        let temp = try TemporaryStore()
+        try await temp.store.write((0..<1500).map { Self.document($0, using: &random) })
+        let view = Self.view(.count)
+        let total = try #require(try await temp.store.queryView(view).rows.first?.value.numberValue?.int64Value)
+        // Every stored partial grows by 1000: a whole-range reduce that reads blocks sees each of them.
+        let file = try DatabaseQueue(path: temp.store.fileURL.path)
+        let blocks = try await file.write { db in
+            let table = try #require(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'view%_blocks'"))
+            try db.execute(sql: "UPDATE \(table) SET partial = partial + 1000")
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+        }
+        #expect(blocks > 1)
+        let tampered = try await temp.store.queryView(view, query: .parameters(("update", "false"))).rows.first?.value
+        #expect(tampered == .number(.integer(total + Int64(blocks) * 1000)))
+    }
+
+    // MARK: Helpers
+
+    private func expectBlocksAnswerAsRows(
+        _ view: SwiftView, _ temp: TemporaryStore, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation,
+        comparingErrors kind: (String) -> String = { $0 }
+    ) async throws {
+        for parameters in Self.queries {
+            let ascending = await outcome { try await temp.store.queryView(view, query: ViewQuery(parameters: parameters)) }
+                .mapError { QueryFailure(description: kind($0.description)) }
+            let reference = await outcome { try await temp.store.queryView(view, query: ViewQuery(parameters: Self.descending(parameters))) }
+                .mapError { QueryFailure(description: kind($0.description)) }
+            #expect(
+                ascending == reference.map { Array($0.reversed()) }, "\(view.name) \(parameters) (CLOUDANT_TEST_SEED=\(seed))",
+                sourceLocation: sourceLocation)
+            // `skip` and `limit` count groups, whichever way they were reduced.
+            if case .success(let rows) = ascending, rows.count > 3 {
+                let page = try await temp.store.queryView(
+                    view, query: ViewQuery(parameters: parameters + [("skip", "2"), ("limit", "3")]))
+                #expect(page.rows.map { [$0.key, $0.value] } == Array(rows[2..<min(rows.count, 5)]), sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// A query's rows as `[key, value]` pairs, or its error's description.
+    private func outcome(_ query: () async throws -> ViewResult) async -> Result<[[JSONValue]], QueryFailure> {
+        do {
+            return .success(try await query().rows.map { [$0.key, $0.value] })
+        } catch {
+            return .failure(QueryFailure(description: String(describing: error)))
+        }
+    }
+
+    private struct QueryFailure: Error, Equatable {
+        var description: String
+    }
+
+    /// The same query read descending: bounds swapped, every end inclusive as the ascending one's.
+    private static func descending(_ parameters: [(String, String)]) -> [(String, String)] {
+        parameters.map { name, value in
+            switch name {
+            case "startkey": return ("endkey", value)
+            case "endkey": return ("startkey", value)
+            default: return (name, value)
+            }
+        } + [("descending", "true")]
+    }
+
+    /// The blocks the store keeps, and how many of them are dirty.
+    private func blockCounts(_ temp: TemporaryStore) throws -> (blocks: Int, dirty: Int, rows: Int) {
+        let file = try DatabaseQueue(path: temp.store.fileURL.path)
+        return try file.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'view%_blocks'")
+            var counts = (blocks: 0, dirty: 0, rows: 0)
+            for table in tables {
+                let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(dirty), 0), COALESCE(SUM(rows), 0) FROM \(table)")!
+                counts.blocks += row[0]
+                counts.dirty += row[1]
+                counts.rows += row[2]
+            }
+            return counts
+        }
+    }
+}
