@@ -50,17 +50,23 @@ enum ViewIndexTable {
         }
     }
 
-    /// Marks dirty the reduction blocks the rows of `documentID` fall in (before they are removed).
+    /// Takes the rows of `documentID` out of the reduction blocks they fall in (before they are removed).
     private static func touchRows(of documentID: String, in table: String, blocks: ViewReductionBlocks.Changes, db: Database) throws {
-        var positions: [(view: Int, position: ViewReductionBlocks.Position)] = []
+        var removed: [(view: Int, position: ViewReductionBlocks.Position, value: [UInt8])] = []
         let rows = try db.cachedStatement(
-            sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.view), \(Rows.duplicate) FROM \(table) WHERE \(Rows.documentID) = ?")
+            sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.view), \(Rows.duplicate), \(Rows.valueJSON) FROM \(table) "
+                + "WHERE \(Rows.documentID) = ?")
         rows.bind([.text(documentID)])
         try rows.forEachRow(in: db) { row in
-            positions.append((Int(row.integer(2) ?? 0), ViewReductionBlocks.Position(row, key: 0, documentID: 1, duplicate: 3)))
+            removed.append(
+                (Int(row.integer(2) ?? 0), ViewReductionBlocks.Position(row, key: 0, documentID: 1, duplicate: 3), row.bytes(4) ?? []))
             return true
         }
-        for (view, position) in positions { try blocks.touch(view: view, at: position, in: db) }
+        for row in removed {
+            try row.value.withUnsafeBufferPointer { value in
+                try blocks.touch(view: row.view, at: row.position, value: value, added: false, in: db)
+            }
+        }
     }
 
     /// Adds `rows` to a view's count and, when given, records `seq` as the last sequence that changed it.
@@ -159,8 +165,11 @@ enum ViewIndexTable {
             for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
                 for row in rows {
                     try insert.executeBound(in: db) { $0.viewRow(row, view: view, documentID: document.id) }
-                    try blocks?.touch(
-                        view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)), in: db)
+                    try row.valueJSON.withUnsafeBufferPointer { value in
+                        try blocks?.touch(
+                            view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)), value: value,
+                            added: true, in: db)
+                    }
                 }
                 added[view, default: 0] += rows.count
                 changed[view] = max(changed[view] ?? 0, document.seq)

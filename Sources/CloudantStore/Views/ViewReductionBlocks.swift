@@ -204,31 +204,86 @@ enum ViewReductionBlocks {
             self.functions = functions
         }
 
-        /// Marks dirty the block a row added or removed at `position` falls in: the last block starting at or
-        /// before it, or a new block starting there when none does.
-        func touch(view: Int, at position: Position, in db: Database) throws {
+        /// Brings the block a row added or removed at `position` falls in (the last block starting at or before
+        /// it) up to date with the change. `_count`, and `_sum` over whole numbers, adjust the stored partial in
+        /// place; any other change marks the block dirty, for ``settle(in:)`` to cut again from its rows: a
+        /// `_stats` or fractional partial, a removed first row (whose key is the block's group key), a block
+        /// left empty or grown past twice ``ViewReductionBlocks/rowsPerBlock``. A row before every block opens
+        /// a dirty block there.
+        ///
+        /// - Parameters:
+        ///   - value: The row's value as JSON text.
+        ///   - added: Whether the row is added (else removed).
+        func touch(view: Int, at position: Position, value: UnsafeBufferPointer<UInt8>, added: Bool, in db: Database) throws {
             guard let functions = functions[view] else { return }
             let blocks = ViewReductionBlocks.blocksTable(of: table)
+            let find = try db.cachedStatement(
+                sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, rows, dirty, partial FROM \(blocks) "
+                    + "WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1")
+            let adjust = try db.cachedStatement(
+                sql: "UPDATE \(blocks) SET partial = ?, rows = ?, last_key = ?, last_doc_id = ?, last_dup = ? "
+                    + "WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
             let mark = try db.cachedStatement(
-                sql: "UPDATE \(blocks) SET dirty = 1 WHERE (view, function, key, doc_id, dup) = (SELECT view, function, key, doc_id, dup "
-                    + "FROM \(blocks) WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) "
-                    + "ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1)")
+                sql: "UPDATE \(blocks) SET dirty = 1 WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
             let open = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO \(blocks) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
                     + "first_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 0, 1, NULL)")
+            let change: Int64 = added ? 1 : -1
             for function in functions {
-                try mark.executeBound(in: db) { bind in
+                let found = try find.fetchFirstRow(in: db, { bind in
                     bind.integer(Int64(view))
                     bind.text(function.name)
                     bind.position(position)
+                }) { row in
+                    (start: Position(row, key: 0, documentID: 1, duplicate: 2), last: Position(row, key: 3, documentID: 4, duplicate: 5),
+                     rows: row.integer(6) ?? 0, dirty: row.integer(7) != 0, partial: row.text(8))
                 }
-                guard db.changesCount == 0 else { continue }
-                try open.executeBound(in: db) { bind in
+                guard let block = found else {
+                    try open.executeBound(in: db) { bind in
+                        bind.integer(Int64(view))
+                        bind.text(function.name)
+                        bind.position(position)
+                        bind.position(position)
+                    }
+                    continue
+                }
+                guard !block.dirty else { continue }
+                let rows = block.rows + change
+                let partial = Self.adjusted(block.partial, of: function, by: value, change: change)
+                guard let partial, rows > 0, rows <= Int64(2 * rowsPerBlock), added || position != block.start else {
+                    try mark.executeBound(in: db) { bind in
+                        bind.integer(Int64(view))
+                        bind.text(function.name)
+                        bind.position(block.start)
+                    }
+                    continue
+                }
+                // A removed last row leaves `last` past the rows, which only makes the block seem to reach further.
+                let last = added && block.last.precedes(position) ? position : block.last
+                try adjust.executeBound(in: db) { bind in
+                    bind.text(partial)
+                    bind.integer(rows)
+                    bind.position(last)
                     bind.integer(Int64(view))
                     bind.text(function.name)
-                    bind.position(position)
-                    bind.position(position)
+                    bind.position(block.start)
                 }
+            }
+        }
+
+        /// A stored partial with one row's value added or taken out, when that is exact: `_count`'s, and
+        /// `_sum`'s while it and the value are whole numbers in 64 bits. Nil otherwise.
+        private static func adjusted(_ partial: String?, of function: BuiltInReduce, by value: UnsafeBufferPointer<UInt8>, change: Int64) -> String? {
+            guard let partial, let stored = Int64(partial) else { return nil }
+            switch function {
+            case .count:
+                return String(stored + change)
+            case .sum:
+                guard let number = ReduceAccumulator.wholeNumber(value) else { return nil }
+                let (sum, overflow) = stored.addingReportingOverflow(change * number)
+                return overflow ? nil : String(sum)
+            default:
+                return nil
             }
         }
 
@@ -323,6 +378,14 @@ extension ViewReductionBlocks.Position {
     }
 
     var values: [SQLValue] { [.blob(key), .text(documentID), .integer(duplicate)] }
+
+    /// Whether this position comes before `other` in the rows' order, as SQLite compares the columns: the key's
+    /// bytes, then the document id's UTF-8 bytes, then the duplicate number.
+    func precedes(_ other: Self) -> Bool {
+        if key != other.key { return key.lexicographicallyPrecedes(other.key) }
+        if documentID != other.documentID { return documentID.utf8.lexicographicallyPrecedes(other.documentID.utf8) }
+        return duplicate < other.duplicate
+    }
 }
 
 extension DirectBinding {

@@ -66,7 +66,7 @@ public struct ReduceAccumulator: Sendable {
     /// The text as a whole number when it is one JSON reads as a 64-bit integer: an optional `-`, then `0`
     /// or up to 18 digits without a leading zero (so it cannot overflow), nothing else. `-0` is not one (it
     /// reads as the float `-0.0`).
-    private static func wholeNumber(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    public static func wholeNumber(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let first = text.first else { return nil }
         let negative = first == UInt8(ascii: "-")
         let digits = negative ? text.count - 1 : text.count
