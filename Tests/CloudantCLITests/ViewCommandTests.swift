@@ -15,7 +15,9 @@ struct ViewCommandTests {
         "_id": "_design/stats",
         "views": [
             "by_day": ["map": "function(doc) { if (doc.day) emit([doc.day.slice(0, 7), doc.day], doc.bpm); }", "reduce": "_stats"],
-            "traced": ["map": "function(doc) { log('mapped ' + doc._id); if (doc.n !== undefined) emit(doc.n, null); }"],
+            "traced": [
+                "map": "function(doc) { log('mapped ' + doc._id); if (doc.n !== undefined) emit(doc.n, doc.n); }", "reduce": "_sum",
+            ],
         ],
     ]
 
@@ -84,6 +86,24 @@ struct ViewCommandTests {
         }
     }
 
+    /// The `_sum` of `stats/traced` as `cloudant view` answers it.
+    private func reduced(in folder: URL) async throws -> JSONValue? {
+        let answer = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced"], in: folder)
+        #expect(answer.status == 0, "\(answer.stderr)")
+        return try JSONValue(parsing: answer.stdout)["rows"]?.arrayValue?.first?["value"]
+    }
+
+    /// How many reduction blocks the index keeps, none of them dirty.
+    private func blocks(_ file: URL) throws -> Int {
+        let database = try DatabaseQueue(path: file.path)
+        defer { try? database.close() }
+        return try database.read { db in
+            let table = try #require(try String.fetchOne(db, sql: "SELECT table_name FROM view_indexes")) + "_blocks"
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE dirty") == 0)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+        }
+    }
+
     /// Starts `cloudant view … stats/traced` and kills it once it has mapped `mapped` documents (its `log()`
     /// lines say so), reading its standard error on a thread of its own.
     private func killView(in folder: URL, after mapped: Int) async throws {
@@ -130,7 +150,7 @@ struct ViewCommandTests {
         #expect(left.rows == Int(left.seq) - 1)
         #expect(left.ids == Set((0..<(Int(left.seq) - 1)).map { String(format: "d%06d", $0) }))
 
-        let resumed = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--skip", "6990"], in: folder)
+        let resumed = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--skip", "6990", "--reduce", "false"], in: folder)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         let answer = try JSONValue(parsing: resumed.stdout)
         #expect(answer["total_rows"] == 7000)
@@ -138,6 +158,9 @@ struct ViewCommandTests {
         // The resumed update mapped only what the killed one had not committed.
         let mapped = resumed.stderr.split(separator: "\n").filter { $0.contains("mapped d") }.count
         #expect(mapped == 7001 - Int(left.seq))
+        // The reduce's stored blocks went with the rows they sum: 0 + 1 + … + 6999.
+        #expect(try await reduced(in: folder) == .number(.integer(7000 * 6999 / 2)))
+        #expect(try blocks(file) > 1)
     }
 
     @Test func aFirstBuildKilledMidwayLeavesTheIndexEmptyAndTheNextBuildsIt() async throws {
@@ -148,9 +171,10 @@ struct ViewCommandTests {
         try await killView(in: folder, after: 2500)
         let left = try indexState(file)
         #expect(left.seq == 0 && left.rows == 0)
-        let rebuilt = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "2"], in: folder)
+        let rebuilt = try await CLIRunner.run(["view", "--db", "clinic", "stats/traced", "--limit", "2", "--reduce", "false"], in: folder)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(try JSONValue(parsing: rebuilt.stdout)["total_rows"] == 4000)
         #expect(try indexState(file).rows == 4000)
+        #expect(try await reduced(in: folder) == .number(.integer(4000 * 3999 / 2)))
     }
 }
