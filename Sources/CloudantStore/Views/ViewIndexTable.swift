@@ -64,7 +64,8 @@ enum ViewIndexTable {
         }
         for row in removed {
             try row.value.withUnsafeBufferPointer { value in
-                try blocks.touch(view: row.view, at: row.position, value: value, added: false, in: db)
+                try blocks.touch(
+                    view: row.view, at: row.position, keyJSON: UnsafeBufferPointer(start: nil, count: 0), value: value, added: false, in: db)
             }
         }
     }
@@ -165,10 +166,12 @@ enum ViewIndexTable {
             for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
                 for row in rows {
                     try insert.executeBound(in: db) { $0.viewRow(row, view: view, documentID: document.id) }
-                    try row.valueJSON.withUnsafeBufferPointer { value in
-                        try blocks?.touch(
-                            view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)), value: value,
-                            added: true, in: db)
+                    try row.keyJSON.withUnsafeBufferPointer { keyJSON in
+                        try row.valueJSON.withUnsafeBufferPointer { value in
+                            try blocks?.touch(
+                                view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)),
+                                keyJSON: keyJSON, value: value, added: true, in: db)
+                        }
                     }
                 }
                 added[view, default: 0] += rows.count

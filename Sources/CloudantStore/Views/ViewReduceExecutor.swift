@@ -53,38 +53,48 @@ extension ViewQueryExecutor {
         return ViewResult(totalRows: nil, offset: nil, updateSeq: updateSeq, rows: fold.rows)
     }
 
-    /// The built-in whose stored reduction blocks (``ViewReductionBlocks``) answer this reduce, if any: an
-    /// ascending read (a descending one would fold groups from their ends) of a function the index keeps
-    /// blocks for.
+    /// The built-in whose stored reduction blocks (``ViewReductionBlocks``) answer this reduce, if any: a
+    /// function the index keeps blocks for.
     private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> BuiltInReduce? {
-        guard !scan.query.descending, case .builtIn(let function) = reducer, function.combinesPartials,
+        guard case .builtIn(let function) = reducer, function.combinesPartials,
             try ViewReductionBlocks.has(scan.table, view: scan.view, function: function, in: db)
         else { return nil }
         return function
     }
 
     /// Reduces one range, taking each clean block whose rows are all in the range and in one group as its
-    /// stored partial, and reading the rows before, between and after those blocks one by one.
+    /// stored partial, and reading the rows before, between and after those blocks one by one (in the
+    /// query's order, a document's rows with one key in their stored order, as without blocks).
     private static func reduceWithBlocks(
         _ scan: ViewScan, function: BuiltInReduce, range: ViewScan.Range, fold: inout Fold, in db: Database
     ) throws {
-        var after: ViewReductionBlocks.Position?
-        func readRows(before: ViewReductionBlocks.Position?) throws {
-            try scan.rowsInPlace(in: range, after: after, before: before, db: db) { row in
-                try row.withBytes(0) { key in
-                    try fold.take(
-                        key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
-                        add: { try $0.add(InPlaceViewRow(row: row)) })
+        let descending = scan.query.descending
+        // The edge of the rows already reduced: rows past it in the query's order are still to read.
+        var edge: ViewReductionBlocks.Position?
+        func readRows(upTo next: ViewReductionBlocks.Position?) throws {
+            guard descending else {
+                try scan.rowsInPlace(in: range, after: edge, before: next, db: db) { row in
+                    try row.withBytes(0) { key in
+                        try fold.take(
+                            key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
+                            add: { try $0.add(InPlaceViewRow(row: row)) })
+                    }
+                }
+                return
+            }
+            try scan.rows(in: range, after: next, before: edge, db: db) { stored in
+                try stored.key.withUnsafeBytes { key in
+                    try fold.take(key: key.bindMemory(to: UInt8.self), first: { stored }, add: { try $0.add(stored) })
                 }
             }
         }
         for block in try ViewReductionBlocks.blocks(of: scan, function: function, in: range, db: db)
         where block.ends && fold.holdsOneGroup(from: block.start.key, to: block.end.key) {
-            try readRows(before: block.start)
-            guard !fold.stopped, try fold.take(block) else { return }
-            after = block.end
+            try readRows(upTo: descending ? block.end : block.start)
+            guard !fold.stopped, try fold.take(block, descending: descending) else { return }
+            edge = descending ? block.start : block.end
         }
-        try readRows(before: nil)
+        try readRows(upTo: nil)
     }
 
     /// A reduce in progress: the group being reduced, and the reduced rows so far.
@@ -138,8 +148,9 @@ extension ViewQueryExecutor {
         }
 
         /// Adds a block's partial to its group (every row of it in one group, ``holdsOneGroup(from:to:)``),
-        /// finishing the group before when the block starts another; false to stop.
-        mutating func take(_ block: ViewReductionBlocks.Block) throws -> Bool {
+        /// finishing the group before when the block starts another; false to stop. A group that starts with
+        /// the block takes its key from the block's first row read: its last, reading descending.
+        mutating func take(_ block: ViewReductionBlocks.Block, descending: Bool) throws -> Bool {
             let (length, complete) = block.start.key.withUnsafeBufferPointer { key in
                 groupPrefix(of: key, grouping: grouping, encoding: encoding, from: partitionLength)
             }
@@ -152,7 +163,10 @@ extension ViewQueryExecutor {
                 }
             }
             if group == nil {
-                let first = StoredRow(key: Data(block.start.key), documentID: block.start.documentID, keyJSON: block.firstKeyJSON, valueJSON: "null")
+                let row = descending ? block.end : block.start
+                let first = StoredRow(
+                    key: Data(row.key), documentID: row.documentID, keyJSON: descending ? block.lastKeyJSON : block.firstKeyJSON,
+                    valueJSON: "null")
                 group = Group(prefix: prefix, complete: complete, first: first, reducer: reducer)
             }
             group!.addPartial(block.partial)

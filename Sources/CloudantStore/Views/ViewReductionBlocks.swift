@@ -36,6 +36,7 @@ enum ViewReductionBlocks {
         var start: Position
         var end: Position
         var firstKeyJSON: String
+        var lastKeyJSON: String
         var partial: JSONValue
         /// Whether the block's last row is inside the query's range too.
         var ends: Bool
@@ -131,7 +132,7 @@ enum ViewReductionBlocks {
                     view INTEGER NOT NULL, function TEXT NOT NULL,
                     key BLOB NOT NULL, doc_id TEXT NOT NULL, dup INTEGER NOT NULL,
                     last_key BLOB NOT NULL, last_doc_id TEXT NOT NULL, last_dup INTEGER NOT NULL,
-                    first_key_json TEXT NOT NULL, rows INTEGER NOT NULL, dirty INTEGER NOT NULL, partial TEXT,
+                    first_key_json TEXT NOT NULL, last_key_json TEXT NOT NULL, rows INTEGER NOT NULL, dirty INTEGER NOT NULL, partial TEXT,
                     PRIMARY KEY (view, function, key, doc_id, dup)
                 ) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS \(blocks)_dirty ON \(blocks)(view, function) WHERE dirty;
@@ -160,8 +161,10 @@ enum ViewReductionBlocks {
             [.integer(Int64(view))] + (start.map(\.values) ?? []) + (end.map(\.values) ?? []))
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(blocksTable(of: table)) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
-                + "first_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
+                + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
         var block: (start: Position, firstKeyJSON: String, last: Position, accumulator: ReduceAccumulator, rows: Int)?
+        // The last row's key JSON, copied into one buffer rather than a string per row.
+        var lastKeyJSON: [UInt8] = []
         func store() throws {
             guard let finished = block else { return }
             try insert.executeBound(in: db) { bind in
@@ -170,6 +173,7 @@ enum ViewReductionBlocks {
                 bind.position(finished.start)
                 bind.position(finished.last)
                 bind.text(finished.firstKeyJSON)
+                bind.text(utf8: lastKeyJSON)
                 bind.integer(Int64(finished.rows))
                 bind.text(finished.accumulator.partial?.jsonString())
             }
@@ -182,6 +186,10 @@ enum ViewReductionBlocks {
             }
             try block!.accumulator.add(InPlaceViewRow(row: row))
             block!.last = position
+            row.withBytes(2) { bytes in
+                lastKeyJSON.removeAll(keepingCapacity: true)
+                if let bytes { lastKeyJSON.append(contentsOf: bytes) }
+            }
             block!.rows += 1
             if block!.rows == rowsPerBlock { try store() }
             return true
@@ -207,27 +215,31 @@ enum ViewReductionBlocks {
         /// Brings the block a row added or removed at `position` falls in (the last block starting at or before
         /// it) up to date with the change. `_count`, and `_sum` over whole numbers, adjust the stored partial in
         /// place; any other change marks the block dirty, for ``settle(in:)`` to cut again from its rows: a
-        /// `_stats` or fractional partial, a removed first row (whose key is the block's group key), a block
-        /// left empty or grown past twice ``ViewReductionBlocks/rowsPerBlock``. A row before every block opens
-        /// a dirty block there.
+        /// `_stats` or fractional partial, a removed first or last row (whose key is the block's group key,
+        /// read ascending or descending), a block left empty or grown past twice
+        /// ``ViewReductionBlocks/rowsPerBlock``. A row before every block opens a dirty block there.
         ///
         /// - Parameters:
+        ///   - keyJSON: The row's key as JSON text (read only when the row is added).
         ///   - value: The row's value as JSON text.
         ///   - added: Whether the row is added (else removed).
-        func touch(view: Int, at position: Position, value: UnsafeBufferPointer<UInt8>, added: Bool, in db: Database) throws {
+        func touch(
+            view: Int, at position: Position, keyJSON: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, added: Bool,
+            in db: Database
+        ) throws {
             guard let functions = functions[view] else { return }
             let blocks = ViewReductionBlocks.blocksTable(of: table)
             let find = try db.cachedStatement(
                 sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, rows, dirty, partial FROM \(blocks) "
                     + "WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1")
             let adjust = try db.cachedStatement(
-                sql: "UPDATE \(blocks) SET partial = ?, rows = ?, last_key = ?, last_doc_id = ?, last_dup = ? "
-                    + "WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
+                sql: "UPDATE \(blocks) SET partial = ?, rows = ?, last_key = ?, last_doc_id = ?, last_dup = ?, "
+                    + "last_key_json = COALESCE(?, last_key_json) WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
             let mark = try db.cachedStatement(
                 sql: "UPDATE \(blocks) SET dirty = 1 WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
             let open = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO \(blocks) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
-                    + "first_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', 0, 1, NULL)")
+                    + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', '', 0, 1, NULL)")
             let change: Int64 = added ? 1 : -1
             for function in functions {
                 let found = try find.fetchFirstRow(in: db, { bind in
@@ -250,7 +262,8 @@ enum ViewReductionBlocks {
                 guard !block.dirty else { continue }
                 let rows = block.rows + change
                 let partial = Self.adjusted(block.partial, of: function, by: value, change: change)
-                guard let partial, rows > 0, rows <= Int64(2 * rowsPerBlock), added || position != block.start else {
+                let endsBlock = position == block.start || position == block.last
+                guard let partial, rows > 0, rows <= Int64(2 * rowsPerBlock), added || !endsBlock else {
                     try mark.executeBound(in: db) { bind in
                         bind.integer(Int64(view))
                         bind.text(function.name)
@@ -258,12 +271,13 @@ enum ViewReductionBlocks {
                     }
                     continue
                 }
-                // A removed last row leaves `last` past the rows, which only makes the block seem to reach further.
-                let last = added && block.last.precedes(position) ? position : block.last
+                // A row added after the block's last becomes its last (no block starts before the next one's start).
+                let extends = added && block.last.precedes(position)
                 try adjust.executeBound(in: db) { bind in
                     bind.text(partial)
                     bind.integer(rows)
-                    bind.position(last)
+                    bind.position(extends ? position : block.last)
+                    if extends { bind.text(utf8: Array(keyJSON)) } else { bind.null() }
                     bind.integer(Int64(view))
                     bind.text(function.name)
                     bind.position(block.start)
@@ -342,17 +356,17 @@ enum ViewReductionBlocks {
 
     // MARK: Reading
 
-    /// The clean blocks of `function` whose first row is in `range` of `scan`, in key order, each saying
-    /// whether its last row is in the range too.
+    /// The clean blocks of `function` whose first row is in `range` of `scan`, in the query's order, each
+    /// saying whether its last row is in the range too.
     static func blocks(
         of scan: ViewScan, function: BuiltInReduce, in range: ViewScan.Range, db: Database
     ) throws -> [Block] {
         let (startConditions, startArguments) = scan.conditions(for: range, keyColumn: "key", idColumn: "doc_id", view: true)
         let (endConditions, endArguments) = scan.conditions(for: range, keyColumn: "last_key", idColumn: "last_doc_id", view: false)
         let statement = try db.cachedStatement(
-            sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, first_key_json, partial, \(endConditions) "
+            sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, first_key_json, partial, \(endConditions), last_key_json "
                 + "FROM \(blocksTable(of: scan.table)) WHERE function = ? AND \(startConditions) AND NOT dirty AND partial IS NOT NULL "
-                + "ORDER BY key, doc_id, dup")
+                + (scan.query.descending ? "ORDER BY key DESC, doc_id DESC, dup DESC" : "ORDER BY key, doc_id, dup"))
         try statement.setArguments(endArguments + [function.name] + startArguments)
         var blocks: [Block] = []
         try statement.forEachRow(in: db) { row in
@@ -360,7 +374,7 @@ enum ViewReductionBlocks {
             blocks.append(
                 Block(
                     start: Position(row, key: 0, documentID: 1, duplicate: 2), end: Position(row, key: 3, documentID: 4, duplicate: 5),
-                    firstKeyJSON: row.text(6) ?? "", partial: partial, ends: row.integer(8) == 1))
+                    firstKeyJSON: row.text(6) ?? "", lastKeyJSON: row.text(9) ?? "", partial: partial, ends: row.integer(8) == 1))
             return true
         }
         return blocks

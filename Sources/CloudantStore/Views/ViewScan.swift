@@ -93,15 +93,20 @@ struct ViewScan {
 
     /// The rows of a range in the query's order. A document's rows with the same key come in their stored
     /// order whichever the direction, as CouchDB expands them.
-    func rows(in range: Range, db: Database, _ body: (StoredRow) throws -> Bool) throws {
+    ///
+    /// `after` and `before` bound the rows further by their positions, as in ``rowsInPlace(in:after:before:db:_:)``.
+    func rows(
+        in range: Range, after: ViewReductionBlocks.Position? = nil, before: ViewReductionBlocks.Position? = nil, db: Database,
+        _ body: (StoredRow) throws -> Bool
+    ) throws {
         guard query.descending else {
-            try rowsInPlace(in: range, db: db) { row in try body(StoredRow(row)) }
+            try rowsInPlace(in: range, after: after, before: before, db: db) { row in try body(StoredRow(row)) }
             return
         }
         // Descending: a run of one document's rows with one key is read backwards; give it forwards.
         var run: [StoredRow] = []
         var stopped = false
-        try rowsInPlace(in: range, db: db) { row in
+        try rowsInPlace(in: range, after: after, before: before, db: db) { row in
             let stored = StoredRow(row)
             if let first = run.first, first.key != stored.key || first.documentID != stored.documentID {
                 for buffered in run.reversed() where try !body(buffered) {
