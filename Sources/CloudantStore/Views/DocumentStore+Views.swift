@@ -173,7 +173,9 @@ extension DocumentStore {
                 }
                 return RuntimeBatchMapper(mapper: try runtime.makeMapper(functions))
             })
-        spec.reductions = definition.views.map { view in view.reduces.compactMap { BuiltInReduce($0.source) } }
+        spec.reductions = definition.views.map { view in
+            view.reduces.compactMap { ViewBlockReduction(source: $0.source, runtime: runtime.flatMap { $0.languages.contains(language) ? $0 : nil }) }
+        }
         return spec
     }
 
@@ -186,7 +188,7 @@ extension DocumentStore {
             encodings: [view.collation], partitioned: false, includesDesignDocuments: view.includeDesignDocuments,
             includesLocalSequence: false, makeMapper: { SwiftBatchMapper(map: map) })
         // The signature leaves out the reduce, so blocks follow the reduce the view has now.
-        spec.reductions = [view.reduce?.builtIn.map { [$0] } ?? []]
+        spec.reductions = [view.reduce?.builtIn.flatMap { $0.combinesPartials ? [.builtIn($0)] : nil } ?? []]
         return spec
     }
 

@@ -17,9 +17,9 @@ struct ViewIndexSpec: Sendable {
     var includesDesignDocuments: Bool
     /// Whether documents carry `_local_seq` (`options.local_seq`).
     var includesLocalSequence: Bool
-    /// Per view, its built-in reduce functions, whose partials the index keeps in reduction blocks when
-    /// they combine (``ViewReductionBlocks``).
-    var reductions: [[BuiltInReduce]] = []
+    /// Per view, the reduce functions whose partials the index keeps in reduction blocks
+    /// (``ViewReductionBlocks``).
+    var reductions: [[ViewBlockReduction]] = []
     /// Makes what maps documents, once per update.
     var makeMapper: @Sendable () throws -> any ViewBatchMapper
 }

@@ -137,7 +137,8 @@ enum ViewIndexTable {
 
     /// Replaces each document's rows with the rows it emits now, in the caller's write transaction; a view's
     /// last changing sequence becomes that of the last document here that changed its rows.
-    static func apply(_ documents: [MappedDocument], to table: String, in db: Database) throws {
+    /// `reductions` are the spec's, for the reduction blocks a runtime's functions keep.
+    static func apply(_ documents: [MappedDocument], to table: String, reductions: [[ViewBlockReduction]] = [], in db: Database) throws {
         // Statements bound directly (``DirectBinding``): an update runs them once per changed document or row.
         let insert = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO \(table) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
@@ -147,7 +148,7 @@ enum ViewIndexTable {
         let delete = try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?")
         var added: [Int: Int] = [:]
         var changed: [Int: Int64] = [:]
-        let blocks = try ViewReductionBlocks.Changes(table: table, in: db)
+        let blocks = try ViewReductionBlocks.Changes(table: table, reductions: reductions, in: db)
         for document in documents {
             var before: [(view: Int, count: Int)] = []
             countBefore.bind([.text(document.id)])

@@ -59,7 +59,7 @@ enum ViewIndexUpdater {
             index = try connection.write { db in
                 let purged = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db) != index.purgeSeq
                 let kept = purged ? try existing(mapped, in: db) : mapped
-                try ViewIndexTable.apply(kept, to: index.tableName, in: db)
+                try ViewIndexTable.apply(kept, to: index.tableName, reductions: spec.reductions, in: db)
                 let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
                 try ViewIndexCatalog.setProgress(index, updateSeq: last.seq, purgeSeq: purgeSeq, in: db)
                 var updated = index
@@ -109,7 +109,7 @@ enum ViewIndexUpdater {
                             + "ORDER BY view, key, doc_id, dup")
                 }
                 // Rows loaded in bulk bypass the blocks' bookkeeping: they are cut from the loaded rows.
-                try ViewReductionBlocks.recutAll(index.tableName, in: db)
+                try ViewReductionBlocks.recutAll(index.tableName, reductions: spec.reductions, in: db)
                 for row in try Row.fetchAll(db, sql: "SELECT view, COUNT(*), MAX(seq) FROM temp.view_stage GROUP BY view") {
                     try ViewIndexTable.adjust(index.tableName, view: row[0], rows: row[1], seq: row[2], in: db)
                 }

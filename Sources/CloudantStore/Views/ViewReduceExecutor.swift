@@ -53,20 +53,23 @@ extension ViewQueryExecutor {
         return ViewResult(totalRows: nil, offset: nil, updateSeq: updateSeq, rows: fold.rows)
     }
 
-    /// The built-in whose stored reduction blocks (``ViewReductionBlocks``) answer this reduce, if any: a
-    /// function the index keeps blocks for.
-    private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> BuiltInReduce? {
-        guard case .builtIn(let function) = reducer, function.combinesPartials,
-            try ViewReductionBlocks.has(scan.table, view: scan.view, function: function, in: db)
-        else { return nil }
-        return function
+    /// The name of the reduce whose stored reduction blocks (``ViewReductionBlocks``) answer this query, if
+    /// the index keeps blocks for it: a built-in whose partials combine, or a runtime's function.
+    private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> String? {
+        let name: String
+        switch reducer {
+        case .builtIn(let function) where function.combinesPartials: name = function.name
+        case .runtime(let source, _, _): name = ViewBlockReduction.runtimeName(source)
+        default: return nil
+        }
+        return try ViewReductionBlocks.has(scan.table, view: scan.view, function: name, in: db) ? name : nil
     }
 
     /// Reduces one range, taking each clean block whose rows are all in the range and in one group as its
     /// stored partial, and reading the rows before, between and after those blocks one by one (in the
     /// query's order, a document's rows with one key in their stored order, as without blocks).
     private static func reduceWithBlocks(
-        _ scan: ViewScan, function: BuiltInReduce, range: ViewScan.Range, fold: inout Fold, in db: Database
+        _ scan: ViewScan, function: String, range: ViewScan.Range, fold: inout Fold, in db: Database
     ) throws {
         let descending = scan.query.descending
         // The edge of the rows already reduced: rows past it in the query's order are still to read.
@@ -169,7 +172,7 @@ extension ViewQueryExecutor {
                     valueJSON: "null")
                 group = Group(prefix: prefix, complete: complete, first: first, reducer: reducer)
             }
-            group!.addPartial(block.partial)
+            try group!.addPartial(block.partial)
             return true
         }
 
@@ -261,9 +264,16 @@ extension ViewQueryExecutor {
             if pending.count >= ViewQueryExecutor.reduceChunk { try reducePending() }
         }
 
-        /// Adds a stored block's partial (a built-in's, ``ReduceAccumulator/partial``).
-        mutating func addPartial(_ partial: JSONValue) {
-            accumulator?.addPartial(partial)
+        /// Adds a stored block's partial: a built-in's (``ReduceAccumulator/partial``), or a runtime's reduce
+        /// result, rereduced with the others after the rows read before it are reduced (so the values keep
+        /// their rows' order, as CouchDB rereduces its nodes in key order).
+        mutating func addPartial(_ partial: JSONValue) throws {
+            if accumulator != nil {
+                accumulator!.addPartial(partial)
+                return
+            }
+            try reducePending()
+            partials.append(partial)
         }
 
         private mutating func reducePending() throws {

@@ -6,9 +6,9 @@ internal import GRDB
 ///
 /// Each view's rows are cut, in key order, into blocks of about ``rowsPerBlock`` rows. A block records where it
 /// starts and ends, its first row's key as JSON (a group's key when the group starts there), how many rows it
-/// has, and their reduction for each built-in reduce of the view whose partials combine
-/// (``BuiltInReduce/combinesPartials``; NULL when its rows hold a value the function refuses, so a query reads
-/// them and gives CouchDB's error). `view_<n>_reductions` lists which (view, function) pairs have blocks in
+/// has, and their reduction for each reduce of the view that keeps blocks (``ViewBlockReduction``: a built-in
+/// whose partials combine, or a runtime's function, whose results queries rereduce; NULL when its rows hold a
+/// value the function refuses, so a query reads them and gives CouchDB's error). `view_<n>_reductions` lists which (view, function) pairs have blocks in
 /// `view_<n>_blocks`. A reduce query takes a block whose rows all lie in its range and in one group as a whole
 /// and reads rows one by one only at the edges. Blocks change in the transaction that changes the rows:
 /// ``Changes`` marks dirty the block each changed row falls in, and ``settle(_:in:)`` cuts the dirty ones again
@@ -44,12 +44,12 @@ enum ViewReductionBlocks {
 
     // MARK: Tables
 
-    /// Whether the index has blocks for `function` of `view`.
-    static func has(_ table: String, view: Int, function: BuiltInReduce, in db: Database) throws -> Bool {
+    /// Whether the index has blocks for the reduce named `function` (``ViewBlockReduction/name``) of `view`.
+    static func has(_ table: String, view: Int, function: String, in db: Database) throws -> Bool {
         guard try exists(catalogueTable(of: table), in: db) else { return false }
         return try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM \(catalogueTable(of: table)) WHERE view = ? AND function = ?)",
-            arguments: [view, function.name]) ?? false
+            arguments: [view, function]) ?? false
     }
 
     /// Whether `table` exists, read from the schema itself: GRDB's cached schema of a connection does not see
@@ -59,63 +59,59 @@ enum ViewReductionBlocks {
             .fetchInteger(in: db) { $0.text(table) } == 1
     }
 
-    /// The (view, function) pairs with blocks.
-    private static func catalogue(_ table: String, in db: Database) throws -> [Int: [BuiltInReduce]] {
+    /// The names of the reduces with blocks, per view.
+    private static func catalogue(_ table: String, in db: Database) throws -> [Int: Set<String>] {
         guard try exists(catalogueTable(of: table), in: db) else { return [:] }
-        var functions: [Int: [BuiltInReduce]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT view, function FROM \(catalogueTable(of: table)) ORDER BY view, function") {
-            let name: String = row[1]
-            if let function = BuiltInReduce(name) { functions[row[0], default: []].append(function) }
+        var functions: [Int: Set<String>] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT view, function FROM \(catalogueTable(of: table))") {
+            functions[row[0], default: []].insert(row[1])
         }
         return functions
     }
 
-    /// The pairs `reductions` asks for (per view, the functions whose partials combine), once each.
-    private static func wanted(_ reductions: [[BuiltInReduce]]) -> [Int: [BuiltInReduce]] {
-        var wanted: [Int: [BuiltInReduce]] = [:]
-        for (view, functions) in reductions.enumerated() {
-            var names = Set<String>()
-            let kept = functions.filter { $0.combinesPartials && names.insert($0.name).inserted }
-            if !kept.isEmpty { wanted[view] = kept.sorted { $0.name < $1.name } }
+    /// The reduces `reductions` asks blocks for, per view, by name.
+    private static func wanted(_ reductions: [[ViewBlockReduction]]) -> [Int: [String: ViewBlockReduction]] {
+        var wanted: [Int: [String: ViewBlockReduction]] = [:]
+        for (view, functions) in reductions.enumerated() where !functions.isEmpty {
+            for function in functions { wanted[view, default: [:]][function.name] = function }
         }
         return wanted
     }
 
     /// Whether the index's blocks are those `reductions` asks for.
-    static func match(_ table: String, reductions: [[BuiltInReduce]], in db: Database) throws -> Bool {
-        try catalogue(table, in: db) == wanted(reductions)
+    static func match(_ table: String, reductions: [[ViewBlockReduction]], in db: Database) throws -> Bool {
+        try catalogue(table, in: db) == wanted(reductions).mapValues { Set($0.keys) }
     }
 
-    /// Makes the index's blocks those `reductions` asks for: blocks of a pair no longer asked for are dropped,
-    /// a new pair's are cut from the view's rows. In the caller's write transaction.
-    static func conform(_ table: String, reductions: [[BuiltInReduce]], in db: Database) throws {
+    /// Makes the index's blocks those `reductions` asks for: blocks of a reduce no longer asked for are
+    /// dropped, a new one's are cut from the view's rows. In the caller's write transaction.
+    static func conform(_ table: String, reductions: [[ViewBlockReduction]], in db: Database) throws {
         let wanted = wanted(reductions)
         let existing = try catalogue(table, in: db)
-        guard wanted != existing else { return }
+        guard wanted.mapValues({ Set($0.keys) }) != existing else { return }
         try create(table, in: db)
         let blocks = blocksTable(of: table)
-        for (view, functions) in existing {
-            for function in functions where !(wanted[view] ?? []).contains(function) {
-                try db.execute(sql: "DELETE FROM \(blocks) WHERE view = ? AND function = ?", arguments: [view, function.name])
-                try db.execute(
-                    sql: "DELETE FROM \(catalogueTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, function.name])
+        for (view, names) in existing {
+            for name in names where wanted[view]?[name] == nil {
+                try db.execute(sql: "DELETE FROM \(blocks) WHERE view = ? AND function = ?", arguments: [view, name])
+                try db.execute(sql: "DELETE FROM \(catalogueTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, name])
             }
         }
         for (view, functions) in wanted {
-            for function in functions where !(existing[view] ?? []).contains(function) {
+            for (name, function) in functions where !(existing[view] ?? []).contains(name) {
                 try cut(table, view: view, function: function, from: nil, before: nil, in: db)
-                try db.execute(
-                    sql: "INSERT INTO \(catalogueTable(of: table)) (view, function) VALUES (?, ?)", arguments: [view, function.name])
+                try db.execute(sql: "INSERT INTO \(catalogueTable(of: table)) (view, function) VALUES (?, ?)", arguments: [view, name])
             }
         }
     }
 
-    /// Cuts every listed pair's blocks again from all of the view's rows (after a first build loads them).
-    static func recutAll(_ table: String, in db: Database) throws {
-        for (view, functions) in try catalogue(table, in: db) {
-            for function in functions {
-                try db.execute(
-                    sql: "DELETE FROM \(blocksTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, function.name])
+    /// Cuts every block again from all of the view's rows (after a first build loads them), for the reduces
+    /// `reductions` asks for.
+    static func recutAll(_ table: String, reductions: [[ViewBlockReduction]], in db: Database) throws {
+        let existing = try catalogue(table, in: db)
+        for (view, functions) in wanted(reductions) {
+            for (name, function) in functions where (existing[view] ?? []).contains(name) {
+                try db.execute(sql: "DELETE FROM \(blocksTable(of: table)) WHERE view = ? AND function = ?", arguments: [view, name])
                 try cut(table, view: view, function: function, from: nil, before: nil, in: db)
             }
         }
@@ -149,7 +145,7 @@ enum ViewReductionBlocks {
     /// Replaces the blocks of rows from `start` (the view's first row when nil) up to before `end` (its last
     /// row when nil) with blocks cut from those rows. The caller has removed the blocks that started there.
     private static func cut(
-        _ table: String, view: Int, function: BuiltInReduce, from start: Position?, before end: Position?, in db: Database
+        _ table: String, view: Int, function: ViewBlockReduction, from start: Position?, before end: Position?, in db: Database
     ) throws {
         var clauses = ["\(Rows.view) = ?"]
         if start != nil { clauses.append("(\(Rows.key), \(Rows.documentID), \(Rows.duplicate)) >= (?, ?, ?)") }
@@ -162,7 +158,7 @@ enum ViewReductionBlocks {
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(blocksTable(of: table)) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
                 + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
-        var block: (start: Position, firstKeyJSON: String, last: Position, accumulator: ReduceAccumulator, rows: Int)?
+        var block: (start: Position, firstKeyJSON: String, last: Position, accumulation: ViewBlockReduction.Accumulation, rows: Int)?
         // The last row's key JSON, copied into one buffer rather than a string per row.
         var lastKeyJSON: [UInt8] = []
         func store() throws {
@@ -175,16 +171,16 @@ enum ViewReductionBlocks {
                 bind.text(finished.firstKeyJSON)
                 bind.text(utf8: lastKeyJSON)
                 bind.integer(Int64(finished.rows))
-                bind.text(finished.accumulator.partial?.jsonString())
+                bind.text(finished.accumulation.partial()?.jsonString())
             }
             block = nil
         }
         try read.forEachRow(in: db) { row in
             let position = Position(row)
             if block == nil {
-                block = (position, row.text(2) ?? "", position, function.accumulator(), 0)
+                block = (position, row.text(2) ?? "", position, function.accumulation(), 0)
             }
-            try block!.accumulator.add(InPlaceViewRow(row: row))
+            block!.accumulation.add(row)
             block!.last = position
             row.withBytes(2) { bytes in
                 lastKeyJSON.removeAll(keepingCapacity: true)
@@ -202,14 +198,18 @@ enum ViewReductionBlocks {
     /// The blocks a write transaction's row changes touch, recomputed by ``settle(in:)``.
     struct Changes {
         let table: String
-        private let functions: [Int: [BuiltInReduce]]
+        private let functions: [Int: Set<String>]
+        private let reductions: [[ViewBlockReduction]]
 
-        /// The changes of `table`'s rows, or nil when the index keeps no blocks.
-        init?(table: String, in db: Database) throws {
+        /// The changes of `table`'s rows, or nil when the index keeps no blocks. `reductions` are the view's
+        /// reduces as its spec has them, which ``settle(in:)`` needs for a runtime's functions; without them
+        /// (a purge), blocks of those stay dirty until the next update.
+        init?(table: String, reductions: [[ViewBlockReduction]] = [], in db: Database) throws {
             let functions = try ViewReductionBlocks.catalogue(table, in: db)
             guard !functions.isEmpty else { return nil }
             self.table = table
             self.functions = functions
+            self.reductions = reductions
         }
 
         /// Brings the block a row added or removed at `position` falls in (the last block starting at or before
@@ -244,7 +244,7 @@ enum ViewReductionBlocks {
             for function in functions {
                 let found = try find.fetchFirstRow(in: db, { bind in
                     bind.integer(Int64(view))
-                    bind.text(function.name)
+                    bind.text(function)
                     bind.position(position)
                 }) { row in
                     (start: Position(row, key: 0, documentID: 1, duplicate: 2), last: Position(row, key: 3, documentID: 4, duplicate: 5),
@@ -253,7 +253,7 @@ enum ViewReductionBlocks {
                 guard let block = found else {
                     try open.executeBound(in: db) { bind in
                         bind.integer(Int64(view))
-                        bind.text(function.name)
+                        bind.text(function)
                         bind.position(position)
                         bind.position(position)
                     }
@@ -266,7 +266,7 @@ enum ViewReductionBlocks {
                 guard let partial, rows > 0, rows <= Int64(2 * rowsPerBlock), added || !endsBlock else {
                     try mark.executeBound(in: db) { bind in
                         bind.integer(Int64(view))
-                        bind.text(function.name)
+                        bind.text(function)
                         bind.position(block.start)
                     }
                     continue
@@ -279,7 +279,7 @@ enum ViewReductionBlocks {
                     bind.position(extends ? position : block.last)
                     if extends { bind.text(utf8: Array(keyJSON)) } else { bind.null() }
                     bind.integer(Int64(view))
-                    bind.text(function.name)
+                    bind.text(function)
                     bind.position(block.start)
                 }
             }
@@ -287,8 +287,8 @@ enum ViewReductionBlocks {
 
         /// A stored partial with one row's value added or taken out, when that is exact: `_count`'s, and
         /// `_sum`'s while it and the value are whole numbers in 64 bits. Nil otherwise.
-        private static func adjusted(_ partial: String?, of function: BuiltInReduce, by value: UnsafeBufferPointer<UInt8>, change: Int64) -> String? {
-            guard let partial, let stored = Int64(partial) else { return nil }
+        private static func adjusted(_ partial: String?, of name: String, by value: UnsafeBufferPointer<UInt8>, change: Int64) -> String? {
+            guard let partial, let stored = Int64(partial), let function = BuiltInReduce(name) else { return nil }
             switch function {
             case .count:
                 return String(stored + change)
@@ -304,12 +304,13 @@ enum ViewReductionBlocks {
         /// Recomputes every dirty block from the rows up to the next block, cut again into blocks of
         /// ``ViewReductionBlocks/rowsPerBlock`` (a block that lost all its rows goes).
         func settle(in db: Database) throws {
-            try ViewReductionBlocks.settle(table, in: db)
+            try ViewReductionBlocks.settle(table, reductions: reductions, in: db)
         }
     }
 
-    /// Recomputes the index's dirty blocks (see ``Changes/settle(in:)``).
-    static func settle(_ table: String, in db: Database) throws {
+    /// Recomputes the index's dirty blocks (see ``Changes/settle(in:)``): those of built-ins, and of the
+    /// runtime functions `reductions` names.
+    static func settle(_ table: String, reductions: [[ViewBlockReduction]] = [], in db: Database) throws {
         guard try exists(blocksTable(of: table), in: db) else { return }
         let blocks = blocksTable(of: table)
         var dirty: [(view: Int, function: String, start: Position)] = []
@@ -341,7 +342,10 @@ enum ViewReductionBlocks {
             }
         }
         for block in dirty {
-            guard let function = BuiltInReduce(block.function) else { continue }
+            let named = reductions.indices.contains(block.view) ? reductions[block.view].first { $0.name == block.function } : nil
+            guard let function = named ?? BuiltInReduce(block.function).flatMap({ $0.combinesPartials ? .builtIn($0) : nil }) else {
+                continue
+            }
             var end = try following(block.start, view: block.view, function: block.function)
             // A clean block under half full after it is cut again with this one: recutting leaves a short
             // block at its end, and without this the blocks would grow shorter with every change.
@@ -359,7 +363,7 @@ enum ViewReductionBlocks {
     /// The clean blocks of `function` whose first row is in `range` of `scan`, in the query's order, each
     /// saying whether its last row is in the range too.
     static func blocks(
-        of scan: ViewScan, function: BuiltInReduce, in range: ViewScan.Range, db: Database
+        of scan: ViewScan, function: String, in range: ViewScan.Range, db: Database
     ) throws -> [Block] {
         let (startConditions, startArguments) = scan.conditions(for: range, keyColumn: "key", idColumn: "doc_id", view: true)
         let (endConditions, endArguments) = scan.conditions(for: range, keyColumn: "last_key", idColumn: "last_doc_id", view: false)
@@ -367,7 +371,7 @@ enum ViewReductionBlocks {
             sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, first_key_json, partial, \(endConditions), last_key_json "
                 + "FROM \(blocksTable(of: scan.table)) WHERE function = ? AND \(startConditions) AND NOT dirty AND partial IS NOT NULL "
                 + (scan.query.descending ? "ORDER BY key DESC, doc_id DESC, dup DESC" : "ORDER BY key, doc_id, dup"))
-        try statement.setArguments(endArguments + [function.name] + startArguments)
+        try statement.setArguments(endArguments + [function] + startArguments)
         var blocks: [Block] = []
         try statement.forEachRow(in: db) { row in
             let partial = try row.withBytes(7) { try JSONValue(parsing: $0 ?? UnsafeBufferPointer(start: nil, count: 0)) }

@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantJavaScript
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation
@@ -160,6 +161,49 @@ struct ReductionBlockTests {
         #expect(blocks > 1)
         let tampered = try await temp.store.queryView(view, query: .parameters(("update", "false"))).rows.first?.value
         #expect(tampered == .number(.integer(total + Int64(blocks) * 1000)))
+    }
+
+    @Test func aJavaScriptReduceRereducesItsBlocksResultsAsCouchDBRereducesItsNodes() async throws {
+        var random = SplitMix64.fromEnvironmentOrRandom()
+        let temp = try viewStore()
+        try await temp.store.put([
+            "_id": "_design/js",
+            "views": [
+                "counted": [
+                    "map": "function (doc) { if (doc.keys) doc.keys.forEach(function (key) { emit(key, doc.n); }); }",
+                    "reduce": "function (keys, values, rereduce) { return rereduce ? sum(values) : values.length; }",
+                ]
+            ],
+        ])
+        var revs = try await temp.store.write((0..<1500).map { Self.document($0, using: &random) })
+        var answers: [[[JSONValue]]] = []
+        func answer() async throws {
+            answers = []
+            for parameters in Self.queries {
+                answers.append(
+                    try await temp.store.queryView(designDocument: "js", view: "counted", query: ViewQuery(parameters: parameters)).rows
+                        .map { [$0.key, $0.value] })
+            }
+        }
+        try await answer()
+        #expect(try blockCounts(temp).blocks >= 5)
+        // Changes recut the blocks they touch with the function.
+        var batch: [JSONValue] = []
+        for (id, rev) in revs.sorted(by: { $0.key < $1.key }).prefix(300) {
+            var changed = Self.document(0, using: &random).objectValue!
+            changed["_id"] = .string(id)
+            changed["_rev"] = .string(rev)
+            batch.append(.object(changed))
+        }
+        for (id, rev) in try await temp.store.write(batch) { revs[id] = rev }
+        try await answer()
+        #expect(try blockCounts(temp).dirty == 0)
+        try forgetBlocks(temp)
+        for (parameters, expected) in zip(Self.queries, answers) {
+            let reference = try await temp.store.queryView(
+                designDocument: "js", view: "counted", query: ViewQuery(parameters: parameters + [("update", "false")]))
+            #expect(reference.rows.map { [$0.key, $0.value] } == expected, "\(parameters) (CLOUDANT_TEST_SEED=\(random.seed))")
+        }
     }
 
     // MARK: Helpers
