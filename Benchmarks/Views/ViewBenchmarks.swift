@@ -143,6 +143,17 @@ enum ViewBenchmarks {
             "views": ["by_type": ["map": "function (doc) { emit([doc.type, doc.patient], doc.value); }", "reduce": "_sum"]],
         ])
         try await store.updateViewIndex(designDocument: "grouped")
+        // The same view with a JavaScript reduce, whose blocks keep the function's results.
+        try await store.put([
+            "_id": "_design/grouped_js",
+            "views": [
+                "by_type": [
+                    "map": "function (doc) { emit([doc.type, doc.patient], doc.value); }",
+                    "reduce": "function (keys, values, rereduce) { return sum(values); }",
+                ]
+            ],
+        ])
+        try await store.updateViewIndex(designDocument: "grouped_js")
         try raw.execute(
             "CREATE TABLE grouped (k1 TEXT NOT NULL, k2 TEXT NOT NULL, doc_id TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (k1, k2, doc_id)) WITHOUT ROWID;"
                 + "INSERT INTO grouped SELECT json_extract(body, '$.type'), json_extract(body, '$.patient'), id, value FROM docs")
@@ -156,7 +167,11 @@ enum ViewBenchmarks {
                 .init(name: "store.queryView(group_level: 1)", body: {
                     let answer = try await store.queryView(designDocument: "grouped", view: "by_type", query: query)
                     precondition(answer.rows.count == groups, "the view has \(answer.rows.count) groups, SQL \(groups)")
-                })
+                }),
+                .init(name: "the same with a JavaScript reduce (sum(values))", body: {
+                    let answer = try await store.queryView(designDocument: "grouped_js", view: "by_type", query: query)
+                    precondition(answer.rows.count == groups, "the view has \(answer.rows.count) groups, SQL \(groups)")
+                }),
             ],
             target: 2
         ).run(repetitions: repetitions)
