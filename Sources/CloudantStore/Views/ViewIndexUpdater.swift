@@ -174,13 +174,19 @@ enum ViewIndexUpdater {
         try documents.filter { try DocumentRecord.fetch(id: $0.id, in: db) != nil }
     }
 
-    /// Makes the index keep reduction blocks for the built-in reduces `spec` has now (a Swift view's reduce
-    /// can change without its signature); a write only when they differ.
+    /// Makes the index keep reduction blocks for the reduces `spec` has now (a Swift view's reduce can change
+    /// without its signature), and recomputes blocks a purge left dirty (it runs no design function); a write
+    /// only when there is something to do.
     private static func conformReductionBlocks(of index: StoredViewIndex, to spec: ViewIndexSpec, in connection: DatabaseQueue) throws {
-        guard try !connection.read({ db in try ViewReductionBlocks.match(index.tableName, reductions: spec.reductions, in: db) }) else {
-            return
+        let current = try connection.read { db in
+            try ViewReductionBlocks.match(index.tableName, reductions: spec.reductions, in: db)
+                && !ViewReductionBlocks.hasDirty(index.tableName, in: db)
         }
-        try connection.write { db in try ViewReductionBlocks.conform(index.tableName, reductions: spec.reductions, in: db) }
+        guard !current else { return }
+        try connection.write { db in
+            try ViewReductionBlocks.conform(index.tableName, reductions: spec.reductions, in: db)
+            try ViewReductionBlocks.settle(index.tableName, reductions: spec.reductions, in: db)
+        }
     }
 
     private static func record(_ index: StoredViewIndex, updateSeq: Int64, in connection: DatabaseQueue) throws -> StoredViewIndex {

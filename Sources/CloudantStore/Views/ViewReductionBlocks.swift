@@ -59,6 +59,12 @@ enum ViewReductionBlocks {
             .fetchInteger(in: db) { $0.text(table) } == 1
     }
 
+    /// Whether any of the index's blocks is dirty.
+    static func hasDirty(_ table: String, in db: Database) throws -> Bool {
+        guard try exists(blocksTable(of: table), in: db) else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(blocksTable(of: table)) WHERE dirty)") ?? false
+    }
+
     /// The names of the reduces with blocks, per view.
     private static func catalogue(_ table: String, in db: Database) throws -> [Int: Set<String>] {
         guard try exists(catalogueTable(of: table), in: db) else { return [:] }
