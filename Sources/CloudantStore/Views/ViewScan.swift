@@ -188,26 +188,20 @@ struct StoredRow: ReducibleViewRow {
     var keyJSON: String
     var valueJSON: String
 
-    init(key: Data, documentID: String, keyJSON: String, valueJSON: String) {
-        self.key = key
-        self.documentID = documentID
-        self.keyJSON = keyJSON
-        self.valueJSON = valueJSON
-    }
-
-    /// Copies a row ``ViewScan/rowsInPlace(in:after:before:db:_:)`` gives.
-    init(_ row: DirectRow) {
-        key = row.withBytes(0) { bytes in bytes.map { Data(buffer: $0) } ?? Data() }
-        documentID = row.text(1) ?? ""
-        keyJSON = row.text(2) ?? ""
-        valueJSON = row.text(3) ?? ""
-    }
-
     func parsedKey() throws -> JSONValue { try JSONValue(parsing: keyJSON) }
     func parsedValue() throws -> JSONValue { try JSONValue(parsing: valueJSON) }
     func withValueText<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
         var text = valueJSON
         return try text.withUTF8(body)
+    }
+}
+
+extension StoredRow {
+    /// Copies a row ``ViewScan/rowsInPlace(in:after:before:db:_:)`` gives.
+    init(_ row: DirectRow) {
+        self.init(
+            key: row.withBytes(0) { bytes in bytes.map { Data(buffer: $0) } ?? Data() }, documentID: row.text(1) ?? "",
+            keyJSON: row.text(2) ?? "", valueJSON: row.text(3) ?? "")
     }
 }
 
