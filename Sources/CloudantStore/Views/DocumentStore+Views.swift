@@ -188,7 +188,7 @@ extension DocumentStore {
             encodings: [view.collation], partitioned: false, includesDesignDocuments: view.includeDesignDocuments,
             includesLocalSequence: false, makeMapper: { SwiftBatchMapper(map: map) })
         // The signature leaves out the reduce, so blocks follow the reduce the view has now.
-        spec.reductions = [view.reduce?.builtIn.flatMap { $0.combinesPartials ? [.builtIn($0)] : nil } ?? []]
+        spec.reductions = [view.reduce?.builtIn.flatMap(ViewBlockReduction.init(builtIn:)).map { [$0] } ?? []]
         return spec
     }
 

@@ -12,8 +12,7 @@ enum ViewBlockReduction: Sendable {
     /// function when there is a runtime; nil for the other built-ins.
     init?(source: String, runtime: (any DesignFunctionRuntime)?) {
         if let builtIn = BuiltInReduce(source) {
-            guard builtIn.combinesPartials else { return nil }
-            self = .builtIn(builtIn)
+            self.init(builtIn: builtIn)
         } else if let runtime, !source.hasPrefix("_") {
             self = .runtime(source: source, runtime: runtime)
         } else {
@@ -21,14 +20,18 @@ enum ViewBlockReduction: Sendable {
         }
     }
 
+    /// A built-in, when its partials combine (``BuiltInReduce/combinesPartials``).
+    init?(builtIn: BuiltInReduce) {
+        guard builtIn.combinesPartials else { return nil }
+        self = .builtIn(builtIn)
+    }
+
     /// The name the blocks are kept under: a built-in's (`_sum`), or `js:` and the MD5 of the function's
     /// source (the index's signature covers the sources, so one name stands for one function).
-    var name: String { Self.name(of: self) }
-
-    static func name(of reduction: ViewBlockReduction) -> String {
-        switch reduction {
+    var name: String {
+        switch self {
         case .builtIn(let function): return function.name
-        case .runtime(let source, _): return runtimeName(source)
+        case .runtime(let source, _): return Self.runtimeName(source)
         }
     }
 

@@ -38,11 +38,10 @@ enum ViewIndexTable {
             db, sql: "SELECT \(Rows.view), COUNT(*) FROM \(table) WHERE \(Rows.documentID) = ? GROUP BY \(Rows.view)",
             arguments: [documentID])
         guard !removed.isEmpty else { return }
-        if let blocks = try ViewReductionBlocks.Changes(table: table, in: db) {
-            try touchRows(of: documentID, in: table, blocks: blocks, db: db)
-        }
+        let blocks = try ViewReductionBlocks.Changes(table: table, in: db)
+        if let blocks { try touchRows(of: documentID, in: table, blocks: blocks, db: db) }
         try db.execute(sql: "DELETE FROM \(table) WHERE \(Rows.documentID) = ?", arguments: [documentID])
-        try ViewReductionBlocks.settle(table, in: db)
+        try blocks?.settle(in: db)
         for row in removed {
             let view: Int = row[0]
             let count: Int = row[1]
@@ -62,12 +61,7 @@ enum ViewIndexTable {
                 (Int(row.integer(2) ?? 0), ViewReductionBlocks.Position(row, key: 0, documentID: 1, duplicate: 3), row.bytes(4) ?? []))
             return true
         }
-        for row in removed {
-            try row.value.withUnsafeBufferPointer { value in
-                try blocks.touch(
-                    view: row.view, at: row.position, keyJSON: UnsafeBufferPointer(start: nil, count: 0), value: value, added: false, in: db)
-            }
-        }
+        for row in removed { try blocks.touch(view: row.view, at: row.position, keyJSON: [], value: row.value, added: false, in: db) }
     }
 
     /// Adds `rows` to a view's count and, when given, records `seq` as the last sequence that changed it.
@@ -167,13 +161,9 @@ enum ViewIndexTable {
             for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
                 for row in rows {
                     try insert.executeBound(in: db) { $0.viewRow(row, view: view, documentID: document.id) }
-                    try row.keyJSON.withUnsafeBufferPointer { keyJSON in
-                        try row.valueJSON.withUnsafeBufferPointer { value in
-                            try blocks?.touch(
-                                view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)),
-                                keyJSON: keyJSON, value: value, added: true, in: db)
-                        }
-                    }
+                    try blocks?.touch(
+                        view: view, at: .init(key: row.key, documentID: document.id, duplicate: Int64(row.duplicate)),
+                        keyJSON: row.keyJSON, value: row.valueJSON, added: true, in: db)
                 }
                 added[view, default: 0] += rows.count
                 changed[view] = max(changed[view] ?? 0, document.seq)

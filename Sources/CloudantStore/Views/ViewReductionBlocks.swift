@@ -206,6 +206,11 @@ enum ViewReductionBlocks {
         let table: String
         private let functions: [Int: Set<String>]
         private let reductions: [[ViewBlockReduction]]
+        // A write touches blocks once per changed row: its statements are prepared once, here.
+        private let find: Statement
+        private let adjust: Statement
+        private let mark: Statement
+        private let open: Statement
 
         /// The changes of `table`'s rows, or nil when the index keeps no blocks. `reductions` are the view's
         /// reduces as its spec has them, which ``settle(in:)`` needs for a runtime's functions; without them
@@ -216,6 +221,18 @@ enum ViewReductionBlocks {
             self.table = table
             self.functions = functions
             self.reductions = reductions
+            let blocks = ViewReductionBlocks.blocksTable(of: table)
+            find = try db.cachedStatement(
+                sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, rows, dirty, partial FROM \(blocks) "
+                    + "WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1")
+            adjust = try db.cachedStatement(
+                sql: "UPDATE \(blocks) SET partial = ?, rows = ?, last_key = ?, last_doc_id = ?, last_dup = ?, "
+                    + "last_key_json = COALESCE(?, last_key_json) WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
+            mark = try db.cachedStatement(
+                sql: "UPDATE \(blocks) SET dirty = 1 WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
+            open = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO \(blocks) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
+                    + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', '', 0, 1, NULL)")
         }
 
         /// Brings the block a row added or removed at `position` falls in (the last block starting at or before
@@ -229,23 +246,8 @@ enum ViewReductionBlocks {
         ///   - keyJSON: The row's key as JSON text (read only when the row is added).
         ///   - value: The row's value as JSON text.
         ///   - added: Whether the row is added (else removed).
-        func touch(
-            view: Int, at position: Position, keyJSON: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, added: Bool,
-            in db: Database
-        ) throws {
+        func touch(view: Int, at position: Position, keyJSON: [UInt8], value: [UInt8], added: Bool, in db: Database) throws {
             guard let functions = functions[view] else { return }
-            let blocks = ViewReductionBlocks.blocksTable(of: table)
-            let find = try db.cachedStatement(
-                sql: "SELECT key, doc_id, dup, last_key, last_doc_id, last_dup, rows, dirty, partial FROM \(blocks) "
-                    + "WHERE view = ? AND function = ? AND (key, doc_id, dup) <= (?, ?, ?) ORDER BY key DESC, doc_id DESC, dup DESC LIMIT 1")
-            let adjust = try db.cachedStatement(
-                sql: "UPDATE \(blocks) SET partial = ?, rows = ?, last_key = ?, last_doc_id = ?, last_dup = ?, "
-                    + "last_key_json = COALESCE(?, last_key_json) WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
-            let mark = try db.cachedStatement(
-                sql: "UPDATE \(blocks) SET dirty = 1 WHERE view = ? AND function = ? AND key = ? AND doc_id = ? AND dup = ?")
-            let open = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO \(blocks) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
-                    + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '', '', 0, 1, NULL)")
             let change: Int64 = added ? 1 : -1
             for function in functions {
                 let found = try find.fetchFirstRow(in: db, { bind in
@@ -283,7 +285,7 @@ enum ViewReductionBlocks {
                     bind.text(partial)
                     bind.integer(rows)
                     bind.position(extends ? position : block.last)
-                    if extends { bind.text(utf8: Array(keyJSON)) } else { bind.null() }
+                    if extends { bind.text(utf8: keyJSON) } else { bind.null() }
                     bind.integer(Int64(view))
                     bind.text(function)
                     bind.position(block.start)
@@ -293,13 +295,13 @@ enum ViewReductionBlocks {
 
         /// A stored partial with one row's value added or taken out, when that is exact: `_count`'s, and
         /// `_sum`'s while it and the value are whole numbers in 64 bits. Nil otherwise.
-        private static func adjusted(_ partial: String?, of name: String, by value: UnsafeBufferPointer<UInt8>, change: Int64) -> String? {
+        private static func adjusted(_ partial: String?, of name: String, by value: [UInt8], change: Int64) -> String? {
             guard let partial, let stored = Int64(partial), let function = BuiltInReduce(name) else { return nil }
             switch function {
             case .count:
                 return String(stored + change)
             case .sum:
-                guard let number = ReduceAccumulator.wholeNumber(value) else { return nil }
+                guard let number = value.withUnsafeBufferPointer(ReduceAccumulator.wholeNumber) else { return nil }
                 let (sum, overflow) = stored.addingReportingOverflow(change * number)
                 return overflow ? nil : String(sum)
             default:
@@ -349,7 +351,7 @@ enum ViewReductionBlocks {
         }
         for block in dirty {
             let named = reductions.indices.contains(block.view) ? reductions[block.view].first { $0.name == block.function } : nil
-            guard let function = named ?? BuiltInReduce(block.function).flatMap({ $0.combinesPartials ? .builtIn($0) : nil }) else {
+            guard let function = named ?? BuiltInReduce(block.function).flatMap(ViewBlockReduction.init(builtIn:)) else {
                 continue
             }
             var end = try following(block.start, view: block.view, function: block.function)

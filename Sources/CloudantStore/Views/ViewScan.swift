@@ -148,8 +148,8 @@ struct ViewScan {
         let order = query.descending ? "DESC" : "ASC"
         let sql = "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON) FROM \(table) WHERE \(conditions) "
             + "ORDER BY \(Rows.key) \(order), \(Rows.documentID) \(order), \(Rows.duplicate) \(order)"
-        // Bounded reads come one per block a reduce takes whole: cached rather than compiled each time.
-        let statement = try (after ?? before) == nil ? db.makeStatement(sql: sql) : db.cachedStatement(sql: sql)
+        // Cached: a reduce that takes blocks whole reads between them, one bounded read per block.
+        let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
         try statement.forEachRow(in: db, body)
     }
