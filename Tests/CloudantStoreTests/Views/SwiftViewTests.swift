@@ -3,6 +3,7 @@ import CloudantOnly
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation
+import GRDB
 import Synchronization
 import Testing
 
@@ -106,4 +107,65 @@ struct SwiftViewTests {
         let error = await #expect(throws: CloudantError.self) { try await temp.store.queryView(designDocument: "js", view: "v") }
         #expect(error?.code == .notImplemented)
     }
+
+    /// A first build reads documents from inside SQLite's sort (``ViewBuildRows``): a document it cannot read
+    /// fails the build with the store's own error, and the index keeps no rows of the documents before it.
+    @Test func aDamagedBodyFailsAFirstBuildWithItsOwnErrorAndLeavesTheIndexEmpty() async throws {
+        let temp = try TemporaryStore()
+        // Three batches of the build's mapper; the damaged document is in the second.
+        try await temp.store.write((0..<2500).map { ["_id": .string(String(format: "doc-%05d", $0)), "kind": "x", "n": .number(JSONNumber($0))] })
+        let file = try DatabaseQueue(path: temp.store.fileURL.path)
+        let original = try await file.write { db in
+            let body = try #require(try Data.fetchOne(db, sql: "SELECT body FROM documents WHERE id = 'doc-01500'"))
+            // zstd's magic number, then bytes no frame has.
+            try db.execute(sql: "UPDATE documents SET body = X'28B52FFD00FFFFFFFFFFFF' WHERE id = 'doc-01500'")
+            return body
+        }
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.updateViewIndex(Self.byKind) }
+        #expect(error?.code == .storeUnreadable)
+        let stored = try await file.read { db in
+            try String.fetchAll(db, sql: "SELECT table_name FROM view_indexes").map { table in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? -1
+            }
+        }
+        #expect(stored == [0])
+        try await file.write { db in try db.execute(sql: "UPDATE documents SET body = ? WHERE id = 'doc-01500'", arguments: [original]) }
+        let rows = try await temp.store.queryView(Self.byKind, query: .parameters(("reduce", "false")))
+        #expect(rows.totalRows == 2500 && rows.ids.first == "doc-00000" && rows.ids.last == "doc-02499")
+    }
+
+    /// A purge that commits while a first build maps its snapshot: the build's rows of the purged document
+    /// are dropped before they are stored, and the view's row count is that of the rows stored.
+    @Test func aDocumentPurgedWhileAFirstBuildMapsLeavesNoRowsAndTheCountAgrees() async throws {
+        let temp = try TemporaryStore()
+        let revs = try await temp.store.write((0..<1500).map { ["_id": .string(String(format: "doc-%05d", $0)), "kind": "x"] })
+        let purgedRev = try #require(revs["doc-00003"])
+        let store = temp.store
+        let purged = PurgeFlag()
+        // The closure runs on the build's thread, inside its read snapshot: on the second batch's first document
+        // it waits for a purge of a document the first batch mapped.
+        let view = SwiftView(name: "purged-while-building", version: 1, reduce: .builtIn(.count)) { document, emit in
+            if document.id == "doc-01000", !purged.done.withLock({ $0 }) {
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    _ = try? await store.purge(["doc-00003": [purgedRev]])
+                    purged.done.withLock { $0 = true }
+                    done.signal()
+                }
+                done.wait()
+            }
+            emit(document["kind"] ?? .null, .null)
+        }
+        let rows = try await store.queryView(view, query: .parameters(("reduce", "false")))
+        #expect(purged.done.withLock { $0 })
+        #expect(rows.rows.count == 1499 && !rows.ids.contains("doc-00003"))
+        #expect(rows.totalRows == 1499)
+        let count = try await store.queryView(view, query: .parameters(("update", "false")))
+        #expect(count.rows.first?.value == 1499)
+    }
+}
+
+/// Whether the purge a map closure waited for has committed.
+private final class PurgeFlag: Sendable {
+    let done = Mutex(false)
 }
