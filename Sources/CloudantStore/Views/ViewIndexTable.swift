@@ -12,6 +12,11 @@ enum ViewIndexTable {
     private typealias States = StoreSchema.ViewIndexes.Counts
 
     static func create(_ table: String, in db: Database) throws {
+        try createRows(table, in: db)
+        try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID))")
+    }
+
+    private static func createRows(_ table: String, in db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE \(table) (
@@ -22,13 +27,12 @@ enum ViewIndexTable {
                     \(Rows.keyJSON) TEXT NOT NULL,
                     \(Rows.valueJSON) TEXT NOT NULL,
                     PRIMARY KEY (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate))
-                ) WITHOUT ROWID;
-                CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID));
+                ) WITHOUT ROWID
                 """)
     }
 
     static func drop(_ table: String, in db: Database) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table); DROP TABLE IF EXISTS \(building(table))")
         try ViewReductionBlocks.drop(table, in: db)
     }
 
@@ -108,21 +112,36 @@ enum ViewIndexTable {
         return (file, active, external)
     }
 
-    /// Runs `body` (which fills the table in bulk) with the index by document id dropped, then creates it
-    /// again: SQLite builds an index over existing rows with one sort, far cheaper than keeping it through
-    /// every insert. In the caller's transaction, so a failure leaves the index as it was.
-    static func withoutDocumentIndex(_ table: String, in db: Database, _ body: () throws -> Void) throws {
-        try db.execute(sql: "DROP INDEX IF EXISTS \(table)_by_doc")
-        try body()
-        try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID))")
+    // MARK: A first build's table
+
+    /// The table a first build fills beside the index's own, which it replaces when it is complete, so readers
+    /// never see part of a build, and the build can commit its rows a part at a time.
+    static func building(_ table: String) -> String { table + "_building" }
+
+    /// Starts a first build's table, empty and without its index by document. A table an interrupted build
+    /// left is dropped. The index's own table is empty (it has never been built), so its index by document is
+    /// dropped too: the built table's index takes that name.
+    static func startBuilding(_ table: String, in db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(building(table)); DROP INDEX IF EXISTS \(table)_by_doc")
+        try createRows(building(table), in: db)
+    }
+
+    /// Indexes the built table's rows by document: over rows that are all in, SQLite builds the index with one
+    /// sort, far cheaper than keeping it through every insert.
+    static func indexBuilding(_ table: String, in db: Database) throws {
+        try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(building(table))(\(Rows.documentID))")
+    }
+
+    /// Puts the built table in the place of the index's own, in the caller's transaction.
+    static func finishBuilding(_ table: String, in db: Database) throws {
+        try db.execute(sql: "DROP TABLE \(table); ALTER TABLE \(building(table)) RENAME TO \(table)")
     }
 
     /// Rewrites the rows table in key order into fresh pages (view compaction).
     static func rewrite(_ table: String, in db: Database) throws {
         let fresh = table + "_compact"
         try db.execute(sql: "DROP TABLE IF EXISTS \(fresh)")
-        try create(fresh, in: db)
-        try db.execute(sql: "DROP INDEX \(fresh)_by_doc")
+        try createRows(fresh, in: db)
         try db.execute(sql: "INSERT INTO \(fresh) SELECT * FROM \(table) ORDER BY \(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate)")
         try db.execute(sql: "DROP TABLE \(table)")
         try db.execute(sql: "ALTER TABLE \(fresh) RENAME TO \(table)")

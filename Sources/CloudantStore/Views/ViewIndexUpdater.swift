@@ -6,19 +6,24 @@ internal import GRDB
 /// (``ViewMaintenance``): CouchDB's `couch_index_updater` and `couch_mrview_updater`.
 ///
 /// - An index with no rows yet is built in one pass: documents are read in one snapshot, mapped in batches
-///   and their rows sorted into a temporary table, then stored in key order in one transaction (appending to
-///   the rows' b-tree instead of rewriting its pages all over), with the sequence the snapshot had.
+///   and their rows sorted into a temporary table, then stored in key order (appending to the rows' b-tree
+///   instead of rewriting its pages all over) in a table beside the index's, a part per transaction, and that
+///   table takes the index's place, with the sequence the snapshot had, in one last transaction.
 /// - Afterwards it is kept incrementally: the documents changed since its sequence, a batch at a time, each
 ///   batch's rows replaced and the sequence moved in one transaction.
 ///
-/// Every change to the rows commits together with the sequence it brings the index to, so an update that is
-/// interrupted (the process killed) leaves the index at its last committed sequence, and the next update goes
-/// on from there; a first build that is interrupted leaves it empty.
+/// Every change to the index's rows commits together with the sequence it brings the index to, so an update
+/// that is interrupted (the process killed) leaves the index at its last committed sequence, and the next
+/// update goes on from there; a first build that is interrupted leaves it empty (and its part-filled table,
+/// which the next build drops).
 enum ViewIndexUpdater {
     private typealias Rows = StoreSchema.ViewIndexes.Rows
 
     /// Documents mapped per call into the mapper (and per transaction when kept incrementally).
     static let batchSize = 1000
+
+    /// Rows a first build stores per transaction: about a tenth of a second of the write lock each.
+    static let storedRowsPerTransaction: Int64 = 100_000
 
     /// The index of `spec`, created when new.
     static func index(for spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
@@ -98,33 +103,48 @@ enum ViewIndexUpdater {
             defer { try? db.execute(sql: "DELETE FROM temp.view_sorted") }
             // Map every document of one snapshot, its rows sorted into the temporary table.
             let (snapshotSeq, startPurgeSeq, emitted) = try sort(spec: spec, mapper: mapper, encoder: encoder, in: db)
-            // Store them in key order, with the snapshot's sequence, in one transaction.
+            // Store them in key order beside the index's table, a part per transaction, so the store's writers
+            // never wait long for the build, then put them in the index's place with the snapshot's sequence.
+            let table = index.tableName
+            let building = ViewIndexTable.building(table)
+            try db.inTransaction(.immediate) {
+                try ViewIndexTable.startBuilding(table, in: db)
+                return .commit
+            }
+            let sorted = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM temp.view_sorted") ?? 0
+            let copy = try db.makeStatement(
+                sql: "INSERT INTO main.\(building) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
+                    + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_sorted "
+                    + "WHERE rowid > ? AND rowid <= ? ORDER BY rowid")
+            for first in stride(from: Int64(0), to: sorted, by: Int(storedRowsPerTransaction)) {
+                try db.inTransaction(.immediate) {
+                    try copy.execute(arguments: [first, first + storedRowsPerTransaction])
+                    return .commit
+                }
+            }
+            try db.inTransaction(.immediate) {
+                try ViewIndexTable.indexBuilding(table, in: db)
+                return .commit
+            }
             var updated = index
             try db.inTransaction(.immediate) {
                 let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
                 var stored = emitted
                 if purgeSeq != startPurgeSeq {
                     // A purge since the snapshot removed documents whose rows are sorted already.
-                    try db.execute(
-                        sql: "DELETE FROM temp.view_sorted WHERE doc_id NOT IN (SELECT \(StoreSchema.Documents.id) FROM main.\(StoreSchema.Documents.table))")
+                    let gone = "doc_id NOT IN (SELECT \(StoreSchema.Documents.id) FROM main.\(StoreSchema.Documents.table))"
+                    try db.execute(sql: "DELETE FROM temp.view_sorted WHERE \(gone)")
+                    try db.execute(sql: "DELETE FROM main.\(building) WHERE \(gone)")
                     stored = [:]
                     for row in try Row.fetchAll(db, sql: "SELECT view, COUNT(*), MAX(seq) FROM temp.view_sorted GROUP BY view") {
                         stored[row[0]] = (row[1], row[2])
                     }
                 }
-                // The rows go in in key order (the temporary table's), appending to the table's b-tree; the index by
-                // document id is made afterwards in one sort instead of taking a million inserts in id order
-                // scattered over its pages.
-                try ViewIndexTable.withoutDocumentIndex(index.tableName, in: db) {
-                    try db.execute(
-                        sql: "INSERT INTO main.\(index.tableName) (\(Rows.view), \(Rows.key), \(Rows.documentID), \(Rows.duplicate), "
-                            + "\(Rows.keyJSON), \(Rows.valueJSON)) SELECT view, key, doc_id, dup, key_json, value_json FROM temp.view_sorted "
-                            + "ORDER BY rowid")
-                }
+                try ViewIndexTable.finishBuilding(table, in: db)
                 // Rows loaded in bulk bypass the blocks' bookkeeping: they are cut from the loaded rows.
-                try ViewReductionBlocks.recutAll(index.tableName, reductions: spec.reductions, in: db)
+                try ViewReductionBlocks.recutAll(table, reductions: spec.reductions, in: db)
                 for (view, state) in stored.sorted(by: { $0.key < $1.key }) {
-                    try ViewIndexTable.adjust(index.tableName, view: view, rows: state.rows, seq: state.seq, in: db)
+                    try ViewIndexTable.adjust(table, view: view, rows: state.rows, seq: state.seq, in: db)
                 }
                 try ViewIndexCatalog.setProgress(index, updateSeq: snapshotSeq, purgeSeq: purgeSeq, in: db)
                 updated.updateSeq = snapshotSeq

@@ -163,6 +163,58 @@ struct SwiftViewTests {
         let count = try await store.queryView(view, query: .parameters(("update", "false")))
         #expect(count.rows.first?.value == 1499)
     }
+
+    /// A first build stores its rows in a table beside the index's, a part per transaction. A build killed
+    /// while it did so leaves that table part-filled and the index empty, at sequence 0: the next build drops
+    /// the leftover and stores every row once.
+    @Test func aFirstBuildInterruptedWhileStoringIsBuiltAgainFromNothing() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.write((0..<300).map { ["_id": .string(String(format: "doc-%05d", $0)), "kind": .string("k\($0 % 3)")] })
+        let built = try await temp.store.queryView(Self.byKind, query: .parameters(("group", "true")))
+        #expect(built.values == [100, 100, 100])
+        // What an interrupted build leaves: the index at sequence 0 with no rows and no index by document,
+        // and beside it a table holding some of the rows (here, rows no document emits).
+        let file = try DatabaseQueue(path: temp.store.fileURL.path)
+        try await file.write { db in
+            let table = try #require(try String.fetchOne(db, sql: "SELECT table_name FROM view_indexes"))
+            try db.execute(sql: "UPDATE view_indexes SET update_seq = 0")
+            try db.execute(sql: "DELETE FROM view_states WHERE table_name = ?", arguments: [table])
+            try db.execute(sql: "CREATE TABLE \(table)_building AS SELECT * FROM \(table) LIMIT 50")
+            try db.execute(sql: "UPDATE \(table)_building SET doc_id = 'ghost-' || doc_id")
+            try db.execute(sql: "DELETE FROM \(table); DROP INDEX \(table)_by_doc")
+            try db.execute(sql: "DELETE FROM \(table)_blocks")
+        }
+        let rows = try await temp.store.queryView(Self.byKind, query: .parameters(("reduce", "false")))
+        #expect(rows.rows.count == 300 && rows.totalRows == 300 && !rows.ids.contains { $0?.hasPrefix("ghost-") == true })
+        #expect(try await temp.store.queryView(Self.byKind, query: .parameters(("group", "true"))).values == [100, 100, 100])
+        let leftovers = try await file.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%_building%'")
+        }
+        #expect(leftovers.isEmpty)
+        // The index by document is back: a later edit replaces the document's row.
+        let current = try await temp.store.document(id: "doc-00000")
+        try await temp.store.put(["_id": "doc-00000", "_rev": current["_rev"] ?? .null, "kind": "k1"])
+        #expect(try await temp.store.queryView(Self.byKind, query: .parameters(("group", "true"))).values == [99, 101, 100])
+    }
+    /// A first build stores its sorted rows a part per transaction: every row is stored once, in key order,
+    /// across the parts' edges.
+    @Test func aFirstBuildStoresEveryRowOnceAcrossItsTransactions() async throws {
+        let temp = try TemporaryStore()
+        let perDocument = 250
+        try await temp.store.write((0..<1000).map { ["_id": .string(String(format: "doc-%05d", $0)), "n": .number(JSONNumber($0))] })
+        let view = SwiftView(name: "many-rows", version: 1, reduce: .builtIn(.count)) { document, emit in
+            guard case .number(let n)? = document["n"] else { return }
+            for row in 0..<perDocument { emit(.array([.number(JSONNumber(row)), .number(n)]), .null) }
+        }
+        let total = 1000 * perDocument
+        #expect(Int64(total) > 2 * ViewIndexUpdater.storedRowsPerTransaction)
+        let rows = try await temp.store.queryView(view, query: .parameters(("reduce", "false")))
+        #expect(rows.rows.count == total && rows.totalRows == total)
+        let keys = rows.rows.map { row -> [Int] in (row.key.arrayValue ?? []).compactMap { $0.numberValue?.int64Value }.map(Int.init) }
+        #expect(keys == (0..<perDocument).flatMap { row in (0..<1000).map { [row, $0] } })
+        let counted = try await temp.store.queryView(view, query: .parameters(("group_level", "1")))
+        #expect(counted.values == Array(repeating: 1000, count: perDocument))
+    }
 }
 
 /// Whether the purge a map closure waited for has committed.
