@@ -131,7 +131,36 @@ enum ViewBenchmarks {
                         let view = SwiftView(name: "by-value", version: version) { document, emit in emit(document["value"] ?? .null, .null) }
                         try await store.updateViewIndex(view)
                     },
-                    tearDown: { try await store.cleanupViewIndexes() })
+                    tearDown: { try await store.cleanupViewIndexes() }),
+                // How long the store's writers wait for the build: one writer puts a new document at a time
+                // while the view is built, and the longest put is printed.
+                .init(
+                    name: "the same while one writer puts documents",
+                    setUp: { version += 1 },
+                    body: {
+                        let view = SwiftView(name: "by-value", version: version) { document, emit in emit(document["value"] ?? .null, .null) }
+                        let run = version
+                        let writer = Task { () -> (longest: Duration, writes: Int, failures: Int) in
+                            var longest = Duration.zero
+                            var (writes, failures) = (0, 0)
+                            while !Task.isCancelled {
+                                let start = ContinuousClock.now
+                                do {
+                                    try await store.put(["_id": .string("probe-\(run)-\(writes)"), "value": .number(JSONNumber(writes))])
+                                } catch {
+                                    failures += 1
+                                }
+                                longest = max(longest, ContinuousClock.now - start)
+                                writes += 1
+                            }
+                            return (longest, writes, failures)
+                        }
+                        try await store.updateViewIndex(view)
+                        writer.cancel()
+                        let probe = await writer.value
+                        print("    longest of \(probe.writes) puts during the build: \(probe.longest), \(probe.failures) failed")
+                    },
+                    tearDown: { try await store.cleanupViewIndexes() }),
             ],
             target: 1.3
         ).run(repetitions: max(1, repetitions / 2))
