@@ -16,8 +16,9 @@ internal import GRDB
 enum ViewBuildRows {
     /// The table's name in SQL.
     static let tableName = "cloudant_view_build_rows"
-    /// Its columns, in order: the rows table's columns and the document's sequence.
-    static let columns = "view, key, doc_id, dup, key_json, value_json, seq"
+    /// Its columns, in order: the rows table's columns and the document's sequence; the build's temporary
+    /// table, which the rows are sorted into, has the same.
+    static let columnDefinitions = "view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT, seq INTEGER"
 
     /// What the table reads: the documents after a sequence, mapped in batches.
     final class Source {
@@ -214,8 +215,7 @@ nonisolated(unsafe) private let module: UnsafeMutablePointer<sqlite3_module> = {
     module.pointee.iVersion = 0
     module.pointee.xConnect = { db, client, _, _, table, _ in
         guard let db, let table else { return SQLITE_ERROR }
-        let declared = sqlite3_declare_vtab(
-            db, "CREATE TABLE x(view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT, seq INTEGER)")
+        let declared = sqlite3_declare_vtab(db, "CREATE TABLE x(\(ViewBuildRows.columnDefinitions))")
         guard declared == SQLITE_OK else { return declared }
         let base = UnsafeMutableRawPointer.allocate(byteCount: tableSize, alignment: MemoryLayout<sqlite3_vtab>.alignment)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: tableSize)

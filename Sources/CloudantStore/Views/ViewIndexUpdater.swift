@@ -96,9 +96,7 @@ enum ViewIndexUpdater {
             let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
             if spec.language == "swift" { try db.execute(sql: "PRAGMA threads = 2") }
             defer { try? db.execute(sql: "PRAGMA threads = \(threads)") }
-            try db.execute(
-                sql: "CREATE TEMP TABLE IF NOT EXISTS view_sorted (view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, "
-                    + "key_json TEXT, value_json TEXT, seq INTEGER)")
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS view_sorted (\(ViewBuildRows.columnDefinitions))")
             try db.execute(sql: "DELETE FROM temp.view_sorted")
             defer { try? db.execute(sql: "DELETE FROM temp.view_sorted") }
             // Map every document of one snapshot, its rows sorted into the temporary table.
@@ -170,7 +168,7 @@ enum ViewIndexUpdater {
         let source = ViewBuildRows.Source(db: db, spec: spec, mapper: mapper, encoder: encoder)
         try ViewBuildRows.withRows(source, in: db) {
             try db.execute(
-                sql: "INSERT INTO temp.view_sorted SELECT \(ViewBuildRows.columns) FROM \(ViewBuildRows.tableName) "
+                sql: "INSERT INTO temp.view_sorted SELECT * FROM \(ViewBuildRows.tableName) "
                     + "ORDER BY view, key, doc_id, dup")
         }
         try db.execute(sql: "COMMIT")
