@@ -188,7 +188,7 @@ extension DocumentStore {
             encodings: [view.collation], partitioned: false, includesDesignDocuments: view.includeDesignDocuments,
             includesLocalSequence: false, makeMapper: { SwiftBatchMapper(map: map) })
         // The signature leaves out the reduce, so blocks follow the reduce the view has now.
-        spec.reductions = [view.reduce?.builtIn.flatMap(ViewBlockReduction.init(builtIn:)).map { [$0] } ?? []]
+        spec.reductions = [view.reduce?.builtIn.map { [ViewBlockReduction.builtIn($0)] } ?? []]
         return spec
     }
 

@@ -1,29 +1,23 @@
 internal import CloudantCore
 internal import Foundation
 
-/// A reduce function whose partials ``ViewReductionBlocks`` keeps: a built-in whose partials combine (run in
-/// Swift), or a design function run by a runtime, whose blocks' results its rereduce combines as CouchDB
+/// A reduce function whose partials ``ViewReductionBlocks`` keeps: a built-in (run in Swift, its partials
+/// ``ReduceAccumulator/partial``), or a design function run by a runtime, whose blocks' results its rereduce combines as CouchDB
 /// rereduces its b-tree's inner nodes.
 enum ViewBlockReduction: Sendable {
     case builtIn(BuiltInReduce)
     case runtime(source: String, runtime: any DesignFunctionRuntime)
 
-    /// The reduce a view's function gives blocks to: a built-in when its partials combine, a runtime's
-    /// function when there is a runtime; nil for the other built-ins.
+    /// The reduce a view's function gives blocks to: a built-in, or a runtime's function when there is a
+    /// runtime; nil for a JavaScript function without one.
     init?(source: String, runtime: (any DesignFunctionRuntime)?) {
         if let builtIn = BuiltInReduce(source) {
-            self.init(builtIn: builtIn)
+            self = .builtIn(builtIn)
         } else if let runtime, !source.hasPrefix("_") {
             self = .runtime(source: source, runtime: runtime)
         } else {
             return nil
         }
-    }
-
-    /// A built-in, when its partials combine (``BuiltInReduce/combinesPartials``).
-    init?(builtIn: BuiltInReduce) {
-        guard builtIn.combinesPartials else { return nil }
-        self = .builtIn(builtIn)
     }
 
     /// The name the blocks are kept under: a built-in's (`_sum`), or `js:` and the MD5 of the function's

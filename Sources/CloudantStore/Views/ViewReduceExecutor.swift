@@ -54,11 +54,13 @@ extension ViewQueryExecutor {
     }
 
     /// The name of the reduce whose stored reduction blocks (``ViewReductionBlocks``) answer this query, if
-    /// the index keeps blocks for it: a built-in whose partials combine, or a runtime's function.
+    /// the index keeps blocks for it: a built-in, or a runtime's function. A descending query reads rows for
+    /// the built-ins whose partials, cut ascending, stand for their rows in that order only
+    /// (``BuiltInReduce/combinesPartialsInEitherOrder``).
     private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> String? {
         let name: String
         switch reducer {
-        case .builtIn(let function) where function.combinesPartials: name = function.name
+        case .builtIn(let function) where !scan.query.descending || function.combinesPartialsInEitherOrder: name = function.name
         case .runtime(let source, _, _): name = ViewBlockReduction.runtimeName(source)
         default: return nil
         }

@@ -351,7 +351,7 @@ enum ViewReductionBlocks {
         }
         for block in dirty {
             let named = reductions.indices.contains(block.view) ? reductions[block.view].first { $0.name == block.function } : nil
-            guard let function = named ?? BuiltInReduce(block.function).flatMap(ViewBlockReduction.init(builtIn:)) else {
+            guard let function = named ?? BuiltInReduce(block.function).map(ViewBlockReduction.builtIn) else {
                 continue
             }
             var end = try following(block.start, view: block.view, function: block.function)

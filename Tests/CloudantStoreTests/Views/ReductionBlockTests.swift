@@ -36,6 +36,29 @@ struct ReductionBlockTests {
         ]
     }
 
+    /// One batch of random edits: 150 documents changed, 80 deleted, 200 new (numbered from `next`).
+    static func edit(
+        _ temp: TemporaryStore, revs: inout [String: String], next: inout Int, using random: inout SplitMix64
+    ) async throws {
+        var ids = revs.keys.sorted()
+        ids.shuffle(using: &random)
+        var batch: [JSONValue] = []
+        for id in ids.prefix(150) {
+            var changed = document(0, using: &random).objectValue!
+            changed["_id"] = .string(id)
+            changed["_rev"] = .string(revs[id]!)
+            batch.append(.object(changed))
+        }
+        let deleted = ids.dropFirst(150).prefix(80)
+        for id in deleted { batch.append(["_id": .string(id), "_rev": .string(revs[id]!), "_deleted": true]) }
+        for _ in 0..<200 {
+            batch.append(document(next, using: &random))
+            next += 1
+        }
+        for (id, rev) in try await temp.store.write(batch) { revs[id] = rev }
+        for id in deleted { revs[id] = nil }
+    }
+
     /// The queries compared: groupings, ranges (an exclusive end too), several keys, each read ascending and
     /// descending; `skip` and `limit` are added to each.
     static let queries: [[(String, String)]] = {
@@ -68,28 +91,13 @@ struct ReductionBlockTests {
         let view = Self.view(function)
         var revs = try await temp.store.write((0..<2500).map { Self.document($0, using: &random) })
         try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
-        #expect(try blockCounts(temp).blocks >= 10, "the rows are cut into blocks")
+        #expect(try ReductionBlockTables.counts(temp).blocks >= 10, "the rows are cut into blocks")
 
         var next = 2500
         for _ in 0..<3 {
-            var ids = revs.keys.sorted()
-            ids.shuffle(using: &random)
-            var batch: [JSONValue] = []
-            for id in ids.prefix(150) {
-                var changed = Self.document(0, using: &random).objectValue!
-                changed["_id"] = .string(id)
-                changed["_rev"] = .string(revs[id]!)
-                batch.append(.object(changed))
-            }
-            for id in ids.dropFirst(150).prefix(80) { batch.append(["_id": .string(id), "_rev": .string(revs[id]!), "_deleted": true]) }
-            for _ in 0..<200 {
-                batch.append(Self.document(next, using: &random))
-                next += 1
-            }
-            for (id, rev) in try await temp.store.write(batch) { revs[id] = rev }
-            for id in ids.dropFirst(150).prefix(80) { revs[id] = nil }
+            try await Self.edit(temp, revs: &revs, next: &next, using: &random)
             try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
-            let counts = try blockCounts(temp)
+            let counts = try ReductionBlockTables.counts(temp)
             #expect(counts.dirty == 0, "an update leaves no block dirty")
             // Blocks cut again absorb a short clean block after them, so changes do not splinter them.
             #expect(counts.blocks <= 3 * counts.rows / ViewReductionBlocks.rowsPerBlock + 2, "\(counts)")
@@ -102,7 +110,7 @@ struct ReductionBlockTests {
         try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
         try await temp.store.write([Self.document(next, using: &random)])
         try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
-        #expect(try blockCounts(temp).dirty == 0)
+        #expect(try ReductionBlockTables.counts(temp).dirty == 0)
     }
 
     @Test func aSwiftViewWhoseReduceChangesKeepsBlocksOfItsNewReduce() async throws {
@@ -135,7 +143,7 @@ struct ReductionBlockTests {
                 answers.append(await outcome { try await temp.store.queryView(view, query: ViewQuery(parameters: parameters)) })
             }
             #expect(answers.contains { if case .failure = $0 { true } else { false } } || function == .sum)
-            try forgetBlocks(temp)
+            try ReductionBlockTables.forget(temp)
             for (parameters, answer) in zip(Self.queries, answers) {
                 let reference = await outcome {
                     try await temp.store.queryView(view, query: ViewQuery(parameters: parameters + [("update", "false")]))
@@ -186,7 +194,7 @@ struct ReductionBlockTests {
             }
         }
         try await answer()
-        #expect(try blockCounts(temp).blocks >= 5)
+        #expect(try ReductionBlockTables.counts(temp).blocks >= 5)
         // Changes recut the blocks they touch with the function.
         var batch: [JSONValue] = []
         for (id, rev) in revs.sorted(by: { $0.key < $1.key }).prefix(300) {
@@ -197,15 +205,15 @@ struct ReductionBlockTests {
         }
         for (id, rev) in try await temp.store.write(batch) { revs[id] = rev }
         try await answer()
-        #expect(try blockCounts(temp).dirty == 0)
+        #expect(try ReductionBlockTables.counts(temp).dirty == 0)
         // A purge runs no design function: it leaves the blocks it touches dirty, and the next update (here
         // the queries') cuts them again, though no document changed since.
         let purged = Array(revs.keys.sorted().suffix(10))
         _ = try await temp.store.purge(Dictionary(uniqueKeysWithValues: purged.map { ($0, [revs[$0]!]) }))
-        #expect(try blockCounts(temp).dirty > 0)
+        #expect(try ReductionBlockTables.counts(temp).dirty > 0)
         try await answer()
-        #expect(try blockCounts(temp).dirty == 0)
-        try forgetBlocks(temp)
+        #expect(try ReductionBlockTables.counts(temp).dirty == 0)
+        try ReductionBlockTables.forget(temp)
         for (parameters, expected) in zip(Self.queries, answers) {
             let reference = try await temp.store.queryView(
                 designDocument: "js", view: "counted", query: ViewQuery(parameters: parameters + [("update", "false")]))
@@ -231,8 +239,16 @@ struct ReductionBlockTests {
     }
 
     /// The same query's rows: `reduce=false`, without the grouping parameters.
-    private static func unreduced(_ parameters: [(String, String)]) -> [(String, String)] {
+    static func unreduced(_ parameters: [(String, String)]) -> [(String, String)] {
         parameters.filter { $0.0 != "group" && $0.0 != "group_level" } + [("reduce", "false")]
+    }
+
+    /// The key of the group a row's key falls in under the query's `group` or `group_level` (null for none).
+    static func groupKey(_ key: JSONValue, grouping parameters: [(String, String)]) -> JSONValue {
+        if parameters.contains(where: { $0 == ("group", "true") }) { return key }
+        guard let level = parameters.first(where: { $0.0 == "group_level" }).flatMap({ Int($0.1) }) else { return .null }
+        if case .array(let elements) = key { return .array(Array(elements.prefix(level))) }
+        return key
     }
 
     /// CouchDB's grouped reduce of rows in their order, each key of `keys` grouped on its own (the test's keys
@@ -240,17 +256,9 @@ struct ReductionBlockTests {
     private static func reduce(
         _ rows: [(key: JSONValue, value: JSONValue)], _ function: BuiltInReduce, grouping parameters: [(String, String)]
     ) -> [[JSONValue]] {
-        let level = parameters.first { $0.0 == "group_level" }.flatMap { Int($0.1) }
-        let exact = parameters.contains { $0 == ("group", "true") }
-        func groupKey(_ key: JSONValue) -> JSONValue {
-            if exact { return key }
-            guard let level else { return .null }
-            if case .array(let elements) = key { return .array(Array(elements.prefix(level))) }
-            return key
-        }
         var groups: [(key: JSONValue, values: [Int64])] = []
         for row in rows {
-            let key = groupKey(row.key)
+            let key = groupKey(row.key, grouping: parameters)
             let value = row.value.numberValue?.int64Value ?? 0
             if let last = groups.last, last.key == key {
                 groups[groups.count - 1].values.append(value)
@@ -288,31 +296,5 @@ struct ReductionBlockTests {
 
     private struct QueryFailure: Error, Equatable {
         var description: String
-    }
-
-    /// Empties every index's list of blocked reduces, so queries reduce every row until the next update.
-    private func forgetBlocks(_ temp: TemporaryStore) throws {
-        let file = try DatabaseQueue(path: temp.store.fileURL.path)
-        try file.write { db in
-            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'view%_reductions'") {
-                try db.execute(sql: "DELETE FROM \(table)")
-            }
-        }
-    }
-
-    /// The blocks the store keeps, and how many of them are dirty.
-    private func blockCounts(_ temp: TemporaryStore) throws -> (blocks: Int, dirty: Int, rows: Int) {
-        let file = try DatabaseQueue(path: temp.store.fileURL.path)
-        return try file.read { db in
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'view%_blocks'")
-            var counts = (blocks: 0, dirty: 0, rows: 0)
-            for table in tables {
-                let row = try Row.fetchOne(db, sql: "SELECT COUNT(*), COALESCE(SUM(dirty), 0), COALESCE(SUM(rows), 0) FROM \(table)")!
-                counts.blocks += row[0]
-                counts.dirty += row[1]
-                counts.rows += row[2]
-            }
-            return counts
-        }
     }
 }

@@ -53,13 +53,15 @@ public enum BuiltInReduce: Sendable, Hashable {
         }
     }
 
-    /// Whether reductions of runs of rows combine into the reduction of all of them whatever the order and
-    /// the grouping, so a store can keep them per run (``ReduceAccumulator/partial``): `_count`, `_sum` and
-    /// `_stats`. The others need each row's key, or keep a sketch or a list a stored run would not repay.
-    public var combinesPartials: Bool {
+    /// Whether reductions of runs of rows (``ReduceAccumulator/partial``), added in either key order, give
+    /// what adding the rows one by one in that order gives: `_count`, `_sum` (up to floating-point rounding),
+    /// `_stats` and `_approx_count_distinct`. `_top_N`, `_bottom_N`, `_first` and `_last` choose between rows
+    /// that tie (values that collate equal, a document that emits one key twice) by the order they come in,
+    /// so a run's partial stands for its rows only when runs are added in the order their rows were reduced.
+    public var combinesPartialsInEitherOrder: Bool {
         switch self {
-        case .count, .sum, .stats: return true
-        default: return false
+        case .count, .sum, .stats, .approximateCountDistinct: return true
+        case .top, .bottom, .first, .last: return false
         }
     }
 

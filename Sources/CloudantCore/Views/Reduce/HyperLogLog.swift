@@ -14,6 +14,9 @@ struct HyperLogLog: Sendable {
     static let registerCount = 1 << precision
     private var registers = [UInt8](repeating: 0, count: registerCount)
 
+    /// An empty sketch.
+    init() {}
+
     /// Adds a key's bytes.
     mutating func insert(_ bytes: [UInt8]) {
         var hash: UInt64 = 0
@@ -24,6 +27,52 @@ struct HyperLogLog: Sendable {
         let zeros = rest == 0 ? 64 - Self.precision : rest.leadingZeroBitCount
         let value = UInt8(min(zeros, 64 - Self.precision) + 1)
         if value > registers[index] { registers[index] = value }
+    }
+
+    /// Keeps, in each register, the greater of its value and `other`'s: the sketch of both sketches' keys
+    /// (`couch_hyper:union/1`).
+    mutating func formUnion(_ other: HyperLogLog) {
+        for index in registers.indices where other.registers[index] > registers[index] {
+            registers[index] = other.registers[index]
+        }
+    }
+
+    /// The registers that are set, as text: five hexadecimal digits each, three for the register's index and
+    /// two for its value, in index order. A sketch of a few hundred keys sets at most as many of its 2048
+    /// registers, so this is a fraction of their bytes.
+    var packed: String {
+        var text: [UInt8] = []
+        let digits = Array("0123456789abcdef".utf8)
+        for (index, value) in registers.enumerated() where value != 0 {
+            for shift in [8, 4, 0] { text.append(digits[(index >> shift) & 0xF]) }
+            text.append(digits[Int(value >> 4)])
+            text.append(digits[Int(value & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The sketch ``packed`` wrote; nil for text it cannot have written.
+    init?(packed: String) {
+        let text = Array(packed.utf8)
+        guard text.count % 5 == 0 else { return nil }
+        func digit(_ byte: UInt8) -> Int? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
+            default: nil
+            }
+        }
+        var start = 0
+        while start < text.count {
+            var number = [0, 0]
+            for offset in 0..<5 {
+                guard let value = digit(text[start + offset]) else { return nil }
+                number[offset < 3 ? 0 : 1] = number[offset < 3 ? 0 : 1] << 4 | value
+            }
+            guard number[0] < Self.registerCount, number[1] <= 64 - Self.precision + 1 else { return nil }
+            registers[number[0]] = UInt8(number[1])
+            start += 5
+        }
     }
 
     /// The estimated number of distinct keys, rounded as Erlang's `round` (`couch_hyper:card/1`).

@@ -127,28 +127,51 @@ public struct ReduceAccumulator: Sendable {
         }
     }
 
-    /// The reduction so far as a partial that ``addPartial(_:)`` takes back: `_count`'s count, `_sum`'s sum,
-    /// `_stats`'s object, the forms CouchDB keeps in its b-tree's inner nodes and rereduces. Nil for the other
-    /// functions (see ``BuiltInReduce/combinesPartials``), and once the rows met a value the function refuses:
-    /// rows whose reduction fails are reduced again one by one, so the error reads as it would.
+    /// The reduction so far as a partial that ``addPartial(_:)`` takes back, the forms CouchDB keeps in its
+    /// b-tree's inner nodes and rereduces: `_count`'s count, `_sum`'s sum, `_stats`'s object, the ranked
+    /// values of `_top_N` and `_bottom_N`, `[key, id, value]` of the row `_first` or `_last` keeps, and
+    /// `_approx_count_distinct`'s sketch as a string (``HyperLogLog/packed``). Nil before `_first` or `_last`
+    /// met a row, and once the rows met a value the function refuses: rows whose reduction fails are reduced
+    /// again one by one, so the error reads as it would.
     public var partial: JSONValue? {
         switch state {
         case .count(let total): return .number(JSONNumber(total))
         case .sum(.running(let total)): return total
         case .stats(let accumulated?): return accumulated.packed
+        case .distinct(let sketch): return .string(sketch.packed)
+        case .ranked(let values): return .array(values)
+        case .edge(let row?): return [row.key, .string(row.id), row.value]
         default: return nil
         }
     }
 
     /// Adds the reduction of other rows, a ``partial`` of the same function: the result is that of adding
     /// those rows one by one, up to the rounding of floating-point sums, which CouchDB's own rereduce shares.
+    ///
+    /// `_top_N`, `_bottom_N`, `_first` and `_last` keep, among rows that tie, the one added first, as
+    /// CouchDB's rereduce keeps its first node's (`lists:umerge`, `less_json_ids`): their partials give
+    /// that result when they are added in the order their rows were (see
+    /// ``BuiltInReduce/combinesPartialsInEitherOrder``). A partial not of this function's form is ignored.
     public mutating func addPartial(_ partial: JSONValue) {
-        if case .count(let total) = state, case .number(.integer(let count)) = partial {
+        switch (state, partial) {
+        case (.count(let total), .number(.integer(let count))):
             state = .count(total + Int(count))
-            return
+        case (.distinct(var sketch), .string(let packed)):
+            guard let other = HyperLogLog(packed: packed) else { return }
+            sketch.formUnion(other)
+            state = .distinct(sketch)
+        case (.ranked, .array(let values)):
+            // Each value merged as a row's would be: a value equal to one already kept is dropped.
+            for value in values { add(key: .null, id: "", value: value) }
+        case (.edge, .array(let row)) where row.count == 3:
+            guard case .string(let id) = row[1] else { return }
+            add(key: row[0], id: id, value: row[2])
+        case (.sum, _), (.stats, _):
+            // A `_sum` or `_stats` partial is added as CouchDB rereduces: as one more value.
+            add(key: .null, id: "", value: partial)
+        default:
+            break
         }
-        // A `_sum` or `_stats` partial is added as CouchDB rereduces: as one more value.
-        add(key: .null, id: "", value: partial)
     }
 
     /// The finished reduction, as CouchDB answers it.
