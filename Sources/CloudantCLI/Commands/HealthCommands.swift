@@ -272,24 +272,14 @@ enum HealthCLIDates {
     }
 }
 
-/// `[#####-----]  42% 12000 documents` on standard error, redrawn in place when it is a terminal.
+/// An import's progress: the share of the export read, and the documents made.
 enum HealthProgressBar {
-    static let isTerminal = isatty(FileHandle.standardError.fileDescriptor) == 1
-
     static func show(_ step: HealthImportProgress) {
-        guard isTerminal else { return }
-        let width = 30
-        let fraction = step.totalBytes > 0 ? min(1, Double(step.bytesRead) / Double(step.totalBytes)) : 0
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let percent = Int(fraction * 100)
-        StandardStreams.error(Data("\r[\(bar)] \(percent)% \(step.documentsProcessed) documents   ".utf8))
+        let fraction = step.totalBytes > 0 ? Double(step.bytesRead) / Double(step.totalBytes) : 0
+        TerminalProgressBar.show(fraction: fraction, "\(step.documentsProcessed) documents")
     }
 
-    static func finish() {
-        guard isTerminal else { return }
-        StandardStreams.error(Data("\n".utf8))
-    }
+    static func finish() { TerminalProgressBar.finish() }
 }
 
 /// The human-readable table that ends `cloudant health import`.

@@ -8,7 +8,8 @@ struct ViewCommand: CloudantCommand {
         abstract: "Query a design document's view; prints CouchDB's view JSON.",
         discussion: """
             Keys are JSON, as in CouchDB's URLs: --key '"walk"', --start-key '["2024",5]'. The view's index is \
-            brought up to date first (map functions run in the JavaScript engine).
+            brought up to date first (map functions run in the JavaScript engine); while it is, a progress bar \
+            goes to standard error when that is a terminal.
 
             Example:
               cloudant view --db clinic stats/by_day --group-level 1
@@ -49,6 +50,42 @@ struct ViewCommand: CloudantCommand {
         if let skip { parameters.append(("skip", String(skip))) }
         let query = try ViewQuery(parameters: parameters)
         let store = try global.openExisting(database.db)
-        Output.print(try await store.queryView(designDocument: String(parts[0]), view: String(parts[1]), query: query).json)
+        let result = try await ViewIndexProgressBar.drawing(store) {
+            try await store.queryView(designDocument: String(parts[0]), view: String(parts[1]), query: query)
+        }
+        Output.print(result.json)
+    }
+}
+
+/// The view index update a query waits for, drawn on standard error while it runs when that is a terminal:
+/// the documents mapped of those changed since the index's sequence (``DocumentStore/activeViewIndexTasks``).
+enum ViewIndexProgressBar {
+    /// How often the bar is redrawn.
+    static let interval = Duration.milliseconds(250)
+
+    static func drawing<T: Sendable>(_ store: DocumentStore, _ body: () async throws -> T) async throws -> T {
+        guard TerminalProgressBar.isTerminal else { return try await body() }
+        let drawer = Task {
+            var drawn = false
+            while !Task.isCancelled {
+                if let task = store.activeViewIndexTasks.first {
+                    TerminalProgressBar.show(
+                        fraction: Double(task.progress) / 100,
+                        "\(task.changesDone) of \(task.totalChanges) documents mapped (\(task.designDocument))")
+                    drawn = true
+                }
+                try? await Task.sleep(for: interval)
+            }
+            return drawn
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        drawer.cancel()
+        if await drawer.value { TerminalProgressBar.finish() }
+        return try result.get()
     }
 }

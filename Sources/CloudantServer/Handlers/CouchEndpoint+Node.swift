@@ -16,12 +16,38 @@ extension CouchEndpoint {
         return CouchResponse.json(["all_nodes": nodes, "cluster_nodes": nodes])
     }
 
-    /// `GET /_active_tasks` (server admins): running tasks, CouchDB's list (none run in the background here
-    /// but replications, which report here and in `/_scheduler/jobs`).
+    /// `GET /_active_tasks` (server admins): running tasks, CouchDB's list: replications (which report here
+    /// and in `/_scheduler/jobs`) and view index updates (`indexer`, ``indexerTasks()``).
     func activeTasks(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
         try requireServerAdmin(request.user)
-        return CouchResponse.json(.array(replicationTasks()))
+        return CouchResponse.json(.array(replicationTasks() + indexerTasks()))
+    }
+
+    /// The view index updates running in the open databases, as `couch_mrview_updater` reports them to
+    /// `couch_task_status`. `database` is the database's name: this server keeps one file per database, not
+    /// CouchDB's shard files.
+    func indexerTasks() -> [JSONValue] {
+        registry.openStores().flatMap { database in
+            database.store.activeViewIndexTasks.map { task -> JSONValue in
+                // An Erlang-style pid per update, as CouchDB prints its processes' (the updater's and the task's).
+                let number = abs((database.name + task.designDocument).hashValue % 10_000)
+                return [
+                    "node": .string(nodeName),
+                    "pid": .string("<0.\(number).0>"),
+                    "process_status": "running",
+                    "indexer_pid": .string("<0.\(number + 1).0>"),
+                    "type": "indexer",
+                    "database": .string(database.name),
+                    "design_document": .string(task.designDocument),
+                    "progress": .number(JSONNumber(task.progress)),
+                    "changes_done": .number(JSONNumber(task.changesDone)),
+                    "total_changes": .number(JSONNumber(task.totalChanges)),
+                    "started_on": .number(JSONNumber(Int(task.startedOn.timeIntervalSince1970))),
+                    "updated_on": .number(JSONNumber(Int(task.updatedOn.timeIntervalSince1970))),
+                ]
+            }
+        }
     }
 
     /// `/_node/{node}/…`, `{node}` being this node's name or `_local` (`chttpd_node`): `_config`, `_stats`,

@@ -108,6 +108,11 @@ final class DatabaseRegistry: Sendable {
         return FileManager.default.fileExists(atPath: url.path)
     }
 
+    /// The stores open now, by database name: those a task can be running in.
+    func openStores() -> [(name: String, store: DocumentStore)] {
+        state.withLock { state in state.open.map { (name: $0.key, store: $0.value) } }.sorted { $0.name < $1.name }
+    }
+
     /// The open store of an existing database.
     /// - Throws: ``HTTPFailure`` `404 not_found` "Database does not exist." (also for an illegal name, as
     ///   CouchDB answers GET on one).

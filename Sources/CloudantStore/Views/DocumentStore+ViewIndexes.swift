@@ -82,3 +82,12 @@ extension DocumentStore {
         }
     }
 }
+
+extension DocumentStore {
+    /// The view index updates running now, as CouchDB's `/_active_tasks` lists its `indexer` tasks: a store
+    /// brings one index up to date at a time, so there is at most one. Readable from any thread, also from
+    /// inside a Swift view's map closure.
+    public var activeViewIndexTasks: [ViewIndexTask] {
+        viewMaintenance.progress.current.map { [$0] } ?? []
+    }
+}

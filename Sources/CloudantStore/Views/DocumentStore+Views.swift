@@ -124,9 +124,10 @@ extension DocumentStore {
     func updateIndex(_ spec: ViewIndexSpec) async throws -> StoredViewIndex {
         let path = fileURL.path
         let configuration = pool.configuration
+        let progress = viewMaintenance.progress
         do {
             return try await viewMaintenance.run(path: path, configuration: configuration) { connection in
-                try ViewIndexUpdater.update(spec, in: connection)
+                try ViewIndexUpdater.update(spec, in: connection, progress: progress)
             }
         } catch let error as CloudantError {
             throw error.adding { $0.database = self.name }

@@ -38,3 +38,11 @@ struct RuntimeBatchMapper: ViewBatchMapper {
         try mapper.map(documents: documents.map { $0.json ?? [] })
     }
 }
+
+extension ViewIndexSpec {
+    /// The name `/_active_tasks` gives an update of the index: its design document's id (`_design/stats`),
+    /// or a Swift view's name.
+    var taskName: String {
+        definition["design_document"]?.stringValue ?? definition["swift_view"]?.stringValue ?? signature
+    }
+}

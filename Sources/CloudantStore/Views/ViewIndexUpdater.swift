@@ -34,19 +34,27 @@ enum ViewIndexUpdater {
         }
     }
 
-    /// Brings the index up to the documents' current sequence.
+    /// Brings the index up to the documents' current sequence, reporting how far it is to `progress` (as
+    /// `couch_mrview_updater` reports to `couch_task_status`): the documents changed since the index's
+    /// sequence, and how many of them are mapped.
     @discardableResult
-    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
+    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue, progress: ViewIndexProgress? = nil) throws -> StoredViewIndex {
         var index = try index(for: spec, in: connection)
         try conformReductionBlocks(of: index, to: spec, in: connection)
-        let (target, purgeSeq) = try connection.read { db in
-            (try SequenceAllocator.latest(in: db), try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db))
+        let (target, purgeSeq, changes) = try connection.read { db in
+            let target = try SequenceAllocator.latest(in: db)
+            return (
+                target, try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
+                try changedDocuments(after: index.updateSeq, through: target, in: db)
+            )
         }
         guard index.updateSeq < target || index.purgeSeq != purgeSeq else { return index }
+        progress?.start(spec.taskName, total: changes)
+        defer { progress?.finish() }
         let mapper = try spec.makeMapper()
         let encoder = ViewRowEncoder(encodings: spec.encodings, partitioned: spec.partitioned)
         if index.updateSeq == 0, try connection.read({ db in try isEmpty(index.tableName, in: db) }) {
-            index = try build(index, spec: spec, mapper: mapper, encoder: encoder, in: connection)
+            index = try build(index, spec: spec, mapper: mapper, encoder: encoder, progress: progress, in: connection)
         }
         while index.updateSeq < target {
             let documents = try connection.read { db in
@@ -61,6 +69,7 @@ enum ViewIndexUpdater {
                 break
             }
             let mapped = try map(documents, mapper: mapper, encoder: encoder)
+            progress?.advance(by: documents.count)
             index = try connection.write { db in
                 let purged = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db) != index.purgeSeq
                 let kept = purged ? try existing(mapped, in: db) : mapped
@@ -80,7 +89,7 @@ enum ViewIndexUpdater {
     /// The first build: every document mapped in one snapshot and its rows sorted, then stored in key order.
     private static func build(
         _ index: StoredViewIndex, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder,
-        in connection: DatabaseQueue
+        progress: ViewIndexProgress?, in connection: DatabaseQueue
     ) throws -> StoredViewIndex {
         try connection.inDatabase { db in
             // Each of the build's two sorts (the rows by key, then the rows by document id for the index) holds a
@@ -100,7 +109,7 @@ enum ViewIndexUpdater {
             try db.execute(sql: "DELETE FROM temp.view_sorted")
             defer { try? db.execute(sql: "DELETE FROM temp.view_sorted") }
             // Map every document of one snapshot, its rows sorted into the temporary table.
-            let (snapshotSeq, startPurgeSeq, emitted) = try sort(spec: spec, mapper: mapper, encoder: encoder, in: db)
+            let (snapshotSeq, startPurgeSeq, emitted) = try sort(spec: spec, mapper: mapper, encoder: encoder, progress: progress, in: db)
             // Store them in key order beside the index's table, a part per transaction, so the store's writers
             // never wait long for the build, then put them in the index's place with the snapshot's sequence.
             let table = index.tableName
@@ -158,14 +167,14 @@ enum ViewIndexUpdater {
     /// sequence of the last document that emitted one. The rows reach SQLite's sorter straight from the mapper
     /// (``ViewBuildRows``); the snapshot holds no write lock, so the store's writers go on.
     private static func sort(
-        spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, in db: Database
+        spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress?, in db: Database
     ) throws -> (Int64, Int64, [Int: (rows: Int, seq: Int64)]) {
         try db.execute(sql: "BEGIN DEFERRED")
         var finished = false
         defer { if !finished { try? db.execute(sql: "ROLLBACK") } }
         let snapshotSeq = try SequenceAllocator.latest(in: db)
         let purgeSeq = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db)
-        let source = ViewBuildRows.Source(db: db, spec: spec, mapper: mapper, encoder: encoder)
+        let source = ViewBuildRows.Source(db: db, spec: spec, mapper: mapper, encoder: encoder, progress: progress)
         try ViewBuildRows.withRows(source, in: db) {
             try db.execute(
                 sql: "INSERT INTO temp.view_sorted SELECT * FROM \(ViewBuildRows.tableName) "
@@ -218,6 +227,13 @@ enum ViewIndexUpdater {
             updated.purgeSeq = purgeSeq
             return updated
         }
+    }
+
+    /// How many documents changed after `seq` up to `target`: what an update maps (`total_changes`).
+    private static func changedDocuments(after seq: Int64, through target: Int64, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM \(StoreSchema.Documents.table) WHERE \(StoreSchema.Documents.seq) > ? AND \(StoreSchema.Documents.seq) <= ?",
+            arguments: [seq, target]) ?? 0
     }
 
     private static func isEmpty(_ table: String, in db: Database) throws -> Bool {

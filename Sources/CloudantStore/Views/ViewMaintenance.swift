@@ -17,6 +17,8 @@ final class ViewMaintenance: @unchecked Sendable {
     private var closed = false
     /// Updates running or waiting; read from any thread.
     private let pending = Mutex(0)
+    /// The update running now, as `/_active_tasks` lists it; read from any thread.
+    let progress = ViewIndexProgress()
 
     /// Whether an index update is running or waiting.
     var isUpdating: Bool { pending.withLock { $0 > 0 } }
