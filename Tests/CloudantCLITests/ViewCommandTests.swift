@@ -177,4 +177,62 @@ struct ViewCommandTests {
         #expect(try indexState(file).rows == 4000)
         #expect(try await reduced(in: folder) == .number(.integer(4000 * 3999 / 2)))
     }
+
+    /// A first build stores its sorted rows in `view_<n>_building`, a part of 100,000 rows per transaction, then
+    /// swaps that table in. The test stops the build (SIGSTOP) once it sees a part stored and another to come,
+    /// checks that the rows are still part-stored, and kills it there: the kill lands in the store phase.
+    @Test func aFirstBuildKilledWhileStoringItsRowsLeavesTheIndexEmptyAndTheNextBuildsIt() async throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cloudant-data/clinic.sqlite")
+        try await Self.write(5000, into: folder)
+        // 50 rows per document: 250,000 rows, three parts.
+        let store = try DocumentStore.open(name: "clinic", in: StoreDirectory(path: folder.appendingPathComponent("cloudant-data").path))
+        try await store.put([
+            "_id": "_design/many",
+            "views": ["rows": ["map": "function(doc) { if (doc.n !== undefined) for (var i = 0; i < 50; i++) emit([doc.n, i], 1); }", "reduce": "_count"]],
+        ])
+        try store.close()
+
+        let process = try ChildProcess(
+            CLIRunner.executable.path, ["view", "--db", "clinic", "many/rows", "--limit", "1"], workingDirectory: folder,
+            stdout: .null, stderr: .null)
+        let killedWith = try await onOwnThread { () throws -> Int? in
+            let database = try DatabaseQueue(path: file.path)
+            defer { try? database.close() }
+            /// The rows stored so far beside the index, while the index is still empty; nil otherwise.
+            func partStored(_ db: Database) throws -> Int? {
+                guard try Int.fetchOne(db, sql: "SELECT update_seq FROM view_indexes") == 0,
+                    let table = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'view%\\_building' ESCAPE '\\'")
+                else { return nil }
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)")
+            }
+            while process.isRunning {
+                guard let rows = try database.read(partStored), rows > 0, rows < 250_000 else { continue }
+                // Stopped, the build changes nothing: what the file holds now is what the kill leaves.
+                process.send(SIGSTOP)
+                let stopped = try database.read(partStored)
+                process.send(SIGKILL)
+                _ = process.wait()
+                return stopped
+            }
+            return nil
+        }
+        let rows = try #require(killedWith, "the build ended before the test could stop it while it stored its rows")
+        #expect((1...250_000).contains(rows), "\(rows) rows stored when killed")
+
+        // The index is empty, at sequence 0; the part-filled table is left beside it.
+        let left = try indexState(file)
+        #expect(left.seq == 0 && left.rows == 0)
+        #expect(try UpgradeKillTests.count("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'view%\\_building' ESCAPE '\\'", in: file) == 1)
+
+        let rebuilt = try await CLIRunner.run(["view", "--db", "clinic", "many/rows"], in: folder)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try JSONValue(parsing: rebuilt.stdout)["rows"]?.arrayValue?.first?["value"] == 250_000)
+        let page = try await CLIRunner.run(["view", "--db", "clinic", "many/rows", "--reduce", "false", "--skip", "249999"], in: folder)
+        let answer = try JSONValue(parsing: page.stdout)
+        #expect(answer["total_rows"] == 250_000)
+        #expect(answer["rows"]?.arrayValue?.first?["key"] == [4999, 49])
+        #expect(try UpgradeKillTests.count("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'view%\\_building' ESCAPE '\\'", in: file) == 0)
+    }
 }
