@@ -130,7 +130,7 @@ public struct ReduceAccumulator: Sendable {
     /// The reduction so far as a partial that ``addPartial(_:)`` takes back, the forms CouchDB keeps in its
     /// b-tree's inner nodes and rereduces: `_count`'s count, `_sum`'s sum, `_stats`'s object, the ranked
     /// values of `_top_N` and `_bottom_N`, `[key, id, value]` of the row `_first` or `_last` keeps, and
-    /// `_approx_count_distinct`'s sketch as a string (``HyperLogLog/packed``). Nil before `_first` or `_last`
+    /// `_approx_count_distinct`'s sketch as a string (the registers it set). Nil before `_first` or `_last`
     /// met a row, and once the rows met a value the function refuses: rows whose reduction fails are reduced
     /// again one by one, so the error reads as it would.
     public var partial: JSONValue? {
