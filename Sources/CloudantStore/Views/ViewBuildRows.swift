@@ -27,14 +27,14 @@ enum ViewBuildRows {
         let mapper: any ViewBatchMapper
         let encoder: ViewRowEncoder
         /// Where the build reports the documents it has mapped.
-        let progress: ViewIndexProgress?
+        let progress: ViewIndexProgress
         /// The first error, rethrown in place of SQLite's generic one.
         var failure: (any Error)?
         /// Per view, the rows read and the sequence of the last document that emitted one: what the view's state
         /// records, counted here so the build need not scan its million rows again for it.
         private(set) var emitted: [Int: (rows: Int, seq: Int64)] = [:]
 
-        init(db: Database, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress? = nil) {
+        init(db: Database, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress) {
             self.db = db
             self.spec = spec
             self.mapper = mapper
@@ -48,7 +48,7 @@ enum ViewBuildRows {
                 after: seq, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
                 localSeq: spec.includesLocalSequence, in: db)
             let mapped = try ViewIndexUpdater.map(documents, mapper: mapper, encoder: encoder)
-            progress?.advance(by: documents.count)
+            progress.advance(by: documents.count)
             for document in mapped {
                 for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
                     let before = emitted[view] ?? (0, 0)

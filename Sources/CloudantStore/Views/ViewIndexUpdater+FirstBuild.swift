@@ -10,7 +10,7 @@ extension ViewIndexUpdater {
     /// The first build: every document mapped in one snapshot and its rows sorted, then stored in key order.
     static func build(
         _ index: StoredViewIndex, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder,
-        progress: ViewIndexProgress?, in connection: DatabaseQueue
+        progress: ViewIndexProgress, in connection: DatabaseQueue
     ) throws -> StoredViewIndex {
         try connection.inDatabase { db in
             // Each of the build's two sorts (the rows by key, then the rows by document id for the index) holds a
@@ -105,7 +105,7 @@ extension ViewIndexUpdater {
     /// rowid). The rows reach SQLite's sorter straight from the mapper (``ViewBuildRows``); the snapshot holds
     /// no write lock, so the store's writers go on.
     private static func sort(
-        spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress?, in db: Database
+        spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress, in db: Database
     ) throws -> SortedRows {
         try db.execute(sql: "BEGIN DEFERRED")
         var finished = false

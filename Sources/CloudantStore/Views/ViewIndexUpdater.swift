@@ -17,7 +17,6 @@ internal import GRDB
 /// update goes on from there; a first build that is interrupted leaves it empty (and its part-filled table,
 /// which the next build drops).
 enum ViewIndexUpdater {
-
     /// Documents mapped per call into the mapper (and per transaction when kept incrementally).
     static let batchSize = 1000
 
@@ -37,19 +36,17 @@ enum ViewIndexUpdater {
     /// `couch_mrview_updater` reports to `couch_task_status`): the documents changed since the index's
     /// sequence, and how many of them are mapped.
     @discardableResult
-    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue, progress: ViewIndexProgress? = nil) throws -> StoredViewIndex {
+    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue, progress: ViewIndexProgress) throws -> StoredViewIndex {
         var index = try index(for: spec, in: connection)
         try conformReductionBlocks(of: index, to: spec, in: connection)
-        let (target, purgeSeq, changes) = try connection.read { db in
-            let target = try SequenceAllocator.latest(in: db)
-            return (
-                target, try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db),
-                try changedDocuments(after: index.updateSeq, through: target, in: db)
-            )
+        let (target, purgeSeq) = try connection.read { db in
+            (try SequenceAllocator.latest(in: db), try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db))
         }
         guard index.updateSeq < target || index.purgeSeq != purgeSeq else { return index }
-        progress?.start(spec.taskName, total: changes)
-        defer { progress?.finish() }
+        // Counted only when there is something to do: a query of an up-to-date index reads no more than before.
+        let changes = try connection.read { db in try changedDocuments(after: index.updateSeq, through: target, in: db) }
+        progress.start(spec.taskName, total: changes)
+        defer { progress.finish() }
         let mapper = try spec.makeMapper()
         let encoder = ViewRowEncoder(encodings: spec.encodings, partitioned: spec.partitioned)
         if index.updateSeq == 0, try connection.read({ db in try isEmpty(index.tableName, in: db) }) {
@@ -68,7 +65,7 @@ enum ViewIndexUpdater {
                 break
             }
             let mapped = try map(documents, mapper: mapper, encoder: encoder)
-            progress?.advance(by: documents.count)
+            progress.advance(by: documents.count)
             index = try connection.write { db in
                 let purged = try StoreInfo.integer(StoreSchema.StoreInfo.purgeSeq, in: db) != index.purgeSeq
                 let kept = purged ? try existing(mapped, in: db) : mapped

@@ -55,23 +55,23 @@ struct HyperLogLog: Sendable {
     init?(packed: String) {
         let text = Array(packed.utf8)
         guard text.count % 5 == 0 else { return nil }
-        func digit(_ byte: UInt8) -> Int? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a")) + 10
-            default: nil
+        /// Lowercase hexadecimal digits as a number, read from the bytes in place (a query merges thousands).
+        func hex(_ digits: ArraySlice<UInt8>) -> Int? {
+            var number = 0
+            for byte in digits {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): number = number << 4 | Int(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): number = number << 4 | Int(byte - UInt8(ascii: "a") + 10)
+                default: return nil
+                }
             }
+            return number
         }
-        var start = 0
-        while start < text.count {
-            var number = [0, 0]
-            for offset in 0..<5 {
-                guard let value = digit(text[start + offset]) else { return nil }
-                number[offset < 3 ? 0 : 1] = number[offset < 3 ? 0 : 1] << 4 | value
-            }
-            guard number[0] < Self.registerCount, number[1] <= 64 - Self.precision + 1 else { return nil }
-            registers[number[0]] = UInt8(number[1])
-            start += 5
+        for start in stride(from: 0, to: text.count, by: 5) {
+            guard let index = hex(text[start..<start + 3]), let value = hex(text[start + 3..<start + 5]),
+                index < Self.registerCount, value <= 64 - Self.precision + 1
+            else { return nil }
+            registers[index] = UInt8(value)
         }
     }
 
