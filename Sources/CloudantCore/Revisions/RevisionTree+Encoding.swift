@@ -103,6 +103,40 @@ extension RevisionTree {
         bytes.count >= 2 && bytes[0] == formatVersion && bytes[1] == 1
     }
 
+    /// The winning revision of the tree `bytes` encode, nil for an empty tree: the same as decoding the tree
+    /// and asking for its ``winner``. A store keeps no separate copy of the winner beside its tree, so every
+    /// read of a document asks this; a tree of one revision (most documents) is read from its single node
+    /// without building a tree.
+    ///
+    /// ```swift
+    /// try RevisionTree.winner(encoded: blob) == RevisionTree(decoding: blob).winner   // true
+    /// ```
+    ///
+    /// - Throws: `CloudantError.Code.invalidInput` when the bytes are not a valid encoded tree.
+    public static func winner(encoded bytes: UnsafeBufferPointer<UInt8>) throws -> RevisionID? {
+        guard encodesSingleRevision(bytes) else { return try RevisionTree(decoding: bytes).winner }
+        var reader = Reader(bytes: bytes)
+        reader.offset = 2
+        let flags = try reader.byte()
+        guard flags & ~(Flag.deleted | Flag.bodyAvailable | Flag.hexHash) == 0 else {
+            throw reader.corrupt("its only node has unknown flags or a parent")
+        }
+        let generation = try reader.varint()
+        guard generation >= 1, generation <= UInt64(Int.max) else { throw reader.corrupt("a node has generation 0") }
+        let hash: String
+        if flags & Flag.hexHash != 0 {
+            hash = hexString(try reader.bytes(16))
+        } else {
+            let length = try reader.varint()
+            guard length >= 1, length <= UInt64(reader.remaining),
+                let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self)
+            else { throw reader.corrupt("a hash is invalid") }
+            hash = text
+        }
+        guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
+        return RevisionID(generation: Int(generation), hash: hash)
+    }
+
     /// Decodes a tree from the bytes ``encoded()`` produced.
     ///
     /// - Throws: `CloudantError.Code.invalidInput` with the byte `position` when the bytes are not a

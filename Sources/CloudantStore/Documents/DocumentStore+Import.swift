@@ -47,7 +47,7 @@ extension DocumentStore {
                 // A one-revision tree, encoded without building it (any revision limit keeps its one node).
                 let inserted = try DocumentRecord.insertIfAbsent(
                     id: document.id, encodedTree: RevisionTree.encodedFirstRevision(hash: document.revision.hash, deleted: false),
-                    winnerRev: document.rev, deleted: false, seq: sequence.current + 1, kind: document.kind,
+                    deleted: false, seq: sequence.current + 1, kind: document.kind,
                     body: document.bytes, attachments: nil, in: db)
                 guard inserted else {
                     outcome.alreadyStored.append(document.id)

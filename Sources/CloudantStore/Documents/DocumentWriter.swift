@@ -120,7 +120,7 @@ struct DocumentWriter {
             prepared.firstRevision.flatMap { $0.hash == hash ? $0 : nil }
             ?? PreparedWrite.FirstRevision(hash: hash, deleted: incoming.deleted)
         let inserted = try DocumentRecord.insertIfAbsent(
-            id: id, encodedTree: first.encodedTree, winnerRev: first.rev, deleted: incoming.deleted,
+            id: id, encodedTree: first.encodedTree, deleted: incoming.deleted,
             seq: sequence.current + 1, kind: prepared.kind, body: prepared.body,
             attachments: table.isEmpty ? nil : table.storageJSON.jsonBytes(), in: db)
         guard inserted else { return nil }

@@ -93,7 +93,7 @@ extension QueryExecutor {
             return try document(from: row, conflicts: false).map { JSONValue.object($0).jsonBytes() }
         }
         let id = row.text(Column.id) ?? ""
-        let rev = row.text(Column.rev) ?? ""
+        let rev = try row.winner(Column.tree).description
         let spliced = try row.withBody(Column.body) { body -> [UInt8]? in
             guard let body, body.count >= 2, body[0] == UInt8(ascii: "{") else { return nil }
             var writer = JSONWriter(capacity: body.count + id.utf8.count + rev.utf8.count + 20)

@@ -181,16 +181,16 @@ struct QueryExecutor {
     enum Column {
         static let rowID = 0
         static let id = 1
-        static let rev = 2
-        static let body = 3
-        static let attachments = 4
-        static let tree = 5
+        static let body = 2
+        static let attachments = 3
+        /// The revision tree, which gives `_rev` (its winner) and `_conflicts`.
+        static let tree = 4
         /// The text search rank, after the fixed columns.
-        static let rank = 6
+        static let rank = 5
     }
 
-    /// The columns a candidate row needs: no revision tree unless `_conflicts` is asked for.
-    static let columns = [Documents.rowID, Documents.id, Documents.winnerRev, Documents.body, Documents.attachments, Documents.tree]
+    /// The columns a candidate row needs.
+    static let columns = [Documents.rowID, Documents.id, Documents.body, Documents.attachments, Documents.tree]
     static let selectColumns = columns.map { "d." + $0 }.joined(separator: ", ")
 
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
@@ -199,7 +199,7 @@ struct QueryExecutor {
         let parsed = try row.withBody(Column.body) { bytes in try bytes.map { try JSONValue(parsing: $0) } }
         guard case .object(let body)? = parsed else { return nil }
         let id = row.text(Column.id) ?? ""
-        let rev = row.text(Column.rev) ?? ""
+        let rev = try row.winner(Column.tree).description
         var document = body.prepending([("_id", .string(id)), ("_rev", .string(rev))])
         if let attachments = try row.withBytes(Column.attachments, { bytes in try bytes.map { try JSONValue(parsing: $0) } }) {
             let table = try AttachmentTable(storageJSON: attachments)
@@ -222,7 +222,7 @@ struct QueryExecutor {
             let value: JSONValue
             switch path.segments {
             case ["_id"]: continue
-            case ["_rev"]: value = .string(row.text(Column.rev) ?? "")
+            case ["_rev"]: value = .string(try row.winner(Column.tree).description)
             default:
                 guard let column, let parsed = try row.withBytes(column, { bytes in try bytes.map { try JSONValue(parsing: $0) } })
                 else { return nil }

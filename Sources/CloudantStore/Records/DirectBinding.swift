@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import CloudantCore
 internal import GRDB
 
 /// Values bound straight into a prepared statement, for the statements a write runs once per document
@@ -181,6 +182,18 @@ struct DirectRow {
         try withBytes(column) { stored in
             guard let stored, Zstd.isFrame(UnsafeRawBufferPointer(stored)) else { return try body(stored) }
             return try reader.withJSON(UnsafeRawBufferPointer(stored), connection: sqlite3_db_handle(statement)) { try body($0) }
+        }
+    }
+
+    /// The winning revision of the revision tree stored in the column (a document's `_rev`): the store keeps
+    /// no copy of it beside the tree.
+    /// - Throws: `CloudantError.Code.storeUnreadable` when the column holds no tree or a damaged one.
+    func winner(_ column: Int) throws -> RevisionID {
+        try withBytes(column) { tree in
+            guard let tree, let winner = try? RevisionTree.winner(encoded: tree) else {
+                throw CloudantError(.storeUnreadable, "A document row's revision tree is missing or damaged.")
+            }
+            return winner
         }
     }
 

@@ -9,6 +9,7 @@ struct DocumentRecord {
     var rowID: Int64?
     var id: String
     var tree: RevisionTree
+    /// The tree's winner, kept beside it while the record is in memory (the row stores only the tree).
     var winnerRev: RevisionID
     var deleted: Bool
     var seq: Int64
@@ -23,18 +24,20 @@ struct DocumentRecord {
 
     /// ``selectColumns`` with NULL for the body and attachments, for reads that need only the tree.
     static let selectColumnsWithoutBodies = [
-        Columns.rowID, Columns.id, Columns.tree, Columns.winnerRev, Columns.deleted, Columns.seq, Columns.kind, "NULL", "NULL",
+        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, Columns.kind, "NULL", "NULL",
     ].joined(separator: ", ")
 
-    /// How many columns ``selectColumns`` reads (a query may select more after them).
-    static let columnCount = 9
+    /// Where ``selectColumns`` puts each column, for readers that take a row apart themselves.
+    enum Column: Int, CaseIterable {
+        case rowID, id, tree, deleted, seq, kind, body, attachments
+    }
 
     /// The columns ``init(row:)`` reads, qualified by a table alias for joins.
     static func selectColumns(table: String?) -> String {
         let prefix = table.map { $0 + "." } ?? ""
         return [
-            Columns.rowID, Columns.id, Columns.tree, Columns.winnerRev, Columns.deleted, Columns.seq, Columns.kind,
-            Columns.body, Columns.attachments,
+            Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, Columns.kind, Columns.body,
+            Columns.attachments,
         ].map { prefix + $0 }.joined(separator: ", ")
     }
 
@@ -55,18 +58,26 @@ struct DocumentRecord {
 
     /// The record in a row of a ``selectColumns`` query read on `db` (whose codec decodes the body).
     init(row: Row, in db: Database) throws {
-        rowID = row[0]
-        id = row[1]
-        let treeBytes: Data = row[2]
+        rowID = row[Column.rowID.rawValue]
+        id = row[Column.id.rawValue]
+        let treeBytes: Data = row[Column.tree.rawValue]
         tree = try RevisionTree(decoding: Array(treeBytes))
-        winnerRev = try RevisionID(parsing: row[3] as String)
-        deleted = row[4]
-        seq = row[5]
-        kind = row[6]
-        body = try (row[7] as Data?).map { stored in
+        winnerRev = try Self.winner(of: tree)
+        deleted = row[Column.deleted.rawValue]
+        seq = row[Column.seq.rawValue]
+        kind = row[Column.kind.rawValue]
+        body = try (row[Column.body.rawValue] as Data?).map { stored in
             try BodyCodec.decode(stored, in: db)
         }
-        attachments = (row[8] as Data?).map { Array($0) }
+        attachments = (row[Column.attachments.rawValue] as Data?).map { Array($0) }
+    }
+
+    /// A stored tree's winner; a row's tree always has one.
+    private static func winner(of tree: RevisionTree) throws -> RevisionID {
+        guard let winner = tree.winner else {
+            throw CloudantError(.storeUnreadable, "A document row's revision tree is empty.")
+        }
+        return winner
     }
 
     /// The statements every write or read of one document runs, built once: a statement's text built per
@@ -74,12 +85,12 @@ struct DocumentRecord {
     private enum SQL {
         static let fetchByID = "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?"
         static let update =
-            "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.winnerRev) = ?, \(Columns.deleted) = ?, "
+            "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.deleted) = ?, "
             + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? WHERE \(Columns.rowID) = ?"
         static let insert =
-            "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), \(Columns.winnerRev), "
+            "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), "
             + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            + "VALUES (?, ?, ?, ?, ?, ?, ?)"
         static let insertIfAbsent = insert + " ON CONFLICT(\(Columns.id)) DO NOTHING"
     }
 
@@ -91,31 +102,29 @@ struct DocumentRecord {
 
     /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
     private init(direct row: DirectRow) throws {
-        guard let id = row.text(1), let tree = row.bytes(2), let winner = row.text(3) else {
-            throw CloudantError(.storeUnreadable, "A document row is missing its id, tree or winning revision.")
+        guard let id = row.text(Column.id.rawValue), let tree = row.bytes(Column.tree.rawValue) else {
+            throw CloudantError(.storeUnreadable, "A document row is missing its id or revision tree.")
         }
-        rowID = row.integer(0)
+        rowID = row.integer(Column.rowID.rawValue)
         self.id = id
         self.tree = try RevisionTree(decoding: tree)
-        winnerRev = try RevisionID(parsing: winner)
-        deleted = (row.integer(4) ?? 0) != 0
-        seq = row.integer(5) ?? 0
-        kind = row.text(6)
-        body = try row.withBody(7) { $0.map(Array.init) }
-        attachments = row.bytes(8)
+        winnerRev = try Self.winner(of: self.tree)
+        deleted = (row.integer(Column.deleted.rawValue) ?? 0) != 0
+        seq = row.integer(Column.seq.rawValue) ?? 0
+        kind = row.text(Column.kind.rawValue)
+        body = try row.withBody(Column.body.rawValue) { $0.map(Array.init) }
+        attachments = row.bytes(Column.attachments.rawValue)
     }
 
-    /// The winner's revision, deletion flag, sequence and body of a document, without decoding its tree (what
+    /// The winner's revision, deletion flag, sequence and body of a document, without building its tree (what
     /// an import comparing its documents with the stored ones needs).
     static func fetchWinner(id: String, in db: Database) throws -> (rev: String, deleted: Bool, seq: Int64, body: [UInt8]?)? {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(Columns.winnerRev), \(Columns.deleted), \(Columns.seq), \(Columns.body) FROM \(Columns.table) "
+            sql: "SELECT \(Columns.tree), \(Columns.deleted), \(Columns.seq), \(Columns.body) FROM \(Columns.table) "
                 + "WHERE \(Columns.id) = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
-        let body = try (row[3] as Data?).map { stored in
-            try BodyCodec.decode(stored, in: db)
+        return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { row in
+            (try row.winner(0).description, (row.integer(1) ?? 0) != 0, row.integer(2) ?? 0, try row.withBody(3) { $0.map(Array.init) })
         }
-        return (row[0], row[1], row[2], body)
     }
 
     /// Only the revision tree of a document (what `_revs_diff` needs), without reading its body.
@@ -144,19 +153,18 @@ struct DocumentRecord {
         }
     }
 
-    /// The columns after the id, in table order: tree, winner, deleted, sequence, kind, body, attachments.
+    /// The columns after the id, in table order: tree, deleted, sequence, kind, body, attachments.
     private func bindRevisionColumns(_ bind: inout DirectBinding, codec: BodyCodec) {
         Self.bindRevisionColumns(
-            &bind, encodedTree: tree.encoded(), winnerRev: winnerRev.description, deleted: deleted, seq: seq, kind: kind,
+            &bind, encodedTree: tree.encoded(), deleted: deleted, seq: seq, kind: kind,
             body: body, attachments: attachments, codec: codec)
     }
 
     private static func bindRevisionColumns(
-        _ bind: inout DirectBinding, encodedTree: [UInt8], winnerRev: String, deleted: Bool, seq: Int64, kind: String?,
+        _ bind: inout DirectBinding, encodedTree: [UInt8], deleted: Bool, seq: Int64, kind: String?,
         body: [UInt8]?, attachments: [UInt8]?, codec: BodyCodec
     ) {
         bind.blob(encodedTree)
-        bind.text(winnerRev)
         bind.integer(deleted ? 1 : 0)
         bind.integer(seq)
         bind.text(kind)
@@ -167,14 +175,14 @@ struct DocumentRecord {
     /// Inserts the row unless a document with its id exists; returns whether it was inserted.
     func insertIfAbsent(in db: Database) throws -> Bool {
         try Self.insertIfAbsent(
-            id: id, encodedTree: tree.encoded(), winnerRev: winnerRev.description, deleted: deleted, seq: seq, kind: kind,
+            id: id, encodedTree: tree.encoded(), deleted: deleted, seq: seq, kind: kind,
             body: body, attachments: attachments, in: db)
     }
 
     /// Inserts a row whose tree is already in storage form unless a document with its id exists; returns
     /// whether it was inserted.
     static func insertIfAbsent(
-        id: String, encodedTree: [UInt8], winnerRev: String, deleted: Bool, seq: Int64, kind: String?, body: [UInt8]?,
+        id: String, encodedTree: [UInt8], deleted: Bool, seq: Int64, kind: String?, body: [UInt8]?,
         attachments: [UInt8]?, in db: Database
     ) throws -> Bool {
         let statement = try db.cachedStatement(sql: SQL.insertIfAbsent)
@@ -183,7 +191,7 @@ struct DocumentRecord {
         try statement.executeBound(in: db) { bind in
             bind.text(id)
             bindRevisionColumns(
-                &bind, encodedTree: encodedTree, winnerRev: winnerRev, deleted: deleted, seq: seq, kind: kind, body: body,
+                &bind, encodedTree: encodedTree, deleted: deleted, seq: seq, kind: kind, body: body,
                 attachments: attachments, codec: codec)
         }
         return db.changesCount > 0

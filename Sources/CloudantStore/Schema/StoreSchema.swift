@@ -7,7 +7,7 @@ internal import GRDB
 /// bodies through `cloudant_body(body)` (``BodySQLFunction``), which gives the JSON text of either, so
 /// SQLite's JSON functions (and the query engine's indexes) can read them.
 ///
-/// - `documents`: one row per document: its revision tree, its winner's revision, deletion flag, update
+/// - `documents`: one row per document: its revision tree (which names the winner), deletion flag, update
 ///   sequence, entity kind, and the winner's body and attachment metadata inline (so the common case, a
 ///   document with one live leaf, is one row).
 /// - `revision_bodies`: bodies of every other revision still kept (losing leaves, and ancestors until
@@ -28,8 +28,8 @@ enum StoreSchema {
         static let table = "documents"
         static let rowID = "rowid"
         static let id = "id"
+        /// The revision tree (``RevisionTree/encoded()``), which also gives the winner's revision.
         static let tree = "tree"
-        static let winnerRev = "winner_rev"
         static let deleted = "deleted"
         static let seq = "seq"
         static let kind = "kind"
@@ -400,6 +400,11 @@ enum StoreSchema {
             try JSONIndexBuild.refillAll(in: db)
             for view in try ViewIndexCatalog.all(in: db) { try ViewIndexCatalog.drop(view, in: db) }
         }
+        // The winner's revision is read from the tree (`RevisionTree.winner(encoded:)`), which holds it
+        // already: a copy as text cost 34 bytes per document. SQLite rewrites every row in this transaction.
+        migrator.registerMigration("2026-12-01-winner-from-tree") { db in
+            try db.execute(sql: "ALTER TABLE documents DROP COLUMN winner_rev")
+        }
         return migrator
     }
 
@@ -410,6 +415,6 @@ enum StoreSchema {
         "2026-11-26-tombstone-times", "2026-11-26-attachment-files", "2026-11-28-collation-keys-v2",
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
-        "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3",
+        "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
     ]
 }

@@ -33,17 +33,19 @@ enum ViewSourceDocuments {
         var documents: [ViewSourceDocument] = []
         documents.reserveCapacity(limit)
         try statement.forEachRow(in: db) { row in
-            guard let id = row.text(1), let winner = row.text(3) else {
-                throw CloudantError(.storeUnreadable, "A document row is missing its id or winning revision.")
+            typealias Column = DocumentRecord.Column
+            guard let id = row.text(Column.id.rawValue) else {
+                throw CloudantError(.storeUnreadable, "A document row is missing its id.")
             }
-            let seq = row.integer(5) ?? 0
-            let mapped = (row.integer(4) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))
-            let json = try mapped ? row.withBody(7) { body in
+            let seq = row.integer(Column.seq.rawValue) ?? 0
+            let mapped = (row.integer(Column.deleted.rawValue) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))
+            let json = try mapped ? row.withBody(Column.body.rawValue) { body in
                 try body.map { body in
-                    try row.withBytes(2) { tree in
-                        try Self.json(
-                            id: id, winnerRev: winner, body: body, tree: tree ?? UnsafeBufferPointer(start: nil, count: 0),
-                            seq: localSeq ? seq : nil, attachments: row.bytes(8))
+                    try row.withBytes(Column.tree.rawValue) { tree in
+                        let tree = tree ?? UnsafeBufferPointer(start: nil, count: 0)
+                        return try Self.json(
+                            id: id, winnerRev: row.winner(Column.tree.rawValue).description, body: body, tree: tree,
+                            seq: localSeq ? seq : nil, attachments: row.bytes(Column.attachments.rawValue))
                     }
                 }
             } : nil

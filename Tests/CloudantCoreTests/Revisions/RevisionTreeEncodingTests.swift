@@ -87,6 +87,41 @@ struct RevisionTreeEncodingTests {
         #expect(try RevisionTree(decoding: direct) == tree)
     }
 
+    @Test("The winner read from a stored tree is the decoded tree's winner, for one revision or many")
+    func theWinnerReadFromStoredBytesIsTheDecodedTreesWinner() throws {
+        var deletedWinner = try makeTree("1-a 2-b", "1-a 2-c")
+        try deletedWinner.write("3-d", naming: "2-c", deleted: true)
+        var trees = [
+            RevisionTree(), try makeTree("1-967a00dff5e02add41819138abb3284d"), try makeTree("7-x-y_z"),
+            try makeTree("1-a 2-b 3-c", "1-a 2-x", "5-q"), deletedWinner,
+            try makeTree("1-967a00dff5e02add41819138abb3284d 2-ünï-cödé*", "1-967a00dff5e02add41819138abb3284d 2-ABC"),
+        ]
+        for hash in ["967a00dff5e02add41819138abb3284d", "967A00DFF5E02ADD41819138ABB3284D", "abc"] {
+            for deleted in [false, true] {
+                var tree = RevisionTree()
+                try tree.addChild(RevisionID(generation: 1, hash: hash), of: nil, deleted: deleted)
+                trees.append(tree)
+                trees.append(try makeTree("300-" + hash + (deleted ? "*" : "")))  // a history stemmed to one node
+            }
+        }
+        for tree in trees {
+            let bytes = tree.encoded()
+            let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
+            #expect(read == tree.winner, "\(tree)")
+        }
+    }
+
+    @Test func aDamagedOneRevisionTreeGivesNoWinner() throws {
+        let good = RevisionTree.encodedFirstRevision(hash: "967a00dff5e02add41819138abb3284d", deleted: false)
+        var unknownFlag = good
+        unknownFlag[2] |= 0x10
+        var withParent = good
+        withParent[2] |= 0x04
+        for bytes in [Array(good.dropLast()), good + [0], unknownFlag, withParent, [1, 1, 0x02, 0, 1, 0x61], [1, 1, 0x02, 1, 2, 0xC3, 0x28]] {
+            _ = expectError(.invalidInput) { _ = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+        }
+    }
+
     @Test("A tree with 32-byte hashes that are not hex encodes to a fixed point (a crasher of the revision fuzzer)")
     func thirtyTwoByteTextHashesKeepATotalOrder() throws {
         let input = "AQQAAQsAAAsAAAAAAAAAAAAcIAFEZWZhdWx0SW5kaQwMDDMAAAAAACQADAwMDAAAQwEACwAACwAAAAAMDAw3nQEAAAAAAAAMDAwAAEMBAAAAAAA4"
