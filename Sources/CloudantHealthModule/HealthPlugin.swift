@@ -42,7 +42,7 @@ public struct HealthPlugin: EntityPlugin {
         case value
         /// The unit string (a label).
         case unit
-        /// The sample's uuid (text).
+        /// The sample's uuid (text; in rows, the document id unless the two differ).
         case uuid
         /// `source.name` (a label).
         case sourceName
@@ -72,12 +72,13 @@ public struct HealthPlugin: EntityPlugin {
         }
 
         /// Type identifiers, units, and source and device names are a few dozen texts over millions of
-        /// samples: labels, stored once each. The uuid is a text of its own in every row.
+        /// samples: labels, stored once each. The uuid is the sample's document id (the import and
+        /// ``HealthSample`` use it as the id), so rows mark it rather than repeat it (`.identifier`).
         fileprivate var type: ColumnProjection.ColumnType {
             switch self {
             case .start, .end: .date
             case .value: .real
-            case .uuid: .text
+            case .uuid: .identifier
             case .typeIdentifier, .unit, .sourceName, .deviceName, .deviceModel, .deviceHardwareVersion: .label
             }
         }

@@ -44,6 +44,11 @@ public struct ColumnProjection: Sendable, Hashable {
         /// orders them by when each text was first stored, not alphabetically. Use ``text`` for values
         /// that are mostly distinct (identifiers, free text): each distinct label is a row of its own.
         case label
+        /// A JSON string that is most often the document's own `_id` (a health sample's `uuid`, which is
+        /// also its id): a row does not keep the id a second time, but marks that the field equals it, and
+        /// reads back the text either way (the id then costs a lookup by row id). A value that differs from
+        /// the id is stored as text. Conditions compare it as text; it cannot order a projection.
+        case identifier
     }
 
     /// One column: its name, the document field it copies, and how.
@@ -106,8 +111,13 @@ public struct ColumnProjection: Sendable, Hashable {
             }
             _ = try FieldPath(parsing: column.path)
         }
-        for name in orderedBy where columnIndex(name) == nil {
-            try fail("Projection \(self.name) orders by \(name), which is not one of its columns.", field: name)
+        for name in orderedBy {
+            guard let index = columnIndex(name) else {
+                try fail("Projection \(self.name) orders by \(name), which is not one of its columns.", field: name)
+            }
+            guard columns[index].type != .identifier else {
+                try fail("Projection \(self.name) cannot order by \(name): an identifier column's rows do not hold its text.", field: name)
+            }
         }
         guard Set(orderedBy).count == orderedBy.count else {
             try fail("Projection \(name) names a column twice in orderedBy.", field: "orderedBy")

@@ -80,7 +80,7 @@ struct IndexMaintainer {
             }
         }
         let body = current
-        for projection in projections { try projection.update(rowID: rowID, body: body, previousBody: previous, in: db) }
+        for projection in projections { try projection.update(rowID: rowID, id: id, body: body, previousBody: previous, in: db) }
         guard let body else { return }
         let preparedKeys = preparedEntriesMatch ? prepared : nil
         for (position, index) in indexes.enumerated() {

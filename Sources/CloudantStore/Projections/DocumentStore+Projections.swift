@@ -86,7 +86,7 @@ extension DocumentStore {
                     .invalidInput, "Projection \(definition.name) has no column \(condition.column).",
                     context: .init(field: condition.column))
             }
-            let column = StoredProjection.sqlColumn(condition.column)
+            let column = valueSQL(of: definition.columns[index])
             switch condition.comparison {
             case .isNull, .isNotNull:
                 filters.append("\(column) \(condition.comparison.rawValue)")
@@ -104,7 +104,7 @@ extension DocumentStore {
         let direction = query.descending ? " DESC" : ""
         var sql =
             "SELECT \(columns.documentRowID), "
-            + definition.columns.map { StoredProjection.sqlColumn($0.name) }.joined(separator: ", ")
+            + definition.columns.map(valueSQL).joined(separator: ", ")
             + " FROM \(projection.tableName)"
             + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
             + " ORDER BY " + order.map { $0 + direction }.joined(separator: ", ")
@@ -113,6 +113,17 @@ extension DocumentStore {
             arguments += [max(0, limit)]
         }
         return (sql, arguments)
+    }
+
+    /// A column's value as reads and conditions see it. An `.identifier` column's mark (an empty blob where
+    /// the text is the document's `_id`) becomes that id, read from the document's row: rows read it back
+    /// as text, and conditions compare the text.
+    private static func valueSQL(of column: ColumnProjection.Column) -> String {
+        let name = StoredProjection.sqlColumn(column.name)
+        guard column.type == .identifier else { return name }
+        let documents = StoreSchema.Documents.self
+        return "(CASE WHEN typeof(\(name)) = 'blob' THEN (SELECT \(documents.id) FROM \(documents.table) "
+            + "WHERE \(documents.rowID) = \(StoreSchema.ColumnProjections.documentRowID)) ELSE \(name) END)"
     }
 
     /// The number a condition on a `.label` column compares with: its text's, or one no label has (so
@@ -139,7 +150,7 @@ extension DocumentStore {
     /// A condition's value as its column compares: dates as seconds, numbers as numbers, text as text.
     private static func bound(_ value: ProjectedValue, for column: ColumnProjection.Column) throws -> DatabaseValue {
         switch (column.type, value) {
-        case (.text, .text(let text)), (.json, .text(let text)): return text.databaseValue
+        case (.text, .text(let text)), (.json, .text(let text)), (.identifier, .text(let text)): return text.databaseValue
         case (.date, .date(let date)): return date.timeIntervalSince1970.databaseValue
         case (.real, .real(let double)), (.date, .real(let double)): return double.databaseValue
         case (.real, .integer(let integer)), (.integer, .integer(let integer)): return integer.databaseValue

@@ -54,13 +54,13 @@ enum ProjectionCatalog {
     private static func fill(_ projection: StoredProjection, in db: Database) throws {
         let cursor = try Row.fetchCursor(
             db,
-            sql: "SELECT \(Documents.rowID), \(Documents.bodyJSON) FROM \(Documents.table) "
+            sql: "SELECT \(Documents.rowID), \(Documents.bodyJSON), \(Documents.id) FROM \(Documents.table) "
                 + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 AND \(Documents.body) IS NOT NULL",
             arguments: [projection.kind])
         while let row = try cursor.next() {
             let parsed = try row.withUnsafeData(atIndex: 1) { data in try data.map { try JSONValue(parsing: $0) } }
             guard case .object(let body)? = parsed else { continue }
-            try projection.insert(rowID: row[0], body: body, in: db)
+            try projection.insert(rowID: row[0], id: row[2], body: body, in: db)
         }
     }
 

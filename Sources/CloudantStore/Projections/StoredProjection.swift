@@ -6,8 +6,9 @@ internal import GRDB
 /// row (built once).
 ///
 /// A row holds the document's row id and the declared columns, nothing else: the `_id` is read from
-/// `documents` when a caller asks for it (``ProjectedRow/documentID``), so it is stored once, and a
-/// `.label` column holds the number of its text (``ProjectionLabels``).
+/// `documents` when a caller asks for it (``ProjectedRow/documentID``), so it is stored once, a
+/// `.label` column holds the number of its text (``ProjectionLabels``), and an `.identifier` column holds
+/// ``sameAsDocumentID`` where its text is the document's `_id`.
 struct StoredProjection: Sendable {
     private typealias Columns = StoreSchema.ColumnProjections
 
@@ -19,6 +20,8 @@ struct StoredProjection: Sendable {
     let keyPositions: [Int]
     /// Whether each column is a `.label` column, by position.
     let isLabel: [Bool]
+    /// Whether each column is an `.identifier` column, by position.
+    let isIdentifier: [Bool]
     /// The numbers of `.label` texts, shared by the store's projections.
     let labels: ProjectionLabels
     let insertSQL: String
@@ -34,6 +37,7 @@ struct StoredProjection: Sendable {
         paths = try definition.columns.map { try FieldPath(parsing: $0.path) }
         keyPositions = definition.orderedBy.compactMap(definition.columnIndex)
         isLabel = definition.columns.map { $0.type == .label }
+        isIdentifier = definition.columns.map { $0.type == .identifier }
         let names = [Columns.documentRowID] + definition.columns.map { Self.sqlColumn($0.name) }
         insertSQL =
             "INSERT OR REPLACE INTO \(tableName) (" + names.joined(separator: ", ") + ") VALUES ("
@@ -74,6 +78,8 @@ struct StoredProjection: Sendable {
         case .text, .json: "TEXT"
         case .real, .date: "REAL"
         case .integer, .label: "INTEGER"
+        // No affinity: text stays text, and the empty blob that stands for the document's id stays a blob.
+        case .identifier: "BLOB"
         }
     }
 
@@ -86,7 +92,7 @@ struct StoredProjection: Sendable {
     ///   - previousBody: The body the document's current row was written from (the previous winner's,
     ///     when it was live); evaluated only for a clustered table.
     func update(
-        rowID: Int64, body: JSONObject?, previousBody: @autoclosure () throws -> JSONObject?, in db: Database
+        rowID: Int64, id: String, body: JSONObject?, previousBody: @autoclosure () throws -> JSONObject?, in db: Database
     ) throws {
         if isClustered {
             if let previous = try previousBody(), let values = try stored(row(of: previous), adding: false, in: db) {
@@ -99,14 +105,17 @@ struct StoredProjection: Sendable {
             try db.cachedStatement(sql: deleteSQL).execute(arguments: [rowID])
         }
         guard let body else { return }
-        try insert(rowID: rowID, body: body, in: db)
+        try insert(rowID: rowID, id: id, body: body, in: db)
     }
 
     /// Writes the row of a document when it is of the projection's kind and has every `orderedBy` field
     /// with its column's type (a document without one is not in the projection, as a Mango index leaves
     /// out documents missing an indexed field). A row of the document with the same key is replaced.
-    func insert(rowID: Int64, body: JSONObject, in db: Database) throws {
-        guard let values = try stored(row(of: body), adding: true, in: db) else { return }
+    func insert(rowID: Int64, id: String, body: JSONObject, in db: Database) throws {
+        guard var values = try stored(row(of: body), adding: true, in: db) else { return }
+        for position in values.indices where isIdentifier[position] && values[position] == .text(id) {
+            values[position] = .sameAsDocumentID
+        }
         // Bound directly: a bulk load writes one row per document (see `DirectBinding`).
         try db.cachedStatement(sql: insertSQL).executeBound(in: db) { bind in
             bind.integer(rowID)
@@ -153,6 +162,7 @@ struct StoredProjection: Sendable {
         case .text(let text): bind.text(text)
         case .real(let real): bind.real(real)
         case .integer(let integer): bind.integer(integer)
+        case .sameAsDocumentID: bind.blob([])
         }
     }
 
@@ -162,12 +172,15 @@ struct StoredProjection: Sendable {
         case text(String)
         case real(Double)
         case integer(Int64)
+        /// An `.identifier` column's text that is the document's `_id`: stored as an empty blob, which no
+        /// text value is, so the row does not repeat the id (reads put the id in its place).
+        case sameAsDocumentID
     }
 
     /// A field's value as its column holds it; `.null` when the value is of another type.
     static func columnValue(_ value: JSONValue, as type: ColumnProjection.ColumnType) -> ColumnValue {
         switch (type, value) {
-        case (.text, .string(let text)), (.label, .string(let text)): return .text(text)
+        case (.text, .string(let text)), (.label, .string(let text)), (.identifier, .string(let text)): return .text(text)
         case (.real, .number(let number)): return .real(number.doubleValue)
         case (.integer, .number(.integer(let integer))): return .integer(Int64(integer))
         case (.integer, .number(.double(let double))):
