@@ -33,7 +33,7 @@ enum BodyDictionaryTraining {
     static func train(kind: String, in db: Database) throws -> (dictionary: BodyDictionary, rewritten: Int)? {
         let codec = BodyCodec.of(db)
         let connection = db.sqliteConnection
-        let kindCondition = kind.isEmpty ? "kind IS NULL" : "kind = ?"
+        let kindCondition = kind.isEmpty ? "kind IS NULL" : "kind = \(StoreSchema.DocumentKinds.numberOfBoundName)"
         let rows = try Row.fetchCursor(
             db,
             sql: "SELECT rowid, body FROM documents WHERE \(kindCondition) AND deleted = 0 AND body IS NOT NULL "

@@ -42,7 +42,8 @@ extension DocumentStore {
         let kinds = try await read(.storeUnreadable) { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT COALESCE(kind, ''), COUNT(*) FROM documents WHERE deleted = 0 AND body IS NOT NULL "
+                sql: "SELECT COALESCE(\(StoreSchema.DocumentKinds.name(of: "kind")), ''), COUNT(*) FROM documents "
+                    + "WHERE deleted = 0 AND body IS NOT NULL "
                     + "GROUP BY kind HAVING COUNT(*) >= ?",
                 arguments: [BodyDictionaryTraining.compactionThreshold]
             ).map { row -> String in row[0] }
@@ -66,9 +67,11 @@ extension DocumentStore {
         var selectSQL: String {
             switch self {
             case .documents:
-                "SELECT rowid, kind, body FROM documents WHERE rowid > ? AND body IS NOT NULL ORDER BY rowid LIMIT ?"
+                "SELECT rowid, \(StoreSchema.DocumentKinds.name(of: "kind")), body FROM documents WHERE rowid > ? AND body IS NOT NULL "
+                    + "ORDER BY rowid LIMIT ?"
             case .revisionBodies:
-                "SELECT r.rowid, d.kind, r.body FROM revision_bodies r JOIN documents d ON d.rowid = r.doc_rowid "
+                "SELECT r.rowid, \(StoreSchema.DocumentKinds.name(of: "d.kind")), r.body FROM revision_bodies r "
+                    + "JOIN documents d ON d.rowid = r.doc_rowid "
                     + "WHERE r.rowid > ? ORDER BY r.rowid LIMIT ?"
             }
         }

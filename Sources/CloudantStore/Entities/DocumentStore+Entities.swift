@@ -75,7 +75,8 @@ extension DocumentStore {
         let documents = try await read(.storeUnreadable) { db in
             let sql =
                 "SELECT \(DocumentRecord.selectColumns) FROM \(Documents.table) "
-                + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 ORDER BY \(Documents.id)"
+                + "WHERE \(Documents.kind) = \(StoreSchema.DocumentKinds.numberOfBoundName) AND \(Documents.deleted) = 0 "
+                + "ORDER BY \(Documents.id)"
             return try Row.fetchAll(db, sql: sql, arguments: [codec.kind.name]).compactMap { row in
                 let record = try DocumentRecord(row: row, in: db)
                 return try DocumentAssembler(db: db, record: record).document(rev: record.winnerRev, options: ReadOptions())

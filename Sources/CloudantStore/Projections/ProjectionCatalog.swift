@@ -55,7 +55,8 @@ enum ProjectionCatalog {
         let cursor = try Row.fetchCursor(
             db,
             sql: "SELECT \(Documents.rowID), \(Documents.bodyJSON), \(Documents.id) FROM \(Documents.table) "
-                + "WHERE \(Documents.kind) = ? AND \(Documents.deleted) = 0 AND \(Documents.body) IS NOT NULL",
+                + "WHERE \(Documents.kind) = \(StoreSchema.DocumentKinds.numberOfBoundName) AND \(Documents.deleted) = 0 "
+                + "AND \(Documents.body) IS NOT NULL",
             arguments: [projection.kind])
         while let row = try cursor.next() {
             let parsed = try row.withUnsafeData(atIndex: 1) { data in try data.map { try JSONValue(parsing: $0) } }

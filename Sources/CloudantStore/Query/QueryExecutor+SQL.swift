@@ -78,7 +78,7 @@ extension QueryExecutor {
             filters += bounds
             filterArguments += boundArguments
             if let kind = QueryScan(request.selector).kind {
-                narrowing.append("d.\(Documents.kind) = ?")
+                narrowing.append("d.\(Documents.kind) = \(StoreSchema.DocumentKinds.numberOfBoundName)")
                 narrowingArguments += [.text(kind)]
             }
             if let partition = request.partition {

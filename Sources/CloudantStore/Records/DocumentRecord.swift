@@ -24,7 +24,8 @@ struct DocumentRecord {
 
     /// ``selectColumns`` with NULL for the body and attachments, for reads that need only the tree.
     static let selectColumnsWithoutBodies = [
-        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, Columns.kind, "NULL", "NULL",
+        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, StoreSchema.DocumentKinds.name(of: Columns.kind),
+        "NULL", "NULL",
     ].joined(separator: ", ")
 
     /// Where ``selectColumns`` puts each column, for readers that take a row apart themselves.
@@ -36,9 +37,9 @@ struct DocumentRecord {
     static func selectColumns(table: String?) -> String {
         let prefix = table.map { $0 + "." } ?? ""
         return [
-            Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, Columns.kind, Columns.body,
-            Columns.attachments,
-        ].map { prefix + $0 }.joined(separator: ", ")
+            prefix + Columns.rowID, prefix + Columns.id, prefix + Columns.tree, prefix + Columns.deleted, prefix + Columns.seq,
+            StoreSchema.DocumentKinds.name(of: prefix + Columns.kind), prefix + Columns.body, prefix + Columns.attachments,
+        ].joined(separator: ", ")
     }
 
     init(
@@ -83,14 +84,17 @@ struct DocumentRecord {
     /// The statements every write or read of one document runs, built once: a statement's text built per
     /// call (interpolation, then hashing for GRDB's statement cache) was a visible cost of small writes.
     private enum SQL {
+        /// The row's kind: the number of the name bound in its place (``StoreSchema/DocumentKinds``).
+        static let kindNumber = StoreSchema.DocumentKinds.numberOfBoundName
         static let fetchByID = "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?"
         static let update =
             "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.deleted) = ?, "
-            + "\(Columns.seq) = ?, \(Columns.kind) = ?, \(Columns.body) = ?, \(Columns.attachments) = ? WHERE \(Columns.rowID) = ?"
+            + "\(Columns.seq) = ?, \(Columns.kind) = \(kindNumber), \(Columns.body) = ?, \(Columns.attachments) = ? "
+            + "WHERE \(Columns.rowID) = ?"
         static let insert =
             "INSERT INTO \(Columns.table) (\(Columns.id), \(Columns.tree), "
             + "\(Columns.deleted), \(Columns.seq), \(Columns.kind), \(Columns.body), \(Columns.attachments)) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?)"
+            + "VALUES (?, ?, ?, ?, \(kindNumber), ?, ?)"
         static let insertIfAbsent = insert + " ON CONFLICT(\(Columns.id)) DO NOTHING"
     }
 
@@ -137,6 +141,7 @@ struct DocumentRecord {
     mutating func save(in db: Database) throws {
         // Bound directly: every write runs this once per document (see `DirectBinding`).
         let codec = BodyCodec.of(db)
+        try Self.recordKind(kind, in: db)
         if let rowID {
             let statement = try db.cachedStatement(sql: SQL.update)
             try statement.executeBound(in: db) { bind in
@@ -185,6 +190,7 @@ struct DocumentRecord {
         id: String, encodedTree: [UInt8], deleted: Bool, seq: Int64, kind: String?, body: [UInt8]?,
         attachments: [UInt8]?, in db: Database
     ) throws -> Bool {
+        try recordKind(kind, in: db)
         let statement = try db.cachedStatement(sql: SQL.insertIfAbsent)
         let codec = BodyCodec.of(db)
         // Bound directly: bulk writes and the import run this once per document (see `DirectBinding`).
@@ -195,6 +201,13 @@ struct DocumentRecord {
                 attachments: attachments, codec: codec)
         }
         return db.changesCount > 0
+    }
+
+    /// Adds `kind` to the store's kinds unless it has it, so the row's write finds its number. A kind added by
+    /// a transaction that rolls back goes with it, and rows only ever name kinds that are committed with them.
+    private static func recordKind(_ kind: String?, in db: Database) throws {
+        guard let kind else { return }
+        try db.cachedStatement(sql: StoreSchema.DocumentKinds.insertBoundName).executeBound(in: db) { $0.text(kind) }
     }
 
     static func delete(rowID: Int64, in db: Database) throws {

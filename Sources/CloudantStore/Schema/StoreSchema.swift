@@ -10,6 +10,7 @@ internal import GRDB
 /// - `documents`: one row per document: its revision tree (which names the winner), deletion flag, update
 ///   sequence, entity kind, and the winner's body and attachment metadata inline (so the common case, a
 ///   document with one live leaf, is one row).
+/// - `document_kinds`: the entity kind names documents have, each once; a document's row holds its kind's number.
 /// - `revision_bodies`: bodies of every other revision still kept (losing leaves, and ancestors until
 ///   compaction).
 /// - `attachment_blobs`: attachment bytes, stored once per digest; `attachment_files` names the digests
@@ -32,11 +33,32 @@ enum StoreSchema {
         static let tree = "tree"
         static let deleted = "deleted"
         static let seq = "seq"
+        /// The entity kind's number in ``DocumentKinds`` (NULL for a plain document): read the name through
+        /// ``DocumentKinds/name(of:)``, compare with ``DocumentKinds/numberOfBoundName``.
         static let kind = "kind"
         static let body = "body"
         /// The body as JSON text whichever way it is stored, for SQL that reads into it (``BodySQLFunction``).
         static let bodyJSON = "cloudant_body(body)"
         static let attachments = "attachments"
+    }
+
+    /// The entity kinds the store's documents name, each stored once; a document's row holds the number
+    /// (one byte where the name took a dozen or more, in the row and again in `documents_by_kind`). Kinds
+    /// are never removed, so a number never comes back with another name.
+    enum DocumentKinds {
+        static let table = "document_kinds"
+        static let number = "number"
+        static let name = "name"
+        static let createSQL = "CREATE TABLE \(table) (\(number) INTEGER PRIMARY KEY, \(name) TEXT NOT NULL UNIQUE)"
+        /// Adds the kind bound as the statement's argument unless the store has it (before a row names it).
+        static let insertBoundName = "INSERT OR IGNORE INTO \(table) (\(name)) VALUES (?)"
+        /// The number of the kind name bound in its place (NULL for NULL or a name no row has).
+        static let numberOfBoundName = "(SELECT \(number) FROM \(table) WHERE \(name) = ?)"
+
+        /// The kind's name of the number in `column` (a documents row's `kind`, qualified as the query needs).
+        static func name(of column: String) -> String {
+            "(SELECT \(name) FROM \(table) WHERE \(number) = \(column))"
+        }
     }
 
     enum RevisionBodies {
@@ -405,6 +427,33 @@ enum StoreSchema {
         migrator.registerMigration("2026-12-01-winner-from-tree") { db in
             try db.execute(sql: "ALTER TABLE documents DROP COLUMN winner_rev")
         }
+        // A document's entity kind is a number (`document_kinds`) rather than its name: the documents table is
+        // rebuilt with the numbers (row ids kept, which other tables name) and its indexes made again. Foreign
+        // keys are off during migrations, so dropping the old table deletes nothing that refers to it.
+        migrator.registerMigration("2026-12-01-kind-numbers") { db in
+            try db.execute(
+                sql: """
+                    \(DocumentKinds.createSQL);
+                    INSERT INTO document_kinds (name) SELECT DISTINCT kind FROM documents WHERE kind IS NOT NULL ORDER BY kind;
+                    CREATE TABLE documents_kind_numbers (
+                        rowid INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        tree BLOB NOT NULL,
+                        deleted INTEGER NOT NULL,
+                        seq INTEGER NOT NULL,
+                        kind INTEGER,
+                        body TEXT,
+                        attachments TEXT
+                    );
+                    INSERT INTO documents_kind_numbers (rowid, id, tree, deleted, seq, kind, body, attachments)
+                    SELECT d.rowid, d.id, d.tree, d.deleted, d.seq, k.number, d.body, d.attachments
+                    FROM documents d LEFT JOIN document_kinds k ON k.name = d.kind ORDER BY d.rowid;
+                    DROP TABLE documents;
+                    ALTER TABLE documents_kind_numbers RENAME TO documents;
+                    CREATE UNIQUE INDEX documents_by_seq ON documents(seq);
+                    \(DeferredKindIndex.definition);
+                    """)
+        }
         return migrator
     }
 
@@ -416,5 +465,6 @@ enum StoreSchema {
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
         "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
+        "2026-12-01-kind-numbers",
     ]
 }

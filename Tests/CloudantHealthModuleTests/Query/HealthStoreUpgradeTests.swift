@@ -62,8 +62,18 @@ struct HealthStoreUpgradeTests {
             let labels = try String.fetchSet(db, sql: "SELECT text FROM projection_labels")
             #expect(Set(Self.expectedRows.flatMap { [$0[0], $0[2]] }).isSubset(of: labels), "\(labels)")
             #expect(try Int.fetchOne(db, sql: "SELECT typeof(c_typeIdentifier) = 'integer' FROM projection_1 LIMIT 1") == 1)
+            // Every uuid is its sample's id, so every row marks it rather than repeating it.
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM projection_1 WHERE typeof(c_uuid) = 'blob'") == 8)
+            // Kinds became numbers, each name stored once.
+            #expect(try String.fetchAll(db, sql: "SELECT name FROM document_kinds ORDER BY name") == [
+                "HKActivitySummary", "HKCategorySample", "HKQuantitySample", "HKSample", "HKWorkout", "HKWorkoutRoute",
+            ])
+            #expect(try String.fetchSet(db, sql: "SELECT typeof(kind) FROM documents") == ["integer", "null"])
         }
         try queue.close()
+        let quantities = try await store.find(
+            FindRequest(selector: try MangoSelector(["entityType": "HKQuantitySample"]), limit: 100))
+        #expect(Set(quantities.docs.compactMap { $0["_id"]?.stringValue }) == Set(Self.expectedRows.map { $0[3] }))
 
         // An upgraded row is found again from its document's body: a new value replaces it, a deletion removes it.
         let caffeine = "0183EB9B-CD80-70AB-8FE3-F671ABDDAF23"

@@ -162,6 +162,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-12-01-winner-from-tree"
-    static let migrationCount = 16
+    static let latestMigration = "2026-12-01-kind-numbers"
+    static let migrationCount = 17
 }
