@@ -59,7 +59,7 @@ extension DocumentStore {
     ) throws -> ChangesResult {
         // Without documents to return or filter, the bodies are not read (NULL in their columns).
         let needsBodies = options.includeDocs || options.filter != nil || options.visibility != nil
-        let columns = needsBodies ? DocumentRecord.selectColumns : DocumentRecord.selectColumnsWithoutBodies
+        let columns = needsBodies ? DocumentRecord.selectColumnsWithoutKind : DocumentRecord.selectColumnsWithoutBodies
         var sql = "SELECT \(columns) FROM \(Columns.table) WHERE \(Columns.seq) > ?"
         var arguments: StatementArguments = [options.since]
         if let ids = options.documentIDs {

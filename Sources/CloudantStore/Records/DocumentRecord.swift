@@ -22,10 +22,15 @@ struct DocumentRecord {
 
     static let selectColumns = selectColumns(table: nil)
 
-    /// ``selectColumns`` with NULL for the body and attachments, for reads that need only the tree.
+    /// ``selectColumns`` with NULL for the kind, the body and the attachments, for reads that need only the tree.
     static let selectColumnsWithoutBodies = [
-        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, StoreSchema.DocumentKinds.name(of: Columns.kind),
-        "NULL", "NULL",
+        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, "NULL", "NULL", "NULL",
+    ].joined(separator: ", ")
+
+    /// ``selectColumns`` with NULL for the kind, for reads of many documents that need no kind (a view build
+    /// or a changes feed reads every document: the kind's name would cost a lookup each).
+    static let selectColumnsWithoutKind = [
+        Columns.rowID, Columns.id, Columns.tree, Columns.deleted, Columns.seq, "NULL", Columns.body, Columns.attachments,
     ].joined(separator: ", ")
 
     /// Where ``selectColumns`` puts each column, for readers that take a row apart themselves.

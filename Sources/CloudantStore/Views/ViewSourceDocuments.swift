@@ -27,7 +27,7 @@ enum ViewSourceDocuments {
         after seq: Int64, limit: Int, includeDesign: Bool, localSeq: Bool, in db: Database
     ) throws -> [ViewSourceDocument] {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(Columns.seq) > ? "
+            sql: "SELECT \(DocumentRecord.selectColumnsWithoutKind) FROM \(Columns.table) WHERE \(Columns.seq) > ? "
                 + "ORDER BY \(Columns.seq) LIMIT ?")
         statement.bind([.integer(seq), .integer(Int64(limit))])
         var documents: [ViewSourceDocument] = []
