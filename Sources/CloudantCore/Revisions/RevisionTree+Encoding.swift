@@ -123,16 +123,7 @@ extension RevisionTree {
         }
         let generation = try reader.varint()
         guard generation >= 1, generation <= UInt64(Int.max) else { throw reader.corrupt("a node has generation 0") }
-        let hash: String
-        if flags & Flag.hexHash != 0 {
-            hash = hexString(try reader.bytes(16))
-        } else {
-            let length = try reader.varint()
-            guard length >= 1, length <= UInt64(reader.remaining),
-                let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self)
-            else { throw reader.corrupt("a hash is invalid") }
-            hash = text
-        }
+        let hash = try readHash(flags: flags, from: &reader)
         guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
         return RevisionID(generation: Int(generation), hash: hash)
     }
@@ -184,18 +175,7 @@ extension RevisionTree {
                 parent = candidate
             }
 
-            let hash: String
-            if flags & Flag.hexHash != 0 {
-                hash = hexString(try reader.bytes(16))
-            } else {
-                let length = try reader.varint()
-                guard length >= 1, length <= UInt64(reader.remaining) else { throw reader.corrupt("a hash length is invalid") }
-                guard let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self) else {
-                    throw reader.corrupt("a hash is not valid UTF-8")
-                }
-                hash = text
-            }
-
+            let hash = try readHash(flags: flags, from: &reader)
             let revision = RevisionID(generation: generation, hash: hash)
             // Generations never decrease (deltas are unsigned). Within one, any hash order is read: trees
             // written before the hash order was corrected (32-byte text hashes, uppercase hex) are in an older
@@ -207,6 +187,17 @@ extension RevisionTree {
         }
         guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
         return entries
+    }
+
+    /// A node's hash: 16 raw bytes when `flags` say hex, else its byte length and UTF-8 bytes.
+    private static func readHash(flags: UInt8, from reader: inout Reader) throws -> String {
+        if flags & Flag.hexHash != 0 { return hexString(try reader.bytes(16)) }
+        let length = try reader.varint()
+        guard length >= 1, length <= UInt64(reader.remaining) else { throw reader.corrupt("a hash length is invalid") }
+        guard let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self) else {
+            throw reader.corrupt("a hash is not valid UTF-8")
+        }
+        return text
     }
 
     private struct Reader {
