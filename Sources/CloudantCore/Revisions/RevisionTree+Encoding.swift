@@ -271,6 +271,8 @@ extension RevisionTree {
     private func index(
         of revision: RevisionID, in ordered: [Dictionary<RevisionID, Entry>.Index], within range: Range<Int>
     ) -> Int? {
+        // A generation of one revision (every step of a linear history) needs no ordering of hashes.
+        if range.count == 1 { return entries[ordered[range.lowerBound]].key == revision ? range.lowerBound : nil }
         var low = range.lowerBound
         var high = range.upperBound
         while low < high {

@@ -22,6 +22,13 @@ extension RevisionTree {
 
     /// The winning leaf with its flags, or `nil` for an empty tree.
     public var winningNode: Node? {
+        // The greatest revision is a leaf (a child's generation is higher than its parent's), and a live one
+        // ranks before every other leaf: most trees are decided here, with no set of parents to build.
+        var greatest: (revision: RevisionID, entry: Entry)?
+        for (revision, entry) in entries where greatest.map({ $0.revision < revision }) ?? true {
+            greatest = (revision, entry)
+        }
+        if let greatest, !greatest.entry.deleted { return makeNode(greatest.revision, greatest.entry) }
         let parents = parentSet()
         var best: Node?
         for (revision, entry) in entries where !parents.contains(revision) {

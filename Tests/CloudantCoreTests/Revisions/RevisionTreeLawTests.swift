@@ -135,6 +135,17 @@ struct RevisionTreeLawTests {
         }
     }
 
+    /// ``RevisionTree/winningNode`` decides most trees from the greatest revision alone; ranking every leaf
+    /// must agree with it on any tree, deleted and conflicted ones included.
+    @Test func theWinnerIsTheBestOfEveryLeafRanked() async throws {
+        await propertyCheck(count: 300, input: Scenario.generator) { scenario in
+            let tree = try RevisionTree().merging(scenario.writes)
+            let ranked = tree.leafNodes
+            #expect(tree.winningNode == ranked.first, "\(scenario)")
+            #expect(tree.isDeleted == ranked.allSatisfy(\.deleted), "\(scenario)")
+        }
+    }
+
     @Test func encodingRoundTripsAnyMergedTree() async throws {
         await propertyCheck(count: 200, input: Scenario.generator) { scenario in
             var tree = try RevisionTree().merging(scenario.writes)

@@ -83,7 +83,20 @@ struct LogCheckpointerTests {
 }
 
 /// `count` characters of random hex (about half as many bytes of entropy): text compression barely shrinks.
+///
+/// Sixteen digits come from each random word: drawing one per character asked the kernel for entropy once per
+/// character, which in a debug build was most of a test that writes 100 MB of such text.
 func randomText(count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    return String((0..<count).map { _ in "0123456789abcdef".randomElement(using: &generator)! })
+    let digits = Array("0123456789abcdef".utf8)
+    var text = [UInt8]()
+    text.reserveCapacity(count)
+    while text.count < count {
+        var word = generator.next()
+        for _ in 0..<min(16, count - text.count) {
+            text.append(digits[Int(word & 0xF)])
+            word >>= 4
+        }
+    }
+    return String(decoding: text, as: UTF8.self)
 }
