@@ -181,23 +181,27 @@ package struct JSONWriter {
     }
 
     package mutating func write(_ string: String) {
-        output.append(JSONByte.quote)
         var string = string
         // A native string is already contiguous, so this does not copy.
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            var index = Self.firstByteNeedingEscape(in: utf8, from: 0)
-            while index < utf8.count {
-                if runStart < index {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                }
-                appendEscape(for: utf8[index])
-                runStart = index + 1
-                index = Self.firstByteNeedingEscape(in: utf8, from: runStart)
+        string.withUTF8 { write(utf8: $0) }
+    }
+
+    /// Writes a JSON string of the text `utf8` holds (valid UTF-8, as a `String`'s bytes are), escaped: for
+    /// text read in place, such as a column SQLite hands out, without making a `String` of it first.
+    package mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        output.append(JSONByte.quote)
+        var runStart = 0
+        var index = Self.firstByteNeedingEscape(in: utf8, from: 0)
+        while index < utf8.count {
+            if runStart < index {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
             }
-            if runStart < utf8.count {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            }
+            appendEscape(for: utf8[index])
+            runStart = index + 1
+            index = Self.firstByteNeedingEscape(in: utf8, from: runStart)
+        }
+        if runStart < utf8.count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         output.append(JSONByte.quote)
     }

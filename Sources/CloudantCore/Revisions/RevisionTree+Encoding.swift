@@ -115,6 +115,54 @@ extension RevisionTree {
     /// - Throws: `CloudantError.Code.invalidInput` when the bytes are not a valid encoded tree.
     public static func winner(encoded bytes: UnsafeBufferPointer<UInt8>) throws -> RevisionID? {
         guard encodesSingleRevision(bytes) else { return try RevisionTree(decoding: bytes).winner }
+        var (flags, generation, reader) = try singleNode(of: bytes)
+        let hash = try readHash(flags: flags, from: &reader)
+        guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
+        return RevisionID(generation: generation, hash: hash)
+    }
+
+    /// Calls `body` with the UTF-8 text of the winning revision (`_rev`, `generation-hash`) of the tree
+    /// `bytes` encode, or returns nil for an empty tree: the text of ``winner(encoded:)``. A one-revision
+    /// tree with a hex hash (nearly every document) is written into a buffer on the stack, so a query that
+    /// writes `_rev` into each row it returns allocates nothing for it.
+    ///
+    /// - Throws: what ``winner(encoded:)`` throws, and whatever `body` throws.
+    public static func withWinnerText<T>(
+        encoded bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
+    ) throws -> T? {
+        if encodesSingleRevision(bytes) {
+            var (flags, generation, reader) = try singleNode(of: bytes)
+            if flags & Flag.hexHash != 0 {
+                let hash = try reader.bytes(16)
+                guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
+                // Up to 19 digits (Int.max), the dash, and 32 hex digits.
+                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { text in
+                    var count = 0
+                    var divisor = 1
+                    while divisor <= generation / 10 { divisor *= 10 }
+                    while divisor > 0 {
+                        text[count] = UInt8(ascii: "0") + UInt8(generation / divisor % 10)
+                        count += 1
+                        divisor /= 10
+                    }
+                    text[count] = UInt8(ascii: "-")
+                    count += 1
+                    for byte in hash {
+                        text[count] = hexDigit(byte >> 4)
+                        text[count + 1] = hexDigit(byte & 0x0F)
+                        count += 2
+                    }
+                    return try body(UnsafeBufferPointer(rebasing: text[..<count]))
+                }
+            }
+        }
+        guard var text = try winner(encoded: bytes)?.description else { return nil }
+        return try text.withUTF8(body)
+    }
+
+    /// The only node of a one-revision tree (``encodesSingleRevision(_:)``): its flags and generation, with
+    /// `reader` at its hash.
+    private static func singleNode(of bytes: UnsafeBufferPointer<UInt8>) throws -> (flags: UInt8, generation: Int, reader: Reader) {
         var reader = Reader(bytes: bytes)
         reader.offset = 2
         let flags = try reader.byte()
@@ -123,9 +171,11 @@ extension RevisionTree {
         }
         let generation = try reader.varint()
         guard generation >= 1, generation <= UInt64(Int.max) else { throw reader.corrupt("a node has generation 0") }
-        let hash = try readHash(flags: flags, from: &reader)
-        guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
-        return RevisionID(generation: Int(generation), hash: hash)
+        return (flags, Int(generation), reader)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// Decodes a tree from the bytes ``encoded()`` produced.
@@ -316,13 +366,10 @@ extension RevisionTree {
     }
 
     private static func hexString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: bytes.count * 2) { output in
-            digits.withUTF8Buffer { digit in
-                for (index, byte) in bytes.enumerated() {
-                    output[2 * index] = digit[Int(byte >> 4)]
-                    output[2 * index + 1] = digit[Int(byte & 0x0F)]
-                }
+        String(unsafeUninitializedCapacity: bytes.count * 2) { output in
+            for index in 0..<bytes.count {
+                output[2 * index] = hexDigit(bytes[index] >> 4)
+                output[2 * index + 1] = hexDigit(bytes[index] & 0x0F)
             }
             return bytes.count * 2
         }

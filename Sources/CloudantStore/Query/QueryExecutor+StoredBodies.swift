@@ -92,15 +92,14 @@ extension QueryExecutor {
         if row.withBytes(Column.attachments, { $0 != nil }) {
             return try document(from: row, conflicts: false).map { JSONValue.object($0).jsonBytes() }
         }
-        let id = row.text(Column.id) ?? ""
-        let rev = try row.winner(Column.tree).description
         let spliced = try row.withBody(Column.body) { body -> [UInt8]? in
             guard let body, body.count >= 2, body[0] == UInt8(ascii: "{") else { return nil }
-            var writer = JSONWriter(capacity: body.count + id.utf8.count + rev.utf8.count + 20)
+            // `_id` and `_rev` are written from the row's bytes in place: no String for either.
+            var writer = JSONWriter(capacity: body.count + 128)
             writer.appendRaw(#"{"_id":"#)
-            writer.write(id)
+            row.withBytes(Column.id) { id in writer.write(utf8: id ?? UnsafeBufferPointer(start: nil, count: 0)) }
             writer.appendRaw(#","_rev":"#)
-            writer.write(rev)
+            try row.withWinnerText(Column.tree) { rev in writer.write(utf8: rev) }
             if body[1] == UInt8(ascii: "}") {
                 writer.appendRaw("}")
             } else {

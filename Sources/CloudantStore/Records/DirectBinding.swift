@@ -197,6 +197,20 @@ struct DirectRow {
         }
     }
 
+    /// Calls `body` with the UTF-8 text of the winning revision of the tree stored in the column (``winner(_:)``
+    /// as `_rev` writes it), made without a `RevisionID` or a `String` for most trees.
+    /// - Throws: `CloudantError.Code.storeUnreadable` when the column holds no tree or a damaged one.
+    func withWinnerText<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) throws -> T {
+        let text: T?? = withBytes(column) { tree in
+            guard let tree else { return nil }
+            return try? RevisionTree.withWinnerText(encoded: tree, body)
+        }
+        guard let text, let text else {
+            throw CloudantError(.storeUnreadable, "A document row's revision tree is missing or damaged.")
+        }
+        return text
+    }
+
     /// The column as text, or nil for NULL.
     func text(_ column: Int) -> String? {
         let column = Int32(column)

@@ -104,10 +104,16 @@ struct RevisionTreeEncodingTests {
                 trees.append(try makeTree("300-" + hash + (deleted ? "*" : "")))  // a history stemmed to one node
             }
         }
+        // Generations of several decimal lengths up to the largest allowed, for the text written without a String.
+        for generation in [9, 10, 99, 100, 12_345, 1_000_000_007, RevisionID.maximumGeneration] {
+            trees.append(try makeTree("\(generation)-00ff00ff00ff00ff00ff00ff00ff00ff"))
+        }
         for tree in trees {
             let bytes = tree.encoded()
             let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
             #expect(read == tree.winner, "\(tree)")
+            let text = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { String(decoding: $0, as: UTF8.self) } }
+            #expect(text == tree.winner?.description, "\(tree)")
         }
     }
 
@@ -119,6 +125,9 @@ struct RevisionTreeEncodingTests {
         withParent[2] |= 0x04
         for bytes in [Array(good.dropLast()), good + [0], unknownFlag, withParent, [1, 1, 0x02, 0, 1, 0x61], [1, 1, 0x02, 1, 2, 0xC3, 0x28]] {
             _ = expectError(.invalidInput) { _ = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+            _ = expectError(.invalidInput) {
+                _ = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { $0.count } }
+            }
         }
     }
 
