@@ -92,7 +92,54 @@ enum StoreBenchmarks {
             ],
             target: 1.3
         ).run(repetitions: repetitions)
+        try await bulkCommand(workload: workload, baseline: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
+                              insert: { try raw?.insert(batches) }, fresh: { fresh().path }, release: release, repetitions: repetitions)
         Scratch.remove(folder)
+    }
+
+    /// `cloudant bulk` of the same documents as a JSON Lines file, in a process of its own (start-up, reading
+    /// and parsing the file and printing each batch's results included), against the same raw SQLite baseline:
+    /// the CLI's target is 1.5×. Skipped when the `cloudant` product was not built beside this executable.
+    private static func bulkCommand(
+        workload: Workload, baseline: @escaping () async throws -> Void, insert: @escaping () async throws -> Void,
+        fresh: @escaping () -> String, release: @escaping () async throws -> Void, repetitions: Int
+    ) async throws {
+        guard let cloudant = cloudantExecutable() else { return }
+        var lines = [UInt8]()
+        for row in workload.rows { lines += row.body + [UInt8(ascii: "\n")] }
+        let inputFolder = Scratch.folder("bulk-insert-input")
+        defer { Scratch.remove(inputFolder) }
+        let input = inputFolder.appendingPathComponent("documents.jsonl")
+        try Data(lines).write(to: input)
+        var data = ""
+        try await BenchmarkGroup(
+            name: "Bulk insert: \(workload.rows.count) × ~1 KB documents in 1000-document batches",
+            unit: "docs", operations: workload.rows.count,
+            baseline: .init(name: "raw SQLite (id, rev, body, seq)", setUp: baseline, body: insert, tearDown: release),
+            candidates: [
+                .init(
+                    name: "cloudant bulk of the same documents as a JSON Lines file (a process of its own)",
+                    setUp: { data = fresh() },
+                    body: {
+                        let outcome = try MeasuredProcess(
+                            executable: cloudant, arguments: ["--data", data, "bulk", "--db", "bulk", input.path],
+                            outputPath: "/dev/null"
+                        ).run()
+                        guard outcome.exitStatus == 0 else { throw BenchmarkFailure("cloudant bulk exited with \(outcome.exitStatus)") }
+                    })
+            ],
+            target: 1.5
+        ).run(repetitions: repetitions)
+    }
+
+    /// The `cloudant` executable built beside this one (the same configuration), or nil when it was not built.
+    static func cloudantExecutable() -> String? {
+        let path = URL(fileURLWithPath: MeasuredProcess.currentExecutable).deletingLastPathComponent().appendingPathComponent("cloudant").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            print("(the cloudant bulk row is skipped: build the `cloudant` product in the same configuration)")
+            return nil
+        }
+        return path
     }
 
     /// Single writes: `documents` single-document writes, each in its own transaction.
