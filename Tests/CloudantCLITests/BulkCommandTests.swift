@@ -39,6 +39,33 @@ struct BulkCommandTests {
         #expect(try await CLIRunner.run(["get", "--db", "d", "c"], in: folder).status == 0)
     }
 
+    /// One batch is written while the next is parsed: results still come one line per committed batch, in
+    /// order, and a bad line stops the command after the batch being written is committed and printed, with
+    /// the partial batch after it left unwritten.
+    @Test func batchesArePrintedInOrderAndABadLineStopsAfterTheBatchesBeforeIt() async throws {
+        let folder = try CLIRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = (0..<7).map { #"{"_id":"doc-\#($0)"}"# }
+        let whole = try await CLIRunner.run(["bulk", "--db", "d", "--batch-size", "2", "-"], stdin: good.joined(separator: "\n"), in: folder)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let printed = whole.stdout.split(separator: "\n").map { line in
+            ((try? jsonArray(String(line))) ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(printed == [["doc-0", "doc-1"], ["doc-2", "doc-3"], ["doc-4", "doc-5"], ["doc-6"]])
+
+        let lines = (0..<5).map { #"{"_id":"late-\#($0)"}"# } + ["{not json"] + [#"{"_id":"after"}"#]
+        let stopped = try await CLIRunner.run(["bulk", "--db", "e", "--batch-size", "2", "-"], stdin: lines.joined(separator: "\n"), in: folder)
+        #expect(stopped.status == 2, "exit \(stopped.status): \(stopped.stderr)")  // invalid input
+        #expect(try jsonObject(stopped.stderr)["item"] as? Int == 6)  // the line's number
+        #expect(stopped.stdout.split(separator: "\n").count == 2)  // late-0…late-3, in two committed batches
+        for id in ["late-0", "late-1", "late-2", "late-3"] {
+            #expect(try await CLIRunner.run(["get", "--db", "e", id], in: folder).status == 0, "\(id)")
+        }
+        for id in ["late-4", "after"] {
+            #expect(try await CLIRunner.run(["get", "--db", "e", id], in: folder).status != 0, "\(id)")
+        }
+    }
+
     @Test func aLineLongerThanManyChunksIsSearchedOnce() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -62,33 +62,59 @@ struct BulkCommand: CloudantCommand {
         var lineNumber = 0
         var reader = LineReader(handle, name: file == "-" ? "standard input" : file)
         var tally = Tally()
-        while let line = try reader.nextLine() {
-            lineNumber += 1
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
-                continue
-            }
-            do {
-                batch.append(try JSONValue(parsing: line))
-            } catch let error as CloudantError {
-                throw error.adding { $0.itemIndex = lineNumber }
-            }
-            if batch.count == batchSize {
-                try await write(batch, to: store, queueFor: remote, tally: &tally)
-                batch.removeAll(keepingCapacity: true)
-            }
+        // One batch is written while the next is read and parsed; a batch's results are printed once it is
+        // committed, in order, so a line printed is still a batch on disk. A bad line ends the command after
+        // the batch being written is committed and printed (its documents are on disk).
+        var writing: Task<[BulkDocsResult], any Error>?
+        var writingCount = 0
+        func finishWriting() async throws {
+            guard let pending = writing else { return }
+            writing = nil
+            let results = try await pending.value
+            Output.print(.array(results.map(\.json)))
+            // With --replicated only refusals come back, so the batch says how many documents there were.
+            tally.count(results, of: writingCount)
         }
-        if !batch.isEmpty { try await write(batch, to: store, queueFor: remote, tally: &tally) }
+        do {
+            while let line = try reader.nextLine() {
+                lineNumber += 1
+                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+                    continue
+                }
+                do {
+                    batch.append(try JSONValue(parsing: line))
+                } catch let error as CloudantError {
+                    throw error.adding { $0.itemIndex = lineNumber }
+                }
+                if batch.count == batchSize {
+                    try await finishWriting()
+                    writing = write(batch, to: store, queueFor: remote)
+                    writingCount = batch.count
+                    batch = []
+                    batch.reserveCapacity(batchSize)
+                }
+            }
+        } catch {
+            try await finishWriting()
+            throw error
+        }
+        try await finishWriting()
+        if !batch.isEmpty {
+            writing = write(batch, to: store, queueFor: remote)
+            writingCount = batch.count
+            try await finishWriting()
+        }
         if let refusal = tally.refusal { throw refusal }
     }
 
-    private func write(_ batch: [JSONValue], to store: DocumentStore, queueFor remote: String?, tally: inout Tally) async throws {
-        let results =
+    /// Starts writing `batch` in one transaction.
+    private func write(_ batch: [JSONValue], to store: DocumentStore, queueFor remote: String?) -> Task<[BulkDocsResult], any Error> {
+        let replicated = replicated
+        return Task {
             if let remote { try await store.bulkDocs(batch, enqueueingFor: remote) } else {
                 try await store.bulkDocs(batch, newEdits: !replicated)
             }
-        Output.print(.array(results.map(\.json)))
-        // With --replicated only refusals come back, so the batch says how many documents there were.
-        tally.count(results, of: batch.count)
+        }
     }
 
     /// Written and refused documents, for the exit status.

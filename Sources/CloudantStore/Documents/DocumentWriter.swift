@@ -69,9 +69,11 @@ struct DocumentWriter {
                         arguments: [id]) ?? 0
                 }, in: db)
         }
-        // The fast path inserts before it could validate; with validation functions the general path runs
-        // (which also reports a conflict before validating, as CouchDB does).
-        if validation == nil, incoming.rev == nil, let hash = prepared.speculativeHash,
+        // The fast path inserts before it could validate; when a design document has a validation function the
+        // general path runs (which also reports a conflict before validating, as CouchDB does). A store that
+        // can run design functions but has none to run keeps the fast path.
+        let validating = try validation?.hasFunctions(in: db) ?? false
+        if !validating, incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
             return result
@@ -85,7 +87,7 @@ struct DocumentWriter {
             incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: try prepared.encodedAttachments.get(),
             against: parentAttachments,
             generation: generation, interactive: true, documentID: id)
-        if let validation, !DocumentID.isDesign(id) {
+        if validating, let validation, !DocumentID.isDesign(id) {
             var revisions: [RevisionID] = []
             if let rev = incoming.rev { revisions = incoming.revisions ?? [rev] }
             let newDocument = Self.validationDocument(

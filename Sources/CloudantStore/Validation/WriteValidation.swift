@@ -24,6 +24,11 @@ struct WriteValidation: Sendable {
     ///   `CloudantError.Code.validationUnauthorized` (401) or
     ///   `CloudantError.Code.validationFailed` (500 `unknown_error`) with the function's message;
     ///   `CloudantError` `.designFunctionFailed` when a function fails (throws an exception, runs too long).
+    /// Whether any design document has a validation function now (a write can then skip every check).
+    func hasFunctions(in db: Database) throws -> Bool {
+        try !cache.functions(in: db).isEmpty
+    }
+
     func check(newDocument: JSONObject, oldDocument: JSONObject?, in db: Database) throws {
         let functions = try cache.functions(in: db)
         guard !functions.isEmpty else { return }
