@@ -26,6 +26,9 @@ struct DocumentWriter {
     var validation: WriteValidation?
     /// The partitions found full so far, when the store bounds its partitions (``PartitionLimit``).
     var fullPartitions: FullPartitions?
+    /// Whether a design document has a validation function, once asked in this transaction; forgotten when the
+    /// writer writes a design document, so the next write asks again.
+    private var validationFunctionsFound: Bool?
 
     /// - Parameters:
     ///   - now: The store's clock (``StoreOptions/now``), which dates tombstones.
@@ -72,7 +75,8 @@ struct DocumentWriter {
         // The fast path inserts before it could validate; when a design document has a validation function the
         // general path runs (which also reports a conflict before validating, as CouchDB does). A store that
         // can run design functions but has none to run keeps the fast path.
-        let validating = try validation?.hasFunctions(in: db) ?? false
+        let validating = try hasValidationFunctions()
+        if DocumentID.isDesign(id) { validationFunctionsFound = nil }
         if !validating, incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
@@ -288,6 +292,17 @@ struct DocumentWriter {
         }
     }
 
+    /// Whether writes must be validated: the store runs design functions and a design document has a
+    /// validation function. Asked once per transaction (a lookup per document was a tenth of a bulk load's
+    /// writing), and again after a design document is written.
+    mutating func hasValidationFunctions() throws -> Bool {
+        guard let validation else { return false }
+        if let found = validationFunctionsFound { return found }
+        let found = try validation.hasFunctions(in: db)
+        validationFunctionsFound = found
+        return found
+    }
+
     /// Stores the new tree and the new revision's body, keeping the winner's body inline, and re-indexes
     /// the document when its winner changed.
     ///
@@ -316,6 +331,7 @@ struct DocumentWriter {
         id: String, existing: DocumentRecord?, tree: RevisionTree, revisions: [RevisionID: NewRevision],
         forgotten: [RevisionID], indexEntries: (rev: RevisionID, entries: [[[UInt8]]?])? = nil
     ) throws {
+        if DocumentID.isDesign(id) { validationFunctionsFound = nil }
         guard let winner = tree.winner else { return }
         var record =
             existing
