@@ -35,14 +35,18 @@ extension DocumentStore {
             var sequence = SequenceAllocator(latest: settings.latestSequence)
             var indexer = try IndexMaintainer(db: db, cache: cache, expiryField: settings.expiryField, now: now)
             var outcome = NewDocumentsOutcome()
+            // Read once per transaction, as a writer reads them (`DocumentWriter.loadedValidationFunctions`).
+            let functions = try validation?.functions(in: db) ?? []
             for document in documents {
                 // Validation functions see a new document: no revision it replaces.
-                if let validation, !DocumentID.isDesign(document.id), try DocumentRecord.fetch(id: document.id, in: db) == nil {
+                if let validation, !functions.isEmpty, !DocumentID.isDesign(document.id),
+                    try DocumentRecord.fetch(id: document.id, in: db) == nil
+                {
                     let body = try IndexMaintainer.parse(document.bytes) ?? JSONObject()
                     try validation.check(
                         newDocument: DocumentWriter.validationDocument(
                             id: document.id, body: body, revisions: [], deleted: false, attachments: AttachmentTable()),
-                        oldDocument: nil, in: db)
+                        oldDocument: nil, functions: functions, in: db)
                 }
                 // A one-revision tree, encoded without building it (any revision limit keeps its one node).
                 let inserted = try DocumentRecord.insertIfAbsent(

@@ -32,12 +32,15 @@ extension DocumentWriter {
             }
         }
         let existing = try DocumentRecord.fetch(id: id, in: db)
+        let validationFunctions = try loadedValidationFunctions()
         var merger = RevisionTree.BatchMerge(existing?.tree ?? RevisionTree())
         var revisions: [RevisionID: NewRevision] = [:]
         for (index, incoming) in documents.enumerated() {
             try cancellation?.check()
             do {
-                if let revision = try mergeReplicated(incoming, id: id, existing: existing, into: &merger, pending: revisions) {
+                if let revision = try mergeReplicated(
+                    incoming, id: id, existing: existing, into: &merger, pending: revisions, validationFunctions: validationFunctions)
+                {
                     revisions[revision.0] = revision.1
                 }
             } catch let error as CloudantError {
@@ -57,7 +60,7 @@ extension DocumentWriter {
     /// Checks one replicated revision and merges its path; returns its body when it must be stored.
     private func mergeReplicated(
         _ incoming: IncomingDocument, id: String, existing: DocumentRecord?, into merger: inout RevisionTree.BatchMerge,
-        pending: [RevisionID: NewRevision]
+        pending: [RevisionID: NewRevision], validationFunctions: [JSONObject]
     ) throws -> (RevisionID, NewRevision)? {
         let path: [RevisionID]
         if let revisions = incoming.revisions {
@@ -84,7 +87,7 @@ extension DocumentWriter {
         let (table, blobs) = try resolveAttachments(
             incoming.attachments ?? [:], order: incoming.attachmentOrder, encoded: nil, against: base, generation: newest.generation, interactive: false,
             documentID: id)
-        if let validation, !DocumentID.isDesign(id) {
+        if let validation, !validationFunctions.isEmpty, !DocumentID.isDesign(id) {
             // Validated before it is merged (as CouchDB's updater does), so a refused revision leaves no trace.
             // The revision it replaces is the nearest ancestor in its path whose body this store has: stored,
             // or brought by this batch.
@@ -101,7 +104,7 @@ extension DocumentWriter {
             }
             let newDocument = Self.validationDocument(
                 id: id, body: incoming.body, revisions: path, deleted: incoming.deleted, attachments: table)
-            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
+            try validation.check(newDocument: newDocument, oldDocument: oldDocument, functions: validationFunctions, in: db)
         }
         guard try merger.merge(path: path, deleted: incoming.deleted, maxLeaves: maxLeaves, documentID: id) else { return nil }
         let revision = NewRevision(

@@ -26,9 +26,8 @@ struct DocumentWriter {
     var validation: WriteValidation?
     /// The partitions found full so far, when the store bounds its partitions (``PartitionLimit``).
     var fullPartitions: FullPartitions?
-    /// Whether a design document has a validation function, once asked in this transaction; forgotten when the
-    /// writer writes a design document, so the next write asks again.
-    private var validationFunctionsFound: Bool?
+    /// The design documents with a validation function, read at the transaction's first write.
+    private var validationFunctions: [JSONObject]?
 
     /// - Parameters:
     ///   - now: The store's clock (``StoreOptions/now``), which dates tombstones.
@@ -75,8 +74,8 @@ struct DocumentWriter {
         // The fast path inserts before it could validate; when a design document has a validation function the
         // general path runs (which also reports a conflict before validating, as CouchDB does). A store that
         // can run design functions but has none to run keeps the fast path.
-        let validating = try hasValidationFunctions()
-        if DocumentID.isDesign(id) { validationFunctionsFound = nil }
+        let functions = try loadedValidationFunctions()
+        let validating = !functions.isEmpty
         if !validating, incoming.rev == nil, let hash = prepared.speculativeHash,
             let result = try insertIfNew(prepared, id: id, hash: hash)
         {
@@ -98,7 +97,7 @@ struct DocumentWriter {
                 id: id, body: incoming.body, revisions: revisions, deleted: incoming.deleted, attachments: table)
             var oldDocument: JSONObject?
             if incoming.rev != nil, let parent { oldDocument = try revisionForValidation(parent, of: existing) }
-            try validation.check(newDocument: newDocument, oldDocument: oldDocument, in: db)
+            try validation.check(newDocument: newDocument, oldDocument: oldDocument, functions: functions, in: db)
         }
 
         let hash =
@@ -292,14 +291,16 @@ struct DocumentWriter {
         }
     }
 
-    /// Whether writes must be validated: the store runs design functions and a design document has a
-    /// validation function. Asked once per transaction (a lookup per document was a tenth of a bulk load's
-    /// writing), and again after a design document is written.
-    mutating func hasValidationFunctions() throws -> Bool {
-        guard let validation else { return false }
-        if let found = validationFunctionsFound { return found }
-        let found = try validation.hasFunctions(in: db)
-        validationFunctionsFound = found
+    /// The validation functions this transaction's writes go through: none when the store runs no design
+    /// functions, else those of the design documents as the transaction's first write found them. As in
+    /// CouchDB, whose database handle loads them once (`couch_db:validate_doc_update`), a design document
+    /// written in a batch does not validate the rest of that batch; and a lookup per document was a tenth of a
+    /// bulk load's writing.
+    mutating func loadedValidationFunctions() throws -> [JSONObject] {
+        guard let validation else { return [] }
+        if let validationFunctions { return validationFunctions }
+        let found = try validation.functions(in: db)
+        validationFunctions = found
         return found
     }
 
@@ -331,7 +332,6 @@ struct DocumentWriter {
         id: String, existing: DocumentRecord?, tree: RevisionTree, revisions: [RevisionID: NewRevision],
         forgotten: [RevisionID], indexEntries: (rev: RevisionID, entries: [[[UInt8]]?])? = nil
     ) throws {
-        if DocumentID.isDesign(id) { validationFunctionsFound = nil }
         guard let winner = tree.winner else { return }
         var record =
             existing

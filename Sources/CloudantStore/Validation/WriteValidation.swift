@@ -24,13 +24,12 @@ struct WriteValidation: Sendable {
     ///   `CloudantError.Code.validationUnauthorized` (401) or
     ///   `CloudantError.Code.validationFailed` (500 `unknown_error`) with the function's message;
     ///   `CloudantError` `.designFunctionFailed` when a function fails (throws an exception, runs too long).
-    /// Whether any design document has a validation function now (a write can then skip every check).
-    func hasFunctions(in db: Database) throws -> Bool {
-        try !cache.functions(in: db).isEmpty
+    /// The design documents that have a validation function now, with `_id` and `_rev`.
+    func functions(in db: Database) throws -> [JSONObject] {
+        try cache.functions(in: db)
     }
 
-    func check(newDocument: JSONObject, oldDocument: JSONObject?, in db: Database) throws {
-        let functions = try cache.functions(in: db)
+    func check(newDocument: JSONObject, oldDocument: JSONObject?, functions: [JSONObject], in db: Database) throws {
         guard !functions.isEmpty else { return }
         let security: JSONValue
         if let securityObject {
