@@ -92,18 +92,14 @@ enum StoreBenchmarks {
             ],
             target: 1.3
         ).run(repetitions: repetitions)
-        try await bulkCommand(workload: workload, baseline: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
-                              insert: { try raw?.insert(batches) }, fresh: { fresh().path }, release: release, repetitions: repetitions)
         Scratch.remove(folder)
+        try await bulkCommand(workload: workload, repetitions: repetitions)
     }
 
     /// `cloudant bulk` of the same documents as a JSON Lines file, in a process of its own (start-up, reading
     /// and parsing the file and printing each batch's results included), against the same raw SQLite baseline:
     /// the CLI's target is 1.5×. Skipped when the `cloudant` product was not built beside this executable.
-    private static func bulkCommand(
-        workload: Workload, baseline: @escaping () async throws -> Void, insert: @escaping () async throws -> Void,
-        fresh: @escaping () -> String, release: @escaping () async throws -> Void, repetitions: Int
-    ) async throws {
+    private static func bulkCommand(workload: Workload, repetitions: Int) async throws {
         guard let cloudant = cloudantExecutable() else { return }
         var lines = [UInt8]()
         for row in workload.rows { lines += row.body + [UInt8(ascii: "\n")] }
@@ -111,18 +107,29 @@ enum StoreBenchmarks {
         defer { Scratch.remove(inputFolder) }
         let input = inputFolder.appendingPathComponent("documents.jsonl")
         try Data(lines).write(to: input)
-        var data = ""
+        var folder = Scratch.folder("bulk-command")
+        defer { Scratch.remove(folder) }
+        func fresh() -> URL {
+            Scratch.remove(folder)
+            folder = Scratch.folder("bulk-command")
+            return folder
+        }
+        var raw: RawSQLite?
+        let batches = workload.batches
         try await BenchmarkGroup(
             name: "Bulk insert: \(workload.rows.count) × ~1 KB documents in 1000-document batches",
             unit: "docs", operations: workload.rows.count,
-            baseline: .init(name: "raw SQLite (id, rev, body, seq)", setUp: baseline, body: insert, tearDown: release),
+            baseline: .init(
+                name: "raw SQLite (id, rev, body, seq)",
+                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
+                body: { try raw?.insert(batches) }, tearDown: { raw = nil }),
             candidates: [
                 .init(
                     name: "cloudant bulk of the same documents as a JSON Lines file (a process of its own)",
-                    setUp: { data = fresh() },
+                    setUp: { _ = fresh() },
                     body: {
                         let outcome = try MeasuredProcess(
-                            executable: cloudant, arguments: ["--data", data, "bulk", "--db", "bulk", input.path],
+                            executable: cloudant, arguments: ["--data", folder.path, "bulk", "--db", "bulk", input.path],
                             outputPath: "/dev/null"
                         ).run()
                         guard outcome.exitStatus == 0 else { throw BenchmarkFailure("cloudant bulk exited with \(outcome.exitStatus)") }

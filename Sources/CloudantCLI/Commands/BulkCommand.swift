@@ -65,15 +65,14 @@ struct BulkCommand: CloudantCommand {
         // One batch is written while the next is read and parsed; a batch's results are printed once it is
         // committed, in order, so a line printed is still a batch on disk. A bad line ends the command after
         // the batch being written is committed and printed (its documents are on disk).
-        var writing: Task<[BulkDocsResult], any Error>?
-        var writingCount = 0
+        var writing: (results: Task<[BulkDocsResult], any Error>, documents: Int)?
         func finishWriting() async throws {
             guard let pending = writing else { return }
             writing = nil
-            let results = try await pending.value
+            let results = try await pending.results.value
             Output.print(.array(results.map(\.json)))
             // With --replicated only refusals come back, so the batch says how many documents there were.
-            tally.count(results, of: writingCount)
+            tally.count(results, of: pending.documents)
         }
         do {
             while let line = try reader.nextLine() {
@@ -88,8 +87,7 @@ struct BulkCommand: CloudantCommand {
                 }
                 if batch.count == batchSize {
                     try await finishWriting()
-                    writing = write(batch, to: store, queueFor: remote)
-                    writingCount = batch.count
+                    writing = (write(batch, to: store, queueFor: remote), batch.count)
                     batch = []
                     batch.reserveCapacity(batchSize)
                 }
@@ -100,8 +98,7 @@ struct BulkCommand: CloudantCommand {
         }
         try await finishWriting()
         if !batch.isEmpty {
-            writing = write(batch, to: store, queueFor: remote)
-            writingCount = batch.count
+            writing = (write(batch, to: store, queueFor: remote), batch.count)
             try await finishWriting()
         }
         if let refusal = tally.refusal { throw refusal }

@@ -15,20 +15,22 @@ struct WriteValidation: Sendable {
     let defaultSecurityObject: JSONObject?
     let cache: ValidationFunctionsCache
 
+    /// The design documents that have a validation function now, with `_id` and `_rev`: read once per write
+    /// transaction and passed to ``check(newDocument:oldDocument:functions:in:)`` for each of its writes.
+    func functions(in db: Database) throws -> [JSONObject] {
+        try cache.functions(in: db)
+    }
+
     /// Checks one revision about to be written.
     ///
     /// - Parameters:
     ///   - newDocument: The revision as written (with `_id`, the `_rev` it edits and `_revisions`).
     ///   - oldDocument: The revision it replaces, with `_revisions`, or nil for a new document.
+    ///   - functions: The transaction's validation functions (``functions(in:)``); none means nothing to check.
     /// - Throws: `CloudantError` `CloudantError.Code.validationForbidden` (403),
     ///   `CloudantError.Code.validationUnauthorized` (401) or
     ///   `CloudantError.Code.validationFailed` (500 `unknown_error`) with the function's message;
     ///   `CloudantError` `.designFunctionFailed` when a function fails (throws an exception, runs too long).
-    /// The design documents that have a validation function now, with `_id` and `_rev`.
-    func functions(in db: Database) throws -> [JSONObject] {
-        try cache.functions(in: db)
-    }
-
     func check(newDocument: JSONObject, oldDocument: JSONObject?, functions: [JSONObject], in db: Database) throws {
         guard !functions.isEmpty else { return }
         let security: JSONValue
@@ -79,9 +81,8 @@ final class ValidationFunctionsCache: @unchecked Sendable {
 
     func functions(in db: Database) throws -> [JSONObject] {
         let range = "\(Columns.id) >= '_design/' AND \(Columns.id) < '_design0'"
-        // Asked once per document written: a cached statement read in place (``DirectRow``), as GRDB's
-        // `fetchOne` with SQL text prepares the statement anew each time, which profiled at three quarters of the
-        // cost of a bulk write's validation.
+        // Asked once per write transaction: a cached statement read in place (``DirectRow``), as GRDB's
+        // `fetchOne` with SQL text prepares the statement anew each time.
         let statement = try db.cachedStatement(
             sql: "SELECT COUNT(*), COALESCE(MAX(\(Columns.seq)), 0) FROM \(Columns.table) WHERE \(range)")
         let current: (Int, Int64) = try statement.fetchFirstRow(in: db) { row in
