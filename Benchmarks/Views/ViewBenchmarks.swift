@@ -220,7 +220,7 @@ enum ViewBenchmarks {
                     precondition(answer.rows.count == groups, "the view has \(answer.rows.count) groups, SQL \(groups)")
                 }),
                 grouped("the same with _top_3 (its blocks' ranked values)", view: "top", descending: false),
-                grouped("the same with _top_3, descending (reads every row: ties decide by order)", view: "top", descending: true),
+                grouped("the same with _top_3, descending (its blocks read backwards)", view: "top", descending: true),
                 grouped("the same with _approx_count_distinct (its blocks' sketches)", view: "distinct", descending: false),
             ],
             target: 2

@@ -11,6 +11,12 @@ enum ViewReducer: Sendable {
     case runtime(source: String, runtime: any DesignFunctionRuntime, context: String)
     /// A Swift view's reduce function.
     case swift(SwiftReduce)
+
+    /// Whether the store computes it itself (a built-in), so that it can read rows in any order it documents.
+    var isBuiltIn: Bool {
+        if case .builtIn = self { return true }
+        return false
+    }
 }
 
 extension ViewQueryExecutor {
@@ -26,27 +32,13 @@ extension ViewQueryExecutor {
         var fold = Fold(
             reducer: reducer, grouping: grouping, encoding: scan.encoding,
             partitionLength: scan.partition.map { scan.encoding.key(.string($0)).count } ?? 0,
-            skip: query.skip, limit: query.limit ?? Int.max)
+            descending: query.descending, skip: query.skip, limit: query.limit ?? Int.max)
         let blocked = try blockedFunction(scan, reducer: reducer, in: db)
         for range in scan.ranges {
             if let blocked {
                 try reduceWithBlocks(scan, function: blocked, range: range, fold: &fold, in: db)
-            } else if query.descending {
-                // A document's rows with one key are reduced in their stored order (JavaScript reduces and
-                // `_first`/`_last` can tell), which ``ViewScan/rows(in:db:_:)`` restores.
-                try scan.rows(in: range, db: db) { stored in
-                    try stored.key.withUnsafeBytes { key in
-                        try fold.take(key: key.bindMemory(to: UInt8.self), first: { stored }, add: { try $0.add(stored) })
-                    }
-                }
             } else {
-                try scan.rowsInPlace(in: range, db: db) { row in
-                    try row.withBytes(0) { key in
-                        try fold.take(
-                            key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
-                            add: { try $0.add(InPlaceViewRow(row: row)) })
-                    }
-                }
+                try reduceRows(scan, in: range, fold: &fold, db: db)
             }
             guard try fold.endRange() else { break }
         }
@@ -54,17 +46,43 @@ extension ViewQueryExecutor {
     }
 
     /// The name of the reduce whose stored reduction blocks (``ViewReductionBlocks``) answer this query, if
-    /// the index keeps blocks for it: a built-in, or a runtime's function. A descending query reads rows for
-    /// the built-ins whose partials, cut ascending, stand for their rows in that order only
-    /// (``BuiltInReduce/combinesPartialsInEitherOrder``).
+    /// the index keeps blocks for it: a built-in (whose accumulator takes partials in either direction,
+    /// ``BuiltInReduce/accumulator(readingBackward:)``), or a runtime's function.
     private static func blockedFunction(_ scan: ViewScan, reducer: ViewReducer, in db: Database) throws -> String? {
         let name: String
         switch reducer {
-        case .builtIn(let function) where !scan.query.descending || function.combinesPartialsInEitherOrder: name = function.name
+        case .builtIn(let function): name = function.name
         case .runtime(let source, _, _): name = ViewBlockReduction.runtimeName(source)
-        default: return nil
+        case .swift: return nil
         }
         return try ViewReductionBlocks.has(scan.table, view: scan.view, function: name, in: db) ? name : nil
+    }
+
+    /// Reduces the rows of a range between two positions (all of it without them), in the query's order.
+    ///
+    /// A built-in reads them in place, backwards when the query is descending (its accumulator knows); a
+    /// function the store does not know is given a document's rows with one key in their stored order
+    /// whichever the direction (JavaScript reduces can tell), which ``ViewScan/rows(in:after:before:db:_:)``
+    /// restores.
+    private static func reduceRows(
+        _ scan: ViewScan, in range: ViewScan.Range, after: ViewReductionBlocks.Position? = nil,
+        before: ViewReductionBlocks.Position? = nil, fold: inout Fold, db: Database
+    ) throws {
+        if scan.query.descending, !fold.reducer.isBuiltIn {
+            try scan.rows(in: range, after: after, before: before, db: db) { stored in
+                try stored.key.withUnsafeBytes { key in
+                    try fold.take(key: key.bindMemory(to: UInt8.self), first: { stored }, add: { try $0.add(stored) })
+                }
+            }
+            return
+        }
+        try scan.rowsInPlace(in: range, after: after, before: before, db: db) { row in
+            try row.withBytes(0) { key in
+                try fold.take(
+                    key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
+                    add: { try $0.add(InPlaceViewRow(row: row)) })
+            }
+        }
     }
 
     /// Reduces one range, taking each clean block whose rows are all in the range and in one group as its
@@ -77,21 +95,8 @@ extension ViewQueryExecutor {
         // The edge of the rows already reduced: rows past it in the query's order are still to read.
         var edge: ViewReductionBlocks.Position?
         func readRows(upTo next: ViewReductionBlocks.Position?) throws {
-            guard descending else {
-                try scan.rowsInPlace(in: range, after: edge, before: next, db: db) { row in
-                    try row.withBytes(0) { key in
-                        try fold.take(
-                            key: key ?? UnsafeBufferPointer(start: nil, count: 0), first: { StoredRow(row) },
-                            add: { try $0.add(InPlaceViewRow(row: row)) })
-                    }
-                }
-                return
-            }
-            try scan.rows(in: range, after: next, before: edge, db: db) { stored in
-                try stored.key.withUnsafeBytes { key in
-                    try fold.take(key: key.bindMemory(to: UInt8.self), first: { stored }, add: { try $0.add(stored) })
-                }
-            }
+            try reduceRows(
+                scan, in: range, after: descending ? next : edge, before: descending ? edge : next, fold: &fold, db: db)
         }
         for block in try ViewReductionBlocks.blocks(of: scan, function: function, in: range, db: db)
         where block.ends && fold.holdsOneGroup(from: block.start.key, to: block.end.key) {
@@ -113,6 +118,8 @@ extension ViewQueryExecutor {
         let encoding: ViewKeyEncoding
         /// The bytes a partitioned view's keys start with, which no group prefix counts.
         let partitionLength: Int
+        /// Whether rows and blocks come in reverse index order.
+        let descending: Bool
         var skip: Int
         let limit: Int
         var rows: [ViewRow] = []
@@ -135,7 +142,7 @@ extension ViewQueryExecutor {
                     return false
                 }
             }
-            if group == nil { group = Group(prefix: Array(prefix), complete: complete, first: first(), reducer: reducer) }
+            if group == nil { group = Group(prefix: Array(prefix), complete: complete, first: first(), reducer: reducer, descending: descending) }
             try add(&group!)
             return true
         }
@@ -172,7 +179,7 @@ extension ViewQueryExecutor {
                 let first = StoredRow(
                     key: Data(row.key), documentID: row.documentID, keyJSON: descending ? block.lastKeyJSON : block.firstKeyJSON,
                     valueJSON: "null")
-                group = Group(prefix: prefix, complete: complete, first: first, reducer: reducer)
+                group = Group(prefix: prefix, complete: complete, first: first, reducer: reducer, descending: descending)
             }
             try group!.addPartial(block.partial)
             return true
@@ -233,12 +240,12 @@ extension ViewQueryExecutor {
         /// Reductions of the chunks already reduced.
         private var partials: [JSONValue] = []
 
-        init(prefix: [UInt8], complete: Bool, first: StoredRow, reducer: ViewReducer) {
+        init(prefix: [UInt8], complete: Bool, first: StoredRow, reducer: ViewReducer, descending: Bool) {
             self.prefix = prefix
             self.complete = complete
             self.first = first
             self.reducer = reducer
-            if case .builtIn(let function) = reducer { accumulator = function.accumulator() }
+            if case .builtIn(let function) = reducer { accumulator = function.accumulator(readingBackward: descending) }
         }
 
         /// Whether `key` is certainly in this group, from its bytes alone: it starts with a complete prefix,

@@ -53,18 +53,6 @@ public enum BuiltInReduce: Sendable, Hashable {
         }
     }
 
-    /// Whether reductions of runs of rows (``ReduceAccumulator/partial``), added in either key order, give
-    /// what adding the rows one by one in that order gives: `_count`, `_sum` (up to floating-point rounding),
-    /// `_stats` and `_approx_count_distinct`. `_top_N`, `_bottom_N`, `_first` and `_last` choose between rows
-    /// that tie (values that collate equal, a document that emits one key twice) by the order they come in,
-    /// so a run's partial stands for its rows only when runs are added in the order their rows were reduced.
-    public var combinesPartialsInEitherOrder: Bool {
-        switch self {
-        case .count, .sum, .stats, .approximateCountDistinct: return true
-        case .top, .bottom, .first, .last: return false
-        }
-    }
-
     /// The function's name as a design document writes it (`_sum`, `_top_3`).
     public var name: String {
         switch self {
@@ -80,5 +68,14 @@ public enum BuiltInReduce: Sendable, Hashable {
     }
 
     /// A new accumulator for one group of rows.
-    public func accumulator() -> ReduceAccumulator { ReduceAccumulator(self) }
+    ///
+    /// A group reduces to the same value whichever way it is read: with `readingBackward` (rows and partials
+    /// given in reverse index order, as a descending query reads them), `_top_N`, `_bottom_N` and `_first`
+    /// keep, among values or rows that tie, the one earlier in the index, and `_last` the later one, as
+    /// reading forward does. Ties are values that collate equal (`1` and `1.0`) and the rows of a document
+    /// that emits one key twice. CouchDB's own choice between them depends on where its b-tree's nodes
+    /// begin and end; one rule for both directions lets a descending query take stored partials too.
+    public func accumulator(readingBackward: Bool = false) -> ReduceAccumulator {
+        ReduceAccumulator(self, readingBackward: readingBackward)
+    }
 }

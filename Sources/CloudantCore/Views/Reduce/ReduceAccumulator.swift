@@ -7,6 +7,10 @@
 public struct ReduceAccumulator: Sendable {
     /// The built-in reduce it computes.
     public let function: BuiltInReduce
+    /// Whether rows and partials arrive in reverse index order (a descending query): then a row that ties
+    /// with one already kept comes before it in the index, and takes its place where the function keeps the
+    /// first (see ``BuiltInReduce/accumulator(readingBackward:)``).
+    public let readsBackward: Bool
     private var state: State
 
     private enum State: Sendable {
@@ -30,8 +34,9 @@ public struct ReduceAccumulator: Sendable {
         case error(JSONValue)
     }
 
-    init(_ function: BuiltInReduce) {
+    init(_ function: BuiltInReduce, readingBackward: Bool = false) {
         self.function = function
+        self.readsBackward = readingBackward
         switch function {
         case .count: state = .count(0)
         case .sum: state = .sum(.running(.number(.integer(0))))
@@ -113,15 +118,25 @@ public struct ReduceAccumulator: Sendable {
             case .bottom(let rank): (descending, limit) = (false, rank)
             default: return
             }
-            state = .ranked(Self.merge(value, into: values, descending: descending, limit: limit))
+            state = .ranked(
+                Self.merge(value, into: values, descending: descending, limit: limit, replacingEqual: readsBackward))
         case .edge(let current):
             guard let current else {
                 state = .edge(EdgeRow(key: key, id: id, value: value))
                 return
             }
-            let order = Collation.compare(key, current.key)
-            let rowFirst = order < 0 || (order == 0 && Collation.compareBytes(id, current.id) < 0)
-            if function == .first ? rowFirst : !rowFirst { state = .edge(EdgeRow(key: key, id: id, value: value)) }
+            var order = Collation.compare(key, current.key)
+            if order == 0 { order = Collation.compareBytes(id, current.id) }
+            // `_first` keeps the lowest (key, id), `_last` the highest; between rows that tie (a document that
+            // emits one key twice), the one earlier in the index for `_first`, the later one for `_last`.
+            let replaces =
+                switch (function == .first, readsBackward) {
+                case (true, false): order < 0
+                case (true, true): order <= 0
+                case (false, false): order >= 0
+                case (false, true): order > 0
+                }
+            if replaces { state = .edge(EdgeRow(key: key, id: id, value: value)) }
         case .failed:
             break
         }
@@ -148,10 +163,11 @@ public struct ReduceAccumulator: Sendable {
     /// Adds the reduction of other rows, a ``partial`` of the same function: the result is that of adding
     /// those rows one by one, up to the rounding of floating-point sums, which CouchDB's own rereduce shares.
     ///
-    /// `_top_N`, `_bottom_N`, `_first` and `_last` keep, among rows that tie, the one added first, as
-    /// CouchDB's rereduce keeps its first node's (`lists:umerge`, `less_json_ids`): their partials give
-    /// that result when they are added in the order their rows were (see
-    /// ``BuiltInReduce/combinesPartialsInEitherOrder``). A partial not of this function's form is ignored.
+    /// `_top_N`, `_bottom_N`, `_first` and `_last` keep, among rows that tie, the one earlier in the index
+    /// (the last for `_last`), as CouchDB's rereduce keeps its first node's (`lists:umerge`,
+    /// `less_json_ids`): partials are added in the order the accumulator reads, forward or backward
+    /// (``readsBackward``), each the reduction of a run of rows read forward. A partial not of this
+    /// function's form is ignored.
     public mutating func addPartial(_ partial: JSONValue) {
         switch (state, partial) {
         case (.count(let total), .number(.integer(let count))):
@@ -192,14 +208,21 @@ public struct ReduceAccumulator: Sendable {
     }
 
     /// `lists:umerge` with CouchDB's rank function: sorted, collation-equal values kept once (the one already
-    /// there), at most `limit`.
-    private static func merge(_ value: JSONValue, into values: [JSONValue], descending: Bool, limit: Int) -> [JSONValue] {
+    /// there, or the new one when `replacingEqual`), at most `limit`.
+    private static func merge(
+        _ value: JSONValue, into values: [JSONValue], descending: Bool, limit: Int, replacingEqual: Bool
+    ) -> [JSONValue] {
         var low = 0
         var high = values.count
         while low < high {
             let middle = (low + high) / 2
             let order = Collation.compare(values[middle], value)
-            if order == 0 { return values }
+            if order == 0 {
+                guard replacingEqual else { return values }
+                var replaced = values
+                replaced[middle] = value
+                return replaced
+            }
             if descending ? order > 0 : order < 0 { low = middle + 1 } else { high = middle }
         }
         guard low < limit else { return values }
