@@ -21,6 +21,19 @@ struct ChangesParameters: Sendable {
     /// How long a longpoll or continuous feed waits with nothing to send (`timeout`, default and at most
     /// the server's `changesTimeout`, 60 s).
     var timeout: Duration
+    /// `seq_interval` (``seqInterval(_:)``).
+    var seqInterval: Int?
+    /// What CouchDB's feed counts down from as it sends rows: the `limit` given, as given, or its default.
+    private var countdown = 1_000_000_000_000_000
+
+    /// Whether the feed's row at `index` (from 0) shows its `seq`. With `seq_interval`, `fabric_view_changes`
+    /// sends `null` instead but where the rows the limit still allows, counting this one, are a multiple of
+    /// the interval (`Limit rem Interval == 0`), so a client reading a batch of that size gets one `seq` per
+    /// batch; every row shows it otherwise.
+    func showsSeq(ofRow index: Int) -> Bool {
+        guard let seqInterval else { return true }
+        return (countdown - index) % seqInterval == 0
+    }
 
     /// Parses the query string and, for `POST`, the body's `doc_ids` or `selector`.
     ///
@@ -32,9 +45,12 @@ struct ChangesParameters: Sendable {
     ///   - lastEventID: The `Last-Event-ID` header, which an `eventsource` feed resumes from (a browser
     ///     reconnecting sends it) instead of the query's `since`.
     init(
-        _ query: QueryParameters, body: JSONObject?, lastEventID: String? = nil, maximumWait: Duration = .milliseconds(60_000),
+        _ given: QueryParameters, body: JSONObject?, lastEventID: String? = nil, maximumWait: Duration = .milliseconds(60_000),
         limits: MatchLimits = .default
     ) throws {
+        // `chttpd_db:parse_changes_query/1` matches the names in lower case; `view` and `doc_ids` are read from
+        // the query as given.
+        let query = given.lowercasingNames()
         // `live` is CouchDB's alias of `continuous`.
         let feedName = query["feed"] == "live" ? "continuous" : query["feed"] ?? "normal"
         guard let feed = Feed(rawValue: feedName) else {
@@ -47,22 +63,27 @@ struct ChangesParameters: Sendable {
         if feed == .eventsource, let lastEventID { since = lastEventID }
         sinceNow = since == "now"
         if let since, !sinceNow { options.since = try Self.parseSeq(since) }
-        if let limit = try query.int("limit") { options.limit = limit < 0 ? nil : limit }
-        options.descending = try query.bool("descending", default: false)
+        if let limit = try query.int("limit") {
+            options.limit = limit < 0 ? nil : limit
+            countdown = limit
+        }
+        // Options are on for `true` only; other values are ignored, as CouchDB's `{Key, "true"}` clauses do.
+        options.descending = query.flag("descending")
         if let style = query["style"] {
             guard let parsed = ChangesOptions.Style(rawValue: style) else {
                 throw HTTPFailure.badRequest("Invalid style: \(style). Supported styles: main_only, all_docs")
             }
             options.style = parsed
         }
-        options.includeDocs = try query.bool("include_docs", default: false)
-        options.conflicts = try query.bool("conflicts", default: false)
-        options.attachments = try query.bool("attachments", default: false)
-        options.attachmentEncodingInfo = try query.bool("att_encoding_info", default: false)
+        options.includeDocs = query.flag("include_docs")
+        options.conflicts = query.flag("conflicts")
+        options.attachments = query.flag("attachments")
+        options.attachmentEncodingInfo = query.flag("att_encoding_info")
+        seqInterval = try Self.seqInterval(query)
         switch query["filter"] {
         case nil: break
         case "_doc_ids":
-            let ids = try body?["doc_ids"] ?? query.json("doc_ids")
+            let ids = try body?["doc_ids"] ?? given.json("doc_ids")
             guard let list = ids?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw HTTPFailure.badRequest("`doc_ids` filter parameter is not a list of doc ids.")
             }
@@ -76,7 +97,7 @@ struct ChangesParameters: Sendable {
         case "_design":
             options.filter = { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         case "_view":
-            let view = query["view"] ?? ""
+            let view = given["view"] ?? ""
             guard !view.isEmpty else { throw HTTPFailure.badRequest("`view` filter parameter is not provided.") }
             let parts = view.split(separator: "/").map(String.init)
             guard parts.count == 2 else { throw HTTPFailure.badRequest("`view` must be of the form `designname/viewname`") }
@@ -97,6 +118,15 @@ struct ChangesParameters: Sendable {
         // CouchDB: timeout = min(changes_timeout, timeout), so no client can hold a feed open longer.
         let requested = try query.int("timeout").map { Duration.milliseconds(max(0, $0)) } ?? maximumWait
         timeout = min(requested, maximumWait)
+    }
+
+    /// `seq_interval`: every row's `seq` is `null` but those where the rows the limit still allows are a
+    /// multiple of it (and so, without a limit, every row whose count from CouchDB's default limit is).
+    /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid_seq_interval" for anything but a positive integer.
+    static func seqInterval(_ query: QueryParameters) throws -> Int? {
+        guard let text = query["seq_interval"] else { return nil }
+        guard let interval = Int(text), interval > 0 else { throw HTTPFailure.badRequest("invalid_seq_interval") }
+        return interval
     }
 
     /// A design document's function a feed is filtered by.

@@ -29,10 +29,12 @@ extension CouchEndpoint {
         let feed = parameters
         switch parameters.feed {
         case .normal:
-            return CouchResponse.json(try await store.changes(feed.options).json)
+            return CouchResponse.json(FeedRendering.documents.result(try await store.changes(feed.options), parameters: feed))
         case .longpoll:
             let first = try await store.changes(feed.options)
-            if !first.results.isEmpty || parameters.options.descending { return CouchResponse.json(first.json) }
+            if !first.results.isEmpty || parameters.options.descending {
+                return CouchResponse.json(FeedRendering.documents.result(first, parameters: feed))
+            }
             let connection = request.connection
             return streaming(contentType: "application/json") { writer in
                 try await Self.longpoll(store: store, parameters: feed, connection: connection, writer: &writer)
@@ -114,7 +116,7 @@ extension CouchEndpoint {
             stop()
         }
         var result = rendering.result(ChangesResult(results: [], lastSeq: parameters.options.since, pending: 0, hasMore: false))
-        if changed { result = rendering.result(try await store.changes(parameters.options)) }
+        if changed { result = rendering.result(try await store.changes(parameters.options), parameters: parameters) }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
 
@@ -139,8 +141,10 @@ extension CouchEndpoint {
                 feed: for await event in events {
                     switch event {
                     case .item(let change):
-                        let json = rendering.row(change).jsonBytes()
-                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: \"\(UpdateSequence.string(change.seq))\"\n\n".utf8) : json + [10]
+                        let shown = parameters.showsSeq(ofRow: sent)
+                        let json = rendering.row(change, showingSeq: shown).jsonBytes()
+                        let id = shown ? UpdateSequence.json(change.seq).jsonBytes() : Array("null".utf8)
+                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: ".utf8) + id + Array("\n\n".utf8) : json + [10]
                         try await writer.write(ByteBuffer(bytes: line))
                         lastSeq = change.seq
                         lastActivity = clock.now
@@ -188,9 +192,23 @@ struct FeedRendering: Sendable {
 
     static let documents = FeedRendering(row: { $0.json }, countsPending: true)
 
-    /// A whole answer: `results` and `last_seq`, and `pending` when counted.
-    func result(_ changes: ChangesResult) -> JSONValue {
-        var answer: JSONObject = ["results": .array(changes.results.map(row)), "last_seq": UpdateSequence.json(changes.lastSeq)]
+    /// One change's row, its `seq` `null` unless `showingSeq` (``ChangesParameters/showsSeq(ofRow:)``).
+    func row(_ change: Change, showingSeq: Bool) -> JSONValue {
+        var json = row(change)
+        if !showingSeq, case .object(var object) = json {
+            object["seq"] = .null
+            json = .object(object)
+        }
+        return json
+    }
+
+    /// A whole answer: `results` and `last_seq`, and `pending` when counted; with `parameters`, each row shows
+    /// its `seq` as ``ChangesParameters/showsSeq(ofRow:)`` says.
+    func result(_ changes: ChangesResult, parameters: ChangesParameters? = nil) -> JSONValue {
+        let rows = changes.results.enumerated().map { index, change in
+            row(change, showingSeq: parameters?.showsSeq(ofRow: index) ?? true)
+        }
+        var answer: JSONObject = ["results": .array(rows), "last_seq": UpdateSequence.json(changes.lastSeq)]
         if countsPending { answer["pending"] = .number(JSONNumber(changes.pending)) }
         return .object(answer)
     }

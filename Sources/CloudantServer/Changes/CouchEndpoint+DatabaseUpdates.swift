@@ -17,9 +17,10 @@ extension CouchEndpoint {
         for name in ["limit", "timeout"] {
             if let text = request.query[name], (Int(text) ?? -1) < 0 { throw HTTPFailure.badRequest("invalid_integer") }
         }
-        // Only the parameters `global_changes_httpd` reads; the rest are ignored, as there.
-        var query = request.query
-        for name in ["style", "include_docs", "conflicts", "filter", "doc_ids", "last-event-id"] { query[name] = nil }
+        // Only the parameters `global_changes_httpd:parse_global_changes_query/1` reads, by their exact names; the
+        // rest are ignored, as there, and so is `heartbeat=false`.
+        let read: Set<String> = ["feed", "descending", "since", "limit", "heartbeat", "timeout"]
+        let query = request.query.filter { name, value in read.contains(name) && !(name == "heartbeat" && value == "false") }
         var parameters = try ChangesParameters(
             query, body: nil, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!],
             maximumWait: .milliseconds(max(1, configuration.changesTimeout)))

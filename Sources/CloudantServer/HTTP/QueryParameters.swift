@@ -12,13 +12,20 @@ struct QueryParameters: Sendable {
     /// Parses `a=1&b=2` (or `a=1;b=2`: CouchDB's parser, mochiweb's, also splits at `;`); a repeated name
     /// keeps its last value.
     init(rawQuery: String) {
-        for (position, pair) in rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }).enumerated() where !pair.isEmpty {
+        self.init(pairs: rawQuery.split(whereSeparator: { $0 == "&" || $0 == ";" }).filter { !$0.isEmpty }.map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0], plusIsSpace: true)
             let value = parts.count > 1 ? PercentDecoding.decode(parts[1], plusIsSpace: true) : ""
-            values[name] = value
-            positions[name] = position
-            ordered.append((name, value))
+            return (name, value)
+        })
+    }
+
+    /// The pairs given, in order.
+    private init(pairs: [(name: String, value: String)]) {
+        for (position, pair) in pairs.enumerated() {
+            values[pair.name] = pair.value
+            positions[pair.name] = position
+            ordered.append(pair)
         }
     }
 
@@ -40,13 +47,18 @@ struct QueryParameters: Sendable {
         var seen: Set<String> = ["partition"]
         for pair in ordered where seen.insert(pair.name).inserted { kept.append(pair) }
         kept.sort { Array($0.name.utf8).lexicographicallyPrecedes($1.name.utf8) }
-        var result = QueryParameters(rawQuery: "")
-        for (position, pair) in kept.enumerated() {
-            result.values[pair.name] = pair.value
-            result.positions[pair.name] = position
-            result.ordered.append(pair)
-        }
-        return result
+        return QueryParameters(pairs: kept)
+    }
+
+    /// The pairs `keep` accepts, in their order.
+    func filter(_ keep: (_ name: String, _ value: String) -> Bool) -> QueryParameters {
+        QueryParameters(pairs: ordered.filter { keep($0.name, $0.value) })
+    }
+
+    /// The same pairs with their names in lower case, as `chttpd_db:parse_changes_query/1` matches them
+    /// (`string:to_lower(Key)`): `Include_Docs=true` is `include_docs=true` to `_changes`.
+    func lowercasingNames() -> QueryParameters {
+        QueryParameters(pairs: ordered.map { ($0.name.lowercased(), $0.value) })
     }
 
     /// The value of whichever of `names` the query gave last (CouchDB folds over the query in order, so a
@@ -61,19 +73,25 @@ struct QueryParameters: Sendable {
     /// Whether `name` was given.
     func contains(_ name: String) -> Bool { values[name] != nil }
 
-    /// A boolean parameter (`true`/`false`).
-    /// - Throws: ``HTTPFailure`` `400 query_parse_error` for any other value, as CouchDB.
-    func bool(_ name: String) throws -> Bool? {
-        guard let value = values[name] else { return nil }
-        switch value {
-        case "true": return true
-        case "false": return false
-        default: throw HTTPFailure(status: 400, error: "query_parse_error", reason: "Invalid boolean parameter: \"\(value)\"")
-        }
+    /// An option CouchDB turns on only for the exact value `true`, as `chttpd_db:parse_doc_query/2` and
+    /// `parse_changes_query/1` match `{Key, "true"}`: any other value (`True`, `1`, `false`) is a pair they
+    /// do not know and ignore, so it leaves the option off.
+    func flag(_ name: String) -> Bool { ordered.contains { $0.name == name && $0.value == "true" } }
+
+    /// A document write's `new_edits`: the last `true` or `false` given decides, other values are ignored
+    /// (`parse_doc_query/2`); `true` without one.
+    var newEdits: Bool {
+        ordered.last { $0.name == "new_edits" && ($0.value == "true" || $0.value == "false") }?.value != "false"
     }
 
-    /// A boolean parameter with a default.
-    func bool(_ name: String, default fallback: Bool) throws -> Bool { try bool(name) ?? fallback }
+    /// The parameters among `names`, parsed as `couch_mrview_http:parse_params/2` parses those of views,
+    /// `_all_docs` and `_all_dbs` (``ViewQuery/init(parameters:)``): booleans `true` or `false` in any case,
+    /// `limit` and `skip` whole numbers from 0, in order, a later one winning.
+    /// - Throws: `CloudantError` `query_parse_error` with CouchDB's reason (`Invalid boolean parameter: "no"`,
+    ///   `Invalid value for positive integer: "-1"`).
+    func indexArguments(_ names: Set<String>) throws -> ViewQuery {
+        try ViewQuery(parameters: ordered.filter { names.contains($0.name) }.map { ($0.name, $0.value) })
+    }
 
     /// An integer parameter.
     /// - Throws: ``HTTPFailure`` `400 query_parse_error` when it is not an integer.
@@ -86,13 +104,14 @@ struct QueryParameters: Sendable {
     }
 
     /// A JSON-encoded parameter (`startkey="a"`, `keys=["a","b"]`, `open_revs=["1-a"]`).
-    /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid_json".
+    /// - Throws: ``HTTPFailure`` `400 bad_request` "invalid UTF-8 JSON", CouchDB's answer to any JSON it cannot
+    ///   decode (`chttpd:catch_error/4` of `invalid_json`).
     func json(_ name: String) throws -> JSONValue? {
         guard let value = values[name] else { return nil }
         do {
             return try JSONValue(parsing: value)
         } catch {
-            throw HTTPFailure.badRequest("invalid_json")
+            throw HTTPFailure.badRequest("invalid UTF-8 JSON")
         }
     }
 }

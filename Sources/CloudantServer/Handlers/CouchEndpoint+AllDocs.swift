@@ -8,6 +8,12 @@ extension CouchEndpoint {
     ///
     /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
     ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
+    /// The parameters of `_all_docs` besides its keys, parsed as a view's are (`couch_mrview_http:parse_params/2`).
+    static let allDocsArguments: Set<String> = [
+        "inclusive_end", "descending", "limit", "skip", "include_docs", "conflicts", "update_seq", "attachments",
+        "att_encoding_info",
+    ]
+
     func allDocs(
         _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil, local: Bool = false
     ) async throws -> Response {
@@ -41,15 +47,11 @@ extension CouchEndpoint {
             for alias in ["start_key", "end_key"] { query[alias] = nil }
         }
         let store = try await authorizedStore(database, for: request.user, access: .member)
+        let arguments = try query.indexArguments(Self.allDocsArguments)
         var options = AllDocsOptions(
-            inclusiveEnd: try query.bool("inclusive_end", default: true), descending: try query.bool("descending", default: false),
-            limit: try query.int("limit"), skip: max(0, try query.int("skip") ?? 0),
-            includeDocs: try query.bool("include_docs", default: false), conflicts: try query.bool("conflicts", default: false),
-            updateSeq: try query.bool("update_seq", default: false),
-            documentOptions: ReadOptions(
-                attachments: try query.bool("attachments", default: false),
-                attachmentEncodingInfo: try query.bool("att_encoding_info", default: false)))
-        if let limit = options.limit, limit < 0 { options.limit = nil }
+            inclusiveEnd: arguments.inclusiveEnd, descending: arguments.descending, limit: arguments.limit, skip: arguments.skip,
+            includeDocs: arguments.includeDocs, conflicts: arguments.conflicts ?? false, updateSeq: arguments.updateSeq,
+            documentOptions: ReadOptions(attachments: arguments.attachments, attachmentEncodingInfo: arguments.attachmentEncodingInfo))
         // `validate_all_docs_args`: a partition's rows are held to `partition_query_limit`, others to `query_limit`.
         options.limit = try nodeConfiguration.queryLimits.limit(options.limit, partitioned: partition != nil)
         if local {

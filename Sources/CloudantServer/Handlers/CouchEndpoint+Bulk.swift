@@ -144,15 +144,17 @@ extension CouchEndpoint {
     func bulkGet(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
-        for rejected in ["rev", "open_revs", "atts_since", "new_edits", "w"] where request.query.contains(rejected) {
-            throw HTTPFailure.badRequest("\"\(rejected)\" query parameter is not acceptable")
+        // `bulk_get_parse_doc_query/1` refuses the first of these it meets, in the query's order.
+        let refusedNames: Set<String> = ["rev", "open_revs", "atts_since", "new_edits", "w"]
+        if let rejected = request.query.ordered.first(where: { refusedNames.contains($0.name) }) {
+            throw HTTPFailure.badRequest("\"\(rejected.name)\" query parameter is not acceptable")
         }
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let body = try request.jsonObjectBody()
         guard let entries = body["docs"]?.arrayValue else {
             throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (a crash)
         }
-        let latest = try request.query.bool("latest") ?? body["latest"]?.boolValue ?? false
+        let latest = request.query.flag("latest") || (!request.query.contains("latest") && body["latest"]?.boolValue == true)
         var options = try Self.readOptions(request.query)
         if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil

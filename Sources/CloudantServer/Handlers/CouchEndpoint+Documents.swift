@@ -49,7 +49,7 @@ extension CouchEndpoint {
             // `open_revs=[]` answers the plain winning document.
             if which != .revisions([]) {
                 options.rev = nil
-                let latest = try request.query.bool("latest", default: false)
+                let latest = request.query.flag("latest")
                 let multipart = MediaType.accepts("multipart/mixed", in: request.header(.accept))
                 // Parts carry every attachment's bytes except those `atts_since` says the asker holds,
                 // as stored: CouchDB's multipart answers always send encoded attachments encoded.
@@ -64,7 +64,7 @@ extension CouchEndpoint {
             }
         }
         // `?rev=X&latest=true` answers the winner (CouchDB's quirk).
-        if try request.query.bool("latest", default: false) { options.rev = nil }
+        if request.query.flag("latest") { options.rev = nil }
         let multipart =
             (options.attachments || !options.attachmentsSince.isEmpty)
             && MediaType.accepts("multipart/related", in: request.header(.accept))
@@ -151,14 +151,14 @@ extension CouchEndpoint {
         let id = unchecked.id
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id ?? ""))
         let incoming = try await documentAccess(of: store, for: request.user).prepareWrite(
-            unchecked, in: store, replicated: try !request.query.bool("new_edits", default: true))
+            unchecked, in: store, replicated: !request.query.newEdits)
         if request.query["batch"] == "ok" {
             return try await writeInBatchMode(incoming, store: store)
         }
         let result: WriteResult
         if let id, DocumentID.isLocal(id) {
             result = try await writeLocal(incoming, id: id, in: store)
-        } else if try !request.query.bool("new_edits", default: true) {
+        } else if !request.query.newEdits {
             let failures = try await store.bulkDocs(parsed: [incoming], newEdits: false)
             if let error = failures.first?.error { throw error }
             result = WriteResult(id: id ?? "", rev: incoming.rev?.description ?? "")
@@ -236,21 +236,20 @@ extension CouchEndpoint {
         return try await store.putLocal(id: id, body: incoming.body, rev: incoming.rev?.description, lastWriterWins: true)
     }
 
-    /// CouchDB's document read parameters.
+    /// CouchDB's document read parameters (`chttpd_db:parse_doc_query/2`): each option is on for `true` and
+    /// only for `true` (``QueryParameters/flag(_:)``).
     static func readOptions(_ query: QueryParameters) throws -> ReadOptions {
         var options = ReadOptions(
-            rev: query["rev"], revs: try query.bool("revs", default: false),
-            revsInfo: try query.bool("revs_info", default: false), conflicts: try query.bool("conflicts", default: false),
-            deletedConflicts: try query.bool("deleted_conflicts", default: false),
-            attachments: try query.bool("attachments", default: false), localSeq: try query.bool("local_seq", default: false),
-            attachmentEncodingInfo: try query.bool("att_encoding_info", default: false))
+            rev: query["rev"], revs: query.flag("revs"), revsInfo: query.flag("revs_info"), conflicts: query.flag("conflicts"),
+            deletedConflicts: query.flag("deleted_conflicts"), attachments: query.flag("attachments"),
+            localSeq: query.flag("local_seq"), attachmentEncodingInfo: query.flag("att_encoding_info"))
         if let since = try query.json("atts_since") {
             guard let list = since.arrayValue?.compactMap(\.stringValue) else {
                 throw HTTPFailure.badRequest("atts_since must be a JSON list of revisions")
             }
             options.attachmentsSince = list
         }
-        if try query.bool("meta", default: false) {
+        if query.flag("meta") {
             options.conflicts = true
             options.deletedConflicts = true
             options.revsInfo = true

@@ -3,13 +3,14 @@ internal import CloudantCore
 /// The database names `GET /_all_dbs` and `GET /_dbs_info` answer: CouchDB's `_all_dbs` is an `_all_docs` of
 /// its `_dbs` database (`chttpd_misc:handle_all_dbs_info_req/1`), so it takes the same parameters: `key`,
 /// `keys`, `startkey`/`start_key`, `endkey`/`end_key`, `inclusive_end`, `descending`, `skip` and `limit`, with
-/// keys compared as ids are (by their bytes).
+/// keys compared as ids are (by their bytes), and its parameters parsed as `_all_docs` parses them.
 struct DatabaseNamePage {
     /// The names in the order and window the parameters ask for.
     static func names(_ all: [String], query: QueryParameters) throws -> [String] {
-        let descending = try query.bool("descending", default: false)
-        let skip = max(0, try query.int("skip") ?? 0)
-        let limit = try query.int("limit").map { max(0, $0) } ?? Int.max
+        let arguments = try query.indexArguments(["descending", "skip", "limit", "inclusive_end"])
+        let descending = arguments.descending
+        let skip = arguments.skip
+        let limit = arguments.limit ?? Int.max
         var names = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         if let keys = try query.json("keys") {
             guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
@@ -19,7 +20,7 @@ struct DatabaseNamePage {
         }
         var start = try query.json("startkey") ?? query.json("start_key")
         var end = try query.json("endkey") ?? query.json("end_key")
-        var inclusiveEnd = try query.bool("inclusive_end", default: true)
+        var inclusiveEnd = arguments.inclusiveEnd
         if let key = try query.json("key") {
             (start, end, inclusiveEnd) = (key, key, true)
         }
