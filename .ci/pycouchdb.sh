@@ -28,4 +28,4 @@ trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/_up" >/dev/null 2>&1 && break; sleep 0.2; done
 # The installed package is tested, not the unpacked sources beside the tests.
 cd "$work"
-"$work/venv/bin/python" -m pytest -q -rs -p no:cacheprovider -o addopts="" "$suite"
+"$work/venv/bin/python" -m pytest -q -rs -p no:cacheprovider -o addopts="" -o log_cli=false "$suite"
