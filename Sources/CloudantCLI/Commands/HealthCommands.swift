@@ -249,26 +249,19 @@ extension GlobalOptions {
     }
 }
 
-/// ISO 8601 dates on the command line.
+/// ISO 8601 dates on the command line, read and written by the store's own ISO 8601 code
+/// (``ISO8601Timestamp``): an RFC 3339 date-time, or a day alone (midnight UTC).
 enum HealthCLIDates {
     static func parse(_ text: String, field: String) throws -> Date {
-        let formats: [ISO8601DateFormatter.Options] = [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
-        ]
-        for options in formats {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return date }
-        }
+        let isDayAlone = text.utf8.count == 10 && text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) }
+        if let date = ISO8601Timestamp.date(from: isDayAlone ? text + "T00:00:00Z" : text) { return date }
         throw CloudantError(
             .invalidInput, "'\(text)' is not an ISO 8601 date; write 2024-06-01T13:00:00-07:00 or 2024-06-01.",
             context: .init(field: field))
     }
 
     static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        ISO8601Timestamp.string(from: date, fractionalSeconds: false) ?? "\(date.timeIntervalSince1970)"
     }
 }
 
