@@ -3,17 +3,17 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters;
-    /// `_design_docs` when `designOnly`; `_local_docs` when `local` (see ``localRows(_:options:store:)``).
-    ///
-    /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
-    ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
     /// The parameters of `_all_docs` besides its keys, parsed as a view's are (`couch_mrview_http:parse_params/2`).
     static let allDocsArguments: Set<String> = [
         "inclusive_end", "descending", "limit", "skip", "include_docs", "conflicts", "update_seq", "attachments",
         "att_encoding_info",
     ]
 
+    /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters;
+    /// `_design_docs` when `designOnly`; `_local_docs` when `local` (see ``localRows(_:options:store:)``).
+    ///
+    /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
+    ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
     func allDocs(
         _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil, local: Bool = false
     ) async throws -> Response {

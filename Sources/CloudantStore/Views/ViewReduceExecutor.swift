@@ -101,7 +101,7 @@ extension ViewQueryExecutor {
         for block in try ViewReductionBlocks.blocks(of: scan, function: function, in: range, db: db)
         where block.ends && fold.holdsOneGroup(from: block.start.key, to: block.end.key) {
             try readRows(upTo: descending ? block.end : block.start)
-            guard !fold.stopped, try fold.take(block, descending: descending) else { return }
+            guard !fold.stopped, try fold.take(block) else { return }
             edge = descending ? block.start : block.end
         }
         try readRows(upTo: nil)
@@ -162,7 +162,7 @@ extension ViewQueryExecutor {
         /// Adds a block's partial to its group (every row of it in one group, ``holdsOneGroup(from:to:)``),
         /// finishing the group before when the block starts another; false to stop. A group that starts with
         /// the block takes its key from the block's first row read: its last, reading descending.
-        mutating func take(_ block: ViewReductionBlocks.Block, descending: Bool) throws -> Bool {
+        mutating func take(_ block: ViewReductionBlocks.Block) throws -> Bool {
             let (length, complete) = block.start.key.withUnsafeBufferPointer { key in
                 groupPrefix(of: key, grouping: grouping, encoding: encoding, from: partitionLength)
             }
