@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
 # Runs the pycouchdb client's own integration suite (from its source distribution on PyPI) against a fresh
-# `cloudant serve`. Usage: .ci/pycouchdb.sh PATH/TO/cloudant. Any failure fails the script.
+# `cloudant serve`. Usage: .ci/pycouchdb.sh PATH/TO/cloudant [FOLDER], where FOLDER holds the client as
+# `.ci/pycouchdb.sh prepare FOLDER` left it (CI prepares it while it builds); without one it is prepared in a
+# temporary folder. Any failure fails the script.
 #
 # The suite talks to http://admin:password@localhost:5984/; the copy run here is pointed at a free port
 # instead (the URLs it connects with rewritten, nothing else). Two of its tests read a `_changes` feed until the server ends
 # it, so the server's changes timeout is 5 s rather than CouchDB's 60.
 set -euo pipefail
-cloudant="$1"
 version="1.17.1"
+
+# The client, its test tools and its unpacked sources, in $1 (kept: a prepared folder is used as it is).
+prepare() {
+  local dir="$1"
+  [ -f "$dir/prepared" ] && return 0
+  mkdir -p "$dir"
+  python3 -m venv "$dir/venv"
+  "$dir/venv/bin/pip" install -q "pycouchdb==$version" "pytest==9.2.0" "pytest-html==4.2.0" "requests==2.34.2" \
+    "typing_extensions==4.16.0"
+  "$dir/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$dir" "pycouchdb==$version"
+  tar -xzf "$dir/pycouchdb-$version.tar.gz" -C "$dir"
+  touch "$dir/prepared"
+}
+
+if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi
+cloudant="$1"
 work=$(mktemp -d)
-python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install -q "pycouchdb==$version" "pytest==9.2.0" "pytest-html==4.2.0" "requests==2.34.2" \
-  "typing_extensions==4.16.0"
-"$work/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$work" "pycouchdb==$version"
-tar -xzf "$work/pycouchdb-$version.tar.gz" -C "$work"
+prepared="${2:-$work/client}"
+prepare "$prepared"
 port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()')
+# A copy of the sources is pointed at this run's port; the prepared ones stay as they were unpacked.
+cp -R "$prepared/pycouchdb-$version" "$work/"
 suite="$work/pycouchdb-$version/test/integration"
 # Only the URLs it connects with (one test checks how the client spells other URLs it is given).
 sed -i -e "s/admin:password@localhost:5984/admin:password@127.0.0.1:$port/g" \
@@ -28,4 +44,4 @@ trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/_up" >/dev/null 2>&1 && break; sleep 0.2; done
 # The installed package is tested, not the unpacked sources beside the tests.
 cd "$work"
-"$work/venv/bin/python" -m pytest -q -rs -p no:cacheprovider -o addopts="" -o log_cli=false "$suite"
+"$prepared/venv/bin/python" -m pytest -q -rs -p no:cacheprovider -o addopts="" -o log_cli=false "$suite"

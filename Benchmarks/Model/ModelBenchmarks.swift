@@ -36,12 +36,9 @@ enum ModelBenchmarks {
         let dishes = max(1, objects / 10)
         let perDish = 9
         let batchDishes = 100
-        var folder = Scratch.folder("model")
-        func fresh() -> StoreDirectory {
-            Scratch.remove(folder)
-            folder = Scratch.folder("model")
-            return StoreDirectory(path: folder.path)
-        }
+        let scratch = ScratchFolder("model")
+        defer { scratch.remove() }
+        func fresh() -> StoreDirectory { StoreDirectory(path: scratch.fresh().path) }
         var store: DocumentStore?
         var models: ModelStore?
         var fetched = 0
@@ -98,7 +95,6 @@ enum ModelBenchmarks {
             ],
             target: 1.5
         ).run(repetitions: repetitions)
-        Scratch.remove(folder)
         if fetched != dishes * (perDish + 1) { print("  warning: fetched \(fetched) objects") }
     }
 }

@@ -9,38 +9,17 @@ enum StoreBenchmarks {
         let batches = workload.batches
         let parsedBatches = try batches.map { batch in try batch.map { try JSONValue(parsing: $0.body) } }
 
-        var folder = Scratch.folder("bulk-insert")
-        var raw: RawSQLite?
+        let scratch = ScratchFolder("bulk-insert")
+        defer { scratch.remove() }
+        let raw = RawSQLiteCases(writing: batches, in: scratch)
         var store: DocumentStore?
-        func fresh() -> URL {
-            Scratch.remove(folder)
-            folder = Scratch.folder("bulk-insert")
-            return folder
-        }
-        let release: () async throws -> Void = {
-            raw = nil
-            store = nil
-        }
+        func fresh() -> URL { scratch.fresh() }
+        let release: () async throws -> Void = { store = nil }
         try await BenchmarkGroup(
             name: "Bulk insert: \(documents) × ~1 KB documents in 1000-document batches",
             unit: "docs", operations: documents,
-            baseline: .init(
-                name: "raw SQLite (id, rev, body, seq)",
-                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
-                body: { try raw?.insert(batches) }, tearDown: release),
-            candidates: [
-                .init(
-                    name: "raw SQLite + the seq index (the floor)",
-                    setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
-                    body: { try raw?.insert(batches) }, tearDown: release),
-                .init(
-                    name: "raw SQLite + seq index + log checkpointed as the store does",
-                    setUp: {
-                        raw = try RawSQLite(
-                            path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true,
-                            backgroundCheckpoints: true)
-                    },
-                    body: { try raw?.insert(batches) }, tearDown: release),
+            baseline: raw.baseline(named: "raw SQLite (id, rev, body, seq)"),
+            candidates: raw.floors + [
                 .init(
                     name: "store.bulkDocs (parsed JSON in)",
                     setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
@@ -92,7 +71,6 @@ enum StoreBenchmarks {
             ],
             target: 1.3
         ).run(repetitions: repetitions)
-        Scratch.remove(folder)
         try await bulkCommand(workload: workload, repetitions: repetitions)
     }
 
@@ -107,29 +85,19 @@ enum StoreBenchmarks {
         defer { Scratch.remove(inputFolder) }
         let input = inputFolder.appendingPathComponent("documents.jsonl")
         try Data(lines).write(to: input)
-        var folder = Scratch.folder("bulk-command")
-        defer { Scratch.remove(folder) }
-        func fresh() -> URL {
-            Scratch.remove(folder)
-            folder = Scratch.folder("bulk-command")
-            return folder
-        }
-        var raw: RawSQLite?
-        let batches = workload.batches
+        let scratch = ScratchFolder("bulk-command")
+        defer { scratch.remove() }
         try await BenchmarkGroup(
             name: "Bulk insert: \(workload.rows.count) × ~1 KB documents in 1000-document batches",
             unit: "docs", operations: workload.rows.count,
-            baseline: .init(
-                name: "raw SQLite (id, rev, body, seq)",
-                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
-                body: { try raw?.insert(batches) }, tearDown: { raw = nil }),
+            baseline: RawSQLiteCases(writing: workload.batches, in: scratch).baseline(named: "raw SQLite (id, rev, body, seq)"),
             candidates: [
                 .init(
                     name: "cloudant bulk of the same documents as a JSON Lines file (a process of its own)",
-                    setUp: { _ = fresh() },
+                    setUp: { scratch.fresh() },
                     body: {
                         let outcome = try MeasuredProcess(
-                            executable: cloudant, arguments: ["--data", folder.path, "bulk", "--db", "bulk", input.path],
+                            executable: cloudant, arguments: ["--data", scratch.current.path, "bulk", "--db", "bulk", input.path],
                             outputPath: "/dev/null"
                         ).run()
                         guard outcome.exitStatus == 0 else { throw BenchmarkFailure("cloudant bulk exited with \(outcome.exitStatus)") }
@@ -157,41 +125,18 @@ enum StoreBenchmarks {
             guard case .object(let object) = try JSONValue(parsing: row.body) else { throw BenchmarkError.unexpected("body") }
             return object
         }
-        var folder = Scratch.folder("single-writes")
-        var raw: RawSQLite?
+        let scratch = ScratchFolder("single-writes")
+        defer { scratch.remove() }
+        let raw = RawSQLiteCases(writing: workload.batches, in: scratch)
         var store: DocumentStore?
-        func fresh() -> URL {
-            Scratch.remove(folder)
-            folder = Scratch.folder("single-writes")
-            return folder
-        }
-        let release: () async throws -> Void = {
-            raw = nil
-            store = nil
-        }
         try await BenchmarkGroup(
             name: "Single writes: \(documents) single-document writes, one transaction each",
             unit: "writes", operations: documents,
-            baseline: .init(
-                name: "raw SQLite (one row per transaction)",
-                setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path) },
-                body: { try raw?.insert(workload.batches) }, tearDown: release),
-            candidates: [
-                .init(
-                    name: "raw SQLite + the seq index (the floor)",
-                    setUp: { raw = try RawSQLite(path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true) },
-                    body: { try raw?.insert(workload.batches) }, tearDown: release),
-                .init(
-                    name: "raw SQLite + seq index + log checkpointed as the store does",
-                    setUp: {
-                        raw = try RawSQLite(
-                            path: fresh().appendingPathComponent("raw.sqlite").path, sequenceIndex: true,
-                            backgroundCheckpoints: true)
-                    },
-                    body: { try raw?.insert(workload.batches) }, tearDown: release),
+            baseline: raw.baseline(named: "raw SQLite (one row per transaction)"),
+            candidates: raw.floors + [
                 .init(
                     name: "store.put",
-                    setUp: { store = try DocumentStore.open(name: "single-writes", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "single-writes", in: StoreDirectory(path: scratch.fresh().path)) },
                     body: {
                         // The loop runs where `put` runs (the global executor), as in a server or a
                         // background task; a caller on the main actor would add a hop per call.
@@ -199,10 +144,9 @@ enum StoreBenchmarks {
                         try await Task.detached {
                             for document in parsed { _ = try await target.put(document) }
                         }.value
-                    }, tearDown: release)
+                    }, tearDown: { store = nil })
             ],
             target: 1.2
         ).run(repetitions: repetitions)
-        Scratch.remove(folder)
     }
 }

@@ -50,6 +50,20 @@ struct HTTPReplicationTests {
             return peer
         }
 
+        /// Pushes the local store to `remote` and pulls it back, running both again while the network's faults
+        /// make one give up after its retries (it resumes from its checkpoint); a failure of this side is thrown.
+        func syncBothWays(with remote: HTTPPeer, options: ReplicationOptions) async throws {
+            for _ in 0..<30 {
+                do {
+                    _ = try await Replicator(source: LocalPeer(local), target: remote, options: options).run()
+                    _ = try await Replicator(source: remote, target: LocalPeer(local), options: options).run()
+                    return
+                } catch let error as CloudantError where error.code.isPeerFailure {
+                    continue
+                }
+            }
+        }
+
         /// The server's copy of `db`, opened directly for comparisons.
         func serverStore(_ db: String = "cloud") throws -> DocumentStore {
             try DocumentStore.open(name: db, in: StoreDirectory(path: folder.appendingPathComponent("server").path))
@@ -133,17 +147,7 @@ struct HTTPReplicationTests {
         let options = ReplicationOptions(
             batchSize: 15, retry: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50)))
         // A replication that gives up after its retries is simply run again, resuming from its checkpoint.
-        for _ in 0..<30 {
-            do {
-                _ = try await Replicator(source: LocalPeer(setup.local), target: flaky, options: options).run()
-                _ = try await Replicator(source: flaky, target: LocalPeer(setup.local), options: options).run()
-                break
-            } catch let error as CloudantError {
-                // The network's faults are retried by running again; a failure of this side is a bug.
-                if !error.code.isPeerFailure { throw error }
-                continue
-            }
-        }
+        try await setup.syncBothWays(with: flaky, options: options)
         #expect(proxy.counters.injected > 0)
         await proxy.stop()
         let device = try await LocalReplicationTests.snapshot(setup.local)
@@ -250,17 +254,7 @@ struct StrictPeerReplicationTests {
             authentication: .basic(user: HTTPReplicationTests.Setup.admin.name, password: HTTPReplicationTests.Setup.admin.password))
         let options = ReplicationOptions(
             batchSize: 7, retry: RetryPolicy(maximumAttempts: 4, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(50)))
-        for _ in 0..<30 {
-            do {
-                _ = try await Replicator(source: LocalPeer(setup.local), target: strict, options: options).run()
-                _ = try await Replicator(source: strict, target: LocalPeer(setup.local), options: options).run()
-                break
-            } catch let error as CloudantError {
-                // The network's faults are retried by running again; a failure of this side is a bug.
-                if !error.code.isPeerFailure { throw error }
-                continue
-            }
-        }
+        try await setup.syncBothWays(with: strict, options: options)
         #expect(proxy.counters.injected > 0)
         await proxy.stop()
         #expect(audit.checked > 10)

@@ -154,9 +154,10 @@ extension CouchEndpoint {
         guard let entries = body["docs"]?.arrayValue else {
             throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (a crash)
         }
-        let latest = request.query.flag("latest") || (!request.query.contains("latest") && body["latest"]?.boolValue == true)
+        // Options come from the query alone (`bulk_get_parse_doc_query/1`): members of the body beside `docs`,
+        // such as `latest` or `revs`, are not read.
+        let latest = request.query.flag("latest")
         var options = try Self.readOptions(request.query)
-        if body["revs"]?.boolValue == true { options.revs = true }
         options.rev = nil
         let accept = request.header(.accept)
         let multipart =

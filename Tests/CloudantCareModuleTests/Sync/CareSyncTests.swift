@@ -24,6 +24,22 @@ struct CareSyncTests {
         Set(try await care.allVersions(type).versions.map(\.uuid))
     }
 
+    /// A plan "p" added on the phone and synchronised with `policy`, then retitled on each device ("phone",
+    /// "watch") before they meet again: one concurrent edit each.
+    private func planEditedOnBothDevices(
+        syncedWith policy: CareConflictPolicy
+    ) async throws -> (phone: CareFixture, watch: CareFixture) {
+        let (phone, watch) = try pair()
+        try await phone.care.add([phone.plan(id: "p", uuid: 1)])
+        try await phone.care.synchronize(with: transport(to: watch.care), policy: policy)
+        for (side, title) in [(phone, "phone"), (watch, "watch")] {
+            var plan = try await side.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
+            plan.title = title
+            try await side.care.update([plan])
+        }
+        return (phone, watch)
+    }
+
     @Test func peerSyncCopiesEachSidesVersionsToTheOther() async throws {
         let (phone, watch) = try pair()
         try await phone.care.add([phone.plan(id: "diabetes", uuid: 1)])
@@ -92,15 +108,7 @@ struct CareSyncTests {
     }
 
     @Test func concurrentUpdatesOnTwoDevicesAreDetectedAndKeepDeviceKeepsTheLocalVersion() async throws {
-        let (phone, watch) = try pair()
-        try await phone.care.add([phone.plan(id: "p", uuid: 1)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepLocal)
-        var onPhone = try await phone.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-        onPhone.title = "phone"
-        try await phone.care.update([onPhone])
-        var onWatch = try await watch.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-        onWatch.title = "watch"
-        try await watch.care.update([onWatch])
+        let (phone, watch) = try await planEditedOnBothDevices(syncedWith: .keepLocal)
         let resolved = try await phone.care.synchronize(with: transport(to: watch.care), policy: .keepLocal)
         #expect(resolved.count == 1)
         for side in [phone, watch] {
@@ -124,15 +132,7 @@ struct CareSyncTests {
                 return pick
             }, "merged"),
         ] {
-            let (phone, watch) = try pair()
-            try await phone.care.add([phone.plan(id: "p", uuid: 1)])
-            try await phone.care.synchronize(with: transport(to: watch.care), policy: policy)
-            var onPhone = try await phone.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-            onPhone.title = "phone"
-            try await phone.care.update([onPhone])
-            var onWatch = try await watch.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-            onWatch.title = "watch"
-            try await watch.care.update([onWatch])
+            let (phone, watch) = try await planEditedOnBothDevices(syncedWith: policy)
             try await phone.care.synchronize(with: transport(to: watch.care), policy: policy)
             let tips = try await watch.care.history(CarePlan.self, ids: ["p"]).tips(id: "p")
             #expect(tips.map(\.title) == [expected])
@@ -140,15 +140,7 @@ struct CareSyncTests {
     }
 
     @Test func twoDevicesResolvingAlikeWriteTheSameMergeVersion() async throws {
-        let (phone, watch) = try pair()
-        try await phone.care.add([phone.plan(id: "p", uuid: 1)])
-        try await phone.care.synchronize(with: transport(to: watch.care), policy: .newest)
-        var onPhone = try await phone.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-        onPhone.title = "phone"
-        try await phone.care.update([onPhone])
-        var onWatch = try await watch.care.fetch(CarePlan.self, query: CareQuery(id: "p"))[0]
-        onWatch.title = "watch"
-        try await watch.care.update([onWatch])
+        let (phone, watch) = try await planEditedOnBothDevices(syncedWith: .newest)
         // Each side learns the other's version, resolves on its own, then they sync.
         try await phone.care.merge(try await watch.care.revisions(since: KnowledgeVector()))
         try await watch.care.merge(try await phone.care.revisions(since: KnowledgeVector()))

@@ -111,4 +111,25 @@ struct QueryParameterRulesTests {
             #expect(answer.json["reason"] == #""w" query parameter is not acceptable"#)
         }
     }
+
+    @Test func bulkGetTakesItsOptionsFromTheQueryAloneNotTheBody() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            _ = try await client.send("PUT", "/db")
+            let first = try await client.put("/db/a", ["n": 1]).json
+            let firstRev = try #require(first["rev"]?.stringValue)
+            _ = try await client.put("/db/a", ["n": 2, "_rev": .string(firstRev)])
+            let entry: JSONValue = ["docs": [["id": "a", "rev": .string(firstRev)]], "latest": true, "revs": true]
+            // Members beside `docs` are ignored: the revision asked for, without its history.
+            let fromBody = try await client.post("/db/_bulk_get", entry).json
+            let bodyDocument = fromBody["results"]?.arrayValue?.first?["docs"]?.arrayValue?.first?["ok"]
+            #expect(bodyDocument?["_rev"]?.stringValue == firstRev)
+            #expect(bodyDocument?["_revisions"] == nil)
+            // The same options in the query: the leaf that replaced it, with its history.
+            let fromQuery = try await client.post("/db/_bulk_get?latest=true&revs=true", entry).json
+            let queryDocument = fromQuery["results"]?.arrayValue?.first?["docs"]?.arrayValue?.first?["ok"]
+            #expect(queryDocument?["_rev"]?.stringValue?.hasPrefix("2-") == true)
+            #expect(queryDocument?["_revisions"]?["start"] == 2)
+        }
+    }
 }
