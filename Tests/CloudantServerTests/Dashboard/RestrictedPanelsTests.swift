@@ -54,13 +54,7 @@ struct RestrictedPanelsTests {
         try await withLiveServer({
             $0.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt), CareDashboardPanel(timeZone: .gmt)]
         }) { server in
-            for name in ["alice", "bob"] {
-                let user: JSONValue = ["name": .string(name), "password": .string("pw-\(name)"), "roles": ["staff"], "type": "user"]
-                #expect(try await server.admin.put("/_users/org.couchdb.user:\(name)", user).status == 201)
-            }
-            #expect(try await server.admin.send("PUT", "/ward").status == 201)
-            let security: JSONValue = ["members": ["roles": ["staff"]], "document_access": true]
-            #expect(try await server.admin.put("/ward/_security", security).status == 200)
+            try await server.makeWardWithDocumentAccess("ward")
             // Each writes their own documents: each gets its writer's access list.
             let alice = server.client("alice", "pw-alice")
             let bob = server.client("bob", "pw-bob")

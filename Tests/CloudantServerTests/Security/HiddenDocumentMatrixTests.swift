@@ -22,13 +22,7 @@ struct HiddenDocumentMatrixTests {
     /// A ward with per-document access: alice's hidden document (with an HTML attachment and a `_local/` twin),
     /// bob's own, and an index on `note`.
     private func ward(_ server: LiveServer) async throws {
-        for name in ["alice", "bob"] {
-            let user: JSONValue = ["name": .string(name), "password": .string("pw-\(name)"), "roles": ["staff"], "type": "user"]
-            #expect(try await server.admin.put("/_users/org.couchdb.user:\(name)", user).status == 201)
-        }
-        #expect(try await server.admin.send("PUT", "/ward").status == 201)
-        let security: JSONValue = ["members": ["roles": ["staff"]], "document_access": true]
-        #expect(try await server.admin.put("/ward/_security", security).status == 200)
+        try await server.makeWardWithDocumentAccess("ward")
         #expect(try await server.admin.post("/ward/_index", ["index": ["fields": ["note"]], "name": "by-note"]).status == 200)
         for (client, id) in [(server.client("alice", "pw-alice"), Self.hidden), (server.client("bob", "pw-bob"), Self.visible)] {
             let written = try await client.put("/ward/\(id)", ["note": .string(Self.backtracking)])
