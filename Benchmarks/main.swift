@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: cloudant-benchmarks [AREA | BENCHMARK | all] [--markdown FILE|-] [--repetitions N] [sizes…]
-//   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, leaves, live); server (http, audit);
+//   areas and their benchmarks: layer; store (bulk-insert, single-writes, open, leaves, long-history, live); server (http, audit);
 //   query (json-parse, find-latency, indexed-queries, index-writes; index-build alone); sync (pull, sync-scale,
 //   queue); health (cda, chart, import); storage (bytes on disk); care; care-health; models; attachments;
 //   views (view-build-js, view-build-swift, group-level, view-memory).
@@ -60,6 +60,7 @@ do {
     }
     if selected("store", "open") { try await OpenBenchmark.run(documents: openDocuments, repetitions: 10) }
     if selected("store", "leaves") { try await ConflictingLeavesBenchmark.run(leaves: 10_000, repetitions: repetitions) }
+    if selected("store", "long-history") { try await LongHistoryBenchmark.run(repetitions: repetitions) }
     if selected("store", "live") {
         try await LiveQueryBenchmark.run(documents: openDocuments, writes: 2_000, repetitions: repetitions)
     }
