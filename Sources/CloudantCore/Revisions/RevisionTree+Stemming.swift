@@ -26,6 +26,7 @@ extension RevisionTree {
             highest = max(highest, revision.generation)
         }
         guard !entries.isEmpty, highest - lowest + 1 > limit else { return [] }
+        if let chain = linearChain(from: lowest, to: highest) { return stem(chain, to: limit) }
 
         // distance[r] = generations from r down to its nearest leaf. Children have higher generations,
         // so visiting newest first settles each revision before its parent is reached.
@@ -51,5 +52,33 @@ extension RevisionTree {
             }
         }
         return removed.sorted(by: >)
+    }
+
+    /// The revisions of a tree that is one unbroken history (a revision per generation from `lowest` to
+    /// `highest`, each but the first the child of the one before), oldest first; nil for any other tree.
+    /// Most documents' trees are one history, and an update that passes the revs limit stems one of them.
+    private func linearChain(from lowest: Int, to highest: Int) -> [RevisionID]? {
+        guard entries.count == highest - lowest + 1 else { return nil }
+        var chain = [RevisionID?](repeating: nil, count: entries.count)
+        for revision in entries.keys {
+            let position = revision.generation - lowest
+            guard chain[position] == nil else { return nil }
+            chain[position] = revision
+        }
+        // One revision per generation; the history is unbroken when each names the one before as its parent.
+        let ordered = chain.map { $0! }
+        for position in ordered.indices.dropFirst() where entries[ordered[position]]?.parent != ordered[position - 1] {
+            return nil
+        }
+        return ordered
+    }
+
+    /// ``stem(to:)`` of a tree that is one history, `chain` oldest first: the newest `limit` revisions stay,
+    /// the oldest of them becomes the root. The same result as the general computation, without sorting.
+    private mutating func stem(_ chain: [RevisionID], to limit: Int) -> [RevisionID] {
+        let cut = chain.count - limit
+        entries[chain[cut]]?.parent = nil
+        for revision in chain[..<cut] { entries[revision] = nil }
+        return chain[..<cut].reversed()
     }
 }

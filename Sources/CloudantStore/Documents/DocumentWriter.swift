@@ -104,12 +104,12 @@ struct DocumentWriter {
             parent == incoming.rev ? prepared.speculativeHash ?? PreparedWrite.mint(incoming, parent: parent, attachments: table)
             : PreparedWrite.mint(incoming, parent: parent, attachments: table)
         let rev = RevisionID(generation: generation, hash: hash)
-        try tree.addChild(rev, of: parent, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
+        let stemmed = try tree.addChild(rev, of: parent, deleted: incoming.deleted, revsLimit: revsLimit, documentID: id)
 
         for (digest, content) in blobs { try AttachmentStorage.save(digest: digest, content: content, in: db) }
         try persist(
             id: id, existing: existing, tree: tree, newRev: rev, body: prepared.body, parsedBody: incoming.body,
-            kind: prepared.kind, attachments: table, indexEntries: prepared.indexEntries)
+            kind: prepared.kind, attachments: table, forgotten: stemmed, indexEntries: prepared.indexEntries)
         return WriteResult(id: id, rev: rev.description)
     }
 
@@ -307,14 +307,16 @@ struct DocumentWriter {
     /// Stores the new tree and the new revision's body, keeping the winner's body inline, and re-indexes
     /// the document when its winner changed.
     ///
-    /// - Parameter indexEntries: `parsedBody`'s index entries, prepared before the transaction; used when
-    ///   the new revision wins.
+    /// - Parameters:
+    ///   - forgotten: The revisions adding `newRev` stemmed from the tree (what `addChild` returned): their
+    ///     kept bodies are dropped.
+    ///   - indexEntries: `parsedBody`'s index entries, prepared before the transaction; used when the new
+    ///     revision wins.
     mutating func persist(
         id: String, existing: DocumentRecord?, tree: RevisionTree, newRev: RevisionID, body: [UInt8],
-        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, indexEntries: [[[UInt8]]?]? = nil
+        parsedBody: JSONObject, kind: String?, attachments: AttachmentTable, forgotten: [RevisionID],
+        indexEntries: [[[UInt8]]?]? = nil
     ) throws {
-        // Revisions stemmed away lose their kept bodies.
-        let forgotten = existing.map { $0.tree.allRevisions.filter { !tree.contains($0) } } ?? []
         try persist(
             id: id, existing: existing, tree: tree,
             revisions: [newRev: NewRevision(body: body, parsed: parsedBody, kind: kind, attachments: attachments)],

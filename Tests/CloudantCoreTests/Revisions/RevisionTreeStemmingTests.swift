@@ -12,6 +12,29 @@ struct RevisionTreeStemmingTests {
         #expect(tree.revisionsJSON(for: rev("5-e")) == ["start": 5, "ids": ["e", "d", "c"]])
     }
 
+    /// One unbroken history (most documents) is stemmed without the general computation; it must give what
+    /// the general one gives. Beside a lone leaf of the newest generation (a second root, so the tree is no
+    /// longer one history) the general computation runs and keeps that leaf: everything else must agree.
+    @Test func oneUnbrokenHistoryIsStemmedAsTheGeneralComputationStemsIt() throws {
+        for length in 1...24 {
+            let history = (1...length).map { "\($0)-c\($0)" }.joined(separator: " ")
+            for limit in 1...(length + 2) {
+                var single = try makeTree(history)
+                var beside = try makeTree(history, "\(length)-lone")
+                let lone = rev("\(length)-lone")
+                let removed = single.stem(to: limit)
+                #expect(removed == beside.stem(to: limit), "length \(length) limit \(limit)")
+                #expect(single.allRevisions == beside.allRevisions.filter { $0 != lone }, "length \(length) limit \(limit)")
+                #expect(single.roots == beside.roots.filter { $0 != lone }, "length \(length) limit \(limit)")
+                let leaf = rev("\(length)-c\(length)")
+                #expect(single.ancestry(of: leaf) == beside.ancestry(of: leaf))
+                #expect(single.ancestry(of: leaf).count == min(length, limit))
+                #expect(removed.count == max(0, length - limit) && removed == removed.sorted(by: >))
+                #expect(try RevisionTree(decoding: single.encoded()) == single)
+            }
+        }
+    }
+
     @Test func stemmingWithinTheLimitChangesNothing() throws {
         var tree = try makeTree("1-a 2-b 3-c", "1-a 2-x")
         let before = tree

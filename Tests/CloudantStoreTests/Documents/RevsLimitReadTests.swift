@@ -26,4 +26,24 @@ struct RevsLimitReadTests {
         try await store.compact()
         #expect(try await store.document(id: "bar", options: ReadOptions(revs: true))["_revisions"]?["ids"]?.arrayValue?.count == 5)
     }
+
+    /// An edit that takes a history past the limit stems its oldest revision, and that revision's kept body
+    /// goes with it: only the revisions still in the tree keep bodies.
+    @Test func anEditPastTheRevsLimitDropsTheBodiesOfTheRevisionsItStems() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        try await store.setRevsLimit(3)
+        var written: [String] = []
+        var rev = try await store.put(["_id": "bar", "count": 0]).rev
+        written.append(rev)
+        for count in 1..<6 {
+            rev = try await store.put(["_id": "bar", "_rev": .string(rev), "count": .number(JSONNumber(count))]).rev
+            written.append(rev)
+        }
+        // Revisions 4 and 5 keep their bodies beside the winner, 6; 1 to 3 are forgotten with theirs.
+        #expect(try await store.storageStats().otherRevisionBodies == 2)
+        #expect(try await store.document(id: "bar", options: ReadOptions(revsInfo: true))["_revs_info"]?.arrayValue?.count == 3)
+        #expect(try await store.document(id: "bar", options: ReadOptions(rev: written[3]))["count"] == 3)
+        await #expect(throws: CloudantError.self) { try await store.document(id: "bar", options: ReadOptions(rev: written[2])) }
+    }
 }
