@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// A CouchDB revision identifier, `"<generation>-<hash>"`.
 ///
 /// ```swift
@@ -219,8 +221,12 @@ extension RevisionID: Comparable {
     }
 
     private static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
-        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-            return left[index] < right[index] ? -1 : 1
+        // `memcmp` orders bytes as unsigned values, as the revision order wants; the shorter of two strings
+        // that agree as far as it goes comes first.
+        let common = min(left.count, right.count)
+        if common > 0, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress {
+            let order = memcmp(leftBytes, rightBytes, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
         }
         return left.count == right.count ? 0 : left.count < right.count ? -1 : 1
     }
