@@ -13,7 +13,6 @@ enum StoreBenchmarks {
         defer { scratch.remove() }
         let raw = RawSQLiteCases(writing: batches, in: scratch)
         var store: DocumentStore?
-        func fresh() -> URL { scratch.fresh() }
         let release: () async throws -> Void = { store = nil }
         try await BenchmarkGroup(
             name: "Bulk insert: \(documents) × ~1 KB documents in 1000-document batches",
@@ -22,7 +21,7 @@ enum StoreBenchmarks {
             candidates: raw.floors + [
                 .init(
                     name: "store.bulkDocs (parsed JSON in)",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
                     body: {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
@@ -31,7 +30,7 @@ enum StoreBenchmarks {
                     setUp: {
                         var options = StoreOptions()
                         options.compressesBodies = false
-                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path), options: options)
+                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path), options: options)
                     },
                     body: {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
@@ -41,14 +40,14 @@ enum StoreBenchmarks {
                     setUp: {
                         var options = StoreOptions()
                         options.encryptionKey = DatabaseKey.random()
-                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path), options: options)
+                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path), options: options)
                     },
                     body: {
                         for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
                     }, tearDown: release),
                 .init(
                     name: "store.bulkDocs, 2 batches in flight",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
                     body: {
                         // Batch N+1 mints its revisions while batch N holds the writer.
                         guard let target = store else { return }
@@ -62,7 +61,7 @@ enum StoreBenchmarks {
                     }, tearDown: release),
                 .init(
                     name: "parse + store.bulkDocs (bytes in)",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: fresh().path)) },
+                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
                     body: {
                         for batch in batches {
                             _ = try await store?.bulkDocs(try batch.map { try JSONValue(parsing: $0.body) })
