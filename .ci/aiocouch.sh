@@ -7,16 +7,10 @@
 set -euo pipefail
 version="4.0.1"
 
-# The client, its test tools and its unpacked sources, in $1 (kept: a prepared folder is used as it is).
+# The client, its test tools and its unpacked sources, in $1.
+source "$(dirname "$0")/python-client.sh"
 prepare() {
-  local dir="$1"
-  [ -f "$dir/prepared" ] && return 0
-  mkdir -p "$dir"
-  python3 -m venv "$dir/venv"
-  "$dir/venv/bin/pip" install -q "aiocouch==$version" "pytest==9.2.0" "pytest-asyncio==1.5.0" "pytest-cov==7.1.0" packaging
-  "$dir/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$dir" "aiocouch==$version"
-  tar -xzf "$dir/aiocouch-$version.tar.gz" -C "$dir"
-  touch "$dir/prepared"
+  prepare_client "$1" aiocouch "$version" "pytest==9.2.0" "pytest-asyncio==1.5.0" "pytest-cov==7.1.0" packaging
 }
 
 if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi

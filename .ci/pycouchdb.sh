@@ -10,17 +10,11 @@
 set -euo pipefail
 version="1.17.1"
 
-# The client, its test tools and its unpacked sources, in $1 (kept: a prepared folder is used as it is).
+# The client, its test tools and its unpacked sources, in $1.
+source "$(dirname "$0")/python-client.sh"
 prepare() {
-  local dir="$1"
-  [ -f "$dir/prepared" ] && return 0
-  mkdir -p "$dir"
-  python3 -m venv "$dir/venv"
-  "$dir/venv/bin/pip" install -q "pycouchdb==$version" "pytest==9.2.0" "pytest-html==4.2.0" "requests==2.34.2" \
+  prepare_client "$1" pycouchdb "$version" "pytest==9.2.0" "pytest-html==4.2.0" "requests==2.34.2" \
     "typing_extensions==4.16.0"
-  "$dir/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$dir" "pycouchdb==$version"
-  tar -xzf "$dir/pycouchdb-$version.tar.gz" -C "$dir"
-  touch "$dir/prepared"
 }
 
 if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi
