@@ -1,4 +1,4 @@
-public import CloudantCore
+import CloudantCore
 import Foundation
 
 extension LiveServer {
