@@ -15,8 +15,11 @@ internal import Foundation
 public struct RevisionID: Sendable {
     /// The depth of the revision from the document's first revision; stemming never changes it.
     public let generation: Int
+    /// The hash as it is kept: see ``Digest``.
+    let digest: Digest
+
     /// The opaque hash part: 32 lowercase hex characters when we minted it, verbatim otherwise.
-    public let hash: String
+    public var hash: String { digest.text }
 
     /// The largest generation a revision may have: 2^53 − 1, the largest integer a JSON number keeps
     /// exactly in every client (JavaScript's `Number.MAX_SAFE_INTEGER`, so PouchDB reads it back intact).
@@ -33,9 +36,13 @@ public struct RevisionID: Sendable {
     ///
     /// - Precondition: `generation` is not negative.
     public init(generation: Int, hash: String) {
+        self.init(generation: generation, digest: Digest(hash))
+    }
+
+    init(generation: Int, digest: Digest) {
         precondition(generation >= 0, "A revision generation is never negative.")
         self.generation = generation
-        self.hash = hash
+        self.digest = digest
     }
 
     /// Parses a revision string such as `"3-917fa2381192822767f010b95b45325b"`.
@@ -55,13 +62,13 @@ public struct RevisionID: Sendable {
         var contiguous = text
         let parsed = contiguous.withUTF8 { Self.parse($0) }
         switch parsed {
-        case .success(let generation, let hash): self.init(generation: generation, hash: hash)
+        case .success(let generation, let digest): self.init(generation: generation, digest: digest)
         case .failure(let detail): throw Self.invalidFormat(text, detail)
         }
     }
 
     private enum Parsed {
-        case success(Int, String)
+        case success(Int, Digest)
         case failure(String)
     }
 
@@ -88,15 +95,12 @@ public struct RevisionID: Sendable {
         guard !hashBytes.isEmpty else { return .failure("the hash after the \"-\" is empty.") }
         // CouchDB keeps a hash as bytes and writes any 16-byte one as 32 hex digits, so a 16-byte hash that
         // is not hex comes back as the hex of its bytes: the same revision, spelled as CouchDB spells it.
-        if hashBytes.count == 16 { return .success(generation, String(decoding: hashBytes.flatMap(hexDigits), as: UTF8.self)) }
-        guard hashBytes.count == 32 else { return .success(generation, String(decoding: hashBytes, as: UTF8.self)) }
-        guard hashBytes.allSatisfy(isHexDigit) else {
+        if hashBytes.count == 16 { return .success(generation, Digest(bytes: hashBytes)) }
+        guard hashBytes.count == 32 else { return .success(generation, Digest(String(decoding: hashBytes, as: UTF8.self))) }
+        guard let digest = Digest.hex(hashBytes, acceptingUppercase: true) else {
             return .failure("a 32-character revision hash must be hexadecimal.")
         }
-        if !hashBytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }) {
-            return .success(generation, String(decoding: hashBytes, as: UTF8.self))
-        }
-        return .success(generation, String(decoding: hashBytes.map(lowercased), as: UTF8.self))
+        return .success(generation, digest)
     }
 
     private static func invalidFormat(_ text: String, _ detail: String) -> CloudantError {
@@ -105,41 +109,16 @@ public struct RevisionID: Sendable {
             "Invalid rev format: \(detail) Send a revision exactly as the store returned it, such as \"1-967a00dff5e02add41819138abb3284d\".",
             context: .init(revision: String(text.prefix(120)), field: "_rev"))
     }
-
-    static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-            UInt8(ascii: "A")...UInt8(ascii: "F"):
-            true
-        default: false
-        }
-    }
-
-    private static func hexDigits(_ byte: UInt8) -> [UInt8] {
-        let digits = Array("0123456789abcdef".utf8)
-        return [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
-    }
 }
 
 extension RevisionID: Hashable {
     public static func == (lhs: RevisionID, rhs: RevisionID) -> Bool {
-        lhs.generation == rhs.generation && compareBytes(lhs.hash, rhs.hash) == 0
+        lhs.generation == rhs.generation && lhs.digest == rhs.digest
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(generation)
-        let hashedContiguously: Void? = hash.utf8.withContiguousStorageIfAvailable { bytes in
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-        }
-        if hashedContiguously == nil {
-            for byte in hash.utf8 { hasher.combine(byte) }
-        }
-        // Terminates the variable-length bytes so adjacent values cannot run together.
-        hasher.combine(hash.utf8.count)
+        hasher.combine(digest)
     }
 }
 
@@ -149,7 +128,7 @@ extension RevisionID: Comparable {
     /// (bytes `0x7a…`), as in CouchDB, though its text sorts before.
     public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {
         if lhs.generation != rhs.generation { return lhs.generation < rhs.generation }
-        return compareStoredHashes(lhs.hash, rhs.hash) < 0
+        return Digest.compare(lhs.digest, rhs.digest) < 0
     }
 
     /// Compares hashes as CouchDB's stored keys: a hash of 32 hex digits (either case) as the 16 bytes it
@@ -234,7 +213,29 @@ extension RevisionID: Comparable {
 
 extension RevisionID: LosslessStringConvertible {
     /// The revision as CouchDB writes it: `"<generation>-<hash>"`.
-    public var description: String { "\(generation)-\(hash)" }
+    public var description: String {
+        guard case .hex = digest else { return "\(generation)-\(hash)" }
+        // Up to 19 digits (Int.max), the dash and 32 hex digits, written once: revisions are described for
+        // every row a read returns.
+        return String(unsafeUninitializedCapacity: 52) { withText(into: $0) }
+    }
+
+    /// Writes ``description`` of a revision with a hex hash into `output` (52 bytes at least) and returns how
+    /// many bytes it wrote; nothing for any other hash.
+    func withText(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard case .hex(let high, let low) = digest else { return 0 }
+        var count = 0
+        var divisor = 1
+        while divisor <= generation / 10 { divisor *= 10 }
+        while divisor > 0 {
+            output[count] = UInt8(ascii: "0") + UInt8(generation / divisor % 10)
+            count += 1
+            divisor /= 10
+        }
+        output[count] = UInt8(ascii: "-")
+        Digest.writeHex(high: high, low: low, into: output, at: count + 1)
+        return count + 33
+    }
 
     /// Parses a revision string, returning `nil` where ``init(parsing:)`` would throw.
     public init?(_ description: String) {

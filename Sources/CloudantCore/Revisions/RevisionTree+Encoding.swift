@@ -60,11 +60,12 @@ extension RevisionTree {
             Self.appendVarint(UInt64(revision.generation - previousGeneration), to: &bytes)
             previousGeneration = revision.generation
             if let parentIndex { Self.appendVarint(UInt64(index - parentIndex), to: &bytes) }
-            if Self.appendHexBytes(of: revision.hash, to: &bytes) {
+            if revision.digest.appendBytes(to: &bytes) {
                 bytes[flagsPosition] |= Flag.hexHash
             } else {
-                Self.appendVarint(UInt64(revision.hash.utf8.count), to: &bytes)
-                bytes.append(contentsOf: revision.hash.utf8)
+                let hash = revision.hash
+                Self.appendVarint(UInt64(hash.utf8.count), to: &bytes)
+                bytes.append(contentsOf: hash.utf8)
             }
         }
         return bytes
@@ -82,7 +83,7 @@ extension RevisionTree {
         var bytes: [UInt8] = [formatVersion, 1, 0, 1]
         bytes.reserveCapacity(20)
         var flags = Flag.bodyAvailable | (deleted ? Flag.deleted : 0)
-        if appendHexBytes(of: hash, to: &bytes) {
+        if RevisionID.Digest(hash).appendBytes(to: &bytes) {
             flags |= Flag.hexHash
         } else {
             appendVarint(UInt64(hash.utf8.count), to: &bytes)
@@ -114,50 +115,64 @@ extension RevisionTree {
     ///
     /// - Throws: `CloudantError.Code.invalidInput` when the bytes are not a valid encoded tree.
     public static func winner(encoded bytes: UnsafeBufferPointer<UInt8>) throws -> RevisionID? {
-        guard encodesSingleRevision(bytes) else { return try RevisionTree(decoding: bytes).winner }
+        guard encodesSingleRevision(bytes) else {
+            return try onlyLeafOfOneHistory(bytes) ?? RevisionTree(decoding: bytes).winner
+        }
         var (flags, generation, reader) = try singleNode(of: bytes)
-        let hash = try readHash(flags: flags, from: &reader)
+        let digest = try readHash(flags: flags, from: &reader)
         guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
-        return RevisionID(generation: generation, hash: hash)
+        return RevisionID(generation: generation, digest: digest)
+    }
+
+    /// The leaf of a tree that is one unbroken history of hex-hashed revisions (each node but the first the
+    /// child of the one before it, one generation apart), read by walking the bytes without building the
+    /// tree: a document edited many times is read without decoding its whole history. Nil for any other tree,
+    /// which the caller decodes; bytes that break a rule of the layout throw as decoding throws.
+    private static func onlyLeafOfOneHistory(_ bytes: UnsafeBufferPointer<UInt8>) throws -> RevisionID? {
+        var reader = Reader(bytes: bytes)
+        guard try reader.byte() == formatVersion else { throw reader.corrupt("it has an unknown format version") }
+        let count = try reader.varint()
+        guard count >= 1, count <= UInt64(bytes.count) / 3 else { return nil }
+        var generation = 0
+        var last = 0..<0
+        for index in 0..<Int(count) {
+            let flags = try reader.byte()
+            guard flags & ~Flag.all == 0 else { throw reader.corrupt("a node has unknown flags") }
+            guard flags & Flag.hexHash != 0, (flags & Flag.hasParent != 0) == (index > 0) else { return nil }
+            let delta = try reader.varint()
+            if index == 0 {
+                guard delta >= 1, delta <= UInt64(Int.max) else { return nil }
+                generation = Int(delta)
+            } else {
+                guard delta == 1, try reader.varint() == 1, generation < Int.max else { return nil }
+                generation += 1
+            }
+            let start = reader.offset
+            _ = try reader.bytes(16)
+            last = start..<reader.offset
+        }
+        guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
+        return RevisionID(generation: generation, digest: RevisionID.Digest(bytes: UnsafeBufferPointer(rebasing: bytes[last])))
     }
 
     /// Calls `body` with the UTF-8 text of the winning revision (`_rev`, `generation-hash`) of the tree
-    /// `bytes` encode, or returns nil for an empty tree: the text of ``winner(encoded:)``. A one-revision
-    /// tree with a hex hash (nearly every document) is written into a buffer on the stack, so a query that
-    /// writes `_rev` into each row it returns allocates nothing for it.
+    /// `bytes` encode, or returns nil for an empty tree: the text of ``winner(encoded:)``. A winner with a
+    /// hex hash (nearly every document's) is written into a buffer on the stack, so a query that writes `_rev`
+    /// into each row it returns allocates nothing for it.
     ///
     /// - Throws: what ``winner(encoded:)`` throws, and whatever `body` throws.
     public static func withWinnerText<T>(
         encoded bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
     ) throws -> T? {
-        if encodesSingleRevision(bytes) {
-            var (flags, generation, reader) = try singleNode(of: bytes)
-            if flags & Flag.hexHash != 0 {
-                let hash = try reader.bytes(16)
-                guard reader.remaining == 0 else { throw reader.corrupt("it has trailing bytes") }
-                // Up to 19 digits (Int.max), the dash, and 32 hex digits.
-                return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { text in
-                    var count = 0
-                    var divisor = 1
-                    while divisor <= generation / 10 { divisor *= 10 }
-                    while divisor > 0 {
-                        text[count] = UInt8(ascii: "0") + UInt8(generation / divisor % 10)
-                        count += 1
-                        divisor /= 10
-                    }
-                    text[count] = UInt8(ascii: "-")
-                    count += 1
-                    for byte in hash {
-                        text[count] = hexDigit(byte >> 4)
-                        text[count + 1] = hexDigit(byte & 0x0F)
-                        count += 2
-                    }
-                    return try body(UnsafeBufferPointer(rebasing: text[..<count]))
-                }
-            }
+        guard let winner = try winner(encoded: bytes) else { return nil }
+        guard case .hex = winner.digest else {
+            var text = winner.description
+            return try text.withUTF8(body)
         }
-        guard var text = try winner(encoded: bytes)?.description else { return nil }
-        return try text.withUTF8(body)
+        // Up to 19 digits (Int.max), the dash and 32 hex digits.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { text in
+            try body(UnsafeBufferPointer(rebasing: text[..<winner.withText(into: text)]))
+        }
     }
 
     /// The only node of a one-revision tree (``encodesSingleRevision(_:)``): its flags and generation, with
@@ -172,10 +187,6 @@ extension RevisionTree {
         let generation = try reader.varint()
         guard generation >= 1, generation <= UInt64(Int.max) else { throw reader.corrupt("a node has generation 0") }
         return (flags, Int(generation), reader)
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// Decodes a tree from the bytes ``encoded()`` produced.
@@ -225,8 +236,7 @@ extension RevisionTree {
                 parent = candidate
             }
 
-            let hash = try readHash(flags: flags, from: &reader)
-            let revision = RevisionID(generation: generation, hash: hash)
+            let revision = RevisionID(generation: generation, digest: try readHash(flags: flags, from: &reader))
             // Generations never decrease (deltas are unsigned). Within one, any hash order is read: trees
             // written before the hash order was corrected (32-byte text hashes, uppercase hex) are in an older
             // order, and the next write stores them in the current one.
@@ -240,14 +250,14 @@ extension RevisionTree {
     }
 
     /// A node's hash: 16 raw bytes when `flags` say hex, else its byte length and UTF-8 bytes.
-    private static func readHash(flags: UInt8, from reader: inout Reader) throws -> String {
-        if flags & Flag.hexHash != 0 { return hexString(try reader.bytes(16)) }
+    private static func readHash(flags: UInt8, from reader: inout Reader) throws -> RevisionID.Digest {
+        if flags & Flag.hexHash != 0 { return RevisionID.Digest(bytes: try reader.bytes(16)) }
         let length = try reader.varint()
         guard length >= 1, length <= UInt64(reader.remaining) else { throw reader.corrupt("a hash length is invalid") }
         guard let text = String(validating: try reader.bytes(Int(length)), as: UTF8.self) else {
             throw reader.corrupt("a hash is not valid UTF-8")
         }
-        return text
+        return RevisionID.Digest(text)
     }
 
     private struct Reader {
@@ -339,39 +349,5 @@ extension RevisionTree {
             rest >>= 7
         }
         bytes.append(UInt8(rest))
-    }
-
-    /// Appends the 16 bytes a 32-character lowercase hex hash stands for and returns `true`, or returns
-    /// `false` and appends nothing for any other hash. Uppercase hex stays text: it was minted verbatim
-    /// and must read back verbatim.
-    private static func appendHexBytes(of hash: String, to bytes: inout [UInt8]) -> Bool {
-        func append(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard text.count == 32 else { return false }
-            var high: UInt64 = 0
-            var low: UInt64 = 0
-            for index in 0..<32 {
-                let character = text[index]
-                let digit = character &- 0x30
-                let letter = character &- 0x61
-                let nibble: UInt8
-                if digit < 10 { nibble = digit } else if letter < 6 { nibble = letter &+ 10 } else { return false }
-                if index < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
-            }
-            withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
-            return true
-        }
-        guard hash.utf8.count == 32 else { return false }
-        if let appended = hash.utf8.withContiguousStorageIfAvailable(append) { return appended }
-        return Array(hash.utf8).withUnsafeBufferPointer(append)
-    }
-
-    private static func hexString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        String(unsafeUninitializedCapacity: bytes.count * 2) { output in
-            for index in 0..<bytes.count {
-                output[2 * index] = hexDigit(bytes[index] >> 4)
-                output[2 * index + 1] = hexDigit(bytes[index] & 0x0F)
-            }
-            return bytes.count * 2
-        }
     }
 }

@@ -29,6 +29,37 @@ struct RevisionIDTests {
         #expect(try RevisionID(parsing: "1-ünïcode").hash == "ünïcode")
     }
 
+    @Test("A revision is the same value however it was made: parsed, given verbatim, or read from a stored tree")
+    func aRevisionIsOneValueWhateverItWasMadeFrom() throws {
+        let lower = "7051cbe5c8faecd085a3fa619e6e6337"
+        let upper = lower.uppercased()
+        let made = [
+            try RevisionID(parsing: "2-\(lower)"), try RevisionID(parsing: "2-\(upper)"), RevisionID(generation: 2, hash: lower),
+        ]
+        for revision in made {
+            #expect(revision == made[0])
+            #expect(revision.hashValue == made[0].hashValue)
+            #expect(revision.hash == lower)
+            #expect(revision.description == "2-\(lower)")
+        }
+        // Given verbatim in uppercase, a hash stays as given: another revision, ordered by the bytes it spells
+        // and then by its text, so before the lowercase spelling of the same bytes.
+        let verbatim = RevisionID(generation: 2, hash: upper)
+        #expect(verbatim.hash == upper && verbatim.description == "2-\(upper)")
+        #expect(verbatim != made[0] && verbatim < made[0] && !(made[0] < verbatim))
+        // Sixteen raw bytes are the hash of their hex digits, as CouchDB writes them back.
+        let raw = try RevisionID(parsing: "3-" + String(decoding: Array(0x61..<0x71).map { UInt8($0) }, as: UTF8.self))
+        #expect(raw.hash == "6162636465666768696a6b6c6d6e6f70")
+        #expect(raw == RevisionID(generation: 3, hash: "6162636465666768696a6b6c6d6e6f70"))
+        // A stored tree gives back each form it was given, equal and hashing alike.
+        var tree = RevisionTree()
+        try tree.merge(path: [verbatim, RevisionID(generation: 1, hash: "x")], deleted: false)
+        try tree.merge(path: [made[1], RevisionID(generation: 1, hash: "x")], deleted: false)
+        let decoded = try RevisionTree(decoding: tree.encoded())
+        #expect(Set(decoded.allRevisions) == [verbatim, made[0], RevisionID(generation: 1, hash: "x")])
+        #expect(decoded.allRevisions.map(\.description) == ["1-x", "2-\(upper)", "2-\(lower)"])
+    }
+
     @Test func acceptsGenerationZeroForLocalDocuments() throws {
         let revision = try RevisionID(parsing: "0-1")
         #expect(revision.generation == 0)

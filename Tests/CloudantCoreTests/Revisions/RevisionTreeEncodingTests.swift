@@ -117,6 +117,59 @@ struct RevisionTreeEncodingTests {
         }
     }
 
+    @Test("The leaf of one unbroken history, read from its bytes without decoding, is the decoded tree's winner")
+    func theLeafOfOneHistoryIsReadFromItsBytes() throws {
+        func hex(_ value: Int) -> String {
+            let digits = String(UInt64(bitPattern: Int64(value)), radix: 16)
+            return String(repeating: "0", count: 32 - digits.count) + digits
+        }
+        func history(from first: Int, count: Int, deletedLeaf: Bool = false, textAt: Int? = nil) throws -> RevisionTree {
+            var tree = RevisionTree()
+            var parent: RevisionID?
+            for generation in first..<(first + count) {
+                let hash = generation == textAt ? "text-\(generation)" : hex(generation &* 7919)
+                let revision = RevisionID(generation: generation, hash: hash)
+                try tree.merge(path: [revision] + (parent.map { [$0] } ?? []), deleted: deletedLeaf && generation == first + count - 1)
+                parent = revision
+            }
+            return tree
+        }
+        var trees: [RevisionTree] = []
+        for count in [2, 3, 17, 200] {
+            for first in [1, 2, 300, RevisionID.maximumGeneration - count] {
+                trees.append(try history(from: first, count: count))
+                trees.append(try history(from: first, count: count, deletedLeaf: true))
+                trees.append(try history(from: first, count: count, textAt: first + count / 2))
+                trees.append(try history(from: first, count: count, textAt: first + count - 1))
+            }
+        }
+        // Not one history: a gap (two roots), a branch, a second root of one revision.
+        var gap = try history(from: 1, count: 5)
+        try gap.merge(path: [RevisionID(generation: 9, hash: hex(1))], deleted: false)
+        var branch = try history(from: 1, count: 5)
+        try branch.merge(path: [RevisionID(generation: 5, hash: hex(2)), RevisionID(generation: 4, hash: hex(4 * 7919))], deleted: false)
+        var deletedBranch = branch
+        try deletedBranch.merge(path: [RevisionID(generation: 6, hash: hex(3)), RevisionID(generation: 5, hash: hex(5 * 7919))], deleted: true)
+        var secondRoot = try history(from: 3, count: 4)
+        try secondRoot.merge(path: [RevisionID(generation: 1, hash: hex(5))], deleted: false)
+        trees += [gap, branch, deletedBranch, secondRoot]
+        for tree in trees {
+            let bytes = tree.encoded()
+            let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
+            #expect(read == tree.winner, "\(tree)")
+            let text = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { String(decoding: $0, as: UTF8.self) } }
+            #expect(text == tree.winner?.description, "\(tree)")
+        }
+        // Damaged bytes of a long history are refused as decoding refuses them, never read as a winner.
+        let good = try history(from: 1, count: 40).encoded()
+        var unknownFlag = good
+        unknownFlag[2 + 18 + 19 * 19] |= 0x10  // the 21st node's flags
+        for bytes in [Array(good.dropLast()), good + [0], unknownFlag, [2] + good.dropFirst()] {
+            _ = expectError(.invalidInput) { _ = try RevisionTree(decoding: bytes) }
+            _ = expectError(.invalidInput) { _ = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+        }
+    }
+
     @Test func aDamagedOneRevisionTreeGivesNoWinner() throws {
         let good = RevisionTree.encodedFirstRevision(hash: "967a00dff5e02add41819138abb3284d", deleted: false)
         var unknownFlag = good
