@@ -108,13 +108,7 @@ struct RevisionTreeEncodingTests {
         for generation in [9, 10, 99, 100, 12_345, 1_000_000_007, RevisionID.maximumGeneration] {
             trees.append(try makeTree("\(generation)-00ff00ff00ff00ff00ff00ff00ff00ff"))
         }
-        for tree in trees {
-            let bytes = tree.encoded()
-            let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
-            #expect(read == tree.winner, "\(tree)")
-            let text = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { String(decoding: $0, as: UTF8.self) } }
-            #expect(text == tree.winner?.description, "\(tree)")
-        }
+        try expectWinnersReadFromBytes(of: trees)
     }
 
     @Test("The leaf of one unbroken history, read from its bytes without decoding, is the decoded tree's winner")
@@ -153,13 +147,7 @@ struct RevisionTreeEncodingTests {
         var secondRoot = try history(from: 3, count: 4)
         try secondRoot.merge(path: [RevisionID(generation: 1, hash: hex(5))], deleted: false)
         trees += [gap, branch, deletedBranch, secondRoot]
-        for tree in trees {
-            let bytes = tree.encoded()
-            let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
-            #expect(read == tree.winner, "\(tree)")
-            let text = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { String(decoding: $0, as: UTF8.self) } }
-            #expect(text == tree.winner?.description, "\(tree)")
-        }
+        try expectWinnersReadFromBytes(of: trees)
         // Damaged bytes of a long history are refused as decoding refuses them, never read as a winner.
         let good = try history(from: 1, count: 40).encoded()
         var unknownFlag = good
@@ -167,6 +155,17 @@ struct RevisionTreeEncodingTests {
         for bytes in [Array(good.dropLast()), good + [0], unknownFlag, [2] + good.dropFirst()] {
             _ = expectError(.invalidInput) { _ = try RevisionTree(decoding: bytes) }
             _ = expectError(.invalidInput) { _ = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+        }
+    }
+
+    /// Expects each tree's winner, and its text, read from the tree's bytes to be the decoded tree's.
+    private func expectWinnersReadFromBytes(of trees: [RevisionTree]) throws {
+        for tree in trees {
+            let bytes = tree.encoded()
+            let read = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) }
+            #expect(read == tree.winner, "\(tree)")
+            let text = try bytes.withUnsafeBufferPointer { try RevisionTree.withWinnerText(encoded: $0) { String(decoding: $0, as: UTF8.self) } }
+            #expect(text == tree.winner?.description, "\(tree)")
         }
     }
 
