@@ -150,17 +150,29 @@ enum ViewReductionBlocks {
 
     /// Replaces the blocks of rows from `start` (the view's first row when nil) up to before `end` (its last
     /// row when nil) with blocks cut from those rows. The caller has removed the blocks that started there.
+    ///
+    /// A view cut whole (a first build, a new function) gets blocks of ``rowsPerBlock`` rows. A part cut again
+    /// after changes spreads its rows evenly over as many blocks as it fills (``BlockSizes``): cut every
+    /// ``rowsPerBlock`` rows, each part left a short block at its end, and blocks grew smaller with every
+    /// update.
     private static func cut(
         _ table: String, view: Int, function: ViewBlockReduction, from start: Position?, before end: Position?, in db: Database
     ) throws {
         var clauses = ["\(Rows.view) = ?"]
         if start != nil { clauses.append("(\(Rows.key), \(Rows.documentID), \(Rows.duplicate)) >= (?, ?, ?)") }
         if end != nil { clauses.append("(\(Rows.key), \(Rows.documentID), \(Rows.duplicate)) < (?, ?, ?)") }
+        let range = clauses.joined(separator: " AND ")
+        let arguments: [SQLValue] = [.integer(Int64(view))] + (start.map(\.values) ?? []) + (end.map(\.values) ?? [])
+        var sizes = BlockSizes(rows: nil)
+        var blockSize = 0
+        if start != nil {
+            let count = try db.cachedStatement(sql: "SELECT COUNT(*) FROM \(table) WHERE \(range)")
+            sizes = BlockSizes(rows: Int(try count.fetchInteger(in: db) { $0.values(arguments) } ?? 0))
+        }
         let read = try db.cachedStatement(
             sql: "SELECT \(Rows.key), \(Rows.documentID), \(Rows.keyJSON), \(Rows.valueJSON), \(Rows.duplicate) FROM \(table) "
-                + "WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(Rows.key), \(Rows.documentID), \(Rows.duplicate)")
-        read.bind(
-            [.integer(Int64(view))] + (start.map(\.values) ?? []) + (end.map(\.values) ?? []))
+                + "WHERE \(range) ORDER BY \(Rows.key), \(Rows.documentID), \(Rows.duplicate)")
+        read.bind(arguments)
         let insert = try db.cachedStatement(
             sql: "INSERT INTO \(blocksTable(of: table)) (view, function, key, doc_id, dup, last_key, last_doc_id, last_dup, "
                 + "first_key_json, last_key_json, rows, dirty, partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)")
@@ -185,6 +197,7 @@ enum ViewReductionBlocks {
             let position = Position(row)
             if block == nil {
                 block = (position, row.text(2) ?? "", position, function.accumulation(), 0)
+                blockSize = sizes.next
             }
             block!.accumulation.add(row)
             block!.last = position
@@ -193,10 +206,38 @@ enum ViewReductionBlocks {
                 if let bytes { lastKeyJSON.append(contentsOf: bytes) }
             }
             block!.rows += 1
-            if block!.rows == rowsPerBlock { try store() }
+            if block!.rows == blockSize { try store() }
             return true
         }
         try store()
+    }
+
+    /// How many rows each block of a cut takes, in order: ``rowsPerBlock`` when the rows are not counted, else
+    /// the counted rows spread evenly over as many blocks as they fill (each ``rowsPerBlock`` to twice that,
+    /// less one; one block when they fill none), so no block of the cut is short unless the whole cut is.
+    struct BlockSizes {
+        private let base: Int
+        private var larger: Int
+
+        init(rows: Int?) {
+            guard let rows else {
+                base = rowsPerBlock
+                larger = 0
+                return
+            }
+            let blocks = max(1, rows / rowsPerBlock)
+            base = max(1, rows / blocks)
+            larger = rows / blocks == 0 ? 0 : rows % blocks
+        }
+
+        /// The size of the next block; each read moves on to the block after.
+        var next: Int {
+            mutating get {
+                guard larger > 0 else { return base }
+                larger -= 1
+                return base + 1
+            }
+        }
     }
 
     // MARK: Keeping blocks with their rows

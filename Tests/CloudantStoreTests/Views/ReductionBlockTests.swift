@@ -99,8 +99,10 @@ struct ReductionBlockTests {
             try await expectBlocksAnswerAsRows(view, temp, seed: random.seed)
             let counts = try ReductionBlockTables.counts(temp)
             #expect(counts.dirty == 0, "an update leaves no block dirty")
-            // Blocks cut again absorb a short clean block after them, so changes do not splinter them.
-            #expect(counts.blocks <= 3 * counts.rows / ViewReductionBlocks.rowsPerBlock + 2, "\(counts)")
+            // Rows cut again are spread over whole blocks, and a short clean block after them is cut with them,
+            // so changes do not splinter the blocks: cut every 256 rows, `_stats` (whose every change recuts a
+            // block) went from 20 blocks to over 60 in three updates of these 5,500 rows.
+            #expect(counts.blocks <= 2 * counts.rows / ViewReductionBlocks.rowsPerBlock + 2, "\(counts), seed \(random.seed)")
         }
 
         // A purge marks the blocks it touches dirty; queries read their rows until the next update settles them.
