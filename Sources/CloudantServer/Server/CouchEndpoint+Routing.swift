@@ -40,9 +40,11 @@ extension CouchEndpoint {
         case "_db_updates": return try await databaseUpdates(request)
         default: break
         }
-        if first.hasPrefix("_"), !DatabaseRegistry.systemDatabases.contains(first) {
-            throw HTTPFailure.badRequest("Unknown server endpoint: \(first)")
-        }
+        // CouchDB's resharding API: there are no shards to split here (see the compatibility article).
+        if first == "_reshard" { throw HTTPFailure.badRequest("Unknown server endpoint: \(first)") }
+        // Any other path is a database's, `/_…` names included: `chttpd` hands a path no server handler
+        // claims to `chttpd_db:handle_request/1` (once a server admin asks, as `authorize_request/1` wants), so
+        // `GET /_config` is a database that does not exist and `PUT /_config` an illegal database name.
         guard segments.count > 1 else { return try await database(request, name: first) }
         let second = segments[1]
         let rest = Array(segments.dropFirst(2))

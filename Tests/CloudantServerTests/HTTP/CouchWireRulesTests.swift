@@ -31,6 +31,34 @@ struct CouchWireRulesTests {
         }
     }
 
+    /// A `/_…` path no server handler claims is a database path, as `chttpd` hands it to
+    /// `chttpd_db:handle_request/1`: for a server admin `GET /_config` (a CouchDB 1.x endpoint) is a database
+    /// that does not exist and `PUT /_config` an illegal database name; anyone else is refused first, as
+    /// `server_authorization_check/1` wants an admin for every `/_…` path but a few (`/_stats` is one of them).
+    @Test func anUnclaimedUnderscorePathIsADatabasePathAsInCouchDB() async throws {
+        try await withLiveServer { server in
+            let admin = server.admin
+            for path in ["/_config", "/_config/couchdb", "/_stats", "/_restart", "/_plugins/x/y"] {
+                // A document is posted to a database (`POST /{db}`), as JSON.
+                for method in ["GET", "DELETE"] + (path.dropFirst().contains("/") ? [] : ["POST"]) {
+                    let answer = try await admin.send(method, path, json: method == "POST" ? ["a": 1] : nil)
+                    #expect(answer.status == 404, "\(method) \(path)")
+                    #expect(answer.json == ["error": "not_found", "reason": "Database does not exist."], "\(method) \(path)")
+                }
+            }
+            let create = try await admin.send("PUT", "/_config")
+            #expect(create.status == 400)
+            #expect(create.json["error"] == "illegal_database_name")
+            #expect(create.json["reason"] == .string(
+                "Name: '_config'. Only lowercase characters (a-z), digits (0-9), and any of the characters _, $, (, ), +, -, and / are allowed. Must begin with a letter."))
+            let anonymous = try await server.anonymous.send("GET", "/_config")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.json == ["error": "unauthorized", "reason": "You are not a server admin."])
+            let stats = try await server.anonymous.send("GET", "/_stats")
+            #expect(stats.status == 404)
+        }
+    }
+
     /// `ETag` where CouchDB sends one: a document read as stored, a `PUT` (also `new_edits=false`), a
     /// `DELETE`; not a `POST`, nor a read carrying request-time metadata (`_conflicts`, `_revs_info`,
     /// `_local_seq`) or `open_revs`. `Location` is an absolute URI with the id percent-encoded.
