@@ -54,7 +54,7 @@ extension CouchEndpoint {
     /// `_system`, `_versions`; `/_node/_local` alone names the node.
     func node(_ request: CouchRequest) async throws -> Response {
         let parts = Array(request.segments.dropFirst())
-        guard let named = parts.first else { throw HTTPFailure.badRequest("Unknown server endpoint: _node") }
+        guard let named = parts.first else { throw HTTPFailure.badRequest("Incomplete path to _node request") }
         if named == "_local", parts.count == 1 { return CouchResponse.json(["name": .string(nodeName)]) }
         guard named == "_local" || named == nodeName else {
             throw HTTPFailure(status: 404, error: "not_found", reason: "no such node: \(named)")
@@ -87,10 +87,9 @@ extension CouchEndpoint {
             versions["couchdb"] = ["version": .string(Self.couchDBVersion)]
             versions["vendor"] = ["name": "OTFCloudantStore", "version": .string(CloudantVersion.current)]
             return CouchResponse.json(.object(versions))
-        case nil:
-            throw HTTPFailure.notFound()
         default:
-            // `/_node/{node}/{db}/…` reaches the node-local database as CouchDB's clustered one here.
+            // `/_node/{node}/…` is the node's own HTTP API in CouchDB (`chttpd_node` passes the rest of the path
+            // to `couch_httpd`), `/_node/{node}` alone its welcome; here that API is the clustered one.
             var inner = request
             inner.segments = rest
             return try await route(inner)

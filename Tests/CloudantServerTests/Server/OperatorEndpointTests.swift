@@ -35,6 +35,24 @@ struct OperatorEndpointTests {
         }
     }
 
+    /// `chttpd_node:handle_node_req/1`: `/_node` alone is an incomplete path, and `/_node/{node}` alone is the
+    /// node's own API at its root, the welcome (`/_node/_local` alone names the node).
+    @Test func nodePathsWithoutAnEndpointAnswerAsCouchDB() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            let incomplete = try await client.get("/_node")
+            #expect(incomplete.status == 400)
+            #expect(incomplete.json == ["error": "bad_request", "reason": "Incomplete path to _node request"])
+            let welcome = try await client.get("/")
+            for path in ["/_node/nonode@nohost", "/_node/nonode@nohost/"] {
+                let answer = try await client.get(path)
+                #expect(answer.status == 200, "\(path)")
+                #expect(answer.json["couchdb"] == "Welcome", "\(path)")
+                #expect(answer.json["uuid"] == welcome.json["uuid"], "\(path)")
+            }
+        }
+    }
+
     @Test func configReadsWritesAndDeletesValuesAndAnswersTheOldOne() async throws {
         try await withLiveServer { server in
             let client = server.admin
