@@ -1,5 +1,6 @@
 import Foundation
 import CloudantCore
+import CloudantTestSupport
 import Testing
 
 @Suite("Revision tree: storage encoding")
@@ -155,6 +156,41 @@ struct RevisionTreeEncodingTests {
         for bytes in [Array(good.dropLast()), good + [0], unknownFlag, [2] + good.dropFirst()] {
             _ = expectError(.invalidInput) { _ = try RevisionTree(decoding: bytes) }
             _ = expectError(.invalidInput) { _ = try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+        }
+    }
+
+    @Test("Damaged bytes of a history give the same winner or the same refusal, walked or decoded")
+    func damagedHistoriesAreReadAlikeWalkedOrDecoded() throws {
+        var random = SplitMix64.fromEnvironmentOrRandom()
+        let seed = random.seed
+        for _ in 0..<3000 {
+            var tree = RevisionTree()
+            var parent: RevisionID?
+            let first = Int.random(in: 1...3, using: &random)
+            for generation in first..<(first + Int.random(in: 2...24, using: &random)) {
+                let hash = (0..<32).map { _ in "0123456789abcdef".randomElement(using: &random)! }
+                let revision = RevisionID(generation: generation, hash: String(hash))
+                try tree.merge(path: [revision] + (parent.map { [$0] } ?? []), deleted: Bool.random(using: &random))
+                parent = revision
+            }
+            var bytes = tree.encoded()
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
+                case 1: bytes[at] = UInt8.random(in: 0...255, using: &random)
+                case 2: bytes.remove(at: at)
+                default: bytes.insert(UInt8.random(in: 0...255, using: &random), at: at)
+                }
+                if bytes.isEmpty { bytes = [1] }
+            }
+            let decoded = Result { try RevisionTree(decoding: bytes).winner }
+            let walked = Result { try bytes.withUnsafeBufferPointer { try RevisionTree.winner(encoded: $0) } }
+            switch (decoded, walked) {
+            case (.success(let left), .success(let right)): #expect(left == right, "\(bytes), seed \(seed)")
+            case (.failure, .failure): continue
+            default: Issue.record("decoded \(decoded), walked \(walked) for \(bytes), seed \(seed)")
+            }
         }
     }
 
