@@ -217,12 +217,12 @@ extension RevisionID: LosslessStringConvertible {
         guard case .hex = digest else { return "\(generation)-\(hash)" }
         // Up to 19 digits (Int.max), the dash and 32 hex digits, written once: revisions are described for
         // every row a read returns.
-        return String(unsafeUninitializedCapacity: 52) { withText(into: $0) }
+        return String(unsafeUninitializedCapacity: 52) { writeText(into: $0) }
     }
 
     /// Writes ``description`` of a revision with a hex hash into `output` (52 bytes at least) and returns how
     /// many bytes it wrote; nothing for any other hash.
-    func withText(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    func writeText(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         guard case .hex(let high, let low) = digest else { return 0 }
         var count = 0
         var divisor = 1

@@ -171,7 +171,7 @@ extension RevisionTree {
         }
         // Up to 19 digits (Int.max), the dash and 32 hex digits.
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 52) { text in
-            try body(UnsafeBufferPointer(rebasing: text[..<winner.withText(into: text)]))
+            try body(UnsafeBufferPointer(rebasing: text[..<winner.writeText(into: text)]))
         }
     }
 
