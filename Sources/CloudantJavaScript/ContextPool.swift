@@ -8,10 +8,14 @@ internal import Foundation
 /// (design functions run synchronously), so a wait is bounded by the calls in flight.
 final class ContextPool: @unchecked Sendable {
     private let configuration: JavaScriptEngine.Configuration
-    /// Guards `idle`, `count` and `liveMapSets`.
+    /// Guards `idle`, `count`, `lent`, `retired` and `liveMapSets`.
     private let condition = NSCondition()
     private var idle: [JavaScriptContext] = []
     private var count = 0
+    /// The instances lent to a call now.
+    private var lent: Set<ObjectIdentifier> = []
+    /// Lent instances a reload retired: dropped when they come back.
+    private var retired: Set<ObjectIdentifier> = []
     /// The view indexes whose mappers are alive; an instance forgets the others' functions when lent.
     private var liveMapSets: Set<Int> = []
     private var nextMapSet = 1
@@ -26,6 +30,23 @@ final class ContextPool: @unchecked Sendable {
         let context = try checkOut(preferring: preferred)
         defer { checkIn(context) }
         return try body(context)
+    }
+
+    /// Drops the instances at rest and retires the lent ones, so every later call gets a new instance.
+    func reload() {
+        condition.lock()
+        count -= idle.count
+        idle.removeAll()
+        retired.formUnion(lent)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// How many instances exist, at rest or lent (for tests).
+    var instanceCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
     }
 
     /// A number for a new view index's map functions.
@@ -51,6 +72,7 @@ final class ContextPool: @unchecked Sendable {
         if !idle.isEmpty {
             let index = preferred.flatMap { wanted in idle.firstIndex { ObjectIdentifier($0) == wanted } } ?? idle.count - 1
             let context = idle.remove(at: index)
+            lent.insert(ObjectIdentifier(context))
             let live = liveMapSets
             condition.unlock()
             for stale in context.mapSets.subtracting(live) { context.dropMapSet(stale) }
@@ -59,8 +81,12 @@ final class ContextPool: @unchecked Sendable {
         count += 1
         condition.unlock()
         do {
-            return try JavaScriptContext(
+            let context = try JavaScriptContext(
                 timeLimit: configuration.timeLimit, reduceLimit: configuration.reduceLimit, log: configuration.log)
+            condition.lock()
+            lent.insert(ObjectIdentifier(context))
+            condition.unlock()
+            return context
         } catch {
             condition.lock()
             count -= 1
@@ -72,7 +98,9 @@ final class ContextPool: @unchecked Sendable {
 
     private func checkIn(_ context: JavaScriptContext) {
         condition.lock()
-        if context.isBroken {
+        let identifier = ObjectIdentifier(context)
+        lent.remove(identifier)
+        if retired.remove(identifier) != nil || context.isBroken {
             count -= 1
         } else {
             idle.append(context)

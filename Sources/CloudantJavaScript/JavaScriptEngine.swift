@@ -93,6 +93,12 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
     /// `["javascript"]`.
     public var languages: Set<String> { ["javascript"] }
 
+    /// Drops the engine's instances: those at rest now, those lent to a call when it returns. Later calls
+    /// make new ones (see ``DesignFunctionRuntime/reload()``).
+    public func reload() {
+        pool.reload()
+    }
+
     /// `{"name": "javascriptcore", "version": "2.44.3"}`: WebKitGTK's JavaScriptCore and its version.
     public var engineDescription: JSONValue {
         ["name": "javascriptcore", "version": .string("\(jsc_get_major_version()).\(jsc_get_minor_version()).\(jsc_get_micro_version())")]

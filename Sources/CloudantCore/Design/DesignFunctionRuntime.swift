@@ -61,11 +61,19 @@ public protocol DesignFunctionRuntime: AnyObject, Sendable {
 
     /// The engine as `/_node/{node}/_versions` names it in `javascript_engine` (`{"name": …, "version": …}`).
     var engineDescription: JSONValue { get }
+
+    /// Starts afresh, as CouchDB's `POST /_reload_query_servers` restarts its query servers: instances at
+    /// rest are dropped and those running a call are dropped when it returns, so every later call runs in a new
+    /// instance (a function's global state, a module read by `require`, are gone). Calls in flight finish.
+    func reload()
 }
 
 extension DesignFunctionRuntime {
     /// An engine that does not name itself: `{"name": "unknown"}`.
     public var engineDescription: JSONValue { ["name": "unknown"] }
+
+    /// A runtime that keeps nothing between calls has nothing to start afresh.
+    public func reload() {}
 }
 
 /// The map functions of one view index, with the design document's CommonJS modules (`views.lib`).

@@ -18,6 +18,16 @@ extension CouchEndpoint {
         ])
     }
 
+    /// `POST /_reload_query_servers` (server admins, `Content-Type: application/json`, as
+    /// `chttpd_misc:handle_reload_query_servers_req/1`): the design-function engine starts afresh
+    /// (``DesignFunctionRuntime/reload()``); `{"ok": true}`.
+    func reloadQueryServers(_ request: CouchRequest) throws -> Response {
+        guard request.method == .post else { throw unsupported("POST") }
+        try request.requireJSONContentType()
+        configuration.designFunctions?.reload()
+        return CouchResponse.json(["ok": true])
+    }
+
     /// `GET /_up` (anonymous, as CouchDB).
     func up(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }

@@ -38,6 +38,7 @@ extension CouchEndpoint {
         case "_replicate": return try await replicate(request)
         case "_scheduler": return try await scheduler(request)
         case "_db_updates": return try await databaseUpdates(request)
+        case "_reload_query_servers": return try reloadQueryServers(request)
         default: break
         }
         // CouchDB's resharding API: there are no shards to split here (see the compatibility article).

@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantJavaScript
 import CloudantTestSupport
 import Foundation
 import Testing
@@ -32,6 +33,32 @@ struct OperatorEndpointTests {
                 "PUT", "/_node/node1@127.0.0.1/_config/log/level", json: "debug", headers: ["X-Couch-Persist": "false"])
             #expect(written.json == "info")
             #expect(try await client.get("/_node/nonode@nohost/_config").status == 404)
+        }
+    }
+
+    /// `chttpd_misc:handle_reload_query_servers_req/1`: a server admin's `POST` with a JSON content type
+    /// answers `{"ok": true}` and design functions run afresh; other methods are `405`, other content types
+    /// `415`, anyone else is refused.
+    @Test func reloadingTheQueryServersAnswersAsCouchDBAndViewsStillRun() async throws {
+        let engine = JavaScriptEngine(configuration: .init(timeLimit: .seconds(60), maximumInstances: 2, log: { _ in }))
+        try await withLiveServer({ $0.designFunctions = engine }) { server in
+            let admin = server.admin
+            _ = try await admin.send("PUT", "/db")
+            _ = try await admin.put("/db/a", ["n": 1])
+            _ = try await admin.put("/db/_design/d", ["views": ["v": ["map": "function(doc) { emit(doc._id, doc.n); }"]]])
+            #expect(try await admin.get("/db/_design/d/_view/v").json["total_rows"] == 1)
+            let reloaded = try await admin.send("POST", "/_reload_query_servers", json: [:])
+            #expect(reloaded.status == 200)
+            #expect(reloaded.json == ["ok": true])
+            _ = try await admin.put("/db/b", ["n": 2])
+            #expect(try await admin.get("/db/_design/d/_view/v").json["total_rows"] == 2)
+            let get = try await admin.send("GET", "/_reload_query_servers")
+            #expect(get.status == 405)
+            #expect(get.json == ["error": "method_not_allowed", "reason": "Only POST allowed"])
+            let text = try await admin.send("POST", "/_reload_query_servers", body: Data("{}".utf8), contentType: "text/plain")
+            #expect(text.status == 415)
+            let anonymous = try await server.anonymous.send("POST", "/_reload_query_servers", json: [:])
+            #expect(anonymous.status == 401)
         }
     }
 
