@@ -94,7 +94,7 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
     public var languages: Set<String> { ["javascript"] }
 
     /// Drops the engine's instances: those at rest now, those lent to a call when it returns. Later calls
-    /// make new ones (see ``DesignFunctionRuntime/reload()``).
+    /// make new ones (see `DesignFunctionRuntime.reload()`).
     public func reload() {
         pool.reload()
     }

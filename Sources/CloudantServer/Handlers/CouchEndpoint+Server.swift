@@ -20,7 +20,7 @@ extension CouchEndpoint {
 
     /// `POST /_reload_query_servers` (server admins, `Content-Type: application/json`, as
     /// `chttpd_misc:handle_reload_query_servers_req/1`): the design-function engine starts afresh
-    /// (``DesignFunctionRuntime/reload()``); `{"ok": true}`.
+    /// (`DesignFunctionRuntime.reload()`); `{"ok": true}`.
     func reloadQueryServers(_ request: CouchRequest) throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
