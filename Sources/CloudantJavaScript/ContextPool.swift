@@ -8,14 +8,12 @@ internal import Foundation
 /// (design functions run synchronously), so a wait is bounded by the calls in flight.
 final class ContextPool: @unchecked Sendable {
     private let configuration: JavaScriptEngine.Configuration
-    /// Guards `idle`, `count`, `lent`, `retired` and `liveMapSets`.
+    /// Guards `idle`, `count`, `reloads` and `liveMapSets`.
     private let condition = NSCondition()
     private var idle: [JavaScriptContext] = []
     private var count = 0
-    /// The instances lent to a call now.
-    private var lent: Set<ObjectIdentifier> = []
-    /// Lent instances a reload retired: dropped when they come back.
-    private var retired: Set<ObjectIdentifier> = []
+    /// How many reloads there have been: an instance made before the last one is dropped when it comes back.
+    private var reloads = 0
     /// The view indexes whose mappers are alive; an instance forgets the others' functions when lent.
     private var liveMapSets: Set<Int> = []
     private var nextMapSet = 1
@@ -32,12 +30,13 @@ final class ContextPool: @unchecked Sendable {
         return try body(context)
     }
 
-    /// Drops the instances at rest and retires the lent ones, so every later call gets a new instance.
+    /// Drops the instances at rest; those lent now are dropped when they come back (they were made before this
+    /// reload), so every later call gets a new instance.
     func reload() {
         condition.lock()
         count -= idle.count
         idle.removeAll()
-        retired.formUnion(lent)
+        reloads += 1
         condition.signal()
         condition.unlock()
     }
@@ -72,20 +71,18 @@ final class ContextPool: @unchecked Sendable {
         if !idle.isEmpty {
             let index = preferred.flatMap { wanted in idle.firstIndex { ObjectIdentifier($0) == wanted } } ?? idle.count - 1
             let context = idle.remove(at: index)
-            lent.insert(ObjectIdentifier(context))
             let live = liveMapSets
             condition.unlock()
             for stale in context.mapSets.subtracting(live) { context.dropMapSet(stale) }
             return context
         }
         count += 1
+        let generation = reloads
         condition.unlock()
         do {
             let context = try JavaScriptContext(
                 timeLimit: configuration.timeLimit, reduceLimit: configuration.reduceLimit, log: configuration.log)
-            condition.lock()
-            lent.insert(ObjectIdentifier(context))
-            condition.unlock()
+            context.reloadGeneration = generation
             return context
         } catch {
             condition.lock()
@@ -98,9 +95,7 @@ final class ContextPool: @unchecked Sendable {
 
     private func checkIn(_ context: JavaScriptContext) {
         condition.lock()
-        let identifier = ObjectIdentifier(context)
-        lent.remove(identifier)
-        if retired.remove(identifier) != nil || context.isBroken {
+        if context.reloadGeneration != reloads || context.isBroken {
             count -= 1
         } else {
             idle.append(context)

@@ -33,6 +33,9 @@ final class JavaScriptContext: @unchecked Sendable {
     private(set) var mapSets: Set<Int> = []
     /// Set once a function ran past the time limit or the query server reported a fatal error.
     private(set) var isBroken = false
+    /// The pool's reload count when the pool made this instance (``ContextPool/reload()``); read and written
+    /// under the pool's lock.
+    var reloadGeneration = 0
 
     /// - Parameters:
     ///   - timeLimit: How long one call may run.
