@@ -227,7 +227,7 @@ enum ViewReductionBlocks {
             }
             let blocks = max(1, rows / rowsPerBlock)
             base = max(1, rows / blocks)
-            larger = rows / blocks == 0 ? 0 : rows % blocks
+            larger = rows % blocks
         }
 
         /// The size of the next block; each read moves on to the block after.
