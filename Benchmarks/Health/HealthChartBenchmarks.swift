@@ -55,6 +55,8 @@ enum HealthChartBenchmarks {
         try raw.load(all)
         let store = try DocumentStore.open(
             name: "health", in: directory, options: StoreOptions(registry: try EntityRegistry(plugins: [HealthPlugin()])))
+        // What quantity queries were answered from before the sample index left quantities out.
+        try await store.createIndex(everySampleIndex)
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, directory: directory, admin: ServerAdmin(name: "bench", password: "bench"),
             passwordIterations: 1_000)
@@ -87,9 +89,48 @@ enum HealthChartBenchmarks {
             ]
         ).run(repetitions: repetitions)
         print("  (checksum \(checksum))")
+        try await daysOfHeartRate(in: store, yearStart: yearStart, count: count, repetitions: repetitions)
         // A graceful shutdown, waited for (cancelling the task instead makes Hummingbird log errors).
         await server.shutdown()
         _ = await serving.result
+    }
+}
+
+extension HealthChartBenchmarks {
+    /// A JSON index of (kind, type, start) over every sample, quantities included.
+    static let everySampleIndex = IndexDefinition(
+        name: "every-sample", designDocument: "benchmark",
+        fields: [.ascending("entityType"), .ascending("typeIdentifier"), .ascending("startDate")])
+
+    /// Ten days of heart rates read as samples, a day per query: from the quantity projection (how
+    /// `HealthStore.samples(ofType:in:)` answers) against Mango over an index of every sample (how it
+    /// answered before quantities left the sample index), in the same run.
+    static func daysOfHeartRate(in store: DocumentStore, yearStart: Date, count: Int, repetitions: Int) async throws {
+        let health = HealthStore(store: store)
+        let days = (0..<10).map { DateInterval(start: yearStart.addingTimeInterval(Double(17 + 31 * $0) * 86_400), duration: 86_400) }
+        func query(_ day: DateInterval) throws -> CollectionQuery {
+            try health.collection(healthKitSampleType: .quantity).where(typeIdentifier: heartRate).where(startDateIn: day)
+                .sort(ascending: "startDate")
+        }
+        var checksum = 0
+        try await BenchmarkGroup(
+            name: "A day of heart rates as samples, 10 days, among \(count) samples", unit: "queries", operations: days.count,
+            baseline: .init(
+                name: "Mango over an index of every sample (getSamples with use_index)",
+                body: {
+                    for day in days {
+                        checksum += try await query(day)
+                            .useIndex(designDocument: everySampleIndex.designDocument ?? "", name: everySampleIndex.name)
+                            .getSamples().count
+                    }
+                }),
+            candidates: [
+                .init(
+                    name: "the quantity projection (getSamples)",
+                    body: { for day in days { checksum += try await query(day).getSamples().count } }),
+            ]
+        ).run(repetitions: repetitions)
+        print("  (checksum \(checksum))")
     }
 }
 

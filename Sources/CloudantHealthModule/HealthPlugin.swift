@@ -15,12 +15,29 @@ public struct HealthPlugin: EntityPlugin {
     /// The plugin's registry name.
     public static let pluginName = "org.theraforge.cloudant.health"
 
-    /// The index every health kind declares: kind, HealthKit type identifier, then start date, so
-    /// "heart rates in June" and "all quantity samples by date" are both range scans. The kinds share one
-    /// definition; the store creates it once (a second identical declaration is a no-op).
+    /// The index every health kind declares: kind, HealthKit type identifier, then start date, so "workouts
+    /// in June" and "sleep by date" are range scans. The kinds share one definition; the store creates it once
+    /// (a second identical declaration is a no-op).
+    ///
+    /// Quantity samples (most of a health store) are left out by a partial filter: ``quantityProjection``
+    /// keeps them in the same order in a fifth of the space, and `CollectionQuery.getSamples()` and
+    /// `HealthStore.samples(ofType:in:)` read them from it. Being partial, the index is used by queries that
+    /// name it (`use_index`), as `HealthStore.collection(healthKitSampleType:fields:)` does for the other
+    /// families. A Mango query of quantity samples through `_find` filters them all, unless its user creates an
+    /// index for it.
     public static let sampleIndex = IndexDefinition(
         name: "health-samples-by-type-and-start", designDocument: "health",
-        fields: [.ascending("entityType"), .ascending("typeIdentifier"), .ascending("startDate")])
+        fields: sampleIndexFields, partialFilterSelector: ["entityType": ["$ne": .string(HealthSampleType.quantity.kindName)]])
+
+    /// ``sampleIndex`` over every sample, quantities included, under the same name: for a store that keeps no
+    /// ``quantityProjection`` (the drop-in store opened without this plugin), where quantities have no other
+    /// order.
+    package static let sampleIndexOverEverySample = IndexDefinition(
+        name: sampleIndex.name, designDocument: sampleIndex.designDocument, fields: sampleIndexFields)
+
+    private static let sampleIndexFields: [IndexDefinition.Field] = [
+        .ascending("entityType"), .ascending("typeIdentifier"), .ascending("startDate"),
+    ]
 
     /// The columns of quantity samples that computations over many samples read (the care bridge's
     /// outcomes of health-linked tasks): type, dates as instants, value and unit, and what ranks the source.

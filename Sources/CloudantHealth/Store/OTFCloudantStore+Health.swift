@@ -31,7 +31,7 @@ extension OTFCloudantStore {
         let preparation = companion(HealthIndexPreparation.self) { HealthIndexPreparation() }
         try await preparation.once {
             guard !store.options.registry.installedPlugins.contains(HealthPlugin.pluginName) else { return }
-            _ = try await store.createIndex(HealthPlugin.sampleIndex)
+            _ = try await store.createIndex(HealthPlugin.sampleIndexOverEverySample)
         }
     }
 }

@@ -6,7 +6,12 @@ public import Foundation
 extension DocumentStore {
     /// The work of `HealthStore.collection(healthKitSampleType:fields:)`, which documents it.
     func collection(healthKitSampleType: HealthSampleType, fields: [String]? = nil) -> CollectionQuery {
-        collection(healthKitSampleType.kindName, fields: fields)
+        let query = collection(healthKitSampleType.kindName, fields: fields)
+        // The sample index leaves quantities out (the quantity projection orders them), so it is partial, and
+        // a partial index is used only when a query names it.
+        guard healthKitSampleType != .quantity else { return query }
+        let index = HealthPlugin.sampleIndex
+        return query.useIndex(designDocument: index.designDocument ?? index.name, name: index.name)
     }
 
     /// The work of `HealthStore.samples(ofType:in:)`, which documents it.
@@ -49,6 +54,10 @@ extension CollectionQuery {
     }
 
     /// Runs the query and decodes each document as the sample family of its kind (the original's `getSamples`).
+    ///
+    /// Quantity samples of one type, optionally within start dates and sorted by start date, are read from
+    /// ``HealthPlugin/quantityProjection`` when the store keeps it (the same samples in the same order the
+    /// sample index gave); other quantity queries filter every quantity sample.
     /// - Throws: `CloudantError` `.invalidInput` when the query is not over a health kind, or naming a
     ///   document that does not decode; otherwise as `CollectionQuery.get(_:)` throws.
     public func getSamples() async throws -> [AnyHealthSample] {
@@ -60,7 +69,13 @@ extension CollectionQuery {
         }
         switch family {
         case .category: return try await get(CategorySample.self).map(AnyHealthSample.category)
-        case .quantity: return try await get(QuantitySample.self).map(AnyHealthSample.quantity)
+        case .quantity:
+            if let projected = ProjectedQuantityQuery(self),
+                try await store.projectionNames().contains(HealthPlugin.quantityProjection.name)
+            {
+                return try await projected.samples(in: store).map(AnyHealthSample.quantity)
+            }
+            return try await get(QuantitySample.self).map(AnyHealthSample.quantity)
         case .correlation: return try await get(CorrelationSample.self).map(AnyHealthSample.correlation)
         case .workout: return try await get(WorkoutSample.self).map(AnyHealthSample.workout)
         case .workoutRoute: return try await get(WorkoutRouteSample.self).map(AnyHealthSample.workoutRoute)

@@ -27,6 +27,7 @@ extension DocumentStore {
     ///   was written.
     public func insertNew(_ documents: [NewDocument], comparingExisting: Bool = false) async throws -> NewDocumentsOutcome {
         guard !documents.isEmpty else { return NewDocumentsOutcome() }
+        await trainDictionaries(before: documents)
         let cache = indexCache
         let now = options.now
         let validation = writeValidation()

@@ -50,16 +50,6 @@ struct HealthQueriesTests {
         #expect(try await HealthStore(store: harness.store).samples(ofType: "HKQuantityTypeIdentifierHeartRate").count == 10)
     }
 
-    @Test func theTypeAndDateQueryUsesThePluginsIndex() async throws {
-        let harness = try await seeded()
-        defer { harness.remove() }
-        let request = try HealthStore(store: harness.store).collection(healthKitSampleType: .quantity)
-            .where(typeIdentifier: "HKQuantityTypeIdentifierHeartRate")
-            .where(startDateIn: DateInterval(start: start, duration: 3600)).request
-        let plan = try await harness.store.explain(request)
-        #expect(plan["index"]?["name"] == .string(HealthPlugin.sampleIndex.name))
-    }
-
     @Test func activitySummariesComeBackByTypeIdentifierAndDayInterval() async throws {
         let harness = try HealthTestStore()
         defer { harness.remove() }

@@ -128,6 +128,41 @@ struct CompressedBodyTests {
         #expect(JSONValue.object(read) == Self.reading(1234))
     }
 
+    @Test func aBatchOfNewDocumentsBringingAThousandOfAnUntrainedKindIsWrittenWithItsDictionary() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        func batch(_ range: Range<Int>) throws -> [NewDocument] {
+            try range.map { index in
+                var body = try #require(Self.reading(index).objectValue)
+                let id = try #require(body.removeValue(forKey: "_id")?.stringValue)
+                return try NewDocument(id: id, body: body)
+            }
+        }
+        // Too few of the kind in one batch: written as JSON text, counted toward the usual training.
+        _ = try await store.insertNew(try batch(0..<400))
+        #expect(store.bodyCodec.dictionary(forKind: "reading") == nil)
+        // A batch of a thousand trains from itself before it is written: none of its rows is text to rewrite.
+        _ = try await store.insertNew(try batch(400..<1_400))
+        let dictionary = try #require(store.bodyCodec.dictionary(forKind: "reading"))
+        let stored = try await store.read(.storeUnreadable) { db in
+            try Row.fetchAll(db, sql: "SELECT id, body FROM documents ORDER BY rowid").map { row -> (String, Bool, UInt32?) in
+                let bytes: [UInt8] = Array(row["body"] as Data)
+                let isFrame = bytes.withUnsafeBytes { Zstd.isFrame($0) }
+                return (row["id"], isFrame, isFrame ? bytes.withUnsafeBytes { Zstd.dictionaryID(ofFrame: $0) } : nil)
+            }
+        }
+        #expect(stored.count == 1_400)
+        #expect(stored[..<400].allSatisfy { !$0.1 }, "the first batch stays text until compaction or training")
+        #expect(stored[400...].allSatisfy { $0.1 && $0.2 == dictionary.id })
+        // Read back byte for byte as written, and the first batch is what compaction recompresses.
+        for index in [0, 399, 400, 1_399] {
+            var read = try await store.document(id: String(format: "reading-%05d", index))
+            #expect(read.removeValue(forKey: "_rev") != nil)
+            #expect(JSONValue.object(read) == Self.reading(index))
+        }
+        #expect(try await store.compact(progress: nil).bodiesRecompressed == 400)
+    }
+
     @Test func compactionRewritesBodiesWrittenAsTextAndReadsStayTheSame() async throws {
         var plain = StoreOptions()
         plain.compressesBodies = false

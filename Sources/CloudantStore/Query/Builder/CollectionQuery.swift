@@ -43,6 +43,9 @@ public struct CollectionQuery: Sendable {
     public private(set) var limitCount: Int?
     /// Skip this many matches first.
     public private(set) var skipCount: Int = 0
+    /// The index the query asks for (Mango's `use_index`): a design document, and optionally the index's
+    /// name in it; `nil` lets the planner choose.
+    public private(set) var indexHint: [String]?
 
     /// Creates a query over the documents of `kind`; ``DocumentStore/collection(_:fields:)-(String,_)`` is the usual
     /// way in.
@@ -120,6 +123,23 @@ public struct CollectionQuery: Sendable {
         return copy
     }
 
+    /// Asks for an index, as Mango's `use_index` does: the only way a partial index is used. When the index
+    /// cannot answer the query (it does not exist, or its fields do not suit the selector and sort), the
+    /// query still runs on the index the planner chooses, and its result carries CouchDB's warning.
+    ///
+    /// ```swift
+    /// let open = try await store.collection("Task").where(field: "done", value: false)
+    ///     .useIndex(designDocument: "tasks", name: "open-tasks-by-due").get()
+    /// ```
+    /// - Parameters:
+    ///   - designDocument: The index's design document, with or without `_design/`.
+    ///   - name: The index's name; `nil` takes any index of the design document that suits the query.
+    public func useIndex(designDocument: String, name: String? = nil) -> CollectionQuery {
+        var copy = self
+        copy.indexHint = [designDocument] + (name.map { [$0] } ?? [])
+        return copy
+    }
+
     /// The Mango selector as sent to `_find`: `{"$and": [{"entityType": kind}, <components…>]}` (with
     /// `CDTISEntityName` for a kind in the Core Data bridge's layout).
     public var selectorJSON: JSONValue {
@@ -153,7 +173,7 @@ public struct CollectionQuery: Sendable {
             }
             return FindRequest(
                 selector: selector, sort: sort, limit: limitCount ?? Int.max, skip: skipCount,
-                fields: projection.flatMap { $0.isEmpty ? nil : $0 })
+                fields: projection.flatMap { $0.isEmpty ? nil : $0 }, useIndex: indexHint)
         }
     }
 }
