@@ -60,49 +60,34 @@ struct ProjectedQuantityQuery: Sendable {
         limit = query.limitCount
     }
 
-    /// The document ids of the answer, in order. Reads the rows up to `skip + limit` in start order, then
-    /// every row sharing the last one's start (ties are ordered by id, which the projection does not keep in
-    /// order), so a page never cuts a group of ties at the wrong place.
-    func documentIDs(in store: DocumentStore) async throws -> [String] {
+    /// The samples of the answer, in order, read in one read transaction. Reads the rows up to `skip + limit`
+    /// in start order and every row sharing the last one's start (ties are ordered by id, which the
+    /// projection does not keep in order), so a page never cuts a group of ties at the wrong place.
+    func samples(in store: DocumentStore) async throws -> [QuantitySample] {
         let wanted = limit.map { skip + $0 }
         guard wanted != 0 else { return [] }
-        var rows: [Row]
+        var samples: [QuantitySample]
         if inStartOrder {
-            rows = try await Self.rows(of: projectionQuery(extra: [], limit: wanted), in: store)
-            if let wanted, rows.count == wanted, let last = rows.last?.start {
-                rows.removeAll { $0.start == last }
-                rows += try await Self.rows(
-                    of: projectionQuery(extra: [.init(Column.start.name, .equal, .real(last))], limit: nil), in: store)
-            }
-            rows.sort { a, b in
-                guard a.start == b.start else { return descending ? a.start > b.start : a.start < b.start }
+            samples = try await store.entities(
+                QuantitySample.self, projected: projectionQuery(limit: wanted),
+                completingTiesOf: wanted == nil ? nil : Column.start.name)
+            samples.sort { a, b in
+                guard a.startDate == b.startDate else { return descending ? a.startDate > b.startDate : a.startDate < b.startDate }
                 return descending ? Self.idOrder(b.id, a.id) : Self.idOrder(a.id, b.id)
             }
         } else {
-            rows = try await Self.rows(of: projectionQuery(extra: [], limit: nil), in: store)
-            rows.sort { Self.idOrder($0.id, $1.id) }
+            samples = try await store.entities(QuantitySample.self, projected: projectionQuery(limit: nil))
+            samples.sort { Self.idOrder($0.id, $1.id) }
         }
-        let kept = rows.dropFirst(skip)
-        return (limit.map { Array(kept.prefix($0)) } ?? Array(kept)).map(\.id)
+        let kept = samples.dropFirst(skip)
+        return limit.map { Array(kept.prefix($0)) } ?? Array(kept)
     }
 
-    private func projectionQuery(extra: [ProjectionCondition], limit: Int?) -> ProjectionQuery {
+    private func projectionQuery(limit: Int?) -> ProjectionQuery {
         ProjectionQuery(
             projection: HealthPlugin.quantityProjection.name,
-            where: [.init(Column.typeIdentifier.name, .equal, .text(typeIdentifier))] + startConditions + extra,
+            where: [.init(Column.typeIdentifier.name, .equal, .text(typeIdentifier))] + startConditions,
             descending: descending, limit: limit)
-    }
-
-    private struct Row: Sendable {
-        /// The start in seconds; samples whose start did not read as a date sort first, as SQLite's `NULL`.
-        var start: Double
-        var id: String
-    }
-
-    private static func rows(of query: ProjectionQuery, in store: DocumentStore) async throws -> [Row] {
-        try await store.projectedRows(query) { row in
-            Row(start: row.double(at: Column.start.rawValue) ?? -.infinity, id: row.documentID)
-        }
     }
 
     /// `_id` order as the index kept it: SQLite's binary order of the UTF-8 bytes.
@@ -134,22 +119,5 @@ struct ProjectedQuantityQuery: Sendable {
         ]
         guard let projected = operators[comparison] else { return nil }
         return ProjectionCondition(Column.start.name, projected, .date(date))
-    }
-}
-
-extension ProjectedQuantityQuery {
-    /// The samples of the answer, in order. The ids and the documents are two reads: a sample deleted
-    /// between them makes the second fail with `.notFound`, and the query is then answered again from a
-    /// newer read (a few times at most: each retry follows a commit that deleted a sample of the answer).
-    func samples(in store: DocumentStore) async throws -> [QuantitySample] {
-        var attempts = 0
-        while true {
-            let ids = try await documentIDs(in: store)
-            do {
-                return try await store.get(QuantitySample.self, ids: ids)
-            } catch let error as CloudantError where error.code == .notFound && attempts < 3 {
-                attempts += 1
-            }
-        }
     }
 }

@@ -46,13 +46,7 @@ extension DocumentStore {
     {
         let cache = indexCache
         try await read(.storeUnreadable) { db in
-            guard let projection = try cache.projections(in: db).first(where: { $0.definition.name == query.projection })
-            else {
-                throw CloudantError(
-                    .invalidInput,
-                    "This store keeps no projection named \(query.projection); register the kind that declares it before opening the store.",
-                    context: .init(field: query.projection))
-            }
+            let projection = try Self.storedProjection(named: query.projection, cache: cache, in: db)
             let (sql, arguments) = try Self.projectionSQL(query, projection, in: db)
             let positions = Dictionary(
                 uniqueKeysWithValues: projection.definition.columns.enumerated().map { ($0.element.name, $0.offset) })
@@ -71,10 +65,11 @@ extension DocumentStore {
         }
     }
 
-    /// The SELECT of a projection query; every value is bound, and column names come from the definition.
-    /// A `.label` column compares the number of its text (looked up in `db`).
+    /// The SELECT of a projection query: the document's row id, then the columns at `selected` (every column
+    /// by default, in order). Every value is bound, and column names come from the definition. A `.label`
+    /// column compares the number of its text (looked up in `db`).
     static func projectionSQL(
-        _ query: ProjectionQuery, _ projection: StoredProjection, in db: Database
+        _ query: ProjectionQuery, _ projection: StoredProjection, selecting selected: [Int]? = nil, in db: Database
     ) throws -> (String, StatementArguments) {
         let definition = projection.definition
         let columns = StoreSchema.ColumnProjections.self
@@ -103,8 +98,8 @@ extension DocumentStore {
         let order = definition.orderedBy.map(StoredProjection.sqlColumn) + [columns.documentRowID]
         let direction = query.descending ? " DESC" : ""
         var sql =
-            "SELECT \(columns.documentRowID), "
-            + definition.columns.map(valueSQL).joined(separator: ", ")
+            "SELECT " + ([columns.documentRowID] + (selected ?? Array(definition.columns.indices)).map { valueSQL(of: definition.columns[$0]) })
+                .joined(separator: ", ")
             + " FROM \(projection.tableName)"
             + (filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
             + " ORDER BY " + order.map { $0 + direction }.joined(separator: ", ")
