@@ -45,9 +45,14 @@ extension DocumentStore {
                 ties.conditions.append(ProjectionCondition(tieColumn.name, .equal, value))
                 rows += try Self.rowIDs(ties, projection, tieColumn: nil, in: db)
             }
+            // Read as `_find` reads a candidate (the winner's revision from the tree's bytes, no tree built).
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(QueryExecutor.selectColumns) FROM \(StoreSchema.Documents.table) AS d "
+                    + "WHERE d.\(StoreSchema.Documents.rowID) = ? AND d.\(StoreSchema.Documents.deleted) = 0")
             return try rows.compactMap { row in
-                guard let record = try DocumentRecord.fetch(rowID: row.rowID, in: db), !record.deleted else { return nil }
-                return try DocumentAssembler(db: db, record: record).document(rev: record.winnerRev, options: ReadOptions())
+                try statement.fetchFirstRow(in: db) { $0.integer(row.rowID) } read: { row in
+                    try QueryExecutor.document(from: row, conflicts: false)
+                } ?? nil
             }
         }
         return try documents.map(codec.entity(from:))

@@ -92,7 +92,6 @@ struct DocumentRecord {
         /// The row's kind: the number of the name bound in its place (``StoreSchema/DocumentKinds``).
         static let kindNumber = StoreSchema.DocumentKinds.numberOfBoundName
         static let fetchByID = "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.id) = ?"
-        static let fetchByRowID = "SELECT \(selectColumns) FROM \(Columns.table) WHERE \(Columns.rowID) = ?"
         static let update =
             "UPDATE \(Columns.table) SET \(Columns.tree) = ?, \(Columns.deleted) = ?, "
             + "\(Columns.seq) = ?, \(Columns.kind) = \(kindNumber), \(Columns.body) = ?, \(Columns.attachments) = ? "
@@ -108,12 +107,6 @@ struct DocumentRecord {
         let statement = try db.cachedStatement(sql: SQL.fetchByID)
         // Read straight from SQLite: every document read and every edit starts here (see `fetchFirstRow`).
         return try statement.fetchFirstRow(in: db) { $0.text(id) } read: { try DocumentRecord(direct: $0) }
-    }
-
-    /// The record stored in row `rowID` (what index, projection and view rows name a document by).
-    static func fetch(rowID: Int64, in db: Database) throws -> DocumentRecord? {
-        let statement = try db.cachedStatement(sql: SQL.fetchByRowID)
-        return try statement.fetchFirstRow(in: db) { $0.integer(rowID) } read: { try DocumentRecord(direct: $0) }
     }
 
     /// The record in the current row of a ``selectColumns`` query read by ``Statement/fetchFirstRow(in:_:read:)``.
