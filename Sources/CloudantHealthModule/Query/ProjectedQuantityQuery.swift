@@ -69,8 +69,7 @@ struct ProjectedQuantityQuery: Sendable {
         var samples: [QuantitySample]
         if inStartOrder {
             samples = try await store.entities(
-                QuantitySample.self, projected: projectionQuery(limit: wanted),
-                completingTiesOf: wanted == nil ? nil : Column.start.name)
+                QuantitySample.self, projected: projectionQuery(limit: wanted), completingTiesOf: Column.start.name)
             samples.sort { a, b in
                 guard a.startDate == b.startDate else { return descending ? a.startDate > b.startDate : a.startDate < b.startDate }
                 return descending ? Self.idOrder(b.id, a.id) : Self.idOrder(a.id, b.id)

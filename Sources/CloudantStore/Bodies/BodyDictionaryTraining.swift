@@ -94,13 +94,10 @@ extension DocumentStore {
     /// nothing is left to the usual training after commits.
     func trainDictionaries(before batch: [NewDocument]) async {
         guard bodyCodec.compresses else { return }
-        var bodiesByKind: [String: [[UInt8]]] = [:]
-        for document in batch {
-            let kind = document.kind ?? ""
-            guard bodyCodec.dictionary(forKind: kind) == nil else { continue }
-            bodiesByKind[kind, default: []].append(document.bytes)
-        }
-        for (kind, bodies) in bodiesByKind.sorted(by: { $0.key < $1.key }) where bodies.count >= BodyDictionaryTraining.threshold {
+        let byKind = Dictionary(grouping: batch) { $0.kind ?? "" }
+        for (kind, documents) in byKind.sorted(by: { $0.key < $1.key })
+        where documents.count >= BodyDictionaryTraining.threshold && bodyCodec.dictionary(forKind: kind) == nil {
+            let bodies = documents.map(\.bytes)
             let trained = try? await write(.storeUnwritable) { db in
                 try BodyDictionaryTraining.store(kind: kind, trainedFrom: bodies, in: db)
             }

@@ -34,15 +34,15 @@ extension DocumentStore {
                     .invalidInput, "Projection \(query.projection) keeps '\(projection.kind)' documents, not '\(kindName)'.",
                     context: .init(kind: kindName, field: query.projection))
             }
-            let tieColumn = try column.map { try Self.tieColumn($0, of: projection) }
-            var rows = try Self.rowIDs(query, projection, tieColumn: tieColumn?.position, in: db)
-            if let tieColumn, let limit = query.limit, rows.count == limit, let last = rows.last?.value,
+            let tiePosition = try column.map { try Self.tiePosition(of: $0, in: projection) }
+            var rows = try Self.rowIDs(query, projection, tieColumn: tiePosition, in: db)
+            if let column, let limit = query.limit, rows.count == limit, let last = rows.last?.value,
                 let value = Self.projectedValue(last)
             {
                 rows.removeAll { $0.value == last }
                 var ties = query
                 ties.limit = nil
-                ties.conditions.append(ProjectionCondition(tieColumn.name, .equal, value))
+                ties.conditions.append(ProjectionCondition(column, .equal, value))
                 rows += try Self.rowIDs(ties, projection, tieColumn: nil, in: db)
             }
             // Read as `_find` reads a candidate (the winner's revision from the tree's bytes, no tree built).
@@ -71,7 +71,7 @@ extension DocumentStore {
 
     /// The position of a column whose stored values compare as they read (not labels, whose rows hold
     /// numbers, nor identifiers, whose rows may hold a mark).
-    private static func tieColumn(_ name: String, of projection: StoredProjection) throws -> (name: String, position: Int) {
+    private static func tiePosition(of name: String, in projection: StoredProjection) throws -> Int {
         guard let position = projection.definition.columnIndex(name) else {
             throw CloudantError(
                 .invalidInput, "Projection \(projection.definition.name) has no column \(name).", context: .init(field: name))
@@ -81,7 +81,7 @@ extension DocumentStore {
                 .invalidInput, "Ties can be completed on columns of values, not of labels or identifiers: \(name) is not one.",
                 context: .init(field: name))
         }
-        return (name, position)
+        return position
     }
 
     /// The document row ids of a query's rows, in order, each with its value in `tieColumn`.
