@@ -3,22 +3,20 @@ internal import CloudantCore
 internal import GRDB
 
 /// The rows a first build's mapper emits, as a table SQLite reads (`SELECT … FROM cloudant_view_build_rows`):
-/// an eponymous virtual table whose cursor reads the documents in sequence order, maps them a batch at a
+/// an eponymous virtual table whose cursor reads the documents in the table's order, maps them a batch at a
 /// time and hands SQLite their encoded rows.
 ///
-/// A build reads the rows once, in an `INSERT … SELECT … ORDER BY` into a temporary table, so SQLite's
-/// sorter takes them straight from the mapper. Staged through a table first, every row was written to a
-/// temporary b-tree, read back and only then sorted: over a million rows that staging alone took about
-/// 1.5 s of a Swift view's build.
+/// A build reads the rows once, in a `SELECT … ORDER BY`, so SQLite's sorter takes them straight from the
+/// mapper. Staged through a table first, every row was written to a temporary b-tree, read back and only
+/// then sorted: over a million rows that staging alone took about 1.5 s of a Swift view's build.
 ///
 /// The module is registered on the build's connection for the length of one build
 /// (``withRows(_:in:_:)``), with the build's ``Source`` as its client data.
 enum ViewBuildRows {
     /// The table's name in SQL.
     static let tableName = "cloudant_view_build_rows"
-    /// Its columns, in order: the rows table's columns and the document's sequence; the build's temporary
-    /// table, which the rows are sorted into, has the same.
-    static let columnDefinitions = "view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT, seq INTEGER"
+    /// Its columns, in order: the rows table's columns.
+    static let columnDefinitions = "view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT"
 
     /// What the table reads: the documents after a sequence, mapped in batches.
     final class Source {
@@ -42,10 +40,12 @@ enum ViewBuildRows {
             self.progress = progress
         }
 
-        /// The next batch of mapped documents after `seq`; empty at the end.
-        func batch(after seq: Int64) throws -> [MappedDocument] {
-            let documents = try ViewSourceDocuments.changed(
-                after: seq, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
+        /// The next batch of mapped documents after the document with row id `rowID`, in the table's order
+        /// (the build's snapshot holds every document it maps, and their rows are sorted anyway), and the row
+        /// id of the batch's last document; no documents at the end.
+        func batch(after rowID: Int64) throws -> (documents: [MappedDocument], lastRowID: Int64) {
+            let documents = try ViewSourceDocuments.read(
+                after: rowID, by: .rowID, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
                 localSeq: spec.includesLocalSequence, in: db)
             let mapped = try ViewIndexUpdater.map(documents, mapper: mapper, encoder: encoder)
             progress.advance(by: documents.count)
@@ -55,7 +55,7 @@ enum ViewBuildRows {
                     emitted[view] = (before.rows + rows.count, max(before.seq, document.seq))
                 }
             }
-            return mapped
+            return (mapped, documents.last?.rowID ?? rowID)
         }
     }
 
@@ -84,7 +84,7 @@ enum ViewBuildRows {
         private var document = 0
         private var view = 0
         private var row = 0
-        /// The sequence of the batch's last document: where the next batch starts.
+        /// The row id of the batch's last document: where the next batch starts.
         private var position: Int64 = 0
         private(set) var rowID: Int64 = 0
         private(set) var atEnd = false
@@ -122,13 +122,13 @@ enum ViewBuildRows {
                     continue
                 }
                 let next = try source.batch(after: position)
-                guard let last = next.last else {
+                guard !next.documents.isEmpty else {
                     atEnd = true
                     documents = []
                     return
                 }
-                position = last.seq
-                documents = next
+                position = next.lastRowID
+                documents = next.documents
                 document = 0
                 view = 0
                 row = 0
@@ -145,8 +145,7 @@ enum ViewBuildRows {
             case 2: resultText(mapped.id, context: context)
             case 3: sqlite3_result_int64(context, Int64(encoded.duplicate))
             case 4: resultText(encoded.keyJSON, context: context)
-            case 5: resultText(encoded.valueJSON, context: context)
-            default: sqlite3_result_int64(context, mapped.seq)
+            default: resultText(encoded.valueJSON, context: context)
             }
         }
 

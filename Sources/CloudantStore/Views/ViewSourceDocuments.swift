@@ -5,6 +5,8 @@ internal import GRDB
 /// A changed document as a view index's updater reads it: its id and sequence, and, when it is live and its
 /// index maps it, its JSON as CouchDB hands documents to map functions.
 struct ViewSourceDocument: Sendable {
+    /// The document's row in the documents table.
+    var rowID: Int64
     var id: String
     var seq: Int64
     /// `{"_id", "_rev", …body, "_conflicts", "_deleted_conflicts", "_local_seq", "_attachments"}`; nil for a
@@ -12,24 +14,35 @@ struct ViewSourceDocument: Sendable {
     var json: [UInt8]?
 }
 
-/// Reads documents in sequence order for view indexes: CouchDB's `couch_index_updater` loads each changed
-/// document with its conflicts and deleted conflicts (and `_local_seq` for a design document that asks for
-/// it), skips design documents unless the index includes them, and removes the rows of deleted ones.
+/// Reads documents for view indexes (in sequence order to keep an index up to date): CouchDB's
+/// `couch_index_updater` loads each changed document with its conflicts and deleted conflicts (and
+/// `_local_seq` for a design document that asks for it), skips design documents unless the index includes
+/// them, and removes the rows of deleted ones.
 enum ViewSourceDocuments {
     private typealias Columns = StoreSchema.Documents
 
-    /// The next `limit` documents changed after `seq`.
+    /// How documents are read: in the order they changed (an incremental update, which moves the index's
+    /// sequence a batch at a time), or in the table's own order (a first build, which maps every document of
+    /// one snapshot and sorts the rows anyway: a scan of the table costs no index search per document).
+    enum Order {
+        case sequence
+        case rowID
+
+        var column: String { self == .sequence ? Columns.seq : Columns.rowID }
+    }
+
+    /// The next `limit` documents after `position` in `order` (a sequence, or a row id).
     ///
     /// Rows are read in place (``DirectRow``): a build reads every document of the store through here, and
     /// GRDB's rows with their value conversions, a revision tree decoded per document and a copy of each body
     /// cost more than the reading itself. A tree of one revision has no conflicts, so it is not decoded.
-    static func changed(
-        after seq: Int64, limit: Int, includeDesign: Bool, localSeq: Bool, in db: Database
+    static func read(
+        after position: Int64, by order: Order = .sequence, limit: Int, includeDesign: Bool, localSeq: Bool, in db: Database
     ) throws -> [ViewSourceDocument] {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(DocumentRecord.selectColumnsWithoutKind) FROM \(Columns.table) WHERE \(Columns.seq) > ? "
-                + "ORDER BY \(Columns.seq) LIMIT ?")
-        statement.bind([.integer(seq), .integer(Int64(limit))])
+            sql: "SELECT \(DocumentRecord.selectColumnsWithoutKind) FROM \(Columns.table) WHERE \(order.column) > ? "
+                + "ORDER BY \(order.column) LIMIT ?")
+        statement.bind([.integer(position), .integer(Int64(limit))])
         var documents: [ViewSourceDocument] = []
         documents.reserveCapacity(limit)
         try statement.forEachRow(in: db) { row in
@@ -49,7 +62,7 @@ enum ViewSourceDocuments {
                     }
                 }
             } : nil
-            documents.append(ViewSourceDocument(id: id, seq: seq, json: json))
+            documents.append(ViewSourceDocument(rowID: row.integer(Column.rowID.rawValue) ?? 0, id: id, seq: seq, json: json))
             return true
         }
         return documents

@@ -84,6 +84,33 @@ struct EncryptedStoreTests {
         try reopened.close()
     }
 
+    /// A view's first build stores its rows through a connection of its own to the store's file; in an
+    /// encrypted store that connection writes with the store's key: the rows read back, the files hold no
+    /// emitted key in plaintext, and the reopened store answers the view from the same rows.
+    @Test func aViewBuiltInAnEncryptedStoreKeepsItsRowsEncrypted() async throws {
+        let marker = "VIEW-KEY-MARKER-\(UUID().uuidString)"
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = DatabaseKey.random()
+        let view = SwiftView(name: "notes", version: 1, reduce: .builtIn(.count)) { document, emit in
+            guard let number = document["n"]?.numberValue?.int64Value else { return }
+            emit(.string(marker + String(format: "-%03d", number)), document["n"] ?? .null)
+        }
+        let store = try DocumentStore.open(name: "notes", in: StoreDirectory(path: folder.path), options: Self.options(key))
+        _ = try await store.bulkDocs((0..<500).map { .object(["_id": .string("doc-\($0)"), "n": .number(JSONNumber($0))]) })
+        let rows = try await store.queryView(view, query: .parameters(("reduce", "false")))
+        #expect(rows.totalRows == 500 && rows.rows.count == 500)
+        #expect(rows.rows.map(\.key) == (0..<500).map { .string(marker + String(format: "-%03d", $0)) })
+        try store.close()
+        #expect(Self.filesContaining(marker, under: folder) == [])
+
+        let reopened = try DocumentStore.open(name: "notes", in: StoreDirectory(path: folder.path), options: Self.options(key))
+        let counted = try await reopened.queryView(view, query: .parameters(("update", "false")))
+        #expect(counted.rows.first?.value == 500)
+        #expect(try await reopened.integrityCheck() == ["ok"])
+        try reopened.close()
+    }
+
     @Test func aWrongOrMissingKeyIsAClearErrorAndAKeyIsNeverAppliedToAPlaintextStore() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
