@@ -27,8 +27,31 @@ public enum JSONMemberScan {
     public static func valueRanges(of names: [[UInt8]], in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]? {
         var scanner = Scanner(bytes: bytes)
         var ranges = [Range<Int>?](repeating: nil, count: names.count)
-        guard scanner.scanObject(names: names, into: &ranges) else { return nil }
-        return ranges
+        let scanned = scanner.scanObject { name, value in
+            for (index, wanted) in names.enumerated() where Scanner.matches(name, in: bytes, wanted) { ranges[index] = value }
+        }
+        return scanned ? ranges : nil
+    }
+
+    /// The byte range of one member's value in `bytes`, found as ``valueRanges(of:in:)`` finds it; nil
+    /// when the member is not there or `bytes` is not an object or is malformed where the scan looked.
+    /// For a lookup per document, it allocates nothing.
+    ///
+    /// ```swift
+    /// var name = "value"
+    /// let range = name.withUTF8 { name in body.withUnsafeBufferPointer { JSONMemberScan.valueRange(of: name, in: $0) } }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The member's name as UTF-8 bytes.
+    ///   - bytes: The JSON text of an object.
+    public static func valueRange(of name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var scanner = Scanner(bytes: bytes)
+        var found: Range<Int>?
+        let scanned = scanner.scanObject { member, value in
+            if Scanner.matches(member, in: bytes, name) { found = value }
+        }
+        return scanned ? found : nil
     }
 
     private struct Scanner {
@@ -42,7 +65,9 @@ public enum JSONMemberScan {
         private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
         private static let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":")
 
-        mutating func scanObject(names: [[UInt8]], into ranges: inout [Range<Int>?]) -> Bool {
+        /// Walks the object's top level, calling `visit` with each member's name token and value range;
+        /// whether the object was well formed where the scan looked.
+        mutating func scanObject(_ visit: (_ name: (range: Range<Int>, escaped: Bool), _ value: Range<Int>) -> Void) -> Bool {
             skipWhitespace()
             guard take(Self.openBrace) else { return false }
             skipWhitespace()
@@ -54,7 +79,7 @@ public enum JSONMemberScan {
                     skipWhitespace()
                     let start = position
                     guard skipValue() else { return false }
-                    for (index, wanted) in names.enumerated() where matches(name, wanted) { ranges[index] = start..<position }
+                    visit(name, start..<position)
                     skipWhitespace()
                     if take(Self.comma) {
                         skipWhitespace()
@@ -143,8 +168,10 @@ public enum JSONMemberScan {
             }
         }
 
-        /// Whether a scanned name is `wanted`: byte for byte, or after decoding its escapes.
-        private func matches(_ name: (range: Range<Int>, escaped: Bool), _ wanted: [UInt8]) -> Bool {
+        /// Whether a name scanned in `bytes` is `wanted`: byte for byte, or after decoding its escapes.
+        static func matches(
+            _ name: (range: Range<Int>, escaped: Bool), in bytes: UnsafeBufferPointer<UInt8>, _ wanted: some Collection<UInt8>
+        ) -> Bool {
             guard name.escaped else { return UnsafeBufferPointer(rebasing: bytes[name.range]).elementsEqual(wanted) }
             let token = UnsafeBufferPointer(rebasing: bytes[(name.range.lowerBound - 1)...name.range.upperBound])
             guard case .string(let decoded)? = try? JSONValue(parsing: token) else { return false }

@@ -106,9 +106,13 @@ public struct ViewDocument: Sendable {
     /// A top-level member (`_rev`, `_conflicts` and `_attachments` included), or nil when the document
     /// has none.
     public subscript(member: String) -> JSONValue? {
-        json.withUnsafeBufferPointer { buffer in
-            guard let range = JSONMemberScan.valueRanges(of: [Array(member.utf8)], in: buffer)?[0] else { return nil }
-            return try? JSONValue(parsing: UnsafeBufferPointer(rebasing: buffer[range]))
+        // A map closure reads a member or two of every document: the name's bytes are read in place.
+        var member = member
+        return member.withUTF8 { name in
+            json.withUnsafeBufferPointer { buffer in
+                guard let range = JSONMemberScan.valueRange(of: name, in: buffer) else { return nil }
+                return try? JSONValue(parsing: UnsafeBufferPointer(rebasing: buffer[range]))
+            }
         }
     }
 

@@ -6,9 +6,9 @@ internal import GRDB
 /// (``ViewMaintenance``): CouchDB's `couch_index_updater` and `couch_mrview_updater`.
 ///
 /// - An index with no rows yet is built in one pass: documents are read in one snapshot, mapped in batches
-///   and their rows sorted, then stored in key order (appending to the rows' b-tree instead of rewriting its
-///   pages all over) in a table beside the index's, a part per transaction, and that table takes the index's
-///   place, with the sequence the snapshot had, in one last transaction.
+///   and their rows sorted into a temporary table, then stored in key order (appending to the rows' b-tree
+///   instead of rewriting its pages all over) in a table beside the index's, a part per transaction, and that
+///   table takes the index's place, with the sequence the snapshot had, in one last transaction.
 /// - Afterwards it is kept incrementally: the documents changed since its sequence, a batch at a time, each
 ///   batch's rows replaced and the sequence moved in one transaction.
 ///

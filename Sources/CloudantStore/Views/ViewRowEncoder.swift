@@ -1,3 +1,4 @@
+internal import CloudantBase
 internal import CloudantCore
 
 /// Turns what a document emitted into the rows its index stores: each key's collation key (under its
@@ -25,6 +26,14 @@ struct ViewRowEncoder: Sendable {
 
     static func encode(_ emitted: [EmittedRow], encoding: ViewKeyEncoding, partition: String?) -> [EncodedViewRow] {
         guard !emitted.isEmpty else { return [] }
+        if emitted.count == 1 {
+            // Most documents emit one row: nothing to sort or number.
+            let row = emitted[0]
+            var key: [UInt8] = []
+            if let partition { encoding.append(.string(partition), to: &key) }
+            encoding.append(row.key, to: &key)
+            return [EncodedViewRow(key: key, duplicate: 0, keyJSON: json(row.key), valueJSON: json(row.value))]
+        }
         var keyed: [(key: [UInt8], row: EmittedRow)] = emitted.map { row in
             var key: [UInt8] = []
             if let partition { encoding.append(.string(partition), to: &key) }
@@ -45,8 +54,16 @@ struct ViewRowEncoder: Sendable {
         for (index, entry) in keyed.enumerated() {
             duplicate = index > 0 && keyed[index - 1].key == entry.key ? duplicate + 1 : 0
             encoded.append(
-                EncodedViewRow(key: entry.key, duplicate: duplicate, keyJSON: entry.row.key.jsonBytes(), valueJSON: entry.row.value.jsonBytes()))
+                EncodedViewRow(key: entry.key, duplicate: duplicate, keyJSON: json(entry.row.key), valueJSON: json(entry.row.value)))
         }
         return encoded
+    }
+
+    /// A key's or value's JSON, written into a buffer sized for the short keys and values most rows hold
+    /// (``JSONValue/jsonBytes(sortedKeys:)`` starts with room for a document).
+    private static func json(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(capacity: 16)
+        writer.write(value)
+        return writer.output
     }
 }

@@ -56,9 +56,14 @@ enum ViewSourceDocuments {
                 try body.map { body in
                     try row.withBytes(Column.tree.rawValue) { tree in
                         let tree = tree ?? UnsafeBufferPointer(start: nil, count: 0)
-                        return try Self.json(
-                            id: id, winnerRev: row.winner(Column.tree.rawValue).description, body: body, tree: tree,
-                            seq: localSeq ? seq : nil, attachments: row.bytes(Column.attachments.rawValue))
+                        let attachments = row.bytes(Column.attachments.rawValue)
+                        return try row.withWinnerText(Column.tree.rawValue) { winnerRev in
+                            Result {
+                                try Self.json(
+                                    id: id, winnerRev: winnerRev, body: body, tree: tree, seq: localSeq ? seq : nil,
+                                    attachments: attachments)
+                            }
+                        }.get()
                     }
                 }
             } : nil
@@ -69,52 +74,52 @@ enum ViewSourceDocuments {
     }
 
     /// The document as map functions see it. The body is spliced in as stored, never parsed again; `seq` is
-    /// given when the design document asks for `_local_seq`.
+    /// given when the design document asks for `_local_seq`. `winnerRev` is the winning revision's text.
     static func json(
-        id: String, winnerRev: String, body: UnsafeBufferPointer<UInt8>, tree: UnsafeBufferPointer<UInt8>, seq: Int64?,
-        attachments: [UInt8]?
+        id: String, winnerRev: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>, tree: UnsafeBufferPointer<UInt8>,
+        seq: Int64?, attachments: [UInt8]?
     ) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(body.count + id.utf8.count + 64)
-        bytes += #"{"_id":"#.utf8
-        bytes += JSONValue.string(id).jsonBytes()
-        bytes += #","_rev":""#.utf8
-        bytes += winnerRev.utf8
-        bytes.append(UInt8(ascii: "\""))
+        // Written into one buffer sized for the whole document: a build assembles every document once.
+        var writer = JSONWriter(capacity: body.count + id.utf8.count + winnerRev.count + 32)
+        writer.appendRaw(#"{"_id":"#)
+        writer.write(id)
+        writer.appendRaw(#","_rev":""#)
+        writer.appendRaw(winnerRev)
+        writer.appendRaw(#"""#)
         // The stored body is an object's compact text: its members follow `_rev` after a comma.
         if body.count > 2 {
-            bytes.append(UInt8(ascii: ","))
-            bytes += UnsafeBufferPointer(rebasing: body[1..<(body.count - 1)])
+            writer.appendRaw(",")
+            writer.appendRaw(UnsafeBufferPointer(rebasing: body[1..<(body.count - 1)]))
         }
         if !RevisionTree.encodesSingleRevision(tree) {
             let tree = try RevisionTree(decoding: tree)
             if tree.leaves.count > 1 {
                 let conflicts = tree.conflicts
                 if !conflicts.isEmpty {
-                    bytes += #","_conflicts":"#.utf8
-                    bytes += JSONValue.array(conflicts.map { .string($0.description) }).jsonBytes()
+                    writer.appendRaw(#","_conflicts":"#)
+                    writer.write(JSONValue.array(conflicts.map { .string($0.description) }))
                 }
                 let deletedConflicts = tree.deletedConflicts
                 if !deletedConflicts.isEmpty {
-                    bytes += #","_deleted_conflicts":"#.utf8
-                    bytes += JSONValue.array(deletedConflicts.map { .string($0.description) }).jsonBytes()
+                    writer.appendRaw(#","_deleted_conflicts":"#)
+                    writer.write(JSONValue.array(deletedConflicts.map { .string($0.description) }))
                 }
             }
         }
         if let seq {
-            bytes += #","_local_seq":"#.utf8
-            bytes += String(seq).utf8
+            writer.appendRaw(#","_local_seq":"#)
+            writer.write(JSONValue.number(JSONNumber(seq)))
         }
         if let attachments {
             let table = try AttachmentTable(storageJSON: JSONValue(parsing: attachments))
             if !table.isEmpty {
                 var object = JSONObject()
                 for name in table.sortedNames { if let info = table.entries[name] { object[name] = info.stub() } }
-                bytes += #","_attachments":"#.utf8
-                bytes += JSONValue.object(object).jsonBytes()
+                writer.appendRaw(#","_attachments":"#)
+                writer.write(JSONValue.object(object))
             }
         }
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        writer.appendRaw("}")
+        return writer.output
     }
 }

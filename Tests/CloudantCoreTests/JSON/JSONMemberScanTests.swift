@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// `JSONMemberScan` must find what the parser finds: for any object, each wanted member's value slice
-/// parses to the member the full parse holds (the last one written when a name repeats).
+/// parses to the member the full parse holds (the last one written when a name repeats), whether members
+/// are looked up together or one alone.
 @Suite("Scanning a JSON object for chosen members")
 struct JSONMemberScanTests {
     static let names = ["a", "b", "é", "q\"x", "", "nested", "a\u{1}"]
@@ -45,7 +46,7 @@ struct JSONMemberScanTests {
         return pad + "{" + pad + members.joined(separator: pad + "," + pad) + pad + "}" + pad
     }
 
-    @Test("Each member's value is the one the parser keeps, for 3,000 generated objects")
+    @Test("Each member's value is the one the parser keeps, looked up together or alone, for 3,000 generated objects")
     func findsWhatTheParserFinds() throws {
         // A failure prints the object's text, which reproduces it.
         var rng = SystemRandomNumberGenerator()
@@ -57,6 +58,11 @@ struct JSONMemberScanTests {
             for (name, range) in zip(Self.names, ranges) {
                 let scanned = try range.map { try JSONValue(parsing: Array(text[$0])) }
                 #expect(scanned == parsed[name], "member \(name) of \(String(decoding: text, as: UTF8.self))")
+                // One member looked up alone is found where the lookup of several finds it.
+                let alone = Array(name.utf8).withUnsafeBufferPointer { name in
+                    text.withUnsafeBufferPointer { JSONMemberScan.valueRange(of: name, in: $0) }
+                }
+                #expect(alone == range, "member \(name) alone of \(String(decoding: text, as: UTF8.self))")
             }
         }
     }
@@ -69,6 +75,8 @@ struct JSONMemberScanTests {
     func malformedTextGivesNil(_ text: String) {
         let bytes = Array(text.utf8)
         #expect(bytes.withUnsafeBufferPointer { JSONMemberScan.valueRanges(of: [Array("a".utf8)], in: $0) } == nil)
+        let name = Array("a".utf8)
+        #expect(name.withUnsafeBufferPointer { name in bytes.withUnsafeBufferPointer { JSONMemberScan.valueRange(of: name, in: $0) } } == nil)
     }
 
     @Test("Every prefix of a valid object is refused or scanned without reading past its end")

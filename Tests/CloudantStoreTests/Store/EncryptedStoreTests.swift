@@ -84,9 +84,9 @@ struct EncryptedStoreTests {
         try reopened.close()
     }
 
-    /// A view's first build stores its rows through a connection of its own to the store's file; in an
-    /// encrypted store that connection writes with the store's key: the rows read back, the files hold no
-    /// emitted key in plaintext, and the reopened store answers the view from the same rows.
+    /// A view's first build sorts its rows apart (in memory for an encrypted store, where a temporary file
+    /// would have no key) and stores them in the store's file: the rows read back in order, the store's files
+    /// hold no emitted key in plaintext, and the reopened store answers the view from the same rows.
     @Test func aViewBuiltInAnEncryptedStoreKeepsItsRowsEncrypted() async throws {
         let marker = "VIEW-KEY-MARKER-\(UUID().uuidString)"
         let folder = Self.folder()
