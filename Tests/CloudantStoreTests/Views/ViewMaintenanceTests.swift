@@ -37,6 +37,42 @@ struct ViewMaintenanceTests {
         #expect(found[0].value == ["1-aaaa"])
     }
 
+    /// A map function sees the document as CouchDB's `couch_index_updater` loads it: `_id` (escaped as JSON
+    /// escapes it), the winning `_rev`, the body, `_conflicts`, `_deleted_conflicts` and attachment stubs, the
+    /// same members a read with `conflicts` and `deleted_conflicts` returns; a first build and an update
+    /// after an edit hand the map the same form.
+    @Test func aMapFunctionSeesTheDocumentAsAReadWithItsConflictsReturnsIt() async throws {
+        let temp = try viewStore()
+        let id = #"odd "id" \ é"#
+        let view = SwiftView(name: "whole", version: 1) { document, emit in emit(.string(document.id), .object(document.object)) }
+        // Two live leaves and a branch ending in a deletion, then an attachment on the winner.
+        _ = try await temp.store.bulkDocs(
+            [
+                ["_id": .string(id), "_rev": "1-aaaa", "v": 1],
+                ["_id": .string(id), "_rev": "1-bbbb", "v": 2],
+                ["_id": .string(id), "_rev": "1-dddd", "v": 3, "name": "é \"quoted\" \u{1}"],
+                ["_id": .string(id), "_rev": "2-cccc", "_deleted": true, "_revisions": ["start": 2, "ids": ["cccc", "aaaa"]]],
+            ], newEdits: false)
+        let written = try await temp.store.putAttachment(
+            "notes.txt", documentID: id, rev: "1-dddd", contentType: "text/plain", content: [Array("pulse 61".utf8)].async)
+        func expectTheReadForm() async throws {
+            let read = try await temp.store.document(id: id, options: ReadOptions(conflicts: true, deletedConflicts: true))
+            let rows = try await temp.store.queryView(view, query: ViewQuery()).rows
+            #expect(rows.count == 1 && rows.first?.id == id)
+            // Compared as canonical text: member order aside, the same JSON.
+            let mapped = rows.first.map { String(decoding: $0.value.canonicalJSONBytes(), as: UTF8.self) }
+            #expect(mapped == String(decoding: JSONValue.object(read).canonicalJSONBytes(), as: UTF8.self))
+            #expect(read["_conflicts"] == ["1-bbbb"] && read["_deleted_conflicts"] == ["2-cccc"])
+            #expect(read["_attachments"]?["notes.txt"]?["stub"] == true)
+        }
+        try await expectTheReadForm()
+        var edited = try await temp.store.document(id: id)
+        #expect(edited["_rev"]?.stringValue == written.rev)
+        edited["v"] = 4
+        try await temp.store.put(edited)
+        try await expectTheReadForm()
+    }
+
     @Test func replicatedRevisionsAreIndexed() async throws {
         let temp = try viewStore()
         try await temp.store.put(ddoc)
