@@ -222,7 +222,7 @@ extension RevisionID: LosslessStringConvertible {
 
     /// Writes ``description`` of a revision with a hex hash into `output` (52 bytes at least) and returns how
     /// many bytes it wrote; nothing for any other hash.
-    package func writeText(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    func writeText(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         guard case .hex(let high, let low) = digest else { return 0 }
         var count = 0
         var divisor = 1

@@ -26,27 +26,23 @@ struct ViewRowEncoder: Sendable {
 
     static func encode(_ emitted: [EmittedRow], encoding: ViewKeyEncoding, partition: String?) -> [EncodedViewRow] {
         guard !emitted.isEmpty else { return [] }
+        func collationKey(_ row: EmittedRow) -> [UInt8] {
+            var key: [UInt8] = []
+            if let partition { encoding.append(.string(partition), to: &key) }
+            encoding.append(row.key, to: &key)
+            return key
+        }
         if emitted.count == 1 {
             // Most documents emit one row: nothing to sort or number.
             let row = emitted[0]
-            var key: [UInt8] = []
-            if let partition { encoding.append(.string(partition), to: &key) }
-            encoding.append(row.key, to: &key)
-            return [EncodedViewRow(key: key, duplicate: 0, keyJSON: json(row.key), valueJSON: json(row.value))]
+            return [EncodedViewRow(key: collationKey(row), duplicate: 0, keyJSON: json(row.key), valueJSON: json(row.value))]
         }
-        var keyed: [(key: [UInt8], row: EmittedRow)] = emitted.map { row in
-            var key: [UInt8] = []
-            if let partition { encoding.append(.string(partition), to: &key) }
-            encoding.append(row.key, to: &key)
-            return (key, row)
-        }
-        if keyed.count > 1 {
-            keyed.sort { a, b in
-                if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-                let byKey = Collation.rawCompare(a.row.key, b.row.key)
-                if byKey != 0 { return byKey < 0 }
-                return Collation.rawCompare(a.row.value, b.row.value) < 0
-            }
+        var keyed: [(key: [UInt8], row: EmittedRow)] = emitted.map { (collationKey($0), $0) }
+        keyed.sort { a, b in
+            if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
+            let byKey = Collation.rawCompare(a.row.key, b.row.key)
+            if byKey != 0 { return byKey < 0 }
+            return Collation.rawCompare(a.row.value, b.row.value) < 0
         }
         var encoded: [EncodedViewRow] = []
         encoded.reserveCapacity(keyed.count)
