@@ -181,14 +181,28 @@ public struct ErlangTermWriter: Sendable {
     public mutating func writeProplist(_ members: some Collection<(key: String, value: JSONValue)>) {
         guard !members.isEmpty else { return writeNil() }
         writeListHeader(count: members.count)
-        let ordered: [(key: String, value: JSONValue)] =
-            sortsMembers ? members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : Array(members)
-        for member in ordered {
-            writeTupleHeader(arity: 2)
-            writeBinary(member.key)
-            writeEJSON(member.value)
+        // A body built sorted (an import's) is checked in one pass rather than sorted again at every depth.
+        if sortsMembers, !Self.inNameOrder(members) {
+            for member in members.sorted(by: { JSONWriter.precedesInUTF8($0.key, $1.key) }) { writeMember(member) }
+        } else {
+            for member in members { writeMember(member) }
         }
         writeNil()
+    }
+
+    private mutating func writeMember(_ member: (key: String, value: JSONValue)) {
+        writeTupleHeader(arity: 2)
+        writeBinary(member.key)
+        writeEJSON(member.value)
+    }
+
+    private static func inNameOrder(_ members: some Collection<(key: String, value: JSONValue)>) -> Bool {
+        var previous: String?
+        for member in members {
+            if let previous, !JSONWriter.precedesInUTF8(previous, member.key) { return false }
+            previous = member.key
+        }
+        return true
     }
 
     private mutating func writeNumber(_ number: JSONNumber) {
@@ -219,11 +233,10 @@ public struct ErlangTermWriter: Sendable {
     }
 
     private mutating func appendUInt16(_ value: UInt16) {
-        bytes.append(UInt8(value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     private mutating func appendUInt32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 }

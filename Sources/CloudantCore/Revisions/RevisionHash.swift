@@ -79,17 +79,22 @@ public enum RevisionHash {
 
     /// The revision of a body stored with its members sorted by name at every depth (a bulk import's): the
     /// revision CouchDB gives that sorted body, whatever order `body` holds its members in.
-    package static func mintSorted(body: JSONObject) -> String {
-        let term = revisionTerm(body: body, parent: nil, deleted: false, attachments: [], sortingMembers: true)
+    /// `jsonByteCount`, the body's JSON size when known, sizes the term's buffer (a term takes a little more
+    /// than the JSON: five bytes of tag and length per string against two quotes), so it is written without
+    /// growing.
+    package static func mintSorted(body: JSONObject, jsonByteCount: Int? = nil) -> String {
+        let term = revisionTerm(
+            body: body, parent: nil, deleted: false, attachments: [], sortingMembers: true,
+            capacity: jsonByteCount.map { $0 + $0 / 2 + 64 })
         return lowercaseHex(Insecure.MD5.hash(data: term))
     }
 
     /// The bytes CouchDB hashes: `term_to_binary([Deleted, OldStart, OldRev, Body, Atts], [{minor_version, 1}])`.
     package static func revisionTerm(
         body: JSONObject, parent: RevisionID?, deleted: Bool, attachments: [AttachmentDigest],
-        sortingMembers: Bool = false
+        sortingMembers: Bool = false, capacity: Int? = nil
     ) -> [UInt8] {
-        var writer = ErlangTermWriter(capacity: 64 + body.count * 24)
+        var writer = ErlangTermWriter(capacity: capacity ?? 64 + body.count * 24)
         writer.sortsMembers = sortingMembers
         writer.writeVersion()
         writer.writeListHeader(count: 5)

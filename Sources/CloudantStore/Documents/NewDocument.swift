@@ -40,8 +40,8 @@ public struct NewDocument: Sendable {
         self.body = body
         // Stored sorted (imports compare stored bodies byte for byte), so minted over the sorted body: the
         // revision CouchDB gives the body this store answers, and the same for any order the members came in.
-        revision = RevisionID(generation: 1, hash: RevisionHash.mintSorted(body: body))
         bytes = JSONValue.object(body).jsonBytes(sortedKeys: true)
+        revision = RevisionID(generation: 1, hash: RevisionHash.mintSorted(body: body, jsonByteCount: bytes.count))
         kind = EntityDocumentFormat.kindName(in: body)
     }
 

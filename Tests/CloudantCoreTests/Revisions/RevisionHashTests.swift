@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -74,6 +75,51 @@ struct RevisionHashTests {
         let reversed = RevisionHash.mint(
             body: ["x": 1, "y": 2], parentRevision: nil, deleted: false, attachments: attachments.reversed())
         #expect(Set([ab, ba, reversed]).count == 3)
+    }
+
+    /// A bulk import stores bodies with members sorted by name at every depth and mints over that order
+    /// (`mintSorted`), skipping the sort where an object is in order already: given in any order, sorted or not
+    /// at each depth, the revision is the one `mint` gives the fully sorted body, with or without a size hint.
+    @Test func aBodyMintedSortedHasTheRevisionOfItsMembersSortedAtEveryDepth() throws {
+        var random = SplitMix64(seed: 41)
+        let names = ["a", "b", "ab", "B", "é", "e\u{301}", "z", "_x", "metadata", "device", "10", "1"]
+        func value(depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 2 ? 4 : 6), using: &random) {
+            case 0: return .string(names.randomElement(using: &random)!)
+            case 1: return .number(JSONNumber(Int.random(in: -300...300, using: &random)))
+            case 2: return .number(JSONNumber(Double.random(in: -1...1, using: &random)))
+            case 3: return Bool.random(using: &random) ? .bool(true) : .null
+            case 4: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in value(depth: depth + 1) })
+            default: return .object(object(depth: depth + 1))
+            }
+        }
+        func object(depth: Int) -> JSONObject {
+            var members: [(key: String, value: JSONValue)] = []
+            for name in names.shuffled(using: &random).prefix(Int.random(in: 0...6, using: &random)) where name != "_x" || depth > 0 {
+                members.append((name, value(depth: depth)))
+            }
+            // Some objects come sorted already, as an import builds them.
+            if Bool.random(using: &random) { members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } }
+            return JSONObject(members)
+        }
+        func sortedDeeply(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(let elements): return .array(elements.map(sortedDeeply))
+            case .object(let object): return .object(sortedDeeply(object))
+            default: return value
+            }
+        }
+        func sortedDeeply(_ object: JSONObject) -> JSONObject {
+            JSONObject(object.members.map { ($0.key, sortedDeeply($0.value)) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) })
+        }
+        for _ in 0..<500 {
+            let body = object(depth: 0)
+            let expected = RevisionHash.mint(body: sortedDeeply(body), parent: nil, deleted: false, attachments: [])
+            #expect(RevisionHash.mintSorted(body: body) == expected)
+            let size = JSONValue.object(body).jsonBytes(sortedKeys: true).count
+            #expect(RevisionHash.mintSorted(body: body, jsonByteCount: size) == expected)
+            #expect(RevisionHash.mintSorted(body: body, jsonByteCount: 0) == expected)
+        }
     }
 
     @Test func anIntegerAndTheSameValueAsAFloatAreDifferentRevisions() throws {
