@@ -1,8 +1,8 @@
 internal import CloudantCore
 internal import GRDB
 
-/// Conditions SQLite's JSON functions check on a stored body before the row is parsed (as Mango's
-/// planner does: push into the index what is exact, evaluate the rest in memory).
+/// Conditions SQLite's JSON functions check on a stored body before a text search's row is parsed (other
+/// scans check them in memory, ``BodyPrefilter``).
 ///
 /// Each SQL condition keeps every row its Mango condition could match (it may keep more: `true` reads as
 /// `1` to SQLite), and every surviving row is re-checked against the whole selector, so results are
@@ -16,15 +16,10 @@ internal import GRDB
 /// - `$exists`, `$type`, `$size`, and `$beginsWith` as a byte range.
 /// String ranges use ICU collation and are left to the matcher.
 enum BodyPushdown {
-    /// - Parameter answered: Fields whose `$eq` the index scan already checks exactly (a key column's
-    ///   equality): their body condition would filter nothing more and only make SQLite parse every body.
-    static func conditions(
-        for selector: MangoSelector, body column: String, answered: Set<FieldPath> = []
-    ) -> ([String], [SQLValue]) {
+    static func conditions(for selector: MangoSelector, body column: String) -> ([String], [SQLValue]) {
         var sql: [String] = []
         var arguments: [SQLValue] = []
         for (path, condition) in QueryPlannerConjuncts.of(selector.root) {
-            if case .eq = condition, answered.contains(path) { continue }
             guard let jsonPath = jsonPath(path) else { continue }
             let extract = "json_extract(\(column), ?)"
             let type = "json_type(\(column), ?)"

@@ -45,13 +45,6 @@ extension QueryExecutor {
     func statement() throws -> Scan {
         // A scan held to a number of index rows must see each of them, as it must to count them.
         let countsEveryRow = request.executionStats || rowLimit != nil
-        // With a visibility, no condition of the reader's selector runs on a body before the visibility has
-        // judged it: nothing is pushed into SQL.
-        let (pushed, pushedArguments) =
-            visibility != nil
-            ? ([], [])
-            : BodyPushdown.conditions(
-                for: request.selector, body: "cloudant_body(d.\(Documents.body))", answered: try equalitiesTheIndexChecks())
         var filters: [String] = []
         var filterArguments: [SQLValue] = []
         var narrowing: [String] = []
@@ -139,6 +132,11 @@ extension QueryExecutor {
 
         case .text(let definition, let match):
             let index = try stored(definition)
+            // Other scans check body conditions in memory before parsing (`BodyPrefilter`); a text search's
+            // in SQL. With a visibility, no condition of the reader's selector runs on a body before the
+            // visibility has judged it: nothing is pushed.
+            let (pushed, pushedArguments) =
+                visibility != nil ? ([], []) : BodyPushdown.conditions(for: request.selector, body: "cloudant_body(d.\(Documents.body))")
             let sql =
                 "SELECT \(Self.selectColumns), t.rank FROM \(index.tableName) AS t "
                 + "JOIN \(Documents.table) AS d ON d.\(Documents.rowID) = t.rowid WHERE \(index.tableName) MATCH ?"
@@ -149,8 +147,6 @@ extension QueryExecutor {
             // not see included: with a visibility, matches come in `_id` order instead.
             return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty && visibility == nil)
         }
-        narrowing += pushed
-        narrowingArguments += pushedArguments
         if !countsEveryRow, !narrowing.isEmpty, scan.covering == nil, visibility == nil {
             scan.examinedRange = ExaminedRange(
                 from: from, conditions: filters, arguments: filterArguments, throughLast: throughLast.condition, keyed: throughLast.keyed)
@@ -181,6 +177,18 @@ extension QueryExecutor {
             if case .range(.eq(let value), .eq) = range, value.json != nil { fields.insert(path) }
         }
         return fields
+    }
+
+    /// The ends of each leading key column's range that ``columnConditions(_:columns:)`` checks: those with a
+    /// collation key (not CouchDB's `min` and `max` sentinels).
+    func boundsTheIndexChecks() throws -> [FieldPath: IndexCheckedBounds] {
+        guard case .json(let definition, let ranges) = plan.access else { return [:] }
+        var checked: [FieldPath: IndexCheckedBounds] = [:]
+        for (range, path) in zip(ranges, try stored(definition).paths) {
+            guard case .range(let lower, let upper) = range else { continue }
+            checked[path] = IndexCheckedBounds(lower: Self.lowerKey(lower.value) != nil, upper: Self.upperKey(upper.value) != nil)
+        }
+        return checked
     }
 
     func stored(_ definition: IndexDefinition) throws -> StoredIndex {

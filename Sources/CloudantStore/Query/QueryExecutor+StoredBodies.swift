@@ -23,15 +23,10 @@ extension QueryExecutor {
     /// Whether the scan alone decides which documents match and the page can be written from stored bodies.
     /// The selector's `$eq` on `_id`, if any, is checked by ``runWritingStoredBodies(_:)``.
     func indexDecidesEveryMatch(_ scan: Scan) throws -> Bool {
-        guard visibility == nil, rowLimit == nil, plan.scanIsOrdered, !scan.ranked, scan.covering == nil, scan.passColumn == nil,
+        guard visibility == nil, rowLimit == nil, plan.scanIsOrdered, scan.covering == nil, scan.passColumn == nil,
             !request.executionStats, !request.conflicts, request.fields == nil, request.readQuorum == 1,
-            case .json(let definition, _) = plan.access
+            case .json(let definition, _) = plan.access, try scanDecidesSelector(scan)
         else { return false }
-        let conditions = topLevelConditions
-        let checked = try equalitiesTheIndexChecks()
-        guard !conditions.isEmpty, conditions.allSatisfy({ node in
-            if case .field(let path, .eq) = node { checked.contains(path) } else { false }
-        }) else { return false }
         // The bookmark's keys are the order fields of the page's last document: index fields, which every
         // document in the index has (`_rev` is never in a stored body, so an index on it holds nothing).
         let fields = try stored(definition).paths
@@ -53,7 +48,7 @@ extension QueryExecutor {
             outcome.docsExamined += 1
             if !ids.isEmpty {
                 let id = row.text(Column.id) ?? ""
-                guard ids.allSatisfy({ $0.utf8.elementsEqual(id.utf8) }) else { return true }
+                guard Self.id(id, isEvery: ids) else { return true }
             }
             if skipped < request.skip {
                 skipped += 1
@@ -73,6 +68,24 @@ extension QueryExecutor {
         return outcome
     }
 
+    /// Whether every row the scan yields matches the selector but for its `$eq` on `_id` (``idArguments()``):
+    /// each of the selector's conditions is an `$eq` on a field whose key column the scan holds to one
+    /// collation key.
+    func scanDecidesSelector(_ scan: Scan) throws -> Bool {
+        guard !scan.ranked, case .json = plan.access else { return false }
+        let conditions = topLevelConditions
+        let checked = try equalitiesTheIndexChecks()
+        return !conditions.isEmpty && conditions.allSatisfy { node in
+            if case .field(let path, .eq) = node { checked.contains(path) } else { false }
+        }
+    }
+
+    /// Whether a row of a scan that ``scanDecidesSelector(_:)`` matches: its id is every `$eq` on `_id`,
+    /// compared by bytes.
+    static func id(_ id: String, isEvery ids: [String]) -> Bool {
+        ids.allSatisfy { $0.utf8.elementsEqual(id.utf8) }
+    }
+
     /// The selector's conditions that must all hold: the children of its top-level `$and`, or itself.
     private var topLevelConditions: [MangoSelector.Node] {
         if case .and(let children) = request.selector.root { children } else { [request.selector.root] }
@@ -80,7 +93,7 @@ extension QueryExecutor {
 
     /// The arguments of the selector's `$eq` conditions on `_id` (strings: a key of any other type never
     /// equals an id's).
-    private func idArguments() -> [String] {
+    func idArguments() -> [String] {
         topLevelConditions.compactMap { node in
             if case .field(let path, .eq(.string(let id))) = node, path.segments == ["_id"] { id } else { nil }
         }

@@ -73,6 +73,13 @@ struct QueryExecutor {
         var matches: [Match] = []
         var skipped = 0
         let rowLimit = rowLimit
+        // When the index keys decide the selector, only ids are compared (see `scanDecidesSelector`); else the
+        // conditions the scan leaves are checked on each body before it is parsed, but never before the
+        // reader's visibility has judged it.
+        let decidedIDs = try scanDecidesSelector(scan) ? idArguments() : nil
+        let prefilter =
+            decidedIDs == nil && visibility == nil && scan.covering == nil && !isTextScan
+            ? BodyPrefilter(selector: request.selector, checked: try boundsTheIndexChecks()) : nil
         // Each row: true reads on, false stops (the page is full).
         try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()
@@ -96,10 +103,20 @@ struct QueryExecutor {
                 countDocument(&outcome, covering: scan.covering != nil)
                 return true
             }
+            if let prefilter, !prefilter.isEmpty,
+                try !row.withBody(Column.body, { bytes in try bytes.map { try prefilter.mayMatch($0, limits: limits) } ?? true })
+            {
+                countDocument(&outcome, covering: false)
+                return true
+            }
             let made = try judged.map { Optional($0) } ?? scan.covering.map { try Self.derivedDocument(row, $0) }
             guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { return true }
             countDocument(&outcome, covering: scan.covering != nil)
-            guard try request.selector.matches(document, limits: limits) else { return true }
+            if let decidedIDs {
+                guard Self.id(id, isEvery: decidedIDs) else { return true }
+            } else {
+                guard try request.selector.matches(document, limits: limits) else { return true }
+            }
             let keys: [JSONValue]
             if scan.ranked {
                 keys = [.number(.double(row.real(Self.Column.rank) ?? 0))]
@@ -196,11 +213,12 @@ struct QueryExecutor {
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.
     static func document(from row: DirectRow, conflicts: Bool) throws -> JSONObject? {
-        let parsed = try row.withBody(Column.body) { bytes in try bytes.map { try JSONValue(parsing: $0) } }
-        guard case .object(let body)? = parsed else { return nil }
+        guard case .object(var document)? = try row.withBody(Column.body, { bytes in try bytes.map { try JSONValue(parsing: $0) } })
+        else { return nil }
         let id = row.text(Column.id) ?? ""
         let rev = try row.winner(Column.tree).description
-        var document = body.prepending([("_id", .string(id)), ("_rev", .string(rev))])
+        // The parsed body is this function's alone: `_id` and `_rev` go in front without copying its members.
+        document.prepend([("_id", .string(id)), ("_rev", .string(rev))])
         if let attachments = try row.withBytes(Column.attachments, { bytes in try bytes.map { try JSONValue(parsing: $0) } }) {
             let table = try AttachmentTable(storageJSON: attachments)
             document["_attachments"] = .object(

@@ -157,4 +157,26 @@ struct QueryStoredBodiesTests {
             #expect(withoutTime(fast) == withoutTime(parsed), "\(request)")
         }
     }
+
+    @Test("Equalities the index decides find, parsed, exactly the documents the matcher accepts from the same scan")
+    func decidedEqualitiesAgreeWithTheMatcher() async throws {
+        let temp = try await Self.store()
+        var selectors: [JSONValue] = Self.values.filter { $0.objectValue == nil }.map { ["kind": $0] }
+        selectors += Self.values.map { ["kind": ["$eq": $0], "copy": 1] }
+        selectors += ["caf\u{E9}", "cafe\u{301}", "bare", "absent"].map { ["_id": .string($0)] }
+        selectors.append(["_id": "cafe\u{301}", "kind": "walk", "copy": 1])
+        for selector in selectors {
+            // `conflicts` keeps the parsed route; the extra `_id` condition, which no index checks, makes the
+            // matcher judge every row the same index scan yields.
+            let decided = try await temp.store.find(Self.request(["selector": selector, "conflicts": true, "limit": 100]))
+            let judged = try await temp.store.find(
+                Self.request(["selector": ["$and": [selector, ["_id": ["$gt": .null]]]], "conflicts": true, "limit": 100]))
+            #expect(decided.docs == judged.docs, "\(selector)")
+            #expect(decided.docs.allSatisfy { (try? MangoSelector(selector).matches($0)) == true }, "\(selector)")
+        }
+        let accented = try await temp.store.find(Self.request(["selector": ["kind": "e\u{301}"], "conflicts": true]))
+        #expect(accented.docs.count == 6)
+        let cafe = try await temp.store.find(Self.request(["selector": ["_id": "cafe\u{301}"], "conflicts": true]))
+        #expect(cafe.docs.map { $0["_id"] } == [.string("cafe\u{301}")])
+    }
 }
