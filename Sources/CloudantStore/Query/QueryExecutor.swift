@@ -168,7 +168,7 @@ struct QueryExecutor {
         var conditions = range.conditions
         var arguments = range.arguments
         if stoppedAtLast {
-            // `limit=0`: the page was full before any row was read.
+            // `limit=0`: the scan stopped at its first match, with no page to count up to.
             guard let last = outcome.last else { return }
             conditions.append(range.throughLast)
             if range.keyed { arguments += last.keys.map { .blob(CollationKey.of($0)) } }
