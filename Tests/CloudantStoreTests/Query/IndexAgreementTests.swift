@@ -22,7 +22,7 @@ struct IndexAgreementTests {
     }
 
     static func condition(_ rng: inout some RandomNumberGenerator) -> JSONValue {
-        let field = ["a", "b", "c"].randomElement(using: &rng) ?? "a"
+        let field = ["a", "b", "c", "a.k", "c.k"].randomElement(using: &rng) ?? "a"
         let argument = value(&rng)
         let condition: JSONValue =
             switch Int.random(in: 0..<12, using: &rng) {
