@@ -46,12 +46,22 @@ public enum JSONMemberScan {
     ///   - name: The member's name as UTF-8 bytes.
     ///   - bytes: The JSON text of an object.
     public static func valueRange(of name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        member(name, in: bytes) ?? nil
+    }
+
+    /// ``valueRange(of:in:)`` telling an absent member from text it cannot read: nil when `bytes` is not an
+    /// object or is malformed where the scan looked; an inner nil when the object has no member `name`.
+    ///
+    /// - Parameters:
+    ///   - name: The member's name as UTF-8 bytes.
+    ///   - bytes: The JSON text of an object.
+    public static func member(_ name: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>?? {
         var scanner = Scanner(bytes: bytes)
         var found: Range<Int>?
         let scanned = scanner.scanObject { member, value in
             if Scanner.matches(member, in: bytes, name) { found = value }
         }
-        return scanned ? found : nil
+        return scanned ? .some(found) : nil
     }
 
     private struct Scanner {

@@ -20,6 +20,8 @@ struct BodyPrefilter {
         var names: [[UInt8]]
         /// The condition alone, as a selector on the field.
         var selector: MangoSelector
+        /// Whether the condition holds where the field is absent (only `$exists: false` does).
+        var holdsWhenAbsent: Bool
         /// For a `$eq` on a string of printable ASCII other than `\`: its bytes.
         var printableString: [UInt8]?
     }
@@ -32,7 +34,7 @@ struct BodyPrefilter {
     /// - Parameter checked: The ends of each field's range the index scan checks on its key column: conditions
     ///   those ends imply are left out (they would refuse nothing the scan yields).
     init(selector: MangoSelector, checked: [FieldPath: IndexCheckedBounds] = [:]) {
-        checks = QueryPlannerConjuncts.of(selector.root).compactMap { path, condition in
+        checks = QueryPlannerConjuncts.of(selector.root).compactMap { path, condition -> Check? in
             if let bounds = checked[path], bounds.imply(condition) { return nil }
             // `_` members are not in the stored body; a numeric segment may be an array position.
             guard let first = path.segments.first, !first.hasPrefix("_"),
@@ -40,8 +42,9 @@ struct BodyPrefilter {
             else { return nil }
             var printable: [UInt8]?
             if case .eq(.string(let text)) = condition, text.utf8.allSatisfy(Self.isPlainPrintable) { printable = Array(text.utf8) }
+            let alone = MangoSelector(root: .field(path, condition))
             return Check(
-                names: path.segments.map { Array($0.utf8) }, selector: MangoSelector(root: .field(path, condition)),
+                names: path.segments.map { Array($0.utf8) }, selector: alone, holdsWhenAbsent: alone.matches(JSONObject()),
                 printableString: printable)
         }
     }
@@ -55,7 +58,7 @@ struct BodyPrefilter {
             case .throughOtherThanObject:
                 return false
             case .absent:
-                guard try check.selector.matches(JSONObject(), limits: limits) else { return false }
+                guard check.holdsWhenAbsent else { return false }
             case .found(let range):
                 if let expected = check.printableString, let stored = Self.plainStringContents(json, range) {
                     guard stored.elementsEqual(expected) else { return false }
@@ -88,11 +91,8 @@ struct BodyPrefilter {
             let slice = UnsafeBufferPointer(rebasing: json[object])
             guard let open = slice.firstIndex(where: { !isWhitespace($0) }) else { return .unknown }
             guard slice[open] == UInt8(ascii: "{") else { return step == 0 ? .unknown : .throughOtherThanObject }
-            let found = name.withUnsafeBufferPointer { JSONMemberScan.valueRange(of: $0, in: slice) }
-            guard let found else {
-                // Nil also means malformed; a well-formed object without the name is an absence.
-                return JSONMemberScan.valueRanges(of: [], in: slice) == nil ? .unknown : .absent
-            }
+            guard let member = name.withUnsafeBufferPointer({ JSONMemberScan.member($0, in: slice) }) else { return .unknown }
+            guard let found = member else { return .absent }
             let range = (found.lowerBound + object.lowerBound)..<(found.upperBound + object.lowerBound)
             if step == names.count - 1 { return .found(range) }
             object = range

@@ -80,6 +80,7 @@ struct QueryExecutor {
         let prefilter =
             decidedIDs == nil && visibility == nil && scan.covering == nil && !isTextScan
             ? BodyPrefilter(selector: request.selector, checked: try boundsTheIndexChecks()) : nil
+        let bodyChecks = prefilter?.isEmpty == false ? prefilter : nil
         // Each row: true reads on, false stops (the page is full).
         try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()
@@ -103,8 +104,8 @@ struct QueryExecutor {
                 countDocument(&outcome, covering: scan.covering != nil)
                 return true
             }
-            if let prefilter, !prefilter.isEmpty,
-                try !row.withBody(Column.body, { bytes in try bytes.map { try prefilter.mayMatch($0, limits: limits) } ?? true })
+            if let bodyChecks,
+                try !row.withBody(Column.body, { bytes in try bytes.map { try bodyChecks.mayMatch($0, limits: limits) } ?? true })
             {
                 countDocument(&outcome, covering: false)
                 return true

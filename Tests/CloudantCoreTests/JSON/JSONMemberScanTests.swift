@@ -77,6 +77,21 @@ struct JSONMemberScanTests {
         #expect(bytes.withUnsafeBufferPointer { JSONMemberScan.valueRanges(of: [Array("a".utf8)], in: $0) } == nil)
         let name = Array("a".utf8)
         #expect(name.withUnsafeBufferPointer { name in bytes.withUnsafeBufferPointer { JSONMemberScan.valueRange(of: name, in: $0) } } == nil)
+        #expect(name.withUnsafeBufferPointer { name in bytes.withUnsafeBufferPointer { JSONMemberScan.member(name, in: $0) } } == nil)
+    }
+
+    @Test("A member lookup tells an absent member from text it cannot read")
+    func aMemberLookupTellsAbsenceFromMalformedText() {
+        let name = Array("a".utf8)
+        func member(_ text: String) -> Range<Int>?? {
+            let bytes = Array(text.utf8)
+            return name.withUnsafeBufferPointer { name in bytes.withUnsafeBufferPointer { JSONMemberScan.member(name, in: $0) } }
+        }
+        #expect(member(#"{"b":1}"#) == .some(nil))
+        #expect(member(#"{}"#) == .some(nil))
+        #expect(member(#"{"b":1,"a":[2]}"#) == .some(11..<14))
+        #expect(member(#"{"b":1,"a"}"#) == nil)
+        #expect(member(#"[1]"#) == nil)
     }
 
     @Test("Every prefix of a valid object is refused or scanned without reading past its end")
