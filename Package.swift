@@ -200,6 +200,8 @@ let package = Package(
         .module("CloudantHealthModule", [
             "CloudantBase", "CloudantCore", "CloudantStore", "CLibXML2",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            // zlib's CRC-32 for what ZIPFoundation inflates (its own on Linux is a byte-at-a-time loop).
+            "CSystemZlib",
         ]),
         .module("CloudantCareHealthBridge", ["CloudantStore", "CloudantCore", "CloudantCareModule", "CloudantHealthModule"]),
 

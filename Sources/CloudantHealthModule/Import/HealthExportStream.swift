@@ -132,10 +132,13 @@ final class HealthExportStream {
             pendingSkip = false
             if status == 0 {
                 guard rootName != nil else { throw notAnExport("it is empty, or holds no element") }
-                if !rootClosed, stoppedEarly == nil {
+                // An input that ended early, or failed its checksum after its last byte (a gzip trailer
+                // that does not match), is reported even when the document closed: its bytes are not what
+                // was written, though they parsed.
+                let cutShort = rootClosed ? nil : "the file ends before </\(rootName ?? "HealthData")>: it was cut short"
+                if stoppedEarly == nil, let reason = input.endedEarly ?? cutShort {
                     stoppedEarly = HealthImportReport.ParseStop(
-                        file: name, line: Int(xmlTextReaderGetParserLineNumber(reader)),
-                        reason: input.endedEarly ?? "the file ends before </\(rootName ?? "HealthData")>: it was cut short")
+                        file: name, line: Int(xmlTextReaderGetParserLineNumber(reader)), reason: reason)
                 }
                 return false
             }

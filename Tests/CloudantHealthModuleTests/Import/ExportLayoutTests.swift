@@ -124,19 +124,55 @@ struct ExportLayoutTests {
         #expect(missing?.code == .notFound)
     }
 
-    @Test func aCutShortGzipStopsEarlyWithWhatCameBeforeImported() async throws {
+    @Test func aZipMemberThatFailsItsChecksumIsRefused() async throws {
+        // The main XML is inflated as it is parsed; the other members are unpacked before.
+        for (member, why) in [
+            ("apple_health_export/export.xml", "checksum does not match"),
+            ("apple_health_export/workout-routes/route_2019-11-05_7.12am.gpx", "could not be extracted"),
+        ] {
+            let copy = try DriftFixture.copy("ios13")
+            defer { try? FileManager.default.removeItem(at: copy) }
+            let zip = copy.appendingPathComponent("export.zip")
+            try await FixtureTool.zip(copy, into: zip)
+            try FixtureTool.damageChecksum(of: member, in: zip)
+            let harness = try HealthTestStore()
+            defer { harness.remove() }
+            let refused = await #expect(throws: CloudantError.self, "\(member)") {
+                try await AppleHealthImporter(store: harness.store).importExport(at: zip)
+            }
+            #expect(refused?.code == .invalidHealthExport && refused?.context.field == member, "\(String(describing: refused))")
+            #expect(refused?.message.contains(why) == true, "\(member): \(refused?.message ?? "")")
+        }
+    }
+
+    /// Imports the ios12 fixture's `export.xml` gzipped and then changed by `damage`.
+    private func importDamagedGzip(_ damage: (inout [UInt8]) -> Void) async throws -> (report: HealthImportReport, file: String) {
         let copy = try DriftFixture.copy("ios12")
         defer { try? FileManager.default.removeItem(at: copy) }
-        let xml = copy.appendingPathComponent("apple_health_export/export.xml")
         let gzipped = copy.appendingPathComponent("export.xml.gz")
-        try await FixtureTool.gzip(xml, into: gzipped)
-        let bytes = try Data(contentsOf: gzipped)
-        try bytes.prefix(bytes.count * 3 / 4).write(to: gzipped)
+        try await FixtureTool.gzip(copy.appendingPathComponent("apple_health_export/export.xml"), into: gzipped)
+        var bytes = [UInt8](try Data(contentsOf: gzipped))
+        damage(&bytes)
+        try Data(bytes).write(to: gzipped)
         let harness = try HealthTestStore()
         defer { harness.remove() }
-        let report = try await AppleHealthImporter(store: harness.store).importExport(at: gzipped)
+        return (try await AppleHealthImporter(store: harness.store).importExport(at: gzipped), gzipped.path)
+    }
+
+    /// A damaged trailer arrives after the document's last byte: the records parsed, yet the import is not
+    /// complete, since the bytes are not the ones that were compressed.
+    @Test func aGzipThatFailsItsChecksumStopsEarlyNamingIt() async throws {
+        // The trailer: CRC-32, then the length, little-endian.
+        let (report, file) = try await importDamagedGzip { $0[$0.count - 8] ^= 0x01 }
         let stop = try #require(report.stoppedEarly)
-        #expect(stop.file == gzipped.path && stop.reason.contains("gzip"))
+        #expect(stop.file == file && stop.reason.contains("fails its checksum"), "\(stop.reason)")
+        #expect(report.documentsNew == 9)
+    }
+
+    @Test func aCutShortGzipStopsEarlyWithWhatCameBeforeImported() async throws {
+        let (report, file) = try await importDamagedGzip { $0.removeLast($0.count / 4) }
+        let stop = try #require(report.stoppedEarly)
+        #expect(stop.file == file && stop.reason.contains("gzip"))
         #expect(report.recordsRead > 0 && report.documentsNew > 0)
     }
 }

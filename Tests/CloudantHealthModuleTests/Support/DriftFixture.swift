@@ -41,6 +41,32 @@ enum FixtureTool {
             """, folder.path, zip.path])
     }
 
+    /// Flips a bit of `member`'s CRC-32 in the zip's local and central headers: the member still inflates,
+    /// and only its checksum tells it is not what was zipped.
+    static func damageChecksum(of member: String, in zip: URL) throws {
+        var bytes = [UInt8](try Data(contentsOf: zip))
+        let name = Array(member.utf8)
+        func littleEndian16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        var flipped = 0
+        // Local file header (PK\u{3}\u{4}): CRC at 14, name length at 26, name at 30; central directory
+        // header (PK\u{1}\u{2}): CRC at 16, name length at 28, name at 46.
+        for (signature, crcOffset, lengthOffset, nameOffset) in [([0x50, 0x4B, 3, 4] as [UInt8], 14, 26, 30), ([0x50, 0x4B, 1, 2], 16, 28, 46)] {
+            var at = 0
+            while at + nameOffset + name.count <= bytes.count {
+                if Array(bytes[at..<(at + 4)]) == signature, littleEndian16(at + lengthOffset) == name.count,
+                    Array(bytes[(at + nameOffset)..<(at + nameOffset + name.count)]) == name
+                {
+                    bytes[at + crcOffset] ^= 0x01
+                    flipped += 1
+                    break
+                }
+                at += 1
+            }
+        }
+        precondition(flipped == 2, "\(member) not found in both headers of \(zip.path)")
+        try Data(bytes).write(to: zip)
+    }
+
     /// Gzips `file` into `gzip`.
     static func gzip(_ file: URL, into gzip: URL) async throws {
         try await ChildProcess.python([

@@ -6,9 +6,8 @@ internal import ZIPFoundation
 /// inflater ZIPFoundation already links, on a ``ProducedByteStream``'s thread, and checks its CRC-32 and
 /// length at the end.
 ///
-/// Why not zlib directly: the package already reaches zlib through ZIPFoundation's public
-/// `Data.decompress`, and a second system-library target for the same C library would break the rule of one
-/// importing module per C library.
+/// Why not zlib's inflater directly: ZIPFoundation's public `Data.decompress` already drives it; only the
+/// checksum is kept here (``RunningCRC32``), with zlib's own CRC-32.
 enum GzipInflater {
     /// The stream of `source`'s inflated bytes; `name` is what errors call the input.
     static func stream(of source: any ExportByteSource, name: String) -> ProducedByteStream {
@@ -33,17 +32,19 @@ enum GzipInflater {
     private static func inflate(_ reader: inout CompressedReader, name: String, emit: (Data) throws -> Void) throws {
         try reader.skipHeader(name: name)
         var length: UInt64 = 0
-        let checksum = try Data.decompress(
-            size: Int64.max, bufferSize: ProducedByteStream.chunkSize, skipCRC32: false,
+        var checksum = RunningCRC32()
+        _ = try Data.decompress(
+            size: Int64.max, bufferSize: ProducedByteStream.chunkSize, skipCRC32: true,
             provider: { _, size in try reader.next(size, name: name) },
             consumer: { data in
                 length += UInt64(data.count)
+                checksum.update(with: data)
                 try emit(data)
             })
         let trailer = try reader.trailer()
         let expectedChecksum = trailer.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let expectedLength = trailer.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard trailer.count == 8, expectedChecksum == checksum, expectedLength == UInt32(truncatingIfNeeded: length) else {
+        guard trailer.count == 8, expectedChecksum == checksum.value, expectedLength == UInt32(truncatingIfNeeded: length) else {
             throw InputEndedEarly(
                 reason: "the gzip data of \(name) fails its checksum: the file is damaged (or holds several gzip streams)")
         }

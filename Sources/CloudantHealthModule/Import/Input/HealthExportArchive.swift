@@ -42,7 +42,7 @@ enum HealthExportArchive {
                 continue
             }
             do {
-                _ = try archive.extract(entry, to: destination, skipCRC32: false)
+                try extract(entry, of: archive, to: destination)
             } catch {
                 throw CloudantError(
                     .invalidHealthExport, "A member of the archive could not be extracted; the zip may be truncated.",
@@ -50,6 +50,23 @@ enum HealthExportArchive {
             }
         }
         return unpacked
+    }
+
+    /// Writes a file member to `destination` (its folders made as needed), checking its CRC-32 with zlib's
+    /// (``RunningCRC32``).
+    private static func extract(_ entry: Entry, of archive: Archive, to destination: URL) throws {
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: destination.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+        let file = try FileHandle(forWritingTo: destination)
+        defer { try? file.close() }
+        var checksum = RunningCRC32()
+        _ = try archive.extract(entry, skipCRC32: true) { data in
+            checksum.update(with: data)
+            try file.write(contentsOf: data)
+        }
+        guard checksum.value == entry.checksum else { throw Archive.ArchiveError.invalidCRC32 }
     }
 
     /// `export.xml` directly in the export folder, else the first other XML there that is not the CDA

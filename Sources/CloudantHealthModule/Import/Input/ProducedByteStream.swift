@@ -36,8 +36,12 @@ final class ProducedByteStream: ExportByteSource, @unchecked Sendable {
             guard let entry = archive[member] else {
                 throw CloudantError(.invalidHealthExport, "The archive changed while it was read.", context: .init(field: member))
             }
-            let checksum = try archive.extract(entry, bufferSize: chunkSize) { data in try emit(data) }
-            if checksum != entry.checksum {
+            var checksum = RunningCRC32()
+            _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
+                checksum.update(with: data)
+                try emit(data)
+            }
+            if checksum.value != entry.checksum {
                 throw CloudantError(
                     .invalidHealthExport, "The archive member's checksum does not match; the zip may be damaged.",
                     context: .init(field: member))
