@@ -38,20 +38,9 @@ public struct JSONObject: Sendable, Hashable {
         return JSONObject(uniqueMembers: merged)
     }
 
-    /// Puts `leading` members first, replacing members of the same names: ``prepending(_:)`` in place, which
-    /// moves the members along without copying them when this object's storage is its own (a body just
-    /// parsed, as a query's answers are).
-    public mutating func prepend(_ leading: [(key: String, value: JSONValue)]) {
-        guard !members.contains(where: { Self.isNamed($0.key, amongst: leading) }) else {
-            self = prepending(leading)
-            return
-        }
-        members.insert(contentsOf: leading, at: 0)
-    }
-
     /// Whether `key` is the name of one of `members`; names are compared in full only when their first bytes
     /// agree (a stored body's names never start with the `_` of the members put in front of it).
-    private static func isNamed(_ key: String, amongst members: [(key: String, value: JSONValue)]) -> Bool {
+    static func isNamed(_ key: String, amongst members: [(key: String, value: JSONValue)]) -> Bool {
         let first = key.utf8.first
         return members.contains { $0.key.utf8.first == first && sameName($0.key, key) }
     }

@@ -41,6 +41,8 @@ struct JSONParser {
     // its own array step by step.
     private var memberStack: [(key: String, value: JSONValue)] = []
     private var elementStack: [JSONValue] = []
+    /// Members the outermost object starts with (``parse(_:leadingMembers:)``).
+    private var leadingMembers: [(key: String, value: JSONValue)] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) {
         self.bytes = bytes
@@ -50,6 +52,17 @@ struct JSONParser {
     /// Parses one JSON text.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = maximumDepth) throws(CloudantError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, depthLimit: maximumDepth)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON text whose outermost object gets `leading` in front of its own members, which lose
+    /// members of those names, as ``JSONObject/prepending(_:)`` would: the object is built once, at its size,
+    /// instead of being built and then moved along. A value that is not an object is returned as it is.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, leadingMembers leading: [(key: String, value: JSONValue)]
+    ) throws(CloudantError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, depthLimit: maximumDepth)
+        parser.leadingMembers = leading
         return try parser.parseDocument()
     }
 
@@ -149,7 +162,7 @@ struct JSONParser {
         defer { depth -= 1 }
         if index < bytes.count, bytes[index] == JSONByte.closeBrace {
             index += 1
-            return .object(JSONObject())
+            return .object(depth == 1 ? JSONObject(uniqueMembers: leadingMembers) : JSONObject())
         }
         let base = memberStack.count
         // Built only once the members out of order outgrow a linear scan; maps a name to its position in
@@ -216,7 +229,17 @@ struct JSONParser {
                 }
             case JSONByte.closeBrace:
                 index += 1
-                let members = Array(memberStack[base...])
+                let members: [(key: String, value: JSONValue)]
+                if depth == 1, !leadingMembers.isEmpty {
+                    var seeded = leadingMembers
+                    seeded.reserveCapacity(seeded.count + memberStack.count - base)
+                    for member in memberStack[base...] where !JSONObject.isNamed(member.key, amongst: leadingMembers) {
+                        seeded.append(member)
+                    }
+                    members = seeded
+                } else {
+                    members = Array(memberStack[base...])
+                }
                 memberStack.removeSubrange(base...)
                 return .object(JSONObject(uniqueMembers: members))
             default:

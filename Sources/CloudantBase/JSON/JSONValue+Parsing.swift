@@ -28,6 +28,21 @@ extension JSONValue {
         }
     }
 
+    /// Parses JSON text given as UTF-8 bytes, the outermost object with `leadingMembers` in front of its own
+    /// (which lose members of those names): ``JSONObject/prepending(_:)`` of the parsed object, without
+    /// building it twice. How a stored body becomes a document with `_id` and `_rev` first. A value that is
+    /// not an object is returned as it is.
+    ///
+    /// ```swift
+    /// let document = try JSONValue(parsing: Array(#"{"minutes":30}"#.utf8), leadingMembers: [("_id", "walk")])
+    /// document.objectValue?.keys   // ["_id", "minutes"]
+    /// ```
+    ///
+    /// - Throws: as ``init(parsing:)-(Collection<UInt8>)``.
+    public init(parsing bytes: UnsafeBufferPointer<UInt8>, leadingMembers: [(key: String, value: JSONValue)]) throws {
+        self = try JSONParser.parse(bytes, leadingMembers: leadingMembers)
+    }
+
     /// Parses JSON text given as a string.
     ///
     /// ```swift

@@ -51,6 +51,8 @@ extension QueryExecutor {
         var narrowingArguments: [SQLValue] = []
         var extras: [String] = []
         var extraArguments: [SQLValue] = []
+        // Whether the narrowing conditions only repeat the range's bounds, so they hide no row of it.
+        var narrowingRepeatsBounds = false
         var scan = Scan(sql: "", arguments: [])
         let direction = plan.descending ? "DESC" : "ASC"
         let from: String
@@ -96,6 +98,7 @@ extension QueryExecutor {
             let (exact, exactArguments) = Self.columnConditions(ranges, columns: keyColumns)
             narrowing += exact
             narrowingArguments += exactArguments
+            narrowingRepeatsBounds = Self.columnConditionsRepeatBounds(ranges)
             if let partition = request.partition {
                 let (lower, upper) = DocumentPartition.idRange(partition)
                 filters.append("i.\(IndexTable.id) >= ? AND i.\(IndexTable.id) < ?")
@@ -147,7 +150,7 @@ extension QueryExecutor {
             // not see included: with a visibility, matches come in `_id` order instead.
             return Scan(sql: sql, arguments: arguments, ranked: request.sort.isEmpty && visibility == nil)
         }
-        if !countsEveryRow, !narrowing.isEmpty, scan.covering == nil, visibility == nil {
+        if !countsEveryRow, !narrowing.isEmpty, !narrowingRepeatsBounds, scan.covering == nil, visibility == nil {
             scan.examinedRange = ExaminedRange(
                 from: from, conditions: filters, arguments: filterArguments, throughLast: throughLast.condition, keyed: throughLast.keyed)
         }
@@ -276,6 +279,28 @@ extension QueryExecutor {
             }
         }
         return (conditions, arguments)
+    }
+
+    /// Whether ``columnConditions(_:columns:)`` keeps no row that ``compositeBounds(_:scan:)`` lets through, so
+    /// a scan narrowed by them hides none from CouchDB's count: every ranged column but the last held to one
+    /// value (the bounds then fix those columns for every row between them), and the last one's ends inclusive
+    /// or open, as the bounds are. A strict end (`$gt`, `$lt`) or the end of a `$beginsWith` leaves rows
+    /// equal to it between the bounds; a range on a column after a ranged one leaves whole runs of rows.
+    static func columnConditionsRepeatBounds(_ ranges: [IndexRange]) -> Bool {
+        for (position, range) in ranges.enumerated() {
+            guard case .range(let lower, let upper) = range else { return false }
+            if case .eq(let value) = lower, case .eq = upper, value.json != nil { continue }
+            guard position == ranges.count - 1 else { return false }
+            let lowerRepeated = lower.value.isSentinel || (lower.isInclusive && lower.value.json != nil)
+            let upperRepeated: Bool
+            switch upper.value {
+            case .min, .max: upperRepeated = true
+            case .json: upperRepeated = upper.isInclusive
+            case .prefixEnd: upperRepeated = false
+            }
+            return lowerRepeated && upperRepeated
+        }
+        return true
     }
 
     private static func lowerKey(_ value: IndexRange.Value) -> [UInt8]? {

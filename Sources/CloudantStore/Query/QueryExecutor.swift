@@ -121,6 +121,11 @@ struct QueryExecutor {
             let keys: [JSONValue]
             if scan.ranked {
                 keys = [.number(.double(row.real(Self.Column.rank) ?? 0))]
+            } else if ordered {
+                // In the scan's order the keys are the index's fields, which every row's document has (an index
+                // holds only documents with all its fields; `_all_docs` orders by `_id`): only the page's last
+                // match needs them, for the bookmark (below).
+                keys = []
             } else {
                 guard let orderKeys = Self.keys(of: document, order: plan.order) else { return true }
                 keys = orderKeys
@@ -149,7 +154,9 @@ struct QueryExecutor {
             matches = Array(matches.dropFirst(request.skip).prefix(request.limit))
         }
         outcome.page = matches.map(\.document)
-        outcome.last = matches.last.map { FindBookmark(keys: $0.keys, id: $0.id) }
+        outcome.last = matches.last.map { last in
+            FindBookmark(keys: ordered ? Self.keys(of: last.document, order: plan.order) ?? [] : last.keys, id: last.id)
+        }
         if let range = scan.examinedRange {
             try countHiddenRows(of: range, into: &outcome, stoppedAtLast: ordered && matches.count >= request.limit)
         }
@@ -214,12 +221,14 @@ struct QueryExecutor {
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.
     static func document(from row: DirectRow, conflicts: Bool) throws -> JSONObject? {
-        guard case .object(var document)? = try row.withBody(Column.body, { bytes in try bytes.map { try JSONValue(parsing: $0) } })
-        else { return nil }
         let id = row.text(Column.id) ?? ""
         let rev = try row.winner(Column.tree).description
-        // The parsed body is this function's alone: `_id` and `_rev` go in front without copying its members.
-        document.prepend([("_id", .string(id)), ("_rev", .string(rev))])
+        // `_id` and `_rev` go in front as the body is parsed: its object is built once, at its size.
+        let leading: [(key: String, value: JSONValue)] = [("_id", .string(id)), ("_rev", .string(rev))]
+        guard
+            case .object(var document)? = try row.withBody(
+                Column.body, { bytes in try bytes.map { try JSONValue(parsing: $0, leadingMembers: leading) } })
+        else { return nil }
         if let attachments = try row.withBytes(Column.attachments, { bytes in try bytes.map { try JSONValue(parsing: $0) } }) {
             let table = try AttachmentTable(storageJSON: attachments)
             document["_attachments"] = .object(
