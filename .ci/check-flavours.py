@@ -168,7 +168,8 @@ def linked_binaries():
         linked = set()
         if "libxml2" in libraries:
             linked.add("CLibXML2")
-        if "libjavascriptcoregtk" in libraries:
+        # JavaScriptCore is opened at run time, never linked: its loader's symbol is what a binary carries.
+        if "libjavascriptcoregtk" in libraries or re.search(r"\bcjs_load\b", mangled):
             linked.add("CJavaScriptCore")
         for module in ["CloudantCore", "CloudantStore", "CloudantCareModule", "CloudantHealthModule", "CloudantCareHealthBridge",
                        "CloudantModel", "CloudantModelSchema", "CloudantJavaScript"]:

@@ -43,12 +43,13 @@ final class JavaScriptContext: @unchecked Sendable {
     ///   - log: Where `log()` lines go.
     init(timeLimit: Duration, reduceLimit: JavaScriptEngine.ReduceLimit, log: @escaping @Sendable (String) -> Void) throws {
         self.log = log
+        try JavaScriptCoreLibrary.load()
         JavaScriptCoreTiers.configure()
         group = JSContextGroupCreate()
         runtime = JSGlobalContextCreateInGroup(group, nil)
         Self.forbidRuntimeCompilation(in: runtime)
         watchdog = Watchdog()
-        var definition = kJSClassDefinitionEmpty
+        var definition = JSClassDefinition()
         definition.callAsFunction = hostCallback
         hostClass = JSClassCreate(&definition)
         let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18

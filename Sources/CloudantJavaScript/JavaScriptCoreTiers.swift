@@ -1,7 +1,5 @@
+internal import CJavaScriptCore
 internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#endif
 
 /// The compiler tiers JavaScriptCore runs design functions with: its interpreter, baseline JIT and DFG, without
 /// the FTL tier, set once before the process's first JavaScriptCore VM starts (its options are read then).
@@ -16,29 +14,18 @@ internal import Glibc
 /// such call and keeps its own defaults. A process that names the option in its environment
 /// (`JSC_useFTLJIT=true`) keeps what it named.
 enum JavaScriptCoreTiers {
-    private typealias SetBoolean = @convention(c) (UnsafePointer<CChar>, Int32) -> Int32
-    private typealias GetBoolean = @convention(c) (UnsafePointer<CChar>, UnsafeMutablePointer<Int32>) -> Int32
-
-    /// Applies the tiers once; call before creating a context group.
+    /// Applies the tiers once; call after ``JavaScriptCoreLibrary/load()`` and before creating a context group.
     static func configure() { _ = applied }
 
     private static let applied: Bool = {
-        guard ProcessInfo.processInfo.environment["JSC_useFTLJIT"] == nil,
-            let set = symbol("jsc_options_set_boolean", as: SetBoolean.self)
-        else { return false }
-        return set("useFTLJIT", 0) != 0
+        guard ProcessInfo.processInfo.environment["JSC_useFTLJIT"] == nil else { return false }
+        return cjs_set_option("useFTLJIT", false)
     }()
 
-    /// Whether JavaScriptCore's option `name` is on; nil where the library has no options API or no such option.
+    /// Whether JavaScriptCore's option `name` is on; nil where the library cannot be loaded, has no options API
+    /// or no such option.
     static func isOn(_ name: String) -> Bool? {
-        guard let get = symbol("jsc_options_get_boolean", as: GetBoolean.self) else { return nil }
-        var value: Int32 = 0
-        guard get(name, &value) != 0 else { return nil }
-        return value != 0
-    }
-
-    private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
-        return unsafeBitCast(address, to: type)
+        var value = false
+        return cjs_get_option(name, &value) ? value : nil
     }
 }

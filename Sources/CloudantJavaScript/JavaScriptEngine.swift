@@ -1,5 +1,4 @@
 public import CloudantCore
-internal import CJavaScriptCore
 internal import Foundation
 
 /// The JavaScript engine design functions run in: JavaScriptCore, through the C API that Debian's
@@ -99,9 +98,10 @@ public final class JavaScriptEngine: DesignFunctionRuntime {
         pool.reload()
     }
 
-    /// `{"name": "javascriptcore", "version": "2.44.3"}`: WebKitGTK's JavaScriptCore and its version.
+    /// `{"name": "javascriptcore", "version": "2.44.3"}`: WebKitGTK's JavaScriptCore and its version
+    /// (`"unavailable"` where the library cannot be loaded; every call then fails with `os_process_error`).
     public var engineDescription: JSONValue {
-        ["name": "javascriptcore", "version": .string("\(jsc_get_major_version()).\(jsc_get_minor_version()).\(jsc_get_micro_version())")]
+        ["name": "javascriptcore", "version": .string(JavaScriptCoreLibrary.version ?? "unavailable")]
     }
 
     /// Compiles one function in a sandbox of its own.
