@@ -4,7 +4,7 @@
 Reads a store the import made (`cloudant health import`, or the benchmark's child) and replays its rows into
 a fresh file with the same schema, as the import writes them: a transaction per batch of documents (their
 `documents` rows, then their entries in every Mango index and column projection, taken from a copy ordered
-by document), WAL with `synchronous = NORMAL`, a 4 MB page cache, the log checkpointed every 256 MB, and the
+by document), WAL with `synchronous = NORMAL`, a 4 MB page cache, the log checkpointed every 32 MB, and the
 index by kind built after the load as a bulk load into an empty store builds it. Bodies are copied as stored
 (compressed or not), so the figure is the cost of writing what the import writes, without parsing, encoding,
 hashing or compressing anything.
@@ -65,7 +65,7 @@ def replay(source_path, staged, tables, batch, folder, run):
     connection.execute("PRAGMA synchronous = NORMAL")
     connection.execute("PRAGMA cache_size = -4096")
     connection.execute("PRAGMA mmap_size = 0")
-    connection.execute("PRAGMA wal_autocheckpoint = 65536")
+    connection.execute("PRAGMA wal_autocheckpoint = 8192")
     deferred = None
     for kind, name, _, sql in ddl:
         if name == DEFERRED_INDEX:

@@ -22,8 +22,9 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     private var stopping = false
     private var finished = false
-    /// The log size past which the checkpointer makes the writer wait so the log can start over (the writer's
-    /// own checkpoints come due at half of it, see `bulkLoading`).
+    /// The log size past which the checkpointer makes the writer wait so the log can start over: a bound for
+    /// when readers keep the log from starting over at the writer's own checkpoints (every 32 MB, see
+    /// `bulkLoading`).
     static let logCap = 512 << 20
 
     /// ``logCap`` in log frames (pages) of this file.

@@ -23,7 +23,7 @@ struct BulkLoadTests {
             return try writerSettings(temp.store)
         }
         // The writer checkpoints by itself at 256 MB of log; the store's checkpointer is not woken.
-        #expect(during == [0, -16_384, -1, .max, 65_536])
+        #expect(during == [0, -16_384, -1, .max, 8_192])
         #expect(try writerSettings(temp.store) == before)
         // Outside loads, a log a load grew is cut back to 64 MB by the next checkpoint that empties it; the
         // store's checkpointer is woken from 1,000 pages and the writer checkpoints by itself from 16,384.
@@ -66,7 +66,7 @@ struct BulkLoadTests {
         #expect(during.0 == nil)
         #expect(during.1.map(\.id) == notes(0..<50).map(\.id))
         // Without the kind index the writer pages with a 4 MB cache, restored afterwards.
-        #expect(during.2 == [0, -4_096, -1, .max, 65_536])
+        #expect(during.2 == [0, -4_096, -1, .max, 8_192])
         #expect(try writerSettings(temp.store)[1] == -16_384)
         #expect(try kindIndexSQL(temp.store) == DeferredKindIndex.definition)
         let plan = try await temp.store.pool.read { db in
@@ -131,7 +131,7 @@ struct BulkLoadTests {
                 }
                 _ = try await store.insertNew(documents)
             }
-            // About 3 MB of log (random padding: bodies are compressed), far below the 256 MB at which the writer checkpoints during a load: only the
+            // About 3 MB of log (random padding: bodies are compressed), far below the 32 MB at which the writer checkpoints during a load: only the
             // background checkpointer can have grown the file.
             // With the whole suite running, a checkpoint's `fdatasync` waits behind everyone else's.
             try? await waitUntil("the checkpointer growing the file", checkingEvery: .milliseconds(20)) {
