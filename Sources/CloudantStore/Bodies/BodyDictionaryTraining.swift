@@ -17,7 +17,8 @@ enum BodyDictionaryTraining {
     static let threshold = 1_000
     /// The most bodies one dictionary is trained from.
     static let sampleLimit = 4_000
-    /// The most sample bytes one training reads (zstd's trainer holds them all, plus about 6 MB of its own).
+    /// The most sample bytes one training reads (zstd's trainer holds them all, plus under a megabyte of its
+    /// own, see ``Zstd/trainerFrequencyLog``).
     static let sampleByteLimit = 8 << 20
     /// The largest dictionary: a tenth of the samples' bytes, up to this. Beyond it, measured on health
     /// samples, a bigger dictionary saved under a byte per body.
@@ -79,7 +80,7 @@ enum BodyDictionaryTraining {
         // zstd's trainer wants many samples: with fewer it fails, or learns a dictionary that fits only them.
         guard samples.count >= 100 else { return nil }
         let capacity = min(dictionaryCapacity, max(4 << 10, total / 10))
-        guard let trained = Zstd.trainDictionary(samples: samples, capacity: capacity) else { return nil }
+        guard let trained = Zstd.trainDictionary(samples: samples, capacity: capacity, level: BodyCodec.level) else { return nil }
         return try BodyDictionaryTable.insert(trained: trained, kind: kind, sampleCount: samples.count, in: db, level: BodyCodec.level)
     }
 }
