@@ -49,9 +49,19 @@ extension DocumentStore {
     /// - Throws: `CloudantError` `.notFound` or `.conflict`.
     @discardableResult
     public func deleteLocal(id: String, rev: String) async throws -> WriteResult {
+        try await deleteLocal(id: id, rev: rev, lastWriterWins: false)
+    }
+
+    /// Deletes a `_local/` document; with `lastWriterWins`, whatever revision is stored (`rev` may then be
+    /// nil): for a document only its writer changes, such as a checkpoint, where reading the revision first
+    /// and deleting it after would be two steps another write could come between.
+    /// - Throws: `CloudantError` `.notFound`, `.conflict` (unless `lastWriterWins`) when `rev` is not the
+    ///   stored revision, `.invalidInput` for a non-local id or a malformed revision.
+    @discardableResult
+    public func deleteLocal(id: String, rev: String?, lastWriterWins: Bool) async throws -> WriteResult {
         try Self.validateLocal(id)
         return try await write(.storeUnwritable) { db in
-            try LocalDocumentRecord.write(id: id, body: JSONObject(), rev: rev, deleted: true, in: db)
+            try LocalDocumentRecord.write(id: id, body: JSONObject(), rev: rev, deleted: true, lastWriterWins: lastWriterWins, in: db)
         }
     }
 

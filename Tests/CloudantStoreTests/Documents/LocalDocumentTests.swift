@@ -57,4 +57,20 @@ struct LocalDocumentTests {
         let error = await #expect(throws: CloudantError.self) { try await temp.store.localDocument(id: "_local/x") }
         #expect(error?.code == .notFound)
     }
+
+    @Test func aLastWriterWinsDeleteRemovesALocalDocumentWhateverRevisionIsStored() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.putLocal(id: "_local/import", body: ["n": 1])
+        try await temp.store.putLocal(id: "_local/import", body: ["n": 2], rev: first.rev)
+        // The revision named is behind the stored one: a conflict, unless the last writer wins.
+        let stale = await #expect(throws: CloudantError.self) { try await temp.store.deleteLocal(id: "_local/import", rev: first.rev) }
+        #expect(stale?.code == .conflict)
+        #expect(try await temp.store.deleteLocal(id: "_local/import", rev: first.rev, lastWriterWins: true).rev == "0-0")
+        let gone = await #expect(throws: CloudantError.self) { try await temp.store.localDocument(id: "_local/import") }
+        #expect(gone?.code == .notFound)
+        let missing = await #expect(throws: CloudantError.self) {
+            try await temp.store.deleteLocal(id: "_local/import", rev: nil, lastWriterWins: true)
+        }
+        #expect(missing?.code == .notFound)
+    }
 }
