@@ -168,7 +168,7 @@ struct JSONParser {
         // Built only once the members out of order outgrow a linear scan; maps a name to its position in
         // `memberStack`. Names are compared by their bytes, as JSONObject does: canonically equivalent spellings
         // are distinct.
-        var positionByKey: [MemberName: Int] = [:]
+        var positionByKey: [JSONMemberName: Int] = [:]
         // How many members from `base` came in strictly ascending byte order before the first one out of order
         // (all of them while `ascending`): that run is searched by bisection, the rest one by one.
         var sortedCount = 0
@@ -206,12 +206,12 @@ struct JSONParser {
             } else {
                 ascending = false
                 if positionByKey.isEmpty {
-                    for position in base..<memberStack.count { positionByKey[MemberName(memberStack[position].key)] = position }
+                    for position in base..<memberStack.count { positionByKey[JSONMemberName(memberStack[position].key)] = position }
                 }
-                if let existing = positionByKey[MemberName(key)] {
+                if let existing = positionByKey[JSONMemberName(key)] {
                     memberStack[existing].value = value
                 } else {
-                    positionByKey[MemberName(key)] = memberStack.count
+                    positionByKey[JSONMemberName(key)] = memberStack.count
                     memberStack.append((key, value))
                 }
             }
@@ -586,19 +586,5 @@ struct JSONParser {
 
     private func failure(_ message: String, at position: Int) -> CloudantError {
         CloudantError(.invalidInput, "Invalid JSON: " + message, context: .init(position: position))
-    }
-}
-
-/// A member name as a dictionary key compared and hashed by its UTF-8 bytes (`String`'s own `==` and hash
-/// take canonically equivalent spellings to be one).
-private struct MemberName: Hashable {
-    let name: String
-
-    init(_ name: String) { self.name = name }
-
-    static func == (lhs: MemberName, rhs: MemberName) -> Bool { JSONObject.sameName(lhs.name, rhs.name) }
-
-    func hash(into hasher: inout Hasher) {
-        for byte in name.utf8 { hasher.combine(byte) }
     }
 }
