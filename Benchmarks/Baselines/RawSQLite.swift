@@ -7,18 +7,11 @@ final class RawSQLite: SQLiteBaseline {
 
     /// Opens (creating) the table `docs (id, rev, body, seq)`; with `sequenceIndex`, also the unique index on
     /// `seq` a changes feed needs, so the baseline writes the same B-trees the store must (its id and seq).
-    /// With `backgroundCheckpoints`, the log is checkpointed as the store does it (``RawCheckpointThread``).
-    init(path: String, sequenceIndex: Bool = false, backgroundCheckpoints: Bool = false) throws {
+    init(path: String, sequenceIndex: Bool = false) throws {
         try super.init(path: path)
         try execute("CREATE TABLE IF NOT EXISTS docs (id TEXT PRIMARY KEY, rev TEXT NOT NULL, body BLOB NOT NULL, seq INTEGER NOT NULL)")
         if sequenceIndex { try execute("CREATE UNIQUE INDEX IF NOT EXISTS docs_by_seq ON docs(seq)") }
-        if backgroundCheckpoints { checkpointer = try RawCheckpointThread(path: path, writer: db) }
     }
-
-    private var checkpointer: RawCheckpointThread?
-
-    deinit { checkpointer?.stop(writer: db) }
-
 
     /// Inserts every batch in its own transaction with one prepared statement.
     func insert(_ batches: [ArraySlice<Workload.Row>]) throws {

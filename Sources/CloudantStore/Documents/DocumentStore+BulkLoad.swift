@@ -21,22 +21,17 @@ extension DocumentStore {
     ///   builds the kind index at the end (below), which leaves the id index as the only one written all
     ///   over: the 1M-record import then took the same time with 4 MB as with 16 MB (24.9 s, medians of four
     ///   alternated runs) and peaked at 81–83 MB instead of 94–96 MB;
-    /// - the writer checkpoints every 32 MB of log instead of 4 MB, so the log starts over at its beginning
-    ///   about every 32 MB and keeps writing into blocks the file already has. A log let to grow to 256 MB
-    ///   (as before, so that a page changed by many batches reached the database fewer times) wrote every
-    ///   frame into a newly allocated block, which ext4 zeroes around each frame's unaligned write: on Linux
-    ///   6.18 that zeroing was 8 % of a health import's CPU. A 200k-record import took 4.6 s instead of 5.6 s
-    ///   (medians of four alternated runs; system time 0.9 s instead of 2.1 s), a 1M-record import 25.2–26.5 s
-    ///   instead of 25.4–28.0 s, and both peaked about 5 MB lower; 16 MB was no better than 32 MB, 64 MB
-    ///   gained half as much;
+    /// - the writer checkpoints every 32 MB of log, inside the commit that reaches it, instead of queueing a
+    ///   checkpoint every 4 MB, so the log starts over at its beginning about every 32 MB and keeps writing
+    ///   into blocks the file already has. A log let to grow to 256 MB wrote every frame into a newly
+    ///   allocated block, which ext4 zeroes around each frame's unaligned write: on Linux 6.18 that zeroing
+    ///   was 8 % of a health import's CPU (a 200k-record import took 4.6 s instead of 5.6 s). Checkpoints run
+    ///   on the writer only (see ``LogCheckpointer``): a checkpointer polling beside the writer on a
+    ///   connection of its own made the writer stop less often, but it is the pattern that meets SQLite's
+    ///   WAL-reset bug, which can lose committed pages;
     /// - no cutting back of the log meanwhile: the writer cuts a log back to 64 MB once a checkpoint has
     ///   emptied it, which during a load would truncate and regrow the file at every checkpoint (measured
-    ///   2 s slower); the first checkpoint after the load cuts it back;
-    /// - the log copied into the file by a `BackgroundCheckpointer` on a connection and thread of its own,
-    ///   so the writer rarely stops for a checkpoint's copy and `fdatasync` (on a 1M-record health import the
-    ///   writer had stopped 46 times, 4.2 s in all; the import took 30.9–31.9 s instead of 34.4–34.6 s,
-    ///   alternated). The log then reached 425–439 MB at most on that import; past 512 MB the checkpointer
-    ///   makes the writer wait while it starts the log over.
+    ///   2 s slower); the first checkpoint after the load cuts it back.
     ///
     /// A load into a store that holds nothing but design documents also leaves out the index of documents by
     /// entity kind while it writes, and builds it once `body` returns or throws (about a second per million
@@ -50,13 +45,10 @@ extension DocumentStore {
     ///   or the index cannot be built at the end (then the next open of the store builds it).
     public func bulkLoading<T>(_ body: () async throws -> T) async throws -> T {
         let saved = try writerSettings(Self.bulkLoadSettings)
-        // The store's own checkpointer waits for the polling one below; the writer checkpoints at 32 MB.
+        // No queued checkpoints: the writer checkpoints by itself every 32 MB.
         let savedBackgroundPages = self.checkpointer.backgroundPages.exchange(.max, ordering: .relaxed)
         let savedWriterPages = self.checkpointer.writerPages.exchange(Self.bulkLoadWriterPages, ordering: .relaxed)
-        let checkpointer = try? BackgroundCheckpointer(
-            path: fileURL.path, configuration: self.checkpointer.connectionConfiguration)
         defer {
-            checkpointer?.stop()
             _ = try? writerSettings(saved)
             self.checkpointer.backgroundPages.store(savedBackgroundPages, ordering: .relaxed)
             self.checkpointer.writerPages.store(savedWriterPages, ordering: .relaxed)

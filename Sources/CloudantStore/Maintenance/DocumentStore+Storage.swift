@@ -120,7 +120,8 @@ extension DocumentStore {
                 try self.lifecycle.whileOpen(database: self.name) {
                     try self.pool.writeWithoutTransaction { db in
                         try db.execute(sql: "VACUUM")
-                        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                        // Not while view maintenance writes (see LogCheckpointer); the next checkpoint copies it then.
+                        try self.checkpointer.ifNoOtherWriter { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
                         return try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
                     }
                 }

@@ -28,7 +28,7 @@ public final class DocumentStore: Sendable {
     public let uuid: String
 
     let pool: DatabasePool
-    /// Copies the log into the file beside the writer (see ``LogCheckpointer``).
+    /// Decides when the writer copies the log into the file (see ``LogCheckpointer``).
     let checkpointer: LogCheckpointer
     /// The connections ``readNow(_:_:)`` reads on (see ``ImmediateReaders`` for why not the pool's).
     let immediateReaders: ImmediateReaders
@@ -42,7 +42,7 @@ public final class DocumentStore: Sendable {
     /// The threads async reads run on (see ``read(_:_:)``): as many as GRDB's pool has readers.
     let readThreads: BlockingJobs
     /// Where view indexes are brought up to date (see ``ViewMaintenance``).
-    let viewMaintenance = ViewMaintenance()
+    let viewMaintenance: ViewMaintenance
     /// The design documents' validation functions, as last read (see ``ValidationFunctionsCache``).
     let validationFunctions = ValidationFunctionsCache()
     /// The size a partition may grow to (``setMaxPartitionSize(_:)``).
@@ -60,14 +60,16 @@ public final class DocumentStore: Sendable {
         self.options = options
         self.pool = pool
         self.checkpointer = checkpointer
+        viewMaintenance = ViewMaintenance(checkpointer: checkpointer)
         immediateReaders = ImmediateReaders(path: fileURL.path, configuration: pool.configuration)
         readThreads = BlockingJobs(name: "cloudant-reads", width: pool.configuration.maximumReaderCount)
         self.uuid = uuid
     }
 
-    /// A store released without ``close()`` (as a command-line run ends) closes its checkpointer's and its
-    /// own read connections before GRDB's pool goes: SQLite folds the write-ahead log back into the file only when the last
-    /// connection to close can write, and a store left with only its `.sqlite` file must hold everything.
+    /// A store released without ``close()`` (as a command-line run ends) stops queueing checkpoints and closes
+    /// its own read connections before GRDB's pool goes: SQLite folds the write-ahead log back into the file only
+    /// when the last connection to close can write, and a store left with only its `.sqlite` file must hold
+    /// everything.
     deinit {
         checkpointer.stop()
         try? immediateReaders.close()
@@ -125,11 +127,12 @@ public final class DocumentStore: Sendable {
                 if !db.configuration.readonly { try db.execute(sql: "PRAGMA journal_size_limit = 67108864") }
                 try bodyCodec.register(on: db)
             }
-            // The writer's commits wake a checkpointer of its own instead of copying the log themselves.
-            let checkpointer = LogCheckpointer(path: fileURL.path, configuration: configuration)
+            // The writer's commits decide when the log is copied into the file, always by the writer itself
+            // (see LogCheckpointer); other writing connections install their own hook over this one.
+            let checkpointer = LogCheckpointer()
             if !options.readOnly {
                 configuration.prepareDatabase { db in
-                    if !db.configuration.readonly { checkpointer.install(on: db) }
+                    if !db.configuration.readonly { checkpointer.install(on: db, role: .writer) }
                 }
             }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }
@@ -158,6 +161,7 @@ public final class DocumentStore: Sendable {
                 name: name, fileURL: fileURL, options: options, pool: pool, checkpointer: checkpointer,
                 uuid: storedUUID ?? uuid, bodyCodec: bodyCodec)
             try store.immediateReaders.openFirst()
+            checkpointer.setRunner { [weak store] in await store?.checkpointQueued() }
             // A read-only store may predate the expiry table; it enforces nothing anyway.
             if !options.readOnly {
                 store.expiryCommitted(next: try pool.read { db in try ExpiryRecord.next(in: db) })

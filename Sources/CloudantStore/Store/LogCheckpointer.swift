@@ -3,139 +3,159 @@ internal import Foundation
 internal import GRDB
 internal import Synchronization
 
-/// Copies the write-ahead log into the database file on a connection of its own, off the writer's thread,
-/// so a commit does not stop for it.
+/// Decides when the write-ahead log is copied into the database file, and makes sure that every copy
+/// (checkpoint) runs on the store's writer connection while no other connection of the store writes.
 ///
-/// SQLite's default: the connection that commits checkpoints once the log holds 1,000 pages. That copy, with
-/// its two `fdatasync`s, then runs inside the commit, and the caller waits for it: in the bulk-insert benchmark (100k documents in
-/// batches of 1,000) the writer stopped every three batches for 5–10 ms while the other core had nothing to
-/// do. Here the writer's commit hook only schedules a passive checkpoint on the process's ``LowPriorityThread``,
-/// which runs it at low priority (a passive checkpoint takes no lock a writer or a reader needs). The writer still checkpoints by itself, as SQLite does, once the log
-/// reaches ``writerPages``, which bounds the log should the checkpoints fall behind.
+/// Why only there: SQLite up to 3.51.2 (Debian 12 ships 3.40.1) has the WAL-reset bug
+/// (<https://sqlite.org/wal.html#walresetbug>). When a checkpoint starts just after another has copied the
+/// whole log, and a second connection commits meanwhile and so starts the log over, the late checkpoint
+/// records part of the new log as already copied: readers then take those pages from the file, where they are
+/// older, and no later checkpoint copies them, so committed writes are lost and the file can be corrupted.
+/// A checkpointer on a connection of its own beside a busy writer (as this store had, polling every 20 ms
+/// during bulk loads) meets those conditions over and over. A checkpoint run by the one connection that
+/// commits cannot overlap a commit of its own, and the store's one other writing connection (view
+/// maintenance, see ``ViewMaintenance``) holds ``writeExclusion`` for as long as it may write, which every
+/// checkpoint takes too. Reader connections are read-only: SQLite never checkpoints or restarts the log on them.
 ///
-/// Bulk loads (`bulkLoading`) raise ``writerPages`` and turn the wake-ups off while their own
-/// ``BackgroundCheckpointer`` polls instead.
-final class LogCheckpointer: @unchecked Sendable {
-    // Unchecked: `connection` is used only under `connectionLock`.
-    /// The log size, in pages, from which a commit wakes the checkpointer (SQLite's own threshold).
+/// When: after a commit that grew the log by ``backgroundPages`` pages since the last request (SQLite's own
+/// threshold), a passive checkpoint is queued behind the writes waiting for the writer, so the commit that
+/// triggered it returns first and a writer that is idle between writes does the copy then; past
+/// ``writerPages`` the committing connection checkpoints at once, which bounds the log should queued ones
+/// fall behind. A checkpoint that finds view maintenance writing is skipped; a later commit asks again.
+///
+/// Bulk loads (`bulkLoading`) turn the queued checkpoints off and lower ``writerPages`` to 32 MB.
+final class LogCheckpointer: Sendable {
+    /// The log size, in pages, from which a commit queues a checkpoint (SQLite's own threshold).
     let backgroundPages = Atomic<Int>(LogCheckpointer.defaultBackgroundPages)
-    /// The log size, in pages, from which the committing connection checkpoints by itself.
+    /// The log size, in pages, from which the writer checkpoints inside its commit.
     let writerPages = Atomic<Int>(LogCheckpointer.defaultWriterPages)
+    /// Held by view maintenance while its connection may write, and by every checkpoint: a checkpoint
+    /// never runs while another connection than the writer commits (see the type's documentation).
+    let writeExclusion = NSLock()
 
-    /// The log's size when a commit last woke the checkpointer (only the writer's hook uses it).
-    private let pagesAtLastWake = Atomic<Int>(0)
-    /// How many checkpoints have run here (for tests).
+    /// The log's size when a commit last queued a checkpoint (only the writer's hook uses it).
+    private let pagesAtLastRequest = Atomic<Int>(0)
+    /// How many checkpoints have run, queued or inside a commit (for tests).
     let checkpointsRun = Atomic<Int>(0)
+    /// How many were skipped because view maintenance was writing (for tests).
+    let checkpointsSkipped = Atomic<Int>(0)
 
     static let defaultBackgroundPages = 1_000
     /// 64 MB of 4 KB pages: the size the log is cut back to after a checkpoint (`journal_size_limit`).
     static let defaultWriterPages = 16_384
 
-    private let path: String
-    /// The store's connection configuration without this hook: for other connections of the store's own.
-    let connectionConfiguration: Configuration
     private let state = Mutex(State())
-    /// Held while a checkpoint runs and while the connection opens or closes.
-    private let connectionLock = NSLock()
-    /// Opened by the first checkpoint; used only under `connectionLock`.
-    private var connection: DatabaseQueue?
-    /// The connection while a checkpoint runs on it, for ``stop()`` to interrupt.
-    private let running = Mutex<DatabaseQueue?>(nil)
 
     private struct State {
         var scheduled = false
         var stopping = false
+        /// Runs a passive checkpoint on the writer connection, in turn with the store's writes.
+        var runner: (@Sendable () async -> Void)?
     }
 
-    /// A checkpointer for the file at `path`; its connection (opened with `configuration`, which must not
-    /// install this hook) opens at the first checkpoint.
-    init(path: String, configuration: Configuration) {
-        self.path = path
-        connectionConfiguration = configuration
+    /// Which connection a hook is installed on.
+    enum Role {
+        /// The store's writer: it checkpoints past ``writerPages`` and queues checkpoints.
+        case writer
+        /// Another connection that writes (view maintenance): it only queues checkpoints.
+        case other
     }
 
-    /// Makes `db` (the writer's connection) wake this checkpointer after its commits. The connection's
-    /// configuration must hold a strong reference to `self` for as long as the connection is open (the
-    /// `prepareDatabase` closure that calls this does).
-    func install(on db: Database) {
+    /// Sets what runs a queued checkpoint: the store's writer, through its writer gate.
+    func setRunner(_ runner: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.runner = runner }
+    }
+
+    /// Makes `db` report its commits to this checkpointer (replacing SQLite's automatic checkpoints, which
+    /// would run on whichever connection commits). The connection's configuration must keep `self` alive
+    /// for as long as the connection is open (the closures that call this do).
+    func install(on db: Database, role: Role) {
         guard let connection = db.sqliteConnection else { return }
-        sqlite3_wal_hook(connection, logCheckpointerHook, Unmanaged.passUnretained(self).toOpaque())
+        switch role {
+        case .writer: sqlite3_wal_hook(connection, writerLogHook, Unmanaged.passUnretained(self).toOpaque())
+        case .other: sqlite3_wal_hook(connection, otherLogHook, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
-    /// Called by the hook after a commit that left `pages` pages in the log.
-    fileprivate func committed(pages: Int, connection: OpaquePointer?, schema: UnsafePointer<CChar>?) {
-        if pages >= writerPages.load(ordering: .relaxed) {
-            // What SQLite's own hook does; a checkpoint running on `work` makes it return at once.
-            sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        } else {
-            // Once per `backgroundPages` pages of new log, as often as SQLite's own checkpoints would run:
-            // waking it after every commit of a busy writer made it sync the file after every commit (the
-            // single-write benchmark, one document a transaction, went from 1.7× to 1.9× raw SQLite; 1.4–1.6× with this).
-            let threshold = backgroundPages.load(ordering: .relaxed)
-            var woken = pagesAtLastWake.load(ordering: .relaxed)
-            if pages < woken {  // The log started over.
-                woken = 0
-                pagesAtLastWake.store(0, ordering: .relaxed)
-            }
-            if pages - woken >= threshold {
-                pagesAtLastWake.store(pages, ordering: .relaxed)
-                request()
-            }
+    /// Runs `checkpoint` unless view maintenance is writing; returns whether it ran.
+    @discardableResult
+    func ifNoOtherWriter(_ checkpoint: () throws -> Void) rethrows -> Bool {
+        guard writeExclusion.try() else {
+            checkpointsSkipped.add(1, ordering: .relaxed)
+            return false
         }
+        defer { writeExclusion.unlock() }
+        try checkpoint()
+        checkpointsRun.add(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Called by the writer's hook after a commit that left `pages` pages in the log.
+    fileprivate func writerCommitted(pages: Int, connection: OpaquePointer?, schema: UnsafePointer<CChar>?) {
+        if pages >= writerPages.load(ordering: .relaxed) {
+            // What SQLite's own hook does, here only while no other connection can commit.
+            ifNoOtherWriter { sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            return
+        }
+        // Once per `backgroundPages` pages of new log, as often as SQLite's own checkpoints would run.
+        let threshold = backgroundPages.load(ordering: .relaxed)
+        var requested = pagesAtLastRequest.load(ordering: .relaxed)
+        if pages < requested {  // The log started over.
+            requested = 0
+            pagesAtLastRequest.store(0, ordering: .relaxed)
+        }
+        if pages - requested >= threshold {
+            pagesAtLastRequest.store(pages, ordering: .relaxed)
+            request()
+        }
+    }
+
+    /// Called by another writing connection's hook after its commits.
+    fileprivate func otherCommitted(pages: Int) {
+        if pages >= backgroundPages.load(ordering: .relaxed) { request() }
     }
 
     private func request() {
-        let schedule = state.withLock { state -> Bool in
-            guard !state.stopping, !state.scheduled else { return false }
+        let runner = state.withLock { state -> (@Sendable () async -> Void)? in
+            guard !state.stopping, !state.scheduled, let runner = state.runner else { return nil }
             state.scheduled = true
-            return true
+            return runner
         }
-        if schedule { LowPriorityThread.checkpoints.run { self.runScheduled() } }
-    }
-
-    private func runScheduled() {
-        // Cleared first, so a commit during this checkpoint schedules the next one.
-        let stopping = state.withLock { state -> Bool in
-            state.scheduled = false
-            return state.stopping
-        }
-        guard !stopping else { return }
-        connectionLock.withLock {
-            guard !state.withLock({ $0.stopping }) else { return }
-            // A failed checkpoint (the file busy, the disk full, interrupted by `stop()`) is left to the
-            // writer's own, which reports it.
-            do {
-                if connection == nil { connection = try DatabaseQueue(path: path, configuration: connectionConfiguration) }
-                running.withLock { $0 = connection }
-                defer { running.withLock { $0 = nil } }
-                try connection?.inDatabase { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
-                checkpointsRun.add(1, ordering: .relaxed)
-            } catch {}
+        guard let runner else { return }
+        Task.detached {
+            // Cleared first, so a commit during this checkpoint queues the next one.
+            let stopping = self.state.withLock { state -> Bool in
+                state.scheduled = false
+                return state.stopping
+            }
+            if !stopping { await runner() }
         }
     }
 
-    /// Whether the checkpointer's connection is open: from its first checkpoint until ``stop()`` (for tests).
-    var isOpen: Bool { connectionLock.withLock { connection != nil } }
-
-    /// Stops checkpointing, interrupting a checkpoint under way (at low priority on a busy machine it
-    /// could take long) and waiting for it to end, and closes the connection. Later commits no longer
-    /// schedule one (the writer's own checkpoints remain).
+    /// Stops queueing checkpoints (the writer's own, past ``writerPages``, remain until the store closes).
     func stop() {
-        state.withLock { $0.stopping = true }
-        running.withLock { $0?.interrupt() }
-        connectionLock.withLock {
-            try? connection?.close()
-            connection = nil
+        state.withLock {
+            $0.stopping = true
+            $0.runner = nil
         }
     }
 }
 
 /// The writer connection's log hook (`sqlite3_wal_hook`); `context` is its ``LogCheckpointer``.
-private func logCheckpointerHook(
+private func writerLogHook(
     context: UnsafeMutableRawPointer?, connection: OpaquePointer?, schema: UnsafePointer<CChar>?, pages: Int32
 ) -> Int32 {
     guard let context else { return SQLITE_OK }
     Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
-        .committed(pages: Int(pages), connection: connection, schema: schema)
+        .writerCommitted(pages: Int(pages), connection: connection, schema: schema)
+    return SQLITE_OK
+}
+
+/// Another writing connection's log hook: it never checkpoints, it only asks the writer to.
+private func otherLogHook(
+    context: UnsafeMutableRawPointer?, connection: OpaquePointer?, schema: UnsafePointer<CChar>?, pages: Int32
+) -> Int32 {
+    guard let context else { return SQLITE_OK }
+    Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue().otherCommitted(pages: Int(pages))
     return SQLITE_OK
 }

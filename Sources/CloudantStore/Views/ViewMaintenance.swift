@@ -9,8 +9,12 @@ internal import Synchronization
 /// while it reads and maps documents, and never blocks a cooperative thread.
 ///
 /// The connection writes only while it stores rows (SQLite's write lock, as any writer takes it); it reads
-/// documents in snapshots like any reader.
+/// documents in snapshots like any reader. It never checkpoints the log, and no checkpoint runs while an
+/// update holds it (see ``LogCheckpointer``): a checkpoint overlapping a commit of another connection can lose
+/// that commit in the SQLite this links.
 final class ViewMaintenance: @unchecked Sendable {
+    /// Whose ``LogCheckpointer/writeExclusion`` an update holds, and whom its commits ask for checkpoints.
+    private let checkpointer: LogCheckpointer
     // Everything below is touched only on `queue`.
     private let queue = DispatchQueue(label: "org.theraforge.cloudant.views")
     private var connection: DatabaseQueue?
@@ -19,6 +23,10 @@ final class ViewMaintenance: @unchecked Sendable {
     private let pending = Mutex(0)
     /// The update running now, as `/_active_tasks` lists it; read from any thread.
     let progress = ViewIndexProgress()
+
+    init(checkpointer: LogCheckpointer) {
+        self.checkpointer = checkpointer
+    }
 
     /// Whether an index update is running or waiting.
     var isUpdating: Bool { pending.withLock { $0 > 0 } }
@@ -43,10 +51,13 @@ final class ViewMaintenance: @unchecked Sendable {
                             try connection.writeWithoutTransaction { db in
                                 try db.execute(sql: "PRAGMA mmap_size = 0")
                                 try db.execute(sql: "PRAGMA cache_size = -8192")
+                                self.checkpointer.install(on: db, role: .other)
                             }
                             self.connection = connection
                         }
                         guard let connection = self.connection else { throw CancellationError() }
+                        self.checkpointer.writeExclusion.lock()
+                        defer { self.checkpointer.writeExclusion.unlock() }
                         return try body(connection)
                     })
             }

@@ -2,6 +2,7 @@ import CloudantCore
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("View indexes kept incrementally")
@@ -25,6 +26,33 @@ struct ViewMaintenanceTests {
         #expect(try await rows(temp.store).map(\.key) == [3, 9])
         let info = try await temp.store.viewIndexInfo(designDocument: "m")
         #expect(info.updateSeq == 6 && info.pendingChanges == 0)
+    }
+
+    /// The view connection's commits and a checkpoint must never overlap (SQLite's WAL-reset bug, see
+    /// `LogCheckpointer`): while an index update runs, the exclusion every checkpoint takes is held.
+    @Test func anIndexUpdateHoldsOffEveryCheckpointWhileItRuns() async throws {
+        let temp = try viewStore()
+        let exclusion = temp.store.checkpointer.writeExclusion
+        let freeWhileMapping = Mutex<[Bool]>([])
+        let view = SwiftView(name: "probe", version: 1) { document, emit in
+            let free = Self.isFree(exclusion)
+            freeWhileMapping.withLock { $0.append(free) }
+            emit(.string(document.id), .null)
+        }
+        _ = try await temp.store.write([["_id": "a", "v": 1], ["_id": "b", "v": 2]])
+        #expect(try await temp.store.queryView(view, query: ViewQuery()).rows.count == 2)
+        _ = try await temp.store.write([["_id": "c", "v": 3]])
+        #expect(try await temp.store.queryView(view, query: ViewQuery()).rows.count == 3)
+        #expect(freeWhileMapping.withLock { $0 } == [false, false, false], "mapped on the first build and the update")
+        // Once the update is over, checkpoints run again.
+        #expect(Self.isFree(exclusion))
+    }
+
+    /// Whether `lock` can be taken now (taken and given back on the calling thread).
+    private static func isFree(_ lock: NSLock) -> Bool {
+        guard lock.try() else { return false }
+        lock.unlock()
+        return true
     }
 
     @Test func aConflictShowsTheWinnerWithItsConflicts() async throws {
