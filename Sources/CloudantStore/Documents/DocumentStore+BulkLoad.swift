@@ -26,7 +26,7 @@ extension DocumentStore {
     ///   into blocks the file already has. A log let to grow to 256 MB wrote every frame into a newly
     ///   allocated block, which ext4 zeroes around each frame's unaligned write: on Linux 6.18 that zeroing
     ///   was 8 % of a health import's CPU (a 200k-record import took 4.6 s instead of 5.6 s). Checkpoints run
-    ///   on the writer only (see ``LogCheckpointer``): a checkpointer polling beside the writer on a
+    ///   on the writer only (see `LogCheckpointer`): a checkpointer polling beside the writer on a
     ///   connection of its own made the writer stop less often, but it is the pattern that meets SQLite's
     ///   WAL-reset bug, which can lose committed pages;
     /// - no cutting back of the log meanwhile: the writer cuts a log back to 64 MB once a checkpoint has
