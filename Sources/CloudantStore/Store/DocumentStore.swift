@@ -128,11 +128,11 @@ public final class DocumentStore: Sendable {
                 try bodyCodec.register(on: db)
             }
             // The writer's commits decide when the log is copied into the file, always by the writer itself
-            // (see LogCheckpointer); other writing connections install their own hook over this one.
+            // (see LogCheckpointer); view maintenance turns checkpoints off on its own connection.
             let checkpointer = LogCheckpointer()
             if !options.readOnly {
                 configuration.prepareDatabase { db in
-                    if !db.configuration.readonly { checkpointer.install(on: db, role: .writer) }
+                    if !db.configuration.readonly { checkpointer.install(on: db) }
                 }
             }
             if FileManager.default.fileExists(atPath: fileURL.path) { try refuseNewerSchema(at: fileURL) }

@@ -53,28 +53,18 @@ final class LogCheckpointer: Sendable {
         var runner: (@Sendable () async -> Void)?
     }
 
-    /// Which connection a hook is installed on.
-    enum Role {
-        /// The store's writer: it checkpoints past ``writerPages`` and queues checkpoints.
-        case writer
-        /// Another connection that writes (view maintenance): it only queues checkpoints.
-        case other
-    }
-
     /// Sets what runs a queued checkpoint: the store's writer, through its writer gate.
     func setRunner(_ runner: @escaping @Sendable () async -> Void) {
         state.withLock { $0.runner = runner }
     }
 
-    /// Makes `db` report its commits to this checkpointer (replacing SQLite's automatic checkpoints, which
-    /// would run on whichever connection commits). The connection's configuration must keep `self` alive
-    /// for as long as the connection is open (the closures that call this do).
-    func install(on db: Database, role: Role) {
+    /// Makes `db` (the store's writer) report its commits to this checkpointer, replacing SQLite's automatic
+    /// checkpoints. The connection's configuration must keep `self` alive for as long as the connection is
+    /// open (the `prepareDatabase` closure that calls this does). Another writing connection turns checkpoints
+    /// off instead (`PRAGMA wal_autocheckpoint = 0`, as view maintenance does).
+    func install(on db: Database) {
         guard let connection = db.sqliteConnection else { return }
-        switch role {
-        case .writer: sqlite3_wal_hook(connection, writerLogHook, Unmanaged.passUnretained(self).toOpaque())
-        case .other: sqlite3_wal_hook(connection, otherLogHook, Unmanaged.passUnretained(self).toOpaque())
-        }
+        sqlite3_wal_hook(connection, writerLogHook, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs `checkpoint` unless view maintenance is writing; returns whether it ran.
@@ -110,11 +100,6 @@ final class LogCheckpointer: Sendable {
         }
     }
 
-    /// Called by another writing connection's hook after its commits.
-    fileprivate func otherCommitted(pages: Int) {
-        if pages >= backgroundPages.load(ordering: .relaxed) { request() }
-    }
-
     private func request() {
         let runner = state.withLock { state -> (@Sendable () async -> Void)? in
             guard !state.stopping, !state.scheduled, let runner = state.runner else { return nil }
@@ -148,14 +133,5 @@ private func writerLogHook(
     guard let context else { return SQLITE_OK }
     Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue()
         .writerCommitted(pages: Int(pages), connection: connection, schema: schema)
-    return SQLITE_OK
-}
-
-/// Another writing connection's log hook: it never checkpoints, it only asks the writer to.
-private func otherLogHook(
-    context: UnsafeMutableRawPointer?, connection: OpaquePointer?, schema: UnsafePointer<CChar>?, pages: Int32
-) -> Int32 {
-    guard let context else { return SQLITE_OK }
-    Unmanaged<LogCheckpointer>.fromOpaque(context).takeUnretainedValue().otherCommitted(pages: Int(pages))
     return SQLITE_OK
 }

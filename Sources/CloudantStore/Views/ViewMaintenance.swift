@@ -13,7 +13,7 @@ internal import Synchronization
 /// update holds it (see ``LogCheckpointer``): a checkpoint overlapping a commit of another connection can lose
 /// that commit in the SQLite this links.
 final class ViewMaintenance: @unchecked Sendable {
-    /// Whose ``LogCheckpointer/writeExclusion`` an update holds, and whom its commits ask for checkpoints.
+    /// Whose ``LogCheckpointer/writeExclusion`` an update holds.
     private let checkpointer: LogCheckpointer
     // Everything below is touched only on `queue`.
     private let queue = DispatchQueue(label: "org.theraforge.cloudant.views")
@@ -51,7 +51,8 @@ final class ViewMaintenance: @unchecked Sendable {
                             try connection.writeWithoutTransaction { db in
                                 try db.execute(sql: "PRAGMA mmap_size = 0")
                                 try db.execute(sql: "PRAGMA cache_size = -8192")
-                                self.checkpointer.install(on: db, role: .other)
+                                // The store's writer alone checkpoints (see LogCheckpointer).
+                                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
                             }
                             self.connection = connection
                         }
