@@ -25,24 +25,36 @@ public struct ActivitySummarySample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The calendar day summarised.
-    public var day: CalendarDay
-    /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
-    public var activeEnergyBurned: HealthQuantity?
-    /// The Move goal, in the same unit.
-    public var activeEnergyBurnedGoal: HealthQuantity?
-    /// Move minutes, for users whose Move ring counts time (`min`).
-    public var appleMoveTime: HealthQuantity?
-    /// The Move-time goal (`min`).
-    public var appleMoveTimeGoal: HealthQuantity?
-    /// Exercise minutes (the Exercise ring, `min`).
-    public var appleExerciseTime: HealthQuantity?
-    /// The Exercise goal (`min`).
-    public var appleExerciseTimeGoal: HealthQuantity?
-    /// Hours with at least a minute of standing (the Stand ring, `count`).
-    public var appleStandHours: HealthQuantity?
-    /// The Stand goal (`count`).
-    public var appleStandHoursGoal: HealthQuantity?
+    /// The day and its rings, each also a property of the sample (`summary.appleStandHours`).
+    public var values: Values
+
+    /// An activity summary's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The calendar day summarised.
+        public var day: CalendarDay
+        /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
+        public var activeEnergyBurned: HealthQuantity?
+        /// The Move goal, in the same unit.
+        public var activeEnergyBurnedGoal: HealthQuantity?
+        /// Move minutes, for users whose Move ring counts time (`min`).
+        public var appleMoveTime: HealthQuantity?
+        /// The Move-time goal (`min`).
+        public var appleMoveTimeGoal: HealthQuantity?
+        /// Exercise minutes (the Exercise ring, `min`).
+        public var appleExerciseTime: HealthQuantity?
+        /// The Exercise goal (`min`).
+        public var appleExerciseTimeGoal: HealthQuantity?
+        /// Hours with at least a minute of standing (the Stand ring, `count`).
+        public var appleStandHours: HealthQuantity?
+        /// The Stand goal (`count`).
+        public var appleStandHoursGoal: HealthQuantity?
+    }
+
+    /// Creates a summary from its fields and own members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates the summary of `day`; `uuid` defaults to ``uuid(for:)`` and `id` to the uuid.
     public init(
@@ -55,19 +67,15 @@ public struct ActivitySummarySample: HealthSample {
     ) {
         let uuid = uuid ?? Self.uuid(for: day)
         let interval = day.floatingInterval
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: Self.activitySummaryTypeIdentifier, startDate: interval.start,
-            endDate: interval.end, source: source, device: device,
-            metadata: metadata, revId: revId)
-        self.day = day
-        self.activeEnergyBurned = activeEnergyBurned
-        self.activeEnergyBurnedGoal = activeEnergyBurnedGoal
-        self.appleMoveTime = appleMoveTime
-        self.appleMoveTimeGoal = appleMoveTimeGoal
-        self.appleExerciseTime = appleExerciseTime
-        self.appleExerciseTimeGoal = appleExerciseTimeGoal
-        self.appleStandHours = appleStandHours
-        self.appleStandHoursGoal = appleStandHoursGoal
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: Self.activitySummaryTypeIdentifier, startDate: interval.start,
+                endDate: interval.end, source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(
+                day: day, activeEnergyBurned: activeEnergyBurned, activeEnergyBurnedGoal: activeEnergyBurnedGoal,
+                appleMoveTime: appleMoveTime, appleMoveTimeGoal: appleMoveTimeGoal,
+                appleExerciseTime: appleExerciseTime, appleExerciseTimeGoal: appleExerciseTimeGoal,
+                appleStandHours: appleStandHours, appleStandHoursGoal: appleStandHoursGoal))
     }
 
     /// The uuid of the summary of `day`: derived from the day alone, so importing an export again, or a
@@ -77,46 +85,5 @@ public struct ActivitySummarySample: HealthSample {
         let digest = CanonicalJSONDigest.of(body: ["HKActivitySummary": .string(day.description)])
         let hex = Array(digest.uppercased())
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
-    }
-}
-
-extension ActivitySummarySample {
-    private enum CodingKeys: String, CodingKey {
-        case day, activeEnergyBurned, activeEnergyBurnedGoal, appleMoveTime, appleMoveTimeGoal, appleExerciseTime
-        case appleExerciseTimeGoal, appleStandHours, appleStandHoursGoal
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        day = try container.decode(CalendarDay.self, forKey: .day)
-        for (key, ring) in Self.rings {
-            self[keyPath: ring] = try container.decodeIfPresent(HealthQuantity.self, forKey: key)
-        }
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(day, forKey: .day)
-        for (key, ring) in Self.rings {
-            try container.encodeIfPresent(self[keyPath: ring], forKey: key)
-        }
-    }
-
-    /// The rings' quantities and goals, by member.
-    private static var rings: [(CodingKeys, WritableKeyPath<Self, HealthQuantity?>)] {
-        [
-            (.activeEnergyBurned, \.activeEnergyBurned),
-            (.activeEnergyBurnedGoal, \.activeEnergyBurnedGoal),
-            (.appleMoveTime, \.appleMoveTime),
-            (.appleMoveTimeGoal, \.appleMoveTimeGoal),
-            (.appleExerciseTime, \.appleExerciseTime),
-            (.appleExerciseTimeGoal, \.appleExerciseTimeGoal),
-            (.appleStandHours, \.appleStandHours),
-            (.appleStandHoursGoal, \.appleStandHoursGoal),
-        ]
     }
 }

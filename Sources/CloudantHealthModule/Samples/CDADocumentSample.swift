@@ -16,10 +16,22 @@ public struct CDADocumentSample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The CDA XML exactly as received (HealthKit's `documentData`).
-    public var documentXML: String
-    /// The extracted fields.
-    public var document: CDADocument
+    /// The document as received and as extracted, each also a property of the sample (`sample.document`).
+    public var values: Values
+
+    /// A CDA document sample's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The CDA XML exactly as received (HealthKit's `documentData`).
+        public var documentXML: String
+        /// The extracted fields.
+        public var document: CDADocument
+    }
+
+    /// Creates a CDA document sample from its fields and own members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a sample from an already extracted document.
     public init(
@@ -27,12 +39,12 @@ public struct CDADocumentSample: HealthSample {
         endDate: Date, startUTCOffset: Int? = nil, endUTCOffset: Int? = nil, source: HealthSource? = nil,
         device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: Self.documentTypeIdentifier, startDate: startDate, endDate: endDate,
-            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, source: source, device: device,
-            metadata: metadata, revId: revId)
-        self.documentXML = documentXML
-        self.document = document
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: Self.documentTypeIdentifier, startDate: startDate,
+                endDate: endDate, startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, source: source,
+                device: device, metadata: metadata, revId: revId),
+            values: Values(documentXML: documentXML, document: document))
     }
 
     /// Parses `xml` as a CDA document and keeps both; start and end default to its effective time.
@@ -50,27 +62,5 @@ public struct CDADocumentSample: HealthSample {
         self.init(
             id: id, uuid: uuid, documentXML: text, document: document, startDate: start,
             endDate: endDate ?? start, startUTCOffset: document.effectiveTime?.utcOffset, source: source)
-    }
-}
-
-extension CDADocumentSample {
-    private enum CodingKeys: String, CodingKey {
-        case documentXML, document
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        documentXML = try container.decode(String.self, forKey: .documentXML)
-        document = try container.decode(CDADocument.self, forKey: .document)
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(documentXML, forKey: .documentXML)
-        try container.encode(document, forKey: .document)
     }
 }

@@ -13,10 +13,22 @@ public struct CategorySample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The category's raw value, when known.
-    public var value: Int?
-    /// The value's HealthKit name as exports write it (`HKCategoryValueSleepAnalysisAsleepCore`).
-    public var valueName: String?
+    /// The value and its name, each also a property of the sample (`asleep.valueName`).
+    public var values: Values
+
+    /// A category's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The category's raw value, when known.
+        public var value: Int?
+        /// The value's HealthKit name as exports write it (`HKCategoryValueSleepAnalysisAsleepCore`).
+        public var valueName: String?
+    }
+
+    /// Creates a category sample from its fields and value.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a category sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -25,33 +37,11 @@ public struct CategorySample: HealthSample {
         creationDate: Date? = nil, source: HealthSource? = nil, device: HealthDevice? = nil,
         metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
-            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
-            device: device, metadata: metadata, revId: revId)
-        self.value = value
-        self.valueName = valueName
-    }
-}
-
-extension CategorySample {
-    private enum CodingKeys: String, CodingKey {
-        case value, valueName
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        value = try container.decodeIfPresent(Int.self, forKey: .value)
-        valueName = try container.decodeIfPresent(String.self, forKey: .valueName)
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(value, forKey: .value)
-        try container.encodeIfPresent(valueName, forKey: .valueName)
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+                startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate,
+                source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(value: value, valueName: valueName))
     }
 }

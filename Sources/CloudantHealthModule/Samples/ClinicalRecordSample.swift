@@ -14,24 +14,36 @@ public import Foundation
 ///
 /// Unlike HealthKit, whose start and end are when the record was downloaded, ``SampleFields/startDate`` here is
 /// the resource's clinical date (when the observation was made, the condition began, the vaccine was given), so
-/// date-range queries find records by when things happened; the download time is ``receivedDate``.
+/// date-range queries find records by when things happened; the download time is ``Values/receivedDate``.
 public struct ClinicalRecordSample: HealthSample {
     /// The family of the sample.
     public static let sampleType = HealthSampleType.clinicalRecord
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// What the Health app shows for the record (the resource's code text, vaccine, medication…).
-    public var displayName: String
-    /// The FHIR resource.
-    public var fhirResource: FHIRResource
-    /// When the record was downloaded to the device.
-    public var receivedDate: Date
-    /// The UTC offset in seconds ``receivedDate`` was written in.
-    public var receivedUTCOffset: Int?
+    /// The record's own members, each also a property of the sample (`record.fhirResource`).
+    public var values: Values
+
+    /// A clinical record's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// What the Health app shows for the record (the resource's code text, vaccine, medication…).
+        public var displayName: String
+        /// The FHIR resource.
+        public var fhirResource: FHIRResource
+        /// When the record was downloaded to the device.
+        public var receivedDate: Date
+        /// The UTC offset in seconds ``receivedDate`` was written in.
+        public var receivedUTCOffset: Int?
+    }
+
+    /// Creates a clinical record from its fields and own members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a clinical record; `id` defaults to `uuid`, `typeIdentifier` to the resource's clinical type
-    /// (``ClinicalTypeIdentifier/forResource(type:categories:)``), start to ``receivedDate``, end to start.
+    /// (``ClinicalTypeIdentifier/forResource(type:categories:)``), start to `receivedDate`, end to start.
     public init(
         id: String? = nil, uuid: String, typeIdentifier: String? = nil, displayName: String,
         fhirResource: FHIRResource, receivedDate: Date, receivedUTCOffset: Int? = nil, startDate: Date? = nil,
@@ -43,39 +55,13 @@ public struct ClinicalRecordSample: HealthSample {
                 type: fhirResource.resourceType, categories: FHIRFields.categoryCodes(of: fhirResource.data))
         // A record without its own start starts when it was received, in the offset that was written in.
         let start = startDate ?? receivedDate
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: clinicalType, startDate: start, endDate: endDate ?? start,
-            startUTCOffset: startDate == nil ? receivedUTCOffset : startUTCOffset, endUTCOffset: endUTCOffset,
-            source: source, device: device, metadata: metadata, revId: revId)
-        self.displayName = displayName
-        self.fhirResource = fhirResource
-        self.receivedDate = receivedDate
-        self.receivedUTCOffset = receivedUTCOffset
-    }
-}
-
-extension ClinicalRecordSample {
-    private enum CodingKeys: String, CodingKey {
-        case displayName, fhirResource, receivedDate, receivedUTCOffset
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        displayName = try container.decode(String.self, forKey: .displayName)
-        fhirResource = try container.decode(FHIRResource.self, forKey: .fhirResource)
-        receivedDate = try container.decode(Date.self, forKey: .receivedDate)
-        receivedUTCOffset = try container.decodeIfPresent(Int.self, forKey: .receivedUTCOffset)
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encode(fhirResource, forKey: .fhirResource)
-        try container.encode(receivedDate, forKey: .receivedDate)
-        try container.encodeIfPresent(receivedUTCOffset, forKey: .receivedUTCOffset)
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: clinicalType, startDate: start, endDate: endDate ?? start,
+                startUTCOffset: startDate == nil ? receivedUTCOffset : startUTCOffset, endUTCOffset: endUTCOffset,
+                source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(
+                displayName: displayName, fhirResource: fhirResource, receivedDate: receivedDate,
+                receivedUTCOffset: receivedUTCOffset))
     }
 }

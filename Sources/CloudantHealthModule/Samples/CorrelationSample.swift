@@ -15,10 +15,22 @@ public struct CorrelationSample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The quantity members (HealthKit's `objects` that are quantity samples).
-    public var quantitySamples: [QuantitySample]
-    /// The category members, if any.
-    public var categorySamples: [CategorySample]
+    /// The members, each list also a property of the sample (`pressure.quantitySamples`).
+    public var values: Values
+
+    /// A correlation's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The quantity members (HealthKit's `objects` that are quantity samples).
+        @EmptyWhenAbsent public var quantitySamples: [QuantitySample]
+        /// The category members, if any.
+        @EmptyWhenAbsent public var categorySamples: [CategorySample]
+    }
+
+    /// Creates a correlation from its fields and members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a correlation; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -27,33 +39,11 @@ public struct CorrelationSample: HealthSample {
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:],
         quantitySamples: [QuantitySample] = [], categorySamples: [CategorySample] = [], revId: String? = nil
     ) {
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
-            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
-            device: device, metadata: metadata, revId: revId)
-        self.quantitySamples = quantitySamples
-        self.categorySamples = categorySamples
-    }
-}
-
-extension CorrelationSample {
-    private enum CodingKeys: String, CodingKey {
-        case quantitySamples, categorySamples
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        quantitySamples = try container.decodeIfPresent([QuantitySample].self, forKey: .quantitySamples) ?? []
-        categorySamples = try container.decodeIfPresent([CategorySample].self, forKey: .categorySamples) ?? []
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(quantitySamples, forKey: .quantitySamples)
-        try container.encode(categorySamples, forKey: .categorySamples)
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+                startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate,
+                source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(quantitySamples: quantitySamples, categorySamples: categorySamples))
     }
 }

@@ -14,8 +14,45 @@ public import Foundation
 public protocol HealthSample: CloudantEntity, Hashable, SelfDescribingEntity where ID == String {
     /// The family of the sample.
     static var sampleType: HealthSampleType { get }
-    /// The fields every sample has; the family's own are the type's other properties.
+    /// The members of this family beside ``SampleFields`` (a quantity's value and unit, a workout's totals),
+    /// in the same flat JSON object; each is also a property of the sample (`quantity.value`).
+    associatedtype Values: Codable, Hashable, Sendable
+    /// The fields every sample has.
     var fields: SampleFields { get set }
+    /// The family's own members.
+    var values: Values { get set }
+    /// The type identifier a stored document of the family reads with when it leaves it out (workouts and
+    /// routes, whose every sample has one); `nil` (the default): a document must name its own.
+    static var defaultTypeIdentifier: String? { get }
+
+    /// Creates a sample from its common fields and the family's own members.
+    init(fields: SampleFields, values: Values)
+}
+
+extension HealthSample {
+    /// Documents of most families must name their type identifier.
+    public static var defaultTypeIdentifier: String? { nil }
+
+    /// Reads the flat JSON: the ``SampleFields`` members and the family's ``Values`` side by side.
+    public init(from decoder: any Decoder) throws {
+        self.init(
+            fields: try SampleFields(from: decoder, typeIdentifier: Self.defaultTypeIdentifier),
+            values: try Values(from: decoder))
+    }
+
+    /// Writes the flat JSON: the ``SampleFields`` members and the family's ``Values`` in one object, absent
+    /// optionals left out.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        try values.encode(to: encoder)
+    }
+
+    /// Every member of the family's ``Values`` as a property of the sample: `quantity.value`,
+    /// `workout.events.append(lap)`.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Values, Value>) -> Value {
+        get { values[keyPath: keyPath] }
+        set { values[keyPath: keyPath] = newValue }
+    }
 }
 
 extension HealthSample {

@@ -15,10 +15,22 @@ public struct QuantitySample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The value, in ``unit``.
-    public var value: Double
-    /// The HealthKit unit string the value is in (`count/min`, `mg/dL`); parse it with ``HealthUnit``.
-    public var unit: String
+    /// The value and its unit, each also a property of the sample (`pulse.value`).
+    public var values: Values
+
+    /// A quantity's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The value, in ``unit``.
+        public var value: Double
+        /// The HealthKit unit string the value is in (`count/min`, `mg/dL`); parse it with ``HealthUnit``.
+        public var unit: String
+    }
+
+    /// Creates a quantity sample from its fields and value.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a quantity sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -27,39 +39,17 @@ public struct QuantitySample: HealthSample {
         source: HealthSource? = nil, device: HealthDevice? = nil, metadata: [String: JSONValue] = [:],
         revId: String? = nil
     ) {
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
-            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
-            device: device, metadata: metadata, revId: revId)
-        self.value = value
-        self.unit = unit
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: typeIdentifier, startDate: startDate, endDate: endDate,
+                startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate,
+                source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(value: value, unit: unit))
     }
 
     /// The quantity with its parsed unit.
-    /// - Throws: `CloudantError` `.invalidUnit` when ``unit`` is not a HealthKit unit string.
+    /// - Throws: `CloudantError` `.invalidUnit` when ``Values/unit`` is not a HealthKit unit string.
     public func quantity() throws(CloudantError) -> HealthQuantity {
-        HealthQuantity(value: value, unit: try HealthUnit(parsing: unit))
-    }
-}
-
-extension QuantitySample {
-    private enum CodingKeys: String, CodingKey {
-        case value, unit
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        value = try container.decode(Double.self, forKey: .value)
-        unit = try container.decode(String.self, forKey: .unit)
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(value, forKey: .value)
-        try container.encode(unit, forKey: .unit)
+        HealthQuantity(value: values.value, unit: try HealthUnit(parsing: values.unit))
     }
 }

@@ -16,10 +16,25 @@ public struct WorkoutRouteSample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// The workout the route belongs to, if known.
-    public var workoutID: String?
-    /// The locations in time order.
-    public var locations: [RouteLocation]
+    /// The route's own members, each also a property of the sample (`route.locations`).
+    public var values: Values
+
+    /// A route's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// The workout the route belongs to, if known.
+        public var workoutID: String?
+        /// The locations in time order.
+        public var locations: [RouteLocation]
+    }
+
+    /// The type identifier every route carries, which a stored document may leave out.
+    public static var defaultTypeIdentifier: String? { routeTypeIdentifier }
+
+    /// Creates a route from its fields and own members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a route; `id` defaults to `uuid`, and start and end default to the first and last location.
     public init(
@@ -29,36 +44,14 @@ public struct WorkoutRouteSample: HealthSample {
         revId: String? = nil
     ) {
         let start = startDate ?? locations.first?.timestamp ?? Date(timeIntervalSince1970: 0)
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: Self.routeTypeIdentifier, startDate: start,
-            endDate: endDate ?? locations.last?.timestamp ?? start, startUTCOffset: startUTCOffset,
-            endUTCOffset: endUTCOffset, source: source, device: device, metadata: metadata, revId: revId)
-        self.workoutID = workoutID
-        self.locations = locations
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: Self.routeTypeIdentifier, startDate: start,
+                endDate: endDate ?? locations.last?.timestamp ?? start, startUTCOffset: startUTCOffset,
+                endUTCOffset: endUTCOffset, source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(workoutID: workoutID, locations: locations))
     }
 
     /// Distance and duration of the route.
-    public var summary: RouteSummary { RouteSummary(locations) }
-}
-
-extension WorkoutRouteSample {
-    private enum CodingKeys: String, CodingKey {
-        case workoutID, locations
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder, typeIdentifier: Self.routeTypeIdentifier)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        workoutID = try container.decodeIfPresent(String.self, forKey: .workoutID)
-        locations = try container.decode([RouteLocation].self, forKey: .locations)
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(workoutID, forKey: .workoutID)
-        try container.encode(locations, forKey: .locations)
-    }
+    public var summary: RouteSummary { RouteSummary(values.locations) }
 }

@@ -16,25 +16,47 @@ public struct WorkoutSample: HealthSample {
     /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
     /// each also a property of the sample (``HealthSample``).
     public var fields: SampleFields
-    /// HealthKit's activity type name (`HKWorkoutActivityTypeRunning`).
-    public var activityType: String
-    /// Active duration in seconds (pauses excluded), which can be shorter than the interval.
-    public var duration: Double
-    /// Total energy burned, when recorded.
-    public var totalEnergyBurned: HealthQuantity?
-    /// Total distance, when recorded.
-    public var totalDistance: HealthQuantity?
-    /// Pauses, resumes, laps, segments and markers.
-    public var events: [WorkoutEvent]
-    /// Per-quantity-type statistics (iOS 16+ `<WorkoutStatistics>`).
-    public var statistics: [WorkoutStatistics]
-    /// The workout's activities (iOS 16+ `<WorkoutActivity>`): the legs of a multisport workout.
-    public var activities: [WorkoutActivity]
-    /// Child elements the store does not model (iOS 18's `<WorkoutZoneGroup>`), kept as
-    /// `{"element", "attributes", "children"}` objects with typed attribute values.
-    public var otherElements: [JSONValue]
-    /// The ids of the workout's route documents.
-    public var routeIDs: [String]
+    /// The workout's own members, each also a property of the sample (`run.totalDistance`).
+    public var values: Values
+
+    /// A workout's own members.
+    public struct Values: Codable, Hashable, Sendable {
+        /// HealthKit's activity type name (`HKWorkoutActivityTypeRunning`).
+        public var activityType: String
+        /// Active duration in seconds (pauses excluded), which can be shorter than the interval.
+        public var duration: Double
+        /// Total energy burned, when recorded.
+        public var totalEnergyBurned: HealthQuantity?
+        /// Total distance, when recorded.
+        public var totalDistance: HealthQuantity?
+        /// Pauses, resumes, laps, segments and markers.
+        @EmptyWhenAbsent public var events: [WorkoutEvent]
+        /// Per-quantity-type statistics (iOS 16+ `<WorkoutStatistics>`).
+        @EmptyWhenAbsent public var statistics: [WorkoutStatistics]
+        /// The workout's activities (iOS 16+ `<WorkoutActivity>`): the legs of a multisport workout.
+        @EmptyWhenAbsent public var activities: [WorkoutActivity]
+        /// Child elements the store does not model (iOS 18's `<WorkoutZoneGroup>`), kept as
+        /// `{"element", "attributes", "children"}` objects with typed attribute values.
+        @EmptyWhenAbsent public var otherElements: [JSONValue]
+        /// The ids of the workout's route documents.
+        @EmptyWhenAbsent public var routeIDs: [String]
+    }
+
+    /// The type identifier every workout carries, which a stored document may leave out.
+    public static var defaultTypeIdentifier: String? { workoutTypeIdentifier }
+
+    /// Active duration in seconds (pauses excluded), which can be shorter than the interval; this, not the
+    /// interval's length every sample has, is a workout's `duration`.
+    public var duration: Double {
+        get { values.duration }
+        set { values.duration = newValue }
+    }
+
+    /// Creates a workout from its fields and own members.
+    public init(fields: SampleFields, values: Values) {
+        self.fields = fields
+        self.values = values
+    }
 
     /// Creates a workout; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
@@ -45,55 +67,14 @@ public struct WorkoutSample: HealthSample {
         otherElements: [JSONValue] = [], routeIDs: [String] = [], creationDate: Date? = nil, source: HealthSource? = nil,
         device: HealthDevice? = nil, metadata: [String: JSONValue] = [:], revId: String? = nil
     ) {
-        fields = SampleFields(
-            id: id, uuid: uuid, typeIdentifier: Self.workoutTypeIdentifier, startDate: startDate, endDate: endDate,
-            startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset, creationDate: creationDate, source: source,
-            device: device, metadata: metadata, revId: revId)
-        self.activityType = activityType
-        self.duration = duration
-        self.totalEnergyBurned = totalEnergyBurned
-        self.totalDistance = totalDistance
-        self.events = events
-        self.statistics = statistics
-        self.activities = activities
-        self.otherElements = otherElements
-        self.routeIDs = routeIDs
-    }
-}
-
-extension WorkoutSample {
-    private enum CodingKeys: String, CodingKey {
-        case activityType, duration, totalEnergyBurned, totalDistance, events, statistics, activities, otherElements
-        case routeIDs
-    }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and this family's own.
-    public init(from decoder: any Decoder) throws {
-        fields = try SampleFields(from: decoder, typeIdentifier: Self.workoutTypeIdentifier)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        activityType = try container.decode(String.self, forKey: .activityType)
-        duration = try container.decode(Double.self, forKey: .duration)
-        totalEnergyBurned = try container.decodeIfPresent(HealthQuantity.self, forKey: .totalEnergyBurned)
-        totalDistance = try container.decodeIfPresent(HealthQuantity.self, forKey: .totalDistance)
-        events = try container.decodeIfPresent([WorkoutEvent].self, forKey: .events) ?? []
-        statistics = try container.decodeIfPresent([WorkoutStatistics].self, forKey: .statistics) ?? []
-        activities = try container.decodeIfPresent([WorkoutActivity].self, forKey: .activities) ?? []
-        otherElements = try container.decodeIfPresent([JSONValue].self, forKey: .otherElements) ?? []
-        routeIDs = try container.decodeIfPresent([String].self, forKey: .routeIDs) ?? []
-    }
-
-    /// Writes the flat JSON, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(activityType, forKey: .activityType)
-        try container.encode(duration, forKey: .duration)
-        try container.encodeIfPresent(totalEnergyBurned, forKey: .totalEnergyBurned)
-        try container.encodeIfPresent(totalDistance, forKey: .totalDistance)
-        try container.encode(events, forKey: .events)
-        try container.encode(statistics, forKey: .statistics)
-        try container.encode(activities, forKey: .activities)
-        try container.encode(otherElements, forKey: .otherElements)
-        try container.encode(routeIDs, forKey: .routeIDs)
+        self.init(
+            fields: SampleFields(
+                id: id, uuid: uuid, typeIdentifier: Self.workoutTypeIdentifier, startDate: startDate,
+                endDate: endDate, startUTCOffset: startUTCOffset, endUTCOffset: endUTCOffset,
+                creationDate: creationDate, source: source, device: device, metadata: metadata, revId: revId),
+            values: Values(
+                activityType: activityType, duration: duration, totalEnergyBurned: totalEnergyBurned,
+                totalDistance: totalDistance, events: events, statistics: statistics, activities: activities,
+                otherElements: otherElements, routeIDs: routeIDs))
     }
 }
