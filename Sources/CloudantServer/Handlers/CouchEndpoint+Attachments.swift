@@ -58,10 +58,7 @@ extension CouchEndpoint {
     private func uploadAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
-        try IncomingAttachment.validate(name: name, documentID: id)
-        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
-        try await requireAttachmentWrite(request, id: id, in: store)
-        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let (store, rev) = try await attachmentWrite(request, database: database, id: id, name: name)
         let coding = (request.header(.contentEncoding) ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
         let encoding: AttachmentEncoding
         switch coding {
@@ -86,10 +83,7 @@ extension CouchEndpoint {
     private func deleteAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
-        try IncomingAttachment.validate(name: name, documentID: id)
-        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
-        try await requireAttachmentWrite(request, id: id, in: store)
-        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        let (store, rev) = try await attachmentWrite(request, database: database, id: id, name: name)
         // `chttpd_db:db_attachment_req/4`: the document and the attachment must exist (404), and without a
         // revision the edit is of no revision, which conflicts with the document that is there (409); a
         // revision the document does not have is `{{not_found, missing}, Rev}`, 409 `missing_rev`.
@@ -110,14 +104,22 @@ extension CouchEndpoint {
         return CouchResponse.json(try await store.put(incoming).json)
     }
 
+    /// What a `PUT` or `DELETE` of an attachment checks before it edits: the name, the user's write access to
+    /// the database and the document, and the revision it edits (`rev`, else `If-Match`; `nil` for none).
+    ///
     /// With per-document access, an attachment changes only on a document the user sees (the new revision
     /// keeps its list); a restricted user cannot create a document this way, since it would have no list. A
     /// hidden document is answered as a missing one: `409 conflict` when a revision is named (as for any
     /// revision the document does not have), else `403` (create the document first).
-    private func requireAttachmentWrite(_ request: CouchRequest, id: String, in store: DocumentStore) async throws {
+    private func attachmentWrite(_ request: CouchRequest, database: String, id: String, name: String) async throws
+        -> (store: DocumentStore, rev: String?)
+    {
+        try IncomingAttachment.validate(name: name, documentID: id)
+        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
+        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
         let access = try await readAccess(of: store, for: request.user)
-        guard access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) else { return }
-        if request.query["rev"] != nil || request.header(.ifMatch) != nil { throw DocumentAccess.conflict }
+        guard access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) else { return (store, rev) }
+        if rev != nil { throw DocumentAccess.conflict }
         throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")
     }
 
