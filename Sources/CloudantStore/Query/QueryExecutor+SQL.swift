@@ -235,22 +235,18 @@ extension QueryExecutor {
     static func compositeBounds(_ ranges: [IndexRange], scan: StoredIndex.ScanSQL) -> ([String], [SQLValue]) {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
-        let start = IndexRange.startKey(ranges).compactMap { part -> [UInt8]? in
-            if case .value(let value) = part { return lowerKey(value) }
-            return nil
+        // One end: the comparison for as many key columns as the end has values, and their encoded keys.
+        func bound(_ key: [IndexRange.KeyPart], encoded: (IndexRange.Value) -> [UInt8]?, comparisons: [String]) {
+            let parts = key.compactMap { part -> [UInt8]? in
+                if case .value(let value) = part { return encoded(value) }
+                return nil
+            }
+            guard !parts.isEmpty else { return }
+            conditions.append(comparisons[parts.count - 1])
+            for part in parts { arguments.append(.blob(part)) }
         }
-        if !start.isEmpty {
-            conditions.append(scan.atLeast[start.count - 1])
-            for key in start { arguments.append(.blob(key)) }
-        }
-        let end = IndexRange.endKey(ranges).compactMap { part -> [UInt8]? in
-            if case .value(let value) = part { return upperKey(value) }
-            return nil
-        }
-        if !end.isEmpty {
-            conditions.append(scan.atMost[end.count - 1])
-            for key in end { arguments.append(.blob(key)) }
-        }
+        bound(IndexRange.startKey(ranges), encoded: lowerKey, comparisons: scan.atLeast)
+        bound(IndexRange.endKey(ranges), encoded: upperKey, comparisons: scan.atMost)
         return (conditions, arguments)
     }
 
