@@ -56,14 +56,7 @@ extension RepositoryProxy {
         _ action: RepositoryStrategy.Action, _ models: [Entity], enqueue: Bool
     ) async throws(CloudantError) -> (entities: [Entity], pending: [PendingWrite]) {
         guard enqueue else {
-            let result: RepositoryResult<[Entity]> =
-                switch action {
-                case .store: try await local.store(models)
-                case .update: try await local.update(models)
-                case .remove: try await local.remove(models)
-                default: try await local.storeOrUpdate(models)
-                }
-            return (result.value, [])
+            return (try await local.write(action, models).value, [])
         }
         do {
             switch action {
@@ -87,13 +80,7 @@ extension RepositoryProxy {
     private func writeRemotely(
         _ action: RepositoryStrategy.Action, _ models: [Entity], keepLocally: Bool
     ) async throws(CloudantError) -> RepositoryResult<[Entity]> {
-        var result: RepositoryResult<[Entity]> =
-            switch action {
-            case .store: try await remote.store(models)
-            case .update: try await remote.update(models)
-            case .remove: try await remote.remove(models)
-            default: try await remote.storeOrUpdate(models)
-            }
+        var result = try await remote.write(action, models)
         guard keepLocally else { return result }
         do {
             try await mirror(result.value, parents: models, deleted: action == .remove)
@@ -149,5 +136,20 @@ extension RepositoryProxy {
             value: entities, origin: origin,
             metadata: [.local: RepositoryMetadata(revisions: entities.revisionsByID(), date: store.options.now())],
             pendingWrites: pending)
+    }
+}
+
+extension Repository {
+    /// The write `action` names (`store`, `update`, `remove`; any other, `storeOrUpdate`), made on this source:
+    /// the proxy's strategies send one action to either source.
+    fileprivate func write(
+        _ action: RepositoryStrategy.Action, _ models: [Entity]
+    ) async throws(CloudantError) -> RepositoryResult<[Entity]> {
+        switch action {
+        case .store: try await store(models)
+        case .update: try await update(models)
+        case .remove: try await remove(models)
+        default: try await storeOrUpdate(models)
+        }
     }
 }
