@@ -37,20 +37,8 @@ extension CipherVFS {
             try verify(oldKey, databaseAt: path) // throws the precise reason
             throw cipherFailure(.notADatabase, path: path, detail: "nothing to re-encrypt: the database is empty")
         }
-        let copy = path + ".rekey"
-        try removeLeftovers(of: copy)
         try register(oldKey, forDatabaseAt: path)
-        try register(newKey, forDatabaseAt: copy)
-        do {
-            let connection = try RawConnection(path: path)
-            try truncateLog(of: connection, path: path, before: "rekeying")
-            try connection.run("VACUUM INTO ?", binding: copy)
-        } catch {
-            unregister(path: copy)
-            try? removeIfPresent(copy)
-            throw error
-        }
-        return copy
+        return try vacuumCopy(of: path, sealedWith: newKey, before: "rekeying")
     }
 
     /// Encrypts the plaintext database at `path` with `key`, atomically, as ``rekey(databaseAt:from:to:)``
@@ -62,21 +50,11 @@ extension CipherVFS {
     package static func encrypt(databaseAt path: String, with key: SymmetricKey) throws {
         try install()
         unregister(path: path)
-        let copy = path + ".rekey"
-        try removeLeftovers(of: copy)
-        try register(key, forDatabaseAt: copy)
-        do {
-            let connection = try RawConnection(path: path)
+        // `RawConnection` asked for the reserved bytes on this connection; `VACUUM INTO` gives the copy them.
+        let copy = try vacuumCopy(of: path, sealedWith: key, before: "encrypting") { connection in
             guard try connection.run("PRAGMA page_size").first == Int64(PageCodec.pageSize) else {
                 throw cipherFailure(.notADatabase, path: path, detail: "only databases with 4096-byte pages can be encrypted")
             }
-            try truncateLog(of: connection, path: path, before: "encrypting")
-            // `RawConnection` asked for the reserved bytes on this connection; `VACUUM INTO` gives the copy them.
-            try connection.run("VACUUM INTO ?", binding: copy)
-        } catch {
-            unregister(path: copy)
-            try? removeIfPresent(copy)
-            throw error
         }
         try replace(path, with: copy, key: key)
     }
@@ -86,12 +64,7 @@ extension CipherVFS {
     package static func decrypt(databaseAt path: String, from key: SymmetricKey) throws {
         try verify(key, databaseAt: path)
         try register(key, forDatabaseAt: path)
-        let copy = path + ".rekey"
-        try removeLeftovers(of: copy)
-        unregister(path: copy)
-        let connection = try RawConnection(path: path)
-        try truncateLog(of: connection, path: path, before: "decrypting")
-        try connection.run("VACUUM INTO ?", binding: copy)
+        let copy = try vacuumCopy(of: path, sealedWith: nil, before: "decrypting")
         try replace(path, with: copy, key: nil)
     }
 
@@ -106,6 +79,30 @@ extension CipherVFS {
         try fsyncFile((path as NSString).deletingLastPathComponent)
         unregister(path: copy)
         for stale in [path + "-wal", path + "-shm"] { try removeIfPresent(stale) }
+    }
+
+    /// Step 2 of every recipe: copies the database at `path` (its key already registered) into `<path>.rekey`
+    /// with `VACUUM INTO`, sealed with `copyKey` (plaintext for `nil`), after `check` accepts the connection and
+    /// the WAL is folded in. A copy that fails is unregistered and removed, so no partial copy stays on disk.
+    /// Returns the copy's path.
+    private static func vacuumCopy(
+        of path: String, sealedWith copyKey: SymmetricKey?, before action: String,
+        checking check: (RawConnection) throws -> Void = { _ in }
+    ) throws -> String {
+        let copy = path + ".rekey"
+        try removeLeftovers(of: copy)
+        if let copyKey { try register(copyKey, forDatabaseAt: copy) } else { unregister(path: copy) }
+        do {
+            let connection = try RawConnection(path: path)
+            try check(connection)
+            try truncateLog(of: connection, path: path, before: action)
+            try connection.run("VACUUM INTO ?", binding: copy)
+        } catch {
+            unregister(path: copy)
+            try? removeIfPresent(copy)
+            throw error
+        }
+        return copy
     }
 
     /// Removes what an interrupted earlier attempt left at `copy`.
