@@ -11,14 +11,26 @@ private let comorbiditiesKey = "CustomPatientUserInfoComorbiditiesKey"
 private let doctorTypeKey = "CustomDoctorUserInfoTypeKey"
 private let customClassKey = "className"
 
-/// ParseCareKit's `CancerPatient`: a patient with a primary condition and comorbidities.
-private struct CancerPatient: VersionedEntity {
-    var patient: Patient
+/// ParseCareKit's pattern for every custom kind: a standard `Patient` underneath, whose versioned fields and
+/// flat JSON are the kind's own, so CareKit (and this store) read it as a plain patient.
+private protocol PatientBackedEntity: VersionedEntity {
+    var patient: Patient { get set }
+    init(storedPatient: Patient)
+}
 
+extension PatientBackedEntity {
     var versioned: VersionedFields {
         get { patient.versioned }
         set { patient.versioned = newValue }
     }
+
+    init(from decoder: any Decoder) throws { self.init(storedPatient: try Patient(from: decoder)) }
+    func encode(to encoder: any Encoder) throws { try patient.encode(to: encoder) }
+}
+
+/// ParseCareKit's `CancerPatient`: a patient with a primary condition and comorbidities.
+private struct CancerPatient: PatientBackedEntity {
+    var patient: Patient
 
     var primaryCondition: String? {
         get { patient.userInfo?[primaryConditionKey] }
@@ -31,18 +43,12 @@ private struct CancerPatient: VersionedEntity {
     }
 
     init(patient: Patient) { self.patient = patient }
-    init(from decoder: any Decoder) throws { patient = try Patient(from: decoder) }
-    func encode(to encoder: any Encoder) throws { try patient.encode(to: encoder) }
+    init(storedPatient: Patient) { patient = storedPatient }
 }
 
 /// ParseCareKit's `Doctor`: stored as a patient, told apart by its class name in `userInfo`.
-private struct Doctor: VersionedEntity {
+private struct Doctor: PatientBackedEntity {
     var patient: Patient
-
-    var versioned: VersionedFields {
-        get { patient.versioned }
-        set { patient.versioned = newValue }
-    }
 
     var type: String? {
         get { patient.userInfo?[doctorTypeKey] }
@@ -59,8 +65,7 @@ private struct Doctor: VersionedEntity {
         self.patient = patient
     }
 
-    init(from decoder: any Decoder) throws { patient = try Patient(from: decoder) }
-    func encode(to encoder: any Encoder) throws { try patient.encode(to: encoder) }
+    init(storedPatient: Patient) { patient = storedPatient }
 }
 
 extension Optional where Wrapped == [String: String] {

@@ -9,10 +9,13 @@ struct VersionHistoryTests {
     private let utc: Zone
     init() throws { utc = try Zone.utc() }
 
-    private func plan(_ title: String, uuid: Int, effective day: Int) throws -> CarePlan {
-        CarePlan(
+    /// A version of the one plan, following the version `previous` names (a root when `nil`).
+    private func plan(_ title: String, uuid: Int, effective day: Int, after previous: Int? = nil) throws -> CarePlan {
+        var plan = CarePlan(
             id: "plan", title: title, patientUUID: nil, uuid: testUUID(uuid),
             effectiveDate: try utc.date(2024, 1, day), timezone: utc.timeZone)
+        plan.previousVersionUUIDs = previous.map { [testUUID($0)] } ?? []
+        return plan
     }
 
     private func january(_ day: Int, _ endDay: Int) throws -> DateInterval {
@@ -21,8 +24,7 @@ struct VersionHistoryTests {
 
     @Test func addStoresARootAndRejectsARepeatedIDOrUUID() throws {
         var history = VersionHistory<CarePlan>()
-        var first = try plan("v1", uuid: 1, effective: 1)
-        first.previousVersionUUIDs = [testUUID(99)]
+        let first = try plan("v1", uuid: 1, effective: 1, after: 99)
         let added = try history.add(first)
         #expect(added.previousVersionUUIDs.isEmpty)
         let sameID = #expect(throws: CloudantError.self) { try history.add(try plan("again", uuid: 2, effective: 1)) }
@@ -89,10 +91,8 @@ struct VersionHistoryTests {
 
     @Test func concurrentVersionsAreAllReturnedAndAnUpdateMergesThem() throws {
         let root = try plan("root", uuid: 1, effective: 1)
-        var phone = try plan("phone", uuid: 2, effective: 2)
-        phone.previousVersionUUIDs = [testUUID(1)]
-        var watch = try plan("watch", uuid: 3, effective: 3)
-        watch.previousVersionUUIDs = [testUUID(1)]
+        let phone = try plan("phone", uuid: 2, effective: 2, after: 1)
+        let watch = try plan("watch", uuid: 3, effective: 3, after: 1)
         var history = VersionHistory([root, phone, watch])
         #expect(history.conflictedIDs == ["plan"])
         #expect(Set(history.inEffect(during: try january(5, 6)).map(\.title)) == ["phone", "watch"])
@@ -107,10 +107,8 @@ struct VersionHistoryTests {
 
     @Test func insertingVersionsIsIdempotentAndOrderIndependent() throws {
         let root = try plan("root", uuid: 1, effective: 1)
-        var child = try plan("child", uuid: 2, effective: 2)
-        child.previousVersionUUIDs = [testUUID(1)]
-        var grandchild = try plan("grandchild", uuid: 3, effective: 3)
-        grandchild.previousVersionUUIDs = [testUUID(2)]
+        let child = try plan("child", uuid: 2, effective: 2, after: 1)
+        let grandchild = try plan("grandchild", uuid: 3, effective: 3, after: 2)
         let forward = VersionHistory([root, child, grandchild])
         let backward = VersionHistory([grandchild, child, root])
         var twice = VersionHistory([root, child, grandchild])
@@ -129,11 +127,9 @@ struct VersionHistoryTests {
 
     @Test func anUndeletingVersionFromSyncMakesTheObjectVisibleAgain() throws {
         let root = try plan("root", uuid: 1, effective: 1)
-        var tombstone = try plan("root", uuid: 2, effective: 2)
-        tombstone.previousVersionUUIDs = [testUUID(1)]
+        var tombstone = try plan("root", uuid: 2, effective: 2, after: 1)
         tombstone.deletedDate = try utc.date(2024, 1, 2)
-        var revived = try plan("revived", uuid: 3, effective: 3)
-        revived.previousVersionUUIDs = [testUUID(2)]
+        let revived = try plan("revived", uuid: 3, effective: 3, after: 2)
         let history = VersionHistory([root, tombstone, revived])
         #expect(history.inEffect(during: try january(5, 6)).map(\.title) == ["revived"])
     }
