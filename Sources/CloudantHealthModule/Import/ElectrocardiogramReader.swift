@@ -20,7 +20,7 @@ internal import Foundation
 /// ```
 ///
 /// It becomes a ``GenericSample`` of type ``typeIdentifier`` whose value is the voltages, in the file's unit,
-/// with every header line typed in ``GenericSample/Values/attributes``.
+/// with every header line typed in ``GenericSampleValues/attributes``.
 enum ElectrocardiogramReader {
     /// HealthKit's identifier of electrocardiograms (`HKElectrocardiogramType`).
     static let typeIdentifier = "HKDataTypeIdentifierElectrocardiogram"

@@ -89,7 +89,7 @@ struct ExportAttributes {
             hardwareVersion: fields["hardware"], softwareVersion: fields["software"])
     }
 
-    /// `<MetadataEntry key value>` children with their values typed (``GenericSample/typedValue(_:)``: numbers,
+    /// `<MetadataEntry key value>` children with their values typed (`GenericSample.typedValue(_:)`: numbers,
     /// quantities, timestamps, text), plus heart-rate-variability beats as an array of `{bpm, time}`; returns
     /// the metadata and the entry count.
     var metadata: (values: [String: JSONValue], entries: Int, beats: Int) {

@@ -7,7 +7,7 @@ internal import Foundation
 /// iOS 16, in `<WorkoutStatistics>` of the workout or of its `<WorkoutActivity>` legs (missing totals are
 /// filled from them); routes as `<Location>` children (iOS 8–12) or as a `<FileReference>` to a GPX file
 /// (iOS 13+), a file listed twice being one route; `<Record>` children (iOS 18's effort score), each stored as
-/// its own sample; and any other child (`<WorkoutZoneGroup>`) kept in ``WorkoutSample/Values/otherElements``.
+/// its own sample; and any other child (`<WorkoutZoneGroup>`) kept in ``WorkoutSampleValues/otherElements``.
 enum ExportWorkoutDecoder {
     struct Decoded {
         var workout: WorkoutSample

@@ -2,7 +2,7 @@ internal import CloudantCore
 internal import Foundation
 
 /// Types the text Apple Health exports write for every attribute and metadata value (see
-/// ``GenericSample/typedValue(_:)``), so stored metadata keeps numbers as numbers and quantities as
+/// `GenericSample.typedValue(_:)`), so stored metadata keeps numbers as numbers and quantities as
 /// quantities rather than strings.
 enum MetadataTyping {
     static func typed(_ text: String) -> JSONValue {

@@ -39,7 +39,7 @@ public struct HealthStore: Sendable {
     /// Every sample of one HealthKit type, optionally only those starting within `interval`, ordered by
     /// start date: the typed samples, and the ``GenericSample``s kept under that identifier (a type the store
     /// does not model, or a record an earlier version could not type), read as typed samples where this
-    /// version can (``GenericSample/typedSample()``).
+    /// version can (`GenericSample.typedSample()`).
     ///
     /// ```swift
     /// let steps = try await health.samples(ofType: "HKQuantityTypeIdentifierStepCount", in: lastWeek)

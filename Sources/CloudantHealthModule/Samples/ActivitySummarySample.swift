@@ -17,44 +17,35 @@ internal import Foundation
 /// (``CalendarDay/floatingInterval``) and the offsets are `nil`; use ``CalendarDay/interval(in:)`` for the day
 /// in a particular time zone.
 /// Every value is optional: older exports lack the move-time and goal attributes, and absent is not zero.
-public struct ActivitySummarySample: HealthSample {
-    /// The family of the sample.
+public typealias ActivitySummarySample = HealthSampleOf<ActivitySummarySampleValues>
+
+/// An activity summary's own members.
+public struct ActivitySummarySampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.activitySummary
+    /// The calendar day summarised.
+    public var day: CalendarDay
+    /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
+    public var activeEnergyBurned: HealthQuantity?
+    /// The Move goal, in the same unit.
+    public var activeEnergyBurnedGoal: HealthQuantity?
+    /// Move minutes, for users whose Move ring counts time (`min`).
+    public var appleMoveTime: HealthQuantity?
+    /// The Move-time goal (`min`).
+    public var appleMoveTimeGoal: HealthQuantity?
+    /// Exercise minutes (the Exercise ring, `min`).
+    public var appleExerciseTime: HealthQuantity?
+    /// The Exercise goal (`min`).
+    public var appleExerciseTimeGoal: HealthQuantity?
+    /// Hours with at least a minute of standing (the Stand ring, `count`).
+    public var appleStandHours: HealthQuantity?
+    /// The Stand goal (`count`).
+    public var appleStandHoursGoal: HealthQuantity?
+}
+
+extension ActivitySummarySample {
     /// The type identifier every activity summary carries (HealthKit's `HKActivitySummaryType`).
-    public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The day and its rings, each also a property of the sample (`summary.appleStandHours`).
-    public var values: Values
-
-    /// An activity summary's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The calendar day summarised.
-        public var day: CalendarDay
-        /// Active energy burned (the Move ring), in the unit the export wrote (`Cal`, which is `kcal`).
-        public var activeEnergyBurned: HealthQuantity?
-        /// The Move goal, in the same unit.
-        public var activeEnergyBurnedGoal: HealthQuantity?
-        /// Move minutes, for users whose Move ring counts time (`min`).
-        public var appleMoveTime: HealthQuantity?
-        /// The Move-time goal (`min`).
-        public var appleMoveTimeGoal: HealthQuantity?
-        /// Exercise minutes (the Exercise ring, `min`).
-        public var appleExerciseTime: HealthQuantity?
-        /// The Exercise goal (`min`).
-        public var appleExerciseTimeGoal: HealthQuantity?
-        /// Hours with at least a minute of standing (the Stand ring, `count`).
-        public var appleStandHours: HealthQuantity?
-        /// The Stand goal (`count`).
-        public var appleStandHoursGoal: HealthQuantity?
-    }
-
-    /// Creates a summary from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
+    public static var activitySummaryTypeIdentifier: String { "HKActivitySummaryTypeIdentifier" }
 
     /// Creates the summary of `day`; `uuid` defaults to ``uuid(for:)`` and `id` to the uuid.
     public init(

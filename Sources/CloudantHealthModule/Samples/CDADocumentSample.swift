@@ -8,30 +8,21 @@ public import Foundation
 /// let sample = try CDADocumentSample(uuid: "…", xml: data, startDate: now, endDate: now)
 /// sample.document.patientName
 /// ```
-public struct CDADocumentSample: HealthSample {
-    /// The family of the sample.
+public typealias CDADocumentSample = HealthSampleOf<CDADocumentSampleValues>
+
+/// A CDA document sample's own members.
+public struct CDADocumentSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.cdaDocument
+    /// The CDA XML exactly as received (HealthKit's `documentData`).
+    public var documentXML: String
+    /// The extracted fields.
+    public var document: CDADocument
+}
+
+extension CDADocumentSample {
     /// The type identifier every CDA document carries.
-    public static let documentTypeIdentifier = "HKDocumentTypeIdentifierCDA"
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The document as received and as extracted, each also a property of the sample (`sample.document`).
-    public var values: Values
-
-    /// A CDA document sample's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The CDA XML exactly as received (HealthKit's `documentData`).
-        public var documentXML: String
-        /// The extracted fields.
-        public var document: CDADocument
-    }
-
-    /// Creates a CDA document sample from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
+    public static var documentTypeIdentifier: String { "HKDocumentTypeIdentifierCDA" }
 
     /// Creates a sample from an already extracted document.
     public init(

@@ -7,29 +7,19 @@ public import Foundation
 /// let asleep = CategorySample(uuid: "…", typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis",
 ///     value: 1, valueName: "HKCategoryValueSleepAnalysisAsleepCore", startDate: start, endDate: end)
 /// ```
-public struct CategorySample: HealthSample {
-    /// The family of the sample.
+public typealias CategorySample = HealthSampleOf<CategorySampleValues>
+
+/// A category's own members.
+public struct CategorySampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.category
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The value and its name, each also a property of the sample (`asleep.valueName`).
-    public var values: Values
+    /// The category's raw value, when known.
+    public var value: Int?
+    /// The value's HealthKit name as exports write it (`HKCategoryValueSleepAnalysisAsleepCore`).
+    public var valueName: String?
+}
 
-    /// A category's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The category's raw value, when known.
-        public var value: Int?
-        /// The value's HealthKit name as exports write it (`HKCategoryValueSleepAnalysisAsleepCore`).
-        public var valueName: String?
-    }
-
-    /// Creates a category sample from its fields and value.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
-
+extension CategorySample {
     /// Creates a category sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
         id: String? = nil, uuid: String, typeIdentifier: String, value: Int? = nil, valueName: String? = nil,

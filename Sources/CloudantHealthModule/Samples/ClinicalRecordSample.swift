@@ -14,34 +14,24 @@ public import Foundation
 ///
 /// Unlike HealthKit, whose start and end are when the record was downloaded, ``SampleFields/startDate`` here is
 /// the resource's clinical date (when the observation was made, the condition began, the vaccine was given), so
-/// date-range queries find records by when things happened; the download time is ``Values/receivedDate``.
-public struct ClinicalRecordSample: HealthSample {
-    /// The family of the sample.
+/// date-range queries find records by when things happened; the download time is ``ClinicalRecordSampleValues/receivedDate``.
+public typealias ClinicalRecordSample = HealthSampleOf<ClinicalRecordSampleValues>
+
+/// A clinical record's own members.
+public struct ClinicalRecordSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.clinicalRecord
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The record's own members, each also a property of the sample (`record.fhirResource`).
-    public var values: Values
+    /// What the Health app shows for the record (the resource's code text, vaccine, medication…).
+    public var displayName: String
+    /// The FHIR resource.
+    public var fhirResource: FHIRResource
+    /// When the record was downloaded to the device.
+    public var receivedDate: Date
+    /// The UTC offset in seconds ``receivedDate`` was written in.
+    public var receivedUTCOffset: Int?
+}
 
-    /// A clinical record's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// What the Health app shows for the record (the resource's code text, vaccine, medication…).
-        public var displayName: String
-        /// The FHIR resource.
-        public var fhirResource: FHIRResource
-        /// When the record was downloaded to the device.
-        public var receivedDate: Date
-        /// The UTC offset in seconds ``receivedDate`` was written in.
-        public var receivedUTCOffset: Int?
-    }
-
-    /// Creates a clinical record from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
-
+extension ClinicalRecordSample {
     /// Creates a clinical record; `id` defaults to `uuid`, `typeIdentifier` to the resource's clinical type
     /// (``ClinicalTypeIdentifier/forResource(type:categories:)``), start to `receivedDate`, end to start.
     public init(

@@ -9,29 +9,19 @@ public import Foundation
 ///     startDate: t, endDate: t, quantitySamples: [systolic, diastolic])
 /// pressure.quantitySamples.map(\.value)   // [120, 80]
 /// ```
-public struct CorrelationSample: HealthSample {
-    /// The family of the sample.
+public typealias CorrelationSample = HealthSampleOf<CorrelationSampleValues>
+
+/// A correlation's own members.
+public struct CorrelationSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.correlation
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The members, each list also a property of the sample (`pressure.quantitySamples`).
-    public var values: Values
+    /// The quantity members (HealthKit's `objects` that are quantity samples).
+    @EmptyWhenAbsent public var quantitySamples: [QuantitySample]
+    /// The category members, if any.
+    @EmptyWhenAbsent public var categorySamples: [CategorySample]
+}
 
-    /// A correlation's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The quantity members (HealthKit's `objects` that are quantity samples).
-        @EmptyWhenAbsent public var quantitySamples: [QuantitySample]
-        /// The category members, if any.
-        @EmptyWhenAbsent public var categorySamples: [CategorySample]
-    }
-
-    /// Creates a correlation from its fields and members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
-
+extension CorrelationSample {
     /// Creates a correlation; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
         id: String? = nil, uuid: String, typeIdentifier: String, startDate: Date, endDate: Date,

@@ -38,9 +38,12 @@ extension EmptyWhenAbsent: Equatable where Value: Equatable {}
 extension EmptyWhenAbsent: Hashable where Value: Hashable {}
 extension EmptyWhenAbsent: Sendable where Value: Sendable {}
 
+/// An array defaults to `[]`.
 extension Array: EmptyWhenAbsentCollection where Element: Codable {}
+/// A dictionary defaults to `[:]`.
 extension Dictionary: EmptyWhenAbsentCollection where Key: Codable, Value: Codable {}
 
+/// Synthesized decoding of an ``EmptyWhenAbsent`` member: an absent key is not an error.
 extension KeyedDecodingContainer {
     /// Reads an ``EmptyWhenAbsent`` member, empty when the key is absent or `null`.
     public func decode<Value>(

@@ -14,40 +14,30 @@ public import Foundation
 /// }
 /// ```
 ///
-/// Every attribute and metadata value is typed as ``GenericSample/typedValue(_:)`` reads it, the type
-/// identifier is kept as written, and ``typedSample()`` reads the sample as the typed family its identifier
+/// Every attribute and metadata value is typed as `GenericSample.typedValue(_:)` reads it, the type
+/// identifier is kept as written, and `typedSample()` reads the sample as the typed family its identifier
 /// names once the store can hold it, so a later version that models the type reads what an earlier one kept.
-public struct GenericSample: HealthSample {
-    /// The family of the sample.
+public typealias GenericSample = HealthSampleOf<GenericSampleValues>
+
+/// A generic sample's own members.
+public struct GenericSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.generic
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The element's own members, each also a property of the sample (`goal.attributes`).
-    public var values: Values
+    /// The element it came from (`Record`), or the kind of file (`Electrocardiogram`).
+    public var element: String
+    /// The value, typed (a number, a quantity object, text), when the element has one.
+    public var value: JSONValue?
+    /// The unit string as written, when the element has one.
+    public var unit: String?
+    /// Every attribute of the element, typed, under its name as written.
+    @EmptyWhenAbsent public var attributes: [String: JSONValue]
+    /// Child elements other than metadata, as `{"element", "attributes", "children"}` objects, in order.
+    @EmptyWhenAbsent public var children: [JSONValue]
+    /// Why the sample is generic (the type is not modelled, the unit is unknown…).
+    public var reason: String?
+}
 
-    /// A generic sample's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The element it came from (`Record`), or the kind of file (`Electrocardiogram`).
-        public var element: String
-        /// The value, typed (a number, a quantity object, text), when the element has one.
-        public var value: JSONValue?
-        /// The unit string as written, when the element has one.
-        public var unit: String?
-        /// Every attribute of the element, typed, under its name as written.
-        @EmptyWhenAbsent public var attributes: [String: JSONValue]
-        /// Child elements other than metadata, as `{"element", "attributes", "children"}` objects, in order.
-        @EmptyWhenAbsent public var children: [JSONValue]
-        /// Why the sample is generic (the type is not modelled, the unit is unknown…).
-        public var reason: String?
-    }
-
-    /// Creates a generic sample from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
-
+extension GenericSample {
     /// Creates a generic sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
         id: String? = nil, uuid: String, typeIdentifier: String, element: String = "Record", value: JSONValue? = nil,

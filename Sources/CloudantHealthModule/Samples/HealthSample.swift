@@ -30,24 +30,21 @@ public protocol HealthSample: CloudantEntity, Hashable, SelfDescribingEntity whe
 }
 
 extension HealthSample {
-    /// Documents of most families must name their type identifier.
-    public static var defaultTypeIdentifier: String? { nil }
-
-    /// Reads the flat JSON: the ``SampleFields`` members and the family's ``Values`` side by side.
+    /// Reads the flat JSON: the ``SampleFields`` members and the family's ``HealthSample/Values`` side by side.
     public init(from decoder: any Decoder) throws {
         self.init(
             fields: try SampleFields(from: decoder, typeIdentifier: Self.defaultTypeIdentifier),
             values: try Values(from: decoder))
     }
 
-    /// Writes the flat JSON: the ``SampleFields`` members and the family's ``Values`` in one object, absent
+    /// Writes the flat JSON: the ``SampleFields`` members and the family's ``HealthSample/Values`` in one object, absent
     /// optionals left out.
     public func encode(to encoder: any Encoder) throws {
         try fields.encode(to: encoder)
         try values.encode(to: encoder)
     }
 
-    /// Every member of the family's ``Values`` as a property of the sample: `quantity.value`,
+    /// Every member of the family's ``HealthSample/Values`` as a property of the sample: `quantity.value`,
     /// `workout.events.append(lap)`.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Values, Value>) -> Value {
         get { values[keyPath: keyPath] }

@@ -9,29 +9,19 @@ public import Foundation
 ///     startDate: start, endDate: start, startUTCOffset: -7 * 3600)
 /// try await store.add([pulse])
 /// ```
-public struct QuantitySample: HealthSample {
-    /// The family of the sample.
+public typealias QuantitySample = HealthSampleOf<QuantitySampleValues>
+
+/// A quantity's own members.
+public struct QuantitySampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.quantity
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The value and its unit, each also a property of the sample (`pulse.value`).
-    public var values: Values
+    /// The value, in ``unit``.
+    public var value: Double
+    /// The HealthKit unit string the value is in (`count/min`, `mg/dL`); parse it with ``HealthUnit``.
+    public var unit: String
+}
 
-    /// A quantity's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The value, in ``unit``.
-        public var value: Double
-        /// The HealthKit unit string the value is in (`count/min`, `mg/dL`); parse it with ``HealthUnit``.
-        public var unit: String
-    }
-
-    /// Creates a quantity sample from its fields and value.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
-
+extension QuantitySample {
     /// Creates a quantity sample; `id` defaults to `uuid` and the end offset to the start offset.
     public init(
         id: String? = nil, uuid: String, typeIdentifier: String, value: Double, unit: String, startDate: Date,
@@ -48,7 +38,7 @@ public struct QuantitySample: HealthSample {
     }
 
     /// The quantity with its parsed unit.
-    /// - Throws: `CloudantError` `.invalidUnit` when ``Values/unit`` is not a HealthKit unit string.
+    /// - Throws: `CloudantError` `.invalidUnit` when ``QuantitySampleValues/unit`` is not a HealthKit unit string.
     public func quantity() throws(CloudantError) -> HealthQuantity {
         HealthQuantity(value: values.value, unit: try HealthUnit(parsing: values.unit))
     }

@@ -8,33 +8,23 @@ public import Foundation
 /// let route = try GPXRoute(parsing: gpxData).routeSample(uuid: "…", workoutID: run.id)
 /// route.summary.distance   // metres, along the track
 /// ```
-public struct WorkoutRouteSample: HealthSample {
-    /// The family of the sample.
+public typealias WorkoutRouteSample = HealthSampleOf<WorkoutRouteSampleValues>
+
+/// A route's own members.
+public struct WorkoutRouteSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.workoutRoute
+    /// The type identifier every sample of the family carries, which a stored document may leave out.
+    public static var defaultTypeIdentifier: String? { WorkoutRouteSample.routeTypeIdentifier }
+    /// The workout the route belongs to, if known.
+    public var workoutID: String?
+    /// The locations in time order.
+    public var locations: [RouteLocation]
+}
+
+extension WorkoutRouteSample {
     /// The type identifier every route carries.
-    public static let routeTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The route's own members, each also a property of the sample (`route.locations`).
-    public var values: Values
-
-    /// A route's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// The workout the route belongs to, if known.
-        public var workoutID: String?
-        /// The locations in time order.
-        public var locations: [RouteLocation]
-    }
-
-    /// The type identifier every route carries, which a stored document may leave out.
-    public static var defaultTypeIdentifier: String? { routeTypeIdentifier }
-
-    /// Creates a route from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
-    }
+    public static var routeTypeIdentifier: String { "HKWorkoutRouteTypeIdentifier" }
 
     /// Creates a route; `id` defaults to `uuid`, and start and end default to the first and last location.
     public init(

@@ -8,54 +8,44 @@ public import Foundation
 /// let run = WorkoutSample(uuid: "…", activityType: "HKWorkoutActivityTypeRunning", startDate: s, endDate: e,
 ///     duration: 1800, totalDistance: HealthQuantity(value: 5, unit: .kilometer))
 /// ```
-public struct WorkoutSample: HealthSample {
-    /// The family of the sample.
+public typealias WorkoutSample = HealthSampleOf<WorkoutSampleValues>
+
+/// A workout's own members.
+public struct WorkoutSampleValues: HealthSampleValues {
+    /// The family these members make a sample of.
     public static let sampleType = HealthSampleType.workout
+    /// The type identifier every sample of the family carries, which a stored document may leave out.
+    public static var defaultTypeIdentifier: String? { WorkoutSample.workoutTypeIdentifier }
+    /// HealthKit's activity type name (`HKWorkoutActivityTypeRunning`).
+    public var activityType: String
+    /// Active duration in seconds (pauses excluded), which can be shorter than the interval.
+    public var duration: Double
+    /// Total energy burned, when recorded.
+    public var totalEnergyBurned: HealthQuantity?
+    /// Total distance, when recorded.
+    public var totalDistance: HealthQuantity?
+    /// Pauses, resumes, laps, segments and markers.
+    @EmptyWhenAbsent public var events: [WorkoutEvent]
+    /// Per-quantity-type statistics (iOS 16+ `<WorkoutStatistics>`).
+    @EmptyWhenAbsent public var statistics: [WorkoutStatistics]
+    /// The workout's activities (iOS 16+ `<WorkoutActivity>`): the legs of a multisport workout.
+    @EmptyWhenAbsent public var activities: [WorkoutActivity]
+    /// Child elements the store does not model (iOS 18's `<WorkoutZoneGroup>`), kept as
+    /// `{"element", "attributes", "children"}` objects with typed attribute values.
+    @EmptyWhenAbsent public var otherElements: [JSONValue]
+    /// The ids of the workout's route documents.
+    @EmptyWhenAbsent public var routeIDs: [String]
+}
+
+extension WorkoutSample {
     /// The type identifier every workout carries.
-    public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
-    /// The fields every sample has (ids, type identifier, interval and offsets, source, device, metadata),
-    /// each also a property of the sample (``HealthSample``).
-    public var fields: SampleFields
-    /// The workout's own members, each also a property of the sample (`run.totalDistance`).
-    public var values: Values
-
-    /// A workout's own members.
-    public struct Values: Codable, Hashable, Sendable {
-        /// HealthKit's activity type name (`HKWorkoutActivityTypeRunning`).
-        public var activityType: String
-        /// Active duration in seconds (pauses excluded), which can be shorter than the interval.
-        public var duration: Double
-        /// Total energy burned, when recorded.
-        public var totalEnergyBurned: HealthQuantity?
-        /// Total distance, when recorded.
-        public var totalDistance: HealthQuantity?
-        /// Pauses, resumes, laps, segments and markers.
-        @EmptyWhenAbsent public var events: [WorkoutEvent]
-        /// Per-quantity-type statistics (iOS 16+ `<WorkoutStatistics>`).
-        @EmptyWhenAbsent public var statistics: [WorkoutStatistics]
-        /// The workout's activities (iOS 16+ `<WorkoutActivity>`): the legs of a multisport workout.
-        @EmptyWhenAbsent public var activities: [WorkoutActivity]
-        /// Child elements the store does not model (iOS 18's `<WorkoutZoneGroup>`), kept as
-        /// `{"element", "attributes", "children"}` objects with typed attribute values.
-        @EmptyWhenAbsent public var otherElements: [JSONValue]
-        /// The ids of the workout's route documents.
-        @EmptyWhenAbsent public var routeIDs: [String]
-    }
-
-    /// The type identifier every workout carries, which a stored document may leave out.
-    public static var defaultTypeIdentifier: String? { workoutTypeIdentifier }
+    public static var workoutTypeIdentifier: String { "HKWorkoutTypeIdentifier" }
 
     /// Active duration in seconds (pauses excluded), which can be shorter than the interval; this, not the
     /// interval's length every sample has, is a workout's `duration`.
     public var duration: Double {
         get { values.duration }
         set { values.duration = newValue }
-    }
-
-    /// Creates a workout from its fields and own members.
-    public init(fields: SampleFields, values: Values) {
-        self.fields = fields
-        self.values = values
     }
 
     /// Creates a workout; `id` defaults to `uuid` and the end offset to the start offset.
