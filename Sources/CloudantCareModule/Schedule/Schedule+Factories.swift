@@ -24,15 +24,9 @@ extension Schedule {
         duration: ScheduleElement.Duration = .hours(1), targetValues: [OutcomeValue] = [],
         calendar: Calendar = Calendar(identifier: .gregorian)
     ) throws -> Schedule {
-        guard let first = calendar.date(bySettingHour: hour, minute: minutes, second: 0, of: start) else {
-            throw CloudantError(
-                .invalidSchedule, "\(hour):\(minutes) is not a time of day; use an hour 0–23 and minutes 0–59.",
-                context: .init(field: "hour"))
-        }
-        let element = ScheduleElement(
-            start: first, end: end, interval: .daily, text: text, targetValues: targetValues, duration: duration,
-            calendar: calendar)
-        return Schedule(composing: [element])
+        try repeating(
+            .daily, at: (hour, minutes, field: "hour"), on: start, end: end, text: text, targetValues: targetValues,
+            duration: duration, calendar: calendar)
     }
 
     /// A schedule with one event a week on a weekday at a fixed wall-clock time (CareKit's `weeklyAtTime`;
@@ -66,15 +60,27 @@ extension Schedule {
         }
         let day = calendar.startOfDay(for: start)
         let daysAhead = (weekday - calendar.component(.weekday, from: day) + 7) % 7
-        guard let eventDay = calendar.date(byAdding: .day, value: daysAhead, to: day),
-            let first = calendar.date(bySettingHour: hours, minute: minutes, second: 0, of: eventDay)
+        return try repeating(
+            .weekly, at: (hours, minutes, field: "hours"), on: calendar.date(byAdding: .day, value: daysAhead, to: day),
+            end: end, text: text, targetValues: targetValues, duration: duration, calendar: calendar)
+    }
+
+    /// One element repeating every `interval` from `time` on `day`, for the `…AtTime` factories.
+    /// - Throws: `CloudantError.Code.invalidSchedule`, naming `time.field`, when the day or the time does not
+    ///   exist.
+    private static func repeating(
+        _ interval: ScheduleInterval, at time: (hour: Int, minutes: Int, field: String), on day: Date?, end: Date?,
+        text: String?, targetValues: [OutcomeValue], duration: ScheduleElement.Duration, calendar: Calendar
+    ) throws -> Schedule {
+        guard let day, let first = calendar.date(bySettingHour: time.hour, minute: time.minutes, second: 0, of: day)
         else {
             throw CloudantError(
-                .invalidSchedule, "\(hours):\(minutes) is not a time of day; use an hour 0–23 and minutes 0–59.",
-                context: .init(field: "hours"))
+                .invalidSchedule,
+                "\(time.hour):\(time.minutes) is not a time of day; use an hour 0–23 and minutes 0–59.",
+                context: .init(field: time.field))
         }
         let element = ScheduleElement(
-            start: first, end: end, interval: .weekly, text: text, targetValues: targetValues, duration: duration,
+            start: first, end: end, interval: interval, text: text, targetValues: targetValues, duration: duration,
             calendar: calendar)
         return Schedule(composing: [element])
     }

@@ -3,8 +3,9 @@ public import Foundation
 /// A care entity with CareKit's versioning: every update or delete adds a version that shares the `id`.
 ///
 /// Conforming types keep the shared fields in ``versioned`` and read and write each of them as a property of
-/// their own (dynamic member lookup), so code reads as it does with CareKit (`task.uuid`, `patient.effectiveDate`). Custom kinds (ParseCareKit's
-/// `CancerPatient`, `Doctor`) conform too and work with ``VersionHistory``.
+/// their own (dynamic member lookup), so code reads as it does with CareKit (`task.uuid`,
+/// `patient.effectiveDate`). Custom kinds (ParseCareKit's `CancerPatient`, `Doctor`) conform too and work with
+/// ``VersionHistory``.
 ///
 /// ```swift
 /// struct Doctor: VersionedEntity {

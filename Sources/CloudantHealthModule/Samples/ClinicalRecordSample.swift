@@ -14,7 +14,8 @@ public import Foundation
 ///
 /// Unlike HealthKit, whose start and end are when the record was downloaded, ``SampleFields/startDate`` here is
 /// the resource's clinical date (when the observation was made, the condition began, the vaccine was given), so
-/// date-range queries find records by when things happened; the download time is ``ClinicalRecordSampleValues/receivedDate``.
+/// date-range queries find records by when things happened; the download time is
+/// ``ClinicalRecordSampleValues/receivedDate``.
 public typealias ClinicalRecordSample = HealthSampleOf<ClinicalRecordSampleValues>
 
 /// A clinical record's own members.

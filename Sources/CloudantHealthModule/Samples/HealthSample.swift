@@ -37,8 +37,8 @@ extension HealthSample {
             values: try Values(from: decoder))
     }
 
-    /// Writes the flat JSON: the ``SampleFields`` members and the family's ``HealthSample/Values`` in one object, absent
-    /// optionals left out.
+    /// Writes the flat JSON: the ``SampleFields`` members and the family's ``HealthSample/Values`` in one
+    /// object, absent optionals left out.
     public func encode(to encoder: any Encoder) throws {
         try fields.encode(to: encoder)
         try values.encode(to: encoder)

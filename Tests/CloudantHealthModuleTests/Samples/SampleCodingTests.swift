@@ -12,7 +12,8 @@ struct SampleCodingTests {
             uuid: "P1", typeIdentifier: "HKQuantityTypeIdentifierHeartRate", value: 71, unit: "count/min",
             startDate: start, endDate: start)
         let object = try JSONDecoder().decode([String: JSONValue].self, from: try JSONEncoder().encode(pulse))
-        #expect(Set(object.keys) == ["id", "uuid", "typeIdentifier", "startDate", "endDate", "metadata", "value", "unit"])
+        let keys: Set = ["id", "uuid", "typeIdentifier", "startDate", "endDate", "metadata", "value", "unit"]
+        #expect(Set(object.keys) == keys)
         #expect(object["value"] == 71)
         #expect(try JSONDecoder().decode(QuantitySample.self, from: try JSONEncoder().encode(pulse)) == pulse)
     }
