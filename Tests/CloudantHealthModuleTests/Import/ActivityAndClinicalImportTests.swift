@@ -11,25 +11,19 @@ struct ActivityAndClinicalImportTests {
     /// and Patients included.
     private static let arguments = ["--clinical", "40", "--days", "60", "--route-points", "3", "--no-cda"]
 
-    private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
-
-    private func counts(_ value: JSONValue?) -> [String: Int] {
-        (value?.objectValue?.members ?? []).reduce(into: [:]) { $0[$1.key] = int($1.value) }
-    }
-
     private func path(_ record: ClinicalRecordSample) -> String? { record.metadata["resourceFilePath"]?.stringValue }
 
     private func assertExpectedCounts(_ report: HealthImportReport, _ store: DocumentStore, _ expected: JSONValue) async throws {
-        #expect(report.activitySummaries == int(expected["activity_summaries"]))
-        #expect(report.clinicalRecordsByType == counts(expected["clinical_records_by_type"]))
+        #expect(report.activitySummaries == expectedInt(expected["activity_summaries"]))
+        #expect(report.clinicalRecordsByType == expectedCounts(expected["clinical_records_by_type"]))
         #expect(report.skipped.allSatisfy { $0.element != "ActivitySummary" && $0.element != "ClinicalRecord" })
         #expect(report.skippedCount == 0, "\(report.skippedByReason)")
         let summaries = try await store.get(ActivitySummarySample.self)
-        #expect(summaries.count == int(expected["activity_summaries"]))
+        #expect(summaries.count == expectedInt(expected["activity_summaries"]))
         #expect(Set(summaries.map(\.day)).count == summaries.count)
         let records = try await store.get(ClinicalRecordSample.self)
         let byResource = records.reduce(into: [String: Int]()) { $0[$1.fhirResource.resourceType, default: 0] += 1 }
-        #expect(byResource == counts(expected["clinical_records_by_type"]))
+        #expect(byResource == expectedCounts(expected["clinical_records_by_type"]))
     }
 
     @Test func aFolderImportStoresExactlyTheGeneratorsSummariesAndClinicalRecords() async throws {
@@ -39,7 +33,7 @@ struct ActivityAndClinicalImportTests {
         defer { harness.remove() }
         let report = try await AppleHealthImporter(store: harness.store, batchSize: 100).importExport(at: export.exportFolder)
         try await assertExpectedCounts(report, harness.store, export.expected)
-        let clinical = counts(export.expected["clinical_records_by_type"]).values.reduce(0, +)
+        let clinical = expectedCounts(export.expected["clinical_records_by_type"]).values.reduce(0, +)
         #expect(report.documentsWritten == report.recordsRead + report.correlationsByType.values.reduce(0, +)
             + report.workoutsByType.values.reduce(0, +) + report.workoutRoutes + report.activitySummaries + clinical)
     }
@@ -47,16 +41,13 @@ struct ActivityAndClinicalImportTests {
     @Test func aZipImportStoresTheSameDocumentsAsItsFolder() async throws {
         let export = try await GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments + ["--zip"])
         defer { try? FileManager.default.removeItem(at: export.root) }
-        let zipped = try HealthTestStore(name: "zipped")
-        defer { zipped.remove() }
-        let unzipped = try HealthTestStore(name: "unzipped")
-        defer { unzipped.remove() }
-        let fromZip = try await AppleHealthImporter(store: zipped.store).importExport(at: export.zipFile)
-        let fromFolder = try await AppleHealthImporter(store: unzipped.store).importExport(at: export.exportFolder)
-        try await assertExpectedCounts(fromZip, zipped.store, export.expected)
+        let both = try await ZipAndFolderImport(export)
+        defer { both.remove() }
+        let (fromZip, fromFolder) = (both.fromZip, both.fromFolder)
+        try await assertExpectedCounts(fromZip, both.zipped.store, export.expected)
         #expect(fromZip.clinicalRecordsByType == fromFolder.clinicalRecordsByType)
-        #expect(try await Set(zipped.store.get(ClinicalRecordSample.self)) == Set(unzipped.store.get(ClinicalRecordSample.self)))
-        #expect(try await Set(zipped.store.get(ActivitySummarySample.self)) == Set(unzipped.store.get(ActivitySummarySample.self)))
+        #expect(try await Set(both.zipped.store.get(ClinicalRecordSample.self)) == Set(both.unzipped.store.get(ClinicalRecordSample.self)))
+        #expect(try await Set(both.zipped.store.get(ActivitySummarySample.self)) == Set(both.unzipped.store.get(ActivitySummarySample.self)))
     }
 
     @Test func reimportingFromTheFolderOrTheZipAddsNoSummaryOrClinicalRecord() async throws {
@@ -143,7 +134,7 @@ struct ActivityAndClinicalImportTests {
         _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)
 
         let orders = try await harness.store.get(ClinicalRecordSample.self).filter { $0.fhirResource.resourceType == "MedicationOrder" }
-        #expect(orders.count == counts(export.expected["clinical_records_by_type"])["MedicationOrder"])
+        #expect(orders.count == expectedCounts(export.expected["clinical_records_by_type"])["MedicationOrder"])
         let order = try #require(orders.first)
         #expect(order.typeIdentifier == ClinicalTypeIdentifier.medicationRecord)
         #expect(order.fhirResource.fhirRelease == .dstu2 && order.fhirResource.fhirVersion == "1.0.2")
@@ -154,7 +145,7 @@ struct ActivityAndClinicalImportTests {
 
         // A resource HealthKit has no clinical type for is kept, under the store's own "other" type.
         let patients = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.otherRecord)
-        #expect(patients.count == counts(export.expected["clinical_records_by_type"])["Patient"])
+        #expect(patients.count == expectedCounts(export.expected["clinical_records_by_type"])["Patient"])
         #expect(patients.allSatisfy { if case .clinicalRecord(let record) = $0 { record.fhirResource.resourceType == "Patient" } else { false } })
     }
 
@@ -181,7 +172,7 @@ struct ActivityAndClinicalImportTests {
         #expect(reason(for: observations[2])?.contains("resourceType disagrees") == true)
         #expect(report.skipped.filter { $0.element == "ClinicalRecord" }.count == 3)
         #expect(report.skipped.filter { $0.element == "ClinicalRecord" }.allSatisfy { $0.line != nil })
-        var expected = counts(export.expected["clinical_records_by_type"])
+        var expected = expectedCounts(export.expected["clinical_records_by_type"])
         expected["Observation", default: 0] -= 3
         #expect(report.clinicalRecordsByType == expected)
         #expect(try await harness.store.get(ClinicalRecordSample.self).count == expected.values.reduce(0, +))
@@ -214,7 +205,7 @@ struct ActivityAndClinicalImportTests {
             #expect(report.skipped.first { $0.file?.hasSuffix(" → " + path) == true }?.reason
                 == "a resourceFilePath that leaves the export folder (refused)")
         }
-        #expect(report.clinicalRecordsByType == counts(export.expected["clinical_records_by_type"]))
+        #expect(report.clinicalRecordsByType == expectedCounts(export.expected["clinical_records_by_type"]))
         #expect(try await harness.store.get(ClinicalRecordSample.self).allSatisfy { $0.source?.name != "Elsewhere" })
     }
 

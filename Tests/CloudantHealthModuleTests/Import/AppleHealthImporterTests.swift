@@ -7,12 +7,6 @@ import Testing
 
 @Suite("Apple Health export import")
 struct AppleHealthImporterTests {
-    private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
-
-    private func counts(_ value: JSONValue?) -> [String: Int] {
-        (value?.objectValue?.members ?? []).reduce(into: [:]) { $0[$1.key] = int($1.value) }
-    }
-
     @Test func importsExactlyTheGeneratorsExpectedCounts() async throws {
         let export = try await GeneratedHealthExport.make(records: 3000, seed: 3, extra: ["--route-points", "6", "--cda-entries", "4"])
         defer { try? FileManager.default.removeItem(at: export.root) }
@@ -20,18 +14,18 @@ struct AppleHealthImporterTests {
         defer { harness.remove() }
         let report = try await AppleHealthImporter(store: harness.store, batchSize: 500).importExport(at: export.root)
         let expected = export.expected
-        #expect(report.recordsRead == int(expected["records_total"]))
-        #expect(report.samplesByType == counts(expected["records_by_type"]))
-        #expect(report.correlationsByType == counts(expected["correlations_by_type"]))
-        #expect(report.correlationMemberRecords == int(expected["correlation_member_records"]))
-        #expect(report.workoutsByType == counts(expected["workouts_by_type"]))
-        #expect(report.workoutRoutes == int(expected["workout_routes"]))
-        #expect(report.routePoints == int(expected["gpx_points"]))
-        #expect(report.metadataEntries == int(expected["metadata_entries"]))
-        #expect(report.heartbeatEntries == int(expected["hrv_instantaneous_bpm"]))
+        #expect(report.recordsRead == expectedInt(expected["records_total"]))
+        #expect(report.samplesByType == expectedCounts(expected["records_by_type"]))
+        #expect(report.correlationsByType == expectedCounts(expected["correlations_by_type"]))
+        #expect(report.correlationMemberRecords == expectedInt(expected["correlation_member_records"]))
+        #expect(report.workoutsByType == expectedCounts(expected["workouts_by_type"]))
+        #expect(report.workoutRoutes == expectedInt(expected["workout_routes"]))
+        #expect(report.routePoints == expectedInt(expected["gpx_points"]))
+        #expect(report.metadataEntries == expectedInt(expected["metadata_entries"]))
+        #expect(report.heartbeatEntries == expectedInt(expected["hrv_instantaneous_bpm"]))
         #expect(report.cdaDocuments == 1)
-        #expect(report.activitySummaries == int(expected["activity_summaries"]))
-        #expect(report.clinicalRecordsByType == counts(expected["clinical_records_by_type"]))
+        #expect(report.activitySummaries == expectedInt(expected["activity_summaries"]))
+        #expect(report.clinicalRecordsByType == expectedCounts(expected["clinical_records_by_type"]))
         #expect(report.documentsUnchanged == 0)
         #expect(report.futureDatedSamples == 0)
         #expect(report.exportDate != nil)
@@ -40,13 +34,13 @@ struct AppleHealthImporterTests {
         let quantities = try await HealthStore(store: harness.store).collection(healthKitSampleType: .quantity).getSamples()
         let categories = try await HealthStore(store: harness.store).collection(healthKitSampleType: .category).getSamples()
         let byType = (quantities + categories).reduce(into: [String: Int]()) { $0[$1.typeIdentifier, default: 0] += 1 }
-        #expect(byType == counts(expected["records_by_type"]))
+        #expect(byType == expectedCounts(expected["records_by_type"]))
         let workouts = try await harness.store.get(WorkoutSample.self)
-        #expect(workouts.count == counts(expected["workouts_by_type"]).values.reduce(0, +))
+        #expect(workouts.count == expectedCounts(expected["workouts_by_type"]).values.reduce(0, +))
         #expect(workouts.allSatisfy { $0.startUTCOffset == -7 * 3600 || $0.startUTCOffset == -8 * 3600 })
         #expect(workouts.allSatisfy { !$0.statistics.isEmpty && $0.totalEnergyBurned != nil })
         let routes = try await harness.store.get(WorkoutRouteSample.self)
-        #expect(routes.reduce(0) { $0 + $1.locations.count } == int(expected["gpx_points"]))
+        #expect(routes.reduce(0) { $0 + $1.locations.count } == expectedInt(expected["gpx_points"]))
         let cda = try await harness.store.get(CDADocumentSample.self)
         #expect(cda.first?.document.title == expected["export_cda_xml"]?["title"]?.stringValue)
         #expect(report.documentsWritten == report.recordsRead + otherDocuments(report))
@@ -80,7 +74,7 @@ struct AppleHealthImporterTests {
         let harness = try HealthTestStore()
         defer { harness.remove() }
         let report = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
-        #expect(report.workoutRoutes == int(export.expected["workout_routes"]) - 1)
+        #expect(report.workoutRoutes == expectedInt(export.expected["workout_routes"]) - 1)
         #expect(report.skippedByReason == [
             "a second <WorkoutRoute> for a route file the workout already lists (stored once)": 1,
         ])
@@ -97,11 +91,11 @@ struct AppleHealthImporterTests {
         let harness = try HealthTestStore()
         defer { harness.remove() }
         let report = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
-        #expect(report.recordsRead == int(export.expected["records_total"]))
-        #expect(report.samplesByType == counts(export.expected["records_by_type"]))
+        #expect(report.recordsRead == expectedInt(export.expected["records_total"]))
+        #expect(report.samplesByType == expectedCounts(export.expected["records_by_type"]))
         // The generator gives its one duplicated route and its one missing route file to the same workout, and the
         // missing file replaces both references: nothing is listed twice here (see the next test).
-        #expect(report.workoutRoutes == int(export.expected["workout_routes"]))
+        #expect(report.workoutRoutes == expectedInt(export.expected["workout_routes"]))
         #expect(report.skippedCount == 0)
         #expect(report.replacedControlCharacters > 0)
         #expect(report.repairedDTDDeclarations == 1)
@@ -123,7 +117,7 @@ struct AppleHealthImporterTests {
         let harness = try HealthTestStore()
         defer { harness.remove() }
         let report = try await AppleHealthImporter(store: harness.store).importExport(at: export.root)
-        #expect(report.recordsRead == int(export.expected["records_total"]))
+        #expect(report.recordsRead == expectedInt(export.expected["records_total"]))
         #expect(report.skippedByReason.keys.allSatisfy { !$0.contains("unreadable") })
         let offsets = Set(try await harness.store.get(QuantitySample.self).compactMap(\.startUTCOffset))
         #expect(offsets == [-8 * 3600, -7 * 3600])
@@ -147,12 +141,9 @@ struct AppleHealthZipImportTests {
     @Test func theZipImportsTheSameAsItsFolder() async throws {
         let export = try await GeneratedHealthExport.make(records: 600, seed: 6, extra: ["--zip", "--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
-        let zipped = try HealthTestStore(name: "zipped")
-        defer { zipped.remove() }
-        let unzipped = try HealthTestStore(name: "unzipped")
-        defer { unzipped.remove() }
-        let fromZip = try await AppleHealthImporter(store: zipped.store).importExport(at: export.zipFile)
-        let fromFolder = try await AppleHealthImporter(store: unzipped.store).importExport(at: export.exportFolder)
+        let both = try await ZipAndFolderImport(export)
+        defer { both.remove() }
+        let (fromZip, fromFolder) = (both.fromZip, both.fromFolder)
         #expect(fromZip.documentsWritten == fromFolder.documentsWritten)
         #expect(fromZip.samplesByType == fromFolder.samplesByType)
         #expect(fromZip.routePoints == fromFolder.routePoints)

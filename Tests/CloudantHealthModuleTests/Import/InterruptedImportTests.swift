@@ -7,8 +7,6 @@ import Testing
 
 @Suite("An interrupted Apple Health import")
 struct InterruptedImportTests {
-    private func int(_ value: JSONValue?) -> Int { value?.numberValue?.int64Value.map(Int.init) ?? -1 }
-
     @Test func aCancelledImportKeepsWhatItCommittedAndImportingAgainContinuesAfterIt() async throws {
         let export = try await GeneratedHealthExport.make(records: 3000, seed: 9, extra: ["--route-points", "3"])
         defer { try? FileManager.default.removeItem(at: export.root) }
@@ -61,9 +59,9 @@ struct InterruptedImportTests {
         #expect(stop.reason.contains("cut short") || stop.reason.contains("Premature end") || !stop.reason.isEmpty)
         // Every record wholly before the cut is in: the input pads its end with spaces, so libxml2 hands out
         // the records of the step where it meets the cut before it fails (see SanitizingFileInput).
-        let beforeCut = int(export.expected["truncated"]?["records"])
+        let beforeCut = expectedInt(export.expected["truncated"]?["records"])
         #expect(first.recordsRead == beforeCut)
-        #expect(first.recordsRead < int(export.expected["records_total"]))
+        #expect(first.recordsRead < expectedInt(export.expected["records_total"]))
 
         // The same cut-short file again: it continues after the checkpoint, stores nothing more (the first run
         // had every record before the cut), changes nothing it stored and is still incomplete.
@@ -76,7 +74,7 @@ struct InterruptedImportTests {
         // The complete file (the download finished): continues after what was committed and completes it.
         let completed = try await importer.importExport(at: export.exportFolder.appendingPathComponent("export.xml"))
         #expect(completed.isComplete && completed.resumedFrom != nil)
-        #expect(completed.recordsRead == int(export.expected["records_total"]))
+        #expect(completed.recordsRead == expectedInt(export.expected["records_total"]))
         let fresh = try HealthTestStore(name: "fresh")
         defer { fresh.remove() }
         let whole = try await AppleHealthImporter(store: fresh.store).importExport(at: export.exportFolder)

@@ -28,3 +28,24 @@ enum TestDates {
     static let june1 = Date(timeIntervalSince1970: 1_717_272_000)
     static let pacific = -7 * 3600
 }
+
+/// One export imported twice, from its `.zip` and from its folder, each into a fresh store, for tests that the
+/// two read the same.
+struct ZipAndFolderImport {
+    let zipped: HealthTestStore
+    let unzipped: HealthTestStore
+    let fromZip: HealthImportReport
+    let fromFolder: HealthImportReport
+
+    init(_ export: GeneratedHealthExport) async throws {
+        zipped = try HealthTestStore(name: "zipped")
+        unzipped = try HealthTestStore(name: "unzipped")
+        fromZip = try await AppleHealthImporter(store: zipped.store).importExport(at: export.zipFile)
+        fromFolder = try await AppleHealthImporter(store: unzipped.store).importExport(at: export.exportFolder)
+    }
+
+    func remove() {
+        zipped.remove()
+        unzipped.remove()
+    }
+}
