@@ -50,6 +50,7 @@ public struct ScheduleElement: Codable, Hashable, Sendable {
         self.calendar = calendar
     }
 
+    /// CareKit 4's keys, which the synthesized encoder writes in this order (`nil` members left out).
     enum CodingKeys: String, CodingKey {
         case start, end, interval, duration, text, targetValues, calendar
     }
@@ -65,18 +66,6 @@ public struct ScheduleElement: Codable, Hashable, Sendable {
         text = try container.decodeIfPresent(String.self, forKey: .text)
         targetValues = try container.decodeIfPresent([OutcomeValue].self, forKey: .targetValues) ?? []
         calendar = try container.decodeIfPresent(Calendar.self, forKey: .calendar) ?? Calendar(identifier: .gregorian)
-    }
-
-    /// Writes CareKit 4's shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(start, forKey: .start)
-        try container.encodeIfPresent(end, forKey: .end)
-        try container.encode(interval, forKey: .interval)
-        try container.encode(duration, forKey: .duration)
-        try container.encodeIfPresent(text, forKey: .text)
-        try container.encode(targetValues, forKey: .targetValues)
-        try container.encode(calendar, forKey: .calendar)
     }
 
     /// A copy with the start and end moved by `components` (CareKit's `offset(by:)`); `nil` when the calendar

@@ -63,6 +63,7 @@ public struct ScheduleInterval: Codable, Hashable, Sendable {
     /// One week.
     public static let weekly = ScheduleInterval(weeks: 1)
 
+    /// The `DateComponents` keys; the synthesized encoder writes all seven components, as CareKit's store writes them.
     enum CodingKeys: String, CodingKey {
         case years = "year", months = "month", weeks = "weekOfYear", days = "day", hours = "hour"
         case minutes = "minute", seconds = "second"
@@ -78,15 +79,4 @@ public struct ScheduleInterval: Codable, Hashable, Sendable {
             seconds: try component(.seconds))
     }
 
-    /// Writes all seven components, as CareKit's store writes them.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(years, forKey: .years)
-        try container.encode(months, forKey: .months)
-        try container.encode(weeks, forKey: .weeks)
-        try container.encode(days, forKey: .days)
-        try container.encode(hours, forKey: .hours)
-        try container.encode(minutes, forKey: .minutes)
-        try container.encode(seconds, forKey: .seconds)
-    }
 }

@@ -73,6 +73,8 @@ public struct VersionedFields: Codable, Hashable, Sendable {
         self.timezone = timezone
     }
 
+    /// The shared fields' keys; the synthesized encoder writes them into the entity's own (flat) JSON object,
+    /// in this order, `nil` fields left out.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, uuid, effectiveDate, deletedDate, previousVersionUUIDs, nextVersionUUIDs, createdDate
         case updatedDate, schemaVersion, remoteID, groupIdentifier, tags, source, userInfo, asset, notes, timezone
@@ -115,25 +117,4 @@ public struct VersionedFields: Codable, Hashable, Sendable {
         notes = try container.decodeIfPresent([Note].self, forKey: .notes)
     }
 
-    /// Writes the shared fields into the entity's own (flat) JSON object; `nil` fields are left out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(effectiveDate, forKey: .effectiveDate)
-        try container.encodeIfPresent(deletedDate, forKey: .deletedDate)
-        try container.encode(previousVersionUUIDs, forKey: .previousVersionUUIDs)
-        try container.encode(nextVersionUUIDs, forKey: .nextVersionUUIDs)
-        try container.encodeIfPresent(createdDate, forKey: .createdDate)
-        try container.encodeIfPresent(updatedDate, forKey: .updatedDate)
-        try container.encodeIfPresent(schemaVersion, forKey: .schemaVersion)
-        try container.encodeIfPresent(remoteID, forKey: .remoteID)
-        try container.encodeIfPresent(groupIdentifier, forKey: .groupIdentifier)
-        try container.encodeIfPresent(tags, forKey: .tags)
-        try container.encodeIfPresent(source, forKey: .source)
-        try container.encodeIfPresent(userInfo, forKey: .userInfo)
-        try container.encodeIfPresent(asset, forKey: .asset)
-        try container.encodeIfPresent(notes, forKey: .notes)
-        try container.encode(timezone, forKey: .timezone)
-    }
 }

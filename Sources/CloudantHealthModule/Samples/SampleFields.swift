@@ -64,6 +64,8 @@ public struct SampleFields: Sendable, Hashable {
 }
 
 extension SampleFields: Codable {
+    /// The members' keys; the synthesized encoder writes them into the sample's flat JSON object, in this
+    /// order, absent optionals left out.
     private enum CodingKeys: String, CodingKey {
         case id, uuid, typeIdentifier, startDate, endDate, startUTCOffset, endUTCOffset, creationDate, source, device
         case metadata, revId
@@ -99,20 +101,4 @@ extension SampleFields: Codable {
         self.endUTCOffset = endUTCOffset
     }
 
-    /// Writes the members into the sample's flat JSON object, absent optionals left out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(uuid, forKey: .uuid)
-        try container.encode(typeIdentifier, forKey: .typeIdentifier)
-        try container.encode(startDate, forKey: .startDate)
-        try container.encode(endDate, forKey: .endDate)
-        try container.encodeIfPresent(startUTCOffset, forKey: .startUTCOffset)
-        try container.encodeIfPresent(endUTCOffset, forKey: .endUTCOffset)
-        try container.encodeIfPresent(creationDate, forKey: .creationDate)
-        try container.encodeIfPresent(source, forKey: .source)
-        try container.encodeIfPresent(device, forKey: .device)
-        try container.encode(metadata, forKey: .metadata)
-        try container.encodeIfPresent(revId, forKey: .revId)
-    }
 }
