@@ -35,23 +35,18 @@ struct OutcomeRulesTests {
             try outcome(occurrence: 9, uuid: 10), tasks: try tasks(), outcomes: VersionHistory(), in: utc.timeZone)
     }
 
-    @Test func anOutcomeForAnUnknownTaskVersionIsOrphaned() throws {
+    /// An outcome for an unknown task version, and one for an occurrence past the schedule, each naming the field.
+    @Test(arguments: [
+        (task: 77, occurrence: 0, field: "taskUUID"), (task: 1, occurrence: 30, field: "taskOccurrenceIndex"),
+    ])
+    func anOutcomeWithoutItsEventIsOrphanedNamingTheField(task: Int, occurrence: Int, field: String) throws {
         let error = #expect(throws: CloudantError.self) {
             try OutcomeRules.validateNewOutcome(
-                try outcome(task: 77, occurrence: 0, uuid: 10), tasks: try tasks(), outcomes: VersionHistory(),
-                in: utc.timeZone)
+                try outcome(task: task, occurrence: occurrence, uuid: 10), tasks: try tasks(),
+                outcomes: VersionHistory(), in: utc.timeZone)
         }
         #expect(error?.code == .orphanedOutcome)
-        #expect(error?.context.field == "taskUUID")
-    }
-
-    @Test func anOccurrencePastTheScheduleIsOrphaned() throws {
-        let error = #expect(throws: CloudantError.self) {
-            try OutcomeRules.validateNewOutcome(
-                try outcome(occurrence: 30, uuid: 10), tasks: try tasks(), outcomes: VersionHistory(), in: utc.timeZone)
-        }
-        #expect(error?.code == .orphanedOutcome)
-        #expect(error?.context.field == "taskOccurrenceIndex")
+        #expect(error?.context.field == field)
     }
 
     @Test func anEventShadowedByANewerTaskVersionIsOrphaned() throws {

@@ -30,20 +30,13 @@ struct CareStoreWriteTests {
         #expect(updated.updatedDate == fixture.clock.now)
     }
 
-    @Test func addingAnIDTwiceIsADuplicateVersion() async throws {
+    /// Adding an id twice (`p`, a new uuid), or a uuid another object has (`q`, the same uuid).
+    @Test(arguments: [(id: "p", uuid: 2), (id: "q", uuid: 1)])
+    func addingAnIDOrAUUIDAgainIsADuplicateVersion(id: String, uuid: Int) async throws {
         let fixture = try CareFixture()
         try await fixture.care.add([fixture.plan(id: "p", uuid: 1)])
         let error = await #expect(throws: CloudantError.self) {
-            try await fixture.care.add([fixture.plan(id: "p", uuid: 2)])
-        }
-        #expect(error?.code == .duplicateVersion)
-    }
-
-    @Test func addingAUUIDAnotherObjectHasIsADuplicateVersion() async throws {
-        let fixture = try CareFixture()
-        try await fixture.care.add([fixture.plan(id: "p", uuid: 1)])
-        let error = await #expect(throws: CloudantError.self) {
-            try await fixture.care.add([fixture.plan(id: "q", uuid: 1)])
+            try await fixture.care.add([fixture.plan(id: id, uuid: uuid)])
         }
         #expect(error?.code == .duplicateVersion)
     }
