@@ -9,7 +9,7 @@ struct SampleCodingTests {
 
     @Test func theCommonFieldsAndTheFamilysOwnMembersSitSideBySide() throws {
         let pulse = QuantitySample(
-            uuid: "P1", typeIdentifier: "HKQuantityTypeIdentifierHeartRate", value: 71, unit: "count/min",
+            uuid: "PULSE-1", typeIdentifier: "HKQuantityTypeIdentifierHeartRate", value: 71, unit: "count/min",
             startDate: start, endDate: start)
         let object = try JSONDecoder().decode([String: JSONValue].self, from: try JSONEncoder().encode(pulse))
         let keys: Set = ["id", "uuid", "typeIdentifier", "startDate", "endDate", "metadata", "value", "unit"]
