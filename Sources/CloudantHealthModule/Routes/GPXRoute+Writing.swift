@@ -48,23 +48,10 @@ extension GPXRoute {
         let fraction = Int(milliseconds) - seconds * 1000
         let days = Int((Double(seconds) / 86400).rounded(.down))
         let secondOfDay = seconds - days * 86400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = LocalTimestamp.civil(daysSince1970: days)
         var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day,
                           secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
         if fraction != 0 { text += String(format: ".%03d", fraction) }
         return text + "Z"
-    }
-
-    /// Howard Hinnant's `civil_from_days`.
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp + (mp < 10 ? 3 : -9)
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
