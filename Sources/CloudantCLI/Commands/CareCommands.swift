@@ -48,14 +48,9 @@ struct CareAddCommand: CloudantCommand {
               cloudant care add careplan <<< '{"id":"diabetes","title":"Diabetes"}'
               cloudant care add task < exported-task-versions.json
             """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: CareDatabaseOption
-    @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
+    @OptionGroup var arguments: CareWritingArguments
 
-    func execute() async throws {
-        let care = try global.openCare(database.db)
-        try await CareWriting(care: care, updating: false).run(kind: kind)
-    }
+    func execute() async throws { try await arguments.write(updating: false) }
 }
 
 /// `cloudant care update --db NAME KIND`.
@@ -69,13 +64,23 @@ struct CareUpdateCommand: CloudantCommand {
 
             Example: cloudant care update task < meds-at-20h.json
             """)
+    @OptionGroup var arguments: CareWritingArguments
+
+    func execute() async throws { try await arguments.write(updating: true) }
+}
+
+/// What `care add` and `care update` take: the global options, `--db NAME` and the KIND of the entities on
+/// standard input.
+struct CareWritingArguments: ParsableArguments {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var database: CareDatabaseOption
     @Argument(help: "patient, careplan, contact, task, outcome or note.") var kind: CareKindArgument
 
-    func execute() async throws {
+    /// Stores the entities on standard input: new versions of existing objects when `updating`, new objects
+    /// otherwise (exact versions of a CareKit history are imported either way).
+    func write(updating: Bool) async throws {
         let care = try global.openCare(database.db)
-        try await CareWriting(care: care, updating: true).run(kind: kind)
+        try await CareWriting(care: care, updating: updating).run(kind: kind)
     }
 }
 

@@ -284,27 +284,27 @@ enum HealthImportSummary {
             rows.append(("resumed after line", "\(resumed.line.map(String.init) ?? "?") (\(resumed.elements) elements)"))
         }
         rows.append(("records read", "\(report.recordsRead)"))
-        rows += report.samplesByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
-        rows.append(("kept as generic samples", "\(report.genericSamplesByType.values.reduce(0, +))"))
-        rows += report.genericSamplesByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
-        rows.append(("correlations", "\(report.correlationsByType.values.reduce(0, +))"))
+        rows += byKey(report.samplesByType)
+        rows.append(("kept as generic samples", total(report.genericSamplesByType)))
+        rows += byKey(report.genericSamplesByType)
+        rows.append(("correlations", total(report.correlationsByType)))
         rows.append(("correlation member records", "\(report.correlationMemberRecords)"))
-        rows.append(("workouts", "\(report.workoutsByType.values.reduce(0, +))"))
+        rows.append(("workouts", total(report.workoutsByType)))
         rows.append(("workout routes", "\(report.workoutRoutes)"))
         rows.append(("route points", "\(report.routePoints)"))
         rows.append(("CDA documents", "\(report.cdaDocuments)"))
         rows.append(("electrocardiograms", "\(report.electrocardiograms)"))
         rows.append(("activity summaries", "\(report.activitySummaries)"))
-        rows.append(("clinical records", "\(report.clinicalRecordsByType.values.reduce(0, +))"))
-        rows += report.clinicalRecordsByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        rows.append(("clinical records", total(report.clinicalRecordsByType)))
+        rows += byKey(report.clinicalRecordsByType)
         rows.append(("documents new", "\(report.documentsNew)"))
         rows.append(("documents unchanged", "\(report.documentsUnchanged)"))
         rows.append(("documents changed", "\(report.documentsChanged)"))
         rows.append(("skipped", "\(report.skippedCount)"))
-        rows += report.skippedByType.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+        rows += byKey(report.skippedByType)
         if !report.warningsByReason.isEmpty {
-            rows.append(("warnings", "\(report.warningsByReason.values.reduce(0, +))"))
-            rows += report.warningsByReason.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+            rows.append(("warnings", total(report.warningsByReason)))
+            rows += byKey(report.warningsByReason)
         }
         if report.parserDiagnosticCount > 0 { rows.append(("parser diagnostics", "\(report.parserDiagnosticCount)")) }
         if let stop = report.stoppedEarly {
@@ -327,4 +327,12 @@ enum HealthImportSummary {
         }.joined()
         return "Apple Health import\n" + rule + body + rule
     }
+
+    /// One indented row per key, in key order: a count's breakdown under its total.
+    private static func byKey(_ counts: [String: Int]) -> [(String, String)] {
+        counts.sorted { $0.key < $1.key }.map { ("  \($0.key)", "\($0.value)") }
+    }
+
+    /// The sum of a breakdown's counts, as its row shows it.
+    private static func total(_ counts: [String: Int]) -> String { "\(counts.values.reduce(0, +))" }
 }
