@@ -24,8 +24,7 @@ final class RawSQLite: SQLiteBaseline {
                 sqlite3_bind_text(statement, 2, row.rev, -1, SQLITE_TRANSIENT)
                 _ = row.body.withUnsafeBytes { sqlite3_bind_blob(statement, 3, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
                 sqlite3_bind_int64(statement, 4, row.seq)
-                guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-                sqlite3_reset(statement)
+                try run(statement)
             }
             try execute("COMMIT")
         }

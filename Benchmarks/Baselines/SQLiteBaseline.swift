@@ -39,4 +39,25 @@ class SQLiteBaseline {
         }
         return statement
     }
+
+    /// Steps a statement that returns no rows (an insert), throwing SQLite's message when it fails, and resets it
+    /// for its next bindings.
+    func run(_ statement: OpaquePointer?) throws {
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
+        sqlite3_reset(statement)
+    }
+
+    /// Runs the insert `sql` once per row with one prepared statement, `bind` setting each row's parameters, in one
+    /// transaction (committed and begun again every `batchSize` rows).
+    func insert<Row>(_ sql: String, _ rows: some Sequence<Row>, batchSize: Int = .max, bind: (OpaquePointer?, Row) throws -> Void) throws {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        try execute("BEGIN")
+        for (index, row) in rows.enumerated() {
+            if index > 0 && index % batchSize == 0 { try execute("COMMIT; BEGIN") }
+            try bind(statement, row)
+            try run(statement)
+        }
+        try execute("COMMIT")
+    }
 }

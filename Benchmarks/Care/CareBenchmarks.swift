@@ -201,18 +201,11 @@ private final class CareBaseline: SQLiteBaseline {
         try execute("CREATE TABLE rows (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
     }
 
-
     func load(_ rows: [(id: String, body: String)]) throws {
-        let statement = try prepare("INSERT INTO rows (id, body) VALUES (?, ?)")
-        defer { sqlite3_finalize(statement) }
-        try execute("BEGIN")
-        for row in rows {
+        try insert("INSERT INTO rows (id, body) VALUES (?, ?)", rows) { statement, row in
             sqlite3_bind_text(statement, 1, row.id, -1, SQLITE_TRANSIENT)
             sqlite3_bind_text(statement, 2, row.body, -1, SQLITE_TRANSIENT)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(statement)
         }
-        try execute("COMMIT")
     }
 
     /// The bodies a query returns, binding `texts` as ?1, ?2, …

@@ -113,20 +113,13 @@ private final class StepBaseline: SQLiteBaseline {
         try execute("CREATE INDEX samples_by_start ON samples (start)")
     }
 
-
     func load(_ samples: [QuantitySample]) throws {
-        let statement = try prepare("INSERT INTO samples (uuid, start, end, value) VALUES (?, ?, ?, ?)")
-        defer { sqlite3_finalize(statement) }
-        try execute("BEGIN")
-        for sample in samples {
+        try insert("INSERT INTO samples (uuid, start, end, value) VALUES (?, ?, ?, ?)", samples) { statement, sample in
             sqlite3_bind_text(statement, 1, sample.uuid, -1, SQLITE_TRANSIENT)
             sqlite3_bind_double(statement, 2, sample.startDate.timeIntervalSince1970)
             sqlite3_bind_double(statement, 3, sample.endDate.timeIntervalSince1970)
             sqlite3_bind_double(statement, 4, sample.value)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(statement)
         }
-        try execute("COMMIT")
     }
 
     /// Each day's sum, each sample counted in proportion to its overlap with the day (the bridge's rule).

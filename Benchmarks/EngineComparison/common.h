@@ -1,4 +1,4 @@
-// Shared by both harnesses: the documents, the clock and the process's memory.
+// Shared by both harnesses: the inputs, the clock, the process's memory and the result line.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,4 +53,42 @@ static int next_batch(char **cursor, char *end, int batch, char *out, size_t *le
     out[used] = 0;
     *length = used;
     return count;
+}
+
+/// What both harnesses read before they start: the batch size (argv[1], 1000 by default), the documents and the
+/// map script, and the process's resident memory before the engine exists.
+struct inputs {
+    int batch;
+    char *docs;
+    size_t length;
+    char *script;
+    long resident_before;
+};
+
+static struct inputs read_inputs(int argc, char **argv) {
+    struct inputs in;
+    size_t script_length;
+    long peak_before;
+    in.batch = argc > 1 ? atoi(argv[1]) : 1000;
+    in.docs = read_file("docs.jsonl", &in.length);
+    in.script = read_file("map.js", &script_length);
+    memory_kb(&in.resident_before, &peak_before);
+    return in;
+}
+
+/// A function that never ends: the engine's time limit must stop it.
+#define ENDLESS_LOOP "(function () { for (;;) {} })()"
+
+/// ES2020+ features in one expression; it evaluates to a string where every one of them runs.
+#define ES2020_PROBE \
+    "(() => { const o = {a: 1, b: {c: 2}}; const {a, ...r} = o; return [r.b?.c ?? 0, 2n ** 64n, [1, [2, [3]]].flat(Infinity).length," \
+    " Object.fromEntries([['x', 1]]).x, 'abc'.replaceAll('b', 'x'), [1, 2, 3].at(-1), Object.hasOwn(o, 'a')].join(','); })()"
+
+/// The run's JSON line, which run.sh collects.
+static void print_result(const char *engine, const struct inputs *in, long mapped, double elapsed, long peak, size_t output,
+                         double stopped_after, int usable, int modern) {
+    printf("{\"engine\":\"%s\",\"batch\":%d,\"documents\":%ld,\"seconds\":%.3f,\"documents_per_second\":%.0f,"
+           "\"engine_peak_mb\":%.1f,\"output_bytes\":%zu,\"loop_stopped_after_seconds\":%.2f,\"usable_after\":%s,\"es2020\":%s}\n",
+           engine, in->batch, mapped, elapsed, mapped / elapsed, (peak - in->resident_before) / 1024.0, output, stopped_after,
+           usable ? "true" : "false", modern ? "true" : "false");
 }

@@ -15,28 +15,23 @@ static JSValueRef evaluate(JSGlobalContextRef context, const char *source, JSVal
 }
 
 int main(int argc, char **argv) {
-    int batch = argc > 1 ? atoi(argv[1]) : 1000;
-    size_t length, script_length;
-    char *docs = read_file("docs.jsonl", &length);
-    char *script = read_file("map.js", &script_length);
-    long resident_before, peak_before;
-    memory_kb(&resident_before, &peak_before);
+    struct inputs in = read_inputs(argc, argv);
 
     JSContextGroupRef group = JSContextGroupCreate();
     JSGlobalContextRef context = JSGlobalContextCreateInGroup(group, NULL);
     JSValueRef exception = NULL;
-    evaluate(context, script, &exception);
+    evaluate(context, in.script, &exception);
     JSStringRef name = JSStringCreateWithUTF8CString("mapBatch");
     JSObjectRef map = (JSObjectRef)JSObjectGetProperty(context, JSContextGetGlobalObject(context), name, NULL);
 
-    char *text = malloc((size_t)batch * 1024 + 16);
-    char *cursor = docs, *end = docs + length;
+    char *text = malloc((size_t)in.batch * 1024 + 16);
+    char *cursor = in.docs, *end = in.docs + in.length;
     long mapped = 0;
     size_t output = 0;
     double started = now_seconds();
     while (cursor < end) {
         size_t used;
-        mapped += next_batch(&cursor, end, batch, text, &used);
+        mapped += next_batch(&cursor, end, in.batch, text, &used);
         JSStringRef input = JSStringCreateWithUTF8CString(text);
         JSValueRef argument = JSValueMakeString(context, input);
         JSStringRelease(input);
@@ -55,21 +50,15 @@ int main(int argc, char **argv) {
     JSContextGroupSetExecutionTimeLimit(group, 0.5, terminate, NULL);
     double loop_started = now_seconds();
     exception = NULL;
-    evaluate(context, "(function () { for (;;) {} })()", &exception);
+    evaluate(context, ENDLESS_LOOP, &exception);
     double stopped_after = now_seconds() - loop_started;
     exception = NULL;
     JSValueRef two = evaluate(context, "1 + 1", &exception);
     int usable = exception == NULL && JSValueToNumber(context, two, NULL) == 2;
     exception = NULL;
-    JSValueRef features = evaluate(context,
-        "(() => { const o = {a: 1, b: {c: 2}}; const {a, ...r} = o; return [r.b?.c ?? 0, 2n ** 64n, [1, [2, [3]]].flat(Infinity).length,"
-        " Object.fromEntries([['x', 1]]).x, 'abc'.replaceAll('b', 'x'), [1, 2, 3].at(-1), Object.hasOwn(o, 'a')].join(','); })()",
-        &exception);
+    JSValueRef features = evaluate(context, ES2020_PROBE, &exception);
     int modern = exception == NULL && JSValueIsString(context, features);
 
-    printf("{\"engine\":\"JavaScriptCore\",\"batch\":%d,\"documents\":%ld,\"seconds\":%.3f,\"documents_per_second\":%.0f,"
-           "\"engine_peak_mb\":%.1f,\"output_bytes\":%zu,\"loop_stopped_after_seconds\":%.2f,\"usable_after\":%s,\"es2020\":%s}\n",
-           batch, mapped, elapsed, mapped / elapsed, (peak - resident_before) / 1024.0, output, stopped_after,
-           usable ? "true" : "false", modern ? "true" : "false");
+    print_result("JavaScriptCore", &in, mapped, elapsed, peak, output, stopped_after, usable, modern);
     return 0;
 }

@@ -21,12 +21,7 @@ static bool evaluate(JSContext *context, const char *source, JS::MutableHandleVa
 }
 
 int main(int argc, char **argv) {
-    int batch = argc > 1 ? atoi(argv[1]) : 1000;
-    size_t length, script_length;
-    char *docs = read_file("docs.jsonl", &length);
-    char *script = read_file("map.js", &script_length);
-    long resident_before, peak_before;
-    memory_kb(&resident_before, &peak_before);
+    struct inputs in = read_inputs(argc, argv);
 
     JS_Init();
     JSContext *context = JS_NewContext(JS::DefaultHeapMaxBytes);
@@ -36,16 +31,16 @@ int main(int argc, char **argv) {
     JSAutoRealm entered(context, global);
     JS::InitRealmStandardClasses(context);
     JS::RootedValue value(context);
-    evaluate(context, script, &value);
+    evaluate(context, in.script, &value);
 
-    char *text = (char *)malloc((size_t)batch * 1024 + 16);
-    char *cursor = docs, *end = docs + length;
+    char *text = (char *)malloc((size_t)in.batch * 1024 + 16);
+    char *cursor = in.docs, *end = in.docs + in.length;
     long mapped = 0;
     size_t output = 0;
     double started = now_seconds();
     while (cursor < end) {
         size_t used;
-        mapped += next_batch(&cursor, end, batch, text, &used);
+        mapped += next_batch(&cursor, end, in.batch, text, &used);
         JS::RootedString input(context, JS_NewStringCopyUTF8N(context, JS::UTF8Chars(text, used)));
         JS::RootedValueArray<1> arguments(context);
         arguments[0].setString(input);
@@ -66,21 +61,15 @@ int main(int argc, char **argv) {
         JS_RequestInterruptCallback(context);
     });
     double loop_started = now_seconds();
-    evaluate(context, "(function () { for (;;) {} })()", &value);
+    evaluate(context, ENDLESS_LOOP, &value);
     double stopped_after = now_seconds() - loop_started;
     watchdog.join();
     JS_ClearPendingException(context);
     expired = false;
     bool usable = evaluate(context, "1 + 1", &value) && value.toNumber() == 2;
-    bool modern = evaluate(context,
-        "(() => { const o = {a: 1, b: {c: 2}}; const {a, ...r} = o; return [r.b?.c ?? 0, 2n ** 64n, [1, [2, [3]]].flat(Infinity).length,"
-        " Object.fromEntries([['x', 1]]).x, 'abc'.replaceAll('b', 'x'), [1, 2, 3].at(-1), Object.hasOwn(o, 'a')].join(','); })()",
-        &value) && value.isString();
+    bool modern = evaluate(context, ES2020_PROBE, &value) && value.isString();
 
-    printf("{\"engine\":\"SpiderMonkey 102\",\"batch\":%d,\"documents\":%ld,\"seconds\":%.3f,\"documents_per_second\":%.0f,"
-           "\"engine_peak_mb\":%.1f,\"output_bytes\":%zu,\"loop_stopped_after_seconds\":%.2f,\"usable_after\":%s,\"es2020\":%s}\n",
-           batch, mapped, elapsed, mapped / elapsed, (peak - resident_before) / 1024.0, output, stopped_after,
-           usable ? "true" : "false", modern ? "true" : "false");
+    print_result("SpiderMonkey 102", &in, mapped, elapsed, peak, output, stopped_after, usable, modern);
     JS_DestroyContext(context);
     JS_ShutDown();
     return 0;

@@ -12,11 +12,18 @@ struct BenchServer {
 
     static let credentials = RemoteAuthentication.basic(user: "bench", password: "bench")
 
-    static func start(serving directory: StoreDirectory) async throws -> BenchServer {
-        let server = try CouchServer(
-            configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, directory: directory, admin: ServerAdmin(name: "bench", password: "bench"),
-                passwordIterations: 1_000))
+    /// The admin's `Authorization` header line, for ``LoopbackClient`` requests.
+    static let authorization = "Authorization: Basic \(Data("bench:bench".utf8).base64EncodedString())\r\n"
+
+    /// Starts the server; `configure` adjusts its configuration first (dashboard panels, say).
+    static func start(
+        serving directory: StoreDirectory, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> BenchServer {
+        var configuration = ServerConfiguration(
+            host: "127.0.0.1", port: 0, directory: directory, admin: ServerAdmin(name: "bench", password: "bench"),
+            passwordIterations: 1_000)
+        configure(&configuration)
+        let server = try CouchServer(configuration: configuration)
         let serving = Task { try await server.run() }
         return BenchServer(server: server, serving: serving, base: try await server.url())
     }

@@ -57,15 +57,12 @@ enum HealthChartBenchmarks {
             name: "health", in: directory, options: StoreOptions(registry: try EntityRegistry(plugins: [HealthPlugin()])))
         // What quantity queries were answered from before the sample index left quantities out.
         try await store.createIndex(everySampleIndex)
-        var configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, directory: directory, admin: ServerAdmin(name: "bench", password: "bench"),
-            passwordIterations: 1_000)
-        configuration.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt)]
-        let server = try CouchServer(configuration: configuration)
-        let serving = Task { try await server.run() }
-        let client = try LoopbackClient(port: try await server.port())
+        let server = try await BenchServer.start(serving: directory) {
+            $0.dashboardPanels = [HealthDashboardPanel(timeZone: .gmt)]
+        }
+        let client = try LoopbackClient(port: try await server.server.port())
         let page = "/_utils/db/health/panel/health?type=\(heartRate)&from=2024-01-01&to=2024-12-31&by=week"
-        let authorization = "Authorization: Basic \(Data("bench:bench".utf8).base64EncodedString())\r\n"
+        let authorization = BenchServer.authorization
         guard try client.request("GET", page, headers: authorization) == 200 else {
             throw BenchmarkError.unexpected("the health page did not answer 200")
         }
@@ -90,9 +87,7 @@ enum HealthChartBenchmarks {
         ).run(repetitions: repetitions)
         print("  (checksum \(checksum))")
         try await daysOfHeartRate(in: store, yearStart: yearStart, count: count, repetitions: repetitions)
-        // A graceful shutdown, waited for (cancelling the task instead makes Hummingbird log errors).
-        await server.shutdown()
-        _ = await serving.result
+        await server.stop()
     }
 }
 
@@ -143,21 +138,13 @@ private final class WeeklyBaseline: SQLiteBaseline {
         try execute("CREATE INDEX samples_by_type_start ON samples (type, start)")
     }
 
-
-
     func load(_ samples: [QuantitySample]) throws {
-        let statement = try prepare("INSERT INTO samples (uuid, type, start, value) VALUES (?, ?, ?, ?)")
-        defer { sqlite3_finalize(statement) }
-        try execute("BEGIN")
-        for sample in samples {
+        try insert("INSERT INTO samples (uuid, type, start, value) VALUES (?, ?, ?, ?)", samples) { statement, sample in
             sqlite3_bind_text(statement, 1, sample.uuid, -1, SQLITE_TRANSIENT)
             sqlite3_bind_text(statement, 2, sample.typeIdentifier, -1, SQLITE_TRANSIENT)
             sqlite3_bind_double(statement, 3, sample.startDate.timeIntervalSince1970)
             sqlite3_bind_double(statement, 4, sample.value)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(statement)
         }
-        try execute("COMMIT")
     }
 
     /// Minimum, average and maximum per week (2024-01-01 is a Monday), summed into a checksum.

@@ -45,16 +45,11 @@ private final class LookupBaseline: SQLiteBaseline {
     init(path: String, bodies: [String]) throws {
         try super.init(path: path)
         try execute("CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL)")
-        let insert = try prepare("INSERT INTO docs (id, body) VALUES (?, ?)")
-        defer { sqlite3_finalize(insert) }
-        try execute("BEGIN")
-        for (index, body) in bodies.enumerated() {
-            sqlite3_bind_text(insert, 1, "doc-\(index)", -1, SQLITE_TRANSIENT)
-            sqlite3_bind_text(insert, 2, body, -1, SQLITE_TRANSIENT)
-            guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(insert)
+        try insert("INSERT INTO docs (id, body) VALUES (?, ?)", bodies.enumerated()) { statement, row in
+            sqlite3_bind_text(statement, 1, "doc-\(row.offset)", -1, SQLITE_TRANSIENT)
+            sqlite3_bind_text(statement, 2, row.element, -1, SQLITE_TRANSIENT)
         }
-        try execute("COMMIT; CREATE INDEX docs_by_n ON docs(json_extract(body, '$.n'))")
+        try execute("CREATE INDEX docs_by_n ON docs(json_extract(body, '$.n'))")
     }
 
     /// Looks up each value and parses the body found; returns how many were found.

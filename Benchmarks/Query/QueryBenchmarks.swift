@@ -49,43 +49,33 @@ enum QueryBenchmarks {
         let probes = (0..<queries).map { _ in Int(values.next() % 10_000) }
         var returned = 0
 
-        try await BenchmarkGroup(
-            name: "Indexed $eq over \(documents) documents, ~\(documents / 10_000) rows each",
-            unit: "queries", operations: queries,
-            baseline: .init(
-                name: "hand-written SQL + parse rows",
-                body: { for value in probes { returned += try raw.query("SELECT id, body FROM docs WHERE value = ?1 ORDER BY value, id LIMIT 100", value) } }),
-            candidates: variants.map { suffix, candidate in
-                .init(
-                    name: "store.find {value: v}" + suffix,
-                    body: {
-                        for value in probes {
-                            returned += try await candidate.find(
-                                FindRequest(selector: MangoSelector(["value": .number(JSONNumber(value))]), limit: 100)).docs.count
-                        }
-                    })
-            },
-            target: 1.5
-        ).run(repetitions: repetitions)
-
-        try await BenchmarkGroup(
-            name: "Indexed range over \(documents) documents, first 100 rows",
-            unit: "queries", operations: queries,
-            baseline: .init(
-                name: "hand-written SQL + parse rows",
-                body: { for value in probes { returned += try raw.query("SELECT id, body FROM docs WHERE value >= ?1 ORDER BY value, id LIMIT 100", value) } }),
-            candidates: variants.map { suffix, candidate in
-                .init(
-                    name: "store.find {value: {$gte: v}}" + suffix,
-                    body: {
-                        for value in probes {
-                            returned += try await candidate.find(
-                                FindRequest(selector: MangoSelector(["value": ["$gte": .number(JSONNumber(value))]]), limit: 100)).docs.count
-                        }
-                    })
-            },
-            target: 1.5
-        ).run(repetitions: repetitions)
+        /// One indexed query, `sql` on raw SQLite against `selector` on each store variant, for every probe.
+        func indexed(_ title: String, sql: String, find: String, selector: @escaping (Int) throws -> MangoSelector) async throws {
+            try await BenchmarkGroup(
+                name: title, unit: "queries", operations: queries,
+                baseline: .init(
+                    name: "hand-written SQL + parse rows",
+                    body: { for value in probes { returned += try raw.query(sql, value) } }),
+                candidates: variants.map { suffix, candidate in
+                    .init(
+                        name: find + suffix,
+                        body: {
+                            for value in probes {
+                                returned += try await candidate.find(FindRequest(selector: selector(value), limit: 100)).docs.count
+                            }
+                        })
+                },
+                target: 1.5
+            ).run(repetitions: repetitions)
+        }
+        try await indexed(
+            "Indexed $eq over \(documents) documents, ~\(documents / 10_000) rows each",
+            sql: "SELECT id, body FROM docs WHERE value = ?1 ORDER BY value, id LIMIT 100",
+            find: "store.find {value: v}", selector: { try MangoSelector(["value": .number(JSONNumber($0))]) })
+        try await indexed(
+            "Indexed range over \(documents) documents, first 100 rows",
+            sql: "SELECT id, body FROM docs WHERE value >= ?1 ORDER BY value, id LIMIT 100",
+            find: "store.find {value: {$gte: v}}", selector: { try MangoSelector(["value": ["$gte": .number(JSONNumber($0))]]) })
 
         let scanType = "HKQuantityTypeIdentifierHeartRate"
         try await BenchmarkGroup(
@@ -230,21 +220,13 @@ final class QueryBaseline: SQLiteBaseline {
         try execute("CREATE TABLE docs (id TEXT PRIMARY KEY, body TEXT NOT NULL, value INTEGER NOT NULL)")
     }
 
-
     func load(_ bodies: [String], batchSize: Int = .max) throws {
-        let statement = try prepare("INSERT INTO docs (id, body, value) VALUES (?, ?, ?)")
-        defer { sqlite3_finalize(statement) }
-        try execute("BEGIN")
-        for (index, body) in bodies.enumerated() {
-            if index > 0 && index % batchSize == 0 { try execute("COMMIT; BEGIN") }
+        try insert("INSERT INTO docs (id, body, value) VALUES (?, ?, ?)", bodies, batchSize: batchSize) { statement, body in
             let json = try JSONValue(parsing: Array(body.utf8))
             sqlite3_bind_text(statement, 1, json["_id"]?.stringValue ?? "", -1, SQLITE_TRANSIENT)
             sqlite3_bind_text(statement, 2, body, -1, SQLITE_TRANSIENT)
             sqlite3_bind_int64(statement, 3, json["value"]?.numberValue?.int64Value ?? 0)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(statement)
         }
-        try execute("COMMIT")
     }
 
     /// Runs a query binding an integer as ?1 (and a text as ?2) and parses every returned body; returns

@@ -14,40 +14,30 @@ enum StoreBenchmarks {
         let raw = RawSQLiteCases(writing: batches, in: scratch)
         var store: DocumentStore?
         let release: () async throws -> Void = { store = nil }
+        /// Opens a fresh store with `options` before each repetition.
+        func opening(_ options: StoreOptions = StoreOptions()) -> () async throws -> Void {
+            { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path), options: options) }
+        }
+        let insertParsed: () async throws -> Void = { for batch in parsedBatches { _ = try await store?.bulkDocs(batch) } }
+        var textOptions = StoreOptions()
+        textOptions.compressesBodies = false
+        var encryptedOptions = StoreOptions()
+        encryptedOptions.encryptionKey = DatabaseKey.random()
         try await BenchmarkGroup(
             name: "Bulk insert: \(documents) × ~1 KB documents in 1000-document batches",
             unit: "docs", operations: documents,
             baseline: raw.baseline(named: "raw SQLite (id, rev, body, seq)"),
             candidates: raw.floors + [
-                .init(
-                    name: "store.bulkDocs (parsed JSON in)",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
-                    body: {
-                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
-                    }, tearDown: release),
+                .init(name: "store.bulkDocs (parsed JSON in)", setUp: opening(), body: insertParsed, tearDown: release),
                 .init(
                     name: "store.bulkDocs, bodies as JSON text (StoreOptions.compressesBodies = false)",
-                    setUp: {
-                        var options = StoreOptions()
-                        options.compressesBodies = false
-                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path), options: options)
-                    },
-                    body: {
-                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
-                    }, tearDown: release),
+                    setUp: opening(textOptions), body: insertParsed, tearDown: release),
                 .init(
                     name: "store.bulkDocs, encrypted store (StoreOptions.encryptionKey)",
-                    setUp: {
-                        var options = StoreOptions()
-                        options.encryptionKey = DatabaseKey.random()
-                        store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path), options: options)
-                    },
-                    body: {
-                        for batch in parsedBatches { _ = try await store?.bulkDocs(batch) }
-                    }, tearDown: release),
+                    setUp: opening(encryptedOptions), body: insertParsed, tearDown: release),
                 .init(
                     name: "store.bulkDocs, 2 batches in flight",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
+                    setUp: opening(),
                     body: {
                         // Batch N+1 mints its revisions while batch N holds the writer.
                         guard let target = store else { return }
@@ -61,7 +51,7 @@ enum StoreBenchmarks {
                     }, tearDown: release),
                 .init(
                     name: "parse + store.bulkDocs (bytes in)",
-                    setUp: { store = try DocumentStore.open(name: "bulk-insert", in: StoreDirectory(path: scratch.fresh().path)) },
+                    setUp: opening(),
                     body: {
                         for batch in batches {
                             _ = try await store?.bulkDocs(try batch.map { try JSONValue(parsing: $0.body) })

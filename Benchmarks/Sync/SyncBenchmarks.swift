@@ -1,5 +1,4 @@
 import CloudantOnly
-import CloudantServer
 import CloudantSyncNIO
 import Foundation
 
@@ -26,17 +25,18 @@ enum SyncBenchmarks {
         let revisions: [JSONValue] = fetched.flatMap { $0.docs }.compactMap { if case .ok(let doc) = $0 { .object(doc) } else { nil } }
 
         // The same store served over HTTP on loopback.
-        let server = try CouchServer(
-            configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, directory: StoreDirectory(path: served.path),
-                admin: ServerAdmin(name: "bench", password: "bench"), passwordIterations: 1_000))
-        let serving = Task { try await server.run() }
-        defer { serving.cancel() }
-        let remote = try HTTPPeer(
-            url: URL(string: try await server.url() + "/source")!, authentication: .basic(user: "bench", password: "bench"))
+        let server = try await BenchServer.start(serving: StoreDirectory(path: served.path))
+        defer { server.serving.cancel() }
+        let remote = try HTTPPeer(url: URL(string: server.base + "/source")!, authentication: BenchServer.credentials)
         let remoteNIO = try HTTPPeer(
-            url: URL(string: try await server.url() + "/source")!, authentication: .basic(user: "bench", password: "bench"),
+            url: URL(string: server.base + "/source")!, authentication: BenchServer.credentials,
             transport: AsyncHTTPClientTransport())
+        // Each candidate pulls from its source into a fresh target.
+        let sources: [(name: String, peer: () -> any ReplicationPeer)] = [
+            ("LocalPeer → LocalPeer", { LocalPeer(source) }),
+            ("HTTPPeer → LocalPeer, URLSession", { remote }),
+            ("HTTPPeer → LocalPeer, AsyncHTTPClient", { remoteNIO }),
+        ]
 
         var target: DocumentStore?
         var round = 0
@@ -55,32 +55,18 @@ enum SyncBenchmarks {
                         _ = try await target?.bulkDocs(Array(revisions[start..<min(start + 1_000, revisions.count)]), newEdits: false)
                     }
                 }),
-            candidates: [
+            candidates: sources.map { name, peer in
                 .init(
-                    name: "LocalPeer → LocalPeer",
+                    name: name,
                     setUp: { try fresh() },
                     body: {
                         guard let target else { return }
-                        _ = try await Replicator(source: LocalPeer(source), target: LocalPeer(target)).run()
-                    }),
-                .init(
-                    name: "HTTPPeer → LocalPeer, URLSession",
-                    setUp: { try fresh() },
-                    body: {
-                        guard let target else { return }
-                        _ = try await Replicator(source: remote, target: LocalPeer(target)).run()
-                    }),
-                .init(
-                    name: "HTTPPeer → LocalPeer, AsyncHTTPClient",
-                    setUp: { try fresh() },
-                    body: {
-                        guard let target else { return }
-                        _ = try await Replicator(source: remoteNIO, target: LocalPeer(target)).run()
-                    }),
-            ]
+                        _ = try await Replicator(source: peer(), target: LocalPeer(target)).run()
+                    })
+            }
         ).run(repetitions: repetitions)
         print("  targets: ≤ 5 s between two of our stores; ≤ 15 s from a CouchDB-speed source")
-        await server.shutdown()
+        await server.stop()
         try fresh()
         if let target { try await phases(source: source, target: target, revisions: revisions) }
     }

@@ -33,7 +33,7 @@ enum SyncScaleBenchmarks {
         print("  first sync over HTTP (writes the checkpoints): \(first.docsWritten) documents written")
         let port = Int(base.split(separator: ":").last ?? "0") ?? 0
         let client = try LoopbackClient(port: port)
-        let authorization = "Authorization: Basic \(Data("bench:bench".utf8).base64EncodedString())\r\n"
+        let authorization = BenchServer.authorization
 
         var written = 0
         try await BenchmarkGroup(

@@ -301,16 +301,10 @@ extension QueryBaseline {
 
     /// The emitted rows inserted in document order, in one transaction.
     func insertRows(_ rows: [(key: String, id: String)]) throws {
-        let statement = try prepare("INSERT INTO view_rows (key, doc_id, value) VALUES (?, ?, 'null')")
-        defer { sqlite3_finalize(statement) }
-        try execute("BEGIN")
-        for row in rows {
+        try insert("INSERT INTO view_rows (key, doc_id, value) VALUES (?, ?, 'null')", rows) { statement, row in
             sqlite3_bind_text(statement, 1, row.key, -1, SQLITE_TRANSIENT)
             sqlite3_bind_text(statement, 2, row.id, -1, SQLITE_TRANSIENT)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkError.sqlite(String(cString: sqlite3_errmsg(db))) }
-            sqlite3_reset(statement)
         }
-        try execute("COMMIT")
     }
 
     /// `SELECT k1, SUM(value) FROM grouped GROUP BY k1`; returns the number of groups.
