@@ -17,10 +17,8 @@ import Testing
         #expect(try CipherVFS.check(key, databaseAt: path) == .matches)
         try CipherVFS.register(key, forDatabaseAt: path)
         let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
-        #expect(try Fixture.markerRowCount(pool) == 5_000)
-        #expect(try Fixture.integrityCheck(pool) == "ok")
         #expect(try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 4096)
-        try pool.close()
+        try Fixture.expectIntact(pool, markers: 5_000)
         CipherVFS.unregister(path: path)
     }
 
@@ -94,10 +92,7 @@ import Testing
         }
         #expect(error?.extendedResultCode.rawValue == Fixture.sqliteIOErrAuth)
         try CipherVFS.register(key, forDatabaseAt: copy)
-        let right = try DatabasePool(path: copy, configuration: Fixture.encryptedConfiguration())
-        #expect(try Fixture.markerRowCount(right) == 200)
-        #expect(try Fixture.integrityCheck(right) == "ok")
-        try right.close()
+        try Fixture.expectIntact(try DatabasePool(path: copy, configuration: Fixture.encryptedConfiguration()), markers: 200)
         CipherVFS.unregister(path: copy)
     }
 

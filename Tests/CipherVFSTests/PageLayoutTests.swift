@@ -48,10 +48,7 @@ import Testing
         try Fixture.writeMarkers(pool, count: 2_000)
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try pool.close()
-        let reopened = try DatabasePool(path: path, configuration: configuration)
-        #expect(try Fixture.markerRowCount(reopened) == 2_000)
-        #expect(try Fixture.integrityCheck(reopened) == "ok")
-        try reopened.close()
+        try Fixture.expectIntact(try DatabasePool(path: path, configuration: configuration), markers: 2_000)
         CipherVFS.unregister(path: path)
     }
 

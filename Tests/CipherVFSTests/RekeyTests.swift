@@ -19,10 +19,7 @@ import Testing
         #expect(try CipherVFS.check(newKey, databaseAt: path) == .matches)
         #expect(!FileManager.default.fileExists(atPath: path + ".rekey"))
         #expect(try !Fixture.fileContainsMarker(path))
-        let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
-        #expect(try Fixture.markerRowCount(pool) == 5_000)
-        #expect(try Fixture.integrityCheck(pool) == "ok")
-        try pool.close()
+        try Fixture.expectIntact(try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration()), markers: 5_000)
         CipherVFS.unregister(path: path)
     }
 
@@ -52,10 +49,7 @@ import Testing
         try CipherVFS.register(oldKey, forDatabaseAt: path) // what the restarted app does
 
         #expect(try CipherVFS.check(oldKey, databaseAt: path) == .matches)
-        let pool = try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration())
-        #expect(try Fixture.markerRowCount(pool) == 5_000)
-        #expect(try Fixture.integrityCheck(pool) == "ok")
-        try pool.close()
+        try Fixture.expectIntact(try DatabasePool(path: path, configuration: Fixture.encryptedConfiguration()), markers: 5_000)
 
         try CipherVFS.rekey(databaseAt: path, from: oldKey, to: newKey)
         #expect(try CipherVFS.check(newKey, databaseAt: path) == .matches)

@@ -38,10 +38,7 @@ import Testing
         try connection.run("ROLLBACK")
 
         try CipherVFS.register(key, forDatabaseAt: crashed)
-        let recovered = try DatabaseQueue(path: crashed, configuration: Fixture.encryptedConfiguration())
-        #expect(try Fixture.markerRowCount(recovered) == 2_000)
-        #expect(try Fixture.integrityCheck(recovered) == "ok")
-        try recovered.close()
+        try Fixture.expectIntact(try DatabaseQueue(path: crashed, configuration: Fixture.encryptedConfiguration()), markers: 2_000)
         CipherVFS.unregister(path: crashed)
         CipherVFS.unregister(path: path)
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import Testing
 @testable import CipherVFS
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -54,6 +55,15 @@ enum Fixture {
 
     static func integrityCheck(_ reader: some DatabaseReader) throws -> String? {
         try reader.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// Expects `reader` to hold `markers` marker rows and to pass SQLite's integrity check, then closes it.
+    static func expectIntact(
+        _ reader: some DatabaseReader, markers: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(try markerRowCount(reader) == markers, sourceLocation: sourceLocation)
+        #expect(try integrityCheck(reader) == "ok", sourceLocation: sourceLocation)
+        try reader.close()
     }
 
     /// Whether the raw bytes of `path` contain the marker prefix; a missing file contains nothing.
