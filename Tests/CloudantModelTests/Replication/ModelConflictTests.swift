@@ -73,48 +73,50 @@ struct ModelConflictTests {
         }
     }
 
-    @Test func mergingPropertiesPreferringRemoteKeepsThePulledValueWhereBothChanged() async throws {
-        let scenario = try await Scenario.make("store-trump")
-        let (recipe, _) = try await scenario.resolveOnA(.mergeProperties(preferring: .remote))
-        await scenario.stop()
-        #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 5)
-        #expect(recipe.objectVersion == 4)  // one past B's 3
+    /// A policy, the remote database its scenario runs in, and the recipe both stores hold afterwards.
+    struct PolicyCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var database: String
+        var policy: ModelConflictPolicy
+        var name: String
+        var servings: Int16
+        var rating: Double
+        /// The resolved object's version, where the case asserts it.
+        var objectVersion: Int?
+
+        static let all: [PolicyCase] = [
+            .init(
+                testDescription: "merging properties preferring remote keeps the pulled value where both changed",
+                database: "store-trump", policy: .mergeProperties(preferring: .remote),
+                name: "Leek soup", servings: 8, rating: 5, objectVersion: 4),  // one past B's 3
+            .init(
+                testDescription: "merging properties preferring local keeps this store's value where both changed",
+                database: "object-trump", policy: .mergeProperties(preferring: .local),
+                name: "Leek soup", servings: 4, rating: 5),
+            .init(
+                testDescription: "newest takes the side with more saves, property by property",
+                database: "newest", policy: .newest, name: "Leek soup", servings: 8, rating: 5),
+            .init(
+                testDescription: "keep local keeps this store's object whole",
+                database: "overwrite", policy: .keepLocal, name: "Soup", servings: 4, rating: 5),
+            .init(
+                testDescription: "keep remote takes the pulled object whole",
+                database: "rollback", policy: .keepRemote, name: "Leek soup", servings: 8, rating: 3),
+            .init(
+                testDescription: "a closure decides property by property",
+                database: "closure",
+                policy: .custom { conflict in conflict.merged { $0.name == "servings" ? .local : .remote } },
+                name: "Leek soup", servings: 4, rating: 3),
+        ]
     }
 
-    @Test func mergingPropertiesPreferringLocalKeepsThisStoresValueWhereBothChanged() async throws {
-        let scenario = try await Scenario.make("object-trump")
-        let (recipe, _) = try await scenario.resolveOnA(.mergeProperties(preferring: .local))
+    @Test("Each policy resolves the conflict to its recipe on both stores", arguments: PolicyCase.all)
+    func policyResolvesTheConflict(_ expected: PolicyCase) async throws {
+        let scenario = try await Scenario.make(expected.database)
+        let (recipe, _) = try await scenario.resolveOnA(expected.policy)
         await scenario.stop()
-        #expect(recipe.name == "Leek soup" && recipe.servings == 4 && recipe.rating == 5)
-    }
-
-    @Test func newestTakesTheSideWithMoreSavesPropertyByProperty() async throws {
-        let scenario = try await Scenario.make("newest")
-        let (recipe, _) = try await scenario.resolveOnA(.newest)
-        await scenario.stop()
-        #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 5)
-    }
-
-    @Test func keepLocalKeepsThisStoresObjectWhole() async throws {
-        let scenario = try await Scenario.make("overwrite")
-        let (recipe, _) = try await scenario.resolveOnA(.keepLocal)
-        await scenario.stop()
-        #expect(recipe.name == "Soup" && recipe.servings == 4 && recipe.rating == 5)
-    }
-
-    @Test func keepRemoteTakesThePulledObjectWhole() async throws {
-        let scenario = try await Scenario.make("rollback")
-        let (recipe, _) = try await scenario.resolveOnA(.keepRemote)
-        await scenario.stop()
-        #expect(recipe.name == "Leek soup" && recipe.servings == 8 && recipe.rating == 3)
-    }
-
-    @Test func aClosureDecidesPropertyByProperty() async throws {
-        let scenario = try await Scenario.make("closure")
-        let (recipe, _) = try await scenario.resolveOnA(
-            .custom { conflict in conflict.merged { $0.name == "servings" ? .local : .remote } })
-        await scenario.stop()
-        #expect(recipe.name == "Leek soup" && recipe.servings == 4 && recipe.rating == 3)
+        #expect(recipe.name == expected.name && recipe.servings == expected.servings && recipe.rating == expected.rating)
+        if let version = expected.objectVersion { #expect(recipe.objectVersion == version) }
     }
 
     @Test func twoStoresResolvingOnTheirOwnWithNewestWriteTheSameRevision() async throws {
