@@ -10,14 +10,6 @@ import Testing
 /// full disk is `/dev/full` in the place of a segment.
 @Suite("Audit trail: full disks, clocks set back, readers racing the writer")
 struct AuditLogTests {
-    /// A clock the test sets; starts at 2026-11-18T10:00:00Z.
-    private final class Clock: Sendable {
-        private let value = Locked(Date(timeIntervalSince1970: 1_795_000_000))
-        func now() -> Date { value.withLock { $0 } }
-        func set(_ date: Date) { value.withLock { $0 = date } }
-        func advance(days: Double) { value.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
-    }
-
     private func folder() -> String { NSTemporaryDirectory() + "cloudant-audit-log-" + UUID().uuidString }
 
     private func draft(_ user: String, db: String = "ward", doc: String = "obs-1", docs: [String] = []) -> AuditDraft {
@@ -36,9 +28,9 @@ struct AuditLogTests {
     }
 
     /// A trail whose segment of the day is `/dev/full`, where every write fails with `ENOSPC`.
-    private func fullDiskTrail(in path: String, clock: Clock) throws -> (AuditTrail, URL) {
-        let trail = try AuditTrail(folder: path, now: clock.now)
-        let segment = segmentURL(path, at: clock.now())
+    private func fullDiskTrail(in path: String, clock: ManualClock) throws -> (AuditTrail, URL) {
+        let trail = try AuditTrail(folder: path, now: { clock.now })
+        let segment = segmentURL(path, at: clock.now)
         try FileManager.default.createSymbolicLink(atPath: segment.path, withDestinationPath: "/dev/full")
         return (trail, segment)
     }
@@ -53,7 +45,7 @@ struct AuditLogTests {
     @Test func aFullDiskNeitherStopsTheServerNorLosesOrDuplicatesEntriesOnceItHasRoomAgain() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         let (trail, segment) = try fullDiskTrail(in: path, clock: clock)
         for index in 0..<3 { trail.record(draft("alice", doc: "d\(index)")) }
         try await waitForFailure(of: trail)
@@ -73,7 +65,7 @@ struct AuditLogTests {
     @Test func closingWhileTheDiskIsFullReturnsAndSaysHowManyEntriesWereLost() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         let (trail, segment) = try fullDiskTrail(in: path, clock: clock)
         trail.record(draft("alice"))
         trail.record(draft("alice"))
@@ -82,7 +74,7 @@ struct AuditLogTests {
         #expect(trail.writeFailure?.message.contains("2 entries") == true)
         try FileManager.default.removeItem(at: segment)
         // The folder is free again and nothing half-written was left.
-        let next = try AuditTrail(folder: path, now: clock.now)
+        let next = try AuditTrail(folder: path, now: { clock.now })
         next.record(draft("bob"))
         await next.close()
         #expect(try AuditTrail.verify(folder: path).lastSequence == 1)
@@ -92,16 +84,16 @@ struct AuditLogTests {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let midnight = try #require(AuditTime.parse("2026-11-19T00:00:00.000Z"))
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         clock.set(midnight.addingTimeInterval(0.5))
-        let trail = try AuditTrail(folder: path, now: clock.now)
+        let trail = try AuditTrail(folder: path, now: { clock.now })
         trail.record(draft("alice", doc: "after"))
         await trail.flush()
         clock.set(midnight.addingTimeInterval(-0.5))
         trail.record(draft("alice", doc: "before"))
         await trail.close()
         // Opened again while the clock is still behind: the chain goes on in the newest segment.
-        let reopened = try AuditTrail(folder: path, now: clock.now)
+        let reopened = try AuditTrail(folder: path, now: { clock.now })
         reopened.record(draft("alice", doc: "still-before"))
         await reopened.close()
 
@@ -115,11 +107,11 @@ struct AuditLogTests {
     @Test func aBatchBeingWrittenIsNotABreakWhileTheWriterRunsButIsOnceItHasStopped() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
-        let trail = try AuditTrail(folder: path, now: clock.now)
+        let clock = ManualClock.auditTrail()
+        let trail = try AuditTrail(folder: path, now: { clock.now })
         for index in 0..<3 { trail.record(draft("alice", doc: "d\(index)")) }
         await trail.flush()
-        let segment = segmentURL(path, at: clock.now())
+        let segment = segmentURL(path, at: clock.now)
         try append(#"{"seq":4,"time":"2026-"#, to: segment)
         let live = try AuditTrail.verify(folder: path)
         #expect(live.isIntact && live.entries == 3)
@@ -139,16 +131,16 @@ struct AuditLogTests {
     @Test func anIncompleteLineInAnOlderDayIsNeitherRepairedNorForgiven() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         for _ in 0..<2 {
-            let trail = try AuditTrail(folder: path, now: clock.now)
+            let trail = try AuditTrail(folder: path, now: { clock.now })
             trail.record(draft("alice"))
             await trail.close()
             clock.advance(days: 1)
         }
-        let older = segmentURL(path, at: clock.now().addingTimeInterval(-2 * 86_400))
+        let older = segmentURL(path, at: clock.now.addingTimeInterval(-2 * 86_400))
         try append(#"{"seq":"#, to: older)
-        let trail = try AuditTrail(folder: path, now: clock.now)
+        let trail = try AuditTrail(folder: path, now: { clock.now })
         await trail.close()
         let report = try AuditTrail.verify(folder: path)
         #expect(report.firstBreak?.segment == older.lastPathComponent && report.firstBreak?.line == 2)
@@ -157,9 +149,9 @@ struct AuditLogTests {
     @Test func removingAMiddleDayOrTheFirstLinesOfTheOldestKeptDayIsCaught() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         for day in 0..<5 {
-            let trail = try AuditTrail(folder: path, retentionDays: 3, now: clock.now)
+            let trail = try AuditTrail(folder: path, retentionDays: 3, now: { clock.now })
             for index in 0..<2 { trail.record(draft("alice", doc: "d\(day)-\(index)")) }
             await trail.close()
             clock.advance(days: 1)
@@ -187,19 +179,19 @@ struct AuditLogTests {
     @Test func retentionAnchorsOnTheLastEntryEvenWhenTheNewestExpiredDayIsEmpty() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
-        let first = try AuditTrail(folder: path, now: clock.now)
+        let clock = ManualClock.auditTrail()
+        let first = try AuditTrail(folder: path, now: { clock.now })
         for _ in 0..<3 { first.record(draft("alice")) }
         await first.close()
         // A crash right after the next day's segment was created, before its first line.
         clock.advance(days: 1)
-        #expect(FileManager.default.createFile(atPath: segmentURL(path, at: clock.now()).path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: segmentURL(path, at: clock.now).path, contents: nil))
 
         clock.advance(days: 5)
-        let later = try AuditTrail(folder: path, retentionDays: 2, now: clock.now)
+        let later = try AuditTrail(folder: path, retentionDays: 2, now: { clock.now })
         later.record(draft("bob"))
         await later.close()
-        #expect(try AuditSegments(folder: path).days() == [AuditTime.day(clock.now())])
+        #expect(try AuditSegments(folder: path).days() == [AuditTime.day(clock.now)])
         let report = try AuditTrail.verify(folder: path)
         #expect(report.isIntact && report.anchored && report.firstSequence == 4 && report.lastSequence == 4)
     }
@@ -207,17 +199,17 @@ struct AuditLogTests {
     @Test func linesLongerThanOneReadAreListedVerifiedAndResumedFrom() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         let bulk = (0..<12_000).map { "patient-observation-\($0)" }
-        let trail = try AuditTrail(folder: path, now: clock.now)
+        let trail = try AuditTrail(folder: path, now: { clock.now })
         trail.record(draft("alice", doc: "small"))
         trail.record(draft("alice", doc: "_bulk_get", docs: bulk))
         await trail.close()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: segmentURL(path, at: clock.now()).path)[.size] as? Int)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: segmentURL(path, at: clock.now).path)[.size] as? Int)
         #expect(size > 4 * AuditLineReader.chunkSize)
 
         // Resuming reads the last line back through growing windows.
-        let reopened = try AuditTrail(folder: path, now: clock.now)
+        let reopened = try AuditTrail(folder: path, now: { clock.now })
         reopened.record(draft("bob", doc: "after"))
         await reopened.close()
         let report = try AuditTrail.verify(folder: path)
@@ -229,10 +221,10 @@ struct AuditLogTests {
     @Test func sinceUntilUserAndDatabaseSelectAcrossDays() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
-        let start = clock.now()
+        let clock = ManualClock.auditTrail()
+        let start = clock.now
         for day in 0..<3 {
-            let trail = try AuditTrail(folder: path, now: clock.now)
+            let trail = try AuditTrail(folder: path, now: { clock.now })
             trail.record(draft("alice", db: "ward", doc: "a\(day)"))
             trail.record(draft("bob", db: "lab", doc: "b\(day)"))
             await trail.close()

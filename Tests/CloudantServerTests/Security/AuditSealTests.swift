@@ -10,12 +10,6 @@ import Testing
 /// newest day removed, the oldest removed behind a forged anchor; and an encrypted server's trail is encrypted.
 @Suite("Audit trail: sealed days, signed head, encrypted lines")
 struct AuditSealTests {
-    private final class Clock: Sendable {
-        private let value = Locked(Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11-18
-        func now() -> Date { value.withLock { $0 } }
-        func advance(days: Double) { value.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
-    }
-
     static let keys = AuditKeys(secret: Array(repeating: 7, count: 32))
 
     private func folder() -> String { NSTemporaryDirectory() + "cloudant-audit-seal-" + UUID().uuidString }
@@ -28,11 +22,11 @@ struct AuditSealTests {
     }
 
     /// Three days of five entries each, written by a server with `keys`.
-    private func threeDays(in path: String, keys: AuditKeys = keys, retentionDays: Int? = nil) async throws -> Clock {
-        let clock = Clock()
+    private func threeDays(in path: String, keys: AuditKeys = keys, retentionDays: Int? = nil) async throws -> ManualClock {
+        let clock = ManualClock.auditTrail()
         for day in 0..<3 {
-            let trail = try AuditTrail(folder: path, retentionDays: retentionDays, keys: keys, now: clock.now)
-            for index in 0..<5 { trail.record(draft(day * 5 + index, at: clock.now())) }
+            let trail = try AuditTrail(folder: path, retentionDays: retentionDays, keys: keys, now: { clock.now })
+            for index in 0..<5 { trail.record(draft(day * 5 + index, at: clock.now)) }
             await trail.close()
             clock.advance(days: 1)
         }
@@ -42,6 +36,12 @@ struct AuditSealTests {
     private func segmentURL(_ path: String, _ pick: ([String]) -> String?) throws -> URL {
         let segments = AuditSegments(folder: path)
         return segments.url(forDay: try #require(pick(try segments.days())))
+    }
+
+    /// Keeps the first `count` lines of a segment and drops the rest, as someone cutting evidence would.
+    private func cut(_ segment: URL, keepingLines count: Int) throws {
+        let lines = try String(contentsOf: segment, encoding: .utf8).split(separator: "\n")
+        try (lines.prefix(count).joined(separator: "\n") + "\n").write(to: segment, atomically: true, encoding: .utf8)
     }
 
     @Test func anUntouchedSealedTrailVerifiesWithTheServersKeys() async throws {
@@ -70,9 +70,7 @@ struct AuditSealTests {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try await threeDays(in: path)
-        let url = try segmentURL(path) { $0.last }
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-        try (lines.prefix(3).joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        try cut(try segmentURL(path) { $0.last }, keepingLines: 3)
         let report = try AuditTrail.verify(folder: path, keys: Self.keys)
         #expect(report.firstBreak?.segment == "head.json" && report.firstBreak?.reason.contains("15") == true, "\(report)")
         // A server that opens the cut trail keeps the evidence, and verification keeps reporting it.
@@ -86,9 +84,7 @@ struct AuditSealTests {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = try await threeDays(in: path)
-        let url = try segmentURL(path) { $0.first }
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
-        try (lines.prefix(4).joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        try cut(try segmentURL(path) { $0.first }, keepingLines: 4)
         let report = try AuditTrail.verify(folder: path, keys: Self.keys)
         #expect(report.firstBreak != nil && report.entries == 4, "\(report)")
     }
@@ -108,8 +104,8 @@ struct AuditSealTests {
         let kept = folder()
         defer { try? FileManager.default.removeItem(atPath: kept) }
         let clock = try await threeDays(in: kept, retentionDays: 1)
-        let trail = try AuditTrail(folder: kept, retentionDays: 1, keys: Self.keys, now: clock.now)
-        trail.record(draft(99, at: clock.now()))
+        let trail = try AuditTrail(folder: kept, retentionDays: 1, keys: Self.keys, now: { clock.now })
+        trail.record(draft(99, at: clock.now))
         await trail.close()
         let retained = try AuditTrail.verify(folder: kept, keys: Self.keys)
         #expect(retained.isIntact && retained.anchored, "\(retained)")

@@ -1,4 +1,5 @@
 import CloudantCore
+import CloudantTestSupport
 import Foundation
 import Testing
 
@@ -7,12 +8,6 @@ import Testing
 /// The audit trail's file format and chain, on real files: what verification catches and what survives a crash.
 @Suite("Audit trail: append-only, hash-chained, verifiable")
 struct AuditTrailTests {
-    private final class Clock: Sendable {
-        private let value = Locked(Date(timeIntervalSince1970: 1_795_000_000))  // 2026-11-18
-        func now() -> Date { value.withLock { $0 } }
-        func advance(days: Double) { value.withLock { $0 = $0.addingTimeInterval(days * 86_400) } }
-    }
-
     private func folder() -> String { NSTemporaryDirectory() + "cloudant-audit-" + UUID().uuidString }
 
     private func draft(_ user: String, _ action: String = "read", db: String = "ward", doc: String? = "obs-1", at time: Date = Date())
@@ -86,10 +81,10 @@ struct AuditTrailTests {
     @Test func retentionRemovesWholeOldDaysAndTheChainStillVerifiesButNotWhenDaysAreRemovedByHand() async throws {
         let path = folder()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = ManualClock.auditTrail()
         for day in 0..<5 {
-            let trail = try AuditTrail(folder: path, retentionDays: 2, now: clock.now)
-            for index in 0..<3 { trail.record(draft("alice", doc: "d\(day)-\(index)", at: clock.now())) }
+            let trail = try AuditTrail(folder: path, retentionDays: 2, now: { clock.now })
+            for index in 0..<3 { trail.record(draft("alice", doc: "d\(day)-\(index)", at: clock.now)) }
             await trail.close()
             clock.advance(days: 1)
         }
