@@ -152,21 +152,28 @@ struct EveryRevisionReplicatesTests {
         return missing
     }
 
+    /// Writes `count` documents with random revision trees into `source`; `target` already holds an ancestor of
+    /// some of their branches (so `atts_since` decides what is sent).
+    static func seed(
+        _ count: Int, into source: DocumentStore, ancestorsInto target: DocumentStore, using random: inout SplitMix64
+    ) async throws {
+        for index in 0..<count {
+            let id = "doc-\(index)"
+            let branches = history(of: id, using: &random)
+            _ = try await source.bulkDocs(branches.map { document(id, $0[...]) }, newEdits: false)
+            if Bool.random(using: &random), let branch = branches.randomElement(using: &random), branch.count > 1 {
+                let prefix = branch[..<Int.random(in: 1..<branch.count, using: &random)]
+                if prefix.last?.deleted == false { _ = try await target.bulkDocs([document(id, prefix)], newEdits: false) }
+            }
+        }
+    }
+
     @Test(arguments: Array(1...24) as [UInt64])
     func everyLeafOfARandomSourceIsOnTheTargetAfterReplicating(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9)
         let stores = try LocalReplicationTests.Stores()
         let (source, target) = (stores.a, stores.b)
-        for index in 0..<12 {
-            let id = "doc-\(index)"
-            let branches = Self.history(of: id, using: &random)
-            _ = try await source.bulkDocs(branches.map { Self.document(id, $0[...]) }, newEdits: false)
-            // The target already holds an ancestor of some branches (so `atts_since` decides what is sent).
-            if Bool.random(using: &random), let branch = branches.randomElement(using: &random), branch.count > 1 {
-                let prefix = branch[..<Int.random(in: 1..<branch.count, using: &random)]
-                if prefix.last?.deleted == false { _ = try await target.bulkDocs([Self.document(id, prefix)], newEdits: false) }
-            }
-        }
+        try await Self.seed(12, into: source, ancestorsInto: target, using: &random)
         var options = ReplicationOptions(batchSize: Int.random(in: 1...7, using: &random), fetchChunk: Int.random(in: 1...5, using: &random))
         options.separateAttachmentSize = [8, 32, Int.max].randomElement(using: &random) ?? Int.max
         let inline = Bool.random(using: &random)
@@ -183,15 +190,7 @@ struct EveryRevisionReplicatesTests {
         let setup = try await HTTPReplicationTests.Setup.start()
         let remote = try await setup.remote()
         let server = try setup.serverStore()
-        for index in 0..<10 {
-            let id = "doc-\(index)"
-            let branches = Self.history(of: id, using: &random)
-            _ = try await server.bulkDocs(branches.map { Self.document(id, $0[...]) }, newEdits: false)
-            if Bool.random(using: &random), let branch = branches.randomElement(using: &random), branch.count > 1 {
-                let prefix = branch[..<Int.random(in: 1..<branch.count, using: &random)]
-                if prefix.last?.deleted == false { _ = try await setup.local.bulkDocs([Self.document(id, prefix)], newEdits: false) }
-            }
-        }
+        try await Self.seed(10, into: server, ancestorsInto: setup.local, using: &random)
         var options = ReplicationOptions(batchSize: Int.random(in: 1...7, using: &random))
         options.separateAttachmentSize = [8, Int.max].randomElement(using: &random) ?? Int.max
         let inline = Bool.random(using: &random)

@@ -15,6 +15,15 @@ struct ReplicationStateMachineTests {
             lastSeq: .number(JSONNumber(last)), pending: pending)
     }
 
+    /// A machine past its first steps with no checkpoints on either side, asked for its first changes page.
+    static func freshMachineReadingChanges(continuous: Bool = false) -> ReplicationStateMachine {
+        var machine = Self.machine(continuous: continuous)
+        _ = machine.event(.start)
+        _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
+        _ = machine.event(.checkpointsRead(source: nil, target: nil))
+        return machine
+    }
+
     @Test func aFreshReplicationWalksTheProtocolStepsInOrder() throws {
         var machine = Self.machine()
         guard case .readPeers = machine.event(.start) else { Issue.record("expected readPeers"); return }
@@ -81,10 +90,7 @@ struct ReplicationStateMachineTests {
     }
 
     @Test func nothingMissingStillMovesTheCheckpoint() {
-        var machine = Self.machine()
-        _ = machine.event(.start)
-        _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
-        _ = machine.event(.checkpointsRead(source: nil, target: nil))
+        var machine = Self.freshMachineReadingChanges()
         _ = machine.event(.changesRead(Self.page([(5, "a", ["1-a"])], last: 5, pending: 0)))
         guard case .writeCheckpoint(_, let log) = machine.event(.diffed([:])) else { Issue.record("expected checkpoint"); return }
         #expect(log.sourceLastSeq == 5)
@@ -92,10 +98,7 @@ struct ReplicationStateMachineTests {
     }
 
     @Test func continuousReplicationWaitsWithLongpollAfterDrainingAndNeverFinishes() {
-        var machine = Self.machine(continuous: true)
-        _ = machine.event(.start)
-        _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
-        _ = machine.event(.checkpointsRead(source: nil, target: nil))
+        var machine = Self.freshMachineReadingChanges(continuous: true)
         guard case .readChanges(let idle) = machine.event(.changesRead(Self.page([], last: 0))) else {
             Issue.record("expected another read"); return
         }
@@ -104,10 +107,7 @@ struct ReplicationStateMachineTests {
     }
 
     @Test func aRevisionGoneFromTheSourceIsReadOnceMoreThenNamedAsAFailure() {
-        var machine = Self.machine()
-        _ = machine.event(.start)
-        _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
-        _ = machine.event(.checkpointsRead(source: nil, target: nil))
+        var machine = Self.freshMachineReadingChanges()
         _ = machine.event(.changesRead(Self.page([(1, "a", ["1-a"])], last: 1, pending: 0)))
         _ = machine.event(.diffed(["a": MissingRevisions(missing: ["1-a"])]))
         guard case .fetch(let again) = machine.event(.fetched([.missing(id: "a", rev: "1-a")])) else {
