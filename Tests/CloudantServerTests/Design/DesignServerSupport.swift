@@ -7,9 +7,14 @@ import Foundation
 /// One engine for the design-function tests of this process.
 let serverEngine = JavaScriptEngine(configuration: .init(timeLimit: .seconds(60), maximumInstances: 2, log: { _ in }))
 
+/// Runs `body` against a live server that runs JavaScript design functions.
+func withJavaScriptServer(_ body: (LiveServer) async throws -> Void) async throws {
+    try await withLiveServer({ $0.designFunctions = serverEngine }, body)
+}
+
 /// Runs `body` against a live server that runs JavaScript design functions, with database `db` created.
 func withDesignServer(_ body: (LiveServer, TestClient) async throws -> Void) async throws {
-    try await withLiveServer({ $0.designFunctions = serverEngine }) { server in
+    try await withJavaScriptServer { server in
         let admin = server.admin
         _ = try await admin.send("PUT", "/db")
         try await body(server, admin)

@@ -1,5 +1,4 @@
 import CloudantCore
-import CloudantJavaScript
 import CloudantTestSupport
 import Foundation
 import Testing
@@ -43,8 +42,7 @@ struct ReplicateAnswerTests {
     }
 
     @Test func aSessionWhoseWritesTheTargetRefusedStillAnswersItsCounts() async throws {
-        try await withLiveServer({ $0.designFunctions = JavaScriptEngine(configuration: .init(timeLimit: .seconds(60))) }) {
-            (server: LiveServer) async throws in
+        try await withJavaScriptServer { server in
             let client = server.admin
             _ = try await client.put("/source", [:])
             _ = try await client.put("/target", [:])
@@ -63,8 +61,7 @@ struct ReplicateAnswerTests {
     }
 
     @Test func anEditedFilterIsANewReplication() async throws {
-        try await withLiveServer({ $0.designFunctions = JavaScriptEngine(configuration: .init(timeLimit: .seconds(60))) }) {
-            (server: LiveServer) async throws in
+        try await withJavaScriptServer { server in
             let client = server.admin
             _ = try await client.put("/source", [:])
             let first = try await client.put("/source/_design/f", ["filters": ["pick": "function(doc) { return doc.kind === 'a'; }"]])
