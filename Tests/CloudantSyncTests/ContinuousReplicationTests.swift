@@ -31,10 +31,7 @@ struct ContinuousReplicationTests {
     }
 
     @Test func aContinuousPullWaitsOutAStoppedServerAndResumesFromItsCheckpoint() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote("notes")
-        let device = try server.deviceStore()
+        let (server, remote, device) = try await RestartableServer.startedWithDevice()
         let admin = try HTTPPeer(url: remote.url, authentication: .basic(user: "admin", password: "s3cret"), headers: ["Connection": "close"])
         try await ServerWrites.put(["_id": "before"], to: remote)
 

@@ -10,10 +10,8 @@ import Testing
 @Suite("Repositories with a remote that goes away")
 struct RepositoryProxyTests {
     @Test func remoteFirstReadsFallBackToTheStoreAndSaySo() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let store = try server.deviceStore()
-        let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote(), strategy: .remoteFirst)
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
+        let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: .remoteFirst)
 
         let saved = try await notes.store([Note(id: "a", text: "walk"), Note(id: "b", text: "swim")])
         #expect(saved.origin == .remote && saved.pendingWrites.isEmpty)
@@ -81,10 +79,7 @@ struct RepositoryProxyTests {
     }
 
     @Test func aWriteTheRemoteAlreadyAppliedIsNotAppliedTwice() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote()
-        let store = try server.deviceStore()
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
         // Written and queued, then delivered behind the queue's back: the server committed, the device
         // never heard (a connection that died after the commit).
         let (written, pending) = try await store.add([Note(id: "n", text: "once")], enqueueingFor: remote.identity)
@@ -106,10 +101,7 @@ struct RepositoryProxyTests {
 
     @Test(arguments: [ReplayConflictChoice.keepLocal, .keepRemote, .newestByField])
     func aConflictMadeWhileOfflineIsSettledByThePolicy(_ choice: ReplayConflictChoice) async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote()
-        let store = try server.deviceStore()
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
         let queue = OfflineWriteQueue(store: store, remote: remote, conflictPolicy: choice.policy)
         let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: .remoteFirst, queue: queue)
         let base = try await notes.storeOne(Note(id: "n", text: "b base"))
@@ -137,10 +129,7 @@ struct RepositoryProxyTests {
     }
 
     @Test func localFirstWritesAreSentAtOnceAndReplayedInTheBackgroundWhenTheRemoteIsBack() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote()
-        let store = try server.deviceStore()
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
         let queue = OfflineWriteQueue(
             store: store, remote: remote, backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(200)))
         let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: .offlineFirst, queue: queue)
@@ -169,10 +158,7 @@ struct RepositoryProxyTests {
     }
 
     @Test func aLookupTheStoreMissesIsAnsweredByTheRemoteAndKeptHere() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote()
-        let store = try server.deviceStore()
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
         let elsewhere = RemoteRepository<Note>(database: remote, options: store.options)
         let there = try await elsewhere.storeOne(Note(id: "r", text: "from the server"))
 
@@ -189,10 +175,8 @@ struct RepositoryProxyTests {
     }
 
     @Test func aStaleRevisionIsAConflictThatNeitherFallsBackNorQueues() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let store = try server.deviceStore()
-        let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote(), strategy: .remoteFirst)
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
+        let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: .remoteFirst)
         let first = try await notes.storeOne(Note(id: "n", text: "one"))
         _ = try await notes.updateOne(Note(id: "n", text: "two", revId: first.value.revId))
         let error = await #expect(throws: CloudantError.self) {
@@ -206,10 +190,8 @@ struct RepositoryProxyTests {
     }
 
     @Test func aRemoteOnlyWriteFailsWhileTheRemoteIsAwayAndKeepsNothing() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let store = try server.deviceStore()
-        let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote(), strategy: RepositoryStrategy(.remoteOnly))
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
+        let notes = RepositoryProxy<Note>(store: store, remote: remote, strategy: RepositoryStrategy(.remoteOnly))
         await server.stop()
         let error = await #expect(throws: CloudantError.self) { try await notes.storeOne(Note(id: "n", text: "lost?")) }
         #expect(error?.code == .peerUnreachable && error?.repositorySource == .remote && error?.isRetryable == true)
@@ -219,10 +201,7 @@ struct RepositoryProxyTests {
     }
 
     @Test func clearingTheQueueForgetsTheWritesButKeepsTheDocuments() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let remote = try await server.remote()
-        let store = try server.deviceStore()
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
         _ = try await store.add([Note(id: "x", text: "kept here")], enqueueingFor: remote.identity)
         let queue = OfflineWriteQueue(store: store, remote: remote)
         #expect(try await queue.clear() == 1)
@@ -233,10 +212,8 @@ struct RepositoryProxyTests {
     }
 
     @Test func callbacksDeliverTheAnswerOnTheirQueue() async throws {
-        let server = RestartableServer()
-        try await server.start()
-        let store = try server.deviceStore()
-        let notes = RepositoryProxy<Note>(store: store, remote: try await server.remote())
+        let (server, remote, store) = try await RestartableServer.startedWithDevice()
+        let notes = RepositoryProxy<Note>(store: store, remote: remote)
         _ = try await notes.storeOne(Note(id: "c", text: "callback"))
         let queue = DispatchQueue(label: "repository-callbacks")
         let key = DispatchSpecificKey<Bool>()

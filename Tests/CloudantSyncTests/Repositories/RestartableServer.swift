@@ -83,6 +83,13 @@ final class RestartableServer: @unchecked Sendable {
             options: StoreOptions(acceptsUnregisteredEntities: true))
     }
 
+    /// A started server with its `notes` database, and a device store: where most repository tests begin.
+    static func startedWithDevice() async throws -> (server: RestartableServer, remote: RemoteDatabase, store: DocumentStore) {
+        let server = RestartableServer()
+        try await server.start()
+        return (server, try await server.remote(), try server.deviceStore())
+    }
+
     /// Stops the server and removes the folder.
     func finish() async {
         await stop()
