@@ -73,50 +73,49 @@ struct ModelConflictTests {
         }
     }
 
-    /// A policy, the remote database its scenario runs in, and the recipe both stores hold afterwards.
+    /// A policy, the remote database its scenario runs in, and the recipe both stores hold afterwards (its
+    /// name, servings and rating; its object version where the case asserts it).
     struct PolicyCase: Sendable, CustomTestStringConvertible {
         var testDescription: String
         var database: String
         var policy: ModelConflictPolicy
-        var name: String
-        var servings: Int16
-        var rating: Double
-        /// The resolved object's version, where the case asserts it.
+        var expected: Recipe
         var objectVersion: Int?
 
         static let all: [PolicyCase] = [
             .init(
                 testDescription: "merging properties preferring remote keeps the pulled value where both changed",
                 database: "store-trump", policy: .mergeProperties(preferring: .remote),
-                name: "Leek soup", servings: 8, rating: 5, objectVersion: 4),  // one past B's 3
+                expected: Recipe(id: "soup", name: "Leek soup", servings: 8, rating: 5), objectVersion: 4),  // one past B's 3
             .init(
                 testDescription: "merging properties preferring local keeps this store's value where both changed",
                 database: "object-trump", policy: .mergeProperties(preferring: .local),
-                name: "Leek soup", servings: 4, rating: 5),
+                expected: Recipe(id: "soup", name: "Leek soup", servings: 4, rating: 5)),
             .init(
                 testDescription: "newest takes the side with more saves, property by property",
-                database: "newest", policy: .newest, name: "Leek soup", servings: 8, rating: 5),
+                database: "newest", policy: .newest, expected: Recipe(id: "soup", name: "Leek soup", servings: 8, rating: 5)),
             .init(
                 testDescription: "keep local keeps this store's object whole",
-                database: "overwrite", policy: .keepLocal, name: "Soup", servings: 4, rating: 5),
+                database: "overwrite", policy: .keepLocal, expected: Recipe(id: "soup", name: "Soup", servings: 4, rating: 5)),
             .init(
                 testDescription: "keep remote takes the pulled object whole",
-                database: "rollback", policy: .keepRemote, name: "Leek soup", servings: 8, rating: 3),
+                database: "rollback", policy: .keepRemote, expected: Recipe(id: "soup", name: "Leek soup", servings: 8, rating: 3)),
             .init(
                 testDescription: "a closure decides property by property",
                 database: "closure",
                 policy: .custom { conflict in conflict.merged { $0.name == "servings" ? .local : .remote } },
-                name: "Leek soup", servings: 4, rating: 3),
+                expected: Recipe(id: "soup", name: "Leek soup", servings: 4, rating: 3)),
         ]
     }
 
     @Test("Each policy resolves the conflict to its recipe on both stores", arguments: PolicyCase.all)
-    func policyResolvesTheConflict(_ expected: PolicyCase) async throws {
-        let scenario = try await Scenario.make(expected.database)
-        let (recipe, _) = try await scenario.resolveOnA(expected.policy)
+    func policyResolvesTheConflict(_ policyCase: PolicyCase) async throws {
+        let scenario = try await Scenario.make(policyCase.database)
+        let (recipe, _) = try await scenario.resolveOnA(policyCase.policy)
         await scenario.stop()
-        #expect(recipe.name == expected.name && recipe.servings == expected.servings && recipe.rating == expected.rating)
-        if let version = expected.objectVersion { #expect(recipe.objectVersion == version) }
+        let want = policyCase.expected
+        #expect(recipe.name == want.name && recipe.servings == want.servings && recipe.rating == want.rating)
+        if let version = policyCase.objectVersion { #expect(recipe.objectVersion == version) }
     }
 
     @Test func twoStoresResolvingOnTheirOwnWithNewestWriteTheSameRevision() async throws {
