@@ -10,32 +10,14 @@ struct CrashSafetyTests {
     @Test func everyAcknowledgedWriteSurvivesSIGKILL() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // Documents without _id: each run mints fresh ids, and the output tells which ones committed.
-        let padding = String(repeating: "x", count: 400)
-        let lines = (0..<40_000).map { #"{"n":\#($0),"pad":"\#(padding)"}"# }
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-
-        var generator = SplitMix64(seed: 20261121)
-        var acknowledged: [(id: String, rev: String)] = []
+        let file = try paddedDocuments(40_000, padding: "x", count: 400, to: "docs.jsonl", in: folder)
         let kills = 15
-        for _ in 0..<kills {
-            let delay = Double.random(in: 0...0.75, using: &generator)
-            acknowledged += try await runAndKill(["bulk", "--db", "crash", "--batch-size", "250", file.path], in: folder, after: delay)
-        }
-        #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
+        let acknowledged = try await killedRuns(
+            ["bulk", "--db", "crash", "--batch-size", "250", file.path], in: folder, times: kills, within: 0.75, seed: 20261121)
         print("crash safety: \(acknowledged.count) acknowledged writes across \(kills) SIGKILLs")
 
         // Verify through a fresh process: changes lists every document with its winning revision.
-        let changes = try await CLIRunner.run(["changes", "--db", "crash"], in: folder)
-        #expect(changes.status == 0, "\(changes.stderr)")
-        let feed = try #require(try JSONSerialization.jsonObject(with: Data(changes.stdout.utf8)) as? [String: Any])
-        var stored: [String: String] = [:]
-        for row in feed["results"] as? [[String: Any]] ?? [] {
-            if let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] {
-                stored[id] = rev
-            }
-        }
+        let stored = try await winningRevisions(of: "crash", in: folder)
         let lost = acknowledged.filter { stored[$0.id] != $0.rev }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged writes were lost")
 
@@ -51,26 +33,13 @@ struct CrashSafetyTests {
     @Test func aQueuedWriteSurvivesSIGKILLExactlyWhenItsDocumentDoes() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let padding = String(repeating: "y", count: 300)
-        let lines = (0..<30_000).map { #"{"n":\#($0),"pad":"\#(padding)"}"# }
-        let file = folder.appendingPathComponent("queued.jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try paddedDocuments(30_000, padding: "y", count: 300, to: "queued.jsonl", in: folder)
         let remote = "http://127.0.0.1:9/offline"
+        let acknowledged = try await killedRuns(
+            ["bulk", "--db", "outbox", "--batch-size", "200", "--queue-for", remote, file.path], in: folder, times: 8,
+            within: 0.65, seed: 20261126)
 
-        var generator = SplitMix64(seed: 20261126)
-        var acknowledged: [(id: String, rev: String)] = []
-        for _ in 0..<8 {
-            let delay = Double.random(in: 0...0.65, using: &generator)
-            acknowledged += try await runAndKill(
-                ["bulk", "--db", "outbox", "--batch-size", "200", "--queue-for", remote, file.path], in: folder, after: delay)
-        }
-        #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
-
-        let changes = try jsonObject(try await CLIRunner.run(["changes", "--db", "outbox"], in: folder).stdout)
-        var stored: [String: String] = [:]
-        for row in changes["results"] as? [[String: Any]] ?? [] {
-            if let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] { stored[id] = rev }
-        }
+        let stored = try await winningRevisions(of: "outbox", in: folder)
         let listed = try await CLIRunner.run(["queue", "list", "--db", "outbox", "--remote", remote], in: folder)
         #expect(listed.status == 0, "\(listed.stderr)")
         var queued: [String: String] = [:]
@@ -82,6 +51,42 @@ struct CrashSafetyTests {
         #expect(queued == stored, "\(stored.count) documents, \(queued.count) queue entries")
         #expect(acknowledged.allSatisfy { queued[$0.id] == $0.rev })
         print("queued-write crash safety: \(stored.count) documents and queue entries, \(acknowledged.count) acknowledged")
+    }
+
+    /// Writes `documents` documents without _id (each run mints fresh ids, and the output tells which ones
+    /// committed), each padded with `count` times `padding`, as JSON Lines to `name` in `folder`.
+    private func paddedDocuments(_ documents: Int, padding: Character, count: Int, to name: String, in folder: URL) throws -> URL {
+        let pad = String(repeating: padding, count: count)
+        let file = folder.appendingPathComponent(name)
+        try (0..<documents).map { #"{"n":\#($0),"pad":"\#(pad)"}"# }.joined(separator: "\n")
+            .write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Runs `cloudant arguments…` `times` times, each killed at a random moment up to `within` seconds after its
+    /// first acknowledged batch (drawn from `seed`), and returns every write the runs acknowledged.
+    private func killedRuns(_ arguments: [String], in folder: URL, times: Int, within: Double, seed: UInt64) async throws
+        -> [(id: String, rev: String)]
+    {
+        var generator = SplitMix64(seed: seed)
+        var acknowledged: [(id: String, rev: String)] = []
+        for _ in 0..<times {
+            let delay = Double.random(in: 0...within, using: &generator)
+            acknowledged += try await runAndKill(arguments, in: folder, after: delay)
+        }
+        #expect(acknowledged.count > 0, "no batch committed before any kill; the test proved nothing")
+        return acknowledged
+    }
+
+    /// Each document's winning revision, as a fresh `cloudant changes --db database` lists it.
+    private func winningRevisions(of database: String, in folder: URL) async throws -> [String: String] {
+        let changes = try await CLIRunner.run(["changes", "--db", database], in: folder)
+        #expect(changes.status == 0, "\(changes.stderr)")
+        var stored: [String: String] = [:]
+        for row in try jsonObject(changes.stdout)["results"] as? [[String: Any]] ?? [] {
+            if let id = row["id"] as? String, let rev = (row["changes"] as? [[String: String]])?.first?["rev"] { stored[id] = rev }
+        }
+        return stored
     }
 
     /// Starts `cloudant`, kills it with SIGKILL `delay` seconds after it acknowledged its first batch, and returns
