@@ -24,7 +24,7 @@ struct ServeKillTests {
         var totals = (writes: 0, acknowledged: 0, cycles: 0)
         for round in 0..<kills {
             var server = try await ServeProcess.start(folder: folder)
-            let log = StressLog()
+            let log = StressLog<ServeKillEvent>()
             if round == 0 { #expect(await ServeHTTP.request("PUT", "/db", port: server.port)?.status == 201) }
             _ = await ServeHTTP.request("PUT", "/db", port: server.port)  // after a kill mid-deletion it may be gone
             let port = server.port
@@ -142,60 +142,25 @@ enum ServeHTTP {
     }
 }
 
-/// What one round saw, ordered by one counter that every send and answer ticks.
-final class StressLog: @unchecked Sendable {
-    struct Write {
-        var id: String
-        var sent: Int
-        var acknowledged: Int
-        var status: Int
-    }
+/// What the deleter saw in one round, on the log's counter.
+enum ServeKillEvent: Sendable {
+    case deleteAnswered(sent: Int, status: Int?, at: Int)
+    case createAnswered(sent: Int, status: Int?, at: Int)
+}
 
-    enum Event {
-        case deleteAnswered(sent: Int, status: Int?, at: Int)
-        case createAnswered(sent: Int, status: Int?, at: Int)
-    }
+/// What the check of one round found.
+struct ServeKillOutcome {
+    var lost: [String] = []
+    var resurrected: [String] = []
+    var unexpectedStatuses: Set<Int> = []
+    var checked = 0
+}
 
-    struct Outcome {
-        var lost: [String] = []
-        var resurrected: [String] = []
-        var unexpectedStatuses: Set<Int> = []
-        var checked = 0
-    }
-
-    // `lock` protects everything below.
-    private let lock = NSLock()
-    private var clock = 0
-    private var storedWrites: [Write] = []
-    private var storedEvents: [Event] = []
-    private var isStopped = false
-    private var acknowledgedOnce = false
-
-    func tick() -> Int { lock.withLock { clock += 1; return clock } }
-    var stopped: Bool { lock.withLock { isStopped } }
-    func stop() { lock.withLock { isStopped = true } }
-    var writes: [Write] { lock.withLock { storedWrites } }
-    var events: [Event] { lock.withLock { storedEvents } }
-
-    func write(id: String, sent: Int, acknowledged: Int, status: Int) {
-        lock.withLock { storedWrites.append(Write(id: id, sent: sent, acknowledged: acknowledged, status: status)) }
-    }
-
-    func event(_ event: Event) { lock.withLock { storedEvents.append(event) } }
-
-    /// True the first time it is called: the round's first acknowledged write.
-    func isFirstAcknowledgement() -> Bool {
-        lock.withLock {
-            defer { acknowledgedOnce = true }
-            return !acknowledgedOnce
-        }
-    }
-
+extension StressLog<ServeKillEvent> {
     /// Reads the restarted server's documents and checks them against the log.
-    func verify(port: Int) -> Outcome {
-        var outcome = Outcome()
-        let writes = self.writes
-        let events = self.events
+    func verify(port: Int) -> ServeKillOutcome {
+        var outcome = ServeKillOutcome()
+        let (writes, events) = snapshot
         outcome.unexpectedStatuses = Set(writes.map(\.status)).subtracting([201, 404])
         let exists = ServeHTTP.request("GET", "/db", port: port)?.status == 200
         var stored: Set<String> = []

@@ -21,7 +21,7 @@ struct DeleteRecreateStressTests {
         let folder = server.folder
         var reopened: LiveServer?
         do {
-            let log = DeleteRecreateLog()
+            let log = StressLog<DeleteRecreateCycle>()
             let client = server.admin
             #expect(try await client.send("PUT", "/db").status == 201)
             let writers = 3
@@ -35,7 +35,7 @@ struct DeleteRecreateStressTests {
                             let id = "w\(writer)-\(sequence)"
                             let sent = log.tick()
                             let answer = try await client.put("/db/\(id)", ["n": .number(JSONNumber(sequence))])
-                            log.recordWrite(id: id, sent: sent, acknowledged: log.tick(), status: answer.status)
+                            log.write(id: id, sent: sent, acknowledged: log.tick(), status: answer.status)
                         }
                     }
                 }
@@ -47,7 +47,10 @@ struct DeleteRecreateStressTests {
                         let deleteSent = log.tick()
                         let deleted = try await client.delete("/db")
                         let created = try await client.send("PUT", "/db")
-                        log.recordCycle(deleteSent: deleteSent, deleted: deleted.status, created: created.status, createAcknowledged: log.tick())
+                        log.event(
+                            DeleteRecreateCycle(
+                                deleteSent: deleteSent, deleted: deleted.status, created: created.status,
+                                createAcknowledged: log.tick()))
                     }
                     // Writers go on until some writes are acknowledged after the last creation (without them
                     // the check proves nothing), however slowly a loaded machine lets them through.
@@ -71,63 +74,35 @@ struct DeleteRecreateStressTests {
     }
 }
 
-/// What the stress test saw, ordered by one counter that every send and every answer ticks.
-final class DeleteRecreateLog: @unchecked Sendable {
-    struct Write {
-        var id: String
-        var sent: Int
-        var acknowledged: Int
-        var status: Int
-    }
+/// One delete/create cycle on the log's counter: when the deletion was sent, both answers' statuses, and when the
+/// creation was acknowledged.
+struct DeleteRecreateCycle: Sendable {
+    var deleteSent: Int
+    var deleted: Int
+    var created: Int
+    var createAcknowledged: Int
+}
 
-    struct Cycle {
-        var deleteSent: Int
-        var deleted: Int
-        var created: Int
-        var createAcknowledged: Int
-    }
-
-    // `lock` protects everything below.
-    private let lock = NSLock()
-    private var clock = 0
-    private var writes: [Write] = []
-    private var cycles: [Cycle] = []
-    private var isStopped = false
-
-    func tick() -> Int { lock.withLock { clock += 1; return clock } }
-
+extension StressLog<DeleteRecreateCycle> {
     /// Writes sent after the last creation was acknowledged (after the start, before any), and acknowledged
     /// themselves.
     var acknowledgedAfterLastCreation: Int {
-        lock.withLock {
-            let created = cycles.last?.createAcknowledged ?? 0  // before the first cycle: since the start
-            return writes.filter { $0.status == 201 && $0.sent > created }.count
-        }
-    }
-    var stopped: Bool { lock.withLock { isStopped } }
-    func stop() { lock.withLock { isStopped = true } }
-
-    func recordWrite(id: String, sent: Int, acknowledged: Int, status: Int) {
-        lock.withLock { writes.append(Write(id: id, sent: sent, acknowledged: acknowledged, status: status)) }
+        let (writes, cycles) = snapshot
+        let created = cycles.last?.createAcknowledged ?? 0  // before the first cycle: since the start
+        return writes.filter { $0.status == 201 && $0.sent > created }.count
     }
 
-    func recordCycle(deleteSent: Int, deleted: Int, created: Int, createAcknowledged: Int) {
-        lock.withLock {
-            cycles.append(Cycle(deleteSent: deleteSent, deleted: deleted, created: created, createAcknowledged: createAcknowledged))
-        }
-    }
-
+    /// How many writes (acknowledged, refused) and cycles the test made, for its log line.
     var summary: String {
-        lock.withLock {
-            let acknowledged = writes.filter { $0.status == 201 }.count
-            let refused = writes.filter { $0.status == 404 }.count
-            return "\(writes.count) writes (\(acknowledged) acknowledged, \(refused) refused with 404), \(cycles.count) delete/create cycles"
-        }
+        let (writes, cycles) = snapshot
+        let acknowledged = writes.filter { $0.status == 201 }.count
+        let refused = writes.filter { $0.status == 404 }.count
+        return "\(writes.count) writes (\(acknowledged) acknowledged, \(refused) refused with 404), \(cycles.count) delete/create cycles"
     }
 
     /// Checks the database's documents against the log.
     func check(against client: TestClient, label: String) async throws {
-        let (writes, cycles) = lock.withLock { (self.writes, self.cycles) }
+        let (writes, cycles) = snapshot
         #expect(cycles.allSatisfy { $0.deleted == 200 && $0.created == 201 }, "\(label): a delete or create failed")
         #expect(writes.allSatisfy { $0.status == 201 || $0.status == 404 }, "\(label): statuses \(Set(writes.map(\.status)))")
         let listing = try await client.get("/db/_all_docs").json
