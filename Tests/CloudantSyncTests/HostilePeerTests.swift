@@ -118,23 +118,31 @@ struct HostilePeerTests {
         try await Self.untouched(store)
     }
 
-    @Test(arguments: Kind.allCases)
-    func aBulkGetAnswerLeavingOutARequestedRevisionIsAnError(kind: Kind) async throws {
-        let server = try HostileServer.source(changes: [("a", [Self.revision]), ("b", [Self.revision])], bulkGet: [HostileServer.document("a")])
-        defer { server.stop() }
-        let (result, store, _) = try await Self.pull(from: server, kind)
-        #expect(Self.violation(result, at: "/db/_bulk_get") == .missingRevision(id: "b", rev: "1-0123456789abcdef0123456789abcdef"))
-        try await Self.untouched(store)
+    /// A `_bulk_get` answer that does not match what was asked, for the changes the source lists.
+    struct BulkGetMismatch: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var changes: [String]
+        var answered: [JSONObject]
+        var violation: PeerViolation
+
+        static let all: [BulkGetMismatch] = [
+            .init(
+                testDescription: "an answer leaving out a requested revision", changes: ["a", "b"],
+                answered: [HostileServer.document("a")], violation: .missingRevision(id: "b", rev: revision)),
+            .init(
+                testDescription: "an answer holding a document nobody asked for", changes: ["a"],
+                answered: [HostileServer.document("a"), HostileServer.document("_design/evil", ["language": "query"])],
+                violation: .unrequestedDocument(id: "_design/evil", rev: revision)),
+        ]
     }
 
-    @Test(arguments: Kind.allCases)
-    func aDocumentNobodyAskedForIsNeverWritten(kind: Kind) async throws {
-        let server = try HostileServer.source(
-            changes: [("a", [Self.revision])],
-            bulkGet: [HostileServer.document("a"), HostileServer.document("_design/evil", ["language": "query"])])
+    @Test("A _bulk_get answer that is not what was asked is an error, and nothing is written",
+          arguments: BulkGetMismatch.all, Kind.allCases)
+    func aBulkGetAnswerThatIsNotWhatWasAskedIsAnError(mismatch: BulkGetMismatch, kind: Kind) async throws {
+        let server = try HostileServer.source(changes: mismatch.changes.map { ($0, [Self.revision]) }, bulkGet: mismatch.answered)
         defer { server.stop() }
         let (result, store, _) = try await Self.pull(from: server, kind)
-        #expect(Self.violation(result, at: "/db/_bulk_get") == .unrequestedDocument(id: "_design/evil", rev: "1-0123456789abcdef0123456789abcdef"))
+        #expect(Self.violation(result, at: "/db/_bulk_get") == mismatch.violation)
         try await Self.untouched(store)
     }
 
