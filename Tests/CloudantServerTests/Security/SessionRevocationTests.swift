@@ -24,6 +24,18 @@ struct SessionRevocationTests {
         return (TestClient(baseURL: server.baseURL, user: nil, cookie: cookie), setCookie)
     }
 
+    /// Starts a server whose sessions time out after `timeout` seconds and logs bob in, on the real clock:
+    /// `loggingIn` and `loggedIn` are the instants just before and just after his login.
+    private func loggedInBob(sessionTimeout timeout: Int) async throws
+        -> (server: LiveServer, bob: TestClient, loggingIn: ContinuousClock.Instant, loggedIn: ContinuousClock.Instant)
+    {
+        let server = try await LiveServer.start { $0.sessionTimeout = timeout }
+        try await addUser("bob", on: server)
+        let loggingIn = ContinuousClock.now
+        let bob = try await logIn("bob", on: server).client
+        return (server, bob, loggingIn, ContinuousClock.now)
+    }
+
     private func sessions(of client: TestClient, query: String = "") async throws -> [JSONValue] {
         let answer = try await client.get("/_sessions" + query)
         #expect(answer.status == 200)
@@ -186,13 +198,9 @@ struct SessionRevocationTests {
 
     @Test func aSessionInUseGetsAFreshCookieOnceATenthOfItsTimeoutHasPassed() async throws {
         for timeout in [30, 120, 480] {
-            let server = try await LiveServer.start { $0.sessionTimeout = timeout }
-            try await addUser("bob", on: server)
-            let loggingIn = ContinuousClock.now
-            let bob = try await logIn("bob", on: server).client
-            // The cookie was made before this, in whole seconds: a tenth of the timeout and a second later the
+            let (server, bob, loggingIn, loggedIn) = try await loggedInBob(sessionTimeout: timeout)
+            // The cookie was made before `loggedIn`, in whole seconds: a tenth of the timeout and a second later the
             // refresh is surely due.
-            let loggedIn = ContinuousClock.now
             try await Task.sleep(until: loggedIn + .seconds(timeout / 10 + 1) + .milliseconds(100))
             let answer = try await bob.get("/_uuids")
             // The session began after `loggingIn`: it had surely not timed out when the server answered.
@@ -213,11 +221,7 @@ struct SessionRevocationTests {
 
     @Test func aSessionKeptAliveByRefreshedCookiesSurvivesARestartPastItsFirstTimeout() async throws {
         for timeout in [10, 40, 160] {
-            let first = try await LiveServer.start { $0.sessionTimeout = timeout }
-            try await addUser("bob", on: first)
-            let loggingIn = ContinuousClock.now
-            let bob = try await logIn("bob", on: first).client
-            let loggedIn = ContinuousClock.now
+            let (first, bob, loggingIn, loggedIn) = try await loggedInBob(sessionTimeout: timeout)
             // Refreshed at six tenths of the timeout: past the tenth that makes it due, inside the first cookie's life.
             try await Task.sleep(until: loggedIn + .seconds(timeout * 6 / 10))
             let refreshing = ContinuousClock.now
