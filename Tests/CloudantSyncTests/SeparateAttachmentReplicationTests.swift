@@ -30,18 +30,12 @@ struct SeparateAttachmentReplicationTests {
 
     /// A local peer that counts what it receives separately, or (`separately: false`) receives nothing
     /// separately, as a peer without that ability; `checkWrite` sees every batch written.
-    struct CountingPeer: ReplicationPeer {
+    struct CountingPeer: WrappingPeer {
         let inner: LocalPeer
         var separately = true
         var checkWrite: @Sendable ([JSONObject]) -> Void = { _ in }
         let received = Counter()
-        func identity() async throws -> String { try await inner.identity() }
-        func info() async throws -> PeerInfo { try await inner.info() }
-        func localDocument(id: String) async throws -> JSONObject? { try await inner.localDocument(id: id) }
-        func putLocalDocument(id: String, body: JSONObject) async throws { try await inner.putLocalDocument(id: id, body: body) }
-        func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await inner.changes(request) }
-        func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await inner.revsDiff(revisions) }
-        func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] { try await inner.fetch(requests) }
+        var base: any ReplicationPeer { inner }
         func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
             checkWrite(documents)
             return try await inner.write(documents)

@@ -302,7 +302,7 @@ final class EventLog: Sendable {
 
 /// A peer whose `info()` takes a while (so a sync lasts long enough to be asked again), counting how many
 /// `info()` calls overlap: the pull and the push of one sync never do, two syncs at once would.
-final class SlowPeer: ReplicationPeer {
+final class SlowPeer: WrappingPeer {
     let base: any ReplicationPeer
     let delay: Duration
     private let inInfo = Mutex((now: 0, most: 0))
@@ -314,7 +314,6 @@ final class SlowPeer: ReplicationPeer {
 
     var mostAtOnce: Int { inInfo.withLock { $0.most } }
 
-    func identity() async throws -> String { try await base.identity() }
     func info() async throws -> PeerInfo {
         inInfo.withLock {
             $0.now += 1
@@ -324,13 +323,6 @@ final class SlowPeer: ReplicationPeer {
         try await Task.sleep(for: delay)
         return try await base.info()
     }
-    func localDocument(id: String) async throws -> JSONObject? { try await base.localDocument(id: id) }
-    func putLocalDocument(id: String, body: JSONObject) async throws { try await base.putLocalDocument(id: id, body: body) }
-    func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await base.changes(request) }
-    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await base.revsDiff(revisions) }
-    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] { try await base.fetch(requests) }
-    func write(_ documents: [JSONObject]) async throws -> [WriteFailure] { try await base.write(documents) }
-    func ensureFullCommit() async throws { try await base.ensureFullCommit() }
 }
 
 /// Records what an ``AutomaticSyncDelegate`` is told.
