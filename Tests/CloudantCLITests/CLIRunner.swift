@@ -1,5 +1,6 @@
 import CloudantTestSupport
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,11 +26,34 @@ struct CLIRunner {
             stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
+    /// Writes `lines` as the JSON Lines file `name` in `folder` (what `cloudant bulk` reads) and returns its URL.
+    static func jsonLines(_ lines: [String], named name: String = "docs.jsonl", in folder: URL) throws -> URL {
+        let file = folder.appendingPathComponent(name)
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     /// A fresh empty folder for one test.
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+}
+
+extension CLIRunner.Output {
+    /// Expects the command to have exited with `expected` and printed a JSON error on standard error whose
+    /// members include `members` (`error`, `code`, `id`, …); returns the error object for further checks.
+    @discardableResult
+    func expectError(
+        status expected: Int32, _ members: KeyValuePairs<String, String>, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String: Any] {
+        #expect(status == expected, "\(stderr)", sourceLocation: sourceLocation)
+        let error = try jsonObject(stderr)
+        for (key, value) in members {
+            #expect(error[key] as? String == value, "the error's \(key)", sourceLocation: sourceLocation)
+        }
+        return error
     }
 }
 

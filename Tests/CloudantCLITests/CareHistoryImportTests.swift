@@ -79,11 +79,7 @@ struct CareHistoryImportTests {
         let broken = "[\(Self.version(0, hour: 8, effective: "2024-01-01T00:00:00Z", previous: [])),"
             + "\(Self.version(2, hour: 20, effective: "2024-01-20T00:00:00Z", previous: [Self.uuids[1]]))]"
         let refused = try await CLIRunner.run(["care", "add", "task"], stdin: broken, in: folder)
-        #expect(refused.status == 2)
-        let error = try jsonObject(refused.stderr)
-        #expect(error["error"] as? String == "bad_request")
-        #expect(error["code"] as? String == "brokenVersionChain")
-        #expect(error["id"] as? String == "meds")
+        let error = try refused.expectError(status: 2, ["error": "bad_request", "code": "brokenVersionChain", "id": "meds"])
         #expect(error["item"] as? Int == 1)
         let reason = try #require(error["reason"] as? String)
         #expect(reason.contains(Self.uuids[2]) && reason.contains(Self.uuids[1]))
@@ -95,8 +91,7 @@ struct CareHistoryImportTests {
             + "\(Self.version(1, hour: 12, effective: "2024-01-10T00:00:00Z", previous: [Self.uuids[0]])),"
             + "\(Self.version(2, hour: 20, effective: "2024-01-20T00:00:00Z", previous: [Self.uuids[0]]))]"
         let forked = try await CLIRunner.run(["care", "add", "task"], stdin: fork, in: folder)
-        #expect(forked.status == 2)
-        #expect(try jsonObject(forked.stderr)["code"] as? String == "brokenVersionChain")
+        try forked.expectError(status: 2, ["code": "brokenVersionChain"])
     }
 
     @Test func aVersionOfAnExistingIdWithoutAChainLinkIsAConflict() async throws {
@@ -107,11 +102,7 @@ struct CareHistoryImportTests {
         // Another first version of "meds", with its own uuid and no link to the stored one.
         let second = first.replacingOccurrences(of: Self.uuids[0], with: Self.uuids[1])
         let refused = try await CLIRunner.run(["care", "add", "task"], stdin: second, in: folder)
-        #expect(refused.status == 4)
-        let error = try jsonObject(refused.stderr)
-        #expect(error["error"] as? String == "conflict")
-        #expect(error["code"] as? String == "duplicateVersion")
-        #expect(error["id"] as? String == "meds")
+        try refused.expectError(status: 4, ["error": "conflict", "code": "duplicateVersion", "id": "meds"])
     }
 
     @Test func updateImportsAHistoryAndUpdatesOtherObjectsInOneTransaction() async throws {

@@ -57,10 +57,7 @@ struct CrashSafetyTests {
     /// committed), each padded with `count` times `padding`, as JSON Lines to `name` in `folder`.
     private func paddedDocuments(_ documents: Int, padding: Character, count: Int, to name: String, in folder: URL) throws -> URL {
         let pad = String(repeating: padding, count: count)
-        let file = folder.appendingPathComponent(name)
-        try (0..<documents).map { #"{"n":\#($0),"pad":"\#(pad)"}"# }.joined(separator: "\n")
-            .write(to: file, atomically: true, encoding: .utf8)
-        return file
+        return try CLIRunner.jsonLines((0..<documents).map { #"{"n":\#($0),"pad":"\#(pad)"}"# }, named: name, in: folder)
     }
 
     /// Runs `cloudant arguments…` `times` times, each killed at a random moment up to `within` seconds after its

@@ -79,8 +79,7 @@ struct DocumentCommandTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = (0..<25).map { #"{"_id":"d\#($0)","n":\#($0)}"# } + [#"{"_id":"d0"}"#]
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(lines, in: folder)
         let bulk = try await CLIRunner.run(["bulk", "--db", "demo", "--batch-size", "10", file.path], in: folder)
         // The repeated d0 conflicts: everything else is written, and the exit status (4, conflict) says not
         // everything was.
@@ -125,8 +124,7 @@ struct BulkValidationTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = (0..<10).map { #"{"_id":"d\#($0)"}"# } + [#"{"_id":"_bad"}"#]
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(lines, in: folder)
         let bulk = try await CLIRunner.run(["bulk", "--db", "demo", "--batch-size", "5", file.path], in: folder)
         #expect(bulk.status != 0)
         #expect(bulk.stdout.split(separator: "\n").count == 2)

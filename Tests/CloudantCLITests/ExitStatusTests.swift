@@ -15,14 +15,12 @@ struct ExitStatusTests {
         let missingArgument = try await CLIRunner.run(["get", "--db", "notes"], in: folder)
         #expect(missingArgument.status == 2)
         let badJSON = try await CLIRunner.run(["put", "--db", "notes", "{not json"], in: folder)
-        #expect(badJSON.status == 2)
-        #expect(try jsonObject(badJSON.stderr)["error"] as? String == "bad_request")
+        try badJSON.expectError(status: 2, ["error": "bad_request"])
         let badSchedule = try await CLIRunner.run(
             ["care", "add", "task"],
             stdin: #"{"id":"t","schedule":{"elements":[{"start":"2024-01-01T00:00:00Z","interval":{"day":0}}]}}"#,
             in: folder)
-        #expect(badSchedule.status == 2)
-        #expect(try jsonObject(badSchedule.stderr)["code"] as? String == "invalidSchedule")
+        try badSchedule.expectError(status: 2, ["code": "invalidSchedule"])
     }
 
     @Test func notFoundExitsWithThree() async throws {
@@ -31,8 +29,7 @@ struct ExitStatusTests {
         #expect(try await CLIRunner.run(["db", "info", "nothing"], in: folder).status == 3)
         #expect(try await CLIRunner.run(["put", "--db", "notes", #"{"_id":"a"}"#], in: folder).status == 0)
         let missing = try await CLIRunner.run(["get", "--db", "notes", "b"], in: folder)
-        #expect(missing.status == 3)
-        #expect(try jsonObject(missing.stderr)["error"] as? String == "not_found")
+        try missing.expectError(status: 3, ["error": "not_found"])
     }
 
     @Test func conflictExitsWithFourForStoresDocumentsAndCareObjects() async throws {
@@ -42,17 +39,12 @@ struct ExitStatusTests {
         #expect(try await CLIRunner.run(["db", "create", "x"], in: folder).status == 4)
         #expect(try await CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder).status == 0)
         let stale = try await CLIRunner.run(["put", "--db", "x", #"{"_id":"a"}"#], in: folder)
-        #expect(stale.status == 4)
-        #expect(try jsonObject(stale.stderr)["error"] as? String == "conflict")
+        try stale.expectError(status: 4, ["error": "conflict"])
 
         let plan = #"{"id":"p","title":"P","effectiveDate":"2024-01-01T00:00:00Z"}"#
         #expect(try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder).status == 0)
         let again = try await CLIRunner.run(["care", "add", "careplan"], stdin: plan, in: folder)
-        #expect(again.status == 4)
-        let error = try jsonObject(again.stderr)
-        #expect(error["error"] as? String == "conflict")
-        #expect(error["code"] as? String == "duplicateVersion")
-        #expect(error["id"] as? String == "p")
+        try again.expectError(status: 4, ["error": "conflict", "code": "duplicateVersion", "id": "p"])
     }
 
     @Test func unauthorizedExitsWithFiveWhenAPeerRefusesTheCredentials() async throws {
@@ -72,19 +64,18 @@ struct ExitStatusTests {
         let first = try await ServeProcess.start(["serve", "--port", "0"], in: folder)
         let port = try #require(URL(string: first.url)?.port)
         let second = try await CLIRunner.run(["serve", "--port", "\(port)"], in: folder)
-        #expect(second.status == 6)
-        #expect(try jsonObject(second.stderr)["error"] as? String == "bindFailed")
+        try second.expectError(status: 6, ["error": "bindFailed"])
     }
 
     @Test func internalExitsWithOneWhenTheStoreIsDamaged() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("docs.jsonl")
         var random = SystemRandomNumberGenerator()
-        try (0..<3000).map { index in
+        let documents = (0..<3000).map { index in
             let padding = String((0..<300).map { _ in "0123456789abcdef".randomElement(using: &random)! })
             return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
-        }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        }
+        let file = try CLIRunner.jsonLines(documents, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "big", file.path], in: folder).status == 0)
         // The command may exit with its last commits still in the store's write-ahead log (a checkpoint runs
         // when the writer gets to it): opening and closing the store folds the log into the file, so the

@@ -7,8 +7,7 @@ struct FindCommandTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = [#"{"_id":"a","age":30,"name":"A"}"#, #"{"_id":"b","age":20,"name":"B"}"#, #"{"_id":"c","name":"C"}"#]
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(lines, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "demo", file.path], in: folder).status == 0)
 
         let found = try await CLIRunner.run(

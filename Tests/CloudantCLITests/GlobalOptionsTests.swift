@@ -256,8 +256,7 @@ struct GlobalOptionsTests {
         #expect(try await CLIRunner.run(["db", "list"], in: folder).stdout.contains(#"["care"]"#))
         // Reading commands name the default store they looked for.
         let samples = try await CLIRunner.run(["health", "samples", "--type", "HKQuantityTypeIdentifierStepCount"], in: folder)
-        #expect(samples.status == 3)
-        #expect(try jsonObject(samples.stderr)["db"] as? String == "health")
+        try samples.expectError(status: 3, ["db": "health"])
         let route = try await CLIRunner.run(["route", "export", "--workout", "w", "--gpx"], in: folder)
         #expect(try jsonObject(route.stderr)["db"] as? String == "health")
         for command in [["care", "add", "task"], ["care", "update", "task"], ["care", "events"], ["care", "list", "task"],

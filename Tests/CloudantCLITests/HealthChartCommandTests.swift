@@ -78,7 +78,6 @@ struct HealthChartCommandTests {
         let forced = try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", "-", "--format", "gpx"], in: folder)
         #expect(forced.status == 0 && forced.stdout.contains("<gpx"))
         let unknown = try await CLIRunner.run(["health", "route", "--workout", "nope", "--out", svgPath], in: folder)
-        #expect(unknown.status == 3)
-        #expect(try jsonObject(unknown.stderr)["error"] as? String == "not_found")
+        try unknown.expectError(status: 3, ["error": "not_found"])
     }
 }

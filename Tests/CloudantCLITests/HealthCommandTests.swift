@@ -168,8 +168,7 @@ struct HealthCommandTests {
         let bad = try await CLIRunner.run(Array(steps.dropLast(2)) + ["--tz", "Mars/Olympus"], in: folder)
         #expect(bad.status == 2)
         let unit = try await CLIRunner.run(steps + ["--unit", "kg"], in: folder)
-        #expect(unit.status == 2)
-        #expect(try jsonObject(unit.stderr)["code"] as? String == "incompatibleUnits")
+        try unit.expectError(status: 2, ["code": "incompatibleUnits"])
         let nothing = try await CLIRunner.run(steps + ["--db", "absent"], in: folder)
         #expect(nothing.status == 3)
     }

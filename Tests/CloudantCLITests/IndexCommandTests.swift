@@ -6,9 +6,8 @@ struct IndexCommandTests {
     @Test func createListUseAndDeleteAnIndexFromTheCommandLine() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<30).map { #"{"_id":"p\#($0)","age":\#($0 % 10),"bio":"likes \#($0 % 2 == 0 ? "running" : "reading")"}"# }
-            .joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(
+            (0..<30).map { #"{"_id":"p\#($0)","age":\#($0 % 10),"bio":"likes \#($0 % 2 == 0 ? "running" : "reading")"}"# }, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "demo", file.path], in: folder).status == 0)
 
         let created = try await CLIRunner.run(["index", "create", "--db", "demo", "age", "--name", "by-age", "--ddoc", "people"], in: folder)

@@ -6,9 +6,8 @@ struct ReplicateCommandTests {
     @Test func replicatesBetweenLocalStoresAndResumesFromTheCheckpoint() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<40).map { #"{"_id":"d\#($0)","kind":"\#($0 % 2 == 0 ? "even" : "odd")"}"# }.joined(separator: "\n")
-            .write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(
+            (0..<40).map { #"{"_id":"d\#($0)","kind":"\#($0 % 2 == 0 ? "even" : "odd")"}"# }, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
 
         let first = try await CLIRunner.run(["replicate", "phone", "backup"], in: folder)
@@ -27,9 +26,8 @@ struct ReplicateCommandTests {
     @Test func aDesignDocumentsFilterChoosesWhatIsReplicatedWithItsQueryParameters() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<30).map { #"{"_id":"d\#($0)","kind":"\#($0 % 3 == 0 ? "fizz" : "plain")"}"# }.joined(separator: "\n")
-            .write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(
+            (0..<30).map { #"{"_id":"d\#($0)","kind":"\#($0 % 3 == 0 ? "fizz" : "plain")"}"# }, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
         let design = #"{"_id":"_design/app","filters":{"by_kind":"function (doc, req) { return doc.kind === req.query.kind; }"}}"#
         #expect(try await CLIRunner.run(["put", "--db", "phone", design], in: folder).status == 0)
@@ -78,8 +76,7 @@ struct ReplicateCommandTests {
         defer { server.kill() }
         try #require(server.port > 0)
         let remote = server.url.replacingOccurrences(of: "http://", with: "http://admin:s3cret@") + "/cloud"
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<25).map { #"{"_id":"v\#($0)","pulse":\#(60 + $0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines((0..<25).map { #"{"_id":"v\#($0)","pulse":\#(60 + $0)}"# }, in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "phone", file.path], in: folder).status == 0)
 
         let push = try await CLIRunner.run(["replicate", "phone", remote, "--create-target", "--http-client", client], in: folder)

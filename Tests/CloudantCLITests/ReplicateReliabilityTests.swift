@@ -69,8 +69,7 @@ struct ReplicateReliabilityTests {
             "-u", "alice:pw", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"secret":"alice"}"#, server.url + "/cloud/d3",
         ])
         let local = folder.appendingPathComponent("local").path
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<6).map { #"{"_id":"d\#($0)","access":{"names":["bob"]}}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines((0..<6).map { #"{"_id":"d\#($0)","access":{"names":["bob"]}}"# }, in: folder)
         #expect(try await CLIRunner.run(["--data", local, "bulk", "--db", "phone", file.path], in: folder).status == 0)
         let taken = try jsonObject(try await CLIRunner.run(["--data", local, "get", "--db", "phone", "d3"], in: folder).stdout)
         let bob = server.url.replacingOccurrences(of: "http://", with: "http://bob:pw@") + "/cloud"

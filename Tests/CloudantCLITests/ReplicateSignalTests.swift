@@ -12,8 +12,7 @@ struct ReplicateSignalTests {
     /// A folder with the store `phone` holding `count` documents.
     static func folder(documents count: Int) async throws -> URL {
         let folder = try CLIRunner.temporaryFolder()
-        let file = folder.appendingPathComponent("docs.jsonl")
-        try (0..<count).map { #"{"_id":"d\#($0)","n":\#($0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines((0..<count).map { #"{"_id":"d\#($0)","n":\#($0)}"# }, in: folder)
         let loaded = try await CLIRunner.run(["--data", folder.path, "bulk", "--db", "phone", file.path], in: folder)
         #expect(loaded.status == 0, "\(loaded.stderr)")
         return folder

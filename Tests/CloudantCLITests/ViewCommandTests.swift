@@ -39,8 +39,7 @@ struct ViewCommandTests {
             #"{"_id":"r1","day":"2024-05-01","bpm":60}"#, #"{"_id":"r2","day":"2024-05-01","bpm":70}"#,
             #"{"_id":"r3","day":"2024-05-02","bpm":65}"#, #"{"_id":"r4","day":"2024-06-01","bpm":80}"#,
         ]
-        let file = folder.appendingPathComponent("readings.jsonl")
-        try readings.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let file = try CLIRunner.jsonLines(readings, named: "readings.jsonl", in: folder)
         let data = folder.appendingPathComponent("data").path
         #expect(try await CLIRunner.run(["--data", data, "bulk", "--db", "clinic", file.path]).status == 0)
         let designDocument = JSONValue.object(Self.designDocument).jsonString()
