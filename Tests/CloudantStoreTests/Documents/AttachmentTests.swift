@@ -7,13 +7,18 @@ import Testing
 struct AttachmentTests {
     let helloBase64 = "aGVsbG8gd29ybGQ="  // "hello world"
 
+    /// Stores document `id` with the one attachment `name` (`data` in base64) and returns its stub as read with
+    /// its encoding info.
+    func putAttachment(
+        _ name: String, contentType: String, data: String, id: String = "a", in store: DocumentStore
+    ) async throws -> JSONValue? {
+        try await store.put(["_id": .string(id), "_attachments": [name: ["content_type": .string(contentType), "data": .string(data)]]])
+        return try await store.document(id: id, options: ReadOptions(attachmentEncodingInfo: true))["_attachments"]?[name]
+    }
+
     @Test func binaryDataIsStoredAsWrittenWithItsMD5DigestLengthAndRevpos() async throws {
         let temp = try TemporaryStore()
-        try await temp.store.put([
-            "_id": "a", "_attachments": ["note.bin": ["content_type": "application/octet-stream", "data": .string(helloBase64)]],
-        ])
-        let doc = try await temp.store.document(id: "a", options: ReadOptions(attachmentEncodingInfo: true))
-        let stub = doc["_attachments"]?["note.bin"]
+        let stub = try await putAttachment("note.bin", contentType: "application/octet-stream", data: helloBase64, in: temp.store)
         #expect(stub?["digest"] == "md5-XrY7u+Ae7tCTyyK7j1rNww==")
         #expect(stub?["length"] == 11)
         #expect(stub?["revpos"] == 1)
@@ -28,11 +33,7 @@ struct AttachmentTests {
     /// as `text/plain` has CouchDB's digest, and reads back as written.
     @Test func compressibleDataIsStoredGzipEncodedWithCouchDBsDigest() async throws {
         let temp = try TemporaryStore()
-        try await temp.store.put([
-            "_id": "a", "_attachments": ["note.txt": ["content_type": "text/plain; charset=utf-8", "data": .string(helloBase64)]],
-        ])
-        let doc = try await temp.store.document(id: "a", options: ReadOptions(attachmentEncodingInfo: true))
-        let stub = doc["_attachments"]?["note.txt"]
+        let stub = try await putAttachment("note.txt", contentType: "text/plain; charset=utf-8", data: helloBase64, in: temp.store)
         #expect(stub?["digest"] == "md5-7mkg+nM0HN26sZkLN8KVSA==")
         #expect(stub?["length"] == 11)
         #expect(stub?["encoding"] == "gzip")
@@ -50,8 +51,7 @@ struct AttachmentTests {
 
     @Test func anEmptyCompressibleAttachmentIsStillGzipEncodedAsCouchDBDoes() async throws {
         let temp = try TemporaryStore()
-        try await temp.store.put(["_id": "e", "_attachments": ["e.txt": ["content_type": "text/plain", "data": ""]]])
-        let stub = try await temp.store.document(id: "e", options: ReadOptions(attachmentEncodingInfo: true))["_attachments"]?["e.txt"]
+        let stub = try await putAttachment("e.txt", contentType: "text/plain", data: "", id: "e", in: temp.store)
         #expect(stub?["digest"] == "md5-cCkGbCesb17xjWYNV0GXmg==")
         #expect(stub?["encoded_length"] == 20)
         #expect(stub?["length"] == 0)
@@ -61,8 +61,8 @@ struct AttachmentTests {
         var options = StoreOptions()
         options.attachmentCompression = .none
         let temp = try TemporaryStore(options: options)
-        try await temp.store.put(["_id": "a", "_attachments": ["n.txt": ["content_type": "text/plain", "data": .string(helloBase64)]]])
-        #expect(try await temp.store.document(id: "a")["_attachments"]?["n.txt"]?["digest"] == "md5-XrY7u+Ae7tCTyyK7j1rNww==")
+        let stub = try await putAttachment("n.txt", contentType: "text/plain", data: helloBase64, in: temp.store)
+        #expect(stub?["digest"] == "md5-XrY7u+Ae7tCTyyK7j1rNww==")
     }
 
     @Test(arguments: [

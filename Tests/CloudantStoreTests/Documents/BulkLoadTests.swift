@@ -117,8 +117,7 @@ struct BulkLoadTests {
         "A load's log is copied into the database file by the writer alone, inside the commit that reaches 32 MB",
         arguments: [false, true])
     func aLoadsLogIsCopiedByTheWriterAlone(encrypted: Bool) async throws {
-        var options = StoreOptions()
-        if encrypted { options.encryptionKey = DatabaseKey.random() }
+        let options = StoreOptions.encrypted(encrypted)
         let temp = try TemporaryStore(options: options)
         let store = temp.store
         let path = store.fileURL.path

@@ -34,8 +34,7 @@ struct LogCheckpointerTests {
         "Once the log holds 1,000 pages, a checkpoint runs on the writer after the commit instead of inside it",
         arguments: [false, true])
     func aQueuedCheckpointCopiesTheLog(encrypted: Bool) async throws {
-        var options = StoreOptions()
-        if encrypted { options.encryptionKey = DatabaseKey.random() }
+        let options = StoreOptions.encrypted(encrypted)
         let temp = try TemporaryStore(options: options)
         let store = temp.store
         let sizeBefore = fileSize(store.fileURL.path)
