@@ -10,17 +10,13 @@ public enum TestDeadline {
     public static let generous: Duration = .seconds(300)
 }
 
-/// A wait that outlived its deadline: what was awaited, and for how long.
+/// A wait that outlived its deadline: what was awaited, and for how long. Only the waits below make one; tests
+/// catch it and read it.
 public struct DeadlineExceeded: Error, CustomStringConvertible {
     /// What the test was waiting for, in words.
     public var awaited: String
     /// The deadline that passed.
     public var deadline: Duration
-
-    public init(awaited: String, deadline: Duration) {
-        self.awaited = awaited
-        self.deadline = deadline
-    }
 
     public var description: String { "\(awaited) did not happen within \(deadline)" }
 }
