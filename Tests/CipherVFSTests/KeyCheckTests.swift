@@ -8,10 +8,8 @@ import Testing
 
 @Suite struct KeyCheckTests {
     @Test func reopenWithRightKeyReturnsEveryRowAndPassesIntegrityCheck() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let key = SymmetricKey.random()
-        try Fixture.makeEncryptedDatabase(at: path, key: key)
+        let database = try Fixture.encryptedDatabase()
+        let (path, key) = (database.path, database.key)
         CipherVFS.unregister(path: path)
 
         #expect(try CipherVFS.check(key, databaseAt: path) == .matches)
@@ -23,9 +21,8 @@ import Testing
     }
 
     @Test func wrongKeyIsReportedAndOpeningYieldsAnErrorNeverData() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        try Fixture.makeEncryptedDatabase(at: path, key: .random())
+        let database = try Fixture.encryptedDatabase()
+        let path = database.path
         let wrongKey = SymmetricKey.random()
 
         #expect(try CipherVFS.check(wrongKey, databaseAt: path) == .wrongKey)
@@ -45,9 +42,8 @@ import Testing
     }
 
     @Test func encryptedDatabaseWithoutRegisteredKeyFailsToOpen() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        try Fixture.makeEncryptedDatabase(at: path, key: .random())
+        let database = try Fixture.encryptedDatabase()
+        let path = database.path
         CipherVFS.unregister(path: path)
 
         let error = #expect(throws: DatabaseError.self) {

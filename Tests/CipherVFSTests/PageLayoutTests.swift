@@ -7,10 +7,8 @@ import Testing
 
 @Suite struct PageLayoutTests {
     @Test func newEncryptedDatabaseHasPageSize4096And28ReservedBytes() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let key = SymmetricKey.random()
-        try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 10)
+        let database = try Fixture.encryptedDatabase(rows: 10)
+        let (path, key) = (database.path, database.key)
 
         var page = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)).prefix(4096))
         #expect(!page.starts(with: CipherVFS.sqliteMagic), "the header is encrypted on disk")
@@ -53,10 +51,8 @@ import Testing
     }
 
     @Test func tamperedPageFailsAuthenticationInsteadOfReturningGarbage() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let key = SymmetricKey.random()
-        try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 2_000)
+        let database = try Fixture.encryptedDatabase(rows: 2_000)
+        let path = database.path
         // Flip one byte in the middle of page 3.
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         try handle.seek(toOffset: 2 * 4096 + 1000)
@@ -74,9 +70,8 @@ import Testing
     }
 
     @Test func swappedPagesFailAuthentication() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        try Fixture.makeEncryptedDatabase(at: path, key: .random(), rows: 2_000)
+        let database = try Fixture.encryptedDatabase(rows: 2_000)
+        let path = database.path
         var data = try Data(contentsOf: URL(fileURLWithPath: path))
         let page2 = data[4096..<8192]
         data.replaceSubrange(4096..<8192, with: data[8192..<12288])

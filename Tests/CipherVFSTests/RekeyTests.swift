@@ -8,10 +8,8 @@ import Testing
 
 @Suite struct RekeyTests {
     @Test func rekeyedDatabaseOpensWithNewKeyOnlyAndKeepsEveryRow() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let (oldKey, newKey) = (SymmetricKey.random(), SymmetricKey.random())
-        try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
+        let database = try Fixture.encryptedDatabase()
+        let (path, oldKey, newKey) = (database.path, database.key, SymmetricKey.random())
 
         try CipherVFS.rekey(databaseAt: path, from: oldKey, to: newKey)
 
@@ -24,10 +22,8 @@ import Testing
     }
 
     @Test func rekeyWithWrongOldKeyChangesNothing() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let key = SymmetricKey.random()
-        try Fixture.makeEncryptedDatabase(at: path, key: key, rows: 100)
+        let database = try Fixture.encryptedDatabase(rows: 100)
+        let (path, key) = (database.path, database.key)
         #expect { try CipherVFS.rekey(databaseAt: path, from: .random(), to: .random()) } throws: { error in
             (error as? CloudantError)?.code == .wrongEncryptionKey
         }
@@ -38,10 +34,8 @@ import Testing
     /// A crash after the copy is written but before the rename: a restarted app registers the old key again
     /// and must find the original intact; the next rekey replaces the stale copy.
     @Test func crashBeforeRenameLeavesOriginalIntact() throws {
-        let directory = try TemporaryFolder("cipher-vfs-tests")
-        let path = directory.file("store.sqlite").path
-        let (oldKey, newKey) = (SymmetricKey.random(), SymmetricKey.random())
-        try Fixture.makeEncryptedDatabase(at: path, key: oldKey)
+        let database = try Fixture.encryptedDatabase()
+        let (path, oldKey, newKey) = (database.path, database.key, SymmetricKey.random())
 
         let copy = try CipherVFS.writeRekeyedCopy(databaseAt: path, from: oldKey, to: newKey)
         #expect(try CipherVFS.check(newKey, databaseAt: copy) == .matches)

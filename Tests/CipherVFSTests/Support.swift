@@ -1,3 +1,4 @@
+import CloudantTestSupport
 import Crypto
 import Foundation
 import GRDB
@@ -77,6 +78,15 @@ enum Fixture {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
 
+    /// A new encrypted database of `rows` marker rows, `store.sqlite` in a fresh folder, written and closed; its key
+    /// stays registered.
+    static func encryptedDatabase(rows: Int = 5_000, key: SymmetricKey = .random()) throws -> EncryptedDatabase {
+        let folder = try TemporaryFolder("cipher-vfs-tests")
+        let path = folder.file("store.sqlite").path
+        try makeEncryptedDatabase(at: path, key: key, rows: rows)
+        return EncryptedDatabase(folder: folder, path: path, key: key)
+    }
+
     /// Writes 5,000 marker rows to a new encrypted database at `path` and closes it.
     static func makeEncryptedDatabase(at path: String, key: SymmetricKey, rows: Int = 5_000) throws {
         try CipherVFS.register(key, forDatabaseAt: path)
@@ -84,6 +94,14 @@ enum Fixture {
         try writeMarkers(pool, count: rows)
         try pool.close()
     }
+}
+
+/// What ``Fixture/encryptedDatabase(rows:key:)`` made: the folder (removed when this goes away), the database's
+/// path and its key.
+struct EncryptedDatabase {
+    let folder: TemporaryFolder
+    let path: String
+    let key: SymmetricKey
 }
 
 extension SymmetricKey {
