@@ -11,12 +11,20 @@ struct LocalDocsEndpointTests {
         (answer.json["rows"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
     }
 
-    @Test func listsLocalDocumentsWithNullTotalsAndTheirRevisions() async throws {
+    /// Runs `body` with an admin client of a live server whose database `db` holds the local documents
+    /// `_local/foo` and `_local/foo2`.
+    private static func withLocalDocuments(_ body: (TestClient) async throws -> Void) async throws {
         try await withLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/db")
             _ = try await client.put("/db/_local/foo", ["bar": "baz"])
             _ = try await client.put("/db/_local/foo2", ["bar": "baz2"])
+            try await body(client)
+        }
+    }
+
+    @Test func listsLocalDocumentsWithNullTotalsAndTheirRevisions() async throws {
+        try await Self.withLocalDocuments { client in
             _ = try await client.put("/db/regular", ["v": 1])
             let all = try await client.get("/db/_local_docs")
             #expect(all.status == 200)
@@ -34,11 +42,7 @@ struct LocalDocsEndpointTests {
     }
 
     @Test func keysAreReadFromTheQueryOrTheBodyAndTheQueryWins() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
-            _ = try await client.put("/db/_local/foo", ["bar": "baz"])
-            _ = try await client.put("/db/_local/foo2", ["bar": "baz2"])
+        try await Self.withLocalDocuments { client in
             let byQuery = try await client.get("/db/_local_docs?keys=%5B%22_local/foo%22,%22_local/foo2%22%5D")
             #expect(Self.ids(byQuery) == ["_local/foo", "_local/foo2"])
             #expect(Self.ids(try await client.post("/db/_local_docs", [:])) == ["_local/foo", "_local/foo2"])
