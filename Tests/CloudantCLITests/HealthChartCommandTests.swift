@@ -50,14 +50,7 @@ struct HealthChartCommandTests {
     @Test func aRouteIsDrawnAsSVGOrWrittenAsGPXByTheFilesExtension() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 10)
-        #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
-        let routes = try jsonArray(
-            try await CLIRunner.run(["health", "samples", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder).stdout)
-        let route = try #require(routes.first { ($0["locations"] as? [Any])?.isEmpty == false })
-        let workoutID = try #require(route["workoutID"] as? String)
-        let points = routes.filter { $0["workoutID"] as? String == workoutID }
-            .reduce(0) { $0 + (($1["locations"] as? [Any])?.count ?? 0) }
+        let (_, _, workoutID, points) = try await importedWorkoutRoute(in: folder)
 
         let svgPath = folder.appendingPathComponent("run.svg").path
         let drawn = try await CLIRunner.run(["health", "route", "--workout", workoutID, "--out", svgPath], in: folder)

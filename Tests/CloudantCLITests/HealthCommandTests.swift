@@ -290,17 +290,8 @@ struct HealthCommandTests {
     @Test func routeExportWritesTheWorkoutsPointsAsGPX() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 10)
-        #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
-
-        let routes = try jsonArray(
-            try await CLIRunner.run(["health", "samples", "--db", "health", "--type", "HKWorkoutRouteTypeIdentifier"], in: folder)
-                .stdout)
+        let (export, routes, workoutID, points) = try await importedWorkoutRoute(in: folder, db: "health")
         #expect(routes.count == export.count("workout_routes"))
-        let route = try #require(routes.first { ($0["locations"] as? [Any])?.isEmpty == false })
-        let workoutID = try #require(route["workoutID"] as? String)
-        let points = routes.filter { $0["workoutID"] as? String == workoutID }
-            .reduce(0) { $0 + (($1["locations"] as? [Any])?.count ?? 0) }
 
         let gpx = try await CLIRunner.run(["route", "export", "--db", "health", "--workout", workoutID, "--gpx"], in: folder)
         #expect(gpx.status == 0, "\(gpx.stderr)")
@@ -311,6 +302,24 @@ struct HealthCommandTests {
         #expect(unknown.status != 0)
         #expect(try jsonObject(unknown.stderr)["error"] as? String == "not_found")
     }
+}
+
+/// Imports a generated export (1,500 records, seed 10) into `db` (the default store when nil) and lists its workout
+/// routes: returns the export, the routes, the first workout with a located route, and its points over all its
+/// routes.
+func importedWorkoutRoute(in folder: URL, db: String? = nil) async throws
+    -> (export: GeneratedHealthExport, routes: [[String: Any]], workoutID: String, points: Int)
+{
+    let export = try await GeneratedHealthExport(in: folder, records: 1500, seed: 10)
+    #expect(try await CLIRunner.run(["health", "import", export.exportFolder.path], in: folder).status == 0)
+    let store = db.map { ["--db", $0] } ?? []
+    let routes = try jsonArray(
+        try await CLIRunner.run(["health", "samples"] + store + ["--type", "HKWorkoutRouteTypeIdentifier"], in: folder).stdout)
+    let route = try #require(routes.first { ($0["locations"] as? [Any])?.isEmpty == false })
+    let workoutID = try #require(route["workoutID"] as? String)
+    let points = routes.filter { $0["workoutID"] as? String == workoutID }
+        .reduce(0) { $0 + (($1["locations"] as? [Any])?.count ?? 0) }
+    return (export, routes, workoutID, points)
 }
 
 /// The hand-written exports of `Tests/Fixtures/HealthExports/`.
