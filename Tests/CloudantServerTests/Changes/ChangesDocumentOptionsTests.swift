@@ -8,9 +8,7 @@ import Testing
 @Suite("_changes document options")
 struct ChangesDocumentOptionsTests {
     @Test func attachmentsAreStubsUnlessTheFeedAsksForTheirData() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let data = "VGhpcyBpcyBhIGJhc2U2NCBlbmNvZGVkIHRleHQ="
             _ = try await client.put(
                 "/db/doc", ["_attachments": ["foo.txt": ["content_type": "text/plain", "data": .string(data)]]])

@@ -15,9 +15,7 @@ struct DatabaseUpdatesTests {
     }
 
     @Test func writesTheServerMakesOnItsOwnAreEventsLikeARequestsWrites() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             _ = try await client.put("/source/a", ["v": 1])
             // A replication job creates and fills `copy` itself, with no request to `/copy`.
             let replicated = try await client.post("/_replicate", ["source": "source", "target": "copy", "create_target": true])
@@ -68,9 +66,7 @@ struct DatabaseUpdatesTests {
     }
 
     @Test func continuousAndEventSourceFeedsWriteALinePerEvent() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/alpha")
+        try await withLiveDatabase("alpha") { _, client in
             _ = try await client.send("PUT", "/beta")
             let lines = try await client.get("/_db_updates?feed=continuous&limit=2").text.split(separator: "\n")
             try #require(lines.count == 3, "\(lines)")

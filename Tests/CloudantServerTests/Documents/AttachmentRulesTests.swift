@@ -7,9 +7,7 @@ import Testing
 @Suite("Attachment rules over HTTP")
 struct AttachmentRulesTests {
     @Test func inlineDataThatIsNotBase64IsABadRequestNamingTheAttachment() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let answer = try await client.put(
                 "/db/bad_doc", ["_attachments": ["foo.txt": ["content_type": "text/plain", "data": "notBase64Encoded="]]])
             #expect(answer.status == 400)
@@ -19,9 +17,7 @@ struct AttachmentRulesTests {
     }
 
     @Test func deletingAnAttachmentWithoutTheCurrentRevisionConflicts() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(
                 try await client.put("/db/bin_doc", ["_attachments": ["foo.txt": ["content_type": "text/plain", "data": "aGk="]]])
                     .json["rev"]?.stringValue)

@@ -7,9 +7,7 @@ import Testing
 @Suite("Attachments over HTTP")
 struct AttachmentTests {
     @Test func standaloneAttachmentsAreWrittenReadAndDeleted() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let put = try await client.send("PUT", "/db/doc/hello.txt", body: Data("hello world".utf8), contentType: "text/plain")
             #expect(put.status == 201)
             let rev = try #require(put.json["rev"]?.stringValue)
@@ -30,9 +28,7 @@ struct AttachmentTests {
     }
 
     @Test func inlineBase64AttachmentsAreStored() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let body: JSONValue = [
                 "_attachments": ["a.bin": ["content_type": "application/octet-stream", "data": "AAEC"]],
             ]
@@ -43,9 +39,7 @@ struct AttachmentTests {
     }
 
     @Test func multipartRelatedUploadsCarryTheirAttachments() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let json = #"{"_id":"m","_rev":"1-abcd","_attachments":{"x.txt":{"content_type":"text/plain","follows":true,"length":3}}}"#
             let body = "--B\r\nContent-Type: application/json\r\n\r\n\(json)\r\n--B\r\n\r\nabc\r\n--B--"
             let answer = try await client.send(
@@ -58,9 +52,7 @@ struct AttachmentTests {
     /// CouchDB serves an attachment it keeps gzip-encoded as gzip to a client that accepts it, decoded to
     /// one that does not; its ETag is the digest's base64 (without "md5-").
     @Test func aCompressedAttachmentIsServedEncodedOnlyToClientsThatAcceptGzip() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             _ = try await client.send("PUT", "/db/d/h.txt", body: Data("hello world".utf8), contentType: "text/plain")
             let plain = try await client.get("/db/d/h.txt")
             #expect(plain.text == "hello world")
@@ -78,9 +70,7 @@ struct AttachmentTests {
     }
 
     @Test func byteRangesOfAnUnencodedAttachment() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let bytes = Data((0..<100).map { UInt8($0) })
             _ = try await client.send("PUT", "/db/d/b.bin", body: bytes, contentType: "application/octet-stream")
             let whole = try await client.get("/db/d/b.bin")
@@ -104,9 +94,7 @@ struct AttachmentTests {
     /// A `PUT` naming a revision the document does not have is a conflict (CouchDB 409), not a 404; the
     /// answer's `Location` names the attachment; a gzip-encoded upload is kept as sent.
     @Test func attachmentWritesFollowCouchDBsRules() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let first = try await client.send("PUT", "/db/d/a%20b.txt", body: Data("x".utf8), contentType: "text/plain")
             #expect(first.header("Location") == "http://127.0.0.1/db/d/a%20b.txt")
             #expect(first.header("ETag") == nil)

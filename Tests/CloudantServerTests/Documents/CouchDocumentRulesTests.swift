@@ -8,9 +8,7 @@ import Testing
 @Suite("CouchDB document rules over HTTP")
 struct CouchDocumentRulesTests {
     @Test func copyWritesTheSourceAsANewDocumentOrAsAnEditOfTheTargetRevisionNamed() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let source = try await client.put("/db/src", ["v": "1"]).json
             #expect(source["rev"] == "1-806db366bc1ba3ebef40f4b7c63a53af")
             let copy = try await client.send("COPY", "/db/src", headers: ["Destination": "dst"])
@@ -33,9 +31,7 @@ struct CouchDocumentRulesTests {
     }
 
     @Test func purgeRemovesLeavesAndKeepsItsInfos() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue ?? ""
             let answer = try await client.post("/db/_purge", ["a": [.string(rev)], "ghost": ["1-967a00dff5e02add41819138abb3284d"]])
             #expect(answer.status == 201)
@@ -70,9 +66,7 @@ struct CouchDocumentRulesTests {
     }
 
     @Test func sequencesAreOpaqueStringsAndEverySinceFormIsRead() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             for id in ["a", "b", "c"] { _ = try await client.put("/db/\(id)", ["v": 1]) }
             let info = try await client.get("/db").json
             #expect(info["update_seq"]?.stringValue?.hasPrefix("3-") == true)
@@ -96,9 +90,7 @@ struct CouchDocumentRulesTests {
     }
 
     @Test func aWriteAskingForMoreCopiesThanOneNodeKeepsIsAccepted() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             #expect(try await client.put("/db/a?w=1", ["v": 1]).status == 201)
             let accepted = try await client.put("/db/b?w=3", ["v": 1])
             #expect(accepted.status == 202 && accepted.json["ok"] == true)
@@ -110,9 +102,7 @@ struct CouchDocumentRulesTests {
     }
 
     @Test func allOrNothingIsRefusedForEveryDocumentAsCouchDBThreeRefusesIt() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let answer = try await client.post("/db/_bulk_docs", ["all_or_nothing": true, "docs": [["_id": "a"], ["_id": "b", "_rev": "1-967a00dff5e02add41819138abb3284d"]]])
             #expect(answer.status == 417)
             #expect(

@@ -6,9 +6,7 @@ import Testing
 @Suite("Design documents, indexes and database settings")
 struct DesignAndIndexTests {
     @Test func designDocumentsAreStoredAsDocumentsAndListedByDesignDocs() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             #expect(try await client.put("/db/_design/app", ["language": "query"]).status == 201)
             _ = try await client.put("/db/plain", ["v": 1])
             #expect(try await client.get("/db/_design/app").json["language"] == "query")
@@ -20,9 +18,7 @@ struct DesignAndIndexTests {
     }
 
     @Test func indexesAreCreatedListedAndDeleted() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let created = try await client.post("/db/_index", ["index": ["fields": ["age"]], "ddoc": "by-age", "name": "age"])
             #expect(created.json == ["result": "created", "id": "_design/by-age", "name": "age"])
             let again = try await client.post("/db/_index", ["index": ["fields": ["age"]], "ddoc": "by-age", "name": "age"])

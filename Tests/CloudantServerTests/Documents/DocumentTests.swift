@@ -6,9 +6,7 @@ import Testing
 @Suite("Documents over HTTP")
 struct DocumentTests {
     @Test func documentsAreCreatedReadUpdatedAndDeleted() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let created = try await client.put("/db/walk", ["minutes": 20])
             #expect(created.status == 201)
             let rev1 = try #require(created.json["rev"]?.stringValue)
@@ -31,9 +29,7 @@ struct DocumentTests {
     }
 
     @Test func editingAStaleRevisionIsAConflict() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev1 = try #require(try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue)
             _ = try await client.put("/db/a?rev=\(rev1)", ["v": 2])
             let stale = try await client.put("/db/a", ["_rev": .string(rev1), "v": 3])
@@ -45,9 +41,7 @@ struct DocumentTests {
     }
 
     @Test func headAndIfNoneMatchUseTheRevisionAsETag() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue)
             let head = try await client.send("HEAD", "/db/a")
             #expect(head.status == 200)
@@ -57,9 +51,7 @@ struct DocumentTests {
     }
 
     @Test func readParametersAddRevisionsConflictsAndOpenRevs() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let docs: JSONValue = [
                 ["_id": "a", "_rev": "1-aaaa", "v": 1], ["_id": "a", "_rev": "1-bbbb", "v": 2],
             ]
@@ -78,9 +70,7 @@ struct DocumentTests {
     }
 
     @Test func localDocumentsAreLastWriterWinsAndStayOutOfChanges() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             // CouchDB 3 numbers a local revision from the one written: without one it is 0-1 again.
             #expect(try await client.put("/db/_local/cp", ["seq": 1]).json["rev"] == "0-1")
             #expect(try await client.put("/db/_local/cp", ["seq": 2]).json["rev"] == "0-1")
@@ -96,9 +86,7 @@ struct DocumentTests {
     }
 
     @Test func allDocsReadsKeysRangesAndJSONEncodedParameters() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             _ = try await client.post("/db/_bulk_docs", ["docs": [["_id": "a"], ["_id": "b"], ["_id": "c"]]])
             let range = try await client.get("/db/_all_docs?startkey=%22b%22&endkey=%22c%22&inclusive_end=false").json
             #expect(range["rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b"])
@@ -114,9 +102,7 @@ struct DocumentTests {
     }
 
     @Test func findAnswersMatchesAndCouchDBQueryErrors() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             _ = try await client.post("/db/_bulk_docs", ["docs": [["_id": "a", "age": 30], ["_id": "b", "age": 10]]])
             let found = try await client.post("/db/_find", ["selector": ["age": ["$gt": 18]], "fields": ["_id"]])
             #expect(found.json["docs"] == [["_id": "a"]])

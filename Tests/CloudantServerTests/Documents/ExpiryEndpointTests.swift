@@ -9,9 +9,7 @@ import Testing
 @Suite("Expiring documents over HTTP")
 struct ExpiryEndpointTests {
     @Test func anExpiredDocumentIsGoneFromEveryReadPathOfTheServer() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { server, client in
             // Another process (here another store object on the same file) turns expiry on.
             let other = try DocumentStore.open(name: "db", in: StoreDirectory(path: server.folder))
             try await other.setExpiryField("expiresAt")

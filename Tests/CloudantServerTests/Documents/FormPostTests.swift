@@ -20,9 +20,7 @@ struct FormPostTests {
     }
 
     @Test func aFileFieldAddsAnAttachmentToTheRevisionTheRevFieldNames() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/form_data_doc", ["kept": true]).json["rev"]?.stringValue)
             let body = Self.form([
                 (#"name="_rev""#, nil, rev),
@@ -41,9 +39,7 @@ struct FormPostTests {
     }
 
     @Test func aDocFieldIsTheDocumentWritten() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let body = Self.form([(#"name="_doc""#, nil, #"{"title":"from a form"}"#)])
             let answer = try await client.send(
                 "POST", "/db/posted", body: body, contentType: "multipart/form-data; boundary=----TF", headers: Self.referer)
@@ -53,9 +49,7 @@ struct FormPostTests {
     }
 
     @Test func aFormFromAnotherHostOrOfAnotherTypeIsRefused() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let body = Self.form([(#"name="_doc""#, nil, "{}")])
             let noReferer = try await client.send("POST", "/db/x", body: body, contentType: "multipart/form-data; boundary=----TF")
             #expect(noReferer.status == 400 && noReferer.json["reason"] == "Referer header required.")

@@ -14,9 +14,7 @@ struct LocalDocsEndpointTests {
     /// Runs `body` with an admin client of a live server whose database `db` holds the local documents
     /// `_local/foo` and `_local/foo2`.
     private static func withLocalDocuments(_ body: (TestClient) async throws -> Void) async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             _ = try await client.put("/db/_local/foo", ["bar": "baz"])
             _ = try await client.put("/db/_local/foo2", ["bar": "baz2"])
             try await body(client)

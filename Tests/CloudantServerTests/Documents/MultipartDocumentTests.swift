@@ -10,9 +10,7 @@ struct MultipartDocumentTests {
     private static let mixed = ["Accept": "multipart/mixed"]
 
     @Test func openRevsAllAnswersEachLeafAsAPartAndAMissingRevisionAsAnErrorPart() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let docs: JSONValue = [
                 ["_id": "c", "_rev": "1-aaaa", "v": 1, "_attachments": ["a.bin": ["content_type": "application/octet-stream", "data": "AAEC"]]],
                 ["_id": "c", "_rev": "1-bbbb", "v": 2],
@@ -70,9 +68,7 @@ struct MultipartDocumentTests {
     }
 
     @Test func bulkGetAnswersPartsToAClientThatTakesThemButNotJSON() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let withFile: JSONValue = ["_attachments": ["x.bin": ["content_type": "application/octet-stream", "data": "AAEC"]]]
             let rev = try #require(try await client.put("/db/a", withFile).json["rev"]?.stringValue)
             #expect(try await client.put("/db/b", ["v": 1]).status == 201)
@@ -107,9 +103,7 @@ struct MultipartDocumentTests {
     }
 
     @Test func attsSinceSendsOnlyNewerAttachmentsAsPartsAndOlderOnesAsStubs() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let first: JSONValue = ["_attachments": ["old.txt": ["content_type": "text/plain", "data": "b2xk"]]]
             let rev1 = try #require(try await client.put("/db/d", first).json["rev"]?.stringValue)
             let second: JSONValue = [
@@ -139,9 +133,7 @@ struct MultipartDocumentTests {
     }
 
     @Test func attachmentsTrueWithAcceptMultipartRelatedSendsRawParts() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let doc: JSONValue = ["_attachments": ["x.bin": ["content_type": "application/octet-stream", "data": "eHl6"]]]
             let rev = try #require(try await client.put("/db/r", doc).json["rev"]?.stringValue)
             let answer = try await client.get("/db/r?attachments=true", headers: ["Accept": "multipart/related"])
@@ -158,9 +150,7 @@ struct MultipartDocumentTests {
     /// CouchDB's multipart answers send a compressible attachment as it stores it: gzip bytes in the part,
     /// `Content-Encoding: gzip`, and `encoding`/`encoded_length` beside the content's `length` in the JSON.
     @Test func compressibleAttachmentsTravelGzipEncodedInMultipartAnswers() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let doc: JSONValue = ["_attachments": ["x.txt": ["content_type": "text/plain", "data": "aGVsbG8gd29ybGQ="]]]
             _ = try await client.put("/db/r", doc)
             let parts = try await client.get("/db/r?attachments=true", headers: ["Accept": "multipart/related"]).parts()
@@ -177,9 +167,7 @@ struct MultipartDocumentTests {
     }
 
     @Test func multipartUploadsAreCheckedBeforeAnythingIsWritten() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { server, client in
             let json = #"{"_attachments":{"x.txt":{"content_type":"text/plain","follows":true,"length":5}}}"#
             let cases: [(contentType: String, body: String, reason: String)] = [
                 ("multipart/related", "--B\r\n\r\n{}\r\n--B--", "boundary"),
@@ -206,9 +194,7 @@ struct MultipartDocumentTests {
     /// CouchDB's replicator sends compressible attachments as CouchDB stores them: gzip-encoded, with the
     /// digest of the compressed bytes. They are kept as sent, so the digest describes them.
     @Test func gzipEncodedPartsAreStoredAsSentWithTheDigestTheyCameWith() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             func upload(encoding: String) async throws -> HTTPAnswer {
                 let json = #"{"_revisions":{"start":1,"ids":["abcd"]},"_rev":"1-abcd","_attachments":{"hello.txt":"#
                     + #"{"content_type":"text/plain","revpos":1,"digest":"md5-7mkg+nM0HN26sZkLN8KVSA==","length":11,"#
@@ -239,9 +225,7 @@ struct MultipartDocumentTests {
     /// A part whose bytes do not match the digest sent with it is refused, and nothing is stored
     /// (CouchDB's `content_md5_mismatch`).
     @Test func aPartThatDoesNotMatchItsDigestIsRefusedAndNothingIsStored() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let json = #"{"_rev":"1-abcd","_attachments":{"a.bin":{"content_type":"application/octet-stream","revpos":1,"#
                 + #""digest":"md5-7mkg+nM0HN26sZkLN8KVSA==","length":3,"follows":true}}}"#
             var writer = MultipartWriter(boundary: "md")

@@ -10,9 +10,7 @@ struct CouchWireRulesTests {
     /// CouchDB refuses a JSON endpoint posted without `application/json` (415), so a client that forgets the
     /// header fails here as it would against CouchDB (`couch_httpd:validate_ctype`).
     @Test func jsonEndpointsRefuseOtherMediaTypesWith415() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let endpoints = [
                 "/db/_ensure_full_commit", "/db/_bulk_docs", "/db", "/db/_revs_diff", "/db/_bulk_get", "/db/_changes",
                 "/db/_all_docs", "/db/_find", "/db/_explain", "/db/_index",
@@ -63,9 +61,7 @@ struct CouchWireRulesTests {
     /// `DELETE`; not a `POST`, nor a read carrying request-time metadata (`_conflicts`, `_revs_info`,
     /// `_local_seq`) or `open_revs`. `Location` is an absolute URI with the id percent-encoded.
     @Test func etagAndLocationAreSentExactlyWhereCouchDBSendsThem() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let posted = try await client.post("/db", ["_id": "p"])
             #expect(posted.status == 201)
             #expect(posted.header("ETag") == nil)
@@ -99,9 +95,7 @@ struct CouchWireRulesTests {
 
     /// `batch=ok` answers 202 with no revision, as CouchDB does; the write is nonetheless durable here.
     @Test func batchOkAnswers202WithoutARevision() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let put = try await client.send("PUT", "/db/a?batch=ok", json: ["v": 1])
             #expect(put.status == 202)
             #expect(put.json == ["ok": true, "id": "a"])
@@ -116,9 +110,7 @@ struct CouchWireRulesTests {
     }
 
     @Test func allDocsReportsOffsetsAsCouchDBCountsThem() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let docs = JSONValue.array((0..<10).map { ["_id": .string("d\($0)")] })
             _ = try await client.post("/db/_bulk_docs", ["docs": docs])
             #expect(try await client.get("/db/_all_docs?skip=2&limit=2").json["offset"] == 2)
@@ -140,9 +132,7 @@ struct CouchWireRulesTests {
     }
 
     @Test func databaseInfoCarriesPropsAndCluster() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let info = try await client.get("/db").json
             #expect(info["props"] == .object(JSONObject()))
             #expect(info["cluster"] == ["q": 1, "n": 1, "w": 1, "r": 1])
@@ -150,9 +140,7 @@ struct CouchWireRulesTests {
     }
 
     @Test func documentsAndDesignDocumentsAreValidatedWithCouchDBsErrorNames() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             for body: JSONValue in [["_foo": 1], ["_attachments": "x"], ["_deleted": "yes"], ["_revisions": 1]] {
                 let answer = try await client.put("/db/x", body)
                 #expect(answer.status == 400)
@@ -172,9 +160,7 @@ struct CouchWireRulesTests {
     /// `_bulk_get` answers revisions in CouchDB's tree order (the last root first), a bad entry with the
     /// `id` and `rev` CouchDB names (null when the entry has no id), a missing document with "undefined".
     @Test func bulkGetOrdersLeavesAndReportsErrorsAsCouchDB() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let a = String(repeating: "a", count: 32)
             let b = String(repeating: "b", count: 32)
             let docs: JSONValue = [
@@ -199,9 +185,7 @@ struct CouchWireRulesTests {
     }
 
     @Test func integersBeyond64BitsAreWrittenBackAsSent() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             _ = try await client.send("PUT", "/db/n", body: Data(#"{"big":12345678901234567890,"neg":-98765432109876543210}"#.utf8))
             let text = try await client.get("/db/n").text
             #expect(text.contains(#""big":12345678901234567890,"neg":-98765432109876543210"#))

@@ -12,9 +12,7 @@ import Testing
 @Suite("Query parameter rules")
 struct QueryParameterRulesTests {
     @Test func aDocumentOptionIsOnForExactlyTrueAndOtherValuesAreIgnored() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue)
             for ignored in ["revs=True", "revs=1", "revs=false", "revs=maybe", "meta=TRUE", "conflicts=yes&revs_info=True"] {
                 let answer = try await client.get("/db/a?" + ignored)
@@ -33,9 +31,7 @@ struct QueryParameterRulesTests {
     }
 
     @Test func allDocsAndAllDbsParseTheirParametersAsViewsDo() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             for id in ["a", "b", "c"] { _ = try await client.put("/db/" + id, ["v": 1]) }
             let descending = try await client.get("/db/_all_docs?descending=True&include_docs=TRUE&limit=1").json
             #expect(descending["rows"]?.arrayValue?.map { $0["id"] } == ["c"])
@@ -59,9 +55,7 @@ struct QueryParameterRulesTests {
     }
 
     @Test func changesMatchesNamesInAnyCaseAndTurnsOptionsOnOnlyForTrue() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             for id in ["a", "b"] { _ = try await client.put("/db/" + id, ["v": 1]) }
             func rows(_ query: String) async throws -> [JSONValue] {
                 try await client.get("/db/_changes?" + query).json["results"]?.arrayValue ?? []
@@ -78,9 +72,7 @@ struct QueryParameterRulesTests {
     }
 
     @Test func seqIntervalShowsOneSeqPerIntervalCountedDownFromTheLimit() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             for id in ["a", "b", "c", "d", "e"] { _ = try await client.put("/db/" + id, ["v": 1]) }
             func shown(_ rows: [JSONValue]) -> [Bool] { rows.map { $0["seq"] != .null && $0["seq"] != nil } }
             func rows(_ query: String) async throws -> [JSONValue] {
@@ -103,9 +95,7 @@ struct QueryParameterRulesTests {
     }
 
     @Test func bulkGetRefusesTheFirstRefusedParameterInTheQuerysOrder() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let answer = try await client.post("/db/_bulk_get?latest=true&w=1&rev=1-a", ["docs": []])
             #expect(answer.status == 400)
             #expect(answer.json["reason"] == #""w" query parameter is not acceptable"#)
@@ -113,9 +103,7 @@ struct QueryParameterRulesTests {
     }
 
     @Test func bulkGetTakesItsOptionsFromTheQueryAloneNotTheBody() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let first = try await client.put("/db/a", ["n": 1]).json
             let firstRev = try #require(first["rev"]?.stringValue)
             _ = try await client.put("/db/a", ["n": 2, "_rev": .string(firstRev)])

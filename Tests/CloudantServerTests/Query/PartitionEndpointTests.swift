@@ -71,9 +71,7 @@ struct PartitionEndpointTests {
     }
 
     @Test func aDatabaseThatIsNotPartitionedRefusesPartitions() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let path = try await client.post("/db/_partition/a/_find", ["selector": [:]])
             #expect(path.status == 400 && path.json["reason"] == "database is not partitioned")
             let body = try await client.post("/db/_find", ["selector": [:], "partition": "a"])

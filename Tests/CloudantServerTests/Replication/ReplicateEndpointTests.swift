@@ -8,9 +8,7 @@ import Testing
 @Suite("Replication as a server feature")
 struct ReplicateEndpointTests {
     @Test func oneShotReplicationBetweenLocalDatabasesAnswersTheCheckpointHistory() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             for index in 0..<3 { _ = try await client.put("/source/doc\(index)", ["n": .number(JSONNumber(index))]) }
             let answer = try await client.post("/_replicate", ["source": "source", "target": "copy", "create_target": true])
             #expect(answer.status == 200)
@@ -60,9 +58,7 @@ struct ReplicateEndpointTests {
     }
 
     @Test func docIDsAndSelectorLimitWhatAReplicationCopies() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             _ = try await client.put("/source/a", ["kind": "task"])
             _ = try await client.put("/source/b", ["kind": "note"])
             _ = try await client.put("/source/c", ["kind": "task"])
@@ -134,9 +130,7 @@ struct ReplicateEndpointTests {
     }
 
     @Test func continuousReplicationRunsInTheSchedulerUntilCancelled() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { server, client in
             _ = try await client.put("/source/first", ["v": 1])
             let source = "http://admin:s3cret@127.0.0.1:\(server.port)/source"
             let body: JSONValue = ["source": .string(source), "target": "mirror", "continuous": true, "create_target": true]
@@ -182,9 +176,7 @@ struct ReplicateEndpointTests {
     }
 
     @Test func aContinuousJobIsCancelledByTheBodyThatStartedIt() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             let body: JSONObject = ["source": "source", "target": "other", "continuous": true, "create_target": true]
             let id = try #require(try await client.post("/_replicate", .object(body)).json["_local_id"])
             var cancel = body

@@ -7,9 +7,7 @@ import Testing
 @Suite("What replicators need")
 struct ReplicationEndpointTests {
     @Test func revsDiffBulkGetAndNewEditsFalseRoundTripBetweenDatabases() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             _ = try await client.send("PUT", "/target")
             let rev1 = try #require(try await client.put("/source/a", ["v": 1]).json["rev"]?.stringValue)
             _ = try await client.put("/source/a?rev=\(rev1)", ["v": 2])
@@ -43,9 +41,7 @@ struct ReplicationEndpointTests {
     /// CouchDB's replicator moves documents with attachments one at a time: `open_revs` as multipart/mixed
     /// from the source, each leaf's `multipart/related` part uploaded as it is with `new_edits=false`.
     @Test func documentsWithAttachmentsTravelAsMultipartLikeCouchDBsReplicator() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/source")
+        try await withLiveDatabase("source") { _, client in
             _ = try await client.send("PUT", "/target")
             // Binary bytes that also contain a line break and dashes, as a boundary line would.
             let binary = (0...255).map(UInt8.init) + Array("\r\n--\r\n".utf8)
@@ -93,9 +89,7 @@ struct ReplicationEndpointTests {
     }
 
     @Test func bulkGetReportsUnknownDocumentsWithUndefinedRev() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let answer = try await client.post("/db/_bulk_get", ["docs": [["id": "nope"], 7]]).json
             let first = answer["results"]?.arrayValue?.first?["docs"]?.arrayValue?.first?["error"]
             #expect(first == ["id": "nope", "rev": "undefined", "error": "not_found", "reason": "missing"])

@@ -15,9 +15,7 @@ struct ReplicatorDatabaseTests {
 
     @Test func aOneShotDocumentCompletesAndRecordsItInTheDocument() async throws {
         try await withLiveServer { remote in
-            try await withLiveServer { server in
-                let client = server.admin
-                _ = try await client.send("PUT", "/source")
+            try await withLiveDatabase("source") { server, client in
                 _ = try await client.put("/source/a", ["v": 1])
                 _ = try await client.put("/source/b", ["v": 2])
                 let target = "http://admin:s3cret@127.0.0.1:\(remote.port)/backup"

@@ -113,9 +113,7 @@ struct CouchDBResponseRulesTests {
 
     /// `POST /{db}` answers 201 for every write it makes, a deletion included; a `PUT` of one answers 200.
     @Test func aDeletionPostedToTheDatabaseIsCreatedAndOnePutIsOK() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let first = try #require(try await client.post("/db", ["_id": "a"]).json["rev"]?.stringValue)
             let posted = try await client.post("/db", ["_id": "a", "_rev": .string(first), "_deleted": true])
             #expect(posted.status == 201 && posted.json["ok"] == true)

@@ -145,9 +145,7 @@ struct OperatorEndpointTests {
     }
 
     @Test func databasesInfoListsEachDatabaseOrNamesTheMissingOnes() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/alpha")
+        try await withLiveDatabase("alpha") { _, client in
             let listed = try await client.get("/_dbs_info").json.arrayValue ?? []
             #expect(listed.contains { $0["key"] == "alpha" && $0["info"]?["db_name"] == "alpha" })
             let asked = try await client.post("/_dbs_info", ["keys": ["alpha", "missing"]]).json

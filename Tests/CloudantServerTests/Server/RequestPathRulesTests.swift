@@ -54,9 +54,7 @@ struct RequestPathRulesTests {
     /// CouchDB also sends `Content-Length: 0`; SwiftNIO removes framing headers from every `304` (a listed
     /// difference).
     @Test func notModifiedHasTheETagAnEmptyBodyAndNoContentType() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/foo", ["a": 1]).json["rev"]?.stringValue)
             let cached = try await client.get("/db/foo", headers: ["If-None-Match": "\"\(rev)\""])
             #expect(cached.status == 304)
@@ -80,9 +78,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func deletingADatabaseWithARevIsABadRequestThatDeletesNothing() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let answer = try await client.send("DELETE", "/db/?rev=foobarbaz")
             #expect(answer.status == 400)
             #expect(answer.json["error"] == "bad_request")
@@ -94,9 +90,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func idsThatLookReservedAreIllegalToWriteAndMissingToRead() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let underscore = "Only reserved document ids may start with underscore."
             for path in ["/db/_other", "/db/_tmp_view", "/db/_design"] {
                 let written = try await client.put(path, [:])
@@ -122,9 +116,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func theBodysRevTheQuerysAndIfMatchMustAgree() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/doc", ["a": 1]).json["rev"]?.stringValue)
             let mismatched = try await client.put("/db/doc?rev=1-foobar", ["_rev": .string(rev), "a": 2])
             #expect(
@@ -139,9 +131,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func heartbeatsThatAreNotPositiveWholeNumbersAreRefusedWithChttpdsReasons() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let negative = try await client.get("/db/_changes?feed=longpoll&heartbeat=-1000")
             #expect(negative.status == 400 && negative.json["reason"] == "The heartbeat value should be a positive integer (in milliseconds).")
             for value in ["abc", "false", "1.5"] {
@@ -154,9 +144,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func locationsNameTheHostAProxyForwardsInTheHeaderTheConfigurationNames() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let forwarded = try await client.send("PUT", "/db/a", json: [:], headers: ["X-Forwarded-Host": "mysite.com"])
             #expect(forwarded.header("Location") == "http://mysite.com/db/a")
             _ = try await client.send("PUT", "/_node/_local/_config/chttpd/x_forwarded_host", json: "X-Host")
@@ -166,9 +154,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func aDeletedDocumentsAttachmentIsNotFoundBecauseItIsDeleted() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(
                 try await client.put("/db/doc", ["_attachments": ["a.txt": ["content_type": "text/plain", "data": "aGk="]]]).json["rev"]?
                     .stringValue)
@@ -179,9 +165,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func aPostMayBeAnsweredAsTheMethodItsOverrideHeaderNames() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let put = try await client.send("POST", "/db/fnord", json: ["bob": "connie"], headers: ["X-HTTP-Method-Override": "PUT"])
             #expect(put.status == 201)
             let rev = try #require(try await client.get("/db/fnord").json["_rev"]?.stringValue)
@@ -196,9 +180,7 @@ struct RequestPathRulesTests {
     }
 
     @Test func ifNoneMatchTakesAListAndWeakTags() async throws {
-        try await withLiveServer { server in
-            let client = server.admin
-            _ = try await client.send("PUT", "/db")
+        try await withLiveDatabase { _, client in
             let rev = try #require(try await client.put("/db/one", [:]).json["rev"]?.stringValue)
             for value in ["W/\"\(rev)\"", "\"1-other\", \"\(rev)\"", "\"1-other\",W/\"\(rev)\""] {
                 #expect(try await client.get("/db/one", headers: ["If-None-Match": value]).status == 304, "\(value)")

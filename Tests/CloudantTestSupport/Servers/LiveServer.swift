@@ -136,3 +136,21 @@ public func withLiveServer(
     }
     await server.stop()
 }
+
+/// Runs `body` against a fresh live server with the database `name` created, handing it the server and an admin
+/// client; the server is stopped (and its folder deleted) afterwards.
+///
+/// ```swift
+/// try await withLiveDatabase { _, client in
+///     _ = try await client.put("/db/a", ["v": 1])
+///     #expect(try await client.get("/db/a").json["v"] == 1)
+/// }
+/// ```
+/// - Throws: what starting the server, creating the database or `body` throws.
+public func withLiveDatabase(_ name: String = "db", _ body: (LiveServer, TestClient) async throws -> Void) async throws {
+    try await withLiveServer { server in
+        let client = server.admin
+        _ = try await client.send("PUT", "/\(name)")
+        try await body(server, client)
+    }
+}
