@@ -99,17 +99,16 @@ struct CareEventsCommand: CloudantCommand {
               cloudant care events --task meds --tz Europe/Paris \\
                 --from 2024-03-30T00:00:00+01:00 --to 2024-04-01T00:00:00+02:00
             """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: CareDatabaseOption
-    @OptionGroup var range: CareTaskRangeOptions
+    @OptionGroup var query: CareTaskQueryArguments
 
     func execute() async throws {
-        let (zone, start, end) = try range.resolved()
-        let care = try global.openCare(database.db, timeZone: zone)
-        var events = Self.json(try await care.events(forTask: range.task, from: start, to: end, in: zone), in: zone)
+        let (zone, start, end) = try query.range.resolved()
+        let care = try query.global.openCare(query.database.db, timeZone: zone)
+        let task = query.range.task
+        var events = Self.json(try await care.events(forTask: task, from: start, to: end, in: zone), in: zone)
         if events.isEmpty {
             // The id may name a HealthKit-linked task; its events are computed the same way.
-            events = Self.json(try await care.events(forHealthKitLinkedTask: range.task, from: start, to: end, in: zone), in: zone)
+            events = Self.json(try await care.events(forHealthKitLinkedTask: task, from: start, to: end, in: zone), in: zone)
         }
         Output.print(.array(events))
     }
@@ -161,10 +160,18 @@ struct CareListCommand: CloudantCommand {
     }
 }
 
+/// What `care events` and `care outcomes` take: the global options, `--db NAME`, and the task and its range.
+struct CareTaskQueryArguments: ParsableArguments {
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var database: CareDatabaseOption
+    @OptionGroup var range: CareTaskRangeOptions
+}
+
 extension GlobalOptions {
-    /// Opens (creating if needed) `name` with the care kinds registered, so their indexes exist.
-    func openCare(_ name: String, timeZone: TimeZone = .current) throws -> CareStore {
-        let registry = try EntityRegistry(plugins: [CarePlugin()])
+    /// Opens (creating if needed) `name` with `registry`'s kinds registered (the care kinds unless given), so their
+    /// indexes exist.
+    func openCare(_ name: String, timeZone: TimeZone = .current, registry: EntityRegistry? = nil) throws -> CareStore {
+        let registry = try registry ?? EntityRegistry(plugins: [CarePlugin()])
         let store = try DocumentStore.open(name: name, in: stores, options: try storeOptions(registry: registry))
         return CareStore(store: store, timeZone: timeZone)
     }

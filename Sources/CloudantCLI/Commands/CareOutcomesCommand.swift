@@ -24,25 +24,21 @@ struct CareOutcomesCommand: CloudantCommand {
               cloudant care outcomes --db me --task steps --tz Europe/Paris \\
                 --from 2024-03-30T00:00:00+01:00 --to 2024-04-01T00:00:00+02:00
             """)
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var database: CareDatabaseOption
-    @OptionGroup var range: CareTaskRangeOptions
+    @OptionGroup var query: CareTaskQueryArguments
 
     func execute() async throws {
-        let (zone, start, end) = try range.resolved()
+        let (zone, start, end) = try query.range.resolved()
         guard start < end else {
             throw CloudantError(.invalidInput, "--to must be after --from.", context: .init(field: "to"))
         }
-        let registry = try EntityRegistry.careHealth()
-        let store = try DocumentStore.open(name: database.db, in: global.stores, options: try global.storeOptions(registry: registry))
-        let care = CareStore(store: store, timeZone: zone)
-        let plain = try await care.events(forTask: range.task, from: start, to: end, in: zone)
+        let care = try query.global.openCare(query.database.db, timeZone: zone, registry: try .careHealth())
+        let plain = try await care.events(forTask: query.range.task, from: start, to: end, in: zone)
         if !plain.isEmpty {
             Output.print(.array(try plain.map { try Self.json($0, in: zone) }))
             return
         }
         let linked = try await CareHealthStore(care: care).fetchEvents(
-            taskID: range.task, in: DateInterval(start: start, end: end), timeZone: zone)
+            taskID: query.range.task, in: DateInterval(start: start, end: end), timeZone: zone)
         Output.print(.array(try linked.map { try Self.json($0, in: zone) }))
     }
 
