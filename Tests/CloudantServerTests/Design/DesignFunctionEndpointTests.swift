@@ -43,10 +43,7 @@ struct DesignFunctionEndpointTests {
         "rewrites": "function(req) { if (req.path[4] === 'n') return {path: '_view/with_n', query: {limit: '2'}}; if (req.path[4] === 'teapot') return {code: 418, body: 'short and stout'}; return null; }",
     ]
 
-    func filled(_ client: TestClient) async throws {
-        #expect(try await client.put("/db/_design/app", ddoc).status == 201)
-        try await client.bulk("db", (1...5).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0))] })
-    }
+    func filled(_ client: TestClient) async throws { try await client.storeApp(ddoc, documents: 5) }
 
     @Test func validationAnswersForbidden403Unauthorized401AndOther500() async throws {
         try await withDesignServer { _, client in

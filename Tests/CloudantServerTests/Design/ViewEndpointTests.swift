@@ -13,10 +13,7 @@ struct ViewEndpointTests {
         ],
     ]
 
-    func filled(_ client: TestClient) async throws {
-        #expect(try await client.put("/db/_design/app", ddoc).status == 201)
-        try await client.bulk("db", (1...6).map { ["_id": .string("d\($0)"), "n": .number(JSONNumber($0))] })
-    }
+    func filled(_ client: TestClient) async throws { try await client.storeApp(ddoc, documents: 6) }
 
     @Test func getAnswersWithCouchDBsShape() async throws {
         try await withDesignServer { _, client in
