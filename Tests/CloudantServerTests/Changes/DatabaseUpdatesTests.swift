@@ -31,8 +31,7 @@ struct DatabaseUpdatesTests {
     }
 
     @Test func normalFeedListsEachDatabasesLatestEventsWithOpaqueSequencesAndSurvivesARestart() async throws {
-        var server = try await LiveServer.start()
-        do {
+        try await withRestartableLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/alpha")
             _ = try await client.put("/alpha/a", ["v": 1])
@@ -58,11 +57,7 @@ struct DatabaseUpdatesTests {
             #expect(try await server.admin.get("/_db_updates?feed=sideways").status == 400)
             #expect(try await server.admin.get("/_db_updates?limit=-1").json["reason"] == "invalid_integer")
             #expect(try await server.anonymous.get("/_db_updates").status == 401)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func continuousAndEventSourceFeedsWriteALinePerEvent() async throws {

@@ -46,8 +46,7 @@ struct ReplicatorDatabaseTests {
     }
 
     @Test func aContinuousDocumentJobSurvivesARestartAndStopsWhenDeleted() async throws {
-        var server = try await LiveServer.start()
-        do {
+        try await withRestartableLiveServer { server in
             let client = server.admin
             _ = try await client.send("PUT", "/source")
             _ = try await client.put("/source/before", ["v": 1])
@@ -74,11 +73,7 @@ struct ReplicatorDatabaseTests {
             #expect(try await restarted.delete("/_replicator/follow?rev=\(rev)").status == 200)
             #expect(try await restarted.get("/_scheduler/jobs").json["total_rows"] == 0)
             #expect(try await restarted.get("/_scheduler/docs/_replicator/follow").status == 404)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func aJobAgainstAnUnreachableTargetCrashesWithBackoffThenRunsWhenItComesBack() async throws {

@@ -137,6 +137,20 @@ public func withLiveServer(
     await server.stop()
 }
 
+/// Runs `body` against a fresh live server that it may restart (`server = try await server.restart()`); whichever
+/// server runs at the end is stopped, and its folder deleted.
+/// - Throws: what starting the server or `body` throws.
+public func withRestartableLiveServer(_ body: (inout LiveServer) async throws -> Void) async throws {
+    var server = try await LiveServer.start()
+    do {
+        try await body(&server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
 /// Runs `body` against a fresh live server with the database `name` created, handing it the server and an admin
 /// client; the server is stopped (and its folder deleted) afterwards.
 ///
