@@ -3,7 +3,7 @@
 /// written, empty or not.
 ///
 /// ```swift
-/// public struct Values: Codable, Hashable, Sendable {
+/// public struct WorkoutSampleValues: HealthSampleValues {
 ///     @EmptyWhenAbsent public var events: [WorkoutEvent]
 /// }
 /// ```

@@ -1,7 +1,7 @@
 /// The one stored health sample type: the ``SampleFields`` every sample has and the family's own
 /// ``HealthSampleValues``. Each family is a specialization with HealthKit's name: ``QuantitySample`` is
-/// `HealthSampleOf<QuantityValues>`, ``WorkoutSample`` is `HealthSampleOf<WorkoutValues>`, and so on; the
-/// family's initialisers and helpers are extensions of its alias.
+/// `HealthSampleOf<QuantitySampleValues>`, ``WorkoutSample`` is `HealthSampleOf<WorkoutSampleValues>`, and so
+/// on; the family's initialisers and helpers are extensions of its alias.
 ///
 /// ```swift
 /// let pulse = QuantitySample(uuid: "6F1B…", typeIdentifier: "HKQuantityTypeIdentifierHeartRate", value: 71,
