@@ -24,7 +24,8 @@ public enum ISO8601Timestamp {
         guard milliseconds.magnitude < 3.0e16 else { return nil }
         let total = Int64(milliseconds)
         let (days, millisecondOfDay) = floorDivision(total, by: 86_400_000)
-        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let civil = GregorianDays.civil(daysSince1970: Int(days))
+        let (year, month, day) = (Int64(civil.year), Int64(civil.month), Int64(civil.day))
         guard (-999_999...999_999).contains(year) else { return nil }
 
         var text: [UInt8] = []
@@ -98,7 +99,7 @@ public enum ISO8601Timestamp {
             year = fourDigits
         }
         guard expect(UInt8(ascii: "-")), let month = number(digits: 2), (1...12).contains(month),
-            expect(UInt8(ascii: "-")), let day = number(digits: 2), (1...daysIn(month: month, year: year)).contains(day),
+            expect(UInt8(ascii: "-")), let day = number(digits: 2), (1...Int64(GregorianDays.daysIn(month: Int(month), year: Int(year)))).contains(day),
             expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
             let hour = number(digits: 2), hour < 24, expect(UInt8(ascii: ":")),
             let minute = number(digits: 2), minute < 60, expect(UInt8(ascii: ":")),
@@ -131,7 +132,7 @@ public enum ISO8601Timestamp {
         }
         guard index == bytes.count - 1 else { return nil }
 
-        let days = daysSince1970(year: year, month: month, day: day)
+        let days = Int64(GregorianDays.daysSince1970(year: Int(year), month: Int(month), day: Int(day)))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         guard fractionDigits > 0 else { return Date(timeIntervalSince1970: Double(seconds)) }
         var scale: Int64 = 1
@@ -145,41 +146,8 @@ public enum ISO8601Timestamp {
         return Date(timeIntervalSince1970: Double(seconds) + Double(fraction) / Double(scale))
     }
 
-    // MARK: Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's `chrono`-compatible algorithms)
-
     private static func floorDivision(_ value: Int64, by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let quotient = value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
         return (quotient, value - quotient * divisor)
-    }
-
-    private static func civilDate(fromDaysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivision(shifted, by: 146_097).quotient
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let marchYear = month <= 2 ? year - 1 : year
-        let era = floorDivision(marchYear, by: 400).quotient
-        let yearOfEra = marchYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2:
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            return leap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }

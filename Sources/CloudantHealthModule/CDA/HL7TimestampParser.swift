@@ -1,3 +1,5 @@
+internal import CloudantBase
+
 /// Reads an HL7 v3 `TS` value from its UTF-8 bytes with integer arithmetic, with no `Calendar`, `TimeZone`
 /// or `Decimal`: a CDA document holds two timestamps per entry, and Foundation's calendar made them the
 /// most expensive part of extraction (the CDA benchmark's profile).
@@ -44,10 +46,10 @@ enum HL7TimestampParser {
         let hour = field(8, default: 0)
         let minute = field(10, default: 0)
         let second = field(12, default: 0)
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= LocalTimestamp.daysIn(month: month, year: year),
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= GregorianDays.daysIn(month: month, year: year),
             hour < 24, minute < 60, second < 60
         else { return .failure(.range) }
-        let days = LocalTimestamp.daysSince1970(year: year, month: month, day: day)
+        let days = GregorianDays.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - (offset ?? 0)
         let precision = hasFraction ? .fraction : precisions[end / 2 - 2]
         return .success(Parsed(precision: precision, utcOffset: offset, secondsSince1970: seconds, fraction: fraction))

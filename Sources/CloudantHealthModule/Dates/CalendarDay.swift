@@ -1,3 +1,4 @@
+internal import CloudantBase
 public import Foundation
 
 /// A day of the Gregorian calendar with no time zone (`2024-03-05`), as HealthKit's activity summaries name
@@ -20,7 +21,7 @@ public struct CalendarDay: Hashable, Sendable, Comparable, Codable, CustomString
     /// Creates a day; `nil` when the fields are no day of the Gregorian calendar (`2023-02-29`).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-            day <= LocalTimestamp.daysIn(month: month, year: year)
+            day <= GregorianDays.daysIn(month: month, year: year)
         else { return nil }
         self.year = year
         self.month = month
@@ -75,7 +76,7 @@ public struct CalendarDay: Hashable, Sendable, Comparable, Codable, CustomString
     }
 
     /// Days from 1970-01-01 to this day.
-    var daysSince1970: Int { LocalTimestamp.daysSince1970(year: year, month: month, day: day) }
+    var daysSince1970: Int { GregorianDays.daysSince1970(year: year, month: month, day: day) }
 
     /// Whether `lhs` is an earlier day than `rhs`.
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {

@@ -1,3 +1,4 @@
+internal import CloudantBase
 public import Foundation
 
 /// A point in time as a record wrote it, with the UTC offset it was written in: the three spellings found in
@@ -59,7 +60,7 @@ public struct LocalTimestamp: Hashable, Sendable {
         }
         guard scanner.atEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = Self.daysSince1970(year: year, month: month, day: day)
+        let days = GregorianDays.daysSince1970(year: year, month: month, day: day)
         let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
         self.init(date: Date(timeIntervalSince1970: Double(seconds) + fraction), utcOffset: offset)
     }
@@ -72,7 +73,7 @@ public struct LocalTimestamp: Hashable, Sendable {
         let fraction = shifted - whole
         let seconds = Int(whole)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let civil = Self.civil(daysSince1970: days)
+        let civil = GregorianDays.civil(daysSince1970: days)
         let time = seconds - days * 86_400
         return (civil.year, civil.month, civil.day, time / 3600, time / 60 % 60, time % 60, fraction)
     }
@@ -104,38 +105,6 @@ public struct LocalTimestamp: Hashable, Sendable {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// The number of days in `month` (1…12) of `year` in the proleptic Gregorian calendar.
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

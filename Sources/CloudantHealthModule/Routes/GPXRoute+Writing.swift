@@ -1,4 +1,5 @@
 @preconcurrency internal import CLibXML2
+internal import CloudantBase
 public import Foundation
 
 extension GPXRoute {
@@ -42,16 +43,10 @@ extension GPXRoute {
         return shortest.contains("e") ? String(format: "%.15f", value) : shortest
     }
 
+    /// The time in UTC to the millisecond, as the store writes every date (`ISO8601Timestamp`), a zero
+    /// fraction left out as Apple's GPX files leave it out.
     private static func isoTime(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let seconds = Int((milliseconds / 1000).rounded(.down))
-        let fraction = Int(milliseconds) - seconds * 1000
-        let days = Int((Double(seconds) / 86400).rounded(.down))
-        let secondOfDay = seconds - days * 86400
-        let (year, month, day) = LocalTimestamp.civil(daysSince1970: days)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day,
-                          secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
-        if fraction != 0 { text += String(format: ".%03d", fraction) }
-        return text + "Z"
+        guard let text = ISO8601Timestamp.string(from: date) else { return "" }
+        return text.hasSuffix(".000Z") ? text.dropLast(5) + "Z" : text
     }
 }

@@ -24,6 +24,17 @@ struct GPXRouteTests {
         #expect(read == route)
     }
 
+    @Test func pointTimesAreUTCToTheMillisecondWithAWholeSecondWrittenWithoutAFraction() throws {
+        let text = String(decoding: GPXRoute(name: "run", locations: locations).gpxData(), as: UTF8.self)
+        let times = text.components(separatedBy: "<time>").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(times.map(String.init) == [
+            ISO8601Timestamp.string(from: start, fractionalSeconds: false),
+            ISO8601Timestamp.string(from: start.addingTimeInterval(60.25)),
+            ISO8601Timestamp.string(from: start.addingTimeInterval(120), fractionalSeconds: false),
+        ].map { $0 ?? "" })
+        #expect(times[1].hasSuffix(".250Z"))
+    }
+
     @Test func summarySumsHaversineDistanceAndElapsedTime() {
         let summary = RouteSummary(locations)
         // 0.009° of latitude ≈ 1000.8 m; 0.01° of longitude at 37.78° ≈ 879.6 m.
