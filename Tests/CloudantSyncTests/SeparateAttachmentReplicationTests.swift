@@ -30,7 +30,7 @@ struct SeparateAttachmentReplicationTests {
 
     /// A local peer that counts what it receives separately, or (`separately: false`) receives nothing
     /// separately, as a peer without that ability; `checkWrite` sees every batch written.
-    struct CountingPeer: WrappingPeer {
+    struct CountingPeer: WrappingReplicationPeer {
         let inner: LocalPeer
         var separately = true
         var checkWrite: @Sendable ([JSONObject]) -> Void = { _ in }

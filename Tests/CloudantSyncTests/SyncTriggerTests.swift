@@ -302,7 +302,7 @@ final class EventLog: Sendable {
 
 /// A peer whose `info()` takes a while (so a sync lasts long enough to be asked again), counting how many
 /// `info()` calls overlap: the pull and the push of one sync never do, two syncs at once would.
-final class SlowPeer: WrappingPeer {
+final class SlowPeer: WrappingReplicationPeer {
     let base: any ReplicationPeer
     let delay: Duration
     private let inInfo = Mutex((now: 0, most: 0))

@@ -94,24 +94,15 @@ extension ModelStore {
 }
 
 /// The target of a pull, remembering every revision written through it.
-final class RecordingPeer: ReplicationPeer, @unchecked Sendable {
+final class RecordingPeer: WrappingReplicationPeer, @unchecked Sendable {
     // `lock` protects `revisions`; `base` is immutable.
     private let lock = NSLock()
     private var revisions: [String: Set<String>] = [:]
-    let base: LocalPeer
+    let base: any ReplicationPeer
 
     init(_ base: LocalPeer) { self.base = base }
 
     var written: [String: Set<String>] { lock.withLock { revisions } }
-
-    func identity() async throws -> String { try await base.identity() }
-    func info() async throws -> PeerInfo { try await base.info() }
-    func localDocument(id: String) async throws -> JSONObject? { try await base.localDocument(id: id) }
-    func putLocalDocument(id: String, body: JSONObject) async throws { try await base.putLocalDocument(id: id, body: body) }
-    func changes(_ request: ChangesRequest) async throws -> ChangesPage { try await base.changes(request) }
-    func revsDiff(_ revisions: [String: [String]]) async throws -> [String: MissingRevisions] { try await base.revsDiff(revisions) }
-    func fetch(_ requests: [RevisionRequest]) async throws -> [FetchedRevision] { try await base.fetch(requests) }
-    func ensureFullCommit() async throws { try await base.ensureFullCommit() }
 
     func write(_ documents: [JSONObject]) async throws -> [WriteFailure] {
         let failures = try await base.write(documents)
