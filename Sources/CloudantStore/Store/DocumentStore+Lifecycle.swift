@@ -29,6 +29,7 @@ extension DocumentStore {
         var failure: (any Error)?
         do { try viewMaintenance.close() } catch { failure = error }
         do { try immediateReaders.close() } catch { failure = failure ?? error }
+        foldLog()
         do { try pool.close() } catch { failure = failure ?? error }
         if let failure {
             throw CloudantError(
@@ -39,6 +40,20 @@ extension DocumentStore {
 
     /// Whether ``close()`` was called.
     public var isClosed: Bool { lifecycle.isClosed }
+
+    /// Copies the write-ahead log into the file and empties it, on the writer, as the store closes or is
+    /// released: the `.sqlite` file then holds every commit by itself.
+    ///
+    /// SQLite folds the log when the last connection to a file closes, but only when that connection can
+    /// write; GRDB's pool may close a read-only reader last, which left a bulk load's commits in the log.
+    /// The checkpoint does not wait: where another process reads the file (a server beside a command), it
+    /// copies what it can and the log is folded by whoever closes last.
+    func foldLog() {
+        try? pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
 }
 
 /// Whether a store is open. Checked by every read and, inside the write transaction, by every write; the

@@ -66,13 +66,13 @@ public final class DocumentStore: Sendable {
         self.uuid = uuid
     }
 
-    /// A store released without ``close()`` (as a command-line run ends) stops queueing checkpoints and closes
-    /// its own read connections before GRDB's pool goes: SQLite folds the write-ahead log back into the file only
-    /// when the last connection to close can write, and a store left with only its `.sqlite` file must hold
-    /// everything.
+    /// A store released without ``close()`` (as a command-line run ends) stops queueing checkpoints, closes
+    /// its own read connections and folds the write-ahead log into the file before GRDB's pool goes
+    /// (``foldLog()``): a store left with only its `.sqlite` file must hold everything.
     deinit {
         checkpointer.stop()
         try? immediateReaders.close()
+        if !lifecycle.isClosed { foldLog() }
     }
 
     /// Opens (creating if needed) the store `name` in `directory`.

@@ -109,4 +109,40 @@ struct StoreLifecycleTests {
         #expect(try await again.changes().results.isEmpty)
         #expect(try await again.info().documentCount == 0)
     }
+
+    /// A closed store's file holds every commit by itself: closing folds the write-ahead log back into the file
+    /// and leaves it empty, whichever connection closes last, so a copy of the `.sqlite` file alone (a backup,
+    /// a file sent elsewhere) has everything.
+    @Test func closingFoldsTheLogIntoTheFile() async throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        _ = try await store.bulkDocs((0..<500).map { ["_id": .string("doc-\($0)"), "value": .number(JSONNumber($0))] })
+        _ = try await store.document(id: "doc-1")
+        try store.close()
+        try await expectFileAloneHoldsEveryDocument(store.fileURL, folder: temporary.folder, count: 500)
+    }
+
+    /// The same for a store released without ``DocumentStore/close()``, as a command-line run ends.
+    @Test func releasingAStoreFoldsTheLogIntoTheFile() async throws {
+        let temporary = try TemporaryStore()
+        let url = temporary.folder.appendingPathComponent("released.sqlite")
+        try await Self.writeAndRelease(at: url, count: 500)
+        try await expectFileAloneHoldsEveryDocument(url, folder: temporary.folder, count: 500)
+    }
+
+    private static func writeAndRelease(at url: URL, count: Int) async throws {
+        let store = try DocumentStore.open(name: "released", fileURL: url)
+        _ = try await store.bulkDocs((0..<count).map { ["_id": .string("doc-\($0)")] })
+        _ = try await store.document(id: "doc-1")
+    }
+
+    private func expectFileAloneHoldsEveryDocument(_ url: URL, folder: URL, count: Int) async throws {
+        let log = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? Int) ?? 0
+        #expect(log == 0, "the log still holds \(log) bytes")
+        let copy = folder.appendingPathComponent("copy-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: url, to: copy)
+        let reopened = try DocumentStore.open(name: "copy", fileURL: copy)
+        defer { try? reopened.close() }
+        #expect(try await reopened.info().documentCount == count)
+    }
 }
