@@ -17,19 +17,9 @@ extension DocumentStore {
                     totalRows: total, offset: nil, rows: rows,
                     updateSeq: options.updateSeq ? try SequenceAllocator.latest(in: db) : nil)
             }
-            var conditions = ["\(Columns.deleted) = 0"]
-            var arguments = StatementArguments()
-            let (lower, upper) = options.descending ? (options.endKey, options.startKey) : (options.startKey, options.endKey)
-            let lowerInclusive = options.descending ? options.inclusiveEnd : true
-            let upperInclusive = options.descending ? true : options.inclusiveEnd
-            if let lower {
-                conditions.append("\(Columns.id) \(lowerInclusive ? ">=" : ">") ?")
-                arguments += [lower]
-            }
-            if let upper {
-                conditions.append("\(Columns.id) \(upperInclusive ? "<=" : "<") ?")
-                arguments += [upper]
-            }
+            let range = options.idRangeConditions(column: Columns.id)
+            let conditions = ["\(Columns.deleted) = 0"] + range.conditions
+            var arguments = range.arguments
             let sql =
                 "SELECT \(DocumentRecord.selectColumns) FROM \(Columns.table) WHERE \(conditions.joined(separator: " AND ")) "
                 + "ORDER BY \(Columns.id) \(options.descending ? "DESC" : "ASC") LIMIT ? OFFSET ?"

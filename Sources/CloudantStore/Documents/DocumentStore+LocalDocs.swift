@@ -31,19 +31,7 @@ extension DocumentStore {
             return AllDocsResult(totalRows: rows.count, offset: nil, rows: rows)
         }
         documents = try await read(.storeUnreadable) { db in
-            var conditions: [String] = []
-            var arguments = StatementArguments()
-            let (lower, upper) = options.descending ? (options.endKey, options.startKey) : (options.startKey, options.endKey)
-            let lowerInclusive = options.descending ? options.inclusiveEnd : true
-            let upperInclusive = options.descending ? true : options.inclusiveEnd
-            if let lower {
-                conditions.append("\(Local.id) \(lowerInclusive ? ">=" : ">") ?")
-                arguments += [lower]
-            }
-            if let upper {
-                conditions.append("\(Local.id) \(upperInclusive ? "<=" : "<") ?")
-                arguments += [upper]
-            }
+            let (conditions, arguments) = options.idRangeConditions(column: Local.id)
             let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let sql =
                 "SELECT \(Local.id), \(Local.rev), \(Local.body) FROM \(Local.table) \(filter) "
