@@ -44,61 +44,97 @@ enum FunctionSource {
             var depth = 0
             // Whether the next token starts a statement: at the start, after `;`, `{` or `}`.
             var statementStart = true
-            // Whether a `/` here starts a regular expression (no value precedes it).
             var regexAllowed = true
-            while position < text.count {
-                skipSpaceAndComments()
-                guard position < text.count else { break }
-                let byte = text[position]
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                    skipString(quote: byte)
-                    (statementStart, regexAllowed) = (false, false)
-                case UInt8(ascii: "`"):
-                    skipTemplate()
-                    (statementStart, regexAllowed) = (false, false)
-                case UInt8(ascii: "/"):
-                    if regexAllowed { skipRegex() } else { position += 1 }
-                    statementStart = false
-                    regexAllowed = !regexAllowed
-                case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+            while let token = nextToken(regexAllowed: &regexAllowed) {
+                switch token {
+                case .open(let byte):
                     depth += 1
-                    position += 1
                     statementStart = byte == UInt8(ascii: "{")
-                    regexAllowed = true
-                case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                case .close(let byte):
                     depth -= 1
-                    position += 1
                     statementStart = byte == UInt8(ascii: "}")
-                    regexAllowed = byte == UInt8(ascii: "}")
-                case UInt8(ascii: ";"):
-                    position += 1
-                    (statementStart, regexAllowed) = (true, true)
-                default:
-                    if isIdentifierStart(byte) {
-                        let wordStart = position
-                        let word = readWord()
-                        if depth == 0, statementStart, let end = anonymousFunction(startingWith: word, at: wordStart) {
-                            found = (wordStart, end)
-                            position = end
-                            (statementStart, regexAllowed) = (true, true)
-                            continue
-                        }
-                        statementStart = false
-                        regexAllowed = Self.keywordsBeforeExpressions.contains(word)
-                    } else if isDigit(byte) {
-                        while position < text.count, isIdentifierPart(text[position]) || text[position] == UInt8(ascii: ".") {
-                            position += 1
-                        }
-                        (statementStart, regexAllowed) = (false, false)
+                case .semicolon:
+                    statementStart = true
+                case .word(let word, let wordStart):
+                    if depth == 0, statementStart, let end = anonymousFunction(startingWith: word, at: wordStart) {
+                        found = (wordStart, end)
+                        position = end
+                        (statementStart, regexAllowed) = (true, true)
                     } else {
-                        position += 1
                         statementStart = false
-                        regexAllowed = true
                     }
+                case .other:
+                    statementStart = false
                 }
             }
             return found
+        }
+
+        /// What ``nextToken(regexAllowed:)`` read, as far as finding statements and matching brackets needs.
+        enum Token {
+            /// `{`, `(` or `[`.
+            case open(UInt8)
+            /// `}`, `)` or `]`.
+            case close(UInt8)
+            /// `;`.
+            case semicolon
+            /// An identifier or keyword, and where it starts.
+            case word(String, start: Int)
+            /// A string, template, regular expression or number literal, or any other punctuation.
+            case other
+        }
+
+        /// Skips space and comments and reads one token, or returns nil at the end of the text.
+        ///
+        /// `regexAllowed` says whether a `/` here starts a regular expression (no value precedes it); it is
+        /// updated for the token read, so that every scan tells a regular expression from a division alike.
+        private mutating func nextToken(regexAllowed: inout Bool) -> Token? {
+            skipSpaceAndComments()
+            guard position < text.count else { return nil }
+            let byte = text[position]
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                skipString(quote: byte)
+                regexAllowed = false
+                return .other
+            case UInt8(ascii: "`"):
+                skipTemplate()
+                regexAllowed = false
+                return .other
+            case UInt8(ascii: "/"):
+                if regexAllowed { skipRegex() } else { position += 1 }
+                regexAllowed = !regexAllowed
+                return .other
+            case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
+                position += 1
+                regexAllowed = true
+                return .open(byte)
+            case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
+                position += 1
+                regexAllowed = byte == UInt8(ascii: "}")
+                return .close(byte)
+            case UInt8(ascii: ";"):
+                position += 1
+                regexAllowed = true
+                return .semicolon
+            default:
+                if isIdentifierStart(byte) {
+                    let start = position
+                    let word = readWord()
+                    regexAllowed = Self.keywordsBeforeExpressions.contains(word)
+                    return .word(word, start: start)
+                }
+                if isDigit(byte) {
+                    while position < text.count, isIdentifierPart(text[position]) || text[position] == UInt8(ascii: ".") {
+                        position += 1
+                    }
+                    regexAllowed = false
+                } else {
+                    position += 1
+                    regexAllowed = true
+                }
+                return .other
+            }
         }
 
         /// Words after which a `/` starts a regular expression.
@@ -132,34 +168,13 @@ enum FunctionSource {
         private mutating func skipBalanced() -> Bool {
             var depth = 0
             var regexAllowed = true
-            while position < text.count {
-                skipSpaceAndComments()
-                guard position < text.count else { break }
-                let byte = text[position]
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "'"): skipString(quote: byte); regexAllowed = false
-                case UInt8(ascii: "`"): skipTemplate(); regexAllowed = false
-                case UInt8(ascii: "/"):
-                    if regexAllowed { skipRegex() } else { position += 1 }
-                    regexAllowed = !regexAllowed
-                case UInt8(ascii: "{"), UInt8(ascii: "("), UInt8(ascii: "["):
-                    depth += 1; position += 1; regexAllowed = true
-                case UInt8(ascii: "}"), UInt8(ascii: ")"), UInt8(ascii: "]"):
-                    depth -= 1; position += 1
-                    regexAllowed = byte == UInt8(ascii: "}")
+            while let token = nextToken(regexAllowed: &regexAllowed) {
+                switch token {
+                case .open: depth += 1
+                case .close:
+                    depth -= 1
                     if depth == 0 { return true }
-                default:
-                    if isIdentifierStart(byte) {
-                        regexAllowed = Self.keywordsBeforeExpressions.contains(readWord())
-                    } else if isDigit(byte) {
-                        while position < text.count, isIdentifierPart(text[position]) || text[position] == UInt8(ascii: ".") {
-                            position += 1
-                        }
-                        regexAllowed = false
-                    } else {
-                        position += 1
-                        regexAllowed = true
-                    }
+                case .semicolon, .word, .other: break
                 }
             }
             return false
