@@ -21,10 +21,9 @@ extension CouchEndpoint {
         if let reader, let read = document { document = try userDocument(read, asReadBy: reader) }
         let etag = showETag(request, ddoc: ddoc, document: document, extra: nil)
         if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
-        let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
-        let requestObject = try await self.requestObject(request, store: store, database: database, documentID: documentID)
-        let answer = try runtime.callDesignFunction(
-            ddoc, path: ["shows", name], arguments: [document.map(JSONValue.object) ?? .null, .object(requestObject)], session: nil)
+        let answer = try await callDocumentFunction(
+            request, database: database, store: store, ddoc: ddoc, path: ["shows", name], document: document,
+            documentID: documentID)
         guard case .array(let parts) = answer, parts.count == 2, parts[0] == "resp", case .object(let object) = parts[1] else {
             throw HTTPFailure(status: 500, error: "render_error", reason: "undefined response from show function")
         }
@@ -44,10 +43,9 @@ extension CouchEndpoint {
         try Self.requireMember(ddoc, ["updates", name])
         let documentID = path.count > 1 ? path.dropFirst().joined(separator: "/") : nil
         let document = try await documentForFunction(documentID, in: store)
-        let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
-        let requestObject = try await self.requestObject(request, store: store, database: database, documentID: documentID)
-        let answer = try runtime.callDesignFunction(
-            ddoc, path: ["updates", name], arguments: [document.map(JSONValue.object) ?? .null, .object(requestObject)], session: nil)
+        let answer = try await callDocumentFunction(
+            request, database: database, store: store, ddoc: ddoc, path: ["updates", name], document: document,
+            documentID: documentID)
         guard case .array(let parts) = answer, parts.count == 3, parts[0] == "up", case .object(let object) = parts[2] else {
             throw HTTPFailure(status: 500, error: "render_error", reason: "undefined response from update function")
         }
@@ -67,6 +65,18 @@ extension CouchEndpoint {
             members = [("code", 200)] + members
         }
         return try ExternalResponse(JSONObject(members.map { ($0.key, $0.value) })).response()
+    }
+
+    /// Calls the show or update function at `path` of `ddoc` the way both are called: with the document (`null`
+    /// when there is none) and the request object, in the design document's language.
+    private func callDocumentFunction(
+        _ request: CouchRequest, database: String, store: DocumentStore, ddoc: JSONObject, path: [String],
+        document: JSONObject?, documentID: String?
+    ) async throws -> JSONValue {
+        let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
+        let requestObject = try await self.requestObject(request, store: store, database: database, documentID: documentID)
+        return try runtime.callDesignFunction(
+            ddoc, path: path, arguments: [document.map(JSONValue.object) ?? .null, .object(requestObject)], session: nil)
     }
 
     /// The document a show or update function gets: with `_revisions` (at most 20) and `_conflicts`; nil when
