@@ -110,12 +110,9 @@ extension DocumentStore {
                 purged += ids
                 if ids.count < Self.purgeBatchSize { break }
             }
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
         } catch {
-            throw CloudantError(
-                .storeUnwritable, "Expired documents could not be purged; they stay hidden once purged.",
-                context: .init(database: name), underlying: error)
+            throw try storeFailure(
+                error, .storeUnwritable, "Expired documents could not be purged; they stay hidden once purged.")
         }
         if !purged.isEmpty { notifier.publish() }
         return purged

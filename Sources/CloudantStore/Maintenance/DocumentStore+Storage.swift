@@ -127,12 +127,8 @@ extension DocumentStore {
                 }
             }
             return max(0, (pageCount - after) * pageSize)
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
         } catch {
-            throw CloudantError(
-                .storeUnwritable, "The store could not give its free space back; nothing was lost.",
-                context: .init(database: name), underlying: error)
+            throw try storeFailure(error, .storeUnwritable, "The store could not give its free space back; nothing was lost.")
         }
     }
 }

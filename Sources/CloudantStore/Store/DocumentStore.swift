@@ -243,15 +243,9 @@ public final class DocumentStore: Sendable {
                 if self.bodyCodec.isTrainingDue { self.trainDueDictionaries() }
                 return value
             }
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
-        } catch let cancellation as CancellationError {
-            throw cancellation  // The caller's task was cancelled: the transaction rolled back, not a store failure.
         } catch {
-            try lifecycle.requireOpen(database: name)
-            throw CloudantError(
-                code, "The store could not complete the write; nothing was changed.",
-                context: .init(database: name), underlying: error)
+            // A cancellation means the caller's task was cancelled: the transaction rolled back.
+            throw try storeFailure(error, code, "The store could not complete the write; nothing was changed.")
         }
     }
 
@@ -280,20 +274,20 @@ public final class DocumentStore: Sendable {
             try purgeExpiredIfDue()
             return try immediateReaders.read(body)
         } catch {
-            throw try readFailure(error, code)
+            throw try storeFailure(error, code, "The store could not be read.")
         }
     }
 
-    /// What a failed read throws: the store's own errors naming this database, a cancellation as it is (the
-    /// caller's task was cancelled, not the store), and anything else (SQLite's) as `code`, unless the store
-    /// was closed meanwhile, which is said instead.
-    private func readFailure(_ error: any Error, _ code: CloudantError.Code) throws -> any Error {
+    /// What a failed read or write of the store throws: the store's own errors naming this database, a
+    /// cancellation as it is (the caller's task was cancelled, not the store), and anything else (SQLite's) as
+    /// `code` with `message`, unless the store was closed meanwhile, which is said instead.
+    func storeFailure(_ error: any Error, _ code: CloudantError.Code, _ message: String) throws -> any Error {
         switch error {
         case let error as CloudantError: return error.adding { $0.database = self.name }
         case is CancellationError: return error
         default:
             try lifecycle.requireOpen(database: name)
-            return CloudantError(code, "The store could not be read.", context: .init(database: name), underlying: error)
+            return CloudantError(code, message, context: .init(database: name), underlying: error)
         }
     }
 
@@ -320,7 +314,7 @@ public final class DocumentStore: Sendable {
                 try lifecycle.whileOpen(database: name) { try inTransaction ? pool.read(body) : pool.unsafeRead(body) }
             }
         } catch {
-            throw try readFailure(error, code)
+            throw try storeFailure(error, code, "The store could not be read.")
         }
     }
 }
