@@ -5,7 +5,7 @@ public import Foundation
 /// ```swift
 /// let plan = CarePlan(id: "diabetes", title: "Diabetes", patientUUID: jane.uuid, effectiveDate: clock.now)
 /// ```
-public struct CarePlan: VersionedEntity {
+public struct CarePlan: VersionedEntity, FlatVersionedCoding {
     /// The shared versioned fields.
     public var versioned: VersionedFields
     /// The plan's title.
@@ -35,18 +35,13 @@ public struct CarePlan: VersionedEntity {
         case title, patientUUID
     }
 
-    /// Reads CareKit's flat JSON (see ``VersionedFields/init(from:)`` for dates and defaults).
-    public init(from decoder: any Decoder) throws {
-        versioned = try VersionedFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    init(versioned: VersionedFields, members container: KeyedDecodingContainer<CodingKeys>) throws {
+        self.versioned = versioned
         title = try container.decode(String.self, forKey: .title)
         patientUUID = try container.decodeIfPresent(UUID.self, forKey: .patientUUID)
     }
 
-    /// Writes CareKit's flat JSON.
-    public func encode(to encoder: any Encoder) throws {
-        try versioned.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    func encodeMembers(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(title, forKey: .title)
         try container.encodeIfPresent(patientUUID, forKey: .patientUUID)
     }

@@ -10,7 +10,7 @@ public import Foundation
 /// let meds = CareTask(id: "meds", title: "Take meds", carePlanUUID: plan.uuid, schedule: schedule)
 /// // meds.effectiveDate == schedule.startDate
 /// ```
-public struct CareTask: SchedulableTask {
+public struct CareTask: SchedulableTask, FlatVersionedCoding {
     /// The shared versioned fields.
     public var versioned: VersionedFields
     /// The task's title.
@@ -56,23 +56,23 @@ public struct CareTask: SchedulableTask {
     /// `effectiveDate`, a decoder with ``CareDecodingDefaults`` makes the task effective from its schedule's
     /// start, as CareKit does.
     public init(from decoder: any Decoder) throws {
-        versioned = try VersionedFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
-        impactsAdherence = try container.decodeIfPresent(Bool.self, forKey: .impactsAdherence) ?? true
-        schedule = try container.decode(Schedule.self, forKey: .schedule)
-        carePlanUUID = try container.decodeIfPresent(UUID.self, forKey: .carePlanUUID)
+        try self.init(versioned: VersionedFields(from: decoder), members: decoder.container(keyedBy: CodingKeys.self))
         let shared = try decoder.container(keyedBy: VersionedFields.CodingKeys.self)
         if !shared.contains(.effectiveDate), let start = schedule.startDate {
             versioned.effectiveDate = start
         }
     }
 
-    /// Writes CareKit's flat JSON.
-    public func encode(to encoder: any Encoder) throws {
-        try versioned.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    init(versioned: VersionedFields, members container: KeyedDecodingContainer<CodingKeys>) throws {
+        self.versioned = versioned
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
+        impactsAdherence = try container.decodeIfPresent(Bool.self, forKey: .impactsAdherence) ?? true
+        schedule = try container.decode(Schedule.self, forKey: .schedule)
+        carePlanUUID = try container.decodeIfPresent(UUID.self, forKey: .carePlanUUID)
+    }
+
+    func encodeMembers(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encodeIfPresent(title, forKey: .title)
         try container.encodeIfPresent(instructions, forKey: .instructions)
         try container.encode(impactsAdherence, forKey: .impactsAdherence)

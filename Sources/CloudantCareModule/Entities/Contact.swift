@@ -8,7 +8,7 @@ public import Foundation
 /// doctor.category = .careProvider
 /// doctor.phoneNumbers = [LabeledValue(label: "work", value: "+1 555 0100")]
 /// ```
-public struct Contact: VersionedEntity {
+public struct Contact: VersionedEntity, FlatVersionedCoding {
     /// The shared versioned fields.
     public var versioned: VersionedFields
     /// The contact's name.
@@ -57,10 +57,8 @@ public struct Contact: VersionedEntity {
         case role, category, carePlanUUID
     }
 
-    /// Reads CareKit's flat JSON (see ``VersionedFields/init(from:)`` for dates and defaults).
-    public init(from decoder: any Decoder) throws {
-        versioned = try VersionedFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    init(versioned: VersionedFields, members container: KeyedDecodingContainer<CodingKeys>) throws {
+        self.versioned = versioned
         name = try container.decodeIfPresent(PersonNameComponents.self, forKey: .name) ?? PersonNameComponents()
         address = try container.decodeIfPresent(PostalAddress.self, forKey: .address)
         emailAddresses = try container.decodeIfPresent([LabeledValue].self, forKey: .emailAddresses)
@@ -74,10 +72,7 @@ public struct Contact: VersionedEntity {
         carePlanUUID = try container.decodeIfPresent(UUID.self, forKey: .carePlanUUID)
     }
 
-    /// Writes CareKit's flat JSON.
-    public func encode(to encoder: any Encoder) throws {
-        try versioned.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    func encodeMembers(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(address, forKey: .address)
         try container.encodeIfPresent(emailAddresses, forKey: .emailAddresses)

@@ -9,7 +9,7 @@ public import Foundation
 /// let taken = Outcome(taskUUID: meds.uuid, taskOccurrenceIndex: 3,
 ///                     values: [OutcomeValue(.boolean(true), createdDate: clock.now)])
 /// ```
-public struct Outcome: VersionedEntity {
+public struct Outcome: VersionedEntity, FlatVersionedCoding {
     /// The shared versioned fields.
     public var versioned: VersionedFields
     /// The task version the outcome belongs to.
@@ -44,19 +44,14 @@ public struct Outcome: VersionedEntity {
         case taskUUID, taskOccurrenceIndex, values
     }
 
-    /// Reads CareKit's flat JSON (see ``VersionedFields/init(from:)`` for dates and defaults).
-    public init(from decoder: any Decoder) throws {
-        versioned = try VersionedFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    init(versioned: VersionedFields, members container: KeyedDecodingContainer<CodingKeys>) throws {
+        self.versioned = versioned
         taskUUID = try container.decode(UUID.self, forKey: .taskUUID)
         taskOccurrenceIndex = try container.decode(Int.self, forKey: .taskOccurrenceIndex)
         values = try container.decodeIfPresent([OutcomeValue].self, forKey: .values) ?? []
     }
 
-    /// Writes CareKit's flat JSON.
-    public func encode(to encoder: any Encoder) throws {
-        try versioned.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    func encodeMembers(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(taskUUID, forKey: .taskUUID)
         try container.encode(taskOccurrenceIndex, forKey: .taskOccurrenceIndex)
         try container.encode(values, forKey: .values)

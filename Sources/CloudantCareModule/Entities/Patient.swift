@@ -7,7 +7,7 @@ public import Foundation
 ///                       effectiveDate: clock.now)
 /// patient.allergies = ["penicillin"]
 /// ```
-public struct Patient: VersionedEntity {
+public struct Patient: VersionedEntity, FlatVersionedCoding {
     /// The shared versioned fields.
     public var versioned: VersionedFields
     /// The patient's name.
@@ -45,20 +45,15 @@ public struct Patient: VersionedEntity {
         case name, sex, birthday, allergies
     }
 
-    /// Reads CareKit's flat JSON (see ``VersionedFields/init(from:)`` for dates and defaults).
-    public init(from decoder: any Decoder) throws {
-        versioned = try VersionedFields(from: decoder)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+    init(versioned: VersionedFields, members container: KeyedDecodingContainer<CodingKeys>) throws {
+        self.versioned = versioned
         name = try container.decodeIfPresent(PersonNameComponents.self, forKey: .name) ?? PersonNameComponents()
         sex = try container.decodeIfPresent(BiologicalSex.self, forKey: .sex)
         birthday = try container.decodeCareDateIfPresent(forKey: .birthday)
         allergies = try container.decodeIfPresent([String].self, forKey: .allergies)
     }
 
-    /// Writes CareKit's flat JSON.
-    public func encode(to encoder: any Encoder) throws {
-        try versioned.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    func encodeMembers(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(sex, forKey: .sex)
         try container.encodeIfPresent(birthday, forKey: .birthday)
