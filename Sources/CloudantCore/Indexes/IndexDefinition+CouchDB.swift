@@ -267,27 +267,16 @@ extension IndexDefinition {
                 "An index needs a non-empty \"fields\" list, like [\"foo\"] or [{\"foo\": \"asc\"}].", field: "fields")
         }
         let fields = try entries.map { entry -> Field in
-            switch entry {
-            case .string(let path) where !path.isEmpty:
-                return try Field(validating: path)
-            case .object(let object) where object.count == 1:
-                let (path, order) = object.members[0]
-                if let order = order.stringValue.flatMap(Order.init(rawValue:)) {
-                    var field = try Field(validating: path)
-                    field.order = order
-                    return field
-                }
-                fallthrough
-            default:
+            guard let (path, descending) = SortEntry.parse(entry) else {
                 throw QueryErrorKind.invalidSortField.error(
                     "Invalid sort field: each index field is a name or a one-key {\"field\": \"asc\"|\"desc\"} object.",
                     field: "fields")
             }
+            var field = try Field(validating: path)
+            field.order = descending ? .descending : .ascending
+            return field
         }
-        if Set(fields.map(\.order)).count > 1 {
-            throw QueryErrorKind.unsupportedMixedSort.error(
-                "Sorts currently only support a single direction for all fields.", field: "fields")
-        }
+        try SortEntry.requireOneDirection(fields.map { $0.order == .descending }, field: "fields")
         if Set(fields.map(\.path)).count != fields.count {
             throw QueryErrorKind.invalidIndexFieldsDefinition.error("An index lists each field once.", field: "fields")
         }

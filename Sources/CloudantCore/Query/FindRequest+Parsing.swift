@@ -99,25 +99,14 @@ extension FindRequest {
             throw QueryErrorKind.invalidSortJSON.error("Sort must be an array of sort specs.", field: "sort")
         }
         let fields = try entries.map { entry -> SortField in
-            switch entry {
-            case .string(let name) where !name.isEmpty:
-                return SortField(try FieldPath(parsing: name))
-            case .object(let object) where object.count == 1:
-                let (name, direction) = object.members[0]
-                if direction == "asc" || direction == "desc" {
-                    return SortField(try FieldPath(parsing: name), descending: direction == "desc")
-                }
-                fallthrough
-            default:
+            guard let (name, descending) = SortEntry.parse(entry) else {
                 throw QueryErrorKind.invalidSortField.error(
                     "Invalid sort field: each sort entry is a field name or a one-key {\"field\": \"asc\"|\"desc\"} object.",
                     field: "sort")
             }
+            return SortField(try FieldPath(parsing: name), descending: descending)
         }
-        if Set(fields.map(\.descending)).count > 1 {
-            throw QueryErrorKind.unsupportedMixedSort.error(
-                "Sorts currently only support a single direction for all fields.", field: "sort")
-        }
+        try SortEntry.requireOneDirection(fields.map(\.descending), field: "sort")
         return fields
     }
 
