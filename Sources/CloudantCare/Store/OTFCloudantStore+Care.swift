@@ -150,7 +150,7 @@ extension OTFCloudantStore {
 /// The care store one drop-in store keeps, and whether the care indexes are known to exist.
 final class OTFCareCompanion: Sendable {
     let care: CareStore
-    private let indexes = IndexPreparation()
+    private let indexes = OncePerStore<CarePlugin>()
 
     init(care: CareStore) { self.care = care }
 
@@ -168,17 +168,6 @@ final class OTFCareCompanion: Sendable {
                 _ = try await store.createIndex(definition)
             }
         }
-    }
-}
-
-/// Runs a preparation once per store; a failed one runs again next time.
-actor IndexPreparation {
-    private var done = false
-
-    func once(_ work: @Sendable () async throws -> Void) async throws {
-        guard !done else { return }
-        try await work()
-        done = true
     }
 }
 

@@ -28,7 +28,7 @@ extension OTFCloudantStore {
     /// Creates the health samples' index once, unless the store was opened with `HealthPlugin`.
     func prepareHealth() async throws {
         let store = documentStore
-        let preparation = companion(HealthIndexPreparation.self) { HealthIndexPreparation() }
+        let preparation = companion(OncePerStore<HealthPlugin>.self) { OncePerStore() }
         try await preparation.once {
             guard !store.options.registry.installedPlugins.contains(HealthPlugin.pluginName) else { return }
             _ = try await store.createIndex(HealthPlugin.sampleIndexOverEverySample)
@@ -62,16 +62,5 @@ extension OTFCloudantQuery {
             try await store.prepareHealth()
             return try await query.getSamples()
         }
-    }
-}
-
-/// Whether the health index is known to exist for one drop-in store.
-actor HealthIndexPreparation {
-    private var done = false
-
-    func once(_ work: @Sendable () async throws -> Void) async throws {
-        guard !done else { return }
-        try await work()
-        done = true
     }
 }
