@@ -36,18 +36,10 @@ extension DocumentStore {
                 }
             }
         }
-        let compression = options.attachmentCompression
-        let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
-        let makeID = options.makeDocumentID
-        let now = options.now
-        let cache = indexCache
-        let validation = writeValidation()
-        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
+        let setup = interactiveWriterSetup()
+        let prepared = await PreparedWrite.prepareAll(incoming, compression: setup.compression)
         let results = try await write(.storeUnwritable) { db in
-            var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
-                validation: validation)
-            writer.fullPartitions = fullPartitions
+            var writer = try setup.writer(in: db)
             let results = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

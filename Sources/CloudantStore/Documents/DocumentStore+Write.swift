@@ -29,18 +29,10 @@ extension DocumentStore {
             }
         }
         // Mint and serialise before taking the writer.
-        let compression = options.attachmentCompression
-        let prepared = PreparedWrite(incoming, compression: compression)
-        let makeID = options.makeDocumentID
-        let now = options.now
-        let cache = indexCache
-        let validation = writeValidation()
-        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
+        let setup = interactiveWriterSetup()
+        let prepared = PreparedWrite(incoming, compression: setup.compression)
         return try await write(.storeUnwritable) { db in
-            var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: now,
-                validation: validation)
-            writer.fullPartitions = fullPartitions
+            var writer = try setup.writer(in: db)
             let result = try writer.writeInteractive(prepared)
             try writer.finish()
             return result
@@ -119,22 +111,15 @@ extension DocumentStore {
         let entries =
             pipeline == nil
             ? try await Self.entries(source, newEdits: newEdits, compression: compression, indexes: indexes) : []
-        let makeID = options.makeDocumentID
-        let clock = options.now
-        let cache = indexCache
-        let now = clock()
+        let setup = interactiveWriterSetup()
+        let now = setup.now()
         let maxLeaves = options.maxLeavesPerDocument
-        let validation = writeValidation()
-        let fullPartitions = partitionLimit.maximum.map(FullPartitions.init(maximum:))
         // Cancelling the task (its client went away, the server shuts down) stops the transaction between two
         // documents and rolls it back: nothing was answered, so nothing is lost.
         let signal = CancellationSignal()
         let results = try await withTaskCancellationHandler {
             try await write(.storeUnwritable, long: source.count >= PreparationPipeline.minimumBatch) { db in
-                var writer = try DocumentWriter(
-                    db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
-                    preparedAgainst: indexes, validation: validation, maxLeaves: maxLeaves)
-                writer.fullPartitions = fullPartitions
+                var writer = try setup.writer(in: db, preparedAgainst: indexes, maxLeaves: maxLeaves)
                 var listed = entries.makeIterator()
                 var pipelined = pipeline?.makeCursor()
                 var results: [(index: Int, result: BulkDocsResult)] = []
