@@ -148,18 +148,14 @@ extension DocumentStore {
                 }
             }
         }
-        let makeID = options.makeDocumentID
-        let clock = options.now
         let kindName = codec.kind.name
-        let cache = indexCache
-        let compression = options.attachmentCompression
-        let prepared = await PreparedWrite.prepareAll(incoming, compression: compression)
-        let now = clock()
-        let validation = writeValidation()
+        // The same writer as `put` and `_bulk_docs`: validation functions and a partition's size bound apply to
+        // entity writes too, as CouchDB's updater applies them to every interactive write.
+        let setup = interactiveWriterSetup()
+        let prepared = await PreparedWrite.prepareAll(incoming, compression: setup.compression)
+        let now = setup.now()
         let (revisions, pending) = try await write(code) { db in
-            var writer = try DocumentWriter(
-                db: db, makeDocumentID: makeID, indexCache: cache, attachmentCompression: compression, now: clock,
-                validation: validation)
+            var writer = try setup.writer(in: db)
             let written = try prepared.enumerated().map { index, document in
                 do {
                     return try writer.writeInteractive(document)

@@ -47,6 +47,21 @@ struct EntityAPITests {
         #expect(try await temp.store.get(Note.self) == saved)
     }
 
+    /// CouchDB's `max_partition_size` bounds every interactive write, entity writes included: a full partition
+    /// refuses a new entity and the others take it.
+    @Test func aFullPartitionRefusesEntityWritesThatGrowIt() async throws {
+        let temp = try TemporaryStore(registry: registry())
+        try await temp.store.makePartitioned()
+        let text = String(repeating: "x", count: 1_024)
+        try await temp.store.add((1...3).map { Note(id: "p:\($0)", text: text, createdAt: date) })
+        temp.store.setMaxPartitionSize(2_048)
+        await #expect { try await temp.store.add([Note(id: "p:new", text: "more", createdAt: date)]) } throws: { error in
+            (error as? CloudantError)?.code == .partitionOverflow
+        }
+        try await temp.store.add([Note(id: "q:new", text: "more", createdAt: date)])
+        #expect(try await temp.store.get(Note.self).map(\.id).sorted() == ["p:1", "p:2", "p:3", "q:new"])
+    }
+
     @Test func subSecondDatesSurviveTheRoundTrip() async throws {
         let temp = try TemporaryStore(registry: registry())
         try await temp.store.add([Note(id: "n1", text: "x", createdAt: date)])
