@@ -9,6 +9,7 @@ version="4.0.1"
 
 # The client, its test tools and its unpacked sources, in $1.
 source "$(dirname "$0")/python-client.sh"
+source "$(dirname "$0")/serve.sh"
 prepare() {
   prepare_client "$1" aiocouch "$version" "pytest==9.2.0" "pytest-asyncio==1.5.0" "pytest-cov==7.1.0" packaging
 }
@@ -18,12 +19,9 @@ cloudant="$1"
 work=$(mktemp -d)
 prepared="${2:-$work/client}"
 prepare "$prepared"
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()')
 mkdir "$work/data"
-"$cloudant" serve --data "$work/data" --bind 127.0.0.1 --port "$port" --admin admin:admin >"$work/serve.log" 2>&1 &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/_up" >/dev/null 2>&1 && break; sleep 0.2; done
+trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+start_serve "$cloudant" "$work/data" "$work/serve.log" --admin admin:admin
 cd "$prepared/aiocouch-$version"
-COUCHDB_HOST="http://127.0.0.1:$port" COUCHDB_USER=admin COUCHDB_PASS=admin \
+COUCHDB_HOST="http://127.0.0.1:$serve_port" COUCHDB_USER=admin COUCHDB_PASS=admin \
   "$prepared/venv/bin/python" -m pytest -q -p no:cacheprovider -o addopts="" tests

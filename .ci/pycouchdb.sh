@@ -12,6 +12,7 @@ version="1.17.1"
 
 # The client, its test tools and its unpacked sources, in $1.
 source "$(dirname "$0")/python-client.sh"
+source "$(dirname "$0")/serve.sh"
 prepare() {
   prepare_client "$1" pycouchdb "$version" "pytest==9.2.0" "pytest-html==4.2.0" "requests==2.34.2" \
     "typing_extensions==4.16.0"
@@ -22,20 +23,16 @@ cloudant="$1"
 work=$(mktemp -d)
 prepared="${2:-$work/client}"
 prepare "$prepared"
-port=$(python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()')
+mkdir "$work/data"
+trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+start_serve "$cloudant" "$work/data" "$work/serve.log" --admin admin:password --changes-timeout 5000
 # A copy of the sources is pointed at this run's port; the prepared ones stay as they were unpacked.
 cp -R "$prepared/pycouchdb-$version" "$work/"
 suite="$work/pycouchdb-$version/test/integration"
 # Only the URLs it connects with (one test checks how the client spells other URLs it is given).
-sed -i -e "s/admin:password@localhost:5984/admin:password@127.0.0.1:$port/g" \
-  -e "s/invalid:credentials@localhost:5984/invalid:credentials@127.0.0.1:$port/g" \
-  -e "s|Server('http://localhost:5984/')|Server('http://127.0.0.1:$port/')|g" "$suite"/*.py
-mkdir "$work/data"
-"$cloudant" serve --data "$work/data" --bind 127.0.0.1 --port "$port" --admin admin:password --changes-timeout 5000 \
-  >"$work/serve.log" 2>&1 &
-serve_pid=$!
-trap 'kill "$serve_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/_up" >/dev/null 2>&1 && break; sleep 0.2; done
+sed -i -e "s/admin:password@localhost:5984/admin:password@127.0.0.1:$serve_port/g" \
+  -e "s/invalid:credentials@localhost:5984/invalid:credentials@127.0.0.1:$serve_port/g" \
+  -e "s|Server('http://localhost:5984/')|Server('http://127.0.0.1:$serve_port/')|g" "$suite"/*.py
 # The installed package is tested, not the unpacked sources beside the tests.
 cd "$work"
 "$prepared/venv/bin/python" -m pytest -q -rs -p no:cacheprovider -o addopts="" -o log_cli=false "$suite"
