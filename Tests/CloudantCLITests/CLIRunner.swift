@@ -33,6 +33,17 @@ struct CLIRunner {
         return file
     }
 
+    /// `count` documents `d0`, `d1`… as JSON lines, each with a `pad` of `hexDigits` random hexadecimal digits:
+    /// bodies the store's compression cannot shrink much (half a byte of entropy a digit), for tests that need
+    /// a file of a known least size.
+    static func randomlyPaddedDocuments(_ count: Int, hexDigits: Int) -> [String] {
+        var random = SystemRandomNumberGenerator()
+        return (0..<count).map { index in
+            let padding = String((0..<hexDigits).map { _ in "0123456789abcdef".randomElement(using: &random)! })
+            return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
+        }
+    }
+
     /// A fresh empty folder for one test.
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-cli-\(UUID().uuidString)")

@@ -70,12 +70,7 @@ struct ExitStatusTests {
     @Test func internalExitsWithOneWhenTheStoreIsDamaged() async throws {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var random = SystemRandomNumberGenerator()
-        let documents = (0..<3000).map { index in
-            let padding = String((0..<300).map { _ in "0123456789abcdef".randomElement(using: &random)! })
-            return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
-        }
-        let file = try CLIRunner.jsonLines(documents, in: folder)
+        let file = try CLIRunner.jsonLines(CLIRunner.randomlyPaddedDocuments(3000, hexDigits: 300), in: folder)
         #expect(try await CLIRunner.run(["bulk", "--db", "big", file.path], in: folder).status == 0)
         // The command may exit with its last commits still in the store's write-ahead log (a checkpoint runs
         // when the writer gets to it, and the store's last connection to close may be a read-only one, which

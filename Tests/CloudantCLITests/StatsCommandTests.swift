@@ -8,11 +8,7 @@ struct StatsCommandTests {
         let folder = try CLIRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Random hex padding (about 1,000 bytes of entropy each): the store compresses bodies.
-        var random = SystemRandomNumberGenerator()
-        let lines = (0..<300).map { index in
-            let padding = String((0..<2_000).map { _ in "0123456789abcdef".randomElement(using: &random)! })
-            return #"{"_id":"d\#(index)","pad":"\#(padding)"}"#
-        }
+        let lines = CLIRunner.randomlyPaddedDocuments(300, hexDigits: 2_000)
         #expect(try await CLIRunner.run(["bulk", "--db", "notes", "-"], stdin: lines.joined(separator: "\n"), in: folder).status == 0)
         // Every document edited once: 300 old bodies for compaction to drop.
         let changes = try jsonObject(try await CLIRunner.run(["changes", "--db", "notes"], in: folder).stdout)
