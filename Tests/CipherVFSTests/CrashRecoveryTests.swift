@@ -34,7 +34,7 @@ import Testing
         #expect(killed)
         #expect(termination.signal == SIGKILL)
         let lastCommitted = try #require(Self.lastCommitted(text))
-        #expect(Fixture.fileSize(path + "-wal") > 0, "recovery has a log to replay")
+        #expect(fileSize(path + "-wal") > 0, "recovery has a log to replay")
         #expect(try !Fixture.fileContainsMarker(path + "-wal"))
         #expect(try !Fixture.fileContainsMarker(path))
 

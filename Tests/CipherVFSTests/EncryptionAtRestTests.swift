@@ -29,10 +29,10 @@ import Testing
         #expect(counts == [5_000, 5_000, 5_000, 5_000])
 
         let files = [path, path + "-wal", path + "-shm"]
-        let walBytes = Fixture.fileSize(path + "-wal")
+        let walBytes = fileSize(path + "-wal")
         let before = try files.filter { try Fixture.fileContainsMarker($0) }
         try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        #expect(Fixture.fileSize(path) > 5_000 * 50, "the checkpoint moved the rows into the database file")
+        #expect(fileSize(path) > 5_000 * 50, "the checkpoint moved the rows into the database file")
         let after = try files.filter { try Fixture.fileContainsMarker($0) }
         try pool.close()
         if encrypted { CipherVFS.unregister(path: path) }

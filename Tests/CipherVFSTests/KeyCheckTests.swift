@@ -78,7 +78,7 @@ import Testing
         let (path, copy) = (directory.file("store.sqlite").path, directory.file("copy.sqlite").path)
         let key = SymmetricKey.random()
         try copyNeverCheckpointedDatabase(from: path, to: copy, key: key)
-        #expect(Fixture.fileSize(copy + "-wal") > 200 * 50)
+        #expect(fileSize(copy + "-wal") > 200 * 50)
 
         #expect(try CipherVFS.check(key, databaseAt: copy) == .matches)
         try CipherVFS.register(.random(), forDatabaseAt: copy)

@@ -74,10 +74,6 @@ enum Fixture {
         return data.range(of: Data(markerPrefix.utf8)) != nil
     }
 
-    static func fileSize(_ path: String) -> Int {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    }
-
     /// A new encrypted database of `rows` marker rows, `store.sqlite` in a fresh folder, written and closed; its key
     /// stays registered.
     static func encryptedDatabase(rows: Int = 5_000, key: SymmetricKey = .random()) throws -> EncryptedDatabase {

@@ -81,7 +81,7 @@ struct AuditCommandTests {
         let folder = data + "/_audit"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".jsonl") }.reduce(0) { total, name in
-            total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+            total + fileSize(folder + "/" + name)
         }
     }
 }

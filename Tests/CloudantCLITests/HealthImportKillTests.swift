@@ -11,10 +11,6 @@ import Glibc
 /// that leaves a store without it, which must open with it again and resume.
 @Suite("A health import killed during its load")
 struct HealthImportKillTests {
-    private func fileSize(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-    }
-
     /// Documents with a kind, and whether the kind index exists, read straight from the file (GRDB, not the
     /// store, which would build the index when it opens).
     private func kindIndex(in file: URL) throws -> (documents: Int, exists: Bool, entries: Int?) {
@@ -50,7 +46,7 @@ struct HealthImportKillTests {
                 "/usr/bin/nice", ["-n", "19", CLIRunner.executable.path, "health", "import", xml.path, "--batch-size", "500"],
                 workingDirectory: folder, stdout: .null, stderr: .null)
             try await waitUntil("the import's log passing 2 MB", checkingEvery: .milliseconds(2)) {
-                !process.isRunning || fileSize(log) >= 2_000_000
+                !process.isRunning || fileSize(log.path) >= 2_000_000
             }
             killedDuringTheLoad = process.isRunning
             process.send(SIGKILL)

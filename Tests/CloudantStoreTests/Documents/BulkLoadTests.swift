@@ -121,7 +121,6 @@ struct BulkLoadTests {
         let temp = try TemporaryStore(options: options)
         let store = temp.store
         let path = store.fileURL.path
-        func fileSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
         func insert(batch: Int) async throws {
             let documents = try (0..<300).map { number in
                 try NewDocument(
@@ -130,7 +129,7 @@ struct BulkLoadTests {
             }
             _ = try await store.insertNew(documents)
         }
-        let sizeBefore = fileSize()
+        let sizeBefore = fileSize(path)
         let (before, after, grownBy) = try await store.bulkLoading { () async throws -> (Int, Int, Int) in
             // About 3 MB of log (random padding: bodies are compressed), far below 32 MB: nothing is copied,
             // no checkpoint is queued beside the writer.
@@ -139,7 +138,7 @@ struct BulkLoadTests {
             // With the writer's threshold lowered below the log, the next commit copies it before it returns.
             store.checkpointer.writerPages.store(200, ordering: .relaxed)
             try await insert(batch: 10)
-            return (before, store.checkpointer.checkpointsRun.load(ordering: .relaxed), fileSize() - sizeBefore)
+            return (before, store.checkpointer.checkpointsRun.load(ordering: .relaxed), fileSize(path) - sizeBefore)
         }
         #expect(before == 0)
         #expect(after > 0)

@@ -26,10 +26,6 @@ struct LogCheckpointerTests {
         }
     }
 
-    private func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
-
     @Test(
         "Once the log holds 1,000 pages, a checkpoint runs on the writer after the commit instead of inside it",
         arguments: [false, true])
