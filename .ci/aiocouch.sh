@@ -14,13 +14,7 @@ prepare() {
   prepare_client "$1" aiocouch "$version" "pytest==9.2.0" "pytest-asyncio==1.5.0" "pytest-cov==7.1.0" packaging
 }
 
-if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi
-cloudant="$1"
-work=$(mktemp -d)
-prepared="${2:-$work/client}"
-prepare "$prepared"
-mkdir "$work/data"
-trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+client_folders "$@"
 start_serve "$cloudant" "$work/data" "$work/serve.log" --admin admin:admin
 cd "$prepared/aiocouch-$version"
 COUCHDB_HOST="http://127.0.0.1:$serve_port" COUCHDB_USER=admin COUCHDB_PASS=admin \

@@ -18,13 +18,7 @@ prepare() {
     "typing_extensions==4.16.0"
 }
 
-if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi
-cloudant="$1"
-work=$(mktemp -d)
-prepared="${2:-$work/client}"
-prepare "$prepared"
-mkdir "$work/data"
-trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+client_folders "$@"
 start_serve "$cloudant" "$work/data" "$work/serve.log" --admin admin:password --changes-timeout 5000
 # A copy of the sources is pointed at this run's port; the prepared ones stay as they were unpacked.
 cp -R "$prepared/pycouchdb-$version" "$work/"

@@ -14,3 +14,17 @@ prepare_client() {
   tar -xzf "$dir/$package-$version.tar.gz" -C "$dir"
   touch "$dir/prepared"
 }
+
+# client_folders ARGUMENT…: the arguments both scripts take. `prepare FOLDER` prepares the client in FOLDER (with
+# the script's own prepare function) and ends the script. Otherwise they are PATH/TO/cloudant [FOLDER]: sets
+# cloudant, work (a new temporary folder with an empty data/ for the server, removed when the script exits, the
+# server started by start_serve then stopped) and prepared (FOLDER, or a client prepared now in work).
+client_folders() {
+  if [ "$1" = "prepare" ]; then prepare "$2"; exit 0; fi
+  cloudant="$1"
+  work=$(mktemp -d)
+  prepared="${2:-$work/client}"
+  prepare "$prepared"
+  mkdir "$work/data"
+  trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
+}
