@@ -19,19 +19,10 @@ let package = Package(
     dependencies: [
         .package(name: "OTFCloudantStore", path: "../..")
     ],
-    targets: [
+    targets: ["Only", "Care", "Health", "CareHealth"].map { flavour in
         .executableTarget(
-            name: "OnlyFlavour",
-            dependencies: [.product(name: "CloudantOnly", package: "OTFCloudantStore")]),
-        .executableTarget(
-            name: "CareFlavour",
-            dependencies: [.product(name: "CloudantCare", package: "OTFCloudantStore")]),
-        .executableTarget(
-            name: "HealthFlavour",
-            dependencies: [.product(name: "CloudantHealth", package: "OTFCloudantStore")]),
-        .executableTarget(
-            name: "CareHealthFlavour",
-            dependencies: [.product(name: "CloudantCareHealth", package: "OTFCloudantStore")]),
+            name: "\(flavour)Flavour", dependencies: [.product(name: "Cloudant\(flavour)", package: "OTFCloudantStore")])
+    } + [
         .executableTarget(
             name: "ModelRecipes",
             dependencies: [.product(name: "CloudantModel", package: "OTFCloudantStore")],
