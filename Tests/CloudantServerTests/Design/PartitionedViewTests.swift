@@ -39,8 +39,7 @@ struct PartitionedViewTests {
         try await withDesignServer { _, client in
             try await filled(client)
             let missing = try await client.get("/p/_design/app/_view/by_n")
-            #expect(missing.status == 400)
-            #expect(missing.json == ["error": "query_parse_error", "reason": "`partition` parameter is mandatory for queries to this view."])
+            missing.expectCouchError(400, "query_parse_error", "`partition` parameter is mandatory for queries to this view.")
 
             let b = try await client.get("/p/_partition/b/_design/app/_view/by_n").json
             #expect(ids(b) == ["b:1", "b:2"])
@@ -101,8 +100,7 @@ struct PartitionedViewTests {
             let asWritten = try await client.get("/p/_design/app/_view/by_n?startkey=1&key=2&partition=a")
             #expect(ids(asWritten.json) == ["a:2"])
             let conflicting = try await client.get("/p/_partition/a/_design/app/_view/by_n?partition=b")
-            #expect(conflicting.status == 400)
-            #expect(conflicting.json == ["error": "bad_request", "reason": "Conflicting value for `partition` in query string"])
+            conflicting.expectCouchError(400, "bad_request", "Conflicting value for `partition` in query string")
         }
     }
 
@@ -119,11 +117,9 @@ struct PartitionedViewTests {
         try await withDesignServer { _, client in
             try await filled(client)
             let unknown = try await client.get("/p/_partition/a/_design/app/_foo")
-            #expect(unknown.status == 404)
-            #expect(unknown.json == ["error": "not_found", "reason": "Document is missing attachment"])
+            unknown.expectCouchError(404, "not_found", "Document is missing attachment")
             let noDesign = try await client.get("/p/_partition/a/_design/none/_foo")
-            #expect(noDesign.status == 404)
-            #expect(noDesign.json == ["error": "not_found", "reason": "missing"])
+            noDesign.expectCouchError(404, "not_found", "missing")
             // Not below `_design/{name}/_…`: no route at all.
             #expect(try await client.get("/p/_partition/a/_design/app").json == ["error": "not_found", "reason": "missing"])
         }
@@ -133,8 +129,7 @@ struct PartitionedViewTests {
         try await withDesignServer { _, client in
             let both: JSONValue = ["options": ["partitioned": true], "views": ["v": ["map": "function (doc) {}", "reduce": "_bogus"]]]
             let refused = try await client.put("/db/_design/both", both)
-            #expect(refused.status == 400)
-            #expect(refused.json == ["error": "invalid_design_doc", "reason": "partitioned option cannot be true in a non-partitioned database."])
+            refused.expectCouchError(400, "invalid_design_doc", "partitioned option cannot be true in a non-partitioned database.")
             let badRank = try await client.put("/db/_design/rank", ["views": ["v": ["map": "function (doc) {}", "reduce": "_top_x"]]])
             #expect(badRank.json == ["error": "invalid_design_doc", "reason": "invalid rank reducer"])
             let outOfRange = try await client.put("/db/_design/range", ["views": ["v": ["map": "function (doc) {}", "reduce": "_bottom_0"]]])

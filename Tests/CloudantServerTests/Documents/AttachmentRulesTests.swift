@@ -10,8 +10,7 @@ struct AttachmentRulesTests {
         try await withLiveDatabase { _, client in
             let answer = try await client.put(
                 "/db/bad_doc", ["_attachments": ["foo.txt": ["content_type": "text/plain", "data": "notBase64Encoded="]]])
-            #expect(answer.status == 400)
-            #expect(answer.json == ["error": "bad_request", "reason": "Invalid attachment data for foo.txt"])
+            answer.expectCouchError(400, "bad_request", "Invalid attachment data for foo.txt")
             #expect(try await client.get("/db/bad_doc").status == 404)
         }
     }

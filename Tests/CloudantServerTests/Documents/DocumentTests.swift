@@ -22,8 +22,7 @@ struct DocumentTests {
             let deleted = try await client.delete("/db/walk?rev=\(rev2)")
             #expect(deleted.status == 200)
             let gone = try await client.get("/db/walk")
-            #expect(gone.status == 404)
-            #expect(gone.json == ["error": "not_found", "reason": "deleted"])
+            gone.expectCouchError(404, "not_found", "deleted")
             #expect(try await client.get("/db/never").json == ["error": "not_found", "reason": "missing"])
         }
     }
@@ -33,8 +32,7 @@ struct DocumentTests {
             let rev1 = try #require(try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue)
             _ = try await client.put("/db/a?rev=\(rev1)", ["v": 2])
             let stale = try await client.put("/db/a", ["_rev": .string(rev1), "v": 3])
-            #expect(stale.status == 409)
-            #expect(stale.json == ["error": "conflict", "reason": "Document update conflict."])
+            stale.expectCouchError(409, "conflict", "Document update conflict.")
             #expect(try await client.put("/db/a", ["v": 4]).status == 409)
             #expect(try await client.delete("/db/a").status == 409)
         }

@@ -59,8 +59,7 @@ struct FormPostTests {
             #expect(elsewhere.status == 400 && elsewhere.json["reason"] == "Referer header must match host.")
             let urlencoded = try await client.send(
                 "POST", "/db/baz", body: Data("a=b".utf8), contentType: "application/x-www-form-urlencoded", headers: Self.referer)
-            #expect(urlencoded.status == 415)
-            #expect(urlencoded.json == ["error": "bad_content_type", "reason": "Content-Type must be multipart/form-data"])
+            urlencoded.expectCouchError(415, "bad_content_type", "Content-Type must be multipart/form-data")
             #expect(try await client.get("/db/x").status == 404)
             #expect(try await client.get("/db/baz").status == 404)
         }
