@@ -129,12 +129,8 @@ extension DocumentStore {
             return try await viewMaintenance.run(path: path, configuration: configuration) { connection in
                 try ViewIndexUpdater.update(spec, in: connection, progress: progress)
             }
-        } catch let error as CloudantError {
-            throw error.adding { $0.database = self.name }
         } catch {
-            try lifecycle.requireOpen(database: name)
-            throw CloudantError(
-                .storeUnwritable, "The view index could not be brought up to date.", context: .init(database: name), underlying: error)
+            throw try storeFailure(error, .storeUnwritable, "The view index could not be brought up to date.")
         }
     }
 
