@@ -113,13 +113,12 @@ extension DocumentStore {
             ? try await Self.entries(source, newEdits: newEdits, compression: compression, indexes: indexes) : []
         let setup = interactiveWriterSetup()
         let now = setup.now()
-        let maxLeaves = options.maxLeavesPerDocument
         // Cancelling the task (its client went away, the server shuts down) stops the transaction between two
         // documents and rolls it back: nothing was answered, so nothing is lost.
         let signal = CancellationSignal()
         let results = try await withTaskCancellationHandler {
             try await write(.storeUnwritable, long: source.count >= PreparationPipeline.minimumBatch) { db in
-                var writer = try setup.writer(in: db, preparedAgainst: indexes, maxLeaves: maxLeaves)
+                var writer = try setup.writer(in: db, preparedAgainst: indexes)
                 var listed = entries.makeIterator()
                 var pipelined = pipeline?.makeCursor()
                 var results: [(index: Int, result: BulkDocsResult)] = []

@@ -12,11 +12,11 @@ struct InteractiveWriterSetup: Sendable {
     let validation: WriteValidation?
     /// The most a partition may hold (``DocumentStore/maxPartitionSize``), when the store bounds them.
     let partitionMaximum: Int?
+    /// The store's ``StoreOptions/maxLeavesPerDocument``, which bounds the leaves a replicated revision may add.
+    let maxLeaves: Int
 
     /// A writer for one transaction, with no partition yet known to be full.
-    func writer(
-        in db: Database, preparedAgainst: IndexSnapshot? = nil, maxLeaves: Int = StoreOptions.defaultMaxLeavesPerDocument
-    ) throws -> DocumentWriter {
+    func writer(in db: Database, preparedAgainst: IndexSnapshot? = nil) throws -> DocumentWriter {
         var writer = try DocumentWriter(
             db: db, makeDocumentID: makeDocumentID, indexCache: indexCache, attachmentCompression: compression, now: now,
             preparedAgainst: preparedAgainst, validation: validation, maxLeaves: maxLeaves)
@@ -31,6 +31,6 @@ extension DocumentStore {
         InteractiveWriterSetup(
             makeDocumentID: options.makeDocumentID, now: options.now, indexCache: indexCache,
             compression: options.attachmentCompression, validation: writeValidation(),
-            partitionMaximum: partitionLimit.maximum)
+            partitionMaximum: partitionLimit.maximum, maxLeaves: options.maxLeavesPerDocument)
     }
 }
