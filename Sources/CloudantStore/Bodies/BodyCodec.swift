@@ -56,7 +56,9 @@ final class BodyCodec: @unchecked Sendable {
         let key = kind ?? ""
         let dictionary = lock.withLock { () -> BodyDictionary? in
             if let dictionary = dictionariesByKind[key] { return dictionary }
-            guard countingTowardTraining else { return nil }
+            // A body too long to be sampled for training does not count toward it
+            // (``BodyDictionaryTraining/isSample(jsonLength:)``): a kind of only such bodies never comes due.
+            guard countingTowardTraining, BodyDictionaryTraining.isSample(jsonLength: json.count) else { return nil }
             writtenWithoutDictionary[key, default: 0] += 1
             if writtenWithoutDictionary[key] == BodyDictionaryTraining.threshold { dueKinds.insert(key) }
             return nil
@@ -67,9 +69,12 @@ final class BodyCodec: @unchecked Sendable {
 
     /// `json` as a frame compressed with `dictionary` (or none), or nil when that does not make it smaller.
     static func compress(_ json: [UInt8], with dictionary: BodyDictionary?) -> [UInt8]? {
-        guard let frame = json.withUnsafeBytes({ Zstd.compress($0, level: level, dictionary: dictionary) }),
-            frame.count < json.count
-        else { return nil }
+        json.withUnsafeBytes { compress($0, with: dictionary) }
+    }
+
+    /// ``compress(_:with:)`` of JSON bytes in a buffer of the caller's.
+    static func compress(_ json: UnsafeRawBufferPointer, with dictionary: BodyDictionary?) -> [UInt8]? {
+        guard let frame = Zstd.compress(json, level: level, dictionary: dictionary), frame.count < json.count else { return nil }
         return frame
     }
 

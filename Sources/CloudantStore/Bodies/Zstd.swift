@@ -88,8 +88,17 @@ enum Zstd {
     static func trainDictionary(
         samples: [[UInt8]], capacity: Int, level: Int32 = 3, frequencyLog: UInt32 = trainerFrequencyLog
     ) -> [UInt8]? {
-        let flat = samples.flatMap { $0 }
-        let sizes = samples.map { $0.count }
+        var collected = TrainingSamples()
+        for sample in samples { collected.append(sample) }
+        return trainDictionary(samples: collected, capacity: capacity, level: level, frequencyLog: frequencyLog)
+    }
+
+    /// ``trainDictionary(samples:capacity:level:frequencyLog:)`` from samples already laid end to end.
+    static func trainDictionary(
+        samples: TrainingSamples, capacity: Int, level: Int32 = 3, frequencyLog: UInt32 = trainerFrequencyLog
+    ) -> [UInt8]? {
+        let flat = samples.bytes
+        let sizes = samples.sizes
         guard !flat.isEmpty else { return nil }
         var parameters = ZDICT_fastCover_params_t()
         parameters.d = 8

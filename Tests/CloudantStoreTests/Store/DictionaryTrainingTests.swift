@@ -2,10 +2,12 @@ import CloudantCore
 @testable import CloudantStore
 import CloudantTestSupport
 import Foundation
+import GRDB
 import Testing
 
-/// The trainer's smaller frequency table (``Zstd/trainerFrequencyLog``) holds far less memory than zstd's
-/// default and must not cost compression: its dictionaries compress a kind's bodies as well as the default's.
+/// What a kind's dictionary is trained from, and with how much memory: the trainer's smaller frequency table
+/// (``Zstd/trainerFrequencyLog``) must not cost compression, and bodies too long for a dictionary to pay are
+/// neither counted toward training nor sampled (``BodyDictionaryTraining/isSample(jsonLength:)``).
 @Suite("Dictionary training")
 struct DictionaryTrainingTests {
     /// A health sample's body as an import writes it, varied the way a year of one kind varies: values,
@@ -44,5 +46,57 @@ struct DictionaryTrainingTests {
         // Frames a quarter of their JSON or smaller, within 2 % of what zstd's default table gives.
         #expect(ours * 4 < json, "\(ours) bytes of frames for \(json) bytes of JSON")
         #expect(Double(ours) <= Double(zstdDefault) * 1.02, "\(ours) bytes with 2^\(Zstd.trainerFrequencyLog), \(zstdDefault) with 2^20")
+    }
+
+    /// A workout route's body: a track of `points` locations, tens of kilobytes of JSON for a long one.
+    static func route(_ index: Int, points: Int) -> JSONValue {
+        let track = (0..<points).map { point -> JSONValue in
+            ["latitude": .number(JSONNumber(Double(index * 1_000 + point) / 7_919)),
+             "longitude": .number(JSONNumber(Double(point * 31 + index) / 104_729)), "altitude": .number(JSONNumber(point % 90))]
+        }
+        return ["_id": .string("route-\(index)"), "entityType": "route", "locations": .array(track)]
+    }
+
+    @Test func aKindOfLargeBodiesIsCompressedAloneAndNeverComesDueForADictionary() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        // 1,200 routes of about 21 KB of JSON each, in batches too small for the batch path's training.
+        for batch in 0..<12 {
+            _ = try await store.bulkDocs((0..<100).map { Self.route(batch * 100 + $0, points: 250) })
+        }
+        #expect(store.bodyCodec.kindsDueForTraining.isEmpty)
+        #expect(store.bodyCodec.dictionary(forKind: "route") == nil)
+        let stats = try await store.storageStats()
+        #expect(stats.liveBodyJSONBytes > stats.liveBodyBytes * 2, "bodies \(stats.liveBodyJSONBytes) → \(stats.liveBodyBytes)")
+        var read = try await store.document(id: "route-1111")
+        #expect(read.removeValue(forKey: "_rev") != nil)
+        #expect(JSONValue.object(read) == Self.route(1_111, points: 250))
+    }
+
+    @Test func aKindsDictionaryIsTrainedFromItsSmallBodiesOnly() async throws {
+        let temp = try TemporaryStore()
+        let store = temp.store
+        // Every fourth document of the kind is a long route; the thousandth short one brings the training.
+        var short = 0
+        for batch in 0..<14 {
+            let documents = (0..<100).map { offset -> JSONValue in
+                let index = batch * 100 + offset
+                guard index % 4 != 0 else { return Self.route(index, points: 250) }
+                short += 1
+                var body = CompressedBodyTests.reading(index).objectValue ?? [:]
+                body["entityType"] = "route"
+                body["_id"] = .string("route-\(index)")
+                return .object(body)
+            }
+            _ = try await store.bulkDocs(documents)
+        }
+        #expect(short == 1_050)
+        let dictionary = try #require(store.bodyCodec.dictionary(forKind: "route"))
+        let sampled = try await store.read(.storeUnreadable) { db in
+            try Int.fetchOne(db, sql: "SELECT sample_count FROM body_dictionaries WHERE id = ?", arguments: [Int(dictionary.id)])
+        }
+        // Trained after the batch that brought the thousandth short body, from the 1,050 short bodies then
+        // written and none of the 350 routes.
+        #expect(sampled == 1_050)
     }
 }
