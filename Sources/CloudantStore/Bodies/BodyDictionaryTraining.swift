@@ -53,9 +53,13 @@ enum BodyDictionaryTraining {
         let codec = BodyCodec.of(db)
         let connection = db.sqliteConnection
         let kindCondition = kind.isEmpty ? "kind IS NULL" : "kind = \(StoreSchema.DocumentKinds.numberOfBoundName)"
+        // A stored body is never longer than its JSON, so one stored longer than a sample can be is passed over
+        // unread: SQLite takes `length` from the record's header, and reads the body only for the rows the
+        // `CASE` keeps (a kind of workout routes would otherwise have compaction read thousands of them).
         let rows = try Row.fetchCursor(
             db,
-            sql: "SELECT rowid, body FROM documents WHERE \(kindCondition) AND deleted = 0 AND body IS NOT NULL "
+            sql: "SELECT rowid, CASE WHEN length(body) <= \(largestSampleLength) THEN body END FROM documents "
+                + "WHERE \(kindCondition) AND deleted = 0 AND body IS NOT NULL "
                 + "AND id NOT LIKE '\\_design/%' ESCAPE '\\' ORDER BY seq DESC LIMIT \(sampleLimit)",
             arguments: kind.isEmpty ? [] : [kind])
         var samples = TrainingSamples(reservingCapacity: sampleByteLimit + largestSampleLength)

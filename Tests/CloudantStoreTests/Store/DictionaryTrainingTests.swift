@@ -71,6 +71,10 @@ struct DictionaryTrainingTests {
         var read = try await store.document(id: "route-1111")
         #expect(read.removeValue(forKey: "_rev") != nil)
         #expect(JSONValue.object(read) == Self.route(1_111, points: 250))
+        // Compaction, which trains every kind of 200 documents or more that has no dictionary, finds no
+        // sample among them either, and leaves their frames as they are.
+        #expect(try await store.compact(progress: nil).bodiesRecompressed == 0)
+        #expect(store.bodyCodec.dictionary(forKind: "route") == nil)
     }
 
     @Test func aKindsDictionaryIsTrainedFromItsSmallBodiesOnly() async throws {
