@@ -178,6 +178,55 @@ struct ReplicationFailureRulesTests {
         #expect(machine.stats.failures.isEmpty && machine.stats.docWriteFailures == 0)
     }
 
+    @Test func aSessionStartedAgainCountsTheEarlierSessionsWorkOnceInItsCheckpoint() {
+        // Session s1 writes two documents and checkpoints.
+        var first = Machine(.init(batchSize: 3, sessionID: "s1", clock: { "now" }))
+        _ = first.event(.start)
+        _ = first.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
+        _ = first.event(.checkpointsRead(source: nil, target: nil))
+        _ = first.event(.changesRead(ReplicationStateMachineTests.page([(1, "a", ["1-a"]), (2, "b", ["1-b"])], last: 2, pending: 1)))
+        _ = first.event(.diffed(["a": MissingRevisions(missing: ["1-a"]), "b": MissingRevisions(missing: ["1-b"])]))
+        _ = first.event(.fetched([.document(Self.document("a", "1-a")), .document(Self.document("b", "1-b"))]))
+        guard case .writeCheckpoint(_, let firstLog) = first.event(.written([])) else { Issue.record("expected checkpoint"); return }
+        #expect(firstLog.history.first?.stats.docsWritten == 2)
+
+        // A continuous replication starts again as session s2, carrying s1's statistics, and resumes s1's log.
+        var second = Machine(.init(batchSize: 3, sessionID: "s2", initialStats: first.stats, clock: { "now" }))
+        _ = second.event(.start)
+        _ = second.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
+        _ = second.event(.checkpointsRead(source: firstLog.json, target: firstLog.json))
+        _ = second.event(.changesRead(ReplicationStateMachineTests.page([(3, "c", ["1-c"])], last: 3, pending: 0)))
+        _ = second.event(.diffed(["c": MissingRevisions(missing: ["1-c"])]))
+        _ = second.event(.fetched([.document(Self.document("c", "1-c"))]))
+        guard case .writeCheckpoint(_, let secondLog) = second.event(.written([])) else { Issue.record("expected checkpoint"); return }
+        // couch_replicator_stats:max_stats/2 of the carried statistics and the resumed entry, then s2's own.
+        #expect(secondLog.history.first?.stats.docsWritten == 3)
+        #expect(secondLog.history.first?.stats.missingFound == 3)
+        #expect(secondLog.history.map(\.sessionID) == ["s2", "s1"])
+        #expect(second.stats.docsWritten == 3)
+    }
+
+    @Test func aCheckpointKeepsOnlyTheHistoryItResumed() {
+        // The target was deleted and made again: its log is gone, the source's still names three sessions.
+        let source: JSONObject = [
+            "session_id": "s3", "source_last_seq": 30,
+            "history": [["session_id": "s3", "recorded_seq": 30], ["session_id": "s2", "recorded_seq": 20], ["session_id": "s1", "recorded_seq": 10]],
+        ]
+        var machine = Machine(.init(batchSize: 3, sessionID: "n1", clock: { "now" }))
+        _ = machine.event(.start)
+        _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
+        guard case .readChanges(let request) = machine.event(.checkpointsRead(source: source, target: nil)) else {
+            Issue.record("expected readChanges"); return
+        }
+        #expect(request.since == 0)
+        _ = machine.event(.changesRead(ReplicationStateMachineTests.page([(15, "a", ["1-a"])], last: 15, pending: 5)))
+        guard case .writeCheckpoint(_, let log) = machine.event(.diffed([:])) else { Issue.record("expected checkpoint"); return }
+        // Nothing was resumed, so nothing older is kept: had the source's checkpoint write then failed, a log
+        // naming s3 on the target would have let the next run resume from 30 and skip 16–30.
+        #expect(log.history.map(\.sessionID) == ["n1"])
+        #expect(ReplicationLog.startSequence(source: source, target: log.json) == 0)
+    }
+
     static func resumed(carrying stats: ReplicationStats) -> Machine {
         var machine = Machine(
             .init(batchSize: 3, sessionID: "s2", initialStats: stats, clock: { "now" }))

@@ -162,6 +162,29 @@ struct SeparateAttachmentReplicationTests {
         await setup.stop()
     }
 
+    @Test func aDocumentUploadedOnItsOwnAndRefusedAsUnauthorizedIsCountedAndTheOthersGoOn() async throws {
+        let setup = try await HTTPReplicationTests.Setup.start()
+        _ = try await setup.remote()
+        // A public database: anyone may write documents, only admins design documents (401 for the anonymous).
+        let admin = TestClient(baseURL: setup.baseURL, user: (HTTPReplicationTests.Setup.admin.name, HTTPReplicationTests.Setup.admin.password))
+        let security: JSONValue = ["admins": ["names": [], "roles": []], "members": ["names": [], "roles": []]]
+        #expect(try await admin.send("PUT", "/cloud/_security", json: security).status == 200)
+        try await setup.local.put(["_id": "plain", "v": 1])
+        _ = try await setup.local.putAttachment(
+            "big.bin", documentID: "_design/app", contentType: "application/octet-stream", content: Once(bytes: Self.randomBytes(256 << 10)))
+
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+        let anonymous = try HTTPPeer(url: URL(string: setup.baseURL + "/cloud")!)
+        let stats = try await Replicator(source: LocalPeer(setup.local), target: anonymous, options: options).run()
+        #expect(stats.docsWritten == 1 && stats.docWriteFailures == 1)
+        #expect(stats.failures.map(\.id) == ["_design/app"] && stats.failures.first?.error == "unauthorized")
+        let server = try setup.serverStore()
+        #expect(try await server.allDocs().rows.compactMap { $0["id"]?.stringValue } == ["plain"])
+        try server.close()
+        await setup.stop()
+    }
+
     @Test func largeAttachmentsAreSpooledInThePeersSpoolDirectory() async throws {
         let setup = try await HTTPReplicationTests.Setup.start()
         var remote = try await setup.remote()

@@ -87,7 +87,10 @@ enum MultipartUpload {
             let reason = refusal.context.peerReason ?? refusal.message
             switch refusal.context.status ?? 0 {
             case 400, 409, 412, 413, 415: return WriteFailure(id: id, rev: rev, error: refusal.context.peerError ?? "http_error", reason: reason)
-            // A validation function or `_security` refused this document: the others go on, as in CouchDB.
+            // A validation function or `_security` refused this document: the others go on, as in CouchDB, whose
+            // worker counts a document's `unauthorized` (a validation's `{unauthorized: …}`, a design document
+            // from a non-admin) as it counts `forbidden`. Bad credentials fail earlier, at the database's `GET`.
+            case 401: return WriteFailure(id: id, rev: rev, error: "unauthorized", reason: reason)
             case 403: return WriteFailure(id: id, rev: rev, error: "forbidden", reason: reason)
             default: throw refusal
             }

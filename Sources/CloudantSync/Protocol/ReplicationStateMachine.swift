@@ -186,7 +186,9 @@ public struct ReplicationStateMachine: Sendable {
             checkpointedSeq = startSeq
             batchSeq = startSeq
             throughSeq = startSeq
-            previousHistory = Self.history(source)
+            // CouchDB's job keeps the history `compare_replication_logs/2` resumed, not the source's whole log:
+            // entries past a shared session would let a later run resume from work this target never saw.
+            previousHistory = Self.history(resumed.history)
             resumedStats = resumed.history.first.map { Self.stats(of: $0) } ?? ReplicationStats()
             return readChanges()
 
@@ -287,12 +289,17 @@ public struct ReplicationStateMachine: Sendable {
     }
 
     private func log() -> ReplicationLog {
+        // This session's work counts on from the larger of what it was started with (a continuous replication
+        // started again carries its earlier session's statistics) and the resumed history's latest entry, field
+        // by field, as CouchDB's job starts from `couch_replicator_stats:max_stats/2` of the two: the carried
+        // statistics and that entry both hold the earlier session's work, which a sum would count twice.
+        let initial = configuration.initialStats
         var counted = stats
-        counted.missingChecked += resumedStats.missingChecked
-        counted.missingFound += resumedStats.missingFound
-        counted.docsRead += resumedStats.docsRead
-        counted.docsWritten += resumedStats.docsWritten
-        counted.docWriteFailures += resumedStats.docWriteFailures
+        counted.missingChecked += max(initial.missingChecked, resumedStats.missingChecked) - initial.missingChecked
+        counted.missingFound += max(initial.missingFound, resumedStats.missingFound) - initial.missingFound
+        counted.docsRead += max(initial.docsRead, resumedStats.docsRead) - initial.docsRead
+        counted.docsWritten += max(initial.docsWritten, resumedStats.docsWritten) - initial.docsWritten
+        counted.docWriteFailures += max(initial.docWriteFailures, resumedStats.docWriteFailures) - initial.docWriteFailures
         let entry = ReplicationLog.Entry(
             sessionID: configuration.sessionID, recordedSeq: recordedSeq, stats: counted, startTime: startTime,
             endTime: configuration.clock(), startLastSeq: startSeq)
@@ -313,9 +320,9 @@ public struct ReplicationStateMachine: Sendable {
         return stats
     }
 
-    /// Earlier sessions' entries of a stored log, kept when this session writes its own.
-    private static func history(_ log: JSONObject?) -> [ReplicationLog.Entry] {
-        (log?["history"]?.arrayValue ?? []).compactMap { entry in
+    /// The resumed history's entries, kept after this session's own when it writes a checkpoint.
+    private static func history(_ entries: [JSONValue]) -> [ReplicationLog.Entry] {
+        entries.compactMap { entry in
             guard let session = entry["session_id"]?.stringValue, let seq = entry["recorded_seq"] ?? entry["last_seq"]
             else { return nil }
             return ReplicationLog.Entry(
