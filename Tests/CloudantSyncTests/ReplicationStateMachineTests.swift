@@ -70,6 +70,27 @@ struct ReplicationStateMachineTests {
         #expect(request.since == 42)
     }
 
+    @Test func sinceSequenceStartsOnlyAReplicationWithoutACheckpointAndIsPartOfItsID() {
+        func started(since: JSONValue?, checkpoint: JSONObject?) -> (id: String, since: JSONValue?) {
+            var configuration = ReplicationStateMachine.Configuration(batchSize: 2, sessionID: "s", clock: { "now" })
+            configuration.sinceSequence = since
+            var machine = ReplicationStateMachine(configuration)
+            _ = machine.event(.start)
+            _ = machine.event(.peersRead(sourceIdentity: "a", targetIdentity: "b"))
+            guard case .readChanges(let request) = machine.event(.checkpointsRead(source: checkpoint, target: checkpoint)) else {
+                return (machine.replicationID ?? "", nil)
+            }
+            return (machine.replicationID ?? "", request.since)
+        }
+        let log: JSONObject = ["session_id": "old", "source_last_seq": 42, "history": [["session_id": "old", "recorded_seq": 42]]]
+        #expect(started(since: 7, checkpoint: nil).since == 7)
+        #expect(started(since: 7, checkpoint: log).since == 42, "the checkpoint, written by a run that started from 7")
+        #expect(started(since: nil, checkpoint: log).since == 42)
+        #expect(started(since: nil, checkpoint: nil).since == 0)
+        let ids = Set([started(since: 7, checkpoint: nil).id, started(since: 8, checkpoint: nil).id, started(since: nil, checkpoint: nil).id])
+        #expect(ids.count == 3)
+    }
+
     @Test func divergedLogsResumeFromTheNewestSharedSession() {
         let source: JSONObject = [
             "session_id": "s3", "source_last_seq": 30,

@@ -35,7 +35,7 @@ public struct ReplicationStateMachine: Sendable {
         public var initialStats: ReplicationStats
         /// The time, as CouchDB writes it in checkpoint history.
         public var clock: @Sendable () -> String
-        /// Where to start instead of the checkpoint (``ReplicationOptions/sinceSequence``).
+        /// Where to start when there is no checkpoint yet (``ReplicationOptions/sinceSequence``).
         public var sinceSequence: JSONValue? = nil
 
         /// Creates a configuration.
@@ -168,7 +168,9 @@ public struct ReplicationStateMachine: Sendable {
             return .readPeers
 
         case (.readingPeers, .peersRead(let source, let target, let filterSource)):
-            let id = ReplicationID.make(source: source, target: target, filter: configuration.filter, filterSource: filterSource)
+            let id = ReplicationID.make(
+                source: source, target: target, filter: configuration.filter, filterSource: filterSource,
+                sinceSequence: configuration.sinceSequence)
             replicationID = id
             guard configuration.useCheckpoints else {
                 if let since = configuration.sinceSequence {
@@ -181,8 +183,9 @@ public struct ReplicationStateMachine: Sendable {
 
         case (.readingCheckpoints, .checkpointsRead(let source, let target)):
             let resumed = ReplicationLog.compare(source: source, target: target)
-            // `since_seq` wins over the checkpoint; the history it resumes still counts on, as in CouchDB.
-            startSeq = configuration.sinceSequence ?? resumed.seq
+            // `since_seq` only where no checkpoint was found (`couch_replicator_scheduler_job:init_state/1` in
+            // CouchDB 3.5.2): a checkpoint of this id was written by a run that started from it.
+            startSeq = resumed.seq == 0 ? configuration.sinceSequence ?? 0 : resumed.seq
             checkpointedSeq = startSeq
             batchSeq = startSeq
             throughSeq = startSeq

@@ -26,8 +26,11 @@ public struct ReplicationOptions: Sendable {
     public var makeSessionID: @Sendable () -> String
     /// The clock checkpoint history records.
     public var now: @Sendable () -> Date
-    /// The source sequence to start from instead of the checkpoint (CouchDB's `since_seq`): changes up to it
-    /// are not replicated; checkpoints are still written from there on.
+    /// The source sequence a replication with no checkpoint yet starts from (CouchDB's `since_seq`): changes
+    /// up to it are not replicated. It is part of the replication's id (``Replicator/replicationID()``), so the
+    /// same peers replicated without it, or from another sequence, keep checkpoints of their own; once this
+    /// replication has a checkpoint it resumes from there, as CouchDB 3.5.2's replicator does, instead of
+    /// reading again everything after `since_seq` on every run and every continuous restart.
     public var sinceSequence: JSONValue? = nil
     /// Attachments stored at least this long move on their own, in pieces, when both peers can
     /// (``ReplicationPeer/sendsLargeAttachmentsSeparately``, ``ReplicationPeer/receivesLargeAttachmentsSeparately``), instead of inline in their document: memory

@@ -2,7 +2,8 @@ internal import CloudantCore
 
 extension Replicator {
     /// The id of this replication: the name of its checkpoint documents (`_local/<id>` on both peers), the same
-    /// before, during and after a run, and the same for every replicator made with the same peers and filter.
+    /// before, during and after a run, and the same for every replicator made with the same peers, filter and
+    /// ``ReplicationOptions/sinceSequence``.
     ///
     /// A server that runs replications as jobs names each by it (CouchDB's `_local_id`), before the first request.
     ///
@@ -15,7 +16,8 @@ extension Replicator {
         let sourceIdentity = try await source.identity()
         let targetIdentity = try await target.identity()
         return ReplicationID.make(
-            source: sourceIdentity, target: targetIdentity, filter: options.filter, filterSource: try await filterSource())
+            source: sourceIdentity, target: targetIdentity, filter: options.filter, filterSource: try await filterSource(),
+            sinceSequence: options.sinceSequence)
     }
 
     /// The source of the design document's filter the replication runs, when it runs one.
