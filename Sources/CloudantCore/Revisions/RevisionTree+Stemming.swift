@@ -1,12 +1,12 @@
 extension RevisionTree {
     /// Forgets old history: keeps the newest `limit` revisions of every leaf's history.
     ///
-    /// A revision survives when some leaf below it is fewer than `limit` generations deeper; a parent link
-    /// survives only when both ends are among the newest `limit` of one leaf's history, so a branch can be
-    /// cut loose as a separate root. A history can still reach further back through an ancestor that a
-    /// shorter sibling branch needs. Generations never change and leaves are never removed. This is
-    /// CouchDB's and PouchDB's "cut every root-to-leaf path, re-merge the pieces", computed without
-    /// materialising the paths.
+    /// A revision survives when some leaf below it is fewer than `limit` generations deeper, and keeps its
+    /// link to its parent whenever the parent survives too; a revision whose parent is removed becomes a root.
+    /// So a history can reach further back than `limit` through an ancestor that a shorter sibling branch
+    /// keeps. Generations never change and leaves are never removed. This is `couch_key_tree:stem/2` as
+    /// CouchDB has had it since 2.2 (which replaced "cut every root-to-leaf path to `limit`, re-merge the
+    /// pieces", the rule PouchDB kept, where such a link was cut), computed without walking the paths.
     ///
     /// ```swift
     /// tree.stem(to: 2)   // 1-a → 2-b → 3-c becomes 2-b → 3-c and returns [1-a]
@@ -47,7 +47,7 @@ extension RevisionTree {
             if own >= limit {
                 entries[revision] = nil
                 removed.append(revision)
-            } else if own + 1 >= limit {
+            } else if let parent = entries[revision]?.parent, (distance[parent] ?? 0) >= limit {
                 entries[revision]?.parent = nil
             }
         }

@@ -210,8 +210,10 @@ extension CouchEndpoint {
             let result = try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
             return CouchResponse.json(result.json)
         }
+        // `chttpd_db`'s DELETE opens the document first, whatever `rev` says: a missing or deleted document is
+        // a 404 (`missing`, `deleted`), never a conflict.
+        _ = try await store.document(id: id)
         guard let rev else {
-            _ = try await store.document(id: id)
             throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
         }
         let result: WriteResult

@@ -42,14 +42,25 @@ struct RevisionTreeStemmingTests {
         #expect(tree == before)
     }
 
-    @Test func stemmingCutsEachPathSoASharedAncestorCanLoseABranch() throws {
-        // 1-a is within two revisions of leaf 2-x but not of leaf 3-c: the 1-a → 2-b link goes.
+    @Test func aRevisionKeptForOneBranchKeepsItsLinksToTheOthers() throws {
+        // 1-a is within two revisions of leaf 2-x, so it stays, and so does its link to 2-b: 3-c's history
+        // reaches back three revisions (`couch_key_tree:stem/2` since CouchDB 2.2; the older "cut each path
+        // to two, re-merge" cut the 1-a → 2-b link and made 2-b a root).
         var tree = try makeTree("1-a 2-b 3-c", "1-a 2-x")
         #expect(tree.stem(to: 2).isEmpty)
-        #expect(tree.roots == revs("1-a 2-b"))
-        #expect(tree.children(of: rev("1-a")) == [rev("2-x")])
-        #expect(tree.ancestry(of: rev("3-c")) == revs("3-c 2-b"))
+        #expect(tree.roots == revs("1-a"))
+        #expect(tree.children(of: rev("1-a")) == revs("2-b 2-x"))
+        #expect(tree.ancestry(of: rev("3-c")) == revs("3-c 2-b 1-a"))
         #expect(tree.leaves == revs("3-c 2-x"))
+    }
+
+    @Test func aRevisionWhoseParentIsRemovedBecomesARoot() throws {
+        // Limit 3: 2-b is three from its nearest leaf (5-e) and goes; 1-a stays for 3-y, two below it.
+        var tree = try makeTree("1-a 2-b 3-c 4-d 5-e", "1-a 2-x 3-y")
+        #expect(tree.stem(to: 3) == revs("2-b"))
+        #expect(tree.roots == revs("1-a 3-c"))
+        #expect(tree.ancestry(of: rev("5-e")) == revs("5-e 4-d 3-c"))
+        #expect(tree.ancestry(of: rev("3-y")) == revs("3-y 2-x 1-a"))
     }
 
     @Test func stemmingToOneKeepsOnlyLeaves() throws {

@@ -30,6 +30,40 @@ struct CouchDocumentRulesTests {
         }
     }
 
+    @Test func deletingADeletedOrMissingDocumentIsNotFoundWhateverRevisionIsNamed() async throws {
+        try await withLiveDatabase { _, client in
+            let first = try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue ?? ""
+            let deleted = try await client.delete("/db/a?rev=\(first)")
+            #expect(deleted.status == 200)
+            let tombstone = deleted.json["rev"]?.stringValue ?? ""
+            // `chttpd_db` opens the document before it deletes: a tombstone is `deleted`, never a conflict.
+            let again = try await client.delete("/db/a?rev=\(tombstone)")
+            #expect(again.status == 404 && again.json == ["error": "not_found", "reason": "deleted"])
+            #expect(try await client.delete("/db/a").status == 404)
+            let missing = try await client.delete("/db/never?rev=1-967a00dff5e02add41819138abb3284d")
+            #expect(missing.status == 404 && missing.json == ["error": "not_found", "reason": "missing"])
+        }
+    }
+
+    @Test func stemmingKeepsAnAncestorsLinksWhenAnotherBranchKeepsIt() async throws {
+        try await withLiveDatabase { _, client in
+            #expect(try await client.put("/db/_revs_limit", 2).status == 200)
+            let (a, b, c, x) = (String(repeating: "a", count: 32), String(repeating: "b", count: 32),
+                                String(repeating: "c", count: 32), String(repeating: "f", count: 32))
+            let docs: JSONValue = [
+                "new_edits": false,
+                "docs": [
+                    ["_id": "d", "_rev": .string("3-\(c)"), "_revisions": ["start": 3, "ids": [.string(c), .string(b), .string(a)]]],
+                    ["_id": "d", "_rev": .string("2-\(x)"), "_revisions": ["start": 2, "ids": [.string(x), .string(a)]]],
+                ],
+            ]
+            #expect(try await client.post("/db/_bulk_docs", docs).status == 201)
+            // 1-a stays for 2-x (one below it), and keeps its link to 2-b (`couch_key_tree:stem/2`).
+            let info = try await client.get("/db/d?revs_info=true").json["_revs_info"]?.arrayValue ?? []
+            #expect(info.compactMap { $0["rev"]?.stringValue } == ["3-\(c)", "2-\(b)", "1-\(a)"])
+        }
+    }
+
     @Test func purgeRemovesLeavesAndKeepsItsInfos() async throws {
         try await withLiveDatabase { _, client in
             let rev = try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue ?? ""
