@@ -210,14 +210,15 @@ extension CouchEndpoint {
             let result = try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
             return CouchResponse.json(result.json)
         }
-        // `chttpd_db`'s DELETE opens the document first, whatever `rev` says: a missing or deleted document is
-        // a 404 (`missing`, `deleted`), never a conflict.
-        _ = try await store.document(id: id)
         guard let rev else {
+            _ = try await store.document(id: id)
             throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
         }
         let result: WriteResult
         if access.field != nil {
+            // A missing or deleted document is a 404, as `store.delete` answers below (`chttpd_db` opens the
+            // document before it deletes it).
+            _ = try await store.document(id: id)
             // The tombstone keeps the access list, so the deletion reaches the people the document concerned.
             let tombstone = try await access.prepareWrite(
                 try IncomingDocument(["_id": .string(id), "_rev": .string(rev), "_deleted": true]), in: store)

@@ -40,15 +40,16 @@ extension DocumentStore {
     }
 
     /// Deletes a document by writing a tombstone child of `rev`.
-    /// - Throws: `CloudantError` `.conflict` when `rev` is not a current leaf, `.notFound` when the
-    ///   document does not exist.
+    /// - Throws: `CloudantError` `.conflict` when `rev` is not a current leaf; `.notFound` "missing" when the
+    ///   document was never written and "deleted" when its winner is already a tombstone, whatever `rev`
+    ///   names, as `chttpd_db`'s `DELETE` opens the document before it deletes it.
     @discardableResult
     public func delete(id: String, rev: String) async throws -> WriteResult {
         if DocumentID.isLocal(id) { return try await deleteLocal(id: id, rev: rev) }
         try DocumentID.validate(id)
-        guard try await documentExists(id: id) else {
-            throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: rev))
-        }
+        let winnerDeleted = try await read(.storeUnreadable) { db in try DocumentRecord.fetch(id: id, in: db)?.deleted }
+        guard let winnerDeleted else { throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: rev)) }
+        guard !winnerDeleted else { throw CloudantError(.notFound, "deleted", context: .init(documentID: id)) }
         return try await put(["_id": .string(id), "_rev": .string(rev), "_deleted": true])
     }
 
@@ -206,10 +207,6 @@ extension DocumentStore {
         return zip(incoming, isLocal).map { document, local in
             if !local, let ready = prepared.next() { .interactive(ready) } else { .local(document) }
         }
-    }
-
-    func documentExists(id: String) async throws -> Bool {
-        try await read(.storeUnreadable) { db in try DocumentRecord.fetch(id: id, in: db) != nil }
     }
 }
 

@@ -298,11 +298,9 @@ public struct ReplicationStateMachine: Sendable {
         // statistics and that entry both hold the earlier session's work, which a sum would count twice.
         let initial = configuration.initialStats
         var counted = stats
-        counted.missingChecked += max(initial.missingChecked, resumedStats.missingChecked) - initial.missingChecked
-        counted.missingFound += max(initial.missingFound, resumedStats.missingFound) - initial.missingFound
-        counted.docsRead += max(initial.docsRead, resumedStats.docsRead) - initial.docsRead
-        counted.docsWritten += max(initial.docsWritten, resumedStats.docsWritten) - initial.docsWritten
-        counted.docWriteFailures += max(initial.docWriteFailures, resumedStats.docWriteFailures) - initial.docWriteFailures
+        for (_, field) in Self.entryCounts {
+            counted[keyPath: field] += max(initial[keyPath: field], resumedStats[keyPath: field]) - initial[keyPath: field]
+        }
         let entry = ReplicationLog.Entry(
             sessionID: configuration.sessionID, recordedSeq: recordedSeq, stats: counted, startTime: startTime,
             endTime: configuration.clock(), startLastSeq: startSeq)
@@ -312,14 +310,16 @@ public struct ReplicationStateMachine: Sendable {
             history: Array(history.prefix(ReplicationLog.maximumHistory)))
     }
 
+    /// The counts a history entry records, by their names in it.
+    private static let entryCounts: [(name: String, field: any WritableKeyPath<ReplicationStats, Int> & Sendable)] = [
+        ("docs_read", \.docsRead), ("docs_written", \.docsWritten), ("missing_checked", \.missingChecked),
+        ("missing_found", \.missingFound), ("doc_write_failures", \.docWriteFailures),
+    ]
+
     /// The statistics a history entry records.
     private static func stats(of entry: JSONValue) -> ReplicationStats {
         var stats = ReplicationStats()
-        stats.docsRead = Int(entry["docs_read"]?.numberValue?.int64Value ?? 0)
-        stats.docsWritten = Int(entry["docs_written"]?.numberValue?.int64Value ?? 0)
-        stats.missingChecked = Int(entry["missing_checked"]?.numberValue?.int64Value ?? 0)
-        stats.missingFound = Int(entry["missing_found"]?.numberValue?.int64Value ?? 0)
-        stats.docWriteFailures = Int(entry["doc_write_failures"]?.numberValue?.int64Value ?? 0)
+        for (name, field) in entryCounts { stats[keyPath: field] = Int(entry[name]?.numberValue?.int64Value ?? 0) }
         return stats
     }
 
