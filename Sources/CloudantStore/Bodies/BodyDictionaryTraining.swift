@@ -100,9 +100,7 @@ enum BodyDictionaryTraining {
             chosen.append(body)
             total += body.count
         }
-        var samples = TrainingSamples(reservingCapacity: total)
-        for body in chosen { samples.append(body) }
-        return try store(kind: kind, trainedFrom: samples, in: db)
+        return try store(kind: kind, trainedFrom: TrainingSamples(chosen), in: db)
     }
 
     /// ``store(kind:trainedFrom:in:)`` from samples already collected within ``sampleLimit`` and

@@ -16,6 +16,12 @@ struct TrainingSamples {
         bytes.reserveCapacity(capacity)
     }
 
+    /// `bodies` laid end to end, in a buffer of exactly their size.
+    init(_ bodies: [[UInt8]]) {
+        self.init(reservingCapacity: bodies.reduce(0) { $0 + $1.count })
+        for body in bodies { append(body) }
+    }
+
     /// How many bodies there are.
     var count: Int { sizes.count }
 

@@ -86,15 +86,6 @@ enum Zstd {
     /// zstd's fast cover trainer with its defaults (d-mers of 8 bytes, four steps of its search over segment
     /// sizes), but a smaller frequency table (``trainerFrequencyLog``).
     static func trainDictionary(
-        samples: [[UInt8]], capacity: Int, level: Int32 = 3, frequencyLog: UInt32 = trainerFrequencyLog
-    ) -> [UInt8]? {
-        var collected = TrainingSamples()
-        for sample in samples { collected.append(sample) }
-        return trainDictionary(samples: collected, capacity: capacity, level: level, frequencyLog: frequencyLog)
-    }
-
-    /// ``trainDictionary(samples:capacity:level:frequencyLog:)`` from samples already laid end to end.
-    static func trainDictionary(
         samples: TrainingSamples, capacity: Int, level: Int32 = 3, frequencyLog: UInt32 = trainerFrequencyLog
     ) -> [UInt8]? {
         let flat = samples.bytes

@@ -10,7 +10,7 @@ struct BodyReaderTests {
     /// A dictionary with `id` trained from bodies shaped like `body(_:)`.
     private static func dictionary(id: UInt32, _ body: (Int) -> String) throws -> BodyDictionary {
         let samples = (0..<400).map { Array(body($0).utf8) }
-        let trained = try #require(Zstd.trainDictionary(samples: samples, capacity: 8_192))
+        let trained = try #require(Zstd.trainDictionary(samples: TrainingSamples(samples), capacity: 8_192))
         return try #require(BodyDictionary(id: id, kind: "k\(id)", bytes: BodyDictionary.renumbered(trained, id: id), level: BodyCodec.level))
     }
 

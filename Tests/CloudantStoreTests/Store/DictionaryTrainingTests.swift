@@ -31,7 +31,7 @@ struct DictionaryTrainingTests {
 
     /// The bytes `bodies` take as frames with a dictionary trained from `samples` with a table of 2^`log`.
     static func compressedBytes(of bodies: [[UInt8]], trainedFrom samples: [[UInt8]], frequencyLog log: UInt32) throws -> Int {
-        let trained = try #require(Zstd.trainDictionary(samples: samples, capacity: 16 << 10, level: BodyCodec.level, frequencyLog: log))
+        let trained = try #require(Zstd.trainDictionary(samples: TrainingSamples(samples), capacity: 16 << 10, level: BodyCodec.level, frequencyLog: log))
         let dictionary = try #require(BodyDictionary(id: 7, kind: "k", bytes: BodyDictionary.renumbered(trained, id: 7), level: BodyCodec.level))
         return try bodies.reduce(0) { total, body in total + (try #require(BodyCodec.compress(body, with: dictionary))).count }
     }
