@@ -26,14 +26,18 @@ extension RevisionTree {
         return ["start": .number(JSONNumber(revision.generation)), "ids": .array(path.map { .string($0.hash) })]
     }
 
-    /// CouchDB's `_revs_info` for `revision`: it and its ancestors, newest first, each `deleted` when it is
-    /// a deletion, else `available` when its body is stored, else `missing`; empty when the
-    /// tree does not hold `revision`.
+    /// CouchDB's `_revs_info` for `revision`: it and its ancestors, newest first, each `missing` when its
+    /// body is not stored, else `deleted` when it is a deletion, else `available`; empty when the tree does
+    /// not hold `revision`.
+    ///
+    /// `couch_db:doc_meta_info` asks whether a revision's body is missing before whether it is deleted:
+    /// compaction drops every internal revision's body, deletions included, so a deletion the document was
+    /// recreated after reads `deleted` until the database is compacted and `missing` from then on.
     public func revsInfo(for revision: RevisionID) -> [RevisionInfo] {
         ancestry(of: revision).compactMap { ancestor in
             guard let entry = entries[ancestor] else { return nil }
             let status: RevisionInfo.Status =
-                entry.deleted ? .deleted : entry.bodyAvailable ? .available : .missing
+                !entry.bodyAvailable ? .missing : entry.deleted ? .deleted : .available
             return RevisionInfo(revision: ancestor, status: status)
         }
     }

@@ -77,6 +77,8 @@ extension DocumentStore {
             throw CloudantError(.notFound, "missing", context: .init(documentID: request.id))
         }
         let assembler = DocumentAssembler(db: db, record: record)
+        // Revisions opened by name: no `_revs_info`, `_conflicts` or `_local_seq` (`couch_db:open_doc_revs_int`).
+        let options = request.options.metadataFree
         var revisions: [RevisionID] = []
         for rev in requested ?? record.tree.leaves {
             let targets = latest ? record.tree.leaves(descendingFrom: rev) : [rev]
@@ -86,7 +88,7 @@ extension DocumentStore {
         var found: [(RevisionID, JSONObject)] = []
         var missing: [RevisionID] = []
         for rev in revisions where seen.insert(rev).inserted {
-            if let document = try assembler.document(rev: rev, options: request.options) {
+            if let document = try assembler.document(rev: rev, options: options) {
                 found.append((rev, document))
             } else {
                 missing.append(rev)

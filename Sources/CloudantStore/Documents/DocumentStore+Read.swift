@@ -2,7 +2,9 @@ public import CloudantCore
 internal import GRDB
 
 extension DocumentStore {
-    /// Reads a document: its winning revision, or the one `options.rev` names.
+    /// Reads a document: its winning revision, or the one `options.rev` names. As in CouchDB, a revision read
+    /// by name carries no `_revs_info`, `_conflicts`, `_deleted_conflicts` or `_local_seq`
+    /// (``ReadOptions/metadataFree``), even when it is the winner.
     ///
     /// ```swift
     /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))
@@ -20,7 +22,8 @@ extension DocumentStore {
             guard let rev = requested ?? (record.deleted ? nil : record.winnerRev) else {
                 throw CloudantError(.notFound, "deleted", context: .init(documentID: id))
             }
-            guard let document = try DocumentAssembler(db: db, record: record).document(rev: rev, options: options) else {
+            let assembled = requested == nil ? options : options.metadataFree
+            guard let document = try DocumentAssembler(db: db, record: record).document(rev: rev, options: assembled) else {
                 throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: rev.description))
             }
             return document

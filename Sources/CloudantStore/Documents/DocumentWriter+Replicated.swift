@@ -10,7 +10,9 @@ extension DocumentWriter {
     ///
     /// Each revision is checked whole before it is merged, so one that fails (a malformed path, a missing
     /// stub, a design document CouchDB refuses, a leaf past ``maxLeaves``) leaves no trace and the others go
-    /// through.
+    /// through. On a document that exists already, a revision another one of the batch descends from is not
+    /// a leaf once the batch is merged: like `couch_db:prep_and_validate_replicated_updates`, it is neither
+    /// validated nor stored (it stays in the tree as an ancestor without a body) and counts as a success.
     /// - Returns: The failures, by position in `documents`.
     /// - Throws: Only what stops the whole transaction (storage errors, cancellation).
     mutating func writeReplicated(_ documents: [IncomingDocument], cancellation: CancellationSignal? = nil) throws
@@ -34,12 +36,16 @@ extension DocumentWriter {
         let existing = try DocumentRecord.fetch(id: id, in: db)
         let validationFunctions = try loadedValidationFunctions()
         var merger = RevisionTree.BatchMerge(existing?.tree ?? RevisionTree())
+        // CouchDB keeps every revision of a batch for a new document, and only the merged leaves for an existing one.
+        let ancestorsInBatch: Set<RevisionID> =
+            existing == nil ? [] : Set(documents.flatMap { ($0.revisions ?? []).dropFirst() })
         var revisions: [RevisionID: NewRevision] = [:]
         for (index, incoming) in documents.enumerated() {
             try cancellation?.check()
             do {
                 if let revision = try mergeReplicated(
-                    incoming, id: id, existing: existing, into: &merger, pending: revisions, validationFunctions: validationFunctions)
+                    incoming, id: id, existing: existing, into: &merger, pending: revisions, ancestorsInBatch: ancestorsInBatch,
+                    validationFunctions: validationFunctions)
                 {
                     revisions[revision.0] = revision.1
                 }
@@ -60,7 +66,7 @@ extension DocumentWriter {
     /// Checks one replicated revision and merges its path; returns its body when it must be stored.
     private func mergeReplicated(
         _ incoming: IncomingDocument, id: String, existing: DocumentRecord?, into merger: inout RevisionTree.BatchMerge,
-        pending: [RevisionID: NewRevision], validationFunctions: [JSONObject]
+        pending: [RevisionID: NewRevision], ancestorsInBatch: Set<RevisionID>, validationFunctions: [JSONObject]
     ) throws -> (RevisionID, NewRevision)? {
         let path: [RevisionID]
         if let revisions = incoming.revisions {
@@ -74,8 +80,8 @@ extension DocumentWriter {
         }
         let newest = path[0]
         try checkDesignDocument(incoming, id: id)
-        // A revision already in the tree, leaf or internal, is a silent no-op.
-        if merger.tree.contains(newest) { return nil }
+        // A revision already in the tree, leaf or internal, is a silent no-op; so is one the batch makes internal.
+        if merger.tree.contains(newest) || ancestorsInBatch.contains(newest) { return nil }
 
         // Stubs resolve against the nearest ancestor in the incoming path whose body we still have: one
         // stored, or one this batch brought.

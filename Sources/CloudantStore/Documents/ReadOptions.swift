@@ -6,17 +6,17 @@ public struct ReadOptions: Sendable, Hashable {
     public var rev: String?
     /// `revs`: add `_revisions`.
     public var revs: Bool
-    /// `revs_info`: add `_revs_info`.
+    /// `revs_info`: add `_revs_info` to the winning revision read without ``rev`` (see ``metadataFree``).
     public var revsInfo: Bool
-    /// `conflicts`: add `_conflicts`.
+    /// `conflicts`: add `_conflicts` to the winning revision read without ``rev``.
     public var conflicts: Bool
-    /// `deleted_conflicts`: add `_deleted_conflicts`.
+    /// `deleted_conflicts`: add `_deleted_conflicts` to the winning revision read without ``rev``.
     public var deletedConflicts: Bool
     /// `attachments`: inline attachment data instead of stubs.
     public var attachments: Bool
     /// `atts_since`: inline only attachments changed after these revisions.
     public var attachmentsSince: [String]
-    /// `local_seq`: add `_local_seq`.
+    /// `local_seq`: add `_local_seq` to the winning revision read without ``rev``.
     public var localSeq: Bool
     /// `att_encoding_info`: add `encoding` and `encoded_length` to attachments stored gzip-encoded.
     public var attachmentEncodingInfo: Bool
@@ -51,6 +51,22 @@ public struct ReadOptions: Sendable, Hashable {
     /// `meta`: conflicts, deleted conflicts and revs_info.
     public static var meta: ReadOptions {
         ReadOptions(revsInfo: true, conflicts: true, deletedConflicts: true)
+    }
+
+    /// These options without the members CouchDB computes only for the winning revision read by id alone
+    /// (`_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq`).
+    ///
+    /// `couch_db:open_doc_int` fills a document's `meta` from those options when it opens the winner; a
+    /// revision opened by name (`?rev=`, `open_revs`, `_bulk_get`) goes through `open_doc_revs_int`, which
+    /// never does, so its answer is the revision as stored, with `_revisions` and attachments as asked,
+    /// and `GET` sends its ETag.
+    var metadataFree: ReadOptions {
+        var options = self
+        options.revsInfo = false
+        options.conflicts = false
+        options.deletedConflicts = false
+        options.localSeq = false
+        return options
     }
 }
 

@@ -64,6 +64,35 @@ struct CouchDocumentRulesTests {
         }
     }
 
+    @Test func aRevisionReadByNameCarriesNoRequestMetadataAndKeepsItsETag() async throws {
+        try await withLiveDatabase { _, client in
+            let (winner, loser) = ("2-" + String(repeating: "f", count: 32), "2-" + String(repeating: "1", count: 32))
+            let root = String(repeating: "a", count: 32)
+            for (rev, hash) in [(winner, "f"), (loser, "1")] {
+                let doc: JSONValue = [
+                    "_id": "d", "_rev": .string(rev), "side": .string(hash),
+                    "_revisions": ["start": 2, "ids": [.string(String(repeating: hash, count: 32)), .string(root)]],
+                ]
+                #expect(try await client.post("/db/_bulk_docs", ["new_edits": false, "docs": [doc]]).status == 201)
+            }
+            let meta = "revs_info=true&conflicts=true&deleted_conflicts=true&local_seq=true"
+            // By id alone, the winner carries what was asked (`couch_db:open_doc_int`), and no ETag.
+            let byID = try await client.get("/db/d?\(meta)")
+            #expect(byID.json["_conflicts"] == [.string(loser)] && byID.json["_revs_info"] != nil && byID.json["_local_seq"] != nil)
+            #expect(byID.header("ETag") == nil)
+            // Named, the winner or a losing leaf is the revision as stored (`open_doc_revs_int`), with its ETag.
+            for rev in [winner, loser] {
+                let named = try await client.get("/db/d?rev=\(rev)&revs=true&\(meta)")
+                let members = Set(named.json.objectValue?.keys.map { $0 } ?? [])
+                #expect(members == ["_id", "_rev", "side", "_revisions"])
+                #expect(named.header("ETag") == "\"\(rev)\"")
+            }
+            let open = try await client.get("/db/d?open_revs=all&\(meta)", headers: ["Accept": "application/json"]).json.arrayValue ?? []
+            #expect(open.count == 2)
+            #expect(open.allSatisfy { Set($0["ok"]?.objectValue?.keys.map { $0 } ?? []) == ["_id", "_rev", "side"] })
+        }
+    }
+
     @Test func purgeRemovesLeavesAndKeepsItsInfos() async throws {
         try await withLiveDatabase { _, client in
             let rev = try await client.put("/db/a", ["v": 1]).json["rev"]?.stringValue ?? ""

@@ -50,6 +50,20 @@ struct MaintenanceTests {
         #expect(doc["_revs_info"]?.arrayValue?.map { $0["status"] } == ["available", "missing"])
     }
 
+    @Test func aDeletionTheDocumentWasRecreatedAfterReadsDeletedUntilCompactionAndMissingAfter() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a", "v": 1])
+        let deletion = try await temp.store.delete(id: "a", rev: first.rev)
+        let recreated = try await temp.store.put(["_id": "a", "v": 3])
+        let options = ReadOptions(revsInfo: true)
+        var info = try await temp.store.document(id: "a", options: options)["_revs_info"]?.arrayValue
+        #expect(info?.map { $0["rev"] } == [.string(recreated.rev), .string(deletion.rev), .string(first.rev)])
+        #expect(info?.map { $0["status"] } == ["available", "deleted", "available"])
+        try await temp.store.compact()
+        info = try await temp.store.document(id: "a", options: options)["_revs_info"]?.arrayValue
+        #expect(info?.map { $0["status"] } == ["available", "missing", "missing"], "couch_db:doc_meta_info reads a compacted body as missing first")
+    }
+
     @Test func compactionKeepsLosingLeafBodiesAndDeletesUnreferencedAttachmentBytes() async throws {
         let temp = try TemporaryStore()
         _ = try await temp.store.bulkDocs([["_id": "d", "_rev": .string(rev(1, "b")), "side": "b"]], newEdits: false)

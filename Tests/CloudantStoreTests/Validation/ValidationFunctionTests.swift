@@ -115,6 +115,34 @@ struct ValidationFunctionTests {
         #expect(try await temp.store.document(id: "r2")["_rev"] == "1-bbbb")
     }
 
+    @Test func aReplicatedRevisionTheBatchMakesInternalOnAnExistingDocumentIsNeitherValidatedNorStored() async throws {
+        let temp = try viewStore()
+        try await temp.store.put(ddoc)
+        let (a, b, c) = (String(repeating: "a", count: 32), String(repeating: "b", count: 32), String(repeating: "c", count: 32))
+        #expect(try await temp.store.bulkDocs([["_id": "d", "_rev": .string("1-\(a)")]], newEdits: false).isEmpty)
+        // 2-b would be refused, but 3-c descends from it: only 3-c is a leaf of the merged batch, and 3-c is
+        // validated against 1-a, the nearest revision with a body (`make_first_doc_on_disk`).
+        let failures = try await temp.store.bulkDocs(
+            [
+                ["_id": "d", "_rev": .string("2-\(b)"), "_revisions": ["start": 2, "ids": [.string(b), .string(a)]], "kind": "forbidden"],
+                ["_id": "d", "_rev": .string("3-\(c)"), "_revisions": ["start": 3, "ids": [.string(c), .string(b), .string(a)]], "v": 3],
+            ], newEdits: false)
+        #expect(failures.isEmpty)
+        let winner = try await temp.store.document(id: "d", options: ReadOptions(revsInfo: true))
+        #expect(winner["v"] == 3)
+        #expect(winner["_revs_info"]?.arrayValue?.map { $0["status"] } == ["available", "missing", "available"])
+        let gone = await refusal { _ = try await temp.store.document(id: "d", options: ReadOptions(rev: "2-\(b)")) }
+        #expect(gone?.code == .notFound)
+        // A document new to the store keeps every revision of its batch (CouchDB's `not_found` branch).
+        let fresh = try await temp.store.bulkDocs(
+            [
+                ["_id": "n", "_rev": .string("2-\(b)"), "_revisions": ["start": 2, "ids": [.string(b), .string(a)]], "v": 2],
+                ["_id": "n", "_rev": .string("3-\(c)"), "_revisions": ["start": 3, "ids": [.string(c), .string(b), .string(a)]], "v": 3],
+            ], newEdits: false)
+        #expect(fresh.isEmpty)
+        #expect(try await temp.store.document(id: "n", options: ReadOptions(rev: "2-\(b)"))["v"] == 2)
+    }
+
     @Test func deletesAreValidatedWithTheDocumentTheyDelete() async throws {
         let temp = try viewStore()
         try await temp.store.put(ddoc)
