@@ -95,15 +95,23 @@ extension ViewQuery {
     }
 
     /// `parse_pos_int`: an integer ≥ 0.
+    ///
+    /// From a JSON body only an integer will do (`parse_int` takes an Erlang integer as is and gives anything
+    /// else to `list_to_integer`, which refuses a string's binary and a float): `"5"` and `5.0` are refused.
     static func nonNegativeInteger(_ value: ParameterValue) throws -> Int {
         let integer: Int
         switch value {
-        case .json(.number(let number)):
+        case .json(.number(.integer(let exact))):
+            integer = Int(exact)
+        case .json(.number(.bigInteger(let digits))):
             // A whole number beyond 64 bits is still an integer to Erlang (clamped, as `erlangInteger` says).
-            guard let exact = number.int64Value.map(Int.init) ?? Int(erlangInteger: JSONValue.number(number).jsonString()) else {
-                throw parseError("Invalid value for integer: \(erlangFormatted(value))")
-            }
-            integer = exact
+            integer = Int(erlangInteger: digits) ?? Int.max
+        case .json(.number(.double(let double))):
+            throw parseError("Invalid value for integer: \(erlangFloat(double))")
+        case .json(.string(let text)):
+            throw parseError("Invalid value for integer: <<\"\(text.replacingBackslashesAndQuotes())\">>")
+        case .json:
+            throw parseError("Invalid value for integer: \(erlangFormatted(value))")
         default:
             guard let parsed = Int(erlangInteger: text(value)) else {
                 throw parseError("Invalid value for integer: \(erlangFormatted(value))")
@@ -142,6 +150,35 @@ extension ViewQuery {
         case .json(.bool(let bool)): bool ? "true" : "false"
         default: "\"" + text(value).replacingBackslashesAndQuotes() + "\""
         }
+    }
+
+    /// A float as Erlang's `~p` prints it: the shortest digits that read back, written plainly or with an
+    /// exponent, whichever is shorter (the plain form on a tie): `1.0`, `1.5`, `100.0`, `1.0e3`, `0.001`.
+    static func erlangFloat(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        // Swift's description holds the shortest digits that read back, plainly or as `1e-05`.
+        let text = "\(abs(value))"
+        let sign = value < 0 ? "-" : ""
+        let parts = text.split(separator: "e", maxSplits: 1)
+        let mantissa = parts[0]
+        var digits = String(mantissa.filter { $0 != "." })
+        var exponent = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) - 1
+        exponent += parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        let leadingZeros = digits.prefix { $0 == "0" }.count
+        digits = String(digits.dropFirst(leadingZeros))
+        exponent -= leadingZeros
+        while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
+        guard !digits.isEmpty else { return sign + "0.0" }
+        let scientific = String(digits.prefix(1)) + "." + (digits.count > 1 ? String(digits.dropFirst()) : "0") + "e\(exponent)"
+        let plain: String
+        if exponent < 0 {
+            plain = "0." + String(repeating: "0", count: -exponent - 1) + digits
+        } else if exponent + 1 >= digits.count {
+            plain = digits + String(repeating: "0", count: exponent + 1 - digits.count) + ".0"
+        } else {
+            plain = String(digits.prefix(exponent + 1)) + "." + String(digits.dropFirst(exponent + 1))
+        }
+        return sign + (scientific.count < plain.count ? scientific : plain)
     }
 
     static func parseError(_ reason: String) -> CloudantError {

@@ -20,6 +20,30 @@ extension ViewQuery {
         if let limit, limit > Self.maximumLimit {
             throw Self.parseError("Limit is too large, must not exceed \(Self.maximumLimit)")
         }
+        let grouping = try checkedGrouping(kind: kind)
+        switch (partitioned, partition) {
+        case (true, nil): throw Self.parseError("`partition` parameter is mandatory for queries to this view.")
+        case (false, .some): throw Self.parseError("`partition` parameter is not supported in this design doc")
+        default: break
+        }
+        return grouping
+    }
+
+    /// Checks the parameters of an `_all_docs`, `_design_docs` or `_local_docs` query, as CouchDB's
+    /// `validate_all_docs_args` does: a map view's rules, then `partition` only on a partitioned database.
+    /// The `limit` ceiling comes after, from ``QueryLimits/limit(_:partitioned:)`` (its `apply_limit`).
+    ///
+    /// - Parameter partitionedDatabase: Whether the database is partitioned.
+    /// - Throws: `CloudantError` with ``QueryErrorKind/queryParseError`` and CouchDB's reason ("Reduce is
+    ///   invalid for map-only views.", "Invalid use of grouping on a map view.", "`partition` parameter is
+    ///   not supported on this db"…).
+    public func validatedForAllDocs(partitionedDatabase: Bool) throws {
+        _ = try checkedGrouping(kind: .map)
+        if partition != nil, !partitionedDatabase { throw Self.parseError("`partition` parameter is not supported on this db") }
+    }
+
+    /// `validate_args_int`'s checks that hold for every query of `kind`, and the grouping asked for.
+    private func checkedGrouping(kind: Kind) throws -> Grouping {
         let grouping = try determineGrouping()
         if kind == .map, reduce == true { throw Self.parseError("Reduce is invalid for map-only views.") }
         if kind == .reduce, grouping != .exact, keys != nil {
@@ -37,11 +61,6 @@ extension ViewQuery {
         if kind == .reduce, includeDocs { throw Self.parseError("`include_docs` is invalid for reduce") }
         if kind == .reduce, conflicts != nil { throw Self.parseError("`conflicts` is invalid for reduce views.") }
         if let partition, partition.isEmpty { throw Self.parseError("Invalid value for `partition`.") }
-        switch (partitioned, partition) {
-        case (true, nil): throw Self.parseError("`partition` parameter is mandatory for queries to this view.")
-        case (false, .some): throw Self.parseError("`partition` parameter is not supported in this design doc")
-        default: break
-        }
         return grouping
     }
 

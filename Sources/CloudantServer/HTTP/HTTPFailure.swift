@@ -35,8 +35,11 @@ struct HTTPFailure: Error, Sendable {
         HTTPFailure(.forbidden, reason: reason)
     }
 
+    /// 405 with the methods that are, in the body and in `Allow` (`chttpd:send_method_not_allowed/2`).
     static func methodNotAllowed(_ allowed: String) -> HTTPFailure {
-        HTTPFailure(status: 405, error: "method_not_allowed", reason: "Only \(allowed) allowed")
+        var failure = HTTPFailure(status: 405, error: "method_not_allowed", reason: "Only \(allowed) allowed")
+        failure.headers = [("Allow", allowed)]
+        return failure
     }
 
     static let tooLarge = HTTPFailure(.tooLarge, reason: "the request entity is too large")

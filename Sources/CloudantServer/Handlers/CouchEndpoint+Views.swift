@@ -14,21 +14,7 @@ extension CouchEndpoint {
         switch (request.method, path.count) {
         case (.post, 2) where path[1] == "queries":
             try request.requireJSONContentType()
-            let body = try request.jsonObjectBody()
-            guard let queries = body["queries"] else {
-                throw HTTPFailure.badRequest("POST body must include `queries` parameter.")
-            }
-            guard case .array(let list) = queries else { throw HTTPFailure.badRequest("`queries` member must be an array.") }
-            let base = try Self.viewQuery(queryString: request.query, partition: partition)
-            var prepared: [ViewQuery] = []
-            for entry in list {
-                // Each query starts from the query string's parameters, its keys and grouping its own.
-                var query = base
-                query.keys = nil
-                (query.group, query.groupLevel) = (nil, nil)
-                for (name, value) in entry.objectValue?.members ?? [] { try query.apply(name, .json(value)) }
-                prepared.append(query)
-            }
+            let prepared = try Self.multipleQueries(request, partition: partition)
             var results: [JSONValue] = []
             for query in prepared {
                 results.append(try await answer(query, store: store, designDocument: designDocument, view: path[0], user: request.user))
@@ -59,11 +45,29 @@ extension CouchEndpoint {
         }
     }
 
+    /// The queries of a `…/queries` request's body (`couch_mrview_util:get_view_queries/1`): each starts from
+    /// the query string's parameters, its keys and grouping its own, then reads its own members.
+    /// - Throws: `bad_request` "POST body must include `queries` parameter." or "`queries` member must be an array.".
+    static func multipleQueries(_ request: CouchRequest, partition: String?) throws -> [ViewQuery] {
+        let body = try request.jsonObjectBody()
+        guard let queries = body["queries"] else { throw HTTPFailure.badRequest("POST body must include `queries` parameter.") }
+        guard case .array(let list) = queries else { throw HTTPFailure.badRequest("`queries` member must be an array.") }
+        let base = try viewQuery(queryString: request.query, partition: partition)
+        return try list.map { entry in
+            var query = base
+            query.keys = nil
+            (query.group, query.groupLevel) = (nil, nil)
+            for (name, value) in entry.objectValue?.members ?? [] { try query.apply(name, .json(value)) }
+            return query
+        }
+    }
+
     /// A view query from a URL's query string and the partition of a `_partition` path, which replaces every
     /// `partition` the query string gives: `chttpd_db:handle_partition_req` refused one that differs from the
     /// path (its first) and rewrote the query string to hold the path's once.
-    static func viewQuery(queryString: QueryParameters, partition: String?) throws -> ViewQuery {
-        var query = ViewQuery()
+    /// - Parameter start: What the query holds before the query string is read (a body's parameters).
+    static func viewQuery(queryString: QueryParameters, partition: String?, from start: ViewQuery = ViewQuery()) throws -> ViewQuery {
+        var query = start
         for (name, value) in queryString.ordered where partition == nil || name != "partition" {
             try query.apply(name, .text(value))
         }

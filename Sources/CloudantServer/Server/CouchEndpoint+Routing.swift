@@ -50,9 +50,14 @@ extension CouchEndpoint {
         let second = segments[1]
         let rest = Array(segments.dropFirst(2))
         switch second {
-        case "_all_docs": return try await allDocs(request, database: first)
-        case "_design_docs": return try await allDocs(request, database: first, designOnly: true)
-        case "_local_docs": return try await allDocs(request, database: first, local: true)
+        case "_all_docs", "_design_docs", "_local_docs":
+            let (designOnly, local) = (second == "_design_docs", second == "_local_docs")
+            switch rest {
+            case []: return try await allDocs(request, database: first, designOnly: designOnly, local: local)
+            case ["queries"]: return try await allDocsQueries(request, database: first, designOnly: designOnly, local: local)
+            // `chttpd_db` reads any longer path as an attachment of a document with the reserved-looking id.
+            default: return try await reservedLookingID(request, database: first)
+            }
         case "_changes": return try await changes(request, database: first)
         case "_bulk_docs": return try await bulkDocs(request, database: first)
         case "_bulk_get": return try await bulkGet(request, database: first)

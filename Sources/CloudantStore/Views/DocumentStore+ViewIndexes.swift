@@ -13,9 +13,8 @@ extension DocumentStore {
         return try await read(.storeUnreadable) { db in
             let index = try ViewIndexCatalog.find(signature: spec.signature, in: db)
             let (file, active, external) = try index.map { try ViewIndexTable.sizes(of: $0.tableName, in: db) } ?? (0, 0, 0)
-            let pending = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM \(StoreSchema.Documents.table) WHERE \(StoreSchema.Documents.seq) > ?",
-                arguments: [index?.updateSeq ?? 0]) ?? 0
+            // `couch_index`'s `pending_updates`: sequences, not documents (a document changed three times is three).
+            let pending = Int(max(try SequenceAllocator.latest(in: db) - (index?.updateSeq ?? 0), 0))
             return ViewIndexInfo(
                 signature: spec.signature, language: definition.language, updateSeq: index?.updateSeq ?? 0,
                 purgeSeq: index?.purgeSeq ?? 0, pendingChanges: pending, fileSize: file, activeSize: active,

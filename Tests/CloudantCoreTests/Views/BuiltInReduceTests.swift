@@ -112,6 +112,12 @@ struct BuiltInReduceTests {
         #expect(error?.message == #"The _stats function requires that map values be numbers or arrays of numbers, not '<<"x">>'"#)
     }
 
+    @Test func statsOfANumberAfterAnArrayNamesTheNumbersTupleAsCouchDBDoes() throws {
+        // `stat_values(3, [...])` turns 3 into `{3,1,3,3,9}`, which no clause takes with a list.
+        let error = #expect(throws: CloudantError.self) { try reduce("_stats", values([[1, 2], 3])) }
+        #expect(error?.message == "The _stats function requires that map values be numbers or arrays of numbers, not '{3,1,3,3,9}'")
+    }
+
     @Test func approximateCountDistinctCountsDistinctKeys() throws {
         var accumulator = BuiltInReduce.approximateCountDistinct.accumulator()
         for key in 0..<500 { accumulator.add(key: .number(JSONNumber(key % 250)), id: "d", value: .null) }

@@ -77,12 +77,13 @@ struct PartitionedViewTests {
                 #expect(refused.status == 400, "\(path)")
                 #expect(refused.json == ["error": "query_parse_error", "reason": "`partition` parameter is not supported in this design doc"])
             }
-            // update_options lists `partitioned` only when the design document says it.
+            // A shard's `update_options` never reaches the clustered `_info` (`fabric_group_info:merge_results/1`).
             let explicit: JSONValue = ["_id": "_design/explicit", "options": ["partitioned": true], "views": ["v": ["map": "function (doc) { emit(1); }"]]]
             #expect(try await client.put("/p/_design/explicit", explicit).status == 201)
-            #expect(try await client.get("/p/_design/explicit/_info").json["view_index"]?["update_options"] == ["partitioned"])
-            #expect(try await client.get("/p/_design/app/_info").json["view_index"]?["update_options"] == [])
-            #expect(try await client.get("/p/_design/global/_info").json["view_index"]?["update_options"] == [])
+            for name in ["explicit", "app", "global"] {
+                let info = try await client.get("/p/_design/\(name)/_info").json["view_index"]
+                #expect(info?["signature"] != nil && info?["update_options"] == nil, "\(name)")
+            }
         }
     }
 

@@ -26,6 +26,10 @@ struct ViewMaintenanceTests {
         #expect(try await rows(temp.store).map(\.key) == [3, 9])
         let info = try await temp.store.viewIndexInfo(designDocument: "m")
         #expect(info.updateSeq == 6 && info.pendingChanges == 0)
+        // Pending updates are sequences (`couch_index`): one document written three times is three.
+        var rev = try await temp.store.document(id: "a").rev
+        for value in 10..<13 { rev = try await temp.store.put(["_id": "a", "_rev": .string(try #require(rev)), "v": .number(JSONNumber(value))]).rev }
+        #expect(try await temp.store.viewIndexInfo(designDocument: "m").pendingChanges == 3)
     }
 
     /// The view connection's commits and a checkpoint must never overlap (SQLite's WAL-reset bug, see

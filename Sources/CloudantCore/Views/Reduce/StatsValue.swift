@@ -46,10 +46,18 @@ indirect enum StatsValue: Sendable {
         }
     }
 
+    /// `stat_values` of two tuples; a tuple meeting an array's stats fails naming the tuple, as Erlang prints it
+    /// (`'{3,1,3,3,9}'` for the number 3).
     private static func merge(_ a: StatsValue, _ b: StatsValue) throws(Failure) -> StatsValue {
         guard case .single(let sum0, let count0, let min0, let max0, let squares0) = a,
             case .single(let sum1, let count1, let min1, let max1, let squares1) = b
-        else { throw Failure(description: "The _stats function requires that map values be numbers or arrays of numbers") }
+        else {
+            guard case .single(let sum, let count, let min, let max, let squares) = a else {
+                throw Failure(description: "The _stats function requires that map values be numbers or arrays of numbers")
+            }
+            let tuple = [sum, count, min, max, squares].map { ErlangTerm.format(.number($0)) }.joined(separator: ",")
+            throw Failure(description: "The _stats function requires that map values be numbers or arrays of numbers, not '{\(tuple)}'")
+        }
         return .single(
             sum: ErlangNumber.add(sum0, sum1), count: ErlangNumber.add(count0, count1), min: ErlangNumber.min(min0, min1),
             max: ErlangNumber.max(max0, max1), sumsqr: ErlangNumber.add(squares0, squares1))
