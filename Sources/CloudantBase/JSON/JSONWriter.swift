@@ -41,6 +41,13 @@ package struct JSONWriter {
         JSONWriter(options: Options(sortedKeys: true, canonicalNumbers: true), capacity: capacity)
     }
 
+    /// Empties the output, keeping its capacity, to write another value with the same writer.
+    package mutating func removeAll() {
+        output.removeAll(keepingCapacity: true)
+        wroteIntegralDouble = false
+        wroteUnorderedObject = false
+    }
+
     /// Appends text the caller knows to be valid JSON punctuation or literals.
     package mutating func appendRaw(_ text: StaticString) {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

@@ -215,17 +215,26 @@ struct SwiftBatchMapper: ViewBatchMapper {
     let map: SwiftView.Map
 
     func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]] {
-        documents.map { document in
-            var rows: [EmittedRow] = []
+        var mapped: [[[EmittedRow]]] = []
+        mapped.reserveCapacity(documents.count)
+        try forEachMapped(documents) { _, _, rows in mapped.append([rows]) }
+        return mapped
+    }
+
+    func forEachMapped(_ documents: [ViewSourceDocument], _ body: (_ document: Int, _ view: Int, _ rows: [EmittedRow]) throws -> Void) throws {
+        // One list of rows for the whole batch, emptied for each document.
+        var rows: [EmittedRow] = []
+        for (index, document) in documents.enumerated() {
+            rows.removeAll(keepingCapacity: true)
             do {
                 try map(ViewDocument(id: document.id, json: document.json ?? [])) { key, value in
                     rows.append(EmittedRow(key: key, value: value))
                 }
             } catch {
                 // As a map function that throws: the document emits nothing.
-                rows = []
+                rows.removeAll(keepingCapacity: true)
             }
-            return [rows]
+            try body(index, 0, rows)
         }
     }
 }

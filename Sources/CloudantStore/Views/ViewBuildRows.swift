@@ -32,7 +32,14 @@ enum ViewBuildRows {
         var failure: (any Error)?
         /// Per view, the rows read and the sequence of the last document that emitted one: what the view's state
         /// records, counted here so the build need not scan its million rows again for it.
-        private(set) var emitted: [Int: (rows: Int, seq: Int64)] = [:]
+        var emitted: [Int: (rows: Int, seq: Int64)] {
+            var counted: [Int: (rows: Int, seq: Int64)] = [:]
+            for (view, rows) in emittedRows.enumerated() where rows > 0 { counted[view] = (rows, emittedSeqs[view]) }
+            return counted
+        }
+        // Unchecked at run time as ``ViewBuildBatch``'s properties are: counted on the build's thread only.
+        @exclusivity(unchecked) private var emittedRows: [Int] = []
+        @exclusivity(unchecked) private var emittedSeqs: [Int64] = []
 
         init(db: Database, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress) {
             self.db = db
@@ -42,22 +49,31 @@ enum ViewBuildRows {
             self.progress = progress
         }
 
-        /// The next batch of mapped documents after the document with row id `rowID`, in the table's order
-        /// (the build's snapshot holds every document it maps, and their rows are sorted anyway), and the row
-        /// id of the batch's last document; no documents at the end.
-        func batch(after rowID: Int64) throws -> (documents: [MappedDocument], lastRowID: Int64) {
+        /// Maps the next batch of documents after the document with row id `rowID`, in the table's order (the
+        /// build's snapshot holds every document it maps, and their rows are sorted anyway), into `batch`;
+        /// returns the row id of the batch's last document, or nil at the end.
+        func fill(_ batch: ViewBuildBatch, after rowID: Int64) throws -> Int64? {
+            batch.removeAll()
             let documents = try ViewSourceDocuments.read(
                 after: rowID, by: .rowID, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
                 localSeq: spec.includesLocalSequence, in: db)
-            let mapped = try ViewIndexUpdater.map(documents, mapper: mapper, encoder: encoder)
-            progress.advance(by: documents.count)
-            for document in mapped {
-                for (view, rows) in document.rows.enumerated() where !rows.isEmpty {
-                    let before = emitted[view] ?? (0, 0)
-                    emitted[view] = (before.rows + rows.count, max(before.seq, document.seq))
+            guard let last = documents.last else { return nil }
+            let live = documents.filter { $0.json != nil }
+            var current: (mapped: Int, inBatch: Int) = (-1, -1)
+            try mapper.forEachMapped(live) { index, view, rows in
+                guard !rows.isEmpty else { return }
+                let document = live[index]
+                if current.mapped != index { current = (index, batch.addDocument(id: document.id, seq: document.seq)) }
+                encoder.encode(rows, view: view, document: current.inBatch, documentID: document.id, into: batch)
+                while emittedRows.count <= view {
+                    emittedRows.append(0)
+                    emittedSeqs.append(0)
                 }
+                emittedRows[view] += rows.count
+                emittedSeqs[view] = max(emittedSeqs[view], document.seq)
             }
-            return (mapped, documents.last?.rowID ?? rowID)
+            progress.advance(by: documents.count)
+            return last.rowID
         }
     }
 
@@ -82,10 +98,9 @@ enum ViewBuildRows {
     /// A cursor: the batch it is in, and where.
     fileprivate final class Cursor {
         let source: Source
-        private var documents: [MappedDocument] = []
-        private var document = 0
-        private var view = 0
-        private var row = 0
+        private let batch = ViewBuildBatch()
+        // SQLite calls the cursor on the build's thread only, one call at a time (see ``ViewBuildBatch``).
+        @exclusivity(unchecked) private var row = 0
         /// The row id of the batch's last document: where the next batch starts.
         private var position: Int64 = 0
         private(set) var rowID: Int64 = 0
@@ -97,7 +112,8 @@ enum ViewBuildRows {
             position = 0
             rowID = 0
             atEnd = false
-            documents = []
+            batch.removeAll()
+            row = 0
             try settle()
         }
 
@@ -107,76 +123,50 @@ enum ViewBuildRows {
             try settle()
         }
 
-        /// Moves to the first row at or after the current place, reading batches as needed.
+        /// Moves to the first row at or after the current place, mapping batches as needed (a batch whose
+        /// documents emit nothing has no rows).
         private func settle() throws {
-            while true {
-                if document < documents.count {
-                    let rows = documents[document].rows
-                    if view < rows.count {
-                        if row < rows[view].count { return }
-                        view += 1
-                        row = 0
-                        continue
-                    }
-                    document += 1
-                    view = 0
-                    row = 0
-                    continue
-                }
-                let next = try source.batch(after: position)
-                guard !next.documents.isEmpty else {
+            while row >= batch.rows.count {
+                guard let last = try source.fill(batch, after: position) else {
                     atEnd = true
-                    documents = []
+                    batch.removeAll()
                     return
                 }
-                position = next.lastRowID
-                documents = next.documents
-                document = 0
-                view = 0
+                position = last
                 row = 0
             }
         }
 
-        /// Sets column `column` of the current row as SQLite's result.
+        /// Sets column `column` of the current row as SQLite's result. Bytes are handed over in place: they
+        /// stay as they are until the next batch is mapped, which SQLite asks for (`xNext`) only after it has
+        /// copied this row into its sorter.
         func result(column: Int32, context: OpaquePointer) {
-            let mapped = documents[document]
-            let encoded = mapped.rows[view][row]
+            let current = batch.rows[row]
             switch column {
-            case 0: sqlite3_result_int64(context, Int64(view))
-            case 1: resultBlob(encoded.key, context: context)
-            case 2: resultText(mapped.id, context: context)
-            case 3: sqlite3_result_int64(context, Int64(encoded.duplicate))
-            case 4: resultText(encoded.keyJSON, context: context)
-            case 5: resultText(encoded.valueJSON, context: context)
-            default: sqlite3_result_int64(context, mapped.seq)
+            case 0: sqlite3_result_int64(context, Int64(current.view))
+            case 1: resultBlob(batch.bytes(current.key), context: context)
+            case 2: resultText(batch.bytes(batch.documents[current.document].id), context: context)
+            case 3: sqlite3_result_int64(context, Int64(current.duplicate))
+            case 4: resultText(batch.bytes(current.keyJSON), context: context)
+            case 5: resultText(batch.bytes(current.valueJSON), context: context)
+            default: sqlite3_result_int64(context, batch.documents[current.document].seq)
             }
         }
 
-        private func resultBlob(_ bytes: [UInt8], context: OpaquePointer) {
-            bytes.withUnsafeBytes { buffer in
-                sqlite3_result_blob(context, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), transient)
-            }
+        private func resultBlob(_ bytes: UnsafeRawBufferPointer, context: OpaquePointer) {
+            sqlite3_result_blob(context, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), inPlace)
         }
 
-        private func resultText(_ text: String, context: OpaquePointer) {
-            let written: Void? = text.utf8.withContiguousStorageIfAvailable { resultText($0, context: context) }
-            if written == nil { resultText(Array(text.utf8), context: context) }
-        }
-
-        private func resultText(_ bytes: [UInt8], context: OpaquePointer) {
-            bytes.withUnsafeBufferPointer { resultText($0, context: context) }
-        }
-
-        private func resultText(_ bytes: UnsafeBufferPointer<UInt8>, context: OpaquePointer) {
-            bytes.withMemoryRebound(to: CChar.self) { text in
-                guard let base = text.baseAddress else { return sqlite3_result_text(context, "", 0, transient) }
-                sqlite3_result_text(context, base, Int32(text.count), transient)
-            }
+        private func resultText(_ bytes: UnsafeRawBufferPointer, context: OpaquePointer) {
+            // A span's address is never nil (the batch's buffer is always allocated), even for no bytes.
+            let text = (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            sqlite3_result_text(context, text, Int32(bytes.count), inPlace)
         }
     }
 }
 
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite's `SQLITE_STATIC`: the bytes stay valid while SQLite reads them, and SQLite copies none.
+private let inPlace: sqlite3_destructor_type? = nil
 
 // SQLite's table and cursor structures are extended with one pointer each: the build's source, and the
 // cursor's state.

@@ -28,6 +28,19 @@ struct ViewIndexSpec: Sendable {
 protocol ViewBatchMapper {
     /// For each document, for each view, the rows emitted.
     func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]]
+
+    /// Hands `body` each document's rows, view by view (a document's index in `documents`, the view's index,
+    /// its rows, empty when it emitted none), in document order. A mapper that maps one document at a time
+    /// hands them over as it goes, without holding a batch's rows.
+    func forEachMapped(_ documents: [ViewSourceDocument], _ body: (_ document: Int, _ view: Int, _ rows: [EmittedRow]) throws -> Void) throws
+}
+
+extension ViewBatchMapper {
+    func forEachMapped(_ documents: [ViewSourceDocument], _ body: (_ document: Int, _ view: Int, _ rows: [EmittedRow]) throws -> Void) throws {
+        for (document, views) in try map(documents).enumerated() {
+            for (view, rows) in views.enumerated() { try body(document, view, rows) }
+        }
+    }
 }
 
 /// A design document's map functions run by a `DesignFunctionRuntime`.

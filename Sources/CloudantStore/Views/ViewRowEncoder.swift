@@ -24,6 +24,20 @@ struct ViewRowEncoder: Sendable {
         return MappedDocument(id: documentID, seq: seq, rows: rows)
     }
 
+    /// Encodes one document's rows of one view into a first build's batch (``ViewBuildBatch``): a single row
+    /// straight into the batch's buffer, several sorted and numbered first as ``encode(_:encoding:partition:)`` does.
+    func encode(_ emitted: [EmittedRow], view: Int, document: Int, documentID: String, into batch: ViewBuildBatch) {
+        guard !emitted.isEmpty else { return }
+        let encoding = view < encodings.count ? encodings[view] : .collation
+        let partition = partitioned ? DocumentPartition.of(documentID) : nil
+        guard emitted.count > 1 else {
+            let row = emitted[0]
+            return batch.appendRow(
+                view: view, duplicate: 0, document: document, key: row.key, value: row.value, partition: partition, encoding: encoding)
+        }
+        for row in Self.encode(emitted, encoding: encoding, partition: partition) { batch.appendRow(row, view: view, document: document) }
+    }
+
     static func encode(_ emitted: [EmittedRow], encoding: ViewKeyEncoding, partition: String?) -> [EncodedViewRow] {
         guard !emitted.isEmpty else { return [] }
         func collationKey(_ row: EmittedRow) -> [UInt8] {

@@ -196,6 +196,44 @@ struct SwiftViewTests {
         try await temp.store.put(["_id": "doc-00000", "_rev": current["_rev"] ?? .null, "kind": "k1"])
         #expect(try await temp.store.queryView(Self.byKind, query: .parameters(("group", "true"))).values == [99, 101, 100])
     }
+    /// A first build (every document mapped in one pass, its rows encoded into batches and handed to SQLite in
+    /// place) stores the same rows, in the same order, as the same view kept one change at a time.
+    @Test func aFirstBuildStoresTheRowsAnIncrementalUpdateWould() async throws {
+        let view = SwiftView(name: "shapes", version: 1) { document, emit in
+            guard case .number(let n)? = document["n"], let value = n.int64Value else { return }
+            switch value % 4 {
+            case 0: return
+            case 1: emit(document["label"] ?? .null, .string(document.id))
+            case 2:
+                // Several rows, two with one key: numbered in value order.
+                emit(.array([.number(n), "dup"]), .number(JSONNumber(value * 2)))
+                emit(.array([.number(n), "dup"]), .number(JSONNumber(value)))
+                emit(.object(["n": .number(n)]), document["label"] ?? .null)
+            default: emit(.number(n), document["big"] ?? .null)
+            }
+        }
+        let documents: [JSONValue] = (0..<3000).map { index in
+            var document: JSONObject = [
+                "_id": .string("dóc-\(index)-✓"), "n": .number(JSONNumber(index)), "label": .string("l\(index % 7)"),
+            ]
+            // Values far larger than a batch's first buffer, so it grows while rows point into it.
+            if index % 500 == 3 { document["big"] = .string(String(repeating: "x", count: 100_000)) }
+            return .object(document)
+        }
+        let built = try TemporaryStore()
+        for start in stride(from: 0, to: documents.count, by: 500) { _ = try await built.store.bulkDocs(Array(documents[start..<(start + 500)])) }
+        let kept = try TemporaryStore()
+        #expect(try await kept.store.queryView(view).rows.isEmpty)
+        for start in stride(from: 0, to: documents.count, by: 500) {
+            _ = try await kept.store.bulkDocs(Array(documents[start..<(start + 500)]))
+            _ = try await kept.store.queryView(view, query: .parameters(("limit", "1")))
+        }
+        let first = try await built.store.queryView(view).rows
+        let incremental = try await kept.store.queryView(view).rows
+        #expect(first.count == 750 + 3 * 750 + 750 && first.count == incremental.count)
+        #expect(first == incremental)
+    }
+
     /// A first build stores its sorted rows a part per transaction: every row is stored once, in key order,
     /// across the parts' edges.
     @Test func aFirstBuildStoresEveryRowOnceAcrossItsTransactions() async throws {
