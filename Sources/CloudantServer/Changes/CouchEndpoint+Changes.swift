@@ -59,7 +59,9 @@ extension CouchEndpoint {
     ) async throws -> @Sendable (JSONObject) throws -> Bool {
         switch filter {
         case .filter(let ddoc, let function):
-            let requestObject = try await self.requestObject(request, store: store, database: database)
+            // A `POST` with a body gives the filter the parsed body as `req.body` (`chttpd_db:handle_changes_req`).
+            let parsedBody: JSONValue? = request.method == .post && !request.body.isEmpty ? .object(try request.jsonObjectBody()) : nil
+            let requestObject = try await self.requestObject(request, store: store, database: database, parsedBody: parsedBody)
             return try await store.changesFilter(ddoc + "/" + function, request: requestObject)
         case .view(let name, let view):
             let ddoc = try await designDocument(name, in: store)

@@ -20,9 +20,13 @@ extension CouchEndpoint {
         let name = path[0]
         try Self.requireMember(ddoc, ["lists", name])
         var query = ViewQuery()
+        var parsedBody: JSONValue?
         if request.method == .post {
             try request.requireJSONContentType()
-            for (key, value) in try request.jsonObjectBody().members { try query.apply(key, .json(value)) }
+            let body = try request.jsonObjectBody()
+            for (key, value) in body.members { try query.apply(key, .json(value)) }
+            // `chttpd_show:handle_view_list_req` hands the list the parsed body as `req.body`.
+            parsedBody = .object(body)
         }
         for (key, value) in request.query.ordered { try query.apply(key, .text(value)) }
         let viewDesign = path.count == 3 ? path[1] : String((ddoc["_id"]?.stringValue ?? "").dropFirst("_design/".count))
@@ -37,7 +41,7 @@ extension CouchEndpoint {
         if let offset = result.offset { head["offset"] = .number(JSONNumber(offset)) }
         if let seq = result.updateSeq { head["update_seq"] = .number(JSONNumber(seq)) }
         let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
-        let requestObject = try await self.requestObject(request, store: store, database: database)
+        let requestObject = try await self.requestObject(request, store: store, database: database, parsedBody: parsedBody)
         let session = ListRows(rows: result.rows.map(Self.listRow))
         let answer = try runtime.callDesignFunction(
             ddoc, path: ["lists", name], arguments: [.object(head), .object(requestObject)], session: session)

@@ -53,7 +53,8 @@ extension CouchEndpoint {
         if case .object(let newDocument) = parts[1] {
             // `couch_doc:validate_docid/1` on the returned document: one without an `_id` gets none made up.
             try DocumentID.validate(newDocument["_id"]?.stringValue ?? "")
-            let written = try await store.put(newDocument)
+            // Written as the user would write it themselves: a member cannot write a design document this way.
+            let written = try await writeAsRequested(newDocument, request: request, database: database)
             var response = JSONObject(members.map { ($0.key, $0.value) })
             var headers = response["headers"]?.objectValue ?? JSONObject()
             headers = headers.prepending([

@@ -14,6 +14,9 @@ struct DesignRequestObject {
     var documentID: String?
     /// The path as the function sees it (a rewritten request's target); the request's own by default.
     var path: [String]?
+    /// The body as JSON, for the requests CouchDB parses it for before the function runs (a `POST` to a list or
+    /// to `_changes`); nil for the body as text.
+    var parsedBody: JSONValue?
 
     func json(store: DocumentStore, security: JSONValue) async throws -> JSONObject {
         let info = try await store.info().json
@@ -28,7 +31,7 @@ struct DesignRequestObject {
         object["raw_path"] = .string(request.rawTarget)
         object["query"] = .object(try query())
         object["headers"] = .object(headers())
-        object["body"] = .string(String(decoding: request.body, as: UTF8.self))
+        object["body"] = parsedBody ?? body()
         object["peer"] = .string(request.clientAddress ?? "127.0.0.1")
         object["form"] = .object(form())
         object["cookie"] = .object(JSONObject())
@@ -38,6 +41,15 @@ struct DesignRequestObject {
         ]
         object["secObj"] = security
         return object
+    }
+
+    /// The body as text; `"undefined"` for a request that sends none (neither `Content-Length` nor chunked
+    /// encoding), as mochiweb's `recv_body` reads it for `chttpd_external`.
+    private func body() -> JSONValue {
+        if request.body.isEmpty, request.header(.contentLength) == nil, request.header(.transferEncoding) == nil {
+            return "undefined"
+        }
+        return .string(String(decoding: request.body, as: UTF8.self))
     }
 
     /// The query string's parameters; `key`, `startkey`, `endkey` and `descending` as the JSON they hold.
@@ -80,10 +92,11 @@ struct DesignRequestObject {
 extension CouchEndpoint {
     /// The request object for a design function of `store`.
     func requestObject(
-        _ request: CouchRequest, store: DocumentStore, database: String, documentID: String? = nil, path: [String]? = nil
+        _ request: CouchRequest, store: DocumentStore, database: String, documentID: String? = nil, path: [String]? = nil,
+        parsedBody: JSONValue? = nil
     ) async throws -> JSONObject {
         let security = try await securityObject(of: store).json
-        return try await DesignRequestObject(request: request, database: database, documentID: documentID, path: path)
+        return try await DesignRequestObject(request: request, database: database, documentID: documentID, path: path, parsedBody: parsedBody)
             .json(store: store, security: security)
     }
 

@@ -149,9 +149,7 @@ extension CouchEndpoint {
     /// `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
     func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
         let id = unchecked.id
-        let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id ?? ""))
-        let incoming = try await documentAccess(of: store, for: request.user).prepareWrite(
-            unchecked, in: store, replicated: !request.query.newEdits)
+        let (store, incoming) = try await authorizedWrite(unchecked, user: request.user, database: database, replicated: !request.query.newEdits)
         if request.query["batch"] == "ok" {
             return try await writeInBatchMode(incoming, store: store)
         }
@@ -172,6 +170,29 @@ extension CouchEndpoint {
         }
         let status = try Self.writeQuorumUnmet(request) ? 202 : incoming.deleted && request.method != .post ? 200 : 201
         return CouchResponse.json(result.json, status: status, headers: headers)
+    }
+
+    /// The store to write `unchecked` to and the document as `user` may write it: a design document needs a
+    /// database admin (`couch_db:validate_doc_update/3` checks on every path), and per-document access
+    /// stamps or refuses it.
+    func authorizedWrite(
+        _ unchecked: IncomingDocument, user: UserContext, database: String, replicated: Bool
+    ) async throws -> (DocumentStore, IncomingDocument) {
+        let store = try await authorizedStore(database, for: user, access: writeAccess(for: unchecked.id ?? ""))
+        let incoming = try await documentAccess(of: store, for: user).prepareWrite(unchecked, in: store, replicated: replicated)
+        return (store, incoming)
+    }
+
+    /// Writes a document an update function returned, as a `PUT` of it by the request's user would be written
+    /// (`chttpd_show:send_doc_update_response/6` hands it to `fabric:update_doc/3` with the user's context): its
+    /// size checked, prepared for `_users` or `_replicator`, a design document only by a database admin,
+    /// per-document access applied, a `_local` document kept as one.
+    func writeAsRequested(_ document: JSONObject, request: CouchRequest, database: String) async throws -> WriteResult {
+        try checkDocumentSize(.object(document))
+        let prepared = try await prepareForDatabase(document, database, user: request.user, client: request.clientAddress)
+        let (store, incoming) = try await authorizedWrite(try IncomingDocument(prepared), user: request.user, database: database, replicated: false)
+        if let id = incoming.id, DocumentID.isLocal(id) { return try await writeLocal(incoming, id: id, in: store) }
+        return try await store.put(incoming)
     }
 
     /// `batch=ok`: CouchDB answers 202 `{"ok":true,"id":…}` before writing and logs a write that fails.

@@ -14,12 +14,16 @@ struct DesignFunctionEndpointTests {
               if (newDoc.kind === 'odd') throw({odd: 'strange'});
             }
             """,
-        "filters": ["odd": "function(doc, req) { return doc.n % 2 === (req.query.rest ? 0 : 1); }"],
+        "filters": [
+            "odd": "function(doc, req) { return doc.n % 2 === (req.query.rest ? 0 : 1); }",
+            "owner": "function(doc, req) { return doc.n === req.body.n; }",
+        ],
         "views": ["with_n": ["map": "function(doc) { if (doc.n) emit(doc.n); }"]],
         "shows": [
             "hello": "function(doc, req) { return {body: 'Hello ' + (doc ? doc.n : 'none') + ' ' + req.query.who, headers: {'X-Show': 'yes'}}; }",
             "json": "function(doc, req) { return {json: {id: doc._id, revs: doc._revisions.ids.length}}; }",
             "host": "function(doc, req) { return {body: req.headers.Host}; }",
+            "body": "function(doc, req) { return {body: typeof req.body + ':' + req.body}; }",
         ],
         "updates": [
             "bump": "function(doc, req) { if (!doc) return [null, 'missing']; doc.n = (doc.n || 0) + 1; return [doc, {json: {n: doc.n}}]; }",
@@ -27,6 +31,7 @@ struct DesignFunctionEndpointTests {
             "teapot": "function(doc, req) { return [null, {code: 418, body: 'teapot'}]; }",
             "anonymous": "function(doc, req) { return [{made: true}, 'oops']; }",
             "form": "function(doc, req) { for (var field in req.form) doc[field] = req.form[field]; return [doc, 'from form']; }",
+            "put": "function(doc, req) { return [JSON.parse(req.body), 'put']; }",
         ],
         "lists": [
             "csv": """
@@ -37,6 +42,7 @@ struct DesignFunctionEndpointTests {
                   while (row = getRow()) { send(row.id + ',' + row.key + '\\n'); }
                 }
                 """,
+            "bodyKeys": "function(head, req) { send(JSON.stringify(req.body.keys)); }",
             "lateStart": "function(head, req) { getRow(); start({code: 400, headers: {'X-Late': 'yes'}}); send('bad request'); }",
             "tooLate": "function(head, req) { send('sent'); getRow(); start({code: 400, headers: {'X-Late': 'yes'}}); send(' more'); }",
         ],
@@ -108,6 +114,55 @@ struct DesignFunctionEndpointTests {
             #expect(teapot.status == 418 && teapot.text == "teapot")
             let get = try await client.get("/db/_design/app/_update/bump/d1")
             #expect(get.status == 405 && get.json["error"] == "method_not_allowed")
+        }
+    }
+
+    @Test func anUpdateFunctionWritesAsTheUserWouldSoOnlyAnAdminWritesADesignDocument() async throws {
+        try await withDesignServer { server, admin in
+            try await filled(admin)
+            let user: JSONValue = ["name": "mia", "password": "pw", "roles": ["staff"], "type": "user"]
+            #expect(try await admin.put("/_users/org.couchdb.user:mia", user).status == 201)
+            #expect(try await admin.put("/db/_security", ["members": ["roles": ["staff"]]]).status == 200)
+            let mia = server.client("mia", "pw")
+            // `couch_db:validate_doc_update/3` checks for an admin on every design-document write.
+            let body = Data(#"{"_id":"_design/evil","validate_doc_update":"function(){}"}"#.utf8)
+            try await mia.send("POST", "/db/_design/app/_update/put", body: body, contentType: "application/json")
+                .expectCouchError(403, "forbidden", "You are not a db or server admin.")
+            #expect(try await admin.get("/db/_design/evil").status == 404)
+            // An ordinary document is hers to write.
+            let plain = try await mia.send("POST", "/db/_design/app/_update/put", body: Data(#"{"_id":"note"}"#.utf8), contentType: "application/json")
+            #expect(plain.status == 201 && plain.header("X-Couch-Id") == "note")
+            // An admin may write the design document through the same function.
+            #expect(try await admin.send("POST", "/db/_design/app/_update/put", body: body, contentType: "application/json").status == 201)
+        }
+    }
+
+    @Test func aHeadIsAnsweredAsTheGetCouchDBAliasesItTo() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let before = try await client.get("/db/d1").json["_rev"]
+            // An update function never sees HEAD: it refuses the GET it is, and writes nothing.
+            let update = try await client.send("HEAD", "/db/_design/app/_update/bump/d1")
+            #expect(update.status == 405 && update.text.isEmpty)
+            #expect(try await client.get("/db/d1").json["_rev"] == before)
+            // A show answers with the GET's status and headers, without its body.
+            let show = try await client.send("HEAD", "/db/_design/app/_show/hello/d1?who=you")
+            #expect(show.status == 200 && show.header("X-Show") == "yes" && show.text.isEmpty)
+        }
+    }
+
+    @Test func aFunctionSeesTheBodyAsCouchDBHandsItOver() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            // No body at all reads as mochiweb's `undefined`; an empty one as an empty string.
+            #expect(try await client.get("/db/_design/app/_show/body").text == "string:undefined")
+            #expect(try await client.send("POST", "/db/_design/app/_show/body", body: Data(), contentType: "text/plain").text == "string:")
+            #expect(try await client.send("POST", "/db/_design/app/_show/body", body: Data("hi".utf8), contentType: "text/plain").text == "string:hi")
+            // A list's and a filter's `POST` bodies arrive parsed.
+            let listed = try await client.post("/db/_design/app/_list/bodyKeys/with_n", ["keys": [2, 3]])
+            #expect(listed.status == 200 && listed.text == "[2,3]")
+            let changes = try await client.post("/db/_changes?filter=app/owner", ["n": 4])
+            #expect(changes.json["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["d4"])
         }
     }
 
@@ -196,6 +251,13 @@ struct DesignFunctionEndpointTests {
             #expect(try await client.get("/db/_design/rules/_rewrite/doc/d3").json["n"] == 3)
             #expect(try await client.get("/db/_design/rules/_rewrite/view/4").json["rows"]?.arrayValue?.first?["id"] == "d4")
             #expect(try await client.get("/db/_design/rules/_rewrite/nothing").status == 404)
+            // A bound value is one path part whatever it holds (`do_rewrite` URL-encodes each part).
+            for id in ["a/b", "c?d", "100%", "é e"] {
+                let encoded = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id
+                #expect(try await client.put("/db/\(encoded)", ["name": .string(id)]).status == 201)
+                let read = try await client.get("/db/_design/rules/_rewrite/doc/\(encoded)")
+                #expect(read.status == 200 && read.json["name"] == .string(id), "\(id)")
+            }
         }
     }
 
