@@ -22,9 +22,11 @@ extension CouchEndpoint {
             var requestObject = try await self.requestObject(request, store: store, database: database)
             for field in ["info", "form", "uuid", "id"] { requestObject.removeValue(forKey: field) }
             let answer = try runtime.callDesignFunction(ddoc, path: ["rewrites"], arguments: [.object(requestObject)], session: nil)
-            guard case .array(let parts) = answer, parts.first == "ok", parts.count == 2, case .object(let rule) = parts[1] else {
+            guard case .array(let parts) = answer, parts.first == "ok", parts.count == 2 else {
                 throw HTTPFailure(status: 404, error: "rewrite_error", reason: "Invalid path.")
             }
+            // `couch_query_servers:rewrite/3`: an answer that is neither false nor an object is a bad rewrite.
+            guard case .object(let rule) = parts[1] else { throw HTTPFailure(status: 500, error: "rewrite_error", reason: "bad rewrite") }
             try Self.checkRewrite(rule)
             if case .number(let code)? = rule["code"] {
                 let headers = (rule["headers"]?.objectValue?.members ?? []).map { ($0.key, $0.value.stringValue ?? "") }
@@ -179,7 +181,8 @@ struct RewriteRules {
                 requestBindings.append((name, .string(value)))
             }
         }
-        for rule in rules where rule.method == nil || rule.method == method {
+        // A rule's `"method": "*"` matches every method (`make_rule` reads it as a binding that matches anything).
+        for rule in rules where rule.method == nil || rule.method == "*" || rule.method == method {
             guard let (remaining, pathBindings) = Self.bind(rule.from, to: path) else { continue }
             let bindings = pathBindings + requestBindings
             var ruleQuery: [(String, JSONValue)] = []

@@ -83,8 +83,10 @@ extension DocumentWriter {
         // A revision already in the tree, leaf or internal, is a silent no-op; so is one the batch makes internal.
         if merger.tree.contains(newest) || ancestorsInBatch.contains(newest) { return nil }
 
-        // Stubs resolve against the nearest ancestor in the incoming path whose body we still have: one
-        // stored, or one this batch brought.
+        // Stubs resolve against the nearest ancestor in the incoming path whose body we have: stored
+        // (`make_first_doc_on_disk`), or, for a document new to the store, brought by this batch. (CouchDB
+        // refuses a new document's stubs outright, failing the whole request with `missing_stub`; a batch
+        // that carries the attachment in an earlier revision of it is kept whole here.)
         var base = AttachmentTable()
         for ancestor in path.dropFirst() where merger.tree.node(ancestor)?.bodyAvailable == true {
             base = try pending[ancestor]?.attachments ?? attachments(of: ancestor, in: existing)
@@ -95,18 +97,11 @@ extension DocumentWriter {
             documentID: id)
         if let validation, !validationFunctions.isEmpty, !DocumentID.isDesign(id) {
             // Validated before it is merged (as CouchDB's updater does), so a refused revision leaves no trace.
-            // The revision it replaces is the nearest ancestor in its path whose body this store has: stored,
-            // or brought by this batch.
+            // The revision it replaces is the nearest ancestor in its path whose body is stored; a document new
+            // to the store is validated against none (`fun() -> nil end`), whatever the batch brought.
             var oldDocument: JSONObject?
-            for (position, ancestor) in path.enumerated().dropFirst() where merger.tree.node(ancestor)?.bodyAvailable == true {
-                if let brought = pending[ancestor] {
-                    oldDocument = Self.validationDocument(
-                        id: id, body: brought.parsed, revisions: Array(path[position...].prefix(20)),
-                        deleted: merger.tree.node(ancestor)?.deleted ?? false, attachments: brought.attachments)
-                } else {
-                    oldDocument = try revisionForValidation(ancestor, of: existing)
-                }
-                break
+            if let existing, let ancestor = path.dropFirst().first(where: { existing.tree.node($0)?.bodyAvailable == true }) {
+                oldDocument = try revisionForValidation(ancestor, of: existing)
             }
             let newDocument = Self.validationDocument(
                 id: id, body: incoming.body, revisions: path, deleted: incoming.deleted, attachments: table)

@@ -251,6 +251,13 @@ struct DesignFunctionEndpointTests {
             #expect(try await client.get("/db/_design/rules/_rewrite/doc/d3").json["n"] == 3)
             #expect(try await client.get("/db/_design/rules/_rewrite/view/4").json["rows"]?.arrayValue?.first?["id"] == "d4")
             #expect(try await client.get("/db/_design/rules/_rewrite/nothing").status == 404)
+            // `"method": "*"` matches any method.
+            let anyMethod: JSONValue = ["_id": "_design/any", "rewrites": [["from": "doc/:id", "to": "../../:id", "method": "*"]]]
+            #expect(try await client.put("/db/_design/any", anyMethod).status == 201)
+            #expect(try await client.get("/db/_design/any/_rewrite/doc/d2").json["n"] == 2)
+            // A rewrite function answering neither false nor an object is a bad rewrite (`couch_query_servers:rewrite/3`).
+            #expect(try await client.put("/db/_design/bad", ["rewrites": "function(req) { return 42; }"]).status == 201)
+            try await client.get("/db/_design/bad/_rewrite/x").expectCouchError(500, "rewrite_error", "bad rewrite")
             // A bound value is one path part whatever it holds (`do_rewrite` URL-encodes each part).
             for id in ["a/b", "c?d", "100%", "é e"] {
                 let encoded = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id

@@ -141,6 +141,13 @@ struct ValidationFunctionTests {
             ], newEdits: false)
         #expect(fresh.isEmpty)
         #expect(try await temp.store.document(id: "n", options: ReadOptions(rev: "2-\(b)"))["v"] == 2)
+        // ... and validates each against no old document, whatever the batch brought before it (`fun() -> nil end`).
+        let refused = try await temp.store.bulkDocs(
+            [
+                ["_id": "f", "_rev": .string("1-\(a)")],
+                ["_id": "f", "_rev": .string("2-\(b)"), "_revisions": ["start": 2, "ids": [.string(b), .string(a)]], "kind": "forbidden"],
+            ], newEdits: false)
+        #expect(refused.count == 1 && refused.first?.error?.message == "not here new views")
     }
 
     @Test func deletesAreValidatedWithTheDocumentTheyDelete() async throws {
