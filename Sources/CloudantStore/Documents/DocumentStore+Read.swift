@@ -4,7 +4,7 @@ internal import GRDB
 extension DocumentStore {
     /// Reads a document: its winning revision, or the one `options.rev` names. As in CouchDB, a revision read
     /// by name carries no `_revs_info`, `_conflicts`, `_deleted_conflicts` or `_local_seq`
-    /// (``ReadOptions/metadataFree``), even when it is the winner.
+    /// (`couch_db:open_doc_revs_int`), even when it is the winner.
     ///
     /// ```swift
     /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))

@@ -6,7 +6,7 @@ public struct ReadOptions: Sendable, Hashable {
     public var rev: String?
     /// `revs`: add `_revisions`.
     public var revs: Bool
-    /// `revs_info`: add `_revs_info` to the winning revision read without ``rev`` (see ``metadataFree``).
+    /// `revs_info`: add `_revs_info` to the winning revision read without ``rev``.
     public var revsInfo: Bool
     /// `conflicts`: add `_conflicts` to the winning revision read without ``rev``.
     public var conflicts: Bool
