@@ -204,30 +204,9 @@ struct RewriteRules {
             let parameters = final.map { (name, value) in (name, keyLike.contains(name) ? value.jsonString() : Self.text(value)) }
             // Each part is URL-encoded before the parts are joined (`do_rewrite`'s `quote_plus`), so a bound value
             // with `/`, `?` or `%` stays one path part.
-            return (target.map(Self.quotePlus).joined(separator: "/"), parameters)
+            return (target.map { URLEncoding.query($0, spaceAsPlus: true) }.joined(separator: "/"), parameters)
         }
         return nil
-    }
-
-    /// `mochiweb_util:quote_plus/1`: letters, digits and `.-~_` as they are, a space as `+`, every other byte of
-    /// the UTF-8 text as `%XX`.
-    static func quotePlus(_ text: String) -> String {
-        var quoted = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "_"):
-                quoted.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                quoted.append("+")
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                quoted.unicodeScalars.append("%")
-                quoted.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                quoted.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return quoted
     }
 
     private static func bind(_ tokens: [Token], to parts: [String]) -> ([String], [(String, JSONValue)])? {

@@ -26,8 +26,9 @@ extension CouchRequest {
 /// CouchDB's percent-encoding for ids in URIs it writes (`couch_util:url_encode`): letters, digits and
 /// `_ . - :` stay; every other byte of the UTF-8 becomes `%XX` in uppercase hex.
 enum URLEncoding {
-    /// A query-string name or value: unreserved characters stay, every other byte is `%XX`.
-    static func query(_ text: String) -> String {
+    /// A query-string name or value: unreserved characters stay, every other byte is `%XX`; with `spaceAsPlus`,
+    /// a space is `+`, which makes it `mochiweb_util:quote_plus/1`.
+    static func query(_ text: String, spaceAsPlus: Bool = false) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         for byte in text.utf8 {
@@ -35,6 +36,8 @@ enum URLEncoding {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "~"):
                 bytes.append(byte)
+            case UInt8(ascii: " ") where spaceAsPlus:
+                bytes.append(UInt8(ascii: "+"))
             default:
                 bytes += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
             }

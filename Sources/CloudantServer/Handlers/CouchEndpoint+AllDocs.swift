@@ -3,8 +3,8 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters;
-    /// `_design_docs` when `designOnly`; `_local_docs` when `local` (see ``localRows(_:options:store:)``).
+    /// `GET|POST /{db}/_all_docs`, with CouchDB's JSON-encoded key parameters; `_design_docs` or `_local_docs`
+    /// for those namespaces (see ``localRows(options:includeSystem:store:)``).
     ///
     /// The parameters are a view's, read and checked as CouchDB reads them for these lists
     /// (`couch_mrview_http:parse_body_and_query/2`, then `couch_mrview_util:validate_all_docs_args/2`, see
@@ -14,7 +14,7 @@ extension CouchEndpoint {
     /// - Parameter partition: For `/{db}/_partition/{partition}/_all_docs`: the range defaults to the
     ///   partition's ids (`partition:` to `partition;`), as CouchDB's.
     func allDocs(
-        _ request: CouchRequest, database: String, designOnly: Bool = false, partition: String? = nil, local: Bool = false
+        _ request: CouchRequest, database: String, namespace: AllDocsNamespace = .all, partition: String? = nil
     ) async throws -> Response {
         guard request.method == .get || request.method == .post || request.method == .head else {
             throw unsupported("GET,HEAD,POST")
@@ -22,8 +22,7 @@ extension CouchEndpoint {
         // The database is opened (and the user's access checked) before the parameters are read, as `chttpd_db`.
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let query = try Self.allDocsQuery(request, partition: partition)
-        let namespace: AllDocsNamespace = local ? .local : designOnly ? .design : .all
-        let includeSystem = local && request.query["include_system"] == "true"
+        let includeSystem = namespace == .local && request.query["include_system"] == "true"
         let answer = try await allDocsAnswer(query, namespace: namespace, includeSystem: includeSystem, store: store, user: request.user)
         return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(answer)
     }
@@ -31,14 +30,11 @@ extension CouchEndpoint {
     /// `POST /{db}/_all_docs/queries` (and `_design_docs`, `_local_docs`): each query of the body's `queries`
     /// answered in turn, as `chttpd_db:multi_all_docs_view/4` does. Each starts from the query string's
     /// parameters with its own `keys` and grouping; a `keys` of one key is then that key's range.
-    func allDocsQueries(_ request: CouchRequest, database: String, designOnly: Bool = false, local: Bool = false) async throws
-        -> Response
-    {
+    func allDocsQueries(_ request: CouchRequest, database: String, namespace: AllDocsNamespace) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         // Unlike a view's, these take a body of any declared type (`chttpd_db` checks none here).
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let prepared = try Self.multipleQueries(request, partition: nil)
-        let namespace: AllDocsNamespace = local ? .local : designOnly ? .design : .all
         var results: [JSONValue] = []
         for query in prepared {
             results.append(try await allDocsAnswer(query, namespace: namespace, includeSystem: false, store: store, user: request.user))
@@ -46,9 +42,9 @@ extension CouchEndpoint {
         return CouchResponse.json(["results": .array(results)])
     }
 
-    /// Which documents an all-documents list holds (`chttpd_db:set_namespace/2`).
-    enum AllDocsNamespace {
-        case all, design, local
+    /// Which documents an all-documents list holds (`chttpd_db:set_namespace/2`), by the list's path segment.
+    enum AllDocsNamespace: String {
+        case all = "_all_docs", design = "_design_docs", local = "_local_docs"
     }
 
     /// An all-documents request's parameters as `couch_mrview_http:parse_body_and_query/2` reads them: a

@@ -49,15 +49,15 @@ extension CouchEndpoint {
         guard segments.count > 1 else { return try await database(request, name: first) }
         let second = segments[1]
         let rest = Array(segments.dropFirst(2))
-        switch second {
-        case "_all_docs", "_design_docs", "_local_docs":
-            let (designOnly, local) = (second == "_design_docs", second == "_local_docs")
+        if let namespace = AllDocsNamespace(rawValue: second) {
             switch rest {
-            case []: return try await allDocs(request, database: first, designOnly: designOnly, local: local)
-            case ["queries"]: return try await allDocsQueries(request, database: first, designOnly: designOnly, local: local)
+            case []: return try await allDocs(request, database: first, namespace: namespace)
+            case ["queries"]: return try await allDocsQueries(request, database: first, namespace: namespace)
             // `chttpd_db` reads any longer path as an attachment of a document with the reserved-looking id.
             default: return try await reservedLookingID(request, database: first)
             }
+        }
+        switch second {
         case "_changes": return try await changes(request, database: first)
         case "_bulk_docs": return try await bulkDocs(request, database: first)
         case "_bulk_get": return try await bulkGet(request, database: first)

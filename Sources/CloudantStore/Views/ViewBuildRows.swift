@@ -34,12 +34,11 @@ enum ViewBuildRows {
         /// records, counted here so the build need not scan its million rows again for it.
         var emitted: [Int: (rows: Int, seq: Int64)] {
             var counted: [Int: (rows: Int, seq: Int64)] = [:]
-            for (view, rows) in emittedRows.enumerated() where rows > 0 { counted[view] = (rows, emittedSeqs[view]) }
+            for (view, state) in emittedByView.enumerated() where state.rows > 0 { counted[view] = state }
             return counted
         }
         // Unchecked at run time as ``ViewBuildBatch``'s properties are: counted on the build's thread only.
-        @exclusivity(unchecked) private var emittedRows: [Int] = []
-        @exclusivity(unchecked) private var emittedSeqs: [Int64] = []
+        @exclusivity(unchecked) private var emittedByView: [(rows: Int, seq: Int64)] = []
 
         init(db: Database, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress) {
             self.db = db
@@ -65,12 +64,9 @@ enum ViewBuildRows {
                 let document = live[index]
                 if current.mapped != index { current = (index, batch.addDocument(id: document.id, seq: document.seq)) }
                 encoder.encode(rows, view: view, document: current.inBatch, documentID: document.id, into: batch)
-                while emittedRows.count <= view {
-                    emittedRows.append(0)
-                    emittedSeqs.append(0)
-                }
-                emittedRows[view] += rows.count
-                emittedSeqs[view] = max(emittedSeqs[view], document.seq)
+                while emittedByView.count <= view { emittedByView.append((0, 0)) }
+                emittedByView[view].rows += rows.count
+                emittedByView[view].seq = max(emittedByView[view].seq, document.seq)
             }
             progress.advance(by: documents.count)
             return last.rowID
