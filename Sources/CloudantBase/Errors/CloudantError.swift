@@ -120,6 +120,10 @@ public struct CloudantError: CategorizedError, Sendable, CustomStringConvertible
         public var peerError: String?
         /// The `reason` member of a peer's CouchDB error body, when it sent one.
         public var peerReason: String?
+        /// The reason a design function gave when it is not text (a validation function's
+        /// `throw({forbidden: {field: "name"}})`): CouchDB answers it as given, where ``CloudantError/message``
+        /// holds it as JSON text.
+        public var reasonValue: JSONValue?
 
         /// Creates a context.
         public init(

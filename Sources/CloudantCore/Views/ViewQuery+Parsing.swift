@@ -107,7 +107,7 @@ extension ViewQuery {
             // A whole number beyond 64 bits is still an integer to Erlang (clamped, as `erlangInteger` says).
             integer = Int(erlangInteger: digits) ?? Int.max
         case .json(.number(.double(let double))):
-            throw parseError("Invalid value for integer: \(erlangFloat(double))")
+            throw parseError("Invalid value for integer: \(ErlangTerm.float(double))")
         case .json(.string(let text)):
             throw parseError("Invalid value for integer: <<\"\(text.replacingBackslashesAndQuotes())\">>")
         case .json:
@@ -150,35 +150,6 @@ extension ViewQuery {
         case .json(.bool(let bool)): bool ? "true" : "false"
         default: "\"" + text(value).replacingBackslashesAndQuotes() + "\""
         }
-    }
-
-    /// A float as Erlang's `~p` prints it: the shortest digits that read back, written plainly or with an
-    /// exponent, whichever is shorter (the plain form on a tie): `1.0`, `1.5`, `100.0`, `1.0e3`, `0.001`.
-    static func erlangFloat(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        // Swift's description holds the shortest digits that read back, plainly or as `1e-05`.
-        let text = "\(abs(value))"
-        let sign = value < 0 ? "-" : ""
-        let parts = text.split(separator: "e", maxSplits: 1)
-        let mantissa = parts[0]
-        var digits = String(mantissa.filter { $0 != "." })
-        var exponent = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) - 1
-        exponent += parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        let leadingZeros = digits.prefix { $0 == "0" }.count
-        digits = String(digits.dropFirst(leadingZeros))
-        exponent -= leadingZeros
-        while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
-        guard !digits.isEmpty else { return sign + "0.0" }
-        let scientific = String(digits.prefix(1)) + "." + (digits.count > 1 ? String(digits.dropFirst()) : "0") + "e\(exponent)"
-        let plain: String
-        if exponent < 0 {
-            plain = "0." + String(repeating: "0", count: -exponent - 1) + digits
-        } else if exponent + 1 >= digits.count {
-            plain = digits + String(repeating: "0", count: exponent + 1 - digits.count) + ".0"
-        } else {
-            plain = String(digits.prefix(exponent + 1)) + "." + String(digits.dropFirst(exponent + 1))
-        }
-        return sign + (scientific.count < plain.count ? scientific : plain)
     }
 
     static func parseError(_ reason: String) -> CloudantError {

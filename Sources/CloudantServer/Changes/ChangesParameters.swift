@@ -89,11 +89,21 @@ struct ChangesParameters: Sendable {
             }
             options.documentIDs = list.compactMap(\.stringValue)
         case "_selector":
-            guard let selectorJSON = body?["selector"] else {
-                throw HTTPFailure.badRequest("Selector must be specified in POST payload")
+            // `couch_changes:get_selector_and_fields/1`: a selector comes in a `POST`'s body only, and must be
+            // an object; `fields` (an array) trims the documents `include_docs` adds (`mango_fields:extract/2`).
+            // The selector's own errors are `bad_request`s with mango's reason (`check_selector/1`).
+            guard let body else { throw HTTPFailure.badRequest("Selector must be specified in POST payload") }
+            guard case .object? = body["selector"], let selectorJSON = body["selector"] else {
+                throw HTTPFailure.badRequest("Selector error: expected a JSON object")
             }
-            let selector = try MangoSelector(selectorJSON)
+            let selector: MangoSelector
+            do {
+                selector = try MangoSelector(selectorJSON)
+            } catch {
+                throw HTTPFailure.badRequest(error.message)
+            }
             options.filter = { try selector.matches($0, limits: limits) }
+            options.fields = try body["fields"].flatMap(Self.selectorFields)
         case "_design":
             options.filter = { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
         case "_view":
@@ -118,6 +128,24 @@ struct ChangesParameters: Sendable {
         // CouchDB: timeout = min(changes_timeout, timeout), so no client can hold a feed open longer.
         let requested = try query.int("timeout").map { Duration.milliseconds(max(0, $0)) } ?? maximumWait
         timeout = min(requested, maximumWait)
+    }
+
+    /// A `_selector` filter's `fields` (`couch_changes:check_fields/1`): an array of field names, `[]` for
+    /// whole documents.
+    private static func selectorFields(_ json: JSONValue) throws -> [FieldPath]? {
+        guard case .array(let names) = json else { throw HTTPFailure.badRequest("Selector error: fields must be JSON array") }
+        var paths: [FieldPath] = []
+        for name in names {
+            guard case .string(let text) = name else {
+                throw HTTPFailure.badRequest("Invalid JSON for field spec: " + ErlangTerm.format(name, printable: false))
+            }
+            do {
+                paths.append(try FieldPath(parsing: text))
+            } catch {
+                throw HTTPFailure.badRequest(error.message)
+            }
+        }
+        return paths.isEmpty ? nil : paths
     }
 
     /// `seq_interval`: every row's `seq` is `null` but those where the rows the limit still allows are a

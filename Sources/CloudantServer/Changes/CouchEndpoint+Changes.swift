@@ -9,9 +9,10 @@ extension CouchEndpoint {
     func changes(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .get || request.method == .post else { throw unsupported("GET,POST,HEAD") }
         var body: JSONObject?
-        if request.method == .post, !request.body.isEmpty {
+        // `chttpd_db:handle_changes_req/2` checks a `POST`'s content type before it looks at the body's length.
+        if request.method == .post {
             try request.requireJSONContentType()
-            body = try request.jsonObjectBody()
+            if !request.body.isEmpty { body = try request.jsonObjectBody() }
         }
         var parameters = try ChangesParameters(
             request.query, body: body, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], maximumWait: .milliseconds(max(1, configuration.changesTimeout)),

@@ -43,15 +43,32 @@ extension CouchEndpoint {
         let runtime = try designRuntime(language: ddoc["language"]?.stringValue ?? "javascript")
         let requestObject = try await self.requestObject(request, store: store, database: database, parsedBody: parsedBody)
         let session = ListRows(rows: result.rows.map(Self.listRow))
-        let answer = try runtime.callDesignFunction(
-            ddoc, path: ["lists", name], arguments: [.object(head), .object(requestObject)], session: session)
+        let answer: JSONValue
+        do {
+            answer = try runtime.callDesignFunction(
+                ddoc, path: ["lists", name], arguments: [.object(head), .object(requestObject)], session: session)
+        } catch let failure where session.askedForRow {
+            return try Self.listFailure(failure, after: session)
+        }
         guard case .array(let parts) = answer, parts.count >= 2, parts[0] == "end", case .array(let tail) = parts[1] else {
             throw HTTPFailure(status: 500, error: "render_error", reason: "undefined response from list function")
         }
         session.take(tail.map { $0.stringValue ?? $0.jsonString() }, start: parts.count > 2 ? parts[2].objectValue : nil)
-        var response = try ExternalResponse(session.head ?? JSONObject())
-        response.body = Array(session.chunks.joined().utf8)
-        response.json = nil
+        // `couch_mrview_show:last_chunk/2`: a list that never sent a non-empty batch of chunks never started its
+        // response, and CouchDB answers a bare 200 without the code and headers `start()` gave.
+        guard session.started else { return CouchResponse.exact([], status: 200, headers: []) }
+        return try session.response(status: nil).response()
+    }
+
+    /// A list function that failed once it had asked for rows: `couch_mrview_show:send_list_row/2` catches the
+    /// failure and ends the response with CouchDB's chunked error line (`chttpd:send_chunked_error/2`),
+    /// after what the function had sent; a response not started yet starts with the error's status and the
+    /// list's headers. (A failure before the first `getRow()` is an ordinary error response.)
+    private static func listFailure(_ error: any Error, after session: ListRows) throws -> Response {
+        let failure = (error as? HTTPFailure)?.body ?? CouchErrorBody(error)
+        let line: JSONValue = ["code": .number(JSONNumber(failure.status)), "error": .string(failure.error), "reason": .string(failure.reason)]
+        var response = try session.response(status: session.started ? nil : failure.status)
+        response.body += [10] + line.jsonBytes() + [10]
         return response.response()
     }
 
@@ -98,11 +115,15 @@ final class ListRows: ListSession, @unchecked Sendable {
     /// What the function sent, in order.
     private(set) var chunks: [String] = []
     /// Whether a batch of chunks has been sent: the response has started.
-    private var started = false
+    private(set) var started = false
+    /// Whether the function has asked for a row: CouchDB has sent it its first `list_row`, and a failure from
+    /// then on ends a response instead of replacing it.
+    private(set) var askedForRow = false
 
     init(rows: [JSONValue]) { self.rows = rows.makeIterator() }
 
     func nextRow(sending chunks: [String], start: JSONObject?) throws -> JSONValue? {
+        askedForRow = true
         take(chunks, start: start)
         return rows.next()
     }
@@ -112,5 +133,15 @@ final class ListRows: ListSession, @unchecked Sendable {
         if let start, !started { head = start }
         if !chunks.isEmpty { started = true }
         self.chunks += chunks
+    }
+
+    /// The output so far with the list's code and headers (`couch_mrview_show:fixup_headers/2`), or `status`
+    /// in place of its code.
+    func response(status: Int?) throws -> ExternalResponse {
+        var response = try ExternalResponse(head ?? JSONObject())
+        if let status { response.code = status }
+        response.body = Array(chunks.joined().utf8)
+        response.json = nil
+        return response
     }
 }

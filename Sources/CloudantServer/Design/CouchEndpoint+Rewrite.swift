@@ -29,10 +29,11 @@ extension CouchEndpoint {
             guard case .object(let rule) = parts[1] else { throw HTTPFailure(status: 500, error: "rewrite_error", reason: "bad rewrite") }
             try Self.checkRewrite(rule)
             if case .number(let code)? = rule["code"] {
-                let headers = (rule["headers"]?.objectValue?.members ?? []).map { ($0.key, $0.value.stringValue ?? "") }
-                let body = Array((rule["body"]?.stringValue ?? "").utf8)
-                let type = headers.first { $0.0.lowercased() == "content-type" }?.1 ?? "text/plain; charset=utf-8"
-                return CouchResponse.raw(body, status: Int(code.int64Value ?? 200), contentType: type, headers: headers.filter { $0.0.lowercased() != "content-type" })
+                // `chttpd_rewrite:do_rewrite/2` answers with exactly the function's headers, and its body or,
+                // without one, the request's own body (`rewrite_body/1`).
+                let headers = (rule["headers"]?.objectValue?.members ?? []).map { ($0.key, $0.value.stringValue ?? $0.value.jsonString()) }
+                let body = rule["body"].map { Array(($0.stringValue ?? $0.jsonString()).utf8) } ?? request.body
+                return CouchResponse.exact(body, status: Int(code.int64Value ?? 200), headers: headers)
             }
             guard case .string(let target)? = rule["path"] else {
                 throw HTTPFailure(status: 500, error: "rewrite_error", reason: "Rewrite result must produce a new path.")
@@ -85,7 +86,7 @@ extension CouchEndpoint {
             case "headers", "query":
                 guard case .object(let members) = value else { throw fail("bad \(key)") }
                 for (name, member) in members.members where member.stringValue == nil {
-                    throw fail("object key/value must be strings \(ErlangFormat.binary(name))=\(member.jsonString())")
+                    throw fail("object key/value must be strings \(ErlangTerm.binary(name))=\(member.jsonString())")
                 }
             case "code":
                 guard let code = value.numberValue?.int64Value, (200..<600).contains(code) else { throw fail("bad code") }
@@ -187,21 +188,30 @@ struct RewriteRules {
             let bindings = pathBindings + requestBindings
             var ruleQuery: [(String, JSONValue)] = []
             for (key, value) in rule.query { ruleQuery.append((key, Self.substitute(value, bindings: bindings, formats: rule.formats))) }
-            var final = bindings.filter { binding in !ruleQuery.contains { $0.0 == binding.0 } } + ruleQuery
+            // `try_bind_path/4`: the rule's query replaces the bindings of the same name, and a `to` variable
+            // takes the first binding of its name.
+            let kept = bindings.filter { binding in !ruleQuery.contains { $0.0 == binding.0 } }
+            let final = kept + ruleQuery
             var target: [String] = []
             for token in rule.to {
                 switch token {
                 case .all:
                     target += remaining
                 case .variable(let name):
-                    target.append(final.first { $0.0 == name }.map { Self.text($0.1) } ?? "undefined")
+                    try target.append(final.first { $0.0 == name }.map { try Self.iolist($0.1) } ?? "undefined")
                 case .literal(let text):
                     target.append(text)
                 }
                 if token == .all { break }
             }
-            final.removeAll { $0.0 == "*" }
-            let parameters = final.map { (name, value) in (name, keyLike.contains(name) ? value.jsonString() : Self.text(value)) }
+            // `maybe_encode_bindings/1` folds the bindings into a list in reverse: the rule's query in its
+            // order, then the request's parameters last first, then the path's variables in path order; the
+            // bindings of a `*` are left out. A key-like value is written as JSON, any other as the iolist it
+            // must be.
+            var parameters: [(String, String)] = []
+            for (name, value) in ruleQuery + kept.reversed() where name != "*" {
+                parameters.append((name, keyLike.contains(name) ? value.jsonString() : try Self.iolist(value)))
+            }
             // Each part is URL-encoded before the parts are joined (`do_rewrite`'s `quote_plus`), so a bound value
             // with `/`, `?` or `%` stays one path part.
             return (target.map { URLEncoding.query($0, spaceAsPlus: true) }.joined(separator: "/"), parameters)
@@ -218,7 +228,8 @@ struct RewriteRules {
             switch token {
             case .variable(let name): bindings.insert((name, .string(parts[index])), at: 0)
             case .literal(let text): guard text == parts[index] else { return nil }
-            case .all: guard parts[index] == "*" else { return nil }
+            // `*` before the end of `from` binds one part, as a variable named `*` (`bind_path/3`).
+            case .all: bindings.insert(("*", .string(parts[index])), at: 0)
             }
             index += 1
         }
@@ -247,5 +258,21 @@ struct RewriteRules {
         }
     }
 
-    private static func text(_ value: JSONValue) -> String { value.stringValue ?? value.jsonString() }
+    /// A bound value as `iolist_to_binary/1` reads it: a string, or an array of strings and bytes (joined).
+    /// - Throws: ``HTTPFailure`` `500 unknown_error` "badarg" for anything else (a number, a `bool` a
+    ///   format gave, an object), as CouchDB's rewrite fails on it.
+    private static func iolist(_ value: JSONValue) throws -> String {
+        func bytes(_ value: JSONValue) throws -> [UInt8] {
+            switch value {
+            case .string(let text): return Array(text.utf8)
+            case .array(let elements):
+                return try elements.flatMap { element -> [UInt8] in
+                    if case .number(let number) = element, let byte = number.int64Value.flatMap(UInt8.init(exactly:)) { return [byte] }
+                    return try bytes(element)
+                }
+            default: throw HTTPFailure(status: 500, error: "unknown_error", reason: "badarg")
+            }
+        }
+        return String(decoding: try bytes(value), as: UTF8.self)
+    }
 }

@@ -18,7 +18,8 @@ struct ExternalResponse {
             switch (key, value) {
             case ("", _): continue
             case ("code", .number(let number)): code = Int(number.int64Value ?? 200)
-            case ("stop", _): continue
+            // Only `{"stop": true}` is CouchDB's; any other value is an unknown member.
+            case ("stop", .bool(true)): continue
             case ("json", _):
                 json = value
                 contentType = "application/json"
@@ -33,7 +34,7 @@ struct ExternalResponse {
             default:
                 throw HTTPFailure(
                     status: 500, error: "external_response_error",
-                    reason: "Invalid data from external server: {\(ErlangFormat.binary(key)),\(value.jsonString())}")
+                    reason: "Invalid data from external server: {\(ErlangTerm.binary(key)),\(ErlangTerm.format(value, printable: true))}")
             }
         }
     }
@@ -44,21 +45,17 @@ struct ExternalResponse {
         headers.insert((name, value), at: 0)
     }
 
-    /// The HTTP response: the default content type unless a header sets one; a text or binary body gets
-    /// CouchDB's `Content-Security-Policy: sandbox` for shows and lists.
+    /// The HTTP response, as `chttpd_external:send_external_response` sends it: the default content type
+    /// unless a header sets one. A `json` answer is sent as CouchDB's JSON responses are, with
+    /// `Cache-Control: must-revalidate` unless the function set its own, and the function's content type
+    /// over `application/json`; a text or binary body gets exactly the function's headers, below CouchDB's
+    /// `Content-Security-Policy: sandbox` for shows and lists.
     func response() -> Response {
         var all = headers
         if !all.contains(where: { $0.0.lowercased() == "content-type" }) { all.insert(("Content-Type", contentType), at: 0) }
-        let type = all.first { $0.0.lowercased() == "content-type" }?.1 ?? contentType
-        let rest = all.filter { $0.0.lowercased() != "content-type" }
         if let json {
-            return CouchResponse.json(json, status: code, headers: rest)
+            return CouchResponse.json(json, status: code, headers: all)
         }
-        return CouchResponse.raw(body, status: code, contentType: type, headers: [("Content-Security-Policy", "sandbox")] + rest)
+        return CouchResponse.exact(body, status: code, headers: [("Content-Security-Policy", "sandbox")] + all)
     }
-}
-
-/// Erlang's `~p` of a binary, for CouchDB's messages.
-enum ErlangFormat {
-    static func binary(_ text: String) -> String { "<<" + JSONValue.string(text).jsonString() + ">>" }
 }

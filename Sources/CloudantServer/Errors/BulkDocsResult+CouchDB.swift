@@ -16,7 +16,7 @@ extension BulkDocsResult {
             if error.code != .conflict, let rev = error.context.revision { object["rev"] = .string(rev) }
             let body = CouchErrorBody(error)
             object["error"] = .string(body.error)
-            object["reason"] = .string(body.reason)
+            object["reason"] = body.reasonJSON
             return .object(object)
         }
     }

@@ -19,6 +19,9 @@ public struct CouchErrorBody: Sendable, Hashable {
     public var error: String
     /// The human-readable reason.
     public var reason: String
+    /// The reason as CouchDB writes it when it is not text: a validation function's object reason
+    /// (`CloudantError.Context.reasonValue`). `nil` writes ``reason``.
+    public var reasonValue: JSONValue?
 
     /// Creates an error body.
     public init(status: Int, error: String, reason: String) {
@@ -61,6 +64,7 @@ public struct CouchErrorBody: Sendable, Hashable {
             reason = couch
         }
         self.init(status: category.httpStatus, error: name, reason: reason)
+        reasonValue = storeError.context.reasonValue
     }
 
     /// `couch_doc:validate_docid/1`'s reasons, word for word.
@@ -94,8 +98,11 @@ public struct CouchErrorBody: Sendable, Hashable {
 
     /// The body as CouchDB writes it, with `error` before `reason`.
     public var json: JSONValue {
-        ["error": .string(error), "reason": .string(reason)]
+        ["error": .string(error), "reason": reasonJSON]
     }
+
+    /// The `reason` member: ``reasonValue`` when there is one, else ``reason``.
+    public var reasonJSON: JSONValue { reasonValue ?? .string(reason) }
 
     /// CouchDB's name for a code more specific than its category's, or `nil` when the category's name is it.
     private static func name(of error: CloudantError) -> String? {

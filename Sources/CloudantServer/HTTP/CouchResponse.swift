@@ -71,6 +71,19 @@ enum CouchResponse {
         return Response(status: .ok, headers: headers, body: body)
     }
 
+    /// A response with `bytes` and exactly `headers` (and its `Content-Length`): what CouchDB's
+    /// `chttpd:send_response` sends for an answer a design function wrote itself (a show's or update's `body`,
+    /// a list, a rewrite's `code`), without the `Cache-Control` and content type its JSON responses get.
+    static func exact(_ bytes: [UInt8], status: Int, headers: [(String, String)]) -> Response {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            if let field = HTTPField.Name(name) { fields.append(HTTPField(name: field, value: value)) }
+        }
+        fields[.contentLength] = String(bytes.count)
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     /// A response without a body or content type (a CORS preflight's 204).
     static func empty(status: Int, headers extra: [(String, String)]) -> Response {
         var headers = HTTPFields()
@@ -113,8 +126,13 @@ enum CouchResponse {
         headers[.cacheControl] = "must-revalidate"
         for (name, value) in extra {
             guard let field = HTTPField.Name(name) else { continue }
-            // A handler's own Cache-Control (`/_uuids`' `no-cache`) replaces the default one.
-            if field == .cacheControl { headers[field] = value } else { headers.append(HTTPField(name: field, value: value)) }
+            // A handler's own Cache-Control (`/_uuids`' `no-cache`) or content type (a show's `json` answer with
+            // its own `Content-Type`) replaces the default one, as `couch_httpd:maybe_add_default_headers` merges.
+            if field == .cacheControl || field == .contentType {
+                headers[field] = value
+            } else {
+                headers.append(HTTPField(name: field, value: value))
+            }
         }
         return headers
     }

@@ -115,7 +115,7 @@ extension CouchEndpoint {
         // As the store answers: a conflict row names no revision.
         if let rev = object["_rev"], failure.body.error != "conflict" { answer["rev"] = rev }
         answer["error"] = .string(failure.body.error)
-        answer["reason"] = .string(failure.body.reason)
+        answer["reason"] = failure.body.reasonJSON
         return .object(answer)
     }
 

@@ -456,6 +456,7 @@ final class CouchEndpoint: Sendable {
 extension HTTPFailure {
     init(body: CouchErrorBody) {
         self.init(status: body.status, error: body.error, reason: body.reason)
+        self.body.reasonValue = body.reasonValue
     }
 
     /// The answer to a password derivation the hashing queue did not take: `429` for a client that already has

@@ -32,6 +32,9 @@ public struct ChangesOptions: Sendable {
     /// Only documents the predicate accepts (`filter=_selector`: the query engine supplies a Mango matcher).
     /// An error it throws (a `$regex` over its step limit) ends the read with that error.
     public var filter: (@Sendable (JSONObject) throws -> Bool)?
+    /// With `includeDocs`, each document keeps only these fields, nested as in the document, as `_find`'s
+    /// `fields` trims its documents: CouchDB's `fields` beside a `_selector` filter. `nil` keeps them whole.
+    public var fields: [FieldPath]?
     /// Whether the documents ``filter`` sees carry `_revisions` (at most 20), as CouchDB hands documents to a
     /// design document's filter function (and `_conflicts` with ``conflicts``).
     public var filterSeesRevisions = false

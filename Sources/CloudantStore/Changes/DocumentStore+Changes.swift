@@ -127,7 +127,7 @@ extension DocumentStore {
             results.append(
                 Change(
                     seq: record.seq, id: record.id, changes: revs.map(\.description), deleted: record.deleted,
-                    doc: options.includeDocs ? doc : nil))
+                    doc: options.includeDocs ? doc.map { doc in options.fields.map { Self.project(doc, fields: $0) } ?? doc } : nil))
         }
         let total =
             try options.visibility.map {

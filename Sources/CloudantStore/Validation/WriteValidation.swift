@@ -59,7 +59,9 @@ struct WriteValidation: Sendable {
                     case "unauthorized": .validationUnauthorized
                     default: .validationFailed
                     }
-                throw CloudantError(code, reason, context: .init(documentID: id))
+                var context = CloudantError.Context(documentID: id)
+                if message.stringValue == nil { context.reasonValue = message }
+                throw CloudantError(code, reason, context: context)
             case .string(let message):
                 throw CloudantError(.validationFailed, message, context: .init(documentID: id))
             default:

@@ -136,8 +136,26 @@ struct ChangesFeedTests {
             #expect(byQuery["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["a"])
             let selected = try await client.post("/db/_changes?filter=_selector", ["selector": ["type": "y"]]).json
             #expect(selected["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b"])
+            // `couch_changes:get_selector_and_fields/1`: a body without an object `selector` is refused as
+            // one, a `GET` as a request without a body.
             let noSelector = try await client.post("/db/_changes?filter=_selector", [:])
-            #expect(noSelector.json == ["error": "bad_request", "reason": "Selector must be specified in POST payload"])
+            #expect(noSelector.json == ["error": "bad_request", "reason": "Selector error: expected a JSON object"])
+            let byGet = try await client.get("/db/_changes?filter=_selector")
+            #expect(byGet.json == ["error": "bad_request", "reason": "Selector must be specified in POST payload"])
+            let badFields = try await client.post("/db/_changes?filter=_selector", ["selector": ["type": "y"], "fields": "type"])
+            #expect(badFields.json == ["error": "bad_request", "reason": "Selector error: fields must be JSON array"])
+            let badField = try await client.post("/db/_changes?filter=_selector", ["selector": ["type": "y"], "fields": [1]])
+            #expect(badField.json == ["error": "bad_request", "reason": "Invalid JSON for field spec: 1"])
+            // A selector's own error is a `bad_request` with mango's reason.
+            let badOperator = try await client.post("/db/_changes?filter=_selector", ["selector": ["type": ["$nope": 1]]])
+            #expect(badOperator.status == 400 && badOperator.json["error"] == "bad_request")
+            // `fields` trims the documents `include_docs` adds (`mango_fields:extract/2`).
+            let trimmed = try await client.post(
+                "/db/_changes?filter=_selector&include_docs=true", ["selector": ["type": "y"], "fields": ["_id", "type"]]).json
+            #expect(trimmed["results"]?.arrayValue?.map { $0["doc"] } == [["_id": "b", "type": "y"]])
+            // A `POST` names its body's type even when it sends none (`chttpd:validate_ctype/2` comes first).
+            let untyped = try await client.send("POST", "/db/_changes", body: Data(), contentType: nil)
+            #expect(untyped.status == 415 && untyped.json["error"] == "bad_content_type")
         }
     }
 }

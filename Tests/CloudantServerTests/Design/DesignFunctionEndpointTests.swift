@@ -12,6 +12,7 @@ struct DesignFunctionEndpointTests {
               if (newDoc.kind === 'forbidden') throw({forbidden: 'nope'});
               if (newDoc.kind === 'unauthorized') throw({unauthorized: 'who are you'});
               if (newDoc.kind === 'odd') throw({odd: 'strange'});
+              if (newDoc.kind === 'detailed') throw({forbidden: {field: 'kind', why: ['not', 'allowed']}});
             }
             """,
         "filters": [
@@ -24,6 +25,7 @@ struct DesignFunctionEndpointTests {
             "json": "function(doc, req) { return {json: {id: doc._id, revs: doc._revisions.ids.length}}; }",
             "host": "function(doc, req) { return {body: req.headers.Host}; }",
             "body": "function(doc, req) { return {body: typeof req.body + ':' + req.body}; }",
+            "query": "function(doc, req) { return {body: JSON.stringify(req.query)}; }",
         ],
         "updates": [
             "bump": "function(doc, req) { if (!doc) return [null, 'missing']; doc.n = (doc.n || 0) + 1; return [doc, {json: {n: doc.n}}]; }",
@@ -63,6 +65,11 @@ struct DesignFunctionEndpointTests {
             let bulk = try await client.post("/db/_bulk_docs", ["docs": [["_id": "a", "kind": "forbidden"], ["_id": "b"]]])
             #expect(bulk.json.arrayValue?.first?["error"] == "forbidden" && bulk.json.arrayValue?.first?["reason"] == "nope")
             #expect(bulk.json.arrayValue?.last?["ok"] == true)
+            // A reason that is no string is answered as given (`couch_query_servers:validate_doc_update/6`).
+            let detailed = try await client.put("/db/x", ["kind": "detailed"])
+            #expect(detailed.status == 403 && detailed.json == ["error": "forbidden", "reason": ["field": "kind", "why": ["not", "allowed"]]])
+            let detailedRow = try await client.post("/db/_bulk_docs", ["docs": [["_id": "c", "kind": "detailed"]]])
+            #expect(detailedRow.json.arrayValue?.first?["reason"] == ["field": "kind", "why": ["not", "allowed"]])
         }
     }
 
@@ -265,6 +272,33 @@ struct DesignFunctionEndpointTests {
                 let read = try await client.get("/db/_design/rules/_rewrite/doc/\(encoded)")
                 #expect(read.status == 200 && read.json["name"] == .string(id), "\(id)")
             }
+        }
+    }
+
+    /// `chttpd_rewrite`'s `bind_path/3`, `try_bind_path/4` and `maybe_encode_bindings/1`.
+    @Test func aRuleBindsAStarBeforeTheEndAsOnePartAndWritesTheQueryInCouchDBsOrder() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let rules: JSONValue = [
+                "_id": "_design/order",
+                "rewrites": [
+                    ["from": "q/:a/:b", "to": "../app/_show/query", "query": ["r1": "x", "r2": ":a"]],
+                    ["from": "star/*/end", "to": "../app/_show/query"],
+                    ["from": "joined", "to": "../app/_show/query", "query": ["name": ["a", "b"]]],
+                    ["from": "number", "to": "../app/_show/query", "query": ["limit": 10]],
+                ],
+            ]
+            #expect(try await client.put("/db/_design/order", rules).status == 201)
+            // The rule's query in its order, the request's parameters last first, the path's variables in order.
+            let ordered = try await client.get("/db/_design/order/_rewrite/q/A/B?z=1&y=2")
+            #expect(ordered.text == #"{"r1":"x","r2":"A","y":"2","z":"1","a":"A","b":"B"}"#)
+            // A `*` that is not the last part of `from` matches one part, and is no parameter.
+            let star = try await client.get("/db/_design/order/_rewrite/star/anything/end")
+            #expect(star.status == 200 && star.text == "{}")
+            #expect(try await client.get("/db/_design/order/_rewrite/star/a/b/end").status == 404)
+            // A value that is not a key is the iolist it must be: an array of strings joins, a number fails.
+            #expect(try await client.get("/db/_design/order/_rewrite/joined").text == #"{"name":"ab"}"#)
+            try await client.get("/db/_design/order/_rewrite/number").expectCouchError(500, "unknown_error", "badarg")
         }
     }
 
