@@ -43,9 +43,19 @@ extension CouchEndpoint {
         case .continuous, .eventsource:
             let eventSource = parameters.feed == .eventsource
             let connection = request.connection
-            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { writer in
+            // CouchDB starts these feeds' response when it first flushes them, at the latest once the feed has
+            // caught up (`chttpd_db:changes_callback/2`'s delayed response): a failure before, a filter's say,
+            // is an ordinary error response. So the changes already there are read before the response starts.
+            var firstPage: ChangesResult?
+            if feed.options.limit != 0 {
+                var first = feed.options
+                first.descending = false
+                firstPage = try await store.changes(first)
+            }
+            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { [firstPage] writer in
                 try await Self.continuous(
-                    store: store, parameters: feed, eventSource: eventSource, connection: connection, writer: &writer)
+                    store: store, parameters: feed, eventSource: eventSource, connection: connection, firstPage: firstPage,
+                    writer: &writer)
             }
         }
     }
@@ -126,17 +136,39 @@ extension CouchEndpoint {
     /// One line per change (or one server-sent event), heartbeats while idle, and a final
     /// `{"last_seq","pending"}` line when `limit` or `timeout` ends the feed, or the server shuts down. The
     /// feed stops when the client goes away.
+    ///
+    /// - Parameter firstPage: The changes read before the response started; the feed goes on after them. When
+    ///   they are none, the response starts with a newline, as CouchDB's does once its feed has caught up with
+    ///   nothing to send (`changes_callback(waiting_for_updates, …)`).
     static func continuous(
         store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
-        rendering: FeedRendering = .documents, writer: inout any ResponseBodyWriter
+        rendering: FeedRendering = .documents, firstPage: ChangesResult? = nil, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
         var lastSeq = parameters.options.since
         var sent = 0
         let limit = parameters.options.limit ?? Int.max
-        if limit > 0 {
-            let (events, stop) = FeedEvents.changes(store, options: parameters.options, tick: tickInterval(parameters))
+        func line(_ change: Change) -> [UInt8] {
+            let shown = parameters.showsSeq(ofRow: sent)
+            let json = rendering.row(change, showingSeq: shown).jsonBytes()
+            let id = shown ? UpdateSequence.json(change.seq).jsonBytes() : Array("null".utf8)
+            return eventSource ? Array("data: ".utf8) + json + Array("\nid: ".utf8) + id + Array("\n\n".utf8) : json + [10]
+        }
+        var live = parameters.options
+        if let firstPage, limit > 0 {
+            for change in firstPage.results.prefix(limit) {
+                try await writer.write(ByteBuffer(bytes: line(change)))
+                lastSeq = change.seq
+                sent += 1
+            }
+            if sent == 0 { try await writer.write(ByteBuffer(bytes: [10])) }
+            if sent < limit { lastSeq = max(lastSeq, firstPage.lastSeq) }
+            live.since = lastSeq
+            live.limit = parameters.options.limit.map { $0 - sent }
+        }
+        if sent < limit {
+            let (events, stop) = FeedEvents.changes(store, options: live, tick: tickInterval(parameters))
             let watch = connection?.whenClosed(stop)
             defer { if let watch { connection?.forget(watch) } }
             // A graceful shutdown ends the feed as a timeout would: with its last_seq line.
@@ -144,11 +176,7 @@ extension CouchEndpoint {
                 feed: for await event in events {
                     switch event {
                     case .item(let change):
-                        let shown = parameters.showsSeq(ofRow: sent)
-                        let json = rendering.row(change, showingSeq: shown).jsonBytes()
-                        let id = shown ? UpdateSequence.json(change.seq).jsonBytes() : Array("null".utf8)
-                        let line = eventSource ? Array("data: ".utf8) + json + Array("\nid: ".utf8) + id + Array("\n\n".utf8) : json + [10]
-                        try await writer.write(ByteBuffer(bytes: line))
+                        try await writer.write(ByteBuffer(bytes: line(change)))
                         lastSeq = change.seq
                         lastActivity = clock.now
                         sent += 1

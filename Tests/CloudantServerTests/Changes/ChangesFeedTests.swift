@@ -60,6 +60,18 @@ struct ChangesFeedTests {
         }
     }
 
+    /// `chttpd_db:changes_callback(waiting_for_updates, …)`: a feed that has caught up with nothing sent
+    /// starts its response with a newline.
+    @Test func aContinuousFeedWithNothingToSendStartsWithANewline() async throws {
+        try await withLiveServer { server in
+            let client = try await seeded(server)
+            let answer = try await client.get("/db/_changes?feed=continuous&since=now&timeout=1")
+            #expect(answer.text == "\n" + #"{"last_seq":"# + UpdateSequence.json(2).jsonString() + #","pending":0}"# + "\n")
+            let withChanges = try await client.get("/db/_changes?feed=continuous&timeout=1")
+            #expect(withChanges.text.hasPrefix(#"{"seq":"#), "\(withChanges.text)")
+        }
+    }
+
     @Test func continuousEndsAfterTimeoutAndStreamsLiveWritesBeforeThat() async throws {
         try await withLiveServer { server in
             let client = try await seeded(server)

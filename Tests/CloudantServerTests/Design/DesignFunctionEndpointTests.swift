@@ -18,6 +18,7 @@ struct DesignFunctionEndpointTests {
         "filters": [
             "odd": "function(doc, req) { return doc.n % 2 === (req.query.rest ? 0 : 1); }",
             "owner": "function(doc, req) { return doc.n === req.body.n; }",
+            "broken": "function(doc, req) { return doc.missing.field; }",
         ],
         "views": ["with_n": ["map": "function(doc) { if (doc.n) emit(doc.n); }"]],
         "shows": [
@@ -88,6 +89,21 @@ struct DesignFunctionEndpointTests {
             #expect(bad.status == 400 && bad.json["reason"] == "`filter` must be of the form `designname/filtername`")
             #expect(try await client.get("/db/_changes?filter=_view").json["reason"] == "`view` filter parameter is not provided.")
             #expect(try await client.get("/db/_changes?filter=_weird").json["reason"] == "unknown builtin filter name")
+        }
+    }
+
+    /// CouchDB starts a continuous or eventsource feed's response when it first flushes it, once the feed has
+    /// caught up at the latest (`chttpd_db:changes_callback/2`'s delayed response): a filter that fails on the
+    /// changes already there gets the ordinary error response, as the normal feed does.
+    @Test func aFilterFailingBeforeALiveFeedHasCaughtUpIsAnErrorResponse() async throws {
+        try await withDesignServer { _, client in
+            try await filled(client)
+            let normal = try await client.get("/db/_changes?filter=app/broken")
+            #expect(normal.status == 500 && normal.json["error"] != nil)
+            for feed in ["continuous", "eventsource"] {
+                let live = try await client.get("/db/_changes?feed=\(feed)&filter=app/broken&timeout=1")
+                #expect(live.status == normal.status && live.json == normal.json, "\(feed): \(live.text)")
+            }
         }
     }
 
