@@ -49,9 +49,9 @@ public struct CouchErrorBody: Sendable, Hashable {
     /// | `CloudantError.Code.designFunctionFailed` | CouchDB's status for the name (``init(designFunctionError:)``) | the function's `error` name |
     ///
     /// The reason is the error's message, except where clients match CouchDB's reason exactly: a conflict's
-    /// "Document update conflict.", and an `illegal_docid`, whose message starts with CouchDB's reason and
-    /// goes on with what to do (`couch_doc:validate_docid/1`'s words alone go on the wire), and a peer's
-    /// refusal, whose reason is the peer's own.
+    /// "Document update conflict.", an `illegal_docid`, an invalid revision or attachment stub, whose messages
+    /// start with CouchDB's reason and go on with what to do (CouchDB's words alone go on the wire), an
+    /// attachment over the size limit (its name), and a peer's refusal, whose reason is the peer's own.
     public init(_ storeError: CloudantError) {
         if storeError.code == .designFunctionFailed, let failure = storeError.designFunctionError {
             self.init(designFunctionError: failure)
@@ -63,8 +63,26 @@ public struct CouchErrorBody: Sendable, Hashable {
         if name == "illegal_docid", let couch = Self.illegalDocIDReasons.first(where: { reason.hasPrefix($0) }) {
             reason = couch
         }
+        reason = Self.couchDBReason(reason, of: storeError, name: name)
         self.init(status: category.httpStatus, error: name, reason: reason)
         reasonValue = storeError.context.reasonValue
+    }
+
+    /// CouchDB's own words where a store message starts with them and goes on with what to do: a malformed
+    /// revision is "Invalid rev format" (`couch_doc:parse_rev/1`), a stub without its attachment "Invalid
+    /// attachment stub in {id} for {name}" (`couch_doc:merge_stubs/2`), and an attachment over the size limit
+    /// is named by itself (`chttpd:error_info({request_entity_too_large, {attachment, Name}})`).
+    private static func couchDBReason(_ reason: String, of error: CloudantError, name: String) -> String {
+        let attachment = error.context.field.flatMap { $0.hasPrefix("_attachments.") ? String($0.dropFirst("_attachments.".count)) : nil }
+        switch error.code {
+        case .invalidInput where reason.hasPrefix("Invalid rev format"): return "Invalid rev format"
+        case .missingStub:
+            guard let attachment, let id = error.context.documentID else { return reason }
+            let couch = "Invalid attachment stub in \(id) for \(attachment)"
+            return reason.hasPrefix(couch) ? couch : reason
+        case .attachmentTooLarge: return attachment ?? reason
+        default: return reason
+        }
     }
 
     /// `couch_doc:validate_docid/1`'s reasons, word for word.

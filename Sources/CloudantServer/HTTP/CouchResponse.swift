@@ -114,6 +114,12 @@ enum CouchResponse {
         Response(status: HTTPResponse.Status(code: status), headers: baseHeaders(contentType: contentType, extra: extra))
     }
 
+    /// `response` for a `HEAD`: its status and every header, its `Content-Length` included, without its body,
+    /// as CouchDB answers `HEAD` (`chttpd` serves it as the `GET` and mochiweb sends only the head).
+    static func head(of response: Response) -> Response {
+        Response(status: response.status, headers: response.headers)
+    }
+
     /// An error body.
     static func failure(_ failure: HTTPFailure) -> Response {
         json(failure.body.json, status: failure.body.status, headers: failure.headers)

@@ -49,16 +49,17 @@ extension CouchEndpoint {
     }
 
     /// `PUT` adds or replaces the attachment in a new revision of the revision named by `rev` or `If-Match`
-    /// (a revision the document does not have is a `409 conflict`, as in CouchDB). The body is the content
+    /// (a revision the document does not have is `409 not_found` "missing_rev", as in CouchDB). The body is the content
     /// (a gzip member when sent with `Content-Encoding: gzip`, kept as sent); it streams into the store,
-    /// digested and checked on the way, up to ``ServerConfiguration/maxAttachmentSize``.
+    /// digested on the way, up to ``ServerConfiguration/maxAttachmentSize``. A `Content-MD5` header is not
+    /// read, as CouchDB 3.5's `db_attachment_req/4` does not read it.
     /// - Throws: ``HTTPFailure`` `415 bad_content_type` for an encoding other than gzip and identity, as
-    ///   CouchDB; the store's errors (`400` for damaged gzip or a `Content-MD5` that does not match, `413
-    ///   attachment_too_large`).
+    ///   CouchDB; the store's errors (`400` for damaged gzip, `413 attachment_too_large`).
     private func uploadAttachment(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> Response
     {
         let (store, rev) = try await attachmentWrite(request, database: database, id: id, name: name)
+        if let rev { _ = try await Self.revision(rev, of: id, in: store) }
         let coding = (request.header(.contentEncoding) ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
         let encoding: AttachmentEncoding
         switch coding {
@@ -72,7 +73,7 @@ extension CouchEndpoint {
         let accepted = try Self.writeQuorumUnmet(request)
         let result = try await store.putAttachment(
             name, documentID: id, rev: rev, contentType: request.header(.contentType) ?? "application/octet-stream",
-            encoding: encoding, digest: Self.contentMD5(request), maxLength: configuration.maxAttachmentSize,
+            encoding: encoding, maxLength: configuration.maxAttachmentSize,
             content: request.bodyPieces)
         return CouchResponse.json(
             result.json, status: accepted ? 202 : 201,
@@ -91,13 +92,7 @@ extension CouchEndpoint {
             _ = try await store.attachmentContent(documentID: id, name: name)
             throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
         }
-        let document: JSONObject
-        do {
-            document = try await store.document(id: id, options: ReadOptions(rev: rev))
-        } catch let error as CloudantError where error.code == .notFound {
-            throw HTTPFailure(status: 409, error: "not_found", reason: "missing_rev")
-        }
-        var incoming = try IncomingDocument(document)
+        var incoming = try IncomingDocument(try await Self.revision(rev, of: id, in: store))
         var attachments = incoming.attachments ?? [:]
         guard attachments.removeValue(forKey: name) != nil else { throw HTTPFailure.notFound("Document is missing attachment") }
         incoming.attachments = attachments
@@ -114,17 +109,27 @@ extension CouchEndpoint {
     private func attachmentWrite(_ request: CouchRequest, database: String, id: String, name: String) async throws
         -> (store: DocumentStore, rev: String?)
     {
-        try IncomingAttachment.validate(name: name, documentID: id)
+        // The database is found (or not: 404) and the user's access checked before the name is (`chttpd_db`
+        // resolves the database before `db_attachment_req/4` runs); `rev` and `If-Match` must agree
+        // (`extract_header_rev/2`).
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
-        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        try IncomingAttachment.validate(name: name, documentID: id)
+        let rev = try Self.revision(body: nil, request: request)
         let access = try await readAccess(of: store, for: request.user)
         guard access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) else { return (store, rev) }
         if rev != nil { throw DocumentAccess.conflict }
         throw HTTPFailure.forbidden("Create the document, with its access list, before adding attachments.")
     }
 
-    /// The digest a `Content-MD5` header vouches for (base64 MD5 of the body as sent), in CouchDB's form.
-    private static func contentMD5(_ request: CouchRequest) -> String? {
-        request.headers[HTTPField.Name("Content-MD5")!].map { "md5-" + $0.trimmingCharacters(in: .whitespaces) }
+    /// The revision `rev` of document `id` that an attachment `PUT` or `DELETE` edits.
+    /// - Throws: ``HTTPFailure`` `409 not_found` "missing_rev" when the document lacks it (`fabric:open_revs/4`
+    ///   answers `{{not_found, missing}, Rev}`, which `chttpd:error_info/1` makes that).
+    private static func revision(_ rev: String, of id: String, in store: DocumentStore) async throws -> JSONObject {
+        do {
+            return try await store.document(id: id, options: ReadOptions(rev: rev))
+        } catch let error as CloudantError where error.code == .notFound {
+            throw HTTPFailure(status: 409, error: "not_found", reason: "missing_rev")
+        }
     }
+
 }

@@ -128,15 +128,44 @@ extension CouchEndpoint {
     }
 
     /// Refuses a document whose body is larger than `couchdb/max_document_size` (`couch_doc:
-    /// from_json_obj_validate/2`): `413 document_too_large` naming the document.
+    /// from_json_obj_validate/2`): `413 document_too_large` naming the document; then one with an attachment
+    /// longer than ``ServerConfiguration/maxAttachmentSize`` (``checkAttachmentSizes(_:limit:)``).
     func checkDocumentSize(_ document: JSONValue) throws {
         guard case .object(let object) = document else { return }
         let limit = nodeConfiguration.maxDocumentSize
         // Only a document near the limit is measured without its metadata.
-        guard JSONValue.object(object).jsonBytes().count > limit else { return }
-        let body = JSONObject(object.members.filter { !RevisionHash.metadataMembers.contains($0.key) })
-        guard JSONValue.object(body).jsonBytes().count > limit else { return }
-        throw HTTPFailure(status: 413, error: "document_too_large", reason: object["_id"]?.stringValue ?? "")
+        if JSONValue.object(object).jsonBytes().count > limit {
+            let body = JSONObject(object.members.filter { !RevisionHash.metadataMembers.contains($0.key) })
+            if JSONValue.object(body).jsonBytes().count > limit {
+                throw HTTPFailure(status: 413, error: "document_too_large", reason: object["_id"]?.stringValue ?? "")
+            }
+        }
+        try Self.checkAttachmentSizes(object, limit: configuration.maxAttachmentSize)
+    }
+
+    /// `couch_doc:validate_attachment_sizes/1`: an attachment longer than `limit` is `413 attachment_too_large`
+    /// with its name as the reason, whether its data is inline or it is a stub or a `follows` part, which
+    /// declare their length (the encoded one for an encoded attachment, `couch_att:encoded_lengths_from_json/1`).
+    static func checkAttachmentSizes(_ document: JSONObject, limit: Int) throws {
+        guard case .object(let attachments)? = document["_attachments"] else { return }
+        for (name, value) in attachments.members {
+            guard case .object(let attachment) = value, let length = declaredLength(attachment), length > limit else { continue }
+            throw HTTPFailure(status: 413, error: "attachment_too_large", reason: name)
+        }
+    }
+
+    /// The length `couch_att:from_json/2` gives an attachment: its inline data's decoded length, or for a stub or
+    /// a `follows` part its `length`, or `encoded_length` when it names an encoding.
+    private static func declaredLength(_ attachment: JSONObject) -> Int? {
+        if attachment["stub"] == .bool(true) || attachment["follows"] == .bool(true) {
+            let length = attachment["length"]?.numberValue?.int64Value
+            let encoded = attachment["encoding"] == nil ? length : attachment["encoded_length"]?.numberValue?.int64Value ?? length
+            return encoded.map { Int(clamping: $0) }
+        }
+        guard case .string(let data)? = attachment["data"] else { return nil }
+        // Base64's four characters for three bytes, without its padding.
+        let characters = data.utf8.count { $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        return characters * 3 / 4
     }
 
     /// `POST /{db}/_bulk_get`: JSON, or MIME parts (`multipart/mixed`, else `multipart/related`) for a client

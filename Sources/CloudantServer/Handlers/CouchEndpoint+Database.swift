@@ -42,7 +42,7 @@ extension CouchEndpoint {
             let visibility = try await readAccess(of: store, for: request.user).visibility
             let info: JSONValue
             if let visibility { info = try await store.info(visibility: visibility).json } else { info = try await store.info().json }
-            return request.method == .head ? CouchResponse.headOnly() : CouchResponse.json(info)
+            return request.method == .head ? CouchResponse.head(of: CouchResponse.json(info)) : CouchResponse.json(info)
         case .post:
             if name == usersDatabase, !request.user.isServerAdmin, let answer = try await userSignUp(request) {
                 return answer

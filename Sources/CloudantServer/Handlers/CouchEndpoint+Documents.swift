@@ -78,9 +78,9 @@ extension CouchEndpoint {
         if let etag, request.ifNoneMatch(etag) {
             return CouchResponse.notModified(headers: etagHeader)
         }
-        if request.method == .head { return CouchResponse.headOnly(headers: etagHeader) }
-        if multipart { return Self.multipartDocument(document, store: store, headers: etagHeader) }
-        return CouchResponse.json(.object(document), headers: etagHeader)
+        let response =
+            multipart ? Self.multipartDocument(document, store: store, headers: etagHeader) : CouchResponse.json(.object(document), headers: etagHeader)
+        return request.method == .head ? CouchResponse.head(of: response) : response
     }
 
     /// Whether a read answer holds members computed for the request rather than stored with the revision.
@@ -102,6 +102,14 @@ extension CouchEndpoint {
             return try await putMultipartDocument(request, database: database, id: id)
         }
         var document = try request.documentBody()
+        // `couch_doc:transfer_fields/3` checks a body's own `_id` before `couch_doc_from_req/4` puts the path's in
+        // its place.
+        if let given = document["_id"] {
+            guard case .string(let text) = given else {
+                throw HTTPFailure(status: 400, error: "illegal_docid", reason: "Document id must be a string")
+            }
+            try DocumentID.validate(text)
+        }
         document["_id"] = .string(id)
         if let rev = try Self.revision(body: document["_rev"]?.stringValue, request: request) { document["_rev"] = .string(rev) }
         return try await write(document, request: request, database: database)
@@ -222,7 +230,10 @@ extension CouchEndpoint {
 
     private func deleteDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
         let store = try await authorizedStore(database, for: request.user, access: writeAccess(for: id))
-        let rev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
+        // `couch_doc_from_req/4`: `rev` and `If-Match` must agree.
+        let rev = try Self.revision(body: nil, request: request)
+        // `202` when `w` asks for more copies than a single node keeps (`update_doc/4`'s `accepted`).
+        let accepted = try Self.writeQuorumUnmet(request)
         let access = try await documentAccess(of: store, for: request.user)
         // A hidden document, `_local/` ones included, is deleted as a missing one is: not at all.
         try await access.requireVisible(id: id, in: store)
@@ -247,7 +258,7 @@ extension CouchEndpoint {
         } else {
             result = try await store.delete(id: id, rev: rev)
         }
-        return CouchResponse.json(result.json, headers: [("ETag", "\"\(result.rev)\"")])
+        return CouchResponse.json(result.json, status: accepted ? 202 : 200, headers: [("ETag", "\"\(result.rev)\"")])
     }
 
     /// `_local` documents are last-writer-wins over HTTP, as CouchDB 3: no conflict check, the
@@ -273,6 +284,7 @@ extension CouchEndpoint {
             }
             options.attachmentsSince = list
         }
+        options.includesDeleted = query.flag("deleted")
         if query.flag("meta") {
             options.conflicts = true
             options.deletedConflicts = true

@@ -12,8 +12,8 @@ extension CouchEndpoint {
         case .get, .head:
             let document = try await store.document(id: id, options: ReadOptions(rev: request.query["rev"]))
             let etag = "\"\(document["_rev"]?.stringValue ?? "")\""
-            if request.method == .head { return CouchResponse.headOnly(headers: [("ETag", etag)]) }
-            return CouchResponse.json(.object(document), headers: [("ETag", etag)])
+            let response = CouchResponse.json(.object(document), headers: [("ETag", etag)])
+            return request.method == .head ? CouchResponse.head(of: response) : response
         case .put:
             var document = try request.jsonObjectBody()
             document["_id"] = .string(id)

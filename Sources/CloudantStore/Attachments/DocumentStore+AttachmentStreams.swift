@@ -98,8 +98,11 @@ extension DocumentStore {
             guard let rev = requested ?? (record.deleted ? nil : record.winnerRev) else {
                 throw CloudantError(.notFound, "deleted", context: .init(documentID: documentID, revision: rev))
             }
-            guard let stored = try DocumentAssembler(db: db, record: record).stored(rev: rev),
-                let info = stored.attachments.entries[name], let source = try AttachmentStorage.open(digest: info.digest, in: db)
+            // A revision the document does not have is CouchDB's plain `missing` (`couch_doc_open/4`).
+            guard let stored = try DocumentAssembler(db: db, record: record).stored(rev: rev) else {
+                throw CloudantError(.notFound, "missing", context: .init(documentID: documentID, revision: rev.description))
+            }
+            guard let info = stored.attachments.entries[name], let source = try AttachmentStorage.open(digest: info.digest, in: db)
             else {
                 throw CloudantError(
                     .notFound, "Document is missing attachment",

@@ -10,7 +10,7 @@ extension DocumentStore {
     /// let doc = try await store.document(id: "walk", options: ReadOptions(conflicts: true))
     /// ```
     /// - Throws: `CloudantError` `.notFound` with message "missing" (never existed, or that revision's
-    ///   body is gone) or "deleted" (the winner is a tombstone), as CouchDB.
+    ///   body is gone) or "deleted" (the winner is a tombstone, unless ``ReadOptions/includesDeleted``), as CouchDB.
     public func document(id: String, options: ReadOptions = ReadOptions()) async throws -> JSONObject {
         if DocumentID.isLocal(id) { return try await localDocument(id: id) }
         try DocumentID.validate(id)
@@ -19,7 +19,7 @@ extension DocumentStore {
             guard let record = try DocumentRecord.fetch(id: id, in: db) else {
                 throw CloudantError(.notFound, "missing", context: .init(documentID: id, revision: options.rev))
             }
-            guard let rev = requested ?? (record.deleted ? nil : record.winnerRev) else {
+            guard let rev = requested ?? (record.deleted && !options.includesDeleted ? nil : record.winnerRev) else {
                 throw CloudantError(.notFound, "deleted", context: .init(documentID: id))
             }
             let assembled = requested == nil ? options : options.metadataFree

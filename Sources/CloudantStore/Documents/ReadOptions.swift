@@ -29,6 +29,10 @@ public struct ReadOptions: Sendable, Hashable {
     /// `"follows_separately": true` (and `encoding`/`encoded_length`), to be read with
     /// ``DocumentStore/attachmentContent(documentID:name:rev:)``. Not a CouchDB parameter.
     public var inlineAttachmentLimit: Int? = nil
+    /// `deleted=true`: a winning revision that is a deletion is read (its tombstone, `_deleted: true`, with
+    /// the metadata asked for) instead of failing with "deleted", as `chttpd_db:parse_doc_query/1` reads the
+    /// parameter into CouchDB's `deleted` open option.
+    public var includesDeleted = false
 
     /// Creates options; everything is off by default, as in CouchDB.
     public init(

@@ -1,0 +1,94 @@
+import CloudantCore
+import CloudantServer
+import CloudantTestSupport
+import Foundation
+import Testing
+
+/// Single-document and attachment requests checked as `chttpd_db`'s `db_doc_req/3` and `db_attachment_req/4`
+/// check them: heads, sizes, revisions, deleted documents, and the order in which they are refused.
+@Suite("Document and attachment requests: CouchDB's checks")
+struct DocumentRequestRulesTests {
+    /// `chttpd` serves a `HEAD` as the `GET` and mochiweb sends only its head, `Content-Length` included.
+    @Test func aHeadOfADocumentOrDatabaseCarriesTheGetsLengthAndType() async throws {
+        try await withLiveDatabase { _, client in
+            #expect(try await client.put("/db/doc", ["n": 1]).status == 201)
+            let get = try await client.get("/db/doc")
+            let head = try await client.send("HEAD", "/db/doc")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(get.body.count) && head.header("ETag") == get.header("ETag"))
+            let database = try await client.send("HEAD", "/db")
+            #expect(database.header("Content-Length") == String(try await client.get("/db").body.count))
+        }
+    }
+
+    /// `couch_doc:from_json_obj_validate/2` checks every attachment's length against `max_attachment_size`:
+    /// inline data by its decoded length, stubs and `follows` parts by the length they declare.
+    @Test func anInlineAttachmentOverTheSizeLimitIsRefusedByName() async throws {
+        try await withLiveServer({ $0.maxAttachmentSize = 10 }) { server in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/db").status == 201)
+            let fifteen = Base64.encode(Array("012345678901234".utf8))
+            let ten = Base64.encode(Array("0123456789".utf8))
+            let attachments: JSONValue = ["f.bin": ["content_type": "x/y", "data": .string(fifteen)]]
+            try await client.put("/db/big", ["_attachments": attachments]).expectCouchError(413, "attachment_too_large", "f.bin")
+            try await client.post("/db", ["_id": "posted", "_attachments": attachments]).expectCouchError(413, "attachment_too_large", "f.bin")
+            try await client.post("/db/_bulk_docs", ["docs": [["_id": "b", "_attachments": attachments]]])
+                .expectCouchError(413, "attachment_too_large", "f.bin")
+            for id in ["big", "posted", "b"] { #expect(try await client.get("/db/\(id)").status == 404) }
+            let fits: JSONValue = ["_attachments": ["f.bin": ["content_type": "x/y", "data": .string(ten)]]]
+            #expect(try await client.put("/db/small", fits).status == 201)
+            // A standalone upload names the attachment too.
+            try await client.send("PUT", "/db/up/g.bin", body: Data(Array(repeating: 1, count: 11)), contentType: "x/y")
+                .expectCouchError(413, "attachment_too_large", "g.bin")
+        }
+    }
+
+    /// `parse_doc_query/1` reads `deleted=true` into the `deleted` open option: the tombstone is answered.
+    @Test func deletedTrueReadsTheTombstoneOfADeletedDocument() async throws {
+        try await withLiveDatabase { _, client in
+            let rev = try #require(try await client.put("/db/gone", ["n": 1]).json["rev"]?.stringValue)
+            let deleted = try #require(try await client.send("DELETE", "/db/gone?rev=\(rev)").json["rev"]?.stringValue)
+            try await client.get("/db/gone").expectCouchError(404, "not_found", "deleted")
+            let tombstone = try await client.get("/db/gone?deleted=true")
+            #expect(tombstone.status == 200 && tombstone.json == ["_id": "gone", "_rev": .string(deleted), "_deleted": true])
+            #expect(tombstone.header("ETag") == "\"\(deleted)\"")
+        }
+    }
+
+    /// Revisions a document lacks, and `rev` against `If-Match` (`extract_header_rev/2`).
+    @Test func aRevisionTheDocumentLacksOrTwoRevisionsThatDisagreeAreRefusedAsCouchDBRefusesThem() async throws {
+        try await withLiveDatabase { _, client in
+            let rev = try #require(try await client.send("PUT", "/db/d/a.txt", body: Data("x".utf8), contentType: "text/plain").json["rev"]?.stringValue)
+            let unknown = "1-" + String(repeating: "0", count: 32)
+            // `couch_doc_open/4` turns an unknown revision into a plain `missing`.
+            try await client.get("/db/d/a.txt?rev=\(unknown)").expectCouchError(404, "not_found", "missing")
+            try await client.send("DELETE", "/db/d?rev=\(rev)", headers: ["If-Match": "\"\(unknown)\""])
+                .expectCouchError(400, "bad_request", "Document rev and etag have different values")
+            try await client.send("PUT", "/db/d/b.txt?rev=\(rev)", body: Data("y".utf8), contentType: "text/plain", headers: ["If-Match": "\"\(unknown)\""])
+                .expectCouchError(400, "bad_request", "Document rev and etag have different values")
+            #expect(try await client.get("/db/d").json["_rev"] == .string(rev))
+            // A malformed revision is CouchDB's bare reason (`couch_doc:parse_rev/1`).
+            try await client.get("/db/d?rev=bad").expectCouchError(400, "bad_request", "Invalid rev format")
+            // `w` above one is `202 Accepted` for a deletion too (`update_doc/4`).
+            #expect(try await client.send("DELETE", "/db/d?rev=\(rev)&w=2").status == 202)
+        }
+    }
+
+    /// `couch_doc:transfer_fields/3` checks the body's own `_id` before the path's replaces it.
+    @Test func aPutsBodyIdMustBeAValidIdEvenThoughThePathsIsUsed() async throws {
+        try await withLiveDatabase { _, client in
+            try await client.put("/db/ok1", ["_id": "_bad"])
+                .expectCouchError(400, "illegal_docid", "Only reserved document ids may start with underscore.")
+            try await client.put("/db/ok2", ["_id": 123]).expectCouchError(400, "illegal_docid", "Document id must be a string")
+            #expect(try await client.put("/db/ok3", ["_id": "other"]).json["id"] == "ok3")
+        }
+    }
+
+    /// `chttpd_db` finds the database before `db_attachment_req/4` reads the attachment's name.
+    @Test func anAttachmentRequestToAMissingDatabaseIsA404BeforeItsNameIsChecked() async throws {
+        try await withLiveServer { server in
+            try await server.admin.send("PUT", "/nodb/doc/_x", body: Data("x".utf8), contentType: "text/plain")
+                .expectCouchError(404, "not_found", "Database does not exist.")
+        }
+    }
+}
