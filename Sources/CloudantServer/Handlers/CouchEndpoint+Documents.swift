@@ -39,12 +39,7 @@ extension CouchEndpoint {
             if openRevs == "all" {
                 which = .all
             } else {
-                guard let list = try request.query.json("open_revs")?.arrayValue,
-                    list.allSatisfy({ $0.stringValue != nil })
-                else {
-                    throw HTTPFailure.badRequest("open_revs must be \"all\" or a JSON list of revisions")
-                }
-                which = .revisions(list.compactMap(\.stringValue))
+                which = .revisions(try Self.revisionList(try request.query.json("open_revs") ?? .null))
             }
             // `open_revs=[]` answers the plain winning document.
             if which != .revisions([]) {
@@ -278,11 +273,11 @@ extension CouchEndpoint {
             rev: query["rev"], revs: query.flag("revs"), revsInfo: query.flag("revs_info"), conflicts: query.flag("conflicts"),
             deletedConflicts: query.flag("deleted_conflicts"), attachments: query.flag("attachments"),
             localSeq: query.flag("local_seq"), attachmentEncodingInfo: query.flag("att_encoding_info"))
+        // `atts_since`, even empty, asks for attachments: those newer than the newest ancestor it names, all
+        // when it names none (`db_doc_req/3` adds `attachments` beside it).
         if let since = try query.json("atts_since") {
-            guard let list = since.arrayValue?.compactMap(\.stringValue) else {
-                throw HTTPFailure.badRequest("atts_since must be a JSON list of revisions")
-            }
-            options.attachmentsSince = list
+            options.attachmentsSince = try revisionList(since)
+            options.attachments = true
         }
         options.includesDeleted = query.flag("deleted")
         if query.flag("meta") {
@@ -291,6 +286,19 @@ extension CouchEndpoint {
             options.revsInfo = true
         }
         return options
+    }
+
+    /// A list of revisions in a query parameter, as `couch_doc:parse_revs/1` reads one.
+    /// - Throws: ``HTTPFailure`` `400` "Invalid list of revisions" for anything but a list, "Invalid rev format"
+    ///   for an entry that is not a revision.
+    static func revisionList(_ json: JSONValue) throws -> [String] {
+        guard case .array(let entries) = json else { throw HTTPFailure.badRequest("Invalid list of revisions") }
+        return try entries.map { entry in
+            guard case .string(let text) = entry, (try? RevisionID(parsing: text)) != nil else {
+                throw HTTPFailure.badRequest("Invalid rev format")
+            }
+            return text
+        }
     }
 
     /// `"1-abc"` → `1-abc` (ETag and If-Match values are quoted).

@@ -1,8 +1,9 @@
 internal import CloudantCore
 internal import GRDB
 
-/// Builds the JSON CouchDB returns for one revision of a stored document: `_id`, `_rev`, the body, then
-/// `_deleted`, `_attachments`, `_conflicts`, `_deleted_conflicts`, `_revisions`, `_revs_info` as asked.
+/// Builds the JSON CouchDB returns for one revision of a stored document: `_id`, `_rev`, `_deleted`, the body,
+/// then `_revisions`, `_revs_info`, `_conflicts`, `_deleted_conflicts`, `_local_seq` and `_attachments` as
+/// asked, in CouchDB's order.
 struct DocumentAssembler {
     let db: Database
     let record: DocumentRecord
@@ -31,22 +32,15 @@ struct DocumentAssembler {
         return StoredRevision(body: body, attachments: attachments ?? AttachmentTable())
     }
 
-    /// The document JSON of `rev`, or nil when its body is not available.
+    /// The document JSON of `rev`, or nil when its body is not available, its members in `couch_doc:
+    /// to_json_obj/2`'s order: `_id`, `_rev`, `_deleted`, the body, `_revisions`, the metadata (`_revs_info`,
+    /// `_conflicts`, `_deleted_conflicts`, `_local_seq`), then `_attachments`.
     func document(rev: RevisionID, options: ReadOptions) throws -> JSONObject? {
         guard let stored = try stored(rev: rev) else { return nil }
         let tree = record.tree
-        var document = stored.body.prepending([("_id", .string(record.id)), ("_rev", .string(rev.description))])
-        if tree.node(rev)?.deleted == true { document["_deleted"] = true }
-        if !stored.attachments.isEmpty {
-            document["_attachments"] = try attachmentsJSON(stored.attachments, rev: rev, options: options)
-        }
-        if options.conflicts, rev == record.winnerRev, !tree.conflicts.isEmpty {
-            document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) })
-        }
-        if options.deletedConflicts, rev == record.winnerRev, !tree.deletedConflicts.isEmpty {
-            document["_deleted_conflicts"] = .array(tree.deletedConflicts.map { .string($0.description) })
-        }
-        if options.localSeq { document["_local_seq"] = .number(JSONNumber(record.seq)) }
+        var head: [(String, JSONValue)] = [("_id", .string(record.id)), ("_rev", .string(rev.description))]
+        if tree.node(rev)?.deleted == true { head.append(("_deleted", true)) }
+        var document = stored.body.prepending(head)
         if options.revs, case .object(var revisions)? = tree.revisionsJSON(for: rev) {
             // CouchDB reads a revision's path cut to the database's current `_revs_limit` (`couch_db:make_doc`):
             // a limit lowered after the writes shows at once, before any write or compaction stems the tree.
@@ -58,6 +52,16 @@ struct DocumentAssembler {
         }
         if options.revsInfo {
             document["_revs_info"] = .array(tree.revsInfo(for: rev).map(\.json))
+        }
+        if options.conflicts, rev == record.winnerRev, !tree.conflicts.isEmpty {
+            document["_conflicts"] = .array(tree.conflicts.map { .string($0.description) })
+        }
+        if options.deletedConflicts, rev == record.winnerRev, !tree.deletedConflicts.isEmpty {
+            document["_deleted_conflicts"] = .array(tree.deletedConflicts.map { .string($0.description) })
+        }
+        if options.localSeq { document["_local_seq"] = .number(JSONNumber(record.seq)) }
+        if !stored.attachments.isEmpty {
+            document["_attachments"] = try attachmentsJSON(stored.attachments, rev: rev, options: options)
         }
         return document
     }

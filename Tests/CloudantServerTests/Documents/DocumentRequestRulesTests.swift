@@ -84,6 +84,39 @@ struct DocumentRequestRulesTests {
         }
     }
 
+    /// `parse_doc_query/1` reads `atts_since` and `open_revs` with `couch_doc:parse_revs/1`; `atts_since`, even
+    /// empty, asks for attachments (all of them when it names no ancestor).
+    @Test func attsSinceAndOpenRevsAreListsOfRevisionsAndAnEmptyAttsSinceSendsEveryAttachment() async throws {
+        try await withLiveDatabase { _, client in
+            let attachments: JSONValue = ["t.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array("x".utf8)))]]
+            #expect(try await client.put("/db/a", ["_attachments": attachments]).status == 201)
+            let json = ["Accept": "application/json"]
+            for (query, reason) in [
+                ("atts_since=%5B%22bad%22%5D", "Invalid rev format"), ("atts_since=%5B1%5D", "Invalid rev format"),
+                ("atts_since=%22x%22", "Invalid list of revisions"), ("open_revs=%5B1%5D", "Invalid rev format"),
+                ("open_revs=%7B%7D", "Invalid list of revisions"),
+            ] {
+                try await client.get("/db/a?\(query)", headers: json).expectCouchError(400, "bad_request", reason)
+            }
+            let all = try await client.get("/db/a?atts_since=%5B%5D", headers: json)
+            #expect(all.json["_attachments"]?["t.txt"]?["data"] == .string(Base64.encode(Array("x".utf8))), "\(all.text)")
+        }
+    }
+
+    /// `couch_doc:to_json_obj/2`: `_id`, `_rev`, `_deleted`, the body, `_revisions`, the metadata, then
+    /// `_attachments`, which clients comparing bytes see.
+    @Test func aDocumentsMembersComeInCouchDBsOrder() async throws {
+        try await withLiveDatabase { _, client in
+            let attachments: JSONValue = ["t.txt": ["content_type": "text/plain", "data": .string(Base64.encode(Array("x".utf8)))]]
+            let rev = try #require(try await client.put("/db/ord", ["a": 1, "_attachments": attachments]).json["rev"]?.stringValue)
+            let read = try await client.get("/db/ord?revs=true&revs_info=true&local_seq=true")
+            #expect(read.json.objectValue?.members.map(\.key) == ["_id", "_rev", "a", "_revisions", "_revs_info", "_local_seq", "_attachments"])
+            let deleted = try #require(try await client.put("/db/ord", ["_rev": .string(rev), "_deleted": true, "left": 1]).json["rev"]?.stringValue)
+            let tombstone = try await client.get("/db/ord?rev=\(deleted)")
+            #expect(tombstone.json.objectValue?.members.map(\.key) == ["_id", "_rev", "_deleted", "left"])
+        }
+    }
+
     /// `chttpd_db` finds the database before `db_attachment_req/4` reads the attachment's name.
     @Test func anAttachmentRequestToAMissingDatabaseIsA404BeforeItsNameIsChecked() async throws {
         try await withLiveServer { server in
