@@ -11,16 +11,19 @@ extension CouchEndpoint {
     /// - Throws: ``HTTPFailure`` `400` without a `Destination`, with an absolute one or a malformed rev,
     ///   `404` for a missing source, `409` when the target exists and the destination names no current rev.
     func copyDocument(_ request: CouchRequest, database: String, id: String) async throws -> Response {
+        // The database first (404 when missing, as `chttpd_db` finds it before `db_doc_req/3` runs), then the
+        // destination, then the source revision, where `rev` and `If-Match` must agree (`extract_header_rev/2`).
+        let store = try await authorizedStore(database, for: request.user, access: .member)
         let (targetID, targetRev) = try Self.copyDestination(request.header(HTTPField.Name("Destination")!))
         try DocumentID.validate(targetID)
-        let sourceRev = request.query["rev"] ?? request.header(.ifMatch).map(Self.unquote)
-        let store = try await authorizedStore(database, for: request.user, access: .member)
+        let sourceRev = try Self.revision(body: nil, request: request)
         try await readAccess(of: store, for: request.user).requireVisible(id: id, in: store)
-        // The attachments travel with their content, so the copy holds them whatever its own history.
+        // The attachments travel with their content, so the copy holds them whatever its own history. A
+        // deleted source revision (named by `rev`) is copied as a deletion, as CouchDB keeps the flag.
         var source = try await store.document(id: id, options: ReadOptions(rev: sourceRev, attachments: true))
         source["_id"] = .string(targetID)
         source["_rev"] = targetRev.map { .string($0) }
-        for member in ["_revisions", "_deleted"] { source[member] = nil }
+        source["_revisions"] = nil
         let incoming = try IncomingDocument(try await prepareForDatabase(source, database, user: request.user, client: request.clientAddress))
         let targetStore = try await authorizedStore(database, for: request.user, access: writeAccess(for: targetID))
         let checked = try await documentAccess(of: targetStore, for: request.user).prepareWrite(

@@ -103,6 +103,19 @@ struct DocumentRequestRulesTests {
         }
     }
 
+    /// COPY opens the source revision `rev` (or `If-Match`, which must agree) names and keeps its deletion.
+    @Test func aCopyOfADeletedRevisionIsADeletionAndItsRevisionsMustAgree() async throws {
+        try await withLiveDatabase { _, client in
+            let rev = try #require(try await client.put("/db/src", ["n": 1]).json["rev"]?.stringValue)
+            let deleted = try #require(try await client.send("DELETE", "/db/src?rev=\(rev)").json["rev"]?.stringValue)
+            let copy = try await client.send("COPY", "/db/src?rev=\(deleted)", headers: ["Destination": "dst"])
+            #expect(copy.status == 201)
+            try await client.get("/db/dst").expectCouchError(404, "not_found", "deleted")
+            try await client.send("COPY", "/db/src?rev=\(rev)", headers: ["Destination": "other", "If-Match": "\"\(deleted)\""])
+                .expectCouchError(400, "bad_request", "Document rev and etag have different values")
+        }
+    }
+
     /// `couch_doc:to_json_obj/2`: `_id`, `_rev`, `_deleted`, the body, `_revisions`, the metadata, then
     /// `_attachments`, which clients comparing bytes see.
     @Test func aDocumentsMembersComeInCouchDBsOrder() async throws {
@@ -118,10 +131,11 @@ struct DocumentRequestRulesTests {
     }
 
     /// `chttpd_db` finds the database before `db_attachment_req/4` reads the attachment's name.
-    @Test func anAttachmentRequestToAMissingDatabaseIsA404BeforeItsNameIsChecked() async throws {
+    @Test func anAttachmentOrCopyRequestToAMissingDatabaseIsA404BeforeItsHeadersOrNamesAreChecked() async throws {
         try await withLiveServer { server in
             try await server.admin.send("PUT", "/nodb/doc/_x", body: Data("x".utf8), contentType: "text/plain")
                 .expectCouchError(404, "not_found", "Database does not exist.")
+            try await server.admin.send("COPY", "/nodb/doc").expectCouchError(404, "not_found", "Database does not exist.")
         }
     }
 }
