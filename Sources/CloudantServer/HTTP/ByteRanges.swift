@@ -16,13 +16,26 @@ enum ByteRanges {
     static func parse(_ header: String?, length: Int) throws -> [Range]? {
         guard let header, header.hasPrefix("bytes=") else { return nil }
         var ranges: [Range] = []
-        for spec in header.dropFirst("bytes=".count).split(separator: ",", omittingEmptySubsequences: false) {
-            let bounds = spec.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
-            guard bounds.count == 2 else { return nil }
-            let from = bounds[0].isEmpty ? nil : Int(bounds[0])
-            let to = bounds[1].isEmpty ? nil : Int(bounds[1])
-            if !bounds[0].isEmpty, from == nil { return nil }
-            if !bounds[1].isEmpty, to == nil { return nil }
+        // mochiweb's `parse_range_request/1`: empty entries are skipped, `-N` is a suffix, and an entry is split
+        // at its dashes with empty parts dropped (`string:tokens/2`), so `5` and `5-` both start at byte 5.
+        for spec in header.dropFirst("bytes=".count).split(separator: ",") {
+            let entry = spec.trimmingCharacters(in: .whitespaces)
+            if entry.isEmpty { continue }
+            let from: Int?
+            let to: Int?
+            if entry.hasPrefix("-") {
+                guard let suffix = Int(entry.dropFirst()) else { return nil }
+                (from, to) = (nil, suffix)
+            } else {
+                let bounds = entry.split(separator: "-")
+                guard (1...2).contains(bounds.count), let start = Int(bounds[0]) else { return nil }
+                if bounds.count == 1 {
+                    (from, to) = (start, nil)
+                } else {
+                    guard let end = Int(bounds[1]) else { return nil }
+                    (from, to) = (start, end)
+                }
+            }
             switch (from, to) {
             case (0?, nil): return nil  // The whole content: answered as a plain 200.
             case (let from?, let to?):

@@ -15,9 +15,11 @@ extension CouchRequest {
     private func header(named name: String) -> String? { HTTPField.Name(name).flatMap { header($0) } }
 
     /// `Location` of a document: `/{db}/{docid}`, each part encoded as CouchDB's `couch_util:url_encode`
-    /// does (so the `/` of `_design/x` becomes `%2F`), and of an attachment when `attachment` is given.
+    /// does (so the `/` of `_design/x` becomes `%2F`), and of an attachment when `attachment` is given. As in
+    /// `chttpd_db`, an attachment's location has the database's name as it is (`db_attachment_req/4`), a
+    /// document's has it encoded (`update_doc/4`, `COPY`).
     func location(database: String, id: String, attachment: String? = nil) -> String {
-        var path = "/" + database + "/" + URLEncoding.couchDB(id)
+        var path = "/" + (attachment == nil ? URLEncoding.couchDB(database) : database) + "/" + URLEncoding.couchDB(id)
         if let attachment { path += "/" + URLEncoding.couchDB(attachment) }
         return absoluteURI(path)
     }

@@ -36,13 +36,15 @@ extension CouchEndpoint {
         headers += AttachmentSafety.headers(contentType: info.contentType, name: name)
         if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
         let length = sendEncoded ? info.encodedLength : info.length
+        // A `HEAD` is answered as the `GET` is, ranges included, without the body (CouchDB serves it as the GET).
+        if info.encoding == .identity, let ranges = try ByteRanges.parse(request.header(.range), length: length) {
+            let response = ByteRanges.response(ranges, of: attachment, contentType: info.contentType, headers: headers)
+            return request.method == .head ? CouchResponse.head(of: response) : response
+        }
         if request.method == .head {
             var response = CouchResponse.headOnly(contentType: info.contentType, headers: headers)
             response.headers[.contentLength] = String(length)
             return response
-        }
-        if info.encoding == .identity, let ranges = try ByteRanges.parse(request.header(.range), length: length) {
-            return ByteRanges.response(ranges, of: attachment, contentType: info.contentType, headers: headers)
         }
         let pieces = sendEncoded ? attachment.storedBytes() : attachment.contentBytes()
         return CouchResponse.streamed(pieces, length: length, contentType: info.contentType, headers: headers)

@@ -116,6 +116,32 @@ struct DocumentRequestRulesTests {
         }
     }
 
+    /// `chttpd_db` encodes the database's name in a document's `Location`, not in an attachment's.
+    @Test func aDocumentsLocationEncodesTheDatabaseNameAndAnAttachmentsDoesNot() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/x%2Fy").status == 201)
+            #expect(try await client.put("/x%2Fy/doc", ["n": 1]).header("Location") == "http://127.0.0.1/x%2Fy/doc")
+            let attachment = try await client.send("PUT", "/x%2Fy/d/a.bin", body: Data("x".utf8), contentType: "x/y")
+            #expect(attachment.header("Location") == "http://127.0.0.1/x/y/d/a.bin")
+        }
+    }
+
+    /// mochiweb's `parse_range_request/1` skips empty entries and reads `N` as `N-`; a `HEAD` is the `GET`'s head.
+    @Test func rangesAreReadAsMochiwebReadsThemAndAHeadAnswersTheRangesHead() async throws {
+        try await withLiveDatabase { _, client in
+            let put = try await client.send("PUT", "/db/r/b.bin", body: Data("0123456789".utf8), contentType: "application/octet-stream")
+            #expect(put.status == 201)
+            let open = try await client.get("/db/r/b.bin", headers: ["Range": "bytes=5"])
+            #expect(open.status == 206 && open.text == "56789" && open.header("Content-Range") == "bytes 5-9/10")
+            let gaps = try await client.get("/db/r/b.bin", headers: ["Range": "bytes=0-1,,3-4"])
+            #expect(gaps.status == 206 && gaps.header("Content-Type")?.hasPrefix("multipart/byteranges") == true)
+            let head = try await client.send("HEAD", "/db/r/b.bin", headers: ["Range": "bytes=2-3"])
+            #expect(head.status == 206 && head.header("Content-Length") == "2" && head.header("Content-Range") == "bytes 2-3/10")
+            #expect(head.body.isEmpty)
+        }
+    }
+
     /// `couch_doc:to_json_obj/2`: `_id`, `_rev`, `_deleted`, the body, `_revisions`, the metadata, then
     /// `_attachments`, which clients comparing bytes see.
     @Test func aDocumentsMembersComeInCouchDBsOrder() async throws {
