@@ -94,12 +94,24 @@ extension CouchEndpoint {
             }
             return try await attachment(request, database: first, id: id, name: rest.dropFirst().joined(separator: "/"))
         default:
+            if second.hasPrefix("_design/"), request.method == .get || request.method == .head {
+                return try await designRedirect(request, database: first)
+            }
             if second.hasPrefix("_"), !second.hasPrefix("_design/"), !second.hasPrefix("_local/") {
                 return try await reservedLookingID(request, database: first)
             }
             if rest.isEmpty { return try await document(request, database: first, id: second) }
             return try await attachment(request, database: first, id: second, name: rest.joined(separator: "/"))
         }
+    }
+
+    /// `GET /{db}/_design%2F{name}…`: CouchDB's `db_req/2` redirects it (`301`, no body) to the same path with
+    /// the slash written out, so a design document has one address; the database is looked up first.
+    private func designRedirect(_ request: CouchRequest, database: String) async throws -> Response {
+        _ = try await authorizedStore(database, for: request.user, access: .member)
+        var target = request.rawTarget
+        if let encoded = target.range(of: "_design%2F", options: .caseInsensitive) { target.replaceSubrange(encoded, with: "_design/") }
+        return CouchResponse.exact([], status: 301, headers: [("Location", request.absoluteURI(target))])
     }
 
     /// A document path whose id starts with `_` but is no reserved id (`/db/_other`, `/db/_design`): CouchDB's

@@ -127,6 +127,17 @@ struct DocumentRequestRulesTests {
         }
     }
 
+    /// `chttpd_db:db_req/2` redirects a `GET` of a design document whose slash is encoded.
+    @Test func aDesignDocumentReadWithAnEncodedSlashIsRedirectedToItsAddress() async throws {
+        try await withLiveDatabase { _, client in
+            #expect(try await client.put("/db/_design/app", ["views": [:]]).status == 201)
+            let redirect = try await client.get("/db/_design%2Fapp?revs=true")
+            #expect(redirect.status == 301 && redirect.body.isEmpty)
+            #expect(redirect.header("Location") == "http://127.0.0.1/db/_design/app?revs=true")
+            #expect(try await client.get("/nodb/_design%2Fapp").status == 404)
+        }
+    }
+
     /// mochiweb's `parse_range_request/1` skips empty entries and reads `N` as `N-`; a `HEAD` is the `GET`'s head.
     @Test func rangesAreReadAsMochiwebReadsThemAndAHeadAnswersTheRangesHead() async throws {
         try await withLiveDatabase { _, client in
