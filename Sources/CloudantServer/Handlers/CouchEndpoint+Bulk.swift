@@ -31,8 +31,7 @@ extension CouchEndpoint {
             }
             return CouchResponse.json(.array(refused), status: 417)
         }
-        let touchesDesign = docs.contains { $0["_id"]?.stringValue?.hasPrefix("_design/") == true }
-        let store = try await authorizedStore(database, for: request.user, access: touchesDesign ? .admin : .member)
+        let store = try await authorizedStore(database, for: request.user, access: .member)
         // `couch_db:doc_from_json_obj_validate/2` checks every given id of a partitioned database before
         // anything is written, the general rules first (`couch_doc:validate_docid`), then `partition:id`: one
         // bad id fails the whole request.
@@ -46,6 +45,17 @@ extension CouchEndpoint {
         // Entries answered in their place without reaching the store: `_replicator` documents that cannot be a
         // replication (CouchDB's validation function refuses them one by one), entries the user may not write.
         var refused: [Int: JSONValue] = [:]
+        // `couch_db:validate_doc_update/3` checks for an admin per design document and files the refusal under
+        // it: a member's batch is written, each design document in it answered `forbidden` (`unauthorized` for
+        // an anonymous user) in its place, so a member's replication goes on past a design document.
+        if !request.user.isServerAdmin, !(try await securityObject(of: store)).isAdmin(request.user) {
+            let reason = "You are not a db or server admin."
+            let failure = request.user.isAuthenticated ? HTTPFailure.forbidden(reason) : HTTPFailure.unauthorized(reason)
+            for (index, value) in docs.enumerated() {
+                guard case .object(let object) = value, object["_id"]?.stringValue?.hasPrefix("_design/") == true else { continue }
+                refused[index] = Self.refusal(of: object, failure)
+            }
+        }
         if database == ReplicatorDatabase.name, newEdits {
             for (index, value) in docs.enumerated() {
                 guard case .object(let object) = value else { continue }

@@ -112,8 +112,10 @@ extension CouchEndpoint {
         }
     }
 
-    /// `POST /{db}/_revs_diff`.
-    func revsDiff(_ request: CouchRequest, database: String) async throws -> Response {
+    /// `POST /{db}/_revs_diff`, or with `answeringMissingRevs` `POST /{db}/_missing_revs`: the same question,
+    /// answered as `{"missing_revs": {id: [revisions]}}` without `possible_ancestors` (`chttpd_db`'s clause
+    /// over `fabric:get_missing_revs/2`); either lists only the documents that miss a revision.
+    func revsDiff(_ request: CouchRequest, database: String, answeringMissingRevs: Bool = false) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
@@ -137,11 +139,13 @@ extension CouchEndpoint {
         var ordered: [(String, JSONValue)] = []
         for id in try request.jsonObjectBody().keys {
             if access.isRestricted, !(try await access.allowsDocument(id: id, in: store)) {
-                ordered.append((id, ["missing": .array((query[id] ?? []).map(JSONValue.string))]))
+                let missing = JSONValue.array((query[id] ?? []).map(JSONValue.string))
+                ordered.append((id, answeringMissingRevs ? missing : ["missing": missing]))
             } else if let entry = diff[id] {
-                ordered.append((id, entry.json))
+                ordered.append((id, answeringMissingRevs ? entry.json["missing"] ?? [] : entry.json))
             }
         }
+        if answeringMissingRevs { return CouchResponse.json(["missing_revs": .object(JSONObject(ordered))]) }
         return CouchResponse.json(.object(JSONObject(ordered)))
     }
 }

@@ -152,14 +152,17 @@ extension CouchEndpoint {
     /// `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
     func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
         let id = unchecked.id
-        let (store, incoming) = try await authorizedWrite(unchecked, user: request.user, database: database, replicated: !request.query.newEdits)
+        // `POST /{db}` is always an interactive edit: CouchDB's clause never reads `new_edits` (only a `PUT`'s
+        // `parse_doc_query/1` does), so a client cannot plant a revision of its choosing that way.
+        let newEdits = request.method == .post || request.query.newEdits
+        let (store, incoming) = try await authorizedWrite(unchecked, user: request.user, database: database, replicated: !newEdits)
         if request.query["batch"] == "ok" {
             return try await writeInBatchMode(incoming, store: store)
         }
         let result: WriteResult
         if let id, DocumentID.isLocal(id) {
             result = try await writeLocal(incoming, id: id, in: store)
-        } else if !request.query.newEdits {
+        } else if !newEdits {
             let failures = try await store.bulkDocs(parsed: [incoming], newEdits: false)
             if let error = failures.first?.error { throw error }
             result = WriteResult(id: id ?? "", rev: incoming.rev?.description ?? "")

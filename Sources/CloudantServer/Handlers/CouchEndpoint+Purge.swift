@@ -8,9 +8,9 @@ extension CouchEndpoint {
     /// `{"purge_seq": null, "purged": {"docid": [revisions removed], …}}` with 201 — every id named appears,
     /// with `[]` when nothing of it was removed.
     ///
-    /// - Throws: ``HTTPFailure`` `400` for more than 100 ids or 1,000 revisions (CouchDB's
-    ///   `purge/max_document_id_number` and `max_revisions_number`), a value that is not a list of revisions,
-    ///   or a malformed revision.
+    /// - Throws: ``HTTPFailure`` `400` for a value that is not a list of revisions, a malformed revision, or
+    ///   more revisions than `purge/max_revisions_number` when it is set (CouchDB 3.5 has no limit by default
+    ///   and none on the number of documents).
     func purge(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try requireServerAdmin(request.user)
@@ -18,16 +18,10 @@ extension CouchEndpoint {
         let store = try await authorizedStore(database, for: request.user, access: .admin)
         let body = try request.jsonObjectBody()
         var named: [(String, [String])] = []
-        for (id, value) in body.members {
-            guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
-                throw HTTPFailure.badRequest("Invalid list of revisions")
-            }
-            let revs = list.compactMap(\.stringValue)
-            for rev in revs where (try? RevisionID(parsing: rev)) == nil { throw HTTPFailure.badRequest("Invalid rev format") }
-            named.append((id, revs))
-        }
-        guard named.count <= 100 else { throw HTTPFailure.badRequest("Exceeded maximum number of documents.") }
-        guard named.reduce(0, { $0 + $1.1.count }) <= 1000 else {
+        for (id, value) in body.members { named.append((id, try Self.revisionList(value))) }
+        if let setting = nodeConfiguration.value("purge", "max_revisions_number"), setting != "infinity", let limit = Int(setting),
+            named.reduce(0, { $0 + $1.1.count }) > limit
+        {
             throw HTTPFailure.badRequest("Exceeded maximum number of revisions.")
         }
         // A partitioned database's ids are `partition:id` here too (`fabric_doc_purge` checks them).

@@ -69,11 +69,14 @@ struct SecurityObject: Sendable, Hashable {
         }
     }
 
+    /// `couch_db:validate_names_and_roles/1`: a side left out is empty, but one given must be an object whose
+    /// `names` and `roles`, where given, are lists of strings; `null` is none of these, so a templating slip
+    /// (`"members": null`) cannot open a database to everyone.
     private static func principals(_ value: JSONValue?, side: String) throws -> Principals {
-        guard let value, value != .null else { return Principals() }
+        guard let value else { return Principals() }
         guard case .object(let object) = value else { throw HTTPFailure.badRequest("\(side) must be a JSON object") }
         func strings(_ key: String) throws -> [String] {
-            guard let list = object[key], list != .null else { return [] }
+            guard let list = object[key] else { return [] }
             guard let array = list.arrayValue, let strings = Optional(array.compactMap(\.stringValue)),
                 strings.count == array.count
             else {

@@ -62,6 +62,7 @@ extension CouchEndpoint {
         case "_bulk_docs": return try await bulkDocs(request, database: first)
         case "_bulk_get": return try await bulkGet(request, database: first)
         case "_revs_diff": return try await revsDiff(request, database: first)
+        case "_missing_revs": return try await revsDiff(request, database: first, answeringMissingRevs: true)
         case "_ensure_full_commit": return try await ensureFullCommit(request, database: first)
         case "_compact" where !rest.isEmpty:
             return try await compactDesign(request, database: first, designDocument: rest.joined(separator: "/"))

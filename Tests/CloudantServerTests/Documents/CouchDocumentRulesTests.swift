@@ -110,8 +110,13 @@ struct CouchDocumentRulesTests {
             #expect(try await client.get("/db/_purged_infos").json["purged_infos"]?.arrayValue?.count == 1)
             #expect(try await client.put("/db/_purged_infos_limit", 0).status == 400)
             #expect(try await client.get("/db/_purge").status == 405)
-            let tooMany = JSONObject((0..<101).map { ("d\($0)", JSONValue.array([])) })
-            #expect(try await client.post("/db/_purge", .object(tooMany)).json["reason"] == "Exceeded maximum number of documents.")
+            // CouchDB 3.5 limits neither the ids nor, unless `purge/max_revisions_number` is set, the revisions.
+            let many = JSONObject((0..<101).map { ("d\($0)", JSONValue.array([])) })
+            #expect(try await client.post("/db/_purge", .object(many)).status == 201)
+            #expect(try await client.send("PUT", "/_node/_local/_config/purge/max_revisions_number", body: Data("\"1\"".utf8)).status == 200)
+            let two: JSONValue = ["x": [.string("1-" + String(repeating: "a", count: 32)), .string("1-" + String(repeating: "b", count: 32))]]
+            try await client.post("/db/_purge", two).expectCouchError(400, "bad_request", "Exceeded maximum number of revisions.")
+            try await client.post("/db/_purge", ["x": [1]]).expectCouchError(400, "bad_request", "Invalid rev format")
         }
     }
 
