@@ -79,11 +79,25 @@ final class DatabaseRegistry: Sendable {
         self.maxLeavesPerDocument = maxLeavesPerDocument
     }
 
-    /// Whether `name` follows CouchDB's rule `^[a-z][a-z0-9_$()+/-]*$` (or is a system database).
+    /// Whether `name` follows CouchDB's rule `^[a-z][a-z0-9_$()+/-]*$` (or is a system database). Its length is
+    /// a separate rule (``fitsFileName(_:)``), as in CouchDB.
     static func isValidName(_ name: String) -> Bool {
         if systemDatabases.contains(name) { return true }
-        guard name.utf8.count <= 238 else { return false }
         return (try? StoreDirectory.validate(storeName: name)) != nil
+    }
+
+    /// Whether `name` is short enough to be stored: no `/`-separated part longer than CouchDB's 238 bytes, and
+    /// a file name (each `/` written `%2F`) that leaves room for the store's longest companion file's suffix
+    /// within the 255 bytes a file name may have. CouchDB keeps each part as a folder and so accepts some longer
+    /// names; here they are refused with CouchDB's `database_name_too_long` rather than failing to open.
+    static func fitsFileName(_ name: String) -> Bool {
+        let encodedLength = name.utf8.count + 2 * name.utf8.count { $0 == UInt8(ascii: "/") }
+        return encodedLength <= 215 && name.split(separator: "/").allSatisfy { $0.utf8.count <= 238 }
+    }
+
+    /// `chttpd:error_info({error, {database_name_too_long, Name}})`.
+    static func nameTooLong(_ name: String) -> HTTPFailure {
+        HTTPFailure(status: 400, error: "database_name_too_long", reason: "At least one path segment of `\(name)` is too long.")
     }
 
     /// The 400 CouchDB answers for a bad name.
@@ -96,6 +110,7 @@ final class DatabaseRegistry: Sendable {
     /// The file of database `name`; `/` is kept as `%2F`, so no name reaches outside the folder.
     func fileURL(_ name: String) throws -> URL {
         guard Self.isValidName(name) else { throw Self.illegalName(name) }
+        guard Self.fitsFileName(name) else { throw Self.nameTooLong(name) }
         if Self.systemDatabases.contains(name) {
             return URL(fileURLWithPath: directory.path, isDirectory: true).appendingPathComponent(name + ".sqlite")
         }
@@ -124,10 +139,11 @@ final class DatabaseRegistry: Sendable {
     }
 
     /// Creates a database, with ``defaultSecurity``'s `_security` object.
-    /// - Throws: ``HTTPFailure`` `400 illegal_database_name` or `412 file_exists`.
+    /// - Throws: ``HTTPFailure`` `400 illegal_database_name` or `database_name_too_long`, `412 file_exists`.
     @discardableResult
     func create(_ name: String) async throws -> DocumentStore {
         guard Self.isValidName(name) else { throw Self.illegalName(name) }
+        guard Self.fitsFileName(name) else { throw Self.nameTooLong(name) }
         let store = try await lookUp(name, whenOpen: { _ in throw Self.fileExists }) { state in
             guard !self.fileExists(name) else { throw Self.fileExists }
             return try self.open(name, in: &state)

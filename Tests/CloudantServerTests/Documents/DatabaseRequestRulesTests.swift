@@ -54,6 +54,22 @@ struct DatabaseRequestRulesTests {
         }
     }
 
+    /// A name whose parts or file would be too long is CouchDB's `database_name_too_long`, never a failure to
+    /// open the file.
+    @Test func aDatabaseNameTooLongToStoreIsRefusedAsCouchDBRefusesOne() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            let slashes = Array(repeating: "a", count: 100).joined(separator: "%2F")
+            let long = String(repeating: "b", count: 239)
+            for name in [slashes, long] {
+                let shown = name.replacingOccurrences(of: "%2F", with: "/")
+                try await client.send("PUT", "/\(name)").expectCouchError(
+                    400, "database_name_too_long", "At least one path segment of `\(shown)` is too long.")
+            }
+            #expect(try await client.send("PUT", "/" + String(repeating: "c", count: 200)).status == 201)
+        }
+    }
+
     /// `POST /{db}/_missing_revs`: `_revs_diff`'s question, answered as `{"missing_revs": {id: [revs]}}`.
     @Test func missingRevsListsTheRevisionsADatabaseLacks() async throws {
         try await withLiveDatabase { _, client in
