@@ -5,8 +5,11 @@ extension CouchEndpoint {
     /// The CouchDB version this server answers as (`GET /` `version`).
     static var couchDBVersion: String { CloudantVersion.couchDBCompatibility }
 
-    /// What `GET /` lists in `features`: capabilities of this server a client may look for.
-    static let features: [String] = ["mango", "local-docs", "bulk-get", "changes-selector", "pbkdf2-users"]
+    /// What `GET /` lists in `features`: the names CouchDB registers (`config:features()`, sorted) for what this
+    /// server serves as CouchDB does: partitioned databases and the replication scheduler. Fauxton and other
+    /// clients look for these names; CouchDB's `access-ready`, `pluggable-storage-engines` and `reshard` are
+    /// left out, as nothing here answers to them.
+    static let features: [String] = ["partitioned", "scheduler"]
 
     /// `GET /`: the welcome object (anonymous, as CouchDB).
     func root(_ request: CouchRequest) throws -> Response {
