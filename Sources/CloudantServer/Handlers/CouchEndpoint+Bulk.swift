@@ -23,9 +23,10 @@ extension CouchEndpoint {
                 guard case .object(let object) = value else { throw HTTPFailure.badRequest("Document must be a JSON object") }
                 return try IncomingDocument(object)
             }
+            // A document without an id is answered with the one `chttpd_db` gives it before fabric refuses it.
             let refused = parsed.map { incoming -> JSONValue in
                 [
-                    "id": .string(incoming.id ?? ""), "rev": .string(incoming.rev?.description ?? "0-"),
+                    "id": .string(incoming.id ?? registry.makeDocumentID()), "rev": .string(incoming.rev?.description ?? "0-"),
                     "error": "not_implemented", "reason": "all_or_nothing is not supported",
                 ]
             }

@@ -102,7 +102,7 @@ extension CouchEndpoint {
             return CouchResponse.json(.number(JSONNumber(try await store.revsLimit())))
         case .put:
             let store = try await authorizedStore(database, for: request.user, access: .admin)
-            guard let limit = try request.jsonBody().numberValue?.int64Value, limit > 0 else {
+            guard case .number(.integer(let limit)) = try request.jsonBody(), limit > 0 else {
                 throw HTTPFailure.badRequest("Revs limit must be a positive integer.")  // CouchDB answers 500 (a crash)
             }
             try await store.setRevsLimit(Int(limit))

@@ -53,7 +53,8 @@ extension CouchEndpoint {
         case .put:
             try requireServerAdmin(request.user)
             let store = try await authorizedStore(database, for: request.user, access: .admin)
-            guard let limit = try request.jsonBody().numberValue?.int64Value, limit > 0, limit <= Int64(Int32.max) else {
+            // `is_integer(Limit), Limit > 0`: `5.0` is a float, not a limit.
+            guard case .number(.integer(let limit)) = try request.jsonBody(), limit > 0 else {
                 throw HTTPFailure.badRequest("`purged_infos_limit` must be positive integer")
             }
             try await store.setPurgedInfosLimit(Int(limit))

@@ -109,6 +109,11 @@ struct CouchDocumentRulesTests {
             #expect(try await client.put("/db/_purged_infos_limit", 1).json == ["ok": true])
             #expect(try await client.get("/db/_purged_infos").json["purged_infos"]?.arrayValue?.count == 1)
             #expect(try await client.put("/db/_purged_infos_limit", 0).status == 400)
+            // `is_integer(Limit)`: a float is refused, however whole; any positive integer is taken.
+            #expect(try await client.send("PUT", "/db/_purged_infos_limit", body: Data("5.0".utf8)).status == 400)
+            #expect(try await client.send("PUT", "/db/_revs_limit", body: Data("5.0".utf8)).status == 400)
+            #expect(try await client.put("/db/_purged_infos_limit", 3_000_000_000).status == 200)
+            #expect(try await client.put("/db/_purged_infos_limit", 1).status == 200)
             #expect(try await client.get("/db/_purge").status == 405)
             // CouchDB 3.5 limits neither the ids nor, unless `purge/max_revisions_number` is set, the revisions.
             let many = JSONObject((0..<101).map { ("d\($0)", JSONValue.array([])) })
@@ -179,6 +184,9 @@ struct CouchDocumentRulesTests {
                     ["id": "b", "rev": "1-967a00dff5e02add41819138abb3284d", "error": "not_implemented", "reason": "all_or_nothing is not supported"],
                 ])
             #expect(try await client.get("/db/a").status == 404)
+            // A document without an id is named by the id CouchDB gives it first.
+            let unnamed = try await client.post("/db/_bulk_docs", ["all_or_nothing": true, "docs": [["n": 1]]])
+            #expect(unnamed.json.arrayValue?.first?["id"]?.stringValue?.count == 32, "\(unnamed.text)")
         }
     }
 }
