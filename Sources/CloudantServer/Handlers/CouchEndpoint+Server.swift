@@ -31,10 +31,16 @@ extension CouchEndpoint {
         return CouchResponse.json(["ok": true])
     }
 
-    /// `GET /_up` (anonymous, as CouchDB).
+    /// `GET /_up` (anonymous, as CouchDB): `{"seeds":{},"status":"ok"}`, or `404` with `maintenance_mode` or
+    /// `nolb` while `couchdb/maintenance_mode` says so (`chttpd_misc:handle_up_req/1`), so a load balancer can
+    /// drain the node.
     func up(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
-        return CouchResponse.json(["status": "ok", "seeds": [:]])
+        switch nodeConfiguration.value("couchdb", "maintenance_mode") {
+        case "true": return CouchResponse.json(["status": "maintenance_mode"], status: 404)
+        case "nolb": return CouchResponse.json(["status": "nolb"], status: 404)
+        default: return CouchResponse.json(["seeds": [:], "status": "ok"])
+        }
     }
 
     /// `GET /_all_dbs`: server admins only unless `chttpd/admin_only_all_dbs` is false (``RequestAuthorization``).

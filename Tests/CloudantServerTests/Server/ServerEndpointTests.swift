@@ -19,6 +19,19 @@ struct ServerEndpointTests {
         }
     }
 
+    /// `chttpd_misc:handle_up_req/1`: a node in maintenance answers `404` so a load balancer drains it.
+    @Test func upAnswers404WhileTheNodeIsInMaintenance() async throws {
+        try await withLiveServer { server in
+            #expect(try await server.anonymous.get("/_up").text == #"{"seeds":{},"status":"ok"}"# + "\n")
+            for mode in ["true", "nolb"] {
+                let set = try await server.admin.send("PUT", "/_node/_local/_config/couchdb/maintenance_mode", body: Data("\"\(mode)\"".utf8))
+                #expect(set.status == 200)
+                let up = try await server.anonymous.get("/_up")
+                #expect(up.status == 404 && up.json == ["status": .string(mode == "true" ? "maintenance_mode" : "nolb")])
+            }
+        }
+    }
+
     @Test func serverAdminEndpointsRefuseAnonymousAndWrongCredentials() async throws {
         try await withLiveServer { server in
             let answer = try await server.anonymous.get("/_all_dbs")
