@@ -93,7 +93,7 @@ struct ChangesParameters: Sendable {
             // an object; `fields` (an array) trims the documents `include_docs` adds (`mango_fields:extract/2`).
             // The selector's own errors are `bad_request`s with mango's reason (`check_selector/1`).
             guard let body else { throw HTTPFailure.badRequest("Selector must be specified in POST payload") }
-            guard case .object? = body["selector"], let selectorJSON = body["selector"] else {
+            guard let selectorJSON = body["selector"], case .object = selectorJSON else {
                 throw HTTPFailure.badRequest("Selector error: expected a JSON object")
             }
             let selector: MangoSelector

@@ -73,7 +73,8 @@ enum CouchResponse {
 
     /// A response with `bytes` and exactly `headers` (and its `Content-Length`): what CouchDB's
     /// `chttpd:send_response` sends for an answer a design function wrote itself (a show's or update's `body`,
-    /// a list, a rewrite's `code`), without the `Cache-Control` and content type its JSON responses get.
+    /// a list, a rewrite's `code`), a redirect or a CORS preflight's `204`, without the `Cache-Control` and
+    /// content type its JSON responses get.
     static func exact(_ bytes: [UInt8], status: Int, headers: [(String, String)]) -> Response {
         var fields = HTTPFields()
         for (name, value) in headers {
@@ -82,16 +83,6 @@ enum CouchResponse {
         fields[.contentLength] = String(bytes.count)
         return Response(
             status: HTTPResponse.Status(code: status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    /// A response without a body or content type (a CORS preflight's 204).
-    static func empty(status: Int, headers extra: [(String, String)]) -> Response {
-        var headers = HTTPFields()
-        for (name, value) in extra {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-        }
-        headers[.contentLength] = "0"
-        return Response(status: HTTPResponse.Status(code: status), headers: headers)
     }
 
     /// `304 Not Modified` for a matching `If-None-Match`: CouchDB's `chttpd:etag_respond/3` sends the ETag and

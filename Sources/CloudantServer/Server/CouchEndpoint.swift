@@ -205,7 +205,7 @@ final class CouchEndpoint: Sendable {
                 requestHeaders: request.headers[HTTPField.Name("Access-Control-Request-Headers")!])
         {
             // A browser's preflight, answered before authentication as `chttpd_cors` answers it.
-            response = CouchResponse.empty(status: 204, headers: preflight)
+            response = CouchResponse.exact([], status: 204, headers: preflight)
         } else {
             let upgrades = PasswordHashUpgrade.Deferral()
             defer { upgrades.startPending() }
