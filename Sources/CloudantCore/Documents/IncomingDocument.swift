@@ -107,11 +107,15 @@ public struct IncomingDocument: Sendable, Hashable {
         if let rawAttachments {
             guard case .object(let members) = rawAttachments else { throw badSpecialMember("_attachments") }
             var parsed: [String: IncomingAttachment] = [:]
-            for (name, value) in members.members {
+            var order: [String] = []
+            // `couch_doc:transfer_fields/3` reads only the members that are objects: any other is dropped
+            // unread (its name unchecked), as a list comprehension's pattern drops what it does not match.
+            for (name, value) in members.members where value.objectValue != nil {
                 parsed[name] = try IncomingAttachment(name: name, json: value, documentID: id)
+                order.append(name)
             }
             attachments = parsed
-            attachmentOrder = members.keys
+            attachmentOrder = order
         }
 
         if let unknownSpecial {

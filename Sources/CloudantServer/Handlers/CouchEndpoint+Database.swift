@@ -49,17 +49,18 @@ extension CouchEndpoint {
             }
             return try await postDocument(request, database: name)
         default:
-            throw unsupported("DELETE,GET,HEAD,POST,PUT")
+            throw unsupported("DELETE,GET,HEAD,POST")  // `PUT` is handled before `db_req/2`, which lists the rest
         }
     }
 
     /// `POST /{db}/_ensure_full_commit`: every commit is already durable, so this only answers as CouchDB
-    /// does (201, `instance_start_time` "0").
+    /// does (201, and the database's `instance_start_time`, its creation time).
     func ensureFullCommit(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
-        _ = try await authorizedStore(database, for: request.user, access: .member)
-        return CouchResponse.json(["ok": true, "instance_start_time": "0"], status: 201)
+        let store = try await authorizedStore(database, for: request.user, access: .member)
+        let started = try await store.info().instanceStartTime
+        return CouchResponse.json(["ok": true, "instance_start_time": .string(started)], status: 201)
     }
 
     /// `POST /{db}/_compact`: runs compaction before answering 202.
@@ -90,7 +91,7 @@ extension CouchEndpoint {
             try await store.setSecurityObject(object.json)
             return CouchResponse.ok()
         default:
-            throw unsupported("GET,PUT")
+            throw unsupported("PUT,GET")
         }
     }
 
@@ -108,7 +109,7 @@ extension CouchEndpoint {
             try await store.setRevsLimit(Int(limit))
             return CouchResponse.ok()
         default:
-            throw unsupported("GET,PUT")
+            throw unsupported("PUT,GET")
         }
     }
 

@@ -34,7 +34,13 @@ extension CouchEndpoint {
         let store = try await authorizedStore(database, for: request.user, access: .member)
         try await readAccess(of: store, for: request.user).requireVisible(id: id, in: store)
         var options = try Self.readOptions(request.query)
-        if let openRevs = request.query["open_revs"], !DocumentID.isLocal(id) {
+        // A revision asked for by name is looked up among the database's documents
+        // (`couch_db:open_doc_revs_int/3`), where `_local` ones never are: `rev` finds nothing, and `open_revs`
+        // answers as for a missing document.
+        if DocumentID.isLocal(id), options.rev != nil, request.query["open_revs"] == nil {
+            throw CloudantError(.notFound, "missing", context: .init(documentID: id))
+        }
+        if let openRevs = request.query["open_revs"] {
             let which: OpenRevisions
             if openRevs == "all" {
                 which = .all
@@ -236,9 +242,15 @@ extension CouchEndpoint {
         // A hidden document, `_local/` ones included, is deleted as a missing one is: not at all.
         try await access.requireVisible(id: id, in: store)
         if DocumentID.isLocal(id) {
+            // `couch_doc_from_req/4` parses a given revision (`400 Invalid rev format`); a deletion then needs
+            // no matching one. The ETag is of the new revision, as for any write.
             let current = try await store.localDocument(id: id)
+            if let rev, (try? RevisionID(parsing: rev)) == nil {
+                throw HTTPFailure.badRequest("Invalid rev format")
+            }
             let result = try await store.deleteLocal(id: id, rev: current["_rev"]?.stringValue ?? "0-0")
-            return CouchResponse.json(result.json)
+            let etag = Self.etag(of: ["_id": .string(id), "_rev": .string(result.rev), "_deleted": true], id: id)
+            return CouchResponse.json(result.json, headers: [("ETag", etag)])
         }
         guard let rev else {
             _ = try await store.document(id: id)

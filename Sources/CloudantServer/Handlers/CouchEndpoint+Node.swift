@@ -218,29 +218,37 @@ extension CouchEndpoint {
     }
 
     /// `GET /_dbs_info` (every database, as `_all_dbs` pages them) and `POST /_dbs_info` with `{"keys": […]}`
-    /// (at most 100): `[{"key", "info"}]`, `{"key", "error": "not_found"}` for a database that does not exist.
+    /// (at most `chttpd/max_db_number_for_dbs_info_req`, 100): `[{"key", "info"}]`, and `{"key", "error": "not_found"}`
+    /// for a key that names no database.
     /// Who may ask is ``RequestAuthorization``'s (server admins unless `chttpd/admin_only_all_dbs` is false).
     func databasesInfo(_ request: CouchRequest) async throws -> Response {
-        var names: [String]
-        switch request.method {
-        case .get, .head:
-            names = try DatabaseNamePage.names(try registry.names(), query: request.query)
-        case .post:
-            try request.requireJSONContentType()
-            let body = try request.jsonObjectBody()
-            guard let keys = body["keys"] else { throw HTTPFailure.badRequest("`keys` member must exist.") }
-            guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
-            guard list.count <= 100 else { throw HTTPFailure.badRequest("too_many_keys") }
-            names = list.compactMap(\.stringValue)
-        default:
-            throw unsupported("GET,HEAD,POST")
+        guard [.get, .head, .post].contains(request.method) else { throw unsupported("GET,HEAD,POST") }
+        // `handle_dbs_info_req/1`: a longer path is no resource at all.
+        guard request.segments.count == 1 else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
+        guard request.method == .post else {
+            // An `_all_docs` of the databases: names that cannot be opened are left out.
+            let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request.query))
+            var rows: [JSONValue] = []
+            for name in names {
+                if let store = try? await registry.store(name), let info = try? await store.info() {
+                    rows.append(["key": .string(name), "info": info.json])
+                }
+            }
+            return CouchResponse.json(.array(rows))
         }
+        try request.requireJSONContentType()
+        let body = try request.jsonObjectBody()
+        guard let keys = body["keys"] else { throw HTTPFailure.badRequest("`keys` member must exist.") }
+        guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
+        let most = Int(nodeConfiguration.value("chttpd", "max_db_number_for_dbs_info_req") ?? "") ?? 100
+        guard list.count <= most else { throw HTTPFailure.badRequest("too_many_keys") }
+        // Every key is answered, as given: one that names no database (a number, a missing name) is not_found.
         var rows: [JSONValue] = []
-        for name in names {
-            if let store = try? await registry.store(name), let info = try? await store.info() {
-                rows.append(["key": .string(name), "info": info.json])
-            } else if request.method == .post {
-                rows.append(["key": .string(name), "error": "not_found"])
+        for key in list {
+            if let name = key.stringValue, let store = try? await registry.store(name), let info = try? await store.info() {
+                rows.append(["key": key, "info": info.json])
+            } else {
+                rows.append(["key": key, "error": "not_found"])
             }
         }
         return CouchResponse.json(.array(rows))

@@ -46,7 +46,9 @@ extension CouchEndpoint {
     /// `GET /_all_dbs`: server admins only unless `chttpd/admin_only_all_dbs` is false (``RequestAuthorization``).
     func allDatabases(_ request: CouchRequest) throws -> Response {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
-        let names = try DatabaseNamePage.names(try registry.names(), query: request.query)
+        // `handle_all_dbs_req/1`: a longer path is no resource at all.
+        guard request.segments.count == 1 else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
+        let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request.query))
         return CouchResponse.json(.array(names.map(JSONValue.string)))
     }
 

@@ -5,35 +5,43 @@ internal import CloudantCore
 /// `keys`, `startkey`/`start_key`, `endkey`/`end_key`, `inclusive_end`, `descending`, `skip` and `limit`, with
 /// keys compared as ids are (by their bytes), and its parameters parsed as `_all_docs` parses them.
 struct DatabaseNamePage {
-    /// The names in the order and window the parameters ask for.
-    static func names(_ all: [String], query: QueryParameters) throws -> [String] {
-        let arguments = try query.indexArguments(["descending", "skip", "limit", "inclusive_end"])
-        let descending = arguments.descending
-        let skip = arguments.skip
-        let limit = arguments.limit ?? Int.max
+    /// The query string's arguments, parsed and checked as `couch_mrview_http:parse_params/2` and
+    /// `fabric_util:validate_all_docs_args/2` parse and check an `_all_docs` request's: `reduce=true`,
+    /// grouping and `keys` beside a key range are `400 query_parse_error`.
+    static func query(_ parameters: QueryParameters) throws -> ViewQuery {
+        var query = ViewQuery()
+        if let value = try parameters.json("keys") {
+            guard case .array(let list) = value else { throw HTTPFailure.badRequest("`keys` parameter must be an array.") }
+            query.keys = list
+        }
+        query = try CouchEndpoint.viewQuery(queryString: parameters, partition: nil, from: query)
+        try query.validatedForAllDocs(partitionedDatabase: false)
+        return query
+    }
+
+    /// The names in the order and window the query asks for. A key bound falls back on its document-id bound
+    /// (`startkey_docid`, `endkey_docid`), as `fabric_view_all_docs` reads them.
+    static func names(_ all: [String], query: ViewQuery) -> [String] {
+        let descending = query.descending
+        let limit = query.limit ?? Int.max
         var names = all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        if let keys = try query.json("keys") {
-            guard let list = keys.arrayValue else { throw HTTPFailure.badRequest("`keys` member must be an array.") }
+        if let keys = query.keys {
             let present = Set(names)
-            let wanted = list.compactMap(\.stringValue).filter(present.contains)
-            return Array((descending ? wanted.reversed() : wanted).dropFirst(skip).prefix(limit))
+            let wanted = keys.compactMap(\.stringValue).filter(present.contains)
+            return Array((descending ? wanted.reversed() : wanted).dropFirst(query.skip).prefix(limit))
         }
-        var start = try query.json("startkey") ?? query.json("start_key")
-        var end = try query.json("endkey") ?? query.json("end_key")
-        var inclusiveEnd = arguments.inclusiveEnd
-        if let key = try query.json("key") {
-            (start, end, inclusiveEnd) = (key, key, true)
-        }
+        let start = query.startKey ?? query.startKeyDocID.map(JSONValue.string)
+        let end = query.endKey ?? query.endKeyDocID.map(JSONValue.string)
         if descending { names.reverse() }
         names = names.filter { name in
             if let start, !Self.name(name, isAtOrPast: start, descending: descending) { return false }
             if let end {
                 if Self.name(name, isPast: end, descending: descending) { return false }
-                if !inclusiveEnd, end.stringValue == name { return false }
+                if !query.inclusiveEnd, end.stringValue == name { return false }
             }
             return true
         }
-        return Array(names.dropFirst(skip).prefix(limit))
+        return Array(names.dropFirst(query.skip).prefix(limit))
     }
 
     /// Whether `name` comes at or after `key` in the walk's direction. Keys that are not strings sort as

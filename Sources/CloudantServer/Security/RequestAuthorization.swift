@@ -5,8 +5,7 @@ internal import HTTPTypes
 /// then apply their own rules (a database's security object, per-document access), so this table is the
 /// first gate, never the only one.
 enum RequestAuthorization: Equatable {
-    /// No requirement here (`/`, `/_up`, `/_uuids`, `/_session`, the dashboard, and database paths, which
-    /// their handlers check against the database's security object).
+    /// No requirement here (`/`, `/_up`, `/_uuids`, `/_session`, the dashboard).
     case open
     /// A user with credentials (`/_replicate`).
     case authenticatedUser
@@ -17,6 +16,10 @@ enum RequestAuthorization: Equatable {
     /// A member of the database (checked first, with its own answer) who also administers it (`_compact`,
     /// `_view_cleanup`).
     case databaseAdmin(String)
+    /// A member of the database, which must exist (`db_authorization_check/1`): every other database path,
+    /// so a missing database (`404`) or a user who is not a member (`401`/`403`) is answered before the
+    /// handler looks at the method, the content type or the body. Handlers then check their own access.
+    case databaseMember(String)
 
     /// The requirement of a request, as `authorize_request_int/1` matches its path.
     /// - Parameters:
@@ -34,14 +37,14 @@ enum RequestAuthorization: Equatable {
         if first == "_replicator" || first == "_users" || first == usersDatabase {
             // Their document lists and feeds would show every job's credentials or every user's hash.
             if wholeDatabase || second == "_all_docs" || second == "_changes" { return .serverAdmin }
-            return .open
+            return .databaseMember(first)
         }
         if first.hasPrefix("_") { return serverEndpoint(method: method, segments: segments) }
         if wholeDatabase { return .serverAdmin }
         switch (second, segments.count) {
         case ("_compact", _), ("_view_cleanup", 2): return .databaseAdmin(first)
         case ("_sync_shards", 2), ("_purge", 2), ("_purged_infos_limit", 2): return .serverAdmin
-        default: return .open
+        default: return .databaseMember(first)
         }
     }
 

@@ -158,6 +158,13 @@ extension CouchEndpoint {
             let security = try await securityObject(of: registry.store(name))
             try Self.requireMember(security, user)
             guard security.isAdmin(user) else { throw HTTPFailure.unauthorized("You are not a server or db admin.") }
+        case .databaseMember(let name):
+            // `fabric:get_security/2` opens the database (`404` when it does not exist) as the user, and
+            // `couch_db:open/2` checks membership, even for a server admin's request (who is always a member).
+            // The authentication database's handlers apply its own rules: users reach their own documents
+            // whatever its security object says (``authorizedStore(_:for:access:)``).
+            let store = try await registry.store(name)
+            if !user.isServerAdmin, name != usersDatabase { try Self.requireMember(await securityObject(of: store), user) }
         }
     }
 

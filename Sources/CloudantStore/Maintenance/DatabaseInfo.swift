@@ -21,6 +21,10 @@ public struct DatabaseInfo: Sendable, Hashable {
     /// The shard count the database was created with (CouchDB's `q`, reported in `cluster`; see
     /// ``DocumentStore/setShardCount(_:)``): 1, the one file a store is, unless one was given.
     public var shardCount: Int = 1
+    /// When the store was created, in whole seconds since 1970, as text: CouchDB's `instance_start_time`, its
+    /// shard files' creation suffix, which tells a client that a database was deleted and created again under
+    /// the same name. A store created before the time was recorded reports when it was first opened since.
+    public var instanceStartTime: String = "0"
 
     /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
     /// `instance_start_time`, `sizes`, `props` (`{"partitioned": true}` for a partitioned store),
@@ -30,7 +34,7 @@ public struct DatabaseInfo: Sendable, Hashable {
         [
             "db_name": .string(name), "doc_count": .number(JSONNumber(documentCount)),
             "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": UpdateSequence.json(updateSeq),
-            "purge_seq": UpdateSequence.json(purgeSeq), "instance_start_time": "0",
+            "purge_seq": UpdateSequence.json(purgeSeq), "instance_start_time": .string(instanceStartTime),
             "sizes": [
                 "file": .number(JSONNumber(fileSize)), "active": .number(JSONNumber(activeSize)),
                 "external": .number(JSONNumber(activeSize)),

@@ -15,11 +15,13 @@ extension DocumentStore {
             let pageCount = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let shards = try StoreInfo.integer(StoreSchema.StoreInfo.shardCount, in: db)
-            return DatabaseInfo(
+            var info = DatabaseInfo(
                 name: self.name, documentCount: counts.live, deletedDocumentCount: counts.deleted, updateSeq: updateSeq,
                 purgeSeq: purgeSeq, fileSize: pageCount * pageSize, activeSize: counts.activeSize,
                 partitioned: try Self.isPartitioned(db),
                 shardCount: shards > 0 ? Int(shards) : 1)
+            info.instanceStartTime = String(try StoreInfo.integer(StoreSchema.StoreInfo.createdAt, in: db))
+            return info
         }
     }
 

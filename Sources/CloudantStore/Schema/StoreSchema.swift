@@ -1,3 +1,4 @@
+internal import Foundation
 internal import GRDB
 
 /// The SQLite schema of a store: every table and column name in one place, and the named, append-only
@@ -106,6 +107,9 @@ enum StoreSchema {
         static let partitioned = "partitioned"
         /// The top-level member holding each document's expiry time; absent when documents do not expire.
         static let expiryField = "expiry_field"
+        /// When the store was created, in whole seconds since 1970 (CouchDB's shard suffix, which it reports
+        /// as `instance_start_time`); for a store created before this was recorded, when it was upgraded.
+        static let createdAt = "created_at"
     }
 
     /// One row per document named in a purge request (CouchDB's purge tree: `_purged_infos`).
@@ -454,6 +458,11 @@ enum StoreSchema {
                     \(DeferredKindIndex.definition);
                     """)
         }
+        migrator.registerMigration("2026-12-04-creation-time") { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)",
+                arguments: [StoreInfo.createdAt, Int64(Date().timeIntervalSince1970)])
+        }
         return migrator
     }
 
@@ -465,6 +474,6 @@ enum StoreSchema {
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
         "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
-        "2026-12-01-kind-numbers",
+        "2026-12-01-kind-numbers", "2026-12-04-creation-time",
     ]
 }

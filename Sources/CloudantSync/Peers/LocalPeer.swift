@@ -22,7 +22,7 @@ public struct LocalPeer: ReplicationPeer {
 
     public func info() async throws -> PeerInfo {
         let info = try await store.info()
-        return PeerInfo(updateSeq: .number(JSONNumber(info.updateSeq)), instanceStartTime: "0")
+        return PeerInfo(updateSeq: .number(JSONNumber(info.updateSeq)), instanceStartTime: info.instanceStartTime)
     }
 
     public func localDocument(id: String) async throws -> JSONObject? {

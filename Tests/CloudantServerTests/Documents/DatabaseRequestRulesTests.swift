@@ -81,4 +81,95 @@ struct DatabaseRequestRulesTests {
             #expect(try await client.get("/db/_missing_revs").status == 405)
         }
     }
+
+    /// `chttpd_auth_request:db_authorization_check/1` opens the database as the user before any handler runs: a
+    /// missing database is `404` and a user who is not a member `401`/`403`, whatever the method, content type,
+    /// headers or body would have earned.
+    @Test func aMissingDatabaseOrANonMemberIsAnsweredBeforeTheRequestIsChecked() async throws {
+        try await withLiveDatabase { server, admin in
+            let missing: [(String, String, JSONValue?, String?, [String: String])] = [
+                ("POST", "/nodb/_bulk_docs", ["docs": [["a": 1]], "all_or_nothing": true], nil, [:]),
+                ("GET", "/nodb/_bulk_docs", nil, nil, [:]),
+                ("PATCH", "/nodb", nil, nil, [:]),
+                ("POST", "/nodb/_revs_diff", nil, "text/plain", [:]),
+                ("COPY", "/nodb/doc", nil, nil, [:]),
+                ("COPY", "/nodb/doc", nil, nil, ["Destination": "_bad"]),
+                ("PUT", "/nodb/doc/_x", nil, "text/plain", [:]),
+                ("GET", "/nodb/_temp_view", nil, nil, [:]),
+            ]
+            for (method, path, json, contentType, headers) in missing {
+                try await admin.send(method, path, json: json, contentType: contentType, headers: headers)
+                    .expectCouchError(404, "not_found", "Database does not exist.")
+            }
+            // The database exists, and is admin-only: an anonymous request is unauthorized, a named user's forbidden.
+            let user: JSONValue = ["name": "noa", "password": "pw", "roles": [], "type": "user"]
+            #expect(try await admin.put("/_users/org.couchdb.user:noa", user).status == 201)
+            let noa = server.client("noa", "pw")
+            let refusals = [
+                (server.anonymous, 401, "unauthorized", "You are not authorized to access this db."),
+                (noa, 403, "forbidden", "You are not allowed to access this db."),
+            ]
+            for (client, status, error, reason) in refusals {
+                try await client.send("POST", "/db/_bulk_docs", json: ["docs": [["a": 1]], "all_or_nothing": true])
+                    .expectCouchError(status, error, reason)
+                try await client.send("POST", "/db/_bulk_docs", json: ["nodocs": 1]).expectCouchError(status, error, reason)
+                try await client.send("GET", "/db/_bulk_docs").expectCouchError(status, error, reason)
+                try await client.send("POST", "/db/_revs_diff", body: Data("{}".utf8), contentType: "text/plain")
+                    .expectCouchError(status, error, reason)
+            }
+            // The checks themselves still apply once the database is found and the user may use it.
+            #expect(try await admin.send("GET", "/db/_bulk_docs").status == 405)
+            #expect(try await admin.send("POST", "/db/_revs_diff", body: Data("{}".utf8), contentType: "text/plain").status == 415)
+        }
+    }
+
+    /// `_all_dbs` and `_dbs_info` are an `_all_docs` of the databases (`handle_all_dbs_info_req/1`): the same
+    /// arguments, checked as `validate_all_docs_args` checks them; a longer path is `404 missing`; `POST
+    /// /_dbs_info` answers every key as given.
+    @Test func allDbsAndDbsInfoTakeAllDocsArgumentsAndAnswerEveryKey() async throws {
+        try await withLiveDatabase { _, admin in
+            for path in ["/_all_dbs", "/_dbs_info"] {
+                try await admin.get(path + "?reduce=true").expectCouchError(400, "query_parse_error", "Reduce is invalid for map-only views.")
+                try await admin.get(path + "?group=true").expectCouchError(400, "query_parse_error", "Invalid use of grouping on a map view.")
+                try await admin.get(path + "?keys=%5B%22db%22,%22x%22%5D&key=%22db%22").expectCouchError(
+                    400, "query_parse_error", "`keys` is incompatible with `key`, `start_key` and `end_key`")
+                try await admin.get(path + "/x").expectCouchError(404, "not_found", "missing")
+            }
+            #expect(try await admin.get("/_all_dbs?startkey_docid=db").json == ["db"])
+            #expect(try await admin.get("/_all_dbs?start_key=%22_users%22&descending=true").json == ["_users", "_replicator"])
+            let answer = try await admin.post("/_dbs_info", ["keys": ["db", "nope", 5]])
+            let rows = answer.json.arrayValue ?? []
+            #expect(rows.count == 3)
+            #expect(rows.first?["key"] == "db" && rows.first?["info"]?["db_name"] == "db")
+            #expect(Array(rows.dropFirst()) == [["key": "nope", "error": "not_found"], ["key": 5, "error": "not_found"]])
+            try await admin.send("POST", "/_dbs_info/x", json: ["keys": ["db"]]).expectCouchError(404, "not_found", "missing")
+        }
+    }
+
+    /// `db_req/2`'s `405` answers list what each resource serves, in CouchDB's words and order.
+    @Test func methodNotAllowedListsWhatCouchDBLists() async throws {
+        try await withLiveDatabase { _, admin in
+            let expected = [
+                ("PATCH", "/db", "DELETE,GET,HEAD,POST"), ("DELETE", "/db/_security", "PUT,GET"),
+                ("DELETE", "/db/_revs_limit", "PUT,GET"), ("DELETE", "/db/_purged_infos_limit", "GET,PUT"),
+            ]
+            for (method, path, allowed) in expected {
+                let answer = try await admin.send(method, path)
+                answer.expectCouchError(405, "method_not_allowed", "Only \(allowed) allowed")
+                #expect(answer.header("Allow") == allowed, "\(method) \(path)")
+            }
+        }
+    }
+
+    /// `instance_start_time` is the database's creation time (`mem3:shard_creation_time/1`), the same in its
+    /// info and `_ensure_full_commit`, and kept when the server opens the database again.
+    @Test func instanceStartTimeIsTheDatabasesCreationTime() async throws {
+        try await withLiveDatabase { _, admin in
+            let info = try await admin.get("/db").json
+            let created = try #require(info["instance_start_time"]?.stringValue)
+            #expect(created.count == 10 && created.allSatisfy(\.isNumber))
+            let commit = try await admin.send("POST", "/db/_ensure_full_commit", contentType: "application/json")
+            #expect(commit.json["instance_start_time"] == .string(created))
+        }
+    }
 }

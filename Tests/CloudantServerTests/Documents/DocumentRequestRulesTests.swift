@@ -175,4 +175,35 @@ struct DocumentRequestRulesTests {
             try await server.admin.send("COPY", "/nodb/doc").expectCouchError(404, "not_found", "Database does not exist.")
         }
     }
+
+    /// A `_local` document has no revisions to open by name (`couch_db:open_doc_revs_int/3` reads only the
+    /// database's documents): `rev` is `404 missing`, `open_revs` answers as for a missing document. Its
+    /// `DELETE` parses a given `rev` and sends the new revision's `ETag`.
+    @Test func aLocalDocumentHasNoRevisionsToOpenByName() async throws {
+        try await withLiveDatabase { _, client in
+            #expect(try await client.put("/db/_local/l", ["n": 1]).status == 201)
+            #expect(try await client.get("/db/_local/l").json["n"] == 1)
+            try await client.get("/db/_local/l?rev=0-1").expectCouchError(404, "not_found", "missing")
+            try await client.get("/db/_local/l?open_revs=all").expectCouchError(404, "not_found", "missing")
+            let named = try await client.send("GET", "/db/_local/l?open_revs=%5B%220-1%22%5D", headers: ["Accept": "application/json"])
+            #expect(named.status == 200 && named.json == [["missing": "0-1"]])
+            try await client.send("DELETE", "/db/_local/l?rev=bad").expectCouchError(400, "bad_request", "Invalid rev format")
+            #expect(try await client.get("/db/_local/l").status == 200)
+            let deleted = try await client.send("DELETE", "/db/_local/l?rev=0-7")
+            #expect(deleted.json == ["ok": true, "id": "_local/l", "rev": "0-0"])
+            #expect(deleted.header("ETag")?.hasPrefix("\"") == true)
+            try await client.send("DELETE", "/db/_local/l").expectCouchError(404, "not_found", "missing")
+        }
+    }
+
+    /// `couch_doc:transfer_fields/3` reads the `_attachments` members that are objects and drops the rest
+    /// unread: a document with `"x": "y"` there is written without that attachment.
+    @Test func anAttachmentsMemberThatIsNotAnObjectIsDropped() async throws {
+        try await withLiveDatabase { _, client in
+            let written = try await client.put("/db/d", ["_attachments": ["x": "y", "_bad": 5], "n": 1])
+            #expect(written.status == 201)
+            let document = try await client.get("/db/d").json
+            #expect(document["n"] == 1 && document["_attachments"] == nil)
+        }
+    }
 }

@@ -110,7 +110,14 @@ struct MaintenanceTests {
         #expect(info.deletedDocumentCount == 1)
         #expect(info.updateSeq == 3)
         #expect(info.json["db_name"] == "test")
-        #expect(info.json["instance_start_time"] == "0")
+        // When the store was created, in whole seconds; it does not move when the store is opened again.
+        let created = try #require(Int(info.instanceStartTime))
+        #expect(abs(created - Int(Date().timeIntervalSince1970)) < 24 * 3600)
+        #expect(info.json["instance_start_time"] == .string(info.instanceStartTime))
+        try temp.store.close()
+        let reopened = try temp.reopen()
+        #expect(try await reopened.info().instanceStartTime == info.instanceStartTime)
+        try reopened.close()
     }
 
     @Test func theAppliedMigrationsAreTheNamedAppendOnlyList() async throws {
@@ -122,7 +129,7 @@ struct MaintenanceTests {
             "2026-11-28-purge-infos",
             "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
             "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
-            "2026-12-01-kind-numbers",
+            "2026-12-01-kind-numbers", "2026-12-04-creation-time",
         ]
         #expect(try await temp.store.appliedMigrations() == expected)
         #expect(try await temp.reopen().appliedMigrations() == expected)

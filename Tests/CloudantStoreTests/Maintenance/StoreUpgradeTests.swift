@@ -131,6 +131,8 @@ struct StoreUpgradeTests {
     static func expectContents(of store: DocumentStore, fixture: String) async throws {
         let info = try await store.info()
         #expect(info.documentCount == 5 && info.deletedDocumentCount == 1, "\(fixture)")
+        // A store from before creation times were recorded reports when it was upgraded.
+        #expect(Int(info.instanceStartTime) ?? 0 > 0, "\(fixture)")
         let history = try await store.document(id: "history", options: ReadOptions(revs: true))
         #expect(history["v"] == 3 && history["_revisions"]?["ids"]?.arrayValue?.count == 3, "\(fixture)")
         let conflicted = try await store.document(id: "conflicted", options: ReadOptions(conflicts: true))
@@ -162,6 +164,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-12-01-kind-numbers"
-    static let migrationCount = 17
+    static let latestMigration = "2026-12-04-creation-time"
+    static let migrationCount = 18
 }
