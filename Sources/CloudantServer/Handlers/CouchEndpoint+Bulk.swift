@@ -184,15 +184,15 @@ extension CouchEndpoint {
     func bulkGet(_ request: CouchRequest, database: String) async throws -> Response {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
-        // `bulk_get_parse_doc_query/1` refuses the first of these it meets, in the query's order.
-        let refusedNames: Set<String> = ["rev", "open_revs", "atts_since", "new_edits", "w"]
-        if let rejected = request.query.ordered.first(where: { refusedNames.contains($0.name) }) {
-            throw HTTPFailure.badRequest("\"\(rejected.name)\" query parameter is not acceptable")
-        }
         let store = try await authorizedStore(database, for: request.user, access: .member)
         let body = try request.jsonObjectBody()
         guard let entries = body["docs"]?.arrayValue else {
             throw HTTPFailure.badRequest("Missing JSON list of 'docs'.")  // CouchDB: 500 for a non-list (a crash)
+        }
+        // Only then does `bulk_get_parse_doc_query/1` read the query, refusing the first of these it meets.
+        let refusedNames: Set<String> = ["rev", "open_revs", "atts_since", "new_edits", "w"]
+        if let rejected = request.query.ordered.first(where: { refusedNames.contains($0.name) }) {
+            throw HTTPFailure.badRequest("\"\(rejected.name)\" query parameter is not acceptable")
         }
         // Options come from the query alone (`bulk_get_parse_doc_query/1`): members of the body beside `docs`,
         // such as `latest` or `revs`, are not read.
@@ -209,12 +209,13 @@ extension CouchEndpoint {
         if try await store.isPartitioned() {
             // `couch_partition:validate_docid/1` per entry: an id that is not `partition:id` is that entry's error.
             for (index, entry) in parsed.enumerated() {
-                guard case .read(let read, let rev) = entry else { continue }
+                guard case .read(let read, _) = entry else { continue }
                 do {
                     try DocumentPartition.validateDocumentID(read.id)
                 } catch let error as CloudantError {
+                    // `couch_db:validate_docid/2` fails before the entry's `rev` is read: the answer names none.
                     let body = CouchErrorBody(error)
-                    parsed[index] = .invalid(Self.bulkGetFailure(.string(read.id), rev ?? .null, body.error, body.reason))
+                    parsed[index] = .invalid(Self.bulkGetFailure(.string(read.id), .null, body.error, body.reason))
                 }
             }
         }

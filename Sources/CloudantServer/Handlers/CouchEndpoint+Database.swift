@@ -8,20 +8,17 @@ extension CouchEndpoint {
         switch request.method {
         case .put:
             try requireServerAdmin(request.user)
+            try Self.checkCreationOptions(request.query)
             let partitioned: Bool
             switch request.query["partitioned"] {
             case nil, "false": partitioned = false
             case "true": partitioned = true
             default: throw HTTPFailure.badRequest("Invalid `partitioned` parameter")
             }
-            if partitioned, name.hasPrefix("_") {
-                throw HTTPFailure.badRequest("Cannot partition a system database")
-            }
-            // `chttpd_db:parse_shards_opt/3`: `q` and `n` must be positive integers; `q` is kept and reported.
-            for option in ["q", "n"] {
-                if let value = request.query[option], !(Int(value).map { $0 > 0 } ?? false) {
-                    throw HTTPFailure.badRequest("The `\(option)` value should be a positive integer.")
-                }
+            if partitioned {
+                // `couch_partition:validate_dbname/2`, once the name itself is known to be legal.
+                guard DatabaseRegistry.isValidName(name) else { throw DatabaseRegistry.illegalName(name) }
+                if DatabaseRegistry.isSystemDatabase(name) { throw HTTPFailure.badRequest("Cannot partition a system database") }
             }
             let store = try await registry.create(name)
             if partitioned { try await store.makePartitioned() }
@@ -50,6 +47,29 @@ extension CouchEndpoint {
             return try await postDocument(request, database: name)
         default:
             throw unsupported("DELETE,GET,HEAD,POST")  // `PUT` is handled before `db_req/2`, which lists the rest
+        }
+    }
+
+    /// `chttpd_db:create_db_req/2`'s options, checked in its order: `n` and `q` positive integers
+    /// (`parse_shards_opt/3`; `q` is kept and reported), `placement` a list of `zone:n` rules, and `engine` one
+    /// this server has (CouchDB's only engine, `couch`).
+    static func checkCreationOptions(_ query: QueryParameters) throws {
+        for option in ["n", "q"] {
+            if let value = query[option], !(Int(value).map { $0 > 0 } ?? false) {
+                throw HTTPFailure.badRequest("The `\(option)` value should be a positive integer.")
+            }
+        }
+        if let placement = query["placement"] {
+            // `string:tokens/2` skips empty pieces; each rule must be two of them, the second a positive count.
+            let rules = placement.split(separator: ",", omittingEmptySubsequences: true)
+            let valid = !placement.isEmpty && rules.allSatisfy { rule in
+                let parts = rule.split(separator: ":", omittingEmptySubsequences: true)
+                return parts.count == 2 && (Int(parts[1]).map { $0 > 0 } ?? false)
+            }
+            guard valid else { throw HTTPFailure.badRequest("The `placement` value should be in a format `zone:n`.") }
+        }
+        if let engine = query["engine"], engine != "couch" {
+            throw HTTPFailure(status: 400, error: "bad_request", reason: "invalid_engine_extension")
         }
     }
 

@@ -13,6 +13,13 @@ final class DatabaseRegistry: Sendable {
     /// CouchDB's system databases, allowed although they start with `_`.
     static let systemDatabases: Set<String> = ["_users", "_replicator"]
 
+    /// Whether `name` is a system database as `couch_partition:validate_dbname/2` sees one: a system name, or
+    /// a name whose last `/` part is `_users` or `_replicator`.
+    static func isSystemDatabase(_ name: String) -> Bool {
+        let suffix = name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name
+        return systemDatabases.contains(name) || systemDatabases.contains(suffix)
+    }
+
     let directory: StoreDirectory
     /// The key every store is opened with (nil: plaintext stores).
     let encryptionKey: DatabaseKey?

@@ -222,7 +222,7 @@ extension IncomingDocument {
     /// Document `index` of a batch, split into metadata and body; errors name its position and id.
     init(batchMember value: JSONValue, at index: Int) throws {
         guard case .object(let object) = value else {
-            throw CloudantError(.invalidInput, "Each document must be a JSON object.", context: .init(itemIndex: index))
+            throw CloudantError(.invalidInput, "Document must be a JSON object", context: .init(itemIndex: index))
         }
         do {
             try self.init(object)

@@ -172,4 +172,51 @@ struct DatabaseRequestRulesTests {
             #expect(commit.json["instance_start_time"] == .string(created))
         }
     }
+
+    /// `chttpd_db:create_db_req/2` checks `n`, `q`, `placement`, `engine` and `partitioned` in turn, then the
+    /// name, then whether a partitioned database would be a system one (`couch_partition:validate_dbname/2`).
+    @Test func creatingADatabaseChecksItsOptionsAsCouchDBDoes() async throws {
+        try await withLiveServer { server in
+            let admin = server.admin
+            let placement = "The `placement` value should be in a format `zone:n`."
+            for bad in ["bad", "a:0", "a:1:2", "a:x"] {
+                try await admin.send("PUT", "/p1?placement=\(bad)").expectCouchError(400, "bad_request", placement)
+            }
+            try await admin.send("PUT", "/p1?placement=").expectCouchError(400, "bad_request", placement)
+            #expect(try await admin.send("PUT", "/p1?placement=a:1,b:2").status == 201)
+            try await admin.send("PUT", "/p2?engine=rocks").expectCouchError(400, "bad_request", "invalid_engine_extension")
+            #expect(try await admin.send("PUT", "/p2?engine=couch").status == 201)
+            // The shard options come first, then the name, then the partitioned check.
+            try await admin.send("PUT", "/_bad?q=0&partitioned=true").expectCouchError(400, "bad_request", "The `q` value should be a positive integer.")
+            try await admin.send("PUT", "/_bad?partitioned=true").expectCouchError(
+                400, "illegal_database_name", DatabaseRegistryNames.illegalReason("_bad"))
+            for system in ["_users", "_replicator", "x%2F_users", "x%2F_replicator"] {
+                try await admin.send("PUT", "/\(system)?partitioned=true").expectCouchError(400, "bad_request", "Cannot partition a system database")
+            }
+            #expect(try await admin.send("PUT", "/x%2Fusers?partitioned=true").status == 201)
+        }
+    }
+
+    /// `_bulk_get` wants its `docs` before it reads the query (`bulk_get_parse_doc_query/1` runs inside the
+    /// `Docs ->` branch), and a partitioned database's id that is no `partition:id` fails before its `rev` is read.
+    @Test func bulkGetChecksItsDocsFirstAndAnswersABadPartitionedIdWithoutItsRev() async throws {
+        try await withLiveServer { server in
+            let admin = server.admin
+            #expect(try await admin.send("PUT", "/parts?partitioned=true").status == 201)
+            try await admin.post("/parts/_bulk_get?rev=1-a", [:]).expectCouchError(400, "bad_request", "Missing JSON list of 'docs'.")
+            try await admin.post("/parts/_bulk_get?rev=1-a", ["docs": []]).expectCouchError(
+                400, "bad_request", #""rev" query parameter is not acceptable"#)
+            let answer = try await admin.send(
+                "POST", "/parts/_bulk_get", json: ["docs": [["id": "plain", "rev": "1-abc"]]], headers: ["Accept": "application/json"])
+            let error = answer.json["results"]?.arrayValue?.first?["docs"]?.arrayValue?.first?["error"]
+            #expect(error?["id"] == "plain" && error?["rev"] == .null && error?["error"] == "illegal_docid", "\(answer.json)")
+        }
+    }
+}
+
+/// CouchDB's reason for an illegal database name, as the tests expect it.
+enum DatabaseRegistryNames {
+    static func illegalReason(_ name: String) -> String {
+        "Name: '\(name)'. Only lowercase characters (a-z), digits (0-9), and any of the characters _, $, (, ), +, -, and / are allowed. Must begin with a letter."
+    }
 }

@@ -221,7 +221,6 @@ struct AttachmentTests {
         ["_x": ["content_type": "text/plain", "data": "YQ=="]] as JSONValue,
         ["x": ["content_type": "text/plain", "data": "not base64!"]],
         ["x": ["content_type": "text/plain"]],
-        ["x": "text"],
     ])
     func malformedAttachmentsAreTypedErrors(attachments: JSONValue) async throws {
         let temp = try TemporaryStore()
@@ -229,5 +228,14 @@ struct AttachmentTests {
             try await temp.store.put(["_id": "a", "_attachments": attachments])
         }
         #expect(error?.code == .invalidInput)
+    }
+
+    /// `couch_doc:transfer_fields/3` reads only the `_attachments` members that are objects: the others are
+    /// dropped unread, their names unchecked.
+    @Test func attachmentMembersThatAreNotObjectsAreDropped() async throws {
+        let temp = try TemporaryStore()
+        try await temp.store.put(["_id": "a", "_attachments": ["x": "text", "_y": 1, "z": ["content_type": "text/plain", "data": "YQ=="]]])
+        let attachments = try await temp.store.document(id: "a")["_attachments"]?.objectValue
+        #expect(attachments?.keys == ["z"])
     }
 }
