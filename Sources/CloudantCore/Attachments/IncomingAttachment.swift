@@ -7,6 +7,10 @@ public enum IncomingAttachment: Sendable, Hashable {
     /// Content a store has already received, streamed into a staging file beside it and digested on the
     /// way (``StagedAttachment``): the write moves the file into place without reading it into memory.
     case staged(StagedAttachment)
+    /// Content the store already holds under `info.digest`, kept with its metadata, `revpos` included: what
+    /// a `COPY` writes, as CouchDB's `set_new_att_revpos` leaves data already committed to disk alone. The
+    /// write fails with `.missingStub` when the store has no content of that digest.
+    case stored(AttachmentInfo)
 
     /// Parses one `_attachments` member.
     /// - Throws: `CloudantError.Code.invalidInput` naming the attachment when it is neither a stub nor

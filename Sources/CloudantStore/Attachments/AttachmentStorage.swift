@@ -80,7 +80,8 @@ enum AttachmentStorage {
         }
     }
 
-    private static func exists(_ digest: String, in db: Database) throws -> Bool {
+    /// Whether bytes are stored under `digest`, as a row or as a file.
+    static func exists(_ digest: String, in db: Database) throws -> Bool {
         try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM \(Files.table) WHERE \(Files.digest) = ?) "
                 + "OR EXISTS (SELECT 1 FROM \(Blobs.table) WHERE \(Blobs.digest) = ?)",

@@ -267,6 +267,14 @@ struct DocumentWriter {
                 if interactive { info.revpos = generation }
                 table.entries[name] = info
                 blobs.append((info.digest, content))
+            case .stored(let info):
+                // The content is this store's already: the revision names it, and keeps its revpos.
+                guard try AttachmentStorage.exists(info.digest, in: db) else {
+                    throw CloudantError(
+                        .missingStub, "The store holds no content of \(info.digest) for attachment \(name) of \(documentID).",
+                        context: .init(documentID: documentID, field: "_attachments.\(name)"))
+                }
+                table.entries[name] = info
             case .staged(let staged):
                 var info = staged.info
                 if interactive { info.revpos = generation }

@@ -55,6 +55,8 @@ final class PreparedWrite: Sendable {
         for (name, attachment) in incoming.attachments ?? [:] where failure == nil {
             switch attachment {
             case .stub: needsParent = true
+            case .stored(let info):
+                table.entries[name] = info
             case .staged(let staged):
                 table.entries[name] = staged.info
                 encoded[name] = EncodedAttachment(

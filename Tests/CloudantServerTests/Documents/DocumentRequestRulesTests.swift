@@ -206,4 +206,27 @@ struct DocumentRequestRulesTests {
             #expect(document["n"] == 1 && document["_attachments"] == nil)
         }
     }
+
+    /// A `COPY` keeps each attachment's `revpos` (`set_new_att_revpos/1` leaves data already on disk alone) and
+    /// its content, small or kept as a file, without sending it again.
+    @Test func aCopyKeepsItsAttachmentsRevposAndContent() async throws {
+        try await withLiveDatabase { _, client in
+            let first = try #require(try await client.put("/db/a1", ["n": 1]).json["rev"]?.stringValue)
+            let large = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            let second = try await client.send(
+                "PUT", "/db/a1/dir%2Fname.bin?rev=\(first)", body: Data("hello".utf8), contentType: "text/plain")
+            let secondRev = try #require(second.json["rev"]?.stringValue)
+            let third = try await client.send(
+                "PUT", "/db/a1/big.bin?rev=\(secondRev)", body: large, contentType: "application/octet-stream")
+            #expect(third.status == 201)
+            let copied = try await client.send("COPY", "/db/a1", headers: ["Destination": "a1copy"])
+            #expect(copied.status == 201)
+            let copy = try await client.get("/db/a1copy").json
+            #expect(copy["n"] == 1 && copy["_rev"]?.stringValue?.hasPrefix("1-") == true)
+            #expect(copy["_attachments"]?["dir/name.bin"]?["revpos"] == 2)
+            #expect(copy["_attachments"]?["big.bin"]?["revpos"] == 3)
+            #expect(try await client.get("/db/a1copy/dir/name.bin").body == Data("hello".utf8))
+            #expect(try await client.get("/db/a1copy/big.bin").body == large)
+        }
+    }
 }

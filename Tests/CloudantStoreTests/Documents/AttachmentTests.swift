@@ -238,4 +238,31 @@ struct AttachmentTests {
         let attachments = try await temp.store.document(id: "a")["_attachments"]?.objectValue
         #expect(attachments?.keys == ["z"])
     }
+
+    /// An attachment given as content the store holds keeps its metadata and `revpos`; content the store
+    /// does not hold is refused by name.
+    @Test func storedContentIsNamedByDigestAndKeepsItsRevpos() async throws {
+        let temp = try TemporaryStore()
+        let first = try await temp.store.put(["_id": "a"])
+        _ = try await temp.store.put([
+            "_id": "a", "_rev": .string(first.rev), "_attachments": ["x": ["content_type": "text/plain", "data": "aGVsbG8="]],
+        ])
+        let info = try await temp.store.attachment(documentID: "a", name: "x").info
+        #expect(info.revpos == 2)
+        var copy = try IncomingDocument(["_id": "b", "n": 1])
+        copy.attachments = ["x": .stored(info)]
+        copy.attachmentOrder = ["x"]
+        _ = try await temp.store.put(copy)
+        let copied = try await temp.store.attachment(documentID: "b", name: "x")
+        #expect(copied.info == info)
+        #expect(try copied.data() == Array("hello".utf8))
+        var missing = try IncomingDocument(["_id": "c"])
+        var absent = info
+        absent.digest = "md5-AAAAAAAAAAAAAAAAAAAAAA=="
+        missing.attachments = ["x": .stored(absent)]
+        missing.attachmentOrder = ["x"]
+        let error = await #expect(throws: CloudantError.self) { try await temp.store.put(missing) }
+        #expect(error?.code == .missingStub)
+        await #expect(throws: CloudantError.self) { try await temp.store.document(id: "c") }
+    }
 }
