@@ -13,10 +13,12 @@ internal import CloudantStore
 ///
 /// It also keeps ``AuthDesignDocument`` in the authentication database as CouchDB's auth cache listener does
 /// (`chttpd_auth_cache`): the listener starts on the configured database when the server starts, writing the
-/// design document there when it lacks one; it stops when that database is deleted, and starts again, on the
-/// database configured then, once that one exists. Configuring another database alone does not move it (a
-/// client deletes and recreates `_users` to make CouchDB's move). A deleted database stays deleted until a
-/// client creates it.
+/// design document there when it lacks one; it stops when that database is deleted, and tries again every
+/// ``listenerRetry`` (CouchDB's `send_after(5000, …)`), on the database configured then, until one exists.
+/// So a `_users` deleted and created again is empty at first, as CouchDB's is (CouchDB's Mango suite counts
+/// on it), and gets the design document a few seconds later. Configuring another database alone does not
+/// move the listener (a client deletes and recreates `_users` to make CouchDB's move). A deleted database
+/// stays deleted until a client creates it.
 actor UsersFollower {
     private let registry: DatabaseRegistry
     private let database: @Sendable () -> String
@@ -28,6 +30,13 @@ actor UsersFollower {
     private var followedStore: ObjectIdentifier?
     /// The database CouchDB's auth cache listener would be on; nil while it waits for one to exist.
     private var listening: String?
+    /// Whether the listener has started once (the server's first catch-up starts it; afterwards only its
+    /// retries do).
+    private var started = false
+    /// The retries running after the listener's database was deleted.
+    private var retries: Task<Void, Never>?
+    /// How long the listener waits before it tries again to start: CouchDB's auth cache waits 5 seconds.
+    static let listenerRetry = Duration.seconds(5)
 
     init(registry: DatabaseRegistry, database: @escaping @Sendable () -> String, sessions: SessionRegistry, perUser: PerUserDatabases?) {
         self.registry = registry
@@ -38,7 +47,10 @@ actor UsersFollower {
 
     /// Carries out every `_users` change not yet seen.
     func catchUp() async {
-        await startListening()
+        if !started {
+            started = true
+            await startListening()
+        }
         guard let store = try? await registry.store(database()) else { return }
         if followedStore != ObjectIdentifier(store) {
             followedStore = ObjectIdentifier(store)
@@ -57,11 +69,29 @@ actor UsersFollower {
 
     /// A database was created or deleted (the registry's events).
     func databaseEvent(_ event: DatabaseRegistry.Event, _ name: String) async {
-        switch event {
-        case .deleted where name == listening: listening = nil
-        case .created: await startListening()
-        default: break
+        guard event == .deleted, name == listening else { return }
+        listening = nil
+        guard retries == nil else { return }
+        // A timer, as CouchDB's: it holds the follower weakly, and ``stop()`` ends it with the server.
+        retries = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.listenerRetry)
+                guard !Task.isCancelled, let self, await self.retryListening() else { return }
+            }
         }
+    }
+
+    /// One retry; whether to try again.
+    private func retryListening() async -> Bool {
+        await startListening()
+        if listening != nil { retries = nil }
+        return listening == nil
+    }
+
+    /// Ends the listener's retries (the server stops).
+    func stop() {
+        retries?.cancel()
+        retries = nil
     }
 
     /// Starts the listener on the configured database once it exists, writing ``AuthDesignDocument`` there.

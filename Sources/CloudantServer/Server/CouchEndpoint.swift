@@ -181,6 +181,7 @@ final class CouchEndpoint: Sendable {
     func stop() async {
         await authenticator.hashUpgrade?.finished()
         await replicationScheduler.stopAll()
+        await usersFollower.stop()
         await databaseUpdatesLog.close()
         await registry.closeAll()
         await auditTrail?.close()
