@@ -35,7 +35,15 @@ enum MultipartRelated {
             throw HTTPFailure(error)
         }
         let reader = try MultipartStreamReader(body: body, boundary: boundary)
-        let json = try await reader.nextPart() != nil ? try await reader.collectBody(limit: maxJSONSize) : []
+        var json: [UInt8] = []
+        if let headers = try await reader.nextPart() {
+            // `couch_httpd_multipart:mp_parse_doc/2`: the document's part must say it is JSON.
+            let declared = headers.first { $0.name.lowercased() == "content-type" }.flatMap { MediaType(parsing: $0.value) }
+            guard declared?.essence == "application/json" else {
+                throw HTTPFailure(status: 415, error: "bad_content_type", reason: "Content-Type must be application/json")
+            }
+            json = try await reader.collectBody(limit: maxJSONSize)
+        }
         guard case .object(var document) = try? JSONValue(parsing: json) else {
             throw HTTPFailure.badRequest("The first part of a multipart/related body must be a JSON document.")
         }

@@ -156,13 +156,16 @@ extension CouchEndpoint {
     /// `batch=ok`, and CouchDB's status and headers: 201 (a `PUT` of a deletion 200, as `chttpd_db:update_doc`
     /// answers one, while `POST /{db}` answers 201 whatever it wrote; 202 for `batch=ok` or an unmet `w`),
     /// `Location`, and an `ETag` except on `POST` (CouchDB sends none there).
-    func write(parsed unchecked: IncomingDocument, request: CouchRequest, database: String) async throws -> Response {
+    /// - Parameter batchMode: whether `batch=ok` is read; CouchDB's `multipart/related` `PUT` never reads it.
+    func write(
+        parsed unchecked: IncomingDocument, request: CouchRequest, database: String, batchMode: Bool = true
+    ) async throws -> Response {
         let id = unchecked.id
         // `POST /{db}` is always an interactive edit: CouchDB's clause never reads `new_edits` (only a `PUT`'s
         // `parse_doc_query/1` does), so a client cannot plant a revision of its choosing that way.
         let newEdits = request.method == .post || request.query.newEdits
         let (store, incoming) = try await authorizedWrite(unchecked, user: request.user, database: database, replicated: !newEdits)
-        if request.query["batch"] == "ok" {
+        if batchMode, request.query["batch"] == "ok" {
             return try await writeInBatchMode(incoming, store: store)
         }
         let result: WriteResult

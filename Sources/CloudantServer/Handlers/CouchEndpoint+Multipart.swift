@@ -25,7 +25,7 @@ extension CouchEndpoint {
         }
         // A staged file the write took has moved; discarding the rest removes what a refused write left.
         defer { for file in staged { store.discardStagedAttachment(file) } }
-        return try await write(parsed: document, request: request, database: database)
+        return try await write(parsed: document, request: request, database: database, batchMode: false)
     }
 
     /// Attachments stored at least this long are read from the store while a multipart answer is sent,
