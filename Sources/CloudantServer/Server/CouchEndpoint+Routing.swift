@@ -27,7 +27,15 @@ extension CouchEndpoint {
             return try await sessions(request)
         default: break
         }
-        try await authorize(request)
+        guard let checked = try await authorize(request) else { return try await dispatch(request) }
+        // The handler's own access check reads the security object the gate read.
+        return try await CheckedSecurity.$current.withValue(checked) { try await dispatch(request) }
+    }
+
+    /// Dispatches a request that passed ``authorize(_:)`` by its path.
+    private func dispatch(_ request: CouchRequest) async throws -> Response {
+        let segments = request.segments
+        guard let first = segments.first else { return try root(request) }
         switch first {
         case "_all_dbs": return try allDatabases(request)
         case "_uuids": return try uuids(request)
@@ -142,29 +150,39 @@ extension CouchEndpoint {
     }
 
     /// The first gate, CouchDB's `chttpd_auth_request`: see ``RequestAuthorization``.
-    private func authorize(_ request: CouchRequest) async throws {
+    /// - Returns: The database and the security object a member check read, for the handler to use again.
+    private func authorize(_ request: CouchRequest) async throws -> CheckedSecurity.Entry? {
         let user = request.user
         switch RequestAuthorization.of(
             method: request.method, segments: request.segments,
             adminOnlyAllDatabases: nodeConfiguration.value("chttpd", "admin_only_all_dbs") != "false",
             usersDatabase: usersDatabase)
         {
-        case .open: return
+        case .open: return nil
         case .authenticatedUser:
             guard user.isAuthenticated else { throw HTTPFailure.unauthorized("You are not an authenticated user") }
-        case .serverAdmin: try requireServerAdmin(user)
-        case .metricsReader: try requireMetrics(user)
+            return nil
+        case .serverAdmin:
+            try requireServerAdmin(user)
+            return nil
+        case .metricsReader:
+            try requireMetrics(user)
+            return nil
         case .databaseAdmin(let name):
             let security = try await securityObject(of: registry.store(name))
             try Self.requireMember(security, user)
             guard security.isAdmin(user) else { throw HTTPFailure.unauthorized("You are not a server or db admin.") }
+            return CheckedSecurity.Entry(database: name, security: security)
         case .databaseMember(let name):
             // `fabric:get_security/2` opens the database (`404` when it does not exist) as the user, and
             // `couch_db:open/2` checks membership, even for a server admin's request (who is always a member).
             // The authentication database's handlers apply its own rules: users reach their own documents
             // whatever its security object says (``authorizedStore(_:for:access:)``).
             let store = try await registry.store(name)
-            if !user.isServerAdmin, name != usersDatabase { try Self.requireMember(await securityObject(of: store), user) }
+            guard !user.isServerAdmin else { return nil }
+            let security = try await securityObject(of: store)
+            if name != usersDatabase { try Self.requireMember(security, user) }
+            return CheckedSecurity.Entry(database: name, security: security)
         }
     }
 
@@ -180,7 +198,12 @@ extension CouchEndpoint {
     func authorizedStore(_ name: String, for user: UserContext, access: Access) async throws -> DocumentStore {
         let store = try await registry.store(name)
         if user.isServerAdmin { return store }
-        let security = try await securityObject(of: store)
+        let security: SecurityObject
+        if let checked = CheckedSecurity.current, checked.database == name {
+            security = checked.security
+        } else {
+            security = try await securityObject(of: store)
+        }
         if name == usersDatabase, !security.isAdmin(user) {
             // The authentication database holds password hashes: those who do not administer it reach user
             // documents one at a time (``ownUserDocument(_:id:)``, ``otherUserDocument(_:id:)``), never its
@@ -214,4 +237,15 @@ extension CouchEndpoint {
 
     /// Rejects a method the route does not serve.
     func unsupported(_ allowed: String) -> HTTPFailure { .methodNotAllowed(allowed) }
+}
+
+/// The security object the request's gate read (``CouchEndpoint/route(_:)``), so the handler's access check
+/// does not read it again within the same request.
+enum CheckedSecurity {
+    struct Entry: Sendable {
+        var database: String
+        var security: SecurityObject
+    }
+
+    @TaskLocal static var current: Entry?
 }
