@@ -38,8 +38,7 @@ enum MultipartRelated {
         var json: [UInt8] = []
         if let headers = try await reader.nextPart() {
             // `couch_httpd_multipart:mp_parse_doc/2`: the document's part must say it is JSON.
-            let declared = headers.first { $0.name.lowercased() == "content-type" }.flatMap { MediaType(parsing: $0.value) }
-            guard declared?.essence == "application/json" else {
+            guard MultipartPart(headers: headers, body: []).contentType?.essence == "application/json" else {
                 throw HTTPFailure(status: 415, error: "bad_content_type", reason: "Content-Type must be application/json")
             }
             json = try await reader.collectBody(limit: maxJSONSize)

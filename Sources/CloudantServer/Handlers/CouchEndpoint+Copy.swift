@@ -25,13 +25,13 @@ extension CouchEndpoint {
         source["_revisions"] = nil
         // The attachments name the content the store holds, with their metadata: CouchDB's copy keeps each
         // one's `revpos` (its data is already on disk, `set_new_att_revpos/1`), and no bytes are read.
-        let stubs = source.removeValue(forKey: "_attachments")?.objectValue ?? JSONObject()
+        // The stubs carry every member of the storage form (`att_encoding_info` adds the encoding), so they
+        // read back as the revision's attachment table.
+        let stubs = try source.removeValue(forKey: "_attachments").map(AttachmentTable.init(storageJSON:)) ?? AttachmentTable()
         var incoming = try IncomingDocument(try await prepareForDatabase(source, database, user: request.user, client: request.clientAddress))
         if !stubs.isEmpty {
-            incoming.attachments = try Dictionary(uniqueKeysWithValues: stubs.members.map { name, stub in
-                (name, IncomingAttachment.stored(try Self.storedInfo(stub, name: name)))
-            })
-            incoming.attachmentOrder = stubs.keys
+            incoming.attachments = stubs.entries.mapValues(IncomingAttachment.stored)
+            incoming.attachmentOrder = stubs.orderedNames
         }
         let targetStore = try await authorizedStore(database, for: request.user, access: writeAccess(for: targetID))
         let checked = try await documentAccess(of: targetStore, for: request.user).prepareWrite(
@@ -47,18 +47,6 @@ extension CouchEndpoint {
             headers: [
                 ("Location", request.location(database: database, id: result.id)), ("ETag", "\"\(result.rev)\""),
             ])
-    }
-
-    /// An attachment's metadata from the stub a read with `att_encoding_info` gives.
-    private static func storedInfo(_ stub: JSONValue, name: String) throws -> AttachmentInfo {
-        guard let contentType = stub["content_type"]?.stringValue, let digest = stub["digest"]?.stringValue,
-            let length = stub["length"]?.numberValue?.int64Value, let revpos = stub["revpos"]?.numberValue?.int64Value
-        else { throw CloudantError(.storeUnreadable, "The stored attachment \(name) has incomplete metadata.") }
-        let encoding = stub["encoding"]?.stringValue.flatMap(AttachmentEncoding.init(rawValue:)) ?? .identity
-        let encodedLength = stub["encoded_length"]?.numberValue?.int64Value.map { Int($0) }
-        return AttachmentInfo(
-            contentType: contentType, digest: digest, length: Int(length), revpos: Int(revpos), encoding: encoding,
-            encodedLength: encodedLength)
     }
 
     /// The target of a `COPY` (`couch_httpd_db:parse_copy_destination_header/1`): a relative id,

@@ -227,7 +227,7 @@ extension CouchEndpoint {
         guard request.segments.count == 1 else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
         guard request.method == .post else {
             // An `_all_docs` of the databases: names that cannot be opened are left out.
-            let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request.query))
+            let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request))
             var rows: [JSONValue] = []
             for name in names {
                 if let store = try? await registry.store(name), let info = try? await store.info() {

@@ -48,7 +48,7 @@ extension CouchEndpoint {
         guard request.method == .get || request.method == .head else { throw unsupported("GET,HEAD") }
         // `handle_all_dbs_req/1`: a longer path is no resource at all.
         guard request.segments.count == 1 else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
-        let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request.query))
+        let names = DatabaseNamePage.names(try registry.names(), query: try DatabaseNamePage.query(request))
         return CouchResponse.json(.array(names.map(JSONValue.string)))
     }
 

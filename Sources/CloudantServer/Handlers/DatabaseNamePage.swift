@@ -5,16 +5,11 @@ internal import CloudantCore
 /// `keys`, `startkey`/`start_key`, `endkey`/`end_key`, `inclusive_end`, `descending`, `skip` and `limit`, with
 /// keys compared as ids are (by their bytes), and its parameters parsed as `_all_docs` parses them.
 struct DatabaseNamePage {
-    /// The query string's arguments, parsed and checked as `couch_mrview_http:parse_params/2` and
-    /// `fabric_util:validate_all_docs_args/2` parse and check an `_all_docs` request's: `reduce=true`,
-    /// grouping and `keys` beside a key range are `400 query_parse_error`.
-    static func query(_ parameters: QueryParameters) throws -> ViewQuery {
-        var query = ViewQuery()
-        if let value = try parameters.json("keys") {
-            guard case .array(let list) = value else { throw HTTPFailure.badRequest("`keys` parameter must be an array.") }
-            query.keys = list
-        }
-        query = try CouchEndpoint.viewQuery(queryString: parameters, partition: nil, from: query)
+    /// The request's arguments, parsed as `_all_docs` parses them (``CouchEndpoint/allDocsQuery(_:partition:)``)
+    /// and checked as `fabric_util:validate_all_docs_args/2` checks them: `reduce=true`, grouping and `keys`
+    /// beside a key range are `400 query_parse_error`.
+    static func query(_ request: CouchRequest) throws -> ViewQuery {
+        let query = try CouchEndpoint.allDocsQuery(request, partition: nil)
         try query.validatedForAllDocs(partitionedDatabase: false)
         return query
     }

@@ -27,15 +27,14 @@ extension CouchEndpoint {
             return try await sessions(request)
         default: break
         }
-        guard let checked = try await authorize(request) else { return try await dispatch(request) }
+        guard let checked = try await authorize(request) else { return try await dispatch(request, first: first) }
         // The handler's own access check reads the security object the gate read.
-        return try await CheckedSecurity.$current.withValue(checked) { try await dispatch(request) }
+        return try await CheckedSecurity.$current.withValue(checked) { try await dispatch(request, first: first) }
     }
 
-    /// Dispatches a request that passed ``authorize(_:)`` by its path.
-    private func dispatch(_ request: CouchRequest) async throws -> Response {
+    /// Dispatches a request that passed ``authorize(_:)`` by its path, whose first segment is `first`.
+    private func dispatch(_ request: CouchRequest, first: String) async throws -> Response {
         let segments = request.segments
-        guard let first = segments.first else { return try root(request) }
         switch first {
         case "_all_dbs": return try allDatabases(request)
         case "_uuids": return try uuids(request)

@@ -16,8 +16,8 @@ final class DatabaseRegistry: Sendable {
     /// Whether `name` is a system database as `couch_partition:validate_dbname/2` sees one: a system name, or
     /// a name whose last `/` part is `_users` or `_replicator`.
     static func isSystemDatabase(_ name: String) -> Bool {
-        let suffix = name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name
-        return systemDatabases.contains(name) || systemDatabases.contains(suffix)
+        // A name without `/` is its own last part.
+        systemDatabases.contains(name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name)
     }
 
     let directory: StoreDirectory
