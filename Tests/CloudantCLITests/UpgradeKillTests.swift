@@ -9,7 +9,7 @@ import Testing
 struct UpgradeKillTests {
     static let fixture = RepositoryFiles.fixtures("StoreVersions").appendingPathComponent("2026-11-26-pending-writes.sqlite")
     static let tombstones = 200_000
-    static let allMigrations = 18
+    static let allMigrations = 19
 
     @Test func anUpgradeKilledAtAnyMomentResumesAndLosesNothing() async throws {
         let folder = try CLIRunner.temporaryFolder()

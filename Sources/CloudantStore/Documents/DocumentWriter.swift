@@ -385,6 +385,8 @@ struct DocumentWriter {
                 rowID: rowID, id: id, body: winnerBody,
                 previousBody: existing.flatMap { $0.deleted ? nil : try IndexMaintainer.parse($0.body) }, newRow: existing == nil,
                 prepared: indexEntries.flatMap { $0.rev == winner && !record.deleted ? $0.entries : nil }, in: db)
+        } else if indexer.readsMetadata {
+            try indexer.metadataChanged(rowID: rowID, id: id, in: db)
         }
         for (rev, body) in bodiesToKeep where tree.contains(rev) {
             try body.save(documentRowID: rowID, rev: rev, kind: record.kind, in: db)

@@ -75,19 +75,46 @@ struct IndexMaintainer {
         // index or a clustered projection needs it.
         let previous = !indexes.isEmpty || projections.contains(where: \.isClustered) ? try previousBody() : nil
         if let previous {
-            for index in indexes {
+            for index in indexes where !index.readsMetadata {
                 try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
             }
+        }
+        if !newRow {
+            for index in indexes where index.readsMetadata { try IndexTable.removeEntries(index, rowID: rowID, in: db) }
         }
         let body = current
         for projection in projections { try projection.update(rowID: rowID, id: id, body: body, previousBody: previous, in: db) }
         guard let body else { return }
         let preparedKeys = preparedEntriesMatch ? prepared : nil
+        var document: JSONObject??
         for (position, index) in indexes.enumerated() {
-            if let preparedKeys, index.definition.type == .json {
+            if index.readsMetadata {
+                // Read from the row the caller has just written, once for every such index.
+                if document == nil { document = .some(try IndexedDocument.read(rowID: rowID, in: db)) }
+                if let whole = document ?? nil, let keys = index.jsonKeys(document: whole) {
+                    try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db)
+                }
+            } else if let preparedKeys, index.definition.type == .json {
                 if let keys = preparedKeys[position] { try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db) }
             } else {
                 try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db)
+            }
+        }
+    }
+
+    /// Whether an index reads the documents' metadata (``StoredIndex/readsMetadata``): their entries change
+    /// when a write changes the revision tree without changing the winner.
+    var readsMetadata: Bool { indexes.contains(where: \.readsMetadata) }
+
+    /// Re-indexes one live or deleted document whose revision tree changed while its winner did not (a
+    /// conflicting revision added or ended): only the indexes that read metadata can see that.
+    func metadataChanged(rowID: Int64, id: String, in db: Database) throws {
+        guard !DocumentID.isDesign(id) else { return }
+        let document = try IndexedDocument.read(rowID: rowID, in: db)
+        for index in indexes where index.readsMetadata {
+            try IndexTable.removeEntries(index, rowID: rowID, in: db)
+            if let document, let keys = index.jsonKeys(document: document) {
+                try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db)
             }
         }
     }

@@ -8,7 +8,8 @@ internal import GRDB
 /// - A JSON index is a `WITHOUT ROWID` table whose primary key is `(k0, k1, …, id)` — the `k` columns are
 ///   `CollationKey`s, so byte order there is CouchDB's index order, key then `_id` —
 ///   plus the document's rowid for the join. Keys are stored once (no separate SQLite index), and an entry
-///   is removed by recomputing its key from the document's previous body.
+///   is removed by recomputing its key from the document's previous body. An index that reads metadata
+///   (`_rev`, `_conflicts`, …) also has an index by document row, which finds its entries instead.
 /// - A text index is an FTS5 table whose rowid is the document's rowid, with one column per field and a
 ///   last `all_text` column (Cloudant's `default` field) that `$text` searches.
 enum IndexTable {
@@ -37,6 +38,11 @@ enum IndexTable {
                 sql: "CREATE TABLE \(table) (" + keys.map { "\($0) BLOB NOT NULL" }.joined(separator: ", ")
                     + ", \(id) TEXT NOT NULL, \(documentRowID) INTEGER NOT NULL, "
                     + "PRIMARY KEY (" + (keys + [id]).joined(separator: ", ") + ")) WITHOUT ROWID")
+            // An entry computed from the document's metadata cannot be found again from its previous body: it is
+            // found by the document's row.
+            if index.readsMetadata {
+                try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(table)(\(documentRowID))")
+            }
         case .text:
             let columns = index.paths.indices.map(textColumn) + [allText]
             try db.execute(
@@ -67,6 +73,12 @@ enum IndexTable {
         case .text:
             try db.cachedStatement(sql: index.deleteSQL).execute(arguments: [rowID])
         }
+    }
+
+    /// Removes the entries of the document in row `rowID` from a JSON index that reads metadata
+    /// (``StoredIndex/readsMetadata``), through its index by document row.
+    static func removeEntries(_ index: StoredIndex, rowID: Int64, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(index.tableName) WHERE \(documentRowID) = ?").execute(arguments: [rowID])
     }
 
     /// Adds the entry of a live document the index admits (the caller removed any old entry).

@@ -29,6 +29,7 @@ enum JSONIndexBuild {
     }
 
     static func fill(_ index: StoredIndex, in db: Database) throws {
+        if index.readsMetadata { return try fillFromDocuments(index, in: db) }
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "The database connection is closed.") }
         let keys = KeyFunction(index, connection: connection)
         let userData = Unmanaged.passUnretained(keys).toOpaque()
@@ -46,6 +47,22 @@ enum JSONIndexBuild {
                     throw keys.failure ?? error
                 }
             }
+        }
+    }
+
+    /// Fills an index that reads metadata from every live document as the indexer sees it
+    /// (``IndexedDocument``), a batch at a time in the documents table's order: its keys need the revision tree
+    /// and attachments beside the body, which the one-statement build's function does not read.
+    private static func fillFromDocuments(_ index: StoredIndex, in db: Database) throws {
+        var position: Int64 = 0
+        while true {
+            let batch = try IndexedDocument.batch(after: position, limit: 1_000, in: db)
+            for (rowID, id, document) in batch.documents {
+                guard let keys = index.jsonKeys(document: document) else { continue }
+                try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db)
+            }
+            guard let last = batch.last else { return }
+            position = last
         }
     }
 

@@ -12,6 +12,10 @@ struct StoredIndex: Sendable {
     let deleteSQL: String
     /// The pieces of a `_find` scan over a JSON index (empty for a text index).
     let scan: ScanSQL
+    /// Whether a field or the partial filter names a member the stored body lacks: `_rev`, `_conflicts`,
+    /// `_deleted_conflicts` or `_attachments` (see ``IndexedDocument``). Such a JSON index's entries are
+    /// computed from the whole document, found by the document's row, and kept when only its conflicts change.
+    let readsMetadata: Bool
 
     /// SQL text a `_find` over this index needs whatever the request: built with the catalogue rather
     /// than per query (string building was a third of a one-document `find`).
@@ -63,6 +67,10 @@ struct StoredIndex: Sendable {
         self.definition = definition
         paths = try definition.fields.map { try FieldPath(parsing: $0.path) }
         partialFilter = try definition.partialFilterSelector.map { try MangoSelector($0) }
+        readsMetadata =
+            definition.type == .json
+            && (paths.contains { $0.segments.first.map(IndexedDocument.metadataMembers.contains) ?? false }
+                || definition.partialFilterSelector.map(IndexedDocument.namesMetadata) ?? false)
         switch definition.type {
         case .json:
             scan = ScanSQL(tableName: tableName, columnCount: paths.count)
@@ -87,6 +95,19 @@ struct StoredIndex: Sendable {
     func admits(id: String, body: JSONObject) -> Bool {
         guard let partialFilter else { return true }
         return partialFilter.matches(IndexMaintainer.indexable(id: id, body: body))
+    }
+
+    /// The JSON index key columns of a whole document as ``IndexedDocument`` assembles it (`_id`, `_rev`, the
+    /// body and the metadata members), when the index admits it; nil when it holds no entry for it.
+    func jsonKeys(document: JSONObject) -> [[UInt8]]? {
+        if let partialFilter, !partialFilter.matches(document) { return nil }
+        var keys: [[UInt8]] = []
+        keys.reserveCapacity(paths.count)
+        for path in paths {
+            guard case .found(let value) = path.lookup(in: .object(document)) else { return nil }
+            keys.append(CollationKey.of(value))
+        }
+        return keys
     }
 
     /// The JSON index key columns of a document: one collation key per field, or nil when a field is

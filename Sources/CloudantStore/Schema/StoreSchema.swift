@@ -463,6 +463,16 @@ enum StoreSchema {
                 sql: "INSERT OR IGNORE INTO store_info (key, value) VALUES (?, ?)",
                 arguments: [StoreInfo.createdAt, Int64(Date().timeIntervalSince1970)])
         }
+        // JSON indexes see the document as CouchDB's indexer hands it over (``IndexedDocument``): an index
+        // naming `_rev`, `_conflicts`, `_deleted_conflicts` or `_attachments` had no entries for them. Such
+        // indexes are made again, with their index by document row, and filled.
+        migrator.registerMigration("2026-12-04-index-metadata") { db in
+            for index in try IndexCatalog.all(in: db) where index.readsMetadata {
+                try IndexTable.drop(index.tableName, in: db)
+                try IndexTable.create(index, in: db)
+                try JSONIndexBuild.fill(index, in: db)
+            }
+        }
         return migrator
     }
 
@@ -474,6 +484,6 @@ enum StoreSchema {
         "2026-11-28-purge-infos",
         "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
         "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
-        "2026-12-01-kind-numbers", "2026-12-04-creation-time",
+        "2026-12-01-kind-numbers", "2026-12-04-creation-time", "2026-12-04-index-metadata",
     ]
 }

@@ -14,7 +14,8 @@ struct ViewSourceDocument: Sendable {
     var json: [UInt8]?
 }
 
-/// Reads documents for view indexes (in sequence order to keep an index up to date): CouchDB's
+/// Reads documents for view indexes (in sequence order to keep an index up to date), and for the Mango
+/// indexes that read metadata (``IndexedDocument``): CouchDB's
 /// `couch_index_updater` loads each changed document with its conflicts and deleted conflicts (and
 /// `_local_seq` for a design document that asks for it), skips design documents unless the index includes
 /// them, and removes the rows of deleted ones.

@@ -129,7 +129,7 @@ struct MaintenanceTests {
             "2026-11-28-purge-infos",
             "2026-11-29-view-indexes", "2026-11-30-body-dictionaries", "2026-11-30-projection-rows-by-row-id",
             "2026-12-01-projection-labels", "2026-12-01-collation-keys-v3", "2026-12-01-winner-from-tree",
-            "2026-12-01-kind-numbers", "2026-12-04-creation-time",
+            "2026-12-01-kind-numbers", "2026-12-04-creation-time", "2026-12-04-index-metadata",
         ]
         #expect(try await temp.store.appliedMigrations() == expected)
         #expect(try await temp.reopen().appliedMigrations() == expected)

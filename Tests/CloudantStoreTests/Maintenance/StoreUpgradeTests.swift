@@ -106,6 +106,9 @@ struct StoreUpgradeTests {
         ])
         try await store.putLocal(id: "_local/checkpoint", body: ["session_id": "s1", "source_last_seq": 42])
         _ = try await store.createIndex(try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["kind"]},"ddoc":"by-kind","name":"kind"}"#)))
+        // From 2026-12-04-index-metadata: an index on a member the body lacks.
+        _ = try await store.createIndex(
+            try IndexDefinition(indexRequest: JSONValue(parsing: #"{"index":{"fields":["_conflicts"]},"ddoc":"by-conflicts","name":"conflicts"}"#)))
         _ = try await store.bulkDocs(
             [["_id": "queued", "kind": "note", "expiresAt": "2999-01-01T00:00:00Z"]], enqueueingFor: "http://127.0.0.1:5984/notes")
         try await store.setExpiryField("expiresAt")  // from 2026-11-26-document-expiry
@@ -130,7 +133,9 @@ struct StoreUpgradeTests {
 
     static func expectContents(of store: DocumentStore, fixture: String) async throws {
         let info = try await store.info()
-        #expect(info.documentCount == 5 && info.deletedDocumentCount == 1, "\(fixture)")
+        // Design documents count, as in CouchDB: fixtures from 2026-12-04-index-metadata on have a second.
+        let documentCount = fixture >= "2026-12-04-index-metadata" ? 6 : 5
+        #expect(info.documentCount == documentCount && info.deletedDocumentCount == 1, "\(fixture)")
         // A store from before creation times were recorded reports when it was upgraded.
         #expect(Int(info.instanceStartTime) ?? 0 > 0, "\(fixture)")
         let history = try await store.document(id: "history", options: ReadOptions(revs: true))
@@ -148,6 +153,11 @@ struct StoreUpgradeTests {
         #expect(try await store.localDocument(id: "_local/checkpoint")["source_last_seq"] == 42, "\(fixture)")
         let indexes = try await store.indexes().map(\.name)
         #expect(indexes.contains("kind"), "\(fixture): \(indexes)")
+        if fixture >= "2026-12-04-index-metadata" {
+            var request = FindRequest(selector: try MangoSelector(["_conflicts": ["$exists": true]]), conflicts: true)
+            request.useIndex = ["by-conflicts", "conflicts"]
+            #expect(try await store.find(request).docs.compactMap { $0["_id"]?.stringValue } == ["conflicted"], "\(fixture)")
+        }
         let notes = try await store.find(FindRequest(selector: try MangoSelector(["kind": "note"]), limit: 10))
         #expect(Set(notes.docs.compactMap { $0["_id"]?.stringValue }) == ["history", "queued"], "\(fixture)")
         #expect(try await store.pendingWrites().map(\.documentID) == ["queued"], "\(fixture)")
@@ -164,6 +174,6 @@ struct StoreUpgradeTests {
 
 /// The schema this code writes, as the tests see it.
 enum StoreTestsSchema {
-    static let latestMigration = "2026-12-04-creation-time"
-    static let migrationCount = 18
+    static let latestMigration = "2026-12-04-index-metadata"
+    static let migrationCount = 19
 }
