@@ -27,10 +27,10 @@ final class IndexSnapshot: Sendable {
 
     /// The JSON index entries of a live document `id` with `body`, per index of the snapshot in order: the
     /// key columns of its entry; nil when the index does not hold the document (its partial filter, a missing
-    /// field) and for a text index (left to the writer).
+    /// field), and for a text index or an index that reads metadata (the writer computes those).
     func entries(id: String, body: JSONObject) -> [[[UInt8]]?] {
         indexes.map { index in
-            guard index.definition.type == .json, index.admits(id: id, body: body) else { return nil }
+            guard index.definition.type == .json, !index.readsMetadata, index.admits(id: id, body: body) else { return nil }
             return index.jsonKeys(id: id, body: body)
         }
     }
