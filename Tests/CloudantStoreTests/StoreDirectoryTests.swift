@@ -16,14 +16,19 @@ struct StoreDirectoryTests {
         #expect(url.path == "/tmp/data/clinic%2Fpatients.sqlite")
     }
 
-    @Test(arguments: ["", "Patients", "1db", "_users", "../etc", "a b", "a.b", "ünicode"])
+    @Test(arguments: [
+        "", "Patients", "1db", "_users", "../etc", "a b", "a.b", "ünicode", "a.123456789", "a.1234567890x", ".1234567890",
+        "A.1234567890", "a.12345678901.1234567890",
+    ])
     func namesBreakingCouchDBsRuleAreInvalidValues(name: String) {
         let error = #expect(throws: CloudantError.self) { try StoreDirectory.validate(storeName: name) }
         #expect(error?.code == .invalidInput)
         #expect(error?.context.database == name)
     }
 
-    @Test(arguments: ["a", "patients", "db_1", "a$()+-/b"])
+    @Test("Names following CouchDB's rule are accepted, a shard timestamp's suffix (ten digits or more) included", arguments: [
+        "a", "patients", "db_1", "a$()+-/b", "a.1234567890", "clinic/notes.17333286680",
+    ])
     func namesFollowingCouchDBsRuleAreAccepted(name: String) throws {
         try StoreDirectory.validate(storeName: name)
     }

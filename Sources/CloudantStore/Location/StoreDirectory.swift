@@ -105,15 +105,22 @@ public struct StoreDirectory: Sendable, Hashable {
         try AttachmentFiles.removeAll(forDatabaseAt: url.path)
     }
 
-    /// Checks a store name against CouchDB's database-name rule.
+    /// Checks a store name against CouchDB's database-name rule (`couch_db:validate_dbname/1`):
+    /// `^[a-z][a-z0-9_$()+/-]*`, then optionally a shard timestamp, a `.` and ten or more digits
+    /// (`mydb.1733328668`, as CouchDB's shard files end).
     /// - Throws: `CloudantError.Code.invalidInput` with the name as `database` context.
     public static func validate(storeName name: String) throws {
-        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first),
-            name.unicodeScalars.allSatisfy(isAllowed)
-        else {
+        let scalars = Array(name.unicodeScalars)
+        var end = scalars.count
+        if let dot = scalars.lastIndex(of: "."), scalars.count - dot - 1 >= 10,
+            scalars[(dot + 1)...].allSatisfy({ ("0"..."9").contains($0) })
+        {
+            end = dot
+        }
+        guard let first = scalars.first, ("a"..."z").contains(first), scalars[..<end].allSatisfy(isAllowed) else {
             throw CloudantError(
                 .invalidInput,
-                "A store name must start with a lowercase letter and contain only a-z, 0-9 and _ $ ( ) + - /.",
+                "A store name must start with a lowercase letter and contain only a-z, 0-9 and _ $ ( ) + - / (then optionally a '.' and ten or more digits).",
                 context: .init(database: name, field: "name"))
         }
     }

@@ -70,6 +70,21 @@ struct DatabaseRequestRulesTests {
         }
     }
 
+    /// `couch_db:validate_dbname/1` lets a name end in a shard timestamp: a `.` and ten or more digits.
+    @Test func aNameMayEndInAShardTimestamp() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/notes.1733328668").status == 201)
+            #expect(try await client.send("PUT", "/notes.1733328668/a", json: ["n": 1]).status == 201)
+            #expect(try await client.send("GET", "/notes.1733328668").json["doc_count"] == 1)
+            #expect(try await client.send("GET", "/_all_dbs").json.arrayValue?.contains("notes.1733328668") == true)
+            for name in ["notes.173332866", "notes.1733328668x", "notes.a1733328668"] {
+                try await client.send("PUT", "/\(name)").expectCouchError(
+                    400, "illegal_database_name", DatabaseRegistryNames.illegalReason(name))
+            }
+        }
+    }
+
     /// `POST /{db}/_missing_revs`: `_revs_diff`'s question, answered as `{"missing_revs": {id: [revs]}}`.
     @Test func missingRevsListsTheRevisionsADatabaseLacks() async throws {
         try await withLiveDatabase { _, client in
