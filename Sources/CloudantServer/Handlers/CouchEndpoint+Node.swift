@@ -60,16 +60,20 @@ extension CouchEndpoint {
             throw HTTPFailure(status: 404, error: "not_found", reason: "no such node: \(named)")
         }
         let rest = Array(parts.dropFirst())
+        // `chttpd` answers every `HEAD` as its `GET` without the body.
+        if request.method == .head, let first = rest.first, ["_config", "_stats", "_system", "_versions"].contains(first) {
+            var get = request
+            get.method = .get
+            return CouchResponse.head(of: try await node(get))
+        }
         switch rest.first {
         case "_config": return try await config(request, path: Array(rest.dropFirst()))
         case "_stats":
             guard request.method == .get else { throw unsupported("GET") }
             try requireMetrics(request.user)
+            // A path the statistics do not have is `null` (`couch_stats_httpd:extract_path/2`).
             var stats = statistics.json
-            for key in rest.dropFirst() {
-                guard let inner = stats[key] else { throw HTTPFailure(status: 404, error: "not_found", reason: "missing") }
-                stats = inner
-            }
+            for key in rest.dropFirst() { stats = stats[key] ?? .null }
             return CouchResponse.json(stats)
         case "_system":
             guard request.method == .get else { throw unsupported("GET") }

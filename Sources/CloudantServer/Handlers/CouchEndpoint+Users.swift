@@ -3,7 +3,7 @@ internal import CloudantStore
 internal import Hummingbird
 
 extension CouchEndpoint {
-    /// A user reading or changing their own `_users` document, as CouchDB's `_users` rules allow: the
+    /// A user reading, changing or deleting their own `_users` document, as CouchDB's `_users` rules allow: the
     /// password may change, the roles may not, and neither may the hash's parameters (see
     /// ``UsersDatabase/pinningHash(of:current:)``).
     func ownUserDocument(_ request: CouchRequest, id: String) async throws -> Response {
@@ -19,8 +19,9 @@ extension CouchEndpoint {
             document["_id"] = .string(id)
             if let rev = request.query["rev"] { document["_rev"] = .string(rev) }
             let current = try await store.document(id: id)
+            // `_design/_auth`'s words for changing the roles of a document that exists ("set" is for a new one).
             guard (document["roles"] ?? []) == (current["roles"] ?? []) else {
-                throw HTTPFailure.forbidden("Only _admin may set roles")
+                throw HTTPFailure.forbidden("Only _admin may edit roles")
             }
             try UsersDatabase.pinningHash(of: document, current: current)
             let prepared = try await UsersDatabase.prepare(
@@ -28,8 +29,15 @@ extension CouchEndpoint {
                 hashing: hashing, client: request.clientAddress)
             let result = try await store.put(prepared)
             return CouchResponse.json(result.json, status: 201, headers: [("ETag", "\"\(result.rev)\"")])
+        case .delete:
+            // `_design/_auth` lets a user delete their own document (`userCtx.name == oldDoc.name`).
+            guard let rev = try Self.revision(body: nil, request: request) else {
+                throw CloudantError(.conflict, "Document update conflict.", context: .init(documentID: id))
+            }
+            let result = try await store.delete(id: id, rev: rev)
+            return CouchResponse.json(result.json, headers: [("ETag", "\"\(result.rev)\"")])
         default:
-            throw unsupported("GET,HEAD,PUT")
+            throw unsupported("DELETE,GET,HEAD,PUT")
         }
     }
 

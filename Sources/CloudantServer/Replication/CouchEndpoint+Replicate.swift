@@ -58,10 +58,11 @@ extension CouchEndpoint {
             do {
                 id = try await replicationScheduler.replicationID(of: spec).full
             } catch is CrashReason {
-                return CouchResponse.json(["error": "not found"], status: 404)
+                throw HTTPFailure.notFound()
             }
         }
-        guard let job = replicationScheduler.job(id) else { return CouchResponse.json(["error": "not found"], status: 404) }
+        // `chttpd_misc:handle_replicate_req/1` sends `{error, not_found}` with `send_error/2`: `404 missing`.
+        guard let job = replicationScheduler.job(id) else { throw HTTPFailure.notFound() }
         // `check_authorization/2`: the user who started it, or a server admin.
         let owner = job.record.withLock(\.user)
         if owner == nil || owner != request.user.name {

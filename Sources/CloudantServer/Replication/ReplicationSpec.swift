@@ -36,16 +36,16 @@ struct ReplicationEndpoint: Sendable, Hashable {
         switch value {
         case .string(let text)?:
             if text.hasPrefix("http://") || text.hasPrefix("https://") {
-                location = .remote(url: try Self.url(text, which: which), headers: [:])
+                location = .remote(url: try Self.url(text), headers: [:])
             } else {
                 guard DatabaseRegistry.isValidName(text) else { throw DatabaseRegistry.illegalName(text) }
                 location = .local(text)
             }
         case .object(let object)?:
             guard let text = object["url"]?.stringValue, text.hasPrefix("http://") || text.hasPrefix("https://") else {
-                throw HTTPFailure.badRequest("\(which) has an invalid url")
+                throw ReplicationEndpoint.invalidURL
             }
-            var url = try Self.url(text, which: which)
+            var url = try Self.url(text)
             var headers: [String: String] = [:]
             for (name, header) in object["headers"]?.objectValue?.members ?? [] {
                 guard let text = header.stringValue else { throw HTTPFailure.badRequest("\(which) headers must be strings") }
@@ -64,14 +64,16 @@ struct ReplicationEndpoint: Sendable, Hashable {
         case nil, .null?:
             throw HTTPFailure.badRequest("Missing replicator database")
         default:
-            throw HTTPFailure.badRequest("\(which) has an invalid url")
+            throw ReplicationEndpoint.invalidURL
         }
     }
 
-    private static func url(_ text: String, which: String) throws -> URL {
-        guard let url = URL(string: text), url.host != nil, url.path.count > 1 else {
-            throw HTTPFailure.badRequest("\(which) has an invalid url")
-        }
+    /// `couch_replicator_parse:check_url/2`'s refusal, which `chttpd:error_info/1` answers as
+    /// `400 invalid_replication` (the endpoint is named `endpoint` whichever side it is).
+    static let invalidURL = HTTPFailure(status: 400, error: "invalid_replication", reason: "endpoint has an invalid url")
+
+    private static func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.host != nil, url.path.count > 1 else { throw invalidURL }
         return url
     }
 }
@@ -103,6 +105,14 @@ struct ReplicationSpec: Sendable {
     /// Parses a body; `cancel` and `replication_id` are read by the caller.
     /// - Throws: ``HTTPFailure`` `400 bad_request` with CouchDB's reason for a malformed field.
     init(_ body: JSONObject) throws {
+        // `couch_replicator_parse:parse_rep_doc_without_id/2` reads the proxies and the options before the endpoints.
+        let names: (String) -> Bool = { name in body[name].map { $0 != .string("") } ?? false }
+        for side in ["source_proxy", "target_proxy"] where names("proxy") && names(side) {
+            throw HTTPFailure.badRequest("`proxy` is mutually exclusive with `\(side)`")
+        }
+        if let parameters = body["create_target_params"], parameters.objectValue == nil {
+            throw HTTPFailure.badRequest("parameter `create_target_params` must be a JSON object")
+        }
         source = try ReplicationEndpoint(body["source"], which: "source")
         target = try ReplicationEndpoint(body["target"], which: "target")
         continuous = try Self.flag(body, "continuous")

@@ -137,14 +137,19 @@ final class Authenticator: Sendable {
     /// (``AuthLockout``) or by the throttle before the password is checked; failures are counted by both.
     /// The throttle counts a user name with its salt, as the lockout does, so a new password starts afresh.
     /// - Throws: `CancellationError` when the request went away while its derivation waited.
-    func login(name: String, password: String, address: String?) async throws -> Outcome {
+    ///
+    /// With `locksOutUnknownNames` false (basic auth), a name nobody has is refused without the lockout counting
+    /// or refusing it, as CouchDB's `default_authentication_handler/2` refuses it before `authenticate/5`; the
+    /// throttle still counts it.
+    func login(name: String, password: String, address: String?, locksOutUnknownNames: Bool = true) async throws -> Outcome {
         let document = await userDocument(name)
         if let conflicts = document?["_conflicts"]?.arrayValue, !conflicts.isEmpty, !allowsConflictedUsers() {
             return .conflicted
         }
-        let found = credentials(for: name, document: document)
+        let found = await withAdminRoles(credentials(for: name, document: document), of: name)
         let salt = found?.hash.salt ?? ""
-        if lockout.isLockedOut(address: address, user: name, salt: salt) { return .lockedOut }
+        let locksOut = found != nil || locksOutUnknownNames
+        if locksOut, lockout.isLockedOut(address: address, user: name, salt: salt) { return .lockedOut }
         let account = name + "\u{0}" + salt
         if let wait = throttle.retryAfter(user: account, address: address) { return .throttled(retryAfter: wait) }
         let verdict: Verdict
@@ -160,7 +165,7 @@ final class Authenticator: Sendable {
             return .authenticated(user)
         case .wrong:
             throttle.recordFailure(user: account, address: address)
-            lockout.recordFailure(address: address, user: name, salt: salt)
+            if locksOut { lockout.recordFailure(address: address, user: name, salt: salt) }
             return .rejected
         case .refused(let reason):
             return .refused(reason)
@@ -249,25 +254,41 @@ final class Authenticator: Sendable {
         return time < session.lastSeen + sessionTimeout && isWithinLifetime(session, at: time)
     }
 
-    /// The `Set-Cookie` header value for a session cookie.
+    /// The `Set-Cookie` header value for a session cookie, with the attributes in the order mochiweb writes
+    /// CouchDB's (`mochiweb_cookies:cookie/3`): `Version`, `Expires`, `Max-Age`, `Path`, then ``CookiePolicy``'s.
     func setCookieHeader(_ value: String) -> String {
-        "AuthSession=\(value); Version=1; Path=/; Max-Age=\(sessionTimeout)" + cookiePolicy.attributes
+        let timeout = sessionTimeout
+        return "AuthSession=\(value); Version=1; Expires=\(HTTPDate.string(now() + timeout)); Max-Age=\(timeout); Path=/"
+            + cookiePolicy.attributes
     }
 
-    /// The `Set-Cookie` header value that removes the session cookie.
-    var clearCookieHeader: String {
-        "AuthSession=; Version=1; Path=/; Max-Age=0" + cookiePolicy.attributes
-    }
+    /// The `Set-Cookie` header value that ends the session cookie: empty, with the same attributes, as
+    /// `couch_httpd_auth:clear_auth_cookie/1` writes it (an empty `AuthSession` is no session).
+    var clearCookieHeader: String { setCookieHeader("") }
 
     private func credentials(for name: String) async -> (hash: PasswordHash, roles: [String])? {
-        credentials(for: name, document: await userDocument(name))
+        await withAdminRoles(credentials(for: name, document: await userDocument(name)), of: name)
+    }
+
+    /// An admin's credentials with the roles of their user document added after `_admin`, when they have one
+    /// (`chttpd_auth_cache:get_user_creds/2` adds them with `couch_auth_cache:add_roles/2`); others' as given.
+    private func withAdminRoles(
+        _ found: (hash: PasswordHash, roles: [String])?, of name: String
+    ) async -> (hash: PasswordHash, roles: [String])? {
+        guard var found, found.roles == ["_admin"], isAdmin(name), let document = await lookUpUser(name) else { return found }
+        found.roles += (document["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return found
+    }
+
+    /// Whether `name` is the start-up admin or one the configuration names.
+    private func isAdmin(_ name: String) -> Bool {
+        if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return true }
+        return configuredAdmins()[name] != nil
     }
 
     /// The user document of `name`, unless `name` is an admin (whose credentials come first).
     private func userDocument(_ name: String) async -> JSONObject? {
-        if let admin, ConstantTime.equal(Array(admin.name.utf8), Array(name.utf8)) { return nil }
-        if configuredAdmins()[name] != nil { return nil }
-        return await lookUpUser(name)
+        isAdmin(name) ? nil : await lookUpUser(name)
     }
 
     /// The credentials of `name`: an admin's, or those in `document`, its user document.

@@ -1,16 +1,28 @@
 internal import Crypto
 internal import CryptoExtras
 
-/// A password as CouchDB 3 keeps it in a `_users` document: PBKDF2 with a random salt.
+/// A password as CouchDB keeps it in a `_users` document: PBKDF2 with a random salt (CouchDB 3), or one of
+/// the schemes documents written by CouchDB 1.x still carry (`couch_httpd_auth:authenticate_int/3`).
 struct PasswordHash: Sendable, Hashable {
+    /// How the password was hashed: a user document's `password_scheme`.
+    enum Scheme: String, Sendable, Hashable {
+        /// PBKDF2 of the password.
+        case pbkdf2
+        /// The hex SHA-1 of the password followed by the salt (`password_sha`; CouchDB 1.2 and earlier).
+        case simple
+        /// PBKDF2 of that SHA-1 hex (a `simple` hash wrapped in PBKDF2 without the password).
+        case simplePBKDF2 = "simple+pbkdf2"
+    }
+
     /// The salt, as hex text (its UTF-8 bytes salt the derivation, as in CouchDB).
     var salt: String
-    /// The derived key, lower-case hex.
+    /// The derived key, lower-case hex (`password_sha` for ``Scheme/simple``).
     var derivedKey: String
     /// PBKDF2 iterations.
     var iterations: Int
     /// The PRF: `sha256` (CouchDB 3.4+) or `sha` (older documents, HMAC-SHA1).
     var prf: String
+    var scheme: Scheme = .pbkdf2
 }
 
 /// Derives and checks PBKDF2 password hashes (CouchDB's `password_scheme: "pbkdf2"`).
@@ -48,16 +60,32 @@ enum PasswordHasher {
 
     /// Whether `password` matches `hash`, comparing in constant time.
     static func verify(_ password: String, against hash: PasswordHash) -> Bool {
-        guard let derived = try? derive(password, salt: hash.salt, iterations: hash.iterations, prf: hash.prf) else {
-            return false
+        let derived: String
+        switch hash.scheme {
+        case .simple:
+            derived = simple(password, salt: hash.salt)
+        case .simplePBKDF2:
+            guard let key = try? derive(simple(password, salt: hash.salt), salt: hash.salt, iterations: hash.iterations, prf: hash.prf)
+            else { return false }
+            derived = key
+        case .pbkdf2:
+            guard let key = try? derive(password, salt: hash.salt, iterations: hash.iterations, prf: hash.prf) else { return false }
+            derived = key
         }
         return ConstantTime.equal(Array(derived.utf8), Array(hash.derivedKey.lowercased().utf8))
+    }
+
+    /// `couch_passwords:simple/2`: the lower-case hex SHA-1 of the password's bytes then the salt's.
+    static func simple(_ password: String, salt: String) -> String {
+        Hex.encode(Insecure.SHA1.hash(data: Array(password.utf8) + Array(salt.utf8)))
     }
 
     /// Why a stored hash is not checked at all, as CouchDB's `couch_httpd_auth` refuses it (`403 forbidden`,
     /// its reasons), or `nil` when it may be: a PRF CouchDB knows and iterations within `allowed`. The bound
     /// keeps the work of one login what the server chose, whatever a stored document says.
     static func refusal(of hash: PasswordHash, allowed: ClosedRange<Int>) -> String? {
+        // A `simple` hash has neither: it costs one SHA-1.
+        guard hash.scheme != .simple else { return nil }
         guard keyLengths[hash.prf] != nil else { return "PRF is invalid" }
         if hash.iterations < allowed.lowerBound { return "Iteration count is too low for this server" }
         if hash.iterations > allowed.upperBound { return "Iteration count is too high for this server" }

@@ -29,6 +29,14 @@ struct SessionCookie: Sendable {
         var mac: [UInt8]
     }
 
+    /// Whether a cookie value is not a session cookie at all, as `couch_httpd_auth:cookie_authentication_handler/2`
+    /// finds one: not base64url, or fewer than three `:`-separated parts (a cookie CouchDB minted, which has
+    /// three, is well formed but does not verify here).
+    static func isMalformed(_ value: String) -> Bool {
+        guard let bytes = decodeBase64URL(value) else { return true }
+        return bytes.lazy.filter { $0 == UInt8(ascii: ":") }.count < 2
+    }
+
     /// The name, issue time and token in a cookie value, before the signature is checked.
     static func parse(_ value: String) -> Parsed? {
         guard let bytes = decodeBase64URL(value) else { return nil }

@@ -24,7 +24,8 @@ enum UsersDatabase {
 
     /// A user document as CouchDB's `couch_users_db:before_doc_update` leaves it: a `password` member is checked
     /// against the password requirements, then replaced with `password_scheme`, `pbkdf2_prf`, `salt`,
-    /// `iterations` and `derived_key` (the document's own `salt` when it says `"preserve_salt": true`). Design
+    /// `iterations` and `derived_key` before the other members (the document's own `salt` when it says
+    /// `"preserve_salt": true`). Design
     /// documents and deletions pass unchanged. The derivation runs on `hashing`.
     ///
     /// The rules of a user document's shape are `_design/_auth`'s (``AuthDesignDocument``), which the server's
@@ -55,11 +56,11 @@ enum UsersDatabase {
                 throw HTTPFailure.hashingBusy(refusal)
             }
             for field in hashFields { prepared.removeValue(forKey: field) }
-            prepared["password_scheme"] = "pbkdf2"
-            prepared["pbkdf2_prf"] = .string(hash.prf)
-            prepared["salt"] = .string(hash.salt)
-            prepared["iterations"] = .number(JSONNumber(hash.iterations))
-            prepared["derived_key"] = .string(hash.derivedKey)
+            // In front of the other members, as `couch_users_db:save_doc/1` puts them.
+            prepared = prepared.prepending([
+                ("password_scheme", "pbkdf2"), ("pbkdf2_prf", .string(hash.prf)), ("salt", .string(hash.salt)),
+                ("iterations", .number(JSONNumber(hash.iterations))), ("derived_key", .string(hash.derivedKey)),
+            ])
         }
         if validatesNatively, let reason = refusal(of: prepared) { throw HTTPFailure.forbidden(reason) }
         return prepared
@@ -118,14 +119,17 @@ enum UsersDatabase {
         }
     }
 
-    /// The stored hash and roles of a user document, or `nil` when it holds no usable PBKDF2 hash.
+    /// The stored hash and roles of a user document, or `nil` when it holds no usable hash. As
+    /// `couch_httpd_auth:authenticate_int/3` reads one: `password_scheme` is `simple` when absent, the salt
+    /// empty, a PBKDF2 hash's `pbkdf2_prf` `sha` and its `iterations` 10,000.
     static func credentials(in document: JSONObject) -> (hash: PasswordHash, roles: [String])? {
-        guard document["password_scheme"]?.stringValue == "pbkdf2",
-            let salt = document["salt"]?.stringValue, let key = document["derived_key"]?.stringValue,
-            let iterations = document["iterations"]?.numberValue?.int64Value
-        else { return nil }
+        guard let scheme = PasswordHash.Scheme(rawValue: document["password_scheme"]?.stringValue ?? "simple") else { return nil }
+        let salt = document["salt"]?.stringValue ?? ""
+        let key = document[scheme == .simple ? "password_sha" : "derived_key"]?.stringValue
+        let iterations = document["iterations"].map { $0.numberValue?.int64Value } ?? 10_000
+        guard let key, let iterations else { return nil }
         let prf = document["pbkdf2_prf"]?.stringValue ?? "sha"
         let roles = (document["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
-        return (PasswordHash(salt: salt, derivedKey: key, iterations: Int(iterations), prf: prf), roles)
+        return (PasswordHash(salt: salt, derivedKey: key, iterations: Int(iterations), prf: prf, scheme: scheme), roles)
     }
 }

@@ -134,8 +134,7 @@ extension CouchEndpoint {
     }
 
     /// `chttpd/require_valid_user` and `require_valid_user_except_for_up`, as CouchDB's
-    /// `party_mode_handler/1` applies them to a request no credentials authenticated: `401` with the browser's
-    /// login prompt, except a login (`POST /_session`) and, unless only `require_valid_user` is set, `/_up`.
+    /// `party_mode_handler/1` applies them to a request no credentials authenticated: `401`, except a login (`POST /_session`) and, unless only `require_valid_user` is set, `/_up`.
     private func requireValidUser(_ request: CouchRequest) throws {
         guard !request.user.isAuthenticated else { return }
         let always = nodeConfiguration.requireValidUser
@@ -143,9 +142,8 @@ extension CouchEndpoint {
         if request.method == .post, request.segments == ["_session"] { return }
         let required = request.segments == ["_up"] ? always && !exceptUp : always || exceptUp
         guard required else { return }
-        var failure = HTTPFailure.unauthorized("Authentication required.")
-        failure.headers = [("WWW-Authenticate", "Basic realm=\"server\"")]
-        throw failure
+        // Its `WWW-Authenticate` is added as to any `401` (``CouchEndpoint/challenging(_:headers:)``).
+        throw HTTPFailure.unauthorized("Authentication required.")
     }
 
     /// The first gate, CouchDB's `chttpd_auth_request`: see ``RequestAuthorization``.

@@ -289,25 +289,49 @@ final class CouchEndpoint: Sendable {
             // Design documents' validation functions see the request's user as `userCtx`.
             let writer = WriterIdentity(
                 name: read.user.name, roles: read.user.roles, defaultSecurityObject: SecurityObject.adminOnly.json.objectValue)
-            var response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
+            let response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
             if read.segments.first == usersDatabase, read.method != .get, read.method != .head {
                 await usersFollower.catchUp()
             }
             if read.segments.first == ReplicatorDatabase.name, read.method != .get, read.method != .head {
                 await replicatorDatabase.catchUp()
             }
-            if let refreshed = read.refreshedCookie, response.headers[.setCookie] == nil {
-                response.headers[.setCookie] = authenticator.setCookieHeader(refreshed)
-            }
-            return response
-        } catch let failure as HTTPFailure {
-            return CouchResponse.failure(failure)
-        } catch is NIOTooManyBytesError {
-            return CouchResponse.failure(.tooLarge)
+            return renewingCookie(response, for: read)
         } catch {
-            // Any module's error, by its category (an uncategorised one is CouchDB's 500 unknown_error).
-            return CouchResponse.failure(HTTPFailure(body: CouchErrorBody(error)))
+            let failure: HTTPFailure =
+                switch error {
+                case let failure as HTTPFailure: failure
+                case is NIOTooManyBytesError: .tooLarge
+                // Any module's error, by its category (an uncategorised one is CouchDB's 500 unknown_error).
+                default: HTTPFailure(body: CouchErrorBody(error))
+                }
+            return renewingCookie(CouchResponse.failure(challenging(failure, headers: request.headers)), for: prepared)
         }
+    }
+
+    /// `failure` with the `WWW-Authenticate` header `chttpd:error_headers/4` gives a `401`: the request's
+    /// `X-CouchDB-WWW-Authenticate`, else `chttpd/WWW-Authenticate`, else, for `unauthorized` while
+    /// `chttpd/require_valid_user` is set, the browser's login prompt (`Basic realm="server"`).
+    private func challenging(_ failure: HTTPFailure, headers: HTTPFields) -> HTTPFailure {
+        guard failure.body.status == 401, !failure.headers.contains(where: { $0.0 == "WWW-Authenticate" }) else { return failure }
+        let challenge =
+            HTTPField.Name("X-CouchDB-WWW-Authenticate").flatMap { headers[$0] }
+            ?? nodeConfiguration.value("chttpd", "WWW-Authenticate")
+            ?? (failure.body.error == "unauthorized" && nodeConfiguration.requireValidUser ? "Basic realm=\"server\"" : nil)
+        guard let challenge else { return failure }
+        var failure = failure
+        failure.headers.append(("WWW-Authenticate", challenge))
+        return failure
+    }
+
+    /// `response` with the request's re-issued session cookie, when it has one and the response sets none: every
+    /// response to an authenticated request carries it, errors included (`couch_httpd_auth:cookie_auth_header/2`
+    /// through `basic_headers`).
+    private func renewingCookie(_ response: Response, for request: CouchRequest?) -> Response {
+        guard let refreshed = request?.refreshedCookie, response.headers[.setCookie] == nil else { return response }
+        var response = response
+        response.headers[.setCookie] = authenticator.setCookieHeader(refreshed)
+        return response
     }
 
     /// Reads the target, the credentials, then the body (up to the size limit).
@@ -397,14 +421,18 @@ final class CouchEndpoint: Sendable {
                 guard let user = ProxyAuthentication.user(in: headers, settings: nodeConfiguration.proxySettings) else { continue }
                 return Credentials(user: user, handler: .proxy)
             case .cookie:
-                guard let cookie = Self.cookie(named: "AuthSession", in: headers),
-                    let found = await authenticator.session(fromCookie: cookie)
-                else { continue }
+                guard let cookie = Self.cookie(named: "AuthSession", in: headers), !cookie.isEmpty else { continue }
+                // A value that is not a cookie at all is refused; a forged, expired or revoked one is anonymous.
+                if SessionCookie.isMalformed(cookie) {
+                    throw HTTPFailure.badRequest("Malformed AuthSession cookie. Please clear your cookies.")
+                }
+                guard let found = await authenticator.session(fromCookie: cookie) else { continue }
                 return Credentials(user: found.user, session: found.session, refreshedCookie: found.refreshed, handler: .cookie)
             case .basic:
                 switch BasicAuthorization(headers) {
                 case .credentials(let name, let password):
-                    return Credentials(user: try await login(name: name, password: password, clientAddress: clientAddress), handler: .basic)
+                    let user = try await login(name: name, password: password, clientAddress: clientAddress, basicAuth: true)
+                    return Credentials(user: user, handler: .basic)
                 case .malformed:
                     throw HTTPFailure.badRequest("Authorization header has invalid base64 value")
                 case .absent:
@@ -420,8 +448,12 @@ final class CouchEndpoint: Sendable {
     ///   `Retry-After`) while the name or the address has too many recent failures or this client already has
     ///   derivations waiting, `503 service_unavailable` (with `Retry-After`) while the server's hashing queue is
     ///   full, `403 forbidden` for a stored hash outside the server's parameters (CouchDB's reasons).
-    func login(name: String, password: String, clientAddress: String?) async throws -> UserContext {
-        switch try await authenticator.login(name: name, password: password, address: clientAddress) {
+    /// - Parameter basicAuth: The credentials came in an `Authorization` header, where a name nobody has is not
+    ///   counted by the lockout (``Authenticator/login(name:password:address:locksOutUnknownNames:)``).
+    func login(name: String, password: String, clientAddress: String?, basicAuth: Bool = false) async throws -> UserContext {
+        switch try await authenticator.login(
+            name: name, password: password, address: clientAddress, locksOutUnknownNames: !basicAuth)
+        {
         case .authenticated(let user):
             return user
         case .rejected:

@@ -170,7 +170,7 @@ struct ReplicateEndpointTests {
             #expect(try await client.get("/_active_tasks").json == [])
             let again = try await client.post("/_replicate", ["replication_id": .string(id), "cancel": true])
             #expect(again.status == 404)
-            #expect(again.json == ["error": "not found"])
+            #expect(again.json == ["error": "not_found", "reason": "missing"])
             #expect(try await client.get("/_scheduler/jobs/\(id)").status == 404)
         }
     }
@@ -220,6 +220,23 @@ struct ReplicateEndpointTests {
             let docs = try await client.get("/_scheduler/docs")
             #expect(docs.header("Content-Type") == "application/json")
             #expect(docs.json == ["total_rows": 0, "offset": 0, "docs": []])
+        }
+    }
+
+    /// `couch_replicator_parse` reads the proxies and the options before the endpoints, and `chttpd:error_info/1`
+    /// answers a URL it cannot use as `invalid_replication`.
+    @Test func aReplicationBodyIsCheckedAsCouchReplicatorParseChecksIt() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = server.admin
+            for source in ["http://", "http://host:abc/db"] {
+                let answer = try await client.post("/_replicate", ["source": .string(source), "target": "http://127.0.0.1:1/b"])
+                #expect(answer.status == 400 && answer.json == ["error": "invalid_replication", "reason": "endpoint has an invalid url"])
+            }
+            let parameters = try await client.post("/_replicate", ["source": "a", "target": "b", "create_target_params": 3])
+            #expect(parameters.json == ["error": "bad_request", "reason": "parameter `create_target_params` must be a JSON object"])
+            let proxies = try await client.post(
+                "/_replicate", ["source": "a", "target": "b", "proxy": "http://p", "target_proxy": "http://q"])
+            #expect(proxies.json == ["error": "bad_request", "reason": "`proxy` is mutually exclusive with `target_proxy`"])
         }
     }
 }

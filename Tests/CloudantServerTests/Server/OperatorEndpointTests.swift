@@ -176,4 +176,18 @@ struct OperatorEndpointTests {
             #expect(try await client.get("/", headers: ["Origin": "http://evil.example"]).header("Access-Control-Allow-Origin") == nil)
         }
     }
+
+    /// `chttpd` answers every `HEAD` as its `GET`; `couch_stats_httpd:extract_path/2` answers `null` for a
+    /// statistic it does not have.
+    @Test func nodeEndpointsAnswerHeadAsGetAndAMissingStatisticIsNull() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = server.admin
+            for path in ["_stats", "_system", "_versions", "_config", "_config/couchdb", "_config/log/level"] {
+                let head = try await client.send("HEAD", "/_node/_local/\(path)")
+                #expect(head.status == 200 && head.body.isEmpty, "\(path)")
+            }
+            let missing = try await client.get("/_node/_local/_stats/couchdb/no_such_metric")
+            #expect(missing.status == 200 && missing.json == .null)
+        }
+    }
 }
