@@ -146,9 +146,8 @@ struct SelectorParser {
             guard case .string(let prefix) = value else { throw nonStringArgument(name, at: path, got: value) }
             return .beginsWith(prefix)
         default:
-            throw QueryErrorKind.invalidOperator.error(
-                "Invalid operator: \(name). Use a Mango operator such as $eq or $in, or write \\\(name) for a "
-                    + "field whose name starts with a dollar.", field: name)
+            // CouchDB's words (`mango_error:info(mango_selector, {invalid_operator, Op})`), which clients match.
+            throw QueryErrorKind.invalidOperator.error("Invalid operator: \(name)", field: name)
         }
     }
 

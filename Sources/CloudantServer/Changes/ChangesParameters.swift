@@ -16,6 +16,9 @@ struct ChangesParameters: Sendable {
     var options: ChangesOptions
     /// `since=now`: start at the current update sequence.
     var sinceNow: Bool
+    /// The `since` given, with the uuid of the database it came from when it names one: the feed starts from `0`
+    /// in another database (``UpdateSequence/Since/start(inDatabase:)``).
+    var since: UpdateSequence.Since?
     /// Newline heartbeats while idle (`heartbeat`, ms; `true` is 60 s).
     var heartbeat: Duration?
     /// How long a longpoll or continuous feed waits with nothing to send (`timeout`, default and at most
@@ -62,7 +65,11 @@ struct ChangesParameters: Sendable {
         var since = query.lastGiven(of: ["since", "last-event-id"])
         if feed == .eventsource, let lastEventID { since = lastEventID }
         sinceNow = since == "now"
-        if let since, !sinceNow { options.since = try Self.parseSeq(since) }
+        if let since, !sinceNow {
+            let parsed = try Self.parseSeq(since)
+            self.since = parsed
+            options.since = parsed.seq
+        }
         if let limit = try query.int("limit") {
             options.limit = limit < 0 ? nil : limit
             countdown = limit
@@ -178,11 +185,16 @@ struct ChangesParameters: Sendable {
         return min(.milliseconds(milliseconds), maximumWait)
     }
 
-    /// A `since` value in any form `UpdateSequence.parse(_:)` reads.
-    private static func parseSeq(_ text: String) throws -> Int64 {
-        guard let seq = UpdateSequence.parse(text) else {
+    /// A `since` value in any form `UpdateSequence.since(_:)` reads.
+    private static func parseSeq(_ text: String) throws -> UpdateSequence.Since {
+        guard let since = UpdateSequence.since(text) else {
             throw HTTPFailure.badRequest("Malformed sequence supplied in 'since' parameter.")
         }
-        return seq
+        return since
+    }
+
+    /// Starts the feed where `since` says in the database whose uuid is `uuid`: from `0` when it names another.
+    mutating func resolveSince(inDatabase uuid: String) {
+        if let since { options.since = since.start(inDatabase: uuid) }
     }
 }

@@ -7,6 +7,12 @@ internal import ServiceLifecycle
 extension CouchEndpoint {
     /// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds.
     func changes(_ request: CouchRequest, database: String) async throws -> Response {
+        if request.method == .head {
+            // `chttpd` answers `HEAD` as the `GET` without its body.
+            var get = request
+            get.method = .get
+            return CouchResponse.head(of: try await changes(get, database: database))
+        }
         guard request.method == .get || request.method == .post else { throw unsupported("GET,POST,HEAD") }
         var body: JSONObject?
         // `chttpd_db:handle_changes_req/2` checks a `POST`'s content type before it looks at the body's length.
@@ -23,6 +29,11 @@ extension CouchEndpoint {
             parameters.options.filterSeesRevisions = true
         }
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
+        parameters.resolveSince(inDatabase: store.uuid)
+        // Newest first lists every change whatever `since` says (`fabric_view_changes:get_start_seq/2` starts a
+        // backwards fold at the database's update sequence).
+        if parameters.options.descending { parameters.options.since = 0 }
+        let rendering = FeedRendering.documents(of: store)
         // With per-document access the store judges each row's winner before the feed's own filter runs, and
         // counts only visible rows in `pending`; every leaf of a visible document is listed (the winner decides,
         // see ``DocumentAccess``).
@@ -30,15 +41,15 @@ extension CouchEndpoint {
         let feed = parameters
         switch parameters.feed {
         case .normal:
-            return CouchResponse.json(FeedRendering.documents.result(try await store.changes(feed.options), parameters: feed))
+            return CouchResponse.json(rendering.result(try await store.changes(feed.options), parameters: feed))
         case .longpoll:
             let first = try await store.changes(feed.options)
             if !first.results.isEmpty || parameters.options.descending {
-                return CouchResponse.json(FeedRendering.documents.result(first, parameters: feed))
+                return CouchResponse.json(rendering.result(first, parameters: feed))
             }
             let connection = request.connection
             return streaming(contentType: "application/json") { writer in
-                try await Self.longpoll(store: store, parameters: feed, connection: connection, writer: &writer)
+                try await Self.longpoll(store: store, parameters: feed, connection: connection, rendering: rendering, writer: &writer)
             }
         case .continuous, .eventsource:
             let eventSource = parameters.feed == .eventsource
@@ -48,14 +59,18 @@ extension CouchEndpoint {
             // is an ordinary error response. So the changes already there are read before the response starts.
             var firstPage: ChangesResult?
             if feed.options.limit != 0 {
+                // Newest first is a listing that ends (`keep_sending_changes/8` stops a backwards feed at once).
                 var first = feed.options
-                first.descending = false
+                first.descending = feed.options.descending
                 firstPage = try await store.changes(first)
             }
-            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") { [firstPage] writer in
+            // An event stream is never cached (`changes_callback(start, #cacc{feed = eventsource})`).
+            let headers = eventSource ? [("Cache-Control", "no-cache")] : []
+            return streaming(contentType: eventSource ? "text/event-stream" : "application/json", headers: headers) {
+                [firstPage] writer in
                 try await Self.continuous(
-                    store: store, parameters: feed, eventSource: eventSource, connection: connection, firstPage: firstPage,
-                    writer: &writer)
+                    store: store, parameters: feed, eventSource: eventSource, connection: connection, rendering: rendering,
+                    firstPage: firstPage, writer: &writer)
             }
         }
     }
@@ -86,11 +101,12 @@ extension CouchEndpoint {
     }
 
     func streaming(
-        contentType: String, _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+        contentType: String, headers: [(String, String)] = [],
+        _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
         let openFeeds = openFeeds
         return Response(
-            status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: []),
+            status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: headers),
             body: ResponseBody { writer in
                 openFeeds.withLock { $0 += 1 }
                 defer { openFeeds.withLock { $0 -= 1 } }
@@ -104,7 +120,7 @@ extension CouchEndpoint {
     /// The wait ends early when the client goes away or the server shuts down.
     static func longpoll(
         store: DocumentStore, parameters: ChangesParameters, connection: ClientConnection?,
-        rendering: FeedRendering = .documents, writer: inout any ResponseBodyWriter
+        rendering: FeedRendering, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + parameters.timeout
@@ -128,8 +144,16 @@ extension CouchEndpoint {
         } onGracefulShutdown: {
             stop()
         }
-        var result = rendering.result(ChangesResult(results: [], lastSeq: parameters.options.since, pending: 0, hasMore: false))
-        if changed { result = rendering.result(try await store.changes(parameters.options), parameters: parameters) }
+        let result: JSONValue
+        if changed {
+            result = rendering.result(try await store.changes(parameters.options), parameters: parameters)
+        } else {
+            // Timed out: nothing sent, and `pending` counts what the feed left (a `limit` of 0 leaves every change).
+            var rest = parameters.options
+            rest.limit = 0
+            let pending = rendering.countsPending ? try await store.changes(rest).pending : 0
+            result = rendering.result(ChangesResult(results: [], lastSeq: parameters.options.since, pending: pending, hasMore: false))
+        }
         try await writer.write(ByteBuffer(bytes: result.jsonBytes() + [UInt8(ascii: "\n")]))
     }
 
@@ -142,7 +166,7 @@ extension CouchEndpoint {
     ///   nothing to send (`changes_callback(waiting_for_updates, …)`).
     static func continuous(
         store: DocumentStore, parameters: ChangesParameters, eventSource: Bool, connection: ClientConnection?,
-        rendering: FeedRendering = .documents, firstPage: ChangesResult? = nil, writer: inout any ResponseBodyWriter
+        rendering: FeedRendering, firstPage: ChangesResult? = nil, writer: inout any ResponseBodyWriter
     ) async throws {
         let clock = ContinuousClock()
         var lastActivity = clock.now
@@ -152,7 +176,7 @@ extension CouchEndpoint {
         func line(_ change: Change) -> [UInt8] {
             let shown = parameters.showsSeq(ofRow: sent)
             let json = rendering.row(change, showingSeq: shown).jsonBytes()
-            let id = shown ? UpdateSequence.json(change.seq).jsonBytes() : Array("null".utf8)
+            let id = shown ? UpdateSequence.json(change.seq, uuid: rendering.uuid).jsonBytes() : Array("null".utf8)
             return eventSource ? Array("data: ".utf8) + json + Array("\nid: ".utf8) + id + Array("\n\n".utf8) : json + [10]
         }
         var live = parameters.options
@@ -167,7 +191,8 @@ extension CouchEndpoint {
             live.since = lastSeq
             live.limit = parameters.options.limit.map { $0 - sent }
         }
-        if sent < limit {
+        // Newest first has no live part: the listing ends with its closing line.
+        if sent < limit, !(parameters.options.descending && firstPage != nil) {
             let (events, stop) = FeedEvents.changes(store, options: live, tick: tickInterval(parameters))
             let watch = connection?.whenClosed(stop)
             defer { if let watch { connection?.forget(watch) } }
@@ -196,11 +221,14 @@ extension CouchEndpoint {
             }
         }
         if !eventSource {
-            var last: JSONObject = ["last_seq": UpdateSequence.json(lastSeq)]
+            var last: JSONObject = ["last_seq": UpdateSequence.json(lastSeq, uuid: rendering.uuid)]
             if rendering.countsPending {
                 var rest = ChangesOptions(since: lastSeq, limit: 0)
                 rest.visibility = parameters.options.visibility
-                last["pending"] = .number(JSONNumber(try await store.changes(rest).pending))
+                // A newest-first listing leaves nothing pending; a database deleted under the feed has none to
+                // count, and the feed still ends with its closing line.
+                let pending = parameters.options.descending ? 0 : (try? await store.changes(rest).pending) ?? 0
+                last["pending"] = .number(JSONNumber(pending))
             }
             try await writer.write(ByteBuffer(bytes: JSONValue.object(last).jsonBytes() + [10]))
         }
@@ -220,14 +248,19 @@ struct FeedRendering: Sendable {
     var row: @Sendable (Change) -> JSONValue
     /// Whether the closing line and the answer count the changes still pending.
     var countsPending: Bool
+    /// The uuid of the database the feed reads, which its sequences carry (``UpdateSequence/string(_:uuid:)``).
+    var uuid = ""
 
-    static let documents = FeedRendering(row: { $0.json }, countsPending: true)
+    /// A database's `_changes`.
+    static func documents(of store: DocumentStore) -> FeedRendering {
+        FeedRendering(row: { $0.json }, countsPending: true, uuid: store.uuid)
+    }
 
     /// One change's row, its `seq` `null` unless `showingSeq` (``ChangesParameters/showsSeq(ofRow:)``).
     func row(_ change: Change, showingSeq: Bool) -> JSONValue {
         var json = row(change)
-        if !showingSeq, case .object(var object) = json {
-            object["seq"] = .null
+        if case .object(var object) = json, object["seq"] != nil {
+            object["seq"] = showingSeq ? UpdateSequence.json(change.seq, uuid: uuid) : .null
             json = .object(object)
         }
         return json
@@ -239,7 +272,7 @@ struct FeedRendering: Sendable {
         let rows = changes.results.enumerated().map { index, change in
             row(change, showingSeq: parameters?.showsSeq(ofRow: index) ?? true)
         }
-        var answer: JSONObject = ["results": .array(rows), "last_seq": UpdateSequence.json(changes.lastSeq)]
+        var answer: JSONObject = ["results": .array(rows), "last_seq": UpdateSequence.json(changes.lastSeq, uuid: uuid)]
         if countsPending { answer["pending"] = .number(JSONNumber(changes.pending)) }
         return .object(answer)
     }

@@ -29,7 +29,8 @@ extension CouchEndpoint {
         await databaseUpdatesLog.settle()
         let store = databaseUpdatesLog.store
         if parameters.sinceNow { parameters.options.since = try await store.info().updateSeq }
-        let rendering = FeedRendering(row: DatabaseUpdates.row, countsPending: false)
+        parameters.resolveSince(inDatabase: store.uuid)
+        let rendering = FeedRendering(row: DatabaseUpdates.row, countsPending: false, uuid: store.uuid)
         let feed = parameters
         switch parameters.feed {
         case .normal:

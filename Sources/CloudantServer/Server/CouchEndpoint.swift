@@ -69,6 +69,10 @@ final class CouchEndpoint: Sendable {
         self.hashing = hashing
         anonymousBodies = AnonymousBodies(budget: configuration.anonymousBodyBudget)
         identity = try ServerIdentity.load(folder: configuration.directory.path, uuid: configuration.uuid)
+        // `couchdb/uuid` is the server's uuid, as `couch_server:get_uuid/0` keeps it in the configuration.
+        if (nodeConfiguration.value("couchdb", "uuid") ?? "").isEmpty {
+            _ = try? nodeConfiguration.set("couchdb", "uuid", to: identity.uuid, persist: false)
+        }
         dashboard = configuration.dashboardEnabled
             ? Dashboard(secret: identity.secret, panels: configuration.dashboardPanels) : nil
         // `_users` exists from the start, as after CouchDB's single-node setup.

@@ -124,8 +124,17 @@ final class NodeConfiguration: Sendable {
         }
     }
 
-    /// Refuses values the server could not apply.
+    /// Refuses what `config:validate_config_update/3` refuses (a section or key with `[`, `]` or a character that
+    /// is not printable, a value with one that is not: a line break would start a line of its own in the ini
+    /// file), then values the server could not apply.
     private static func validate(_ section: String, _ key: String, _ value: String) throws {
+        func printable(_ text: String) -> Bool {
+            text.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
+        }
+        func bracketed(_ text: String) -> Bool { text.contains("[") || text.contains("]") }
+        guard printable(section), !bracketed(section) else { throw HTTPFailure.badRequest("Invalid configuration section") }
+        guard printable(key), !bracketed(key) else { throw HTTPFailure.badRequest("Invalid configuration key") }
+        guard printable(value) else { throw HTTPFailure.badRequest("Invalid configuration value") }
         func positiveInteger() throws {
             guard let number = Int(value), number > 0 else {
                 throw HTTPFailure.badRequest("The value of \(section)/\(key) must be a positive integer.")

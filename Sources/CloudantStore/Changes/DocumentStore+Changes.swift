@@ -30,8 +30,11 @@ extension DocumentStore {
                         page.descending = false
                         let result = try await self.changes(page)
                         for change in result.results { continuation.yield(change) }
+                        // A page that moved nowhere (a `limit` of 0 stops at the first row) waits for a write
+                        // like an empty one: reading it again at once would spin.
+                        let progressed = !result.results.isEmpty || result.lastSeq != since
                         since = result.lastSeq
-                        if result.hasMore { continue }
+                        if result.hasMore, progressed { continue }
                         guard await wakeUpIterator.next() != nil else { break }
                     }
                     continuation.finish()

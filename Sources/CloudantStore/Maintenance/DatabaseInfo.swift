@@ -25,6 +25,9 @@ public struct DatabaseInfo: Sendable, Hashable {
     /// shard files' creation suffix, which tells a client that a database was deleted and created again under
     /// the same name. A store created before the time was recorded reports when it was first opened since.
     public var instanceStartTime: String = "0"
+    /// The store's uuid (``DocumentStore/uuid``), whose first characters ``json``'s sequences carry so that a
+    /// `since` taken from them is known for this database's and no other's.
+    public var uuid: String = ""
 
     /// CouchDB's JSON: `db_name`, `doc_count`, `doc_del_count`, `update_seq`, `purge_seq`,
     /// `instance_start_time`, `sizes`, `props` (`{"partitioned": true}` for a partitioned store),
@@ -33,8 +36,8 @@ public struct DatabaseInfo: Sendable, Hashable {
     public var json: JSONValue {
         [
             "db_name": .string(name), "doc_count": .number(JSONNumber(documentCount)),
-            "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": UpdateSequence.json(updateSeq),
-            "purge_seq": UpdateSequence.json(purgeSeq), "instance_start_time": .string(instanceStartTime),
+            "doc_del_count": .number(JSONNumber(deletedDocumentCount)), "update_seq": UpdateSequence.json(updateSeq, uuid: uuid),
+            "purge_seq": UpdateSequence.json(purgeSeq, uuid: uuid), "instance_start_time": .string(instanceStartTime),
             "sizes": [
                 "file": .number(JSONNumber(fileSize)), "active": .number(JSONNumber(activeSize)),
                 "external": .number(JSONNumber(activeSize)),

@@ -21,6 +21,7 @@ extension DocumentStore {
                 partitioned: try Self.isPartitioned(db),
                 shardCount: shards > 0 ? Int(shards) : 1)
             info.instanceStartTime = String(try StoreInfo.integer(StoreSchema.StoreInfo.createdAt, in: db))
+            info.uuid = self.uuid
             return info
         }
     }

@@ -178,7 +178,7 @@ struct OperatorEndpointTests {
     }
 
     /// `chttpd` answers every `HEAD` as its `GET`; `couch_stats_httpd:extract_path/2` answers `null` for a
-    /// statistic it does not have.
+    /// statistic it does not have; the configuration holds the server's uuid.
     @Test func nodeEndpointsAnswerHeadAsGetAndAMissingStatisticIsNull() async throws {
         try await withLiveServer { (server: LiveServer) async throws in
             let client = server.admin
@@ -188,6 +188,22 @@ struct OperatorEndpointTests {
             }
             let missing = try await client.get("/_node/_local/_stats/couchdb/no_such_metric")
             #expect(missing.status == 200 && missing.json == .null)
+            // `couchdb/uuid` is the server's uuid (`couch_server:get_uuid/0`); a count past 64 bits is too large.
+            let uuid = try await client.get("/").json["uuid"]
+            let configured = try await client.get("/_node/_local/_config/couchdb/uuid").json
+            #expect(uuid != nil && configured == uuid)
+            try await client.get("/_uuids?count=99999999999999999999").expectCouchError(400, "bad_request", "count parameter too large")
+            try await client.get("/_uuids?count=-99999999999999999999").expectCouchError(
+                400, "bad_request", "count must be a positive integer")
+            // `config:validate_config_update/3`: no brackets in names, no control characters anywhere.
+            let value = Data("\"x\"".utf8)
+            try await client.send("PUT", "/_node/_local/_config/fo%5Bo/bar", body: value).expectCouchError(
+                400, "bad_request", "Invalid configuration section")
+            try await client.send("PUT", "/_node/_local/_config/foo/b%5Dar", body: value).expectCouchError(
+                400, "bad_request", "Invalid configuration key")
+            try await client.send("PUT", "/_node/_local/_config/foo/bar", body: Data("\"a\\nb\"".utf8)).expectCouchError(
+                400, "bad_request", "Invalid configuration value")
+            #expect(try await client.send("PUT", "/_node/_local/_config/foo/bar", body: Data("\"a b\\tc\"".utf8)).status == 200)
         }
     }
 }
