@@ -47,9 +47,12 @@ struct ChangesParameters: Sendable {
     /// - Throws: ``HTTPFailure`` `400` as CouchDB (and 400 where CouchDB answers 500).
     ///   - lastEventID: The `Last-Event-ID` header, which an `eventsource` feed resumes from (a browser
     ///     reconnecting sends it) instead of the query's `since`.
+    /// - Parameter posted: The request is a `POST`, whose `doc_ids` and `selector` come from its body only; an
+    ///   empty body has none to give (`400 invalid UTF-8 JSON` when a filter asks for them, as CouchDB decodes
+    ///   the empty body then).
     init(
-        _ given: QueryParameters, body: JSONObject?, lastEventID: String? = nil, maximumWait: Duration = .milliseconds(60_000),
-        limits: MatchLimits = .default
+        _ given: QueryParameters, body: JSONObject?, posted: Bool = false, lastEventID: String? = nil,
+        maximumWait: Duration = .milliseconds(60_000), limits: MatchLimits = .default
     ) throws {
         // `chttpd_db:parse_changes_query/1` matches the names in lower case; `view` and `doc_ids` are read from
         // the query as given.
@@ -90,7 +93,9 @@ struct ChangesParameters: Sendable {
         switch query["filter"] {
         case nil: break
         case "_doc_ids":
-            let ids = try body?["doc_ids"] ?? given.json("doc_ids")
+            if posted, body == nil { throw HTTPFailure.badRequest("invalid UTF-8 JSON") }
+            // `chttpd_db:get_doc_ids/1`: a `POST`'s ids are in its body, a `GET`'s in its query.
+            let ids = try posted ? body?["doc_ids"] : given.json("doc_ids")
             guard let list = ids?.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw HTTPFailure.badRequest("`doc_ids` filter parameter is not a list of doc ids.")
             }
@@ -99,6 +104,7 @@ struct ChangesParameters: Sendable {
             // `couch_changes:get_selector_and_fields/1`: a selector comes in a `POST`'s body only, and must be
             // an object; `fields` (an array) trims the documents `include_docs` adds (`mango_fields:extract/2`).
             // The selector's own errors are `bad_request`s with mango's reason (`check_selector/1`).
+            if posted, body == nil { throw HTTPFailure.badRequest("invalid UTF-8 JSON") }
             guard let body else { throw HTTPFailure.badRequest("Selector must be specified in POST payload") }
             guard let selectorJSON = body["selector"], case .object = selectorJSON else {
                 throw HTTPFailure.badRequest("Selector error: expected a JSON object")

@@ -18,10 +18,13 @@ extension CouchEndpoint {
         // `chttpd_db:handle_changes_req/2` checks a `POST`'s content type before it looks at the body's length.
         if request.method == .post {
             try request.requireJSONContentType()
+            // `chttpd:body_length/1`: a body neither sized nor chunked is missing; one sized 0 is no body.
+            let sized = request.header(.contentLength) != nil || request.header(.transferEncoding)?.lowercased().contains("chunked") == true
+            guard sized else { throw HTTPFailure.badRequest("Missing request body") }
             if !request.body.isEmpty { body = try request.jsonObjectBody() }
         }
         var parameters = try ChangesParameters(
-            request.query, body: body, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
+            request.query, body: body, posted: request.method == .post, lastEventID: request.headers[HTTPField.Name("Last-Event-ID")!], maximumWait: .milliseconds(max(1, configuration.changesTimeout)),
             limits: MatchLimits(regexStepLimit: configuration.regexStepLimit))
         let store = try await authorizedStore(database, for: request.user, access: .member)
         if let designFilter = parameters.designFilter {
@@ -41,7 +44,12 @@ extension CouchEndpoint {
         let feed = parameters
         switch parameters.feed {
         case .normal:
-            return CouchResponse.json(rendering.result(try await store.changes(feed.options), parameters: feed))
+            // `chttpd:etag_respond/3` with an ETag of the database's state (`make_etag({Info, Suffix})`), whatever
+            // the query asks: a client whose copy is of an unchanged database gets `304`.
+            let etag = try await Self.changesETag(of: store, for: request.user)
+            if request.ifNoneMatch(etag) { return CouchResponse.notModified(headers: [("ETag", etag)]) }
+            return CouchResponse.json(
+                rendering.result(try await store.changes(feed.options), parameters: feed), headers: [("ETag", etag)])
         case .longpoll:
             let first = try await store.changes(feed.options)
             if !first.results.isEmpty || parameters.options.descending {
@@ -232,6 +240,14 @@ extension CouchEndpoint {
             }
             try await writer.write(ByteBuffer(bytes: JSONValue.object(last).jsonBytes() + [10]))
         }
+    }
+
+    /// The ETag of a normal feed: a digest of the database's info (counts, sequences, sizes), its creation time
+    /// and the user (whose view of it per-document access may narrow), in base 36, quoted.
+    static func changesETag(of store: DocumentStore, for user: UserContext) async throws -> String {
+        let info = try await store.info()
+        let state = info.json.jsonBytes() + Array(info.instanceStartTime.utf8) + [0] + Array((user.name ?? "").utf8)
+        return "\"" + Base36.encode(AttachmentDigest.md5(state)) + "\""
     }
 
     /// Heartbeats at their interval; without them, check the timeout a few times per period.

@@ -56,4 +56,43 @@ struct ChangesFeedRulesTests {
             #expect(events.header("Cache-Control") == "no-cache")
         }
     }
+
+    /// `chttpd:etag_respond/3`: the normal feed carries an ETag of the database's state, and a client whose copy
+    /// is current gets `304`.
+    @Test func theNormalFeedAnswersNotModifiedWhileTheDatabaseIsUnchanged() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = try await seeded(server)
+            let first = try await client.get("/r/_changes")
+            let etag = try #require(first.header("ETag"))
+            let again = try await client.send("GET", "/r/_changes", headers: ["If-None-Match": etag])
+            #expect(again.status == 304 && again.header("ETag") == etag)
+            _ = try await client.put("/r/e", ["n": 1])
+            let changed = try await client.send("GET", "/r/_changes", headers: ["If-None-Match": etag])
+            #expect(changed.status == 200 && changed.header("ETag") != etag && ids(changed.json).last == "e")
+        }
+    }
+
+    /// `chttpd_db:handle_changes_req/2`: a `POST` body neither sized nor chunked is missing; an empty one gives
+    /// the filters that read it nothing to decode; a `POST`'s `doc_ids` come from its body only.
+    @Test func aPostedFeedReadsItsBodyAsCouchDBDoes() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = try await seeded(server)
+            let authorization = "Basic " + Data("\(LiveServer.admin.name):\(LiveServer.admin.password)".utf8).base64EncodedString()
+            let unsized = try RawConnection(port: server.port)
+            defer { unsized.close() }
+            unsized.send(
+                "POST /r/_changes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(authorization)\r\n"
+                    + "Content-Type: application/json\r\nConnection: close\r\n\r\n")
+            let answer = String(decoding: try unsized.readToEnd(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("Missing request body"))
+            for filter in ["_doc_ids", "_selector"] {
+                try await client.send("POST", "/r/_changes?filter=\(filter)", body: Data(), contentType: "application/json")
+                    .expectCouchError(400, "bad_request", "invalid UTF-8 JSON")
+            }
+            let queried = try await client.send(
+                "POST", "/r/_changes?filter=_doc_ids&doc_ids=%5B%22b%22%5D", json: [:])
+            queried.expectCouchError(400, "bad_request", "`doc_ids` filter parameter is not a list of doc ids.")
+            #expect(ids(try await client.post("/r/_changes?filter=_doc_ids", ["doc_ids": ["b"]]).json) == ["b"])
+        }
+    }
 }
