@@ -186,8 +186,15 @@ extension IndexDefinition {
     /// records an explicit ``partitioned`` in its `options`.
     ///
     /// - Throws: `CloudantError` with ``QueryErrorKind/invalidPartitionedOption`` when the index's
-    ///   ``partitioned`` differs from the option an existing design document carries (as CouchDB).
+    ///   ``partitioned`` differs from the option an existing design document carries (as CouchDB), and with
+    ///   ``QueryErrorKind/invalidDesignDocumentLanguage`` when that document is not a `query` one.
     public func adding(toDesignDocument body: JSONObject?) throws -> JSONObject {
+        if let body, body["language"] != "query" {
+            // `mango_util:check_lang/1` names what `lists:keyfind/3` found: the member, or `false` without one.
+            let found = body["language"].map { "{<<\"language\">>,\(ErlangTerm.format($0))}" } ?? "false"
+            throw QueryErrorKind.invalidDesignDocumentLanguage.error(
+                "Existing design doc has an invalid language: \(found)", field: "ddoc")
+        }
         var document = body ?? JSONObject()
         let existing = body?["options"]?["partitioned"]?.boolValue
         if existing != partitioned, body != nil {

@@ -99,7 +99,7 @@ extension MangoSelector.Condition {
             return try pattern.matches(string, limits: limits)
         case .beginsWith(let prefix):
             guard case .string(let string) = value else { return false }
-            return string.utf8.starts(with: prefix.utf8)
+            return MangoSelector.begins(string, with: prefix)
         case .all(let arguments):
             guard !arguments.isEmpty, case .array(let elements) = value else { return false }
             if arguments.allSatisfy({ argument in elements.contains { JSONTerm.identical($0, argument) } }) {
@@ -169,3 +169,15 @@ enum JSONTerm {
         }
     }
 }
+
+extension MangoSelector {
+    /// `$beginsWith` as CouchDB's `string:prefix/2` answers it: the prefix's code points start the value's, and
+    /// end where one of the value's grapheme clusters ends (`"e"` does not begin `"e\u{301}"`, nor `"\r"` begin
+    /// `"\r\n"`). No normalisation: a precomposed `"é"` and `"e\u{301}"` are different text, as in Erlang.
+    static func begins(_ string: String, with prefix: String) -> Bool {
+        guard string.utf8.starts(with: prefix.utf8) else { return false }
+        let end = string.utf8.index(string.utf8.startIndex, offsetBy: prefix.utf8.count)
+        return end == string.endIndex || end.samePosition(in: string) != nil
+    }
+}
+

@@ -64,6 +64,9 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case invalidString = "invalid_string"
     /// A new index's `partitioned` differs from the option its existing design document carries.
     case invalidPartitionedOption = "invalid_partitioned_option"
+    /// A new index names a design document that exists and is not a Cloudant Query one (its `language` is not
+    /// `query`): CouchDB leaves it alone (`mango_util:check_lang/1`).
+    case invalidDesignDocumentLanguage = "invalid_ddoc_lang"
     /// The bookmark was not made by this store for this query.
     case invalidBookmark = "invalid_bookmark"
     /// A `_find` request has no selector.

@@ -16,7 +16,7 @@ extension CouchEndpoint {
         // answer, its errors, `execution_stats` and its time only ever concern documents the user sees.
         let visibility = try await readAccess(of: store, for: request.user).visibility
         let answer = try await store.findAnswer(
-            try Self.findRequest(request.jsonObjectBody(), partition: partition),
+            try Self.findRequest(request.jsonObjectBody(), partition: partition ?? request.query["partition"]),
             limits: findLimits, visibility: visibility)
         return CouchResponse.json(bytes: answer)
     }
@@ -32,11 +32,12 @@ extension CouchEndpoint {
         guard request.method == .post else { throw unsupported("POST") }
         try request.requireJSONContentType()
         let store = try await authorizedStore(database, for: request.user, access: .member)
-        return CouchResponse.json(try await store.explain(try Self.findRequest(request, partition: partition)))
+        return CouchResponse.json(
+            try await store.explain(try Self.findRequest(request, partition: partition ?? request.query["partition"])))
     }
 
-    /// The request body as a `FindRequest`; a partition from the path goes into the body, where one
-    /// already there must name the same partition (CouchDB's `maybe_set_partition`).
+    /// The request body as a `FindRequest`; a partition from the path or the query string (`?partition=`) goes
+    /// into the body, where one already there must name the same partition (`mango_httpd:maybe_set_partition/1`).
     /// - Throws: ``HTTPFailure`` `400 bad_request` for a body that is not a JSON object or names another
     ///   partition.
     static func findRequest(_ request: CouchRequest, partition: String?) throws -> FindRequest {
