@@ -39,6 +39,8 @@ public enum ErlangTerm {
     /// A binary holding `text`'s UTF-8 bytes.
     public static func binary(_ text: String, printable: Bool = true) -> String {
         let bytes = Array(text.utf8)
+        // Erlang writes the empty binary `<<>>` whichever way it prints.
+        if bytes.isEmpty { return "<<>>" }
         if printable, bytes.allSatisfy({ (0x20...0x7E).contains($0) || escapes[$0] != nil }) {
             return "<<\"" + bytes.map { escapes[$0] ?? String(UnicodeScalar($0)) }.joined() + "\">>"
         }

@@ -39,13 +39,13 @@ extension IndexDefinition {
         case nil, .string("json")?: type = .json
         case .string("text")?: type = .text
         case .string(let other)?:
-            throw QueryErrorKind.invalidIndex.error("Invalid type for index: \(other); use json or text.", field: "type")
+            throw QueryErrorKind.invalidIndex.error("Invalid type for index: \(other)", field: "type")
         default: throw QueryErrorKind.invalidIndex.error("The index type must be a string.", field: "type")
         }
         let name = try Self.name(request["name"], field: "name")
         let designDocument = try Self.name(request["ddoc"], field: "ddoc").map(Self.strippingDesignPrefix)
         if let w = request["w"], !(w.numberValue.map { if case .integer(let n) = $0 { n > 0 } else { false } } ?? false) {
-            throw QueryErrorKind.invalidPosInteger.error("w is not an integer greater than zero.", field: "w")
+            throw QueryErrorKind.invalidPosInteger.error("\(ErlangTerm.format(w)) is not an integer greater than zero", field: "w")
         }
         let partitioned: Bool?
         switch request["partitioned"] {
@@ -57,7 +57,7 @@ extension IndexDefinition {
             throw QueryErrorKind.invalidKey.error("Invalid key \(key) for this request.", field: key)
         }
         guard case .object(let index) = indexJSON else {
-            throw QueryErrorKind.invalidIndex.error("JSON indexes must be an object.", field: "index")
+            throw QueryErrorKind.invalidIndex.error("JSON indexes must be an object, not: \(ErlangTerm.format(indexJSON))", field: "index")
         }
         let fields: [Field]
         var partial: JSONValue?

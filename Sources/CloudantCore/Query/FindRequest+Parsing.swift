@@ -66,10 +66,9 @@ extension FindRequest {
     /// `[]`, `["ddoc"]` or `["ddoc", "name"]`; `null` and `[]` name no index (`nil`).
     /// - Throws: `CloudantError` with ``QueryErrorKind/invalidIndexName`` for any other shape.
     static func parseUseIndex(_ value: JSONValue) throws -> [String]? {
+        // CouchDB's words (`mango_error`), with the value as Erlang writes it.
         func invalid() -> CloudantError {
-            QueryErrorKind.invalidIndexName.error(
-                "Invalid index name: use_index is \"ddoc\", \"ddoc/name\", [\"ddoc\"] or [\"ddoc\", \"name\"].",
-                field: "use_index")
+            QueryErrorKind.invalidIndexName.error("Invalid index name: \(ErlangTerm.format(value))", field: "use_index")
         }
         switch value {
         case .null: return nil
@@ -96,13 +95,11 @@ extension FindRequest {
     ///   `"desc"`), or ``QueryErrorKind/unsupportedMixedSort``.
     public static func parseSort(_ json: JSONValue) throws -> [SortField] {
         guard case .array(let entries) = json else {
-            throw QueryErrorKind.invalidSortJSON.error("Sort must be an array of sort specs.", field: "sort")
+            throw QueryErrorKind.invalidSortJSON.error("Sort must be an array of sort specs, not: \(ErlangTerm.format(json))", field: "sort")
         }
         let fields = try entries.map { entry -> SortField in
             guard let (name, descending) = SortEntry.parse(entry) else {
-                throw QueryErrorKind.invalidSortField.error(
-                    "Invalid sort field: each sort entry is a field name or a one-key {\"field\": \"asc\"|\"desc\"} object.",
-                    field: "sort")
+                throw QueryErrorKind.invalidSortField.error("Invalid sort field: \(ErlangTerm.format(entry))", field: "sort")
             }
             return SortField(try FieldPath(parsing: name), descending: descending)
         }
@@ -113,11 +110,11 @@ extension FindRequest {
     /// `fields`: an array of field names; `[]` means whole documents (`nil`).
     private static func parseFields(_ json: JSONValue) throws -> [FieldPath]? {
         guard case .array(let names) = json else {
-            throw QueryErrorKind.invalidFields.error("Fields must be an array of strings.", field: "fields")
+            throw QueryErrorKind.invalidFields.error("Fields must be an array of strings, not: \(ErlangTerm.format(json))", field: "fields")
         }
         let paths = try names.map { name -> FieldPath in
             guard case .string(let text) = name else {
-                throw QueryErrorKind.invalidField.error("Invalid JSON for field spec: fields are strings.", field: "fields")
+                throw QueryErrorKind.invalidField.error("Invalid JSON for field spec: \(ErlangTerm.format(name))", field: "fields")
             }
             return try FieldPath(parsing: text)
         }
@@ -128,10 +125,10 @@ extension FindRequest {
         guard let value else { return nil }
         guard case .number(.integer(let number)) = value, number >= minimum else {
             if minimum > 0 {
-                throw QueryErrorKind.invalidPosInteger.error("\(name) is not an integer greater than zero.", field: name)
+                throw QueryErrorKind.invalidPosInteger.error("\(ErlangTerm.format(value)) is not an integer greater than zero", field: name)
             }
             throw QueryErrorKind.invalidNonNegInteger.error(
-                "\(name) is not an integer greater than or equal to zero.", field: name)
+                "\(ErlangTerm.format(value)) is not an integer greater than or equal to zero", field: name)
         }
         return Int(clamping: number)
     }
@@ -139,7 +136,7 @@ extension FindRequest {
     private static func boolean(_ value: JSONValue?, name: String) throws -> Bool? {
         guard let value else { return nil }
         guard let flag = value.boolValue else {
-            throw QueryErrorKind.invalidBoolean.error("Invalid boolean value for \(name): use true or false.", field: name)
+            throw QueryErrorKind.invalidBoolean.error("Invalid boolean value: \(ErlangTerm.format(value))", field: name)
         }
         return flag
     }

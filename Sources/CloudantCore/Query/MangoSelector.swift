@@ -31,8 +31,8 @@ public struct MangoSelector: Sendable, Hashable, CustomStringConvertible {
     ///   ``QueryErrorKind/multipleTextSelector``; `CloudantError.Context.field` names the path or operator.
     public init(_ json: JSONValue) throws(CloudantError) {
         guard case .object = json else {
-            throw QueryErrorKind.invalidSelectorJSON.error(
-                "The selector must be a JSON object, like {\"field\": value}.", field: nil)
+            // CouchDB's words without the value, which may hold personal data (as ``SelectorParser``'s arguments).
+            throw QueryErrorKind.invalidSelectorJSON.error("Selector must be a JSON object", field: nil)
         }
         let parsed = try SelectorParser(scope: .document).parse(json, at: FieldPath([]))
         let root = try SelectorNormaliser.normalise(parsed)

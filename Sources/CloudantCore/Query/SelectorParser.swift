@@ -42,8 +42,7 @@ struct SelectorParser {
         if key.hasPrefix("$") { return try operatorNode(key, value, at: path) }
         guard !key.isEmpty else {
             throw QueryErrorKind.invalidSelector.error(
-                "One or more conditions is missing a field name: a selector key is the empty string.",
-                field: path.isEmpty ? "" : path.description)
+                "One or more conditions is missing a field name.", field: path.isEmpty ? "" : path.description)
         }
         // A nested plain object is a sub-field path.
         return try parse(value, at: path.appending(FieldPath(parsing: key)))
@@ -94,8 +93,7 @@ struct SelectorParser {
             return try condition(built, at: path, operator: name)
         default:
             if Self.unsupportedOperators.contains(name) {
-                throw QueryErrorKind.notSupported.error(
-                    "Unsupported operator \(name): CouchDB does not support it in selectors.", field: name)
+                throw QueryErrorKind.notSupported.error("Unsupported operator: \(name)", field: name)
             }
             return try condition(terminal(name, value, at: path), at: path, operator: name)
         }

@@ -64,4 +64,35 @@ struct MangoRulesTests {
             }
         }
     }
+
+    /// `mango_error:info/2`'s reasons, the request option quoted as Erlang writes it (`~w`, `~p`). A selector's own
+    /// values are not quoted here: they may hold personal data.
+    @Test func requestErrorsSayWhatMangoErrorSays() async throws {
+        try await withLiveServer { (server: LiveServer) async throws in
+            let client = server.admin
+            #expect(try await client.send("PUT", "/e").status == 201)
+            let cases: [(JSONValue, String, String)] = [
+                (["selector": [:], "limit": -1], "invalid_non_neg_integer", "-1 is not an integer greater than or equal to zero"),
+                (["selector": [:], "r": 0], "invalid_pos_integer", "0 is not an integer greater than zero"),
+                (["selector": [:], "conflicts": "true"], "invalid_boolean", #"Invalid boolean value: <<"true">>"#),
+                (["selector": [:], "use_index": 5], "invalid_index_name", "Invalid index name: 5"),
+                (["selector": [:], "sort": [:]], "invalid_sort_json", "Sort must be an array of sort specs, not: {[]}"),
+                (["selector": [:], "sort": [""]], "invalid_sort_field", "Invalid sort field: <<>>"),
+                (["selector": [:], "fields": "a"], "invalid_fields", #"Fields must be an array of strings, not: <<"a">>"#),
+                (["selector": ["a": ["$where": 1]]], "not_supported", "Unsupported operator: $where"),
+                (["selector": ["": 1]], "invalid_selector", "One or more conditions is missing a field name."),
+            ]
+            for (body, error, reason) in cases {
+                try await client.post("/e/_find", body).expectCouchError(400, error, reason)
+            }
+            let indexes: [(JSONValue, String, String)] = [
+                (["index": ["fields": ["a"]], "type": "geo"], "invalid_index", "Invalid type for index: geo"),
+                (["index": []], "invalid_index", "JSON indexes must be an object, not: []"),
+                (["index": ["fields": ["a"]], "w": 0], "invalid_pos_integer", "0 is not an integer greater than zero"),
+            ]
+            for (body, error, reason) in indexes {
+                try await client.post("/e/_index", body).expectCouchError(400, error, reason)
+            }
+        }
+    }
 }
