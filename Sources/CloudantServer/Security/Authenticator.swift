@@ -56,6 +56,11 @@ final class Authenticator: Sendable {
     private var sessionTimeout: Int { timeout.withLock { $0 } }
     private let now: @Sendable () -> Int
     private let lookUpUser: @Sendable (String) async -> JSONObject?
+    /// The roles of admins' user documents, kept ``adminRolesLifetime`` (or until ``forgetAdminRoles()``), so an
+    /// admin's request does not read the authentication database each time, as CouchDB's auth cache keeps them.
+    private let adminRoles = Locked<[String: (roles: [String], expires: ContinuousClock.Instant)]>([:])
+    /// How long an admin's document roles are kept when no write to the authentication database forgets them.
+    static let adminRolesLifetime = Duration.seconds(5)
     private let configuredAdmins: @Sendable () -> [String: String]
     private let allowsConflictedUsers: @Sendable () -> Bool
 
@@ -275,10 +280,20 @@ final class Authenticator: Sendable {
     private func withAdminRoles(
         _ found: (hash: PasswordHash, roles: [String])?, of name: String
     ) async -> (hash: PasswordHash, roles: [String])? {
-        guard var found, found.roles == ["_admin"], isAdmin(name), let document = await lookUpUser(name) else { return found }
-        found.roles += (document["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard var found, found.roles == ["_admin"], isAdmin(name) else { return found }
+        let now = ContinuousClock.now
+        if let kept = adminRoles.withLock({ $0[name] }), kept.expires > now {
+            found.roles += kept.roles
+            return found
+        }
+        let roles = (await lookUpUser(name)?["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
+        adminRoles.withLock { $0[name] = (roles, now + Self.adminRolesLifetime) }
+        found.roles += roles
         return found
     }
+
+    /// Forgets the admins' document roles kept: the authentication database was written to.
+    func forgetAdminRoles() { adminRoles.withLock { $0.removeAll() } }
 
     /// Whether `name` is the start-up admin or one the configuration names.
     private func isAdmin(_ name: String) -> Bool {

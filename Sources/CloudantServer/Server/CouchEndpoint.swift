@@ -295,6 +295,7 @@ final class CouchEndpoint: Sendable {
                 name: read.user.name, roles: read.user.roles, defaultSecurityObject: SecurityObject.adminOnly.json.objectValue)
             let response = try await DocumentStore.$writer.withValue(writer) { try await route(read) }
             if read.segments.first == usersDatabase, read.method != .get, read.method != .head {
+                authenticator.forgetAdminRoles()
                 await usersFollower.catchUp()
             }
             if read.segments.first == ReplicatorDatabase.name, read.method != .get, read.method != .head {

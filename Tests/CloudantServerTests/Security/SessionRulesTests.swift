@@ -127,6 +127,11 @@ struct SessionRulesTests {
             let created = try await server.admin.put("/_users/org.couchdb.user:\(name)", document)
             #expect(created.status == 201)
             #expect(try await server.admin.get("/_session").json["userCtx"]?["roles"] == ["_admin", "r9"])
+            // The roles are kept between requests, and a write to the authentication database forgets them.
+            var changed = try #require(try await server.admin.get("/_users/org.couchdb.user:\(name)").json.objectValue)
+            changed["roles"] = ["r9", "r10"]
+            #expect(try await server.admin.put("/_users/org.couchdb.user:\(name)", .object(changed)).status == 201)
+            #expect(try await server.admin.get("/_session").json["userCtx"]?["roles"] == ["_admin", "r9", "r10"])
         }
     }
 
