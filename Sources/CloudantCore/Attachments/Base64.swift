@@ -96,4 +96,20 @@ public enum Base64 {
         }
         return decoded
     }
+
+    /// Encodes bytes as unpadded base64url (RFC 4648 §5), as CouchDB writes its opaque sequences and session
+    /// cookies (`couch_util:encodeBase64Url/1`).
+    public static func encodeURL(_ bytes: some Sequence<UInt8>) -> String {
+        var text = encode(bytes)
+        while text.hasSuffix("=") { text.removeLast() }
+        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+    }
+
+    /// Decodes base64url, padded or not (``decode(strict:)`` once its alphabet is the standard one); nil when
+    /// it is not base64url.
+    public static func decodeURL(_ text: some StringProtocol) -> [UInt8]? {
+        var standard = text.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return decode(strict: standard)
+    }
 }

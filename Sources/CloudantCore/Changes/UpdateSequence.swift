@@ -37,7 +37,7 @@ public enum UpdateSequence {
         term.writeBinary(Array(uuid.utf8.prefix(uuidPrefixLength)))
         term.writeAtom("nonode@nohost")
         term.writeNil()
-        return "\(seq)-" + base64URL(term.bytes)
+        return "\(seq)-" + Base64.encodeURL(term.bytes)
     }
 
     /// The sequence `seq` as a JSON value in CouchDB's form.
@@ -81,7 +81,7 @@ public enum UpdateSequence {
         }
         let digits = text.prefix { ("0"..."9").contains($0) }
         if !digits.isEmpty, text.dropFirst(digits.count).first == "-" { text = text.dropFirst(digits.count + 1) }
-        guard let bytes = base64URLDecode(text), case .list(let entries)? = ErlangValue(externalFormat: bytes) else { return nil }
+        guard let bytes = Base64.decodeURL(text), case .list(let entries)? = ErlangValue(externalFormat: bytes) else { return nil }
         var found: Since?
         for entry in entries {
             guard case .tuple(let parts) = entry, parts.count == 3, case .list(let range) = parts[1], range.count == 2 else {
@@ -119,18 +119,5 @@ public enum UpdateSequence {
         case .string(let text): parse(text)
         default: nil
         }
-    }
-
-    /// Unpadded (or padded) base64url; nil when it is not.
-    private static func base64URLDecode(_ text: Substring) -> [UInt8]? {
-        var standard = Array(text.utf8).map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
-        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
-        return Base64.decode(strict: standard)
-    }
-
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Base64.encode(bytes)
-        while text.hasSuffix("=") { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
     }
 }

@@ -65,13 +65,9 @@ extension CouchEndpoint {
             // CouchDB starts these feeds' response when it first flushes them, at the latest once the feed has
             // caught up (`chttpd_db:changes_callback/2`'s delayed response): a failure before, a filter's say,
             // is an ordinary error response. So the changes already there are read before the response starts.
-            var firstPage: ChangesResult?
-            if feed.options.limit != 0 {
-                // Newest first is a listing that ends (`keep_sending_changes/8` stops a backwards feed at once).
-                var first = feed.options
-                first.descending = feed.options.descending
-                firstPage = try await store.changes(first)
-            }
+            // Read newest first, these changes are the whole feed (`keep_sending_changes/8` stops a backwards feed
+            // at once).
+            let firstPage = feed.options.limit != 0 ? try await store.changes(feed.options) : nil
             // An event stream is never cached (`changes_callback(start, #cacc{feed = eventsource})`).
             let headers = eventSource ? [("Cache-Control", "no-cache")] : []
             return streaming(contentType: eventSource ? "text/event-stream" : "application/json", headers: headers) {

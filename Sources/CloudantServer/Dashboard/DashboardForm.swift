@@ -52,9 +52,7 @@ struct DashboardCSRF: Sendable {
         let subject = request.session.map { "session:" + $0.id } ?? "user:" + (request.user.name ?? "")
         let code = HMAC<SHA256>.authenticationCode(
             for: Array(("otf-dashboard-csrf\n" + subject).utf8), using: SymmetricKey(data: secret))
-        return Data(code).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64.encodeURL(code)
     }
 
     /// Checks a form post: its token, and that it came from the dashboard's own origin.

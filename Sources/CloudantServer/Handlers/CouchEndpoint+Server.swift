@@ -58,12 +58,12 @@ extension CouchEndpoint {
         guard request.method == .get || request.method == .head else { throw unsupported("GET") }
         let count: Int
         if let text = request.query["count"] {
-            // Any number of digits is an integer (`list_to_integer/1`): one past 64 bits is too large, not malformed.
-            let digits = text.hasPrefix("+") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-            if Int(text) == nil, !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), !text.hasPrefix("-") {
-                throw HTTPFailure.badRequest("count parameter too large")
+            guard let parsed = Int(text) else {
+                // Any number of digits is an integer (`list_to_integer/1`): one past 64 bits is too large.
+                let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+                let tooLarge = !digits.isEmpty && digits.allSatisfy { ("0"..."9").contains($0) }
+                throw HTTPFailure.badRequest(tooLarge ? "count parameter too large" : "count must be a positive integer")
             }
-            guard let parsed = Int(text) else { throw HTTPFailure.badRequest("count must be a positive integer") }
             count = parsed
         } else {
             count = 1

@@ -32,9 +32,9 @@ extension CouchEndpoint {
             } catch let failure as HTTPFailure where failure.body.status == 401 {
                 // A wrong name or password is answered, not raised (so no `WWW-Authenticate`), clears the
                 // client's session cookie, and goes to `fail` when it names a page.
-                var headers = [("Set-Cookie", authenticator.clearCookieHeader)]
-                if let page = request.query["fail"] { headers.append(("Location", try Self.redirect(to: page, for: request))) }
-                return CouchResponse.json(failure.body.json, status: headers.count > 1 ? 302 : 401, headers: headers + failure.headers)
+                return try Self.answer(
+                    failure.body.json, status: 401, cookie: authenticator.clearCookieHeader, redirect: request.query["fail"],
+                    headers: failure.headers, for: request)
             }
             guard
                 let started = await authenticator.startSession(
@@ -42,30 +42,33 @@ extension CouchEndpoint {
             else {
                 throw HTTPFailure.unauthorized("Name or password is incorrect.")
             }
-            var headers = [("Set-Cookie", authenticator.setCookieHeader(started.cookie))]
-            if let page = request.query["next"] { headers.append(("Location", try Self.redirect(to: page, for: request))) }
-            return CouchResponse.json(
-                ["ok": true, "name": .string(name), "roles": .array(user.roles.map(JSONValue.string))],
-                status: headers.count > 1 ? 302 : 200, headers: headers)
+            return try Self.answer(
+                ["ok": true, "name": .string(name), "roles": .array(user.roles.map(JSONValue.string))], status: 200,
+                cookie: authenticator.setCookieHeader(started.cookie), redirect: request.query["next"], for: request)
         case .delete:
             // Logging out ends the session on the server too, so a copy of the cookie is useless afterwards.
             if let current = request.session {
                 await authenticator.sessions.revoke { $0.id == current.id }
             }
-            var headers = [("Set-Cookie", authenticator.clearCookieHeader)]
-            if let page = request.query["next"] { headers.append(("Location", try Self.redirect(to: page, for: request))) }
-            return CouchResponse.json(["ok": true], status: headers.count > 1 ? 302 : 200, headers: headers)
+            return try Self.answer(
+                ["ok": true], status: 200, cookie: authenticator.clearCookieHeader, redirect: request.query["next"], for: request)
         default:
             throw unsupported("GET,HEAD,POST,DELETE")
         }
     }
 
-    /// The `Location` of a session redirect: the page's absolute URI (`couch_httpd:absolute_uri/2`), which must
-    /// be a path on this server.
-    /// - Throws: ``HTTPFailure`` `400 bad_request` "path must begin with a /." otherwise.
-    private static func redirect(to page: String, for request: CouchRequest) throws -> String {
+    /// A session answer with its cookie: `status`, or `302` to `page` when the request names one (`next`,
+    /// `fail`), at the page's absolute URI (`couch_httpd:absolute_uri/2`), which must be a path on this server.
+    /// - Throws: ``HTTPFailure`` `400 bad_request` "path must begin with a /." for any other page.
+    private static func answer(
+        _ body: JSONValue, status: Int, cookie: String, redirect page: String?, headers: [(String, String)] = [],
+        for request: CouchRequest
+    ) throws -> Response {
+        var headers = [("Set-Cookie", cookie)] + headers
+        guard let page else { return CouchResponse.json(body, status: status, headers: headers) }
         guard page.hasPrefix("/") else { throw HTTPFailure.badRequest("path must begin with a /.") }
-        return request.absoluteURI(page)
+        headers.append(("Location", request.absoluteURI(page)))
+        return CouchResponse.json(body, status: 302, headers: headers)
     }
 
     /// The name and password of a `POST /_session`, from a form or a JSON body (the audit trail reads the

@@ -284,9 +284,7 @@ private enum ECPublicKey {
 /// Unpadded base64url (RFC 4648 §5), as JWT writes its parts.
 enum Base64URL {
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") else { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
+        guard !text.contains("=") else { return nil }
+        return Base64.decodeURL(text)
     }
 }

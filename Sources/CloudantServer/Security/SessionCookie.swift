@@ -1,5 +1,5 @@
+internal import CloudantCore
 internal import Crypto
-internal import Foundation
 
 /// The `AuthSession` cookie: CouchDB's `base64url("name:HEXTIME:" + HMAC)` with a session token added,
 /// `base64url("name:HEXTIME:TOKEN:" + HMAC)`, signed with the server secret and the user's password salt, so
@@ -16,7 +16,7 @@ struct SessionCookie: Sendable {
     func make(name: String, token: String, salt: String, time: Int) -> String {
         let payload = "\(name):\(String(time, radix: 16, uppercase: true)):\(token)"
         let mac = signature(payload, salt: salt)
-        return Self.base64URL(Array(payload.utf8) + [UInt8(ascii: ":")] + mac)
+        return Base64.encodeURL(Array(payload.utf8) + [UInt8(ascii: ":")] + mac)
     }
 
     /// What a cookie value says, before its signature is checked.
@@ -33,13 +33,13 @@ struct SessionCookie: Sendable {
     /// finds one: not base64url, or fewer than three `:`-separated parts (a cookie CouchDB minted, which has
     /// three, is well formed but does not verify here).
     static func isMalformed(_ value: String) -> Bool {
-        guard let bytes = decodeBase64URL(value) else { return true }
+        guard let bytes = Base64.decodeURL(value) else { return true }
         return bytes.lazy.filter { $0 == UInt8(ascii: ":") }.count < 2
     }
 
     /// The name, issue time and token in a cookie value, before the signature is checked.
     static func parse(_ value: String) -> Parsed? {
-        guard let bytes = decodeBase64URL(value) else { return nil }
+        guard let bytes = Base64.decodeURL(value) else { return nil }
         let colon = UInt8(ascii: ":")
         guard let first = bytes.firstIndex(of: colon),
             let second = bytes[(first + 1)...].firstIndex(of: colon),
@@ -62,17 +62,5 @@ struct SessionCookie: Sendable {
     private func signature(_ payload: String, salt: String) -> [UInt8] {
         let key = SymmetricKey(data: secret + Array(salt.utf8))
         return Array(HMAC<SHA256>.authenticationCode(for: Array(payload.utf8), using: key))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decodeBase64URL(_ text: String) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard).map { Array($0) }
     }
 }

@@ -25,8 +25,7 @@ enum UsersDatabase {
     /// A user document as CouchDB's `couch_users_db:before_doc_update` leaves it: a `password` member is checked
     /// against the password requirements, then replaced with `password_scheme`, `pbkdf2_prf`, `salt`,
     /// `iterations` and `derived_key` before the other members (the document's own `salt` when it says
-    /// `"preserve_salt": true`). Design
-    /// documents and deletions pass unchanged. The derivation runs on `hashing`.
+    /// `"preserve_salt": true`). Design documents and deletions pass unchanged. The derivation runs on `hashing`.
     ///
     /// The rules of a user document's shape are `_design/_auth`'s (``AuthDesignDocument``), which the server's
     /// JavaScript engine runs; with `validatesNatively` (a server without one) they are checked here, after the

@@ -134,7 +134,8 @@ extension CouchEndpoint {
     }
 
     /// `chttpd/require_valid_user` and `require_valid_user_except_for_up`, as CouchDB's
-    /// `party_mode_handler/1` applies them to a request no credentials authenticated: `401`, except a login (`POST /_session`) and, unless only `require_valid_user` is set, `/_up`.
+    /// `party_mode_handler/1` applies them to a request no credentials authenticated: `401`, except a login
+    /// (`POST /_session`) and, unless only `require_valid_user` is set, `/_up`.
     private func requireValidUser(_ request: CouchRequest) throws {
         guard !request.user.isAuthenticated else { return }
         let always = nodeConfiguration.requireValidUser

@@ -79,22 +79,14 @@ struct IndexMaintainer {
                 try IndexTable.removeEntry(index, rowID: rowID, id: id, previousBody: previous, in: db)
             }
         }
-        if !newRow {
-            for index in indexes where index.readsMetadata { try IndexTable.removeEntries(index, rowID: rowID, in: db) }
-        }
+        // Those reading metadata are kept from the row the caller has just written, deleted or gone.
+        if readsMetadata { try metadataChanged(rowID: rowID, id: id, in: db) }
         let body = current
         for projection in projections { try projection.update(rowID: rowID, id: id, body: body, previousBody: previous, in: db) }
         guard let body else { return }
         let preparedKeys = preparedEntriesMatch ? prepared : nil
-        var document: JSONObject??
-        for (position, index) in indexes.enumerated() {
-            if index.readsMetadata {
-                // Read from the row the caller has just written, once for every such index.
-                if document == nil { document = .some(try IndexedDocument.read(rowID: rowID, in: db)) }
-                if let whole = document ?? nil, let keys = index.jsonKeys(document: whole) {
-                    try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db)
-                }
-            } else if let preparedKeys, index.definition.type == .json {
+        for (position, index) in indexes.enumerated() where !index.readsMetadata {
+            if let preparedKeys, index.definition.type == .json {
                 if let keys = preparedKeys[position] { try IndexTable.addEntry(index, rowID: rowID, id: id, keys: keys, in: db) }
             } else {
                 try IndexTable.addEntry(index, rowID: rowID, id: id, body: body, in: db)
@@ -106,8 +98,9 @@ struct IndexMaintainer {
     /// when a write changes the revision tree without changing the winner.
     var readsMetadata: Bool { indexes.contains(where: \.readsMetadata) }
 
-    /// Re-indexes one live or deleted document whose revision tree changed while its winner did not (a
-    /// conflicting revision added or ended): only the indexes that read metadata can see that.
+    /// Re-indexes one document in the indexes that read metadata, from its row as it is now (a deleted or
+    /// missing row leaves no entry): after any write to it, and after one that changed only its revision tree (a
+    /// conflicting revision added or ended), which only those indexes can see.
     func metadataChanged(rowID: Int64, id: String, in db: Database) throws {
         guard !DocumentID.isDesign(id) else { return }
         let document = try IndexedDocument.read(rowID: rowID, in: db)

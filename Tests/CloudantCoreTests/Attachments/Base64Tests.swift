@@ -94,4 +94,17 @@ struct Base64DecodingTests {
         #expect(Base64.decode("notBase64Encoded=") == nil)
         #expect(Base64.decode("QUJD=") == nil)
     }
+
+    @Test("base64url is written unpadded and read padded or not, with its own alphabet only")
+    func base64URLRoundTripsWithoutPadding() {
+        let bytes: [UInt8] = [0xFB, 0xFF, 0xBF, 0x01]
+        #expect(Base64.encodeURL(bytes) == "-_-_AQ")
+        #expect(Base64.decodeURL("-_-_AQ") == bytes)
+        #expect(Base64.decodeURL("-_-_AQ==") == bytes)
+        for length in 0..<8 {
+            let sample = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }
+            #expect(Base64.decodeURL(Base64.encodeURL(sample)) == sample)
+        }
+        #expect(Base64.decodeURL("@@@") == nil)
+    }
 }
