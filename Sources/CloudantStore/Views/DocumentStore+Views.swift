@@ -124,10 +124,10 @@ extension DocumentStore {
     func updateIndex(_ spec: ViewIndexSpec) async throws -> StoredViewIndex {
         let path = fileURL.path
         let configuration = pool.configuration
-        let progress = viewMaintenance.progress
+        let maintenance = viewMaintenance
         do {
-            return try await viewMaintenance.run(path: path, configuration: configuration) { connection in
-                try ViewIndexUpdater.update(spec, in: connection, progress: progress)
+            return try await maintenance.run(path: path, configuration: configuration) { connection in
+                try ViewIndexUpdater.update(spec, in: connection, reader: maintenance.documentReader, progress: maintenance.progress)
             }
         } catch {
             throw try storeFailure(error, .storeUnwritable, "The view index could not be brought up to date.")
@@ -210,9 +210,11 @@ extension DocumentStore {
     }
 }
 
-/// A Swift view's map closure over a batch of documents.
-struct SwiftBatchMapper: ViewBatchMapper {
+/// A Swift view's map closure over documents, a batch or one at a time.
+struct SwiftBatchMapper: ViewDocumentMapper {
     let map: SwiftView.Map
+
+    var documentForm: ViewSourceDocuments.Form { .body }
 
     func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]] {
         var mapped: [[[EmittedRow]]] = []
@@ -225,16 +227,18 @@ struct SwiftBatchMapper: ViewBatchMapper {
         // One list of rows for the whole batch, emptied for each document.
         var rows: [EmittedRow] = []
         for (index, document) in documents.enumerated() {
-            rows.removeAll(keepingCapacity: true)
-            do {
-                try map(ViewDocument(id: document.id, json: document.json ?? [])) { key, value in
-                    rows.append(EmittedRow(key: key, value: value))
-                }
-            } catch {
-                // As a map function that throws: the document emits nothing.
-                rows.removeAll(keepingCapacity: true)
-            }
+            map(document, into: &rows)
             try body(index, 0, rows)
+        }
+    }
+
+    func map(_ document: ViewSourceDocument, into rows: inout [EmittedRow]) {
+        rows.removeAll(keepingCapacity: true)
+        do {
+            try map(ViewDocument(document)) { key, value in rows.append(EmittedRow(key: key, value: value)) }
+        } catch {
+            // As a map function that throws: the document emits nothing.
+            rows.removeAll(keepingCapacity: true)
         }
     }
 }

@@ -92,8 +92,12 @@ public struct SwiftReduce: Sendable {
 /// A document as a Swift view's map closure sees it: its id and revision, and its members, parsed as they
 /// are read (a closure that reads two members of a large document parses only those).
 public struct ViewDocument: Sendable {
-    /// The document's JSON as CouchDB hands it to map functions.
+    /// The document's JSON as CouchDB hands it to map functions, or its stored body followed by its revision
+    /// tree (``bodyEnd`` says where the body ends): most documents reach a map that way, and `_id` and `_rev`
+    /// are made only if it asks for them.
     let json: [UInt8]
+    /// Where the body ends in ``json`` when the revision tree follows it; nil when ``json`` is the whole document.
+    let bodyEnd: Int?
 
     /// The document's id.
     public let id: String
@@ -101,6 +105,13 @@ public struct ViewDocument: Sendable {
     init(id: String, json: [UInt8]) {
         self.id = id
         self.json = json
+        bodyEnd = nil
+    }
+
+    init(_ document: ViewSourceDocument) {
+        id = document.id
+        json = document.json ?? []
+        bodyEnd = document.bodyEnd
     }
 
     /// A top-level member (`_rev`, `_conflicts` and `_attachments` included), or nil when the document
@@ -110,14 +121,39 @@ public struct ViewDocument: Sendable {
         var member = member
         return member.withUTF8 { name in
             json.withUnsafeBufferPointer { buffer in
-                guard let range = JSONMemberScan.valueRange(of: name, in: buffer) else { return nil }
-                return try? JSONValue(parsing: UnsafeBufferPointer(rebasing: buffer[range]))
+                guard let bodyEnd else { return Self.member(name, in: buffer) }
+                // The body holds no member whose name starts with `_`; the document's are made here.
+                guard name.first == UInt8(ascii: "_") else { return Self.member(name, in: UnsafeBufferPointer(rebasing: buffer[..<bodyEnd])) }
+                return Self.metadata(name, id: id, tree: UnsafeBufferPointer(rebasing: buffer[bodyEnd...]))
             }
         }
     }
 
     /// The whole document, parsed.
     public var object: JSONObject {
-        (try? JSONValue(parsing: json))?.objectValue ?? JSONObject()
+        guard let bodyEnd else { return (try? JSONValue(parsing: json))?.objectValue ?? JSONObject() }
+        return json.withUnsafeBufferPointer { buffer in
+            let body = (try? JSONValue(parsing: UnsafeBufferPointer(rebasing: buffer[..<bodyEnd])))?.objectValue ?? JSONObject()
+            let tree = UnsafeBufferPointer(rebasing: buffer[bodyEnd...])
+            let revision = Self.revision(tree)
+            return body.prepending([("_id", .string(id))] + (revision.map { [("_rev", $0)] } ?? []))
+        }
+    }
+
+    private static func member(_ name: UnsafeBufferPointer<UInt8>, in json: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        guard let range = JSONMemberScan.valueRange(of: name, in: json) else { return nil }
+        return try? JSONValue(parsing: UnsafeBufferPointer(rebasing: json[range]))
+    }
+
+    /// `_id` and `_rev` of a document with one revision and no attachments: it has no other `_` member.
+    private static func metadata(_ name: UnsafeBufferPointer<UInt8>, id: String, tree: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        if name.elementsEqual("_id".utf8) { return .string(id) }
+        return name.elementsEqual("_rev".utf8) ? revision(tree) : nil
+    }
+
+    /// The winning revision's text, as `_rev` holds it.
+    private static func revision(_ tree: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        let text = try? RevisionTree.withWinnerText(encoded: tree) { String(decoding: $0, as: UTF8.self) }
+        return (text ?? nil).map(JSONValue.string)
     }
 }

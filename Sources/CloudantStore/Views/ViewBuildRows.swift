@@ -12,77 +12,89 @@ internal import GRDB
 /// 1.5 s of a Swift view's build.
 ///
 /// The module is registered on the build's connection for the length of one build
-/// (``withRows(_:in:_:)``), with the build's ``Source`` as its client data.
+/// (``withRows(_:in:_:)``), with the build's supply of batches (``ViewBuildBatchSupply``) as its client data.
 enum ViewBuildRows {
     /// The table's name in SQL.
     static let tableName = "cloudant_view_build_rows"
-    /// Its columns, in order: the rows table's columns and the document's sequence; the build's temporary
-    /// table, which the rows are sorted into, has the same.
-    static let columnDefinitions = "view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT, seq INTEGER"
+    /// Its columns, in order: the rows table's.
+    static let columnDefinitions = "view INTEGER, key BLOB, doc_id TEXT, dup INTEGER, key_json TEXT, value_json TEXT"
 
-    /// What the table reads: the documents after a sequence, mapped in batches.
-    final class Source {
+    /// What the table reads: the documents of the build's snapshot, read and mapped a batch at a time in the
+    /// statement that sorts their rows. (A ``ViewBuildPipeline`` reads them on a thread of its own instead.)
+    final class Source: ViewBuildBatchSupply {
         let db: Database
         let spec: ViewIndexSpec
-        let mapper: any ViewBatchMapper
-        let encoder: ViewRowEncoder
+        let mapping: ViewBuildMapping
         /// Where the build reports the documents it has mapped.
         let progress: ViewIndexProgress
-        /// The first error, rethrown in place of SQLite's generic one.
         var failure: (any Error)?
-        /// Per view, the rows read and the sequence of the last document that emitted one: what the view's state
-        /// records, counted here so the build need not scan its million rows again for it.
-        var emitted: [Int: (rows: Int, seq: Int64)] {
-            var counted: [Int: (rows: Int, seq: Int64)] = [:]
-            for (view, state) in emittedByView.enumerated() where state.rows > 0 { counted[view] = state }
-            return counted
-        }
-        // Unchecked at run time as ``ViewBuildBatch``'s properties are: counted on the build's thread only.
-        @exclusivity(unchecked) private var emittedByView: [(rows: Int, seq: Int64)] = []
+        /// The batch the statement reads, and the row id of its last document.
+        private let batch = ViewBuildBatch()
+        private var position: Int64 = 0
+        /// Per view, the rows read and the sequence of the last document that emitted one.
+        var emitted: [Int: (rows: Int, seq: Int64)] { mapping.emitted }
 
         init(db: Database, spec: ViewIndexSpec, mapper: any ViewBatchMapper, encoder: ViewRowEncoder, progress: ViewIndexProgress) {
             self.db = db
             self.spec = spec
-            self.mapper = mapper
-            self.encoder = encoder
+            mapping = ViewBuildMapping(mapper: mapper, encoder: encoder)
             self.progress = progress
+        }
+
+        func start() {
+            position = 0
+        }
+
+        func next(after used: ViewBuildBatch?) throws -> ViewBuildBatch? {
+            while let last = try fill(batch, after: position) {
+                position = last
+                if !batch.rows.isEmpty { return batch }
+            }
+            return nil
         }
 
         /// Maps the next batch of documents after the document with row id `rowID`, in the table's order (the
         /// build's snapshot holds every document it maps, and their rows are sorted anyway), into `batch`;
-        /// returns the row id of the batch's last document, or nil at the end.
-        func fill(_ batch: ViewBuildBatch, after rowID: Int64) throws -> Int64? {
+        /// returns the row id of the batch's last document, or nil at the end. A document mapper maps each
+        /// document as it is read, in one array reused from document to document.
+        private func fill(_ batch: ViewBuildBatch, after rowID: Int64) throws -> Int64? {
             batch.removeAll()
-            let documents = try ViewSourceDocuments.read(
-                after: rowID, by: .rowID, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
-                localSeq: spec.includesLocalSequence, in: db)
-            guard let last = documents.last else { return nil }
-            let live = documents.filter { $0.json != nil }
-            var current: (mapped: Int, inBatch: Int) = (-1, -1)
-            try mapper.forEachMapped(live) { index, view, rows in
-                guard !rows.isEmpty else { return }
-                let document = live[index]
-                if current.mapped != index { current = (index, batch.addDocument(id: document.id, seq: document.seq)) }
-                encoder.encode(rows, view: view, document: current.inBatch, documentID: document.id, into: batch)
-                while emittedByView.count <= view { emittedByView.append((0, 0)) }
-                emittedByView[view].rows += rows.count
-                emittedByView[view].seq = max(emittedByView[view].seq, document.seq)
+            var last: Int64?
+            var count = 0
+            if let mapper = mapping.mapper as? any ViewDocumentMapper {
+                try ViewSourceDocuments.forEach(
+                    after: rowID, by: .rowID, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
+                    localSeq: spec.includesLocalSequence, form: mapper.documentForm, reusingBuffer: true, in: db
+                ) { document in
+                    last = document.rowID
+                    count += 1
+                    mapping.map(document, with: mapper, into: batch)
+                }
+            } else {
+                let documents = try ViewSourceDocuments.read(
+                    after: rowID, by: .rowID, limit: ViewIndexUpdater.batchSize, includeDesign: spec.includesDesignDocuments,
+                    localSeq: spec.includesLocalSequence, form: mapping.mapper.documentForm, in: db)
+                last = documents.last?.rowID
+                count = documents.count
+                try mapping.map(documents, into: batch)
             }
-            progress.advance(by: documents.count)
-            return last.rowID
+            progress.advance(by: count)
+            return last
         }
     }
 
     /// Runs `body` with the table readable on `db`, reading through `source`.
-    static func withRows<T>(_ source: Source, in db: Database, _ body: () throws -> T) throws -> T {
+    static func withRows<T>(_ source: any ViewBuildBatchSupply, in db: Database, _ body: () throws -> T) throws -> T {
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "The database connection is closed.") }
-        let client = Unmanaged.passUnretained(source).toOpaque()
-        guard sqlite3_create_module_v2(connection, tableName, module, client, nil) == SQLITE_OK else {
+        // The module's client data: a class holding the supply, whose type SQLite's callbacks know.
+        let client = SupplyReference(source)
+        let pointer = Unmanaged.passUnretained(client).toOpaque()
+        guard sqlite3_create_module_v2(connection, tableName, module, pointer, nil) == SQLITE_OK else {
             throw DatabaseError(message: "Could not register \(tableName): " + String(cString: sqlite3_errmsg(connection)))
         }
         // A module registered without one is removed.
         defer { sqlite3_create_module_v2(connection, tableName, nil, nil, nil) }
-        return try withExtendedLifetime(source) {
+        return try withExtendedLifetime(client) {
             do {
                 return try body()
             } catch {
@@ -91,25 +103,29 @@ enum ViewBuildRows {
         }
     }
 
+    /// The supply a registration of the module reads, as its client data.
+    fileprivate final class SupplyReference {
+        let supply: any ViewBuildBatchSupply
+        init(_ supply: any ViewBuildBatchSupply) { self.supply = supply }
+    }
+
     /// A cursor: the batch it is in, and where.
     fileprivate final class Cursor {
-        let source: Source
-        private let batch = ViewBuildBatch()
+        let source: any ViewBuildBatchSupply
         // SQLite calls the cursor on the build's thread only, one call at a time (see ``ViewBuildBatch``).
+        @exclusivity(unchecked) private var batch: ViewBuildBatch?
         @exclusivity(unchecked) private var row = 0
-        /// The row id of the batch's last document: where the next batch starts.
-        private var position: Int64 = 0
         private(set) var rowID: Int64 = 0
         private(set) var atEnd = false
 
-        init(source: Source) { self.source = source }
+        init(source: any ViewBuildBatchSupply) { self.source = source }
 
         func start() throws {
-            position = 0
             rowID = 0
             atEnd = false
-            batch.removeAll()
+            batch = nil
             row = 0
+            try source.start()
             try settle()
         }
 
@@ -119,16 +135,17 @@ enum ViewBuildRows {
             try settle()
         }
 
-        /// Moves to the first row at or after the current place, mapping batches as needed (a batch whose
-        /// documents emit nothing has no rows).
+        /// Moves to the first row at or after the current place, taking the next batch when this one is read
+        /// (SQLite asks for the next row only after it has copied this one into its sorter, so the batch can
+        /// be filled again).
         private func settle() throws {
-            while row >= batch.rows.count {
-                guard let last = try source.fill(batch, after: position) else {
+            while row >= (batch?.rows.count ?? 0) {
+                guard let next = try source.next(after: batch) else {
                     atEnd = true
-                    batch.removeAll()
+                    batch = nil
                     return
                 }
-                position = last
+                batch = next
                 row = 0
             }
         }
@@ -137,6 +154,7 @@ enum ViewBuildRows {
         /// stay as they are until the next batch is mapped, which SQLite asks for (`xNext`) only after it has
         /// copied this row into its sorter.
         func result(column: Int32, context: OpaquePointer) {
+            guard let batch else { return sqlite3_result_null(context) }
             let current = batch.rows[row]
             switch column {
             case 0: sqlite3_result_int64(context, Int64(current.view))
@@ -144,8 +162,7 @@ enum ViewBuildRows {
             case 2: resultText(batch.bytes(batch.documents[current.document].id), context: context)
             case 3: sqlite3_result_int64(context, Int64(current.duplicate))
             case 4: resultText(batch.bytes(current.keyJSON), context: context)
-            case 5: resultText(batch.bytes(current.valueJSON), context: context)
-            default: sqlite3_result_int64(context, batch.documents[current.document].seq)
+            default: resultText(batch.bytes(current.valueJSON), context: context)
             }
         }
 
@@ -159,6 +176,17 @@ enum ViewBuildRows {
             sqlite3_result_text(context, text, Int32(bytes.count), inPlace)
         }
     }
+}
+
+/// Where a first build's cursor takes its batches of mapped rows from.
+protocol ViewBuildBatchSupply: AnyObject {
+    /// The first error, rethrown in place of SQLite's generic one.
+    var failure: (any Error)? { get set }
+    /// Called when SQLite starts reading the table.
+    func start() throws
+    /// The next batch with rows, or nil after the last; `used` is the batch the cursor has read (SQLite has
+    /// copied its rows), which the supply may fill again.
+    func next(after used: ViewBuildBatch?) throws -> ViewBuildBatch?
 }
 
 /// SQLite's `SQLITE_STATIC`: the bytes stay valid while SQLite reads them, and SQLite copies none.
@@ -231,7 +259,7 @@ nonisolated(unsafe) private let module: UnsafeMutablePointer<sqlite3_module> = {
         guard let table, let cursor,
             let client = extra(UnsafeMutableRawPointer(table), after: MemoryLayout<sqlite3_vtab>.stride).pointee
         else { return SQLITE_ERROR }
-        let source = Unmanaged<ViewBuildRows.Source>.fromOpaque(client).takeUnretainedValue()
+        let source = Unmanaged<ViewBuildRows.SupplyReference>.fromOpaque(client).takeUnretainedValue().supply
         let base = UnsafeMutableRawPointer.allocate(byteCount: cursorSize, alignment: MemoryLayout<sqlite3_vtab_cursor>.alignment)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: cursorSize)
         extra(base, after: MemoryLayout<sqlite3_vtab_cursor>.stride).pointee =

@@ -26,6 +26,10 @@ struct ViewIndexSpec: Sendable {
 
 /// Maps a batch of documents (their JSON as CouchDB hands it to map functions) to the rows each view emits.
 protocol ViewBatchMapper {
+    /// How the mapper wants documents read: whole (a design function's runtime parses each one), or as their
+    /// stored bodies (a Swift view's closure reads members one by one).
+    var documentForm: ViewSourceDocuments.Form { get }
+
     /// For each document, for each view, the rows emitted.
     func map(_ documents: [ViewSourceDocument]) throws -> [[[EmittedRow]]]
 
@@ -36,11 +40,20 @@ protocol ViewBatchMapper {
 }
 
 extension ViewBatchMapper {
+    var documentForm: ViewSourceDocuments.Form { .assembled }
+
     func forEachMapped(_ documents: [ViewSourceDocument], _ body: (_ document: Int, _ view: Int, _ rows: [EmittedRow]) throws -> Void) throws {
         for (document, views) in try map(documents).enumerated() {
             for (view, rows) in views.enumerated() { try body(document, view, rows) }
         }
     }
+}
+
+/// A mapper that maps one document at a time, in Swift: a first build hands it each document as it is read
+/// instead of a batch of them (``ViewSourceDocuments/forEach(after:by:limit:includeDesign:localSeq:form:reusingBuffer:in:_:)``).
+protocol ViewDocumentMapper: ViewBatchMapper, Sendable {
+    /// Replaces `rows` with the rows `document` emits.
+    func map(_ document: ViewSourceDocument, into rows: inout [EmittedRow])
 }
 
 /// A design document's map functions run by a `DesignFunctionRuntime`.

@@ -16,7 +16,7 @@ enum ViewIndexTable {
         try db.execute(sql: "CREATE INDEX \(table)_by_doc ON \(table)(\(Rows.documentID))")
     }
 
-    private static func createRows(_ table: String, in db: Database) throws {
+    static func createRows(_ table: String, in db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE \(table) (

@@ -6,9 +6,9 @@ internal import GRDB
 /// (``ViewMaintenance``): CouchDB's `couch_index_updater` and `couch_mrview_updater`.
 ///
 /// - An index with no rows yet is built in one pass: documents are read in one snapshot, mapped in batches
-///   and their rows sorted into a temporary table, then stored in key order (appending to the rows' b-tree
-///   instead of rewriting its pages all over) in a table beside the index's, a part per transaction, and that
-///   table takes the index's place, with the sequence the snapshot had, in one last transaction.
+///   and their rows sorted into a private temporary database, then copied in key order (appending to the
+///   rows' b-tree instead of rewriting its pages all over) into a table beside the index's, and that table
+///   takes the index's place, with the sequence the snapshot had, in one last transaction.
 /// - Afterwards it is kept incrementally: the documents changed since its sequence, a batch at a time, each
 ///   batch's rows replaced and the sequence moved in one transaction.
 ///
@@ -19,9 +19,6 @@ internal import GRDB
 enum ViewIndexUpdater {
     /// Documents mapped per call into the mapper (and per transaction when kept incrementally).
     static let batchSize = 1000
-
-    /// Rows a first build stores per transaction: about a tenth of a second of the write lock each.
-    static let storedRowsPerTransaction: Int64 = 100_000
 
     /// The index of `spec`, created when new.
     static func index(for spec: ViewIndexSpec, in connection: DatabaseQueue) throws -> StoredViewIndex {
@@ -35,8 +32,13 @@ enum ViewIndexUpdater {
     /// Brings the index up to the documents' current sequence, reporting how far it is to `progress` (as
     /// `couch_mrview_updater` reports to `couch_task_status`): the documents changed since the index's
     /// sequence, and how many of them are mapped.
+    ///
+    /// A first build reads documents through `reader` when given (a connection of its own, opened only then),
+    /// so reading and sorting run on two threads.
     @discardableResult
-    static func update(_ spec: ViewIndexSpec, in connection: DatabaseQueue, progress: ViewIndexProgress) throws -> StoredViewIndex {
+    static func update(
+        _ spec: ViewIndexSpec, in connection: DatabaseQueue, reader: (() throws -> DatabaseQueue)? = nil, progress: ViewIndexProgress
+    ) throws -> StoredViewIndex {
         var index = try index(for: spec, in: connection)
         try conformReductionBlocks(of: index, to: spec, in: connection)
         let (target, purgeSeq) = try connection.read { db in
@@ -50,13 +52,13 @@ enum ViewIndexUpdater {
         let mapper = try spec.makeMapper()
         let encoder = ViewRowEncoder(encodings: spec.encodings, partitioned: spec.partitioned)
         if index.updateSeq == 0, try connection.read({ db in try isEmpty(index.tableName, in: db) }) {
-            index = try build(index, spec: spec, mapper: mapper, encoder: encoder, progress: progress, in: connection)
+            index = try build(index, spec: spec, mapper: mapper, encoder: encoder, progress: progress, reader: reader?(), in: connection)
         }
         while index.updateSeq < target {
             let documents = try connection.read { db in
                 try ViewSourceDocuments.read(
                     after: index.updateSeq, limit: batchSize, includeDesign: spec.includesDesignDocuments,
-                    localSeq: spec.includesLocalSequence, in: db)
+                    localSeq: spec.includesLocalSequence, form: mapper.documentForm, in: db)
             }
             guard let last = documents.last else {
                 // Nothing changed after the index's sequence, yet the database's is higher (a purge removed the

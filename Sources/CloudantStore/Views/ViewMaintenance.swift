@@ -18,6 +18,10 @@ final class ViewMaintenance: @unchecked Sendable {
     // Everything below is touched only on `queue`.
     private let queue = DispatchQueue(label: "org.theraforge.cloudant.views")
     private var connection: DatabaseQueue?
+    /// A second connection a first build reads documents through on a thread of its own
+    /// (``ViewBuildPipeline``), opened at the first build that asks for it; and where to open it.
+    private var reader: DatabaseQueue?
+    private var readerSettings: (path: String, configuration: Configuration)?
     private var closed = false
     /// Updates running or waiting; read from any thread.
     private let pending = Mutex(0)
@@ -57,6 +61,7 @@ final class ViewMaintenance: @unchecked Sendable {
                             self.connection = connection
                         }
                         guard let connection = self.connection else { throw CancellationError() }
+                        self.readerSettings = (path, configuration)
                         self.checkpointer.writeExclusion.lock()
                         defer { self.checkpointer.writeExclusion.unlock() }
                         return try body(connection)
@@ -65,12 +70,32 @@ final class ViewMaintenance: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection once the update in progress ends.
+    /// The connection a first build reads documents through, opened when first asked for. Called only inside
+    /// ``run(path:configuration:_:)``'s body, on the maintenance thread.
+    func documentReader() throws -> DatabaseQueue {
+        if let reader { return reader }
+        guard let readerSettings else { throw CancellationError() }
+        let reader = try DatabaseQueue(path: readerSettings.path, configuration: readerSettings.configuration)
+        try reader.writeWithoutTransaction { db in
+            // It reads every document once, in order: through read() and a small cache, as the maintenance
+            // connection does; it never writes.
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA query_only = 1")
+        }
+        self.reader = reader
+        return reader
+    }
+
+    /// Closes the connections once the update in progress ends.
     func close() throws {
         try queue.sync {
             closed = true
             try connection?.close()
             connection = nil
+            try reader?.close()
+            reader = nil
         }
     }
 }

@@ -9,9 +9,13 @@ struct ViewSourceDocument: Sendable {
     var rowID: Int64
     var id: String
     var seq: Int64
-    /// `{"_id", "_rev", …body, "_conflicts", "_deleted_conflicts", "_local_seq", "_attachments"}`; nil for a
-    /// deleted document or one the index does not map (its rows go).
+    /// `{"_id", "_rev", …body, "_conflicts", "_deleted_conflicts", "_local_seq", "_attachments"}`, or in the
+    /// ``ViewSourceDocuments/Form/body`` form the stored body followed by its revision tree; nil for a deleted
+    /// document or one the index does not map (its rows go).
     var json: [UInt8]?
+    /// Where the body ends in ``json`` when it holds the stored body and its revision tree; nil when it holds
+    /// the whole document.
+    var bodyEnd: Int?
 }
 
 /// Reads documents for view indexes (in sequence order to keep an index up to date), and for the Mango
@@ -32,20 +36,50 @@ enum ViewSourceDocuments {
         var column: String { self == .sequence ? Columns.seq : Columns.rowID }
     }
 
+    /// What a document's ``ViewSourceDocument/json`` holds.
+    enum Form {
+        /// The whole document as CouchDB hands it to map functions, `_id` and `_rev` first.
+        case assembled
+        /// The stored body with the revision tree after it, for a map that reads members one by one (a Swift
+        /// view's ``ViewDocument``): `_id` and `_rev` are made only when it asks for them, so a build does not
+        /// write every document out again. A document with conflicts or attachments, or read with
+        /// `_local_seq`, is still assembled: those members are rare and cost nothing to find then.
+        case body
+    }
+
     /// The next `limit` documents after `position` in `order` (a sequence, or a row id).
     ///
     /// Rows are read in place (``DirectRow``): a build reads every document of the store through here, and
     /// GRDB's rows with their value conversions, a revision tree decoded per document and a copy of each body
     /// cost more than the reading itself. A tree of one revision has no conflicts, so it is not decoded.
     static func read(
-        after position: Int64, by order: Order = .sequence, limit: Int, includeDesign: Bool, localSeq: Bool, in db: Database
+        after position: Int64, by order: Order = .sequence, limit: Int, includeDesign: Bool, localSeq: Bool,
+        form: Form = .assembled, in db: Database
     ) throws -> [ViewSourceDocument] {
+        var documents: [ViewSourceDocument] = []
+        documents.reserveCapacity(limit)
+        try forEach(after: position, by: order, limit: limit, includeDesign: includeDesign, localSeq: localSeq, form: form, in: db) {
+            documents.append($0)
+        }
+        return documents
+    }
+
+    /// Calls `body` with each of the next `limit` documents after `position` in `order`, as ``read(after:by:limit:includeDesign:localSeq:form:in:)``
+    /// reads them.
+    ///
+    /// With `reusingBuffer`, a document in the ``Form/body`` form is written into one array kept from document
+    /// to document: once `body` has let go of a document, the next is written into the same storage, so a
+    /// first build that maps each document as it is read allocates nothing per document for it (a document
+    /// `body` keeps stays as it is: the next one is written into a new array).
+    static func forEach(
+        after position: Int64, by order: Order = .sequence, limit: Int, includeDesign: Bool, localSeq: Bool,
+        form: Form = .assembled, reusingBuffer: Bool = false, in db: Database, _ body: (ViewSourceDocument) throws -> Void
+    ) throws {
         let statement = try db.cachedStatement(
             sql: "SELECT \(DocumentRecord.selectColumnsWithoutKind) FROM \(Columns.table) WHERE \(order.column) > ? "
                 + "ORDER BY \(order.column) LIMIT ?")
         statement.bind([.integer(position), .integer(Int64(limit))])
-        var documents: [ViewSourceDocument] = []
-        documents.reserveCapacity(limit)
+        var buffer: [UInt8] = []
         try statement.forEachRow(in: db) { row in
             typealias Column = DocumentRecord.Column
             guard let id = row.text(Column.id.rawValue) else {
@@ -53,11 +87,20 @@ enum ViewSourceDocuments {
             }
             let seq = row.integer(Column.seq.rawValue) ?? 0
             let mapped = (row.integer(Column.deleted.rawValue) ?? 0) == 0 && (includeDesign || !DocumentID.isDesign(id))
+            var bodyEnd: Int?
             let json = try mapped ? row.withBody(Column.body.rawValue) { body in
                 try body.map { body in
                     try row.withBytes(Column.tree.rawValue) { tree in
                         let tree = tree ?? UnsafeBufferPointer(start: nil, count: 0)
                         let attachments = row.bytes(Column.attachments.rawValue)
+                        if form == .body, !localSeq, attachments == nil, RevisionTree.encodesSingleRevision(tree) {
+                            bodyEnd = body.count
+                            guard reusingBuffer else { return Self.bodyAndTree(body: body, tree: tree) }
+                            buffer.removeAll(keepingCapacity: true)
+                            buffer.append(contentsOf: body)
+                            buffer.append(contentsOf: tree)
+                            return buffer
+                        }
                         return try row.withWinnerText(Column.tree.rawValue) { winnerRev in
                             Result {
                                 try Self.json(
@@ -68,10 +111,19 @@ enum ViewSourceDocuments {
                     }
                 }
             } : nil
-            documents.append(ViewSourceDocument(rowID: row.integer(Column.rowID.rawValue) ?? 0, id: id, seq: seq, json: json))
+            try body(ViewSourceDocument(rowID: row.integer(Column.rowID.rawValue) ?? 0, id: id, seq: seq, json: json, bodyEnd: bodyEnd))
             return true
         }
-        return documents
+    }
+
+    /// The stored body and the revision tree, back to back in one array (the ``Form/body`` form).
+    private static func bodyAndTree(body: UnsafeBufferPointer<UInt8>, tree: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: body.count + tree.count) { buffer, count in
+            guard let destination = buffer.baseAddress else { return count = 0 }
+            if let base = body.baseAddress { destination.initialize(from: base, count: body.count) }
+            if let base = tree.baseAddress { (destination + body.count).initialize(from: base, count: tree.count) }
+            count = body.count + tree.count
+        }
     }
 
     /// The document as map functions see it. The body is spliced in as stored, never parsed again; `seq` is
