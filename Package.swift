@@ -32,8 +32,8 @@ let strictSettings: [SwiftSetting] = [
 
 extension Target {
     /// A module of ours, built with ``strictSettings``.
-    static func module(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
-        .target(name: name, dependencies: dependencies, swiftSettings: strictSettings)
+    static func module(_ name: String, _ dependencies: [Target.Dependency] = [], linking: [LinkerSetting] = []) -> Target {
+        .target(name: name, dependencies: dependencies, swiftSettings: strictSettings, linkerSettings: linking)
     }
 
     /// A flavour umbrella: a module whose files must import what they use (member import visibility), so a
@@ -130,7 +130,9 @@ let package = Package(
         // JSON and errors: what every module shares, with no dependency, so the build plugin's tool (which
         // needs nothing else) builds without swift-crypto. Re-exported by CloudantCore.
         .module("CloudantBase"),
-        .module("CloudantCore", ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")]),
+        // Strings collate with ICU's root collator, as CouchDB's do: the ICU Foundation carries (`_FoundationICU`).
+        .module("CloudantCore", ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")],
+                linking: [.linkedLibrary("_FoundationICU")]),
 
         // MARK: Storage (the only layer that talks to SQLite)
 

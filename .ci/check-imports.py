@@ -17,6 +17,8 @@ TOOLCHAIN = {
     "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Glibc", "Musl",
     "Darwin", "Synchronization", "Testing", "XCTest", "PackagePlugin", "_Concurrency", "CoreFoundation",
     "Observation", "RegexBuilder", "_StringProcessing", "os",
+    # ICU as Foundation carries it on Linux; CloudantCore links it by name (Package.swift's linkerSettings).
+    "_FoundationICU",
 }
 IMPORT = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |package |private |fileprivate )?import\s+"

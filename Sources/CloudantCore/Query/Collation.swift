@@ -1,8 +1,8 @@
 /// CouchDB view collation: the order Mango comparisons, `sort` and JSON index keys use.
 ///
 /// Values of different JSON types order as `null < false < true < numbers < strings < arrays < objects`.
-/// Numbers compare by value (`1 == 1.0`, exactly, even past 2^53); strings by the Unicode Collation
-/// Algorithm approximation described in ``compareStrings(_:_:)``; arrays element by element with a prefix
+/// Numbers compare by value (`1 == 1.0`, exactly, even past 2^53); strings with ICU's root collator, as
+/// CouchDB compares them (``compareStrings(_:_:)``); arrays element by element with a prefix
 /// first; objects member by member in their **stored** order, each member by key (collated as a string) and
 /// then value, with a prefix first — so `{"a":1,"b":2}` and `{"b":2,"a":1}` are *not* equal.
 ///
@@ -14,10 +14,17 @@
 /// Collation.rawCompare("A", "a")           // -1 (bytes, for `_id`)
 /// ```
 public enum Collation {
-    /// The version of this string order, as a view index's `_info` lists it in `collator_versions` (where
-    /// CouchDB lists the ICU collator versions its rows were sorted with). It changes whenever the order of
-    /// some pair of strings changes.
-    public static let version = "OTFCloudantStore-2"
+    /// The version of the string order: ICU's collator version (`ucol_getVersion`, `"153.128"`), which a view
+    /// index's `_info` lists in `collator_versions` and `/_node/_local/_versions` reports, as CouchDB's do.
+    /// It changes whenever ICU orders some pair of strings differently; a store whose index keys were made
+    /// with another version makes them again when it opens.
+    public static var version: String { ICUCollator.collatorVersion }
+
+    /// ICU's library version (`"76.1"`), for `/_node/_local/_versions`.
+    public static var libraryVersion: String { ICUCollator.libraryVersion }
+
+    /// The Unicode Collation Algorithm version of the collator (`"15.1"`), for `/_node/_local/_versions`.
+    public static var algorithmVersion: String { ICUCollator.algorithmVersion }
 
     /// Compares two JSON values in CouchDB view collation order.
     ///
@@ -45,13 +52,11 @@ public enum Collation {
         }
     }
 
-    /// Whether two values are collation-equal: `compare(a, b) == 0`, without computing string weights.
+    /// Whether two values are collation-equal: `compare(a, b) == 0`; arrays of different lengths are unequal
+    /// without comparing their elements.
     ///
-    /// Equality is what `$eq`, `$ne`, `$in` and `$nin` ask, and for most strings it needs no weights:
-    /// ``compareStrings(_:_:)`` answers canonically equivalent strings (Swift's `==`) and strings of printable
-    /// ASCII without building any, and weighs only other strings that differ (in ignorable characters,
-    /// perhaps). A `$in` of 300 ids measured half of a care write computing weights for strings that
-    /// differed in their first character.
+    /// Equality is what `$eq`, `$ne`, `$in` and `$nin` ask; ICU answers strings that differ early after a
+    /// few bytes, and identical ones after one pass.
     ///
     /// ```swift
     /// Collation.equals(1, 1.0)                  // true

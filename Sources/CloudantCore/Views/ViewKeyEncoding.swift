@@ -80,13 +80,13 @@ extension CollationKey {
         case TypeByte.number:
             return skipNumber(bytes, at: position)
         case TypeByte.string:
-            return skipStringLevels(bytes, at: position)
+            return skipString(bytes, at: position)
         case TypeByte.array:
             while position < bytes.count, bytes[position] != terminator { position = skipValue(bytes, at: position) }
             return min(bytes.count, position + 1)
         case TypeByte.object:
             while position < bytes.count, bytes[position] == memberMarker {
-                position = skipStringLevels(bytes, at: position + 1)
+                position = skipString(bytes, at: position + 1)
                 position = skipValue(bytes, at: position)
             }
             return min(bytes.count, position + 1)
@@ -105,25 +105,14 @@ extension CollationKey {
         return value.magnitude >= 9_007_199_254_740_992.0 ? min(bytes.count, position + 17) : position + 8
     }
 
-    /// Past a string's three levels.
-    static func skipStringLevels(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+    /// Past a string's sort key: its first `0x00` is its end.
+    static func skipString(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         var position = start
-        // Primary: one byte per weight, or an escape byte and three more; ends with the terminator.
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
             if byte == terminator { break }
-            if byte == PrimaryByte.otherPunctuation || byte == PrimaryByte.otherLetter { position += 3 }
         }
-        // Secondary and tertiary: runs and one-byte weights, or 0xC0 and four bytes; each ends with the terminator.
-        for _ in 0..<2 {
-            while position < bytes.count {
-                let byte = bytes[position]
-                position += 1
-                if byte == terminator { break }
-                if byte == 0xC0 { position += 4 }
-            }
-        }
-        return min(position, bytes.count)
+        return position
     }
 }

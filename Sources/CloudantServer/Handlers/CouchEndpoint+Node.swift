@@ -82,10 +82,15 @@ extension CouchEndpoint {
         case "_versions":
             guard request.method == .get else { throw unsupported("GET") }
             try requireServerAdmin(request.user)
-            // CouchDB's `collation_driver` and `javascript_engine` (none without a design-function engine; no
-            // `erlang`: there is none), then this server's own names.
+            // CouchDB's `collation_driver` (the same ICU collator, so the same names: `chttpd_node:get_versions/0`)
+            // and `javascript_engine` (none without a design-function engine; no `erlang`: there is none), then
+            // this server's own names.
             var versions: JSONObject = [
-                "collation_driver": ["name": "OTFCloudantStore", "collator_version": .string(Collation.version)]
+                "collation_driver": [
+                    "name": "libicu", "library_version": .string(Collation.libraryVersion),
+                    "collation_algorithm_version": .string(Collation.algorithmVersion),
+                    "collator_version": .string(Collation.version),
+                ]
             ]
             if let engine = configuration.designFunctions { versions["javascript_engine"] = engine.engineDescription }
             versions["couchdb"] = ["version": .string(Self.couchDBVersion)]

@@ -368,9 +368,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("2026-11-28-collation-keys-v2") { db in
             // Index keys then began writing runs of common secondary and tertiary weights as one byte and
-            // numbers below 2^53 without their tie-break. The entries are rebuilt by `collation-keys-v3`,
-            // which runs after this in the same open and writes today's keys; rebuilding here as well would
-            // compute every entry twice, and nothing reads an index between the two.
+            // numbers below 2^53 without their tie-break. The entries are remade after the migrations, in the
+            // same open, by ``CollatorVersion``; rebuilding here as well would compute every entry twice, and
+            // nothing reads an index between the two.
         }
         migrator.registerMigration("2026-11-28-purge-infos") { db in
             try db.execute(
@@ -418,13 +418,10 @@ enum StoreSchema {
         migrator.registerMigration("2026-12-01-projection-labels") { db in
             try db.execute(sql: ProjectionLabels.createSQL)
         }
-        migrator.registerMigration("2026-12-01-collation-keys-v3") { db in
-            // String keys lost their fourth level (code points): strings that differ only in ignorable
-            // characters are equal keys, as at ICU's tertiary strength, and an ASCII string's key is about
-            // half as long. JSON index entries are rebuilt in this transaction; view indexes are dropped and
-            // rebuilt by their next query, as after `_view_cleanup`. No query compares keys of both forms.
-            try JSONIndexBuild.refillAll(in: db)
-            for view in try ViewIndexCatalog.all(in: db) { try ViewIndexCatalog.drop(view, in: db) }
+        migrator.registerMigration("2026-12-01-collation-keys-v3") { _ in
+            // String keys lost their fourth level. Keys are now ICU's sort keys, remade after the migrations
+            // whenever the collator version they were made with is not the running one (``CollatorVersion``),
+            // which every store from before holds no record of.
         }
         // The winner's revision is read from the tree (`RevisionTree.winner(encoded:)`), which holds it
         // already: a copy as text cost 34 bytes per document. SQLite rewrites every row in this transaction.

@@ -141,6 +141,7 @@ public final class DocumentStore: Sendable {
             let migrator = StoreSchema.migrator(uuid: uuid)
             if !options.readOnly {
                 try migrator.migrate(pool)
+                try CollatorVersion.remakeKeysIfChanged(in: pool)
                 // A bulk load the process did not live to finish may have left the kind index out.
                 if try !pool.read(DeferredKindIndex.exists) { try pool.write(DeferredKindIndex.restoreIfMissing) }
                 if options.registry.kinds.contains(where: { !$0.indexes.isEmpty || !$0.projections.isEmpty }) {

@@ -17,13 +17,13 @@ struct CollationKeyTests {
     }
 
     /// Strings built from runs of lower case, upper case, accents and other scripts, with runs longer than
-    /// the 63 common weights one byte of a compressed level holds.
+    /// the common weights one byte of ICU's compressed secondary (33) and tertiary (97) levels holds.
     static func runString(_ rng: inout some RandomNumberGenerator) -> String {
         let pieces = ["a", "b", "A", "Z", "e\u{301}", "é", "ø", "ß", "1", " ", "-", "\u{1}", "\u{200B}", "ǅ", "Ⅳ", "日"]
         var text = ""
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             let piece = pieces.randomElement(using: &rng) ?? "a"
-            let count = [1, 2, 61, 62, 63, 64, 125, 126, 127, 200].randomElement(using: &rng) ?? 1
+            let count = [1, 2, 32, 33, 34, 66, 67, 96, 97, 98, 200].randomElement(using: &rng) ?? 1
             text += String(repeating: piece, count: Int.random(in: 0...1, using: &rng) == 0 ? count : 1)
         }
         return text
@@ -32,24 +32,14 @@ struct CollationKeyTests {
     @Test func keyByteOrderEqualsCollationOnStringsWithLongRuns() {
         var rng = SystemRandomNumberGenerator()
         var strings = (0..<300).map { _ in Self.runString(&rng) }
-        strings += ["", "a", "A", String(repeating: "a", count: 63), String(repeating: "a", count: 62) + "A",
-                    String(repeating: "a", count: 63) + "A", String(repeating: "a", count: 64), String(repeating: "A", count: 63)]
+        strings += ["", "a", "A", String(repeating: "a", count: 97), String(repeating: "a", count: 96) + "A",
+                    String(repeating: "a", count: 97) + "A", String(repeating: "a", count: 98), String(repeating: "A", count: 33)]
         for a in strings {
             for b in strings.prefix(60) {
                 let order = Self.byteOrder(CollationKey.of(.string(a)), CollationKey.of(.string(b)))
                 #expect(order == Collation.compare(.string(a), .string(b)), "\(a.debugDescription) vs \(b.debugDescription)")
             }
         }
-    }
-
-    @Test func commonWeightsTakeOneBytePerRun() {
-        // Type byte; 33 primaries and the end; the secondary level: one run and the end; the tertiary level:
-        // H, K, Q, then a run before each of T, I, S, C, a last run and the end. No level of code points.
-        let key = CollationKey.of("HKQuantityTypeIdentifierStepCount")
-        #expect(key.count == 1 + 34 + 2 + 13, "\(key.count) bytes")  // 137 before runs were compressed
-        let date = CollationKey.of("2026-11-10T10:00:00.000Z")
-        // 1 + (24 + 1) + (1 + 1) + (10 lower, T, 12 lower, Z: 4 tokens + 1)
-        #expect(date.count == 1 + 25 + 2 + 5)
     }
 
     @Test func numbersBelow2To53TakeEightBytesAndTheirOrderHoldsAcrossTheBoundary() {
@@ -94,20 +84,12 @@ struct CollationKeyTests {
         #expect(Self.byteOrder(CollationKey.of(pair.1), CollationKey.of(pair.0)) == Collation.compare(pair.1, pair.0))
     }
 
-    @Test func printableASCIIStringsGetTheGeneralPathsBytesSoStoredEntriesStillMatch() {
-        let printable = (0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) }
-        var strings = [String(printable), "", " ", "HKQuantityTypeIdentifierHeartRate", "2024-05-01T08:00:00.000Z", "a-b_c.D"]
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2_000 {
-            let length = Int.random(in: 0...24, using: &generator)
-            strings.append(String((0..<length).map { _ in printable.randomElement(using: &generator)! }))
-        }
-        for string in strings {
-            var fast: [UInt8] = []
-            CollationKey.appendString(string, to: &fast)
-            var general: [UInt8] = []
-            CollationKey.appendWeights(of: string, to: &general)
-            #expect(fast == general, "\(string)")
+    @Test func aStringsKeyIsICUsSortKeyAfterTheTypeByte() {
+        for string in ["", "a", "HKQuantityTypeIdentifierHeartRate", "caf\u{E9}", "\u{FB01}", "日本", "\u{1F3C3}"] {
+            var sortKey: [UInt8] = []
+            ICUCollator.appendSortKey(of: string, to: &sortKey)
+            #expect(CollationKey.of(.string(string)) == [CollationKey.TypeByte.string] + sortKey, "\(string.debugDescription)")
+            #expect(sortKey.last == 0 && !sortKey.dropLast().contains(0))
         }
     }
 
@@ -120,13 +102,30 @@ struct CollationKeyTests {
 
     @Test func stringsWithAnASCIIPrefixLieInsideThePrefixRange() throws {
         let range = try #require(CollationKey.prefixRange("ab"))
-        for inside in ["ab", "abc", "ab-", "abZ", "aB", "Ab", "ábc"] {
+        for inside in ["ab", "abc", "ab-", "abZ", "aB", "Ab", "ábc", "ab\u{FFFF}", "ab\u{FFFF}\u{FFFF}z", "a\u{1}b"] {
             let key = CollationKey.of(.string(inside))
             #expect(!key.lexicographicallyPrecedes(range.lower) && key.lexicographicallyPrecedes(range.upper), "\(inside)")
         }
-        for outside in ["a", "b", "ac", "a", "", "aa"] {
+        for outside in ["a", "b", "ac", "a", "", "aa", "a b", "ac\u{FFFF}"] {
             let key = CollationKey.of(.string(outside))
             #expect(key.lexicographicallyPrecedes(range.lower) || !key.lexicographicallyPrecedes(range.upper), "\(outside)")
+        }
+        #expect(CollationKey.prefixRange("ré") == nil)
+    }
+
+    /// What `$beginsWith` relies on: whatever follows an ASCII prefix (accents, other scripts, ignorables,
+    /// U+FFFF), the string's key is inside the prefix's range.
+    @Test func anyContinuationOfAnASCIIPrefixStaysInsideItsRange() throws {
+        let ascii = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+        let tails = ["\u{301}", "\u{B7}", "\u{FFFF}", "\u{0}", "é", "ß", "ﬁ", "½", "日", "Ａ", "\u{200B}", "\u{10FFFF}", "z", "Z", " "]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let prefix = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in ascii.randomElement(using: &generator)! })
+            let tail = (0..<Int.random(in: 0...4, using: &generator)).map { _ in tails.randomElement(using: &generator)! }.joined()
+            let range = try #require(CollationKey.prefixRange(prefix))
+            let key = CollationKey.of(.string(prefix + tail))
+            #expect(!key.lexicographicallyPrecedes(range.lower) && key.lexicographicallyPrecedes(range.upper),
+                    "\(prefix.debugDescription) + \(tail.debugDescription)")
         }
     }
 

@@ -37,23 +37,41 @@ struct CollationTests {
         #expect(Collation.compareStrings("Ab", "ac") == -1)
     }
 
-    @Test func printableASCIIFastPathAgreesWithTheWeightsOnEveryPair() {
-        // Short strings over an alphabet with every class (case, digits, punctuation incl. space) plus a
-        // non-ASCII letter and a control character, which must leave the fast path.
-        let alphabet: [Character] = ["a", "A", "b", "Z", "0", "9", " ", "-", "_", "~", "$", ".", "é", "\t"]
-        var generator = SystemRandomNumberGenerator()
-        let strings = (0..<400).map { _ in
-            String((0..<Int.random(in: 0...5, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
-        } + ["2024-03-30T23:55:00.000Z", "2024-03-31T00:00:00.000Z", "2024-03-30T23:55:00Z"]
-        for left in strings {
-            for right in strings {
-                let general = left == right ? 0 : Collation.compareByWeights(left, right)
-                #expect(Collation.compareStrings(left, right) == general, "\(left) vs \(right)")
-                // It answers for every printable pair (and may answer earlier, from a primary difference
-                // ahead of any other character, which the line above checks).
-                if (left + right).utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                    #expect(Collation.comparePrintableASCII(left, right) != nil)
-                }
+    /// Orders CouchDB 3.5 gave (its `_find` with `$lt` and `sort` over a JSON index) where an imitation of
+    /// ICU's weights went wrong: accents by their secondary weights, compatibility forms folded to their base
+    /// characters, `½` among the digits.
+    @Test func stringsOrderAsCouchDBsICUOrdersThem() {
+        #expect(Collation.compareStrings("\u{E1}", "\u{E0}") == -1)  // á < à
+        #expect(Collation.compareStrings("1", "\u{BD}") == -1)  // 1 < ½
+        #expect(Collation.compareStrings("\u{BD}", "2") == -1)  // ½ < 2
+        #expect(Collation.compareStrings("\u{FB01}", "fj") == -1)  // ﬁ < fj
+        #expect(Collation.compareStrings("fi", "\u{FB01}") == -1)  // fi < ﬁ (tertiary)
+        #expect(Collation.compareStrings("\u{E4}", "\u{E3}") == -1)  // ä < ã
+        #expect(Collation.compareStrings("\u{E9}", "\u{E8}") == -1)  // é < è
+        #expect(Collation.compareStrings("\u{FF21}", "b") == -1)  // Ａ < b
+        #expect(Collation.compareStrings("\u{131}", "j") == -1)  // ı < j
+        #expect(Collation.compareStrings("\u{AA}", "b") == -1)  // ª < b
+        var sorted: [JSONValue] = ["\u{FB01}", "\u{E1}", "\u{BD}", "\u{E0}"]
+        sorted.sort { Collation.compare($0, $1) < 0 }
+        #expect(sorted == ["\u{BD}", "\u{E1}", "\u{E0}", "\u{FB01}"])
+    }
+
+    @Test func theCollatorReportsICUsVersions() {
+        #expect(Collation.version.split(separator: ".").count >= 2)
+        #expect(Collation.libraryVersion.split(separator: ".").allSatisfy { Int($0) != nil })
+        #expect(Collation.algorithmVersion.split(separator: ".").allSatisfy { Int($0) != nil })
+    }
+
+    /// Every thread compares with a clone of its own; the answers are the same on all of them.
+    @Test func threadsCompareAlike() async {
+        let pairs: [(String, String)] = [("a", "A"), ("\u{E1}", "\u{E0}"), ("1", "\u{BD}"), ("x", "x"), ("b", "a")]
+        let expected = pairs.map { Collation.compareStrings($0.0, $0.1) }
+        await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<500).flatMap { _ in pairs.map { Collation.compareStrings($0.0, $0.1) } } }
+            }
+            for await answers in group {
+                #expect(answers == Array((0..<500).map { _ in expected }.joined()))
             }
         }
     }

@@ -1,0 +1,55 @@
+@testable import CloudantCore
+import Testing
+
+/// The table that writes ASCII strings' keys must write exactly ICU's bytes: stored index entries made by
+/// either path are compared with each other.
+@Suite("ASCII sort keys (ICU's bytes without ICU)")
+struct ASCIISortKeyTests {
+    static func icuKey(_ string: String) -> [UInt8] {
+        var key: [UInt8] = []
+        ICUCollator.appendSortKey(of: string, to: &key)
+        return key
+    }
+
+    static func tableKey(_ string: String) throws -> [UInt8] {
+        var key: [UInt8] = []
+        try #require(ASCIISortKey.shared).append(string.utf8, to: &key)
+        return key
+    }
+
+    @Test func theTableIsReadFromThisICU() {
+        #expect(ASCIISortKey.shared != nil, "ICU's keys for ASCII changed shape: every ASCII key now goes to ICU")
+    }
+
+    @Test func everyCharacterAndEveryPairOfCharactersGetsICUsBytes() throws {
+        let characters = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
+        for first in characters {
+            #expect(try Self.tableKey(first) == Self.icuKey(first), "\(first.debugDescription)")
+            for second in characters {
+                let pair = first + second
+                #expect(try Self.tableKey(pair) == Self.icuKey(pair), "\(pair.debugDescription)")
+            }
+        }
+    }
+
+    /// Runs of lower and upper case across the lengths where ICU's compressed levels start a new byte
+    /// (33 common secondary weights, 97 tertiary ones), with ignorable and control characters among them.
+    @Test func longRandomStringsGetICUsBytes() throws {
+        let pieces = ["a", "A", "W", "z", "0", " ", "-", "\t", "\u{1}", "\u{7F}", "~", "$"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var string = ""
+            for _ in 0..<Int.random(in: 0...5, using: &generator) {
+                let count = [1, 2, 32, 33, 34, 65, 66, 67, 96, 97, 98, 194, 195, 300].randomElement(using: &generator)!
+                string += String(repeating: pieces.randomElement(using: &generator)!, count: count)
+            }
+            #expect(try Self.tableKey(string) == Self.icuKey(string), "\(string.debugDescription)")
+        }
+    }
+
+    @Test func collationKeysOfASCIIStringsAreICUsSortKeys() {
+        for string in ["HKQuantityTypeIdentifierStepCount", "2026-11-10T10:00:00.000Z", "", "\u{1}", "A-b_c.D"] {
+            #expect(CollationKey.of(.string(string)) == [CollationKey.TypeByte.string] + Self.icuKey(string))
+        }
+    }
+}
