@@ -1,5 +1,5 @@
 extension Collation {
-    /// Compares two strings as CouchDB does: with ICU's root collator (``ICUCollator``), the order of the
+    /// Compares two strings as CouchDB does: with ICU's root collator (`ucol_open("")`), the order of the
     /// Unicode Collation Algorithm with CLDR's root data at tertiary strength.
     ///
     /// Level by level over the whole strings:

@@ -15,7 +15,7 @@
 /// Layout: one type byte in CouchDB's type order, then
 /// - numbers: the value as an order-preserving double, then, from 2^53 on, an exact tie-break for integers;
 /// - strings: ICU's sort key, which CouchDB's own b-tree comparisons agree with, ending in its `0x00`
-///   (``appendString(_:to:)``);
+///   (`appendString(_:to:)`);
 /// - arrays: each element's key, then `0x00` (so a prefix sorts first);
 /// - objects: `0x01` + the member name's sort key + the value's key per member, then `0x00`.
 public enum CollationKey {
