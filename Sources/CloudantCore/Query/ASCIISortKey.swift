@@ -24,6 +24,9 @@ struct ASCIISortKey: Sendable {
     private let primary: [UInt32]
     /// Per character: its tertiary byte; 0 when the character is ignorable.
     private let tertiary: [UInt8]
+    /// Whether no two characters that are not ignorable have the same weights at every level, so that two
+    /// strings of such characters are equal exactly when they are the same bytes (``equality(_:_:)``).
+    private let distinctWeights: Bool
 
     private static let levelSeparator: UInt8 = 0x01
     private static let common: UInt8 = 0x05
@@ -68,6 +71,26 @@ struct ASCIISortKey: Sendable {
         }
         self.primary = primary
         self.tertiary = tertiary
+        let weighed = (0..<128).filter { primary[$0] != 0 }.map { UInt64(primary[$0]) << 8 | UInt64(tertiary[$0]) }
+        distinctWeights = Set(weighed).count == weighed.count
+    }
+
+    /// Whether ICU has two strings equal, when that is known without ICU: the same bytes are equal, and two
+    /// different strings of ASCII characters that are not ignorable differ (their weights differ somewhere).
+    /// Nil otherwise: a string with another character, or an ignorable one, may equal a different one.
+    /// `$eq` and `$in` ask this of every candidate in an unindexed scan.
+    func equality(_ a: String, _ b: String) -> Bool? {
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right -> Bool? in
+                if left.count == right.count, left.elementsEqual(right) { return true }
+                guard distinctWeights else { return nil }
+                for byte in left where byte >= 0x80 || primary[Int(byte)] == 0 { return nil }
+                for byte in right where byte >= 0x80 || primary[Int(byte)] == 0 { return nil }
+                return false
+            }
+        }
     }
 
     /// Appends the sort key of `utf8`, whose bytes are all below `0x80`, with its terminating `0x00`.

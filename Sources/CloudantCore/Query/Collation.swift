@@ -55,8 +55,9 @@ public enum Collation {
     /// Whether two values are collation-equal: `compare(a, b) == 0`; arrays of different lengths are unequal
     /// without comparing their elements.
     ///
-    /// Equality is what `$eq`, `$ne`, `$in` and `$nin` ask; ICU answers strings that differ early after a
-    /// few bytes, and identical ones after one pass.
+    /// Equality is what `$eq`, `$ne`, `$in` and `$nin` ask, of every candidate of an unindexed scan: the same
+    /// bytes are equal and two different strings of ASCII letters, digits, punctuation and spaces are not,
+    /// without asking ICU; other strings are compared by ICU.
     ///
     /// ```swift
     /// Collation.equals(1, 1.0)                  // true
@@ -67,7 +68,7 @@ public enum Collation {
     public static func equals(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            return compareStrings(x, y) == 0
+            return ASCIISortKey.shared?.equality(x, y) ?? (compareStrings(x, y) == 0)
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equals($0, $1) }
         default:

@@ -52,4 +52,23 @@ struct ASCIISortKeyTests {
             #expect(CollationKey.of(.string(string)) == [CollationKey.TypeByte.string] + Self.icuKey(string))
         }
     }
+
+    /// `$eq` decides ASCII strings without ICU; where it answers, it answers as ICU does.
+    @Test func equalityWithoutICUAgreesWithICU() throws {
+        let table = try #require(ASCIISortKey.shared)
+        let alphabet = ["a", "A", "w", "W", "0", " ", "_", "-", "\t", "\u{1}", "\u{7F}", "é", "e\u{301}"]
+        var generator = SystemRandomNumberGenerator()
+        let strings = (0..<300).map { _ in
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
+        }
+        var decided = 0
+        for a in strings {
+            for b in strings {
+                guard let equal = table.equality(a, b) else { continue }
+                decided += 1
+                #expect(equal == (ICUCollator.compare(a, b) == 0), "\(a.debugDescription) vs \(b.debugDescription)")
+            }
+        }
+        #expect(decided > strings.count * strings.count / 4)
+    }
 }
