@@ -27,6 +27,10 @@ struct ASCIISortKey: Sendable {
     /// Whether no two characters that are not ignorable have the same weights at every level, so that two
     /// strings of such characters are equal exactly when they are the same bytes (``equality(_:_:)``).
     private let distinctWeights: Bool
+    /// Whether no character's primary bytes begin another's (no one-byte primary is the lead byte of a
+    /// two-byte one), so that the first character whose primary bytes differ decides the primary level
+    /// (``order(_:_:)``).
+    private let prefixFreePrimaries: Bool
 
     private static let levelSeparator: UInt8 = 0x01
     private static let common: UInt8 = 0x05
@@ -73,6 +77,35 @@ struct ASCIISortKey: Sendable {
         self.tertiary = tertiary
         let weighed = (0..<128).filter { primary[$0] != 0 }.map { UInt64(primary[$0]) << 8 | UInt64(tertiary[$0]) }
         distinctWeights = Set(weighed).count == weighed.count
+        let singles = Set((0..<128).filter { primary[$0] >> 16 == 1 }.map { primary[$0] & 0xFF })
+        prefixFreePrimaries = (0..<128).allSatisfy { primary[$0] >> 16 != 2 || !singles.contains(primary[$0] >> 8 & 0xFF) }
+    }
+
+    /// How ICU orders two strings, when that is known without ICU: strings of ASCII characters that are not
+    /// ignorable compare by their characters' primary weights, and if those are all equal (then so is their
+    /// number, and every secondary weight is the common one) by their tertiary weights. Nil otherwise.
+    /// Range conditions on dates, ids and codes ask this of every candidate.
+    func order(_ a: String, _ b: String) -> Int? {
+        guard distinctWeights, prefixFreePrimaries else { return nil }
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right -> Int? in
+                for byte in left where byte >= 0x80 || primary[Int(byte)] == 0 { return nil }
+                for byte in right where byte >= 0x80 || primary[Int(byte)] == 0 { return nil }
+                for (l, r) in zip(left, right) where l != r {
+                    // Primary bytes left-aligned in 16 bits: lexicographic order, as none is a prefix of another.
+                    let lp = primary[Int(l)] >> 16 == 1 ? (primary[Int(l)] & 0xFF) << 8 : primary[Int(l)] & 0xFFFF
+                    let rp = primary[Int(r)] >> 16 == 1 ? (primary[Int(r)] & 0xFF) << 8 : primary[Int(r)] & 0xFFFF
+                    if lp != rp { return lp < rp ? -1 : 1 }
+                }
+                if left.count != right.count { return left.count < right.count ? -1 : 1 }
+                for (l, r) in zip(left, right) where tertiary[Int(l)] != tertiary[Int(r)] {
+                    return tertiary[Int(l)] < tertiary[Int(r)] ? -1 : 1
+                }
+                return 0
+            }
+        }
     }
 
     /// Whether ICU has two strings equal, when that is known without ICU: the same bytes are equal, and two

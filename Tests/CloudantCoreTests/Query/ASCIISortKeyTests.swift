@@ -71,4 +71,33 @@ struct ASCIISortKeyTests {
         }
         #expect(decided > strings.count * strings.count / 4)
     }
+
+    /// Range conditions order ASCII strings without ICU; where the table answers, it answers as ICU does.
+    @Test func orderWithoutICUAgreesWithICU() throws {
+        let table = try #require(ASCIISortKey.shared)
+        let characters = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
+        for a in characters {
+            for b in characters {
+                for (x, y) in [(a, b), (a + "a", b), ("A" + a, "a" + b), (a + b, b + a)] {
+                    if let order = table.order(x, y) {
+                        #expect(order == ICUCollator.compare(x, y), "\(x.debugDescription) vs \(y.debugDescription)")
+                    }
+                }
+            }
+        }
+        let pieces = ["a", "A", "w", "W", "z", "0", "9", " ", "_", "-", ":", ".", "T", "\t", "\u{1}", "~", "$", "é"]
+        var generator = SystemRandomNumberGenerator()
+        let strings = (0..<400).map { _ in
+            (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        } + ["2024-03-30T23:55:00.000Z", "2024-03-31T00:00:00.000Z", "2024-03-30T23:55:00Z"]
+        var decided = 0
+        for a in strings {
+            for b in strings {
+                guard let order = table.order(a, b) else { continue }
+                decided += 1
+                #expect(order == ICUCollator.compare(a, b), "\(a.debugDescription) vs \(b.debugDescription)")
+            }
+        }
+        #expect(decided > strings.count * strings.count / 4)
+    }
 }
