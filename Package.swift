@@ -115,6 +115,12 @@ let package = Package(
             providers: [.apt(["libzstd-dev"])]
         ),
         .systemLibrary(
+            name: "CPCRE2",
+            path: "Sources/CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -131,7 +137,8 @@ let package = Package(
         // needs nothing else) builds without swift-crypto. Re-exported by CloudantCore.
         .module("CloudantBase"),
         // Strings collate with ICU's root collator, as CouchDB's do: the ICU Foundation carries (`_FoundationICU`).
-        .module("CloudantCore", ["CloudantBase", .product(name: "Crypto", package: "swift-crypto")],
+        // `$regex` runs on PCRE2, bytes as Erlang's `re` matches them.
+        .module("CloudantCore", ["CloudantBase", "CPCRE2", .product(name: "Crypto", package: "swift-crypto")],
                 linking: [.linkedLibrary("_FoundationICU")]),
 
         // MARK: Storage (the only layer that talks to SQLite)

@@ -129,10 +129,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let days = auditRetentionDays, days < 1 { throw ValidationError("--audit-retention-days must be at least 1.") }
         guard (1...MatchLimits.maximumRegexStepLimit).contains(regexStepLimit) else {
-            // Past the maximum, the regular-expression engine itself gives up on a value and says "no match".
             throw ValidationError(
-                "--regex-step-limit must be between 1 and \(MatchLimits.maximumRegexStepLimit): past that, ICU abandons a match "
-                    + "attempt without saying so, and a $regex could answer a wrong \"no\".")
+                "--regex-step-limit must be between 1 and \(MatchLimits.maximumRegexStepLimit): past that, one $regex over one "
+                    + "value could hold a request for seconds.")
         }
     }
 

@@ -17,13 +17,13 @@ internal import Foundation
 /// matches among them (a page of fewer documents, its bookmark where the scan stopped).
 public struct MatchLimits: Sendable, Hashable {
     /// How many steps of the regular-expression engine one `$regex` evaluation of one string may take, at
-    /// most ``maximumRegexStepLimit``.
+    /// most ``maximumRegexStepLimit``: PCRE's match limit, which counts the engine's backtracking points.
     ///
-    /// The engine (ICU) reports its progress every 10 000 steps, so the limit is enforced to the nearest
-    /// 10 000. The default, 10 000 000, is PCRE's default match limit — the one CouchDB's own `$regex`
-    /// (Erlang's `re`, which is PCRE) runs under — and takes well under a second here.
+    /// The default, 10 000 000, is PCRE's default match limit — the one CouchDB's own `$regex` (Erlang's
+    /// `re`, which is PCRE) runs under — and takes well under a second here.
     public var regexStepLimit: Int
-    /// Checked while matching: once cancelled, matching throws `CancellationError`.
+    /// Checked before each value is matched: once cancelled, matching throws `CancellationError`. One
+    /// value's match is bounded by ``regexStepLimit``.
     public var cancellation: CancellationSignal?
     /// The most index rows one `_find` reads from a JSON index or `_all_docs` (nil: no limit). Text-index
     /// queries are not held to it, as CouchDB's search queries are not.
@@ -34,10 +34,8 @@ public struct MatchLimits: Sendable, Hashable {
 
     /// The largest step limit that is kept; a larger ``regexStepLimit`` counts as this one.
     ///
-    /// The ICU that Foundation carries on Linux abandons one match attempt after some 37 to 52 million
-    /// steps (the figure depends on the pattern) and reports "no match" with no error, so a `$regex` given
-    /// more steps than that could answer a wrong "no". Stopping at 20 000 000 turns every such evaluation
-    /// into the step-limit error instead, with room to spare below the smallest abandonment measured.
+    /// Twice PCRE's default: one value's match may then hold a query's thread for about a second, and no
+    /// longer, whatever the server was started with.
     public static let maximumRegexStepLimit = 20_000_000
 
     /// The default bounds: ``defaultRegexStepLimit``, no cancellation and no index row limit.
@@ -54,9 +52,6 @@ public struct MatchLimits: Sendable, Hashable {
 
     /// The step limit in force: ``regexStepLimit`` held to between one step and ``maximumRegexStepLimit``.
     public var effectiveRegexStepLimit: Int { min(max(1, regexStepLimit), Self.maximumRegexStepLimit) }
-
-    /// How many progress reports (each 10 000 engine steps) the step limit allows; at least one.
-    var regexProgressReports: Int { max(1, effectiveRegexStepLimit / RegexPattern.stepsPerProgressReport) }
 }
 
 /// A flag that work running outside any task (on a database queue, inside a C library's callback) checks

@@ -1,15 +1,17 @@
-internal import Foundation
+internal import CPCRE2
 
 /// A `$regex` pattern, compiled once when the selector is parsed.
 ///
-/// Patterns use ICU regular-expression syntax (`NSRegularExpression`), which agrees with CouchDB's PCRE on
-/// everyday patterns (classes, anchors, quantifiers, groups, `(?i)`); PCRE-only constructs such as
-/// recursion or `\K` do not compile and are rejected as `bad_arg`. Matching is unanchored: write `^…$`.
+/// CouchDB checks a pattern with Erlang's `re:compile/1` and matches with `re:run(Value, Pattern, [{capture,
+/// none}])`, both without the `unicode` option: PCRE over the UTF-8 bytes. So is this, on PCRE2 with the same
+/// settings: `.` matches one byte (`"é"` is two), `\d \w \s` and `(?i)` know ASCII only, LF alone ends a line
+/// for `$` and `.`, PCRE's syntax compiles (`(?|…)`, `(?P<name>…)`, `\K`, recursion) and `\x{…}` above 255
+/// does not. Matching is unanchored: write `^…$`.
 public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written in the selector.
     public let source: String
-    /// The compiled expression. `NSRegularExpression` is immutable and documented as thread-safe.
-    private let compiled: NSRegularExpression
+    /// The compiled pattern; PCRE2 documents a compiled pattern as safe to match from many threads.
+    private let compiled: CompiledRegex
 
     /// Compiles a pattern.
     ///
@@ -20,14 +22,13 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/badArg`` when it does not compile.
     public init(_ source: String) throws(CloudantError) {
-        do {
-            compiled = try NSRegularExpression(pattern: source)
-        } catch {
+        guard let compiled = CompiledRegex(source) else {
             throw QueryErrorKind.badArg.error(
                 "Bad argument for operator $regex: the pattern does not compile as a regular expression.",
                 field: "$regex")
         }
         self.source = source
+        self.compiled = compiled
     }
 
     /// Whether the pattern matches somewhere in `string`, within ``MatchLimits/default``; a string that
@@ -36,11 +37,8 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
         (try? matches(string, limits: .default)) ?? false
     }
 
-    /// How many engine steps lie between two of ICU's progress reports (its `TIMER_INITIAL_VALUE`).
-    static let stepsPerProgressReport = 10_000
-
     /// Whether the pattern matches somewhere in `string`, giving up past `limits.effectiveRegexStepLimit`
-    /// engine steps or once `limits.cancellation` is cancelled.
+    /// steps (PCRE's match limit, which CouchDB's `re:run` runs under too).
     ///
     /// ```swift
     /// let pattern = try RegexPattern("(a+)+$")
@@ -48,33 +46,16 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Throws: `CloudantError.Code.invalidInput` with ``QueryErrorKind/badArg`` and field `$regex` when
-    ///   the evaluation needs more steps than the limit; `CancellationError` when cancelled.
+    ///   the evaluation needs more steps than the limit; `CancellationError` when `limits.cancellation` was
+    ///   cancelled before it began.
     public func matches(_ string: String, limits: MatchLimits) throws -> Bool {
         try limits.cancellation?.check()
-        let allowed = limits.regexProgressReports
-        var reports = 0
-        var cancelled = false
-        var matched = false
-        // ICU calls back every 10 000 steps while it matches (`.reportProgress`); stopping there is the
-        // only way to end a runaway match from outside it.
-        compiled.enumerateMatches(in: string, options: [.reportProgress], range: NSRange(string.startIndex..., in: string)) {
-            result, _, stop in
-            if result != nil {
-                matched = true
-                stop.pointee = true
-                return
-            }
-            reports += 1
-            if limits.cancellation?.isCancelled == true {
-                cancelled = true
-                stop.pointee = true
-            } else if reports > allowed {
-                stop.pointee = true
-            }
-        }
-        if matched { return true }
-        if cancelled { throw CancellationError() }
-        if reports > allowed {
+        switch compiled.match(string, stepLimit: limits.effectiveRegexStepLimit) {
+        case .match: return true
+        case .noMatch: return false
+        case .overLimit:
+            // CouchDB's `re:run` answers "no match" here, and the document silently drops out of the answer;
+            // this says so instead, so that no answer is missing a document without a word.
             let limit = limits.effectiveRegexStepLimit
             let raise =
                 limit < MatchLimits.maximumRegexStepLimit
@@ -85,7 +66,6 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
                     + "exponentially) or anchor it\(raise).",
                 field: "$regex")
         }
-        return false
     }
 
     public var description: String { source }
@@ -93,4 +73,48 @@ public struct RegexPattern: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: RegexPattern, rhs: RegexPattern) -> Bool { lhs.source == rhs.source }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
+}
+
+/// A PCRE2 pattern compiled as Erlang's `re` compiles a binary pattern with no options: bytes, LF as the
+/// newline, `\R` for any line ending.
+final class CompiledRegex: @unchecked Sendable {
+    /// What one match attempt came to.
+    enum Outcome { case match, noMatch, overLimit }
+
+    // Immutable after init; PCRE2 reads a compiled pattern from any thread.
+    private let code: OpaquePointer
+
+    init?(_ pattern: String) {
+        guard let context = pcre2_compile_context_create_8(nil) else { return nil }
+        defer { pcre2_compile_context_free_8(context) }
+        pcre2_set_newline_8(context, UInt32(PCRE2_NEWLINE_LF))
+        pcre2_set_bsr_8(context, UInt32(PCRE2_BSR_UNICODE))
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let compiled = Array(pattern.utf8).withUnsafeBufferPointer { bytes in
+            pcre2_compile_8(bytes.baseAddress ?? UnsafePointer(bitPattern: 1), bytes.count, 0, &errorCode, &errorOffset, context)
+        }
+        guard let compiled else { return nil }
+        code = compiled
+    }
+
+    deinit { pcre2_code_free_8(code) }
+
+    /// Matches `subject`'s UTF-8 bytes, at most `stepLimit` steps.
+    func match(_ subject: String, stepLimit: Int) -> Outcome {
+        guard let data = pcre2_match_data_create_from_pattern_8(code, nil) else { return .overLimit }
+        defer { pcre2_match_data_free_8(data) }
+        guard let context = pcre2_match_context_create_8(nil) else { return .overLimit }
+        defer { pcre2_match_context_free_8(context) }
+        pcre2_set_match_limit_8(context, UInt32(clamping: stepLimit))
+        var subject = subject
+        let result = subject.withUTF8 { bytes in
+            pcre2_match_8(code, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), bytes.count, 0, 0, data, context)
+        }
+        if result >= 0 { return .match }
+        switch result {
+        case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return .noMatch
+        default: return .overLimit  // the match, depth or heap limit: it could not be decided
+        }
+    }
 }
