@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// CouchDB's JSON for indexes: the `POST /db/_index` body, the `def` that `GET /db/_index` lists, and the
 /// `language: "query"` design documents indexes live in, so indexes replicate like any
 /// design document and come back as the same indexes on the other side.
@@ -11,8 +9,8 @@ extension IndexDefinition {
     /// `{"index": {"fields": […], "partial_filter_selector"?: {…}}, "ddoc"?: "x", "name"?: "y", "type"?: "json",
     /// "partitioned"?: bool, "w"?: n}`.
     ///
-    /// Without `name` or `ddoc`, both default to the hex SHA-1 of the definition, so creating the same index
-    /// twice finds the first. A JSON index's `partial_filter_selector` is kept normalised, as CouchDB
+    /// Without `name` or `ddoc`, both default to the name CouchDB generates from the whole request
+    /// (``generatedName(request:)``), so creating the same index twice finds the first, here or on CouchDB. A JSON index's `partial_filter_selector` is kept normalised, as CouchDB
     /// stores it. A text index (`"type": "text"`) takes `fields` as `[{"name": "title", "type": "string"}]`
     /// or `"all_fields"`, and an `analyzer` (or `default_analyzer`) named `standard`, `porter` or `simple`.
     ///
@@ -87,9 +85,9 @@ extension IndexDefinition {
         if partial == .object(JSONObject()) { partial = nil }
         self.init(
             name: "", fields: fields, partialFilterSelector: partial, type: type, analyzer: analyzer, partitioned: partitioned)
-        let fingerprint = self.fingerprint
-        self.name = name ?? fingerprint
-        self.designDocument = designDocument ?? fingerprint
+        let generated = name == nil || designDocument == nil ? Self.generatedName(request: request) : ""
+        self.name = name ?? generated
+        self.designDocument = designDocument ?? generated
     }
 
     /// The members of a `POST /db/_index` body (plus `analyzer`, which this store's text indexes read).
@@ -130,17 +128,10 @@ extension IndexDefinition {
         partitioned ?? databaseIsPartitioned
     }
 
-    /// The hex SHA-1 of the definition (type, fields, filter, analyzer): the default name and design
-    /// document of an index created without them.
+    /// The name CouchDB would give this index created by `POST /{db}/_index` with its definition and type
+    /// alone (``generatedName(request:)``): the default name and design document of such a request.
     public var fingerprint: String {
-        var canonical = JSONObject()
-        canonical["type"] = .string(type.rawValue)
-        canonical["def"] = definitionJSON
-        let digest = Insecure.SHA1.hash(data: JSONValue.object(canonical).canonicalJSONBytes())
-        return digest.map { byte in
-            let hex = Array("0123456789abcdef".utf8)
-            return String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
+        Self.generatedName(request: ["index": definitionJSON, "type": .string(type.rawValue)])
     }
 
     // MARK: Design documents
