@@ -11,9 +11,9 @@ extension MangoSelector.Node {
         case .or(let children): return ["$or": .array(children.map(\.json))]
         case .text(let argument): return ["$text": argument]
         case .field(let path, let condition):
-            // A condition on the element itself (inside `$elemMatch`) has no field to name.
-            if path.isEmpty { return condition.json }
-            return .object(JSONObject([(path.description, condition.json)]))
+            // A condition on the element itself (inside `$elemMatch`), or on the whole document (inside `$or`),
+            // is named by the empty field, as `mango_selector:norm_fields/2` writes it.
+            return .object(JSONObject([(path.isEmpty ? "" : path.description, condition.json)]))
         }
     }
 }

@@ -13,9 +13,12 @@ indirect enum ParsedNode {
 /// Validates a selector's JSON and makes its implicit forms explicit, giving a
 /// ``ParsedNode`` whose every condition sits on a full field path.
 struct SelectorParser {
-    /// Where the selector applies: to a document, or to each element (or key) under `$elemMatch`,
-    /// `$allMatch` or `$keyMapMatch`, where a condition without a field applies to the element itself.
-    enum Scope { case document, element }
+    /// Where the selector applies: to a document, at its top level or inside `$and`, `$or`, `$nor` or `$not`;
+    /// or to each element (or key) under `$elemMatch`, `$allMatch` or `$keyMapMatch`. A condition without a
+    /// field applies to what the scope is about: the element, or, inside a combination, the whole document.
+    /// Only at a document's top level is it refused, as `mango_selector:normalize/1` checks only the
+    /// top-level names for the empty field.
+    enum Scope { case document, documentCombination, element }
 
     let scope: Scope
 
@@ -40,9 +43,13 @@ struct SelectorParser {
 
     private func member(_ key: String, _ value: JSONValue, at path: FieldPath) throws(CloudantError) -> ParsedNode {
         if key.hasPrefix("$") { return try operatorNode(key, value, at: path) }
-        guard !key.isEmpty else {
-            throw QueryErrorKind.invalidSelector.error(
-                "One or more conditions is missing a field name.", field: path.isEmpty ? "" : path.description)
+        if key.isEmpty {
+            // The empty field is where it stands: the element, or the document inside a combination
+            // (normalised selectors name those conditions so); at a document's top level it names nothing.
+            guard scope != .document else {
+                throw QueryErrorKind.invalidSelector.error("One or more conditions is missing a field name.", field: "")
+            }
+            return try parse(value, at: path)
         }
         // A nested plain object is a sub-field path.
         return try parse(value, at: path.appending(FieldPath(parsing: key)))
@@ -55,15 +62,15 @@ struct SelectorParser {
                 throw badArgument(name, at: path, expected: "an array of selectors", got: value)
             }
             var children: [ParsedNode] = []
-            for item in items { children.append(try parse(item, at: path)) }
+            for item in items { children.append(try combined.parse(item, at: path)) }
             return name == "$and" ? .and(children) : (name == "$or" ? .or(children) : .nor(children))
         case "$not":
             guard case .object = value else {
                 throw badArgument(name, at: path, expected: "a selector object", got: value)
             }
-            return .not(try parse(value, at: path))
+            return .not(try combined.parse(value, at: path))
         case "$text":
-            guard scope == .document, path.isEmpty else {
+            guard scope != .element, path.isEmpty else {
                 throw QueryErrorKind.badArg.error(
                     "Bad argument for operator $text: use it at the top level of the selector (or inside "
                         + "$and/$or), not on field \"\(path.description)\" or inside $elemMatch.",
@@ -149,7 +156,11 @@ struct SelectorParser {
         }
     }
 
-    /// A leaf condition, which needs a field unless it applies to an element.
+    /// The parser of a combination's members: at a document's top level, one that lets a member apply to the
+    /// whole document.
+    private var combined: SelectorParser { scope == .document ? SelectorParser(scope: .documentCombination) : self }
+
+    /// A leaf condition, which needs a field at a document's top level.
     private func condition(_ condition: MangoSelector.Condition, at path: FieldPath, operator name: String) throws(CloudantError) -> ParsedNode {
         if path.isEmpty, scope == .document {
             throw QueryErrorKind.invalidSelector.error(

@@ -56,11 +56,23 @@ struct SelectorErrorTests {
         #expect(result.field == name)
     }
 
-    @Test func missingFieldNameIsInvalidSelector() throws {
+    /// `mango_selector:normalize/1` looks for the empty field among the top-level names only.
+    @Test func missingFieldNameIsInvalidSelectorAtTheTopLevel() throws {
         #expect(try failure(#"{"":1}"#).kind == .invalidSelector)
         #expect(try failure(#"{"$gt":1}"#).kind == .invalidSelector)
-        #expect(try failure(#"{"$and":[{"$eq":1}]}"#).kind == .invalidSelector)
-        #expect(try failure(#"{"$or":[5]}"#).kind == .invalidSelector)
+        #expect(try failure(#"{"a":1,"$eq":1}"#).kind == .invalidSelector)
+    }
+
+    /// Inside `$and`, `$or`, `$nor` or `$not`, a condition without a field applies to the whole document, as
+    /// CouchDB's `match({[{<<>>, Cond}]}, Doc, _)` applies it: `$eq` never holds for an object, `$exists` does.
+    @Test func aConditionWithoutAFieldInsideACombinationAppliesToTheDocument() throws {
+        let document: JSONObject = ["s": "x"]
+        #expect(try MangoSelector(queryJSON(#"{"$or":[{"s":"x"},{"$eq":1}]}"#)).matches(document))
+        #expect(try !MangoSelector(queryJSON(#"{"$and":[{"$eq":1}]}"#)).matches(document))
+        #expect(try !MangoSelector(queryJSON(#"{"$or":[5]}"#)).matches(document))
+        #expect(try MangoSelector(queryJSON(#"{"$and":[{"$exists":true},{"s":"x"}]}"#)).matches(document))
+        #expect(try MangoSelector(queryJSON(#"{"$not":{"$eq":1}}"#)).matches(document))
+        #expect(try MangoSelector(queryJSON(#"{"$nor":[{"$type":"string"}]}"#)).matches(document))
     }
 
     @Test func emptyPathSegmentIsInvalidFieldName() throws {
