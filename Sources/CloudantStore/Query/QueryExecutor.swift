@@ -88,7 +88,7 @@ struct QueryExecutor {
             // The reader's visibility comes before everything else the row is put through, counting included.
             var judged: JSONObject?
             if let visibility {
-                guard !DocumentID.isDesign(id), let document = try Self.document(from: row, conflicts: request.conflicts),
+                guard !DocumentID.isDesign(id), let document = try Self.document(from: row, conflicts: addsConflicts),
                     visibility.allows(document)
                 else { return true }
                 judged = document
@@ -111,7 +111,7 @@ struct QueryExecutor {
                 return true
             }
             let made = try judged.map { Optional($0) } ?? scan.covering.map { try Self.derivedDocument(row, $0) }
-            guard let document = try made ?? Self.document(from: row, conflicts: request.conflicts) else { return true }
+            guard let document = try made ?? Self.document(from: row, conflicts: addsConflicts) else { return true }
             countDocument(&outcome, covering: scan.covering != nil)
             if let decidedIDs {
                 guard Self.id(id, isEvery: decidedIDs) else { return true }
@@ -217,6 +217,12 @@ struct QueryExecutor {
     /// The columns a candidate row needs.
     static let columns = [Documents.rowID, Documents.id, Documents.body, Documents.attachments, Documents.tree]
     static let selectColumns = columns.map { "d." + $0 }.joined(separator: ", ")
+
+    /// Whether documents carry `_conflicts` (for the selector and the answer): when asked, and read at the
+    /// shard (`r` = 1). With `r` above 1 CouchDB reads each document through `fabric:open_doc/3` with the
+    /// option `{conflicts, true}`, which `couch_db:doc_meta_info/3` does not recognise (it looks for the atom
+    /// `conflicts`), so its documents never have them.
+    var addsConflicts: Bool { request.conflicts && request.readQuorum == 1 }
 
     /// The winning revision as `_find` returns it: `_id`, `_rev`, the body, attachment stubs, and
     /// `_conflicts` when asked; nil when the winner's body was never received.

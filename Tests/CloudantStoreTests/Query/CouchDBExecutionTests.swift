@@ -168,4 +168,20 @@ struct CouchDBExecutionTests {
         let partial = listing["indexes"]?.arrayValue?.first { $0["ddoc"] == "_design/p" }
         #expect(partial?["def"]?["partial_filter_selector"] == ["company": ["$eq": "Acme"]])
     }
+
+    /// `r` above 1 reads documents as CouchDB's coordinator does, whose documents never carry `_conflicts`.
+    @Test func conflictsAreAddedOnlyToDocumentsReadAtTheShard() async throws {
+        let temp = try TemporaryStore()
+        _ = try await temp.store.bulkDocs([["_id": "cf", "_rev": "1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "n": 1]], newEdits: false)
+        _ = try await temp.store.bulkDocs([["_id": "cf", "_rev": "1-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "n": 2]], newEdits: false)
+        let local = try await find(temp.store, ["selector": ["_id": "cf"], "conflicts": true])
+        #expect(local.docs.first?["_conflicts"] == ["1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"])
+        let quorum = try await find(temp.store, ["selector": ["_id": "cf"], "conflicts": true, "r": 2])
+        #expect(quorum.docs.count == 1 && quorum.docs.first?["_conflicts"] == nil)
+        let onConflicts: JSONValue = ["selector": ["_id": "cf", "_conflicts": ["$exists": true]], "conflicts": true]
+        #expect(try await find(temp.store, onConflicts).docs.count == 1)
+        guard case .object(var quorumOnConflicts) = onConflicts else { return }
+        quorumOnConflicts["r"] = 2
+        #expect(try await find(temp.store, .object(quorumOnConflicts)).docs.isEmpty)
+    }
 }
