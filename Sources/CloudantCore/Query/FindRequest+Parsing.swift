@@ -21,7 +21,9 @@ extension FindRequest {
         self.init(selector: try MangoSelector(selectorJSON))
         useIndex = try object["use_index"].flatMap(Self.parseUseIndex)
         switch object["bookmark"] {
-        case nil, .null?, .string("")?, .string("nil")?: bookmark = nil
+        // `"nil"`, which a page with no match answers, is no bookmark to CouchDB either: it does not decode,
+        // and `mango_json_bookmark:unpack/1` refuses it (`invalid_bookmark`).
+        case nil, .null?, .string("")?: bookmark = nil
         case .string(let text)?: bookmark = text
         case let other?:
             throw QueryErrorKind.invalidBookmark.error("Invalid bookmark value: \(other.jsonString())", field: "bookmark")

@@ -40,6 +40,7 @@ extension QueryExecutor {
         var outcome = Outcome()
         var page: [[UInt8]] = []
         var skipped = 0
+        var lastSkipped: [UInt8]?  // the bookmark of a page that `skip` left empty, as ``run()`` keeps it
         let ids = idArguments()
         try statement.forEachRow(in: db) { row in
             try limits.cancellation?.check()
@@ -52,13 +53,14 @@ extension QueryExecutor {
             }
             if skipped < request.skip {
                 skipped += 1
+                lastSkipped = document
                 return true
             }
             if page.count >= request.limit { return false }
             page.append(document)
             return page.count < request.limit
         }
-        if let last = page.last {
+        if let last = page.last ?? (request.limit > 0 ? lastSkipped : nil) {
             guard case .object(let document) = try JSONValue(parsing: last),
                 let keys = Self.keys(of: document, order: plan.order), case .string(let id)? = document["_id"]
             else { return nil }

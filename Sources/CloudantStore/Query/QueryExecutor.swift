@@ -72,6 +72,10 @@ struct QueryExecutor {
         let ordered = plan.scanIsOrdered && !scan.ranked && !isTextScan
         var matches: [Match] = []
         var skipped = 0
+        // CouchDB's cursor records each match's keys for the bookmark while its limit is above 0, the ones
+        // `skip` passes over included (`update_bookmark_keys/2`): a page of nothing but skipped matches still
+        // has a bookmark, the last of them.
+        var lastSkipped: Match?
         let rowLimit = rowLimit
         // When the index keys decide the selector, only ids are compared (see `scanDecidesSelector`); else the
         // conditions the scan leaves are checked on each body before it is parsed, but never before the
@@ -137,6 +141,7 @@ struct QueryExecutor {
             }
             if skipped < request.skip {
                 skipped += 1
+                lastSkipped = match
                 return true
             }
             // CouchDB stops at the first match after a full page, having read it; without statistics to
@@ -151,10 +156,11 @@ struct QueryExecutor {
             if let after {
                 matches = matches.filter { FindBookmark(keys: $0.keys, id: $0.id).isAfter(after, sort: order) }
             }
+            lastSkipped = matches.prefix(request.skip).last
             matches = Array(matches.dropFirst(request.skip).prefix(request.limit))
         }
         outcome.page = matches.map(\.document)
-        outcome.last = matches.last.map { last in
+        outcome.last = (matches.last ?? (request.limit > 0 ? lastSkipped : nil)).map { last in
             FindBookmark(keys: ordered ? Self.keys(of: last.document, order: plan.order) ?? [] : last.keys, id: last.id)
         }
         if let range = scan.examinedRange {

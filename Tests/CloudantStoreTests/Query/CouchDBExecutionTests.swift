@@ -184,4 +184,33 @@ struct CouchDBExecutionTests {
         quorumOnConflicts["r"] = 2
         #expect(try await find(temp.store, .object(quorumOnConflicts)).docs.isEmpty)
     }
+
+    /// `mango_cursor_view:update_bookmark_keys/2` records each match while the limit is above 0, skipped ones
+    /// included; `"nil"`, what a page without matches answers, is a bookmark CouchDB cannot read.
+    @Test func aPageThatSkipLeftEmptyHasTheLastSkippedMatchAsItsBookmarkAndNilIsRefused() async throws {
+        let temp = try TemporaryStore()
+        _ = try await temp.store.bulkDocs((20..<30).map { ["_id": .string("d\($0)"), "v": .number(JSONNumber($0))] })
+        try await temp.store.createIndex(IndexDefinition(name: "v", fields: [.ascending("v")]))
+        for useIndex in [true, false] {
+            var body: JSONObject = ["selector": ["v": ["$gt": 25]], "skip": 4, "fields": ["v"]]
+            if !useIndex { body["use_index"] = "_all_docs" }
+            let page = try await find(temp.store, .object(body))
+            #expect(page.docs.isEmpty)
+            let decoded = try JSONValue(parsing: Array(try #require(Base64.decode(page.bookmark))))
+            #expect(decoded["id"] == "d29", "\(useIndex)")
+            body["limit"] = 0
+            #expect(try await find(temp.store, .object(body)).bookmark == "nil")
+        }
+        // A page the index alone decides, written from stored bodies.
+        let decided = try await find(temp.store, ["selector": ["v": 29], "skip": 1])
+        #expect(decided.docs.isEmpty)
+        #expect(try JSONValue(parsing: Array(try #require(Base64.decode(decided.bookmark))))["id"] == "d29")
+        do {
+            _ = try await find(temp.store, ["selector": [:], "bookmark": "nil"])
+            Issue.record("a bookmark of \"nil\" was read")
+        } catch let error as CloudantError {
+            #expect(error.queryErrorKind == .invalidBookmark)
+            #expect(error.message == #"Invalid bookmark value: "nil""#)
+        }
+    }
 }
