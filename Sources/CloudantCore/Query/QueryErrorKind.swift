@@ -78,6 +78,8 @@ public enum QueryErrorKind: String, Error, Sendable, Hashable, CaseIterable {
     case invalidIndexFieldsDefinition = "invalid_index_fields_definition"
     /// An index or design document name is not a non-empty string.
     case invalidIndexName = "invalid_index_name"
+    /// `POST /{db}/_index/_bulk_delete`'s `docids` is not an array.
+    case invalidBulkDocs = "invalid_bulk_docs"
     /// No index has that design document and name (HTTP 404).
     case indexNotFound = "index_not_found"
     /// No index can answer the query: `$text` without a text index.

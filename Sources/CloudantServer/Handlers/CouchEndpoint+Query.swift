@@ -82,10 +82,8 @@ extension CouchEndpoint {
             guard request.method == .post else { throw unsupported("POST") }
             try request.requireJSONContentType()
             let store = try await authorizedStore(database, for: request.user, access: .admin)
-            guard let ids = try request.jsonObjectBody()["docids"]?.arrayValue?.compactMap(\.stringValue) else {
-                throw HTTPFailure.badRequest("Bulk delete requires a JSON list of `docids`.")
-            }
-            return CouchResponse.json(try await bulkDeleteIndexes(ids, in: store))
+            let deletion = try BulkIndexDeletion(try request.jsonObjectBody())
+            return CouchResponse.json(try await bulkDeleteIndexes(deletion.designDocumentIDs, in: store))
         case 3:
             guard request.method == .delete else { throw unsupported("DELETE") }
             let store = try await authorizedStore(database, for: request.user, access: .admin)
@@ -124,13 +122,14 @@ extension CouchEndpoint {
         return CouchResponse.json(listing)
     }
 
-    /// Deletes every index of each design document listed.
+    /// Deletes every index of each design document listed (`_design/…`). CouchDB gathers the answers by
+    /// putting each in front of the ones before, so `success` and `fail` list the last request entry first.
+    /// A design document holding several indexes loses them all (CouchDB's handler fails on one).
     private func bulkDeleteIndexes(_ ids: [String], in store: DocumentStore) async throws -> JSONValue {
         let indexes = try await store.indexes()
         var success: [JSONValue] = []
         var fail: [JSONValue] = []
-        for id in ids {
-            let designID = id.hasPrefix("_design/") ? id : "_design/" + id
+        for designID in ids {
             let declared = indexes.filter { $0.designDocumentID == designID }
             guard !declared.isEmpty else {
                 fail.append(["id": .string(designID), "error": "not_found"])
@@ -143,6 +142,6 @@ extension CouchEndpoint {
                 fail.append(["id": .string(designID), "error": .string(CouchErrorBody(error).error)])
             }
         }
-        return ["success": .array(success), "fail": .array(fail)]
+        return ["success": .array(success.reversed()), "fail": .array(fail.reversed())]
     }
 }

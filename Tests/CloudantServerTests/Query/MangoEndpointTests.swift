@@ -65,4 +65,34 @@ struct MangoEndpointTests {
             #expect(try await client.delete("/db/_index/dd/json/nope").json == ["error": "not_found", "reason": "missing"])
         }
     }
+
+    /// `mango_opts:validate_bulk_delete/1` first, then `success` and `fail` built by prepending, as CouchDB's
+    /// handler builds them.
+    @Test func bulkDeleteChecksItsBodyAsCouchDBAndListsTheLastEntryFirst() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            try await seeded(client)
+            for ddoc in ["a", "c"] {
+                _ = try await client.post("/db/_index", ["index": ["fields": ["age"]], "ddoc": .string(ddoc), "name": "i"])
+            }
+            let refusals: [(JSONValue, JSONValue)] = [
+                ([:], ["error": "missing_required_key", "reason": "Missing required key: docids"]),
+                (["docids": "x"], ["error": "invalid_bulk_docs", "reason": "Bulk Delete requires an array of non-null docids. Docids: <<\"x\">>"]),
+                (["docids": ["x", 5]], ["error": "invalid_index_name", "reason": "Invalid index name: 5"]),
+                (["docids": ["a/b/c/d"]], ["error": "invalid_index_name", "reason": "Invalid index name: <<\"a/b/c/d\">>"]),
+                (["docids": ["nope"], "w": "x"], ["error": "invalid_pos_integer", "reason": "<<\"x\">> is not an integer greater than zero"]),
+                (["docids": ["nope"], "other": 1], ["error": "invalid_key", "reason": "Invalid key other for this request."]),
+            ]
+            for (body, expected) in refusals {
+                let answer = try await client.post("/db/_index/_bulk_delete", body)
+                #expect(answer.status == 400 && answer.json == expected, "\(body)")
+            }
+            let deleted = try await client.post("/db/_index/_bulk_delete", ["docids": ["a", "_design/c", "zz"], "w": 3])
+            #expect(deleted.status == 200)
+            #expect(deleted.json == [
+                "success": [["id": "_design/c", "ok": true], ["id": "_design/a", "ok": true]],
+                "fail": [["id": "_design/zz", "error": "not_found"]],
+            ])
+        }
+    }
 }
