@@ -21,6 +21,8 @@ extension IndexDefinition {
     ///   ``QueryErrorKind/invalidKey`` (a key CouchDB does not know, also inside a JSON index's `index`),
     ///   ``QueryErrorKind/invalidIndex``, ``QueryErrorKind/invalidIndexFieldsDefinition``,
     ///   ``QueryErrorKind/invalidIndexName``, ``QueryErrorKind/invalidEmptyString``,
+    ///   ``QueryErrorKind/invalidString`` (a `type`, `name` or `ddoc` that is not a string),
+    ///   `CloudantError.Code.invalidInput` on the field `_id` for a `ddoc` of `_design/` (CouchDB's `illegal_docid`),
     ///   ``QueryErrorKind/invalidPosInteger`` (`w`), ``QueryErrorKind/invalidValue`` (`partitioned`), or a
     ///   selector error for a bad `partial_filter_selector`; ``QueryErrorKind/indexNotImplemented`` for an
     ///   analyzer this store lacks.
@@ -38,7 +40,7 @@ extension IndexDefinition {
         case .string("text")?: type = .text
         case .string(let other)?:
             throw QueryErrorKind.invalidIndex.error("Invalid type for index: \(other)", field: "type")
-        default: throw QueryErrorKind.invalidIndex.error("The index type must be a string.", field: "type")
+        case let other?: throw QueryErrorKind.invalidString.error("Invalid string: \(ErlangTerm.format(other))", field: "type")
         }
         let name = try Self.name(request["name"], field: "name")
         let designDocument = try Self.name(request["ddoc"], field: "ddoc").map(Self.strippingDesignPrefix)
@@ -328,8 +330,10 @@ extension IndexDefinition {
         case .string("")?:
             throw QueryErrorKind.invalidEmptyString.error("Index name or ddoc cannot be empty string", field: field)
         case .string(let text)? where text != "_design/": return text
-        case .string?: throw QueryErrorKind.invalidIndexName.error("\(field) needs a name after _design/.", field: field)
-        default: throw QueryErrorKind.invalidString.error("\(field) must be a string.", field: field)
+        case .string?:
+            // CouchDB takes it, then refuses the design document's id (`couch_doc:validate_docid/2`).
+            throw CloudantError(.invalidInput, "Illegal document id `_design/`", context: .init(documentID: "_design/", field: "_id"))
+        case let other?: throw QueryErrorKind.invalidString.error("Invalid string: \(ErlangTerm.format(other))", field: field)
         }
     }
 }

@@ -95,4 +95,21 @@ struct MangoEndpointTests {
             ])
         }
     }
+
+    /// `mango_opts:is_string/1` and `couch_doc:validate_docid/2` answer these, not the index checks.
+    @Test func indexOptionsOfTheWrongTypeAndTheBareDesignPrefixAreRefusedWithCouchDBsNames() async throws {
+        try await withLiveServer { server in
+            let client = server.admin
+            try await seeded(client)
+            let refusals: [(JSONValue, JSONValue)] = [
+                (["index": ["fields": ["age"]], "type": 5], ["error": "invalid_string", "reason": "Invalid string: 5"]),
+                (["index": ["fields": ["age"]], "name": ["x"]], ["error": "invalid_string", "reason": "Invalid string: [<<\"x\">>]"]),
+                (["index": ["fields": ["age"]], "ddoc": "_design/"], ["error": "illegal_docid", "reason": "Illegal document id `_design/`"]),
+            ]
+            for (body, expected) in refusals {
+                let answer = try await client.post("/db/_index", body)
+                #expect(answer.status == 400 && answer.json == expected, "\(body)")
+            }
+        }
+    }
 }
