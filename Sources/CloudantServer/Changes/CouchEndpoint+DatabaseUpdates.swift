@@ -14,8 +14,10 @@ extension CouchEndpoint {
         guard ["normal", "longpoll", "continuous", "eventsource"].contains(request.query["feed"] ?? "normal") else {
             throw HTTPFailure.badRequest("Supported `feed` types: normal, continuous, longpoll, eventsource")
         }
-        for name in ["limit", "timeout"] {
-            if let text = request.query[name], (Int(text) ?? -1) < 0 { throw HTTPFailure.badRequest("invalid_integer") }
+        // `to_non_neg_int/1`, which reads `heartbeat` too (but for `true` and `false`).
+        for name in ["limit", "timeout", "heartbeat"] {
+            guard let text = request.query[name], !(name == "heartbeat" && (text == "true" || text == "false")) else { continue }
+            if (Int(text) ?? -1) < 0 { throw HTTPFailure.badRequest("invalid_integer") }
         }
         // Only the parameters `global_changes_httpd:parse_global_changes_query/1` reads, by their exact names; the
         // rest are ignored, as there, and so is `heartbeat=false`.

@@ -56,6 +56,12 @@ struct DatabaseUpdatesTests {
             #expect(try await server.admin.get("/_db_updates?since=now").json["results"] == [])
             #expect(try await server.admin.get("/_db_updates?feed=sideways").status == 400)
             #expect(try await server.admin.get("/_db_updates?limit=-1").json["reason"] == "invalid_integer")
+            // `heartbeat` is read by the same `to_non_neg_int/1`, not by `_changes`' rules.
+            for heartbeat in ["x", "-1"] {
+                let answer = try await server.admin.get("/_db_updates?heartbeat=\(heartbeat)")
+                #expect(answer.status == 400 && answer.json == ["error": "bad_request", "reason": "invalid_integer"], "\(heartbeat)")
+            }
+            #expect(try await server.admin.get("/_db_updates?heartbeat=true&limit=1").status == 200)
             #expect(try await server.anonymous.get("/_db_updates").status == 401)
         }
     }
