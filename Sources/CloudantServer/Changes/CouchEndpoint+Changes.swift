@@ -68,9 +68,7 @@ extension CouchEndpoint {
             // Read newest first, these changes are the whole feed (`keep_sending_changes/8` stops a backwards feed
             // at once).
             let firstPage = feed.options.limit != 0 ? try await store.changes(feed.options) : nil
-            // An event stream is never cached (`changes_callback(start, #cacc{feed = eventsource})`).
-            let headers = eventSource ? [("Cache-Control", "no-cache")] : []
-            return streaming(contentType: eventSource ? "text/event-stream" : "application/json", headers: headers) {
+            return streaming(contentType: eventSource ? "text/event-stream" : "application/json") {
                 [firstPage] writer in
                 try await Self.continuous(
                     store: store, parameters: feed, eventSource: eventSource, connection: connection, rendering: rendering,
@@ -109,6 +107,9 @@ extension CouchEndpoint {
         _ body: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
     ) -> Response {
         let openFeeds = openFeeds
+        // An event stream is `no-cache`, as `changes_callback(start, …eventsource…)` and `global_changes_httpd`
+        // answer it; the other feeds keep the default `must-revalidate`.
+        let headers = contentType == "text/event-stream" ? [("Cache-Control", "no-cache")] + headers : headers
         return Response(
             status: .ok, headers: CouchResponse.baseHeaders(contentType: contentType, extra: headers),
             body: ResponseBody { writer in

@@ -75,6 +75,7 @@ struct DatabaseUpdatesTests {
             #expect(try JSONValue(parsing: String(lines[2])).objectValue?.keys == ["last_seq"])
             let events = try await client.get("/_db_updates?feed=eventsource&limit=1")
             #expect(events.header("Content-Type") == "text/event-stream")
+            #expect(events.header("Cache-Control") == "no-cache")
             #expect(events.text.hasPrefix("data: {\"db_name\":\"alpha\",\"type\":\"created\""))
             #expect(events.text.contains("\nid: \""))
         }
