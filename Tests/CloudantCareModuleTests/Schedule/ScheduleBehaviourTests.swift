@@ -11,32 +11,27 @@ struct ScheduleBehaviourTests {
 
     @Test func yearlyFromFebruary29StaysOnFebruary28EvenInLaterLeapYears() throws {
         let utc = try Zone.utc()
-        let element = ScheduleElement(
-            start: try utc.date(2024, 2, 29, 9), end: nil, interval: ScheduleInterval(years: 1),
-            calendar: utc.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: utc.date(2024, 1, 1), to: utc.date(2029, 1, 1), in: utc.timeZone)
+        let events = try utc.events(
+            startingAt: utc.date(2024, 2, 29, 9), every: ScheduleInterval(years: 1),
+            from: utc.date(2024, 1, 1), to: utc.date(2029, 1, 1))
         #expect(events.map { utc.wallClock($0.start).day } == [29, 28, 28, 28, 28])
         #expect(events.map { utc.wallClock($0.start).year } == [2024, 2025, 2026, 2027, 2028])
     }
 
     @Test func dailyAtAMissingWallTimeMovesAnHourLaterAndStaysThere() throws {
         let newYork = try Zone.newYork()
-        let element = ScheduleElement(
-            start: try newYork.date(2024, 3, 9, 2, 30), end: nil, interval: .daily, calendar: newYork.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: newYork.date(2024, 3, 9), to: newYork.date(2024, 3, 13), in: newYork.timeZone)
+        let events = try newYork.events(
+            startingAt: newYork.date(2024, 3, 9, 2, 30), every: .daily, from: newYork.date(2024, 3, 9),
+            to: newYork.date(2024, 3, 13))
         #expect(events.map { newYork.wallClock($0.start).hour } == [2, 3, 3, 3])
         #expect(events.map { newYork.wallClock($0.start).minute } == [30, 30, 30, 30])
     }
 
     @Test func monthlyAtAMissingWallTimeAlsoStaysAnHourLater() throws {
         let newYork = try Zone.newYork()
-        let element = ScheduleElement(
-            start: try newYork.date(2024, 2, 10, 2, 30), end: nil, interval: ScheduleInterval(months: 1),
-            calendar: newYork.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: newYork.date(2024, 2, 1), to: newYork.date(2024, 6, 1), in: newYork.timeZone)
+        let events = try newYork.events(
+            startingAt: newYork.date(2024, 2, 10, 2, 30), every: ScheduleInterval(months: 1),
+            from: newYork.date(2024, 2, 1), to: newYork.date(2024, 6, 1))
         #expect(events.map { newYork.wallClock($0.start).hour } == [2, 3, 3, 3])
     }
 
@@ -45,23 +40,18 @@ struct ScheduleBehaviourTests {
     @Test func hour24DriftsAcrossSpringForwardWhileDay1KeepsTheWallClock() throws {
         let newYork = try Zone.newYork()
         let start = try newYork.date(2024, 3, 9, 8)
-        let byHours = ScheduleElement(
-            start: start, end: nil, interval: ScheduleInterval(hours: 24), calendar: newYork.calendar)
-        let byDays = ScheduleElement(start: start, end: nil, interval: .daily, calendar: newYork.calendar)
         let range = (try newYork.date(2024, 3, 9), try newYork.date(2024, 3, 12))
-        let hourly = try Schedule(composing: [byHours]).events(from: range.0, to: range.1, in: newYork.timeZone)
-        let daily = try Schedule(composing: [byDays]).events(from: range.0, to: range.1, in: newYork.timeZone)
+        let hourly = try newYork.events(startingAt: start, every: ScheduleInterval(hours: 24), from: range.0, to: range.1)
+        let daily = try newYork.events(startingAt: start, every: .daily, from: range.0, to: range.1)
         #expect(hourly.map { newYork.wallClock($0.start).hour } == [8, 9, 9])
         #expect(daily.map { newYork.wallClock($0.start).hour } == [8, 8, 8])
     }
 
     @Test func timedHour24AcrossFallBackDriftsBackAnHourWithoutLooping() throws {
         let newYork = try Zone.newYork()
-        let element = ScheduleElement(
-            start: try newYork.date(2024, 11, 2, 8), end: nil, interval: ScheduleInterval(hours: 24),
-            calendar: newYork.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: newYork.date(2024, 11, 2), to: newYork.date(2024, 11, 5), in: newYork.timeZone)
+        let events = try newYork.events(
+            startingAt: newYork.date(2024, 11, 2, 8), every: ScheduleInterval(hours: 24),
+            from: newYork.date(2024, 11, 2), to: newYork.date(2024, 11, 5))
         #expect(events.map { newYork.wallClock($0.start).hour } == [8, 7, 7])
     }
 
@@ -99,11 +89,10 @@ struct ScheduleBehaviourTests {
     @Test func zeroAndBackwardIntervalsAreRejectedEvenBeforeTheFirstEvent() throws {
         let utc = try Zone.utc()
         for interval in [ScheduleInterval(), ScheduleInterval(days: -1), ScheduleInterval(days: 1, hours: -24)] {
-            let element = ScheduleElement(
-                start: try utc.date(2024, 6, 1), end: nil, interval: interval, calendar: utc.calendar)
             let error = #expect(throws: CloudantError.self) {
-                try Schedule(composing: [element]).events(
-                    from: utc.date(2024, 1, 1), to: utc.date(2024, 1, 2), in: utc.timeZone)
+                try utc.events(
+                    startingAt: utc.date(2024, 6, 1), every: interval, from: utc.date(2024, 1, 1),
+                    to: utc.date(2024, 1, 2))
             }
             #expect(error?.code == .invalidSchedule)
         }
@@ -139,11 +128,9 @@ struct ScheduleBehaviourTests {
 
     @Test func aCareKitDayQueryEndsAt235959AndReturnsTheAllDayEvent() throws {
         let newYork = try Zone.newYork()
-        let element = ScheduleElement(
-            start: try newYork.date(2024, 3, 1), end: nil, interval: .daily, duration: .allDay,
-            calendar: newYork.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: newYork.date(2024, 3, 10), to: newYork.date(2024, 3, 10, 23, 59, 59), in: newYork.timeZone)
+        let events = try newYork.events(
+            startingAt: newYork.date(2024, 3, 1), every: .daily, duration: .allDay,
+            from: newYork.date(2024, 3, 10), to: newYork.date(2024, 3, 10, 23, 59, 59))
         #expect(events.map(\.occurrence) == [9])
         // The spring-forward day has 23 hours; the all-day event still ends one second before the next day.
         let event = try #require(events.first)
@@ -183,10 +170,9 @@ struct ScheduleBehaviourTests {
 
     @Test func steppingOntoARepeatedWallTimeAlsoLandsOnTheFirst() throws {
         let newYork = try Zone.newYork()
-        let element = ScheduleElement(
-            start: try newYork.date(2024, 11, 2, 1, 30), end: nil, interval: .daily, calendar: newYork.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: newYork.date(2024, 11, 3), to: newYork.date(2024, 11, 3, 12), in: newYork.timeZone)
+        let events = try newYork.events(
+            startingAt: newYork.date(2024, 11, 2, 1, 30), every: .daily, from: newYork.date(2024, 11, 3),
+            to: newYork.date(2024, 11, 3, 12))
         let utc = try Zone.utc()
         #expect(events.map { utc.wallClock($0.start) } == [WallClock(year: 2024, month: 11, day: 3, hour: 5, minute: 30)])
     }

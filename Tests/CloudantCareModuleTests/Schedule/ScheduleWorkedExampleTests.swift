@@ -64,22 +64,18 @@ struct ScheduleWorkedExampleTests {
 
     @Test func monthlyFromJanuary31StaysOnThe28thAfterFebruary() throws {
         let utc = try Zone.utc()
-        let element = ScheduleElement(
-            start: try utc.date(2023, 1, 31, 9), end: nil, interval: ScheduleInterval(months: 1),
-            calendar: utc.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: utc.date(2023, 1, 1), to: utc.date(2023, 6, 1), in: utc.timeZone)
+        let events = try utc.events(
+            startingAt: utc.date(2023, 1, 31, 9), every: ScheduleInterval(months: 1),
+            from: utc.date(2023, 1, 1), to: utc.date(2023, 6, 1))
         #expect(events.map { utc.wallClock($0.start).day } == [31, 28, 28, 28, 28])
         #expect(events.map { utc.wallClock($0.start).month } == [1, 2, 3, 4, 5])
     }
 
     @Test func inALeapYearTheChainStaysOnThe29th() throws {
         let utc = try Zone.utc()
-        let element = ScheduleElement(
-            start: try utc.date(2024, 1, 31, 9), end: nil, interval: ScheduleInterval(months: 1),
-            calendar: utc.calendar)
-        let events = try Schedule(composing: [element]).events(
-            from: utc.date(2024, 1, 1), to: utc.date(2024, 5, 1), in: utc.timeZone)
+        let events = try utc.events(
+            startingAt: utc.date(2024, 1, 31, 9), every: ScheduleInterval(months: 1),
+            from: utc.date(2024, 1, 1), to: utc.date(2024, 5, 1))
         #expect(events.map { utc.wallClock($0.start).day } == [31, 29, 29, 29])
     }
 

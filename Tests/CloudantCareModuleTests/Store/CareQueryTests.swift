@@ -28,37 +28,33 @@ struct CareQueryTests {
         return fixture
     }
 
+    /// The ids of the `kind` versions that a query with only the fields `set` sets matches.
+    private func ids<Entity: CareStorable>(
+        of kind: Entity.Type, in fixture: CareFixture, where set: (inout CareQuery) -> Void
+    ) async throws -> [String] {
+        var query = CareQuery()
+        set(&query)
+        return try await fixture.care.fetch(kind, query: query).map(\.id)
+    }
+
     @Test func idsUUIDsRemoteIDsGroupsAndTagsFilter() async throws {
         let fixture = try await seeded()
-        var query = CareQuery()
-        query.ids = ["asthma"]
-        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["asthma"])
-        query = CareQuery()
-        query.uuids = [testUUID(10)]
-        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
-        query = CareQuery()
-        query.groupIdentifiers = [nil]
-        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["asthma"])
-        query = CareQuery()
-        query.tags = ["b", "z"]
-        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
-        query = CareQuery()
-        query.remoteIDs = ["remote-jane"]
-        #expect(try await fixture.care.fetch(Patient.self, query: query).map(\.id) == ["jane"])
+        #expect(try await ids(of: CarePlan.self, in: fixture) { $0.ids = ["asthma"] } == ["asthma"])
+        #expect(try await ids(of: CarePlan.self, in: fixture) { $0.uuids = [testUUID(10)] } == ["diabetes"])
+        #expect(try await ids(of: CarePlan.self, in: fixture) { $0.groupIdentifiers = [nil] } == ["asthma"])
+        #expect(try await ids(of: CarePlan.self, in: fixture) { $0.tags = ["b", "z"] } == ["diabetes"])
+        #expect(try await ids(of: Patient.self, in: fixture) { $0.remoteIDs = ["remote-jane"] } == ["jane"])
     }
 
     @Test func relationsMatchByIDUUIDAndRemoteID() async throws {
         let fixture = try await seeded()
-        var query = CareQuery()
-        query.carePlanIDs = ["diabetes"]
-        query.sort = [CareSort(.title)]
-        #expect(try await fixture.care.fetch(CareTask.self, query: query).map(\.id) == ["meds", "walk"])
-        query = CareQuery()
-        query.carePlanUUIDs = [testUUID(11)]
-        #expect(try await fixture.care.fetch(CareTask.self, query: query).map(\.id) == ["inhaler"])
-        query = CareQuery()
-        query.patientRemoteIDs = ["remote-jane"]
-        #expect(try await fixture.care.fetch(CarePlan.self, query: query).map(\.id) == ["diabetes"])
+        let byPlanID = try await ids(of: CareTask.self, in: fixture) {
+            $0.carePlanIDs = ["diabetes"]
+            $0.sort = [CareSort(.title)]
+        }
+        #expect(byPlanID == ["meds", "walk"])
+        #expect(try await ids(of: CareTask.self, in: fixture) { $0.carePlanUUIDs = [testUUID(11)] } == ["inhaler"])
+        #expect(try await ids(of: CarePlan.self, in: fixture) { $0.patientRemoteIDs = ["remote-jane"] } == ["diabetes"])
     }
 
     @Test func aRelationTheKindLacksIsAnInvalidValue() async throws {
