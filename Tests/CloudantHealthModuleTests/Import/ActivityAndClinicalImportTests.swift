@@ -26,6 +26,17 @@ struct ActivityAndClinicalImportTests {
         #expect(byResource == expectedCounts(expected["clinical_records_by_type"]))
     }
 
+    /// Runs `body` with a generated export of 100 records (the suite's arguments) and a store it was imported
+    /// into, and removes both afterwards.
+    private func withImportedExport(_ body: (GeneratedHealthExport, HealthTestStore) async throws -> Void) async throws {
+        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
+        defer { try? FileManager.default.removeItem(at: export.root) }
+        let harness = try HealthTestStore()
+        defer { harness.remove() }
+        _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)
+        try await body(export, harness)
+    }
+
     @Test func aFolderImportStoresExactlyTheGeneratorsSummariesAndClinicalRecords() async throws {
         let export = try await GeneratedHealthExport.make(records: 300, seed: 11, extra: Self.arguments)
         defer { try? FileManager.default.removeItem(at: export.root) }
@@ -68,85 +79,73 @@ struct ActivityAndClinicalImportTests {
     }
 
     @Test func anActivitySummaryKeepsItsDayEnergyWithItsUnitAndEveryGoal() async throws {
-        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
-        defer { try? FileManager.default.removeItem(at: export.root) }
-        let harness = try HealthTestStore()
-        defer { harness.remove() }
-        _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)
-
-        let xml = try String(contentsOf: export.exportFolder.appendingPathComponent("export.xml"), encoding: .utf8)
-        let line = try #require(xml.split(separator: "\n").first { $0.contains("<ActivitySummary ") })
-        let written = Self.attributes(of: String(line))
-        let day = try #require(CalendarDay(parsing: written["dateComponents"] ?? ""))
-        let stored = try await harness.store.get(ActivitySummarySample.self, id: ActivitySummarySample.uuid(for: day))
-        #expect(stored.day == day)
-        #expect(stored.typeIdentifier == ActivitySummarySample.activitySummaryTypeIdentifier)
-        let energy = try #require(stored.activeEnergyBurned)
-        #expect(energy.unit == (try HealthUnit(parsing: "Cal")))
-        #expect(energy.value == Double(written["activeEnergyBurned"] ?? ""))
-        #expect(try energy.doubleValue(for: .kilocalorie) == energy.value)
-        #expect(try stored.activeEnergyBurnedGoal?.doubleValue(for: .kilocalorie) == 600)
-        #expect(stored.appleExerciseTime == HealthQuantity(value: Double(written["appleExerciseTime"] ?? "") ?? -1, unit: .minute))
-        #expect(stored.appleExerciseTimeGoal == HealthQuantity(value: 30, unit: .minute))
-        #expect(stored.appleStandHours == HealthQuantity(value: Double(written["appleStandHours"] ?? "") ?? -1, unit: .count))
-        #expect(stored.appleStandHoursGoal == HealthQuantity(value: 12, unit: .count))
-        #expect(stored.appleMoveTime == HealthQuantity(value: 0, unit: .minute))
-        #expect(stored.appleMoveTimeGoal == HealthQuantity(value: 0, unit: .minute))
-        #expect(stored.startDate == day.floatingInterval.start && stored.endDate == day.floatingInterval.end)
-        #expect(stored.startUTCOffset == nil)
+        try await withImportedExport { export, harness in
+            let xml = try String(contentsOf: export.exportFolder.appendingPathComponent("export.xml"), encoding: .utf8)
+            let line = try #require(xml.split(separator: "\n").first { $0.contains("<ActivitySummary ") })
+            let written = Self.attributes(of: String(line))
+            let day = try #require(CalendarDay(parsing: written["dateComponents"] ?? ""))
+            let stored = try await harness.store.get(ActivitySummarySample.self, id: ActivitySummarySample.uuid(for: day))
+            #expect(stored.day == day)
+            #expect(stored.typeIdentifier == ActivitySummarySample.activitySummaryTypeIdentifier)
+            let energy = try #require(stored.activeEnergyBurned)
+            #expect(energy.unit == (try HealthUnit(parsing: "Cal")))
+            #expect(energy.value == Double(written["activeEnergyBurned"] ?? ""))
+            #expect(try energy.doubleValue(for: .kilocalorie) == energy.value)
+            #expect(try stored.activeEnergyBurnedGoal?.doubleValue(for: .kilocalorie) == 600)
+            #expect(stored.appleExerciseTime == HealthQuantity(value: Double(written["appleExerciseTime"] ?? "") ?? -1, unit: .minute))
+            #expect(stored.appleExerciseTimeGoal == HealthQuantity(value: 30, unit: .minute))
+            #expect(stored.appleStandHours == HealthQuantity(value: Double(written["appleStandHours"] ?? "") ?? -1, unit: .count))
+            #expect(stored.appleStandHoursGoal == HealthQuantity(value: 12, unit: .count))
+            #expect(stored.appleMoveTime == HealthQuantity(value: 0, unit: .minute))
+            #expect(stored.appleMoveTimeGoal == HealthQuantity(value: 0, unit: .minute))
+            #expect(stored.startDate == day.floatingInterval.start && stored.endDate == day.floatingInterval.end)
+            #expect(stored.startUTCOffset == nil)
+        }
     }
 
     @Test func anR4ObservationRoundTripsItsResourceValueQuantityAndLOINCCode() async throws {
-        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
-        defer { try? FileManager.default.removeItem(at: export.root) }
-        let harness = try HealthTestStore()
-        defer { harness.remove() }
-        _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)
-
-        let records = try await harness.store.get(ClinicalRecordSample.self)
-        let observation = try #require(records.first {
-            $0.fhirResource.resourceType == "Observation" && $0.fhirResource.fhirRelease == .r4
-        })
-        let filePath = try #require(path(observation))
-        let file = try JSONValue(parsing: Data(contentsOf: export.exportFolder.appendingPathComponent(String(filePath.dropFirst()))))
-        #expect(observation.fhirResource.data == file)
-        #expect(observation.fhirResource.data["valueQuantity"]?["value"] == file["valueQuantity"]?["value"])
-        #expect(observation.fhirResource.data["valueQuantity"]?["unit"] == file["valueQuantity"]?["unit"])
-        let loinc = observation.fhirResource.data["code"]?["coding"]?.arrayValue?.first
-        #expect(loinc?["system"] == "http://loinc.org")
-        #expect(loinc?["code"] == file["code"]?["coding"]?.arrayValue?.first?["code"])
-        #expect(observation.typeIdentifier == ClinicalTypeIdentifier.labResultRecord)
-        #expect(observation.displayName == file["code"]?["text"]?.stringValue)
-        #expect(observation.fhirResource.identifier == file["id"]?.stringValue)
-        #expect(observation.fhirResource.fhirVersion == "4.0.1")
-        #expect(observation.fhirResource.sourceURL?.absoluteString.contains("/R4/Observation/") == true)
-        let effective = try #require(ISO8601DateFormatter().date(from: file["effectiveDateTime"]?.stringValue ?? ""))
-        #expect(observation.startDate == effective && observation.startUTCOffset == 0)
-        #expect(observation.receivedDate > observation.startDate || observation.receivedDate == observation.startDate)
-        #expect(["Riverside Health", "St. Mary’s Medical Center", "Kaiser & Partners Clinic"].contains(observation.source?.name ?? ""))
+        try await withImportedExport { export, harness in
+            let records = try await harness.store.get(ClinicalRecordSample.self)
+            let observation = try #require(records.first {
+                $0.fhirResource.resourceType == "Observation" && $0.fhirResource.fhirRelease == .r4
+            })
+            let filePath = try #require(path(observation))
+            let file = try JSONValue(parsing: Data(contentsOf: export.exportFolder.appendingPathComponent(String(filePath.dropFirst()))))
+            #expect(observation.fhirResource.data == file)
+            #expect(observation.fhirResource.data["valueQuantity"]?["value"] == file["valueQuantity"]?["value"])
+            #expect(observation.fhirResource.data["valueQuantity"]?["unit"] == file["valueQuantity"]?["unit"])
+            let loinc = observation.fhirResource.data["code"]?["coding"]?.arrayValue?.first
+            #expect(loinc?["system"] == "http://loinc.org")
+            #expect(loinc?["code"] == file["code"]?["coding"]?.arrayValue?.first?["code"])
+            #expect(observation.typeIdentifier == ClinicalTypeIdentifier.labResultRecord)
+            #expect(observation.displayName == file["code"]?["text"]?.stringValue)
+            #expect(observation.fhirResource.identifier == file["id"]?.stringValue)
+            #expect(observation.fhirResource.fhirVersion == "4.0.1")
+            #expect(observation.fhirResource.sourceURL?.absoluteString.contains("/R4/Observation/") == true)
+            let effective = try #require(ISO8601DateFormatter().date(from: file["effectiveDateTime"]?.stringValue ?? ""))
+            #expect(observation.startDate == effective && observation.startUTCOffset == 0)
+            #expect(observation.receivedDate > observation.startDate || observation.receivedDate == observation.startDate)
+            #expect(["Riverside Health", "St. Mary’s Medical Center", "Kaiser & Partners Clinic"].contains(observation.source?.name ?? ""))
+        }
     }
 
     @Test func aDSTU2MedicationOrderIsAMedicationRecordDatedWhenItWasWritten() async throws {
-        let export = try await GeneratedHealthExport.make(records: 100, seed: 11, extra: Self.arguments)
-        defer { try? FileManager.default.removeItem(at: export.root) }
-        let harness = try HealthTestStore()
-        defer { harness.remove() }
-        _ = try await AppleHealthImporter(store: harness.store).importExport(at: export.exportFolder)
+        try await withImportedExport { export, harness in
+            let orders = try await harness.store.get(ClinicalRecordSample.self).filter { $0.fhirResource.resourceType == "MedicationOrder" }
+            #expect(orders.count == expectedCounts(export.expected["clinical_records_by_type"])["MedicationOrder"])
+            let order = try #require(orders.first)
+            #expect(order.typeIdentifier == ClinicalTypeIdentifier.medicationRecord)
+            #expect(order.fhirResource.fhirRelease == .dstu2 && order.fhirResource.fhirVersion == "1.0.2")
+            #expect(order.displayName == "Lisinopril 10 mg")
+            let written = try #require(ISO8601DateFormatter().date(from: order.fhirResource.data["dateWritten"]?.stringValue ?? ""))
+            #expect(order.startDate == written)
+            #expect(order.fhirResource.data["medicationCodeableConcept"]?["coding"]?.arrayValue?.first?["code"] == "314076")
 
-        let orders = try await harness.store.get(ClinicalRecordSample.self).filter { $0.fhirResource.resourceType == "MedicationOrder" }
-        #expect(orders.count == expectedCounts(export.expected["clinical_records_by_type"])["MedicationOrder"])
-        let order = try #require(orders.first)
-        #expect(order.typeIdentifier == ClinicalTypeIdentifier.medicationRecord)
-        #expect(order.fhirResource.fhirRelease == .dstu2 && order.fhirResource.fhirVersion == "1.0.2")
-        #expect(order.displayName == "Lisinopril 10 mg")
-        let written = try #require(ISO8601DateFormatter().date(from: order.fhirResource.data["dateWritten"]?.stringValue ?? ""))
-        #expect(order.startDate == written)
-        #expect(order.fhirResource.data["medicationCodeableConcept"]?["coding"]?.arrayValue?.first?["code"] == "314076")
-
-        // A resource HealthKit has no clinical type for is kept, under the store's own "other" type.
-        let patients = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.otherRecord)
-        #expect(patients.count == expectedCounts(export.expected["clinical_records_by_type"])["Patient"])
-        #expect(patients.allSatisfy { if case .clinicalRecord(let record) = $0 { record.fhirResource.resourceType == "Patient" } else { false } })
+            // A resource HealthKit has no clinical type for is kept, under the store's own "other" type.
+            let patients = try await HealthStore(store: harness.store).samples(ofType: ClinicalTypeIdentifier.otherRecord)
+            #expect(patients.count == expectedCounts(export.expected["clinical_records_by_type"])["Patient"])
+            #expect(patients.allSatisfy { if case .clinicalRecord(let record) = $0 { record.fhirResource.resourceType == "Patient" } else { false } })
+        }
     }
 
     @Test func missingMalformedAndMismatchedResourceFilesAreReportedWithTheirReason() async throws {
