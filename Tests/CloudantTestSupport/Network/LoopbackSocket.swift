@@ -50,12 +50,19 @@ public final class LoopbackSocket: @unchecked Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { _ = Glibc.close(fd) }
+        return connect(fd, toLoopbackPort: port)
+    }
+
+    /// Connects the TCP socket `descriptor` to 127.0.0.1:`port`; whether it connected.
+    static func connect(_ descriptor: Int32, toLoopbackPort port: Int) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return result == 0
     }
