@@ -56,6 +56,27 @@ struct SeparateAttachmentReplicationTests {
         var count: Int { lock.withLock { value } }
     }
 
+    /// Replication that moves attachments over 64 KB on their own.
+    static let separatelyOver64KB = {
+        var options = ReplicationOptions()
+        options.separateAttachmentSize = 64 * 1024
+        return options
+    }()
+
+    /// Expects document `visit` in `copy` to equal the one in `original` (`why` says how its stubs stayed the
+    /// same) and its attachments `scan.bin` and `notes.txt` to hold `scan` and `notes`; returns the copy.
+    @discardableResult
+    private func expectSameVisit(
+        in copy: DocumentStore, as original: DocumentStore, scan: [UInt8], notes: [UInt8], _ why: Comment
+    ) async throws -> JSONObject {
+        let copied = try await copy.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        let kept = try await original.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
+        #expect(copied == kept, why)
+        #expect(try await copy.attachment(documentID: "visit", name: "scan.bin").data() == scan)
+        #expect(try await copy.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        return copied
+    }
+
     @Test func largeAttachmentsMoveSeparatelyWithTheirDigestsAndOnlyWhenTheTargetLacksThem() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cloudant-separate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -68,18 +89,13 @@ struct SeparateAttachmentReplicationTests {
         let second = try await a.putAttachment("notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
         try await a.put(["_id": "small", "_attachments": ["s.txt": ["content_type": "text/plain", "data": "aGk="]]])
 
-        var options = ReplicationOptions()
-        options.separateAttachmentSize = 64 * 1024
         let target = CountingPeer(inner: LocalPeer(b))
-        let stats = try await Replicator(source: LocalPeer(a), target: target, options: options).run()
+        let stats = try await Replicator(source: LocalPeer(a), target: target, options: Self.separatelyOver64KB).run()
         #expect(stats.docsWritten == 2)
         #expect(target.received.count == 2, "the two large ones moved separately, the small one inline")
 
-        let copy = try await b.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        let original = try await a.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        #expect(copy == original, "same revision, same stubs: digests, lengths, encodings and revpos")
-        #expect(try await b.attachment(documentID: "visit", name: "scan.bin").data() == scan)
-        #expect(try await b.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        let copy = try await expectSameVisit(
+            in: b, as: a, scan: scan, notes: notes, "same revision, same stubs: digests, lengths, encodings and revpos")
         #expect(copy["_rev"]?.stringValue == second.rev)
 
         // A new revision that keeps them moves nothing again: the target has them (atts_since).
@@ -87,7 +103,7 @@ struct SeparateAttachmentReplicationTests {
         var edited = current
         edited["seen"] = true
         try await a.put(edited)
-        _ = try await Replicator(source: LocalPeer(a), target: target, options: options).run()
+        _ = try await Replicator(source: LocalPeer(a), target: target, options: Self.separatelyOver64KB).run()
         #expect(target.received.count == 2)
         #expect(try await b.document(id: "visit")["seen"] == true)
         let staging = (try? FileManager.default.contentsOfDirectory(atPath: b.fileURL.path + "-attachments/staging")) ?? []
@@ -119,17 +135,13 @@ struct SeparateAttachmentReplicationTests {
         _ = try await server.putAttachment("notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
         try await server.put(["_id": "small", "_attachments": ["s.txt": ["content_type": "text/plain", "data": "aGk="]]])
 
-        var options = ReplicationOptions()
-        options.separateAttachmentSize = 64 * 1024
         let target = CountingPeer(inner: LocalPeer(setup.local))
-        let stats = try await Replicator(source: remote, target: target, options: options).run()
+        let stats = try await Replicator(source: remote, target: target, options: Self.separatelyOver64KB).run()
         #expect(stats.docsWritten == 2)
         #expect(target.received.count == 2, "both large attachments were downloaded on their own")
-        let copy = try await setup.local.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        let original = try await server.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        #expect(copy == original, "the same revision and stubs: the text recompressed to the same bytes and digest")
-        #expect(try await setup.local.attachment(documentID: "visit", name: "scan.bin").data() == scan)
-        #expect(try await setup.local.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        try await expectSameVisit(
+            in: setup.local, as: server, scan: scan, notes: notes,
+            "the same revision and stubs: the text recompressed to the same bytes and digest")
         #expect(try await setup.local.attachment(documentID: "small", name: "s.txt").data() == Array("hi".utf8))
         try server.close()
         await setup.stop()
@@ -147,17 +159,13 @@ struct SeparateAttachmentReplicationTests {
             "notes.txt", documentID: "visit", rev: first.rev, contentType: "text/plain", content: Once(bytes: notes))
         try await setup.local.put(["_id": "plain", "v": 1])
 
-        var options = ReplicationOptions()
-        options.separateAttachmentSize = 64 * 1024
-        let stats = try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
+        let stats = try await Replicator(source: LocalPeer(setup.local), target: remote, options: Self.separatelyOver64KB).run()
         #expect(stats.docsWritten == 2 && stats.docWriteFailures == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty, "spooled files are removed after the upload")
         let server = try setup.serverStore()
-        let copy = try await server.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        let original = try await setup.local.document(id: "visit", options: ReadOptions(attachmentEncodingInfo: true))
-        #expect(copy == original, "the same revision and stubs: the gzip part kept its bytes and digest")
-        #expect(try await server.attachment(documentID: "visit", name: "scan.bin").data() == scan)
-        #expect(try await server.attachment(documentID: "visit", name: "notes.txt").data() == notes)
+        try await expectSameVisit(
+            in: server, as: setup.local, scan: scan, notes: notes,
+            "the same revision and stubs: the gzip part kept its bytes and digest")
         try server.close()
         await setup.stop()
     }
@@ -173,10 +181,8 @@ struct SeparateAttachmentReplicationTests {
         _ = try await setup.local.putAttachment(
             "big.bin", documentID: "_design/app", contentType: "application/octet-stream", content: Once(bytes: Self.randomBytes(256 << 10)))
 
-        var options = ReplicationOptions()
-        options.separateAttachmentSize = 64 * 1024
         let anonymous = try HTTPPeer(url: URL(string: setup.baseURL + "/cloud")!)
-        let stats = try await Replicator(source: LocalPeer(setup.local), target: anonymous, options: options).run()
+        let stats = try await Replicator(source: LocalPeer(setup.local), target: anonymous, options: Self.separatelyOver64KB).run()
         #expect(stats.docsWritten == 1 && stats.docWriteFailures == 1)
         #expect(stats.failures.map(\.id) == ["_design/app"] && stats.failures.first?.error == "unauthorized")
         let server = try setup.serverStore()
@@ -194,10 +200,8 @@ struct SeparateAttachmentReplicationTests {
         _ = try await setup.local.putAttachment(
             "scan.bin", documentID: "visit", contentType: "image/png", content: Once(bytes: Self.randomBytes(256 << 10)))
 
-        var options = ReplicationOptions()
-        options.separateAttachmentSize = 64 * 1024
         let error = await #expect(throws: (any Error).self) {
-            try await Replicator(source: LocalPeer(setup.local), target: remote, options: options).run()
+            try await Replicator(source: LocalPeer(setup.local), target: remote, options: Self.separatelyOver64KB).run()
         }
         #expect("\(error.map { String(describing: $0) } ?? "")".contains(missing.path), "the error names the folder it could not write to")
         await setup.stop()
